@@ -1,0 +1,111 @@
+// The only C++ that knows JavaScript. Each function takes the addresses of buffers the JS layer
+// has laid out in WASM memory (web/api/wasm-arena.js) and already validated (web/api/validate.js):
+// nothing here checks arguments, and nothing here throws.
+#include <emscripten/bind.h>
+#include <malloc.h>
+
+#include <cstdint>
+
+#include "relpos/attention.hpp"
+#include "relpos/example_scenario.hpp"
+#include "relpos/locality_profile.hpp"
+#include "relpos/numpy_random.hpp"
+#include "relpos/relative_offsets.hpp"
+
+namespace {
+
+using relpos::Index;
+using Address = std::uintptr_t;
+
+template <typename T>
+T* at(Address address) {
+  return reinterpret_cast<T*>(address);  // NOLINT(performance-no-int-to-ptr)
+}
+
+template <typename T>
+relpos::MatrixMap<T> matrixAt(Address address, int rows, int cols) {
+  return relpos::MatrixMap<T>(at<T>(address), rows, cols);
+}
+
+template <typename T>
+relpos::ConstMatrixMap<T> constMatrixAt(Address address, int rows, int cols) {
+  return relpos::ConstMatrixMap<T>(at<const T>(address), rows, cols);
+}
+
+void randnInto(std::uint32_t seed, double count, Address out) {
+  relpos::NumpyRandom random(seed);
+  random.fillGaussian(at<double>(out), static_cast<std::size_t>(count));
+}
+
+void relativeOffsetsInto(int n, int maxDistance, Address out) {
+  relpos::relativeOffsets(maxDistance, relpos::OffsetMatrixMap(at<std::int32_t>(out), n, n));
+}
+
+// Scratch kept between calls; dropped after a call that needed more than this many elements.
+constexpr Index kWorkspaceElementsKept = Index{1} << 22;
+
+template <typename T>
+void attentionInto(int n, int dK, int dV, int tableRows, bool causal, bool hasRelativeValues,
+                   Address queries, Address keys, Address relativeKeys, Address values,
+                   Address relativeValues, Address contentScores, Address positionBiases,
+                   Address combinedScores, Address contentWeights, Address combinedWeights,
+                   Address output) {
+  static relpos::AttentionWorkspace<T> workspace;
+  const int valueTableRows = hasRelativeValues ? tableRows : 0;
+  const relpos::AttentionInputs<T> in{constMatrixAt<T>(queries, n, dK),
+                                      constMatrixAt<T>(keys, n, dK),
+                                      constMatrixAt<T>(relativeKeys, tableRows, dK),
+                                      constMatrixAt<T>(values, dV == 0 ? 0 : n, dV),
+                                      constMatrixAt<T>(relativeValues, valueTableRows,
+                                                       hasRelativeValues ? dV : 0),
+                                      causal};
+  relpos::AttentionPanels<T> panels{matrixAt<T>(contentScores, n, n),
+                                    matrixAt<T>(positionBiases, n, n),
+                                    matrixAt<T>(combinedScores, n, n),
+                                    matrixAt<T>(contentWeights, n, n),
+                                    matrixAt<T>(combinedWeights, n, n),
+                                    matrixAt<T>(output, dV == 0 ? 0 : n, dV)};
+  relpos::computeAttention(in, workspace, panels);
+  if (Index{n} * tableRows > kWorkspaceElementsKept) {
+    workspace = relpos::AttentionWorkspace<T>();
+  }
+}
+
+void localityProfileInto(std::uint32_t seed, int dK, int maxDistance, double noise, double width,
+                         double asymmetry, Address embeddings, Address query, Address profile) {
+  const relpos::LocalityProfileParams params{seed, dK, maxDistance, noise, width, asymmetry};
+  const int tableRows = 2 * maxDistance + 1;
+  relpos::localityProfile(params, matrixAt<double>(embeddings, tableRows, dK),
+                          Eigen::Map<relpos::Vector<double>>(at<double>(query), dK),
+                          Eigen::Map<relpos::Vector<double>>(at<double>(profile), tableRows));
+}
+
+void exampleScenarioInto(std::uint32_t seed, int n, int dModel, int dK, int maxDistance,
+                         Address x, Address queryWeights, Address keyWeights,
+                         Address valueWeights, Address relativeKeys, Address relativeValues,
+                         Address queries, Address keys, Address values) {
+  const int tableRows = 2 * maxDistance + 1;
+  relpos::ExampleScenario scenario{
+      matrixAt<double>(x, n, dModel),          matrixAt<double>(queryWeights, dModel, dK),
+      matrixAt<double>(keyWeights, dModel, dK), matrixAt<double>(valueWeights, dModel, dK),
+      matrixAt<double>(relativeKeys, tableRows, dK),
+      matrixAt<double>(relativeValues, tableRows, dK),
+      matrixAt<double>(queries, n, dK),          matrixAt<double>(keys, n, dK),
+      matrixAt<double>(values, n, dK)};
+  relpos::drawExampleScenario(seed, scenario);
+}
+
+// Bytes of WASM heap in use by malloc: lets tests prove that repeated calls leave memory flat.
+double heapBytesInUse() { return static_cast<double>(mallinfo().uordblks); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(relpos) {
+  emscripten::function("randnInto", &randnInto);
+  emscripten::function("relativeOffsetsInto", &relativeOffsetsInto);
+  emscripten::function("attentionIntoFloat64", &attentionInto<double>);
+  emscripten::function("attentionIntoFloat32", &attentionInto<float>);
+  emscripten::function("localityProfileInto", &localityProfileInto);
+  emscripten::function("exampleScenarioInto", &exampleScenarioInto);
+  emscripten::function("heapBytesInUse", &heapBytesInUse);
+}

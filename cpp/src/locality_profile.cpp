@@ -1,0 +1,25 @@
+#include "relpos/locality_profile.hpp"
+
+#include <cmath>
+
+#include "relpos/numpy_random.hpp"
+
+namespace relpos {
+
+void localityProfile(const LocalityProfileParams& params, MatrixMap<double> embeddings,
+                     Eigen::Map<Vector<double>> query, Eigen::Map<Vector<double>> profile) {
+  NumpyRandom random(params.seed);
+  random.fillGaussian(embeddings.data(), static_cast<std::size_t>(embeddings.size()));
+  embeddings *= params.noise;
+  const Index k = params.maxDistance;
+  for (Index row = 0; row < embeddings.rows(); ++row) {
+    const Index offset = row - k;
+    const double sigma = params.width * (offset < 0 ? 1.0 + params.asymmetry : 1.0 - params.asymmetry);
+    const double z = static_cast<double>(offset) / sigma;
+    embeddings(row, 0) += std::exp(-0.5 * (z * z));
+  }
+  query.setConstant(1.0 / std::sqrt(static_cast<double>(params.dK)));
+  profile.noalias() = embeddings * query;
+}
+
+}  // namespace relpos

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds relpos: `build.sh` builds the WASM module (dist/relpos-core.mjs) and the page
+# (build/site); `build.sh all` also builds the native library and its tests (build/native).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/setup.sh
+
+# Debian's emcc needs Node to find acorn & co. under /usr/share/nodejs (../shared/GUIDE.md §1).
+export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
+jobs=$(nproc)
+
+if [ "${1:-}" = "all" ]; then
+  echo "build: native core and tests (build/native)"
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build build/native -j "$jobs"
+fi
+
+echo "build: WebAssembly module (dist/relpos-core.mjs)"
+if [ ! -f build/wasm/CMakeCache.txt ]; then
+  emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release \
+    -DEigen3_DIR=/usr/share/eigen3/cmake -DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node >/dev/null
+fi
+cmake --build build/wasm -j "$jobs"
+
+echo "build: page (build/site)"
+npx vite build --logLevel warn

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what relpos needs to build, test and serve, and only what is missing:
+# Debian packages (Emscripten, Eigen, Chromium, the native toolchain) and the npm packages
+# pinned in package-lock.json. Safe to run again; sourced by build.sh, test.sh and start.sh.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+missing=()
+command -v emcc >/dev/null || missing+=(emscripten)
+[ -f /usr/include/eigen3/Eigen/Core ] || missing+=(libeigen3-dev)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v cmake >/dev/null || missing+=(cmake)
+command -v g++ >/dev/null || missing+=(g++)
+[ -f /usr/include/gtest/gtest.h ] || missing+=(libgtest-dev)
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+if [ "$node_major" -lt 20 ]; then
+  echo "setup: relpos needs Node.js 20.19 or newer (found $(node --version))" >&2
+  exit 1
+fi
+
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error
+fi

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Sets everything up and runs every test: the native GoogleTest suite (ctest), the type check
+# of the published .d.ts, and Vitest (the JS API on the real WASM module in Node, and the page
+# in headless Chromium). Exits non-zero if anything fails.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+bash scripts/build.sh all
+
+echo "test: native core (ctest)"
+ctest --test-dir build/native --output-on-failure -j "$(nproc)"
+
+echo "test: TypeScript declarations (tsc)"
+npx tsc -p tests/types
+
+echo "test: JS API and page (vitest)"
+npx vitest run

@@ -1,0 +1,121 @@
+// Every entry point against wrong input: the right error class, a message that names the
+// argument, and a module that works exactly as before afterwards. Expected messages are written
+// from the API's contract (README "Errors"), not copied from a run.
+import { beforeAll, describe, expect, test } from 'vitest';
+import { createRelPos } from 'relpos-wasm';
+
+const f64 = (rows, cols, fill = (i) => Math.sin(i + 1)) => ({
+  rows,
+  cols,
+  data: Float64Array.from({ length: rows * cols }, (_, i) => fill(i)),
+});
+const f32 = (rows, cols) => ({ ...f64(rows, cols), data: Float32Array.from(f64(rows, cols).data) });
+const good = () => ({ q: f64(6, 4), k: f64(6, 4), relKeys: f64(5, 4), v: f64(6, 3), relValues: f64(5, 3) });
+const withData = (m, change) => {
+  const data = Float64Array.from(m.data);
+  change(data);
+  return { ...m, data };
+};
+
+// [label, call, error class, message pattern]
+const CASES = [
+  ['randn seed as a string', (rp) => rp.randn('42', 5), TypeError, /^randn: seed must be an integer from 0 to 4294967295, got a string \("42"\)$/],
+  ['randn negative seed', (rp) => rp.randn(-1, 5), RangeError, /^randn: seed .* got -1$/],
+  ['randn seed 2^32', (rp) => rp.randn(2 ** 32, 5), RangeError, /^randn: seed .* got 4294967296$/],
+  ['randn fractional seed', (rp) => rp.randn(1.5, 5), RangeError, /^randn: seed .* got 1\.5$/],
+  ['randn NaN seed', (rp) => rp.randn(NaN, 5), RangeError, /^randn: seed .* got NaN$/],
+  ['randn missing count', (rp) => rp.randn(1), TypeError, /^randn: count .* got undefined$/],
+  ['randn bigint count', (rp) => rp.randn(1, 10n), TypeError, /^randn: count .* got a bigint \(10n\)$/],
+  ['randn negative count', (rp) => rp.randn(1, -1), RangeError, /^randn: count .* got -1$/],
+  ['randn fractional count', (rp) => rp.randn(1, 2.5), RangeError, /^randn: count .* got 2\.5$/],
+  ['randn infinite count', (rp) => rp.randn(1, Infinity), RangeError, /^randn: count .* got Infinity$/],
+  ['randn count too large', (rp) => rp.randn(1, 1e12), RangeError, /^randn: count = 1000000000000 needs 7\.28 TiB of memory; the limit is 1\.00 GiB per call$/],
+
+  ['relativeOffsets n = 0', (rp) => rp.relativeOffsets(0, 2), RangeError, /^relativeOffsets: n must be an integer from 1 to \d+, got 0$/],
+  ['relativeOffsets n as a string', (rp) => rp.relativeOffsets('6', 2), TypeError, /^relativeOffsets: n /],
+  ['relativeOffsets n too large', (rp) => rp.relativeOffsets(100000, 2), RangeError, /^relativeOffsets: n = 100000 needs 37\.3 GiB/],
+  ['relativeOffsets negative k', (rp) => rp.relativeOffsets(5, -1), RangeError, /^relativeOffsets: maxDistance .* got -1$/],
+  ['relativeOffsets k as a string', (rp) => rp.relativeOffsets(5, '2'), TypeError, /^relativeOffsets: maxDistance /],
+
+  ['attention without inputs', (rp) => rp.attention(), TypeError, /^attention: inputs\.q is required$/],
+  ['attention with null', (rp) => rp.attention(null), TypeError, /^attention: inputs must be an object, got null$/],
+  ['attention with an array', (rp) => rp.attention([]), TypeError, /^attention: inputs must be an object, got an Array$/],
+  ['attention unknown option', (rp) => rp.attention({ ...good(), relkeys: 1 }), TypeError, /^attention: unknown option "relkeys"; expected q, k, relKeys, v, relValues, causal$/],
+  ['attention missing relKeys', (rp) => rp.attention({ q: f64(6, 4), k: f64(6, 4) }), TypeError, /^attention: inputs\.relKeys is required$/],
+  ['q as a typed array', (rp) => rp.attention({ ...good(), q: new Float64Array(4) }), TypeError, /^attention: q must be a matrix \{ rows, cols, data \}, got a Float64Array$/],
+  ['q.data as an Array', (rp) => rp.attention({ ...good(), q: { rows: 6, cols: 4, data: Array(24).fill(0) } }), TypeError, /^attention: q\.data must be a Float64Array or Float32Array, got an Array$/],
+  ['q.data as an Int32Array', (rp) => rp.attention({ ...good(), q: { rows: 6, cols: 4, data: new Int32Array(24) } }), TypeError, /^attention: q\.data .* got a Int32Array$/],
+  ['q.rows fractional', (rp) => rp.attention({ ...good(), q: { ...f64(6, 4), rows: 2.5 } }), RangeError, /^attention: q\.rows must be an integer .* got 2\.5$/],
+  ['q.rows zero', (rp) => rp.attention({ ...good(), q: { ...f64(6, 4), rows: 0 } }), RangeError, /^attention: q\.rows .* got 0$/],
+  ['q.cols missing', (rp) => rp.attention({ ...good(), q: { rows: 6, data: new Float64Array(24) } }), TypeError, /^attention: q\.cols .* got undefined$/],
+  ['q.data too short', (rp) => rp.attention({ ...good(), q: { ...f64(6, 4), data: new Float64Array(23) } }), RangeError, /^attention: q\.data must hold rows × cols = 6 × 4 = 24 numbers, got 23$/],
+  ['q.data with NaN', (rp) => rp.attention({ ...good(), q: withData(f64(6, 4), (d) => { d[5] = NaN; }) }), RangeError, /^attention: q\.data\[5\] is NaN; every entry must be finite$/],
+  ['k.data with -Infinity', (rp) => rp.attention({ ...good(), k: withData(f64(6, 4), (d) => { d[0] = -Infinity; }) }), RangeError, /^attention: k\.data\[0\] is -Infinity/],
+  ['k with other rows', (rp) => rp.attention({ ...good(), k: f64(5, 4) }), RangeError, /^attention: k\.rows must equal q\.rows \(6\), got 5$/],
+  ['k with other cols', (rp) => rp.attention({ ...good(), k: f64(6, 3) }), RangeError, /^attention: k\.cols must equal q\.cols \(4\), got 3$/],
+  ['k in float32, q in float64', (rp) => rp.attention({ ...good(), k: f32(6, 4) }), TypeError, /^attention: k\.data must be a Float64Array like the queries, got a Float32Array$/],
+  ['relKeys with even rows', (rp) => rp.attention({ ...good(), relKeys: f64(4, 4) }), RangeError, /^attention: relKeys\.rows must be odd \(2k \+ 1 rows for clipping distance k\), got 4$/],
+  ['relKeys with other cols', (rp) => rp.attention({ ...good(), relKeys: f64(5, 2) }), RangeError, /^attention: relKeys\.cols must equal q\.cols \(4\), got 2$/],
+  ['v with other rows', (rp) => rp.attention({ ...good(), v: f64(7, 3), relValues: undefined }), RangeError, /^attention: v\.rows must equal q\.rows \(6\), got 7$/],
+  ['relValues without v', (rp) => rp.attention({ ...good(), v: undefined }), TypeError, /^attention: relValues needs v/],
+  ['relValues with other rows', (rp) => rp.attention({ ...good(), relValues: f64(3, 3) }), RangeError, /^attention: relValues\.rows must equal relKeys\.rows \(5\), got 3$/],
+  ['relValues with other cols', (rp) => rp.attention({ ...good(), relValues: f64(5, 4) }), RangeError, /^attention: relValues\.cols must equal v\.cols \(3\), got 4$/],
+  ['causal as a string', (rp) => rp.attention({ ...good(), causal: 'yes' }), TypeError, /^attention: causal must be true or false, got a string \("yes"\)$/],
+  ['attention too large to allocate', (rp) => rp.attention({ q: f64(100000, 1), k: f64(100000, 1), relKeys: f64(3, 1) }), RangeError, /^attention: n = 100000 needs 373 GiB of memory; the limit is 1\.00 GiB per call$/],
+
+  ['localityProfile with a number', (rp) => rp.localityProfile(5), TypeError, /^localityProfile: options must be an object, got 5$/],
+  ['localityProfile unknown option', (rp) => rp.localityProfile({ sigma: 1 }), TypeError, /^localityProfile: unknown option "sigma"; expected seed, dK, maxDistance, noise, width, asymmetry$/],
+  ['localityProfile dK = 0', (rp) => rp.localityProfile({ dK: 0 }), RangeError, /^localityProfile: dK .* got 0$/],
+  ['localityProfile width = 0', (rp) => rp.localityProfile({ width: 0 }), RangeError, /^localityProfile: width must be a finite number > 0 and ≤ 1000000, got 0$/],
+  ['localityProfile negative width', (rp) => rp.localityProfile({ width: -1 }), RangeError, /^localityProfile: width .* got -1$/],
+  ['localityProfile width as a string', (rp) => rp.localityProfile({ width: '1' }), TypeError, /^localityProfile: width must be a number/],
+  ['localityProfile negative noise', (rp) => rp.localityProfile({ noise: -0.1 }), RangeError, /^localityProfile: noise .* got -0\.1$/],
+  ['localityProfile NaN noise', (rp) => rp.localityProfile({ noise: NaN }), RangeError, /^localityProfile: noise .* got NaN$/],
+  ['localityProfile asymmetry = 1', (rp) => rp.localityProfile({ asymmetry: 1 }), RangeError, /^localityProfile: asymmetry must be a finite number > -1 and < 1, got 1$/],
+  ['localityProfile seed 2^32', (rp) => rp.localityProfile({ seed: 2 ** 32 }), RangeError, /^localityProfile: seed /],
+  ['localityProfile maxDistance huge', (rp) => rp.localityProfile({ maxDistance: 1e7 }), RangeError, /^localityProfile: maxDistance .* got 10000000$/],
+  ['localityProfile table too large', (rp) => rp.localityProfile({ maxDistance: 5e6, dK: 64 }), RangeError, /^localityProfile: maxDistance = 5000000 with dK = 64 needs 4\.84 GiB/],
+
+  ['example seqLen = 0', (rp) => rp.example({ seqLen: 0 }), RangeError, /^example: seqLen .* got 0$/],
+  ['example too long', (rp) => rp.example({ seqLen: 20000 }), RangeError, /^example: seqLen = 20000 with dModel = 8, dK = 4 needs 14\.9 GiB/],
+  ['example causal as a number', (rp) => rp.example({ causal: 1 }), TypeError, /^example: causal must be true or false, got 1$/],
+  ['example unknown option', (rp) => rp.example({ dk: 4 }), TypeError, /^example: unknown option "dk"/],
+];
+
+let rp;
+let before;
+beforeAll(async () => {
+  rp = await createRelPos();
+  before = { weights: rp.attention(good()), profile: rp.localityProfile(), memory: rp.memory() };
+});
+
+describe('bad input is refused with a clear error', () => {
+  for (const [label, call, ErrorClass, message] of CASES) {
+    test(label, () => {
+      let thrown;
+      try {
+        call(rp);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, 'no error thrown').toBeInstanceOf(ErrorClass);
+      expect(thrown.message).toMatch(message);
+    });
+  }
+});
+
+describe('after every error the module works as before', () => {
+  test('the same inputs give the same results, with no memory kept', () => {
+    for (const [, call] of CASES) {
+      expect(() => call(rp)).toThrow();
+    }
+    expect(rp.attention(good())).toEqual(before.weights);
+    expect(rp.localityProfile()).toEqual(before.profile);
+    expect(rp.memory()).toEqual(before.memory);
+  });
+
+  test('a float32 call still works after float64 errors', () => {
+    const got = rp.attention({ q: f32(6, 4), k: f32(6, 4), relKeys: f32(5, 4) });
+    expect(got.combinedWeights.data).toBeInstanceOf(Float32Array);
+  });
+});

@@ -1,0 +1,35 @@
+// Shared by the API tests: fixtures as typed arrays, and closeness measures.
+import { readFileSync } from 'node:fs';
+
+export function loadFixture(name) {
+  return JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'));
+}
+
+/** A fixture matrix { rows, cols, data: number[] } as a matrix over `ArrayType`. */
+export function toMatrix(fixture, ArrayType = Float64Array) {
+  return { rows: fixture.rows, cols: fixture.cols, data: ArrayType.from(fixture.data) };
+}
+
+/** The largest |got - want| relative to the largest |want| (the matrix's scale). */
+export function relativeError(got, want) {
+  let scale = 0;
+  let error = 0;
+  for (let i = 0; i < want.length; i += 1) {
+    scale = Math.max(scale, Math.abs(want[i]));
+    error = Math.max(error, Math.abs(got[i] - want[i]));
+  }
+  return scale === 0 ? error : error / scale;
+}
+
+/** How many representable doubles lie between a and b (0 when identical). */
+export function ulpDistance(a, b) {
+  const view = new DataView(new ArrayBuffer(16));
+  view.setFloat64(0, a);
+  view.setFloat64(8, b);
+  const ordered = (offset) => {
+    const bits = view.getBigInt64(offset);
+    return bits < 0n ? -(bits & 0x7fffffffffffffffn) : bits;
+  };
+  const distance = ordered(0) - ordered(8);
+  return Number(distance < 0n ? -distance : distance);
+}

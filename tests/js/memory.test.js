@@ -1,0 +1,71 @@
+// Results belong to the caller, and repeated calls leave WASM memory flat.
+import { beforeAll, describe, expect, test } from 'vitest';
+import { createRelPos } from 'relpos-wasm';
+
+const random = (rp, seed, rows, cols, ArrayType = Float64Array) => ({
+  rows,
+  cols,
+  data: ArrayType.from(rp.randn(seed, rows * cols)),
+});
+const problem = (rp, seed, n, d, k, ArrayType) => ({
+  q: random(rp, seed, n, d, ArrayType),
+  k: random(rp, seed + 1, n, d, ArrayType),
+  v: random(rp, seed + 2, n, d, ArrayType),
+  relKeys: random(rp, seed + 3, 2 * k + 1, d, ArrayType),
+  relValues: random(rp, seed + 4, 2 * k + 1, d, ArrayType),
+});
+
+let rp;
+beforeAll(async () => {
+  rp = await createRelPos();
+});
+
+describe('memory', () => {
+  test('10 000 calls of every kind leave WASM memory flat', () => {
+    const largest = problem(rp, 1, 32, 8, 5, Float64Array);
+    const shapes = [problem(rp, 2, 8, 4, 2, Float64Array), problem(rp, 3, 20, 8, 5, Float32Array), largest];
+    const round = (i) => {
+      rp.attention({ ...shapes[i % 3], causal: i % 2 === 0 });
+      rp.localityProfile({ seed: i, maxDistance: 5 + (i % 4) });
+      rp.randn(i, 100);
+      rp.relativeOffsets(32, i % 7);
+      expect(() => rp.attention({ ...largest, q: { ...largest.q, rows: 31 } })).toThrow(RangeError);
+    };
+    for (let i = 0; i < 3; i += 1) round(i); // warm up: the arena and workspaces reach their size
+    const settled = rp.memory();
+    for (let i = 0; i < 2000; i += 1) round(i); // 5 calls a round: 10 000 calls
+    const after = rp.memory();
+    console.log(`WASM memory ${settled.wasmBytes} -> ${after.wasmBytes} bytes; malloc in use ${settled.heapInUseBytes} -> ${after.heapInUseBytes} bytes`);
+    expect(after.wasmBytes).toBe(settled.wasmBytes);
+    expect(after.heapInUseBytes).toBeLessThanOrEqual(settled.heapInUseBytes);
+  });
+
+  test('results stay valid after WASM memory grows, and a huge call is not kept', () => {
+    const small = rp.attention(problem(rp, 5, 6, 4, 2, Float64Array));
+    const copy = Float64Array.from(small.combinedWeights.data);
+    const beforeBig = rp.memory();
+    const big = rp.attention(problem(rp, 6, 2000, 16, 4, Float32Array)); // 80 MB of panels: over the 64 MiB kept
+    expect(rp.memory().wasmBytes).toBeGreaterThan(beforeBig.wasmBytes); // memory did grow
+    expect(big.combinedWeights.data.length).toBe(2000 * 2000);
+    expect(small.combinedWeights.data).toEqual(copy); // not a detached view
+    rp.attention(problem(rp, 5, 6, 4, 2, Float64Array));
+    expect(rp.memory().heapInUseBytes).toBeLessThan(beforeBig.heapInUseBytes + 2 ** 20);
+  });
+
+  test('each result owns its arrays', () => {
+    const inputs = problem(rp, 7, 5, 3, 1, Float64Array);
+    const first = rp.attention(inputs);
+    const again = rp.attention(inputs);
+    expect(first.combinedWeights.data.buffer).not.toBe(again.combinedWeights.data.buffer);
+    first.combinedWeights.data.fill(0);
+    expect(rp.attention(inputs).combinedWeights.data).toEqual(again.combinedWeights.data);
+    expect(inputs.q.data).toEqual(random(rp, 7, 5, 3).data); // inputs untouched
+  });
+
+  test('instances are independent', async () => {
+    const other = await createRelPos();
+    const inputs = problem(rp, 9, 6, 4, 2, Float64Array);
+    expect(other.attention(inputs)).toEqual(rp.attention(inputs));
+    expect(other.memory().wasmBytes).toBeLessThanOrEqual(rp.memory().wasmBytes);
+  });
+});

@@ -1,0 +1,45 @@
+// Debian's Chromium, headless, driven by playwright-core (Playwright's own browser download
+// does not work here). Collects console errors and failed requests for every page it opens.
+import { mkdirSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+
+export const ARTIFACTS = new URL('../artifacts/', import.meta.url);
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+}
+
+/** A new page whose console errors, page errors and failed requests are recorded in `problems`. */
+export async function openPage(browser, url, contextOptions = {}) {
+  const context = await browser.newContext(contextOptions);
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
+  await page.goto(url);
+  return { page, context, problems };
+}
+
+export async function screenshot(page, name) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = new URL(name, ARTIFACTS).pathname;
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}

@@ -1,0 +1,29 @@
+// Compiled by `tsc -p tests/types` in the test command: the published .d.ts must accept the
+// README's uses and reject the misuses marked @ts-expect-error (an unused marker fails too).
+import { createRelPos, type Matrix } from 'relpos-wasm';
+
+const rp = await createRelPos();
+const m64: Matrix<Float64Array> = { rows: 2, cols: 2, data: new Float64Array(4) };
+const m32: Matrix<Float32Array> = { rows: 2, cols: 2, data: new Float32Array(4) };
+
+const r64 = rp.attention({ q: m64, k: m64, relKeys: { rows: 3, cols: 2, data: new Float64Array(6) } });
+const weights64: Float64Array = r64.combinedWeights.data;
+const r32 = rp.attention({ q: m32, k: m32, relKeys: m32, causal: true });
+const weights32: Float32Array = r32.combinedWeights.data;
+const profile: Float64Array = rp.localityProfile({ seed: 1, width: 2 }).profile;
+const offsets: Int32Array = rp.relativeOffsets(6, 2).data;
+const example = rp.example({ seqLen: 8 });
+const again = rp.attention(example.inputs);
+const z: Float64Array | undefined = again.output?.data;
+const noise: number[] = Array.from(rp.randn(42, 3));
+
+// @ts-expect-error precision cannot be mixed
+rp.attention({ q: m64, k: m32, relKeys: m64 });
+// @ts-expect-error relKeys is required
+rp.attention({ q: m64, k: m64 });
+// @ts-expect-error options are checked by name
+rp.localityProfile({ sigma: 1 });
+// @ts-expect-error the constructor is private: use createRelPos()
+new (rp.constructor as typeof import('relpos-wasm').RelPos)();
+
+export { weights64, weights32, profile, offsets, z, noise };

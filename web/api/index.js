@@ -1,0 +1,243 @@
+// relpos-wasm: relative position encoding in self-attention (Shaw et al. 2018), computed by a
+// C++/Eigen core compiled to WebAssembly. This file is the package's public face: it validates
+// every argument (validate.js), lays the data out in WASM memory (wasm-arena.js), calls the core
+// and returns copies that belong to the caller. Maths and conventions: README.md, SPEC §1-§3.
+import createRelPosCore from '../../dist/relpos-core.mjs';
+import { MAX_DIMENSION, MAX_SEED } from './limits.js';
+import {
+  checkBoolean,
+  checkBudget,
+  checkInteger,
+  checkMatrix,
+  checkNumber,
+  checkOptions,
+  checkShape,
+} from './validate.js';
+import { WasmArena } from './wasm-arena.js';
+
+export { MAX_CALL_BYTES, MAX_DIMENSION, MAX_SEED } from './limits.js';
+
+const F64 = Float64Array.BYTES_PER_ELEMENT;
+const MAX_TABLE_DISTANCE = (MAX_DIMENSION - 1) / 2;
+
+export const LOCALITY_PROFILE_DEFAULTS = Object.freeze({
+  seed: 42,
+  dK: 4,
+  maxDistance: 5,
+  noise: 0.1,
+  width: 1,
+  asymmetry: 0,
+});
+
+export const EXAMPLE_DEFAULTS = Object.freeze({
+  seed: 42,
+  seqLen: 6,
+  dModel: 8,
+  dK: 4,
+  maxDistance: 3,
+  causal: false,
+});
+
+const matrix = (rows, cols, data) => ({ rows, cols, data });
+
+/** Loads the WebAssembly module and resolves to a RelPos instance with its own memory. */
+export async function createRelPos() {
+  return new RelPos(await createRelPosCore());
+}
+
+export class RelPos {
+  #core;
+  #arena;
+
+  /** Use createRelPos(); the constructor takes the loaded core module. */
+  constructor(core) {
+    this.#core = core;
+    this.#arena = new WasmArena(core);
+  }
+
+  /** np.random.seed(seed); np.random.randn(count), as a Float64Array. */
+  randn(seed, count) {
+    const where = 'randn';
+    checkInteger(where, 'seed', seed, 0, MAX_SEED);
+    checkInteger(where, 'count', count, 0, Number.MAX_SAFE_INTEGER);
+    checkBudget(where, `count = ${count}`, count * F64);
+    return this.#call(where, [count * F64], ([out]) => {
+      this.#core.randnInto(seed, count, out);
+      return this.#arena.read(out, Float64Array, count);
+    });
+  }
+
+  /** The n × n matrix clip(j - i, -maxDistance, maxDistance): key j minus query i. */
+  relativeOffsets(n, maxDistance) {
+    const where = 'relativeOffsets';
+    checkInteger(where, 'n', n, 1, MAX_DIMENSION);
+    checkInteger(where, 'maxDistance', maxDistance, 0, 2 ** 31 - 1);
+    const bytes = n * n * Int32Array.BYTES_PER_ELEMENT;
+    checkBudget(where, `n = ${n}`, bytes);
+    return this.#call(where, [bytes], ([out]) => {
+      this.#core.relativeOffsetsInto(n, maxDistance, out);
+      return matrix(n, n, this.#arena.read(out, Int32Array, n * n));
+    });
+  }
+
+  /**
+   * Every panel of relative self-attention for queries q, keys k (n × d_k) and the key table
+   * relKeys ((2k + 1) × d_k, which sets the clipping distance k); with values v (n × d_v) also
+   * the output, plus the value table relValues ((2k + 1) × d_v) if given.
+   */
+  attention(inputs) {
+    const where = 'attention';
+    const given = checkOptions(where, 'inputs', inputs, { v: undefined, relValues: undefined, causal: false }, [
+      'q',
+      'k',
+      'relKeys',
+    ]);
+    const q = checkMatrix(where, 'q', given.q);
+    const n = q.rows;
+    const dK = q.cols;
+    const k = checkMatrix(where, 'k', given.k, q);
+    checkShape(where, 'k', k, { rows: { value: n, what: 'q.rows' }, cols: { value: dK, what: 'q.cols' } });
+    const relKeys = checkMatrix(where, 'relKeys', given.relKeys, q);
+    checkShape(where, 'relKeys', relKeys, { cols: { value: dK, what: 'q.cols' } });
+    if (relKeys.rows % 2 !== 1) {
+      throw new RangeError(
+        `${where}: relKeys.rows must be odd (2k + 1 rows for clipping distance k), got ${relKeys.rows}`,
+      );
+    }
+    const tableRows = relKeys.rows;
+    const v = given.v === undefined ? null : checkMatrix(where, 'v', given.v, q);
+    if (v) checkShape(where, 'v', v, { rows: { value: n, what: 'q.rows' } });
+    let relValues = null;
+    if (given.relValues !== undefined) {
+      if (!v) throw new TypeError(`${where}: relValues needs v (the values whose output it adds to)`);
+      relValues = checkMatrix(where, 'relValues', given.relValues, q);
+      checkShape(where, 'relValues', relValues, {
+        rows: { value: tableRows, what: 'relKeys.rows' },
+        cols: { value: v.cols, what: 'v.cols' },
+      });
+    }
+    const causal = checkBoolean(where, 'causal', given.causal);
+
+    const ArrayType = q.data.constructor;
+    const size = ArrayType.BYTES_PER_ELEMENT;
+    const dV = v ? v.cols : 0;
+    const lengths = [
+      n * dK,
+      n * dK,
+      tableRows * dK,
+      n * dV,
+      relValues ? tableRows * dV : 0,
+      ...Array(5).fill(n * n),
+      n * dV,
+    ];
+    const scratch = 2 * n * tableRows;
+    checkBudget(where, `n = ${n}`, (lengths.reduce((a, b) => a + b) + scratch) * size);
+
+    return this.#call(where, lengths.map((length) => length * size), (addresses) => {
+      const [qAt, kAt, relKeysAt, vAt, relValuesAt, ...outputAt] = addresses;
+      this.#arena.write(qAt, q.data);
+      this.#arena.write(kAt, k.data);
+      this.#arena.write(relKeysAt, relKeys.data);
+      if (v) this.#arena.write(vAt, v.data);
+      if (relValues) this.#arena.write(relValuesAt, relValues.data);
+      const run = ArrayType === Float64Array ? this.#core.attentionIntoFloat64 : this.#core.attentionIntoFloat32;
+      run(n, dK, dV, tableRows, causal, relValues !== null, ...addresses);
+      const panel = (index) => matrix(n, n, this.#arena.read(outputAt[index], ArrayType, n * n));
+      return {
+        maxDistance: (tableRows - 1) / 2,
+        contentScores: panel(0),
+        positionBiases: panel(1),
+        combinedScores: panel(2),
+        contentWeights: panel(3),
+        combinedWeights: panel(4),
+        output: v ? matrix(n, dV, this.#arena.read(outputAt[5], ArrayType, n * dV)) : null,
+      };
+    });
+  }
+
+  /**
+   * The handbook's simulated locality profile (SPEC §2): a relative key table of seeded noise
+   * plus a Gaussian bump on its first column, read out by a uniform query.
+   */
+  localityProfile(options) {
+    const where = 'localityProfile';
+    const p = checkOptions(where, 'options', options, LOCALITY_PROFILE_DEFAULTS);
+    checkInteger(where, 'seed', p.seed, 0, MAX_SEED);
+    checkInteger(where, 'dK', p.dK, 1, MAX_DIMENSION);
+    checkInteger(where, 'maxDistance', p.maxDistance, 0, MAX_TABLE_DISTANCE);
+    checkNumber(where, 'noise', p.noise, { min: 0, max: 1e6 });
+    checkNumber(where, 'width', p.width, { min: 0, max: 1e6, minInclusive: false });
+    checkNumber(where, 'asymmetry', p.asymmetry, { min: -1, max: 1, minInclusive: false, maxInclusive: false });
+    const tableRows = 2 * p.maxDistance + 1;
+    const lengths = [tableRows * p.dK * F64, p.dK * F64, tableRows * F64];
+    checkBudget(where, `maxDistance = ${p.maxDistance} with dK = ${p.dK}`, lengths.reduce((a, b) => a + b));
+    return this.#call(where, lengths, ([embeddingsAt, queryAt, profileAt]) => {
+      this.#core.localityProfileInto(p.seed, p.dK, p.maxDistance, p.noise, p.width, p.asymmetry, embeddingsAt, queryAt, profileAt);
+      return {
+        offsets: Int32Array.from({ length: tableRows }, (_, index) => index - p.maxDistance),
+        embeddings: matrix(tableRows, p.dK, this.#arena.read(embeddingsAt, Float64Array, tableRows * p.dK)),
+        query: this.#arena.read(queryAt, Float64Array, p.dK),
+        profile: this.#arena.read(profileAt, Float64Array, tableRows),
+      };
+    });
+  }
+
+  /**
+   * The page's default scenario (float64): X, W_Q, W_K, W_V, a^K, a^V drawn in that order from
+   * np.random.seed(seed), Q = X W_Q, K = X W_K, V = X W_V, and every panel of attention().
+   * `inputs` can be passed straight back to attention().
+   */
+  example(options) {
+    const where = 'example';
+    const p = checkOptions(where, 'options', options, EXAMPLE_DEFAULTS);
+    checkInteger(where, 'seed', p.seed, 0, MAX_SEED);
+    checkInteger(where, 'seqLen', p.seqLen, 1, MAX_DIMENSION);
+    checkInteger(where, 'dModel', p.dModel, 1, MAX_DIMENSION);
+    checkInteger(where, 'dK', p.dK, 1, MAX_DIMENSION);
+    checkInteger(where, 'maxDistance', p.maxDistance, 0, MAX_TABLE_DISTANCE);
+    checkBoolean(where, 'causal', p.causal);
+    const { seqLen: n, dModel, dK } = p;
+    const tableRows = 2 * p.maxDistance + 1;
+    const shapes = [
+      [n, dModel],
+      [dModel, dK],
+      [dModel, dK],
+      [dModel, dK],
+      [tableRows, dK],
+      [tableRows, dK],
+      [n, dK],
+      [n, dK],
+      [n, dK],
+    ];
+    const drawBytes = shapes.reduce((sum, [rows, cols]) => sum + rows * cols * F64, 0);
+    const attentionBytes = (5 * n * n + 2 * n * tableRows + n * dK) * F64;
+    checkBudget(where, `seqLen = ${n} with dModel = ${dModel}, dK = ${dK}`, drawBytes + attentionBytes);
+    const [x, wQ, wK, wV, relKeys, relValues, q, k, v] = this.#call(
+      where,
+      shapes.map(([rows, cols]) => rows * cols * F64),
+      (addresses) => {
+        this.#core.exampleScenarioInto(p.seed, n, dModel, dK, p.maxDistance, ...addresses);
+        return shapes.map(([rows, cols], index) =>
+          matrix(rows, cols, this.#arena.read(addresses[index], Float64Array, rows * cols)),
+        );
+      },
+    );
+    const inputs = { q, k, v, relKeys, relValues, causal: p.causal };
+    return { params: { ...p }, weights: { x, wQ, wK, wV }, inputs, ...this.attention(inputs) };
+  }
+
+  /** WASM memory in bytes: its whole size, and the part malloc has handed out. */
+  memory() {
+    return { wasmBytes: this.#core.HEAPU8.length, heapInUseBytes: this.#core.heapBytesInUse() };
+  }
+
+  // Reserves the arena regions, runs `body` with their addresses, and trims the arena after.
+  #call(where, byteLengths, body) {
+    const addresses = this.#arena.reserve(where, byteLengths);
+    try {
+      return body(addresses);
+    } finally {
+      this.#arena.trim();
+    }
+  }
+}

@@ -1,0 +1,23 @@
+// Sizes the API accepts. WASM memory is 32-bit (at most 2 GiB here), so every call is checked
+// against a byte budget before anything is allocated: too large is a RangeError, never an abort.
+
+/** Bytes one call may ask for in WASM memory (inputs, results and scratch together). */
+export const MAX_CALL_BYTES = 2 ** 30;
+
+/** The largest matrix side or vector length accepted anywhere (keeps every index in int32). */
+export const MAX_DIMENSION = 2 ** 24;
+
+/** The largest seed: numpy's legacy seeding takes a 32-bit unsigned integer. */
+export const MAX_SEED = 2 ** 32 - 1;
+
+/** Human-readable size, for error messages. */
+export function formatBytes(bytes) {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${unit === 0 ? value : value.toPrecision(3)} ${units[unit]}`;
+}

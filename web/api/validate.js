@@ -1,0 +1,135 @@
+// Argument checks for the public API. Every call is checked here, before any WASM runs:
+// a wrong type is a TypeError, a wrong value or shape a RangeError, and each message starts
+// with the function and names the argument, what was expected and what was given.
+import { MAX_CALL_BYTES, MAX_DIMENSION, formatBytes } from './limits.js';
+
+/** A short description of a value for messages: `a string ("abc")`, `NaN`, `an Array`, ... */
+export function describe(value) {
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'bigint') return `a bigint (${value}n)`;
+  if (typeof value === 'string') {
+    const shown = value.length > 20 ? `${value.slice(0, 20)}…` : value;
+    return `a string (${JSON.stringify(shown)})`;
+  }
+  if (typeof value === 'boolean') return `a boolean (${value})`;
+  if (typeof value === 'function') return 'a function';
+  if (typeof value === 'symbol') return 'a symbol';
+  if (Array.isArray(value)) return 'an Array';
+  const name = Object.getPrototypeOf(value)?.constructor?.name;
+  return name && name !== 'Object' ? `a ${name}` : 'an object';
+}
+
+/** An integer number in [min, max]. */
+export function checkInteger(where, name, value, min, max) {
+  if (typeof value !== 'number') {
+    throw new TypeError(`${where}: ${name} must be an integer from ${min} to ${max}, got ${describe(value)}`);
+  }
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new RangeError(`${where}: ${name} must be an integer from ${min} to ${max}, got ${value}`);
+  }
+  return value;
+}
+
+/** A finite number with min < value < max (or <= where inclusive). */
+export function checkNumber(where, name, value, { min, max, minInclusive = true, maxInclusive = true }) {
+  const range = `${minInclusive ? '≥' : '>'} ${min} and ${maxInclusive ? '≤' : '<'} ${max}`;
+  if (typeof value !== 'number') {
+    throw new TypeError(`${where}: ${name} must be a number ${range}, got ${describe(value)}`);
+  }
+  const aboveMin = minInclusive ? value >= min : value > min;
+  const belowMax = maxInclusive ? value <= max : value < max;
+  if (!Number.isFinite(value) || !aboveMin || !belowMax) {
+    throw new RangeError(`${where}: ${name} must be a finite number ${range}, got ${value}`);
+  }
+  return value;
+}
+
+export function checkBoolean(where, name, value) {
+  if (typeof value !== 'boolean') {
+    throw new TypeError(`${where}: ${name} must be true or false, got ${describe(value)}`);
+  }
+  return value;
+}
+
+/**
+ * An options object (undefined means {}), with every key known: a misspelt option is an error,
+ * not silently ignored. Returns the options with the defaults filled in.
+ */
+export function checkOptions(where, name, value, defaults, required = []) {
+  const given = value === undefined ? {} : value;
+  if (given === null || typeof given !== 'object' || Array.isArray(given)) {
+    throw new TypeError(`${where}: ${name} must be an object, got ${describe(value)}`);
+  }
+  const known = new Set([...required, ...Object.keys(defaults)]);
+  for (const key of Object.keys(given)) {
+    if (!known.has(key)) {
+      throw new TypeError(`${where}: unknown option ${JSON.stringify(key)}; expected ${[...known].join(', ')}`);
+    }
+  }
+  for (const key of required) {
+    if (given[key] === undefined) {
+      throw new TypeError(`${where}: ${name}.${key} is required`);
+    }
+  }
+  const filled = { ...defaults };
+  for (const [key, option] of Object.entries(given)) {
+    if (option !== undefined) filled[key] = option;
+  }
+  return filled;
+}
+
+const FLOAT_ARRAYS = [Float64Array, Float32Array];
+
+/**
+ * A matrix { rows, cols, data }: positive integer sides, data a Float64Array or Float32Array of
+ * rows * cols finite numbers. `like` (a checked matrix) demands the same array type.
+ */
+export function checkMatrix(where, name, value, like) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value)) {
+    throw new TypeError(`${where}: ${name} must be a matrix { rows, cols, data }, got ${describe(value)}`);
+  }
+  checkInteger(where, `${name}.rows`, value.rows, 1, MAX_DIMENSION);
+  checkInteger(where, `${name}.cols`, value.cols, 1, MAX_DIMENSION);
+  const { data } = value;
+  const arrayType = FLOAT_ARRAYS.find((type) => data instanceof type);
+  if (!arrayType) {
+    throw new TypeError(`${where}: ${name}.data must be a Float64Array or Float32Array, got ${describe(data)}`);
+  }
+  if (like && !(data instanceof like.data.constructor)) {
+    throw new TypeError(
+      `${where}: ${name}.data must be a ${like.data.constructor.name} like the queries, got ${describe(data)}`,
+    );
+  }
+  if (data.length !== value.rows * value.cols) {
+    throw new RangeError(
+      `${where}: ${name}.data must hold rows × cols = ${value.rows} × ${value.cols} = ${value.rows * value.cols} numbers, got ${data.length}`,
+    );
+  }
+  for (let index = 0; index < data.length; index += 1) {
+    if (!Number.isFinite(data[index])) {
+      throw new RangeError(`${where}: ${name}.data[${index}] is ${data[index]}; every entry must be finite`);
+    }
+  }
+  return value;
+}
+
+/** rows and cols of a matrix against what they must be. */
+export function checkShape(where, name, matrix, expected) {
+  for (const side of ['rows', 'cols']) {
+    const want = expected[side];
+    if (want !== undefined && matrix[side] !== want.value) {
+      throw new RangeError(`${where}: ${name}.${side} must equal ${want.what} (${want.value}), got ${matrix[side]}`);
+    }
+  }
+}
+
+/** Refuses, before any allocation, a call that would need more than MAX_CALL_BYTES. */
+export function checkBudget(where, what, bytes) {
+  if (bytes > MAX_CALL_BYTES) {
+    throw new RangeError(
+      `${where}: ${what} needs ${formatBytes(bytes)} of memory; the limit is ${formatBytes(MAX_CALL_BYTES)} per call`,
+    );
+  }
+}

@@ -1,0 +1,71 @@
+// One block of WASM memory that a RelPos instance lays its calls out in: inputs are copied in,
+// the core writes results next to them, results are copied out. The block is reused from call
+// to call (grown when a call needs more, released after an unusually large one), so a steady
+// stream of calls allocates nothing.
+
+const ALIGNMENT = 16;
+/** A block larger than this is freed after the call that needed it. */
+const KEEP_BYTES = 64 * 2 ** 20;
+
+const align = (bytes) => Math.ceil(bytes / ALIGNMENT) * ALIGNMENT;
+
+export class WasmArena {
+  constructor(core) {
+    this.core = core;
+    this.address = 0;
+    this.capacity = 0;
+  }
+
+  /**
+   * Reserves one region per entry of `lengths` (bytes) and returns their addresses. Earlier
+   * addresses are invalid afterwards. Throws a RangeError when WASM memory cannot grow enough.
+   */
+  reserve(where, lengths) {
+    const total = lengths.reduce((sum, bytes) => sum + align(bytes), 0);
+    if (total > this.capacity) {
+      this.release();
+      const address = this.core._malloc(total);
+      if (!address) {
+        throw new RangeError(`${where}: could not allocate ${total} bytes of WebAssembly memory`);
+      }
+      this.address = address;
+      this.capacity = total;
+    }
+    let next = this.address;
+    return lengths.map((bytes) => {
+      const address = next;
+      next += align(bytes);
+      return address;
+    });
+  }
+
+  /** Frees the block if it is larger than what is worth keeping. */
+  trim() {
+    if (this.capacity > KEEP_BYTES) this.release();
+  }
+
+  release() {
+    if (this.address) this.core._free(this.address);
+    this.address = 0;
+    this.capacity = 0;
+  }
+
+  /** Copies a typed array into WASM memory at `address`. */
+  write(address, array) {
+    this.heapFor(array.constructor).set(array, address / array.BYTES_PER_ELEMENT);
+  }
+
+  /** A copy (owned by the caller) of `length` elements of type `ArrayType` at `address`. */
+  read(address, ArrayType, length) {
+    const start = address / ArrayType.BYTES_PER_ELEMENT;
+    return this.heapFor(ArrayType).slice(start, start + length);
+  }
+
+  // The heap views are re-read on every use: memory growth replaces them.
+  heapFor(ArrayType) {
+    if (ArrayType === Float64Array) return this.core.HEAPF64;
+    if (ArrayType === Float32Array) return this.core.HEAPF32;
+    if (ArrayType === Int32Array) return this.core.HEAP32;
+    throw new TypeError(`no WASM heap view for ${ArrayType.name}`);
+  }
+}

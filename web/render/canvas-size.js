@@ -1,0 +1,14 @@
+// Sizes a canvas's backing store to its CSS box times devicePixelRatio, so that drawing in CSS
+// pixels is crisp on any screen. Returns the 2D context (scaled to CSS pixels) and the box.
+export function fitCanvas(canvas, cssWidth, cssHeight) {
+  const ratio = globalThis.devicePixelRatio || 1;
+  const width = Math.max(1, Math.round(cssWidth * ratio));
+  const height = Math.max(1, Math.round(cssHeight * ratio));
+  if (canvas.width !== width) canvas.width = width;
+  if (canvas.height !== height) canvas.height = height;
+  canvas.style.width = `${cssWidth}px`;
+  canvas.style.height = `${cssHeight}px`;
+  const context = canvas.getContext('2d');
+  context.setTransform(ratio, 0, 0, ratio, 0, 0);
+  return { context, width: cssWidth, height: cssHeight };
+}
