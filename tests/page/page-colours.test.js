@@ -1,0 +1,88 @@
+// The colour at each cell of each heatmap is the colour map's colour for the value the JS API
+// returns for the same inputs. Expected colours come straight from d3-scale-chromatic and the
+// documented rule (README "The page"): weights on viridis over [0, 1]; signed panels on reversed
+// RdBu over [-m, m], m = max |value| (offsets: m = max(k, 1)); entry round(t · 255), colour at
+// t = entry / 255.
+import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { createRelPos } from 'relpos-wasm';
+import { MATRIX_PANELS, layoutOf, usePage } from './page-fixture.js';
+
+const env = usePage();
+let rp;
+beforeAll(async () => {
+  rp = await createRelPos();
+});
+
+function rgb(css) {
+  return css.startsWith('#') ? [1, 3, 5].map((at) => parseInt(css.slice(at, at + 2), 16)) : css.match(/\d+/g).slice(0, 3).map(Number);
+}
+
+function expectedPanels({ seed, seqLen, dK, maxDistance, causal }) {
+  const ex = rp.example({ seed, seqLen, dModel: 8, dK, maxDistance, causal });
+  const difference = ex.combinedWeights.data.map((w, i) => w - ex.contentWeights.data[i]);
+  return {
+    contentScores: ex.contentScores.data,
+    positionBiases: ex.positionBiases.data,
+    contentWeights: ex.contentWeights.data,
+    combinedWeights: ex.combinedWeights.data,
+    difference,
+    offsets: rp.relativeOffsets(seqLen, maxDistance).data,
+  };
+}
+
+function expectedColour(panel, values, value, k) {
+  if (panel === 'contentWeights' || panel === 'combinedWeights') {
+    return rgb(interpolateViridis(Math.round(value * 255) / 255));
+  }
+  const m = panel === 'offsets' ? Math.max(k, 1) : Math.max(...Array.from(values, Math.abs));
+  const entry = Math.round(((value + m) / (2 * m)) * 255);
+  return rgb(interpolateRdBu(1 - entry / 255));
+}
+
+async function checkColours(query, settings, where) {
+  const { page, context, problems } = await env.open(query, { viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+  const expected = expectedPanels(settings);
+  const n = settings.seqLen;
+  for (const panel of MATRIX_PANELS) {
+    const layout = await layoutOf(page, panel);
+    expect(layout.n).toBe(n);
+    const got = await page.$eval(
+      `#figure-${panel} canvas`,
+      (canvas, { layout: l, n: size, where: at }) => {
+        const g = canvas.getContext('2d');
+        const colours = [];
+        for (let i = 0; i < size; i += 1) {
+          for (let j = 0; j < size; j += 1) {
+            const x = Math.floor(l.x0 + (j + at) * l.cell);
+            const y = Math.floor(l.y0 + (i + at) * l.cell);
+            colours.push(Array.from(g.getImageData(x, y, 1, 1).data.slice(0, 3)));
+          }
+        }
+        return colours;
+      },
+      { layout, n, where },
+    );
+    const values = expected[panel];
+    for (let index = 0; index < n * n; index += 1) {
+      const want = expectedColour(panel, values, values[index], settings.maxDistance);
+      expect(got[index], `${panel} cell (${Math.floor(index / n)}, ${index % n}) value ${values[index]}`).toEqual(want);
+    }
+  }
+  expect(problems).toEqual([]);
+  await context.close();
+}
+
+describe('heatmap colours are the colour map of the API values', () => {
+  test('n = 16 (no printed values): the centre of every cell', async () => {
+    await checkColours('?n=16&k=4&seed=7&dk=8', { seed: 7, seqLen: 16, dK: 8, maxDistance: 4, causal: false }, 0.5);
+  });
+
+  test('the default view (values printed in the cells): a point clear of the text', async () => {
+    await checkColours('', { seed: 42, seqLen: 6, dK: 4, maxDistance: 3, causal: false }, 0.12);
+  });
+
+  test('causal mask, n = 40', async () => {
+    await checkColours('?n=40&k=6&causal=1&seed=3', { seed: 3, seqLen: 40, dK: 4, maxDistance: 6, causal: true }, 0.5);
+  });
+});

@@ -1,0 +1,77 @@
+// Loading the page as a user would: no errors, no failed or outside requests, seven drawn
+// panels, no sideways scrolling on a phone, and screenshots to look at.
+import { describe, expect, test } from 'vitest';
+import { screenshot } from './browser.js';
+import { MATRIX_PANELS, allHashes, usePage } from './page-fixture.js';
+
+const env = usePage();
+
+const inked = (page, selector) =>
+  page.$eval(selector, (canvas) => {
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    let count = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i] > 0) count += 1;
+    return count / (data.length / 4);
+  });
+
+describe('the page loads', () => {
+  for (const [name, options] of [
+    ['light', { viewport: { width: 1280, height: 900 } }],
+    ['dark', { viewport: { width: 1280, height: 900 }, colorScheme: 'dark' }],
+    ['phone-360', { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }],
+  ]) {
+    test(`${name}: seven panels drawn, no error, every request local`, async () => {
+      const requests = [];
+      const { page, context, problems } = await env.open('', options);
+      page.on('request', (request) => requests.push(request.url()));
+      for (const id of MATRIX_PANELS) {
+        expect(await inked(page, `#figure-${id} canvas`), id).toBeGreaterThan(0.2);
+      }
+      expect(await inked(page, '#profile-canvas')).toBeGreaterThan(0.02);
+      expect(await page.$$eval('figure.panel', (list) => list.length)).toBe(7);
+      // Captions are filled in, and the heatmaps say what they show.
+      for (const id of MATRIX_PANELS) {
+        expect((await page.textContent(`#figure-${id} .caption`)).length).toBeGreaterThan(60);
+        expect(await page.getAttribute(`#figure-${id} canvas`, 'aria-label')).toMatch(/6 by 6 heatmap.*values from .* to .*colour scale/);
+      }
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width).toBeLessThanOrEqual(options.viewport.width);
+      await screenshot(page, `page-${name}.png`);
+      // Interacting makes no request at all.
+      await page.hover(`#figure-combinedWeights canvas`, { position: { x: 120, y: 120 } });
+      await page.fill('#seed', '7');
+      await page.waitForTimeout(50);
+      expect(requests).toEqual([]);
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+  }
+
+  test('the canvas backing store follows devicePixelRatio, with whole device pixels per cell', async () => {
+    for (const scale of [1, 1.5, 2, 3]) {
+      const { page, context } = await env.open('', { viewport: { width: 1000, height: 800 }, deviceScaleFactor: scale });
+      const sizes = await page.$eval('#figure-contentScores canvas', (canvas) => ({
+        backing: canvas.width,
+        css: canvas.getBoundingClientRect().width,
+        layout: JSON.parse(canvas.dataset.layout),
+      }));
+      expect(sizes.backing).toBe(Math.round(sizes.css * scale));
+      const cellDevice = sizes.layout.cell * scale;
+      expect(Math.abs(cellDevice - Math.round(cellDevice))).toBeLessThan(1e-9);
+      await context.close();
+    }
+  });
+
+  test('values changing never moves the layout', async () => {
+    const { page, context } = await env.open('', { viewport: { width: 1280, height: 900 } });
+    const boxes = () => page.$$eval('figure.panel, section', (list) => list.map((el) => JSON.stringify(el.getBoundingClientRect())));
+    const before = await boxes();
+    const hashes = await allHashes(page);
+    for (const [selector, value] of [['#seed', '123'], ['#dK', '9'], ['#maxDistance', '1'], ['#seqLen', '9'], ['#tokens', 'a much longer sentence with unusually long wordsssssssss here']]) {
+      await page.fill(selector, value);
+      expect(await boxes(), selector).toEqual(before);
+    }
+    expect(await allHashes(page)).not.toEqual(hashes);
+    await context.close();
+  });
+});

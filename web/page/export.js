@@ -1,0 +1,62 @@
+// Downloads: a panel as PNG, the current matrices as CSV (long format) and JSON.
+import { PANELS } from './panels.js';
+import { clippedOffset } from './view.js';
+
+export function download(filename, blob) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export function downloadCanvas(canvas, filename) {
+  canvas.toBlob((blob) => download(filename, blob), 'image/png');
+}
+
+// A CSV field: quoted when needed; text that a spreadsheet would run as a formula is prefixed.
+function field(value) {
+  let text = String(value);
+  if (/^[=+\-@\t\r]/.test(text) && typeof value === 'string') text = `'${text}`;
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** One row per panel and cell: panel, i, j, the two tokens, the offset, its clipped value, the value. */
+export function matricesCsv(view, state) {
+  const lines = ['panel,i,j,query_token,key_token,offset,clipped_offset,value'];
+  const { n, tokens } = view;
+  for (const panel of PANELS) {
+    const values = panel.values(view);
+    for (let i = 0; i < n; i += 1) {
+      for (let j = 0; j < n; j += 1) {
+        const row = [panel.id, i, j, tokens[i], tokens[j], j - i, clippedOffset(i, j, state.maxDistance), values[i * n + j]];
+        lines.push(row.map(field).join(','));
+      }
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const plain = (m) => ({ rows: m.rows, cols: m.cols, data: Array.from(m.data) });
+
+/** Everything on the page: the settings, the tokens, the inputs, every panel, the profile. */
+export function viewJson(view, state) {
+  const { result, profile } = view;
+  return JSON.stringify(
+    {
+      generator: 'relpos',
+      settings: state,
+      tokens: view.tokens,
+      inputs: Object.fromEntries(Object.entries(result.inputs).filter(([, m]) => typeof m === 'object').map(([k, m]) => [k, plain(m)])),
+      weights: Object.fromEntries(Object.entries(result.weights).map(([k, m]) => [k, plain(m)])),
+      panels: Object.fromEntries(PANELS.map((panel) => [panel.id, { rows: view.n, cols: view.n, data: Array.from(panel.values(view)) }])),
+      output: plain(result.output),
+      profile: { offsets: Array.from(profile.offsets), profile: Array.from(profile.profile), embeddings: plain(profile.embeddings) },
+    },
+    null,
+    1,
+  );
+}

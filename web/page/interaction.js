@@ -1,0 +1,86 @@
+// Reading values: hovering a cell, or moving through cells with the arrow keys once a panel has
+// keyboard focus, selects (i, j). The controller redraws every panel with the cells of the same
+// clipped offset outlined, the tooltip shows the cell, and an aria-live line reads it out.
+
+/** The cell under CSS-pixel position (x, y) of a heatmap with `layout`, or null. */
+export function cellAt(layout, x, y) {
+  if (!layout) return null;
+  const j = Math.floor((x - layout.x0) / layout.cell);
+  const i = Math.floor((y - layout.y0) / layout.cell);
+  return i >= 0 && j >= 0 && i < layout.n && j < layout.n ? { i, j } : null;
+}
+
+const KEY_MOVES = {
+  ArrowUp: [-1, 0],
+  ArrowDown: [1, 0],
+  ArrowLeft: [0, -1],
+  ArrowRight: [0, 1],
+};
+
+/**
+ * Wires one panel. `select(cell | null, { panelId, anchor })` is the controller's: anchor is
+ * { x, y } in client pixels for the tooltip.
+ */
+export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, select }) {
+  const clientPoint = (cell) => {
+    const layout = getLayout();
+    const box = canvas.getBoundingClientRect();
+    return { x: box.left + layout.x0 + (cell.j + 1) * layout.cell, y: box.top + layout.y0 + (cell.i + 1) * layout.cell };
+  };
+  canvas.addEventListener('pointermove', (event) => {
+    const box = canvas.getBoundingClientRect();
+    const cell = cellAt(getLayout(), event.clientX - box.left, event.clientY - box.top);
+    select(cell, { panelId, anchor: { x: event.clientX + 14, y: event.clientY + 14 } });
+  });
+  canvas.addEventListener('pointerleave', () => {
+    if (document.activeElement !== wrap) select(null, { panelId });
+  });
+  wrap.addEventListener('focus', () => {
+    const current = getSelection();
+    const cell = current ? { i: current.i, j: current.j } : { i: 0, j: 0 };
+    select(cell, { panelId, anchor: clientPoint(cell), announce: true });
+  });
+  wrap.addEventListener('blur', () => select(null, { panelId }));
+  wrap.addEventListener('keydown', (event) => {
+    const layout = getLayout();
+    const current = getSelection() ?? { i: 0, j: 0 };
+    let next = null;
+    if (KEY_MOVES[event.key]) {
+      const [di, dj] = KEY_MOVES[event.key];
+      next = { i: Math.min(layout.n - 1, Math.max(0, current.i + di)), j: Math.min(layout.n - 1, Math.max(0, current.j + dj)) };
+    } else if (event.key === 'Home') {
+      next = { i: current.i, j: 0 };
+    } else if (event.key === 'End') {
+      next = { i: current.i, j: layout.n - 1 };
+    } else if (event.key === 'Escape') {
+      select(null, { panelId });
+      return;
+    }
+    if (!next) return;
+    event.preventDefault();
+    select(next, { panelId, anchor: clientPoint(next), announce: true });
+  });
+}
+
+/** Fills the tooltip (text only) and places it inside the viewport near `anchor`. */
+export function showTooltip(tooltip, lines, anchor) {
+  tooltip.replaceChildren(
+    ...lines.map(([label, value]) => {
+      const row = document.createElement('div');
+      const name = document.createElement('span');
+      name.className = 'tip-label';
+      name.textContent = label;
+      const text = document.createElement('span');
+      text.className = 'tip-value';
+      text.textContent = value;
+      row.append(name, text);
+      return row;
+    }),
+  );
+  tooltip.hidden = false;
+  const { innerWidth, innerHeight } = window;
+  const box = tooltip.getBoundingClientRect();
+  const x = Math.min(anchor.x, innerWidth - box.width - 8);
+  const y = anchor.y + box.height > innerHeight - 8 ? anchor.y - box.height - 28 : anchor.y;
+  tooltip.style.transform = `translate(${Math.max(8, x)}px, ${Math.max(8, y)}px)`;
+}

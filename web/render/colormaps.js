@@ -1,0 +1,75 @@
+// Colour maps as 256-entry RGBA tables sampled once from d3-scale-chromatic (viridis for
+// weights, RdBu reversed for signed values: blue below zero, red above; both readable by
+// colour-blind readers), and the rule that maps a value to an entry.
+import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
+
+export const TABLE_SIZE = 256;
+
+/** The interpolators behind the tables: t in [0, 1] -> CSS colour. Entry e is at t = e / 255. */
+export const INTERPOLATORS = {
+  viridis: interpolateViridis,
+  'rdbu-reversed': (t) => interpolateRdBu(1 - t),
+};
+
+/** [r, g, b] of a CSS colour as d3 writes them: "#rrggbb" or "rgb(r, g, b)". */
+export function parseColour(css) {
+  if (css.startsWith('#')) return [1, 3, 5].map((at) => parseInt(css.slice(at, at + 2), 16));
+  return css.match(/\d+/g).slice(0, 3).map(Number);
+}
+
+function sample(interpolate) {
+  const table = new Uint8ClampedArray(TABLE_SIZE * 4);
+  for (let entry = 0; entry < TABLE_SIZE; entry += 1) {
+    table.set([...parseColour(interpolate(entry / (TABLE_SIZE - 1))), 255], entry * 4);
+  }
+  return table;
+}
+
+const tables = new Map();
+
+/** The RGBA table (256 × 4 bytes) of a named colour map, sampled on first use. */
+export function colourTable(name) {
+  if (!tables.has(name)) tables.set(name, sample(INTERPOLATORS[name]));
+  return tables.get(name);
+}
+
+/**
+ * A colour scale for a panel. Sequential scales span [min, max] as given (weights: 0..1);
+ * diverging scales are symmetric around 0: [-m, m] with m the largest |value| (1 if all zero).
+ */
+export function makeScale(kind, values, fixed) {
+  if (kind === 'sequential') {
+    const [min, max] = fixed ?? extent(values);
+    return { kind, map: 'viridis', min, max };
+  }
+  let m = fixed ?? 0;
+  if (fixed === undefined) for (const v of values) m = Math.max(m, Math.abs(v));
+  if (!(m > 0)) m = 1;
+  return { kind, map: 'rdbu-reversed', min: -m, max: m };
+}
+
+function extent(values) {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return max > min ? [min, max] : [min - 1, min + 1];
+}
+
+/** The table entry for a value: round((v - min) / (max - min) * 255), clamped to 0..255. */
+export function entryFor(scale, value) {
+  const t = (value - scale.min) / (scale.max - scale.min);
+  return Math.min(TABLE_SIZE - 1, Math.max(0, Math.round(t * (TABLE_SIZE - 1))));
+}
+
+/** Relative luminance (0..1) of a table entry: picks dark or light text over a cell. */
+export function luminance(table, entry) {
+  const channel = (c) => {
+    const s = c / 255;
+    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  const at = entry * 4;
+  return 0.2126 * channel(table[at]) + 0.7152 * channel(table[at + 1]) + 0.0722 * channel(table[at + 2]);
+}

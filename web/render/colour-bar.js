@@ -1,0 +1,48 @@
+// A horizontal colour bar: the scale's 256 colours as one ImageData row, stretched with
+// smoothing off, with tick marks and numbers under it.
+import { colourTable, TABLE_SIZE } from './colormaps.js';
+import { formatTick, niceTicks } from './ticks.js';
+
+let strip = null;
+
+function stripFor(table) {
+  strip ??= new OffscreenCanvas(TABLE_SIZE, 1);
+  strip.getContext('2d').putImageData(new ImageData(Uint8ClampedArray.from(table), TABLE_SIZE, 1), 0, 0);
+  return strip;
+}
+
+/** Ticks for a scale: integers for integer data, else about five round numbers. */
+export function colourBarTicks(scale) {
+  if (scale.integer) {
+    const step = Math.max(1, Math.ceil((scale.max - scale.min) / 8));
+    const ticks = [];
+    for (let v = Math.ceil(scale.min); v <= scale.max; v += step) ticks.push(v);
+    return ticks;
+  }
+  return niceTicks(scale.min, scale.max, 4).filter((t) => t >= scale.min - 1e-12 && t <= scale.max + 1e-12);
+}
+
+export function drawColourBar(g, { x, y, width, height, scale, fg, label }) {
+  g.save();
+  g.imageSmoothingEnabled = false;
+  g.drawImage(stripFor(colourTable(scale.map)), x, y, width, height);
+  g.restore();
+  g.strokeStyle = fg;
+  g.lineWidth = 1;
+  g.strokeRect(Math.round(x) + 0.5, Math.round(y) + 0.5, Math.round(width) - 1, Math.round(height) - 1);
+  const ticks = colourBarTicks(scale);
+  g.fillStyle = fg;
+  g.textAlign = 'center';
+  g.textBaseline = 'top';
+  for (const tick of ticks) {
+    const tx = x + ((tick - scale.min) / (scale.max - scale.min)) * width;
+    g.fillRect(Math.round(tx), y + height, 1, 4);
+    const text = scale.integer ? String(tick) : formatTick(tick, ticks);
+    g.fillText(text.replace('-', '−'), tx, y + height + 5);
+  }
+  if (label) {
+    g.textAlign = 'left';
+    g.textBaseline = 'bottom';
+    g.fillText(label, x, y - 3);
+  }
+}
