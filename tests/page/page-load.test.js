@@ -23,6 +23,9 @@ describe('the page loads', () => {
     test(`${name}: seven panels drawn, no error, every request local`, async () => {
       const requests = [];
       const { page, context, problems } = await env.open('', options);
+      const ready = await page.evaluate(() => Math.round(performance.getEntriesByName('relpos:ready')[0]?.startTime ?? -1));
+      console.log(`${name}: all panels drawn ${ready} ms after navigation started (a reading, not a test)`);
+      expect(ready).toBeGreaterThan(0);
       page.on('request', (request) => requests.push(request.url()));
       for (const id of MATRIX_PANELS) {
         expect(await inked(page, `#figure-${id} canvas`), id).toBeGreaterThan(0.2);

@@ -222,6 +222,7 @@ update();
 new ResizeObserver(() => view && draw()).observe($('panels'));
 matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => view && draw());
 document.body.dataset.ready = 'true';
+performance.mark('relpos:ready');
 
 // For tests and curious readers: the live state, read-only.
 Object.defineProperty(window, 'relposPage', { value: Object.freeze({ getState: () => ({ ...state }), cellAt: (id, x, y) => cellAt(layouts.get(id), x, y) }) });

@@ -34,7 +34,7 @@ export function createPanelFigure(panel, number) {
   png.type = 'button';
   png.dataset.png = panel.id;
   png.textContent = 'Download PNG';
-  png.setAttribute('aria-label', `Download ${panel.title} as PNG`);
+  png.setAttribute('aria-label', `Download PNG: ${panel.title}`);
   actions.append(png);
 
   figure.append(caption, wrap, actions);

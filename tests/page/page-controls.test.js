@@ -1,0 +1,82 @@
+// Each control changes the drawing and the URL, and loading that URL restores the view.
+import { describe, expect, test } from 'vitest';
+import { allHashes, usePage } from './page-fixture.js';
+
+const env = usePage();
+
+// [control id, how to change it, URL parameter it must set, canvases it must change]
+const MATRICES = 'matrices';
+const PROFILE = 'profile';
+const CHANGES = [
+  ['seqLen', (page) => page.fill('#seqLen', '9'), 'n=9', MATRICES],
+  ['dK', (page) => page.fill('#dK', '7'), 'dk=7', MATRICES],
+  ['maxDistance', (page) => page.fill('#maxDistance', '1'), 'k=1', MATRICES],
+  ['seed', (page) => page.fill('#seed', '99'), 'seed=99', MATRICES],
+  ['causal', (page) => page.check('#causal'), 'causal=1', MATRICES],
+  ['tokens', (page) => page.fill('#tokens', 'one two three four five six seven eight'), 'tokens=one+two+three+four+five+six+seven+eight', MATRICES],
+  ['profileSeed', (page) => page.fill('#profileSeed', '5'), 'pseed=5', PROFILE],
+  ['profileDK', (page) => page.fill('#profileDK', '8'), 'pdk=8', PROFILE],
+  ['profileMaxDistance', (page) => page.fill('#profileMaxDistance', '9'), 'pk=9', PROFILE],
+  ['noise', (page) => page.fill('#noise', '0.3'), 'noise=0.3', PROFILE],
+  ['width', (page) => page.fill('#width', '2.5'), 'width=2.5', PROFILE],
+  ['asymmetry', (page) => page.fill('#asymmetry', '0.4'), 'asym=0.4', PROFILE],
+];
+
+const controlValue = (page, id) => page.$eval(`#${id}`, (input) => (input.type === 'checkbox' ? String(input.checked) : input.value));
+
+describe('controls, the URL and shared links', () => {
+  for (const [id, change, param, affects] of CHANGES) {
+    test(`${id}: redraws, writes ${param}, and the link restores it`, async () => {
+      const { page, context, problems } = await env.open('', { viewport: { width: 1280, height: 900 } });
+      const before = await allHashes(page);
+      await change(page);
+      const after = await allHashes(page);
+      const url = new URL(page.url());
+      expect(url.search).toContain(param);
+      const changed = Object.keys(before).filter((key) => before[key] !== after[key]);
+      if (affects === PROFILE) expect(changed).toEqual(['#profile-canvas']);
+      else expect(changed.length).toBeGreaterThanOrEqual(id === 'tokens' || id === 'seqLen' ? 6 : 3);
+      const value = await controlValue(page, id);
+
+      const restored = await env.open(url.search, { viewport: { width: 1280, height: 900 } });
+      expect(await controlValue(restored.page, id)).toBe(value);
+      expect(await allHashes(restored.page)).toEqual(after);
+      expect(await restored.page.textContent('#notes')).toBe('');
+      expect([...problems, ...restored.problems]).toEqual([]);
+      await restored.context.close();
+      await context.close();
+    });
+  }
+
+  test('typing a sentence sets n to its word count, the slider can extend it', async () => {
+    const { page, context } = await env.open('');
+    await page.fill('#tokens', 'attention is all you need');
+    expect(await controlValue(page, 'seqLen')).toBe('5');
+    await page.fill('#seqLen', '7');
+    const label = await page.getAttribute('#figure-offsets canvas', 'aria-label');
+    expect(label).toContain('7 by 7 heatmap');
+    await context.close();
+  });
+
+  test('a link with bad values is corrected, says so, and still draws', async () => {
+    const { page, context, problems } = await env.open('?n=500&k=-3&seed=abc&causal=maybe&width=0', { viewport: { width: 1280, height: 900 } });
+    expect(await controlValue(page, 'seqLen')).toBe('64');
+    expect(await controlValue(page, 'maxDistance')).toBe('0');
+    expect(await controlValue(page, 'seed')).toBe('42');
+    const notes = await page.textContent('#notes');
+    for (const param of ['n must be', 'k must be', 'seed must be', 'causal must be', 'width must be']) expect(notes).toContain(param);
+    expect(await page.getAttribute('#figure-offsets canvas', 'aria-label')).toContain('64 by 64 heatmap');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test('reset goes back to the defaults and a clean URL', async () => {
+    const { page, context } = await env.open('?n=9&seed=3&pk=7');
+    const defaults = await env.open('');
+    await page.click('#reset');
+    expect(new URL(page.url()).search).toBe('');
+    expect(await allHashes(page)).toEqual(await allHashes(defaults.page));
+    await defaults.context.close();
+    await context.close();
+  });
+});

@@ -1,0 +1,126 @@
+// Reading values: the tooltip on hover and on keyboard focus, the aria-live readout, the
+// same-offset highlight across panels, and exports that carry the API's numbers.
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { createRelPos } from 'relpos-wasm';
+import { canvasHash, layoutOf, pixelAt, usePage } from './page-fixture.js';
+
+const env = usePage();
+let rp;
+beforeAll(async () => {
+  rp = await createRelPos();
+});
+
+const minus = (text) => text.replace('-', '−');
+const TOKENS = ['the', 'cat', 'sat', 'on', 'the', 'mat'];
+
+async function hoverCell(page, panel, i, j) {
+  const layout = await layoutOf(page, panel);
+  const canvas = await page.$(`#figure-${panel} canvas`);
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  await page.mouse.move(box.x + layout.x0 + (j + 0.5) * layout.cell, box.y + layout.y0 + (i + 0.5) * layout.cell);
+}
+
+const tooltipRows = (page) =>
+  page.$$eval('#tooltip div', (rows) => rows.map((row) => [row.children[0].textContent, row.children[1].textContent]));
+
+describe('reading a cell', () => {
+  test('hover shows (i, j), both tokens, the offset and the value to three decimals', async () => {
+    const { page, context, problems } = await env.open('', { viewport: { width: 1280, height: 900 } });
+    const ex = rp.example();
+    await hoverCell(page, 'positionBiases', 2, 4);
+    expect(await page.isVisible('#tooltip')).toBe(true);
+    expect(await tooltipRows(page)).toEqual([
+      ['Position biases', minus(ex.positionBiases.data[2 * 6 + 4].toFixed(3))],
+      ['(i, j)', '(2, 4)'],
+      ['query → key', 'sat → the'],
+      ['offset j − i', '2'],
+    ]);
+    await hoverCell(page, 'combinedWeights', 5, 0);
+    expect((await tooltipRows(page))[0]).toEqual(['Combined weights', ex.combinedWeights.data[30].toFixed(3)]);
+    expect((await tooltipRows(page))[3]).toEqual(['offset j − i', '−5 (clipped to −3)']);
+    await page.mouse.move(2, 2);
+    expect(await page.isVisible('#tooltip')).toBe(false);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test('keyboard: focus a panel, move with the arrows, hear it in the live region', async () => {
+    const { page, context } = await env.open('', { viewport: { width: 1280, height: 900 } });
+    const ex = rp.example();
+    await page.focus('#figure-contentWeights .canvas-wrap');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    const value = ex.contentWeights.data[1 * 6 + 2].toFixed(3);
+    expect(await page.textContent('#readout')).toBe(`Content-only weights, row 1 “cat”, column 2 “sat”: offset 1, value ${value}.`);
+    expect(await tooltipRows(page)).toEqual([
+      ['Content-only weights', value],
+      ['(i, j)', '(1, 2)'],
+      ['query → key', 'cat → sat'],
+      ['offset j − i', '1'],
+    ]);
+    expect(await page.getAttribute('#readout', 'aria-live')).toBe('polite');
+    for (let step = 0; step < 10; step += 1) await page.keyboard.press('ArrowLeft'); // stops at the edge
+    expect(await page.textContent('#readout')).toContain('column 0 “the”');
+    await page.keyboard.press('Escape');
+    expect(await page.isVisible('#tooltip')).toBe(false);
+    await context.close();
+  });
+
+  test('every cell with the same clipped offset lights up in every panel, and the profile point too', async () => {
+    const { page, context } = await env.open('?n=8&k=2', { viewport: { width: 1280, height: 900 } });
+    const profileBefore = await canvasHash(page, '#profile-canvas');
+    await hoverCell(page, 'contentScores', 1, 6); // offset 5, clipped to 2
+    const outline = [17, 17, 20]; // --outline, light theme
+    const edge = async (panel, i, j) => {
+      const l = await layoutOf(page, panel);
+      return pixelAt(page, `#figure-${panel} canvas`, l.x0 + j * l.cell + 1, l.y0 + (i + 0.5) * l.cell);
+    };
+    for (const panel of ['positionBiases', 'offsets', 'difference']) {
+      expect(await edge(panel, 0, 2), `${panel} (0, 2): offset 2`).toEqual(outline);
+      expect(await edge(panel, 0, 7), `${panel} (0, 7): offset 7 -> 2`).toEqual(outline);
+      expect(await edge(panel, 5, 7), `${panel} (5, 7): offset 2`).toEqual(outline);
+      expect(await edge(panel, 0, 1), `${panel} (0, 1): offset 1`).not.toEqual(outline);
+      expect(await edge(panel, 3, 1), `${panel} (3, 1): offset -2`).not.toEqual(outline);
+    }
+    expect(await canvasHash(page, '#profile-canvas')).not.toBe(profileBefore);
+    await page.mouse.move(2, 2);
+    expect(await canvasHash(page, '#profile-canvas')).toBe(profileBefore);
+    await context.close();
+  });
+});
+
+describe('exports', () => {
+  test('CSV, JSON and PNG carry the numbers on screen', async () => {
+    const { page, context } = await env.open('?seed=5', { acceptDownloads: true });
+    const ex = rp.example({ seed: 5 });
+    const save = async (selector) => {
+      const [file] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+      return { name: file.suggestedFilename(), bytes: readFileSync(await file.path()) };
+    };
+    const csv = await save('#export-csv');
+    expect(csv.name).toBe('relpos-matrices.csv');
+    const lines = csv.bytes.toString('utf8').trim().split('\n');
+    expect(lines[0]).toBe('panel,i,j,query_token,key_token,offset,clipped_offset,value');
+    expect(lines).toHaveLength(1 + 6 * 36);
+    expect(lines).toContain(`combinedWeights,2,5,sat,mat,3,3,${ex.combinedWeights.data[2 * 6 + 5]}`);
+    expect(lines).toContain(`offsets,5,0,mat,the,-5,-3,-3`);
+
+    const json = JSON.parse((await save('#export-json')).bytes.toString('utf8'));
+    expect(json.tokens).toEqual(TOKENS);
+    expect(json.panels.positionBiases.data).toEqual(Array.from(ex.positionBiases.data));
+    expect(json.output.data).toEqual(Array.from(ex.output.data));
+    expect(json.settings.seed).toBe(5);
+
+    const png = await save('#figure-combinedWeights button[data-png]');
+    expect(png.name).toBe('relpos-combinedWeights.png');
+    expect(png.bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    const width = await page.$eval('#figure-combinedWeights canvas', (canvas) => canvas.width);
+    expect(png.bytes.readUInt32BE(16)).toBe(width);
+    const profile = await save('button[data-png="profile"]');
+    expect(profile.name).toBe('relpos-profile.png');
+    await context.close();
+  });
+});
