@@ -31,10 +31,10 @@ describe('the page loads', () => {
         expect(await inked(page, `#figure-${id} canvas`), id).toBeGreaterThan(0.2);
       }
       expect(await inked(page, '#profile-canvas')).toBeGreaterThan(0.02);
-      expect(await page.$$eval('figure.panel', (list) => list.length)).toBe(7);
+      expect(await page.$$eval('figure.relpos-panel', (list) => list.length)).toBe(7);
       // Captions are filled in, and the heatmaps say what they show.
       for (const id of MATRIX_PANELS) {
-        expect((await page.textContent(`#figure-${id} .caption`)).length).toBeGreaterThan(60);
+        expect((await page.textContent(`#figure-${id} .relpos-caption`)).length).toBeGreaterThan(60);
         expect(await page.getAttribute(`#figure-${id} canvas`, 'aria-label')).toMatch(/6 by 6 heatmap.*values from .* to .*colour scale/);
       }
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -67,7 +67,7 @@ describe('the page loads', () => {
 
   test('values changing never moves the layout', async () => {
     const { page, context } = await env.open('', { viewport: { width: 1280, height: 900 } });
-    const boxes = () => page.$$eval('figure.panel, section', (list) => list.map((el) => JSON.stringify(el.getBoundingClientRect())));
+    const boxes = () => page.$$eval('figure.relpos-panel, section', (list) => list.map((el) => JSON.stringify(el.getBoundingClientRect())));
     const before = await boxes();
     const hashes = await allHashes(page);
     for (const [selector, value] of [['#seed', '123'], ['#dK', '9'], ['#maxDistance', '1'], ['#seqLen', '9'], ['#tokens', 'a much longer sentence with unusually long wordsssssssss here']]) {

@@ -23,14 +23,14 @@ async function hoverCell(page, panel, i, j) {
 }
 
 const tooltipRows = (page) =>
-  page.$$eval('#tooltip div', (rows) => rows.map((row) => [row.children[0].textContent, row.children[1].textContent]));
+  page.$$eval('.relpos-tooltip div', (rows) => rows.map((row) => [row.children[0].textContent, row.children[1].textContent]));
 
 describe('reading a cell', () => {
   test('hover shows (i, j), both tokens, the offset and the value to three decimals', async () => {
     const { page, context, problems } = await env.open('', { viewport: { width: 1280, height: 900 } });
     const ex = rp.example();
     await hoverCell(page, 'positionBiases', 2, 4);
-    expect(await page.isVisible('#tooltip')).toBe(true);
+    expect(await page.isVisible('.relpos-tooltip')).toBe(true);
     expect(await tooltipRows(page)).toEqual([
       ['Position biases', minus(ex.positionBiases.data[2 * 6 + 4].toFixed(3))],
       ['(i, j)', '(2, 4)'],
@@ -41,7 +41,7 @@ describe('reading a cell', () => {
     expect((await tooltipRows(page))[0]).toEqual(['Combined weights', ex.combinedWeights.data[30].toFixed(3)]);
     expect((await tooltipRows(page))[3]).toEqual(['offset j − i', '−5 (clipped to −3)']);
     await page.mouse.move(2, 2);
-    expect(await page.isVisible('#tooltip')).toBe(false);
+    expect(await page.isVisible('.relpos-tooltip')).toBe(false);
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -49,23 +49,23 @@ describe('reading a cell', () => {
   test('keyboard: focus a panel, move with the arrows, hear it in the live region', async () => {
     const { page, context } = await env.open('', { viewport: { width: 1280, height: 900 } });
     const ex = rp.example();
-    await page.focus('#figure-contentWeights .canvas-wrap');
+    await page.focus('#figure-contentWeights .relpos-canvas-wrap');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowDown');
     const value = ex.contentWeights.data[1 * 6 + 2].toFixed(3);
-    expect(await page.textContent('#readout')).toBe(`Content-only weights, row 1 “cat”, column 2 “sat”: offset 1, value ${value}.`);
+    expect(await page.textContent('.relpos-visually-hidden[aria-live]')).toBe(`Content-only weights, row 1 “cat”, column 2 “sat”: offset 1, value ${value}.`);
     expect(await tooltipRows(page)).toEqual([
       ['Content-only weights', value],
       ['(i, j)', '(1, 2)'],
       ['query → key', 'cat → sat'],
       ['offset j − i', '1'],
     ]);
-    expect(await page.getAttribute('#readout', 'aria-live')).toBe('polite');
+    expect(await page.getAttribute('.relpos-visually-hidden[aria-live]', 'aria-live')).toBe('polite');
     for (let step = 0; step < 10; step += 1) await page.keyboard.press('ArrowLeft'); // stops at the edge
-    expect(await page.textContent('#readout')).toContain('column 0 “the”');
+    expect(await page.textContent('.relpos-visually-hidden[aria-live]')).toContain('column 0 “the”');
     await page.keyboard.press('Escape');
-    expect(await page.isVisible('#tooltip')).toBe(false);
+    expect(await page.isVisible('.relpos-tooltip')).toBe(false);
     await context.close();
   });
 
@@ -119,7 +119,7 @@ describe('exports', () => {
     expect(png.bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     const width = await page.$eval('#figure-combinedWeights canvas', (canvas) => canvas.width);
     expect(png.bytes.readUInt32BE(16)).toBe(width);
-    const profile = await save('button[data-png="profile"]');
+    const profile = await save('#profile-png');
     expect(profile.name).toBe('relpos-profile.png');
     await context.close();
   });

@@ -34,9 +34,9 @@ describe('injection', () => {
     const layout = await layoutOf(page, 'contentScores');
     const box = await (await page.$('#figure-contentScores canvas')).boundingBox();
     await page.mouse.move(box.x + layout.x0 + 0.5 * layout.cell, box.y + layout.y0 + 3.5 * layout.cell); // row 3: the <script> word
-    expect(await page.textContent('#tooltip')).toContain('<script>alert(2)</script> → <img');
-    await page.focus('#figure-offsets .canvas-wrap');
-    expect(await page.textContent('#readout')).toContain('“<img”');
+    expect(await page.textContent('.relpos-tooltip')).toContain('<script>alert(2)</script> → <img');
+    await page.focus('#figure-offsets .relpos-canvas-wrap');
+    expect(await page.textContent('.relpos-visually-hidden[aria-live]')).toContain('“<img”');
     const [file] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
     const csv = readFileSync(await file.path(), 'utf8');
     expect(csv).toContain(`'=HYPERLINK(""x"")`); // a spreadsheet will not run it as a formula
@@ -52,9 +52,9 @@ describe('injection', () => {
     const events = await watch(page);
     expect(await page.inputValue('#tokens')).toBe(ATTACK);
     expect(await page.textContent('#notes')).toContain('seed must be a number');
-    await page.focus('#figure-contentScores .canvas-wrap');
+    await page.focus('#figure-contentScores .relpos-canvas-wrap');
     for (let row = 0; row < 3; row += 1) await page.keyboard.press('ArrowDown');
-    expect(await page.textContent('#tooltip')).toContain('<script>alert(2)</script> → <img');
+    expect(await page.textContent('.relpos-tooltip')).toContain('<script>alert(2)</script> → <img');
     await page.waitForTimeout(100);
     await expectNothingRan(page, events);
     expect(problems).toEqual([]);
@@ -70,7 +70,7 @@ describe('accessibility (axe-core)', () => {
   ]) {
     test(`no violations: ${name}`, async () => {
       const { page, context } = await env.open('', options);
-      await page.focus('#figure-combinedWeights .canvas-wrap'); // with the tooltip and readout showing
+      await page.focus('#figure-combinedWeights .relpos-canvas-wrap'); // with the tooltip and readout showing
       await page.addScriptTag({ content: AXE });
       const violations = await page.evaluate(async () => {
         const result = await globalThis.axe.run(document, { resultTypes: ['violations'] });

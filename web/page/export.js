@@ -1,21 +1,6 @@
-// Downloads: a panel as PNG, the current matrices as CSV (long format) and JSON.
-import { PANELS } from './panels.js';
-import { clippedOffset } from './view.js';
-
-export function download(filename, blob) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
-export function downloadCanvas(canvas, filename) {
-  canvas.toBlob((blob) => download(filename, blob), 'image/png');
-}
+// The page's exports: the current matrices as CSV (long format) and as JSON.
+import { PANELS } from '../figures/panels.js';
+import { clippedOffset } from '../figures/view.js';
 
 // A CSV field: quoted when needed; text that a spreadsheet would run as a formula is prefixed.
 function field(value) {
@@ -25,14 +10,14 @@ function field(value) {
 }
 
 /** One row per panel and cell: panel, i, j, the two tokens, the offset, its clipped value, the value. */
-export function matricesCsv(view, state) {
+export function matricesCsv(view) {
   const lines = ['panel,i,j,query_token,key_token,offset,clipped_offset,value'];
   const { n, tokens } = view;
   for (const panel of PANELS) {
     const values = panel.values(view);
     for (let i = 0; i < n; i += 1) {
       for (let j = 0; j < n; j += 1) {
-        const row = [panel.id, i, j, tokens[i], tokens[j], j - i, clippedOffset(i, j, state.maxDistance), values[i * n + j]];
+        const row = [panel.id, i, j, tokens[i], tokens[j], j - i, clippedOffset(i, j, view.maxDistance), values[i * n + j]];
         lines.push(row.map(field).join(','));
       }
     }
@@ -43,8 +28,8 @@ export function matricesCsv(view, state) {
 const plain = (m) => ({ rows: m.rows, cols: m.cols, data: Array.from(m.data) });
 
 /** Everything on the page: the settings, the tokens, the inputs, every panel, the profile. */
-export function viewJson(view, state) {
-  const { result, profile } = view;
+export function viewJson(view, profile, state) {
+  const { result } = view;
   return JSON.stringify(
     {
       generator: 'relpos',

@@ -1,6 +1,6 @@
 // A line plot with points on a canvas: integer x positions (the offsets -k..k), a zero line,
 // labelled axes with nice ticks. Colours come from the canvas's CSS custom properties, so the
-// page's theme decides them: --plot-fg, --plot-grid, --plot-line, --plot-point.
+// theme decides them: --relpos-fg, --relpos-grid, --relpos-line.
 import { fitCanvas } from './canvas-size.js';
 import { formatTick, niceTicks } from './ticks.js';
 
@@ -13,10 +13,10 @@ const MARGIN = { top: 12, right: 16, bottom: 44, left: 56 };
 export function drawLinePlot(canvas, { x, y, xLabel, yLabel, height = 260, highlight = -1 }) {
   const style = getComputedStyle(canvas);
   const colour = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
-  const fg = colour('--plot-fg', '#222');
-  const grid = colour('--plot-grid', '#ddd');
-  const line = colour('--plot-line', '#3a6fb0');
-  const point = colour('--plot-point', line);
+  const fg = colour('--relpos-fg', '#222');
+  const grid = colour('--relpos-grid', '#ddd');
+  const line = colour('--relpos-line', '#3a6fb0');
+  const point = line;
   const font = `12px ${style.fontFamily || 'sans-serif'}`;
 
   const { context: g, width } = fitCanvas(canvas, canvas.parentElement.clientWidth, height);

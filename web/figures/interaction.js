@@ -68,10 +68,10 @@ export function showTooltip(tooltip, lines, anchor) {
     ...lines.map(([label, value]) => {
       const row = document.createElement('div');
       const name = document.createElement('span');
-      name.className = 'tip-label';
+      name.className = 'relpos-tip-label';
       name.textContent = label;
       const text = document.createElement('span');
-      text.className = 'tip-value';
+      text.className = 'relpos-tip-value';
       text.textContent = value;
       row.append(name, text);
       return row;

@@ -1,0 +1,159 @@
+// The matrix panels as a unit, used by the page, the iframe view and <relpos-attention>: it
+// builds the chosen panels inside a container (a document element or a shadow root), draws them
+// from an attention view, and handles reading values (hover, keyboard, tooltip, live readout,
+// the same-offset highlight). The selected offset is reported through `onSelect`.
+import { makeScale } from '../render/colormaps.js';
+import { drawHeatmap } from '../render/heatmap.js';
+import { showTooltip, wirePanel } from './interaction.js';
+import { downloadCanvas } from './download.js';
+import { createPanelFigure } from './panel-figure.js';
+import { PANELS, formatters } from './panels.js';
+import { clippedOffset } from './view.js';
+
+const minus = (text) => String(text).replace('-', '−');
+
+/** Colours for the canvases, from the CSS custom properties in force at `element`. */
+export function themeColours(element) {
+  const style = getComputedStyle(element);
+  const v = (name) => style.getPropertyValue(name).trim();
+  return { fg: v('--relpos-fg'), muted: v('--relpos-muted'), outline: v('--relpos-outline'), outlineHalo: v('--relpos-outline-halo') };
+}
+
+function describeRange(values, format) {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const value of values) {
+    min = Math.min(min, value);
+    max = Math.max(max, value);
+  }
+  return `from ${format(min)} to ${format(max)}`;
+}
+
+export class AttentionFigure {
+  /**
+   * container: where the figures go; panelIds: which PANELS, in order; overlay: where the
+   * tooltip and the live readout go; onSelect(offset | null): the selected cell's j - i.
+   */
+  constructor({ container, panelIds = PANELS.map((p) => p.id), overlay = container, numbered = true, onSelect = () => {} }) {
+    this.panels = PANELS.filter((panel) => panelIds.includes(panel.id));
+    this.onSelect = onSelect;
+    this.maxSide = 560; // the largest matrix side, in CSS px
+    this.view = null;
+    this.selection = null;
+    this.layouts = new Map();
+    this.parts = new Map();
+    const doc = container.ownerDocument ?? container;
+    this.tooltip = doc.createElement('div');
+    this.tooltip.className = 'relpos-tooltip';
+    this.tooltip.setAttribute('role', 'tooltip');
+    this.tooltip.setAttribute('part', 'tooltip');
+    this.tooltip.hidden = true;
+    this.readout = doc.createElement('p');
+    this.readout.className = 'relpos-visually-hidden';
+    this.readout.setAttribute('aria-live', 'polite');
+    overlay.append(this.tooltip, this.readout);
+    this.panels.forEach((panel) => {
+      const parts = createPanelFigure(panel, numbered ? PANELS.indexOf(panel) + 1 : null);
+      container.append(parts.figure);
+      this.parts.set(panel.id, parts);
+      parts.png.addEventListener('click', () => downloadCanvas(parts.canvas, `relpos-${panel.id}.png`));
+      wirePanel({
+        panelId: panel.id,
+        canvas: parts.canvas,
+        wrap: parts.wrap,
+        getLayout: () => this.layouts.get(panel.id),
+        getSelection: () => this.selection,
+        select: (cell, options) => this.select(cell, options),
+      });
+    });
+  }
+
+  /** Draws a new view (computeAttentionView); keeps the selected cell if it still exists. */
+  setView(view) {
+    this.view = view;
+    if (this.selection && (this.selection.i >= view.n || this.selection.j >= view.n)) this.select(null);
+    this.draw();
+  }
+
+  canvasOf(panelId) {
+    return this.parts.get(panelId)?.canvas;
+  }
+
+  draw() {
+    const { view } = this;
+    if (!view) return;
+    const k = view.maxDistance;
+    const selection = this.selection;
+    const group = selection ? (i, j) => clippedOffset(i, j, k) === clippedOffset(selection.i, selection.j, k) : null;
+    for (const panel of this.panels) {
+      const { canvas, wrap, caption } = this.parts.get(panel.id);
+      if (!wrap.isConnected || wrap.clientWidth === 0) continue;
+      const colours = themeColours(canvas);
+      const values = panel.values(view);
+      const scale = makeScale(panel.scale, values, panel.fixedRange ?? (panel.integer ? Math.max(1, k) : undefined));
+      scale.integer = panel.integer;
+      scale.label = panel.barLabel;
+      const layout = drawHeatmap(canvas, {
+        n: view.n,
+        values,
+        scale,
+        rowLabels: view.tokens.map((t, i) => `${i} ${t}`),
+        colLabels: view.tokens.map((t, j) => `${j} ${t}`),
+        xTitle: 'key position j →',
+        yTitle: 'query position i ↓',
+        formatValue: formatters.cell(panel),
+        showValues: view.n <= 12,
+        highlight: selection ? { i: selection.i, j: selection.j, group } : null,
+        width: wrap.clientWidth,
+        maxSide: this.maxSide,
+        colours,
+      });
+      this.layouts.set(panel.id, layout);
+      canvas.dataset.layout = JSON.stringify({ x0: layout.x0, y0: layout.y0, cell: layout.cell, n: layout.n, min: scale.min, max: scale.max, map: scale.map });
+      caption.textContent = panel.caption(view);
+      const format = formatters.readout(panel);
+      canvas.setAttribute(
+        'aria-label',
+        `${panel.title}: ${view.n} by ${view.n} heatmap, query positions i down, key positions j across; values ${describeRange(values, format)}; colour scale ${format(scale.min)} to ${format(scale.max)}.`,
+      );
+    }
+  }
+
+  /** Selects a cell (or null), redraws the highlight, shows the tooltip and the readout. */
+  select(cell, { panelId, anchor, announce } = {}) {
+    if (!cell) {
+      if (!this.selection) return;
+      this.selection = null;
+      this.tooltip.hidden = true;
+      this.draw();
+      this.onSelect(null);
+      return;
+    }
+    const same = this.selection && this.selection.i === cell.i && this.selection.j === cell.j;
+    this.selection = { ...cell, panelId };
+    if (!same) {
+      this.draw();
+      this.onSelect(cell.j - cell.i);
+    }
+    const { view } = this;
+    const panel = this.panels.find((p) => p.id === panelId);
+    const { i, j } = cell;
+    const value = formatters.readout(panel)(panel.values(view)[i * view.n + j]);
+    const offset = j - i;
+    const clipped = clippedOffset(i, j, view.maxDistance);
+    const offsetText = minus(offset) + (clipped === offset ? '' : ` (clipped to ${minus(clipped)})`);
+    showTooltip(
+      this.tooltip,
+      [
+        [panel.title, value],
+        ['(i, j)', `(${i}, ${j})`],
+        ['query → key', `${view.tokens[i]} → ${view.tokens[j]}`],
+        ['offset j − i', offsetText],
+      ],
+      anchor ?? { x: 16, y: 16 },
+    );
+    if (announce) {
+      this.readout.textContent = `${panel.title}, row ${i} “${view.tokens[i]}”, column ${j} “${view.tokens[j]}”: offset ${offsetText}, value ${value}.`;
+    }
+  }
+}

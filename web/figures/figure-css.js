@@ -1,0 +1,78 @@
+// The figures' look, shared by the page (on :root) and the custom elements (on :host): theme
+// colours as CSS custom properties (--relpos-*), light and dark, and the styles of a panel, its
+// caption, buttons, tooltip and readout. Override any --relpos-* property to restyle.
+
+const LIGHT = `
+  --relpos-bg: #f6f6f4;
+  --relpos-fg: #1b1b1f;
+  --relpos-muted: #55555c;
+  --relpos-panel: #ffffff;
+  --relpos-border: #d6d6dc;
+  --relpos-accent: #1f5fae;
+  --relpos-accent-fg: #ffffff;
+  --relpos-grid: #e4e4e9;
+  --relpos-line: #1f5fae;
+  --relpos-outline: #111114;
+  --relpos-outline-halo: #ffffff;
+  --relpos-note: #8a4b00;
+  color-scheme: light;`;
+
+const DARK = `
+  --relpos-bg: #131316;
+  --relpos-fg: #ececf1;
+  --relpos-muted: #a9a9b3;
+  --relpos-panel: #1c1c21;
+  --relpos-border: #36363e;
+  --relpos-accent: #8ab8f5;
+  --relpos-accent-fg: #0d1420;
+  --relpos-grid: #2e2e35;
+  --relpos-line: #8ab8f5;
+  --relpos-outline: #ffffff;
+  --relpos-outline-halo: #000000;
+  --relpos-note: #ffc27a;
+  color-scheme: dark;`;
+
+const FIGURES = `
+.relpos-panel { margin: 0; padding: 12px 14px; display: flex; flex-direction: column; min-width: 0;
+  background: var(--relpos-panel); color: var(--relpos-fg); border: 1px solid var(--relpos-border); border-radius: 10px; }
+.relpos-panel h2 { display: flex; align-items: baseline; gap: 8px; font-size: 1.05rem; margin: 0 0 4px; }
+.relpos-number { display: inline-grid; place-items: center; min-width: 1.5em; height: 1.5em; border-radius: 50%;
+  background: var(--relpos-accent); color: var(--relpos-accent-fg); font-size: 0.8rem; }
+.relpos-caption { margin: 0 0 8px; font-size: 0.88rem; color: var(--relpos-muted); min-height: 4.2em; }
+.relpos-canvas-wrap { width: 100%; border-radius: 4px; }
+.relpos-canvas-wrap:focus-visible { outline: 3px solid var(--relpos-accent); outline-offset: 2px; }
+.relpos-panel canvas { display: block; touch-action: none; font-family: inherit; }
+.relpos-actions { display: flex; flex-wrap: wrap; gap: 8px; margin-top: 8px; }
+.relpos-actions button { font: inherit; font-size: 0.88rem; padding: 5px 12px; border-radius: 6px; cursor: pointer;
+  color: var(--relpos-fg); background: var(--relpos-bg); border: 1px solid var(--relpos-border); }
+.relpos-actions button:hover { border-color: var(--relpos-accent); }
+.relpos-actions button:focus-visible { outline: 3px solid var(--relpos-accent); outline-offset: 1px; }
+.relpos-tooltip { position: fixed; left: 0; top: 0; z-index: 20; pointer-events: none; max-width: 300px;
+  background: var(--relpos-panel); color: var(--relpos-fg); border: 1px solid var(--relpos-border); border-radius: 8px;
+  padding: 8px 10px; font-size: 0.85rem; box-shadow: 0 4px 18px rgb(0 0 0 / 0.18); display: grid; gap: 2px; }
+.relpos-tooltip[hidden] { display: none; }
+.relpos-tooltip div { display: flex; justify-content: space-between; gap: 14px; }
+.relpos-tip-label { color: var(--relpos-muted); }
+.relpos-tip-value { font-variant-numeric: tabular-nums; font-weight: 600; overflow-wrap: anywhere; text-align: right; }
+.relpos-visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden;
+  clip: rect(0 0 0 0); white-space: nowrap; }
+`;
+
+/** The CSS for figures in a document (scope ':root') or in a custom element (scope ':host'). */
+export function figureCss(scope) {
+  const theme =
+    scope === ':host'
+      ? `:host { ${LIGHT} }
+:host([theme='dark']) { ${DARK} }
+@media (prefers-color-scheme: dark) { :host(:not([theme='light'])) { ${DARK} } }`
+      : `:root { ${LIGHT} }
+@media (prefers-color-scheme: dark) { :root { ${DARK} } }`;
+  return `${theme}\n${FIGURES}`;
+}
+
+/** Adds the figure CSS to a document or shadow root, once. */
+export function adoptFigureCss(root, scope) {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(figureCss(scope));
+  root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+}

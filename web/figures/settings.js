@@ -1,0 +1,65 @@
+// The settings behind every figure: each control's default, bounds and short name (the URL
+// parameter on the page, the attribute of the custom elements). Text from a URL, an attribute
+// or an input is clamped or replaced by the default, with a note saying which.
+
+export const DEFAULT_SENTENCE = 'the cat sat on the mat';
+export const MAX_TOKENS = 64;
+
+/** name -> { param, kind, default, min, max, step } */
+export const CONTROLS = {
+  seqLen: { param: 'n', attribute: 'seq-len', kind: 'int', default: 6, min: 1, max: MAX_TOKENS },
+  dK: { param: 'dk', attribute: 'd-k', kind: 'int', default: 4, min: 1, max: 64 },
+  maxDistance: { param: 'k', attribute: 'max-distance', kind: 'int', default: 3, min: 0, max: 63 },
+  seed: { param: 'seed', attribute: 'seed', kind: 'int', default: 42, min: 0, max: 4294967295 },
+  causal: { param: 'causal', attribute: 'causal', kind: 'bool', default: false },
+  tokens: { param: 'tokens', attribute: 'tokens', kind: 'text', default: DEFAULT_SENTENCE },
+  profileSeed: { param: 'pseed', attribute: 'seed', kind: 'int', default: 42, min: 0, max: 4294967295 },
+  profileDK: { param: 'pdk', attribute: 'd-k', kind: 'int', default: 4, min: 1, max: 64 },
+  profileMaxDistance: { param: 'pk', attribute: 'max-distance', kind: 'int', default: 5, min: 0, max: 32 },
+  noise: { param: 'noise', attribute: 'noise', kind: 'number', default: 0.1, min: 0, max: 2 },
+  width: { param: 'width', attribute: 'width', kind: 'number', default: 1, min: 0.1, max: 20 },
+  asymmetry: { param: 'asym', attribute: 'asymmetry', kind: 'number', default: 0, min: -0.9, max: 0.9 },
+};
+
+/** The settings of the attention panels and of the profile. */
+export const ATTENTION_SETTINGS = ['seqLen', 'dK', 'maxDistance', 'seed', 'causal', 'tokens'];
+export const PROFILE_SETTINGS = ['profileSeed', 'profileDK', 'profileMaxDistance', 'noise', 'width', 'asymmetry'];
+
+export function defaultState() {
+  return Object.fromEntries(Object.entries(CONTROLS).map(([name, c]) => [name, c.default]));
+}
+
+/**
+ * A control's value from text (a URL parameter or an input): returns { value, note }, where note
+ * says what was wrong when the text was not a valid value (the value is then clamped or the
+ * default).
+ */
+export function parseControl(name, text, label = CONTROLS[name].param) {
+  const c = { ...CONTROLS[name], param: label };
+  if (c.kind === 'text') {
+    const clean = String(text).replace(/\s+/g, ' ').trim();
+    return { value: clean.slice(0, 2000) };
+  }
+  if (c.kind === 'bool') {
+    if (text === '1' || text === 'true') return { value: true };
+    if (text === '0' || text === 'false') return { value: false };
+    return { value: c.default, note: `${c.param} must be 0 or 1` };
+  }
+  const number = Number(String(text).trim());
+  if (String(text).trim() === '' || !Number.isFinite(number)) {
+    return { value: c.default, note: `${c.param} must be a number from ${c.min} to ${c.max}` };
+  }
+  let value = c.kind === 'int' ? Math.round(number) : number;
+  value = Math.min(c.max, Math.max(c.min, value));
+  return value === number ? { value } : { value, note: `${c.param} must be ${c.kind === 'int' ? 'an integer' : 'a number'} from ${c.min} to ${c.max}; using ${value}` };
+}
+
+export function splitTokens(text) {
+  return text.split(' ').filter(Boolean);
+}
+
+/** n labels: the sentence's words in order, then "·7", "·8", … where the words run out. */
+export function tokenLabels(text, n) {
+  const words = splitTokens(text);
+  return Array.from({ length: n }, (_, i) => words[i] ?? `·${i}`);
+}

@@ -1,0 +1,48 @@
+// From settings to the numbers a figure draws: every matrix comes from the JS API (WASM).
+import { tokenLabels } from './settings.js';
+
+export const D_MODEL = 8;
+
+/** The attention panels' numbers for settings { seqLen, dK, maxDistance, seed, causal, tokens }. */
+export function computeAttentionView(rp, settings) {
+  const n = settings.seqLen;
+  const result = rp.example({
+    seed: settings.seed,
+    seqLen: n,
+    dModel: D_MODEL,
+    dK: settings.dK,
+    maxDistance: settings.maxDistance,
+    causal: settings.causal,
+  });
+  const difference = new Float64Array(n * n);
+  const combined = result.combinedWeights.data;
+  const content = result.contentWeights.data;
+  for (let index = 0; index < n * n; index += 1) difference[index] = combined[index] - content[index];
+  return {
+    n,
+    maxDistance: settings.maxDistance,
+    causal: settings.causal,
+    tokens: tokenLabels(settings.tokens, n),
+    result,
+    difference,
+    offsets: rp.relativeOffsets(n, settings.maxDistance),
+  };
+}
+
+/** The locality profile for settings { profileSeed, profileDK, profileMaxDistance, noise, width, asymmetry }. */
+export function computeProfile(rp, settings) {
+  return {
+    settings: { ...settings },
+    ...rp.localityProfile({
+      seed: settings.profileSeed,
+      dK: settings.profileDK,
+      maxDistance: settings.profileMaxDistance,
+      noise: settings.noise,
+      width: settings.width,
+      asymmetry: settings.asymmetry,
+    }),
+  };
+}
+
+/** clip(j - i, -k, k) */
+export const clippedOffset = (i, j, k) => Math.min(k, Math.max(-k, j - i));

@@ -1,0 +1,29 @@
+// The page's state in its URL (history.replaceState), so that a shared link reproduces the view.
+import { CONTROLS, MAX_TOKENS, defaultState, parseControl, splitTokens } from '../figures/settings.js';
+
+/** The state from a query string, and the notes on anything that had to be corrected. */
+export function stateFromQuery(search) {
+  const params = new URLSearchParams(search);
+  const state = defaultState();
+  const notes = [];
+  for (const [name, c] of Object.entries(CONTROLS)) {
+    if (!params.has(c.param)) continue;
+    const { value, note } = parseControl(name, params.get(c.param));
+    state[name] = value;
+    if (note) notes.push(note);
+  }
+  if (params.has('tokens') && !params.has('n')) state.seqLen = Math.max(1, Math.min(MAX_TOKENS, splitTokens(state.tokens).length));
+  return { state, notes };
+}
+
+/** The query string for a state: only what differs from the defaults. */
+export function queryFromState(state) {
+  const params = new URLSearchParams();
+  for (const [name, c] of Object.entries(CONTROLS)) {
+    if (state[name] === c.default) continue;
+    params.set(c.param, c.kind === 'bool' ? (state[name] ? '1' : '0') : String(state[name]));
+  }
+  const query = params.toString();
+  return query ? `?${query}` : '';
+}
+
