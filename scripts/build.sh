@@ -22,5 +22,9 @@ if [ ! -f build/wasm/CMakeCache.txt ]; then
 fi
 cmake --build build/wasm -j "$jobs"
 
-echo "build: page (build/site)"
+echo "build: page and examples (build/site)"
 npx vite build --logLevel warn
+
+echo "build: self-contained page (dist/relpos.html)"
+npx vite build --config vite.single.config.js --logLevel warn
+node scripts/make-single-html.mjs

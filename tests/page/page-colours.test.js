@@ -1,8 +1,8 @@
 // The colour at each cell of each heatmap is the colour map's colour for the value the JS API
 // returns for the same inputs. Expected colours come straight from d3-scale-chromatic and the
 // documented rule (README "The page"): weights on viridis over [0, 1]; signed panels on reversed
-// RdBu over [-m, m], m = max |value| (offsets: m = max(k, 1)); entry round(t · 255), colour at
-// t = entry / 255.
+// RdBu over [-m, m], m = max |value| (offsets: m = max(1, min(k, n - 1))); entry round(t · 255),
+// colour at t = entry / 255; keys hidden by the causal mask grey in the weight panels.
 import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
@@ -31,11 +31,15 @@ function expectedPanels({ seed, seqLen, dK, maxDistance, causal }) {
   };
 }
 
-function expectedColour(panel, values, value, k) {
+const MASKED_GREY = [0xbd, 0xbd, 0xc4]; // --relpos-masked, light theme
+
+function expectedColour(panel, values, value, settings, i, j) {
+  if (settings.causal && j > i && ['contentWeights', 'combinedWeights', 'difference'].includes(panel)) return MASKED_GREY;
   if (panel === 'contentWeights' || panel === 'combinedWeights') {
     return rgb(interpolateViridis(Math.round(value * 255) / 255));
   }
-  const m = panel === 'offsets' ? Math.max(k, 1) : Math.max(...Array.from(values, Math.abs));
+  const { maxDistance: k, seqLen: n } = settings;
+  const m = panel === 'offsets' ? Math.max(1, Math.min(k, n - 1)) : Math.max(...Array.from(values, Math.abs));
   const entry = Math.round(((value + m) / (2 * m)) * 255);
   return rgb(interpolateRdBu(1 - entry / 255));
 }
@@ -65,7 +69,7 @@ async function checkColours(query, settings, where) {
     );
     const values = expected[panel];
     for (let index = 0; index < n * n; index += 1) {
-      const want = expectedColour(panel, values, values[index], settings.maxDistance);
+      const want = expectedColour(panel, values, values[index], settings, Math.floor(index / n), index % n);
       expect(got[index], `${panel} cell (${Math.floor(index / n)}, ${index % n}) value ${values[index]}`).toEqual(want);
     }
   }
@@ -82,7 +86,11 @@ describe('heatmap colours are the colour map of the API values', () => {
     await checkColours('', { seed: 42, seqLen: 6, dK: 4, maxDistance: 3, causal: false }, 0.12);
   });
 
-  test('causal mask, n = 40', async () => {
+  test('k >= n: the offsets span -(n - 1)..n - 1', async () => {
+    await checkColours('?n=5&k=20', { seed: 42, seqLen: 5, dK: 4, maxDistance: 20, causal: false }, 0.12);
+  });
+
+  test('causal mask (masked keys grey), n = 40', async () => {
     await checkColours('?n=40&k=6&causal=1&seed=3', { seed: 3, seqLen: 40, dK: 4, maxDistance: 6, causal: true }, 0.5);
   });
 });

@@ -36,10 +36,11 @@ describe('reading a cell', () => {
       ['(i, j)', '(2, 4)'],
       ['query → key', 'sat → the'],
       ['offset j − i', '2'],
+      ['clipped offset', '2'],
     ]);
     await hoverCell(page, 'combinedWeights', 5, 0);
     expect((await tooltipRows(page))[0]).toEqual(['Combined weights', ex.combinedWeights.data[30].toFixed(3)]);
-    expect((await tooltipRows(page))[3]).toEqual(['offset j − i', '−5 (clipped to −3)']);
+    expect((await tooltipRows(page)).slice(3)).toEqual([['offset j − i', '−5'], ['clipped offset', '−3']]);
     await page.mouse.move(2, 2);
     expect(await page.isVisible('.relpos-tooltip')).toBe(false);
     expect(problems).toEqual([]);
@@ -54,18 +55,32 @@ describe('reading a cell', () => {
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowDown');
     const value = ex.contentWeights.data[1 * 6 + 2].toFixed(3);
-    expect(await page.textContent('.relpos-visually-hidden[aria-live]')).toBe(`Content-only weights, row 1 “cat”, column 2 “sat”: offset 1, value ${value}.`);
+    expect(await page.textContent('.relpos-visually-hidden[aria-live]')).toBe(`Content-only weights, row 1 “cat”, column 2 “sat”: offset 1, clipped 1, value ${value}.`);
     expect(await tooltipRows(page)).toEqual([
       ['Content-only weights', value],
       ['(i, j)', '(1, 2)'],
       ['query → key', 'cat → sat'],
       ['offset j − i', '1'],
+      ['clipped offset', '1'],
     ]);
     expect(await page.getAttribute('.relpos-visually-hidden[aria-live]', 'aria-live')).toBe('polite');
     for (let step = 0; step < 10; step += 1) await page.keyboard.press('ArrowLeft'); // stops at the edge
     expect(await page.textContent('.relpos-visually-hidden[aria-live]')).toContain('column 0 “the”');
+    await page.fill('#seqLen', '8'); // past the sentence's six words: positions, not words
+    await page.focus('#figure-contentWeights .relpos-canvas-wrap');
+    for (let step = 0; step < 7; step += 1) await page.keyboard.press('ArrowDown');
+    expect(await page.textContent('.relpos-visually-hidden[aria-live]')).toContain('row 7 “#7”');
     await page.keyboard.press('Escape');
     expect(await page.isVisible('.relpos-tooltip')).toBe(false);
+    await context.close();
+  });
+
+  test('with the causal mask, hidden keys read "masked"', async () => {
+    const { page, context } = await env.open('?causal=1', { viewport: { width: 1280, height: 900 } });
+    await hoverCell(page, 'combinedWeights', 1, 4);
+    expect((await tooltipRows(page))[0]).toEqual(['Combined weights', 'masked (j > i)']);
+    await hoverCell(page, 'contentScores', 1, 4); // scores are not masked
+    expect((await tooltipRows(page))[0][1]).toMatch(/^−?\d\.\d{3}$/);
     await context.close();
   });
 
@@ -119,7 +134,7 @@ describe('exports', () => {
     expect(png.bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     const width = await page.$eval('#figure-combinedWeights canvas', (canvas) => canvas.width);
     expect(png.bytes.readUInt32BE(16)).toBe(width);
-    const profile = await save('#profile-png');
+    const profile = await save('#figure-profile button');
     expect(profile.name).toBe('relpos-profile.png');
     await context.close();
   });

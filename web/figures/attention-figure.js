@@ -16,23 +16,35 @@ const minus = (text) => String(text).replace('-', '−');
 export function themeColours(element) {
   const style = getComputedStyle(element);
   const v = (name) => style.getPropertyValue(name).trim();
-  return { fg: v('--relpos-fg'), muted: v('--relpos-muted'), outline: v('--relpos-outline'), outlineHalo: v('--relpos-outline-halo') };
+  return {
+    fg: v('--relpos-fg'),
+    muted: v('--relpos-muted'),
+    panel: v('--relpos-panel'),
+    masked: v('--relpos-masked'),
+    outline: v('--relpos-outline'),
+    outlineHalo: v('--relpos-outline-halo'),
+  };
 }
 
-function describeRange(values, format) {
+function describeRange(values, format, masked, n) {
   let min = Infinity;
   let max = -Infinity;
-  for (const value of values) {
+  values.forEach((value, index) => {
+    if (masked && masked(Math.floor(index / n), index % n)) return;
     min = Math.min(min, value);
     max = Math.max(max, value);
-  }
+  });
   return `from ${format(min)} to ${format(max)}`;
 }
+
+/** A token for reading out: the word, or its position where the sentence ran out of words. */
+export const tokenName = (tokens, i) => tokens[i] || `#${i}`;
+const axisLabel = (tokens, i) => (tokens[i] ? `${i} ${tokens[i]}` : String(i));
 
 export class AttentionFigure {
   /**
    * container: where the figures go; panelIds: which PANELS, in order; overlay: where the
-   * tooltip and the live readout go; onSelect(offset | null): the selected cell's j - i.
+   * tooltip and the live readout go; onSelect(offset | null): the selected cell's clipped offset.
    */
   constructor({ container, panelIds = PANELS.map((p) => p.id), overlay = container, numbered = true, onSelect = () => {} }) {
     this.panels = PANELS.filter((panel) => panelIds.includes(panel.id));
@@ -90,19 +102,23 @@ export class AttentionFigure {
       if (!wrap.isConnected || wrap.clientWidth === 0) continue;
       const colours = themeColours(canvas);
       const values = panel.values(view);
-      const scale = makeScale(panel.scale, values, panel.fixedRange ?? (panel.integer ? Math.max(1, k) : undefined));
+      const masked = panel.masked?.(view) ?? null;
+      const scale = makeScale(panel.scale, values, panel.fixedRange ?? panel.range?.(view));
       scale.integer = panel.integer;
       scale.label = panel.barLabel;
       const layout = drawHeatmap(canvas, {
         n: view.n,
         values,
         scale,
-        rowLabels: view.tokens.map((t, i) => `${i} ${t}`),
-        colLabels: view.tokens.map((t, j) => `${j} ${t}`),
+        rowLabels: view.tokens.map((_, i) => axisLabel(view.tokens, i)),
+        colLabels: view.tokens.map((_, j) => axisLabel(view.tokens, j)),
         xTitle: 'key position j →',
         yTitle: 'query position i ↓',
         formatValue: formatters.cell(panel),
         showValues: view.n <= 12,
+        masked,
+        bandEdges: panel.bandEdges ? k : null,
+        note: panel.note(view),
         highlight: selection ? { i: selection.i, j: selection.j, group } : null,
         width: wrap.clientWidth,
         maxSide: this.maxSide,
@@ -114,7 +130,7 @@ export class AttentionFigure {
       const format = formatters.readout(panel);
       canvas.setAttribute(
         'aria-label',
-        `${panel.title}: ${view.n} by ${view.n} heatmap, query positions i down, key positions j across; values ${describeRange(values, format)}; colour scale ${format(scale.min)} to ${format(scale.max)}.`,
+        `${panel.title}: ${view.n} by ${view.n} heatmap, query positions i down, key positions j across; values ${describeRange(values, format, masked, view.n)}; colour scale ${format(scale.min)} to ${format(scale.max)}${masked ? '; keys after the query are masked (grey)' : ''}.${panel.note(view) ? ` ${panel.note(view)}` : ''}`,
       );
     }
   }
@@ -133,27 +149,30 @@ export class AttentionFigure {
     this.selection = { ...cell, panelId };
     if (!same) {
       this.draw();
-      this.onSelect(cell.j - cell.i);
+      this.onSelect(clippedOffset(cell.i, cell.j, this.view.maxDistance));
     }
     const { view } = this;
     const panel = this.panels.find((p) => p.id === panelId);
     const { i, j } = cell;
-    const value = formatters.readout(panel)(panel.values(view)[i * view.n + j]);
-    const offset = j - i;
-    const clipped = clippedOffset(i, j, view.maxDistance);
-    const offsetText = minus(offset) + (clipped === offset ? '' : ` (clipped to ${minus(clipped)})`);
+    const isMasked = panel.masked?.(view)?.(i, j) ?? false;
+    const value = isMasked ? 'masked (j > i)' : formatters.readout(panel)(panel.values(view)[i * view.n + j]);
+    const offset = minus(j - i);
+    const clipped = minus(clippedOffset(i, j, view.maxDistance));
+    const query = tokenName(view.tokens, i);
+    const key = tokenName(view.tokens, j);
     showTooltip(
       this.tooltip,
       [
         [panel.title, value],
         ['(i, j)', `(${i}, ${j})`],
-        ['query → key', `${view.tokens[i]} → ${view.tokens[j]}`],
-        ['offset j − i', offsetText],
+        ['query → key', `${query} → ${key}`],
+        ['offset j − i', offset],
+        ['clipped offset', clipped],
       ],
       anchor ?? { x: 16, y: 16 },
     );
     if (announce) {
-      this.readout.textContent = `${panel.title}, row ${i} “${view.tokens[i]}”, column ${j} “${view.tokens[j]}”: offset ${offsetText}, value ${value}.`;
+      this.readout.textContent = `${panel.title}, row ${i} “${query}”, column ${j} “${key}”: offset ${offset}, clipped ${clipped}, value ${value}.`;
     }
   }
 }

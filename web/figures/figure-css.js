@@ -15,6 +15,7 @@ const LIGHT = `
   --relpos-outline: #111114;
   --relpos-outline-halo: #ffffff;
   --relpos-note: #8a4b00;
+  --relpos-masked: #bdbdc4;
   color-scheme: light;`;
 
 const DARK = `
@@ -30,6 +31,7 @@ const DARK = `
   --relpos-outline: #ffffff;
   --relpos-outline-halo: #000000;
   --relpos-note: #ffc27a;
+  --relpos-masked: #4a4a52;
   color-scheme: dark;`;
 
 const FIGURES = `
@@ -39,9 +41,9 @@ const FIGURES = `
 .relpos-number { display: inline-grid; place-items: center; min-width: 1.5em; height: 1.5em; border-radius: 50%;
   background: var(--relpos-accent); color: var(--relpos-accent-fg); font-size: 0.8rem; }
 .relpos-caption { margin: 0 0 8px; font-size: 0.88rem; color: var(--relpos-muted); min-height: 4.2em; }
-.relpos-canvas-wrap { width: 100%; border-radius: 4px; }
+.relpos-canvas-wrap { width: 100%; border-radius: 4px; margin-top: auto; }
 .relpos-canvas-wrap:focus-visible { outline: 3px solid var(--relpos-accent); outline-offset: 2px; }
-.relpos-panel canvas { display: block; touch-action: none; font-family: inherit; }
+.relpos-panel canvas { display: block; touch-action: pan-y; font-family: inherit; }
 .relpos-actions { display: flex; flex-wrap: wrap; gap: 8px; margin-top: 8px; }
 .relpos-actions button { font: inherit; font-size: 0.88rem; padding: 5px 12px; border-radius: 6px; cursor: pointer;
   color: var(--relpos-fg); background: var(--relpos-bg); border: 1px solid var(--relpos-border); }
@@ -52,7 +54,7 @@ const FIGURES = `
   padding: 8px 10px; font-size: 0.85rem; box-shadow: 0 4px 18px rgb(0 0 0 / 0.18); display: grid; gap: 2px; }
 .relpos-tooltip[hidden] { display: none; }
 .relpos-tooltip div { display: flex; justify-content: space-between; gap: 14px; }
-.relpos-tip-label { color: var(--relpos-muted); }
+.relpos-tip-label { color: var(--relpos-muted); white-space: nowrap; }
 .relpos-tip-value { font-variant-numeric: tabular-nums; font-weight: 600; overflow-wrap: anywhere; text-align: right; }
 .relpos-visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden;
   clip: rect(0 0 0 0); white-space: nowrap; }

@@ -25,13 +25,15 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, sele
   const clientPoint = (cell) => {
     const layout = getLayout();
     const box = canvas.getBoundingClientRect();
-    return { x: box.left + layout.x0 + (cell.j + 1) * layout.cell, y: box.top + layout.y0 + (cell.i + 1) * layout.cell };
+    return { x: box.left + layout.x0 + (cell.j + 0.5) * layout.cell, y: box.top + layout.y0 + (cell.i + 0.5) * layout.cell };
   };
-  canvas.addEventListener('pointermove', (event) => {
+  const fromPointer = (event) => {
     const box = canvas.getBoundingClientRect();
     const cell = cellAt(getLayout(), event.clientX - box.left, event.clientY - box.top);
-    select(cell, { panelId, anchor: { x: event.clientX + 14, y: event.clientY + 14 } });
-  });
+    select(cell, { panelId, anchor: { x: event.clientX, y: event.clientY } });
+  };
+  canvas.addEventListener('pointermove', fromPointer);
+  canvas.addEventListener('pointerdown', fromPointer); // a tap on a touch screen
   canvas.addEventListener('pointerleave', () => {
     if (document.activeElement !== wrap) select(null, { panelId });
   });
@@ -62,7 +64,10 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, sele
   });
 }
 
-/** Fills the tooltip (text only) and places it inside the viewport near `anchor`. */
+/**
+ * Fills the tooltip (text only) and places it up and to the right of `anchor` (a point in the
+ * cell), across the diagonal from the cells it talks about; flipped where the viewport ends.
+ */
 export function showTooltip(tooltip, lines, anchor) {
   tooltip.replaceChildren(
     ...lines.map(([label, value]) => {
@@ -80,7 +85,10 @@ export function showTooltip(tooltip, lines, anchor) {
   tooltip.hidden = false;
   const { innerWidth, innerHeight } = window;
   const box = tooltip.getBoundingClientRect();
-  const x = Math.min(anchor.x, innerWidth - box.width - 8);
-  const y = anchor.y + box.height > innerHeight - 8 ? anchor.y - box.height - 28 : anchor.y;
-  tooltip.style.transform = `translate(${Math.max(8, x)}px, ${Math.max(8, y)}px)`;
+  const gap = 18;
+  let x = anchor.x + gap;
+  if (x + box.width > innerWidth - 8) x = anchor.x - gap - box.width;
+  let y = anchor.y - gap - box.height;
+  if (y < 8) y = anchor.y + gap;
+  tooltip.style.transform = `translate(${Math.max(8, Math.min(x, innerWidth - box.width - 8))}px, ${Math.max(8, y)}px)`;
 }

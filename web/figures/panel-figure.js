@@ -28,7 +28,8 @@ export function createPanelFigure(panel, number) {
   const wrap = document.createElement('div');
   wrap.className = 'relpos-canvas-wrap';
   wrap.tabIndex = 0;
-  wrap.setAttribute('role', 'group');
+  wrap.setAttribute('role', 'application');
+  wrap.setAttribute('aria-roledescription', 'heatmap');
   wrap.setAttribute('aria-label', `${panel.title}: use the arrow keys to read the cells`);
   const canvas = document.createElement('canvas');
   canvas.setAttribute('role', 'img');

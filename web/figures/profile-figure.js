@@ -1,6 +1,47 @@
 // The locality profile figure (SPEC §2), used by the page and <relpos-profile>: a line plot
 // over offsets -k..k with a caption that states what was simulated.
 import { drawLinePlot } from '../render/line-plot.js';
+import { downloadCanvas } from './download.js';
+
+/** The figure's DOM: title, caption, canvas (role="img"), PNG button; parts as for panels. */
+export function createProfileFigure(number) {
+  const figure = document.createElement('figure');
+  figure.className = 'relpos-panel';
+  figure.setAttribute('part', 'panel');
+  figure.id = 'figure-profile';
+  const caption = document.createElement('figcaption');
+  const title = document.createElement('h2');
+  title.setAttribute('part', 'title');
+  if (number !== null) {
+    const badge = document.createElement('span');
+    badge.className = 'relpos-number';
+    badge.textContent = String(number);
+    title.append(badge, ' ');
+  }
+  title.append('A simulated learned locality profile');
+  const text = document.createElement('p');
+  text.className = 'relpos-caption';
+  text.setAttribute('part', 'caption');
+  caption.append(title, text);
+  const wrap = document.createElement('div');
+  wrap.className = 'relpos-canvas-wrap';
+  const canvas = document.createElement('canvas');
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('part', 'canvas');
+  canvas.id = 'profile-canvas';
+  wrap.append(canvas);
+  const actions = document.createElement('div');
+  actions.className = 'relpos-actions';
+  actions.setAttribute('part', 'actions');
+  const png = document.createElement('button');
+  png.type = 'button';
+  png.textContent = 'Download PNG';
+  png.setAttribute('aria-label', 'Download PNG: locality profile');
+  png.addEventListener('click', () => downloadCanvas(canvas, 'relpos-profile.png'));
+  actions.append(png);
+  figure.append(caption, wrap, actions);
+  return { figure, canvas, caption: text, actions };
+}
 
 export function profileCaption({ settings, offsets, profile }) {
   const k = settings.profileMaxDistance;

@@ -58,8 +58,8 @@ export function splitTokens(text) {
   return text.split(' ').filter(Boolean);
 }
 
-/** n labels: the sentence's words in order, then "·7", "·8", … where the words run out. */
+/** n tokens: the sentence's words in order, then '' where the words run out. */
 export function tokenLabels(text, n) {
   const words = splitTokens(text);
-  return Array.from({ length: n }, (_, i) => words[i] ?? `·${i}`);
+  return Array.from({ length: n }, (_, i) => words[i] ?? '');
 }

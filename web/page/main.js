@@ -2,10 +2,10 @@
 // control change recomputes and redraws synchronously, in the same frame. With ?embed=1 the page
 // is the iframe view: only the panels named in ?panels=…, without the page's chrome.
 import { AttentionFigure } from '../figures/attention-figure.js';
-import { download, downloadCanvas } from '../figures/download.js';
+import { download } from '../figures/download.js';
 import { adoptFigureCss } from '../figures/figure-css.js';
-import { PANELS } from '../figures/panels.js';
-import { drawProfile, profileCaption } from '../figures/profile-figure.js';
+import { PANELS, parsePanelList } from '../figures/panels.js';
+import { createProfileFigure, drawProfile, profileCaption } from '../figures/profile-figure.js';
 import { CONTROLS, MAX_TOKENS, defaultState, parseControl, splitTokens } from '../figures/settings.js';
 import { sharedRelPos } from '../figures/shared-relpos.js';
 import { computeAttentionView, computeProfile } from '../figures/view.js';
@@ -15,16 +15,12 @@ import { queryFromState, stateFromQuery } from './url-state.js';
 const $ = (id) => document.getElementById(id);
 const PANEL_NAMES = [...PANELS.map((panel) => panel.id), 'profile'];
 
-/** ?panels=a,b (ids, or kebab-case) -> the known panel ids, in page order. */
+/** ?panels=a,b -> the panel ids to show, and a note on names that were not understood. */
 function chosenPanels(search) {
   const text = new URLSearchParams(search).get('panels');
   if (text === null) return { ids: PANEL_NAMES, notes: [] };
-  const camel = (name) => name.trim().replace(/-([a-z])/g, (_, c) => c.toUpperCase());
-  const asked = text.split(/[\s,]+/).filter(Boolean).map(camel);
-  const unknown = asked.filter((name) => !PANEL_NAMES.includes(name));
-  const ids = PANEL_NAMES.filter((name) => asked.includes(name));
-  const notes = unknown.length ? [`panels: unknown ${unknown.join(', ')}; known: ${PANEL_NAMES.join(', ')}`] : [];
-  return { ids: ids.length ? ids : PANEL_NAMES, notes };
+  const { ids, note } = parsePanelList(text, PANEL_NAMES);
+  return { ids, notes: note ? [note] : [] };
 }
 
 async function start() {
@@ -40,9 +36,12 @@ async function start() {
 
   const rp = await sharedRelPos();
   const notes = $('notes');
-  const profileCanvas = $('profile-canvas');
+  const profileFigure = createProfileFigure(embed ? null : PANELS.length + 1);
+  profileFigure.figure.insertBefore($('profile-controls'), profileFigure.actions);
+  $('profile-section').append(profileFigure.figure);
+  const profileCanvas = profileFigure.canvas;
   const showProfile = shown.ids.includes('profile');
-  $('figure-profile').hidden = !showProfile;
+  $('profile-section').hidden = !showProfile;
   const figure = new AttentionFigure({
     container: $('panels'),
     overlay: document.querySelector('main'),
@@ -82,8 +81,12 @@ async function start() {
     const raw = input.type === 'checkbox' ? (input.checked ? '1' : '0') : input.value;
     const { value, note } = parseControl(input.name, raw);
     if (note && input.type === 'number' && input.value === '') return; // mid-edit: wait for a number
+    const words = (text) => splitTokens(text).length;
+    // A new word count sets n (an empty box keeps it); other edits keep a slider-chosen n.
+    if (input.name === 'tokens' && words(value) > 0 && words(value) !== words(state.tokens)) {
+      state = { ...state, seqLen: Math.min(MAX_TOKENS, words(value)) };
+    }
     state = { ...state, [input.name]: value };
-    if (input.name === 'tokens') state.seqLen = Math.max(1, Math.min(MAX_TOKENS, splitTokens(value).length));
     setNotes(note ? [note] : []);
     update();
   }
@@ -122,12 +125,11 @@ async function start() {
     figure.setView(attentionView);
     if (showProfile) {
       drawProfile(profileCanvas, profileView, highlightOffset);
-      $('profile-caption').textContent = profileCaption(profileView);
+      profileFigure.caption.textContent = profileCaption(profileView);
     }
   }
 
   // --- Exports -------------------------------------------------------------------------------
-  $('profile-png').addEventListener('click', () => downloadCanvas(profileCanvas, 'relpos-profile.png'));
   $('export-csv').addEventListener('click', () => download('relpos-matrices.csv', new Blob([matricesCsv(attentionView)], { type: 'text/csv' })));
   $('export-json').addEventListener('click', () => download('relpos-view.json', new Blob([viewJson(attentionView, profileView, state)], { type: 'application/json' })));
 

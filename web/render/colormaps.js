@@ -44,7 +44,7 @@ export function makeScale(kind, values, fixed) {
   }
   let m = fixed ?? 0;
   if (fixed === undefined) for (const v of values) m = Math.max(m, Math.abs(v));
-  if (!(m > 0)) m = 1;
+  if (!(m > 1e-12)) m = 1; // all (numerically) zero: keep rounding noise at the centre colour
   return { kind, map: 'rdbu-reversed', min: -m, max: m };
 }
 

@@ -16,10 +16,12 @@ export function colourBarTicks(scale) {
   if (scale.integer) {
     const step = Math.max(1, Math.ceil((scale.max - scale.min) / 8));
     const ticks = [];
-    for (let v = Math.ceil(scale.min); v <= scale.max; v += step) ticks.push(v);
+    for (let v = Math.ceil(scale.min / step) * step; v <= scale.max; v += step) ticks.push(v); // 0 included
     return ticks;
   }
-  return niceTicks(scale.min, scale.max, 4).filter((t) => t >= scale.min - 1e-12 && t <= scale.max + 1e-12);
+  const inside = (count) => niceTicks(scale.min, scale.max, count).filter((t) => t >= scale.min - 1e-12 && t <= scale.max + 1e-12);
+  const ticks = inside(4);
+  return ticks.length >= 3 ? ticks : inside(8);
 }
 
 export function drawColourBar(g, { x, y, width, height, scale, fg, label }) {

@@ -17,7 +17,7 @@ export function drawLinePlot(canvas, { x, y, xLabel, yLabel, height = 260, highl
   const grid = colour('--relpos-grid', '#ddd');
   const line = colour('--relpos-line', '#3a6fb0');
   const point = line;
-  const font = `12px ${style.fontFamily || 'sans-serif'}`;
+  const font = `13px ${style.fontFamily || 'sans-serif'}`;
 
   const { context: g, width } = fitCanvas(canvas, canvas.parentElement.clientWidth, height);
   g.clearRect(0, 0, width, height);
@@ -50,11 +50,11 @@ export function drawLinePlot(canvas, { x, y, xLabel, yLabel, height = 260, highl
     g.fillText(formatTick(tick, yTicks), MARGIN.left - 6, py(tick));
   }
   // x ticks: every offset while they fit, else a nice subset.
-  const every = Math.max(1, Math.ceil((x.length * 28) / plotW));
+  const every = [1, 2, 5, 10, 20, 50].find((step) => (step * plotW) / x.length >= 28) ?? x.length;
   g.textAlign = 'center';
   g.textBaseline = 'top';
   for (let i = 0; i < x.length; i += 1) {
-    if ((x[i] - xMin) % every !== 0 && x[i] !== 0) continue;
+    if (x[i] % every !== 0) continue;
     g.fillText(String(x[i]).replace('-', '−'), px(x[i]), MARGIN.top + plotH + 6);
   }
   // Zero line.

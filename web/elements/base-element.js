@@ -1,0 +1,88 @@
+// What both custom elements share: a shadow root with the figure CSS, a visible message line
+// for invalid attributes and errors, batching of attribute changes into one render, redrawing
+// on resize and on a change of the system theme, and a 'relpos-render' event after each render.
+import { adoptFigureCss } from '../figures/figure-css.js';
+import { sharedRelPos } from '../figures/shared-relpos.js';
+
+const HOST_CSS = `
+:host { display: block; font-family: inherit; color: var(--relpos-fg); }
+:host([hidden]) { display: none; }
+.relpos-message { margin: 0 0 8px; padding: 6px 10px; border-radius: 6px; font-size: 0.85rem;
+  color: var(--relpos-note); border: 1px solid currentColor; }
+.relpos-message[hidden] { display: none; }
+.relpos-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, var(--relpos-panel-min-width, 320px)), 1fr));
+  gap: var(--relpos-gap, 12px); }
+`;
+
+export class RelposBaseElement extends HTMLElement {
+  constructor() {
+    super();
+    this.shadow = this.attachShadow({ mode: 'open' });
+    adoptFigureCss(this.shadow, ':host');
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(HOST_CSS);
+    this.shadow.adoptedStyleSheets = [...this.shadow.adoptedStyleSheets, sheet];
+    this.message = document.createElement('p');
+    this.message.className = 'relpos-message';
+    this.message.setAttribute('part', 'message');
+    this.message.setAttribute('role', 'status');
+    this.message.hidden = true;
+    this.shadow.append(this.message);
+    this.pending = false;
+    this.lastWidth = 0;
+    this.onSchemeChange = () => this.redraw();
+  }
+
+  connectedCallback() {
+    this.resizeObserver ??= new ResizeObserver(() => {
+      if (this.clientWidth !== this.lastWidth) {
+        this.lastWidth = this.clientWidth;
+        this.redraw();
+      }
+    });
+    this.resizeObserver.observe(this);
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', this.onSchemeChange);
+    this.scheduleRender();
+  }
+
+  disconnectedCallback() {
+    this.resizeObserver?.disconnect();
+    matchMedia('(prefers-color-scheme: dark)').removeEventListener('change', this.onSchemeChange);
+  }
+
+  attributeChangedCallback() {
+    this.scheduleRender();
+  }
+
+  /** Several attribute changes in one task become one render. */
+  scheduleRender() {
+    if (this.pending || !this.isConnected) return;
+    this.pending = true;
+    queueMicrotask(() => {
+      this.pending = false;
+      this.renderSafely();
+    });
+  }
+
+  async renderSafely() {
+    let notes = [];
+    try {
+      const rp = await sharedRelPos();
+      if (!this.isConnected) return;
+      notes = this.render(rp);
+    } catch (error) {
+      notes = [`relpos: ${error.message}`];
+    }
+    this.message.textContent = notes.join(' · ');
+    this.message.hidden = notes.length === 0;
+    this.dispatchEvent(new CustomEvent('relpos-render', { detail: { notes } }));
+  }
+
+  /** Subclasses: compute and draw; return the notes to show. */
+  render() {
+    return [];
+  }
+
+  /** Subclasses: draw again with the same numbers (size or theme changed). */
+  redraw() {}
+}

@@ -1,0 +1,29 @@
+// Reading an element's attributes into figure settings: every value is parsed like a URL
+// parameter (web/figures/settings.js); what is wrong becomes a note shown in the element, and
+// the default or clamped value is used. Nothing here throws.
+import { CONTROLS, MAX_TOKENS, defaultState, parseControl, splitTokens } from '../figures/settings.js';
+
+export const THEMES = ['light', 'dark', 'auto'];
+
+/** Settings named in `names` from the element's attributes, with notes on invalid values. */
+export function settingsFromAttributes(element, names) {
+  const settings = defaultState();
+  const notes = [];
+  for (const name of names) {
+    const { attribute, kind } = CONTROLS[name];
+    if (!element.hasAttribute(attribute)) continue;
+    let text = element.getAttribute(attribute);
+    if (kind === 'bool' && text === '') text = '1'; // a bare boolean attribute means true
+    const { value, note } = parseControl(name, text, attribute);
+    settings[name] = value;
+    if (note) notes.push(note);
+  }
+  if (names.includes('tokens') && element.hasAttribute('tokens') && !element.hasAttribute('seq-len')) {
+    settings.seqLen = Math.max(1, Math.min(MAX_TOKENS, splitTokens(settings.tokens).length));
+  }
+  const theme = element.getAttribute('theme');
+  if (theme !== null && !THEMES.includes(theme)) notes.push(`theme must be light, dark or auto`);
+  return { settings, notes };
+}
+
+export const attributesOf = (names) => names.map((name) => CONTROLS[name].attribute);

@@ -1,0 +1,32 @@
+// <relpos-profile>: the simulated learned locality profile (SPEC §2), for embedding.
+//   <relpos-profile seed="42" d-k="4" max-distance="5" noise="0.1" width="1" asymmetry="0"
+//                   theme="auto"></relpos-profile>
+import { createProfileFigure, drawProfile, profileCaption } from '../figures/profile-figure.js';
+import { PROFILE_SETTINGS } from '../figures/settings.js';
+import { computeProfile } from '../figures/view.js';
+import { RelposBaseElement } from './base-element.js';
+import { attributesOf, settingsFromAttributes } from './element-settings.js';
+
+export class RelposProfileElement extends RelposBaseElement {
+  static observedAttributes = [...attributesOf(PROFILE_SETTINGS), 'theme'];
+
+  constructor() {
+    super();
+    this.parts = createProfileFigure(null);
+    this.shadow.append(this.parts.figure);
+    this.view = null;
+  }
+
+  render(rp) {
+    const { settings, notes } = settingsFromAttributes(this, PROFILE_SETTINGS);
+    this.view = computeProfile(rp, settings);
+    this.redraw();
+    return notes;
+  }
+
+  redraw() {
+    if (!this.view || this.clientWidth === 0) return;
+    drawProfile(this.parts.canvas, this.view);
+    this.parts.caption.textContent = profileCaption(this.view);
+  }
+}
