@@ -27,3 +27,18 @@ rp.localityProfile({ sigma: 1 });
 new (rp.constructor as typeof import('relpos-wasm').RelPos)();
 
 export { weights64, weights32, profile, offsets, z, noise };
+
+// The elements' subpath export.
+import { RelposAttentionElement } from 'relpos-wasm/elements';
+
+const element = document.createElement('relpos-attention');
+const isElement: RelposAttentionElement = element;
+element.addEventListener('relpos-render', (event) => {
+  const notes: string[] = event.detail.notes;
+  const n: number | undefined = element.view?.n;
+  return [notes, n];
+});
+// @ts-expect-error view is read-only
+element.view = null;
+
+export { isElement };

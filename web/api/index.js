@@ -3,6 +3,7 @@
 // every argument (validate.js), lays the data out in WASM memory (wasm-arena.js), calls the core
 // and returns copies that belong to the caller. Maths and conventions: README.md, SPEC §1-§3.
 import createRelPosCore from '../../dist/relpos-core.mjs';
+import { wasmBase64 } from '../../dist/relpos-core-wasm.mjs';
 import { MAX_DIMENSION, MAX_SEED } from './limits.js';
 import {
   checkBoolean,
@@ -40,9 +41,12 @@ export const EXAMPLE_DEFAULTS = Object.freeze({
 
 const matrix = (rows, cols, data) => ({ rows, cols, data });
 
+let wasmBinary = null;
+
 /** Loads the WebAssembly module and resolves to a RelPos instance with its own memory. */
 export async function createRelPos() {
-  return new RelPos(await createRelPosCore());
+  wasmBinary ??= Uint8Array.from(atob(wasmBase64), (c) => c.charCodeAt(0));
+  return new RelPos(await createRelPosCore({ wasmBinary }));
 }
 
 export class RelPos {

@@ -36,6 +36,7 @@ async function start() {
 
   const rp = await sharedRelPos();
   const notes = $('notes');
+  if (embed) document.querySelector('main').prepend(notes); // the controls are hidden: keep the notes
   const profileFigure = createProfileFigure(embed ? null : PANELS.length + 1);
   profileFigure.figure.insertBefore($('profile-controls'), profileFigure.actions);
   $('profile-section').append(profileFigure.figure);

@@ -1,0 +1,130 @@
+// The ways to embed: the iframe view, the page and the elements under a strict
+// Content-Security-Policy, the self-contained dist/relpos.html from file://, and the weight of
+// what the page loads.
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchBrowser, openPage, screenshot } from './browser.js';
+import { SITE } from './page-fixture.js';
+import { serveFolder } from './static-server.js';
+
+const CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:";
+const SINGLE = new URL('../../dist/relpos.html', import.meta.url);
+
+let plain;
+let strict;
+let browser;
+beforeAll(async () => {
+  plain = await serveFolder(SITE);
+  strict = await serveFolder(SITE, { headers: { 'content-security-policy': CSP } });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await plain?.close();
+  await strict?.close();
+});
+
+const figuresShown = (page) =>
+  page.$$eval('figure', (list) => list.filter((f) => f.offsetParent !== null).map((f) => f.id));
+
+describe('the iframe view', () => {
+  test('?embed=1&panels=… shows only those panels, without the page chrome, filling the frame', async () => {
+    const { page, context, problems } = await openPage(browser, `${plain.url}?embed=1&panels=combinedWeights,profile&seed=7`, {
+      viewport: { width: 700, height: 600 },
+    });
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await figuresShown(page)).toEqual(['figure-combinedWeights', 'figure-profile']);
+    for (const selector of ['.page-header', '.controls', '.export', '.page-footer', '.profile-controls']) {
+      expect(await page.isVisible(selector), selector).toBe(false);
+    }
+    const canvasWidth = await page.$eval('#figure-combinedWeights canvas', (c) => c.getBoundingClientRect().width);
+    expect(canvasWidth).toBeGreaterThan(600);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(700);
+    await screenshot(page, 'iframe-view.png');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test('kebab-case names work, unknown names are reported', async () => {
+    const { page, context } = await openPage(browser, `${plain.url}?embed=1&panels=position-biases,heat`);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await figuresShown(page)).toEqual(['figure-positionBiases']);
+    expect(await page.textContent('#notes')).toContain('panels: unknown heat');
+    await context.close();
+  });
+
+  test('the example page embeds it in an iframe', async () => {
+    const { page, context, problems } = await openPage(browser, `${plain.url}examples/iframe.html`);
+    const frame = page.frameLocator('#frame');
+    await frame.locator('body[data-ready="true"]').waitFor();
+    expect(await frame.locator('figure:visible').count()).toBe(2);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('a strict Content-Security-Policy', () => {
+  for (const path of ['', '?embed=1&panels=offsets', 'examples/elements.html', 'examples/iframe.html']) {
+    test(`${path || 'the page'} works with no violation`, async () => {
+      const context = await browser.newContext();
+      await context.addInitScript(() => {
+        window.__violations = [];
+        document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+      });
+      const page = await context.newPage();
+      const problems = [];
+      page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+      page.on('pageerror', (e) => problems.push(e.message));
+      const response = await page.goto(`${strict.url}${path}`);
+      expect(response.headers()['content-security-policy']).toBe(CSP);
+      if (path.startsWith('examples/elements')) {
+        await page.waitForFunction(() => [...document.querySelectorAll('relpos-attention, relpos-profile')].every((el) => el.view));
+      } else if (path.startsWith('examples/iframe')) {
+        await page.frameLocator('#frame').locator('body[data-ready="true"]').waitFor();
+      } else {
+        await page.waitForSelector('body[data-ready="true"]');
+      }
+      expect(await page.evaluate(() => window.__violations)).toEqual([]);
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+  }
+});
+
+describe('dist/relpos.html, the self-contained page', () => {
+  test('works opened from disk with no network', async () => {
+    const requests = [];
+    const { page, context, problems } = await openPage(browser, SINGLE.href, { viewport: { width: 1280, height: 900 } });
+    page.on('request', (request) => requests.push(request.url()));
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.$$eval('figure.relpos-panel', (list) => list.length)).toBe(7);
+    const label = await page.getAttribute('#figure-combinedWeights canvas', 'aria-label');
+    expect(label).toContain('6 by 6 heatmap');
+    await page.fill('#seqLen', '9');
+    expect(await page.getAttribute('#figure-combinedWeights canvas', 'aria-label')).toContain('9 by 9 heatmap');
+    expect(requests.filter((url) => !url.startsWith('data:') && !url.startsWith('blob:'))).toEqual([]);
+    expect(problems).toEqual([]);
+    const html = readFileSync(SINGLE, 'utf8');
+    expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+stylesheet/); // nothing left to fetch
+    await context.close();
+  });
+});
+
+describe('weight', () => {
+  test('what the page loads is at most 150 KiB gzipped', () => {
+    const html = readFileSync(`${SITE}index.html`, 'utf8');
+    // index.html and every script, preload and style sheet it names (the WASM is inside a script)
+    const files = ['index.html', ...[...html.matchAll(/(?:src|href)="\.\/(assets\/[^"]+)"/g)].map((m) => m[1])];
+    const rows = files.map((file) => {
+      const bytes = readFileSync(`${SITE}${file}`);
+      return { file, bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+    });
+    const total = rows.reduce((sum, row) => sum + row.gzip, 0);
+    console.table(rows);
+    console.log(`page weight: ${(total / 1024).toFixed(1)} KiB gzipped`);
+    expect(files.some((file) => file.endsWith('.js'))).toBe(true);
+    expect(total).toBeLessThanOrEqual(150 * 1024);
+  });
+});
