@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds relpos: `build.sh` builds the WASM module (dist/relpos-core.mjs) and the page
-# (build/site); `build.sh all` also builds the native library and its tests (build/native).
+# Builds relpos: `build.sh` builds the WASM module (dist/relpos-core*.mjs), the page and its
+# examples (build/site), the self-contained page (dist/relpos.html) and the elements bundle
+# (dist/relpos-elements.js); `build.sh all` also builds the native library and its tests
+# (build/native).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
@@ -25,6 +27,9 @@ cmake --build build/wasm -j "$jobs"
 echo "build: page and examples (build/site)"
 npx vite build --logLevel warn
 
-echo "build: self-contained page (dist/relpos.html)"
-npx vite build --config vite.single.config.js --logLevel warn
+echo "build: self-contained page (dist/relpos.html) and elements bundle (dist/relpos-elements.js)"
+npx vite build --config vite.bundles.config.js --mode single --logLevel warn
 node scripts/make-single-html.mjs
+npx vite build --config vite.bundles.config.js --mode elements --logLevel warn
+cp build/elements/relpos-elements.js dist/relpos-elements.js
+cp dist/relpos-elements.js dist/relpos.html build/site/

@@ -106,6 +106,9 @@ describe('dist/relpos.html, the self-contained page', () => {
     expect(await page.getAttribute('#figure-combinedWeights canvas', 'aria-label')).toContain('9 by 9 heatmap');
     expect(requests.filter((url) => !url.startsWith('data:') && !url.startsWith('blob:'))).toEqual([]);
     expect(problems).toEqual([]);
+    await page.goto(`${SINGLE.href}?embed=1&panels=offsets`); // its iframe view
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await figuresShown(page)).toEqual(['figure-offsets']);
     const html = readFileSync(SINGLE, 'utf8');
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+stylesheet/); // nothing left to fetch
     await context.close();
