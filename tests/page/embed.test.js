@@ -39,9 +39,11 @@ describe('the iframe view', () => {
     for (const selector of ['.page-header', '.controls', '.export', '.page-footer', '.profile-controls']) {
       expect(await page.isVisible(selector), selector).toBe(false);
     }
-    const canvasWidth = await page.$eval('#figure-combinedWeights canvas', (c) => c.getBoundingClientRect().width);
-    expect(canvasWidth).toBeGreaterThan(600);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(700);
+    // Side by side, filling the frame's width, and no scrolling in a 700 × 600 frame.
+    const boxes = await page.$$eval('figure:not([hidden])', (list) => list.filter((f) => f.offsetParent).map((f) => f.getBoundingClientRect().toJSON()));
+    expect(boxes[0].top).toBe(boxes[1].top);
+    expect(boxes[1].right - boxes[0].left).toBeGreaterThan(650);
+    expect(await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight])).toEqual([700, 600]);
     await screenshot(page, 'iframe-view.png');
     expect(problems).toEqual([]);
     await context.close();

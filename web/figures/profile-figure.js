@@ -51,9 +51,9 @@ export function profileCaption({ settings, offsets, profile }) {
     if (value > profile[peak]) peak = index;
   });
   return (
-    `A relative key table aᴷ of ${2 * k + 1} rows: random noise (scale ${settings.noise}) plus a Gaussian bump of width σ = ${settings.width}` +
-    `${a ? ` (σ × ${(1 + a).toFixed(2)} looking back, × ${(1 - a).toFixed(2)} ahead)` : ''} on its first dimension, ` +
-    `read by the uniform query q = 1/√d_k: one score q · aᴷ per offset. The highest score is at offset ${String(offsets[peak]).replace('-', '−')}.`
+    `The handbook’s simulated table, not the aᴷ of the panels: ${2 * k + 1} rows of random noise (scale ${settings.noise}) plus a Gaussian bump of width σ = ${settings.width}` +
+    `${a ? ` (σ × ${(1 + a).toFixed(2)} looking back, × ${(1 - a).toFixed(2)} ahead)` : ''} on the first dimension, ` +
+    `read by the uniform query q = (1, …, 1)/√dₖ: one score q · aᴷ per offset, highest at ${String(offsets[peak]).replace('-', '−')}.`
   );
 }
 
@@ -62,7 +62,7 @@ export function drawProfile(canvas, profileView, highlightOffset = null) {
   const { offsets, profile } = profileView;
   const k = profileView.settings.profileMaxDistance;
   const highlight = highlightOffset === null ? -1 : Math.min(k, Math.max(-k, highlightOffset)) + k;
-  drawLinePlot(canvas, { x: offsets, y: profile, xLabel: 'offset j − i (negative: key before the query)', yLabel: 'score q · aᴷ', highlight });
+  drawLinePlot(canvas, { x: offsets, y: profile, xLabel: 'offset j − i  (< 0: key before the query)', yLabel: 'score q · aᴷ', highlight });
   let peak = 0;
   profile.forEach((value, index) => {
     if (value > profile[peak]) peak = index;

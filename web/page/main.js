@@ -37,12 +37,6 @@ async function start() {
   const rp = await sharedRelPos();
   const notes = $('notes');
   if (embed) document.querySelector('main').prepend(notes); // the controls are hidden: keep the notes
-  const profileFigure = createProfileFigure(embed ? null : PANELS.length + 1);
-  profileFigure.figure.insertBefore($('profile-controls'), profileFigure.actions);
-  $('profile-section').append(profileFigure.figure);
-  const profileCanvas = profileFigure.canvas;
-  const showProfile = shown.ids.includes('profile');
-  $('profile-section').hidden = !showProfile;
   const figure = new AttentionFigure({
     container: $('panels'),
     overlay: document.querySelector('main'),
@@ -53,7 +47,14 @@ async function start() {
       if (showProfile) drawProfile(profileCanvas, profileView, highlightOffset);
     },
   });
-  $('panels').hidden = shown.ids.every((id) => id === 'profile');
+  const profileFigure = createProfileFigure(embed ? null : PANELS.length + 1);
+  profileFigure.figure.insertBefore($('profile-controls'), profileFigure.actions);
+  // In the iframe view the profile joins the panels' grid, so that the frame is filled evenly.
+  (embed ? $('panels') : $('profile-section')).append(profileFigure.figure);
+  const profileCanvas = profileFigure.canvas;
+  const showProfile = shown.ids.includes('profile');
+  profileFigure.figure.hidden = !showProfile;
+  $('profile-section').hidden = embed || !showProfile;
 
   // --- Controls ------------------------------------------------------------------------------
   const inputs = Object.keys(CONTROLS).map((name) => $(name));
