@@ -44,6 +44,19 @@ void relativeOffsetsInto(int n, int maxDistance, Address out) {
 // Scratch kept between calls; dropped after a call that needed more than this many elements.
 constexpr Index kWorkspaceElementsKept = Index{1} << 22;
 
+relpos::AttentionTimings lastTimings;
+
+// The stage times of the last attention call, in milliseconds (see relpos::AttentionTimings).
+emscripten::val lastAttentionTimings() {
+  emscripten::val out = emscripten::val::object();
+  out.set("contentScores", lastTimings.contentScores);
+  out.set("positionBiases", lastTimings.positionBiases);
+  out.set("softmax", lastTimings.softmax);
+  out.set("valueProduct", lastTimings.valueProduct);
+  out.set("valuePosition", lastTimings.valuePosition);
+  return out;
+}
+
 template <typename T>
 void attentionInto(int n, int dK, int dV, int tableRows, bool causal, bool hasRelativeValues,
                    Address queries, Address keys, Address relativeKeys, Address values,
@@ -65,7 +78,7 @@ void attentionInto(int n, int dK, int dV, int tableRows, bool causal, bool hasRe
                                     matrixAt<T>(contentWeights, n, n),
                                     matrixAt<T>(combinedWeights, n, n),
                                     matrixAt<T>(output, dV == 0 ? 0 : n, dV)};
-  relpos::computeAttention(in, workspace, panels);
+  relpos::computeAttention(in, workspace, panels, &lastTimings);
   if (Index{n} * tableRows > kWorkspaceElementsKept) {
     workspace = relpos::AttentionWorkspace<T>();
   }
@@ -108,4 +121,5 @@ EMSCRIPTEN_BINDINGS(relpos) {
   emscripten::function("localityProfileInto", &localityProfileInto);
   emscripten::function("exampleScenarioInto", &exampleScenarioInto);
   emscripten::function("heapBytesInUse", &heapBytesInUse);
+  emscripten::function("lastAttentionTimings", &lastAttentionTimings);
 }

@@ -75,9 +75,19 @@ class AttentionWorkspace {
   Vector<T> buckets_;
 };
 
+// Milliseconds spent in each stage of the last computeAttention that was given a timings
+// pointer (for benchmarks; nothing is timed without one).
+struct AttentionTimings {
+  double contentScores = 0;   // Q K^T (a GEMM)
+  double positionBiases = 0;  // Q a^K^T and the gather
+  double softmax = 0;         // combined scores and both softmaxes
+  double valueProduct = 0;    // W V (a GEMM)
+  double valuePosition = 0;   // the bucketed a^V term
+};
+
 // Every panel of relative self-attention; the shapes are the caller's to check.
 template <typename T>
 void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& workspace,
-                      AttentionPanels<T>& panels);
+                      AttentionPanels<T>& panels, AttentionTimings* timings = nullptr);
 
 }  // namespace relpos

@@ -2,7 +2,9 @@
 
 #include <cmath>
 #include <algorithm>
+#include <chrono>
 
+#include "relpos/exp_kernels.hpp"
 #include "relpos/relative_offsets.hpp"
 
 namespace relpos {
@@ -12,6 +14,23 @@ template <typename T>
 T inverseSqrt(Index d) {
   return T(1) / std::sqrt(static_cast<T>(d));
 }
+
+// Lap times in milliseconds, read only when asked for.
+class StageClock {
+ public:
+  explicit StageClock(bool enabled) : enabled_(enabled), last_(now()) {}
+  void lap(double* milliseconds) {
+    if (!enabled_ || milliseconds == nullptr) return;
+    const auto time = now();
+    *milliseconds = std::chrono::duration<double, std::milli>(time - last_).count();
+    last_ = time;
+  }
+
+ private:
+  static std::chrono::steady_clock::time_point now() { return std::chrono::steady_clock::now(); }
+  bool enabled_;
+  std::chrono::steady_clock::time_point last_;
+};
 
 template <typename T>
 MatrixMap<T> reshapeInto(Vector<T>& storage, Index rows, Index cols) {
@@ -68,10 +87,8 @@ void softmaxRows(ConstMatrixRef<T> scores, bool causal, MatrixRef<T> out) {
   const Index cols = scores.cols();
   for (Index i = 0; i < n; ++i) {
     const Index visible = causal ? std::min(i + 1, cols) : cols;
-    const auto source = scores.row(i).head(visible);
-    auto row = out.row(i).head(visible);
-    row = (source.array() - source.maxCoeff()).exp().matrix();
-    row /= row.sum();
+    out.row(i).head(visible) = scores.row(i).head(visible);
+    softmaxInPlace(out.row(i).data(), visible);  // exp(s - max) / sum
     out.row(i).tail(cols - visible).setZero();
   }
 }
@@ -117,28 +134,33 @@ MatrixMap<T> AttentionWorkspace<T>::buckets(Index n, Index tableRows) {
 
 template <typename T>
 void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& workspace,
-                      AttentionPanels<T>& panels) {
+                      AttentionPanels<T>& panels, AttentionTimings* timings) {
   const Index n = in.queries.rows();
   const Index tableRows = in.relativeKeys.rows();
+  StageClock clock(timings != nullptr);
 
   contentScores<T>(in.queries, in.keys, panels.contentScores);
+  clock.lap(timings ? &timings->contentScores : nullptr);
   MatrixMap<T> projected = workspace.projected(n, tableRows);
   projectRelativeKeys<T>(in.queries, in.relativeKeys, projected);
   gatherByOffset<T>(projected, panels.positionBiases);
+  clock.lap(timings ? &timings->positionBiases : nullptr);
   panels.combinedScores.noalias() = panels.contentScores + panels.positionBiases;
-
   softmaxRows<T>(panels.contentScores, in.causal, panels.contentWeights);
   softmaxRows<T>(panels.combinedScores, in.causal, panels.combinedWeights);
+  clock.lap(timings ? &timings->softmax : nullptr);
 
   if (in.values.size() == 0) {
     return;
   }
   panels.output.noalias() = panels.combinedWeights * in.values;
+  clock.lap(timings ? &timings->valueProduct : nullptr);
   if (in.relativeValues.size() != 0) {
     MatrixMap<T> buckets = workspace.buckets(n, in.relativeValues.rows());
     bucketByOffset<T>(panels.combinedWeights, buckets);
     panels.output.noalias() += buckets * in.relativeValues;
   }
+  clock.lap(timings ? &timings->valuePosition : nullptr);
 }
 
 #define RELPOS_INSTANTIATE(T)                                                                   \
@@ -152,7 +174,7 @@ void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& works
                                            ConstMatrixRef<T>, MatrixRef<T>);                    \
   template class AttentionWorkspace<T>;                                                         \
   template void computeAttention<T>(const AttentionInputs<T>&, AttentionWorkspace<T>&,          \
-                                    AttentionPanels<T>&);
+                                    AttentionPanels<T>&, AttentionTimings*);
 
 RELPOS_INSTANTIATE(float)
 RELPOS_INSTANTIATE(double)

@@ -69,3 +69,26 @@ describe('memory', () => {
     expect(other.memory().wasmBytes).toBeLessThanOrEqual(rp.memory().wasmBytes);
   });
 });
+
+describe('attention(inputs, out)', () => {
+  test('writes into an earlier result: same numbers, same arrays', () => {
+    const inputs = problem(rp, 11, 7, 4, 2, Float32Array);
+    const fresh = rp.attention(inputs);
+    const out = rp.attention(problem(rp, 12, 7, 4, 2, Float32Array));
+    const arrays = [out.combinedWeights.data, out.output.data];
+    const returned = rp.attention(inputs, out);
+    expect(returned).toBe(out);
+    expect(out.combinedWeights.data).toBe(arrays[0]);
+    expect(out.output.data).toBe(arrays[1]);
+    expect(out).toEqual(fresh);
+  });
+
+  test('refuses a result of another shape or precision', () => {
+    const inputs = problem(rp, 13, 6, 4, 2, Float64Array);
+    const other = rp.attention(problem(rp, 14, 5, 4, 2, Float64Array));
+    expect(() => rp.attention(inputs, other)).toThrow(new RangeError('attention: out.contentScores.data must hold 36 numbers for these inputs, got 25'));
+    const single = rp.attention(problem(rp, 15, 6, 4, 2, Float32Array));
+    expect(() => rp.attention(inputs, single)).toThrow(new TypeError('attention: out.contentScores.data must be a Float64Array like the inputs, got a Float32Array'));
+    expect(() => rp.attention(inputs, 5)).toThrow(new TypeError('attention: out must be an earlier result of attention(), got 5'));
+  });
+});

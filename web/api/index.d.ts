@@ -109,13 +109,31 @@ export declare class RelPos {
   randn(seed: number, count: number): Float64Array;
   /** The n × n matrix clip(j - i, -maxDistance, maxDistance). */
   relativeOffsets(n: number, maxDistance: number): OffsetMatrix;
-  /** Every panel of relative self-attention; results keep the inputs' precision. */
-  attention<A extends Float64Array | Float32Array>(inputs: AttentionInputs<A>): AttentionResult<A>;
+  /**
+   * Every panel of relative self-attention; results keep the inputs' precision. With `out` (an
+   * earlier result of the same shapes), its arrays are overwritten and it is returned.
+   */
+  attention<A extends Float64Array | Float32Array>(inputs: AttentionInputs<A>, out?: AttentionResult<A>): AttentionResult<A>;
   /** The handbook's simulated locality profile. */
   localityProfile(options?: LocalityProfileOptions): LocalityProfile;
   /** The page's default scenario, drawn from numpy's stream, and its attention panels. */
   example(options?: ExampleOptions): ExampleResult;
   memory(): MemoryInfo;
+  /** Milliseconds the core spent in each stage of the last attention() call. */
+  lastTimings(): AttentionTimings;
+}
+
+export interface AttentionTimings {
+  /** Q Kᵀ (a matrix product). */
+  contentScores: number;
+  /** Q aᴷᵀ and the gather by offset. */
+  positionBiases: number;
+  /** Combined scores and both softmaxes. */
+  softmax: number;
+  /** W V (a matrix product). */
+  valueProduct: number;
+  /** The bucketed aⱽ term. */
+  valuePosition: number;
 }
 
 /** Loads the WebAssembly module: each call gives an instance with its own memory. */

@@ -6,6 +6,7 @@ import createRelPosCore from '../../dist/relpos-core.mjs';
 import { wasmBase64 } from '../../dist/relpos-core-wasm.mjs';
 import { MAX_DIMENSION, MAX_SEED } from './limits.js';
 import {
+  describe,
   checkBoolean,
   checkBudget,
   checkInteger,
@@ -40,6 +41,25 @@ export const EXAMPLE_DEFAULTS = Object.freeze({
 });
 
 const matrix = (rows, cols, data) => ({ rows, cols, data });
+const PANEL_NAMES = ['contentScores', 'positionBiases', 'combinedScores', 'contentWeights', 'combinedWeights'];
+
+// `out` for attention(): an earlier result whose arrays match this call's shapes and precision.
+function checkReusableResult(where, out, ArrayType, n, dV) {
+  if (out === null || typeof out !== 'object') {
+    throw new TypeError(`${where}: out must be an earlier result of attention(), got ${describe(out)}`);
+  }
+  const expected = [...PANEL_NAMES.map((name) => [name, n * n]), ['output', dV ? n * dV : 0]];
+  for (const [name, length] of expected) {
+    const data = out[name]?.data;
+    if (name === 'output' && length === 0 && out.output === null) continue;
+    if (!(data instanceof ArrayType)) {
+      throw new TypeError(`${where}: out.${name}.data must be a ${ArrayType.name} like the inputs, got ${describe(data)}`);
+    }
+    if (data.length !== length) {
+      throw new RangeError(`${where}: out.${name}.data must hold ${length} numbers for these inputs, got ${data.length}`);
+    }
+  }
+}
 
 let wasmBinary = null;
 
@@ -87,9 +107,11 @@ export class RelPos {
   /**
    * Every panel of relative self-attention for queries q, keys k (n × d_k) and the key table
    * relKeys ((2k + 1) × d_k, which sets the clipping distance k); with values v (n × d_v) also
-   * the output, plus the value table relValues ((2k + 1) × d_v) if given.
+   * the output, plus the value table relValues ((2k + 1) × d_v) if given. With `out`, a
+   * result of an earlier call with the same shapes and precision, the results are written into
+   * its arrays (and `out` is returned) instead of new ones: faster for repeated calls.
    */
-  attention(inputs) {
+  attention(inputs, out) {
     const where = 'attention';
     const given = checkOptions(where, 'inputs', inputs, { v: undefined, relValues: undefined, causal: false }, [
       'q',
@@ -121,6 +143,7 @@ export class RelPos {
       });
     }
     const causal = checkBoolean(where, 'causal', given.causal);
+    if (out !== undefined) checkReusableResult(where, out, q.data.constructor, n, v ? v.cols : 0);
 
     const ArrayType = q.data.constructor;
     const size = ArrayType.BYTES_PER_ELEMENT;
@@ -146,16 +169,15 @@ export class RelPos {
       if (relValues) this.#arena.write(relValuesAt, relValues.data);
       const run = ArrayType === Float64Array ? this.#core.attentionIntoFloat64 : this.#core.attentionIntoFloat32;
       run(n, dK, dV, tableRows, causal, relValues !== null, ...addresses);
-      const panel = (index) => matrix(n, n, this.#arena.read(outputAt[index], ArrayType, n * n));
-      return {
-        maxDistance: (tableRows - 1) / 2,
-        contentScores: panel(0),
-        positionBiases: panel(1),
-        combinedScores: panel(2),
-        contentWeights: panel(3),
-        combinedWeights: panel(4),
-        output: v ? matrix(n, dV, this.#arena.read(outputAt[5], ArrayType, n * dV)) : null,
-      };
+      const read = (index, name, rows, cols) =>
+        matrix(rows, cols, this.#arena.read(outputAt[index], ArrayType, rows * cols, out?.[name].data));
+      const result = out ?? {};
+      result.maxDistance = (tableRows - 1) / 2;
+      PANEL_NAMES.forEach((name, index) => {
+        result[name] = read(index, name, n, n);
+      });
+      result.output = v ? read(5, 'output', n, dV) : null;
+      return result;
     });
   }
 
@@ -228,6 +250,14 @@ export class RelPos {
     );
     const inputs = { q, k, v, relKeys, relValues, causal: p.causal };
     return { params: { ...p }, weights: { x, wQ, wK, wV }, inputs, ...this.attention(inputs) };
+  }
+
+  /**
+   * Milliseconds the core spent in each stage of the last attention() call (diagnostics):
+   * { contentScores, positionBiases, softmax, valueProduct, valuePosition }.
+   */
+  lastTimings() {
+    return this.#core.lastAttentionTimings();
   }
 
   /** WASM memory in bytes: its whole size, and the part malloc has handed out. */

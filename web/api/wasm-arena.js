@@ -55,10 +55,15 @@ export class WasmArena {
     this.heapFor(array.constructor).set(array, address / array.BYTES_PER_ELEMENT);
   }
 
-  /** A copy (owned by the caller) of `length` elements of type `ArrayType` at `address`. */
-  read(address, ArrayType, length) {
+  /**
+   * A copy (owned by the caller) of `length` elements of type `ArrayType` at `address`; written
+   * into `target` (an array of that type and length) when one is given, which saves allocating.
+   */
+  read(address, ArrayType, length, target = null) {
     const start = address / ArrayType.BYTES_PER_ELEMENT;
-    return this.heapFor(ArrayType).slice(start, start + length);
+    if (!target) return this.heapFor(ArrayType).slice(start, start + length);
+    target.set(this.heapFor(ArrayType).subarray(start, start + length));
+    return target;
   }
 
   // The heap views are re-read on every use: memory growth replaces them.

@@ -1,0 +1,90 @@
+"""Baseline: relative self-attention (Shaw et al. 2018, SPEC §1) vectorised with numpy.
+
+Usage: /usr/bin/python3 bench/numpy_attention.py '<json config>'
+  config: {"sizes": [[n, k], ...], "d": 64, "dtypes": ["float32", "float64"],
+           "budget_seconds": 0.4, "max_reps": 20, "min_reps": 3}
+Prints one line of JSON:
+  {"numpy": "<version>", "results": [{"n", "k", "dtype", "median_ms", "reps"}, ...]}
+or {"error": "numpy not installed"} (exit 0) when numpy is missing.
+
+Each timed call computes all six results of a full attention: content scores, position
+biases, combined scores, content weights, combined weights and the output. The flat table
+indices depend only on (n, k); they are built once per size, outside the timing.
+"""
+
+import json
+import sys
+import time
+
+try:
+    import numpy as np
+except ImportError:
+    np = None
+
+
+def flat_table_indices(n, k):
+    """i * (2k + 1) + clip(j - i, -k, k) + k for every (i, j), row-major, as one flat array."""
+    rows = np.arange(n)[:, None]
+    index = np.clip(np.arange(n)[None, :] - rows, -k, k) + k
+    return (index + rows * (2 * k + 1)).ravel()
+
+
+def softmax_rows(scores):
+    """Row softmax, stable (the row max is subtracted first)."""
+    e = np.exp(scores - scores.max(axis=1, keepdims=True))
+    e /= e.sum(axis=1, keepdims=True)
+    return e
+
+
+def attention(q, k, v, rel_keys, rel_values, flat):
+    """The six results; flat is flat_table_indices(n, k)."""
+    n, d = q.shape
+    table_rows = rel_keys.shape[0]
+    qs = q * q.dtype.type(1 / np.sqrt(d))
+    content = qs @ k.T
+    position = (qs @ rel_keys.T).ravel()[flat].reshape(n, n)  # P = Q a^K^T / sqrt(d), gathered
+    combined = content + position
+    content_weights = softmax_rows(content)
+    combined_weights = softmax_rows(combined)
+    # Sum each row's weights per table row (bincount over flat indices), then multiply by a^V.
+    buckets = np.bincount(flat, weights=combined_weights.ravel(), minlength=n * table_rows)
+    buckets = buckets.reshape(n, table_rows).astype(q.dtype, copy=False)
+    output = combined_weights @ v + buckets @ rel_values
+    return content, position, combined, content_weights, combined_weights, output
+
+
+def random_inputs(n, k, d, dtype):
+    rng = np.random.default_rng(0)
+    shapes = [(n, d), (n, d), (n, d), (2 * k + 1, d), (2 * k + 1, d)]
+    return [rng.standard_normal(shape).astype(dtype) for shape in shapes]
+
+
+def time_attention(n, k, d, dtype, budget, min_reps, max_reps):
+    """Median wall time in ms over as many reps as fit in budget (min_reps..max_reps), after a warm-up."""
+    q, key, v, rel_keys, rel_values = random_inputs(n, k, d, dtype)
+    flat = flat_table_indices(n, k)
+    attention(q, key, v, rel_keys, rel_values, flat)  # warm-up
+    times = []
+    start = time.perf_counter()
+    while len(times) < max_reps and (len(times) < min_reps or time.perf_counter() - start < budget):
+        t0 = time.perf_counter()
+        attention(q, key, v, rel_keys, rel_values, flat)
+        times.append(time.perf_counter() - t0)
+    return {"n": n, "k": k, "dtype": dtype, "median_ms": float(np.median(times)) * 1e3, "reps": len(times)}
+
+
+def main():
+    if np is None:
+        print(json.dumps({"error": "numpy not installed"}))
+        return
+    config = json.loads(sys.argv[1])
+    results = [
+        time_attention(n, k, config["d"], dtype, config["budget_seconds"], config["min_reps"], config["max_reps"])
+        for n, k in config["sizes"]
+        for dtype in config["dtypes"]
+    ]
+    print(json.dumps({"numpy": np.__version__, "results": results}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,142 @@
+// npm run bench: one table, one run. Median time of a full attention (every panel and the
+// output) at d_k = 64 for n in {16, 64, 256, 1024, 2048} and k in {16, n - 1}, for this module
+// (float32, float64) and what a user would compare it with: plain JS typed arrays, TensorFlow.js
+// on its WASM backend, numpy (when /usr/bin/python3 has it), and native builds of the same
+// core (-O3 -msse4.2: the same 128-bit vectors as WASM SIMD; -O3 -march=native). Every ratio is
+// the other's time over this module's, from the same run: above 1, this module is faster.
+// Options: --quick (n up to 256), --sizes 64:16,1024:16 (any n:k list).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import { createRelPos } from '../web/api/index.js';
+import { plainJsAttention } from './plain-js-attention.js';
+import { createTfjsAttention } from './tfjs-attention.js';
+
+const D = 64;
+const ROOT = new URL('../', import.meta.url).pathname;
+const NATIVE = { sse42: `${ROOT}build/native/relpos_bench_sse42`, native: `${ROOT}build/native/relpos_bench_native` };
+const BUDGET_MS = 400;
+
+function chosenSizes() {
+  const at = process.argv.indexOf('--sizes');
+  if (at > 0) return process.argv[at + 1].split(',').map((pair) => pair.split(':').map(Number));
+  const ns = process.argv.includes('--quick') ? [16, 64, 256] : [16, 64, 256, 1024, 2048];
+  return ns.flatMap((n) => [[n, 16], [n, n - 1]]).filter(([n, k], i, all) => all.findIndex(([m, l]) => m === n && l === k) === i);
+}
+
+/** Median milliseconds of `run` (sync or async) after one warm-up: at least 3 runs, at most 20, about BUDGET_MS in all. */
+async function medianMs(run) {
+  await run();
+  const times = [];
+  let spent = 0;
+  while (times.length < 3 || (spent < BUDGET_MS && times.length < 20)) {
+    const start = performance.now();
+    await run();
+    const ms = performance.now() - start;
+    times.push(ms);
+    spent += ms;
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+function inputsFor(rp, n, k, ArrayType) {
+  const draw = (rows, cols, seed) => ArrayType.from(rp.randn(seed, rows * cols));
+  return {
+    q: draw(n, D, 1),
+    k: draw(n, D, 2),
+    v: draw(n, D, 3),
+    relKeys: draw(2 * k + 1, D, 4),
+    relValues: draw(2 * k + 1, D, 5),
+    n,
+    d: D,
+    maxDistance: k,
+    ArrayType,
+  };
+}
+
+const asMatrices = (x) => {
+  const m = (data, rows) => ({ rows, cols: D, data });
+  return { q: m(x.q, x.n), k: m(x.k, x.n), v: m(x.v, x.n), relKeys: m(x.relKeys, 2 * x.maxDistance + 1), relValues: m(x.relValues, 2 * x.maxDistance + 1) };
+};
+
+function runNative(flavour, sizes) {
+  if (!existsSync(NATIVE[flavour])) return { error: `not built (${NATIVE[flavour]}): run scripts/build.sh all` };
+  const output = execFileSync(NATIVE[flavour], [String(D), ...sizes.map(([n, k]) => `${n}:${k}`)], { encoding: 'utf8' });
+  return JSON.parse(output);
+}
+
+function runNumpy(sizes) {
+  if (!existsSync('/usr/bin/python3')) return { error: 'no /usr/bin/python3' };
+  const config = { sizes, d: D, dtypes: ['float32', 'float64'], budget_seconds: BUDGET_MS / 1000, max_reps: 20, min_reps: 3 };
+  try {
+    const output = execFileSync('/usr/bin/python3', [`${ROOT}bench/numpy_attention.py`, JSON.stringify(config)], { encoding: 'utf8', maxBuffer: 1 << 24 });
+    return JSON.parse(output.trim().split('\n').pop());
+  } catch (error) {
+    return { error: `numpy run failed: ${error.message.split('\n')[0]}` };
+  }
+}
+
+const find = (results, n, k, dtype) => results?.find((r) => r.n === n && r.k === k && r.dtype === dtype);
+const fmt = (ms) => (ms === undefined ? '—' : ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0));
+const cell = (ms, ours) => (ms === undefined ? '—' : `${fmt(ms)} (${(ms / ours).toFixed(ms / ours < 10 ? 2 : 1)}×)`);
+const gflops = (n, ms) => (ms > 0 ? ((2 * n * n * D) / (ms * 1e6)).toFixed(1) : '—');
+
+function printTable(title, header, rows) {
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => String(r[c]).length)));
+  const line = (cells) => `| ${cells.map((v, c) => String(v).padStart(widths[c])).join(' | ')} |`;
+  console.log(`\n${title}\n`);
+  console.log(line(header));
+  console.log(`|${widths.map((w) => `${'-'.repeat(w + 1)}:`).join('|')}|`);
+  for (const row of rows) console.log(line(row));
+}
+
+async function main() {
+  const sizes = chosenSizes();
+  const rp = await createRelPos();
+  const tfjs = await createTfjsAttention();
+  const cpu = (readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/) ?? [])[1] ?? os.cpus()[0]?.model;
+  console.log(`relpos benchmark, ${new Date().toISOString().slice(0, 10)}: ${cpu}, ${os.cpus().length} cores (one used), Node ${process.version}, d_k = ${D}`);
+  console.log('Median ms of a full attention (all five n × n panels and the output); (×) = that time / relpos time, same run.');
+  console.log('relpos returns new arrays each call; "out=" writes into an earlier result\'s arrays (attention(inputs, out)).');
+
+  const numpy = runNumpy(sizes);
+  const native = { sse42: runNative('sse42', sizes), native: runNative('native', sizes) };
+  const rows32 = [];
+  const rows64 = [];
+  const flops = [];
+  for (const [n, k] of sizes) {
+    const x32 = inputsFor(rp, n, k, Float32Array);
+    const x64 = inputsFor(rp, n, k, Float64Array);
+    const m32 = asMatrices(x32);
+    const m64 = asMatrices(x64);
+    const ours32 = await medianMs(() => rp.attention(m32));
+    const stages32 = rp.lastTimings();
+    const reused = rp.attention(m32);
+    const reuse32 = await medianMs(() => rp.attention(m32, reused));
+    const ours64 = await medianMs(() => rp.attention(m64));
+    const stages64 = rp.lastTimings();
+    const plain32 = await medianMs(() => plainJsAttention(x32));
+    const plain64 = await medianMs(() => plainJsAttention(x64));
+    const tf32 = await medianMs(() => tfjs.attention(x32));
+    const nat = (flavour, dtype) => find(native[flavour].results, n, k, dtype);
+    rows32.push([n, k, fmt(ours32), cell(reuse32, ours32), cell(plain32, ours32), cell(tf32, ours32), cell(find(numpy.results, n, k, 'float32')?.median_ms, ours32), cell(nat('sse42', 'float32')?.median_ms, ours32), cell(nat('native', 'float32')?.median_ms, ours32)]);
+    rows64.push([n, k, fmt(ours64), cell(plain64, ours64), cell(find(numpy.results, n, k, 'float64')?.median_ms, ours64), cell(nat('sse42', 'float64')?.median_ms, ours64), cell(nat('native', 'float64')?.median_ms, ours64)]);
+    const s = nat('sse42', 'float32')?.stages;
+    flops.push([n, k, gflops(n, stages32.contentScores), gflops(n, stages32.valueProduct), gflops(n, stages64.contentScores), gflops(n, stages64.valueProduct), gflops(n, s?.contentScores), gflops(n, s?.valueProduct)]);
+    process.stderr.write(`  measured n = ${n}, k = ${k}\n`);
+  }
+  tfjs.dispose();
+
+  printTable('float32', ['n', 'k', 'relpos', 'relpos, out=', 'plain JS', 'TF.js WASM', 'numpy', 'native SSE4.2', 'native -march=native'], rows32);
+  printTable('float64 (TF.js WASM has no float64)', ['n', 'k', 'relpos', 'plain JS', 'numpy', 'native SSE4.2', 'native -march=native'], rows64);
+  printTable('GFLOP/s of the two matrix products (2·n²·d_k flops each; from the core\'s stage times)', ['n', 'k', 'QKᵀ f32', 'WV f32', 'QKᵀ f64', 'WV f64', 'QKᵀ f32 SSE4.2', 'WV f32 SSE4.2'], flops);
+  const notes = [];
+  if (numpy.error) notes.push(`numpy: ${numpy.error}`);
+  else notes.push(`numpy ${numpy.numpy} with the BLAS Debian's python3-numpy links (check with numpy.show_config()).`);
+  for (const flavour of ['sse42', 'native']) if (native[flavour].error) notes.push(`native ${flavour}: ${native[flavour].error}`);
+  notes.push(`TF.js ${tfjs.backend} backend: matMul(a, transpose(b)) and gatherND (its fast paths); index tensors built once per shape.`);
+  console.log(`\n${notes.map((note) => `- ${note}`).join('\n')}`);
+}
+
+await main();

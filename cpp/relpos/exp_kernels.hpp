@@ -1,0 +1,35 @@
+// The softmax of a row, and the exp inside it: Eigen 3.4 has no WebAssembly SIMD backend and its exp runs
+// one lane at a time there, so the softmax's exp is written here. A vector kernel with
+// <wasm_simd128.h> is used when compiling for WASM SIMD; everywhere else (the native build) the
+// scalar kernel runs. Both evaluate the same Cephes-style approximation, so they agree to the
+// last bit or two (only the order of the sum differs):
+//   exp(x) = 2^m · p(r),  m = round(x / ln 2),  r = x − m·ln 2 (in two parts),
+//   float: degree-6 polynomial (≈1 ulp); double: Cephes's rational form (≈1e-16 relative).
+// Meant for the scores minus their row maximum (≤ 0): below exp's normal range (x < −87.3 for
+// float, −708.4 for double) the result is the smallest normal number (about 1e-38 or 1e-308)
+// where libm gives a subnormal or 0: a softmax cannot tell them apart.
+#pragma once
+
+#include "relpos/matrix_types.hpp"
+
+namespace relpos {
+
+// row[j] = exp(row[j] - shift) for j < count; returns the sum of the new values.
+template <typename T>
+T expShiftedInPlace(T* row, Index count, T shift);
+
+// The stable softmax of one row, in place: exp(x - max) · (1 / sum).
+template <typename T>
+void softmaxInPlace(T* row, Index count);
+
+// The scalar forms, always available (tests compare them with the vector ones).
+template <typename T>
+void softmaxInPlaceScalar(T* row, Index count);
+
+template <typename T>
+T expShiftedInPlaceScalar(T* row, Index count, T shift);
+
+// True when expShiftedInPlace uses WebAssembly SIMD.
+bool expKernelIsSimd();
+
+}  // namespace relpos

@@ -1,0 +1,206 @@
+// Fuzz target: computeAttention (float and double) on fuzzer-chosen shapes and values, including
+// NaN, +-Inf, +-max, denormals and -0. Every input must be memory-safe and UB-free; on top:
+//   always:   causal weights are exactly 0 above the diagonal; every weight is NaN or in [0, 1];
+//             combined = content + position; position biases are constant beyond +-k;
+//   finite score rows: the weights are finite and sum to 1 (the softmax is stable);
+//   moderate inputs (all finite, |x| <= 1e3): the gather and bucket forms equal the seed's
+//             per-pair loops (positionBiasesPairwise, attentionOutputPairwise) to rounding.
+// Input layout (FuzzedDataProvider, integers taken from the end): type, n, d_k, d_v, k, causal,
+// value table flag, PRNG seed, special rate, then two bytes per value; when the bytes run out the
+// values come from a PRNG seeded by the input, so large shapes are not all zeros.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <utility>
+
+#include "fuzz_common.hpp"
+#include "relpos/attention.hpp"
+
+namespace relpos::fuzz {
+namespace {
+
+constexpr Index kMaxN = 48;
+constexpr Index kMaxDK = 16;
+constexpr Index kMaxDV = 16;
+constexpr Index kMaxK = 64;
+constexpr double kModerate = 1e3;
+
+// One value per call: from the input's bytes while they last, then from the PRNG.
+template <typename T>
+class ValueSource {
+ public:
+  ValueSource(FuzzedDataProvider& fdp, std::uint32_t seed, int specialPerMille)
+      : fdp_(fdp), random_(seed), specialPerMille_(specialPerMille) {}
+
+  T next() {
+    if (fdp_.remaining_bytes() > 0) {
+      const int selector = fdp_.ConsumeIntegral<std::uint8_t>();
+      if (selector < kSpecialCount) return specialValue<T>(selector);
+      return static_cast<T>(fdp_.ConsumeIntegral<std::int8_t>()) / T(8);  // [-16, 16)
+    }
+    const std::uint64_t r = random_.next();
+    if (static_cast<int>(r % 1000) < specialPerMille_) {
+      return specialValue<T>(static_cast<int>((r >> 16) % kSpecialCount));
+    }
+    return static_cast<T>(static_cast<int>((r >> 32) & 0xffff) - 32768) / T(4096);  // [-8, 8)
+  }
+
+  void fill(Buffer<T>& buffer) {
+    for (Index i = 0; i < buffer.size(); ++i) buffer.data()[i] = next();
+  }
+
+ private:
+  FuzzedDataProvider& fdp_;
+  Xorshift random_;
+  int specialPerMille_;
+};
+
+template <typename T>
+bool sameBits(T a, T b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+// Largest |x| of a matrix, as a double (0 for an empty one).
+template <typename T>
+double maxAbs(const Buffer<T>& m) {
+  double result = 0.0;
+  for (Index i = 0; i < m.size(); ++i) {
+    result = std::max(result, std::fabs(static_cast<double>(m.data()[i])));
+  }
+  return result;
+}
+
+template <typename T>
+void run(FuzzedDataProvider& fdp) {
+  const Index n = fdp.ConsumeIntegralInRange<Index>(1, kMaxN);
+  const Index dK = fdp.ConsumeIntegralInRange<Index>(1, kMaxDK);
+  const Index dV = fdp.ConsumeIntegralInRange<Index>(0, kMaxDV);  // 0: no values, no output
+  const Index k = fdp.ConsumeIntegralInRange<Index>(0, kMaxK);
+  const bool causal = fdp.ConsumeBool();
+  const bool hasRelativeValues = dV > 0 && fdp.ConsumeBool();
+  const auto seed = fdp.ConsumeIntegral<std::uint32_t>();
+  const auto rate = fdp.ConsumeIntegral<std::uint8_t>();
+  const int specialPerMille = rate >= 128 ? 0 : rate * 2;  // half the inputs: no PRNG specials
+  const Index tableRows = 2 * k + 1;
+
+  // Inputs and panels, each in its own exact-size heap block, with the shapes of bindings.cpp.
+  Buffer<T> queries(n, dK), keys(n, dK), relativeKeys(tableRows, dK);
+  Buffer<T> values(dV == 0 ? 0 : n, dV);
+  Buffer<T> relativeValues(hasRelativeValues ? tableRows : 0, hasRelativeValues ? dV : 0);
+  ValueSource<T> source(fdp, seed, specialPerMille);
+  for (Buffer<T>* b : {&queries, &keys, &relativeKeys, &values, &relativeValues}) source.fill(*b);
+
+  Buffer<T> content(n, n), position(n, n), combined(n, n), contentWeights(n, n),
+      combinedWeights(n, n), output(dV == 0 ? 0 : n, dV);
+
+  // One workspace for the whole run, like the WASM module's: it grows and is reused.
+  static AttentionWorkspace<T> workspace;
+  const AttentionInputs<T> in{queries.constMap(),      keys.constMap(), relativeKeys.constMap(),
+                              values.constMap(),       relativeValues.constMap(), causal};
+  AttentionPanels<T> panels{content.map(),        position.map(),        combined.map(),
+                            contentWeights.map(), combinedWeights.map(), output.map()};
+  computeAttention(in, workspace, panels);
+
+  // The seed's per-pair loops on the same inputs (a zero value table stands in for "none").
+  Buffer<T> positionReference(n, n);
+  positionBiasesPairwise<T>(queries.constMap(), relativeKeys.constMap(), positionReference.map());
+  Buffer<T> zeroTable(tableRows, dV);
+  zeroTable.map().setZero();
+  Buffer<T> outputReference(n, dV);
+  if (dV > 0) {
+    attentionOutputPairwise<T>(combinedWeights.constMap(), values.constMap(),
+                               hasRelativeValues ? relativeValues.constMap()
+                                                 : zeroTable.constMap(),
+                               outputReference.map());
+  }
+
+  // --- Invariants that hold for every input, NaN and Inf included.
+  for (Index i = 0; i < n; ++i) {
+    for (Index j = 0; j < n; ++j) {
+      for (const Buffer<T>* w : {&contentWeights, &combinedWeights}) {
+        const T weight = (*w)(i, j);
+        FUZZ_CHECK(!(weight < T(0)) && !(weight > T(1)));  // NaN or in [0, 1]
+        if (causal && j > i) FUZZ_CHECK(sameBits(weight, T(0)));
+      }
+      const T sum = content(i, j) + position(i, j);
+      FUZZ_CHECK(sameBits(combined(i, j), sum) || (std::isnan(combined(i, j)) && std::isnan(sum)));
+      // Beyond the clipping distance every key shares the edge embedding's bias.
+      if (j - i >= k) FUZZ_CHECK(sameBits(position(i, j), position(i, i + k)));
+      if (i - j >= k) FUZZ_CHECK(sameBits(position(i, j), position(i, i - k)));
+    }
+  }
+
+  // --- A row of finite scores gives finite weights that sum to 1, however large the scores.
+  const double eps = std::numeric_limits<T>::epsilon();
+  const double sumTolerance = 4.0 * static_cast<double>(n + 2) * eps;
+  for (const auto& [scores, weights] :
+       {std::make_pair(&content, &contentWeights), std::make_pair(&combined, &combinedWeights)}) {
+    for (Index i = 0; i < n; ++i) {
+      const Index visible = causal ? i + 1 : n;
+      bool finiteRow = true;
+      for (Index j = 0; j < visible; ++j) finiteRow = finiteRow && std::isfinite((*scores)(i, j));
+      if (!finiteRow) continue;
+      double sum = 0.0;
+      for (Index j = 0; j < n; ++j) {
+        FUZZ_CHECK(std::isfinite((*weights)(i, j)));
+        sum += static_cast<double>((*weights)(i, j));
+      }
+      FUZZ_CHECK(std::fabs(sum - 1.0) <= sumTolerance);
+    }
+  }
+
+  // --- Moderate inputs: the fast forms equal the reference loops within rounding.
+  const bool moderate = allModerate(queries.map(), kModerate) &&
+                        allModerate(keys.map(), kModerate) &&
+                        allModerate(relativeKeys.map(), kModerate) &&
+                        allModerate(values.map(), kModerate) &&
+                        allModerate(relativeValues.map(), kModerate);
+  if (!moderate) return;
+
+  // Dot products of length d_k: error <= ~(d_k + 2) eps sum|q||a| scale; bound sum|q||a| by
+  // d_k max|q| max|a| so the check needs no per-cell magnitude.
+  const double scale = 1.0 / std::sqrt(static_cast<double>(dK));
+  const double dotMagnitude =
+      static_cast<double>(dK) * maxAbs(queries) * std::max(maxAbs(keys), maxAbs(relativeKeys)) * scale;
+  const double dotTolerance = 8.0 * static_cast<double>(dK + 2) * eps * dotMagnitude +
+                              std::numeric_limits<T>::min();
+  for (Index i = 0; i < n; ++i) {
+    for (Index j = 0; j < n; ++j) {
+      FUZZ_CHECK(std::fabs(static_cast<double>(position(i, j)) -
+                           static_cast<double>(positionReference(i, j))) <= dotTolerance);
+      double contentExact = 0.0;  // content scores against a double-precision dot product
+      for (Index c = 0; c < dK; ++c) {
+        contentExact += static_cast<double>(queries(i, c)) * static_cast<double>(keys(j, c));
+      }
+      FUZZ_CHECK(std::fabs(static_cast<double>(content(i, j)) - contentExact * scale) <=
+                 dotTolerance);
+    }
+  }
+  if (dV == 0) return;
+  // Output rows are convex combinations (weights sum to 1) of n + 2k + 1 terms, each at most
+  // max|v| + max|a^V|.
+  const double outputMagnitude = maxAbs(values) + maxAbs(relativeValues);
+  const double outputTolerance =
+      8.0 * static_cast<double>(n + tableRows + 2) * eps * outputMagnitude +
+      std::numeric_limits<T>::min();
+  for (Index i = 0; i < n; ++i) {
+    for (Index c = 0; c < dV; ++c) {
+      FUZZ_CHECK(std::fabs(static_cast<double>(output(i, c)) -
+                           static_cast<double>(outputReference(i, c))) <= outputTolerance);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace relpos::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  FuzzedDataProvider fdp(data, size);
+  if (fdp.ConsumeBool()) {
+    relpos::fuzz::run<float>(fdp);
+  } else {
+    relpos::fuzz::run<double>(fdp);
+  }
+  return 0;
+}
