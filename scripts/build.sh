@@ -22,7 +22,9 @@ if [ ! -f build/wasm/CMakeCache.txt ]; then
   emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release \
     -DEigen3_DIR=/usr/share/eigen3/cmake -DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node >/dev/null
 fi
-cmake --build build/wasm -j "$jobs"
+targets=(--target relpos_wasm)
+[ "${1:-}" = "all" ] && targets+=(--target relpos_tests_wasm)
+cmake --build build/wasm -j "$jobs" "${targets[@]}"
 
 echo "build: page and examples (build/site)"
 npx vite build --logLevel warn

@@ -10,6 +10,9 @@ bash scripts/build.sh all
 echo "test: native core (ctest)"
 ctest --test-dir build/native --output-on-failure -j "$(nproc)"
 
+echo "test: the same suite compiled to WASM SIMD, run by Node (ctest)"
+ctest --test-dir build/wasm --output-on-failure
+
 echo "test: TypeScript declarations (tsc)"
 npx tsc -p tests/types
 

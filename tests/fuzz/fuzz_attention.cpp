@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iostream>
 #include <limits>
 #include <utility>
 
@@ -100,6 +101,18 @@ void run(FuzzedDataProvider& fdp) {
                               values.constMap(),       relativeValues.constMap(), causal};
   AttentionPanels<T> panels{content.map(),        position.map(),        combined.map(),
                             contentWeights.map(), combinedWeights.map(), output.map()};
+  if (describing()) {
+    std::fprintf(stderr, "computeAttention<%s>: n %ld d_k %ld d_v %ld k %ld causal %d "
+                 "relative values %d\n", sizeof(T) == sizeof(float) ? "float" : "double",
+                 static_cast<long>(n), static_cast<long>(dK), static_cast<long>(dV),
+                 static_cast<long>(k), causal, hasRelativeValues);
+    const Eigen::IOFormat format(Eigen::FullPrecision, 0, ", ", "\n", "  [", "]");
+    std::cerr << " queries\n" << queries.map().format(format) << "\n keys\n"
+              << keys.map().format(format) << "\n relative keys\n"
+              << relativeKeys.map().format(format) << "\n values\n"
+              << values.map().format(format) << "\n relative values\n"
+              << relativeValues.map().format(format) << "\n";
+  }
   computeAttention(in, workspace, panels);
 
   // The seed's per-pair loops on the same inputs (a zero value table stands in for "none").

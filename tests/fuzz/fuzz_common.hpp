@@ -29,6 +29,12 @@ namespace relpos::fuzz {
     if (!(condition)) ::relpos::fuzz::fail(__FILE__, __LINE__, #condition); \
   } while (false)
 
+// RELPOS_FUZZ_DESCRIBE=1 makes a target print the input it decoded (for reports of findings).
+inline bool describing() {
+  static const bool enabled = std::getenv("RELPOS_FUZZ_DESCRIBE") != nullptr;
+  return enabled;
+}
+
 // A rows x cols row-major matrix in its own heap block of exactly rows * cols elements.
 template <typename T>
 class Buffer {

@@ -31,6 +31,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto n = fdp.ConsumeIntegralInRange<Index>(1, kMaxN);
   const std::int64_t k = pickDistance(fdp);
 
+  if (relpos::fuzz::describing()) {
+    std::fprintf(stderr, "relativeOffsets: n %ld k %lld\n", static_cast<long>(n),
+                 static_cast<long long>(k));
+  }
   using OffsetBuffer = relpos::fuzz::Buffer<std::int32_t>;
   OffsetBuffer out(n, n);
   relpos::relativeOffsets(static_cast<Index>(k), relpos::OffsetMatrixMap(out.data(), n, n));

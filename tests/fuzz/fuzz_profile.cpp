@@ -74,6 +74,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   params.width = pickWidth(fdp);
   params.asymmetry = pickAsymmetry(fdp);
 
+  if (describing()) {
+    std::fprintf(stderr, "localityProfile: seed %u dK %ld maxDistance %ld noise %.17g width %.17g"
+                 " asymmetry %.17g\n", params.seed, static_cast<long>(params.dK),
+                 static_cast<long>(params.maxDistance), params.noise, params.width,
+                 params.asymmetry);
+  }
   const Index rows = 2 * params.maxDistance + 1;
   Buffer<double> embeddings(rows, params.dK), query(params.dK, 1), profile(rows, 1);
   relpos::localityProfile(params, embeddings.map(),
