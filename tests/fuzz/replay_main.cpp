@@ -48,6 +48,8 @@ int main(int argc, char** argv) {
       maxLength = numberAfter(argument, "-max_len=");
     } else if (std::strncmp(argument, "-seed=", 6) == 0) {
       state ^= numberAfter(argument, "-seed=");
+    } else if (!std::filesystem::exists(argument)) {
+      std::fprintf(stderr, "replay: %s does not exist, skipped\n", argument);
     } else if (std::filesystem::is_directory(argument)) {
       for (const auto& entry : std::filesystem::directory_iterator(argument)) {
         if (entry.is_regular_file()) {

@@ -13,6 +13,7 @@ const CHANGES = [
   ['maxDistance', (page) => page.fill('#maxDistance', '1'), 'k=1', MATRICES],
   ['seed', (page) => page.fill('#seed', '99'), 'seed=99', MATRICES],
   ['causal', (page) => page.check('#causal'), 'causal=1', MATRICES],
+  ['long', (page) => page.check('#long'), 'long=1', MATRICES],
   ['tokens', (page) => page.fill('#tokens', 'one two three four five six seven eight'), 'tokens=one+two+three+four+five+six+seven+eight', MATRICES],
   ['profileSeed', (page) => page.fill('#profileSeed', '5'), 'pseed=5', PROFILE],
   ['profileDK', (page) => page.fill('#profileDK', '8'), 'pdk=8', PROFILE],
@@ -59,14 +60,23 @@ describe('controls, the URL and shared links', () => {
   });
 
   test('a link with bad values is corrected, says so, and still draws', async () => {
-    const { page, context, problems } = await env.open('?n=500&k=-3&seed=abc&causal=maybe&width=0', { viewport: { width: 1280, height: 900 } });
-    expect(await controlValue(page, 'seqLen')).toBe('64');
+    const { page, context, problems } = await env.open('?n=-4&k=-3&seed=abc&causal=maybe&width=0', { viewport: { width: 1280, height: 900 } });
+    expect(await controlValue(page, 'seqLen')).toBe('1');
     expect(await controlValue(page, 'maxDistance')).toBe('0');
     expect(await controlValue(page, 'seed')).toBe('42');
     const notes = await page.textContent('#notes');
     for (const param of ['n must be', 'k must be', 'seed must be', 'causal must be', 'width must be']) expect(notes).toContain(param);
-    expect(await page.getAttribute('#figure-offsets canvas', 'aria-label')).toContain('64 by 64 heatmap');
+    expect(await page.getAttribute('#figure-offsets canvas', 'aria-label')).toContain('1 by 1 heatmap');
     expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test('a link with a long sequence opens the long-sequence view', async () => {
+    const { page, context } = await env.open('?n=5000');
+    await page.waitForFunction(() => !document.body.dataset.busy);
+    expect(await controlValue(page, 'seqLen')).toBe('2048');
+    expect(await controlValue(page, 'long')).toBe('true');
+    expect(await page.textContent('#notes')).toContain('n must be an integer from 1 to 2048; using 2048');
     await context.close();
   });
 

@@ -14,7 +14,8 @@ export function settingsFromAttributes(element, names) {
     if (!element.hasAttribute(attribute)) continue;
     let text = element.getAttribute(attribute);
     if (kind === 'bool' && text === '') text = '1'; // a bare boolean attribute means true
-    const { value, note } = parseControl(name, text, attribute);
+    const max = name === 'seqLen' ? MAX_TOKENS : CONTROLS[name].max; // elements draw synchronously
+    const { value, note } = parseControl(name, text, attribute, max);
     settings[name] = value;
     if (note) notes.push(note);
   }

@@ -2,8 +2,8 @@
 // builds the chosen panels inside a container (a document element or a shadow root), draws them
 // from an attention view, and handles reading values (hover, keyboard, tooltip, live readout,
 // the same-offset highlight). The selected offset is reported through `onSelect`.
-import { makeScale } from '../render/colormaps.js';
-import { drawHeatmap } from '../render/heatmap.js';
+import { extentOf, makeScale } from '../render/colormaps.js';
+import { drawHeatmap, forgetMatrixImage } from '../render/heatmap.js';
 import { showTooltip, wirePanel } from './interaction.js';
 import { downloadCanvas } from './download.js';
 import { createPanelFigure } from './panel-figure.js';
@@ -11,6 +11,8 @@ import { PANELS, formatters } from './panels.js';
 import { clippedOffset } from './view.js';
 
 const minus = (text) => String(text).replace('-', '−');
+// Each matrix's extent, computed once (a hover redraws without reading n² values again).
+const extentCache = new WeakMap();
 
 /** Colours for the canvases, from the CSS custom properties in force at `element`. */
 export function themeColours(element) {
@@ -23,23 +25,14 @@ export function themeColours(element) {
     masked: v('--relpos-masked'),
     outline: v('--relpos-outline'),
     outlineHalo: v('--relpos-outline-halo'),
+    font: style.fontFamily,
   };
 }
 
-function describeRange(values, format, masked, n) {
-  let min = Infinity;
-  let max = -Infinity;
-  values.forEach((value, index) => {
-    if (masked && masked(Math.floor(index / n), index % n)) return;
-    min = Math.min(min, value);
-    max = Math.max(max, value);
-  });
-  return `from ${format(min)} to ${format(max)}`;
-}
 
 /** A token for reading out: the word, or its position where the sentence ran out of words. */
 export const tokenName = (tokens, i) => tokens[i] || `#${i}`;
-const axisLabel = (tokens, i) => (tokens[i] ? `${i} ${tokens[i]}` : String(i));
+
 
 export class AttentionFigure {
   /**
@@ -80,57 +73,106 @@ export class AttentionFigure {
     });
   }
 
-  /** Draws a new view (computeAttentionView); keeps the selected cell if it still exists. */
-  setView(view) {
+  /**
+   * Draws a new view (computeAttentionView); keeps the selected cell if it still exists. With
+   * `progressive`, one panel per task (a large n keeps each task short); resolves when done, or
+   * early when another view arrives.
+   */
+  async setView(view, { progressive = false } = {}) {
     this.view = view;
     if (this.selection && (this.selection.i >= view.n || this.selection.j >= view.n)) this.select(null);
-    this.draw();
+    if (!progressive) {
+      this.draw();
+      return;
+    }
+    for (const panel of this.panels) {
+      if (this.view !== view) return;
+      this.drawPanel(panel);
+      await new Promise((resume) => setTimeout(resume, 0));
+    }
   }
 
   canvasOf(panelId) {
     return this.parts.get(panelId)?.canvas;
   }
 
+  /** Milliseconds to draw one panel from its numbers (colour mapping included): benchmarks. */
+  timePanelDraw(panelId) {
+    const panel = this.panels.find((p) => p.id === panelId);
+    forgetMatrixImage(this.parts.get(panelId).canvas);
+    this.parts.get(panelId).canvas.describedValues = null;
+    const start = performance.now();
+    this.drawPanel(panel);
+    return performance.now() - start;
+  }
+
   draw() {
+    if (!this.view) return;
+    // Read every size and colour first, then write: one layout for all panels, not one each.
+    const reads = this.panels.map((panel) => this.measure(panel));
+    this.panels.forEach((panel, index) => this.drawPanel(panel, reads[index]));
+  }
+
+  measure(panel) {
+    const { canvas, wrap } = this.parts.get(panel.id);
+    return { width: wrap.isConnected ? wrap.clientWidth : 0, colours: themeColours(canvas) };
+  }
+
+  // The selected cell's group: the cells that share its clipped offset c, by rows.
+  highlight() {
+    const { selection, view } = this;
+    if (!selection) return null;
+    const { n, maxDistance: k } = view;
+    const c = clippedOffset(selection.i, selection.j, k);
+    const rowRange = (i) => {
+      if (k === 0) return [0, n - 1];
+      const [lo, hi] = c === k ? [i + k, n - 1] : c === -k ? [0, i - k] : [i + c, i + c];
+      return lo <= hi && lo >= 0 && hi < n ? [lo, hi] : null;
+    };
+    return { i: selection.i, j: selection.j, group: (i, j) => clippedOffset(i, j, k) === c, rowRange };
+  }
+
+  drawPanel(panel, { width, colours } = this.measure(panel)) {
     const { view } = this;
-    if (!view) return;
     const k = view.maxDistance;
-    const selection = this.selection;
-    const group = selection ? (i, j) => clippedOffset(i, j, k) === clippedOffset(selection.i, selection.j, k) : null;
-    for (const panel of this.panels) {
-      const { canvas, wrap, caption } = this.parts.get(panel.id);
-      if (!wrap.isConnected || wrap.clientWidth === 0) continue;
-      const colours = themeColours(canvas);
-      const values = panel.values(view);
-      const masked = panel.masked?.(view) ?? null;
-      const scale = makeScale(panel.scale, values, panel.fixedRange ?? panel.range?.(view));
-      scale.integer = panel.integer;
-      scale.label = panel.barLabel;
-      const layout = drawHeatmap(canvas, {
-        n: view.n,
-        values,
-        scale,
-        rowLabels: view.tokens.map((_, i) => axisLabel(view.tokens, i)),
-        colLabels: view.tokens.map((_, j) => axisLabel(view.tokens, j)),
-        xTitle: 'key position j →',
-        yTitle: 'query position i ↓',
-        formatValue: formatters.cell(panel),
-        showValues: view.n <= 12,
-        masked,
-        bandEdges: panel.bandEdges ? k : null,
-        note: panel.note(view),
-        highlight: selection ? { i: selection.i, j: selection.j, group } : null,
-        width: wrap.clientWidth,
-        maxSide: this.maxSide,
-        colours,
-      });
-      this.layouts.set(panel.id, layout);
-      canvas.dataset.layout = JSON.stringify({ x0: layout.x0, y0: layout.y0, cell: layout.cell, n: layout.n, min: scale.min, max: scale.max, map: scale.map });
-      caption.textContent = panel.caption(view);
+    const { canvas, caption } = this.parts.get(panel.id);
+    if (width === 0) return;
+    const values = panel.values(view);
+    const masked = panel.masked?.(view) ?? null;
+    const extent = extentCache.get(values)?.[masked ? 1 : 0] ?? extentOf(values, view.n, Boolean(masked));
+    extentCache.set(values, Object.assign(extentCache.get(values) ?? [], { [masked ? 1 : 0]: extent }));
+    const scale = makeScale(panel.scale, extent, panel.fixedRange ?? panel.range?.(view));
+    scale.integer = panel.integer;
+    scale.label = panel.barLabel;
+    const layout = drawHeatmap(canvas, {
+      n: view.n,
+      values,
+      scale,
+      rowLabels: view.labels,
+      colLabels: view.labels,
+      xTitle: 'key position j →',
+      yTitle: 'query position i ↓',
+      formatValue: formatters.cell(panel),
+      showValues: view.n <= 12,
+      masked,
+      bandEdges: panel.bandEdges ? k : null,
+      note: panel.note(view),
+      highlight: this.highlight(),
+      width,
+      maxSide: this.maxSide,
+      colours,
+    });
+    this.layouts.set(panel.id, layout);
+    canvas.dataset.layout = JSON.stringify({ x0: layout.x0, y0: layout.y0, cell: layout.cell, n: layout.n, min: scale.min, max: scale.max, map: scale.map });
+    const captionText = panel.caption(view);
+    if (caption.textContent !== captionText) caption.textContent = captionText;
+    if (canvas.describedValues !== values) {
+      // Once per new matrix (not on every hover): the label reads all n² values.
       const format = formatters.readout(panel);
+      canvas.describedValues = values;
       canvas.setAttribute(
         'aria-label',
-        `${panel.title}: ${view.n} by ${view.n} heatmap, query positions i down, key positions j across; values ${describeRange(values, format, masked, view.n)}; colour scale ${format(scale.min)} to ${format(scale.max)}${masked ? '; keys after the query are masked (grey)' : ''}.${panel.note(view) ? ` ${panel.note(view)}` : ''}`,
+        `${panel.title}: ${view.n} by ${view.n} heatmap, query positions i down, key positions j across; values from ${format(extent.min)} to ${format(extent.max)}; colour scale ${format(scale.min)} to ${format(scale.max)}${masked ? '; keys after the query are masked (grey)' : ''}.${panel.note(view) ? ` ${panel.note(view)}` : ''}`,
       );
     }
   }

@@ -46,7 +46,7 @@ export const PANELS = [
     masked: causalMask,
     caption: () =>
       'softmax of each row of the content scores: attention with no position information. Every row sums to 1; under the causal mask, keys after the query (j > i) get weight 0.',
-    note: (view) => (view.causal ? 'Grey: keys after the query, masked.' : `Uniform attention: 1/n = ${(1 / view.n).toFixed(3)} per key.`),
+    note: (view) => (view.causal ? 'Grey: keys after the query, masked.' : `Uniform attention: 1/n = ${(1 / view.n).toPrecision(2)} per key.`),
   },
   {
     id: 'combinedWeights',

@@ -3,11 +3,15 @@
 // or an input is clamped or replaced by the default, with a note saying which.
 
 export const DEFAULT_SENTENCE = 'the cat sat on the mat';
+/** The sentence view (and the elements) show at most this many positions… */
 export const MAX_TOKENS = 64;
+/** …and the page's long-sequence view this many. */
+export const MAX_LONG = 2048;
 
 /** name -> { param, kind, default, min, max, step } */
 export const CONTROLS = {
-  seqLen: { param: 'n', attribute: 'seq-len', kind: 'int', default: 6, min: 1, max: MAX_TOKENS },
+  seqLen: { param: 'n', attribute: 'seq-len', kind: 'int', default: 6, min: 1, max: MAX_LONG },
+  long: { param: 'long', attribute: null, kind: 'bool', default: false },
   dK: { param: 'dk', attribute: 'd-k', kind: 'int', default: 4, min: 1, max: 64 },
   maxDistance: { param: 'k', attribute: 'max-distance', kind: 'int', default: 3, min: 0, max: 63 },
   seed: { param: 'seed', attribute: 'seed', kind: 'int', default: 42, min: 0, max: 4294967295 },
@@ -23,6 +27,8 @@ export const CONTROLS = {
 
 /** The settings of the attention panels and of the profile. */
 export const ATTENTION_SETTINGS = ['seqLen', 'dK', 'maxDistance', 'seed', 'causal', 'tokens'];
+/** The page's own: the long-sequence view. */
+export const PAGE_SETTINGS = ['long'];
 export const PROFILE_SETTINGS = ['profileSeed', 'profileDK', 'profileMaxDistance', 'noise', 'width', 'asymmetry'];
 
 export function defaultState() {
@@ -34,8 +40,8 @@ export function defaultState() {
  * says what was wrong when the text was not a valid value (the value is then clamped or the
  * default).
  */
-export function parseControl(name, text, label = CONTROLS[name].param) {
-  const c = { ...CONTROLS[name], param: label };
+export function parseControl(name, text, label = CONTROLS[name].param, max = CONTROLS[name].max) {
+  const c = { ...CONTROLS[name], param: label, max };
   if (c.kind === 'text') {
     const clean = String(text).replace(/\s+/g, ' ').trim();
     return { value: clean.slice(0, 2000) };

@@ -1,11 +1,18 @@
 // From settings to the numbers a figure draws: every matrix comes from the JS API (WASM).
 import { tokenLabels } from './settings.js';
 
+/** An axis label: the position and its word (or just the position). */
+const axisLabel = (tokens, i) => (tokens[i] ? `${i} ${tokens[i]}` : String(i));
+
 export const D_MODEL = 8;
 
-/** The attention panels' numbers for settings { seqLen, dK, maxDistance, seed, causal, tokens }. */
-export function computeAttentionView(rp, settings) {
+/**
+ * The attention panels' numbers for settings { seqLen, dK, maxDistance, seed, causal, tokens }.
+ * With `positionsOnly` (the long-sequence view) the axes name positions, not words.
+ */
+export function computeAttentionView(rp, settings, { positionsOnly = false } = {}) {
   const n = settings.seqLen;
+  const tokens = positionsOnly ? Array(n).fill('') : tokenLabels(settings.tokens, n);
   const result = rp.example({
     seed: settings.seed,
     seqLen: n,
@@ -22,7 +29,8 @@ export function computeAttentionView(rp, settings) {
     n,
     maxDistance: settings.maxDistance,
     causal: settings.causal,
-    tokens: tokenLabels(settings.tokens, n),
+    tokens,
+    labels: tokens.map((_, i) => axisLabel(tokens, i)),
     result,
     difference,
     offsets: rp.relativeOffsets(n, settings.maxDistance),

@@ -6,13 +6,15 @@ import { download } from '../figures/download.js';
 import { adoptFigureCss } from '../figures/figure-css.js';
 import { PANELS, parsePanelList } from '../figures/panels.js';
 import { createProfileFigure, drawProfile, profileCaption } from '../figures/profile-figure.js';
-import { CONTROLS, MAX_TOKENS, defaultState, parseControl, splitTokens } from '../figures/settings.js';
+import { ATTENTION_SETTINGS, CONTROLS, MAX_LONG, MAX_TOKENS, defaultState, parseControl, splitTokens } from '../figures/settings.js';
 import { sharedRelPos } from '../figures/shared-relpos.js';
 import { computeAttentionView, computeProfile } from '../figures/view.js';
 import { matricesCsv, viewJson } from './export.js';
 import { queryFromState, stateFromQuery } from './url-state.js';
 
 const $ = (id) => document.getElementById(id);
+/** Above this n, attention is computed in a worker and the panels drawn one per task. */
+const SYNC_LIMIT = 384;
 const PANEL_NAMES = [...PANELS.map((panel) => panel.id), 'profile'];
 
 /** ?panels=a,b -> the panel ids to show, and a note on names that were not understood. */
@@ -70,6 +72,8 @@ async function start() {
   }
 
   function syncControls() {
+    $('seqLen').max = String(state.long ? MAX_LONG : MAX_TOKENS);
+    $('tokens').disabled = state.long;
     for (const input of inputs) {
       const value = state[input.name];
       if (input.type === 'checkbox') input.checked = value;
@@ -89,6 +93,8 @@ async function start() {
       state = { ...state, seqLen: Math.min(MAX_TOKENS, words(value)) };
     }
     state = { ...state, [input.name]: value };
+    if (input.name === 'long' && !value) state.seqLen = Math.min(state.seqLen, MAX_TOKENS);
+    if (input.name === 'seqLen' && !state.long) state.seqLen = Math.min(state.seqLen, MAX_TOKENS);
     setNotes(note ? [note] : []);
     update();
   }
@@ -104,10 +110,40 @@ async function start() {
   });
 
   // --- Compute and draw ----------------------------------------------------------------------
-  function update() {
+  // Small n: compute and draw at once, in the same frame. Large n: a worker computes (the
+  // latest request wins) and the panels are drawn one per task, so input never waits long.
+  let worker = null;
+  let workerFailed = false;
+  let requestId = 0;
+  let started = 0;
+  let computedBy = 'main';
+
+  function getWorker() {
+    if (worker || workerFailed) return worker;
     try {
-      attentionView = computeAttentionView(rp, state);
+      worker = new Worker(new URL('../figures/attention-worker.js', import.meta.url), { type: 'module' });
+      worker.addEventListener('message', ({ data }) => onWorkerResult(data));
+      worker.addEventListener('error', () => {
+        workerFailed = true; // e.g. a file:// page: compute on the main thread instead
+        worker = null;
+        update();
+      });
+    } catch {
+      workerFailed = true;
+    }
+    return worker;
+  }
+
+  function attentionSettings() {
+    return Object.fromEntries(ATTENTION_SETTINGS.map((name) => [name, state[name]]));
+  }
+
+  function update() {
+    started = performance.now();
+    const large = state.seqLen > SYNC_LIMIT && getWorker();
+    try {
       profileView = computeProfile(rp, state);
+      if (!large) attentionView = computeAttentionView(rp, attentionSettings(), { positionsOnly: state.long });
     } catch (error) {
       setNotes([error.message]);
       return;
@@ -118,17 +154,49 @@ async function start() {
       // file:// pages may refuse; the view still works.
     }
     syncControls();
+    if (large) {
+      requestId += 1;
+      document.body.dataset.busy = 'true';
+      worker.postMessage({ id: requestId, settings: attentionSettings(), positionsOnly: state.long });
+      drawProfileFigure();
+      return;
+    }
+    computedBy = 'main';
     draw();
+    drawn();
+  }
+
+  async function onWorkerResult({ id, view, error }) {
+    if (id !== requestId) return; // a newer request is on its way
+    if (error) {
+      setNotes([error]);
+      return;
+    }
+    attentionView = view;
+    computedBy = 'worker';
+    figure.maxSide = maxSide();
+    await figure.setView(view, { progressive: true });
+    if (id === requestId && attentionView === view) drawn();
+  }
+
+  // Tells listeners (and the benchmark) that the frame for the last change is complete.
+  function drawn() {
+    delete document.body.dataset.busy;
+    document.dispatchEvent(new CustomEvent('relpos-drawn', { detail: { n: attentionView.n, ms: performance.now() - started, computedBy } }));
+  }
+
+  const maxSide = () => (embed ? Math.max(120, innerHeight - 250) : 560);
+
+  function drawProfileFigure() {
+    if (!showProfile || !profileView) return;
+    drawProfile(profileCanvas, profileView, highlightOffset);
+    profileFigure.caption.textContent = profileCaption(profileView);
   }
 
   function draw() {
-    const maxSide = embed ? Math.max(120, innerHeight - 250) : 560;
-    figure.maxSide = maxSide;
-    figure.setView(attentionView);
-    if (showProfile) {
-      drawProfile(profileCanvas, profileView, highlightOffset);
-      profileFigure.caption.textContent = profileCaption(profileView);
-    }
+    figure.maxSide = maxSide();
+    if (attentionView) figure.setView(attentionView);
+    drawProfileFigure();
   }
 
   // --- Exports -------------------------------------------------------------------------------
@@ -142,6 +210,16 @@ async function start() {
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => attentionView && draw());
   document.body.dataset.ready = 'true';
   performance.mark('relpos:ready');
+
+  // For tests, benchmarks and curious readers: read-only looks at what is on screen.
+  Object.defineProperty(window, 'relposPage', {
+    value: Object.freeze({
+      state: () => ({ ...state }),
+      computedBy: () => computedBy,
+      valueAt: (panelId, i, j) => PANELS.find((p) => p.id === panelId).values(attentionView)[i * attentionView.n + j],
+      timePanelDraw: (panelId) => figure.timePanelDraw(panelId),
+    }),
+  });
 }
 
 start().catch((error) => {

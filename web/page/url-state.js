@@ -13,6 +13,7 @@ export function stateFromQuery(search) {
     if (note) notes.push(note);
   }
   if (params.has('tokens') && !params.has('n')) state.seqLen = Math.max(1, Math.min(MAX_TOKENS, splitTokens(state.tokens).length));
+  if (state.seqLen > MAX_TOKENS) state.long = true; // a long sequence opens the long-sequence view
   return { state, notes };
 }
 

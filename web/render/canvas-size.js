@@ -6,8 +6,9 @@ export function fitCanvas(canvas, cssWidth, cssHeight) {
   const height = Math.max(1, Math.round(cssHeight * ratio));
   if (canvas.width !== width) canvas.width = width;
   if (canvas.height !== height) canvas.height = height;
-  canvas.style.width = `${cssWidth}px`;
-  canvas.style.height = `${cssHeight}px`;
+  // Only when they change: a style write makes the next layout read expensive.
+  if (canvas.style.width !== `${cssWidth}px`) canvas.style.width = `${cssWidth}px`;
+  if (canvas.style.height !== `${cssHeight}px`) canvas.style.height = `${cssHeight}px`;
   const context = canvas.getContext('2d');
   context.setTransform(ratio, 0, 0, ratio, 0, 0);
   return { context, width: cssWidth, height: cssHeight };

@@ -34,28 +34,33 @@ export function colourTable(name) {
 }
 
 /**
- * A colour scale for a panel. Sequential scales span [min, max] as given (weights: 0..1);
- * diverging scales are symmetric around 0: [-m, m] with m the largest |value| (1 if all zero).
+ * A colour scale for a panel, from the values' extent { min, max }. Sequential scales span
+ * [min, max] (or `fixed`: weights use [0, 1]); diverging scales are symmetric around 0:
+ * [-m, m] with m the largest |value| (or `fixed`; 1 if all values are zero).
  */
-export function makeScale(kind, values, fixed) {
+export function makeScale(kind, { min, max }, fixed) {
   if (kind === 'sequential') {
-    const [min, max] = fixed ?? extent(values);
-    return { kind, map: 'viridis', min, max };
+    const [low, high] = fixed ?? (max > min ? [min, max] : [min - 1, min + 1]);
+    return { kind, map: 'viridis', min: low, max: high };
   }
-  let m = fixed ?? 0;
-  if (fixed === undefined) for (const v of values) m = Math.max(m, Math.abs(v));
+  let m = fixed ?? Math.max(Math.abs(min), Math.abs(max));
   if (!(m > 1e-12)) m = 1; // all (numerically) zero: keep rounding noise at the centre colour
   return { kind, map: 'rdbu-reversed', min: -m, max: m };
 }
 
-function extent(values) {
+/** min and max of n × n row-major values, leaving out j > i when `masked`; one pass. */
+export function extentOf(values, n, masked = false) {
   let min = Infinity;
   let max = -Infinity;
-  for (const v of values) {
-    if (v < min) min = v;
-    if (v > max) max = v;
+  for (let i = 0; i < n; i += 1) {
+    const end = masked ? i + 1 : n;
+    for (let index = i * n, last = i * n + end; index < last; index += 1) {
+      const v = values[index];
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
   }
-  return max > min ? [min, max] : [min - 1, min + 1];
+  return { min, max };
 }
 
 /** The table entry for a value: round((v - min) / (max - min) * 255), clamped to 0..255. */

@@ -13,9 +13,7 @@ const LABEL_FONT = 13;
 const MIN_LABELLED_CELL = 13;
 const MIN_VALUE_FONT = 11;
 const LABEL_SPACE = 62;
-const NICE_STEPS = [1, 2, 5, 10, 20, 50, 100];
-
-let cellImage = null;
+const NICE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 250, 500, 1000];
 
 function truncate(g, text, width) {
   if (g.measureText(text).width <= width) return text;
@@ -30,18 +28,97 @@ export function heatmapHeight(width, maxSide = Infinity) {
   return MARGIN.top + Math.max(side, 40) + MARGIN.bottom;
 }
 
-// An n × n image, one pixel per cell, from a per-cell RGBA function; drawn stretched.
-function drawCellImage(g, n, fill, x0, y0, side) {
-  const pixels = new Uint8ClampedArray(n * n * 4);
-  for (let index = 0; index < n * n; index += 1) fill(index, pixels, index * 4);
-  if (!cellImage || cellImage.width !== n) cellImage = new OffscreenCanvas(n, n);
-  const context = cellImage.getContext('2d');
-  context.clearRect(0, 0, n, n);
-  context.putImageData(new ImageData(pixels, n, n), 0, 0);
-  g.save();
+// The matrix as the screen shows it, per canvas, cached until the values, the scale or the size
+// change (a hover only recomposes the canvas). While a cell is at least a device pixel: one
+// ImageData pixel per cell, colour-mapped through a 32-bit view of the table and stretched with
+// smoothing off. With more cells than pixels: each device pixel shows the mean of the cells it
+// covers (masked cells left out), then is colour-mapped — an honest picture of a long matrix.
+const matrixCache = new WeakMap();
+
+/** Drops a canvas's cached matrix image, so that the next draw colour-maps again (benchmarks). */
+export function forgetMatrixImage(canvas) {
+  matrixCache.delete(canvas);
+}
+
+// values (n × n) averaged over the blocks of cells that each of size × size pixels covers
+// (pixel p covers cells floor(p·n/size) .. floor((p+1)·n/size) − 1); masked cells left out.
+function blockMeans(values, n, size, masked) {
+  const bounds = new Int32Array(size + 1);
+  for (let p = 0; p <= size; p += 1) bounds[p] = Math.floor((p * n) / size);
+  const means = new Float64Array(size * size);
+  const counts = new Float64Array(size * size);
+  let py = 0;
+  for (let i = 0; i < n; i += 1) {
+    while (bounds[py + 1] <= i) py += 1;
+    const row = i * n;
+    const out = py * size;
+    const stop = masked ? i + 1 : n;
+    for (let px = 0; px < size && bounds[px] < stop; px += 1) {
+      const end = Math.min(bounds[px + 1], stop);
+      let sum = 0;
+      for (let j = row + bounds[px], last = row + end; j < last; j += 1) sum += values[j];
+      means[out + px] += sum;
+      counts[out + px] += end - bounds[px];
+    }
+  }
+  for (let p = 0; p < size * size; p += 1) means[p] = counts[p] ? means[p] / counts[p] : NaN; // NaN: all masked
+  return means;
+}
+
+function colourMap(values, count, scale, table, grey, pixels, maskedAt) {
+  const { min, max } = scale;
+  const span = max - min;
+  for (let index = 0; index < count; index += 1) {
+    const value = values[index];
+    if (maskedAt(index) || value !== value) {
+      pixels[index] = grey;
+      continue;
+    }
+    const entry = Math.round(((value - min) / span) * 255); // as colormaps.entryFor
+    pixels[index] = table[entry < 0 ? 0 : entry > 255 ? 255 : entry];
+  }
+}
+
+function matrixImage(canvas, spec, sideDevice) {
+  const { n, values, scale, masked } = spec;
+  const key = `${n}|${scale.map}|${scale.min}|${scale.max}|${masked ? 'masked' : ''}|${sideDevice}|${spec.colours.masked}`;
+  let cache = matrixCache.get(canvas);
+  if (cache && cache.values === values && cache.key === key) return cache.scaled;
+  const size = Math.min(n, sideDevice); // pixels per side of the colour-mapped image
+  if (!cache || cache.size !== size) {
+    cache = { size, cells: new OffscreenCanvas(size, size), image: new ImageData(size, size), scaled: new OffscreenCanvas(1, 1) };
+    matrixCache.set(canvas, cache);
+  }
+  const table = new Uint32Array(colourTable(scale.map).buffer.slice(0));
+  const grey = new Uint32Array(Uint8ClampedArray.from([...parseColour(spec.colours.masked), 255]).buffer)[0];
+  const pixels = new Uint32Array(cache.image.data.buffer);
+  if (size === n) colourMap(values, n * n, scale, table, grey, pixels, masked ? (index) => index % n > Math.floor(index / n) : () => false);
+  else colourMap(blockMeans(values, n, size, masked), size * size, scale, table, grey, pixels, () => false);
+  cache.cells.getContext('2d').putImageData(cache.image, 0, 0);
+  if (cache.scaled.width !== sideDevice) {
+    cache.scaled.width = sideDevice;
+    cache.scaled.height = sideDevice;
+  }
+  const g = cache.scaled.getContext('2d');
   g.imageSmoothingEnabled = false;
-  g.drawImage(cellImage, x0, y0, side, side);
-  g.restore();
+  g.clearRect(0, 0, sideDevice, sideDevice);
+  g.drawImage(cache.cells, 0, 0, sideDevice, sideDevice);
+  cache.values = values;
+  cache.key = key;
+  return cache.scaled;
+}
+
+// The cells of a highlighted group as one outline: `rowRange(i)` gives the group's columns
+// [lo, hi] in row i (or null); the polygon runs down the right edges and back up the left.
+function groupOutline(n, rowRange) {
+  const rows = [];
+  for (let i = 0; i < n; i += 1) {
+    const range = rowRange(i);
+    if (range) rows.push({ i, lo: range[0], hi: range[1] });
+  }
+  const right = rows.flatMap(({ i, hi }) => [[hi + 1, i], [hi + 1, i + 1]]);
+  const left = rows.reverse().flatMap(({ i, lo }) => [[lo, i + 1], [lo, i]]);
+  return [...right, ...left];
 }
 
 // The staircase between offsets k and k + 1 (and its mirror between -k and -k - 1).
@@ -72,9 +149,10 @@ function drawBandEdges(g, n, k, x0, y0, cell, colours) {
 /**
  * Draws `values` (n × n, row-major) into `canvas`.
  * spec: { n, values, scale (colormaps.makeScale), rowLabels, colLabels, xTitle, yTitle,
- *         formatValue, masked(i, j) | null, bandEdges: k | null, note,
- *         highlight: { i, j, group(i, j) -> bool } | null, width, maxSide,
- *         colours: { fg, muted, outline, outlineHalo, panel, masked } }
+ *         formatValue, masked(i, j) | null (the causal mask: j > i), bandEdges: k | null, note,
+ *         highlight: { i, j, group(i, j) -> bool, rowRange(i) -> [lo, hi] | null } | null,
+ *         width, maxSide,
+ *         colours: { fg, muted, outline, outlineHalo, panel, masked, font } }
  * Returns the layout in CSS px: { x0, y0, cell, n, width, height }.
  */
 export function drawHeatmap(canvas, spec) {
@@ -83,28 +161,21 @@ export function drawHeatmap(canvas, spec) {
   const height = heatmapHeight(spec.width, spec.maxSide);
   const { context: g, width } = fitCanvas(canvas, spec.width, height);
   g.clearRect(0, 0, width, height);
-  const font = getComputedStyle(canvas).fontFamily || 'sans-serif';
+  const font = colours.font || 'sans-serif';
 
-  // A whole number of device pixels per cell; the matrix centred, starting on a device pixel.
+  // A whole number of device pixels per cell while cells are at least a pixel; the matrix
+  // centred, starting on a device pixel.
   const available = Math.min(spec.maxSide ?? Infinity, width - MARGIN.left - MARGIN.right);
-  const cellDevice = Math.max(1, Math.floor((available * ratio) / n));
-  const cell = cellDevice / ratio;
-  const side = cell * n;
+  const cellDevice = Math.floor((available * ratio) / n);
+  const sideDevice = cellDevice >= 1 ? cellDevice * n : Math.floor(available * ratio);
+  const side = sideDevice / ratio;
+  const cell = side / n;
   const x0 = Math.round((MARGIN.left + (available - side) / 2) * ratio) / ratio;
   const y0 = Math.round(MARGIN.top * ratio) / ratio;
 
-  // The cells, through ImageData.
+  // The cells.
   const table = colourTable(scale.map);
-  const maskedRgb = parseColour(colours.masked);
-  drawCellImage(g, n, (index, pixels, at) => {
-    if (masked && masked(Math.floor(index / n), index % n)) {
-      pixels.set([...maskedRgb, 255], at);
-      return;
-    }
-    const entry = entryFor(scale, values[index]) * 4;
-    pixels.set(table.subarray(entry, entry + 3), at);
-    pixels[at + 3] = 255;
-  }, x0, y0, side);
+  g.drawImage(matrixImage(canvas, spec, sideDevice), x0, y0, side, side);
 
   // Values inside the cells while they are legible.
   const valueFont = Math.min(13, cell * 0.3);
@@ -177,12 +248,34 @@ export function drawHeatmap(canvas, spec) {
       const thin = Math.max(1, Math.min(2, cell / 8));
       for (let i = 0; i < n; i += 1) for (let j = 0; j < n; j += 1) if (group(i, j) && (i !== hi || j !== hj)) outline(i, j, thin);
     } else {
-      const dim = [...parseColour(colours.panel), 170];
-      drawCellImage(g, n, (index, pixels, at) => {
-        if (!group(Math.floor(index / n), index % n)) pixels.set(dim, at);
-      }, x0, y0, side);
+      // Small cells: everything outside the group dimmed, the group outlined.
+      const polygon = groupOutline(n, spec.highlight.rowRange);
+      const trace = () => {
+        g.beginPath();
+        polygon.forEach(([x, y], index) => (index ? g.lineTo(x0 + x * cell, y0 + y * cell) : g.moveTo(x0 + x * cell, y0 + y * cell)));
+        g.closePath();
+      };
+      g.save();
+      g.beginPath();
+      g.rect(x0, y0, side, side);
+      polygon.forEach(([x, y], index) => (index ? g.lineTo(x0 + x * cell, y0 + y * cell) : g.moveTo(x0 + x * cell, y0 + y * cell)));
+      g.closePath();
+      g.globalAlpha = 0.66;
+      g.fillStyle = colours.panel;
+      g.fill('evenodd');
+      g.restore();
+      trace();
+      g.lineWidth = 1.5;
+      g.strokeStyle = colours.outline;
+      g.stroke();
     }
-    outline(hi, hj, Math.max(2, Math.min(3, cell / 4)));
+    const mark = Math.max(2, Math.min(3, cell / 4));
+    if (cell >= 4) outline(hi, hj, mark);
+    else {
+      g.lineWidth = 2;
+      g.strokeStyle = colours.outline;
+      g.strokeRect(x0 + hj * cell - 3, y0 + hi * cell - 3, cell + 6, cell + 6); // a visible mark
+    }
   }
 
   // The colour bar, as wide as the matrix (at least 160 px), and the note under it.

@@ -1,0 +1,77 @@
+// The page in headless Chromium (npm run bench:page): how long drawing one heatmap takes, how
+// long from a control change to the finished frame, and the longest main-thread task while a
+// long sequence is recomputed. One run; medians of a few repetitions.
+import { launchBrowser } from '../tests/page/browser.js';
+import { serveFolder } from '../tests/page/static-server.js';
+
+const SITE = new URL('../build/site/', import.meta.url).pathname;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function openPage(browser, url, query) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${url}${query}`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.waitForFunction(() => !document.body.dataset.busy);
+  return page;
+}
+
+// A control change (the seed, as a user types it) until the frame after the last panel is drawn.
+const changeToFrame = (page, seed) =>
+  page.evaluate(
+    (value) =>
+      new Promise((done) => {
+        const input = document.getElementById('seed');
+        const start = performance.now();
+        document.addEventListener(
+          'relpos-drawn',
+          (event) => requestAnimationFrame(() => done({ work: event.detail.ms, frame: performance.now() - start })),
+          { once: true },
+        );
+        input.value = String(value);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+      }),
+    seed,
+  );
+
+const longestTask = (page, seed) =>
+  page.evaluate(
+    (value) =>
+      new Promise((done) => {
+        let longest = 0;
+        const observer = new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) longest = Math.max(longest, entry.duration);
+        });
+        observer.observe({ type: 'longtask' });
+        const input = document.getElementById('seed');
+        document.addEventListener('relpos-drawn', () => setTimeout(() => (observer.disconnect(), done(longest)), 50), { once: true });
+        input.value = String(value);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+      }),
+    seed,
+  );
+
+const server = await serveFolder(SITE);
+const browser = await launchBrowser();
+const rows = [];
+for (const n of [64, 256, 1024, 2048]) {
+  const page = await openPage(browser, server.url, `?long=1&n=${n}&k=16`);
+  const draws = [];
+  for (let r = 0; r < 5; r += 1) draws.push(await page.evaluate(() => window.relposPage.timePanelDraw('combinedWeights')));
+  const frames = [];
+  for (let r = 0; r < 5; r += 1) frames.push(await changeToFrame(page, 100 + r));
+  const longest = n >= 1024 ? await longestTask(page, 7) : null;
+  const by = await page.evaluate(() => window.relposPage.computedBy());
+  rows.push({ n, draw: median(draws), work: median(frames.map((f) => f.work)), frame: median(frames.map((f) => f.frame)), by, longest });
+  await page.close();
+}
+await browser.close();
+await server.close();
+
+console.log('relpos page benchmark (headless Chromium, 1280 × 900, devicePixelRatio 1), one run, medians of 5');
+console.log('\n|    n | one heatmap drawn | change → all panels drawn | change → next frame shown | computed on | longest main-thread task |');
+console.log('|-----:|------------------:|--------------------------:|--------------------------:|:------------|-------------------------:|');
+for (const { n, draw, work, frame, by, longest } of rows) {
+  const ms = (value) => `${value.toFixed(1)} ms`;
+  console.log(`| ${String(n).padStart(4)} | ${ms(draw).padStart(17)} | ${ms(work).padStart(25)} | ${ms(frame).padStart(25)} | ${by.padEnd(11)} | ${(longest === null ? '—' : `${longest.toFixed(0)} ms`).padStart(24)} |`);
+}
+console.log('\nUp to n = 384 a change is computed and drawn on the main thread in one task; above, a worker computes and the panels are drawn one per task. "next frame shown" adds the wait for the display\'s next frame (up to 16.7 ms at 60 Hz). Long tasks are those over 50 ms (0 ms: none).');

@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# Sanitizer and fuzzing run of the C++ core (tests/fuzz, see tests/fuzz/CMakeLists.txt):
+#   1. builds build/fuzz with clang: the libFuzzer targets (ASan + UBSan + libFuzzer) and the
+#      GoogleTest suite under ASan + UBSan, and runs the latter with ctest;
+#   2. runs every reproducer in tests/fuzz/regressions/<target>/ once, then fuzzes each target
+#      from its seeds (tests/fuzz/corpus/<target>/), two targets at a time;
+#   3. if Emscripten is installed, replays all of those inputs (and pseudo-random ones) on the
+#      wasm32 build under UBSan in Node, where Eigen::Index is 32 bits as in the shipped module.
+# Any crash, failed check or sanitizer report fails the run (non-zero exit).
+#
+#   scripts/sanitize.sh                 bounded: 20000 runs or 20 s per target (~1-2 min)
+#   scripts/sanitize.sh long [seconds]  each target for `seconds` (default 600); the inputs it
+#                                       finds are kept in build/fuzz/corpus/ for the next run
+# Environment: RELPOS_FUZZ_BUILD (build directory, default build/fuzz; wasm: <it>-wasm),
+#   RELPOS_ROOT (the checkout whose cpp/ and tests/cpp/ are built, default this one),
+#   RELPOS_FUZZ_WASM=0 (skip the wasm32 replay).
+# A failing input is written to <build>/artifacts/<target>/; rerun it with
+#   RELPOS_FUZZ_DESCRIBE=1 build/fuzz/<target> <file>      (prints the decoded input)
+# and add it to tests/fuzz/regressions/<target>/ once understood.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+mode=${1:-default}
+case "$mode" in
+  default) ;;
+  long) seconds=${2:-600} ;;
+  *) echo "usage: scripts/sanitize.sh [long [seconds]]" >&2; exit 2 ;;
+esac
+started=$SECONDS
+build=${RELPOS_FUZZ_BUILD:-build/fuzz}
+jobs=$(nproc)
+targets=(fuzz_attention fuzz_random fuzz_profile fuzz_offsets fuzz_softmax)
+declare -A max_len=([fuzz_attention]=4096 [fuzz_random]=64 [fuzz_profile]=64 [fuzz_offsets]=32
+                    [fuzz_softmax]=512)
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# --- clang with its sanitizer and libFuzzer runtimes (Debian: libclang-rt-14-dev).
+cxx=$(command -v clang++-14 || command -v clang++ || true)
+if [ -z "$cxx" ]; then
+  echo "sanitize: clang++ not found (apt-get install clang-14)" >&2
+  exit 1
+fi
+fuzzer_runtime_works() {
+  local dir status=0
+  dir=$(mktemp -d)
+  printf '%s\n' '#include <cstddef>' '#include <cstdint>' \
+    'extern "C" int LLVMFuzzerTestOneInput(const uint8_t*, size_t) { return 0; }' >"$dir/probe.cpp"
+  "$cxx" -fsanitize=fuzzer,address,undefined "$dir/probe.cpp" -o "$dir/probe" >/dev/null 2>&1 &&
+    "$dir/probe" -runs=1 >/dev/null 2>&1 || status=1
+  rm -rf "$dir"
+  return $status
+}
+if ! fuzzer_runtime_works; then
+  echo "sanitize: installing libclang-rt-14-dev (libFuzzer and LeakSanitizer runtimes)"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libclang-rt-14-dev >/dev/null
+  fuzzer_runtime_works || { echo "sanitize: clang cannot build a libFuzzer target" >&2; exit 1; }
+fi
+
+# --- Build, and the GoogleTest suite under ASan + UBSan.
+root_arg=()
+[ -n "${RELPOS_ROOT:-}" ] && root_arg=(-DRELPOS_ROOT="$(realpath "$RELPOS_ROOT")")
+echo "sanitize: building $build ($cxx, -fsanitize=fuzzer,address,undefined)"
+mkdir -p "$build"
+if ! { cmake -S tests/fuzz -B "$build" -DCMAKE_CXX_COMPILER="$cxx" "${root_arg[@]}" &&
+  cmake --build "$build" -j "$jobs"; } >"$build/build.log" 2>&1; then
+  tail -40 "$build/build.log"
+  echo "sanitize: build failed (log: $build/build.log)" >&2
+  exit 1
+fi
+
+failures=()
+echo "sanitize: GoogleTest suite under ASan + UBSan (ctest)"
+if ctest --test-dir "$build" --output-on-failure -j "$jobs" >"$build/ctest.log" 2>&1; then
+  ctest_result="ok ($(grep -oE 'out of [0-9]+' "$build/ctest.log" | grep -oE '[0-9]+') tests)"
+else
+  cat "$build/ctest.log"
+  ctest_result="FAILED"
+  failures+=("ctest")
+fi
+
+# --- Fuzzing: regressions once each, then the bounded (or long) run, two targets at a time.
+logs="$build/logs"
+mkdir -p "$logs"
+if [ "$mode" = long ]; then
+  fuzz_flags=(-max_total_time="$seconds" -use_value_profile=1)
+else
+  fuzz_flags=(-runs=20000 -max_total_time=20 -seed=1)
+fi
+fuzz_flags+=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
+
+fuzz_target() {
+  local t=$1 exe="$build/$1" log="$logs/$1.log" status=ok regressions=0 failed=0
+  : >"$log"
+  for input in "tests/fuzz/regressions/$t"/*; do
+    [ -f "$input" ] || continue
+    regressions=$((regressions + 1))
+    if ! "$exe" "$input" >>"$log" 2>&1; then
+      failed=$((failed + 1))
+      status=FAILED
+      echo "sanitize: regression failed: $input" >>"$log"
+    fi
+  done
+  # libFuzzer writes new inputs to the first directory only: a work copy, never the seeds.
+  local work="$build/corpus/$t"
+  [ "$mode" = long ] || rm -rf "$work"
+  mkdir -p "$work" "$build/artifacts/$t"
+  "$exe" "${fuzz_flags[@]}" -max_len="${max_len[$t]}" -artifact_prefix="$build/artifacts/$t/" \
+    "$work" "tests/fuzz/corpus/$t" >>"$log" 2>&1 || status=FAILED
+  local runs
+  runs=$(grep -oE 'number_of_executed_units: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$' || true)
+  echo "$status ${runs:-0} $regressions $failed" >"$logs/$t.status"
+}
+
+rm -f "$logs"/*.status
+echo "sanitize: fuzzing ${targets[*]} ($([ "$mode" = long ] && echo "$seconds s each" || echo "20000 runs or 20 s each"))"
+for t in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  fuzz_target "$t" &
+done
+wait
+
+# --- wasm32 replay under UBSan: seeds, regressions, what the fuzzer found, random inputs.
+wasm_result="skipped (no emcc)"
+if [ "${RELPOS_FUZZ_WASM:-1}" = 0 ]; then
+  wasm_result="skipped (RELPOS_FUZZ_WASM=0)"
+elif command -v emcc >/dev/null; then
+  echo "sanitize: wasm32 replay under UBSan (Emscripten, Node)"
+  targets_wasm=("${targets[@]}")
+  export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"  # Debian's emcc (see build.sh)
+  wasm="$build-wasm"
+  mkdir -p "$wasm"
+  if { emcmake cmake -S tests/fuzz -B "$wasm" -DEigen3_DIR=/usr/share/eigen3/cmake "${root_arg[@]}" &&
+    cmake --build "$wasm" -j "$jobs"; } >"$wasm/build.log" 2>&1; then
+    wasm_result=ok
+  else
+    tail -40 "$wasm/build.log"
+    wasm_result="FAILED (build, log: $wasm/build.log)"
+    failures+=("wasm32 build")
+    targets_wasm=()
+  fi
+  random=$([ "$mode" = long ] && echo 20000 || echo 500)
+  for t in "${targets_wasm[@]}"; do
+    if node "$wasm/$t.js" "tests/fuzz/corpus/$t" "tests/fuzz/regressions/$t" "$build/corpus/$t" \
+      -random="$random" -max_len="${max_len[$t]}" >"$logs/$t.wasm.log" 2>&1; then
+      :
+    else
+      wasm_result=FAILED
+      failures+=("$t (wasm32)")
+      echo "sanitize: $t failed on wasm32; the last lines of $logs/$t.wasm.log:"
+      grep -vE '^    at ' "$logs/$t.wasm.log" | tail -6
+    fi
+  done
+fi
+
+# --- Summary.
+echo
+echo "sanitize: summary ($mode mode, $((SECONDS - started)) s)"
+printf '  %-16s %s\n' "ctest" "$ctest_result"
+for t in "${targets[@]}"; do
+  status=FAILED runs=0 regressions=? failed=?
+  [ -f "$logs/$t.status" ] && read -r status runs regressions failed <"$logs/$t.status"
+  printf '  %-16s %-7s %8s runs   regressions: %s, %s failed\n' "$t" "$status" "$runs" \
+    "$regressions" "$failed"
+  if [ "$status" != ok ]; then
+    failures+=("$t")
+    grep -E 'runtime error|ERROR: |fuzz check failed|regression failed|Test unit written' \
+      "$logs/$t.log" | sort -u | head -8 | sed 's/^/      /'
+  fi
+done
+printf '  %-16s %s\n' "wasm32 replay" "$wasm_result"
+if [ ${#failures[@]} -gt 0 ]; then
+  echo "sanitize: FAILED: ${failures[*]} (logs in $logs/)"
+  exit 1
+fi
+echo "sanitize: all clean"

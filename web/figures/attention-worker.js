@@ -1,0 +1,23 @@
+// A module worker with its own WASM instance: computes attention views off the main thread for
+// the page's long-sequence view, and hands the arrays over without copying them.
+import { createRelPos } from '../api/index.js';
+import { computeAttentionView } from './view.js';
+
+const ready = createRelPos();
+
+/** Every ArrayBuffer under `value` (the typed arrays of a view), for the transfer list. */
+function buffersOf(value, found = new Set()) {
+  if (ArrayBuffer.isView(value)) found.add(value.buffer);
+  else if (value && typeof value === 'object') for (const child of Object.values(value)) buffersOf(child, found);
+  return [...found];
+}
+
+self.addEventListener('message', async ({ data }) => {
+  try {
+    const rp = await ready;
+    const view = computeAttentionView(rp, data.settings, { positionsOnly: data.positionsOnly });
+    self.postMessage({ id: data.id, view }, buffersOf(view));
+  } catch (error) {
+    self.postMessage({ id: data.id, error: error.message });
+  }
+});
