@@ -27,6 +27,9 @@ case "$mode" in
   *) echo "usage: scripts/sanitize.sh [long [seconds]]" >&2; exit 2 ;;
 esac
 started=$SECONDS
+phase_started=$SECONDS
+timings=()
+phase_done() { timings+=("$1 $((SECONDS - phase_started)) s"); phase_started=$SECONDS; }
 build=${RELPOS_FUZZ_BUILD:-build/fuzz}
 jobs=$(nproc)
 targets=(fuzz_attention fuzz_random fuzz_profile fuzz_offsets fuzz_softmax)
@@ -69,6 +72,7 @@ if ! { cmake -S tests/fuzz -B "$build" -DCMAKE_CXX_COMPILER="$cxx" "${root_arg[@
   echo "sanitize: build failed (log: $build/build.log)" >&2
   exit 1
 fi
+phase_done build
 
 failures=()
 echo "sanitize: GoogleTest suite under ASan + UBSan (ctest)"
@@ -79,6 +83,7 @@ else
   ctest_result="FAILED"
   failures+=("ctest")
 fi
+phase_done ctest
 
 # --- Fuzzing: regressions once each, then the bounded (or long) run, two targets at a time.
 logs="$build/logs"
@@ -120,6 +125,7 @@ for t in "${targets[@]}"; do
   fuzz_target "$t" &
 done
 wait
+phase_done fuzzing
 
 # --- wasm32 replay under UBSan: seeds, regressions, what the fuzzer found, random inputs.
 wasm_result="skipped (no emcc)"
@@ -152,11 +158,12 @@ elif command -v emcc >/dev/null; then
       grep -vE '^    at ' "$logs/$t.wasm.log" | tail -6
     fi
   done
+  phase_done wasm32
 fi
 
 # --- Summary.
 echo
-echo "sanitize: summary ($mode mode, $((SECONDS - started)) s)"
+echo "sanitize: summary ($mode mode, $((SECONDS - started)) s: $(IFS=,; echo "${timings[*]}" | sed 's/,/, /g'))"
 printf '  %-16s %s\n' "ctest" "$ctest_result"
 for t in "${targets[@]}"; do
   status=FAILED runs=0 regressions=? failed=?

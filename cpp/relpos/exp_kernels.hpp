@@ -18,7 +18,8 @@ namespace relpos {
 template <typename T>
 T expShiftedInPlace(T* row, Index count, T shift);
 
-// The stable softmax of one row, in place: exp(x - max) · (1 / sum).
+// The stable softmax of one row, in place: exp(x - max) · (1 / sum). Where scores overflowed,
+// its limit: the +inf entries share the weight; an all −inf row is uniform; NaN stays NaN.
 template <typename T>
 void softmaxInPlace(T* row, Index count);
 

@@ -153,10 +153,23 @@ T expShiftedInPlace(T* row, Index count, T shift) {
 #endif
 }
 
+// Rows whose maximum is infinite (scores that overflowed): the softmax's limit. With +inf
+// present, the +inf entries share the weight equally and the rest get 0; when every entry is
+// -inf, the weights are uniform. Returns false for an ordinary row.
+template <typename T>
+bool softmaxLimit(T* row, Index count, T max) {
+  if (std::isfinite(max) || std::isnan(max)) return false;
+  Index hits = 0;
+  for (Index j = 0; j < count; ++j) hits += (row[j] == max) ? 1 : 0;
+  for (Index j = 0; j < count; ++j) row[j] = row[j] == max ? T(1) / static_cast<T>(hits) : T(0);
+  return true;
+}
+
 template <typename T>
 void softmaxInPlaceScalar(T* row, Index count) {
   T max = row[0];
   for (Index j = 1; j < count; ++j) max = row[j] > max ? row[j] : max;
+  if (softmaxLimit(row, count, max)) return;
   const T sum = expShiftedInPlaceScalar(row, count, max);
   const T inverse = T(1) / sum;
   for (Index j = 0; j < count; ++j) row[j] *= inverse;
@@ -177,6 +190,7 @@ void softmaxInPlace(T* row, Index count) {
   T max = lane(maxV, 0, tag);
   for (int l = 1; l < lanes; ++l) max = lane(maxV, l, tag) > max ? lane(maxV, l, tag) : max;
   for (; j < count; ++j) max = row[j] > max ? row[j] : max;
+  if (softmaxLimit(row, count, max)) return;
   const T sum = expShiftedInPlace(row, count, max);
   const T inverse = T(1) / sum;
   const v128_t inverseV = splat(inverse);

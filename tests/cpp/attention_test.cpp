@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <tuple>
 
 #include "relpos/relative_offsets.hpp"
@@ -159,6 +160,41 @@ TEST(Attention, SoftmaxIsStableForHugeScores) {
   EXPECT_NEAR(weights(0, 0), 1.0 / (1.0 + e), 1e-15);
   EXPECT_NEAR(weights(0, 1), e / (1.0 + e), 1e-15);
   EXPECT_LE(weights(0, 2), 1e-300);  // exp(-2000): at most the smallest normal double
+}
+
+// Scores that overflow float (1e30 · 1e30) take the softmax's limit: finite weights.
+TEST(Attention, OverflowingScoresGiveTheSoftmaxLimit) {
+  Problem<float> p(5, 2, 2, 1, false, 111);
+  p.q.setConstant(1e30F);
+  p.keys.setConstant(1e30F);
+  p.keys.row(3).setConstant(-1e30F);
+  p.run();
+  EXPECT_TRUE(std::isinf(p.content(0, 0)));  // the score itself is +inf in float
+  for (Index i = 0; i < 5; ++i) {
+    EXPECT_TRUE(p.contentWeights.row(i).allFinite());
+    EXPECT_NEAR(p.contentWeights.row(i).sum(), 1.0F, 1e-6F);
+    EXPECT_EQ(p.contentWeights(i, 3), 0.0F);  // the -inf key
+    EXPECT_FLOAT_EQ(p.contentWeights(i, 0), 0.25F);  // four +inf keys share the weight
+  }
+  EXPECT_TRUE(p.output.allFinite());
+}
+
+TEST(Attention, AllMinusInfinityRowIsUniform) {
+  Matrix<double> scores(1, 4);
+  scores.setConstant(-std::numeric_limits<double>::infinity());
+  Matrix<double> weights(1, 4);
+  softmaxRows<double>(constMapOf(scores), false, mapOf(weights));
+  EXPECT_TRUE((weights.array() == 0.25).all());
+}
+
+TEST(Attention, HugeFiniteDoublesStayFinite) {
+  Problem<double> p(4, 3, 2, 2, true, 121);
+  p.q *= 1e140;
+  p.keys *= 1e140;  // scores ~1e280: finite in double
+  p.run();
+  EXPECT_TRUE(p.content.allFinite());
+  EXPECT_TRUE(p.combinedWeights.allFinite());
+  EXPECT_TRUE(p.output.allFinite());
 }
 
 TEST(Attention, ZeroDistanceUsesOneEmbeddingEverywhere) {

@@ -1,0 +1,59 @@
+// Numerical edge cases through the API: results are finite wherever the maths is defined, and
+// README "Edge cases" says what happens where it is not.
+import { beforeAll, describe, expect, test } from 'vitest';
+import { createRelPos } from 'relpos-wasm';
+
+let rp;
+beforeAll(async () => {
+  rp = await createRelPos();
+});
+
+const filled = (rows, cols, value, ArrayType = Float32Array) => ({ rows, cols, data: new ArrayType(rows * cols).fill(value) });
+const allFinite = (m) => m.data.every(Number.isFinite);
+const rowSums = (m) => Array.from({ length: m.rows }, (_, i) => m.data.slice(i * m.cols, (i + 1) * m.cols).reduce((a, b) => a + b, 0));
+
+describe('edge cases', () => {
+  test('scores beyond float32 (±1e40) overflow to ±inf; the weights take the softmax limit', () => {
+    const q = filled(4, 2, 1e20);
+    const k = filled(4, 2, 1e20);
+    k.data.fill(-1e20, 2, 4); // key 1 points the other way
+    const r = rp.attention({ q, k, relKeys: filled(3, 2, 0), v: filled(4, 2, 1), relValues: filled(3, 2, 0) });
+    expect(r.contentScores.data[0]).toBe(Infinity); // 2e40 / √2 > 3.4e38
+    expect(r.contentScores.data[1]).toBe(-Infinity);
+    expect(Array.from(r.contentWeights.data.slice(0, 4))).toEqual([1 / 3, 0, 1 / 3, 1 / 3].map(Math.fround));
+    for (const w of [r.contentWeights, r.combinedWeights]) {
+      expect(allFinite(w)).toBe(true);
+      for (const sum of rowSums(w)) expect(sum).toBeCloseTo(1, 6);
+    }
+    expect(allFinite(r.output)).toBe(true);
+  });
+
+  test('n = 1, k = 0, d_k = 1: one token attends to itself', () => {
+    const r = rp.attention({ q: filled(1, 1, 3, Float64Array), k: filled(1, 1, -2, Float64Array), relKeys: filled(1, 1, 5, Float64Array), v: filled(1, 1, 7, Float64Array), relValues: filled(1, 1, 1, Float64Array) });
+    expect(r.contentScores.data[0]).toBe(-6);
+    expect(r.positionBiases.data[0]).toBe(15);
+    expect(r.combinedWeights.data[0]).toBe(1);
+    expect(r.output.data[0]).toBe(8);
+  });
+
+  test('k >= n: no offset is clipped; k = 0: every offset shares one embedding', () => {
+    const wide = rp.relativeOffsets(5, 100);
+    expect(Math.max(...wide.data)).toBe(4);
+    const zero = rp.relativeOffsets(5, 0);
+    expect(zero.data.every((x) => x === 0)).toBe(true);
+  });
+
+  test('causal: the first row attends only to itself, every row sums to 1', () => {
+    const ex = rp.example({ seqLen: 9, causal: true });
+    expect(ex.combinedWeights.data[0]).toBe(1);
+    for (const sum of rowSums(ex.combinedWeights)) expect(sum).toBeCloseTo(1, 12);
+  });
+
+  test('denormal and huge finite inputs in float64 give finite results', () => {
+    const q = filled(3, 2, 1e140, Float64Array);
+    const k = filled(3, 2, -1e140, Float64Array);
+    k.data[0] = 5e-324;
+    const r = rp.attention({ q, k, relKeys: filled(3, 2, 1e-310, Float64Array), v: filled(3, 2, 1, Float64Array), causal: true });
+    for (const m of [r.contentScores, r.positionBiases, r.contentWeights, r.combinedWeights, r.output]) expect(allFinite(m)).toBe(true);
+  });
+});
