@@ -218,6 +218,7 @@ async function start() {
       computedBy: () => computedBy,
       valueAt: (panelId, i, j) => PANELS.find((p) => p.id === panelId).values(attentionView)[i * attentionView.n + j],
       timePanelDraw: (panelId) => figure.timePanelDraw(panelId),
+      memory: () => rp.memory(),
     }),
   });
 }
