@@ -18,7 +18,7 @@ const TYPES = {
 
 export async function serveFolder(folder, { headers = {} } = {}) {
   const root = resolve(folder);
-  const server = createServer(async (request, response) => {
+  const server = createServer({ maxHeaderSize: 256 * 1024 }, async (request, response) => {
     const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
     let file = normalize(join(root, path));
     if (!file.startsWith(root)) {
