@@ -94,6 +94,7 @@ else
   fuzz_flags=(-runs=20000 -max_total_time=20 -seed=1)
 fi
 fuzz_flags+=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}  # UBSan reports come with a stack
 
 fuzz_target() {
   local t=$1 exe="$build/$1" log="$logs/$1.log" status=ok regressions=0 failed=0
@@ -119,7 +120,8 @@ fuzz_target() {
 }
 
 rm -f "$logs"/*.status
-echo "sanitize: fuzzing ${targets[*]} ($([ "$mode" = long ] && echo "$seconds s each" || echo "20000 runs or 20 s each"))"
+budget=$([ "$mode" = long ] && echo "$seconds s each" || echo "20000 runs or 20 s each")
+echo "sanitize: fuzzing ${targets[*]} ($budget)"
 for t in "${targets[@]}"; do
   while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
   fuzz_target "$t" &
@@ -137,8 +139,8 @@ elif command -v emcc >/dev/null; then
   export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"  # Debian's emcc (see build.sh)
   wasm="$build-wasm"
   mkdir -p "$wasm"
-  if { emcmake cmake -S tests/fuzz -B "$wasm" -DEigen3_DIR=/usr/share/eigen3/cmake "${root_arg[@]}" &&
-    cmake --build "$wasm" -j "$jobs"; } >"$wasm/build.log" 2>&1; then
+  if { emcmake cmake -S tests/fuzz -B "$wasm" -DEigen3_DIR=/usr/share/eigen3/cmake \
+    "${root_arg[@]}" && cmake --build "$wasm" -j "$jobs"; } >"$wasm/build.log" 2>&1; then
     wasm_result=ok
   else
     tail -40 "$wasm/build.log"
@@ -163,7 +165,8 @@ fi
 
 # --- Summary.
 echo
-echo "sanitize: summary ($mode mode, $((SECONDS - started)) s: $(IFS=,; echo "${timings[*]}" | sed 's/,/, /g'))"
+phases=$(printf '%s, ' "${timings[@]}")
+echo "sanitize: summary ($mode mode, $((SECONDS - started)) s: ${phases%, })"
 printf '  %-16s %s\n' "ctest" "$ctest_result"
 for t in "${targets[@]}"; do
   status=FAILED runs=0 regressions=? failed=?

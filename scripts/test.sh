@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Sets everything up and runs every test: the native GoogleTest suite (ctest), the type check
-# of the published .d.ts, and Vitest (the JS API on the real WASM module in Node, and the page
-# in headless Chromium). Exits non-zero if anything fails.
+# Sets everything up and runs every test: the GoogleTest suite (ctest) natively and compiled to
+# WASM SIMD; the same suite under AddressSanitizer + UndefinedBehaviorSanitizer and a bounded
+# libFuzzer run of every fuzz target (scripts/sanitize.sh); the type check of the published
+# .d.ts; and Vitest (the JS API on the real WASM module in Node, the page in headless Chromium,
+# the npm package). Exits non-zero if anything fails.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -12,6 +14,9 @@ ctest --test-dir build/native --output-on-failure -j "$(nproc)"
 
 echo "test: the same suite compiled to WASM SIMD, run by Node (ctest)"
 ctest --test-dir build/wasm --output-on-failure
+
+echo "test: sanitizers and fuzzers (scripts/sanitize.sh)"
+bash scripts/sanitize.sh
 
 echo "test: TypeScript declarations (tsc)"
 npx tsc -p tests/types

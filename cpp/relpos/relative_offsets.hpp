@@ -21,7 +21,7 @@ struct RowBand {
 
 inline RowBand rowBand(Index i, Index n, Index k) {
   const Index midBegin = std::clamp<Index>(i - k, 0, n);
-  const Index midEnd = std::clamp<Index>(i + k + 1, 0, n);
+  const Index midEnd = k >= n - i ? n : i + k + 1;  // without overflow where Index is 32-bit
   return RowBand{midBegin, midBegin, midEnd - midBegin, n - midEnd, midBegin - i + k};
 }
 

@@ -30,7 +30,8 @@ constexpr double kQD[4] = {3.00198505138664455042E-6, 2.52448340349684104192E-3,
                            2.27265548208155028766E-1, 2.00000000000000000009E0};
 
 float expScalar(float x) {
-  x = x < kMinF ? kMinF : x;  // NaN stays NaN
+  if (std::isnan(x)) return x;  // (converting NaN to an integer below would be undefined)
+  x = x < kMinF ? kMinF : x;
   const float m = std::nearbyint(x * kLog2eF);
   float r = x - m * kLn2HiF;
   r = r - m * kLn2LoF;
@@ -44,7 +45,8 @@ float expScalar(float x) {
 }
 
 double expScalar(double x) {
-  x = x < kMinD ? kMinD : x;  // NaN stays NaN
+  if (std::isnan(x)) return x;  // (converting NaN to an integer below would be undefined)
+  x = x < kMinD ? kMinD : x;
   const double m = std::nearbyint(x * kLog2eD);
   double r = x - m * kLn2HiD;
   r = r - m * kLn2LoD;
@@ -159,6 +161,12 @@ T expShiftedInPlace(T* row, Index count, T shift) {
 template <typename T>
 bool softmaxLimit(T* row, Index count, T max) {
   if (std::isfinite(max) || std::isnan(max)) return false;
+  for (Index j = 0; j < count; ++j) {
+    if (std::isnan(row[j])) {  // as in the ordinary path: a NaN makes the whole row NaN
+      for (Index l = 0; l < count; ++l) row[l] = row[j];
+      return true;
+    }
+  }
   Index hits = 0;
   for (Index j = 0; j < count; ++j) hits += (row[j] == max) ? 1 : 0;
   for (Index j = 0; j < count; ++j) row[j] = row[j] == max ? T(1) / static_cast<T>(hits) : T(0);

@@ -15,7 +15,8 @@ void localityProfile(const LocalityProfileParams& params, MatrixMap<double> embe
   for (Index row = 0; row < embeddings.rows(); ++row) {
     const Index offset = row - k;
     const double sigma = params.width * (offset < 0 ? 1.0 + params.asymmetry : 1.0 - params.asymmetry);
-    const double z = static_cast<double>(offset) / sigma;
+    // offset 0 peaks at 1 whatever sigma is (sigma may underflow to 0 for tiny widths).
+    const double z = offset == 0 ? 0.0 : static_cast<double>(offset) / sigma;
     embeddings(row, 0) += std::exp(-0.5 * (z * z));
   }
   query.setConstant(1.0 / std::sqrt(static_cast<double>(params.dK)));

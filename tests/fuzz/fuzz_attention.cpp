@@ -174,8 +174,8 @@ void run(FuzzedDataProvider& fdp) {
   // Dot products of length d_k: error <= ~(d_k + 2) eps sum|q||a| scale; bound sum|q||a| by
   // d_k max|q| max|a| so the check needs no per-cell magnitude.
   const double scale = 1.0 / std::sqrt(static_cast<double>(dK));
-  const double dotMagnitude =
-      static_cast<double>(dK) * maxAbs(queries) * std::max(maxAbs(keys), maxAbs(relativeKeys)) * scale;
+  const double dotMagnitude = static_cast<double>(dK) * maxAbs(queries) *
+                              std::max(maxAbs(keys), maxAbs(relativeKeys)) * scale;
   const double dotTolerance = 8.0 * static_cast<double>(dK + 2) * eps * dotMagnitude +
                               std::numeric_limits<T>::min();
   for (Index i = 0; i < n; ++i) {

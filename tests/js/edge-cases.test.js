@@ -57,3 +57,15 @@ describe('edge cases', () => {
     for (const m of [r.contentScores, r.positionBiases, r.contentWeights, r.combinedWeights, r.output]) expect(allFinite(m)).toBe(true);
   });
 });
+
+describe('what the fuzzers found (regressions)', () => {
+  test('relativeOffsets with k = 2^31 - 1 does not overflow in 32-bit WASM', () => {
+    expect(Array.from(rp.relativeOffsets(3, 2 ** 31 - 1).data)).toEqual([0, 1, 2, -1, 0, 1, -2, -1, 0]);
+  });
+
+  test('a width that underflows sigma to 0 still peaks at 1/√d_k at offset 0', () => {
+    const { profile } = rp.localityProfile({ width: 5e-324, asymmetry: 0.999999, noise: 0 });
+    expect(profile.every(Number.isFinite)).toBe(true);
+    expect(profile[5]).toBe(0.5);
+  });
+});
