@@ -29,6 +29,19 @@ void projectRelativeKeys(ConstMatrixRef<T> queries, ConstMatrixRef<T> relativeKe
 template <typename T>
 void gatherByOffset(ConstMatrixRef<T> projected, MatrixRef<T> out);
 
+// The same position biases row by row, for tables with more rows than there are keys: the
+// unclipped band of row i is one block of a^K, so one matrix-vector product; the clipped ends
+// repeat the edge values. n · min(n, 2k + 1) · d_k multiply-adds.
+template <typename T>
+void positionBiasesByRow(ConstMatrixRef<T> queries, ConstMatrixRef<T> relativeKeys,
+                         MatrixRef<T> out);
+
+// out(i, :) += sum_j w(i, j) a^V[clip(j - i) + k], row by row (the band as one block of a^V,
+// the clipped ends as their summed weights times an edge row): for tables larger than n.
+template <typename T>
+void addValuePositionByRow(ConstMatrixRef<T> weights, ConstMatrixRef<T> relativeValues,
+                           MatrixRef<T> out);
+
 // Row-wise stable softmax: out(i, :) = exp(s(i, :) - max) / sum. With causal, keys j > i get
 // weight exactly 0 (the scores are treated as -inf there).
 template <typename T>

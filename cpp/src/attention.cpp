@@ -82,6 +82,43 @@ void gatherByOffset(ConstMatrixRef<T> projected, MatrixRef<T> out) {
 }
 
 template <typename T>
+void positionBiasesByRow(ConstMatrixRef<T> queries, ConstMatrixRef<T> relativeKeys,
+                         MatrixRef<T> out) {
+  const Index n = out.rows();
+  const Index k = clippingDistance(relativeKeys.rows());
+  const T scale = inverseSqrt<T>(queries.cols());
+  for (Index i = 0; i < n; ++i) {
+    const RowBand band = rowBand(i, n, k);
+    out.row(i).segment(band.midBegin, band.midLength).noalias() =
+        (relativeKeys.middleRows(band.midTableRow, band.midLength) *
+         (scale * queries.row(i)).transpose())
+            .transpose();
+    // Clipped keys repeat the band's edge cell (offset -k at j = i - k, +k at j = i + k).
+    if (band.leftLength > 0) out.row(i).head(band.leftLength).setConstant(out(i, i - k));
+    if (band.rightLength > 0) out.row(i).tail(band.rightLength).setConstant(out(i, i + k));
+  }
+}
+
+template <typename T>
+void addValuePositionByRow(ConstMatrixRef<T> weights, ConstMatrixRef<T> relativeValues,
+                           MatrixRef<T> out) {
+  const Index n = weights.rows();
+  const Index lastRow = relativeValues.rows() - 1;
+  const Index k = clippingDistance(relativeValues.rows());
+  for (Index i = 0; i < n; ++i) {
+    const RowBand band = rowBand(i, weights.cols(), k);
+    out.row(i).noalias() += weights.row(i).segment(band.midBegin, band.midLength) *
+                            relativeValues.middleRows(band.midTableRow, band.midLength);
+    if (band.leftLength > 0) {
+      out.row(i) += weights.row(i).head(band.leftLength).sum() * relativeValues.row(0);
+    }
+    if (band.rightLength > 0) {
+      out.row(i) += weights.row(i).tail(band.rightLength).sum() * relativeValues.row(lastRow);
+    }
+  }
+}
+
+template <typename T>
 void softmaxRows(ConstMatrixRef<T> scores, bool causal, MatrixRef<T> out) {
   const Index n = scores.rows();
   const Index cols = scores.cols();
@@ -139,11 +176,18 @@ void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& works
   const Index tableRows = in.relativeKeys.rows();
   StageClock clock(timings != nullptr);
 
+  // Tables with more rows than keys are cheaper row by row than projected whole.
+  const bool byRow = tableRows > n;
+
   contentScores<T>(in.queries, in.keys, panels.contentScores);
   clock.lap(timings ? &timings->contentScores : nullptr);
-  MatrixMap<T> projected = workspace.projected(n, tableRows);
-  projectRelativeKeys<T>(in.queries, in.relativeKeys, projected);
-  gatherByOffset<T>(projected, panels.positionBiases);
+  if (byRow) {
+    positionBiasesByRow<T>(in.queries, in.relativeKeys, panels.positionBiases);
+  } else {
+    MatrixMap<T> projected = workspace.projected(n, tableRows);
+    projectRelativeKeys<T>(in.queries, in.relativeKeys, projected);
+    gatherByOffset<T>(projected, panels.positionBiases);
+  }
   clock.lap(timings ? &timings->positionBiases : nullptr);
   panels.combinedScores.noalias() = panels.contentScores + panels.positionBiases;
   softmaxRows<T>(panels.contentScores, in.causal, panels.contentWeights);
@@ -155,7 +199,9 @@ void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& works
   }
   panels.output.noalias() = panels.combinedWeights * in.values;
   clock.lap(timings ? &timings->valueProduct : nullptr);
-  if (in.relativeValues.size() != 0) {
+  if (in.relativeValues.size() != 0 && byRow) {
+    addValuePositionByRow<T>(panels.combinedWeights, in.relativeValues, panels.output);
+  } else if (in.relativeValues.size() != 0) {
     MatrixMap<T> buckets = workspace.buckets(n, in.relativeValues.rows());
     bucketByOffset<T>(panels.combinedWeights, buckets);
     panels.output.noalias() += buckets * in.relativeValues;
@@ -168,6 +214,8 @@ void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& works
   template void positionBiasesPairwise<T>(ConstMatrixRef<T>, ConstMatrixRef<T>, MatrixRef<T>);  \
   template void projectRelativeKeys<T>(ConstMatrixRef<T>, ConstMatrixRef<T>, MatrixRef<T>);     \
   template void gatherByOffset<T>(ConstMatrixRef<T>, MatrixRef<T>);                             \
+  template void positionBiasesByRow<T>(ConstMatrixRef<T>, ConstMatrixRef<T>, MatrixRef<T>);     \
+  template void addValuePositionByRow<T>(ConstMatrixRef<T>, ConstMatrixRef<T>, MatrixRef<T>);   \
   template void softmaxRows<T>(ConstMatrixRef<T>, bool, MatrixRef<T>);                          \
   template void bucketByOffset<T>(ConstMatrixRef<T>, MatrixRef<T>);                             \
   template void attentionOutputPairwise<T>(ConstMatrixRef<T>, ConstMatrixRef<T>,                \

@@ -72,6 +72,26 @@ TEST_P(AttentionShapes, BucketedOutputEqualsPairLoop) {
   }
 }
 
+// The row-by-row forms (used when 2k + 1 > n) against the projection and the buckets, on
+// every shape, whichever computeAttention picked.
+TEST_P(AttentionShapes, RowByRowFormsEqualProjectionForms) {
+  const auto [n, dK, k] = GetParam();
+  Problem<double> p(n, dK, 3, k, false, 13);
+  p.run();
+  Matrix<double> projected(n, 2 * k + 1), gathered(n, n), byRow(n, n);
+  projectRelativeKeys<double>(constMapOf(p.q), constMapOf(p.relKeys), mapOf(projected));
+  gatherByOffset<double>(constMapOf(projected), mapOf(gathered));
+  positionBiasesByRow<double>(constMapOf(p.q), constMapOf(p.relKeys), mapOf(byRow));
+  EXPECT_LE((byRow - gathered).cwiseAbs().maxCoeff(), 1e-12 * (1 + gathered.cwiseAbs().maxCoeff()));
+
+  Matrix<double> buckets(n, 2 * k + 1);
+  bucketByOffset<double>(constMapOf(p.combinedWeights), mapOf(buckets));
+  const Matrix<double> viaBuckets = buckets * p.relValues;
+  Matrix<double> viaRows = Matrix<double>::Zero(n, 3);
+  addValuePositionByRow<double>(constMapOf(p.combinedWeights), constMapOf(p.relValues), mapOf(viaRows));
+  EXPECT_LE((viaRows - viaBuckets).cwiseAbs().maxCoeff(), 1e-12 * (1 + viaBuckets.cwiseAbs().maxCoeff()));
+}
+
 TEST_P(AttentionShapes, WeightRowsSumToOne) {
   const auto [n, dK, k] = GetParam();
   for (bool causal : {false, true}) {
