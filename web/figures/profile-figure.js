@@ -2,45 +2,14 @@
 // over offsets -k..k with a caption that states what was simulated.
 import { drawLinePlot } from '../render/line-plot.js';
 import { downloadCanvas } from './download.js';
+import { createFigureShell } from './figure-shell.js';
 
-/** The figure's DOM: title, caption, canvas (role="img"), PNG button; parts as for panels. */
+/** The figure's DOM: the figure shell, with its PNG button wired. */
 export function createProfileFigure(number) {
-  const figure = document.createElement('figure');
-  figure.className = 'relpos-panel';
-  figure.setAttribute('part', 'panel');
-  figure.id = 'figure-profile';
-  const caption = document.createElement('figcaption');
-  const title = document.createElement('h2');
-  title.setAttribute('part', 'title');
-  if (number !== null) {
-    const badge = document.createElement('span');
-    badge.className = 'relpos-number';
-    badge.textContent = String(number);
-    title.append(badge, ' ');
-  }
-  title.append('A simulated learned locality profile');
-  const text = document.createElement('p');
-  text.className = 'relpos-caption';
-  text.setAttribute('part', 'caption');
-  caption.append(title, text);
-  const wrap = document.createElement('div');
-  wrap.className = 'relpos-canvas-wrap';
-  const canvas = document.createElement('canvas');
-  canvas.setAttribute('role', 'img');
-  canvas.setAttribute('part', 'canvas');
-  canvas.id = 'profile-canvas';
-  wrap.append(canvas);
-  const actions = document.createElement('div');
-  actions.className = 'relpos-actions';
-  actions.setAttribute('part', 'actions');
-  const png = document.createElement('button');
-  png.type = 'button';
-  png.textContent = 'Download PNG';
-  png.setAttribute('aria-label', 'Download PNG: locality profile');
-  png.addEventListener('click', () => downloadCanvas(canvas, 'relpos-profile.png'));
-  actions.append(png);
-  figure.append(caption, wrap, actions);
-  return { figure, canvas, caption: text, actions };
+  const parts = createFigureShell({ id: 'figure-profile', title: 'A simulated learned locality profile', number, pngLabel: 'locality profile' });
+  parts.canvas.id = 'profile-canvas';
+  parts.png.addEventListener('click', () => downloadCanvas(parts.canvas, 'relpos-profile.png'));
+  return parts;
 }
 
 export function profileCaption({ settings, offsets, profile }) {
