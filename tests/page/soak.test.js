@@ -35,13 +35,16 @@ describe('soak', () => {
   test(`${CHANGES} random control changes on the page`, async () => {
     const { page, context, problems } = await env.open('', { viewport: { width: 1280, height: 900 } });
     await page.evaluate(randomChanges, [300, 1]);
-    // Reach the largest sizes once: buffers grow to their high-water mark and stay there.
+    // Reach the largest sizes once: buffers grow to their high-water mark and stay there. The
+    // core's projection workspace is largest at the largest k with 2k + 1 <= n (k = 31 at n = 64).
     await page.evaluate(() => {
-      for (const id of ['seqLen', 'dK', 'maxDistance', 'profileDK', 'profileMaxDistance']) {
+      const set = (id, value) => {
         const input = document.getElementById(id);
-        input.value = input.max;
+        input.value = String(value ?? input.max);
         input.dispatchEvent(new Event('input', { bubbles: true }));
-      }
+      };
+      for (const id of ['seqLen', 'dK', 'maxDistance', 'profileDK', 'profileMaxDistance']) set(id);
+      set('maxDistance', 31);
     });
     const heapBefore = await heapAfterGc(page);
     const wasmBefore = await page.evaluate(() => window.relposPage.memory());
