@@ -8,7 +8,7 @@ import { usePage } from './page-fixture.js';
 
 const env = usePage();
 const LONG_TEXT = Array.from({ length: 10000 }, (_, i) => `w${i}`).join(' ');
-const BAD = ['NaN', 'Infinity', '-Infinity', '-1', '2.5', '1e308', '', 'abc', '0x10', ' 3 ', LONG_TEXT, '<img src=x onerror=alert(1)>'];
+const BAD = ['NaN', 'Infinity', '-Infinity', '-1', '2.5', '1e308', '', 'abc', '0x10', ' 3 ', LONG_TEXT, '<img src=x onerror=alert(1)>', 'javascript:alert(2)', '"><svg onload=alert(3)>'];
 const label = (value) => (value.length > 30 ? `${value.slice(0, 12)}… (${value.length} chars)` : JSON.stringify(value));
 
 describe('bad URL parameters', () => {
@@ -42,6 +42,13 @@ describe('bad element attributes', () => {
   test('every attribute of both elements, for each bad value', async () => {
     const { page, context, problems } = await openPage(env.browser, `${env.server.url}examples/elements.html`, { viewport: { width: 1000, height: 900 } });
     await page.waitForFunction(() => [...document.querySelectorAll('relpos-attention, relpos-profile')].every((el) => el.view));
+    const dialogs = [];
+    const requests = [];
+    page.on('dialog', async (dialog) => {
+      dialogs.push(dialog.message());
+      await dialog.dismiss();
+    });
+    page.on('request', (request) => requests.push(request.url()));
     for (const value of BAD) {
       const result = await page.evaluate(async (bad) => {
         const out = {};
@@ -58,6 +65,13 @@ describe('bad element attributes', () => {
         expect(notes.length, `${id} ${label(value)}`).toBeGreaterThan(0); // theme or panels is always wrong here
       }
     }
+    // Markup and script URLs in attributes ran nothing and became no element.
+    const injected = await page.evaluate(() =>
+      [...document.querySelectorAll('relpos-attention, relpos-profile')].reduce((count, el) => count + el.shadowRoot.querySelectorAll('img, svg, script, iframe, a').length, 0),
+    );
+    expect(injected).toBe(0);
+    expect(dialogs).toEqual([]);
+    expect(requests).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);
