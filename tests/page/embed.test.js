@@ -115,6 +115,16 @@ describe('dist/relpos.html, the self-contained page', () => {
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+stylesheet/); // nothing left to fetch
     await context.close();
   });
+
+  test('its long-sequence view computes on the main thread (no module worker from file://)', async () => {
+    const { page, context, problems } = await openPage(browser, `${SINGLE.href}?long=1&n=1024`, { viewport: { width: 1280, height: 900 } });
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForFunction(() => !document.body.dataset.busy);
+    expect(await page.evaluate(() => window.relposPage.computedBy())).toBe('main');
+    expect(await page.getAttribute('#figure-offsets canvas', 'aria-label')).toContain('1024 by 1024 heatmap');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
 
 describe('weight', () => {
