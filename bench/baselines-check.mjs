@@ -96,6 +96,7 @@ async function checkCase(rp, tfjs, shape) {
     ok = report(`plain JS ${bits}`, ArrayType, plainJsAttention(inputs), reference) && ok;
     if (ArrayType === Float32Array) {
       ok = report(`TF.js ${tfjs.backend} ${bits}`, ArrayType, await tfjs.attention(inputs), reference) && ok;
+      ok = report(`TF.js direct ${bits}`, ArrayType, await tfjs.attention(inputs, 'direct'), reference) && ok;
     }
     ok = report(`numpy ${bits}`, ArrayType, numpyAttention(inputs), reference) && ok;
   }

@@ -16,6 +16,7 @@ const D = 64;
 const ROOT = new URL('../', import.meta.url).pathname;
 const NATIVE = { sse42: `${ROOT}build/native/relpos_bench_sse42`, native: `${ROOT}build/native/relpos_bench_native` };
 const BUDGET_MS = 400;
+const DIRECT_TFJS_MAX_N = 1024;
 
 function chosenSizes() {
   const at = process.argv.indexOf('--sizes');
@@ -119,8 +120,9 @@ async function main() {
     const plain32 = await medianMs(() => plainJsAttention(x32));
     const plain64 = await medianMs(() => plainJsAttention(x64));
     const tf32 = await medianMs(() => tfjs.attention(x32));
+    const tfDirect32 = n <= DIRECT_TFJS_MAX_N ? await medianMs(() => tfjs.attention(x32, 'direct')) : undefined;
     const nat = (flavour, dtype) => find(native[flavour].results, n, k, dtype);
-    rows32.push([n, k, fmt(ours32), cell(reuse32, ours32), cell(plain32, ours32), cell(tf32, ours32), cell(find(numpy.results, n, k, 'float32')?.median_ms, ours32), cell(nat('sse42', 'float32')?.median_ms, ours32), cell(nat('native', 'float32')?.median_ms, ours32)]);
+    rows32.push([n, k, fmt(ours32), cell(reuse32, ours32), cell(plain32, ours32), cell(tf32, ours32), cell(tfDirect32, ours32), cell(find(numpy.results, n, k, 'float32')?.median_ms, ours32), cell(nat('sse42', 'float32')?.median_ms, ours32), cell(nat('native', 'float32')?.median_ms, ours32)]);
     rows64.push([n, k, fmt(ours64), cell(plain64, ours64), cell(find(numpy.results, n, k, 'float64')?.median_ms, ours64), cell(nat('sse42', 'float64')?.median_ms, ours64), cell(nat('native', 'float64')?.median_ms, ours64)]);
     const s = nat('sse42', 'float32')?.stages;
     flops.push([n, k, gflops(n, stages32.contentScores), gflops(n, stages32.valueProduct), gflops(n, stages64.contentScores), gflops(n, stages64.valueProduct), gflops(n, s?.contentScores), gflops(n, s?.valueProduct)]);
@@ -128,14 +130,14 @@ async function main() {
   }
   tfjs.dispose();
 
-  printTable('float32', ['n', 'k', 'relpos', 'relpos, out=', 'plain JS', 'TF.js WASM', 'numpy', 'native SSE4.2', 'native -march=native'], rows32);
+  printTable('float32', ['n', 'k', 'relpos', 'relpos, out=', 'plain JS', 'TF.js WASM', 'TF.js WASM, direct', 'numpy', 'native SSE4.2', 'native -march=native'], rows32);
   printTable('float64 (TF.js WASM has no float64)', ['n', 'k', 'relpos', 'plain JS', 'numpy', 'native SSE4.2', 'native -march=native'], rows64);
   printTable('GFLOP/s of the two matrix products (2·n²·d_k flops each; from the core\'s stage times)', ['n', 'k', 'QKᵀ f32', 'WV f32', 'QKᵀ f64', 'WV f64', 'QKᵀ f32 SSE4.2', 'WV f32 SSE4.2'], flops);
   const notes = [];
   if (numpy.error) notes.push(`numpy: ${numpy.error}`);
   else notes.push(`numpy ${numpy.numpy} with the BLAS Debian's python3-numpy links (check with numpy.show_config()).`);
   for (const flavour of ['sse42', 'native']) if (native[flavour].error) notes.push(`native ${flavour}: ${native[flavour].error}`);
-  notes.push(`TF.js ${tfjs.backend} backend: matMul(a, transpose(b)) and gatherND (its fast paths); index tensors built once per shape.`);
+  notes.push(`TF.js ${tfjs.backend} backend: "TF.js WASM" uses matMul(a, transpose(b)) and gatherND (its fast paths); "direct" uses matMul(a, b, false, true) and gather, as first written (not run above n = ${DIRECT_TFJS_MAX_N}: seconds per call). Index tensors built once per shape in both.`);
   console.log(`\n${notes.map((note) => `- ${note}`).join('\n')}`);
 }
 

@@ -6,7 +6,7 @@
 //   weights  = softmax(content), softmax(content + position)
 //   output   = W V + B a^V, B[i, c] = Σ_{j: index(i,j)=c} W[i, j]   (bincount over flat indices)
 //
-// Chosen for what the WASM backend (4.22.0) does well:
+// "tuned" (the default) is chosen for what the WASM backend (4.22.0) does well:
 // - matMul(a, transpose(b)), not matMul(a, b, false, true): only untransposed matMuls go to
 //   XNNPACK; any transpose flag falls back to a naive blocked loop (~8x slower at n = 1024).
 // - gatherND, not gather: the GatherV2 kernel bounds-checks every index in JavaScript
@@ -14,6 +14,8 @@
 // - Index tensors are built in JavaScript (Int32Array): int32 clipByValue is wrong on this
 //   backend (clip([-5], -2, 2) gives -1073741824). They depend only on (n, k), so they are
 //   built once per shape and cached, as a TF.js user would keep constants.
+// "direct" is the same maths as a TF.js user first writes it: matMul(a, b, false, true) and
+// gather (what the issue measured); only the index handling is shared with "tuned".
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import * as tf from '@tensorflow/tfjs-core';
@@ -40,7 +42,7 @@ function flatTableIndices(n, k) {
  * The six results as TF.js tensors (call inside tf.tidy). index ([n², 1], for gatherND) and
  * bins ([n²], for bincount) both hold the flat table indices i·(2k+1) + index(i, j).
  */
-function attentionTensors({ q, k, v, relKeys, relValues, n, d, maxDistance }, { index, bins }) {
+function attentionTensors({ q, k, v, relKeys, relValues, n, d, maxDistance }, { index, bins }, style) {
   const tableRows = 2 * maxDistance + 1;
   const Q = tf.mul(tf.tensor2d(q, [n, d]), 1 / Math.sqrt(d));
   const K = tf.tensor2d(k, [n, d]);
@@ -48,9 +50,12 @@ function attentionTensors({ q, k, v, relKeys, relValues, n, d, maxDistance }, { 
   const relK = tf.tensor2d(relKeys, [tableRows, d]);
   const relV = tf.tensor2d(relValues, [tableRows, d]);
 
-  const contentScores = tf.matMul(Q, tf.transpose(K));
-  const P = tf.matMul(Q, tf.transpose(relK)); // n × (2k + 1)
-  const positionBiases = tf.reshape(tf.gatherND(tf.reshape(P, [n * tableRows]), index), [n, n]);
+  const direct = style === 'direct';
+  const timesTransposed = (a, b) => (direct ? tf.matMul(a, b, false, true) : tf.matMul(a, tf.transpose(b)));
+  const contentScores = timesTransposed(Q, K);
+  const P = tf.reshape(timesTransposed(Q, relK), [n * tableRows]); // n × (2k + 1), flat
+  const gathered = direct ? tf.gather(P, bins) : tf.gatherND(P, index);
+  const positionBiases = tf.reshape(gathered, [n, n]);
   const combinedScores = tf.add(contentScores, positionBiases);
   const contentWeights = tf.softmax(contentScores);
   const combinedWeights = tf.softmax(combinedScores);
@@ -64,7 +69,7 @@ function attentionTensors({ q, k, v, relKeys, relValues, n, d, maxDistance }, { 
 const RESULT_NAMES = ['contentScores', 'positionBiases', 'combinedScores', 'contentWeights', 'combinedWeights', 'output'];
 
 /**
- * Sets up TF.js on the WASM backend. attention(inputs) takes
+ * Sets up TF.js on the WASM backend. attention(inputs, style = 'tuned' | 'direct') takes
  * { q, k, v, relKeys, relValues, n, d, maxDistance } (Float32Array, row-major) and resolves to
  * the six results as Float32Array, read back with .data() so a timing includes the work.
  */
@@ -84,12 +89,12 @@ export async function createTfjsAttention() {
     return indexCache.get(key);
   }
 
-  async function attention(inputs) {
+  async function attention(inputs, style = 'tuned') {
     for (const name of ['q', 'k', 'v', 'relKeys', 'relValues']) {
       if (!(inputs[name] instanceof Float32Array)) throw new TypeError(`tfjsAttention: ${name} must be a Float32Array`);
     }
     const indices = indexTensors(inputs.n, inputs.maxDistance);
-    const tensors = tf.tidy(() => attentionTensors(inputs, indices));
+    const tensors = tf.tidy(() => attentionTensors(inputs, indices, style));
     try {
       const data = await Promise.all(tensors.map((t) => t.data()));
       return Object.fromEntries(RESULT_NAMES.map((name, r) => [name, data[r]]));

@@ -79,7 +79,7 @@ void attentionInto(int n, int dK, int dV, int tableRows, bool causal, bool hasRe
                                     matrixAt<T>(combinedWeights, n, n),
                                     matrixAt<T>(output, dV == 0 ? 0 : n, dV)};
   relpos::computeAttention(in, workspace, panels, &lastTimings);
-  if (Index{n} * tableRows > kWorkspaceElementsKept) {
+  if (workspace.elements() > kWorkspaceElementsKept) {
     workspace = relpos::AttentionWorkspace<T>();
   }
 }

@@ -4,15 +4,12 @@
 #pragma once
 
 #include "relpos/matrix_types.hpp"
+#include "relpos/packed_gemm.hpp"
 
 namespace relpos {
 
 // The clipping distance k implied by a relative table of 2k + 1 rows.
 inline Index clippingDistance(Index tableRows) { return (tableRows - 1) / 2; }
-
-// out = Q K^T / sqrt(d_k)   (n x n)
-template <typename T>
-void contentScores(ConstMatrixRef<T> queries, ConstMatrixRef<T> keys, MatrixRef<T> out);
 
 // out(i, j) = q_i . a^K[clip(j - i) + k] / sqrt(d_k), the seed's per-pair loop: O(n^2 d_k).
 // Kept as the reference the fast form is tested against.
@@ -20,36 +17,10 @@ template <typename T>
 void positionBiasesPairwise(ConstMatrixRef<T> queries, ConstMatrixRef<T> relativeKeys,
                             MatrixRef<T> out);
 
-// projected = Q a^K^T / sqrt(d_k)   (n x (2k + 1)): every query against every table row.
-template <typename T>
-void projectRelativeKeys(ConstMatrixRef<T> queries, ConstMatrixRef<T> relativeKeys,
-                         MatrixRef<T> projected);
-
-// out(i, j) = projected(i, clip(j - i) + k): the O(n k d_k) form of the position biases.
-template <typename T>
-void gatherByOffset(ConstMatrixRef<T> projected, MatrixRef<T> out);
-
-// The same position biases row by row, for tables with more rows than there are keys: the
-// unclipped band of row i is one block of a^K, so one matrix-vector product; the clipped ends
-// repeat the edge values. n · min(n, 2k + 1) · d_k multiply-adds.
-template <typename T>
-void positionBiasesByRow(ConstMatrixRef<T> queries, ConstMatrixRef<T> relativeKeys,
-                         MatrixRef<T> out);
-
-// out(i, :) += sum_j w(i, j) a^V[clip(j - i) + k], row by row (the band as one block of a^V,
-// the clipped ends as their summed weights times an edge row): for tables larger than n.
-template <typename T>
-void addValuePositionByRow(ConstMatrixRef<T> weights, ConstMatrixRef<T> relativeValues,
-                           MatrixRef<T> out);
-
 // Row-wise stable softmax: out(i, :) = exp(s(i, :) - max) / sum. With causal, keys j > i get
-// weight exactly 0 (the scores are treated as -inf there).
+// weight exactly 0 (the scores are treated as -inf there). Row r holds query firstRow + r.
 template <typename T>
-void softmaxRows(ConstMatrixRef<T> scores, bool causal, MatrixRef<T> out);
-
-// buckets(i, c) = sum of weights(i, j) over the keys j with clip(j - i) + k == c  (n x (2k + 1)).
-template <typename T>
-void bucketByOffset(ConstMatrixRef<T> weights, MatrixRef<T> buckets);
+void softmaxRows(ConstMatrixRef<T> scores, bool causal, MatrixRef<T> out, Index firstRow = 0);
 
 // out(i, :) = sum_j w(i, j) (v_j + a^V[clip(j - i) + k]), the per-pair loop; the reference.
 template <typename T>
@@ -76,29 +47,36 @@ struct AttentionPanels {
   MatrixMap<T> output;           // n x d_v (0 x 0 when there are no values)
 };
 
+// The core's scratch memory, reused from call to call: it grows, never shrinks.
 template <typename T>
 class AttentionWorkspace {
  public:
-  // Scratch matrices sized for n queries and a table of `tableRows` rows; grows, never shrinks.
-  MatrixMap<T> projected(Index n, Index tableRows);
-  MatrixMap<T> buckets(Index n, Index tableRows);
+  PackedRight<T> keys;            // K^T in panels
+  PackedRight<T> values;          // V in panels
+  PackedRight<T> relativeKeys;    // the rows of a^K that some query reads, transposed
+  PackedRight<T> relativeValues;  // the same rows of a^V
+  // One block of rows against a band of table rows: projections, then bucketed weights.
+  MatrixMap<T> blockTable(Index rows, Index cols);
+  // Elements held in all (for the bindings' decision to drop a large workspace).
+  Index elements() const;
 
  private:
-  Vector<T> projected_;
-  Vector<T> buckets_;
+  Vector<T> blockTable_;
 };
 
 // Milliseconds spent in each stage of the last computeAttention that was given a timings
 // pointer (for benchmarks; nothing is timed without one).
 struct AttentionTimings {
   double contentScores = 0;   // Q K^T (a GEMM)
-  double positionBiases = 0;  // Q a^K^T and the gather
+  double positionBiases = 0;  // Q a^K^T over each block's band, and the gather
   double softmax = 0;         // combined scores and both softmaxes
   double valueProduct = 0;    // W V (a GEMM)
   double valuePosition = 0;   // the bucketed a^V term
 };
 
-// Every panel of relative self-attention; the shapes are the caller's to check.
+// Every panel of relative self-attention; the shapes are the caller's to check. Runs block of
+// rows by block of rows (each stage while the block is in cache); the position terms touch only
+// the band of table rows a block reads: n · min(n + block, 2k + 1) · d work each.
 template <typename T>
 void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& workspace,
                       AttentionPanels<T>& panels, AttentionTimings* timings = nullptr);

@@ -1,8 +1,8 @@
 // The softmax of a row, and the exp inside it: Eigen 3.4 has no WebAssembly SIMD backend and its exp runs
-// one lane at a time there, so the softmax's exp is written here. A vector kernel with
-// <wasm_simd128.h> is used when compiling for WASM SIMD; everywhere else (the native build) the
-// scalar kernel runs. Both evaluate the same Cephes-style approximation, so they agree to the
-// last bit or two (only the order of the sum differs):
+// one lane at a time there, so the softmax's exp is written here: a vector kernel on 128-bit
+// vectors (WASM SIMD in the module, SSE natively; relpos/simd_vectors.hpp) and a scalar twin
+// for the tails. Both evaluate the same Cephes-style approximation, so they agree to the last
+// bit or two (only the order of the sum differs):
 //   exp(x) = 2^m · p(r),  m = round(x / ln 2),  r = x − m·ln 2 (in two parts),
 //   float: degree-6 polynomial (≈1 ulp); double: Cephes's rational form (≈1e-16 relative).
 // Meant for the scores minus their row maximum (≤ 0): below exp's normal range (x < −87.3 for
@@ -29,8 +29,5 @@ void softmaxInPlaceScalar(T* row, Index count);
 
 template <typename T>
 T expShiftedInPlaceScalar(T* row, Index count, T shift);
-
-// True when expShiftedInPlace uses WebAssembly SIMD.
-bool expKernelIsSimd();
 
 }  // namespace relpos

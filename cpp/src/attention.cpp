@@ -1,8 +1,8 @@
 #include "relpos/attention.hpp"
 
-#include <cmath>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "relpos/exp_kernels.hpp"
 #include "relpos/relative_offsets.hpp"
@@ -10,42 +10,86 @@
 namespace relpos {
 namespace {
 
+// Query rows per block: the block's rows of all five panels stay in cache from its scores to
+// its output, and a block reads at most n + kBlockRows - 1 table rows.
+constexpr Index kBlockRows = 32;
+
 template <typename T>
 T inverseSqrt(Index d) {
   return T(1) / std::sqrt(static_cast<T>(d));
 }
 
-// Lap times in milliseconds, read only when asked for.
+// Milliseconds per stage, added up over the blocks, kept only when asked for.
 class StageClock {
  public:
-  explicit StageClock(bool enabled) : enabled_(enabled), last_(now()) {}
-  void lap(double* milliseconds) {
-    if (!enabled_ || milliseconds == nullptr) return;
+  explicit StageClock(AttentionTimings* timings) : timings_(timings), last_(now()) {
+    if (timings_ != nullptr) *timings_ = AttentionTimings{};
+  }
+  void lap(double AttentionTimings::*stage) {
+    if (timings_ == nullptr) return;
     const auto time = now();
-    *milliseconds = std::chrono::duration<double, std::milli>(time - last_).count();
+    timings_->*stage += std::chrono::duration<double, std::milli>(time - last_).count();
     last_ = time;
   }
 
  private:
   static std::chrono::steady_clock::time_point now() { return std::chrono::steady_clock::now(); }
-  bool enabled_;
+  AttentionTimings* timings_;
   std::chrono::steady_clock::time_point last_;
 };
 
+// The table rows [first, first + count) that queries [firstQuery, endQuery) read among n keys
+// at distance k: clip(j - i, -k, k) + k is smallest at (j = 0, last query), largest at
+// (j = n - 1, first query).
+struct TableRows {
+  Index first;
+  Index count;
+};
+
+TableRows tableRowsRead(Index firstQuery, Index endQuery, Index n, Index k) {
+  const Index first = std::clamp<Index>(-(endQuery - 1), -k, k) + k;
+  const Index last = std::clamp<Index>(n - 1 - firstQuery, -k, k) + k;
+  return {first, last - first + 1};
+}
+
+// out(r, j) = projected(r, clip(j - i) + k - firstTableRow) for query i = firstQuery + r.
 template <typename T>
-MatrixMap<T> reshapeInto(Vector<T>& storage, Index rows, Index cols) {
-  if (storage.size() < rows * cols) {
-    storage.resize(rows * cols);
+void gatherByOffset(ConstMatrixRef<T> projected, Index firstQuery, Index firstTableRow, Index k,
+                    MatrixRef<T> out) {
+  for (Index r = 0; r < out.rows(); ++r) {
+    const RowBand band = rowBand(firstQuery + r, out.cols(), k);
+    out.row(r).segment(band.midBegin, band.midLength) =
+        projected.row(r).segment(band.midTableRow - firstTableRow, band.midLength);
+    // Clipped keys repeat the band's edge cells (table rows 0 and 2k).
+    if (band.leftLength > 0) {
+      out.row(r).head(band.leftLength).setConstant(projected(r, -firstTableRow));
+    }
+    if (band.rightLength > 0) {
+      out.row(r).tail(band.rightLength).setConstant(projected(r, 2 * k - firstTableRow));
+    }
   }
-  return MatrixMap<T>(storage.data(), rows, cols);
+}
+
+// buckets(r, c) = sum of weights(r, j) over the keys j with clip(j - i) + k == firstTableRow + c,
+// for query i = firstQuery + r.
+template <typename T>
+void bucketByOffset(ConstMatrixRef<T> weights, Index firstQuery, Index firstTableRow, Index k,
+                    MatrixRef<T> buckets) {
+  buckets.setZero();
+  for (Index r = 0; r < weights.rows(); ++r) {
+    const RowBand band = rowBand(firstQuery + r, weights.cols(), k);
+    buckets.row(r).segment(band.midTableRow - firstTableRow, band.midLength) =
+        weights.row(r).segment(band.midBegin, band.midLength);
+    if (band.leftLength > 0) {
+      buckets(r, -firstTableRow) += weights.row(r).head(band.leftLength).sum();
+    }
+    if (band.rightLength > 0) {
+      buckets(r, 2 * k - firstTableRow) += weights.row(r).tail(band.rightLength).sum();
+    }
+  }
 }
 
 }  // namespace
-
-template <typename T>
-void contentScores(ConstMatrixRef<T> queries, ConstMatrixRef<T> keys, MatrixRef<T> out) {
-  out.noalias() = (inverseSqrt<T>(queries.cols()) * queries) * keys.transpose();
-}
 
 template <typename T>
 void positionBiasesPairwise(ConstMatrixRef<T> queries, ConstMatrixRef<T> relativeKeys,
@@ -62,86 +106,13 @@ void positionBiasesPairwise(ConstMatrixRef<T> queries, ConstMatrixRef<T> relativ
 }
 
 template <typename T>
-void projectRelativeKeys(ConstMatrixRef<T> queries, ConstMatrixRef<T> relativeKeys,
-                         MatrixRef<T> projected) {
-  projected.noalias() = (inverseSqrt<T>(queries.cols()) * queries) * relativeKeys.transpose();
-}
-
-template <typename T>
-void gatherByOffset(ConstMatrixRef<T> projected, MatrixRef<T> out) {
-  const Index n = out.rows();
-  const Index lastColumn = projected.cols() - 1;
-  const Index k = clippingDistance(projected.cols());
-  for (Index i = 0; i < n; ++i) {
-    const RowBand band = rowBand(i, n, k);
-    out.row(i).head(band.leftLength).setConstant(projected(i, 0));
-    out.row(i).segment(band.midBegin, band.midLength) =
-        projected.row(i).segment(band.midTableRow, band.midLength);
-    out.row(i).tail(band.rightLength).setConstant(projected(i, lastColumn));
-  }
-}
-
-template <typename T>
-void positionBiasesByRow(ConstMatrixRef<T> queries, ConstMatrixRef<T> relativeKeys,
-                         MatrixRef<T> out) {
-  const Index n = out.rows();
-  const Index k = clippingDistance(relativeKeys.rows());
-  const T scale = inverseSqrt<T>(queries.cols());
-  for (Index i = 0; i < n; ++i) {
-    const RowBand band = rowBand(i, n, k);
-    out.row(i).segment(band.midBegin, band.midLength).noalias() =
-        (relativeKeys.middleRows(band.midTableRow, band.midLength) *
-         (scale * queries.row(i)).transpose())
-            .transpose();
-    // Clipped keys repeat the band's edge cell (offset -k at j = i - k, +k at j = i + k).
-    if (band.leftLength > 0) out.row(i).head(band.leftLength).setConstant(out(i, i - k));
-    if (band.rightLength > 0) out.row(i).tail(band.rightLength).setConstant(out(i, i + k));
-  }
-}
-
-template <typename T>
-void addValuePositionByRow(ConstMatrixRef<T> weights, ConstMatrixRef<T> relativeValues,
-                           MatrixRef<T> out) {
-  const Index n = weights.rows();
-  const Index lastRow = relativeValues.rows() - 1;
-  const Index k = clippingDistance(relativeValues.rows());
-  for (Index i = 0; i < n; ++i) {
-    const RowBand band = rowBand(i, weights.cols(), k);
-    out.row(i).noalias() += weights.row(i).segment(band.midBegin, band.midLength) *
-                            relativeValues.middleRows(band.midTableRow, band.midLength);
-    if (band.leftLength > 0) {
-      out.row(i) += weights.row(i).head(band.leftLength).sum() * relativeValues.row(0);
-    }
-    if (band.rightLength > 0) {
-      out.row(i) += weights.row(i).tail(band.rightLength).sum() * relativeValues.row(lastRow);
-    }
-  }
-}
-
-template <typename T>
-void softmaxRows(ConstMatrixRef<T> scores, bool causal, MatrixRef<T> out) {
-  const Index n = scores.rows();
+void softmaxRows(ConstMatrixRef<T> scores, bool causal, MatrixRef<T> out, Index firstRow) {
   const Index cols = scores.cols();
-  for (Index i = 0; i < n; ++i) {
-    const Index visible = causal ? std::min(i + 1, cols) : cols;
-    out.row(i).head(visible) = scores.row(i).head(visible);
-    softmaxInPlace(out.row(i).data(), visible);  // exp(s - max) / sum
-    out.row(i).tail(cols - visible).setZero();
-  }
-}
-
-template <typename T>
-void bucketByOffset(ConstMatrixRef<T> weights, MatrixRef<T> buckets) {
-  const Index n = weights.rows();
-  const Index lastColumn = buckets.cols() - 1;
-  const Index k = clippingDistance(buckets.cols());
-  buckets.setZero();
-  for (Index i = 0; i < n; ++i) {
-    const RowBand band = rowBand(i, weights.cols(), k);
-    buckets.row(i).segment(band.midTableRow, band.midLength) =
-        weights.row(i).segment(band.midBegin, band.midLength);
-    buckets(i, 0) += weights.row(i).head(band.leftLength).sum();
-    buckets(i, lastColumn) += weights.row(i).tail(band.rightLength).sum();
+  for (Index r = 0; r < scores.rows(); ++r) {
+    const Index visible = causal ? std::min(firstRow + r + 1, cols) : cols;
+    out.row(r).head(visible) = scores.row(r).head(visible);
+    softmaxInPlace(out.row(r).data(), visible);  // exp(s - max) / sum
+    out.row(r).tail(cols - visible).setZero();
   }
 }
 
@@ -160,64 +131,90 @@ void attentionOutputPairwise(ConstMatrixRef<T> weights, ConstMatrixRef<T> values
 }
 
 template <typename T>
-MatrixMap<T> AttentionWorkspace<T>::projected(Index n, Index tableRows) {
-  return reshapeInto(projected_, n, tableRows);
+MatrixMap<T> AttentionWorkspace<T>::blockTable(Index rows, Index cols) {
+  if (blockTable_.size() < rows * cols) blockTable_.resize(rows * cols);
+  return MatrixMap<T>(blockTable_.data(), rows, cols);
 }
 
 template <typename T>
-MatrixMap<T> AttentionWorkspace<T>::buckets(Index n, Index tableRows) {
-  return reshapeInto(buckets_, n, tableRows);
+Index AttentionWorkspace<T>::elements() const {
+  return keys.storedElements() + values.storedElements() + relativeKeys.storedElements() +
+         relativeValues.storedElements() + blockTable_.size();
 }
 
 template <typename T>
 void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& workspace,
                       AttentionPanels<T>& panels, AttentionTimings* timings) {
   const Index n = in.queries.rows();
-  const Index tableRows = in.relativeKeys.rows();
-  StageClock clock(timings != nullptr);
+  const Index k = clippingDistance(in.relativeKeys.rows());
+  const T scale = inverseSqrt<T>(in.queries.cols());
+  const bool hasValues = in.values.size() != 0;
+  const bool hasRelativeValues = hasValues && in.relativeValues.size() != 0;
+  constexpr Index width = kPanelWidth<T>;
+  StageClock clock(timings);
 
-  // Tables with more rows than keys are cheaper row by row than projected whole.
-  const bool byRow = tableRows > n;
+  // Only the table rows some query reads are packed: at most 2n - 1 of them.
+  const TableRows used = tableRowsRead(0, n, n, k);
+  workspace.keys.packTransposed(in.keys);
+  clock.lap(&AttentionTimings::contentScores);
+  workspace.relativeKeys.packTransposed(in.relativeKeys.middleRows(used.first, used.count));
+  clock.lap(&AttentionTimings::positionBiases);
+  if (hasValues) workspace.values.pack(in.values);
+  clock.lap(&AttentionTimings::valueProduct);
+  if (hasRelativeValues) {
+    workspace.relativeValues.pack(in.relativeValues.middleRows(used.first, used.count));
+  }
+  clock.lap(&AttentionTimings::valuePosition);
 
-  contentScores<T>(in.queries, in.keys, panels.contentScores);
-  clock.lap(timings ? &timings->contentScores : nullptr);
-  if (byRow) {
-    positionBiasesByRow<T>(in.queries, in.relativeKeys, panels.positionBiases);
-  } else {
-    MatrixMap<T> projected = workspace.projected(n, tableRows);
-    projectRelativeKeys<T>(in.queries, in.relativeKeys, projected);
-    gatherByOffset<T>(projected, panels.positionBiases);
-  }
-  clock.lap(timings ? &timings->positionBiases : nullptr);
-  panels.combinedScores.noalias() = panels.contentScores + panels.positionBiases;
-  softmaxRows<T>(panels.contentScores, in.causal, panels.contentWeights);
-  softmaxRows<T>(panels.combinedScores, in.causal, panels.combinedWeights);
-  clock.lap(timings ? &timings->softmax : nullptr);
+  for (Index first = 0; first < n; first += kBlockRows) {
+    const Index rows = std::min(kBlockRows, n - first);
+    const auto queries = in.queries.middleRows(first, rows);
+    auto content = panels.contentScores.middleRows(first, rows);
+    auto position = panels.positionBiases.middleRows(first, rows);
+    auto combined = panels.combinedScores.middleRows(first, rows);
+    auto contentWeights = panels.contentWeights.middleRows(first, rows);
+    auto combinedWeights = panels.combinedWeights.middleRows(first, rows);
+    const TableRows band = tableRowsRead(first, first + rows, n, k);
 
-  if (in.values.size() == 0) {
-    return;
+    // SPEC §1: content(i, j) = q_i . k_j / sqrt(d_k).
+    multiplyPacked<T>(queries, workspace.keys, scale, false, content);
+    clock.lap(&AttentionTimings::contentScores);
+
+    // position(i, j) = q_i . a^K[clip(j - i) + k] / sqrt(d_k): project onto the block's band
+    // (from a whole panel, so the projection's first column is panel-aligned), then gather.
+    const Index firstPanel = (band.first - used.first) / width;
+    const Index projectedCols =
+        std::min(used.count, band.first - used.first + band.count) - firstPanel * width;
+    MatrixMap<T> projected = workspace.blockTable(rows, projectedCols);
+    multiplyPacked<T>(queries, workspace.relativeKeys, scale, false, projected, 0, firstPanel);
+    gatherByOffset<T>(projected, first, used.first + firstPanel * width, k, position);
+    clock.lap(&AttentionTimings::positionBiases);
+
+    combined.noalias() = content + position;
+    softmaxRows<T>(content, in.causal, contentWeights, first);
+    softmaxRows<T>(combined, in.causal, combinedWeights, first);
+    clock.lap(&AttentionTimings::softmax);
+
+    if (!hasValues) continue;
+    // output(i, :) = sum_j w(i, j) v_j; with causal, keys past the block's last query weigh 0.
+    auto output = panels.output.middleRows(first, rows);
+    const Index keysSeen = in.causal ? first + rows : n;
+    multiplyPacked<T>(combinedWeights.leftCols(keysSeen), workspace.values, T(1), false, output);
+    clock.lap(&AttentionTimings::valueProduct);
+
+    if (!hasRelativeValues) continue;
+    // output(i, :) += sum_c bucket(i, c) a^V[c], bucket(i, c) = the weights at offset index c.
+    MatrixMap<T> buckets = workspace.blockTable(rows, band.count);
+    bucketByOffset<T>(combinedWeights, first, band.first, k, buckets);
+    multiplyPacked<T>(buckets, workspace.relativeValues, T(1), true, output,
+                      band.first - used.first);
+    clock.lap(&AttentionTimings::valuePosition);
   }
-  panels.output.noalias() = panels.combinedWeights * in.values;
-  clock.lap(timings ? &timings->valueProduct : nullptr);
-  if (in.relativeValues.size() != 0 && byRow) {
-    addValuePositionByRow<T>(panels.combinedWeights, in.relativeValues, panels.output);
-  } else if (in.relativeValues.size() != 0) {
-    MatrixMap<T> buckets = workspace.buckets(n, in.relativeValues.rows());
-    bucketByOffset<T>(panels.combinedWeights, buckets);
-    panels.output.noalias() += buckets * in.relativeValues;
-  }
-  clock.lap(timings ? &timings->valuePosition : nullptr);
 }
 
 #define RELPOS_INSTANTIATE(T)                                                                   \
-  template void contentScores<T>(ConstMatrixRef<T>, ConstMatrixRef<T>, MatrixRef<T>);           \
   template void positionBiasesPairwise<T>(ConstMatrixRef<T>, ConstMatrixRef<T>, MatrixRef<T>);  \
-  template void projectRelativeKeys<T>(ConstMatrixRef<T>, ConstMatrixRef<T>, MatrixRef<T>);     \
-  template void gatherByOffset<T>(ConstMatrixRef<T>, MatrixRef<T>);                             \
-  template void positionBiasesByRow<T>(ConstMatrixRef<T>, ConstMatrixRef<T>, MatrixRef<T>);     \
-  template void addValuePositionByRow<T>(ConstMatrixRef<T>, ConstMatrixRef<T>, MatrixRef<T>);   \
-  template void softmaxRows<T>(ConstMatrixRef<T>, bool, MatrixRef<T>);                          \
-  template void bucketByOffset<T>(ConstMatrixRef<T>, MatrixRef<T>);                             \
+  template void softmaxRows<T>(ConstMatrixRef<T>, bool, MatrixRef<T>, Index);                   \
   template void attentionOutputPairwise<T>(ConstMatrixRef<T>, ConstMatrixRef<T>,                \
                                            ConstMatrixRef<T>, MatrixRef<T>);                    \
   template class AttentionWorkspace<T>;                                                         \

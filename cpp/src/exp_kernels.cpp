@@ -4,9 +4,7 @@
 #include <cstdint>
 #include <cstring>
 
-#if defined(__wasm_simd128__)
-#include <wasm_simd128.h>
-#endif
+#include "relpos/simd_vectors.hpp"
 
 namespace relpos {
 namespace {
@@ -16,6 +14,7 @@ constexpr float kLog2eF = 1.44269504088896341F;
 constexpr float kLn2HiF = 0.693359375F;
 constexpr float kLn2LoF = -2.12194440e-4F;
 constexpr float kMinF = -87.3365478515625F;  // exp(kMinF) ~ FLT_MIN
+constexpr float kRoundF = 12582912.0F;        // 1.5 · 2^23: adding it rounds to an integer
 constexpr float kPF[6] = {1.9875691500E-4F, 1.3981999507E-3F, 8.3334519073E-3F,
                           4.1665795894E-2F, 1.6666665459E-1F, 5.0000001201E-1F};
 
@@ -24,6 +23,7 @@ constexpr double kLog2eD = 1.4426950408889634073599;
 constexpr double kLn2HiD = 6.93145751953125E-1;
 constexpr double kLn2LoD = 1.42860682030941723212E-6;
 constexpr double kMinD = -708.3964185322641;  // exp(kMinD) ~ DBL_MIN
+constexpr double kRoundD = 6755399441055744.0;   // 1.5 · 2^52
 constexpr double kPD[3] = {1.26177193074810590878E-4, 3.02994407707441961300E-2,
                            9.99999999999999999910E-1};
 constexpr double kQD[4] = {3.00198505138664455042E-6, 2.52448340349684104192E-3,
@@ -60,99 +60,77 @@ double expScalar(double x) {
   return y * scale;
 }
 
-#if defined(__wasm_simd128__)
-
-v128_t expVector(v128_t input, float /*tag*/) {
-  const v128_t x = wasm_f32x4_pmax(input, wasm_f32x4_splat(kMinF));  // NaN stays NaN
-  const v128_t m = wasm_f32x4_nearest(wasm_f32x4_mul(x, wasm_f32x4_splat(kLog2eF)));
-  v128_t r = wasm_f32x4_sub(x, wasm_f32x4_mul(m, wasm_f32x4_splat(kLn2HiF)));
-  r = wasm_f32x4_sub(r, wasm_f32x4_mul(m, wasm_f32x4_splat(kLn2LoF)));
-  v128_t p = wasm_f32x4_splat(kPF[0]);
-  for (int c = 1; c < 6; ++c) p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kPF[c]));
-  const v128_t y = wasm_f32x4_add(
-      wasm_f32x4_add(wasm_f32x4_mul(p, wasm_f32x4_mul(r, r)), r), wasm_f32x4_splat(1.0F));
-  const v128_t exponent = wasm_i32x4_shl(
-      wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(m), wasm_i32x4_splat(127)), 23);
-  return wasm_f32x4_mul(y, exponent);
-}
-
-v128_t expVector(v128_t input, double /*tag*/) {
-  const v128_t x = wasm_f64x2_pmax(input, wasm_f64x2_splat(kMinD));  // NaN stays NaN
-  const v128_t m = wasm_f64x2_nearest(wasm_f64x2_mul(x, wasm_f64x2_splat(kLog2eD)));
-  v128_t r = wasm_f64x2_sub(x, wasm_f64x2_mul(m, wasm_f64x2_splat(kLn2HiD)));
-  r = wasm_f64x2_sub(r, wasm_f64x2_mul(m, wasm_f64x2_splat(kLn2LoD)));
-  const v128_t rr = wasm_f64x2_mul(r, r);
-  v128_t px = wasm_f64x2_add(wasm_f64x2_mul(wasm_f64x2_splat(kPD[0]), rr), wasm_f64x2_splat(kPD[1]));
-  px = wasm_f64x2_mul(r, wasm_f64x2_add(wasm_f64x2_mul(px, rr), wasm_f64x2_splat(kPD[2])));
-  v128_t q = wasm_f64x2_add(wasm_f64x2_mul(wasm_f64x2_splat(kQD[0]), rr), wasm_f64x2_splat(kQD[1]));
-  q = wasm_f64x2_add(wasm_f64x2_mul(q, rr), wasm_f64x2_splat(kQD[2]));
-  q = wasm_f64x2_add(wasm_f64x2_mul(q, rr), wasm_f64x2_splat(kQD[3]));
-  const v128_t ratio = wasm_f64x2_div(px, wasm_f64x2_sub(q, px));
-  const v128_t y = wasm_f64x2_add(wasm_f64x2_splat(1.0),
-                                  wasm_f64x2_mul(wasm_f64x2_splat(2.0), ratio));
-  const v128_t exponent = wasm_i64x2_shl(
-      wasm_i64x2_add(wasm_i64x2_extend_low_i32x4(wasm_i32x4_trunc_sat_f64x2_zero(m)),
-                     wasm_i64x2_splat(1023)),
-      52);
-  return wasm_f64x2_mul(y, exponent);
-}
-
+// The vector kernels: the same steps on 128-bit vectors (relpos/simd_vectors.hpp), in WASM SIMD
+// and natively. The constants are loaded once per call from tables the compiler cannot fold:
+// LLVM rematerialises a v128.const at every use inside a loop, and V8 builds each one from
+// immediates (several instructions each, on every iteration); loaded values stay in registers.
 template <typename T>
-constexpr Index kLanes = 16 / sizeof(T);
-
-v128_t maxOf(v128_t a, v128_t b, float /*tag*/) { return wasm_f32x4_pmax(a, b); }
-v128_t maxOf(v128_t a, v128_t b, double /*tag*/) { return wasm_f64x2_pmax(a, b); }
-v128_t multiply(v128_t a, v128_t b, float /*tag*/) { return wasm_f32x4_mul(a, b); }
-v128_t multiply(v128_t a, v128_t b, double /*tag*/) { return wasm_f64x2_mul(a, b); }
-v128_t splat(float v) { return wasm_f32x4_splat(v); }
-v128_t splat(double v) { return wasm_f64x2_splat(v); }
-v128_t sub(v128_t a, v128_t b, float /*tag*/) { return wasm_f32x4_sub(a, b); }
-v128_t sub(v128_t a, v128_t b, double /*tag*/) { return wasm_f64x2_sub(a, b); }
-v128_t add(v128_t a, v128_t b, float /*tag*/) { return wasm_f32x4_add(a, b); }
-v128_t add(v128_t a, v128_t b, double /*tag*/) { return wasm_f64x2_add(a, b); }
-float lane(v128_t v, int i, float /*tag*/) {
-  float out[4];
-  wasm_v128_store(out, v);
-  return out[i];
-}
-double lane(v128_t v, int i, double /*tag*/) {
-  double out[2];
-  wasm_v128_store(out, v);
-  return out[i];
-}
-
-#endif
+struct ExpConstants {
+  simd::Vec<T> minimum, log2e, round, ln2Hi, ln2Lo, one, two;
+  simd::IntVec<T> exponentBias;  // bits(round) - the exponent bias (127 or 1023)
+  simd::Vec<T> poly[7];          // float: p(r); double: P then Q
+};
 
 }  // namespace
 
-template <typename T>
-T expShiftedInPlaceScalar(T* row, Index count, T shift) {
-  T sum = 0;
-  for (Index j = 0; j < count; ++j) {
-    row[j] = expScalar(row[j] - shift);
-    sum += row[j];
-  }
-  return sum;
-}
+// Not const, not static: the compiler must not fold these into per-use constants (see above).
+float expConstantTableF[13] = {kMinF,  kLog2eF, kRoundF, kLn2HiF, kLn2LoF, 1.0F, 2.0F,
+                               kPF[0], kPF[1],  kPF[2],  kPF[3],  kPF[4],  kPF[5]};
+double expConstantTableD[14] = {kMinD,  kLog2eD, kRoundD, kLn2HiD, kLn2LoD, 1.0,    2.0,
+                                kPD[0], kPD[1],  kPD[2],  kQD[0],  kQD[1],  kQD[2], kQD[3]};
+
+namespace {
 
 template <typename T>
-T expShiftedInPlace(T* row, Index count, T shift) {
-#if defined(__wasm_simd128__)
-  const T tag{};
-  const v128_t shiftV = splat(shift);
-  v128_t sumV = splat(T(0));
-  Index j = 0;
-  for (; j + kLanes<T> <= count; j += kLanes<T>) {
-    const v128_t e = expVector(sub(wasm_v128_load(row + j), shiftV, tag), tag);
-    wasm_v128_store(row + j, e);
-    sumV = add(sumV, e, tag);
-  }
-  T sum = 0;
-  for (int l = 0; l < kLanes<T>; ++l) sum += lane(sumV, l, tag);
-  return sum + expShiftedInPlaceScalar(row + j, count - j, shift);
-#else
-  return expShiftedInPlaceScalar(row, count, shift);
-#endif
+ExpConstants<T> loadExpConstants(const T* table, int coefficients, std::int64_t exponentBias) {
+  using simd::splat;
+  ExpConstants<T> c{};
+  c.minimum = splat(table[0]);
+  c.log2e = splat(table[1]);
+  c.round = splat(table[2]);
+  c.ln2Hi = splat(table[3]);
+  c.ln2Lo = splat(table[4]);
+  c.one = splat(table[5]);
+  c.two = splat(table[6]);
+  c.exponentBias = (simd::IntVec<T>)c.round - static_cast<simd::IntLane<T>>(exponentBias);
+  for (int i = 0; i < coefficients; ++i) c.poly[i] = splat(table[7 + i]);
+  return c;
+}
+
+ExpConstants<float> expConstants(float /*tag*/) {
+  return loadExpConstants(expConstantTableF, 6, 127);
+}
+ExpConstants<double> expConstants(double /*tag*/) {
+  return loadExpConstants(expConstantTableD, 7, 1023);
+}
+
+// As expScalar, lane by lane. m = round(x / ln 2) is t - 1.5 · 2^p with t = x / ln 2 + 1.5 · 2^p
+// (p = 23 or 52: rounds to nearest even, as nearbyint, so the kernels agree), and the bits of t
+// minus those of 1.5 · 2^p are m as an integer: no float-to-int conversion (a long sequence in
+// WASM SIMD), and 2^m is (m + bias) shifted into the exponent field.
+simd::Float4 expVector(simd::Float4 input, const ExpConstants<float>& c) {
+  const simd::Float4 x = simd::maxKeepingNaN<float>(input, c.minimum);
+  const simd::Float4 t = x * c.log2e + c.round;
+  const simd::Float4 m = t - c.round;
+  simd::Float4 r = x - m * c.ln2Hi;
+  r = r - m * c.ln2Lo;
+  simd::Float4 p = c.poly[0];
+  for (int i = 1; i < 6; ++i) p = p * r + c.poly[i];
+  const simd::Float4 y = (p * (r * r) + r) + c.one;
+  return y * (simd::Float4)(((simd::Int4)t - c.exponentBias) << 23);
+}
+
+simd::Double2 expVector(simd::Double2 input, const ExpConstants<double>& c) {
+  const simd::Double2 x = simd::maxKeepingNaN<double>(input, c.minimum);
+  const simd::Double2 t = x * c.log2e + c.round;
+  const simd::Double2 m = t - c.round;
+  simd::Double2 r = x - m * c.ln2Hi;
+  r = r - m * c.ln2Lo;
+  const simd::Double2 rr = r * r;
+  const simd::Double2 px = r * ((c.poly[0] * rr + c.poly[1]) * rr + c.poly[2]);
+  const simd::Double2 q = ((c.poly[3] * rr + c.poly[4]) * rr + c.poly[5]) * rr + c.poly[6];
+  const simd::Double2 y = c.one + c.two * (px / (q - px));
+  return y * (simd::Double2)(((simd::Long2)t - c.exponentBias) << 52);
 }
 
 // Rows whose maximum is infinite (scores that overflowed): the softmax's limit. With +inf
@@ -173,6 +151,33 @@ bool softmaxLimit(T* row, Index count, T max) {
   return true;
 }
 
+}  // namespace
+
+template <typename T>
+T expShiftedInPlaceScalar(T* row, Index count, T shift) {
+  T sum = 0;
+  for (Index j = 0; j < count; ++j) {
+    row[j] = expScalar(row[j] - shift);
+    sum += row[j];
+  }
+  return sum;
+}
+
+template <typename T>
+T expShiftedInPlace(T* row, Index count, T shift) {
+  constexpr Index lanes = simd::kLanes<T>;
+  const ExpConstants<T> constants = expConstants(T{});
+  const simd::Vec<T> shiftV = simd::splat<T>(shift);
+  simd::Vec<T> sumV{};
+  Index j = 0;
+  for (; j + lanes <= count; j += lanes) {
+    const simd::Vec<T> e = expVector(simd::load<T>(row + j) - shiftV, constants);
+    simd::store<T>(row + j, e);
+    sumV += e;
+  }
+  return simd::sumOfLanes<T>(sumV) + expShiftedInPlaceScalar(row + j, count - j, shift);
+}
+
 template <typename T>
 void softmaxInPlaceScalar(T* row, Index count) {
   T max = row[0];
@@ -185,47 +190,30 @@ void softmaxInPlaceScalar(T* row, Index count) {
 
 template <typename T>
 void softmaxInPlace(T* row, Index count) {
-#if defined(__wasm_simd128__)
-  const T tag{};
-  constexpr Index lanes = kLanes<T>;
+  constexpr Index lanes = simd::kLanes<T>;
   if (count < 2 * lanes) {
     softmaxInPlaceScalar(row, count);
     return;
   }
-  v128_t maxV = wasm_v128_load(row);
+  simd::Vec<T> maxV = simd::load<T>(row);
   Index j = lanes;
-  for (; j + lanes <= count; j += lanes) maxV = maxOf(maxV, wasm_v128_load(row + j), tag);
-  T max = lane(maxV, 0, tag);
-  for (int l = 1; l < lanes; ++l) max = lane(maxV, l, tag) > max ? lane(maxV, l, tag) : max;
+  for (; j + lanes <= count; j += lanes) maxV = simd::maxKeepingNaN<T>(simd::load<T>(row + j), maxV);
+  T max = simd::maxOfLanes<T>(maxV);
   for (; j < count; ++j) max = row[j] > max ? row[j] : max;
   if (softmaxLimit(row, count, max)) return;
   const T sum = expShiftedInPlace(row, count, max);
-  const T inverse = T(1) / sum;
-  const v128_t inverseV = splat(inverse);
-  for (j = 0; j + lanes <= count; j += lanes) {
-    wasm_v128_store(row + j, multiply(wasm_v128_load(row + j), inverseV, tag));
-  }
-  for (; j < count; ++j) row[j] *= inverse;
-#else
-  softmaxInPlaceScalar(row, count);
-#endif
-}
-
-bool expKernelIsSimd() {
-#if defined(__wasm_simd128__)
-  return true;
-#else
-  return false;
-#endif
+  const simd::Vec<T> inverse = simd::splat<T>(T(1) / sum);
+  for (j = 0; j + lanes <= count; j += lanes) simd::store<T>(row + j, simd::load<T>(row + j) * inverse);
+  for (; j < count; ++j) row[j] *= inverse[0];
 }
 
 template float expShiftedInPlace<float>(float*, Index, float);
 template double expShiftedInPlace<double>(double*, Index, double);
 template float expShiftedInPlaceScalar<float>(float*, Index, float);
+template double expShiftedInPlaceScalar<double>(double*, Index, double);
 template void softmaxInPlace<float>(float*, Index);
 template void softmaxInPlace<double>(double*, Index);
 template void softmaxInPlaceScalar<float>(float*, Index);
 template void softmaxInPlaceScalar<double>(double*, Index);
-template double expShiftedInPlaceScalar<double>(double*, Index, double);
 
 }  // namespace relpos

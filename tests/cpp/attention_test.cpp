@@ -72,26 +72,6 @@ TEST_P(AttentionShapes, BucketedOutputEqualsPairLoop) {
   }
 }
 
-// The row-by-row forms (used when 2k + 1 > n) against the projection and the buckets, on
-// every shape, whichever computeAttention picked.
-TEST_P(AttentionShapes, RowByRowFormsEqualProjectionForms) {
-  const auto [n, dK, k] = GetParam();
-  Problem<double> p(n, dK, 3, k, false, 13);
-  p.run();
-  Matrix<double> projected(n, 2 * k + 1), gathered(n, n), byRow(n, n);
-  projectRelativeKeys<double>(constMapOf(p.q), constMapOf(p.relKeys), mapOf(projected));
-  gatherByOffset<double>(constMapOf(projected), mapOf(gathered));
-  positionBiasesByRow<double>(constMapOf(p.q), constMapOf(p.relKeys), mapOf(byRow));
-  EXPECT_LE((byRow - gathered).cwiseAbs().maxCoeff(), 1e-12 * (1 + gathered.cwiseAbs().maxCoeff()));
-
-  Matrix<double> buckets(n, 2 * k + 1);
-  bucketByOffset<double>(constMapOf(p.combinedWeights), mapOf(buckets));
-  const Matrix<double> viaBuckets = buckets * p.relValues;
-  Matrix<double> viaRows = Matrix<double>::Zero(n, 3);
-  addValuePositionByRow<double>(constMapOf(p.combinedWeights), constMapOf(p.relValues), mapOf(viaRows));
-  EXPECT_LE((viaRows - viaBuckets).cwiseAbs().maxCoeff(), 1e-12 * (1 + viaBuckets.cwiseAbs().maxCoeff()));
-}
-
 TEST_P(AttentionShapes, WeightRowsSumToOne) {
   const auto [n, dK, k] = GetParam();
   for (bool causal : {false, true}) {
@@ -141,7 +121,12 @@ INSTANTIATE_TEST_SUITE_P(Shapes, AttentionShapes,
                                            std::make_tuple(6, 4, 0), std::make_tuple(6, 4, 2),
                                            std::make_tuple(6, 8, 5), std::make_tuple(6, 4, 9),
                                            std::make_tuple(17, 7, 3), std::make_tuple(40, 16, 4),
-                                           std::make_tuple(33, 1, 1)));
+                                           std::make_tuple(33, 1, 1),
+                                           // Several blocks of 32 query rows, each reading its
+                                           // own band of a table larger than n, or all of it.
+                                           std::make_tuple(70, 5, 3), std::make_tuple(70, 3, 100),
+                                           std::make_tuple(75, 9, 44), std::make_tuple(64, 8, 31),
+                                           std::make_tuple(97, 2, 63)));
 
 TEST(Attention, ScoresMatchTheirDefinitions) {
   Problem<double> p(5, 3, 2, 1, false, 61);

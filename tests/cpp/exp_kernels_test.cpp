@@ -75,13 +75,5 @@ TEST(ExpKernels, NaNStaysNaN) {
   EXPECT_FLOAT_EQ(values[0], 1.0F);
 }
 
-TEST(ExpKernels, ReportsWhichKernelRuns) {
-#if defined(__wasm_simd128__)
-  EXPECT_TRUE(expKernelIsSimd());
-#else
-  EXPECT_FALSE(expKernelIsSimd());
-#endif
-}
-
 }  // namespace
 }  // namespace relpos

@@ -1,0 +1,50 @@
+// The two big matrix products of attention (Q K^T and W V), written as a register-blocked kernel
+// over 128-bit vectors: Eigen 3.4 has no WebAssembly SIMD backend, and its generic product
+// reaches 10-20 GFLOP/s there. The same source compiles to WASM SIMD (with -msimd128) and to SSE
+// natively, through the compiler's vector extensions, so the native build runs the same kernel.
+//
+// C = alpha · A · B (+ C), A row-major (any row stride), B packed once into column panels of
+// kPanelWidth<T> columns (K x width, zero-padded), so the kernel streams both operands
+// contiguously: each step multiplies a few rows of A (one scalar each, broadcast) by one panel row.
+#pragma once
+
+#include "relpos/matrix_types.hpp"
+
+namespace relpos {
+
+// Columns per packed panel: two 128-bit vectors (8 floats, 4 doubles).
+template <typename T>
+constexpr Index kPanelWidth = 2 * 16 / static_cast<Index>(sizeof(T));
+
+// The right-hand operand of multiplyPacked, packed into panels; the storage grows, never shrinks.
+template <typename T>
+class PackedRight {
+ public:
+  // B = source^T, source being N x K (for Q K^T, the keys).
+  void packTransposed(ConstMatrixRef<T> source);
+  // B = source, K x N (for W V, the values).
+  void pack(ConstMatrixRef<T> source);
+
+  Index depth() const { return depth_; }   // K
+  Index cols() const { return cols_; }     // N
+  Index panels() const { return (cols_ + kPanelWidth<T> - 1) / kPanelWidth<T>; }
+  // Panel p: depth() rows of kPanelWidth<T> values, row after row.
+  const T* panel(Index p) const { return storage_.data() + p * depth_ * kPanelWidth<T>; }
+  Index storedElements() const { return storage_.size(); }
+
+ private:
+  Eigen::Map<Matrix<T>> panelMap(Index p);
+  void reshape(Index depth, Index cols);
+
+  Vector<T> storage_;
+  Index depth_ = 0;
+  Index cols_ = 0;
+};
+
+// out = alpha · a · b', or out += alpha · a · b' with accumulate, where b' is the part of b
+// from row firstRow (a.cols() rows) and from panel firstPanel (out.cols() columns).
+template <typename T>
+void multiplyPacked(ConstMatrixRef<T> a, const PackedRight<T>& b, T alpha, bool accumulate,
+                    MatrixRef<T> out, Index firstRow = 0, Index firstPanel = 0);
+
+}  // namespace relpos

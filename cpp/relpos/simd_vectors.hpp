@@ -1,0 +1,89 @@
+// 128-bit vectors through the compiler's vector extensions (GCC and Clang): with -msimd128 they
+// compile to WebAssembly SIMD, natively to SSE, so the kernels written on them (packed_gemm.cpp,
+// exp_kernels.cpp) are one source for the WASM module and the native build. Internal to the core.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
+
+namespace relpos::simd {
+
+typedef float Float4 __attribute__((vector_size(16)));
+typedef double Double2 __attribute__((vector_size(16)));
+typedef std::int32_t Int4 __attribute__((vector_size(16)));
+typedef std::int64_t Long2 __attribute__((vector_size(16)));
+
+template <typename T>
+struct VectorOf;
+template <>
+struct VectorOf<float> {
+  using type = Float4;
+  using integer = Int4;
+  using integerLane = std::int32_t;
+};
+template <>
+struct VectorOf<double> {
+  using type = Double2;
+  using integer = Long2;
+  using integerLane = std::int64_t;
+};
+
+template <typename T>
+using Vec = typename VectorOf<T>::type;
+// Same-width integers, for the bits of a Vec<T> (a cast between vector types keeps the bits).
+template <typename T>
+using IntVec = typename VectorOf<T>::integer;
+
+template <typename T>
+using IntLane = typename VectorOf<T>::integerLane;
+
+template <typename T>
+constexpr int kLanes = 16 / sizeof(T);
+
+template <typename T>
+Vec<T> load(const T* from) {
+  Vec<T> v;
+  std::memcpy(&v, from, sizeof v);
+  return v;
+}
+
+template <typename T>
+void store(T* to, Vec<T> v) {
+  std::memcpy(to, &v, sizeof v);
+}
+
+template <typename T>
+Vec<T> splat(T value) {
+  return Vec<T>{} + value;
+}
+
+// a < b ? b : a per lane, so a NaN in a stays (WASM's pmax; SSE's max with the operands swapped).
+template <typename T>
+Vec<T> maxKeepingNaN(Vec<T> a, Vec<T> b) {
+#if defined(__wasm_simd128__)
+  if constexpr (sizeof(T) == 4) return (Vec<T>)wasm_f32x4_pmax((v128_t)a, (v128_t)b);
+  if constexpr (sizeof(T) == 8) return (Vec<T>)wasm_f64x2_pmax((v128_t)a, (v128_t)b);
+#endif
+  const IntVec<T> below = a < b;  // all ones where a < b
+  return (Vec<T>)(((IntVec<T>)a & ~below) | ((IntVec<T>)b & below));
+}
+
+template <typename T>
+T sumOfLanes(Vec<T> v) {
+  T sum = v[0];
+  for (int l = 1; l < kLanes<T>; ++l) sum += v[l];
+  return sum;
+}
+
+template <typename T>
+T maxOfLanes(Vec<T> v) {
+  T max = v[0];
+  for (int l = 1; l < kLanes<T>; ++l) max = v[l] > max ? v[l] : max;
+  return max;
+}
+
+}  // namespace relpos::simd

@@ -1,0 +1,109 @@
+#include "relpos/packed_gemm.hpp"
+
+#include <gtest/gtest.h>
+
+#include <tuple>
+
+#include "test_matrices.hpp"
+
+namespace relpos {
+namespace {
+
+using testing::randomMatrix;
+
+template <typename T>
+T tolerance() {
+  return sizeof(T) == 4 ? T(2e-5) : T(1e-13);
+}
+
+template <typename T>
+T maxRelativeError(const Matrix<T>& got, const Matrix<T>& expected) {
+  return (got - expected).cwiseAbs().maxCoeff() / (T(1) + expected.cwiseAbs().maxCoeff());
+}
+
+// (M, K, N): edges of the 4-row kernel, the 8- and 4-column panels and the 256-deep passes.
+class PackedShapes : public ::testing::TestWithParam<std::tuple<int, int, int>> {};
+
+template <typename T>
+void checkBothPackings(Index m, Index depth, Index cols) {
+  const Matrix<T> a = randomMatrix<T>(m, depth, 1);
+  const Matrix<T> bt = randomMatrix<T>(cols, depth, 2);
+  const Matrix<T> b = bt.transpose();
+  const T alpha = T(0.375);
+  const Matrix<T> expected = alpha * (a * b);
+
+  PackedRight<T> fromTransposed;
+  fromTransposed.packTransposed(bt);
+  Matrix<T> got = Matrix<T>::Constant(m, cols, T(7));  // overwritten, not added to
+  multiplyPacked<T>(a, fromTransposed, alpha, false, got);
+  EXPECT_LE(maxRelativeError(got, expected), tolerance<T>());
+
+  PackedRight<T> direct;
+  direct.pack(b);
+  Matrix<T> added = Matrix<T>::Ones(m, cols);
+  multiplyPacked<T>(a, direct, alpha, true, added);
+  const Matrix<T> expectedAdded = expected.array() + T(1);
+  EXPECT_LE(maxRelativeError(added, expectedAdded), tolerance<T>());
+}
+
+TEST_P(PackedShapes, FloatMatchesEigen) {
+  const auto [m, depth, cols] = GetParam();
+  checkBothPackings<float>(m, depth, cols);
+}
+
+TEST_P(PackedShapes, DoubleMatchesEigen) {
+  const auto [m, depth, cols] = GetParam();
+  checkBothPackings<double>(m, depth, cols);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, PackedShapes,
+                         ::testing::Values(std::make_tuple(1, 1, 1), std::make_tuple(3, 5, 7),
+                                           std::make_tuple(4, 64, 8), std::make_tuple(5, 64, 9),
+                                           std::make_tuple(33, 17, 31), std::make_tuple(8, 256, 16),
+                                           std::make_tuple(6, 257, 12), std::make_tuple(9, 600, 3),
+                                           std::make_tuple(2, 3, 40)));
+
+// A sub-range: rows [firstRow, firstRow + K) of b, from panel firstPanel on, into a strided
+// block of a larger output (as the attention's band projections and bucket products use it).
+TEST(PackedGemm, RowAndPanelRangesIntoABlock) {
+  const Matrix<double> b = randomMatrix<double>(50, 37, 3);
+  PackedRight<double> packed;
+  packed.pack(b);
+  const Matrix<double> a = randomMatrix<double>(6, 20, 4);
+  Matrix<double> target = Matrix<double>::Zero(10, 40);
+  auto block = target.block(2, 3, 6, 37 - 8);  // panels 2.. of 4 columns, clipped at 37
+  multiplyPacked<double>(a, packed, 1.0, false, block, 11, 2);
+  const Matrix<double> expected = a * b.block(11, 8, 20, 29);
+  EXPECT_LE((target.block(2, 3, 6, 29) - expected).cwiseAbs().maxCoeff(), 1e-13);
+  target.block(2, 3, 6, 29).setZero();
+  EXPECT_EQ(target.cwiseAbs().maxCoeff(), 0.0);  // nothing outside the block was touched
+}
+
+TEST(PackedGemm, ZeroDepthGivesZerosOrLeavesTheSum) {
+  PackedRight<float> packed;
+  packed.pack(Matrix<float>(0, 5));
+  const Matrix<float> a(3, 0);
+  Matrix<float> out = Matrix<float>::Constant(3, 5, 2.0F);
+  multiplyPacked<float>(a, packed, 1.0F, true, out);
+  EXPECT_TRUE((out.array() == 2.0F).all());
+  multiplyPacked<float>(a, packed, 1.0F, false, out);
+  EXPECT_TRUE((out.array() == 0.0F).all());
+}
+
+// A smaller product after a larger one reuses the storage without reading stale panels.
+TEST(PackedGemm, RepackingSmallerReusesStorage) {
+  PackedRight<float> packed;
+  packed.packTransposed(randomMatrix<float>(40, 30, 5));
+  const Index held = packed.storedElements();
+  const Matrix<float> bt = randomMatrix<float>(9, 6, 6);
+  packed.packTransposed(bt);
+  EXPECT_EQ(packed.storedElements(), held);
+  const Matrix<float> a = randomMatrix<float>(5, 6, 7);
+  Matrix<float> out(5, 9);
+  multiplyPacked<float>(a, packed, 1.0F, false, out);
+  const Matrix<float> expected = a * bt.transpose();
+  EXPECT_LE(maxRelativeError(out, expected), 2e-6F);
+}
+
+}  // namespace
+}  // namespace relpos
