@@ -1,9 +1,13 @@
 // Two single-file bundles, built after the page (scripts/build.sh):
 //   --mode single:   the page as one classic script (IIFE), which scripts/make-single-html.mjs
-//                    inlines into dist/relpos.html (browsers refuse module scripts from file://);
+//                    inlines into dist/relpos.html (browsers refuse module scripts from file://),
+//                    with the long view's worker inlined too (started from a Blob URL);
 //   --mode elements: the custom elements as one ES module with everything inside,
 //                    dist/relpos-elements.js, for pages without a bundler.
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+
+const INLINE_WORKER = fileURLToPath(new URL('./web/figures/start-attention-worker-inline.js', import.meta.url));
 
 const BUNDLES = {
   single: { entry: 'web/page/main.js', formats: ['iife'], name: 'relposPage', fileName: () => 'relpos-page.js' },
@@ -11,6 +15,10 @@ const BUNDLES = {
 };
 
 export default defineConfig(({ mode }) => ({
+  resolve: {
+    alias: mode === 'single' ? [{ find: /^.*\/start-attention-worker\.js$/, replacement: INLINE_WORKER }] : [],
+  },
+  worker: { format: 'iife' },
   build: {
     outDir: `build/${mode}`,
     emptyOutDir: true,

@@ -116,11 +116,11 @@ describe('dist/relpos.html, the self-contained page', () => {
     await context.close();
   });
 
-  test('its long-sequence view computes on the main thread (no module worker from file://)', async () => {
+  test('its long-sequence view computes in a worker (inlined, started from a Blob URL)', async () => {
     const { page, context, problems } = await openPage(browser, `${SINGLE.href}?long=1&n=1024`, { viewport: { width: 1280, height: 900 } });
     await page.waitForSelector('body[data-ready="true"]');
     await page.waitForFunction(() => !document.body.dataset.busy);
-    expect(await page.evaluate(() => window.relposPage.computedBy())).toBe('main');
+    expect(await page.evaluate(() => window.relposPage.computedBy())).toBe('worker');
     expect(await page.getAttribute('#figure-offsets canvas', 'aria-label')).toContain('1024 by 1024 heatmap');
     expect(problems).toEqual([]);
     await context.close();

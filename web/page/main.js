@@ -8,6 +8,7 @@ import { PANELS, parsePanelList } from '../figures/panels.js';
 import { createProfileFigure, drawProfile, profileCaption } from '../figures/profile-figure.js';
 import { ATTENTION_SETTINGS, CONTROLS, MAX_LONG, MAX_TOKENS, defaultState, parseControl, splitTokens } from '../figures/settings.js';
 import { sharedRelPos } from '../figures/shared-relpos.js';
+import { startAttentionWorker } from '../figures/start-attention-worker.js';
 import { computeAttentionView, computeProfile } from '../figures/view.js';
 import { matricesCsv, viewJson } from './export.js';
 import { queryFromState, stateFromQuery } from './url-state.js';
@@ -121,10 +122,10 @@ async function start() {
   function getWorker() {
     if (worker || workerFailed) return worker;
     try {
-      worker = new Worker(new URL('../figures/attention-worker.js', import.meta.url), { type: 'module' });
+      worker = startAttentionWorker();
       worker.addEventListener('message', ({ data }) => onWorkerResult(data));
       worker.addEventListener('error', () => {
-        workerFailed = true; // e.g. a file:// page: compute on the main thread instead
+        workerFailed = true; // no worker here: compute on the main thread instead
         worker = null;
         update();
       });
