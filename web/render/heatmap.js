@@ -65,36 +65,55 @@ function blockMeans(values, n, size, masked) {
   return means;
 }
 
-function colourMap(values, count, scale, table, grey, pixels, maskedAt) {
+// rows × cols values (row-major) to 32-bit pixels through the table; NaN grey. With `masked`
+// (square only), the cells right of the diagonal (j > i) are grey without being read. Plain
+// loops, no call per cell: this runs over every cell of every panel on each change.
+function colourMap(values, rows, cols, scale, table, grey, pixels, masked) {
   const { min, max } = scale;
   const span = max - min;
-  for (let index = 0; index < count; index += 1) {
-    const value = values[index];
-    if (maskedAt(index) || value !== value) {
-      pixels[index] = grey;
-      continue;
+  for (let i = 0; i < rows; i += 1) {
+    const start = i * cols;
+    const stop = start + (masked ? Math.min(i + 1, cols) : cols);
+    for (let index = start; index < stop; index += 1) {
+      const value = values[index];
+      if (value !== value) {
+        pixels[index] = grey;
+        continue;
+      }
+      const entry = Math.round(((value - min) / span) * 255); // as colormaps.entryFor
+      pixels[index] = table[entry < 0 ? 0 : entry > 255 ? 255 : entry];
     }
-    const entry = Math.round(((value - min) / span) * 255); // as colormaps.entryFor
-    pixels[index] = table[entry < 0 ? 0 : entry > 255 ? 255 : entry];
+    pixels.fill(grey, stop, start + cols);
   }
+}
+
+// The colour tables as 32-bit pixels (a view of the same bytes), one per table.
+const pixelTables = new WeakMap();
+function pixelTable(table) {
+  if (!pixelTables.has(table)) pixelTables.set(table, new Uint32Array(table.buffer, table.byteOffset, table.length / 4));
+  return pixelTables.get(table);
 }
 
 function matrixImage(canvas, spec, sideDevice) {
   const { n, values, scale, masked } = spec;
   const key = `${n}|${scale.map}|${scale.min}|${scale.max}|${masked ? 'masked' : ''}|${sideDevice}|${spec.colours.masked}`;
   let cache = matrixCache.get(canvas);
-  if (cache && cache.values === values && cache.key === key) return cache.scaled;
+  if (cache && cache.values === values && cache.key === key) return cache.size === sideDevice ? cache.cells : cache.scaled;
   const size = Math.min(n, sideDevice); // pixels per side of the colour-mapped image
   if (!cache || cache.size !== size) {
-    cache = { size, cells: new OffscreenCanvas(size, size), image: new ImageData(size, size), scaled: new OffscreenCanvas(1, 1) };
+    cache = { size, cells: new OffscreenCanvas(size, size), image: new ImageData(size, size), scaled: null };
     matrixCache.set(canvas, cache);
   }
-  const table = new Uint32Array(colourTable(scale.map).buffer.slice(0));
+  const table = pixelTable(colourTable(scale.map));
   const grey = new Uint32Array(Uint8ClampedArray.from([...parseColour(spec.colours.masked), 255]).buffer)[0];
   const pixels = new Uint32Array(cache.image.data.buffer);
-  if (size === n) colourMap(values, n * n, scale, table, grey, pixels, masked ? (index) => index % n > Math.floor(index / n) : () => false);
-  else colourMap(blockMeans(values, n, size, masked), size * size, scale, table, grey, pixels, () => false);
+  if (size === n) colourMap(values, n, n, scale, table, grey, pixels, Boolean(masked));
+  else colourMap(blockMeans(values, n, size, masked), size, size, scale, table, grey, pixels, false);
   cache.cells.getContext('2d').putImageData(cache.image, 0, 0);
+  cache.values = values;
+  cache.key = key;
+  if (size === sideDevice) return cache.cells; // a device pixel per cell: nothing to stretch
+  cache.scaled ??= new OffscreenCanvas(sideDevice, sideDevice);
   if (cache.scaled.width !== sideDevice) {
     cache.scaled.width = sideDevice;
     cache.scaled.height = sideDevice;
@@ -103,8 +122,6 @@ function matrixImage(canvas, spec, sideDevice) {
   g.imageSmoothingEnabled = false;
   g.clearRect(0, 0, sideDevice, sideDevice);
   g.drawImage(cache.cells, 0, 0, sideDevice, sideDevice);
-  cache.values = values;
-  cache.key = key;
   return cache.scaled;
 }
 
