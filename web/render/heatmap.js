@@ -5,7 +5,7 @@
 // The margins are fixed, so the canvas's height depends only on its width: changing the data
 // or the labels never moves the page.
 import { fitCanvas } from './canvas-size.js';
-import { colourTable, entryFor, luminance, parseColour } from './colormaps.js';
+import { colourTable, entryFor, luminance, parseColour, roundEntry } from './colormaps.js';
 import { drawColourBar } from './colour-bar.js';
 
 export const MARGIN = { left: 92, top: 80, right: 14, bottom: 76 };
@@ -80,8 +80,7 @@ function colourMap(values, rows, cols, scale, table, grey, pixels, masked) {
         pixels[index] = grey;
         continue;
       }
-      const entry = Math.round(((value - min) / span) * 255); // as colormaps.entryFor
-      pixels[index] = table[entry < 0 ? 0 : entry > 255 ? 255 : entry];
+      pixels[index] = table[roundEntry(((value - min) / span) * 255)]; // as colormaps.entryFor
     }
     pixels.fill(grey, stop, start + cols);
   }
