@@ -162,6 +162,28 @@ function drawBandEdges(g, n, k, x0, y0, cell, colours) {
   g.setLineDash([]);
 }
 
+// The band edges depend on n, k and the geometry only, not on the values: drawn once per canvas
+// into a transparent layer in the canvas's device pixels (the same device-space geometry), and
+// composited on every draw. Stroking the dashed staircase is the costliest part of a redraw.
+const bandEdgeCache = new WeakMap();
+
+function bandEdgeLayer(canvas, n, k, x0, y0, cell, sideDevice, ratio, colours) {
+  const pad = Math.ceil(3 * ratio); // the halo reaches 1.5 CSS px past the matrix
+  const left = Math.round(x0 * ratio) - pad;
+  const top = Math.round(y0 * ratio) - pad;
+  const key = `${n}|${k}|${x0}|${y0}|${cell}|${sideDevice}|${ratio}|${colours.outlineHalo}|${colours.fg}`;
+  const cached = bandEdgeCache.get(canvas);
+  if (cached?.key === key) return cached;
+  const side = sideDevice + 2 * pad;
+  const layer = new OffscreenCanvas(side, side);
+  const g = layer.getContext('2d');
+  g.setTransform(ratio, 0, 0, ratio, -left, -top);
+  drawBandEdges(g, n, k, x0, y0, cell, colours);
+  const entry = { key, layer, left, top };
+  bandEdgeCache.set(canvas, entry);
+  return entry;
+}
+
 /**
  * Draws `values` (n × n, row-major) into `canvas`.
  * spec: { n, values, scale (colormaps.makeScale), rowLabels, colLabels, xTitle, yTitle,
@@ -213,7 +235,11 @@ export function drawHeatmap(canvas, spec) {
   }
 
   if (spec.bandEdges !== null && spec.bandEdges !== undefined && spec.bandEdges < n - 1) {
-    drawBandEdges(g, n, spec.bandEdges, x0, y0, cell, colours);
+    g.save();
+    g.setTransform(1, 0, 0, 1, 0, 0);
+    const { layer, left, top } = bandEdgeLayer(canvas, n, spec.bandEdges, x0, y0, cell, sideDevice, ratio, colours);
+    g.drawImage(layer, left, top);
+    g.restore();
   }
 
   // Labels: tokens while the cells are tall enough, else every few (round) indices.
