@@ -71,8 +71,8 @@ async function start() {
     input.addEventListener('change', () => onControl(input));
   }
 
-  // Writes only what differs: each DOM write would make the next layout read (the panels'
-  // widths) lay out the page again.
+  // Writes only what differs: a write of the same value still invalidates style or layout,
+  // which the panels' width reads in the same task then have to bring up to date.
   function syncControls() {
     const max = String(state.long ? MAX_LONG : MAX_TOKENS);
     if ($('seqLen').max !== max) $('seqLen').max = max;
