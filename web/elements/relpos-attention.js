@@ -37,7 +37,7 @@ export class RelposAttentionElement extends RelposBaseElement {
       this.figure = new AttentionFigure({ container: this.grid, overlay: this.shadow, panelIds: ids, numbered: false });
       this.panelKey = key;
     }
-    this.view = computeAttentionView(rp, settings);
+    this.view = computeAttentionView(rp, settings, { previous: this.view });
     this.figure.setView(this.view);
     return notes;
   }

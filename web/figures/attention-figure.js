@@ -47,6 +47,7 @@ export class AttentionFigure {
     this.selection = null;
     this.layouts = new Map();
     this.parts = new Map();
+    this.shown = new Map(); // panel id -> what its canvas shows: { values, key } (see drawPanel)
     const doc = container.ownerDocument ?? container;
     this.tooltip = doc.createElement('div');
     this.tooltip.className = 'relpos-tooltip';
@@ -61,6 +62,7 @@ export class AttentionFigure {
       const parts = createPanelFigure(panel, numbered ? PANELS.indexOf(panel) + 1 : null);
       container.append(parts.figure);
       this.parts.set(panel.id, parts);
+      parts.canvas.addEventListener('contextrestored', () => this.shown.delete(panel.id));
       parts.png.addEventListener('click', () => downloadCanvas(parts.canvas, `relpos-${panel.id}.png`));
       wirePanel({
         panelId: panel.id,
@@ -101,6 +103,7 @@ export class AttentionFigure {
     const panel = this.panels.find((p) => p.id === panelId);
     forgetMatrixImage(this.parts.get(panelId).canvas);
     this.parts.get(panelId).canvas.describedValues = null;
+    this.shown.delete(panelId);
     const start = performance.now();
     this.drawPanel(panel);
     return performance.now() - start;
@@ -138,6 +141,11 @@ export class AttentionFigure {
     const { canvas, caption } = this.parts.get(panel.id);
     if (width === 0) return;
     const values = panel.values(view);
+    // Everything else a panel's pixels depend on; the same values and key: nothing to draw.
+    const { selection } = this;
+    const key = [width, this.maxSide, globalThis.devicePixelRatio, view.n, k, view.causal, selection ? `${selection.i},${selection.j}` : '', JSON.stringify(colours), view.labels.join('\n')].join('|');
+    const shown = this.shown.get(panel.id);
+    if (shown && shown.values === values && shown.key === key) return;
     const masked = panel.masked?.(view) ?? null;
     const extent = extentCache.get(values)?.[masked ? 1 : 0] ?? extentOf(values, view.n, Boolean(masked));
     extentCache.set(values, Object.assign(extentCache.get(values) ?? [], { [masked ? 1 : 0]: extent }));
@@ -163,6 +171,7 @@ export class AttentionFigure {
       colours,
     });
     this.layouts.set(panel.id, layout);
+    this.shown.set(panel.id, { values, key });
     canvas.dataset.layout = JSON.stringify({ x0: layout.x0, y0: layout.y0, cell: layout.cell, n: layout.n, min: scale.min, max: scale.max, map: scale.map });
     const captionText = panel.caption(view);
     if (caption.textContent !== captionText) caption.textContent = captionText;

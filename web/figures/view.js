@@ -8,9 +8,10 @@ export const D_MODEL = 8;
 
 /**
  * The attention panels' numbers for settings { seqLen, dK, maxDistance, seed, causal, tokens }.
- * With `positionsOnly` (the long-sequence view) the axes name positions, not words.
+ * With `positionsOnly` (the long-sequence view) the axes name positions, not words. With
+ * `previous` (the view on screen), its offsets are kept when n and k are the same.
  */
-export function computeAttentionView(rp, settings, { positionsOnly = false } = {}) {
+export function computeAttentionView(rp, settings, { positionsOnly = false, previous = null } = {}) {
   const n = settings.seqLen;
   const tokens = positionsOnly ? Array(n).fill('') : tokenLabels(settings.tokens, n);
   const result = rp.example({
@@ -33,8 +34,17 @@ export function computeAttentionView(rp, settings, { positionsOnly = false } = {
     labels: tokens.map((_, i) => axisLabel(tokens, i)),
     result,
     difference,
-    offsets: rp.relativeOffsets(n, settings.maxDistance),
+    offsets: sameOffsets(previous, n, settings.maxDistance) ? previous.offsets : rp.relativeOffsets(n, settings.maxDistance),
   };
+}
+
+// The clipped offsets depend on n and k only. Keeping the same matrix tells the figures that the
+// offsets panel is unchanged (a new seed redraws five panels, not six).
+const sameOffsets = (view, n, k) => Boolean(view) && view.n === n && view.maxDistance === k && view.offsets.data.length === n * n;
+
+/** `view` with the offsets matrix of `previous` when it is the same one (a view from a worker). */
+export function keepOffsets(view, previous) {
+  return sameOffsets(previous, view.n, view.maxDistance) ? { ...view, offsets: previous.offsets } : view;
 }
 
 /** The locality profile for settings { profileSeed, profileDK, profileMaxDistance, noise, width, asymmetry }. */

@@ -6,10 +6,10 @@ import { download } from '../figures/download.js';
 import { adoptFigureCss } from '../figures/figure-css.js';
 import { PANELS, parsePanelList } from '../figures/panels.js';
 import { createProfileFigure, drawProfile, profileCaption } from '../figures/profile-figure.js';
-import { ATTENTION_SETTINGS, CONTROLS, MAX_LONG, MAX_TOKENS, defaultState, parseControl, splitTokens } from '../figures/settings.js';
+import { ATTENTION_SETTINGS, CONTROLS, MAX_LONG, MAX_TOKENS, PROFILE_SETTINGS, defaultState, parseControl, splitTokens } from '../figures/settings.js';
 import { sharedRelPos } from '../figures/shared-relpos.js';
 import { startAttentionWorker } from '../figures/start-attention-worker.js';
-import { computeAttentionView, computeProfile } from '../figures/view.js';
+import { computeAttentionView, computeProfile, keepOffsets } from '../figures/view.js';
 import { matricesCsv, viewJson } from './export.js';
 import { queryFromState, stateFromQuery } from './url-state.js';
 
@@ -47,7 +47,7 @@ async function start() {
     numbered: !embed,
     onSelect: (offset) => {
       highlightOffset = offset;
-      if (showProfile) drawProfile(profileCanvas, profileView, highlightOffset);
+      drawProfileFigure();
     },
   });
   const profileFigure = createProfileFigure(embed ? null : PANELS.length + 1);
@@ -72,15 +72,19 @@ async function start() {
     input.addEventListener('change', () => onControl(input));
   }
 
+  // Writes only what differs: a write of the same value still invalidates style or layout,
+  // which the panels' width reads in the same task then have to bring up to date.
   function syncControls() {
-    $('seqLen').max = String(state.long ? MAX_LONG : MAX_TOKENS);
-    $('tokens').disabled = state.long;
+    const max = String(state.long ? MAX_LONG : MAX_TOKENS);
+    if ($('seqLen').max !== max) $('seqLen').max = max;
+    if ($('tokens').disabled !== state.long) $('tokens').disabled = state.long;
     for (const input of inputs) {
       const value = state[input.name];
-      if (input.type === 'checkbox') input.checked = value;
-      else if (document.activeElement !== input || input.type === 'range') input.value = String(value);
+      if (input.type === 'checkbox') {
+        if (input.checked !== value) input.checked = value;
+      } else if ((document.activeElement !== input || input.type === 'range') && input.value !== String(value)) input.value = String(value);
       const out = $(`${input.name}-out`);
-      if (out) out.textContent = String(value);
+      if (out && out.textContent !== String(value)) out.textContent = String(value);
     }
   }
 
@@ -101,7 +105,8 @@ async function start() {
   }
 
   function setNotes(lines) {
-    notes.textContent = lines.join(' · ');
+    const text = lines.join(' · ');
+    if (notes.textContent !== text) notes.textContent = text;
   }
 
   $('reset').addEventListener('click', () => {
@@ -139,18 +144,28 @@ async function start() {
     return Object.fromEntries(ATTENTION_SETTINGS.map((name) => [name, state[name]]));
   }
 
+  // The profile's numbers, recomputed only when one of its settings changes.
+  let profileKey = null;
+  function updateProfile() {
+    const key = JSON.stringify(PROFILE_SETTINGS.map((name) => state[name]));
+    if (key === profileKey && profileView) return;
+    profileView = computeProfile(rp, state);
+    profileKey = key;
+  }
+
   function update() {
     started = performance.now();
     const large = state.seqLen > SYNC_LIMIT && getWorker();
     try {
-      profileView = computeProfile(rp, state);
-      if (!large) attentionView = computeAttentionView(rp, attentionSettings(), { positionsOnly: state.long });
+      updateProfile();
+      if (!large) attentionView = computeAttentionView(rp, attentionSettings(), { positionsOnly: state.long, previous: attentionView });
     } catch (error) {
       setNotes([error.message]);
       return;
     }
+    const url = `${location.pathname}${embed ? location.search : queryFromState(state)}${location.hash}`;
     try {
-      history.replaceState(null, '', `${location.pathname}${embed ? location.search : queryFromState(state)}${location.hash}`);
+      if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', url);
     } catch {
       // file:// pages may refuse; the view still works.
     }
@@ -173,31 +188,38 @@ async function start() {
       setNotes([error]);
       return;
     }
-    attentionView = view;
+    attentionView = keepOffsets(view, attentionView);
     computedBy = 'worker';
     figure.maxSide = maxSide();
-    await figure.setView(view, { progressive: true });
-    if (id === requestId && attentionView === view) drawn();
+    const shown = attentionView;
+    await figure.setView(shown, { progressive: true });
+    if (id === requestId && attentionView === shown) drawn();
   }
 
   // Tells listeners (and the benchmark) that the frame for the last change is complete.
   function drawn() {
-    delete document.body.dataset.busy;
+    if (document.body.dataset.busy) delete document.body.dataset.busy;
     document.dispatchEvent(new CustomEvent('relpos-drawn', { detail: { n: attentionView.n, ms: performance.now() - started, computedBy } }));
   }
 
   const maxSide = () => (embed ? Math.max(120, innerHeight - 250) : 560);
 
-  function drawProfileFigure() {
+  // The profile is drawn again when its numbers or its highlighted offset change, or with
+  // `force` (a new size or theme).
+  let profileShown = { view: null, highlight: null };
+  function drawProfileFigure(force = false) {
     if (!showProfile || !profileView) return;
+    if (!force && profileShown.view === profileView && profileShown.highlight === highlightOffset) return;
     drawProfile(profileCanvas, profileView, highlightOffset);
-    profileFigure.caption.textContent = profileCaption(profileView);
+    profileShown = { view: profileView, highlight: highlightOffset };
+    const caption = profileCaption(profileView);
+    if (profileFigure.caption.textContent !== caption) profileFigure.caption.textContent = caption;
   }
 
-  function draw() {
+  function draw(force = false) {
     figure.maxSide = maxSide();
     if (attentionView) figure.setView(attentionView);
-    drawProfileFigure();
+    drawProfileFigure(force);
   }
 
   // --- Exports -------------------------------------------------------------------------------
@@ -207,8 +229,8 @@ async function start() {
   // --- Start ---------------------------------------------------------------------------------
   setNotes([...shown.notes, ...loaded.notes.map((note) => `Link corrected: ${note}.`)]);
   update();
-  new ResizeObserver(() => attentionView && draw()).observe(document.querySelector('main'));
-  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => attentionView && draw());
+  new ResizeObserver(() => attentionView && draw(true)).observe(document.querySelector('main'));
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => attentionView && draw(true));
   document.body.dataset.ready = 'true';
   performance.mark('relpos:ready');
 

@@ -3,12 +3,16 @@
 import { colourTable, TABLE_SIZE } from './colormaps.js';
 import { formatTick, niceTicks } from './ticks.js';
 
-let strip = null;
+// One strip per colour table, written once: drawing a bar only stretches it.
+const strips = new WeakMap();
 
 function stripFor(table) {
-  strip ??= new OffscreenCanvas(TABLE_SIZE, 1);
-  strip.getContext('2d').putImageData(new ImageData(Uint8ClampedArray.from(table), TABLE_SIZE, 1), 0, 0);
-  return strip;
+  if (!strips.has(table)) {
+    const strip = new OffscreenCanvas(TABLE_SIZE, 1);
+    strip.getContext('2d').putImageData(new ImageData(Uint8ClampedArray.from(table), TABLE_SIZE, 1), 0, 0);
+    strips.set(table, strip);
+  }
+  return strips.get(table);
 }
 
 /** Ticks for a scale: integers for integer data, else about five round numbers. */

@@ -5,7 +5,7 @@
 // The margins are fixed, so the canvas's height depends only on its width: changing the data
 // or the labels never moves the page.
 import { fitCanvas } from './canvas-size.js';
-import { colourTable, entryFor, luminance, parseColour } from './colormaps.js';
+import { colourTable, entryFor, luminance, parseColour, roundEntry } from './colormaps.js';
 import { drawColourBar } from './colour-bar.js';
 
 export const MARGIN = { left: 92, top: 80, right: 14, bottom: 76 };
@@ -65,36 +65,54 @@ function blockMeans(values, n, size, masked) {
   return means;
 }
 
-function colourMap(values, count, scale, table, grey, pixels, maskedAt) {
+// rows × cols values (row-major) to 32-bit pixels through the table; NaN grey. With `masked`
+// (square only), the cells right of the diagonal (j > i) are grey without being read. Plain
+// loops, no call per cell: this runs over every cell of every panel on each change.
+function colourMap(values, rows, cols, scale, table, grey, pixels, masked) {
   const { min, max } = scale;
   const span = max - min;
-  for (let index = 0; index < count; index += 1) {
-    const value = values[index];
-    if (maskedAt(index) || value !== value) {
-      pixels[index] = grey;
-      continue;
+  for (let i = 0; i < rows; i += 1) {
+    const start = i * cols;
+    const stop = start + (masked ? Math.min(i + 1, cols) : cols);
+    for (let index = start; index < stop; index += 1) {
+      const value = values[index];
+      if (value !== value) {
+        pixels[index] = grey;
+        continue;
+      }
+      pixels[index] = table[roundEntry(((value - min) / span) * 255)]; // as colormaps.entryFor
     }
-    const entry = Math.round(((value - min) / span) * 255); // as colormaps.entryFor
-    pixels[index] = table[entry < 0 ? 0 : entry > 255 ? 255 : entry];
+    pixels.fill(grey, stop, start + cols);
   }
+}
+
+// The colour tables as 32-bit pixels (a view of the same bytes), one per table.
+const pixelTables = new WeakMap();
+function pixelTable(table) {
+  if (!pixelTables.has(table)) pixelTables.set(table, new Uint32Array(table.buffer, table.byteOffset, table.length / 4));
+  return pixelTables.get(table);
 }
 
 function matrixImage(canvas, spec, sideDevice) {
   const { n, values, scale, masked } = spec;
   const key = `${n}|${scale.map}|${scale.min}|${scale.max}|${masked ? 'masked' : ''}|${sideDevice}|${spec.colours.masked}`;
   let cache = matrixCache.get(canvas);
-  if (cache && cache.values === values && cache.key === key) return cache.scaled;
+  if (cache && cache.values === values && cache.key === key) return cache.size === sideDevice ? cache.cells : cache.scaled;
   const size = Math.min(n, sideDevice); // pixels per side of the colour-mapped image
   if (!cache || cache.size !== size) {
-    cache = { size, cells: new OffscreenCanvas(size, size), image: new ImageData(size, size), scaled: new OffscreenCanvas(1, 1) };
+    cache = { size, cells: new OffscreenCanvas(size, size), image: new ImageData(size, size), scaled: null };
     matrixCache.set(canvas, cache);
   }
-  const table = new Uint32Array(colourTable(scale.map).buffer.slice(0));
+  const table = pixelTable(colourTable(scale.map));
   const grey = new Uint32Array(Uint8ClampedArray.from([...parseColour(spec.colours.masked), 255]).buffer)[0];
   const pixels = new Uint32Array(cache.image.data.buffer);
-  if (size === n) colourMap(values, n * n, scale, table, grey, pixels, masked ? (index) => index % n > Math.floor(index / n) : () => false);
-  else colourMap(blockMeans(values, n, size, masked), size * size, scale, table, grey, pixels, () => false);
+  if (size === n) colourMap(values, n, n, scale, table, grey, pixels, Boolean(masked));
+  else colourMap(blockMeans(values, n, size, masked), size, size, scale, table, grey, pixels, false);
   cache.cells.getContext('2d').putImageData(cache.image, 0, 0);
+  cache.values = values;
+  cache.key = key;
+  if (size === sideDevice) return cache.cells; // a device pixel per cell: nothing to stretch
+  cache.scaled ??= new OffscreenCanvas(sideDevice, sideDevice);
   if (cache.scaled.width !== sideDevice) {
     cache.scaled.width = sideDevice;
     cache.scaled.height = sideDevice;
@@ -103,8 +121,6 @@ function matrixImage(canvas, spec, sideDevice) {
   g.imageSmoothingEnabled = false;
   g.clearRect(0, 0, sideDevice, sideDevice);
   g.drawImage(cache.cells, 0, 0, sideDevice, sideDevice);
-  cache.values = values;
-  cache.key = key;
   return cache.scaled;
 }
 
@@ -144,6 +160,28 @@ function drawBandEdges(g, n, k, x0, y0, cell, colours) {
     }
   }
   g.setLineDash([]);
+}
+
+// The band edges depend on n, k and the geometry only, not on the values: drawn once per canvas
+// into a transparent layer in the canvas's device pixels (the same device-space geometry), and
+// composited on every draw. Stroking the dashed staircase is the costliest part of a redraw.
+const bandEdgeCache = new WeakMap();
+
+function bandEdgeLayer(canvas, n, k, x0, y0, cell, sideDevice, ratio, colours) {
+  const pad = Math.ceil(3 * ratio); // the halo reaches 1.5 CSS px past the matrix
+  const left = Math.round(x0 * ratio) - pad;
+  const top = Math.round(y0 * ratio) - pad;
+  const key = `${n}|${k}|${x0}|${y0}|${cell}|${sideDevice}|${ratio}|${colours.outlineHalo}|${colours.fg}`;
+  const cached = bandEdgeCache.get(canvas);
+  if (cached?.key === key) return cached;
+  const side = sideDevice + 2 * pad;
+  const layer = new OffscreenCanvas(side, side);
+  const g = layer.getContext('2d');
+  g.setTransform(ratio, 0, 0, ratio, -left, -top);
+  drawBandEdges(g, n, k, x0, y0, cell, colours);
+  const entry = { key, layer, left, top };
+  bandEdgeCache.set(canvas, entry);
+  return entry;
 }
 
 /**
@@ -197,7 +235,11 @@ export function drawHeatmap(canvas, spec) {
   }
 
   if (spec.bandEdges !== null && spec.bandEdges !== undefined && spec.bandEdges < n - 1) {
-    drawBandEdges(g, n, spec.bandEdges, x0, y0, cell, colours);
+    g.save();
+    g.setTransform(1, 0, 0, 1, 0, 0);
+    const { layer, left, top } = bandEdgeLayer(canvas, n, spec.bandEdges, x0, y0, cell, sideDevice, ratio, colours);
+    g.drawImage(layer, left, top);
+    g.restore();
   }
 
   // Labels: tokens while the cells are tall enough, else every few (round) indices.

@@ -1,0 +1,32 @@
+// The heatmaps' colour entry: roundEntry (x + 0.5, truncated) must be exactly Math.round(x)
+// clamped to 0..255, the documented rule (README "The page"), for every x a scale can produce.
+import { describe, expect, test } from 'vitest';
+import { entryFor, roundEntry } from '../../web/render/colormaps.js';
+
+const reference = (x) => Math.min(255, Math.max(0, Math.round(x)));
+
+describe('colour table entries', () => {
+  test('halves, the doubles next to them, the ends and beyond', () => {
+    const xs = [-1e300, -256, -0.5, -0.49999999999999994, -0, 0, 0.49999999999999994, 0.5, 1 - 2 ** -53, 254.49999999999997, 254.5, 255, 255.5, 1e300, Infinity, -Infinity];
+    for (let k = 0; k <= 256; k += 1) {
+      for (const x of [k - 0.5, k + 0.5, k]) xs.push(x, x - x * 2 ** -52 || -(2 ** -1074), x + Math.abs(x) * 2 ** -52 || 2 ** -1074);
+    }
+    for (const x of xs) expect(roundEntry(x), `x = ${x}`).toBe(reference(x));
+  });
+
+  test('a million random positions in and around 0..255', () => {
+    let state = 12345;
+    const random = () => ((state = Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    for (let index = 0; index < 1e6; index += 1) {
+      const x = random() * 300 - 20;
+      if (roundEntry(x) !== reference(x)) expect(roundEntry(x), `x = ${x}`).toBe(reference(x));
+    }
+  });
+
+  test('entryFor maps a value through the scale as before', () => {
+    const scale = { min: -2, max: 2 };
+    for (const value of [-3, -2, -1e-9, 0, 1e-9, 0.3, 1.99, 2, 5]) {
+      expect(entryFor(scale, value)).toBe(reference(((value - scale.min) / (scale.max - scale.min)) * 255));
+    }
+  });
+});
