@@ -30,6 +30,20 @@ describe('the long-sequence view', () => {
         }
       }
       expect(await page.getAttribute('#figure-offsets canvas', 'aria-label')).toContain(`${n} by ${n} heatmap`);
+      // Each panel's value range (the worker's, above n = 384), against the API's arrays: the
+      // weights over the unmasked cells j <= i only.
+      const fixed3 = (v) => v.toFixed(3).replace(/^-(0\.0*)$/, '$1').replace('-', '−');
+      for (const [panel, values, masked] of [['contentScores', ex.contentScores.data, false], ['combinedWeights', ex.combinedWeights.data, true]]) {
+        let min = Infinity;
+        let max = -Infinity;
+        for (let i = 0; i < n; i += 1) {
+          for (let j = 0; j < (masked ? i + 1 : n); j += 1) {
+            min = Math.min(min, values[i * n + j]);
+            max = Math.max(max, values[i * n + j]);
+          }
+        }
+        expect(await page.getAttribute(`#figure-${panel} canvas`, 'aria-label')).toContain(`values from ${fixed3(min)} to ${fixed3(max)}`);
+      }
       expect(problems).toEqual([]);
       await context.close();
     });
@@ -67,7 +81,7 @@ describe('the long-sequence view', () => {
     await page.uncheck('#long');
     expect(await page.inputValue('#seqLen')).toBe('64');
     expect(await page.isDisabled('#tokens')).toBe(false);
-    expect(new URL(page.url()).searchParams.get('long')).toBeNull();
+    await expect.poll(() => new URL(page.url()).searchParams.get('long')).toBeNull();
     await context.close();
   });
 });

@@ -32,8 +32,8 @@ describe('controls, the URL and shared links', () => {
       const before = await allHashes(page);
       await change(page);
       const after = await allHashes(page);
+      await expect.poll(() => new URL(page.url()).search).toContain(param); // written within 150 ms
       const url = new URL(page.url());
-      expect(url.search).toContain(param);
       const changed = Object.keys(before).filter((key) => before[key] !== after[key]);
       if (affects === PROFILE) expect(changed).toEqual(['#profile-canvas']);
       else expect(changed.length).toBeGreaterThanOrEqual(id === 'tokens' || id === 'seqLen' ? 6 : 3);
@@ -84,7 +84,7 @@ describe('controls, the URL and shared links', () => {
     const { page, context } = await env.open('?n=9&seed=3&pk=7');
     const defaults = await env.open('');
     await page.click('#reset');
-    expect(new URL(page.url()).search).toBe('');
+    await expect.poll(() => new URL(page.url()).search).toBe('');
     expect(await allHashes(page)).toEqual(await allHashes(defaults.page));
     await defaults.context.close();
     await context.close();

@@ -2,17 +2,16 @@
 // builds the chosen panels inside a container (a document element or a shadow root), draws them
 // from an attention view, and handles reading values (hover, keyboard, tooltip, live readout,
 // the same-offset highlight). The selected offset is reported through `onSelect`.
-import { extentOf, makeScale } from '../render/colormaps.js';
+import { makeScale } from '../render/colormaps.js';
 import { drawHeatmap, forgetMatrixImage } from '../render/heatmap.js';
 import { showTooltip, wirePanel } from './interaction.js';
 import { downloadCanvas } from './download.js';
 import { createPanelFigure } from './panel-figure.js';
+import { extentFor } from './panel-extents.js';
 import { PANELS, formatters } from './panels.js';
 import { clippedOffset } from './view.js';
 
 const minus = (text) => String(text).replace('-', '−');
-// Each matrix's extent, computed once (a hover redraws without reading n² values again).
-const extentCache = new WeakMap();
 
 /** Colours for the canvases, from the CSS custom properties in force at `element`. */
 export function themeColours(element) {
@@ -147,8 +146,7 @@ export class AttentionFigure {
     const shown = this.shown.get(panel.id);
     if (shown && shown.values === values && shown.key === key) return;
     const masked = panel.masked?.(view) ?? null;
-    const extent = extentCache.get(values)?.[masked ? 1 : 0] ?? extentOf(values, view.n, Boolean(masked));
-    extentCache.set(values, Object.assign(extentCache.get(values) ?? [], { [masked ? 1 : 0]: extent }));
+    const extent = extentFor(values, view.n, Boolean(masked));
     const scale = makeScale(panel.scale, extent, panel.fixedRange ?? panel.range?.(view));
     scale.integer = panel.integer;
     scale.label = panel.barLabel;

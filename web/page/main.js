@@ -4,6 +4,7 @@
 import { AttentionFigure } from '../figures/attention-figure.js';
 import { download } from '../figures/download.js';
 import { adoptFigureCss } from '../figures/figure-css.js';
+import { rememberExtents } from '../figures/panel-extents.js';
 import { PANELS, parsePanelList } from '../figures/panels.js';
 import { createProfileFigure, drawProfile, profileCaption } from '../figures/profile-figure.js';
 import { ATTENTION_SETTINGS, CONTROLS, MAX_LONG, MAX_TOKENS, PROFILE_SETTINGS, defaultState, parseControl, splitTokens } from '../figures/settings.js';
@@ -16,6 +17,8 @@ import { queryFromState, stateFromQuery } from './url-state.js';
 const $ = (id) => document.getElementById(id);
 /** Above this n, attention is computed in a worker and the panels drawn one per task. */
 const SYNC_LIMIT = 384;
+/** The longest the address bar lags behind the view. */
+const URL_DELAY_MS = 150;
 const PANEL_NAMES = [...PANELS.map((panel) => panel.id), 'profile'];
 
 /** ?panels=a,b -> the panel ids to show, and a note on names that were not understood. */
@@ -153,6 +156,25 @@ async function start() {
     profileKey = key;
   }
 
+  // The address bar follows the view, written at most every URL_DELAY_MS (and when the page
+  // is left): replaceState costs a few ms a call in Chromium, which also ignores it, with a
+  // console warning, past about 100 calls in 10 s, as a dragged slider would make.
+  let urlTimer = 0;
+  function writeUrl() {
+    clearTimeout(urlTimer);
+    urlTimer = 0;
+    const url = `${location.pathname}${embed ? location.search : queryFromState(state)}${location.hash}`;
+    try {
+      if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', url);
+    } catch {
+      // file:// pages may refuse; the view still works.
+    }
+  }
+  function scheduleUrl() {
+    if (!urlTimer) urlTimer = setTimeout(writeUrl, URL_DELAY_MS);
+  }
+  addEventListener('pagehide', () => urlTimer && writeUrl());
+
   function update() {
     started = performance.now();
     const large = state.seqLen > SYNC_LIMIT && getWorker();
@@ -163,12 +185,7 @@ async function start() {
       setNotes([error.message]);
       return;
     }
-    const url = `${location.pathname}${embed ? location.search : queryFromState(state)}${location.hash}`;
-    try {
-      if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', url);
-    } catch {
-      // file:// pages may refuse; the view still works.
-    }
+    scheduleUrl();
     syncControls();
     if (large) {
       requestId += 1;
@@ -182,13 +199,14 @@ async function start() {
     drawn();
   }
 
-  async function onWorkerResult({ id, view, error }) {
+  async function onWorkerResult({ id, view, extents, error }) {
     if (id !== requestId) return; // a newer request is on its way
     if (error) {
       setNotes([error]);
       return;
     }
     attentionView = keepOffsets(view, attentionView);
+    rememberExtents(attentionView, extents);
     computedBy = 'worker';
     figure.maxSide = maxSide();
     const shown = attentionView;
