@@ -43,6 +43,21 @@ describe('the long-sequence view', () => {
           }
         }
         expect(await page.getAttribute(`#figure-${panel} canvas`, 'aria-label')).toContain(`values from ${fixed3(min)} to ${fixed3(max)}`);
+        // The long view's colours stop at the 99th percentile (of |value| for signed panels):
+        // about 1 % of the shown cells lie beyond, and saturate.
+        const scale = await layoutOf(page, panel);
+        let beyond = 0;
+        let shown = 0;
+        for (let i = 0; i < n; i += 1) {
+          for (let j = 0; j < (masked ? i + 1 : n); j += 1) {
+            const v = values[i * n + j];
+            shown += 1;
+            if (v > scale.max || v < scale.min) beyond += 1;
+          }
+        }
+        expect(beyond / shown).toBeGreaterThan(0.005);
+        expect(beyond / shown).toBeLessThan(0.02);
+        expect(scale.min).toBe(masked ? 0 : -scale.max);
       }
       expect(problems).toEqual([]);
       await context.close();

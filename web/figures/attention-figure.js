@@ -7,7 +7,7 @@ import { drawHeatmap, forgetMatrixImage } from '../render/heatmap.js';
 import { showTooltip, wirePanel } from './interaction.js';
 import { downloadCanvas } from './download.js';
 import { createPanelFigure } from './panel-figure.js';
-import { extentFor } from './panel-extents.js';
+import { extentFor, longViewColours } from './panel-extents.js';
 import { PANELS, formatters } from './panels.js';
 import { clippedOffset } from './view.js';
 
@@ -147,9 +147,12 @@ export class AttentionFigure {
     if (shown && shown.values === values && shown.key === key) return;
     const masked = panel.masked?.(view) ?? null;
     const extent = extentFor(values, view.n, Boolean(masked));
-    const scale = makeScale(panel.scale, extent, panel.fixedRange ?? panel.range?.(view));
+    const colourRange = view.long ? longViewColours(panel, values, view.n, Boolean(masked)) : null;
+    const scale = makeScale(panel.scale, extent, colourRange ?? panel.fixedRange ?? panel.range?.(view));
+    // Pointed ends on the colour bar where values lie beyond the colours' range (they saturate).
+    scale.beyond = { low: extent.min < scale.min, high: extent.max > scale.max };
     scale.integer = panel.integer;
-    scale.label = panel.barLabel;
+    scale.label = colourRange ? panel.barLabelLong ?? panel.barLabel : panel.barLabel;
     const layout = drawHeatmap(canvas, {
       n: view.n,
       values,

@@ -1,8 +1,8 @@
 // A module worker with its own WASM instance: computes attention views off the main thread for
 // the page's long-sequence view, and hands the arrays over without copying them, with each
-// panel's value range (scanning n² values is work the main thread need not do).
+// panel's value and colour ranges (scanning n² values is work the main thread need not do).
 import { createRelPos } from '../api/index.js';
-import { panelExtents } from './panel-extents.js';
+import { panelRanges } from './panel-extents.js';
 import { computeAttentionView } from './view.js';
 
 const ready = createRelPos();
@@ -18,7 +18,7 @@ self.addEventListener('message', async ({ data }) => {
   try {
     const rp = await ready;
     const view = computeAttentionView(rp, data.settings, { positionsOnly: data.positionsOnly });
-    self.postMessage({ id: data.id, view, extents: panelExtents(view) }, buffersOf(view));
+    self.postMessage({ id: data.id, view, ranges: panelRanges(view) }, buffersOf(view));
   } catch (error) {
     self.postMessage({ id: data.id, error: error.message });
   }

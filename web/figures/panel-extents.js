@@ -1,31 +1,89 @@
-// Each panel's value range (min, max over its unmasked cells), remembered per matrix so that a
-// redraw (hover, resize, theme) does not scan n² values again. The worker computes the ranges
-// of its views too (panelExtents), off the main thread: at n = 2048 one scan takes ~12 ms.
+// Each panel's value range (min, max over its unmasked cells) and, in the long-sequence view,
+// its colour range, remembered per matrix so that a redraw (hover, resize, theme) does not scan
+// n² values again. The worker computes both for its views (panelRanges), off the main thread:
+// at n = 2048 one scan takes ~12 ms.
+//
+// The long view's colour rule: a pixel there averages many cells, and a few extreme cells
+// would otherwise stretch the scale until everything else is pale (or, for weights of about
+// 1/n on a 0-to-1 scale, dark). So colours span the 99th percentile: of |value| for signed
+// panels (symmetric around 0), of the values for weights (from 0); beyond it
+// they saturate. The percentile is taken over at most SAMPLES cells at a fixed stride.
 import { extentOf } from '../render/colormaps.js';
 import { PANELS } from './panels.js';
 
-const cache = new WeakMap(); // values -> [unmasked extent, masked extent]
+const PERCENTILE = 0.99;
+const SAMPLES = 1 << 16;
+
+const cache = new WeakMap(); // values -> { extent: [unmasked, masked], colours: [unmasked, masked] }
+
+function entryFor(values) {
+  if (!cache.has(values)) cache.set(values, { extent: [], colours: [] });
+  return cache.get(values);
+}
 
 /** The range of `values` (panel.values(view)) over the cells the panel shows unmasked. */
 export function extentFor(values, n, masked) {
-  const known = cache.get(values) ?? [];
+  const known = entryFor(values).extent;
   const slot = masked ? 1 : 0;
   known[slot] ??= extentOf(values, n, masked);
-  cache.set(values, known);
   return known[slot];
 }
 
-/** [panel id, range] for every panel of `view`. */
-export const panelExtents = (view) =>
-  PANELS.map((panel) => [panel.id, extentFor(panel.values(view), view.n, Boolean(panel.masked?.(view)))]);
+/** The PERCENTILE quantile of f(value) over (a fixed-stride sample of) the unmasked cells. */
+function percentileOf(values, n, masked, f) {
+  const stride = Math.max(1, Math.floor((n * n) / SAMPLES)) | 1; // odd: no lock-step with rows
+  const sample = new Float64Array(Math.ceil((n * n) / stride));
+  let count = 0;
+  for (let index = 0; index < n * n; index += stride) {
+    if (masked && index % n > Math.floor(index / n)) continue; // key j after query i
+    const v = values[index];
+    if (v === v) sample[count++] = f(v); // NaN is left out
+  }
+  if (count === 0) return NaN;
+  const sorted = sample.subarray(0, count).sort();
+  return sorted[Math.min(count - 1, Math.floor(PERCENTILE * count))];
+}
 
-/** Takes the ranges panelExtents computed (in a worker) for the matrices of `view`. */
-export function rememberExtents(view, extents) {
-  for (const [id, extent] of extents) {
-    const panel = PANELS.find((p) => p.id === id);
+/**
+ * The long view's colour range for a panel (see above): [-m, m] as m for signed panels,
+ * [low, high] for weights; null where the panel keeps its own (integer offsets) or where the
+ * percentile would not narrow the full range.
+ */
+export function longViewColours(panel, values, n, masked) {
+  if (panel.integer) return null;
+  const known = entryFor(values).colours;
+  const slot = masked ? 1 : 0;
+  if (known[slot] === undefined) {
+    const { min, max } = extentFor(values, n, masked);
+    let range = null;
+    if (panel.scale === 'diverging') {
+      const m = percentileOf(values, n, masked, Math.abs);
+      if (m > 0 && m < Math.max(-min, max)) range = m;
+    } else {
+      const low = Math.min(0, min); // weights: from 0
+      const high = percentileOf(values, n, masked, (v) => v);
+      if (high > low && high < max) range = [low, high];
+    }
+    known[slot] = range;
+  }
+  return known[slot];
+}
+
+/** [panel id, value range, long-view colour range] for every panel of `view`. */
+export const panelRanges = (view) =>
+  PANELS.map((panel) => {
     const values = panel.values(view);
-    const known = cache.get(values) ?? [];
-    known[panel.masked?.(view) ? 1 : 0] = extent;
-    cache.set(values, known);
+    const masked = Boolean(panel.masked?.(view));
+    return [panel.id, extentFor(values, view.n, masked), view.long ? longViewColours(panel, values, view.n, masked) : undefined];
+  });
+
+/** Takes the ranges panelRanges computed (in a worker) for the matrices of `view`. */
+export function rememberRanges(view, ranges) {
+  for (const [id, extent, colours] of ranges) {
+    const panel = PANELS.find((p) => p.id === id);
+    const entry = entryFor(panel.values(view));
+    const slot = panel.masked?.(view) ? 1 : 0;
+    entry.extent[slot] = extent;
+    if (colours !== undefined) entry.colours[slot] = colours;
   }
 }

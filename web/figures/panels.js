@@ -42,6 +42,7 @@ export const PANELS = [
     scale: 'sequential',
     fixedRange: [0, 1],
     barLabel: 'weight, 0 to 1',
+    barLabelLong: 'weight', // the long view's colours stop at the 99th percentile
     values: (view) => view.result.contentWeights.data,
     masked: causalMask,
     caption: () =>
@@ -54,6 +55,7 @@ export const PANELS = [
     scale: 'sequential',
     fixedRange: [0, 1],
     barLabel: 'weight, 0 to 1',
+    barLabelLong: 'weight', // the long view's colours stop at the 99th percentile
     values: (view) => view.result.combinedWeights.data,
     masked: causalMask,
     caption: () =>

@@ -28,6 +28,7 @@ export function computeAttentionView(rp, settings, { positionsOnly = false, prev
   for (let index = 0; index < n * n; index += 1) difference[index] = combined[index] - content[index];
   return {
     n,
+    long: positionsOnly,
     maxDistance: settings.maxDistance,
     causal: settings.causal,
     tokens,

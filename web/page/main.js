@@ -4,7 +4,7 @@
 import { AttentionFigure } from '../figures/attention-figure.js';
 import { download } from '../figures/download.js';
 import { adoptFigureCss } from '../figures/figure-css.js';
-import { rememberExtents } from '../figures/panel-extents.js';
+import { rememberRanges } from '../figures/panel-extents.js';
 import { PANELS, parsePanelList } from '../figures/panels.js';
 import { createProfileFigure, drawProfile, profileCaption } from '../figures/profile-figure.js';
 import { ATTENTION_SETTINGS, CONTROLS, MAX_LONG, MAX_TOKENS, PROFILE_SETTINGS, defaultState, parseControl, splitTokens } from '../figures/settings.js';
@@ -81,6 +81,7 @@ async function start() {
     const max = String(state.long ? MAX_LONG : MAX_TOKENS);
     if ($('seqLen').max !== max) $('seqLen').max = max;
     if ($('tokens').disabled !== state.long) $('tokens').disabled = state.long;
+    if ($('long-explain').hidden === state.long) $('long-explain').hidden = !state.long;
     for (const input of inputs) {
       const value = state[input.name];
       if (input.type === 'checkbox') {
@@ -199,14 +200,14 @@ async function start() {
     drawn();
   }
 
-  async function onWorkerResult({ id, view, extents, error }) {
+  async function onWorkerResult({ id, view, ranges, error }) {
     if (id !== requestId) return; // a newer request is on its way
     if (error) {
       setNotes([error]);
       return;
     }
     attentionView = keepOffsets(view, attentionView);
-    rememberExtents(attentionView, extents);
+    rememberRanges(attentionView, ranges);
     computedBy = 'worker';
     figure.maxSide = maxSide();
     const shown = attentionView;

@@ -1,5 +1,6 @@
 // A horizontal colour bar: the scale's 256 colours as one ImageData row, stretched with
-// smoothing off, with tick marks and numbers under it.
+// smoothing off, with tick marks and numbers under it, and pointed ends where values lie
+// beyond the scale (scale.beyond: { low, high }).
 import { colourTable, TABLE_SIZE } from './colormaps.js';
 import { formatTick, niceTicks } from './ticks.js';
 
@@ -36,6 +37,20 @@ export function drawColourBar(g, { x, y, width, height, scale, fg, label }) {
   g.strokeStyle = fg;
   g.lineWidth = 1;
   g.strokeRect(Math.round(x) + 0.5, Math.round(y) + 0.5, Math.round(width) - 1, Math.round(height) - 1);
+  // Values beyond the scale saturate: a pointed end in the end colour says so.
+  const table = colourTable(scale.map);
+  const end = (entry, tip, base) => {
+    g.fillStyle = `rgb(${table[entry * 4]}, ${table[entry * 4 + 1]}, ${table[entry * 4 + 2]})`;
+    g.beginPath();
+    g.moveTo(base, y + 0.5);
+    g.lineTo(tip, y + height / 2);
+    g.lineTo(base, y + height - 0.5);
+    g.closePath();
+    g.fill();
+    g.stroke();
+  };
+  if (scale.beyond?.low) end(0, Math.round(x) - height + 0.5, Math.round(x) + 0.5);
+  if (scale.beyond?.high) end(TABLE_SIZE - 1, Math.round(x + width) + height - 0.5, Math.round(x + width) - 0.5);
   const ticks = colourBarTicks(scale);
   g.fillStyle = fg;
   g.textAlign = 'center';
