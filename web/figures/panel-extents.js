@@ -12,7 +12,7 @@ import { extentOf } from '../render/colormaps.js';
 import { PANELS } from './panels.js';
 
 const PERCENTILE = 0.99;
-const SAMPLES = 1 << 16;
+const SAMPLES = 1 << 13; // a 99th percentile to within about ±0.2 % in rank; sorting them takes well under 1 ms
 
 const cache = new WeakMap(); // values -> { extent: [unmasked, masked], colours: [unmasked, masked] }
 
