@@ -16,6 +16,8 @@ typedef float Float4 __attribute__((vector_size(16)));
 typedef double Double2 __attribute__((vector_size(16)));
 typedef std::int32_t Int4 __attribute__((vector_size(16)));
 typedef std::int64_t Long2 __attribute__((vector_size(16)));
+typedef std::uint32_t UInt4 __attribute__((vector_size(16)));
+typedef std::uint64_t ULong2 __attribute__((vector_size(16)));
 
 template <typename T>
 struct VectorOf;
@@ -23,13 +25,15 @@ template <>
 struct VectorOf<float> {
   using type = Float4;
   using integer = Int4;
-  using integerLane = std::int32_t;
+  using unsignedInteger = UInt4;
+  using unsignedLane = std::uint32_t;
 };
 template <>
 struct VectorOf<double> {
   using type = Double2;
   using integer = Long2;
-  using integerLane = std::int64_t;
+  using unsignedInteger = ULong2;
+  using unsignedLane = std::uint64_t;
 };
 
 template <typename T>
@@ -38,8 +42,11 @@ using Vec = typename VectorOf<T>::type;
 template <typename T>
 using IntVec = typename VectorOf<T>::integer;
 
+// Unsigned lanes for bit arithmetic (shifts and wrap-around are defined for them).
 template <typename T>
-using IntLane = typename VectorOf<T>::integerLane;
+using UIntVec = typename VectorOf<T>::unsignedInteger;
+template <typename T>
+using UIntLane = typename VectorOf<T>::unsignedLane;
 
 template <typename T>
 constexpr int kLanes = 16 / sizeof(T);

@@ -13,7 +13,7 @@ namespace {
 constexpr float kLog2eF = 1.44269504088896341F;
 constexpr float kLn2HiF = 0.693359375F;
 constexpr float kLn2LoF = -2.12194440e-4F;
-constexpr float kMinF = -87.3365478515625F;  // exp(kMinF) ~ FLT_MIN
+constexpr float kMinF = -87.336F;  // exp(kMinF) = 1.0005 FLT_MIN: normal (subnormals are slow)
 constexpr float kRoundF = 12582912.0F;        // 1.5 · 2^23: adding it rounds to an integer
 constexpr float kPF[6] = {1.9875691500E-4F, 1.3981999507E-3F, 8.3334519073E-3F,
                           4.1665795894E-2F, 1.6666665459E-1F, 5.0000001201E-1F};
@@ -67,13 +67,15 @@ double expScalar(double x) {
 template <typename T>
 struct ExpConstants {
   simd::Vec<T> minimum, log2e, round, ln2Hi, ln2Lo, one, two;
-  simd::IntVec<T> exponentBias;  // bits(round) - the exponent bias (127 or 1023)
+  simd::UIntVec<T> exponentBias;  // bits(round) - the exponent bias (127 or 1023)
   simd::Vec<T> poly[7];          // float: p(r); double: P then Q
 };
 
 }  // namespace
 
 // Not const, not static: the compiler must not fold these into per-use constants (see above).
+extern float expConstantTableF[13];
+extern double expConstantTableD[14];
 float expConstantTableF[13] = {kMinF,  kLog2eF, kRoundF, kLn2HiF, kLn2LoF, 1.0F, 2.0F,
                                kPF[0], kPF[1],  kPF[2],  kPF[3],  kPF[4],  kPF[5]};
 double expConstantTableD[14] = {kMinD,  kLog2eD, kRoundD, kLn2HiD, kLn2LoD, 1.0,    2.0,
@@ -82,7 +84,7 @@ double expConstantTableD[14] = {kMinD,  kLog2eD, kRoundD, kLn2HiD, kLn2LoD, 1.0,
 namespace {
 
 template <typename T>
-ExpConstants<T> loadExpConstants(const T* table, int coefficients, std::int64_t exponentBias) {
+ExpConstants<T> loadExpConstants(const T* table, int coefficients, std::uint64_t exponentBias) {
   using simd::splat;
   ExpConstants<T> c{};
   c.minimum = splat(table[0]);
@@ -92,7 +94,7 @@ ExpConstants<T> loadExpConstants(const T* table, int coefficients, std::int64_t 
   c.ln2Lo = splat(table[4]);
   c.one = splat(table[5]);
   c.two = splat(table[6]);
-  c.exponentBias = (simd::IntVec<T>)c.round - static_cast<simd::IntLane<T>>(exponentBias);
+  c.exponentBias = (simd::UIntVec<T>)c.round - static_cast<simd::UIntLane<T>>(exponentBias);
   for (int i = 0; i < coefficients; ++i) c.poly[i] = splat(table[7 + i]);
   return c;
 }
@@ -117,7 +119,7 @@ simd::Float4 expVector(simd::Float4 input, const ExpConstants<float>& c) {
   simd::Float4 p = c.poly[0];
   for (int i = 1; i < 6; ++i) p = p * r + c.poly[i];
   const simd::Float4 y = (p * (r * r) + r) + c.one;
-  return y * (simd::Float4)(((simd::Int4)t - c.exponentBias) << 23);
+  return y * (simd::Float4)(((simd::UInt4)t - c.exponentBias) << 23);  // unsigned: no UB for inf
 }
 
 simd::Double2 expVector(simd::Double2 input, const ExpConstants<double>& c) {
@@ -130,7 +132,7 @@ simd::Double2 expVector(simd::Double2 input, const ExpConstants<double>& c) {
   const simd::Double2 px = r * ((c.poly[0] * rr + c.poly[1]) * rr + c.poly[2]);
   const simd::Double2 q = ((c.poly[3] * rr + c.poly[4]) * rr + c.poly[5]) * rr + c.poly[6];
   const simd::Double2 y = c.one + c.two * (px / (q - px));
-  return y * (simd::Double2)(((simd::Long2)t - c.exponentBias) << 52);
+  return y * (simd::Double2)(((simd::ULong2)t - c.exponentBias) << 52);
 }
 
 // Rows whose maximum is infinite (scores that overflowed): the softmax's limit. With +inf
@@ -197,6 +199,8 @@ void softmaxInPlace(T* row, Index count) {
   }
   simd::Vec<T> maxV = simd::load<T>(row);
   Index j = lanes;
+  // (A NaN may drop out of the running maximum; it still makes the whole row NaN, through the
+  // exp and the sum, or through softmaxLimit's scan when the maximum is infinite.)
   for (; j + lanes <= count; j += lanes) maxV = simd::maxKeepingNaN<T>(simd::load<T>(row + j), maxV);
   T max = simd::maxOfLanes<T>(maxV);
   for (; j < count; ++j) max = row[j] > max ? row[j] : max;

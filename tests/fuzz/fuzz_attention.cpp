@@ -21,7 +21,7 @@
 namespace relpos::fuzz {
 namespace {
 
-constexpr Index kMaxN = 48;
+constexpr Index kMaxN = 100;  // up to four blocks of 32 query rows, interior ones included
 constexpr Index kMaxDK = 16;
 constexpr Index kMaxDV = 16;
 constexpr Index kMaxK = 64;

@@ -1,5 +1,5 @@
-// Fuzz target: the softmax/exp kernels of exp_kernels.hpp (float and double; in the wasm32
-// replay build also their WASM SIMD forms), on rows of 1..64 values with specials and any shift.
+// Fuzz target: the softmax/exp kernels of exp_kernels.hpp (float and double; vector and scalar,
+// natively and in the wasm32 replay build), on rows of 1..64 values with specials and any shift.
 //   always:        every softmax weight is NaN or in [0, 1];
 //   finite rows:   the softmax is finite, sums to 1, and matches exp(x - max) / sum from libm;
 //   exp of x <= 0: within a few ulps of std::exp where that is normal, else positive and about
