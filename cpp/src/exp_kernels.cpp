@@ -13,7 +13,6 @@ namespace {
 constexpr float kLog2eF = 1.44269504088896341F;
 constexpr float kLn2HiF = 0.693359375F;
 constexpr float kLn2LoF = -2.12194440e-4F;
-constexpr float kMinF = -87.336F;  // exp(kMinF) = 1.0005 FLT_MIN: normal (subnormals are slow)
 constexpr float kRoundF = 12582912.0F;        // 1.5 · 2^23: adding it rounds to an integer
 constexpr float kPF[6] = {1.9875691500E-4F, 1.3981999507E-3F, 8.3334519073E-3F,
                           4.1665795894E-2F, 1.6666665459E-1F, 5.0000001201E-1F};
@@ -22,16 +21,18 @@ constexpr float kPF[6] = {1.9875691500E-4F, 1.3981999507E-3F, 8.3334519073E-3F,
 constexpr double kLog2eD = 1.4426950408889634073599;
 constexpr double kLn2HiD = 6.93145751953125E-1;
 constexpr double kLn2LoD = 1.42860682030941723212E-6;
-constexpr double kMinD = -708.3964185322641;  // exp(kMinD) ~ DBL_MIN
 constexpr double kRoundD = 6755399441055744.0;   // 1.5 · 2^52
 constexpr double kPD[3] = {1.26177193074810590878E-4, 3.02994407707441961300E-2,
                            9.99999999999999999910E-1};
 constexpr double kQD[4] = {3.00198505138664455042E-6, 2.52448340349684104192E-3,
                            2.27265548208155028766E-1, 2.00000000000000000009E0};
 
+constexpr float kFlushF = kExpFlushBelow<float>;
+constexpr double kFlushD = kExpFlushBelow<double>;
+
 float expScalar(float x) {
   if (std::isnan(x)) return x;  // (converting NaN to an integer below would be undefined)
-  x = x < kMinF ? kMinF : x;
+  if (x < kFlushF) return 0.0F;
   const float m = std::nearbyint(x * kLog2eF);
   float r = x - m * kLn2HiF;
   r = r - m * kLn2LoF;
@@ -46,7 +47,7 @@ float expScalar(float x) {
 
 double expScalar(double x) {
   if (std::isnan(x)) return x;  // (converting NaN to an integer below would be undefined)
-  x = x < kMinD ? kMinD : x;
+  if (x < kFlushD) return 0.0;
   const double m = std::nearbyint(x * kLog2eD);
   double r = x - m * kLn2HiD;
   r = r - m * kLn2LoD;
@@ -76,9 +77,9 @@ struct ExpConstants {
 // Not const, not static: the compiler must not fold these into per-use constants (see above).
 extern float expConstantTableF[13];
 extern double expConstantTableD[14];
-float expConstantTableF[13] = {kMinF,  kLog2eF, kRoundF, kLn2HiF, kLn2LoF, 1.0F, 2.0F,
+float expConstantTableF[13] = {kFlushF, kLog2eF, kRoundF, kLn2HiF, kLn2LoF, 1.0F, 2.0F,
                                kPF[0], kPF[1],  kPF[2],  kPF[3],  kPF[4],  kPF[5]};
-double expConstantTableD[14] = {kMinD,  kLog2eD, kRoundD, kLn2HiD, kLn2LoD, 1.0,    2.0,
+double expConstantTableD[14] = {kFlushD, kLog2eD, kRoundD, kLn2HiD, kLn2LoD, 1.0,    2.0,
                                 kPD[0], kPD[1],  kPD[2],  kQD[0],  kQD[1],  kQD[2], kQD[3]};
 
 namespace {
@@ -109,8 +110,11 @@ ExpConstants<double> expConstants(double /*tag*/) {
 // As expScalar, lane by lane. m = round(x / ln 2) is t - 1.5 · 2^p with t = x / ln 2 + 1.5 · 2^p
 // (p = 23 or 52: rounds to nearest even, as nearbyint, so the kernels agree), and the bits of t
 // minus those of 1.5 · 2^p are m as an integer: no float-to-int conversion (a long sequence in
-// WASM SIMD), and 2^m is (m + bias) shifted into the exponent field.
+// WASM SIMD), and 2^m is (m + bias) shifted into the exponent field (on unsigned lanes: the
+// clamped inputs keep m in range, and wrap-around is defined). Lanes below the flush point are
+// computed at it, then zeroed.
 simd::Float4 expVector(simd::Float4 input, const ExpConstants<float>& c) {
+  const simd::Int4 flushed = input < c.minimum;  // these lanes give 0 (a NaN does not)
   const simd::Float4 x = simd::maxKeepingNaN<float>(input, c.minimum);
   const simd::Float4 t = x * c.log2e + c.round;
   const simd::Float4 m = t - c.round;
@@ -119,10 +123,12 @@ simd::Float4 expVector(simd::Float4 input, const ExpConstants<float>& c) {
   simd::Float4 p = c.poly[0];
   for (int i = 1; i < 6; ++i) p = p * r + c.poly[i];
   const simd::Float4 y = (p * (r * r) + r) + c.one;
-  return y * (simd::Float4)(((simd::UInt4)t - c.exponentBias) << 23);  // unsigned: no UB for inf
+  const simd::Float4 e = y * (simd::Float4)(((simd::UInt4)t - c.exponentBias) << 23);
+  return (simd::Float4)((simd::Int4)e & ~flushed);
 }
 
 simd::Double2 expVector(simd::Double2 input, const ExpConstants<double>& c) {
+  const simd::Long2 flushed = input < c.minimum;  // these lanes give 0 (a NaN does not)
   const simd::Double2 x = simd::maxKeepingNaN<double>(input, c.minimum);
   const simd::Double2 t = x * c.log2e + c.round;
   const simd::Double2 m = t - c.round;
@@ -132,7 +138,8 @@ simd::Double2 expVector(simd::Double2 input, const ExpConstants<double>& c) {
   const simd::Double2 px = r * ((c.poly[0] * rr + c.poly[1]) * rr + c.poly[2]);
   const simd::Double2 q = ((c.poly[3] * rr + c.poly[4]) * rr + c.poly[5]) * rr + c.poly[6];
   const simd::Double2 y = c.one + c.two * (px / (q - px));
-  return y * (simd::Double2)(((simd::ULong2)t - c.exponentBias) << 52);
+  const simd::Double2 e = y * (simd::Double2)(((simd::ULong2)t - c.exponentBias) << 52);
+  return (simd::Double2)((simd::Long2)e & ~flushed);
 }
 
 // Rows whose maximum is infinite (scores that overflowed): the softmax's limit. With +inf

@@ -33,10 +33,10 @@ void expectVectorMatchesScalar(double tolerance) {
       for (std::size_t j = 0; j < vector.size(); ++j) {
         ASSERT_EQ(vector[j], scalar[j]) << "count " << count << " spread " << spread << " j " << j;
         const double exact = std::exp(static_cast<double>(input[j]));
-        if (exact > static_cast<double>(std::numeric_limits<T>::min())) {
+        if (input[j] >= kExpFlushBelow<T>) {
           ASSERT_NEAR(static_cast<double>(vector[j]), exact, 4 * tolerance * exact) << input[j];
         } else {
-          ASSERT_LE(static_cast<double>(vector[j]), 2 * static_cast<double>(std::numeric_limits<T>::min()));
+          ASSERT_EQ(vector[j], T(0)) << input[j];
         }
       }
     }
@@ -68,24 +68,31 @@ void expectSoftmaxMatchesScalar(double tolerance) {
 TEST(ExpKernels, SoftmaxVectorAndScalarAgreeFloat) { expectSoftmaxMatchesScalar<float>(1e-6); }
 TEST(ExpKernels, SoftmaxVectorAndScalarAgreeDouble) { expectSoftmaxMatchesScalar<double>(1e-15); }
 
-// Below exp's normal range the kernels return about the smallest normal number, never a
-// subnormal (arithmetic on those is many times slower), in the vector lanes and the tails.
+// Below kExpFlushBelow the kernels give exactly 0, never a subnormal (arithmetic on those is
+// about 100 times slower), in the vector lanes and the tails alike; just above it, a normal
+// number within rounding of std::exp.
 template <typename T>
-void expectNormalFloor() {
-  std::vector<T> values(9, T(-1000));
-  values[4] = -std::numeric_limits<T>::infinity();
+void expectFlushToZero() {
+  const T above = kExpFlushBelow<T> * T(0.999);
+  std::vector<T> values = {T(-1000), kExpFlushBelow<T> * T(1.001), above, T(-1e30), -std::numeric_limits<T>::infinity(),
+                           T(-1000), above, kExpFlushBelow<T> * T(1.5), T(-2000)};
+  const std::vector<T> input = values;
   std::vector<T> scalar = values;
-  expShiftedInPlace(values.data(), 9, T(0));
-  expShiftedInPlaceScalar(scalar.data(), 9, T(0));
+  expShiftedInPlace(values.data(), static_cast<Index>(values.size()), T(0));
+  expShiftedInPlaceScalar(scalar.data(), static_cast<Index>(scalar.size()), T(0));
   for (std::size_t j = 0; j < values.size(); ++j) {
-    EXPECT_EQ(std::fpclassify(values[j]), FP_NORMAL) << j;
-    EXPECT_LE(values[j], T(1.001) * std::numeric_limits<T>::min()) << j;
     EXPECT_EQ(values[j], scalar[j]) << j;
+    if (input[j] == above) {
+      EXPECT_EQ(std::fpclassify(values[j]), FP_NORMAL) << j;
+      EXPECT_NEAR(values[j], std::exp(above), 1e-6 * std::exp(above)) << j;
+    } else {
+      EXPECT_EQ(values[j], T(0)) << j;
+    }
   }
 }
 
-TEST(ExpKernels, FloorIsNormalFloat) { expectNormalFloor<float>(); }
-TEST(ExpKernels, FloorIsNormalDouble) { expectNormalFloor<double>(); }
+TEST(ExpKernels, FlushesToZeroFloat) { expectFlushToZero<float>(); }
+TEST(ExpKernels, FlushesToZeroDouble) { expectFlushToZero<double>(); }
 
 TEST(ExpKernels, NaNStaysNaN) {
   std::vector<float> values = {0.0F, std::numeric_limits<float>::quiet_NaN(), -1.0F, -2.0F, -3.0F};

@@ -49,6 +49,24 @@ describe('edge cases', () => {
     for (const sum of rowSums(ex.combinedWeights)) expect(sum).toBeCloseTo(1, 12);
   });
 
+  test('peaked rows: weights far below the row maximum are 0, never subnormal, in both precisions', () => {
+    for (const [ArrayType, smallestNormal, flush] of [[Float32Array, 2 ** -126, 2 ** -64], [Float64Array, 2 ** -1022, 2 ** -200]]) {
+      const scores = new ArrayType([0, -30, -50, -140, -800, -1e30, 0, 0]); // one row, as q · k
+      const q = { rows: 1, cols: 1, data: new ArrayType([1]) };
+      const k = { rows: 8, cols: 1, data: scores };
+      const r = rp.attention({ q: { ...q, rows: 8, data: new ArrayType(8).fill(1) }, k, relKeys: { rows: 1, cols: 1, data: new ArrayType([0]) } });
+      const row = Array.from(r.combinedWeights.data.slice(0, 8));
+      const sum = 3 + Math.exp(-30) + Math.exp(-50) + Math.exp(-140);
+      // exp(x - max) is kept down to 2^-64 (float) or 2^-200 (double) of exp(0) = 1, else 0.
+      row.forEach((w, j) => {
+        const exact = Math.exp(scores[j]) / sum;
+        if (Math.exp(scores[j]) < flush) expect(w).toBe(0);
+        else expect(Math.abs(w - exact)).toBeLessThanOrEqual(1e-6 * exact);
+        expect(w === 0 || w >= smallestNormal).toBe(true);
+      });
+    }
+  });
+
   test('denormal and huge finite inputs in float64 give finite results', () => {
     const q = filled(3, 2, 1e140, Float64Array);
     const k = filled(3, 2, -1e140, Float64Array);
