@@ -100,7 +100,8 @@ function matrixImage(canvas, spec, sideDevice) {
   if (cache && cache.values === values && cache.key === key) return cache.size === sideDevice ? cache.cells : cache.scaled;
   const size = Math.min(n, sideDevice); // pixels per side of the colour-mapped image
   if (!cache || cache.size !== size) {
-    cache = { size, cells: new OffscreenCanvas(size, size), image: new ImageData(size, size), scaled: null };
+    const cells = new OffscreenCanvas(size, size);
+    cache = { size, cells, cellsContext: cells.getContext('2d'), image: new ImageData(size, size), scaled: null };
     matrixCache.set(canvas, cache);
   }
   const table = pixelTable(colourTable(scale.map));
@@ -108,16 +109,19 @@ function matrixImage(canvas, spec, sideDevice) {
   const pixels = new Uint32Array(cache.image.data.buffer);
   if (size === n) colourMap(values, n, n, scale, table, grey, pixels, Boolean(masked));
   else colourMap(blockMeans(values, n, size, masked), size, size, scale, table, grey, pixels, false);
-  cache.cells.getContext('2d').putImageData(cache.image, 0, 0);
+  cache.cellsContext.putImageData(cache.image, 0, 0);
   cache.values = values;
   cache.key = key;
   if (size === sideDevice) return cache.cells; // a device pixel per cell: nothing to stretch
-  cache.scaled ??= new OffscreenCanvas(sideDevice, sideDevice);
+  if (!cache.scaled) {
+    cache.scaled = new OffscreenCanvas(sideDevice, sideDevice);
+    cache.scaledContext = cache.scaled.getContext('2d');
+  }
   if (cache.scaled.width !== sideDevice) {
     cache.scaled.width = sideDevice;
     cache.scaled.height = sideDevice;
   }
-  const g = cache.scaled.getContext('2d');
+  const g = cache.scaledContext;
   g.imageSmoothingEnabled = false;
   g.clearRect(0, 0, sideDevice, sideDevice);
   g.drawImage(cache.cells, 0, 0, sideDevice, sideDevice);
