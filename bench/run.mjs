@@ -25,35 +25,27 @@ function chosenSizes() {
   return ns.flatMap((n) => [[n, 16], [n, n - 1]]).filter(([n, k], i, all) => all.findIndex(([m, l]) => m === n && l === k) === i);
 }
 
-/** Median milliseconds of `run` (sync or async) after one warm-up: at least 3 runs, at most 20, about BUDGET_MS in all. */
-async function medianMs(run) {
+/**
+ * Median over calls of `run` (sync or async) after one warm-up: at least 3 calls, at most 20,
+ * about BUDGET_MS in all. What is recorded per call is its time in ms, or `reading()` after it.
+ */
+async function medianMs(run, reading = null) {
   await run();
-  const times = [];
+  const values = [];
   let spent = 0;
-  while (times.length < 3 || (spent < BUDGET_MS && times.length < 20)) {
+  while (values.length < 3 || (spent < BUDGET_MS && values.length < 20)) {
     const start = performance.now();
     await run();
     const ms = performance.now() - start;
-    times.push(ms);
+    values.push(reading ? reading() : ms);
     spent += ms;
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  values.sort((a, b) => a - b);
+  return values[Math.floor(values.length / 2)];
 }
 
-/** Median of the core's own time (the sum of its stage times, no JS copies) over calls of `run`. */
-async function medianCoreMs(rp, run) {
-  const times = [];
-  let spent = 0;
-  while (times.length < 3 || (spent < BUDGET_MS && times.length < 20)) {
-    const start = performance.now();
-    await run();
-    spent += performance.now() - start;
-    times.push(Object.values(rp.lastTimings()).reduce((a, b) => a + b, 0));
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
+/** The core's own time of the last call: the sum of its stage times (no JS copies). */
+const coreMs = (rp) => Object.values(rp.lastTimings()).reduce((a, b) => a + b, 0);
 
 function inputsFor(rp, n, k, ArrayType) {
   const draw = (rows, cols, seed) => ArrayType.from(rp.randn(seed, rows * cols));
@@ -129,7 +121,7 @@ async function main() {
     const stages32 = rp.lastTimings();
     const reused = rp.attention(m32);
     const reuse32 = await medianMs(() => rp.attention(m32, reused));
-    const core32 = await medianCoreMs(rp, () => rp.attention(m32, reused));
+    const core32 = await medianMs(() => rp.attention(m32, reused), () => coreMs(rp));
     const ours64 = await medianMs(() => rp.attention(m64));
     const stages64 = rp.lastTimings();
     const plain32 = await medianMs(() => plainJsAttention(x32));

@@ -183,8 +183,7 @@ void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& works
     // position(i, j) = q_i . a^K[clip(j - i) + k] / sqrt(d_k): project onto the block's band
     // (from a whole panel, so the projection's first column is panel-aligned), then gather.
     const Index firstPanel = (band.first - used.first) / width;
-    const Index projectedCols =
-        std::min(used.count, band.first - used.first + band.count) - firstPanel * width;
+    const Index projectedCols = band.first - used.first + band.count - firstPanel * width;
     MatrixMap<T> projected = workspace.blockTable(rows, projectedCols);
     multiplyPacked<T>(queries, workspace.relativeKeys, scale, false, projected, 0, firstPanel);
     gatherByOffset<T>(projected, first, used.first + firstPanel * width, k, position);

@@ -113,33 +113,32 @@ ExpConstants<double> expConstants(double /*tag*/) {
 // WASM SIMD), and 2^m is (m + bias) shifted into the exponent field (on unsigned lanes: the
 // clamped inputs keep m in range, and wrap-around is defined). Lanes below the flush point are
 // computed at it, then zeroed.
-simd::Float4 expVector(simd::Float4 input, const ExpConstants<float>& c) {
-  const simd::Int4 flushed = input < c.minimum;  // these lanes give 0 (a NaN does not)
-  const simd::Float4 x = simd::maxKeepingNaN<float>(input, c.minimum);
-  const simd::Float4 t = x * c.log2e + c.round;
-  const simd::Float4 m = t - c.round;
-  simd::Float4 r = x - m * c.ln2Hi;
-  r = r - m * c.ln2Lo;
+// exp(r) on |r| <= ln 2 / 2: float, 1 + r + r^2 p(r); double, Cephes's 1 + 2 r P / (Q - r P).
+simd::Float4 expOfReduced(simd::Float4 r, const ExpConstants<float>& c) {
   simd::Float4 p = c.poly[0];
   for (int i = 1; i < 6; ++i) p = p * r + c.poly[i];
-  const simd::Float4 y = (p * (r * r) + r) + c.one;
-  const simd::Float4 e = y * (simd::Float4)(((simd::UInt4)t - c.exponentBias) << 23);
-  return (simd::Float4)((simd::Int4)e & ~flushed);
+  return (p * (r * r) + r) + c.one;
 }
 
-simd::Double2 expVector(simd::Double2 input, const ExpConstants<double>& c) {
-  const simd::Long2 flushed = input < c.minimum;  // these lanes give 0 (a NaN does not)
-  const simd::Double2 x = simd::maxKeepingNaN<double>(input, c.minimum);
-  const simd::Double2 t = x * c.log2e + c.round;
-  const simd::Double2 m = t - c.round;
-  simd::Double2 r = x - m * c.ln2Hi;
-  r = r - m * c.ln2Lo;
+simd::Double2 expOfReduced(simd::Double2 r, const ExpConstants<double>& c) {
   const simd::Double2 rr = r * r;
   const simd::Double2 px = r * ((c.poly[0] * rr + c.poly[1]) * rr + c.poly[2]);
   const simd::Double2 q = ((c.poly[3] * rr + c.poly[4]) * rr + c.poly[5]) * rr + c.poly[6];
-  const simd::Double2 y = c.one + c.two * (px / (q - px));
-  const simd::Double2 e = y * (simd::Double2)(((simd::ULong2)t - c.exponentBias) << 52);
-  return (simd::Double2)((simd::Long2)e & ~flushed);
+  return c.one + c.two * (px / (q - px));
+}
+
+template <typename T>
+simd::Vec<T> expVector(simd::Vec<T> input, const ExpConstants<T>& c) {
+  constexpr int mantissaBits = sizeof(T) == 4 ? 23 : 52;
+  const simd::IntVec<T> flushed = input < c.minimum;  // these lanes give 0 (a NaN does not)
+  const simd::Vec<T> x = simd::maxKeepingNaN<T>(input, c.minimum);
+  const simd::Vec<T> t = x * c.log2e + c.round;
+  const simd::Vec<T> m = t - c.round;
+  simd::Vec<T> r = x - m * c.ln2Hi;
+  r = r - m * c.ln2Lo;
+  const simd::Vec<T> twoToM = (simd::Vec<T>)(((simd::UIntVec<T>)t - c.exponentBias) << mantissaBits);
+  const simd::Vec<T> e = expOfReduced(r, c) * twoToM;
+  return (simd::Vec<T>)((simd::IntVec<T>)e & ~flushed);
 }
 
 // Rows whose maximum is infinite (scores that overflowed): the softmax's limit. With +inf

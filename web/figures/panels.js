@@ -9,6 +9,9 @@ const fixed = (digits) => (value) => value.toFixed(digits).replace(/^-(0\.0*)$/,
 // mask hides from the softmax: they are drawn grey and read "masked".
 const causalMask = (view) => (view.causal ? (i, j) => j > i : null);
 const rowConstantBias = (view) => view.maxDistance === 0 && view.n > 1;
+// The two softmax panels: weights on a 0-to-1 scale (in the long view, up to their 99th
+// percentile, so the label drops the range).
+const WEIGHT_SCALE = { scale: 'sequential', fixedRange: [0, 1], barLabel: 'weight, 0 to 1', barLabelLong: 'weight' };
 
 export const PANELS = [
   {
@@ -39,10 +42,7 @@ export const PANELS = [
   {
     id: 'contentWeights',
     title: 'Content-only weights',
-    scale: 'sequential',
-    fixedRange: [0, 1],
-    barLabel: 'weight, 0 to 1',
-    barLabelLong: 'weight', // the long view's colours stop at the 99th percentile
+    ...WEIGHT_SCALE,
     values: (view) => view.result.contentWeights.data,
     masked: causalMask,
     caption: () =>
@@ -52,10 +52,7 @@ export const PANELS = [
   {
     id: 'combinedWeights',
     title: 'Combined weights',
-    scale: 'sequential',
-    fixedRange: [0, 1],
-    barLabel: 'weight, 0 to 1',
-    barLabelLong: 'weight', // the long view's colours stop at the 99th percentile
+    ...WEIGHT_SCALE,
     values: (view) => view.result.combinedWeights.data,
     masked: causalMask,
     caption: () =>
