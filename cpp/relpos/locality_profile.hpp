@@ -19,6 +19,10 @@ struct LocalityProfileParams {
                             // back) and width * (1 - a) for offsets > 0; 0 is the handbook's
 };
 
+// exp(-offset^2 / (2 sigma^2)) with sigma = width * (1 + asymmetry) for offset < 0 and
+// width * (1 - asymmetry) for offset > 0; exactly 1 at offset 0.
+double localityBump(Index offset, double width, double asymmetry);
+
 // embeddings: (2k + 1) x d_k, query: d_k, profile: 2k + 1, all caller-owned.
 void localityProfile(const LocalityProfileParams& params, MatrixMap<double> embeddings,
                      Eigen::Map<Vector<double>> query, Eigen::Map<Vector<double>> profile);

@@ -80,6 +80,19 @@ const CASES = [
   ['example too long', (rp) => rp.example({ seqLen: 20000 }), RangeError, /^example: seqLen = 20000 with dModel = 8, dK = 4 needs 14\.9 GiB/],
   ['example causal as a number', (rp) => rp.example({ causal: 1 }), TypeError, /^example: causal must be true or false, got 1$/],
   ['example unknown option', (rp) => rp.example({ dk: 4 }), TypeError, /^example: unknown option "dk"/],
+  ['example draw misspelt', (rp) => rp.example({ draw: 'stabel' }), RangeError, /^example: draw must be one of 'handbook', 'stable', got "stabel"$/],
+  ['example draw as a number', (rp) => rp.example({ draw: 1 }), TypeError, /^example: draw must be one of 'handbook', 'stable', got 1$/],
+  ['example tokens as a string', (rp) => rp.example({ tokens: 'the cat' }), TypeError, /^example: tokens must be an array of strings, got a string/],
+  ['example no tokens', (rp) => rp.example({ tokens: [] }), RangeError, /^example: tokens must hold 1 to \d+ words, got 0$/],
+  ['example a token not a string', (rp) => rp.example({ tokens: ['a', 3] }), TypeError, /^example: tokens\[1\] must be a string, got 3$/],
+  ['example an empty token', (rp) => rp.example({ tokens: ['a', ''] }), RangeError, /^example: tokens\[1\] is empty/],
+  ['example a huge token', (rp) => rp.example({ draw: 'stable', tokens: ['x'.repeat(2000)] }), RangeError, /^example: tokens\[0\] is longer than 1024 bytes/],
+  ['example tokens against seqLen', (rp) => rp.example({ tokens: ['a', 'b'], seqLen: 3 }), RangeError, /^example: seqLen \(3\) must equal the number of tokens \(2\)/],
+  ['example table misspelt', (rp) => rp.example({ table: 'local' }), RangeError, /^example: table must be one of 'random', 'locality'/],
+  ['example locality unknown', (rp) => rp.example({ locality: { sigma: 1 } }), TypeError, /^example: unknown option "sigma"/],
+  ['example locality width 0', (rp) => rp.example({ locality: { width: 0 } }), RangeError, /^example: locality\.width must be a finite number > 0/],
+  ['example locality strength NaN', (rp) => rp.example({ locality: { strength: NaN } }), RangeError, /^example: locality\.strength .* got NaN$/],
+  ['example sameQuery as a string', (rp) => rp.example({ sameQuery: 'yes' }), TypeError, /^example: sameQuery must be true or false/],
 ];
 
 let rp;

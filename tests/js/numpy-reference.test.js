@@ -102,7 +102,19 @@ describe('example() builds the documented scenario', () => {
 
   test('the defaults are six positions, d_model 8, d_k 4, k 3, seed 42', () => {
     const got = rp.example();
-    expect(got.params).toEqual({ seed: 42, seqLen: 6, dModel: 8, dK: 4, maxDistance: 3, causal: false });
+    expect(got.params).toEqual({
+      seed: 42,
+      seqLen: 6,
+      dModel: 8,
+      dK: 4,
+      maxDistance: 3,
+      causal: false,
+      draw: 'handbook',
+      tokens: undefined,
+      table: 'random',
+      locality: { noise: 0.1, width: 1, asymmetry: 0, strength: 1 },
+      sameQuery: false,
+    });
     expect(got.contentScores.rows).toBe(6);
     expect(got.maxDistance).toBe(3);
   });

@@ -42,3 +42,11 @@ element.addEventListener('relpos-render', (event) => {
 element.view = null;
 
 export { isElement };
+
+const stable = rp.example({ draw: 'stable', tokens: ['the', 'cat'], table: 'locality', locality: { strength: 8 }, sameQuery: true });
+const profileValues: Float64Array = stable.profile.values;
+const words: string[] = stable.tokens;
+void profileValues;
+void words;
+// @ts-expect-error: draw is 'handbook' or 'stable'
+rp.example({ draw: 'random' });
