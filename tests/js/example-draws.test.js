@@ -160,3 +160,20 @@ test('the locality table gives the combined weights a diagonal band', () => {
   }
   expect(local / n).toBeGreaterThanOrEqual(0.8);
 });
+
+describe('the output split the tables figure shows', () => {
+  test('Σ w·v is the output without aⱽ, and the two parts add up to the output', async () => {
+    const { computeAttentionView, outputParts } = await import('../../web/figures/view.js');
+    const settings = { draw: 'stable', table: 'locality', sameQuery: false, seqLen: 7, dK: 4, maxDistance: 2, seed: 3, causal: true, tokens: 'a b c a d e f', strength: 8, noise: 0.1, width: 1, asymmetry: 0 };
+    const view = computeAttentionView(rp, settings);
+    const { q, k, v, relKeys } = view.result.inputs;
+    const valuesOnly = rp.attention({ q, k, v, relKeys, causal: true }).output;
+    for (let i = 0; i < 7; i += 1) {
+      const parts = outputParts(view, i);
+      for (let d = 0; d < 4; d += 1) {
+        expect(Math.abs(parts.fromValues[d] - valuesOnly.data[i * 4 + d])).toBeLessThanOrEqual(1e-14);
+        expect(Math.abs(parts.fromValues[d] + parts.fromPositions[d] - parts.output[d])).toBeLessThanOrEqual(1e-14);
+      }
+    }
+  });
+});

@@ -31,7 +31,7 @@ describe('bad URL parameters', () => {
       const numeric = Number(value.trim());
       if (value !== LONG_TEXT && (value.trim() === '' || !Number.isFinite(numeric))) expect(await page.textContent('#notes')).toMatch(/must be/);
       if (value === LONG_TEXT) expect(state.seqLen).toBe(64); // the words set n, up to the sentence view's 64
-      expect(await page.$$eval('figure.relpos-panel', (list) => list.length)).toBe(7);
+      expect(await page.$$eval('figure.relpos-panel', (list) => list.length)).toBe(8);
       expect(problems).toEqual([]);
       await context.close();
     }, 60_000);

@@ -101,7 +101,7 @@ describe('dist/relpos.html, the self-contained page', () => {
     const { page, context, problems } = await openPage(browser, SINGLE.href, { viewport: { width: 1280, height: 900 } });
     page.on('request', (request) => requests.push(request.url()));
     await page.waitForSelector('body[data-ready="true"]');
-    expect(await page.$$eval('figure.relpos-panel', (list) => list.length)).toBe(7);
+    expect(await page.$$eval('figure.relpos-panel', (list) => list.length)).toBe(8);
     const label = await page.getAttribute('#figure-combinedWeights canvas', 'aria-label');
     expect(label).toContain('6 by 6 heatmap');
     await page.fill('#seqLen', '9');

@@ -2,7 +2,7 @@
 // numbers as the synchronous path, tooltips still working, and a main thread that stays free.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
-import { layoutOf, usePage } from './page-fixture.js';
+import { layoutOf, pageExample, significant, usePage } from './page-fixture.js';
 
 const env = usePage();
 let rp;
@@ -23,7 +23,7 @@ describe('the long-sequence view', () => {
     test(`n = ${n}: computed on the ${where} thread, equal to the API`, async () => {
       const { page, context, problems } = await openAndWait(`?long=1&n=${n}&k=20&seed=5&causal=1`);
       expect(await page.evaluate(() => window.relposPage.computedBy())).toBe(where);
-      const ex = rp.example({ seed: 5, seqLen: n, dModel: 8, dK: 4, maxDistance: 20, causal: true });
+      const ex = pageExample(rp, { seed: 5, seqLen: n, maxDistance: 20, causal: true, tokens: '' });
       for (const [i, j] of CELLS(n)) {
         for (const [panel, values] of [['combinedWeights', ex.combinedWeights.data], ['positionBiases', ex.positionBiases.data], ['contentScores', ex.contentScores.data]]) {
           expect(await page.evaluate(([p, a, b]) => window.relposPage.valueAt(p, a, b), [panel, i, j])).toBe(values[i * n + j]);
@@ -32,7 +32,7 @@ describe('the long-sequence view', () => {
       expect(await page.getAttribute('#figure-offsets canvas', 'aria-label')).toContain(`${n} by ${n} heatmap`);
       // Each panel's value range (the worker's, above n = 384), against the API's arrays: the
       // weights over the unmasked cells j <= i only.
-      const fixed3 = (v) => v.toFixed(3).replace(/^-(0\.0*)$/, '$1').replace('-', '−');
+      const fixed3 = significant;
       for (const [panel, values, masked] of [['contentScores', ex.contentScores.data, false], ['combinedWeights', ex.combinedWeights.data, true]]) {
         let min = Infinity;
         let max = -Infinity;
@@ -73,7 +73,7 @@ describe('the long-sequence view', () => {
     await page.mouse.move(box.x + layout.x0 + 1500.5 * layout.cell, box.y + layout.y0 + 300.5 * layout.cell);
     const rows = await page.$$eval('.relpos-tooltip div', (list) => list.map((row) => row.textContent));
     expect(rows[1]).toMatch(/^\(i, j\)\(30\d, 1[45]\d\d\)$/);
-    expect(rows.at(-1)).toBe('clipped offset63');
+    expect(rows).toContain('clipped offset63');
     const longest = await page.evaluate(
       () =>
         new Promise((done) => {

@@ -6,7 +6,7 @@
 import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
-import { MATRIX_PANELS, layoutOf, usePage } from './page-fixture.js';
+import { MATRIX_PANELS, layoutOf, pageExample, usePage } from './page-fixture.js';
 
 const env = usePage();
 let rp;
@@ -19,7 +19,7 @@ function rgb(css) {
 }
 
 function expectedPanels({ seed, seqLen, dK, maxDistance, causal }) {
-  const ex = rp.example({ seed, seqLen, dModel: 8, dK, maxDistance, causal });
+  const ex = pageExample(rp, { seed, seqLen, dK, maxDistance, causal });
   const difference = ex.combinedWeights.data.map((w, i) => w - ex.contentWeights.data[i]);
   return {
     contentScores: ex.contentScores.data,

@@ -6,7 +6,8 @@ const env = usePage();
 
 // [control id, how to change it, URL parameter it must set, canvases it must change]
 const MATRICES = 'matrices';
-const PROFILE = 'profile';
+// The position table's settings change only what reads aᴷ: never the content panels or the offsets.
+const TABLE = ['#figure-positionBiases canvas', '#figure-combinedWeights canvas', '#figure-difference canvas', '#profile-canvas'];
 const CHANGES = [
   ['seqLen', (page) => page.fill('#seqLen', '9'), 'n=9', MATRICES],
   ['dK', (page) => page.fill('#dK', '7'), 'dk=7', MATRICES],
@@ -15,12 +16,13 @@ const CHANGES = [
   ['causal', (page) => page.check('#causal'), 'causal=1', MATRICES],
   ['long', (page) => page.check('#long'), 'long=1', MATRICES],
   ['tokens', (page) => page.fill('#tokens', 'one two three four five six seven eight'), 'tokens=one+two+three+four+five+six+seven+eight', MATRICES],
-  ['profileSeed', (page) => page.fill('#profileSeed', '5'), 'pseed=5', PROFILE],
-  ['profileDK', (page) => page.fill('#profileDK', '8'), 'pdk=8', PROFILE],
-  ['profileMaxDistance', (page) => page.fill('#profileMaxDistance', '9'), 'pk=9', PROFILE],
-  ['noise', (page) => page.fill('#noise', '0.3'), 'noise=0.3', PROFILE],
-  ['width', (page) => page.fill('#width', '2.5'), 'width=2.5', PROFILE],
-  ['asymmetry', (page) => page.fill('#asymmetry', '0.4'), 'asym=0.4', PROFILE],
+  ['draw', (page) => page.selectOption('#draw', 'handbook'), 'draw=handbook', MATRICES],
+  ['sameQuery', (page) => page.check('#sameQuery'), 'sameq=1', MATRICES],
+  ['table', (page) => page.selectOption('#table', 'random'), 'table=random', TABLE],
+  ['strength', (page) => page.fill('#strength', '12'), 'strength=12', TABLE],
+  ['noise', (page) => page.fill('#noise', '0.3'), 'noise=0.3', TABLE],
+  ['width', (page) => page.fill('#width', '2.5'), 'width=2.5', TABLE],
+  ['asymmetry', (page) => page.fill('#asymmetry', '0.4'), 'asym=0.4', TABLE],
 ];
 
 const controlValue = (page, id) => page.$eval(`#${id}`, (input) => (input.type === 'checkbox' ? String(input.checked) : input.value));
@@ -35,7 +37,7 @@ describe('controls, the URL and shared links', () => {
       await expect.poll(() => new URL(page.url()).search).toContain(param); // written within 150 ms
       const url = new URL(page.url());
       const changed = Object.keys(before).filter((key) => before[key] !== after[key]);
-      if (affects === PROFILE) expect(changed).toEqual(['#profile-canvas']);
+      if (Array.isArray(affects)) expect(changed).toEqual(affects);
       else expect(changed.length).toBeGreaterThanOrEqual(id === 'tokens' || id === 'seqLen' ? 6 : 3);
       const value = await controlValue(page, id);
 

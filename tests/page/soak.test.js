@@ -20,10 +20,11 @@ async function heapAfterGc(page) {
 function randomChanges([count, seed]) {
   let state = seed;
   const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
-  const ids = ['seqLen', 'dK', 'maxDistance', 'seed', 'causal', 'tokens', 'profileSeed', 'profileDK', 'profileMaxDistance', 'noise', 'width', 'asymmetry'];
+  const ids = ['seqLen', 'dK', 'maxDistance', 'seed', 'causal', 'tokens', 'draw', 'table', 'sameQuery', 'strength', 'noise', 'width', 'asymmetry'];
   for (let change = 0; change < count; change += 1) {
     const input = document.getElementById(ids[Math.floor(random() * ids.length)]);
     if (input.type === 'checkbox') input.checked = !input.checked;
+    else if (input.type === 'select-one') input.selectedIndex = Math.floor(random() * input.options.length);
     else if (input.type === 'text') input.value = Array.from({ length: 1 + Math.floor(random() * 12) }, (_, i) => `w${i}${Math.floor(random() * 99)}`).join(' ');
     else if (input.type === 'range') input.value = String(Number(input.min) + random() * (Number(input.max) - Number(input.min)));
     else input.value = String(Math.floor(random() * 1e6));
@@ -43,7 +44,7 @@ describe('soak', () => {
         input.value = String(value ?? input.max);
         input.dispatchEvent(new Event('input', { bubbles: true }));
       };
-      for (const id of ['seqLen', 'dK', 'maxDistance', 'profileDK', 'profileMaxDistance']) set(id);
+      for (const id of ['seqLen', 'dK', 'maxDistance']) set(id);
       set('maxDistance', 31);
     });
     const heapBefore = await heapAfterGc(page);
@@ -55,7 +56,7 @@ describe('soak', () => {
     expect(heapAfter - heapBefore).toBeLessThan(1.5 * 2 ** 20);
     expect(wasmAfter.wasmBytes).toBe(wasmBefore.wasmBytes);
     expect(wasmAfter.heapInUseBytes).toBeLessThanOrEqual(wasmBefore.heapInUseBytes);
-    expect(await page.evaluate(() => document.querySelectorAll('figure.relpos-panel').length)).toBe(7);
+    expect(await page.evaluate(() => document.querySelectorAll('figure.relpos-panel').length)).toBe(8);
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);

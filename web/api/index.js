@@ -50,7 +50,7 @@ export const EXAMPLE_DEFAULTS = Object.freeze({
 });
 
 /** The longest token example() takes, in UTF-8 bytes. */
-export const MAX_TOKEN_BYTES = 1024;
+export const MAX_TOKEN_BYTES = 8192;
 
 const matrix = (rows, cols, data) => ({ rows, cols, data });
 const PANEL_NAMES = ['contentScores', 'positionBiases', 'combinedScores', 'contentWeights', 'combinedWeights'];

@@ -8,7 +8,7 @@ import { showTooltip, wirePanel } from './interaction.js';
 import { downloadCanvas } from './download.js';
 import { createPanelFigure } from './panel-figure.js';
 import { extentFor, longViewColours } from './panel-extents.js';
-import { PANELS, formatters } from './panels.js';
+import { PANELS, formatSignificant, formatters } from './panels.js';
 import { clippedOffset } from './view.js';
 
 const minus = (text) => String(text).replace('-', '−');
@@ -32,6 +32,21 @@ export function themeColours(element) {
 /** A token for reading out: the word, or its position where the sentence ran out of words. */
 export const tokenName = (tokens, i) => tokens[i] || `#${i}`;
 
+
+/**
+ * How cell (i, j) comes about, in numbers that add up (3 significant digits):
+ * content + bias = combined score, and its weight without and with the position term.
+ */
+export function cellBreakdown(view, i, j, masked) {
+  const f = (v) => formatSignificant(v, 3);
+  const at = i * view.n + j;
+  const { contentScores, positionBiases, combinedScores, contentWeights, combinedWeights } = view.result;
+  const bias = positionBiases.data[at];
+  return [
+    ['content + bias = combined', `${f(contentScores.data[at])} ${bias < 0 ? '−' : '+'} ${f(Math.abs(bias))} = ${f(combinedScores.data[at])}`],
+    ['weight: content only → combined', masked ? 'masked (j > i)' : `${f(contentWeights.data[at])} → ${f(combinedWeights.data[at])}`],
+  ];
+}
 
 export class AttentionFigure {
   /**
@@ -194,17 +209,18 @@ export class AttentionFigure {
       this.selection = null;
       this.tooltip.hidden = true;
       this.draw();
-      this.onSelect(null);
+      this.onSelect(null, null);
       return;
     }
     const same = this.selection && this.selection.i === cell.i && this.selection.j === cell.j;
     this.selection = { ...cell, panelId };
     if (!same) {
       this.draw();
-      this.onSelect(clippedOffset(cell.i, cell.j, this.view.maxDistance));
+      this.onSelect(clippedOffset(cell.i, cell.j, this.view.maxDistance), { i: cell.i, j: cell.j });
     }
     const { view } = this;
     const panel = this.panels.find((p) => p.id === panelId);
+    if (!panel) return; // selected from outside the panels (the page's story): outlines only
     const { i, j } = cell;
     const isMasked = panel.masked?.(view)?.(i, j) ?? false;
     const value = isMasked ? 'masked (j > i)' : formatters.readout(panel)(panel.values(view)[i * view.n + j]);
@@ -220,6 +236,7 @@ export class AttentionFigure {
         ['query → key', `${query} → ${key}`],
         ['offset j − i', offset],
         ['clipped offset', clipped],
+        ...cellBreakdown(view, i, j, isMasked),
       ],
       anchor ?? { x: 16, y: 16 },
     );

@@ -2,6 +2,18 @@
 // every input (SPEC §1 "teaching truth"). Each `values` reads the panel's n × n matrix from the
 // computed view { result (rp.example), offsets (rp.relativeOffsets), difference }.
 
+/**
+ * A value to `digits` significant digits (0.00098, 1.69, 12.3), with a true minus sign; very
+ * small or large magnitudes in exponent form (1.2e−7).
+ */
+export function formatSignificant(value, digits = 3) {
+  if (value === 0) return '0';
+  if (!Number.isFinite(value)) return Number.isNaN(value) ? 'NaN' : value > 0 ? '∞' : '−∞';
+  const size = Math.abs(value);
+  const text = size >= 1e-4 && size < 10 ** digits ? String(Number(value.toPrecision(digits))) : size >= 10 ** digits && size < 1e6 ? String(Math.round(value)) : value.toExponential(digits - 1);
+  return text.replace(/-/g, '−');
+}
+
 const fixed = (digits) => (value) => value.toFixed(digits).replace(/^-(0\.0*)$/, '$1').replace('-', '−');
 
 // Captions are fixed texts (so the layout never moves); what depends on the settings is a
@@ -31,8 +43,10 @@ export const PANELS = [
     bandEdges: true,
     barLabel: 'bias (blue < 0 < red)',
     values: (view) => view.result.positionBiases.data,
-    caption: () =>
-      'qᵢ · aᴷ[clip(j − i, ±k)] / √dₖ. A diagonal shares one embedding aᴷ, but the query qᵢ changes from row to row, so values along a diagonal differ. Outside the dashed lines (|j − i| > k) every cell reuses an edge embedding.',
+    caption: (view) =>
+      view?.sameQuery
+        ? 'qᵢ · aᴷ[clip(j − i, ±k)] / √dₖ with the same query in every row: each diagonal shares one embedding aᴷ and one query, so it is constant (a Toeplitz matrix), one point of the profile per diagonal. Outside the dashed lines (|j − i| > k) every cell reuses an edge embedding.'
+        : 'qᵢ · aᴷ[clip(j − i, ±k)] / √dₖ. A diagonal shares one embedding aᴷ, but the query qᵢ changes from row to row, so values along a diagonal differ. Outside the dashed lines (|j − i| > k) every cell reuses an edge embedding.',
     note: (view) => {
       if (rowConstantBias(view)) return 'k = 0: one embedding, so one bias per row.';
       if (view.maxDistance >= view.n - 1) return `k = ${view.maxDistance} ≥ n − 1: no cell is clipped.`;
@@ -90,7 +104,7 @@ export const PANELS = [
 
 export const formatters = {
   cell: (panel) => (panel.integer ? (v) => String(v).replace('-', '−') : fixed(2)),
-  readout: (panel) => (panel.integer ? (v) => String(v).replace('-', '−') : fixed(3)),
+  readout: (panel) => (panel.integer ? (v) => String(v).replace('-', '−') : (v) => formatSignificant(v, 3)),
 };
 
 /**

@@ -10,6 +10,9 @@ export const MAX_LONG = 2048;
 
 /** name -> { param, kind, default, min, max, step } */
 export const CONTROLS = {
+  draw: { param: 'draw', attribute: 'draw', kind: 'choice', default: 'stable', choices: ['stable', 'handbook'] },
+  table: { param: 'table', attribute: 'table', kind: 'choice', default: 'locality', choices: ['locality', 'random'] },
+  sameQuery: { param: 'sameq', attribute: 'same-query', kind: 'bool', default: false },
   seqLen: { param: 'n', attribute: 'seq-len', kind: 'int', default: 6, min: 1, max: MAX_LONG },
   long: { param: 'long', attribute: null, kind: 'bool', default: false },
   dK: { param: 'dk', attribute: 'd-k', kind: 'int', default: 4, min: 1, max: 64 },
@@ -20,13 +23,17 @@ export const CONTROLS = {
   profileSeed: { param: 'pseed', attribute: 'seed', kind: 'int', default: 42, min: 0, max: 4294967295 },
   profileDK: { param: 'pdk', attribute: 'd-k', kind: 'int', default: 4, min: 1, max: 64 },
   profileMaxDistance: { param: 'pk', attribute: 'max-distance', kind: 'int', default: 5, min: 0, max: 32 },
+  strength: { param: 'strength', attribute: 'strength', kind: 'number', default: 8, min: 0, max: 20 },
   noise: { param: 'noise', attribute: 'noise', kind: 'number', default: 0.1, min: 0, max: 2 },
   width: { param: 'width', attribute: 'width', kind: 'number', default: 1, min: 0.1, max: 20 },
   asymmetry: { param: 'asym', attribute: 'asymmetry', kind: 'number', default: 0, min: -0.9, max: 0.9 },
 };
 
-/** The settings of the attention panels and of the profile. */
-export const ATTENTION_SETTINGS = ['seqLen', 'dK', 'maxDistance', 'seed', 'causal', 'tokens'];
+/** The settings of the attention panels (the locality table's shape among them)… */
+export const ATTENTION_SETTINGS = ['draw', 'table', 'sameQuery', 'seqLen', 'dK', 'maxDistance', 'seed', 'causal', 'tokens', 'strength', 'noise', 'width', 'asymmetry'];
+/** …of the page's profile, which reads the panels' own table… */
+export const TABLE_SETTINGS = ['draw', 'table', 'seed', 'dK', 'maxDistance', 'strength', 'noise', 'width', 'asymmetry'];
+/** …and of <relpos-profile>, the handbook's figure on its own. */
 /** The page's own: the long-sequence view. */
 export const PAGE_SETTINGS = ['long'];
 export const PROFILE_SETTINGS = ['profileSeed', 'profileDK', 'profileMaxDistance', 'noise', 'width', 'asymmetry'];
@@ -45,6 +52,11 @@ export function parseControl(name, text, label = CONTROLS[name].param, max = CON
   if (c.kind === 'text') {
     const clean = String(text).replace(/\s+/g, ' ').trim();
     return { value: clean.slice(0, 2000) };
+  }
+  if (c.kind === 'choice') {
+    const choice = String(text).trim();
+    if (c.choices.includes(choice)) return { value: choice };
+    return { value: c.default, note: `${c.param} must be ${c.choices.join(' or ')}; using ${c.default}` };
   }
   if (c.kind === 'bool') {
     if (text === '1' || text === 'true') return { value: true };

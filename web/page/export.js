@@ -39,7 +39,8 @@ export function viewJson(view, profile, state) {
       weights: Object.fromEntries(Object.entries(result.weights).map(([k, m]) => [k, plain(m)])),
       panels: Object.fromEntries(PANELS.map((panel) => [panel.id, { rows: view.n, cols: view.n, data: Array.from(panel.values(view)) }])),
       output: plain(result.output),
-      profile: { offsets: Array.from(profile.offsets), profile: Array.from(profile.profile), embeddings: plain(profile.embeddings) },
+      // The uniform query's bias per offset on the panels' own table (inputs.relKeys).
+      profile: { offsets: Array.from(profile.offsets), profile: Array.from(profile.profile) },
     },
     null,
     1,

@@ -1,17 +1,21 @@
-// The page's controller: state (URL) -> numbers (WASM, through the JS API) -> figures. Every
-// control change recomputes and redraws synchronously, in the same frame. With ?embed=1 the page
-// is the iframe view: only the panels named in ?panels=…, without the page's chrome.
+// The page's controller: state (URL) -> numbers (WASM, through the JS API) -> figures. Up to
+// SYNC_LIMIT positions a control change recomputes and redraws in the same task; above, a worker
+// computes and the panels are drawn one per task. With ?embed=1 the page is the iframe view: only
+// the panels named in ?panels=…, without the page's chrome.
 import { AttentionFigure } from '../figures/attention-figure.js';
 import { download } from '../figures/download.js';
 import { adoptFigureCss } from '../figures/figure-css.js';
 import { rememberRanges } from '../figures/panel-extents.js';
 import { PANELS, parsePanelList } from '../figures/panels.js';
-import { createProfileFigure, drawProfile, profileCaption } from '../figures/profile-figure.js';
-import { ATTENTION_SETTINGS, CONTROLS, MAX_LONG, MAX_TOKENS, PROFILE_SETTINGS, defaultState, parseControl, splitTokens } from '../figures/settings.js';
+import { themeColours } from '../figures/attention-figure.js';
+import { createTablesFigure, drawTablesFigure } from '../figures/tables-figure.js';
+import { createProfileFigure, drawProfile, tableProfileCaption } from '../figures/profile-figure.js';
+import { ATTENTION_SETTINGS, CONTROLS, MAX_LONG, MAX_TOKENS, defaultState, parseControl, splitTokens } from '../figures/settings.js';
 import { sharedRelPos } from '../figures/shared-relpos.js';
 import { startAttentionWorker } from '../figures/start-attention-worker.js';
-import { computeAttentionView, computeProfile, keepOffsets } from '../figures/view.js';
+import { computeAttentionView, keepOffsets } from '../figures/view.js';
 import { matricesCsv, viewJson } from './export.js';
+import { wireStory } from './story.js';
 import { queryFromState, stateFromQuery } from './url-state.js';
 
 const $ = (id) => document.getElementById(id);
@@ -19,7 +23,15 @@ const $ = (id) => document.getElementById(id);
 const SYNC_LIMIT = 384;
 /** The longest the address bar lags behind the view. */
 const URL_DELAY_MS = 150;
-const PANEL_NAMES = [...PANELS.map((panel) => panel.id), 'profile'];
+const PANEL_NAMES = [...PANELS.map((panel) => panel.id), 'tables', 'profile'];
+
+/** What the numbers are, for the current draw (under the controls). */
+const DRAW_EXPLAIN = {
+  stable:
+    'Stable numbers: each word’s embedding (d_model = 8), the weights W_Q, W_K, W_V and each offset’s rows of aᴷ and aⱽ are drawn from a numpy stream of their own, seeded by the seed and what they stand for. A word has the same vectors wherever it stands, and changing k only adds or removes table rows. Rows are query positions i, columns key positions j; offsets are j − i, so negative offsets look back.',
+  handbook:
+    'The handbook’s numbers: X, W_Q, W_K, W_V, aᴷ and aⱽ are drawn in that order from np.random.seed(seed) (d_model = 8), exactly as the handbook does, so any change re-draws every number; the words only name the positions. (With the locality table, aᴷ is the handbook’s simulated table, from its own np.random.seed(seed).) Rows are query positions i, columns key positions j; offsets are j − i, so negative offsets look back.',
+};
 
 /** ?panels=a,b -> the panel ids to show, and a note on names that were not understood. */
 function chosenPanels(search) {
@@ -37,8 +49,8 @@ async function start() {
   const loaded = stateFromQuery(location.search);
   let state = loaded.state;
   let attentionView = null;
-  let profileView = null;
   let highlightOffset = null;
+  let selectedCell = null;
 
   const rp = await sharedRelPos();
   const notes = $('notes');
@@ -48,22 +60,27 @@ async function start() {
     overlay: document.querySelector('main'),
     panelIds: shown.ids,
     numbered: !embed,
-    onSelect: (offset) => {
+    onSelect: (offset, cell) => {
       highlightOffset = offset;
+      selectedCell = cell;
       drawProfileFigure();
+      drawTables();
     },
   });
-  const profileFigure = createProfileFigure(embed ? null : PANELS.length + 1);
-  profileFigure.figure.insertBefore($('profile-controls'), profileFigure.actions);
-  // In the iframe view the profile joins the panels' grid, so that the frame is filled evenly.
-  (embed ? $('panels') : $('profile-section')).append(profileFigure.figure);
+  const tablesFigure = createTablesFigure(embed ? null : PANELS.length + 1);
+  const profileFigure = createProfileFigure(embed ? null : PANELS.length + 2, 'The table read by one query');
+  // In the iframe view these join the panels' grid, so that the frame is filled evenly.
+  (embed ? $('panels') : $('profile-section')).append(tablesFigure.figure, profileFigure.figure);
   const profileCanvas = profileFigure.canvas;
   const showProfile = shown.ids.includes('profile');
+  const showTables = shown.ids.includes('tables');
   profileFigure.figure.hidden = !showProfile;
-  $('profile-section').hidden = embed || !showProfile;
+  $('profile-section').hidden = embed || !(showProfile || showTables);
 
   // --- Controls ------------------------------------------------------------------------------
-  const inputs = Object.keys(CONTROLS).map((name) => $(name));
+  const inputs = Object.keys(CONTROLS)
+    .map((name) => $(name))
+    .filter(Boolean); // <relpos-profile>'s own settings have no control here
   for (const input of inputs) {
     const c = CONTROLS[input.name];
     if (c.kind === 'int' || c.kind === 'number') {
@@ -82,6 +99,10 @@ async function start() {
     if ($('seqLen').max !== max) $('seqLen').max = max;
     if ($('tokens').disabled !== state.long) $('tokens').disabled = state.long;
     if ($('long-explain').hidden === state.long) $('long-explain').hidden = !state.long;
+    if ($('draw-explain').textContent !== DRAW_EXPLAIN[state.draw]) $('draw-explain').textContent = DRAW_EXPLAIN[state.draw];
+    const random = state.table === 'random';
+    for (const name of ['strength', 'width', 'asymmetry', 'noise']) if ($(name).disabled !== random) $(name).disabled = random;
+    if (tablesFigure.figure.hidden !== (state.long || !showTables)) tablesFigure.figure.hidden = state.long || !showTables;
     for (const input of inputs) {
       const value = state[input.name];
       if (input.type === 'checkbox') {
@@ -148,15 +169,6 @@ async function start() {
     return Object.fromEntries(ATTENTION_SETTINGS.map((name) => [name, state[name]]));
   }
 
-  // The profile's numbers, recomputed only when one of its settings changes.
-  let profileKey = null;
-  function updateProfile() {
-    const key = JSON.stringify(PROFILE_SETTINGS.map((name) => state[name]));
-    if (key === profileKey && profileView) return;
-    profileView = computeProfile(rp, state);
-    profileKey = key;
-  }
-
   // The address bar follows the view, written at most every URL_DELAY_MS (and when the page
   // is left): replaceState costs a few ms a call in Chromium, which also ignores it, with a
   // console warning, past about 100 calls in 10 s, as a dragged slider would make.
@@ -180,7 +192,6 @@ async function start() {
     started = performance.now();
     const large = state.seqLen > SYNC_LIMIT && getWorker();
     try {
-      updateProfile();
       if (!large) attentionView = computeAttentionView(rp, attentionSettings(), { positionsOnly: state.long, previous: attentionView });
     } catch (error) {
       setNotes([error.message]);
@@ -192,7 +203,6 @@ async function start() {
       requestId += 1;
       document.body.dataset.busy = 'true';
       worker.postMessage({ id: requestId, settings: attentionSettings(), positionsOnly: state.long });
-      drawProfileFigure();
       return;
     }
     computedBy = 'main';
@@ -211,6 +221,7 @@ async function start() {
     computedBy = 'worker';
     figure.maxSide = maxSide();
     const shown = attentionView;
+    drawProfileFigure();
     await figure.setView(shown, { progressive: true });
     if (id === requestId && attentionView === shown) drawn();
   }
@@ -223,27 +234,52 @@ async function start() {
 
   const maxSide = () => (embed ? Math.max(120, innerHeight - 250) : 560);
 
-  // The profile is drawn again when its numbers or its highlighted offset change, or with
-  // `force` (a new size or theme).
+  // The profile (the panels' own table, read by the uniform query) is drawn again when its
+  // numbers or its highlighted offset change, or with `force` (a new size or theme).
   let profileShown = { view: null, highlight: null };
   function drawProfileFigure(force = false) {
-    if (!showProfile || !profileView) return;
+    if (!showProfile || !attentionView) return;
+    const profileView = attentionView.profile;
     if (!force && profileShown.view === profileView && profileShown.highlight === highlightOffset) return;
-    drawProfile(profileCanvas, profileView, highlightOffset);
+    drawProfile(profileCanvas, profileView, highlightOffset, { yLabel: 'bias u · aᴷ/√dₖ' });
     profileShown = { view: profileView, highlight: highlightOffset };
-    const caption = profileCaption(profileView);
+    const caption = tableProfileCaption(attentionView, state);
     if (profileFigure.caption.textContent !== caption) profileFigure.caption.textContent = caption;
+  }
+
+  // What the selected cell is made of (the sentence view only: its tables have ≤ 127 rows).
+  function drawTables() {
+    if (!showTables || !attentionView || attentionView.long || tablesFigure.figure.hidden) return;
+    drawTablesFigure(tablesFigure, attentionView, selectedCell, themeColours(tablesFigure.canvas));
   }
 
   function draw(force = false) {
     figure.maxSide = maxSide();
     if (attentionView) figure.setView(attentionView);
+    if (selectedCell && attentionView && (selectedCell.i >= attentionView.n || selectedCell.j >= attentionView.n)) selectedCell = null;
     drawProfileFigure(force);
+    drawTables();
   }
 
   // --- Exports -------------------------------------------------------------------------------
   $('export-csv').addEventListener('click', () => download('relpos-matrices.csv', new Blob([matricesCsv(attentionView)], { type: 'text/csv' })));
-  $('export-json').addEventListener('click', () => download('relpos-view.json', new Blob([viewJson(attentionView, profileView, state)], { type: 'application/json' })));
+  $('export-json').addEventListener('click', () => download('relpos-view.json', new Blob([viewJson(attentionView, attentionView.profile, state)], { type: 'application/json' })));
+
+  // --- The story at the top -------------------------------------------------------------------
+  wireStory($('story'), {
+    rp,
+    state: () => ({ ...state }),
+    settingsOf: (s) => Object.fromEntries(ATTENTION_SETTINGS.map((name) => [name, s[name]])),
+    setState: (next) => {
+      state = { ...state, ...next };
+      setNotes([]);
+      update();
+    },
+    selectCell: (cell) => {
+      figure.select(cell, { panelId: null });
+      $('figure-tables').scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    },
+  });
 
   // --- Start ---------------------------------------------------------------------------------
   setNotes([...shown.notes, ...loaded.notes.map((note) => `Link corrected: ${note}.`)]);
@@ -259,6 +295,8 @@ async function start() {
       state: () => ({ ...state }),
       computedBy: () => computedBy,
       valueAt: (panelId, i, j) => PANELS.find((p) => p.id === panelId).values(attentionView)[i * attentionView.n + j],
+      profile: () => Array.from(attentionView.profile.profile),
+      tokens: () => [...attentionView.result.tokens],
       timePanelDraw: (panelId) => figure.timePanelDraw(panelId),
       memory: () => rp.memory(),
     }),
