@@ -4,7 +4,7 @@
 // the same-offset highlight). The selected offset is reported through `onSelect`.
 import { makeScale } from '../render/colormaps.js';
 import { drawHeatmap, forgetMatrixImage } from '../render/heatmap.js';
-import { showTooltip, wirePanel } from './interaction.js';
+import { followScroll, showTooltip, wirePanel } from './interaction.js';
 import { downloadCanvas } from './download.js';
 import { createPanelFigure } from './panel-figure.js';
 import { extentFor, longViewColours } from './panel-extents.js';
@@ -44,6 +44,9 @@ export class AttentionFigure {
     this.maxSide = 560; // the largest matrix side, in CSS px
     this.view = null;
     this.selection = null;
+    this.lastCell = null; // the cell selected last, kept after Escape: the keys resume there
+    this.tipSpot = null; // where the tooltip points, in its canvas's pixels: it follows on scroll
+    this.stopFollow = null; // removes the scroll listener (while no tooltip is shown)
     this.layouts = new Map();
     this.parts = new Map();
     this.shown = new Map(); // panel id -> what its canvas shows: { values, key } (see drawPanel)
@@ -69,6 +72,7 @@ export class AttentionFigure {
         wrap: parts.wrap,
         getLayout: () => this.layouts.get(panel.id),
         getSelection: () => this.selection,
+        getLastCell: () => this.lastCell,
         select: (cell, options) => this.select(cell, options),
       });
     });
@@ -193,12 +197,15 @@ export class AttentionFigure {
       if (!this.selection) return;
       this.selection = null;
       this.tooltip.hidden = true;
+      this.stopFollow?.();
+      this.stopFollow = null;
       this.draw();
       this.onSelect(null);
       return;
     }
     const same = this.selection && this.selection.i === cell.i && this.selection.j === cell.j;
     this.selection = { ...cell, panelId };
+    this.lastCell = { i: cell.i, j: cell.j };
     if (!same) {
       this.draw();
       this.onSelect(clippedOffset(cell.i, cell.j, this.view.maxDistance));
@@ -223,6 +230,10 @@ export class AttentionFigure {
       ],
       anchor ?? { x: 16, y: 16 },
     );
+    const canvas = this.canvasOf(panelId);
+    const box = anchor && canvas ? canvas.getBoundingClientRect() : null;
+    this.tipSpot = box ? { canvas, dx: anchor.x - box.left, dy: anchor.y - box.top } : null;
+    this.stopFollow ??= followScroll(this.tooltip, () => this.tipSpot);
     if (announce) {
       this.readout.textContent = `${panel.title}, row ${i} “${query}”, column ${j} “${key}”: offset ${offset}, clipped ${clipped}, value ${value}.`;
     }
