@@ -27,6 +27,6 @@ export class RelposProfileElement extends RelposBaseElement {
   redraw() {
     if (!this.view || this.clientWidth === 0) return;
     drawProfile(this.parts.canvas, this.view);
-    this.parts.caption.textContent = profileCaption(this.view);
+    setMathText(this.parts.caption, profileCaption(this.view));
   }
 }

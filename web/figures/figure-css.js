@@ -43,7 +43,7 @@ const FIGURES = `
 .relpos-caption { margin: 0 0 8px; font-size: 0.88rem; color: var(--relpos-muted); min-height: 4.2em; }
 .relpos-canvas-wrap { width: 100%; border-radius: 4px; margin-top: auto; }
 .relpos-canvas-wrap:focus-visible { outline: 3px solid var(--relpos-accent); outline-offset: 2px; }
-.relpos-panel canvas { display: block; touch-action: pan-y; font-family: inherit; }
+.relpos-panel canvas { display: block; margin: 0 auto; touch-action: pan-y; font-family: inherit; }
 .relpos-actions { display: flex; flex-wrap: wrap; gap: 8px; margin-top: 8px; }
 .relpos-actions button { font: inherit; font-size: 0.88rem; padding: 5px 12px; border-radius: 6px; cursor: pointer;
   color: var(--relpos-fg); background: var(--relpos-bg); border: 1px solid var(--relpos-border); }
@@ -56,6 +56,14 @@ const FIGURES = `
 .relpos-tooltip div { display: flex; justify-content: space-between; gap: 14px; }
 .relpos-tip-label { color: var(--relpos-muted); white-space: nowrap; }
 .relpos-tip-value { font-variant-numeric: tabular-nums; font-weight: 600; overflow-wrap: anywhere; text-align: right; }
+/* The present view (present-view.js): one panel over the whole window, large type. */
+.relpos-panel.relpos-presenting { position: fixed; inset: 0; z-index: 15; margin: 0; border: 0; border-radius: 0;
+  padding: clamp(10px, 2vh, 24px) clamp(12px, 3vw, 40px); overflow: hidden; }
+.relpos-presenting h2 { font-size: clamp(1.3rem, 3.2vh, 2.2rem); }
+.relpos-presenting .relpos-caption { font-size: clamp(1rem, 2.2vh, 1.45rem); min-height: 0; max-width: 75em; line-height: 1.35; }
+.relpos-presenting .relpos-canvas-wrap { flex: 1 1 auto; min-height: 0; overflow: hidden; margin-top: 4px; }
+.relpos-presenting .relpos-actions { justify-content: flex-end; }
+.relpos-caption sub, .relpos-caption sup { line-height: 0; }
 .relpos-visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden;
   clip: rect(0 0 0 0); white-space: nowrap; }
 `;

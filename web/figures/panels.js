@@ -1,6 +1,8 @@
 // The six matrix panels: what each shows, how it is coloured, and a caption that is true for
 // every input (SPEC §1 "teaching truth"). Each `values` reads the panel's n × n matrix from the
-// computed view { result (rp.example), offsets (rp.relativeOffsets), difference }.
+// computed view { result (rp.example), offsets (rp.relativeOffsets), difference }. Captions
+// and notes are written in the math notation of web/render/math-text.js (q_i, a^K, √d_k).
+import { sharedWeightMax } from './weight-scale.js';
 
 const fixed = (digits) => (value) => value.toFixed(digits).replace(/^-(0\.0*)$/, '$1').replace('-', '−');
 
@@ -9,9 +11,18 @@ const fixed = (digits) => (value) => value.toFixed(digits).replace(/^-(0\.0*)$/,
 // mask hides from the softmax: they are drawn grey and read "masked".
 const causalMask = (view) => (view.causal ? (i, j) => j > i : null);
 const rowConstantBias = (view) => view.maxDistance === 0 && view.n > 1;
-// The two softmax panels: weights on a 0-to-1 scale (in the long view, up to their 99th
-// percentile, so the label drops the range).
-const WEIGHT_SCALE = { scale: 'sequential', fixedRange: [0, 1], barLabel: 'weight, 0 to 1', barLabelLong: 'weight' };
+// Under the causal mask a query never sees a later key, so positive offsets are never used.
+const DECODER_NOTE = 'A decoder never uses offsets 1…k (a^K_1…a^K_k): only the lower edge is drawn.';
+// The two softmax panels: colours from 0 to the largest weight in either panel, one range for
+// both (weight-scale.js); in the long view, up to each panel's 99th percentile, so the label
+// drops the range.
+const WEIGHT_SCALE = {
+  scale: 'sequential',
+  range: (view) => [0, sharedWeightMax(view)],
+  barLabel: (scale) => `weight, 0 to ${scale.max.toPrecision(3)} (shared max)`,
+  barLabelLong: 'weight',
+};
+const WEIGHT_COLOURS = 'Colours run from 0 to the shared max: the largest weight in either weight panel, so that one colour is one weight in both.';
 
 export const PANELS = [
   {
@@ -21,7 +32,7 @@ export const PANELS = [
     barLabel: 'score (blue < 0 < red)',
     values: (view) => view.result.contentScores.data,
     caption: () =>
-      'qᵢ · kⱼ / √dₖ for query i (row) and key j (column): how well the two vectors match, with no notion of where the tokens stand. Signed: blue below zero, red above.',
+      'q_i · k_j / √d_k for query i (row) and key j (column): how well the two vectors match, with no notion of where the tokens stand. Signed: blue below zero, red above.',
     note: (view) => (view.causal ? 'Shown unmasked: the causal mask acts in the softmax.' : ''),
   },
   {
@@ -32,11 +43,11 @@ export const PANELS = [
     barLabel: 'bias (blue < 0 < red)',
     values: (view) => view.result.positionBiases.data,
     caption: () =>
-      'qᵢ · aᴷ[clip(j − i, ±k)] / √dₖ. A diagonal shares one embedding aᴷ, but the query qᵢ changes from row to row, so values along a diagonal differ. Outside the dashed lines (|j − i| > k) every cell reuses an edge embedding.',
+      'q_i · a^K[clip(j − i, ±k)] / √d_k. A diagonal shares one embedding a^K, but the query q_i changes from row to row, so values along a diagonal differ. From the dashed lines outward (|j − i| ≥ k) a row reuses one edge embedding, so its values there are equal.',
     note: (view) => {
       if (rowConstantBias(view)) return 'k = 0: one embedding, so one bias per row.';
       if (view.maxDistance >= view.n - 1) return `k = ${view.maxDistance} ≥ n − 1: no cell is clipped.`;
-      return view.causal ? 'Shown unmasked: the causal mask acts in the softmax.' : '';
+      return view.causal ? `Shown unmasked: the causal mask acts in the softmax. ${DECODER_NOTE}` : '';
     },
   },
   {
@@ -46,8 +57,8 @@ export const PANELS = [
     values: (view) => view.result.contentWeights.data,
     masked: causalMask,
     caption: () =>
-      'softmax of each row of the content scores: attention with no position information. Every row sums to 1; under the causal mask, keys after the query (j > i) get weight 0.',
-    note: (view) => (view.causal ? 'Grey: keys after the query, masked.' : `Uniform attention: 1/n = ${(1 / view.n).toPrecision(2)} per key.`),
+      `softmax of each row of the content scores: attention with no position information. Every row sums to 1; under the causal mask, keys after the query (j > i) get weight 0. ${WEIGHT_COLOURS}`,
+    note: (view) => (view.causal ? 'Grey: keys after the query, masked.' : `For reference, uniform attention would give 1/n = ${(1 / view.n).toPrecision(2)} per key.`),
   },
   {
     id: 'combinedWeights',
@@ -56,7 +67,7 @@ export const PANELS = [
     values: (view) => view.result.combinedWeights.data,
     masked: causalMask,
     caption: () =>
-      'softmax of content scores + position biases, so each content weight is multiplied by exp(bias) and its row renormalised: a large bias can lift even a weak key, and a bias shared by a whole row changes nothing.',
+      `softmax of content scores + position biases, so each content weight is multiplied by exp(bias) and its row renormalised: a large bias can lift even a weak key, and a bias shared by a whole row changes nothing. ${WEIGHT_COLOURS}`,
     note: (view) => (view.causal ? 'Grey: keys after the query, masked.' : ''),
   },
   {
@@ -83,8 +94,11 @@ export const PANELS = [
     values: (view) => view.offsets.data,
     range: (view) => Math.max(1, Math.min(view.maxDistance, view.n - 1)),
     caption: () =>
-      'clip(j − i, ±k): exactly constant along every diagonal (a Toeplitz matrix). It picks the row of aᴷ and aⱽ for each cell; every cell with |j − i| ≥ k uses an edge row, so beyond the dashed lines all cells share it.',
-    note: (view) => (view.maxDistance >= view.n - 1 ? `k = ${view.maxDistance} ≥ n − 1: no cell is clipped.` : ''),
+      'clip(j − i, ±k): exactly constant along every diagonal (a Toeplitz matrix). It picks the row of a^K and a^V for each cell. The dashed lines mark where clipping begins: every cell with |j − i| ≥ k uses an edge row (the |j − i| = k diagonal already does), so from the lines outward all cells share it.',
+    note: (view) => {
+      if (view.maxDistance >= view.n - 1) return `k = ${view.maxDistance} ≥ n − 1: no cell is clipped.`;
+      return view.causal && view.maxDistance > 0 ? DECODER_NOTE : '';
+    },
   },
 ];
 

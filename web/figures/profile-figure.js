@@ -12,6 +12,7 @@ export function createProfileFigure(number) {
   return parts;
 }
 
+/** The caption, in the math notation of web/render/math-text.js (set it with setMathText). */
 export function profileCaption({ settings, offsets, profile }) {
   const k = settings.profileMaxDistance;
   const a = settings.asymmetry;
@@ -20,9 +21,9 @@ export function profileCaption({ settings, offsets, profile }) {
     if (value > profile[peak]) peak = index;
   });
   return (
-    `The handbook’s simulated table, not the aᴷ of the panels: ${2 * k + 1} rows of random noise (scale ${settings.noise}) plus a Gaussian bump of width σ = ${settings.width}` +
+    `The handbook’s simulated table, not the a^K of the panels: ${2 * k + 1} rows of random noise (scale ${settings.noise}) plus a Gaussian bump of width σ = ${settings.width}` +
     `${a ? ` (σ × ${(1 + a).toFixed(2)} looking back, × ${(1 - a).toFixed(2)} ahead)` : ''} on the first dimension, ` +
-    `read by the uniform query q = (1, …, 1)/√dₖ: one score q · aᴷ per offset, highest at ${String(offsets[peak]).replace('-', '−')}.`
+    `read by the uniform query q = (1, …, 1)/√d_k: one score q · a^K per offset, highest at ${String(offsets[peak]).replace('-', '−')}.`
   );
 }
 

@@ -6,6 +6,7 @@ import { download } from '../figures/download.js';
 import { adoptFigureCss } from '../figures/figure-css.js';
 import { rememberRanges } from '../figures/panel-extents.js';
 import { PANELS, parsePanelList } from '../figures/panels.js';
+import { setMathText } from '../figures/math-dom.js';
 import { createProfileFigure, drawProfile, profileCaption } from '../figures/profile-figure.js';
 import { ATTENTION_SETTINGS, CONTROLS, MAX_LONG, MAX_TOKENS, PROFILE_SETTINGS, defaultState, parseControl, splitTokens } from '../figures/settings.js';
 import { sharedRelPos } from '../figures/shared-relpos.js';
@@ -52,6 +53,7 @@ async function start() {
       highlightOffset = offset;
       drawProfileFigure();
     },
+    onPresent: () => scheduleUrl(), // ?present=<panel> keeps the present view
   });
   const profileFigure = createProfileFigure(embed ? null : PANELS.length + 1);
   profileFigure.figure.insertBefore($('profile-controls'), profileFigure.actions);
@@ -164,7 +166,9 @@ async function start() {
   function writeUrl() {
     clearTimeout(urlTimer);
     urlTimer = 0;
-    const url = `${location.pathname}${embed ? location.search : queryFromState(state)}${location.hash}`;
+    const query = embed ? location.search : queryFromState(state);
+    const present = !embed && figure.presenting ? `${query ? '&' : '?'}present=${figure.presenting}` : '';
+    const url = `${location.pathname}${query}${present}${location.hash}`;
     try {
       if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', url);
     } catch {
@@ -231,8 +235,7 @@ async function start() {
     if (!force && profileShown.view === profileView && profileShown.highlight === highlightOffset) return;
     drawProfile(profileCanvas, profileView, highlightOffset);
     profileShown = { view: profileView, highlight: highlightOffset };
-    const caption = profileCaption(profileView);
-    if (profileFigure.caption.textContent !== caption) profileFigure.caption.textContent = caption;
+    setMathText(profileFigure.caption, profileCaption(profileView));
   }
 
   function draw(force = false) {
@@ -246,8 +249,10 @@ async function start() {
   $('export-json').addEventListener('click', () => download('relpos-view.json', new Blob([viewJson(attentionView, profileView, state)], { type: 'application/json' })));
 
   // --- Start ---------------------------------------------------------------------------------
+  const presentAsked = new URLSearchParams(location.search).get('present');
   setNotes([...shown.notes, ...loaded.notes.map((note) => `Link corrected: ${note}.`)]);
   update();
+  if (presentAsked && !figure.present(presentAsked)) setNotes([`Link corrected: present: unknown ${presentAsked}; choose from ${figure.panels.map((p) => p.id).join(', ')}.`]);
   new ResizeObserver(() => attentionView && draw(true)).observe(document.querySelector('main'));
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => attentionView && draw(true));
   document.body.dataset.ready = 'true';
