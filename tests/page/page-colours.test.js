@@ -67,7 +67,7 @@ async function checkColours(query, settings, where) {
       // The stated rule: 0 to the shared top, on the colour bar and in the canvas's label.
       expect([layout.min, layout.max], panel).toEqual([0, weightTop]);
       expect(await page.getAttribute(`#figure-${panel} canvas`, 'aria-label')).toContain(`colour scale 0.000 to ${weightTop.toFixed(3)}`);
-      expect(await page.textContent(`#figure-${panel} .relpos-caption`)).toContain('Colours run from 0 to the shared max: the largest weight in either weight panel');
+      expect(await page.textContent(`#figure-${panel} .relpos-caption`)).toContain('Colours: 0 to the largest weight of both weight panels.');
     }
     const got = await page.$eval(
       `#figure-${panel} canvas`,

@@ -32,7 +32,9 @@ describe('injection', () => {
     const events = await watch(page);
     await page.fill('#tokens', ATTACK);
     const layout = await layoutOf(page, 'contentScores');
-    const box = await (await page.$('#figure-contentScores canvas')).boundingBox();
+    const canvas = await page.$('#figure-contentScores canvas');
+    await canvas.scrollIntoViewIfNeeded(); // the panels are larger than the window's lower part
+    const box = await canvas.boundingBox();
     await page.mouse.move(box.x + layout.x0 + 0.5 * layout.cell, box.y + layout.y0 + 3.5 * layout.cell); // row 3: the <script> word
     expect(await page.textContent('.relpos-tooltip')).toContain('<script>alert(2)</script> → <img');
     await page.focus('#figure-offsets .relpos-canvas-wrap');

@@ -127,8 +127,10 @@ export class AttentionFigure {
   measure(panel) {
     const { canvas, wrap } = this.parts.get(panel.id);
     const colours = themeColours(canvas);
-    if (this.presenting === panel.id && wrap.isConnected) return { ...presentSize(wrap.clientWidth, wrap.clientHeight), colours };
-    return { width: wrap.isConnected ? heatmapWidth(wrap.clientWidth, this.maxSide) : 0, colours, maxSide: this.maxSide, fontScale: 1 };
+    if (this.presenting === panel.id && wrap.isConnected && this.view) {
+      return { ...presentSize(wrap.clientWidth, wrap.clientHeight, this.view.labels, colours.font || 'sans-serif'), colours };
+    }
+    return { width: wrap.isConnected ? heatmapWidth(wrap.clientWidth, this.maxSide) : 0, colours, maxSide: this.maxSide, fontScale: 1, labelSpace: null };
   }
 
   /** Shows one panel filling the window with large type (present-view.js); null: back. */
@@ -150,7 +152,7 @@ export class AttentionFigure {
     return { i: selection.i, j: selection.j, group: (i, j) => clippedOffset(i, j, k) === c, rowRange };
   }
 
-  drawPanel(panel, { width, colours, maxSide, fontScale } = this.measure(panel)) {
+  drawPanel(panel, { width, colours, maxSide, fontScale, labelSpace } = this.measure(panel)) {
     const { view } = this;
     const k = view.maxDistance;
     const { canvas, caption } = this.parts.get(panel.id);
@@ -158,7 +160,7 @@ export class AttentionFigure {
     const values = panel.values(view);
     // Everything else a panel's pixels depend on; the same values and key: nothing to draw.
     const { selection } = this;
-    const key = [width, maxSide, fontScale, globalThis.devicePixelRatio, view.n, k, view.causal, selection ? `${selection.i},${selection.j}` : '', JSON.stringify(colours), view.labels.join('\n')].join('|');
+    const key = [width, maxSide, fontScale, labelSpace, globalThis.devicePixelRatio, view.n, k, view.causal, selection ? `${selection.i},${selection.j}` : '', JSON.stringify(colours), view.labels.join('\n')].join('|');
     const shown = this.shown.get(panel.id);
     if (shown && shown.values === values && shown.key === key) return;
     const masked = panel.masked?.(view) ?? null;
@@ -188,6 +190,7 @@ export class AttentionFigure {
       width,
       maxSide,
       fontScale,
+      labelSpace,
       colours,
     });
     this.layouts.set(panel.id, layout);

@@ -56,13 +56,23 @@ const FIGURES = `
 .relpos-tooltip div { display: flex; justify-content: space-between; gap: 14px; }
 .relpos-tip-label { color: var(--relpos-muted); white-space: nowrap; }
 .relpos-tip-value { font-variant-numeric: tabular-nums; font-weight: 600; overflow-wrap: anywhere; text-align: right; }
-/* The present view (present-view.js): one panel over the whole window, large type. */
+/* The present view (present-view.js): one panel over the whole window, large type; on a
+   landscape screen the caption beside the matrix, so that the matrix gets the full height. */
 .relpos-panel.relpos-presenting { position: fixed; inset: 0; z-index: 15; margin: 0; border: 0; border-radius: 0;
-  padding: clamp(10px, 2vh, 24px) clamp(12px, 3vw, 40px); overflow: hidden; }
-.relpos-presenting h2 { font-size: clamp(1.3rem, 3.2vh, 2.2rem); }
-.relpos-presenting .relpos-caption { font-size: clamp(1rem, 2.2vh, 1.45rem); min-height: 0; max-width: 75em; line-height: 1.35; }
-.relpos-presenting .relpos-canvas-wrap { flex: 1 1 auto; min-height: 0; overflow: hidden; margin-top: 4px; }
-.relpos-presenting .relpos-actions { justify-content: flex-end; }
+  padding: clamp(8px, 2vh, 24px) clamp(10px, 2.5vw, 40px); overflow: hidden; display: grid; gap: 4px 28px;
+  grid-template-columns: minmax(0, 1fr); grid-template-rows: auto auto minmax(0, 1fr) auto;
+  grid-template-areas: 'title' 'text' 'plot' 'actions'; }
+.relpos-presenting figcaption { display: contents; }
+.relpos-presenting h2 { grid-area: title; font-size: clamp(1.2rem, 3.4vh, 2.2rem); margin: 0; }
+.relpos-presenting .relpos-caption { grid-area: text; font-size: clamp(0.95rem, 2.3vh, 1.5rem); min-height: 0; line-height: 1.4; margin: 0; }
+.relpos-presenting .relpos-canvas-wrap { grid-area: plot; min-height: 0; overflow: hidden; margin: 0; }
+.relpos-presenting .relpos-actions { grid-area: actions; justify-content: flex-end; margin: 0; }
+.relpos-presenting .relpos-actions button { font-size: clamp(0.88rem, 1.8vh, 1.1rem); }
+@media (min-aspect-ratio: 5/4) {
+  .relpos-panel.relpos-presenting { grid-template-columns: minmax(0, 1fr) minmax(14em, 30%); grid-template-rows: auto minmax(0, 1fr) auto;
+    grid-template-areas: 'title title' 'plot text' 'plot actions'; }
+  .relpos-presenting .relpos-caption { align-self: center; }
+}
 .relpos-caption sub, .relpos-caption sup { line-height: 0; }
 .relpos-visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden;
   clip: rect(0 0 0 0); white-space: nowrap; }

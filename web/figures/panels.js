@@ -19,10 +19,10 @@ const DECODER_NOTE = 'A decoder never uses offsets 1…k (a^K_1…a^K_k): only t
 const WEIGHT_SCALE = {
   scale: 'sequential',
   range: (view) => [0, sharedWeightMax(view)],
-  barLabel: (scale) => `weight, 0 to ${scale.max.toPrecision(3)} (shared max)`,
+  barLabel: (scale) => `weight, 0 to ${scale.max.toPrecision(3)} (max of both)`,
   barLabelLong: 'weight',
 };
-const WEIGHT_COLOURS = 'Colours run from 0 to the shared max: the largest weight in either weight panel, so that one colour is one weight in both.';
+const WEIGHT_COLOURS = 'Colours: 0 to the largest weight of both weight panels.';
 
 export const PANELS = [
   {
@@ -67,7 +67,7 @@ export const PANELS = [
     values: (view) => view.result.combinedWeights.data,
     masked: causalMask,
     caption: () =>
-      `softmax of content scores + position biases, so each content weight is multiplied by exp(bias) and its row renormalised: a large bias can lift even a weak key, and a bias shared by a whole row changes nothing. ${WEIGHT_COLOURS}`,
+      `softmax of content scores + position biases: each content weight times exp(bias), then renormalised per row, so a large bias can lift a weak key and a row-wide bias changes nothing. ${WEIGHT_COLOURS}`,
     note: (view) => (view.causal ? 'Grey: keys after the query, masked.' : ''),
   },
   {

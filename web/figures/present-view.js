@@ -6,14 +6,21 @@ import { heatmapMargins, heatmapWidth } from '../render/heatmap.js';
 
 const PRESENT_CLASS = 'relpos-presenting';
 
-/** Type size and matrix side for a panel drawn in a wrapper of `width` × `height` CSS px. */
-export function presentSize(width, height) {
-  const fontScale = Math.min(2.4, Math.max(1.3, Math.min(width / 700, height / 480)));
-  // The matrix as large as the height allows (margins included), the canvas no wider than
-  // that: centred in the window.
-  const margin = heatmapMargins(width, fontScale);
+/**
+ * Type size, label room and matrix side for a panel drawn in a wrapper of `width` × `height`
+ * CSS px with axis labels `labels` in font `family`: type up to twice the usual size as the
+ * window allows (never smaller than usual), the label room as wide as the widest label needs,
+ * the matrix as large as the height allows, and the canvas no wider than that (centred).
+ */
+export function presentSize(width, height, labels, family) {
+  const fontScale = Math.min(2, Math.max(1, Math.min(height / 560, width / 600)));
+  const g = new OffscreenCanvas(1, 1).getContext('2d');
+  g.font = `${13 * fontScale}px ${family}`;
+  const widest = Math.max(0, ...labels.map((label) => g.measureText(label).width));
+  const labelSpace = Math.min(130 * fontScale, Math.max(30 * fontScale, Math.ceil(widest) + 4));
+  const margin = heatmapMargins(width, fontScale, labelSpace);
   const maxSide = Math.max(120, Math.floor(height - margin.top - margin.bottom));
-  return { width: heatmapWidth(width, maxSide, fontScale), maxSide, fontScale };
+  return { width: heatmapWidth(width, maxSide, fontScale, labelSpace), maxSide, fontScale, labelSpace };
 }
 
 export class PresentView {

@@ -18,16 +18,17 @@ const NOTE_FONT = 12;
  * The margins around the matrix (CSS px) for a canvas `width` px wide, type `fontScale` times
  * the usual size: the space for row and column labels grows with the width (62 px on a phone,
  * up to 120 px on a wide panel), so a wide screen shows whole words. Depends only on the width
- * and the scale, so a canvas's height never depends on the data or the labels.
+ * and the scale, so a canvas's height never depends on the data or the labels; `labelSpace`
+ * overrides it (the present view, where nothing around the panel can move).
  */
-export function heatmapMargins(width, fontScale = 1) {
-  const labels = Math.round(fontScale * Math.min(120, Math.max(62, (width / fontScale) * 0.2)));
+export function heatmapMargins(width, fontScale = 1, labelSpace = null) {
+  const labels = Math.round(labelSpace ?? fontScale * Math.min(120, Math.max(62, (width / fontScale) * 0.2)));
   return {
     labels,
     left: labels + Math.round(30 * fontScale),
     top: Math.round(labels * Math.sin(Math.PI / 3) + 26 * fontScale),
     right: Math.round(labels * 0.35), // the last column labels slant out to the right
-    bottom: Math.round(96 * fontScale), // colour bar, its numbers and a two-line note
+    bottom: Math.round(86 * fontScale), // colour bar, its numbers and a two-line note
   };
 }
 const NICE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 250, 500, 1000];
@@ -40,14 +41,14 @@ function truncate(g, text, width) {
 }
 
 /** The canvas width (CSS px) for a heatmap in `width` px: no wider than its largest matrix needs. */
-export function heatmapWidth(width, maxSide = Infinity, fontScale = 1) {
-  const margin = heatmapMargins(width, fontScale);
+export function heatmapWidth(width, maxSide = Infinity, fontScale = 1, labelSpace = null) {
+  const margin = heatmapMargins(width, fontScale, labelSpace);
   return Math.min(width, Math.ceil(maxSide + margin.left + margin.right));
 }
 
 /** The canvas height (CSS px) that a heatmap of this width takes. */
-export function heatmapHeight(width, maxSide = Infinity, fontScale = 1) {
-  const margin = heatmapMargins(width, fontScale);
+export function heatmapHeight(width, maxSide = Infinity, fontScale = 1, labelSpace = null) {
+  const margin = heatmapMargins(width, fontScale, labelSpace);
   const side = Math.min(maxSide, width - margin.left - margin.right);
   return margin.top + Math.max(side, 40) + margin.bottom;
 }
@@ -225,7 +226,7 @@ function bandEdgeLayer(canvas, n, k, sides, x0, y0, cell, sideDevice, ratio, col
  *         formatValue, masked(i, j) | null (the causal mask: j > i), bandEdges: k | null,
  *         bandEdgeSides: 'both' | 'lower' (bandEdgePaths), note,
  *         highlight: { i, j, group(i, j) -> bool, rowRange(i) -> [lo, hi] | null } | null,
- *         width, maxSide,
+ *         width, maxSide, fontScale (type size, 1 = usual), labelSpace (px, optional),
  *         colours: { fg, muted, outline, outlineHalo, panel, masked, font } }
  * Returns the layout in CSS px: { x0, y0, cell, n, width, height, fontScale, labelsCut }.
  */
@@ -233,8 +234,8 @@ export function drawHeatmap(canvas, spec) {
   const { n, values, scale, colours, masked } = spec;
   const ratio = globalThis.devicePixelRatio || 1;
   const fontScale = spec.fontScale ?? 1;
-  const margin = heatmapMargins(spec.width, fontScale);
-  const height = heatmapHeight(spec.width, spec.maxSide, fontScale);
+  const margin = heatmapMargins(spec.width, fontScale, spec.labelSpace);
+  const height = heatmapHeight(spec.width, spec.maxSide, fontScale, spec.labelSpace);
   const { context: g, width } = fitCanvas(canvas, spec.width, height);
   g.clearRect(0, 0, width, height);
   const font = colours.font || 'sans-serif';
