@@ -130,7 +130,8 @@ export class AttentionFigure {
     if (this.presenting === panel.id && wrap.isConnected && this.view) {
       return { ...presentSize(wrap.clientWidth, wrap.clientHeight, this.view.labels, colours.font || 'sans-serif'), colours };
     }
-    return { width: wrap.isConnected ? heatmapWidth(wrap.clientWidth, this.maxSide) : 0, colours, maxSide: this.maxSide, fontScale: 1, labelSpace: null };
+    const labelSpace = this.view?.long ? 62 : null; // positions only: short numbers, no words
+    return { width: wrap.isConnected ? heatmapWidth(wrap.clientWidth, this.maxSide, 1, labelSpace) : 0, colours, maxSide: this.maxSide, fontScale: 1, labelSpace };
   }
 
   /** Shows one panel filling the window with large type (present-view.js); null: back. */

@@ -22,7 +22,8 @@ const WEIGHT_SCALE = {
   barLabel: (scale) => `weight, 0 to ${scale.max.toPrecision(3)} (max of both)`,
   barLabelLong: 'weight',
 };
-const WEIGHT_COLOURS = 'Colours: 0 to the largest weight of both weight panels.';
+// The colour rule as the caption states it; the long view has its own (panel-extents.js).
+const weightColours = (view) => (view.long ? 'Colours: 0 to this panel’s 99th percentile, brighter weights saturate.' : 'Colours: 0 to the largest weight of both weight panels.');
 
 export const PANELS = [
   {
@@ -56,8 +57,8 @@ export const PANELS = [
     ...WEIGHT_SCALE,
     values: (view) => view.result.contentWeights.data,
     masked: causalMask,
-    caption: () =>
-      `softmax of each row of the content scores: attention with no position information. Every row sums to 1; under the causal mask, keys after the query (j > i) get weight 0. ${WEIGHT_COLOURS}`,
+    caption: (view) =>
+      `softmax of each row of the content scores: attention with no position information. Every row sums to 1; under the causal mask, keys after the query (j > i) get weight 0. ${weightColours(view)}`,
     note: (view) => (view.causal ? 'Grey: keys after the query, masked.' : `For reference, uniform attention would give 1/n = ${(1 / view.n).toPrecision(2)} per key.`),
   },
   {
@@ -66,8 +67,8 @@ export const PANELS = [
     ...WEIGHT_SCALE,
     values: (view) => view.result.combinedWeights.data,
     masked: causalMask,
-    caption: () =>
-      `softmax of content scores + position biases: each content weight times exp(bias), then renormalised per row, so a large bias can lift a weak key and a row-wide bias changes nothing. ${WEIGHT_COLOURS}`,
+    caption: (view) =>
+      `softmax of content scores + position biases: each content weight times exp(bias), then renormalised per row, so a large bias can lift a weak key and a row-wide bias changes nothing. ${weightColours(view)}`,
     note: (view) => (view.causal ? 'Grey: keys after the query, masked.' : ''),
   },
   {
@@ -94,7 +95,7 @@ export const PANELS = [
     values: (view) => view.offsets.data,
     range: (view) => Math.max(1, Math.min(view.maxDistance, view.n - 1)),
     caption: () =>
-      'clip(j − i, ±k): exactly constant along every diagonal (a Toeplitz matrix). It picks the row of a^K and a^V for each cell. The dashed lines mark where clipping begins: every cell with |j − i| ≥ k uses an edge row (the |j − i| = k diagonal already does), so from the lines outward all cells share it.',
+      'clip(j − i, ±k): exactly constant along every diagonal (a Toeplitz matrix). It picks the row of a^K and a^V for each cell. The dashed lines mark where the shared runs begin: every cell with |j − i| ≥ k uses an edge row (the |j − i| = k diagonal already does), so from each line outward every cell uses that line’s edge row.',
     note: (view) => {
       if (view.maxDistance >= view.n - 1) return `k = ${view.maxDistance} ≥ n − 1: no cell is clipped.`;
       return view.causal && view.maxDistance > 0 ? DECODER_NOTE : '';
