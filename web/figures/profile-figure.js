@@ -32,7 +32,7 @@ export function drawProfile(canvas, profileView, highlightOffset = null) {
   const { offsets, profile } = profileView;
   const k = profileView.settings.profileMaxDistance;
   const highlight = highlightOffset === null ? -1 : Math.min(k, Math.max(-k, highlightOffset)) + k;
-  drawLinePlot(canvas, { x: offsets, y: profile, xLabel: 'offset j − i  (< 0: key before the query)', yLabel: 'score q · aᴷ', highlight });
+  drawLinePlot(canvas, { x: offsets, y: profile, xLabel: 'offset j − i  (< 0: key before the query)', yLabel: 'score q · a^K', highlight });
   let peak = 0;
   profile.forEach((value, index) => {
     if (value > profile[peak]) peak = index;
