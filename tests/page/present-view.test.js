@@ -1,10 +1,13 @@
 // The page uses a wide screen (two larger panels a row, room for whole labels), and one panel
 // can fill the window with large type for projection: the "Present" button or ?present=<panel>,
 // Escape to leave.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { describe, expect, test } from 'vitest';
 import { layoutOf, MATRIX_PANELS, usePage } from './page-fixture.js';
 
 const env = usePage();
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SENTENCE = '?tokens=the+cat+sat+on+the+mat+and+then+it+saw+the+big+brown+waterfall&k=2'; // n = 14
 
 const panelBoxes = (page) =>
@@ -46,6 +49,15 @@ describe('the present view', () => {
     expect(presented.y0 + presented.cell * 14).toBeLessThan(720); // the whole matrix in sight
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe('hidden');
     expect(await page.textContent('#figure-combinedWeights button[data-present]')).toBe('Leave (Esc)');
+    // Modal: what lies behind it is inert, so Tab and screen readers stay in the panel.
+    expect(await page.evaluate(() => ['#seed', '#figure-contentScores', '.page-footer'].map((s) => Boolean(document.querySelector(s).closest('[inert]'))))).toEqual([true, true, true]);
+    const reachable = await page.$$eval('a[href], button, input, [tabindex]', (list) =>
+      list.filter((element) => !element.closest('[inert]') && !element.closest('[hidden]')).map((element) => element.closest('figure')?.id ?? element.tagName),
+    );
+    expect(new Set(reachable)).toEqual(new Set(['figure-combinedWeights']));
+    await page.addScriptTag({ content: AXE });
+    const violations = await page.evaluate(async () => (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`));
+    expect(violations).toEqual([]);
     // Reading a cell works there too.
     const canvas = await page.$('#figure-combinedWeights canvas');
     const c = await canvas.boundingBox();
@@ -59,6 +71,7 @@ describe('the present view', () => {
     expect(after.width).toBeLessThan(700);
     expect(await page.evaluate(() => document.activeElement?.dataset.present)).toBe('combinedWeights');
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).not.toBe('hidden');
+    expect(await page.$$eval('[inert]', (list) => list.length)).toBe(0);
     expect((await layoutOf(page, 'combinedWeights')).fontScale).toBe(1);
     await page.waitForFunction(() => !location.search.includes('present='));
     expect(problems).toEqual([]);

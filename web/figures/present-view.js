@@ -30,6 +30,7 @@ export class PresentView {
     this.onChange = onChange;
     this.panelId = null;
     this.buttons = new Map();
+    this.inerted = [];
     this.resize = new ResizeObserver(() => this.panelId && this.figure.draw());
     this.onKey = (event) => {
       if (event.key === 'Escape' && this.panelId) {
@@ -49,6 +50,21 @@ export class PresentView {
     }
   }
 
+  // What lies behind the presented figure: the siblings of it and of each of its ancestors (up
+  // to the document or shadow root), except the tooltip and the live readout. Made inert while
+  // presenting, so that Tab and screen readers stay in the panel.
+  background(figure) {
+    const keep = new Set([this.figure.tooltip, this.figure.readout]);
+    const behind = [];
+    for (let node = figure; node.parentElement; node = node.parentElement) {
+      for (const sibling of node.parentElement.children) {
+        if (sibling === node || sibling.inert || [...keep].some((kept) => sibling === kept || sibling.contains(kept))) continue;
+        behind.push(sibling);
+      }
+    }
+    return behind;
+  }
+
   label(panel, on) {
     const button = this.buttons.get(panel.id);
     button.textContent = on ? 'Leave (Esc)' : 'Present';
@@ -63,8 +79,8 @@ export class PresentView {
     if (previous) {
       const { figure, wrap } = this.figure.parts.get(previous);
       figure.classList.remove(PRESENT_CLASS);
-      figure.removeAttribute('aria-modal');
-      figure.removeAttribute('role');
+      for (const element of this.inerted) element.inert = false;
+      this.inerted = [];
       this.resize.unobserve(wrap);
       this.label(this.figure.panels.find((p) => p.id === previous), false);
       document.documentElement.style.overflow = this.pageOverflow ?? '';
@@ -76,8 +92,8 @@ export class PresentView {
     if (panelId) {
       const { figure, wrap } = this.figure.parts.get(panelId);
       figure.classList.add(PRESENT_CLASS);
-      figure.setAttribute('role', 'dialog');
-      figure.setAttribute('aria-modal', 'true');
+      this.inerted = this.background(figure);
+      for (const element of this.inerted) element.inert = true;
       this.resize.observe(wrap);
       this.label(this.figure.panels.find((p) => p.id === panelId), true);
       if (!previous) this.pageOverflow = document.documentElement.style.overflow;
