@@ -1,8 +1,10 @@
 // The colour at each cell of each heatmap is the colour map's colour for the value the JS API
 // returns for the same inputs. Expected colours come straight from d3-scale-chromatic and the
-// documented rule (README "The page"): weights on viridis over [0, 1]; signed panels on reversed
-// RdBu over [-m, m], m = max |value| (offsets: m = max(1, min(k, n - 1))); entry round(t · 255),
-// colour at t = entry / 255; keys hidden by the causal mask grey in the weight panels.
+// documented rule (README "The page"): weights on viridis over [0, w], w the largest weight of
+// either weight panel (over the cells it shows: j ≤ i under the causal mask), the same w for
+// both; signed panels on reversed RdBu over [-m, m], m = max |value| (offsets:
+// m = max(1, min(k, n - 1))); entry round(t · 255), colour at t = entry / 255; keys hidden by
+// the causal mask grey in the weight panels.
 import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
@@ -33,10 +35,19 @@ function expectedPanels({ seed, seqLen, dK, maxDistance, causal }) {
 
 const MASKED_GREY = [0xbd, 0xbd, 0xc4]; // --relpos-masked, light theme
 
-function expectedColour(panel, values, value, settings, i, j) {
+/** The weight panels' shared top: the largest weight in either panel, over the cells shown. */
+function sharedWeightTop(expected, { seqLen: n, causal }) {
+  let top = 0;
+  for (const panel of ['contentWeights', 'combinedWeights']) {
+    for (let i = 0; i < n; i += 1) for (let j = 0; j <= (causal ? i : n - 1); j += 1) top = Math.max(top, expected[panel][i * n + j]);
+  }
+  return top;
+}
+
+function expectedColour(panel, values, value, settings, i, j, weightTop) {
   if (settings.causal && j > i && ['contentWeights', 'combinedWeights', 'difference'].includes(panel)) return MASKED_GREY;
   if (panel === 'contentWeights' || panel === 'combinedWeights') {
-    return rgb(interpolateViridis(Math.round(value * 255) / 255));
+    return rgb(interpolateViridis(Math.round((value / weightTop) * 255) / 255));
   }
   const { maxDistance: k, seqLen: n } = settings;
   const m = panel === 'offsets' ? Math.max(1, Math.min(k, n - 1)) : Math.max(...Array.from(values, Math.abs));
@@ -48,9 +59,16 @@ async function checkColours(query, settings, where) {
   const { page, context, problems } = await env.open(query, { viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
   const expected = expectedPanels(settings);
   const n = settings.seqLen;
+  const weightTop = sharedWeightTop(expected, settings);
   for (const panel of MATRIX_PANELS) {
     const layout = await layoutOf(page, panel);
     expect(layout.n).toBe(n);
+    if (panel.endsWith('Weights')) {
+      // The stated rule: 0 to the shared top, on the colour bar and in the canvas's label.
+      expect([layout.min, layout.max], panel).toEqual([0, weightTop]);
+      expect(await page.getAttribute(`#figure-${panel} canvas`, 'aria-label')).toContain(`colour scale 0.000 to ${weightTop.toFixed(3)}`);
+      expect(await page.textContent(`#figure-${panel} .relpos-caption`)).toContain('Colours: 0 to the largest weight of both weight panels.');
+    }
     const got = await page.$eval(
       `#figure-${panel} canvas`,
       (canvas, { layout: l, n: size, where: at }) => {
@@ -69,7 +87,7 @@ async function checkColours(query, settings, where) {
     );
     const values = expected[panel];
     for (let index = 0; index < n * n; index += 1) {
-      const want = expectedColour(panel, values, values[index], settings, Math.floor(index / n), index % n);
+      const want = expectedColour(panel, values, values[index], settings, Math.floor(index / n), index % n, weightTop);
       expect(got[index], `${panel} cell (${Math.floor(index / n)}, ${index % n}) value ${values[index]}`).toEqual(want);
     }
   }
@@ -88,6 +106,10 @@ describe('heatmap colours are the colour map of the API values', () => {
 
   test('k >= n: the offsets span -(n - 1)..n - 1', async () => {
     await checkColours('?n=5&k=20', { seed: 42, seqLen: 5, dK: 4, maxDistance: 20, causal: false }, 0.12);
+  });
+
+  test('n = 12: the weights are no longer one dark field (the top colour is the largest weight, not 1)', async () => {
+    await checkColours('?n=12&k=2', { seed: 42, seqLen: 12, dK: 4, maxDistance: 2, causal: false }, 0.5);
   });
 
   test('causal mask (masked keys grey), n = 40', async () => {

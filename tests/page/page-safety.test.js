@@ -33,7 +33,7 @@ describe('injection', () => {
     await page.fill('#tokens', ATTACK);
     const layout = await layoutOf(page, 'contentScores');
     const canvas = await page.$('#figure-contentScores canvas');
-    await canvas.scrollIntoViewIfNeeded();
+    await canvas.scrollIntoViewIfNeeded(); // the panels are larger than the window's lower part
     const box = await canvas.boundingBox();
     await page.mouse.move(box.x + layout.x0 + 0.5 * layout.cell, box.y + layout.y0 + 3.5 * layout.cell); // row 3: the <script> word
     expect(await page.textContent('.relpos-tooltip')).toContain('<script>alert(2)</script> → <img');

@@ -3,12 +3,15 @@
 // from an attention view, and handles reading values (hover, keyboard, tooltip, live readout,
 // the same-offset highlight). The selected offset is reported through `onSelect`.
 import { makeScale } from '../render/colormaps.js';
-import { drawHeatmap, forgetMatrixImage } from '../render/heatmap.js';
-import { showTooltip, wirePanel } from './interaction.js';
+import { drawHeatmap, forgetMatrixImage, heatmapWidth } from '../render/heatmap.js';
+import { followScroll, showTooltip, wirePanel } from './interaction.js';
 import { downloadCanvas } from './download.js';
 import { createPanelFigure } from './panel-figure.js';
 import { extentFor, longViewColours } from './panel-extents.js';
+import { plainMath } from '../render/math-text.js';
+import { setMathText } from './math-dom.js';
 import { PANELS, formatSignificant, formatters } from './panels.js';
+import { PresentView, presentSize } from './present-view.js';
 import { clippedOffset } from './view.js';
 
 const minus = (text) => String(text).replace('-', '−');
@@ -53,12 +56,15 @@ export class AttentionFigure {
    * container: where the figures go; panelIds: which PANELS, in order; overlay: where the
    * tooltip and the live readout go; onSelect(offset | null): the selected cell's clipped offset.
    */
-  constructor({ container, panelIds = PANELS.map((p) => p.id), overlay = container, numbered = true, onSelect = () => {} }) {
+  constructor({ container, panelIds = PANELS.map((p) => p.id), overlay = container, numbered = true, onSelect = () => {}, onPresent = () => {} }) {
     this.panels = PANELS.filter((panel) => panelIds.includes(panel.id));
     this.onSelect = onSelect;
     this.maxSide = 560; // the largest matrix side, in CSS px
     this.view = null;
     this.selection = null;
+    this.lastCell = null; // the cell selected last, kept after Escape: the keys resume there
+    this.tipSpot = null; // where the tooltip points, in its canvas's pixels: it follows on scroll
+    this.stopFollow = null; // removes the scroll listener (while no tooltip is shown)
     this.layouts = new Map();
     this.parts = new Map();
     this.shown = new Map(); // panel id -> what its canvas shows: { values, key } (see drawPanel)
@@ -84,9 +90,12 @@ export class AttentionFigure {
         wrap: parts.wrap,
         getLayout: () => this.layouts.get(panel.id),
         getSelection: () => this.selection,
+        getLastCell: () => this.lastCell,
         select: (cell, options) => this.select(cell, options),
       });
     });
+    this.presenting = null; // the panel id shown in the present view, or null
+    this.presentView = new PresentView(this, { onChange: onPresent });
   }
 
   /**
@@ -132,7 +141,17 @@ export class AttentionFigure {
 
   measure(panel) {
     const { canvas, wrap } = this.parts.get(panel.id);
-    return { width: wrap.isConnected ? wrap.clientWidth : 0, colours: themeColours(canvas) };
+    const colours = themeColours(canvas);
+    if (this.presenting === panel.id && wrap.isConnected && this.view) {
+      return { ...presentSize(wrap.clientWidth, wrap.clientHeight, this.view.labels, colours.font || 'sans-serif'), colours };
+    }
+    const labelSpace = this.view?.long ? 62 : null; // positions only: short numbers, no words
+    return { width: wrap.isConnected ? heatmapWidth(wrap.clientWidth, this.maxSide, 1, labelSpace) : 0, colours, maxSide: this.maxSide, fontScale: 1, labelSpace };
+  }
+
+  /** Shows one panel filling the window with large type (present-view.js); null: back. */
+  present(panelId) {
+    return this.presentView.show(panelId);
   }
 
   // The selected cell's group: the cells that share its clipped offset c, by rows.
@@ -149,7 +168,7 @@ export class AttentionFigure {
     return { i: selection.i, j: selection.j, group: (i, j) => clippedOffset(i, j, k) === c, rowRange };
   }
 
-  drawPanel(panel, { width, colours } = this.measure(panel)) {
+  drawPanel(panel, { width, colours, maxSide, fontScale, labelSpace } = this.measure(panel)) {
     const { view } = this;
     const k = view.maxDistance;
     const { canvas, caption } = this.parts.get(panel.id);
@@ -157,7 +176,7 @@ export class AttentionFigure {
     const values = panel.values(view);
     // Everything else a panel's pixels depend on; the same values and key: nothing to draw.
     const { selection } = this;
-    const key = [width, this.maxSide, globalThis.devicePixelRatio, view.n, k, view.causal, selection ? `${selection.i},${selection.j}` : '', JSON.stringify(colours), view.labels.join('\n')].join('|');
+    const key = [width, maxSide, fontScale, labelSpace, globalThis.devicePixelRatio, view.n, k, view.causal, selection ? `${selection.i},${selection.j}` : '', JSON.stringify(colours), view.labels.join('\n')].join('|');
     const shown = this.shown.get(panel.id);
     if (shown && shown.values === values && shown.key === key) return;
     const masked = panel.masked?.(view) ?? null;
@@ -167,7 +186,8 @@ export class AttentionFigure {
     // Pointed ends on the colour bar where values lie beyond the colours' range (they saturate).
     scale.beyond = { low: extent.min < scale.min, high: extent.max > scale.max };
     scale.integer = panel.integer;
-    scale.label = colourRange ? panel.barLabelLong ?? panel.barLabel : panel.barLabel;
+    const barLabel = colourRange ? panel.barLabelLong ?? panel.barLabel : panel.barLabel;
+    scale.label = typeof barLabel === 'function' ? barLabel(scale) : barLabel;
     const layout = drawHeatmap(canvas, {
       n: view.n,
       values,
@@ -180,24 +200,26 @@ export class AttentionFigure {
       showValues: view.n <= 12,
       masked,
       bandEdges: panel.bandEdges ? k : null,
+      bandEdgeSides: view.causal ? 'lower' : 'both', // a decoder never uses offsets above 0
       note: panel.note(view),
       highlight: this.highlight(),
       width,
-      maxSide: this.maxSide,
+      maxSide,
+      fontScale,
+      labelSpace,
       colours,
     });
     this.layouts.set(panel.id, layout);
     this.shown.set(panel.id, { values, key });
-    canvas.dataset.layout = JSON.stringify({ x0: layout.x0, y0: layout.y0, cell: layout.cell, n: layout.n, min: scale.min, max: scale.max, map: scale.map });
-    const captionText = panel.caption(view);
-    if (caption.textContent !== captionText) caption.textContent = captionText;
+    canvas.dataset.layout = JSON.stringify({ x0: layout.x0, y0: layout.y0, cell: layout.cell, n: layout.n, min: scale.min, max: scale.max, map: scale.map, fontScale: layout.fontScale, labelsCut: layout.labelsCut });
+    setMathText(caption, panel.caption(view));
     if (canvas.describedValues !== values) {
       // Once per new matrix (not on every hover): the label reads all n² values.
       const format = formatters.readout(panel);
       canvas.describedValues = values;
       canvas.setAttribute(
         'aria-label',
-        `${panel.title}: ${view.n} by ${view.n} heatmap, query positions i down, key positions j across; values from ${format(extent.min)} to ${format(extent.max)}; colour scale ${format(scale.min)} to ${format(scale.max)}${masked ? '; keys after the query are masked (grey)' : ''}.${panel.note(view) ? ` ${panel.note(view)}` : ''}`,
+        `${panel.title}: ${view.n} by ${view.n} heatmap, query positions i down, key positions j across; values from ${format(extent.min)} to ${format(extent.max)}; colour scale ${format(scale.min)} to ${format(scale.max)}${masked ? '; keys after the query are masked (grey)' : ''}.${panel.note(view) ? ` ${plainMath(panel.note(view))}` : ''}`,
       );
     }
   }
@@ -208,12 +230,15 @@ export class AttentionFigure {
       if (!this.selection) return;
       this.selection = null;
       this.tooltip.hidden = true;
+      this.stopFollow?.();
+      this.stopFollow = null;
       this.draw();
       this.onSelect(null, null);
       return;
     }
     const same = this.selection && this.selection.i === cell.i && this.selection.j === cell.j;
     this.selection = { ...cell, panelId };
+    this.lastCell = { i: cell.i, j: cell.j };
     if (!same) {
       this.draw();
       this.onSelect(clippedOffset(cell.i, cell.j, this.view.maxDistance), { i: cell.i, j: cell.j });
@@ -240,6 +265,10 @@ export class AttentionFigure {
       ],
       anchor ?? { x: 16, y: 16 },
     );
+    const canvas = this.canvasOf(panelId);
+    const box = anchor && canvas ? canvas.getBoundingClientRect() : null;
+    this.tipSpot = box ? { canvas, dx: anchor.x - box.left, dy: anchor.y - box.top } : null;
+    this.stopFollow ??= followScroll(this.tooltip, () => this.tipSpot);
     if (announce) {
       this.readout.textContent = `${panel.title}, row ${i} “${query}”, column ${j} “${key}”: offset ${offset}, clipped ${clipped}, value ${value}.`;
     }

@@ -19,9 +19,15 @@ const KEY_MOVES = {
 
 /**
  * Wires one panel. `select(cell | null, { panelId, anchor })` is the controller's: anchor is
- * { x, y } in client pixels for the tooltip.
+ * { x, y } in client pixels for the tooltip. `getLastCell()` is the cell selected last (kept
+ * after Escape or a blur): focus and the arrow keys resume from it, not from (0, 0).
  */
-export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, select }) {
+export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getLastCell = () => null, select }) {
+  const resumeFrom = () => {
+    const cell = getSelection() ?? getLastCell();
+    const n = getLayout()?.n ?? 1;
+    return cell && cell.i < n && cell.j < n ? { i: cell.i, j: cell.j } : { i: 0, j: 0 };
+  };
   const clientPoint = (cell) => {
     const layout = getLayout();
     const box = canvas.getBoundingClientRect();
@@ -34,18 +40,19 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, sele
   };
   canvas.addEventListener('pointermove', fromPointer);
   canvas.addEventListener('pointerdown', fromPointer); // a tap on a touch screen
-  canvas.addEventListener('pointerleave', () => {
-    if (document.activeElement !== wrap) select(null, { panelId });
+  // Only a mouse leaving ends a hover: a touch (or pen) pointer "leaves" on every lift, before
+  // the tap focuses the panel, and the tapped cell must stay selected (blur clears it).
+  canvas.addEventListener('pointerleave', (event) => {
+    if (event.pointerType === 'mouse' && document.activeElement !== wrap) select(null, { panelId });
   });
   wrap.addEventListener('focus', () => {
-    const current = getSelection();
-    const cell = current ? { i: current.i, j: current.j } : { i: 0, j: 0 };
+    const cell = resumeFrom();
     select(cell, { panelId, anchor: clientPoint(cell), announce: true });
   });
   wrap.addEventListener('blur', () => select(null, { panelId }));
   wrap.addEventListener('keydown', (event) => {
     const layout = getLayout();
-    const current = getSelection() ?? { i: 0, j: 0 };
+    const current = resumeFrom();
     let next = null;
     if (KEY_MOVES[event.key]) {
       const [di, dj] = KEY_MOVES[event.key];
@@ -82,6 +89,11 @@ export function showTooltip(tooltip, lines, anchor) {
       return row;
     }),
   );
+  placeTooltip(tooltip, anchor);
+}
+
+/** Shows the tooltip at `anchor` (client pixels), as showTooltip places it. */
+export function placeTooltip(tooltip, anchor) {
   tooltip.hidden = false;
   const { innerWidth, innerHeight } = window;
   const box = tooltip.getBoundingClientRect();
@@ -91,4 +103,24 @@ export function showTooltip(tooltip, lines, anchor) {
   let y = anchor.y - gap - box.height;
   if (y < 8) y = anchor.y + gap;
   tooltip.style.transform = `translate(${Math.max(8, Math.min(x, innerWidth - box.width - 8))}px, ${Math.max(8, y)}px)`;
+}
+
+/**
+ * Keeps a shown tooltip on its spot while the page (or any element around the figure) scrolls:
+ * the tooltip is position: fixed, so without this it would stay where the cell was. `getSpot()`
+ * is { canvas, dx, dy }, the anchor in the canvas's CSS pixels, or null. Out of the window, the
+ * tooltip hides until the spot is back. Returns stop(), which removes the listener.
+ */
+export function followScroll(tooltip, getSpot) {
+  const onScroll = () => {
+    const spot = getSpot();
+    if (!spot) return;
+    const box = spot.canvas.getBoundingClientRect();
+    const x = box.left + spot.dx;
+    const y = box.top + spot.dy;
+    if (spot.canvas.isConnected && x >= 0 && y >= 0 && x <= innerWidth && y <= innerHeight) placeTooltip(tooltip, { x, y });
+    else tooltip.hidden = true;
+  };
+  document.addEventListener('scroll', onScroll, { capture: true, passive: true });
+  return () => document.removeEventListener('scroll', onScroll, { capture: true });
 }

@@ -1,9 +1,10 @@
 // The profile figure: one score per offset −k…k as a line plot. Two uses:
-//   - the page: the uniform query's position bias on the panels' own aᴷ table (view.profile,
-//     from example()): (u · aᴷ[c]) / √dₖ with u = (1, …, 1)/√dₖ, the position-bias panel's scale,
+//   Captions are in the math notation of web/render/math-text.js (set them with setMathText).
+//   - the page: the uniform query's position bias on the panels' own a^K table (view.profile,
+//     from example()): (u · a^K[c]) / √d_k with u = (1, …, 1)/√d_k, the position-bias panel's scale,
 //     so with "same query in every row" each diagonal of that panel is one point of this plot;
 //   - <relpos-profile>: the handbook's simulated table on its own (localityProfile()), read by
-//     the uniform query as the handbook prints it (u · aᴷ, without the 1/√dₖ).
+//     the uniform query as the handbook prints it (u · a^K, without the 1/√d_k).
 import { drawLinePlot } from '../render/line-plot.js';
 import { downloadCanvas } from './download.js';
 import { createFigureShell } from './figure-shell.js';
@@ -29,7 +30,7 @@ export function profileCaption({ settings, offsets, profile }) {
   const k = settings.profileMaxDistance;
   return (
     `The handbook’s simulated table: ${2 * k + 1} rows of ${bumpText({ ...settings, strength: 1 })}, ` +
-    `read by the uniform query q = (1, …, 1)/√dₖ: one score q · aᴷ per offset, highest at ${minus(offsets[peakOf(profile)])}.`
+    `read by the uniform query q = (1, …, 1)/√d_k: one score q · a^K per offset, highest at ${minus(offsets[peakOf(profile)])}.`
   );
 }
 
@@ -38,14 +39,14 @@ export function tableProfileCaption(view, settings) {
   const { offsets, profile } = view.profile;
   const table =
     view.table === 'locality'
-      ? `The panels’ aᴷ is the locality table: ${bumpText(settings)}.`
-      : `The panels’ aᴷ is random (${view.draw === 'stable' ? 'one draw per offset' : 'numpy’s stream'}): no locality was put in.`;
+      ? `The panels’ a^K is the locality table: ${bumpText(settings)}.`
+      : `The panels’ a^K is random (${view.draw === 'stable' ? 'one draw per offset' : 'numpy’s stream'}): no locality was put in.`;
   return (
-    `${table} The uniform query u = (1, …, 1)/√dₖ reads it as u · aᴷ[c]/√dₖ, the position-bias panel’s scale: ` +
+    `${table} The uniform query u = (1, …, 1)/√d_k reads it as u · a^K[c]/√d_k, the position-bias panel’s scale: ` +
     `highest at offset ${minus(offsets[peakOf(profile)])}. ` +
     (view.sameQuery
       ? 'Every query is u now, so each diagonal of panel 2 is one point of this plot.'
-      : 'Real queries read the same rows with their own qᵢ, so panel 2 varies along its diagonals; turn on “same query in every row” to see this plot there.')
+      : 'Real queries read the same rows with their own q_i, so panel 2 varies along its diagonals; turn on “same query in every row” to see this plot there.')
   );
 }
 
@@ -53,7 +54,7 @@ export function tableProfileCaption(view, settings) {
  * Draws a profile view { offsets, profile, maxDistance } into `canvas`, marking the point of
  * offset `highlightOffset` (clipped to ±k).
  */
-export function drawProfile(canvas, profileView, highlightOffset = null, { yLabel = 'score q · aᴷ' } = {}) {
+export function drawProfile(canvas, profileView, highlightOffset = null, { yLabel = 'score q · a^K' } = {}) {
   const { offsets, profile, maxDistance: k } = profileView;
   const highlight = highlightOffset === null ? -1 : Math.min(k, Math.max(-k, highlightOffset)) + k;
   drawLinePlot(canvas, { x: offsets, y: profile, xLabel: 'offset j − i  (< 0: key before the query)', yLabel, highlight });

@@ -1,9 +1,12 @@
-// The "tables" figure: what one cell (i, j) is made of. Left: the query qᵢ, the key kⱼ and the
-// table aᴷ with the row clip(j − i) that the cell's position bias reads; right: aⱽ with the same
-// row, and query i's output split as zᵢ = Σⱼ wᵢⱼ vⱼ + Σⱼ wᵢⱼ aⱽ[clip(j − i)] (docs/maths.md).
+// The "tables" figure: what one cell (i, j) is made of. Left: the query q_i, the key k_j and the
+// table a^K with the row clip(j − i) that the cell's position bias reads; right: a^V with the same
+// row, and query i's output split as z_i = Σ_j w_ij v_j + Σ_j w_ij a^V[clip(j − i)] (docs/maths.md).
+// Titles and the caption are in the math notation of render/math-text.js.
 import { drawVectorBlocks } from '../render/vector-blocks.js';
 import { downloadCanvas } from './download.js';
 import { createFigureShell } from './figure-shell.js';
+import { plainMath } from '../render/math-text.js';
+import { setMathText } from './math-dom.js';
 import { formatSignificant } from './panels.js';
 import { clippedOffset, outputParts } from './view.js';
 
@@ -28,22 +31,23 @@ export function tableBlocks(view, { i, j }) {
   const vector = (title, values) => ({ title, rows: [{ label: '', values }], highlight: -1 });
   return [
     [
-      vector(`query q${sub(i)} (${view.tokens[i] || `#${i}`})`, q.data.subarray(i * q.cols, (i + 1) * q.cols)),
-      vector(`key k${sub(j)} (${view.tokens[j] || `#${j}`})`, keys.data.subarray(j * keys.cols, (j + 1) * keys.cols)),
+      vector(`query q_{${i}} (${literal(view.tokens[i] || `#${i}`)})`, q.data.subarray(i * q.cols, (i + 1) * q.cols)),
+      vector(`key k_{${j}} (${literal(view.tokens[j] || `#${j}`)})`, keys.data.subarray(j * keys.cols, (j + 1) * keys.cols)),
       vector('', new Float64Array(0)),
-      { title: `aᴷ, one row per offset; row ${minus(c - k)} for this cell`, rows: rowsOf(relKeys, offsetLabel), highlight: c },
+      { title: `a^K, one row per offset; row ${minus(c - k)} for this cell`, rows: rowsOf(relKeys, offsetLabel), highlight: c },
     ],
     [
-      vector(`Σⱼ w${sub(i)}ⱼ vⱼ (from the values)`, parts.fromValues),
-      vector(`Σⱼ w${sub(i)}ⱼ aⱽ[clip(j − ${i})] (from positions)`, parts.fromPositions),
-      vector(`output z${sub(i)}, their sum`, parts.output),
-      { title: `aⱽ; row ${minus(c - k)} for this cell`, rows: rowsOf(relValues, offsetLabel), highlight: c },
+      vector(`Σ_j w_{${i}j} v_j (from the values)`, parts.fromValues),
+      vector(`Σ_j w_{${i}j} a^V[clip(j − ${i})] (from positions)`, parts.fromPositions),
+      vector(`output z_{${i}}, their sum`, parts.output),
+      { title: `a^V; row ${minus(c - k)} for this cell`, rows: rowsOf(relValues, offsetLabel), highlight: c },
     ],
   ];
 }
 
-const SUBSCRIPTS = '₀₁₂₃₄₅₆₇₈₉';
-const sub = (number) => String(number).replace(/\d/g, (d) => SUBSCRIPTS[d]);
+// A word inside math-notation text: its own ^ and _ must not become scripts, so they are shown
+// as look-alikes (ˆ, ＿).
+const literal = (word) => word.replace(/\^/g, 'ˆ').replace(/_/g, '＿');
 
 /** Draws the figure for the selected cell (or (0, 0) when none is), with a caption to match. */
 export function drawTablesFigure(parts, view, cell, colours) {
@@ -55,12 +59,12 @@ export function drawTablesFigure(parts, view, cell, colours) {
   const c = clippedOffset(shown.i, shown.j, k);
   const caption =
     `${cell ? 'The selected cell' : 'No cell selected (hover or focus one): cell'} (${shown.i}, ${shown.j}), offset ${minus(shown.j - shown.i)}` +
-    `${c !== shown.j - shown.i ? `, clipped to ${minus(c)}` : ''}: its bias is q${sub(shown.i)} · aᴷ[${minus(c)}]/√dₖ, and every cell at that clipped offset reads the same outlined rows. ` +
+    `${c !== shown.j - shown.i ? `, clipped to ${minus(c)}` : ''}: its bias is q_{${shown.i}} · a^K[${minus(c)}]/√d_k, and every cell at that clipped offset reads the same outlined rows. ` +
     `Colours: blue < 0 < red, left up to ±${formatSignificant(scales[0].max, 2)}, right up to ±${formatSignificant(scales[1].max, 2)}.`;
-  if (parts.caption.textContent !== caption) parts.caption.textContent = caption;
+  setMathText(parts.caption, caption);
   parts.canvas.setAttribute(
     'aria-label',
-    `Query ${shown.i} and key ${shown.j}: the tables aᴷ and aⱽ with row ${c} outlined, and query ${shown.i}'s output split into the part from the values and the part from the positions.`,
+    plainMath(`Query ${shown.i} and key ${shown.j}: the tables a^K and a^V with row ${c} outlined, and query ${shown.i}'s output split into the part from the values and the part from the positions.`),
   );
   return scales;
 }

@@ -8,6 +8,7 @@ import { adoptFigureCss } from '../figures/figure-css.js';
 import { rememberRanges } from '../figures/panel-extents.js';
 import { PANELS, parsePanelList } from '../figures/panels.js';
 import { themeColours } from '../figures/attention-figure.js';
+import { setMathText } from '../figures/math-dom.js';
 import { createTablesFigure, drawTablesFigure } from '../figures/tables-figure.js';
 import { createProfileFigure, drawProfile, tableProfileCaption } from '../figures/profile-figure.js';
 import { ATTENTION_SETTINGS, CONTROLS, MAX_LONG, MAX_TOKENS, defaultState, parseControl, splitTokens } from '../figures/settings.js';
@@ -25,12 +26,12 @@ const SYNC_LIMIT = 384;
 const URL_DELAY_MS = 150;
 const PANEL_NAMES = [...PANELS.map((panel) => panel.id), 'tables', 'profile'];
 
-/** What the numbers are, for the current draw (under the controls). */
+/** What the numbers are, for the current draw (under the controls; math notation of render/math-text.js). */
 const DRAW_EXPLAIN = {
   stable:
-    'Stable numbers: each word’s embedding (d_model = 8), the weights W_Q, W_K, W_V and each offset’s rows of aᴷ and aⱽ are drawn from a numpy stream of their own, seeded by the seed and what they stand for. A word has the same vectors wherever it stands, and changing k only adds or removes table rows. Rows are query positions i, columns key positions j; offsets are j − i, so negative offsets look back.',
+    'Stable numbers: each word’s embedding (d_{model} = 8), the weights W_Q, W_K, W_V and each offset’s rows of a^K and a^V are drawn from a numpy stream of their own, seeded by the seed and what they stand for. A word has the same vectors wherever it stands, and changing k only adds or removes table rows. Rows are query positions i, columns key positions j; offsets are j − i, so negative offsets look back.',
   handbook:
-    'The handbook’s numbers: X, W_Q, W_K, W_V, aᴷ and aⱽ are drawn in that order from np.random.seed(seed) (d_model = 8), exactly as the handbook does, so any change re-draws every number; the words only name the positions. (With the locality table, aᴷ is the handbook’s simulated table, from its own np.random.seed(seed).) Rows are query positions i, columns key positions j; offsets are j − i, so negative offsets look back.',
+    'The handbook’s numbers: X, W_Q, W_K, W_V, a^K and a^V are drawn in that order from np.random.seed(seed) (d_{model} = 8), exactly as the handbook does, so any change re-draws every number; the words only name the positions. (With the locality table, a^K is the handbook’s simulated table, from its own np.random.seed(seed).) Rows are query positions i, columns key positions j; offsets are j − i, so negative offsets look back.',
 };
 
 /** ?panels=a,b -> the panel ids to show, and a note on names that were not understood. */
@@ -66,6 +67,7 @@ async function start() {
       drawProfileFigure();
       drawTables();
     },
+    onPresent: () => scheduleUrl(), // ?present=<panel> keeps the present view
   });
   const tablesFigure = createTablesFigure(embed ? null : PANELS.length + 1);
   const profileFigure = createProfileFigure(embed ? null : PANELS.length + 2, 'The table read by one query');
@@ -99,7 +101,7 @@ async function start() {
     if ($('seqLen').max !== max) $('seqLen').max = max;
     if ($('tokens').disabled !== state.long) $('tokens').disabled = state.long;
     if ($('long-explain').hidden === state.long) $('long-explain').hidden = !state.long;
-    if ($('draw-explain').textContent !== DRAW_EXPLAIN[state.draw]) $('draw-explain').textContent = DRAW_EXPLAIN[state.draw];
+    setMathText($('draw-explain'), DRAW_EXPLAIN[state.draw]);
     const random = state.table === 'random';
     for (const name of ['strength', 'width', 'asymmetry', 'noise']) if ($(name).disabled !== random) $(name).disabled = random;
     if (tablesFigure.figure.hidden !== (state.long || !showTables)) tablesFigure.figure.hidden = state.long || !showTables;
@@ -176,7 +178,9 @@ async function start() {
   function writeUrl() {
     clearTimeout(urlTimer);
     urlTimer = 0;
-    const url = `${location.pathname}${embed ? location.search : queryFromState(state)}${location.hash}`;
+    const query = embed ? location.search : queryFromState(state);
+    const present = !embed && figure.presenting ? `${query ? '&' : '?'}present=${figure.presenting}` : '';
+    const url = `${location.pathname}${query}${present}${location.hash}`;
     try {
       if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', url);
     } catch {
@@ -241,10 +245,9 @@ async function start() {
     if (!showProfile || !attentionView) return;
     const profileView = attentionView.profile;
     if (!force && profileShown.view === profileView && profileShown.highlight === highlightOffset) return;
-    drawProfile(profileCanvas, profileView, highlightOffset, { yLabel: 'bias u · aᴷ/√dₖ' });
+    drawProfile(profileCanvas, profileView, highlightOffset, { yLabel: 'bias u · a^K/√d_k' });
     profileShown = { view: profileView, highlight: highlightOffset };
-    const caption = tableProfileCaption(attentionView, state);
-    if (profileFigure.caption.textContent !== caption) profileFigure.caption.textContent = caption;
+    setMathText(profileFigure.caption, tableProfileCaption(attentionView, state));
   }
 
   // What the selected cell is made of (the sentence view only: its tables have ≤ 127 rows).
@@ -282,8 +285,10 @@ async function start() {
   });
 
   // --- Start ---------------------------------------------------------------------------------
+  const presentAsked = new URLSearchParams(location.search).get('present');
   setNotes([...shown.notes, ...loaded.notes.map((note) => `Link corrected: ${note}.`)]);
   update();
+  if (presentAsked && !figure.present(presentAsked)) setNotes([`Link corrected: present: unknown ${presentAsked}; choose from ${figure.panels.map((p) => p.id).join(', ')}.`]);
   new ResizeObserver(() => attentionView && draw(true)).observe(document.querySelector('main'));
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => attentionView && draw(true));
   document.body.dataset.ready = 'true';

@@ -2,6 +2,7 @@
 // up to show its step, and its reveal is written from numbers computed on the inputs the page
 // then shows (before/after views from the same API the panels use), so every sentence is true
 // for what is on screen.
+import { setMathText } from '../figures/math-dom.js';
 import { formatSignificant } from '../figures/panels.js';
 import { MAX_TOKENS, splitTokens } from '../figures/settings.js';
 import { computeAttentionView } from '../figures/view.js';
@@ -46,9 +47,8 @@ function derangement(n, seed) {
  * Wires the story's buttons. page: { rp, state(), setState(patch), selectCell(cell), settingsOf(state) }.
  */
 export function wireStory(root, page) {
-  const reveal = (name, text) => {
-    root.querySelector(`[data-reveal="${name}"]`).textContent = text;
-  };
+  // Reveals are written in the math notation of render/math-text.js.
+  const reveal = (name, text) => setMathText(root.querySelector(`[data-reveal="${name}"]`), text);
   const view = (state) => computeAttentionView(page.rp, page.settingsOf(state));
   let shuffles = 0;
 
@@ -91,7 +91,7 @@ export function wireStory(root, page) {
       reveal(
         'same-query',
         `Panel 2 is constant along every diagonal (a Toeplitz matrix): each diagonal equals one point of the profile below (largest difference ${f(spread)}). ` +
-          'With real queries it is not: the row of aᴷ depends only on j − i, but each row reads it with its own qᵢ. Untick “same query in every row” to compare.',
+          'With real queries it is not: the row of a^K depends only on j − i, but each row reads it with its own q_i. Untick “same query in every row” to compare.',
       );
     },
     clip() {
@@ -115,7 +115,7 @@ export function wireStory(root, page) {
         'clip',
         stable
           ? `From k = ${before.maxDistance} to 1, ${changed} of ${n * n} cells of panel 2 changed, ${changedNear} of them within |j − i| ≤ 1: clipping only moves the boundary. ` +
-              'Beyond it every cell of a row now reads the edge row aᴷ[±1]: the dashed lines mark where that shared run starts.'
+              'Beyond it every cell of a row now reads the edge row a^K[±1]: the dashed lines mark where that shared run starts.'
           : `With the handbook’s numbers, ${changed} of ${n * n} cells changed, ${changedNear} of them within |j − i| ≤ 1: that stream re-draws every number when k changes. Switch to stable numbers to see clipping alone.`,
       );
     },
@@ -133,7 +133,7 @@ export function wireStory(root, page) {
         'locality',
         `With one query for every row, ${percent(nearShare(same.result.combinedWeights.data, n))} of the weight stays within one position with the locality table, ` +
           `${percent(nearShare(sameRandom.result.combinedWeights.data, n))} with a random table (uniform attention: about ${percent(Math.min(3 * n - 2, n * n) / (n * n))}). ` +
-          `With the words’ own queries it is ${percent(nearShare(real.result.combinedWeights.data, n))}: the bias is qᵢ · aᴷ/√dₖ, so the bump (on the first dimension) draws a query to its neighbours only if the query’s first component is positive, ` +
+          `With the words’ own queries it is ${percent(nearShare(real.result.combinedWeights.data, n))}: the bias is q_i · a^K/√d_k, so the bump (on the first dimension) draws a query to its neighbours only if the query’s first component is positive, ` +
           `as it is for ${pointing} of these ${n} queries; the others are pushed away. Untick “same query in every row” and read panel 5 row by row.`,
       );
     },
@@ -145,8 +145,8 @@ export function wireStory(root, page) {
       page.selectCell(cell);
       reveal(
         'output',
-        `The figure “What one cell is made of” now shows query ${cell.i}: its output split in two. The second part, Σⱼ wᵢⱼ aⱽ[clip(j − i)], depends only on how the query’s weight spreads over offsets, ` +
-          'not on which words stand there: aⱽ tells the output where the attended words were.',
+        `The figure “What one cell is made of” now shows query ${cell.i}: its output split in two. The second part, Σ_j w_{ij} a^V[clip(j − i)], depends only on how the query’s weight spreads over offsets, ` +
+          'not on which words stand there: a^V tells the output where the attended words were.',
       );
     },
   };

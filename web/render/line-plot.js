@@ -2,6 +2,7 @@
 // labelled axes with nice ticks. Colours come from the canvas's CSS custom properties, so the
 // theme decides them: --relpos-fg, --relpos-grid, --relpos-line.
 import { fitCanvas } from './canvas-size.js';
+import { fillMath, measureMath } from './math-text.js';
 import { formatTick, niceTicks } from './ticks.js';
 
 const MARGIN = { top: 12, right: 16, bottom: 44, left: 56 };
@@ -69,8 +70,8 @@ export function drawLinePlot(canvas, { x, y, xLabel, yLabel, height = 260, highl
   g.save();
   g.translate(14, MARGIN.top + plotH / 2);
   g.rotate(-Math.PI / 2);
-  g.textBaseline = 'middle';
-  g.fillText(yLabel, 0, 0);
+  const labelFont = { size: 13, family: style.fontFamily || 'sans-serif' }; // yLabel in math notation (a^K)
+  fillMath(g, yLabel, -measureMath(g, yLabel, labelFont) / 2, -labelFont.size / 2, labelFont);
   g.restore();
   // The line, then the points.
   g.strokeStyle = line;

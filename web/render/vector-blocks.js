@@ -1,9 +1,11 @@
-// Small labelled matrices and vectors on one canvas, in columns: a block is a title and rows of
+// Small labelled matrices and vectors on one canvas, in columns: a block is a title (in the math
+// notation of math-text.js) and rows of
 // numbers (a table such as aᴷ, or a single vector such as qᵢ), each row with a label; one row
 // of a block may be outlined. Cells are coloured on a diverging scale per column of blocks
 // (blue below 0, red above, symmetric around 0) and show their value while it fits.
 import { fitCanvas } from './canvas-size.js';
 import { colourTable, entryFor, luminance } from './colormaps.js';
+import { fillMath } from './math-text.js';
 
 const TITLE = 20; // px above a block's rows
 const GAP = 14; // px between blocks
@@ -49,10 +51,7 @@ export function drawVectorBlocks(canvas, { columns, width, format, colours }) {
     let y = 0;
     for (const block of blocks) {
       g.fillStyle = colours.fg;
-      g.font = `600 13px ${colours.font}`;
-      g.textBaseline = 'alphabetic';
-      g.textAlign = 'left';
-      g.fillText(block.title, x0, y + 14);
+      fillMath(g, block.title, x0, y + 2, { size: 13, family: colours.font, style: '600' });
       y += TITLE;
       const h = rowHeight(block);
       const d = block.rows[0]?.values.length ?? 0;
