@@ -6,6 +6,8 @@ import { makeScale } from '../render/colormaps.js';
 import { drawHeatmap, forgetMatrixImage } from '../render/heatmap.js';
 import { showTooltip, wirePanel } from './interaction.js';
 import { downloadCanvas } from './download.js';
+import { drawOffsetPanel, offsetAriaLabel, offsetReading, OFFSET_TEXT } from './offset-panel.js';
+import { forgetRectImage } from '../render/heatmap-rect.js';
 import { createPanelFigure } from './panel-figure.js';
 import { extentFor, longViewColours } from './panel-extents.js';
 import { PANELS, formatters } from './panels.js';
@@ -80,8 +82,10 @@ export class AttentionFigure {
    * early when another view arrives.
    */
   async setView(view, { progressive = false } = {}) {
+    const spaceChanged = Boolean(this.view?.offsetSpace) !== Boolean(view.offsetSpace);
     this.view = view;
-    if (this.selection && (this.selection.i >= view.n || this.selection.j >= view.n)) this.select(null);
+    const cols = view.offsetSpace ? view.offsetSpace.cols : view.n; // offset space: (i, column)
+    if (this.selection && (spaceChanged || this.selection.i >= view.n || this.selection.j >= cols)) this.select(null);
     if (!progressive) {
       this.draw();
       return;
@@ -101,6 +105,7 @@ export class AttentionFigure {
   timePanelDraw(panelId) {
     const panel = this.panels.find((p) => p.id === panelId);
     forgetMatrixImage(this.parts.get(panelId).canvas);
+    forgetRectImage(this.parts.get(panelId).canvas);
     this.parts.get(panelId).canvas.describedValues = null;
     this.shown.delete(panelId);
     const start = performance.now();
@@ -139,12 +144,16 @@ export class AttentionFigure {
     const k = view.maxDistance;
     const { canvas, caption } = this.parts.get(panel.id);
     if (width === 0) return;
-    const values = panel.values(view);
+    const values = view.offsetSpace ? view.offsetSpace.panels[panel.id] : panel.values(view);
     // Everything else a panel's pixels depend on; the same values and key: nothing to draw.
     const { selection } = this;
     const key = [width, this.maxSide, globalThis.devicePixelRatio, view.n, k, view.causal, selection ? `${selection.i},${selection.j}` : '', JSON.stringify(colours), view.labels.join('\n')].join('|');
     const shown = this.shown.get(panel.id);
     if (shown && shown.values === values && shown.key === key) return;
+    if (view.offsetSpace) {
+      this.drawOffsetSpace(panel, values, key, { width, colours });
+      return;
+    }
     const masked = panel.masked?.(view) ?? null;
     const extent = extentFor(values, view.n, Boolean(masked));
     const colourRange = view.long ? longViewColours(panel, values, view.n, Boolean(masked)) : null;
@@ -187,6 +196,22 @@ export class AttentionFigure {
     }
   }
 
+  // The long view: the panel in offset space (offset-panel.js), rows × (2k′ + 1).
+  drawOffsetSpace(panel, values, key, { width, colours }) {
+    const { view } = this;
+    const { canvas, caption } = this.parts.get(panel.id);
+    const layout = drawOffsetPanel(canvas, panel, view, { width, colours, maxSide: this.maxSide, selection: this.selection });
+    this.layouts.set(panel.id, layout);
+    this.shown.set(panel.id, { values, key });
+    const { scale } = layout;
+    canvas.dataset.layout = JSON.stringify({ x0: layout.x0, y0: layout.y0, cellW: layout.cellW, cellH: layout.cellH, rows: layout.rows, cols: layout.cols, reach: view.offsetSpace.reach, gRows: layout.gRows, gCols: layout.gCols, min: scale.min, max: scale.max, map: scale.map });
+    const captionText = OFFSET_TEXT[panel.id].caption(view);
+    if (caption.textContent !== captionText) caption.textContent = captionText;
+    const label = offsetAriaLabel(panel, view, layout.extent, scale);
+    if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);
+    canvas.describedValues = null;
+  }
+
   /** Selects a cell (or null), redraws the highlight, shows the tooltip and the readout. */
   select(cell, { panelId, anchor, announce } = {}) {
     if (!cell) {
@@ -199,12 +224,23 @@ export class AttentionFigure {
     }
     const same = this.selection && this.selection.i === cell.i && this.selection.j === cell.j;
     this.selection = { ...cell, panelId };
+    const { view } = this;
+    const panel = this.panels.find((p) => p.id === panelId);
+    if (view.offsetSpace) {
+      // Offset space: cell.j is the column, clipped offset c = j − k′.
+      const reading = offsetReading(view, panel, cell);
+      if (!same) {
+        this.draw();
+        this.onSelect(reading.offset);
+      }
+      showTooltip(this.tooltip, reading.lines, anchor ?? { x: 16, y: 16 });
+      if (announce) this.readout.textContent = reading.sentence;
+      return;
+    }
     if (!same) {
       this.draw();
       this.onSelect(clippedOffset(cell.i, cell.j, this.view.maxDistance));
     }
-    const { view } = this;
-    const panel = this.panels.find((p) => p.id === panelId);
     const { i, j } = cell;
     const isMasked = panel.masked?.(view)?.(i, j) ?? false;
     const value = isMasked ? 'masked (j > i)' : formatters.readout(panel)(panel.values(view)[i * view.n + j]);

@@ -25,6 +25,14 @@ export const CONTROLS = {
   asymmetry: { param: 'asym', attribute: 'asymmetry', kind: 'number', default: 0, min: -0.9, max: 0.9 },
 };
 
+/**
+ * The largest clipping distance k for a state: 63 in the sentence view (and the elements); in
+ * the long view n − 1 (at least 63), where the offset-space panels show 2k + 1 columns.
+ */
+export function maxDistanceLimit(state) {
+  return state.long ? Math.max(CONTROLS.maxDistance.max, state.seqLen - 1) : CONTROLS.maxDistance.max;
+}
+
 /** The settings of the attention panels and of the profile. */
 export const ATTENTION_SETTINGS = ['seqLen', 'dK', 'maxDistance', 'seed', 'causal', 'tokens'];
 /** The page's own: the long-sequence view. */

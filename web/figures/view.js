@@ -1,4 +1,5 @@
 // From settings to the numbers a figure draws: every matrix comes from the JS API (WASM).
+import { computeOffsetSpace } from './offset-space.js';
 import { tokenLabels } from './settings.js';
 
 /** An axis label: the position and its word (or just the position). */
@@ -8,7 +9,8 @@ export const D_MODEL = 8;
 
 /**
  * The attention panels' numbers for settings { seqLen, dK, maxDistance, seed, causal, tokens }.
- * With `positionsOnly` (the long-sequence view) the axes name positions, not words. With
+ * With `positionsOnly` (the long-sequence view) the axes name positions, not words, and the view
+ * carries `offsetSpace`, the panels as (query, clipped offset) matrices. With
  * `previous` (the view on screen), its offsets are kept when n and k are the same.
  */
 export function computeAttentionView(rp, settings, { positionsOnly = false, previous = null } = {}) {
@@ -26,7 +28,7 @@ export function computeAttentionView(rp, settings, { positionsOnly = false, prev
   const combined = result.combinedWeights.data;
   const content = result.contentWeights.data;
   for (let index = 0; index < n * n; index += 1) difference[index] = combined[index] - content[index];
-  return {
+  const view = {
     n,
     long: positionsOnly,
     maxDistance: settings.maxDistance,
@@ -37,6 +39,9 @@ export function computeAttentionView(rp, settings, { positionsOnly = false, prev
     difference,
     offsets: sameOffsets(previous, n, settings.maxDistance) ? previous.offsets : rp.relativeOffsets(n, settings.maxDistance),
   };
+  // The long view draws its panels in offset space (offset-space.js): n × (2k′ + 1) matrices.
+  if (positionsOnly) view.offsetSpace = computeOffsetSpace(view);
+  return view;
 }
 
 // The clipped offsets depend on n and k only. Keeping the same matrix tells the figures that the

@@ -7,7 +7,8 @@ import { adoptFigureCss } from '../figures/figure-css.js';
 import { rememberRanges } from '../figures/panel-extents.js';
 import { PANELS, parsePanelList } from '../figures/panels.js';
 import { createProfileFigure, drawProfile, profileCaption } from '../figures/profile-figure.js';
-import { ATTENTION_SETTINGS, CONTROLS, MAX_LONG, MAX_TOKENS, PROFILE_SETTINGS, defaultState, parseControl, splitTokens } from '../figures/settings.js';
+import { ATTENTION_SETTINGS, CONTROLS, MAX_LONG, MAX_TOKENS, PROFILE_SETTINGS, defaultState, maxDistanceLimit, parseControl, splitTokens } from '../figures/settings.js';
+import { offsetValue } from '../figures/offset-space.js';
 import { sharedRelPos } from '../figures/shared-relpos.js';
 import { startAttentionWorker } from '../figures/start-attention-worker.js';
 import { computeAttentionView, computeProfile, keepOffsets } from '../figures/view.js';
@@ -80,6 +81,8 @@ async function start() {
   function syncControls() {
     const max = String(state.long ? MAX_LONG : MAX_TOKENS);
     if ($('seqLen').max !== max) $('seqLen').max = max;
+    const maxK = String(maxDistanceLimit(state)); // the long view: up to n − 1
+    if ($('maxDistance').max !== maxK) $('maxDistance').max = maxK;
     if ($('tokens').disabled !== state.long) $('tokens').disabled = state.long;
     if ($('long-explain').hidden === state.long) $('long-explain').hidden = !state.long;
     for (const input of inputs) {
@@ -94,7 +97,7 @@ async function start() {
 
   function onControl(input) {
     const raw = input.type === 'checkbox' ? (input.checked ? '1' : '0') : input.value;
-    const { value, note } = parseControl(input.name, raw);
+    const { value, note } = parseControl(input.name, raw, undefined, input.name === 'maxDistance' ? maxDistanceLimit(state) : undefined);
     if (note && input.type === 'number' && input.value === '') return; // mid-edit: wait for a number
     const words = (text) => splitTokens(text).length;
     // A new word count sets n (an empty box keeps it); other edits keep a slider-chosen n.
@@ -104,6 +107,7 @@ async function start() {
     state = { ...state, [input.name]: value };
     if (input.name === 'long' && !value) state.seqLen = Math.min(state.seqLen, MAX_TOKENS);
     if (input.name === 'seqLen' && !state.long) state.seqLen = Math.min(state.seqLen, MAX_TOKENS);
+    state.maxDistance = Math.min(state.maxDistance, maxDistanceLimit(state));
     setNotes(note ? [note] : []);
     update();
   }
@@ -259,6 +263,12 @@ async function start() {
       state: () => ({ ...state }),
       computedBy: () => computedBy,
       valueAt: (panelId, i, j) => PANELS.find((p) => p.id === panelId).values(attentionView)[i * attentionView.n + j],
+      // The long view's offset-space cell (i, c): as drawn (float32, null: no key) and in float64.
+      offsetCell: (panelId, i, c) => {
+        const space = attentionView.offsetSpace;
+        const drawn = space.panels[panelId][i * space.cols + c + space.reach];
+        return { drawn: drawn === drawn ? drawn : null, exact: offsetValue(attentionView, panelId, i, c) };
+      },
       timePanelDraw: (panelId) => figure.timePanelDraw(panelId),
       memory: () => rp.memory(),
     }),
