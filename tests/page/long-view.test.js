@@ -202,6 +202,18 @@ describe('the long-sequence view, in offset space', () => {
       );
       console.log(`n = 2048, k = ${k}: longest main-thread task during a change ${longest.toFixed(0)} ms (0: none over 50 ms; a reading)`);
       expect(longest).toBeLessThanOrEqual(50);
+      // Hovering still reads the cell under the pointer (at k = 2047 a pixel spans several offsets).
+      const after = await layoutOf(page, 'combinedWeights');
+      const canvas = await page.$('#figure-combinedWeights canvas');
+      await canvas.scrollIntoViewIfNeeded();
+      const box = await canvas.boundingBox();
+      const [px, py] = [box.x + after.x0 + 0.45 * after.cols * after.cellW, box.y + after.y0 + 0.6 * after.rows * after.cellH];
+      await page.mouse.move(px, py);
+      const i = Math.floor((py - box.y - after.y0) / after.cellH);
+      const c = Math.floor((px - box.x - after.x0) / after.cellW) - k;
+      const ex = rp.example({ seed: 9, seqLen: 2048, dModel: 8, dK: 4, maxDistance: k, causal: false });
+      const tip = await page.$$eval('.relpos-tooltip div', (list) => list.map((row) => row.children[1].textContent));
+      expect(tip.slice(0, 2)).toEqual([significant(derive(ex, 2048, k)('combinedWeights', i, c)), String(i)]);
       expect(problems).toEqual([]);
       await context.close();
     });
