@@ -7,7 +7,8 @@ import { drawHeatmap, forgetMatrixImage } from '../render/heatmap.js';
 import { showTooltip, wirePanel } from './interaction.js';
 import { downloadCanvas } from './download.js';
 import { drawOffsetPanel, offsetAriaLabel, offsetReading, OFFSET_TEXT } from './offset-panel.js';
-import { forgetRectImage } from '../render/heatmap-rect.js';
+import { forgetRectImage, rectGrid } from '../render/heatmap-rect.js';
+import { offsetReach } from './offset-space.js';
 import { createPanelFigure } from './panel-figure.js';
 import { extentFor, longViewColours } from './panel-extents.js';
 import { PANELS, formatters } from './panels.js';
@@ -82,10 +83,13 @@ export class AttentionFigure {
    * early when another view arrives.
    */
   async setView(view, { progressive = false } = {}) {
-    const spaceChanged = Boolean(this.view?.offsetSpace) !== Boolean(view.offsetSpace);
+    const previous = this.view;
+    const spaceChanged = Boolean(previous?.offsetSpace) !== Boolean(view.offsetSpace);
     this.view = view;
-    const cols = view.offsetSpace ? view.offsetSpace.cols : view.n; // offset space: (i, column)
-    if (this.selection && (spaceChanged || this.selection.i >= view.n || this.selection.j >= cols)) this.select(null);
+    // Offset space selects (i, column): the selected offset c = column − k′ stays when k′ changes.
+    if (this.selection && !spaceChanged && view.offsetSpace) this.selection = { ...this.selection, j: this.selection.j + view.offsetSpace.reach - previous.offsetSpace.reach };
+    const cols = view.offsetSpace ? view.offsetSpace.cols : view.n;
+    if (this.selection && (spaceChanged || this.selection.i >= view.n || this.selection.j < 0 || this.selection.j >= cols)) this.select(null);
     if (!progressive) {
       this.draw();
       return;
@@ -95,6 +99,16 @@ export class AttentionFigure {
       this.drawPanel(panel);
       await new Promise((resume) => setTimeout(resume, 0));
     }
+  }
+
+  /**
+   * The pixel grid the long view's panels will be drawn with for n and k (the first panel's
+   * width), so that a worker can compute their block means ahead; null when not shown.
+   */
+  offsetGrid(n, k) {
+    const wrap = this.panels.length ? this.parts.get(this.panels[0].id).wrap : null;
+    const width = wrap?.isConnected ? wrap.clientWidth : 0;
+    return width ? rectGrid(n, 2 * offsetReach(n, k) + 1, width, this.maxSide) : null;
   }
 
   canvasOf(panelId) {

@@ -10,7 +10,7 @@
 import { makeScale } from '../render/colormaps.js';
 import { drawRectHeatmap } from '../render/heatmap-rect.js';
 import { kthSmallest, offsetExtentFor } from './panel-extents.js';
-import { keysOf, offsetValue } from './offset-space.js';
+import { keysOf, offsetMaskFrom, offsetRowSpan, offsetValue } from './offset-space.js';
 
 const PERCENTILE = 0.99;
 const minus = (text) => String(text).replace(/-/g, '−');
@@ -91,10 +91,8 @@ export const OFFSET_TEXT = {
   },
 };
 
-const isWeightLike = (panelId) => panelId === 'contentWeights' || panelId === 'combinedWeights' || panelId === 'difference';
-
 /** The first masked column of every row (causal: c > 0, the keys after the query), or null. */
-export const maskFromOf = (panelId, view) => (view.causal && isWeightLike(panelId) ? () => view.offsetSpace.reach + 1 : null);
+export const maskFromOf = offsetMaskFrom;
 
 /** The columns whose drawn values set the colour range: |c| < k while anything is clipped. */
 export function rangeColsOf(view) {
@@ -178,7 +176,8 @@ export function drawOffsetPanel(canvas, panel, view, { width, colours, maxSide, 
     scaleKey: `${panel.id}|${rangeColsOf(view).join(',')}`,
     rangeCols: rangeColsOf(view),
     maskFrom,
-    rowSpan: (i) => [Math.max(-reach, -i) + reach, Math.min(reach, n - 1 - i) + reach + 1], // the keys j = i + c in 0…n − 1
+    rowSpan: offsetRowSpan(n, reach),
+    means: view.offsetSpace.means?.panels[panel.id],
     maskKey: maskFrom ? 'causal' : '',
     rowLabel: (i) => String(i),
     colLabel: (j) => (clipping && (j === 0 || j === cols - 1) ? edgeLabel(j) : minus(j - reach)),

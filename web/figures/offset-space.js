@@ -1,3 +1,5 @@
+import { blockMeans } from '../render/block-means.js';
+
 // The long view's panels in offset space: for each panel an n × (2k′ + 1) matrix indexed by
 // (query i, clipped offset c = −k′…k′), the layout of Shaw et al.'s efficient implementation, so
 // that clipping is visible at any n. k′ = min(k, n − 1): beyond n − 1 there are no keys, and
@@ -67,7 +69,9 @@ const PANEL_IDS = ['contentScores', 'positionBiases', 'contentWeights', 'combine
 
 /**
  * Every panel in offset space for a view (computeAttentionView's): { reach: k′, cols: 2k′ + 1,
- * panels: { id: Float32Array(n · cols) } }, row-major, NaN where there is no key.
+ * panels: { id: Float32Array(n · cols) } }, row-major, NaN where there is no key. Row i's keys
+ * j = i + c, c = max(−k′, −i)…min(k′, n − 1 − i), are a contiguous run of the n × n row: one
+ * typed-array copy per row (converting to float32), then the edge columns' sums.
  */
 export function computeOffsetSpace(view) {
   const { n } = view;
@@ -76,43 +80,56 @@ export function computeOffsetSpace(view) {
   const panels = {};
   const content = view.result.contentWeights.data;
   const combined = view.result.combinedWeights.data;
+  const ramp = new Float32Array(cols);
+  for (let c = 0 - reach; c <= reach; c += 1) ramp[c + reach] = c; // 0 − reach: never −0
   for (const id of PANEL_IDS) {
     const out = new Float32Array(n * cols);
     const rule = cellRule(id);
-    const square = squareOf(view, id);
+    const square = id === 'difference' ? view.difference : squareOf(view, id);
     for (let i = 0; i < n; i += 1) {
       const row = i * n;
       const start = i * cols;
       // The columns whose key j = i + c exists: c from max(−k′, −i) to min(k′, n − 1 − i).
-      const first = Math.max(0 - reach, 0 - i); // 0 − x: never −0
-      const last = Math.min(reach, n - 1 - i);
-      out.fill(NaN, start, start + (first + reach));
-      out.fill(NaN, start + (last + reach) + 1, start + cols);
-      if (rule === 'offset') {
-        for (let c = first; c <= last; c += 1) out[start + c + reach] = c;
-      } else if (rule === 'key') {
-        for (let c = first; c <= last; c += 1) out[start + c + reach] = square[row + i + c];
-      } else {
-        // Inner columns: one key each; the edges (when they have keys) sum theirs.
-        const innerFirst = reach === 0 ? 1 : Math.max(first, -reach + 1);
-        const innerLast = reach === 0 ? 0 : Math.min(last, reach - 1);
-        if (id === 'difference') {
-          for (let c = innerFirst; c <= innerLast; c += 1) out[start + c + reach] = combined[row + i + c] - content[row + i + c];
-        } else {
-          for (let c = innerFirst; c <= innerLast; c += 1) out[start + c + reach] = square[row + i + c];
-        }
-        const edges = reach === 0 ? [0] : [-reach, reach];
-        for (const c of edges) {
-          const keys = keysOf(i, c, n, reach);
-          if (!keys) continue;
-          out[start + c + reach] =
-            id === 'difference' ? sumRange(combined, row, keys[0], keys[1]) - sumRange(content, row, keys[0], keys[1]) : sumRange(square, row, keys[0], keys[1]);
-        }
+      const first = Math.max(0 - reach, 0 - i) + reach; // column index
+      const last = Math.min(reach, n - 1 - i) + reach;
+      if (first > 0) out.fill(NaN, start, start + first);
+      if (last < cols - 1) out.fill(NaN, start + last + 1, start + cols);
+      if (rule === 'offset') out.set(ramp.subarray(first, last + 1), start + first);
+      else out.set(square.subarray(row + i + first - reach, row + i + last - reach + 1), start + first);
+      if (rule !== 'sum') continue;
+      // The edge columns (when they have keys) total theirs; k′ = 0: one column, every key.
+      for (const c of reach === 0 ? [0] : [0 - reach, reach]) {
+        const keys = keysOf(i, c, n, reach);
+        if (!keys || keys[0] === keys[1]) continue; // one key: copied already
+        out[start + c + reach] =
+          id === 'difference' ? sumRange(combined, row, keys[0], keys[1]) - sumRange(content, row, keys[0], keys[1]) : sumRange(square, row, keys[0], keys[1]);
       }
     }
     panels[id] = out;
   }
   return { reach, cols, panels };
+}
+
+/** Row i's columns that have a key, [lo, hi): the keys j = i + c in 0…n − 1. */
+export const offsetRowSpan = (n, reach) => (i) => [Math.max(-reach, -i) + reach, Math.min(reach, n - 1 - i) + reach + 1];
+
+/** The first masked column of every row (causal weight panels: c > 0, keys after the query), or null. */
+export const offsetMaskFrom = (panelId, view) => (view.causal && cellRule(panelId) === 'sum' ? () => view.offsetSpace.reach + 1 : null);
+
+/**
+ * The block means of every panel for a grid of gRows × gCols pixels (render/heatmap-rect.js's
+ * blockMeans, which the figure would otherwise compute on the main thread): { gRows, gCols,
+ * panels: { id: { gRows, gCols, grid } } }.
+ */
+export function computeOffsetMeans(view, { gRows, gCols }) {
+  const { reach, cols, panels } = view.offsetSpace;
+  const means = {};
+  if (gRows < view.n || gCols < cols) {
+    for (const id of PANEL_IDS) {
+      means[id] = { gRows, gCols, grid: blockMeans(panels[id], view.n, cols, gRows, gCols, offsetMaskFrom(id, view), offsetRowSpan(view.n, reach)).grid };
+    }
+  }
+  return { gRows, gCols, panels: means };
 }
 
 /** The range (min, max) of an offset-space panel over the cells it colours (not no-key, not masked). */

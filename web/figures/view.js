@@ -41,16 +41,20 @@ export function computeAttentionView(rp, settings, { positionsOnly = false, prev
   };
   // The long view draws its panels in offset space (offset-space.js): n × (2k′ + 1) matrices.
   if (positionsOnly) view.offsetSpace = computeOffsetSpace(view);
-  return view;
+  return keepOffsets(view, previous);
 }
 
 // The clipped offsets depend on n and k only. Keeping the same matrix tells the figures that the
-// offsets panel is unchanged (a new seed redraws five panels, not six).
+// offsets panel is unchanged (a new seed redraws five panels, not six); the same for the long
+// view's offset-space offsets.
 const sameOffsets = (view, n, k) => Boolean(view) && view.n === n && view.maxDistance === k && view.offsets.data.length === n * n;
 
 /** `view` with the offsets matrix of `previous` when it is the same one (a view from a worker). */
 export function keepOffsets(view, previous) {
-  return sameOffsets(previous, view.n, view.maxDistance) ? { ...view, offsets: previous.offsets } : view;
+  if (!sameOffsets(previous, view.n, view.maxDistance)) return view;
+  const offsetSpace =
+    view.offsetSpace && previous.offsetSpace ? { ...view.offsetSpace, panels: { ...view.offsetSpace.panels, offsets: previous.offsetSpace.panels.offsets } } : view.offsetSpace;
+  return { ...view, offsets: previous.offsets, offsetSpace };
 }
 
 /** The locality profile for settings { profileSeed, profileDK, profileMaxDistance, noise, width, asymmetry }. */

@@ -182,7 +182,9 @@ async function start() {
 
   function update() {
     started = performance.now();
-    const large = state.seqLen > SYNC_LIMIT && getWorker();
+    // The long view's offset-space panels have n × (2k′ + 1) cells: past 384² of them, the worker too.
+    const offsetCells = state.long ? state.seqLen * (2 * Math.min(state.maxDistance, state.seqLen - 1) + 1) : 0;
+    const large = (state.seqLen > SYNC_LIMIT || offsetCells > SYNC_LIMIT * SYNC_LIMIT) && getWorker();
     try {
       updateProfile();
       if (!large) attentionView = computeAttentionView(rp, attentionSettings(), { positionsOnly: state.long, previous: attentionView });
@@ -195,7 +197,9 @@ async function start() {
     if (large) {
       requestId += 1;
       document.body.dataset.busy = 'true';
-      worker.postMessage({ id: requestId, settings: attentionSettings(), positionsOnly: state.long });
+      figure.maxSide = maxSide();
+      const offsetGrid = state.long ? figure.offsetGrid(state.seqLen, state.maxDistance) : null; // block means in the worker too
+      worker.postMessage({ id: requestId, settings: attentionSettings(), positionsOnly: state.long, offsetGrid });
       drawProfileFigure();
       return;
     }

@@ -9,6 +9,7 @@ import { fitCanvas } from './canvas-size.js';
 import { colourTable, parseColour, roundEntry } from './colormaps.js';
 import { drawColourBar } from './colour-bar.js';
 import { MARGIN, heatmapHeight } from './heatmap.js';
+import { MASKED, blockMeans, bounds } from './block-means.js';
 
 const LABEL_FONT = 13;
 const NICE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 250, 500, 1000];
@@ -29,78 +30,6 @@ const pixelTables = new WeakMap();
 function pixelTable(table) {
   if (!pixelTables.has(table)) pixelTables.set(table, new Uint32Array(table.buffer, table.byteOffset, table.length / 4));
   return pixelTables.get(table);
-}
-
-const MASKED = -Infinity; // a block mean whose cells are all masked (none is a no-key cell's NaN)
-
-/** Pixel p of `size` covers cells floor(p·count/size) … floor((p+1)·count/size) − 1. */
-function bounds(count, size) {
-  const b = new Int32Array(size + 1);
-  for (let p = 0; p <= size; p += 1) b[p] = Math.floor((p * count) / size);
-  return b;
-}
-
-// values (rows × cols) averaged over the blocks each of gRows × gCols pixels covers: NaN cells
-// (no key) and masked cells (column >= maskFrom(i)) left out; a block of masked cells only is
-// MASKED, of no-key cells only NaN. With rowSpan(i) -> [lo, hi) (the cells of row i that hold
-// numbers; NaN outside), the sums run over that span without a test per cell.
-function blockMeans(values, rows, cols, gRows, gCols, maskFrom, rowSpan) {
-  const by = bounds(rows, gRows);
-  const bx = bounds(cols, gCols);
-  const sums = new Float64Array(gRows * gCols);
-  const counts = new Float64Array(gRows * gCols);
-  const maskedCounts = maskFrom ? new Float64Array(gRows * gCols) : null;
-  let py = 0;
-  for (let i = 0; i < rows; i += 1) {
-    while (by[py + 1] <= i) py += 1;
-    const row = i * cols;
-    const out = py * gCols;
-    const stop = maskFrom ? Math.min(maskFrom(i), cols) : cols;
-    if (rowSpan) {
-      const [lo, hi] = rowSpan(i);
-      const end = Math.min(hi, stop);
-      for (let px = 0; px < gCols; px += 1) {
-        const from = Math.max(bx[px], lo);
-        const to = Math.min(bx[px + 1], end);
-        if (to > from) {
-          let sum = 0;
-          for (let j = row + from, last = row + to; j < last; j += 1) sum += values[j];
-          sums[out + px] += sum;
-          counts[out + px] += to - from;
-        }
-        if (maskedCounts) {
-          const maskedFrom = Math.max(bx[px], lo, stop);
-          const maskedTo = Math.min(bx[px + 1], hi);
-          if (maskedTo > maskedFrom) maskedCounts[out + px] += maskedTo - maskedFrom;
-        }
-      }
-      continue;
-    }
-    for (let px = 0; px < gCols; px += 1) {
-      const lo = bx[px];
-      const hi = bx[px + 1];
-      let sum = 0;
-      let count = 0;
-      for (let j = lo, last = Math.min(hi, stop); j < last; j += 1) {
-        const v = values[row + j];
-        if (v === v) {
-          sum += v;
-          count += 1;
-        }
-      }
-      sums[out + px] += sum;
-      counts[out + px] += count;
-      if (maskedCounts && hi > stop) {
-        let masked = 0;
-        for (let j = Math.max(lo, stop); j < hi; j += 1) if (values[row + j] === values[row + j]) masked += 1;
-        maskedCounts[out + px] += masked;
-      }
-    }
-  }
-  for (let p = 0; p < gRows * gCols; p += 1) {
-    sums[p] = counts[p] ? sums[p] / counts[p] : maskedCounts && maskedCounts[p] ? MASKED : NaN;
-  }
-  return { grid: sums, bx };
 }
 
 // rows × cols values to 32-bit pixels: NaN blank (transparent), MASKED or a cell at column >=
@@ -167,7 +96,10 @@ function matrixImage(canvas, spec, widthDevice, heightDevice) {
   let bx = bounds(cols, gCols);
   let maskFrom = spec.maskFrom ?? null;
   if (gRows !== rows || gCols !== cols) {
-    ({ grid, bx } = blockMeans(values, rows, cols, gRows, gCols, maskFrom, spec.rowSpan));
+    // The block means: spec.means when they were computed for this grid (in a worker), else here.
+    const { means } = spec;
+    if (means && means.gRows === gRows && means.gCols === gCols) grid = means.grid;
+    else ({ grid, bx } = blockMeans(values, rows, cols, gRows, gCols, maskFrom, spec.rowSpan));
     maskFrom = null; // block means carry MASKED themselves
   }
   let { scale } = spec;
@@ -193,6 +125,15 @@ function matrixImage(canvas, spec, widthDevice, heightDevice) {
   return entry;
 }
 
+/**
+ * The grid of pixels (gRows × gCols) a rows × cols heatmap of this canvas width is drawn with:
+ * block means are computed for it (blockMeans), and can be computed ahead, in a worker.
+ */
+export function rectGrid(rows, cols, width, maxSide, ratio = globalThis.devicePixelRatio || 1) {
+  const available = Math.min(maxSide ?? Infinity, width - MARGIN.left - MARGIN.right);
+  return { gRows: Math.min(rows, axis(rows, available, ratio).device), gCols: Math.min(cols, axis(cols, available, ratio).device) };
+}
+
 /** One axis: a whole number of device pixels per cell while cells are a pixel or more. */
 function axis(count, available, ratio) {
   const cellDevice = Math.floor((available * ratio) / count);
@@ -205,7 +146,8 @@ function axis(count, available, ratio) {
  * spec: { rows, cols, values, scale (colormaps.makeScale) | scaleFor(sample, count, drawnExtent)
  *         -> scale (with scaleKey: what the scale depends on besides the values), rangeCols:
  *         [first, last] (the columns whose drawn values scaleFor sees), rowSpan(i) -> [lo, hi)
- *         (optional: row i's cells outside it are NaN, inside numbers), maskFrom(i) -> the first
+ *         (optional: row i's cells outside it are NaN, inside numbers), means: { gRows, gCols,
+ *         grid } (optional: blockMeans' grid computed ahead), maskFrom(i) -> the first
  *         masked column of row i | null (maskKey), rowLabel(i), colLabel(j) -> text,
  *         colValue(j) -> number (columns whose value is a multiple of the label step are
  *         labelled, and always those with colLabelAlways(j)), xTitle, yTitle, edgeLines:
