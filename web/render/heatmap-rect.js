@@ -236,9 +236,12 @@ export function drawRectHeatmap(canvas, spec) {
       g.fillStyle = colours.panel;
       g.fill('evenodd');
       g.restore();
+      // Narrow columns: the outline stands off by 2 px, so that the column itself stays visible.
+      const gap = cellW < 6 ? 2 : 0;
+      const outlineBox = [x0 + j * cellW - gap, y0 + r0 * cellH, cellW + 2 * gap, (r1 - r0 + 1) * cellH];
       g.lineWidth = 1.5;
       g.strokeStyle = colours.outline;
-      g.strokeRect(x0 + j * cellW, y0 + r0 * cellH, cellW, (r1 - r0 + 1) * cellH);
+      g.strokeRect(...outlineBox);
     }
     const pad = cellH >= 6 && cellW >= 6 ? 0 : 3;
     g.lineWidth = 4;
