@@ -177,15 +177,17 @@ export function drawRectHeatmap(canvas, spec) {
   g.drawImage(picture, x0, y0, across.side, down.side);
 
   // Dashed lines inside the edge columns: the cells beyond them sum or stand for clipped keys.
+  // Columns narrower than 6 px would vanish under a line: it is drawn below the matrix instead.
   if (spec.edgeLines && cols >= 3) {
-    for (const [lineWidth, colour, dash] of [[3, colours.outlineHalo, []], [1.5, colours.fg, [5, 4]]]) {
+    const [top, bottom] = cellW >= 6 ? [y0, y0 + down.side] : [y0 + down.side + 1, y0 + down.side + 12];
+    for (const [lineWidth, colour, dash] of [[3, colours.outlineHalo, []], [1.5, colours.fg, cellW >= 6 ? [5, 4] : [3, 2]]]) {
       g.lineWidth = lineWidth;
       g.strokeStyle = colour;
       g.setLineDash(dash);
       for (const x of [x0 + cellW, x0 + (cols - 1) * cellW]) {
         g.beginPath();
-        g.moveTo(x, y0);
-        g.lineTo(x, y0 + down.side);
+        g.moveTo(x, top);
+        g.lineTo(x, bottom);
         g.stroke();
       }
     }
