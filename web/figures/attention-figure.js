@@ -94,10 +94,12 @@ export class AttentionFigure {
       this.draw();
       return;
     }
+    // A task of its own for each panel, the first too: the task that received the view (from a
+    // worker: hundreds of MB of arrays, and the garbage collection they bring) draws nothing.
     for (const panel of this.panels) {
+      await new Promise((resume) => setTimeout(resume, 0));
       if (this.view !== view) return;
       this.drawPanel(panel);
-      await new Promise((resume) => setTimeout(resume, 0));
     }
   }
 
