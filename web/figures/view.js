@@ -1,4 +1,5 @@
 // From settings to the numbers a figure draws: every matrix comes from the JS API (WASM).
+import { computeOffsetSpace } from './offset-space.js';
 import { tokenLabels } from './settings.js';
 
 /** An axis label: the position and its word (or just the position). */
@@ -28,8 +29,9 @@ export function exampleOptions(settings, words) {
 /**
  * The attention panels' numbers for settings (ATTENTION_SETTINGS: the draw, the table and its
  * shape, sameQuery, seqLen, dK, maxDistance, seed, causal, tokens). With `positionsOnly` (the
- * long-sequence view) the axes name positions, not words. With `previous` (the view on screen),
- * its offsets are kept when n and k are the same.
+ * long-sequence view) the axes name positions, not words, and the view carries `offsetSpace`, the
+ * panels as (query, clipped offset) matrices. With `previous` (the view on screen), its offsets
+ * are kept when n and k are the same.
  */
 export function computeAttentionView(rp, settings, { positionsOnly = false, previous = null } = {}) {
   const n = settings.seqLen;
@@ -39,7 +41,7 @@ export function computeAttentionView(rp, settings, { positionsOnly = false, prev
   const combined = result.combinedWeights.data;
   const content = result.contentWeights.data;
   for (let index = 0; index < n * n; index += 1) difference[index] = combined[index] - content[index];
-  return {
+  const view = {
     n,
     long: positionsOnly,
     maxDistance: settings.maxDistance,
@@ -54,6 +56,45 @@ export function computeAttentionView(rp, settings, { positionsOnly = false, prev
     difference,
     offsets: sameOffsets(previous, n, settings.maxDistance) ? previous.offsets : rp.relativeOffsets(n, settings.maxDistance),
   };
+  // The long view draws its panels in offset space (offset-space.js): n × (2k′ + 1) matrices.
+  if (positionsOnly) view.offsetSpace = computeOffsetSpace(view);
+  return keepOffsets(view, previous);
+}
+
+/**
+ * Query i's output split in two (docs/maths.md): z_i = Σ_j w_ij v_j + Σ_j w_ij aⱽ[clip(j − i)].
+ * Returns { fromValues, fromPositions, output } (d_v numbers each; output is the core's z_i).
+ */
+export function outputParts(view, i) {
+  const { n, maxDistance: k, result } = view;
+  const { v, relValues } = result.inputs;
+  const dV = v.cols;
+  const fromValues = new Float64Array(dV);
+  const fromPositions = new Float64Array(dV);
+  const weights = result.combinedWeights.data;
+  for (let j = 0; j < n; j += 1) {
+    const w = weights[i * n + j];
+    if (w === 0) continue;
+    const c = clippedOffset(i, j, k) + k;
+    for (let d = 0; d < dV; d += 1) {
+      fromValues[d] += w * v.data[j * dV + d];
+      fromPositions[d] += w * relValues.data[c * dV + d];
+    }
+  }
+  return { fromValues, fromPositions, output: result.output.data.subarray(i * dV, (i + 1) * dV) };
+}
+
+// The clipped offsets depend on n and k only. Keeping the same matrix tells the figures that the
+// offsets panel is unchanged (a new seed redraws five panels, not six); the same for the long
+// view's offset-space offsets.
+const sameOffsets = (view, n, k) => Boolean(view) && view.n === n && view.maxDistance === k && view.offsets.data.length === n * n;
+
+/** `view` with the offsets matrix of `previous` when it is the same one (a view from a worker). */
+export function keepOffsets(view, previous) {
+  if (!sameOffsets(previous, view.n, view.maxDistance)) return view;
+  const offsetSpace =
+    view.offsetSpace && previous.offsetSpace ? { ...view.offsetSpace, panels: { ...view.offsetSpace.panels, offsets: previous.offsetSpace.panels.offsets } } : view.offsetSpace;
+  return { ...view, offsets: previous.offsets, offsetSpace };
 }
 
 /**
