@@ -97,38 +97,6 @@ export function keepOffsets(view, previous) {
   return { ...view, offsets: previous.offsets, offsetSpace };
 }
 
-/**
- * Query i's output split in two (docs/maths.md): z_i = Σ_j w_ij v_j + Σ_j w_ij aⱽ[clip(j − i)].
- * Returns { fromValues, fromPositions, output } (d_v numbers each; output is the core's z_i).
- */
-export function outputParts(view, i) {
-  const { n, maxDistance: k, result } = view;
-  const { v, relValues } = result.inputs;
-  const dV = v.cols;
-  const fromValues = new Float64Array(dV);
-  const fromPositions = new Float64Array(dV);
-  const weights = result.combinedWeights.data;
-  for (let j = 0; j < n; j += 1) {
-    const w = weights[i * n + j];
-    if (w === 0) continue;
-    const c = clippedOffset(i, j, k) + k;
-    for (let d = 0; d < dV; d += 1) {
-      fromValues[d] += w * v.data[j * dV + d];
-      fromPositions[d] += w * relValues.data[c * dV + d];
-    }
-  }
-  return { fromValues, fromPositions, output: result.output.data.subarray(i * dV, (i + 1) * dV) };
-}
-
-// The clipped offsets depend on n and k only. Keeping the same matrix tells the figures that the
-// offsets panel is unchanged (a new seed redraws five panels, not six).
-const sameOffsets = (view, n, k) => Boolean(view) && view.n === n && view.maxDistance === k && view.offsets.data.length === n * n;
-
-/** `view` with the offsets matrix of `previous` when it is the same one (a view from a worker). */
-export function keepOffsets(view, previous) {
-  return sameOffsets(previous, view.n, view.maxDistance) ? { ...view, offsets: previous.offsets } : view;
-}
-
 /** The locality profile for settings { profileSeed, profileDK, profileMaxDistance, noise, width, asymmetry }. */
 export function computeProfile(rp, settings) {
   return {

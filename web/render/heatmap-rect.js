@@ -8,16 +8,17 @@
 import { fitCanvas } from './canvas-size.js';
 import { colourTable, parseColour, roundEntry } from './colormaps.js';
 import { drawColourBar } from './colour-bar.js';
-import { MARGIN, heatmapHeight } from './heatmap.js';
+import { heatmapHeight, heatmapMargins } from './heatmap.js';
 import { MASKED, blockMeans, bounds } from './block-means.js';
 
 const LABEL_FONT = 13;
 const NICE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 250, 500, 1000];
 const ROW_LABEL_GAP = 13 * 1.8; // CSS px between row labels
 const COL_LABEL_GAP = 44; // CSS px between column labels (horizontal text)
-const LABEL_SPACE = 62;
+const LABEL_SPACE = 62; // positions only (the long view): the narrow label space at any width
 const MAX_SAMPLE = 1 << 16; // drawn values handed to scaleFor, at most
 const NOTE_LINE = 15;
+const marginsFor = (width) => heatmapMargins(width, 1, LABEL_SPACE);
 
 function truncate(g, text, width) {
   if (g.measureText(text).width <= width) return text;
@@ -130,6 +131,7 @@ function matrixImage(canvas, spec, widthDevice, heightDevice) {
  * block means are computed for it (blockMeans), and can be computed ahead, in a worker.
  */
 export function rectGrid(rows, cols, width, maxSide, ratio = globalThis.devicePixelRatio || 1) {
+  const MARGIN = marginsFor(width);
   const available = Math.min(maxSide ?? Infinity, width - MARGIN.left - MARGIN.right);
   return { gRows: Math.min(rows, axis(rows, available, ratio).device), gCols: Math.min(cols, axis(cols, available, ratio).device) };
 }
@@ -160,8 +162,9 @@ function axis(count, available, ratio) {
 export function drawRectHeatmap(canvas, spec) {
   const { rows, cols, colours } = spec;
   const ratio = globalThis.devicePixelRatio || 1;
-  const height = heatmapHeight(spec.width, spec.maxSide) + NOTE_LINE; // room for a two-line note
+  const height = heatmapHeight(spec.width, spec.maxSide, 1, LABEL_SPACE) + NOTE_LINE; // room for a two-line note
   const { context: g, width } = fitCanvas(canvas, spec.width, height);
+  const MARGIN = marginsFor(width);
   g.clearRect(0, 0, width, height);
   const font = colours.font || 'sans-serif';
 
