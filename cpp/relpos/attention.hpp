@@ -1,4 +1,4 @@
-// Relative self-attention (Shaw et al. 2018; SPEC §1), templated on the scalar (float, double).
+// Relative self-attention (Shaw et al. 2018; docs/maths.md), templated on the scalar (float, double).
 // Every function writes into caller-owned Maps; the workspace holds the only scratch memory and
 // is reused from call to call, so a steady stream of same-sized calls allocates nothing.
 #pragma once

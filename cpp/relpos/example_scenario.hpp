@@ -1,4 +1,4 @@
-// The page's default scenario, drawn from numpy's stream (SPEC §3) in this order, row-major:
+// The page's default scenario, drawn from numpy's stream (docs/random-stream.md §4) in this order, row-major:
 //   np.random.seed(seed)
 //   X   = randn(n, d_model)
 //   W_Q = randn(d_model, d_k) / sqrt(d_model);  W_K, W_V likewise (in that order)

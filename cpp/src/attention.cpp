@@ -176,7 +176,7 @@ void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& works
     auto combinedWeights = panels.combinedWeights.middleRows(first, rows);
     const TableRows band = tableRowsRead(first, first + rows, n, k);
 
-    // SPEC §1: content(i, j) = q_i . k_j / sqrt(d_k).
+    // docs/maths.md §3: content(i, j) = q_i . k_j / sqrt(d_k).
     multiplyPacked<T>(queries, workspace.keys, scale, false, content);
     clock.lap(&AttentionTimings::contentScores);
 

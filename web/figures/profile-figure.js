@@ -1,4 +1,4 @@
-// The locality profile figure (SPEC §2), used by the page and <relpos-profile>: a line plot
+// The locality profile figure (docs/maths.md §7), used by the page and <relpos-profile>: a line plot
 // over offsets -k..k with a caption that states what was simulated.
 import { drawLinePlot } from '../render/line-plot.js';
 import { downloadCanvas } from './download.js';
