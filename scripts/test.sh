@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-bash scripts/build.sh all
+RELPOS_STRICT=ON bash scripts/build.sh all
 
 echo "test: native core (ctest)"
 ctest --test-dir build/native --output-on-failure -j "$(nproc)"
