@@ -83,7 +83,7 @@ export function showTooltip(tooltip, lines, anchor) {
     }),
   );
   tooltip.hidden = false;
-  const { innerWidth, innerHeight } = window;
+  const { innerWidth } = window;
   const box = tooltip.getBoundingClientRect();
   const gap = 18;
   let x = anchor.x + gap;

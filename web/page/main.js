@@ -210,9 +210,9 @@ async function start() {
     rememberRanges(attentionView, ranges);
     computedBy = 'worker';
     figure.maxSide = maxSide();
-    const shown = attentionView;
-    await figure.setView(shown, { progressive: true });
-    if (id === requestId && attentionView === shown) drawn();
+    const requested = attentionView;
+    await figure.setView(requested, { progressive: true });
+    if (id === requestId && attentionView === requested) drawn();
   }
 
   // Tells listeners (and the benchmark) that the frame for the last change is complete.
