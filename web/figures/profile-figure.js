@@ -1,6 +1,7 @@
 // The locality profile figure (docs/maths.md §7), used by the page and <relpos-profile>: a line plot
 // over offsets -k..k with a caption that states what was simulated.
 import { drawLinePlot } from '../render/line-plot.js';
+import { withMinus } from '../render/ticks.js';
 import { downloadCanvas } from './download.js';
 import { createFigureShell } from './figure-shell.js';
 
@@ -22,7 +23,7 @@ export function profileCaption({ settings, offsets, profile }) {
   return (
     `The handbook’s simulated table, not the aᴷ of the panels: ${2 * k + 1} rows of random noise (scale ${settings.noise}) plus a Gaussian bump of width σ = ${settings.width}` +
     `${a ? ` (σ × ${(1 + a).toFixed(2)} looking back, × ${(1 - a).toFixed(2)} ahead)` : ''} on the first dimension, ` +
-    `read by the uniform query q = (1, …, 1)/√dₖ: one score q · aᴷ per offset, highest at ${String(offsets[peak]).replace('-', '−')}.`
+    `read by the uniform query q = (1, …, 1)/√dₖ: one score q · aᴷ per offset, highest at ${withMinus(offsets[peak])}.`
   );
 }
 

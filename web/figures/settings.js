@@ -27,8 +27,6 @@ export const CONTROLS = {
 
 /** The settings of the attention panels and of the profile. */
 export const ATTENTION_SETTINGS = ['seqLen', 'dK', 'maxDistance', 'seed', 'causal', 'tokens'];
-/** The page's own: the long-sequence view. */
-export const PAGE_SETTINGS = ['long'];
 export const PROFILE_SETTINGS = ['profileSeed', 'profileDK', 'profileMaxDistance', 'noise', 'width', 'asymmetry'];
 
 export function defaultState() {

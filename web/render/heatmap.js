@@ -5,15 +5,15 @@
 // The margins are fixed, so the canvas's height depends only on its width: changing the data
 // or the labels never moves the page.
 import { fitCanvas } from './canvas-size.js';
-import { colourTable, entryFor, luminance, parseColour, roundEntry } from './colormaps.js';
+import { colourTable, entryOf, luminance, parseColour } from './colormaps.js';
 import { drawColourBar } from './colour-bar.js';
+import { niceStep } from './ticks.js';
 
 export const MARGIN = { left: 92, top: 80, right: 14, bottom: 76 };
 const LABEL_FONT = 13;
 const MIN_LABELLED_CELL = 13;
 const MIN_VALUE_FONT = 11;
 const LABEL_SPACE = 62;
-const NICE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 250, 500, 1000];
 
 function truncate(g, text, width) {
   if (g.measureText(text).width <= width) return text;
@@ -80,7 +80,7 @@ function colourMap(values, rows, cols, scale, table, grey, pixels, masked) {
         pixels[index] = grey;
         continue;
       }
-      pixels[index] = table[roundEntry(((value - min) / span) * 255)]; // as colormaps.entryFor
+      pixels[index] = table[entryOf(value, min, span)];
     }
     pixels.fill(grey, stop, start + cols);
   }
@@ -232,7 +232,7 @@ export function drawHeatmap(canvas, spec) {
         const i = Math.floor(index / n);
         const j = index % n;
         if (masked && masked(i, j)) continue;
-        g.fillStyle = luminance(table, entryFor(scale, values[index])) > 0.36 ? '#111' : '#fff';
+        g.fillStyle = luminance(table, scale.entry(values[index])) > 0.36 ? '#111' : '#fff';
         g.fillText(texts[index], x0 + (j + 0.5) * cell, y0 + (i + 0.5) * cell);
       }
     }
@@ -249,7 +249,7 @@ export function drawHeatmap(canvas, spec) {
   // Labels: tokens while the cells are tall enough, else every few (round) indices.
   g.font = `${LABEL_FONT}px ${font}`;
   g.fillStyle = colours.fg;
-  const every = NICE_STEPS.find((step) => step * cell >= MIN_LABELLED_CELL * 1.8) ?? n;
+  const every = niceStep((MIN_LABELLED_CELL * 1.8) / cell);
   const labelOf = (labels, index) => (cell >= MIN_LABELLED_CELL ? labels[index] : String(index));
   const labelled = (index) => (cell >= MIN_LABELLED_CELL ? true : index % every === 0);
   g.textAlign = 'right';
