@@ -1,4 +1,4 @@
-// The simulated "learned" locality profile of the handbook (SPEC §2):
+// The simulated "learned" locality profile of the handbook (docs/maths.md §7):
 //   a^K = randn(2k + 1, d_k) * noise;  a^K[c, 0] += exp(-offset^2 / (2 sigma^2)), offset = c - k;
 //   query = ones(d_k) / sqrt(d_k);     profile = a^K query   (one score per offset -k..k).
 #pragma once

@@ -6,6 +6,7 @@
 #include <limits>
 #include <tuple>
 
+#include "reference_attention.hpp"
 #include "relpos/relative_offsets.hpp"
 #include "test_matrices.hpp"
 

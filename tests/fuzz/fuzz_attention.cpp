@@ -15,6 +15,7 @@
 #include <limits>
 #include <utility>
 
+#include "../cpp/reference_attention.hpp"
 #include "fuzz_common.hpp"
 #include "relpos/attention.hpp"
 

@@ -49,7 +49,7 @@ double pickAsymmetry(FuzzedDataProvider& fdp) {
   return std::fabs(a) < 1.0 ? a : 0.0;
 }
 
-// The bump at `offset` as SPEC §2 defines it, with its limits: 1 at offset 0 for any sigma,
+// The bump at `offset` as docs/maths.md §7 defines it, with its limits: 1 at offset 0 for any sigma,
 // 0 elsewhere once sigma underflows to 0.
 double expectedBump(Index offset, double width, double asymmetry) {
   if (offset == 0) return 1.0;

@@ -27,7 +27,7 @@ describe('randn reproduces np.random.seed(s); np.random.randn(count)', () => {
   });
 });
 
-describe('localityProfile matches the seed code (SPEC §2)', () => {
+describe('localityProfile matches the seed code (docs/maths.md §7)', () => {
   for (const { params, expected } of loadFixture('locality_profile.json').cases) {
     test(JSON.stringify(params), () => {
       const got = rp.localityProfile(params);

@@ -1,7 +1,7 @@
 // relpos-wasm: relative position encoding in self-attention (Shaw et al. 2018), computed by a
 // C++/Eigen core compiled to WebAssembly. This file is the package's public face: it validates
 // every argument (validate.js), lays the data out in WASM memory (wasm-arena.js), calls the core
-// and returns copies that belong to the caller. Maths and conventions: README.md, SPEC §1-§3.
+// and returns copies that belong to the caller. Maths and conventions: docs/maths.md, docs/random-stream.md.
 import createRelPosCore from '../../dist/relpos-core.mjs';
 import { wasmBase64 } from '../../dist/relpos-core-wasm.mjs';
 import { MAX_DIMENSION, MAX_SEED } from './limits.js';
@@ -212,7 +212,7 @@ export class RelPos {
   }
 
   /**
-   * The handbook's simulated locality profile (SPEC §2): a relative key table of seeded noise
+   * The handbook's simulated locality profile (docs/maths.md §7): a relative key table of seeded noise
    * plus a Gaussian bump on its first column, read out by a uniform query.
    */
   localityProfile(options) {

@@ -1,4 +1,4 @@
-// <relpos-profile>: the simulated learned locality profile (SPEC §2), for embedding.
+// <relpos-profile>: the simulated learned locality profile (docs/maths.md §7), for embedding.
 //   <relpos-profile seed="42" d-k="4" max-distance="5" noise="0.1" width="1" asymmetry="0"
 //                   theme="auto"></relpos-profile>
 import { setMathText } from '../figures/math-dom.js';

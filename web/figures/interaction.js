@@ -95,7 +95,7 @@ export function showTooltip(tooltip, lines, anchor) {
 /** Shows the tooltip at `anchor` (client pixels), as showTooltip places it. */
 export function placeTooltip(tooltip, anchor) {
   tooltip.hidden = false;
-  const { innerWidth, innerHeight } = window;
+  const { innerWidth } = window;
   const box = tooltip.getBoundingClientRect();
   const gap = 18;
   let x = anchor.x + gap;

@@ -1,5 +1,5 @@
 // The six matrix panels: what each shows, how it is coloured, and a caption that is true for
-// every input (SPEC §1 "teaching truth"). Each `values` reads the panel's n × n matrix from the
+// every input (docs/maths.md §6, the teaching truth about diagonals). Each `values` reads the panel's n × n matrix from the
 // computed view { result (rp.example), offsets (rp.relativeOffsets), difference }. Captions
 // and notes are written in the math notation of web/render/math-text.js (q_i, a^K, √d_k).
 import { sharedWeightMax } from './weight-scale.js';

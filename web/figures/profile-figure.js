@@ -6,10 +6,10 @@
 //   - <relpos-profile>: the handbook's simulated table on its own (localityProfile()), read by
 //     the uniform query as the handbook prints it (u · a^K, without the 1/√d_k).
 import { drawLinePlot } from '../render/line-plot.js';
+import { withMinus } from '../render/ticks.js';
 import { downloadCanvas } from './download.js';
 import { createFigureShell } from './figure-shell.js';
 
-const minus = (value) => String(value).replace('-', '−');
 
 /** The figure's DOM: the figure shell, with its PNG button wired. */
 export function createProfileFigure(number, title = 'A simulated learned locality profile') {
@@ -30,7 +30,7 @@ export function profileCaption({ settings, offsets, profile }) {
   const k = settings.profileMaxDistance;
   return (
     `The handbook’s simulated table: ${2 * k + 1} rows of ${bumpText({ ...settings, strength: 1 })}, ` +
-    `read by the uniform query q = (1, …, 1)/√d_k: one score q · a^K per offset, highest at ${minus(offsets[peakOf(profile)])}.`
+    `read by the uniform query q = (1, …, 1)/√d_k: one score q · a^K per offset, highest at ${withMinus(offsets[peakOf(profile)])}.`
   );
 }
 
@@ -43,7 +43,7 @@ export function tableProfileCaption(view, settings) {
       : `The panels’ a^K is random (${view.draw === 'stable' ? 'one draw per offset' : 'numpy’s stream'}): no locality was put in.`;
   return (
     `${table} The uniform query u = (1, …, 1)/√d_k reads it as u · a^K[c]/√d_k, the position-bias panel’s scale: ` +
-    `highest at offset ${minus(offsets[peakOf(profile)])}. ` +
+    `highest at offset ${withMinus(offsets[peakOf(profile)])}. ` +
     (view.sameQuery
       ? 'Every query is u now, so each diagonal of panel 2 is one point of this plot.'
       : 'Real queries read the same rows with their own q_i, so panel 2 varies along its diagonals; turn on “same query in every row” to see this plot there.')

@@ -39,11 +39,7 @@ export function maxDistanceLimit(state) {
 
 /** The settings of the attention panels (the locality table's shape among them)… */
 export const ATTENTION_SETTINGS = ['draw', 'table', 'sameQuery', 'seqLen', 'dK', 'maxDistance', 'seed', 'causal', 'tokens', 'strength', 'noise', 'width', 'asymmetry'];
-/** …of the page's profile, which reads the panels' own table… */
-export const TABLE_SETTINGS = ['draw', 'table', 'seed', 'dK', 'maxDistance', 'strength', 'noise', 'width', 'asymmetry'];
 /** …and of <relpos-profile>, the handbook's figure on its own. */
-/** The page's own: the long-sequence view. */
-export const PAGE_SETTINGS = ['long'];
 export const PROFILE_SETTINGS = ['profileSeed', 'profileDK', 'profileMaxDistance', 'noise', 'width', 'asymmetry'];
 
 export function defaultState() {

@@ -232,10 +232,10 @@ async function start() {
     rememberRanges(attentionView, ranges);
     computedBy = 'worker';
     figure.maxSide = maxSide();
-    const shown = attentionView;
+    const requested = attentionView;
     drawProfileFigure();
-    await figure.setView(shown, { progressive: true });
-    if (id === requestId && attentionView === shown) drawn();
+    await figure.setView(requested, { progressive: true });
+    if (id === requestId && attentionView === requested) drawn();
   }
 
   // Tells listeners (and the benchmark) that the frame for the last change is complete.

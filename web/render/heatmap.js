@@ -5,9 +5,10 @@
 // The margins are fixed, so the canvas's height depends only on its width: changing the data
 // or the labels never moves the page.
 import { fitCanvas } from './canvas-size.js';
-import { colourTable, entryFor, luminance, parseColour, roundEntry } from './colormaps.js';
+import { colourTable, entryOf, luminance, parseColour } from './colormaps.js';
 import { drawColourBar } from './colour-bar.js';
 import { fillMath, wrapMath } from './math-text.js';
+import { niceStep } from './ticks.js';
 
 const LABEL_FONT = 13;
 const MIN_LABELLED_CELL = 13;
@@ -31,7 +32,6 @@ export function heatmapMargins(width, fontScale = 1, labelSpace = null) {
     bottom: Math.round(86 * fontScale), // colour bar, its numbers and a two-line note
   };
 }
-const NICE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 250, 500, 1000];
 
 function truncate(g, text, width) {
   if (g.measureText(text).width <= width) return text;
@@ -105,7 +105,7 @@ function colourMap(values, rows, cols, scale, table, grey, pixels, masked) {
         pixels[index] = grey;
         continue;
       }
-      pixels[index] = table[roundEntry(((value - min) / span) * 255)]; // as colormaps.entryFor
+      pixels[index] = table[entryOf(value, min, span)];
     }
     pixels.fill(grey, stop, start + cols);
   }
@@ -268,7 +268,7 @@ export function drawHeatmap(canvas, spec) {
         const i = Math.floor(index / n);
         const j = index % n;
         if (masked && masked(i, j)) continue;
-        g.fillStyle = luminance(table, entryFor(scale, values[index])) > 0.36 ? '#111' : '#fff';
+        g.fillStyle = luminance(table, scale.entry(values[index])) > 0.36 ? '#111' : '#fff';
         g.fillText(texts[index], x0 + (j + 0.5) * cell, y0 + (i + 0.5) * cell);
       }
     }
@@ -286,7 +286,7 @@ export function drawHeatmap(canvas, spec) {
   g.font = `${labelFont}px ${font}`;
   g.fillStyle = colours.fg;
   const minLabelled = MIN_LABELLED_CELL * fontScale;
-  const every = NICE_STEPS.find((step) => step * cell >= minLabelled * 1.8) ?? n;
+  const every = niceStep((minLabelled * 1.8) / cell);
   const labelOf = (labels, index) => (cell >= minLabelled ? labels[index] : String(index));
   const labelled = (index) => (cell >= minLabelled ? true : index % every === 0);
   g.textAlign = 'right';
