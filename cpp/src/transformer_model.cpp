@@ -100,6 +100,13 @@ void layerNormBackward(ConstMatrixRef<T> dOut, const T* gain, ConstMatrixRef<T> 
   }
 }
 
+// sums(j) += sum over rows of m(r, j), row by row (contiguous in row-major storage).
+template <typename T>
+void addColumnSums(ConstMatrixRef<T> m, T* sums) {
+  Eigen::Map<Eigen::Array<T, 1, Eigen::Dynamic>> out(sums, m.cols());
+  for (Index r = 0; r < m.rows(); ++r) out += m.row(r).array();
+}
+
 }  // namespace
 
 template <typename T>
@@ -388,7 +395,7 @@ void TransformerModel<T>::backwardChunk(const std::int32_t* tokens, int sequence
   const Index V = config_.vocabSize, f = config_.ffnWidth;
   const auto dLogits = logits_.topRows(R);
   gemm(finalOutput_.topRows(R), true, dLogits, false, gradient(outputWeight_, d, V), true);
-  gradient(outputBias_, 1, V).row(0) += dLogits.colwise().sum();
+  addColumnSums<T>(dLogits, gradients_.data() + outputBias_);
   auto dX = dX_.topRows(R);
   gemm(dLogits, false, parameter(outputWeight_, d, V), true, dX, false);
   auto dU = dU_.topRows(R);
@@ -400,12 +407,12 @@ void TransformerModel<T>::backwardChunk(const std::int32_t* tokens, int sequence
                          gradients_.data() + lp.norm2Bias);
     const auto hidden = a.hidden.topRows(R);
     gemm(hidden, true, dU, false, gradient(lp.ffnWeight2, f, d), true);
-    gradient(lp.ffnBias2, 1, d).row(0) += dU.colwise().sum();
+    addColumnSums<T>(dU, gradients_.data() + lp.ffnBias2);
     auto dHidden = dHidden_.topRows(R);
     gemm(dU, false, parameter(lp.ffnWeight2, f, d), true, dHidden, false);
     dHidden = (hidden.array() > T(0)).select(dHidden, T(0));
     gemm(a.normed1.topRows(R), true, dHidden, false, gradient(lp.ffnWeight1, d, f), true);
-    gradient(lp.ffnBias1, 1, f).row(0) += dHidden.colwise().sum();
+    addColumnSums<T>(dHidden, gradients_.data() + lp.ffnBias1);
     auto dNormed1 = dNormed1_.topRows(R);
     dNormed1 = dU;
     gemm(dHidden, false, parameter(lp.ffnWeight1, d, f), true, dNormed1, true);
