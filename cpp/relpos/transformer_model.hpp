@@ -94,9 +94,14 @@ class TransformerModel {
   }
   Index tableOffset(Index base, int head) const;
 
-  // out (+)= alpha · op(a) · op(b) through the packed 128-bit kernel.
+  // out (+)= alpha · op(a) · op(b) through the packed 128-bit kernel; with transposeA (the
+  // weight gradients) out += aᵀ b by a kernel that reads both operands in place.
   void gemm(ConstMatrixRef<T> a, bool transposeA, ConstMatrixRef<T> b, bool transposeB,
             MatrixRef<T> out, bool accumulate, T alpha = T(1));
+
+  // out (+)= a · op(b) through the packed kernel (the attention's per-head products).
+  void product(ConstMatrixRef<T> a, ConstMatrixRef<T> b, bool transposeB, MatrixRef<T> out,
+               bool accumulate);
 
   void forwardChunk(const std::int32_t* tokens, int sequences, int seqLen);
   // Turns the chunk's logits into d(loss)/d(logits) scaled by `scale` (when withGradient),
@@ -118,7 +123,6 @@ class TransformerModel {
   Matrix<T> finalOutput_, logits_;
   // Backward scratch.
   Matrix<T> dX_, dNormed1_, dHidden_, dHeads_, dQueries_, dKeys_, dValues_, dU_;
-  Matrix<T> transposed_;
   // Per (sequence, head) attention scratch.
   Matrix<T> scores_, dWeights_, projected_, buckets_;
   PackedRight<T> packed_;

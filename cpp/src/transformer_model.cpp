@@ -1,11 +1,13 @@
 #include "relpos/transformer_model.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 #include "relpos/exp_kernels.hpp"
 #include "relpos/numpy_random.hpp"
 #include "relpos/relative_offsets.hpp"
+#include "relpos/simd_vectors.hpp"
 
 namespace relpos {
 
@@ -31,7 +33,7 @@ inline Index tableIndex(Index i, Index j, Index k) { return std::clamp<Index>(j 
 
 // out(i, j) += projected(i, clip(j - i) + k) for the n x n out.
 template <typename T>
-void addGathered(ConstMatrixRef<T> projected, Index k, MatrixRef<T> out) {
+__attribute__((noinline)) void addGathered(ConstMatrixRef<T> projected, Index k, MatrixRef<T> out) {
   const Index n = out.rows();
   for (Index i = 0; i < n; ++i) {
     const RowBand band = rowBand(i, n, k);
@@ -47,7 +49,7 @@ void addGathered(ConstMatrixRef<T> projected, Index k, MatrixRef<T> out) {
 
 // buckets(i, c) = sum of m(i, j) over the keys j with clip(j - i) + k == c.
 template <typename T>
-void bucket(ConstMatrixRef<T> m, Index k, MatrixRef<T> buckets) {
+__attribute__((noinline)) void bucket(ConstMatrixRef<T> m, Index k, MatrixRef<T> buckets) {
   const Index n = m.rows();
   buckets.setZero();
   for (Index i = 0; i < n; ++i) {
@@ -67,7 +69,7 @@ void bucket(ConstMatrixRef<T> m, Index k, MatrixRef<T> buckets) {
 // out = LayerNorm(u) = gain · (u - mean) / sqrt(var + eps) + bias, row by row; keeps the
 // normalised rows (hat) and 1 / sqrt(var + eps) for the backward pass.
 template <typename T>
-void layerNormForward(ConstMatrixRef<T> u, const T* gain, const T* bias, MatrixRef<T> hat,
+__attribute__((noinline)) void layerNormForward(ConstMatrixRef<T> u, const T* gain, const T* bias, MatrixRef<T> hat,
                       T* inverseStd, MatrixRef<T> out) {
   const Index d = u.cols();
   const Eigen::Map<const Eigen::Array<T, 1, Eigen::Dynamic>> g(gain, d), b(bias, d);
@@ -84,7 +86,7 @@ void layerNormForward(ConstMatrixRef<T> u, const T* gain, const T* bias, MatrixR
 
 // From d(out) (dOut) to d(u) (written to dU, which may be dOut itself); adds d(gain), d(bias).
 template <typename T>
-void layerNormBackward(ConstMatrixRef<T> dOut, const T* gain, ConstMatrixRef<T> hat,
+__attribute__((noinline)) void layerNormBackward(ConstMatrixRef<T> dOut, const T* gain, ConstMatrixRef<T> hat,
                        const T* inverseStd, MatrixRef<T> dU, T* dGain, T* dBias) {
   const Index d = dOut.cols();
   const Eigen::Map<const Eigen::Array<T, 1, Eigen::Dynamic>> g(gain, d);
@@ -102,9 +104,71 @@ void layerNormBackward(ConstMatrixRef<T> dOut, const T* gain, ConstMatrixRef<T> 
 
 // sums(j) += sum over rows of m(r, j), row by row (contiguous in row-major storage).
 template <typename T>
-void addColumnSums(ConstMatrixRef<T> m, T* sums) {
+__attribute__((noinline)) void addColumnSums(ConstMatrixRef<T> m, T* sums) {
   Eigen::Map<Eigen::Array<T, 1, Eigen::Dynamic>> out(sums, m.cols());
   for (Index r = 0; r < m.rows(); ++r) out += m.row(r).array();
+}
+
+// The weight gradients' product c += aᵀ b, with a (depth x m) and b (depth x n) row-major, depth
+// = the batch's rows: no transposing and no packing. Per step p, 4 scalars of a's row p (4 rows
+// of c) times 8 contiguous values of b's row p (a panel of c), accumulated in 128-bit vectors;
+// depth in passes, so that a pass's slice of b (kPassDepth x 8) stays in L1 across the rows.
+constexpr Index kPassDepth = 128;
+
+template <typename T, int Rows>
+void transposedLeftKernel(Index depth, const T* a, Index lda, const T* b, Index ldb, T* c,
+                          Index ldc) {
+  using simd::load;
+  using simd::store;
+  using simd::Vec;
+  constexpr int lanes = simd::kLanes<T>;
+  Vec<T> sum[Rows][2] = {};
+  for (Index p = 0; p < depth; ++p) {
+    const Vec<T> b0 = load(b + p * ldb);
+    const Vec<T> b1 = load(b + p * ldb + lanes);
+#pragma GCC unroll 4
+    for (int r = 0; r < Rows; ++r) {
+      const T ar = a[p * lda + r];
+      sum[r][0] += ar * b0;
+      sum[r][1] += ar * b1;
+    }
+  }
+  for (int r = 0; r < Rows; ++r) {
+    T* row = c + r * ldc;
+    store(row, load(row) + sum[r][0]);
+    store(row + lanes, load(row + lanes) + sum[r][1]);
+  }
+}
+
+template <typename T>
+__attribute__((noinline)) void addTransposedLeftProduct(ConstMatrixRef<T> a, ConstMatrixRef<T> b, MatrixRef<T> c) {
+  constexpr Index width = 2 * simd::kLanes<T>;
+  const Index depth = a.rows(), m = a.cols(), n = b.cols();
+  const Index lda = a.outerStride(), ldb = b.outerStride(), ldc = c.outerStride();
+  const Index fullCols = n / width * width;
+  for (Index p0 = 0; p0 < depth; p0 += kPassDepth) {
+    const Index passDepth = std::min(kPassDepth, depth - p0);
+    const T* aPass = a.data() + p0 * lda;
+    const T* bPass = b.data() + p0 * ldb;
+    for (Index j = 0; j < fullCols; j += width) {
+      Index i = 0;
+      for (; i + 4 <= m; i += 4) {
+        transposedLeftKernel<T, 4>(passDepth, aPass + i, lda, bPass + j, ldb, c.data() + i * ldc + j,
+                                   ldc);
+      }
+      for (; i < m; ++i) {
+        transposedLeftKernel<T, 1>(passDepth, aPass + i, lda, bPass + j, ldb, c.data() + i * ldc + j,
+                                   ldc);
+      }
+    }
+    for (Index j = fullCols; j < n; ++j) {  // the last columns, fewer than a panel
+      for (Index i = 0; i < m; ++i) {
+        T sum = 0;
+        for (Index p = 0; p < passDepth; ++p) sum += aPass[p * lda + i] * bPass[p * ldb + j];
+        c(i, j) += sum;
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -182,17 +246,17 @@ TransformerModel<T>::TransformerModel(const ModelConfig& config) : config_(confi
     m->setZero(R, d);
   }
   dHidden_.setZero(R, f);
-  transposed_.setZero(std::max(d, f), R);
   scores_.setZero(n, n);
   dWeights_.setZero(n, n);
   projected_.setZero(n, rows);
   buckets_.setZero(n, rows);
-  // The packed right operand reaches its largest size now, not during a step: depth x the
-  // columns rounded up to whole panels, for every operand gemm() packs.
+  // The packed right operand (always a weight matrix or its transpose) reaches its largest size
+  // now, not during a step: depth x the columns rounded up to whole panels.
   const Index panel = kPanelWidth<T>;
   const auto padded = [panel](Index cols) { return (cols + panel - 1) / panel * panel; };
-  packed_.reserve(std::max({R * padded(V), R * padded(f), R * padded(d), d * padded(V),
-                            V * padded(d), d * padded(f), f * padded(d), d * padded(d)}));
+  packed_.reserve(std::max({d * padded(V), V * padded(d), d * padded(f), f * padded(d),
+                            d * padded(d), dk * padded(n), n * padded(dk), dk * padded(rows),
+                            rows * padded(dk)}));
 }
 
 template <typename T>
@@ -226,22 +290,38 @@ const T* TransformerModel<T>::relativeValues(int layer, int head) const {
 template <typename T>
 void TransformerModel<T>::gemm(ConstMatrixRef<T> a, bool transposeA, ConstMatrixRef<T> b,
                                bool transposeB, MatrixRef<T> out, bool accumulate, T alpha) {
-  if (transposeB) {
-    packed_.packTransposed(b);
-  } else {
-    packed_.pack(b);
+  if (!transposeA) {
+    if (transposeB) {
+      packed_.packTransposed(b);
+    } else {
+      packed_.pack(b);
+    }
   }
   if (transposeA) {
-    auto t = transposed_.topLeftCorner(a.cols(), a.rows());
-    t.noalias() = a.transpose();
-    multiplyPacked<T>(t, packed_, alpha, accumulate, out);
-  } else {
+    // Only the weight gradients: out += aᵀ b.
+    assert(accumulate && !transposeB && alpha == T(1));
+    addTransposedLeftProduct<T>(a, b, out);
+    return;
+  }
+  {
     multiplyPacked<T>(a, packed_, alpha, accumulate, out);
   }
 }
 
 template <typename T>
-void TransformerModel<T>::attentionForward(int layer, int sequences, int seqLen) {
+void TransformerModel<T>::product(ConstMatrixRef<T> a, ConstMatrixRef<T> b, bool transposeB,
+                                  MatrixRef<T> out, bool accumulate) {
+  if (transposeB) {
+    packed_.packTransposed(b);
+  } else {
+    packed_.pack(b);
+  }
+  multiplyPacked<T>(a, packed_, T(1), accumulate, out);
+}
+
+template <typename T>
+__attribute__((noinline)) void TransformerModel<T>::attentionForward(int layer, int sequences,
+                                                                     int seqLen) {
   LayerActivations& a = activations_[layer];
   const Index n = seqLen, H = config_.heads, dk = headWidth(), k = config_.maxDistance;
   const Index rows = tableRows();
@@ -256,27 +336,28 @@ void TransformerModel<T>::attentionForward(int layer, int sequences, int seqLen)
       const ConstMatrixMap<T> aK(relativeKeys(layer, static_cast<int>(h)), rows, dk);
       const ConstMatrixMap<T> aV(relativeValues(layer, static_cast<int>(h)), rows, dk);
       MatrixMap<T> w(a.weights.data() + (b * H + h) * n * n, n, n);
-      w.noalias() = q * keys.transpose();
-      projected.noalias() = q * aK.transpose();
+      product(q, keys, true, w, false);            // q kᵀ
+      product(q, aK, true, projected, false);      // q a^Kᵀ, gathered by offset
       addGathered<T>(projected, k, w);
-      w *= scale;
       for (Index i = 0; i < n; ++i) {
         T* row = w.row(i).data();
         const Index visible = config_.causal ? i + 1 : n;
+        for (Index j = 0; j < visible; ++j) row[j] *= scale;
         softmaxInPlace(row, visible);
         std::fill(row + visible, row + n, T(0));
       }
       auto z = a.heads.block(b * n, h * dk, n, dk);
-      z.noalias() = w * values;
+      product(w, values, false, z, false);         // w v
       bucket<T>(w, k, buckets);
-      z.noalias() += buckets * aV;
+      product(buckets, aV, false, z, true);        // + buckets a^V
     }
   }
 }
 
 template <typename T>
-void TransformerModel<T>::attentionBackward(int layer, int sequences, int seqLen,
-                                            MatrixRef<T> dHeads) {
+__attribute__((noinline)) void TransformerModel<T>::attentionBackward(int layer, int sequences,
+                                                                      int seqLen,
+                                                                      MatrixRef<T> dHeads) {
   LayerActivations& a = activations_[layer];
   const LayerParameters& lp = layerParameters_[layer];
   const Index n = seqLen, H = config_.heads, dk = headWidth(), k = config_.maxDistance;
@@ -299,31 +380,35 @@ void TransformerModel<T>::attentionBackward(int layer, int sequences, int seqLen
       const ConstMatrixMap<T> w(a.weights.data() + (b * H + h) * n * n, n, n);
       const auto dz = dHeads.block(b * n, h * dk, n, dk);
       // d weights = dz (v_j + a^V[idx])
-      dW.noalias() = dz * values.transpose();
-      projected.noalias() = dz * aV.transpose();
+      product(dz, values, true, dW, false);
+      product(dz, aV, true, projected, false);
       addGathered<T>(projected, k, dW);
-      // d values, d a^V
-      dValues_.block(b * n, h * dk, n, dk).noalias() = w.transpose() * dz;
+      // d values = wᵀ dz, d a^V += buckets(w)ᵀ dz
+      auto dv = dValues_.block(b * n, h * dk, n, dk);
+      dv.setZero();
+      addTransposedLeftProduct<T>(w, dz, dv);
       bucket<T>(w, k, buckets);
-      gV.noalias() += buckets.transpose() * dz;
+      addTransposedLeftProduct<T>(buckets, dz, gV);
       // d scores (softmax backward), with the 1/sqrt(d_k) folded in
       for (Index i = 0; i < n; ++i) {
         const T dot = w.row(i).dot(dW.row(i));
         dW.row(i).array() = scale * w.row(i).array() * (dW.row(i).array() - dot);
       }
-      // d queries = dS (k_j + a^K[idx]); d keys = dS^T q; d a^K = buckets(dS)^T q
+      // d queries = dS (k_j + a^K[idx]); d keys = dSᵀ q; d a^K += buckets(dS)ᵀ q
       auto dq = dQueries_.block(b * n, h * dk, n, dk);
-      dq.noalias() = dW * keys;
+      product(dW, keys, false, dq, false);
       bucket<T>(dW, k, buckets);
-      dq.noalias() += buckets * aK;
-      dKeys_.block(b * n, h * dk, n, dk).noalias() = dW.transpose() * q;
-      gK.noalias() += buckets.transpose() * q;
+      product(buckets, aK, false, dq, true);
+      auto dkey = dKeys_.block(b * n, h * dk, n, dk);
+      dkey.setZero();
+      addTransposedLeftProduct<T>(dW, q, dkey);
+      addTransposedLeftProduct<T>(buckets, q, gK);
     }
   }
 }
 
 template <typename T>
-void TransformerModel<T>::forwardChunk(const std::int32_t* tokens, int sequences, int seqLen) {
+__attribute__((noinline)) void TransformerModel<T>::forwardChunk(const std::int32_t* tokens, int sequences, int seqLen) {
   const Index R = static_cast<Index>(sequences) * seqLen, d = config_.dModel;
   const Index V = config_.vocabSize, f = config_.ffnWidth;
   {
@@ -361,7 +446,7 @@ void TransformerModel<T>::forwardChunk(const std::int32_t* tokens, int sequences
 }
 
 template <typename T>
-void TransformerModel<T>::lossChunk(const std::int32_t* targets, Index rows, T scale,
+__attribute__((noinline)) void TransformerModel<T>::lossChunk(const std::int32_t* targets, Index rows, T scale,
                                     bool withGradient, double* lossSum, Index* correct) {
   const Index V = config_.vocabSize;
   for (Index r = 0; r < rows; ++r) {
@@ -390,7 +475,7 @@ void TransformerModel<T>::lossChunk(const std::int32_t* targets, Index rows, T s
 }
 
 template <typename T>
-void TransformerModel<T>::backwardChunk(const std::int32_t* tokens, int sequences, int seqLen) {
+__attribute__((noinline)) void TransformerModel<T>::backwardChunk(const std::int32_t* tokens, int sequences, int seqLen) {
   const Index R = static_cast<Index>(sequences) * seqLen, d = config_.dModel;
   const Index V = config_.vocabSize, f = config_.ffnWidth;
   const auto dLogits = logits_.topRows(R);
@@ -476,7 +561,7 @@ Evaluation TransformerModel<T>::evaluate(const BatchView& batch) {
 }
 
 template <typename T>
-void TransformerModel<T>::adamStep(const AdamOptions& o) {
+__attribute__((noinline)) void TransformerModel<T>::adamStep(const AdamOptions& o) {
   ++adamSteps_;
   const Index count = parameters_.size();
   T* g = gradients_.data();

@@ -54,8 +54,8 @@ export function modelBytes(c) {
   const R = B * n;
   const perLayer = 8 * R * d + R * f + B * H * n * n + 2 * R;
   const pad = (cols) => Math.ceil(cols / (16 / size)) * (16 / size) * 2;
-  const packed = Math.max(R * pad(V), R * pad(f), d * pad(V), V * pad(d), f * pad(d), d * pad(f));
-  const scratch = R * d + R * V + 7 * R * d + R * f + Math.max(d, f) * R + 2 * n * n + 2 * n * rows + packed;
+  const packed = Math.max(d * pad(V), V * pad(d), f * pad(d), d * pad(f));
+  const scratch = R * d + R * V + 7 * R * d + R * f + 2 * n * n + 2 * n * rows + packed;
   return size * (4 * parameters + L * perLayer + scratch);
 }
 
