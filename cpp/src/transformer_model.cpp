@@ -28,9 +28,6 @@ namespace {
 
 constexpr double kLayerNormEpsilon = 1e-5;
 
-// Table row of key j for query i: clip(j - i, -k, k) + k.
-inline Index tableIndex(Index i, Index j, Index k) { return std::clamp<Index>(j - i, -k, k) + k; }
-
 // out(i, j) += projected(i, clip(j - i) + k) for the n x n out.
 template <typename T>
 __attribute__((noinline)) void addGathered(ConstMatrixRef<T> projected, Index k, MatrixRef<T> out) {
@@ -107,6 +104,24 @@ template <typename T>
 __attribute__((noinline)) void addColumnSums(ConstMatrixRef<T> m, T* sums) {
   Eigen::Map<Eigen::Array<T, 1, Eigen::Dynamic>> out(sums, m.cols());
   for (Index r = 0; r < m.rows(); ++r) out += m.row(r).array();
+}
+
+// The largest of row[0 .. count) (the logits are finite).
+template <typename T>
+T rowMaximum(const T* row, Index count) {
+  constexpr int lanes = simd::kLanes<T>;
+  Index j = 0;
+  T maximum = row[0];
+  if (count >= 2 * lanes) {
+    simd::Vec<T> m0 = simd::load(row), m1 = simd::load(row + lanes);
+    for (j = 2 * lanes; j + 2 * lanes <= count; j += 2 * lanes) {
+      m0 = simd::maxKeepingNaN<T>(m0, simd::load(row + j));
+      m1 = simd::maxKeepingNaN<T>(m1, simd::load(row + j + lanes));
+    }
+    maximum = simd::maxOfLanes<T>(simd::maxKeepingNaN<T>(m0, m1));
+  }
+  for (; j < count; ++j) maximum = row[j] > maximum ? row[j] : maximum;
+  return maximum;
 }
 
 // The weight gradients' product c += aᵀ b, with a (depth x m) and b (depth x n) row-major, depth
@@ -252,8 +267,8 @@ TransformerModel<T>::TransformerModel(const ModelConfig& config) : config_(confi
   buckets_.setZero(n, rows);
   // The packed right operand (always a weight matrix or its transpose) reaches its largest size
   // now, not during a step: depth x the columns rounded up to whole panels.
-  const Index panel = kPanelWidth<T>;
-  const auto padded = [panel](Index cols) { return (cols + panel - 1) / panel * panel; };
+  constexpr Index panel = kPanelWidth<T>;
+  const auto padded = [](Index cols) { return (cols + panel - 1) / panel * panel; };
   packed_.reserve(std::max({d * padded(V), V * padded(d), d * padded(f), f * padded(d),
                             d * padded(d), dk * padded(n), n * padded(dk), dk * padded(rows),
                             rows * padded(dk)}));
@@ -456,12 +471,11 @@ __attribute__((noinline)) void TransformerModel<T>::lossChunk(const std::int32_t
       if (withGradient) std::fill(row, row + V, T(0));
       continue;
     }
+    // The row maximum in vectors, then the first index holding it: the prediction.
+    const T maximum = rowMaximum(row, V);
     Index best = 0;
-    for (Index j = 1; j < V; ++j) {
-      if (row[j] > row[best]) best = j;
-    }
+    while (best + 1 < V && row[best] != maximum) ++best;
     if (best == target) ++*correct;
-    const T maximum = row[best];
     const T targetLogit = row[target];
     const T sum = expShiftedInPlace(row, V, maximum);
     *lossSum += static_cast<double>(maximum) + std::log(static_cast<double>(sum)) -
