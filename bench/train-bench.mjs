@@ -39,16 +39,20 @@ async function runOurs(rp, c) {
   model.trainStep(batch);
   model.trainStep(batch);
   const times = [];
+  const cpu = [];
   let spent = 0;
   while (times.length < 5 || (spent < 3000 && times.length < 30)) {
+    const cpuStart = process.cpuUsage();
     const start = performance.now();
     model.trainStep(batch);
     const ms = performance.now() - start;
+    const used = process.cpuUsage(cpuStart);
+    cpu.push((used.user + used.system) / 1000);
     times.push(ms);
     spent += ms;
   }
   model.dispose();
-  return median(times);
+  return { median_ms: median(times), cpu_ms: median(cpu) };
 }
 
 function runProcess(label, command, args, env) {
@@ -97,15 +101,25 @@ async function main() {
   const torchAll = skip.has('torch') ? { error: 'skipped (--skip torch)' } : runProcess('PyTorch', '/usr/bin/python3', [`${ROOT}bench/train_torch.py`, '0', ...specs], torchEnv(0));
   const tfjs = skip.has('tfjs') ? { error: 'skipped (--skip tfjs)' } : runProcess('TF.js', process.execPath, [`${ROOT}bench/train-tfjs.mjs`, ...specs]);
 
-  const find = (result, name) => result.results?.find((r) => r.name === name)?.median_ms;
+  const find = (result, name, key) => result.results?.find((r) => r.name === name)?.[key];
   const cell = (ms, base) => (ms === undefined ? '—' : `${fmt(ms)} (${(ms / base).toFixed(2)}×)`);
-  console.log('\nMedian ms per training step (forward + backward + Adam), float32; (×) = that time / relpos time, same run.\n');
-  printTable(
-    ['config', 'V', 'd', 'heads', 'layers', 'k', 'n', 'B', 'ffn', 'relpos (WASM, Node)', 'native SSE4.2', 'PyTorch 1 thread', `PyTorch ${torchAll.threads ?? 'all'} threads`, 'TF.js WASM', 'PyTorch anchor (issue)'],
-    configs.map((c) => [c.name, c.vocabSize, c.dModel, c.heads, c.layers, c.maxDistance, c.seqLen, c.batchSize, c.ffnWidth, fmt(ours[c.name]),
-      cell(find(native, c.name), ours[c.name]), cell(find(torch1, c.name), ours[c.name]), cell(find(torchAll, c.name), ours[c.name]),
-      cell(find(tfjs, c.name), ours[c.name]), cell(ANCHORS[c.name], ours[c.name])]),
-  );
+  const allThreads = `PyTorch ${torchAll.threads ?? 'all'} threads`;
+  for (const [key, title] of [
+    ['median_ms', 'Median wall-clock ms per training step (forward + backward + Adam), float32; (×) = that time / relpos time, same run.'],
+    ['cpu_ms', 'Median CPU ms per step (the process\'s CPU time: steadier than wall time on a shared machine; PyTorch with several threads: summed over them).'],
+  ]) {
+    console.log(`\n${title}\n`);
+    printTable(
+      ['config', 'V', 'd', 'heads', 'layers', 'k', 'n', 'B', 'ffn', 'relpos (WASM, Node)', 'native SSE4.2', 'PyTorch 1 thread', allThreads, 'TF.js WASM'],
+      configs.map((c) => {
+        const base = ours[c.name][key];
+        return [c.name, c.vocabSize, c.dModel, c.heads, c.layers, c.maxDistance, c.seqLen, c.batchSize, c.ffnWidth, fmt(base),
+          cell(find(native, c.name, key), base), cell(find(torch1, c.name, key), base), cell(find(torchAll, c.name, key), base),
+          cell(find(tfjs, c.name, key), base)];
+      }),
+    );
+  }
+  console.log(`\nThe issue's PyTorch anchors (1 thread, OpenBLAS, measured here earlier): ${configs.map((c) => `${c.name} ${ANCHORS[c.name]} ms`).join(', ')}.`);
   const notes = [];
   if (torch1.torch) notes.push(`PyTorch ${torch1.torch}, BLAS built against: ${torch1.blas_info}; loaded: ${torch1.blas_loaded.join(', ') || 'none found'}; 1 thread = OPENBLAS_NUM_THREADS=1 and torch.set_num_threads(1), OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE unset.`);
   if (tfjs.backend) notes.push(`TF.js ${tfjs.version} on the ${tfjs.backend} backend (tf.variableGrads + tf.train.adam).`);

@@ -112,18 +112,21 @@ async function main() {
   for (const spec of process.argv.slice(2)) {
     const { name, step } = build(spec);
     step();
-    step();
     const times = [];
+    const cpu = [];
     let spent = 0;
-    while (times.length < 5 || (spent < 3000 && times.length < 20)) {
+    while (times.length < 3 || (spent < 3000 && times.length < 20)) {
+      const cpuStart = process.cpuUsage();
       const start = performance.now();
       step();
       const ms = performance.now() - start;
+      const used = process.cpuUsage(cpuStart);
+      cpu.push((used.user + used.system) / 1000);
       times.push(ms);
       spent += ms;
     }
-    times.sort((a, b) => a - b);
-    results.push({ name, median_ms: times[Math.floor(times.length / 2)], steps: times.length });
+    const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    results.push({ name, median_ms: median(times), cpu_ms: median(cpu), steps: times.length });
   }
   console.log(JSON.stringify({ version: tf.version_core, backend: tf.getBackend(), results }));
 }

@@ -5,11 +5,12 @@ gather/scatter over clip(j - i, -k, k) + k, not an n x n x d tensor) and a ReLU 
 layer, a linear map to the vocabulary, cross-entropy, AdamW. Median ms per training step
 (forward + backward + optimiser step) on copy-offset batches.
 
-Usage: python3 train_torch.py THREADS name:V:d:heads:layers:k:n:B:ffn [...]   (THREADS 0 = all)
+Usage: python3 train_torch.py THREADS name:V:d:heads:layers:k:n:B:ffn [...]   (THREADS 0 = every core)
 Prints one JSON line with the BLAS PyTorch reports and the results.
 """
 import json
 import math
+import os
 import re
 import sys
 import time
@@ -94,21 +95,24 @@ def run(spec):
 
     step()
     step()
-    times, spent = [], 0.0
+    times, cpu, spent = [], [], 0.0
     while len(times) < 5 or (spent < 3000 and len(times) < 30):
+        cpu_start = time.process_time()
         start = time.perf_counter()
         step()
         ms = (time.perf_counter() - start) * 1000
+        cpu.append((time.process_time() - cpu_start) * 1000)  # summed over threads
         times.append(ms)
         spent += ms
     times.sort()
-    return {'name': name, 'median_ms': times[len(times) // 2], 'steps': len(times)}
+    cpu.sort()
+    return {'name': name, 'median_ms': times[len(times) // 2], 'cpu_ms': cpu[len(cpu) // 2],
+            'steps': len(times)}
 
 
 def main():
     threads = int(sys.argv[1])
-    if threads > 0:
-        torch.set_num_threads(threads)
+    torch.set_num_threads(threads if threads > 0 else os.cpu_count())
     config = torch.__config__.show()
     blas = re.search(r'BLAS_INFO=([^,\s]+)', config)
     results = [run(spec) for spec in sys.argv[2:]]
