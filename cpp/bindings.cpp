@@ -5,12 +5,16 @@
 #include <malloc.h>
 
 #include <cstdint>
+#include <memory>
+#include <string>
 
 #include "relpos/attention.hpp"
 #include "relpos/example_scenario.hpp"
 #include "relpos/locality_profile.hpp"
 #include "relpos/numpy_random.hpp"
 #include "relpos/relative_offsets.hpp"
+#include "relpos/synthetic_tasks.hpp"
+#include "relpos/transformer_model.hpp"
 
 namespace {
 
@@ -183,3 +187,159 @@ EMSCRIPTEN_BINDINGS(relpos) {
   emscripten::function("heapBytesInUse", &heapBytesInUse);
   emscripten::function("lastAttentionTimings", &lastAttentionTimings);
 }
+
+// ---- Training engine (issue #13): the model as an Embind class, its config and Adam settings
+// as value objects. web/api/model.js validates every argument before calling in.
+
+namespace {
+
+// One model in float32 or float64 (the other pointer is null). Batches are addresses of Int32
+// arrays the JS layer wrote into WASM memory.
+class ModelHandle {
+ public:
+  ModelHandle(const relpos::ModelConfig& config, bool float64) {
+    if (float64) {
+      double_ = std::make_unique<relpos::TransformerModel<double>>(config);
+    } else {
+      float_ = std::make_unique<relpos::TransformerModel<float>>(config);
+    }
+  }
+
+  emscripten::val parameterTable() const {
+    emscripten::val table = emscripten::val::array();
+    const auto& infos = double_ ? double_->parameterTable() : float_->parameterTable();
+    for (const relpos::ParameterInfo& info : infos) {
+      emscripten::val entry = emscripten::val::object();
+      entry.set("name", info.name);
+      entry.set("offset", static_cast<double>(info.offset));
+      entry.set("size", static_cast<double>(info.size));
+      emscripten::val shape = emscripten::val::array();
+      for (Index side : info.shape) shape.call<void>("push", static_cast<double>(side));
+      entry.set("shape", shape);
+      table.call<void>("push", entry);
+    }
+    return table;
+  }
+
+  Address parametersAddress() {
+    return double_ ? address(double_->parameters()) : address(float_->parameters());
+  }
+  Address gradientsAddress() {
+    return double_ ? address(double_->gradients()) : address(float_->gradients());
+  }
+  double adamSteps() const {
+    return static_cast<double>(double_ ? double_->adamSteps() : float_->adamSteps());
+  }
+
+  double lossAndGradients(Address tokens, Address targets, int batchSize, int seqLen) {
+    const relpos::BatchView batch = view(tokens, targets, batchSize, seqLen);
+    return double_ ? double_->lossAndGradients(batch) : float_->lossAndGradients(batch);
+  }
+
+  double trainStep(Address tokens, Address targets, int batchSize, int seqLen,
+                   const relpos::AdamOptions& options) {
+    const relpos::BatchView batch = view(tokens, targets, batchSize, seqLen);
+    return double_ ? double_->trainStep(batch, options) : float_->trainStep(batch, options);
+  }
+
+  emscripten::val evaluate(Address tokens, Address targets, int batchSize, int seqLen) {
+    const relpos::BatchView batch = view(tokens, targets, batchSize, seqLen);
+    const relpos::Evaluation e = double_ ? double_->evaluate(batch) : float_->evaluate(batch);
+    emscripten::val out = emscripten::val::object();
+    out.set("loss", e.loss);
+    out.set("accuracy", e.accuracy);
+    out.set("counted", static_cast<double>(e.counted));
+    return out;
+  }
+
+  // One sequence through the model, then that head's queries, keys and values (seqLen x
+  // headWidth each) into the three addresses.
+  void headInputsInto(Address tokens, int seqLen, int layer, int head, Address queries,
+                      Address keys, Address values) {
+    if (double_) {
+      double_->forwardSequence(at<const std::int32_t>(tokens), seqLen);
+      double_->headInputs(layer, head, at<double>(queries), at<double>(keys), at<double>(values));
+    } else {
+      float_->forwardSequence(at<const std::int32_t>(tokens), seqLen);
+      float_->headInputs(layer, head, at<float>(queries), at<float>(keys), at<float>(values));
+    }
+  }
+
+  Address relativeKeysAddress(int layer, int head) const {
+    return double_ ? address(double_->relativeKeys(layer, head))
+                   : address(float_->relativeKeys(layer, head));
+  }
+  Address relativeValuesAddress(int layer, int head) const {
+    return double_ ? address(double_->relativeValues(layer, head))
+                   : address(float_->relativeValues(layer, head));
+  }
+
+ private:
+  template <typename T>
+  static Address address(const T* pointer) {
+    return reinterpret_cast<Address>(pointer);
+  }
+  static relpos::BatchView view(Address tokens, Address targets, int batchSize, int seqLen) {
+    return relpos::BatchView{at<const std::int32_t>(tokens), at<const std::int32_t>(targets),
+                             batchSize, seqLen};
+  }
+
+  std::unique_ptr<relpos::TransformerModel<float>> float_;
+  std::unique_ptr<relpos::TransformerModel<double>> double_;
+};
+
+std::string checkModelConfigText(const relpos::ModelConfig& config) {
+  return relpos::checkModelConfig(config);
+}
+
+// task: 0 copy-offset, 1 sum-offset.
+void syntheticBatchInto(int task, int offset, int vocabSize, int seqLen, int batchSize,
+                        std::uint32_t seed, Address tokens, Address targets) {
+  relpos::SyntheticBatchOptions options;
+  options.task = task == 0 ? relpos::SyntheticTask::CopyOffset : relpos::SyntheticTask::SumOffset;
+  options.offset = offset;
+  options.vocabSize = vocabSize;
+  options.seqLen = seqLen;
+  options.batchSize = batchSize;
+  options.seed = seed;
+  relpos::syntheticBatch(options, at<std::int32_t>(tokens), at<std::int32_t>(targets));
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(relpos_training) {
+  emscripten::value_object<relpos::ModelConfig>("ModelConfig")
+      .field("vocabSize", &relpos::ModelConfig::vocabSize)
+      .field("dModel", &relpos::ModelConfig::dModel)
+      .field("heads", &relpos::ModelConfig::heads)
+      .field("layers", &relpos::ModelConfig::layers)
+      .field("ffnWidth", &relpos::ModelConfig::ffnWidth)
+      .field("maxDistance", &relpos::ModelConfig::maxDistance)
+      .field("seqLen", &relpos::ModelConfig::seqLen)
+      .field("maxBatchSize", &relpos::ModelConfig::maxBatchSize)
+      .field("causal", &relpos::ModelConfig::causal)
+      .field("perHeadTables", &relpos::ModelConfig::perHeadTables)
+      .field("seed", &relpos::ModelConfig::seed);
+  emscripten::value_object<relpos::AdamOptions>("AdamOptions")
+      .field("learningRate", &relpos::AdamOptions::learningRate)
+      .field("beta1", &relpos::AdamOptions::beta1)
+      .field("beta2", &relpos::AdamOptions::beta2)
+      .field("epsilon", &relpos::AdamOptions::epsilon)
+      .field("weightDecay", &relpos::AdamOptions::weightDecay)
+      .field("maxGradNorm", &relpos::AdamOptions::maxGradNorm);
+  emscripten::class_<ModelHandle>("ModelHandle")
+      .constructor<const relpos::ModelConfig&, bool>()
+      .function("parameterTable", &ModelHandle::parameterTable)
+      .function("parametersAddress", &ModelHandle::parametersAddress)
+      .function("gradientsAddress", &ModelHandle::gradientsAddress)
+      .function("adamSteps", &ModelHandle::adamSteps)
+      .function("lossAndGradients", &ModelHandle::lossAndGradients)
+      .function("trainStep", &ModelHandle::trainStep)
+      .function("evaluate", &ModelHandle::evaluate)
+      .function("headInputsInto", &ModelHandle::headInputsInto)
+      .function("relativeKeysAddress", &ModelHandle::relativeKeysAddress)
+      .function("relativeValuesAddress", &ModelHandle::relativeValuesAddress);
+  emscripten::function("checkModelConfig", &checkModelConfigText);
+  emscripten::function("syntheticBatchInto", &syntheticBatchInto);
+}
+// ---- end of the training engine's bindings

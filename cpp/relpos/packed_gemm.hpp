@@ -31,6 +31,10 @@ class PackedRight {
   // Panel p: depth() rows of kPanelWidth<T> values, row after row.
   const T* panel(Index p) const { return storage_.data() + p * depth_ * kPanelWidth<T>; }
   Index storedElements() const { return storage_.size(); }
+  // Grows the storage to hold `elements` values now, so that later packs allocate nothing.
+  void reserve(Index elements) {
+    if (storage_.size() < elements) storage_.resize(elements);
+  }
 
  private:
   Eigen::Map<Matrix<T>> panelMap(Index p);

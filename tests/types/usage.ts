@@ -26,6 +26,22 @@ rp.localityProfile({ sigma: 1 });
 // @ts-expect-error the constructor is private: use createRelPos()
 new (rp.constructor as typeof import('relpos-wasm').RelPos)();
 
+const model = rp.createModel({ vocabSize: 16, precision: 'float64', maxDistance: 2 });
+const batch = rp.syntheticBatch({ task: 'copy-offset', offset: 2, vocabSize: 16 });
+const trainedLoss: number = model.trainStep(batch, { learningRate: 0.01 }).loss;
+const grads: Float64Array = model.lossAndGradients(batch).gradients['embedding'];
+const headWeights: Float64Array = model.attention(batch.tokens.subarray(0, 16), { layer: 0, head: 1 }).combinedWeights.data;
+const learned: Float64Array = model.positionProfile(batch, { head: 0 }).profile;
+const small32: Float32Array = rp.createModel({ vocabSize: 4 }).parameters()['output.bias'].data;
+model.dispose();
+// @ts-expect-error vocabSize is required
+rp.createModel({ dModel: 8 });
+// @ts-expect-error precision is 'float32' or 'float64'
+rp.createModel({ vocabSize: 4, precision: 'float16' });
+// @ts-expect-error Adam options are checked by name
+model.trainStep(batch, { lr: 0.1 });
+
+export { trainedLoss, grads, headWeights, learned, small32 };
 export { weights64, weights32, profile, offsets, z, noise };
 
 // The elements' subpath export.

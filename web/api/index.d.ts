@@ -154,6 +154,10 @@ export declare class RelPos {
   memory(): MemoryInfo;
   /** Milliseconds the core spent in each stage of the last attention() call. */
   lastTimings(): AttentionTimings;
+  /** A trainable relative-attention model in this instance's memory; free it with dispose(). */
+  createModel<P extends Precision = 'float32'>(config: ModelConfig<P>): Model<ArrayOf<P>>;
+  /** A batch of a synthetic task (copy-offset or sum-offset). */
+  syntheticBatch(options?: SyntheticBatchOptions): Batch;
 }
 
 export interface AttentionTimings {
@@ -168,6 +172,120 @@ export interface AttentionTimings {
   /** The bucketed aⱽ term. */
   valuePosition: number;
 }
+
+// ---- Training engine (README "Training a model")
+
+export type Precision = 'float32' | 'float64';
+type ArrayOf<P extends Precision> = P extends 'float64' ? Float64Array : Float32Array;
+
+export interface ModelConfig<P extends Precision = Precision> {
+  /** Token ids are 0 … vocabSize − 1. Required. */
+  vocabSize: number;
+  /** Model width d. Default 32. */
+  dModel?: number;
+  /** Attention heads; dModel must be a multiple (head width d / heads). Default 2. */
+  heads?: number;
+  /** Blocks of attention + feed-forward, 1 … 4. Default 1. */
+  layers?: number;
+  /** Hidden width of the feed-forward layer. Default 4 · dModel. */
+  ffnWidth?: number;
+  /** Clipping distance k: tables of 2k + 1 rows; 0 leaves the model blind to order. Default 4. */
+  maxDistance?: number;
+  /** The longest sequence a batch may hold. Default 16. */
+  seqLen?: number;
+  /** Sequences processed at once (memory is sized for it); larger batches run in chunks. Default 32. */
+  maxBatchSize?: number;
+  /** Position i attends to keys j ≤ i only. Default false. */
+  causal?: boolean;
+  /** One aᴷ/aⱽ table per head instead of one per layer. Default false. */
+  perHeadTables?: boolean;
+  /** Default 'float32'. */
+  precision?: P;
+  /** Initial parameters are np.random.seed(seed) Gaussians, scaled. Default 0. */
+  seed?: number;
+}
+
+/** batchSize sequences of seqLen ids, row-major; targets −1 = no loss at that position. */
+export interface Batch {
+  tokens: Int32Array;
+  targets: Int32Array;
+  batchSize: number;
+  seqLen: number;
+}
+
+export interface AdamOptions {
+  /** Default 0.001. */
+  learningRate?: number;
+  /** Default 0.9. */
+  beta1?: number;
+  /** Default 0.999. */
+  beta2?: number;
+  /** Default 1e-8. */
+  epsilon?: number;
+  /** Decoupled (AdamW) weight decay. Default 0. */
+  weightDecay?: number;
+  /** Clip the gradient's global norm to this; 0 = no clipping. Default 0. */
+  maxGradNorm?: number;
+}
+
+export interface SyntheticBatchOptions {
+  /** Default 'copy-offset'. */
+  task?: 'copy-offset' | 'sum-offset';
+  /** −seqLen … seqLen. Default 1. */
+  offset?: number;
+  /** Default 16. */
+  vocabSize?: number;
+  /** Default 16. */
+  seqLen?: number;
+  /** Default 32. */
+  batchSize?: number;
+  /** Default 0. */
+  seed?: number;
+}
+
+export interface HeadSelector {
+  /** Default 0. */
+  layer?: number;
+  /** Default 0. */
+  head?: number;
+}
+
+export interface PositionProfile {
+  layer: number;
+  head: number;
+  /** −k … k */
+  offsets: Int32Array;
+  /** Mean over positions of q_i · aᴷ[c] / sqrt(d_k). */
+  profile: Float64Array;
+}
+
+export declare class Model<A extends Float64Array | Float32Array = Float32Array> {
+  private constructor();
+  /** The resolved configuration, every default filled in. */
+  readonly config: Readonly<Required<ModelConfig>>;
+  /** True after dispose(). */
+  readonly disposed: boolean;
+  /** Adam steps taken. */
+  readonly steps: number;
+  /** Every parameter by name (copies). */
+  parameters(): Record<string, { shape: number[]; data: A }>;
+  /** Overwrites the named parameters. */
+  setParameters(values: Record<string, Float32Array | Float64Array>): void;
+  lossAndGradients(batch: Batch): { loss: number; gradients: Record<string, A> };
+  /** Forward, backward and one Adam step; the loss before the step. */
+  trainStep(batch: Batch, options?: AdamOptions): { loss: number };
+  evaluate(batch: Batch): { loss: number; accuracy: number };
+  /** Every panel of attention() for one head on one sequence. */
+  attention(tokens: Int32Array, options?: HeadSelector): AttentionResult<A> & { layer: number; head: number };
+  /** The learned profile per offset −k … k on one sequence or a batch. */
+  positionProfile(tokens: Int32Array | Omit<Batch, 'targets'> & { targets?: Int32Array }, options?: HeadSelector): PositionProfile;
+  /** Frees the model's memory; later calls throw. */
+  dispose(): void;
+}
+
+export declare const MODEL_DEFAULTS: Readonly<Omit<Required<ModelConfig>, 'vocabSize' | 'ffnWidth'> & { ffnWidth: undefined }>;
+export declare const ADAM_DEFAULTS: Readonly<Required<AdamOptions>>;
+export declare const SYNTHETIC_DEFAULTS: Readonly<Required<SyntheticBatchOptions>>;
 
 /** Loads the WebAssembly module: each call gives an instance with its own memory. */
 export declare function createRelPos(): Promise<RelPos>;

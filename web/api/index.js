@@ -17,8 +17,10 @@ import {
   checkShape,
 } from './validate.js';
 import { WasmArena } from './wasm-arena.js';
+import { Model, resolveModelConfig, resolveSyntheticOptions } from './model.js';
 
 export { MAX_CALL_BYTES, MAX_DIMENSION, MAX_SEED } from './limits.js';
+export { Model, MODEL_DEFAULTS, ADAM_DEFAULTS, SYNTHETIC_DEFAULTS } from './model.js';
 
 const F64 = Float64Array.BYTES_PER_ELEMENT;
 const MAX_TABLE_DISTANCE = (MAX_DIMENSION - 1) / 2;
@@ -356,6 +358,47 @@ export class RelPos {
   lastTimings() {
     return this.#core.lastAttentionTimings();
   }
+
+  // ---- Training engine (issue #13): web/api/model.js
+
+  /**
+   * A trainable relative-attention model in this instance's memory (README "Training a model"):
+   * config { vocabSize, dModel, heads, layers, ffnWidth, maxDistance, seqLen, maxBatchSize,
+   * causal, perHeadTables, precision, seed }; vocabSize is required. Free it with dispose().
+   */
+  createModel(config) {
+    const resolved = resolveModelConfig('createModel', config);
+    const host = {
+      core: this.#core,
+      arena: this.#arena,
+      call: (where, lengths, body) => this.#call(where, lengths, body),
+      attention: (inputs) => this.attention(inputs),
+    };
+    return new Model(host, resolved);
+  }
+
+  /**
+   * A batch of a synthetic task, { tokens, targets, batchSize, seqLen } (Int32Arrays):
+   * 'copy-offset' (target[i] = token[i + offset]) or 'sum-offset'
+   * (target[i] = (token[i] + token[i + offset]) mod vocabSize); -1 where i + offset is outside.
+   */
+  syntheticBatch(options) {
+    const where = 'syntheticBatch';
+    const o = resolveSyntheticOptions(where, options);
+    const length = o.batchSize * o.seqLen;
+    const bytes = length * Int32Array.BYTES_PER_ELEMENT;
+    return this.#call(where, [bytes, bytes], ([tokensAt, targetsAt]) => {
+      this.#core.syntheticBatchInto(o.task === 'copy-offset' ? 0 : 1, o.offset, o.vocabSize, o.seqLen, o.batchSize, o.seed, tokensAt, targetsAt);
+      return {
+        tokens: this.#arena.read(tokensAt, Int32Array, length),
+        targets: this.#arena.read(targetsAt, Int32Array, length),
+        batchSize: o.batchSize,
+        seqLen: o.seqLen,
+      };
+    });
+  }
+
+  // ---- end of the training engine
 
   /** WASM memory in bytes: its whole size, and the part malloc has handed out. */
   memory() {

@@ -1,0 +1,130 @@
+// npm run bench:train: median milliseconds per training step (forward + backward + Adam) of the
+// training engine (README "Training a model") for three configurations, against the native
+// SSE4.2 build of the same core, PyTorch CPU eager (1 thread and all threads, OpenBLAS) and
+// TensorFlow.js on its WASM backend, each implementing the same model. One table from one run.
+//   node bench/train-bench.mjs [--only tiny,medium] [--skip torch,tfjs]
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { createRelPos } from '../web/api/index.js';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+// name, V, d, heads, layers, k, n, B, ffn (ffn = 4 d, the API's default)
+const CONFIGS = [
+  { name: 'tiny', vocabSize: 64, dModel: 32, heads: 2, layers: 1, maxDistance: 4, seqLen: 16, batchSize: 32 },
+  { name: 'medium', vocabSize: 2000, dModel: 64, heads: 4, layers: 2, maxDistance: 8, seqLen: 64, batchSize: 32 },
+  { name: 'large', vocabSize: 2000, dModel: 128, heads: 4, layers: 2, maxDistance: 16, seqLen: 128, batchSize: 16 },
+].map((c) => ({ ...c, ffnWidth: 4 * c.dModel }));
+// PyTorch 1.13, 1 thread, OpenBLAS, measured on this machine when the issue was written.
+const ANCHORS = { tiny: 12, medium: 268, large: 382 };
+
+const argValue = (name) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1].split(',') : null;
+};
+const only = argValue('--only');
+const skip = new Set(argValue('--skip') ?? []);
+const configs = CONFIGS.filter((c) => !only || only.includes(c.name));
+const spec = (c) => [c.name, c.vocabSize, c.dModel, c.heads, c.layers, c.maxDistance, c.seqLen, c.batchSize, c.ffnWidth].join(':');
+
+function median(times) {
+  const sorted = [...times].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function runOurs(rp, c) {
+  const { name, batchSize, ...config } = c;
+  const model = rp.createModel({ ...config, maxBatchSize: batchSize, seed: 1 });
+  const batch = rp.syntheticBatch({ offset: 1, vocabSize: c.vocabSize, seqLen: c.seqLen, batchSize: c.batchSize, seed: 1 });
+  model.trainStep(batch);
+  model.trainStep(batch);
+  const times = [];
+  const cpu = [];
+  let spent = 0;
+  while (times.length < 5 || (spent < 3000 && times.length < 30)) {
+    const cpuStart = process.cpuUsage();
+    const start = performance.now();
+    model.trainStep(batch);
+    const ms = performance.now() - start;
+    const used = process.cpuUsage(cpuStart);
+    cpu.push((used.user + used.system) / 1000);
+    times.push(ms);
+    spent += ms;
+  }
+  model.dispose();
+  return { median_ms: median(times), cpu_ms: median(cpu) };
+}
+
+function runProcess(label, command, args, env) {
+  try {
+    const out = execFileSync(command, args, { encoding: 'utf8', env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 2 ** 24 });
+    return JSON.parse(out.trim().split('\n').pop());
+  } catch (error) {
+    const reason = (error.stderr || error.message || String(error)).trim().split('\n').pop();
+    return { error: `${label}: ${reason}` };
+  }
+}
+
+function torchEnv(threads) {
+  const env = { ...process.env };
+  delete env.OPENBLAS_CORETYPE;
+  delete env.OPENBLAS_L2_SIZE;
+  if (threads === 1) {
+    env.OPENBLAS_NUM_THREADS = '1';
+    env.OMP_NUM_THREADS = '1';
+  } else {
+    delete env.OPENBLAS_NUM_THREADS;
+    delete env.OMP_NUM_THREADS;
+  }
+  return env;
+}
+
+function printTable(header, rows) {
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => String(r[c]).length)));
+  const line = (cells) => `| ${cells.map((v, c) => String(v).padStart(widths[c])).join(' | ')} |`;
+  console.log(line(header));
+  console.log(`|${widths.map((w) => `${'-'.repeat(w + 1)}:`).join('|')}|`);
+  for (const row of rows) console.log(line(row));
+}
+
+const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
+
+async function main() {
+  const cpu = (readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/) ?? [])[1] ?? os.cpus()[0]?.model;
+  console.log(`relpos training benchmark, ${new Date().toISOString().slice(0, 10)}: ${cpu}, ${os.cpus().length} cores, Node ${process.version}`);
+  const rp = await createRelPos();
+  const ours = {};
+  for (const c of configs) ours[c.name] = await runOurs(rp, c);
+  const specs = configs.map(spec);
+  const native = runProcess('native SSE4.2', `${ROOT}build/native/relpos_train_bench_sse42`, specs);
+  const torch1 = skip.has('torch') ? { error: 'skipped (--skip torch)' } : runProcess('PyTorch', '/usr/bin/python3', [`${ROOT}bench/train_torch.py`, '1', ...specs], torchEnv(1));
+  const torchAll = skip.has('torch') ? { error: 'skipped (--skip torch)' } : runProcess('PyTorch', '/usr/bin/python3', [`${ROOT}bench/train_torch.py`, '0', ...specs], torchEnv(0));
+  const tfjs = skip.has('tfjs') ? { error: 'skipped (--skip tfjs)' } : runProcess('TF.js', process.execPath, [`${ROOT}bench/train-tfjs.mjs`, ...specs]);
+
+  const find = (result, name, key) => result.results?.find((r) => r.name === name)?.[key];
+  const cell = (ms, base) => (ms === undefined ? '—' : `${fmt(ms)} (${(ms / base).toFixed(2)}×)`);
+  const allThreads = `PyTorch ${torchAll.threads ?? 'all'} threads`;
+  for (const [key, title] of [
+    ['median_ms', 'Median wall-clock ms per training step (forward + backward + Adam), float32; (×) = that time / relpos time, same run.'],
+    ['cpu_ms', 'Median CPU ms per step (the process\'s CPU time: steadier than wall time on a shared machine; PyTorch with several threads: summed over them).'],
+  ]) {
+    console.log(`\n${title}\n`);
+    printTable(
+      ['config', 'V', 'd', 'heads', 'layers', 'k', 'n', 'B', 'ffn', 'relpos (WASM, Node)', 'native SSE4.2', 'PyTorch 1 thread', allThreads, 'TF.js WASM'],
+      configs.map((c) => {
+        const base = ours[c.name][key];
+        return [c.name, c.vocabSize, c.dModel, c.heads, c.layers, c.maxDistance, c.seqLen, c.batchSize, c.ffnWidth, fmt(base),
+          cell(find(native, c.name, key), base), cell(find(torch1, c.name, key), base), cell(find(torchAll, c.name, key), base),
+          cell(find(tfjs, c.name, key), base)];
+      }),
+    );
+  }
+  console.log(`\nThe issue's PyTorch anchors (1 thread, OpenBLAS, measured here earlier): ${configs.map((c) => `${c.name} ${ANCHORS[c.name]} ms`).join(', ')}.`);
+  const notes = [];
+  if (torch1.torch) notes.push(`PyTorch ${torch1.torch}, BLAS built against: ${torch1.blas_info}; loaded: ${torch1.blas_loaded.join(', ') || 'none found'}; 1 thread = OPENBLAS_NUM_THREADS=1 and torch.set_num_threads(1), OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE unset.`);
+  if (tfjs.backend) notes.push(`TF.js ${tfjs.version} on the ${tfjs.backend} backend (tf.variableGrads + tf.train.adam).`);
+  for (const r of [native, torch1, torchAll, tfjs]) if (r.error) notes.push(`not measured: ${r.error}`);
+  if (notes.length) console.log(`\n${notes.map((n) => `- ${n}`).join('\n')}`);
+}
+
+await main();

@@ -1,0 +1,136 @@
+// A small Transformer encoder with Shaw relative positions, trainable in the core: token
+// embeddings, L blocks of multi-head relative self-attention (residual + LayerNorm) and a ReLU
+// feed-forward layer (residual + LayerNorm), then a linear map to the vocabulary; cross-entropy
+// over the positions whose target is >= 0. No absolute position signal: order reaches the model
+// only through the relative tables a^K, a^V (k = 0 removes it). Backward pass written out for
+// every parameter, Adam in place. README.md, "Training a model", has the maths and the names.
+//
+// Memory: every buffer is allocated when the model is made (sized for maxBatchSize sequences of
+// seqLen tokens); forward, backward and Adam allocate nothing. A batch larger than maxBatchSize
+// runs in chunks whose gradients add up.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "relpos/matrix_types.hpp"
+#include "relpos/model_config.hpp"
+#include "relpos/packed_gemm.hpp"
+
+namespace relpos {
+
+// One named parameter: its place in the flat parameter vector and its shape (row-major).
+struct ParameterInfo {
+  std::string name;
+  Index offset;
+  Index size;
+  std::vector<Index> shape;
+};
+
+struct Evaluation {
+  double loss;      // mean cross-entropy over the positions with a target
+  double accuracy;  // fraction of those positions whose argmax is the target
+  Index counted;    // how many positions had a target
+};
+
+template <typename T>
+class TransformerModel {
+ public:
+  // The configuration must pass checkModelConfig (the caller's to check).
+  explicit TransformerModel(const ModelConfig& config);
+
+  const ModelConfig& config() const { return config_; }
+  const std::vector<ParameterInfo>& parameterTable() const { return table_; }
+  Index parameterCount() const { return parameters_.size(); }
+  T* parameters() { return parameters_.data(); }
+  const T* gradients() const { return gradients_.data(); }
+  T* gradients() { return gradients_.data(); }
+  long adamSteps() const { return adamSteps_; }
+
+  // Mean cross-entropy of the batch (0 when no target is set), its gradient for every parameter
+  // written to gradients(). Tokens must be in [0, vocabSize), targets in [-1, vocabSize),
+  // seqLen in [1, config().seqLen], batchSize >= 1 (the caller's to check).
+  double lossAndGradients(const BatchView& batch);
+  // One Adam step on the current gradients().
+  void adamStep(const AdamOptions& options);
+  // lossAndGradients, then adamStep; returns the loss before the step.
+  double trainStep(const BatchView& batch, const AdamOptions& options);
+  // Loss and accuracy, no gradients.
+  Evaluation evaluate(const BatchView& batch);
+
+  // One sequence through the model (no targets); then headInputs gives, for one layer and head,
+  // the queries, keys and values (seqLen x headWidth each) that its attention saw.
+  void forwardSequence(const std::int32_t* tokens, int seqLen);
+  void headInputs(int layer, int head, T* queries, T* keys, T* values) const;
+  // The layer's a^K / a^V for one head (tableRows x headWidth, inside parameters()).
+  const T* relativeKeys(int layer, int head) const;
+  const T* relativeValues(int layer, int head) const;
+
+  int headWidth() const { return config_.dModel / config_.heads; }
+  int tableRows() const { return 2 * config_.maxDistance + 1; }
+
+ private:
+  struct LayerParameters {
+    Index query, key, value, output, relativeKeys, relativeValues;
+    Index norm1Gain, norm1Bias, ffnWeight1, ffnBias1, ffnWeight2, ffnBias2, norm2Gain, norm2Bias;
+  };
+  // Activations of one layer for a chunk (maxRows rows each), kept for the backward pass.
+  struct LayerActivations {
+    Matrix<T> input, queries, keys, values, weights, heads, normed1Hat, normed1, hidden,
+        normed2Hat;
+    Vector<T> inverseStd1, inverseStd2;
+  };
+
+  // Appends a parameter to the table; initialise() fills it with randn · initScale, or with
+  // initConstant where initScale is 0.
+  Index add(const std::string& name, std::vector<Index> shape, double initScale,
+            double initConstant = 0.0);
+  void initialise();
+  MatrixMap<T> parameter(Index offset, Index rows, Index cols) {
+    return MatrixMap<T>(parameters_.data() + offset, rows, cols);
+  }
+  MatrixMap<T> gradient(Index offset, Index rows, Index cols) {
+    return MatrixMap<T>(gradients_.data() + offset, rows, cols);
+  }
+  Index tableOffset(Index base, int head) const;
+
+  // out (+)= alpha · op(a) · op(b) through the packed 128-bit kernel; with transposeA (the
+  // weight gradients) out += aᵀ b by a kernel that reads both operands in place.
+  void gemm(ConstMatrixRef<T> a, bool transposeA, ConstMatrixRef<T> b, bool transposeB,
+            MatrixRef<T> out, bool accumulate, T alpha = T(1));
+
+  // out (+)= a · op(b) through the packed kernel (the attention's per-head products).
+  void product(ConstMatrixRef<T> a, ConstMatrixRef<T> b, bool transposeB, MatrixRef<T> out,
+               bool accumulate);
+
+  void forwardChunk(const std::int32_t* tokens, int sequences, int seqLen);
+  // Turns the chunk's logits into d(loss)/d(logits) scaled by `scale` (when withGradient),
+  // adding the cross-entropy sum and correct count.
+  void lossChunk(const std::int32_t* targets, Index rows, T scale, bool withGradient,
+                 double* lossSum, Index* correct);
+  void backwardChunk(const std::int32_t* tokens, int sequences, int seqLen);
+  void attentionForward(int layer, int sequences, int seqLen);
+  void attentionBackward(int layer, int sequences, int seqLen, MatrixRef<T> dHeads);
+
+  ModelConfig config_;
+  std::vector<ParameterInfo> table_;
+  std::vector<double> initScales_, initConstants_;
+  Vector<T> parameters_, gradients_, firstMoment_, secondMoment_;
+  Index embedding_ = 0, outputWeight_ = 0, outputBias_ = 0;
+  std::vector<LayerParameters> layerParameters_;
+  std::vector<LayerActivations> activations_;
+  Index maxRows_ = 0;
+  Matrix<T> finalOutput_, logits_;
+  // Backward scratch.
+  Matrix<T> dX_, dNormed1_, dHidden_, dHeads_, dQueries_, dKeys_, dValues_, dU_;
+  // Per (sequence, head) attention scratch.
+  Matrix<T> scores_, dWeights_, projected_, buckets_;
+  PackedRight<T> packed_;
+  long adamSteps_ = 0;
+  int lastSeqLen_ = 0;
+};
+
+extern template class TransformerModel<float>;
+extern template class TransformerModel<double>;
+
+}  // namespace relpos

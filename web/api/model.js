@@ -1,0 +1,385 @@
+// The trainable relative-attention model (README.md, "Training a model"): a small Transformer
+// whose only order signal is Shaw's relative tables, trained in WebAssembly. RelPos.createModel()
+// makes one; every argument is checked here before the core runs (validate.js conventions: a
+// wrong type is a TypeError, a wrong value a RangeError, messages name the method and argument).
+import { MAX_CALL_BYTES, MAX_SEED } from './limits.js';
+import { checkBoolean, checkBudget, checkInteger, checkNumber, checkOptions, describe } from './validate.js';
+
+/** Defaults of createModel(); vocabSize is required, ffnWidth defaults to 4 · dModel. */
+export const MODEL_DEFAULTS = Object.freeze({
+  dModel: 32,
+  heads: 2,
+  layers: 1,
+  ffnWidth: undefined,
+  maxDistance: 4,
+  seqLen: 16,
+  maxBatchSize: 32,
+  causal: false,
+  perHeadTables: false,
+  precision: 'float32',
+  seed: 0,
+});
+
+/** Defaults of trainStep()'s options (Adam with decoupled weight decay). */
+export const ADAM_DEFAULTS = Object.freeze({
+  learningRate: 1e-3,
+  beta1: 0.9,
+  beta2: 0.999,
+  epsilon: 1e-8,
+  weightDecay: 0,
+  maxGradNorm: 0,
+});
+
+export const SYNTHETIC_DEFAULTS = Object.freeze({
+  task: 'copy-offset',
+  offset: 1,
+  vocabSize: 16,
+  seqLen: 16,
+  batchSize: 32,
+  seed: 0,
+});
+const SYNTHETIC_TASKS = ['copy-offset', 'sum-offset'];
+
+const LIMITS = { vocabSize: 2 ** 20, dModel: 4096, ffnWidth: 65536, maxDistance: 4096, seqLen: 4096, maxBatchSize: 4096 };
+const I32 = Int32Array.BYTES_PER_ELEMENT;
+
+/** Bytes of WASM memory a model of this (resolved) configuration holds. */
+export function modelBytes(c) {
+  const size = c.precision === 'float64' ? 8 : 4;
+  const { vocabSize: V, dModel: d, ffnWidth: f, heads: H, seqLen: n, maxBatchSize: B, layers: L } = c;
+  const rows = 2 * c.maxDistance + 1;
+  const dk = d / H;
+  const tables = (c.perHeadTables ? H : 1) * rows * dk * 2;
+  const parameters = V * d + L * (4 * d * d + tables + 4 * d + 2 * d * f + f + d) + d * V + V;
+  const R = B * n;
+  const perLayer = 8 * R * d + R * f + B * H * n * n + 2 * R;
+  const pad = (cols) => Math.ceil(cols / (16 / size)) * (16 / size) * 2;
+  const packed = Math.max(d * pad(V), V * pad(d), f * pad(d), d * pad(f));
+  const scratch = R * d + R * V + 7 * R * d + R * f + 2 * n * n + 2 * n * rows + packed;
+  return size * (4 * parameters + L * perLayer + scratch);
+}
+
+/** createModel's config: defaults filled in, every field checked. */
+export function resolveModelConfig(where, config) {
+  const c = checkOptions(where, 'config', config, MODEL_DEFAULTS, ['vocabSize']);
+  checkInteger(where, 'vocabSize', c.vocabSize, 1, LIMITS.vocabSize);
+  checkInteger(where, 'dModel', c.dModel, 1, LIMITS.dModel);
+  checkInteger(where, 'heads', c.heads, 1, c.dModel);
+  if (c.dModel % c.heads !== 0) {
+    throw new RangeError(`${where}: dModel (${c.dModel}) must be a multiple of heads (${c.heads})`);
+  }
+  checkInteger(where, 'layers', c.layers, 1, 4);
+  c.ffnWidth ??= 4 * c.dModel;
+  checkInteger(where, 'ffnWidth', c.ffnWidth, 1, LIMITS.ffnWidth);
+  checkInteger(where, 'maxDistance', c.maxDistance, 0, LIMITS.maxDistance);
+  checkInteger(where, 'seqLen', c.seqLen, 1, LIMITS.seqLen);
+  checkInteger(where, 'maxBatchSize', c.maxBatchSize, 1, LIMITS.maxBatchSize);
+  checkBoolean(where, 'causal', c.causal);
+  checkBoolean(where, 'perHeadTables', c.perHeadTables);
+  if (typeof c.precision !== 'string') {
+    throw new TypeError(`${where}: precision must be 'float32' or 'float64', got ${describe(c.precision)}`);
+  }
+  if (c.precision !== 'float32' && c.precision !== 'float64') {
+    throw new RangeError(`${where}: precision must be 'float32' or 'float64', got ${JSON.stringify(c.precision)}`);
+  }
+  checkInteger(where, 'seed', c.seed, 0, MAX_SEED);
+  checkBudget(where, 'this configuration', modelBytes(c));
+  return c;
+}
+
+/** syntheticBatch's options, checked. */
+export function resolveSyntheticOptions(where, options) {
+  const o = checkOptions(where, 'options', options, SYNTHETIC_DEFAULTS);
+  if (typeof o.task !== 'string') {
+    throw new TypeError(`${where}: task must be one of ${SYNTHETIC_TASKS.join(', ')}, got ${describe(o.task)}`);
+  }
+  if (!SYNTHETIC_TASKS.includes(o.task)) {
+    throw new RangeError(`${where}: task must be one of ${SYNTHETIC_TASKS.join(', ')}, got ${JSON.stringify(o.task)}`);
+  }
+  checkInteger(where, 'vocabSize', o.vocabSize, 1, LIMITS.vocabSize);
+  checkInteger(where, 'seqLen', o.seqLen, 1, LIMITS.seqLen);
+  checkInteger(where, 'batchSize', o.batchSize, 1, 2 ** 24);
+  checkInteger(where, 'offset', o.offset, -o.seqLen, o.seqLen);
+  checkInteger(where, 'seed', o.seed, 0, MAX_SEED);
+  checkBudget(where, `batchSize × seqLen = ${o.batchSize * o.seqLen}`, 2 * o.batchSize * o.seqLen * I32);
+  return o;
+}
+
+function checkLayerHead(where, options, config) {
+  const o = checkOptions(where, 'options', options, { layer: 0, head: 0 });
+  checkInteger(where, 'layer', o.layer, 0, config.layers - 1);
+  checkInteger(where, 'head', o.head, 0, config.heads - 1);
+  return o;
+}
+
+export class Model {
+  #host;
+  #handle;
+  #config;
+  #table;
+  #ArrayType;
+
+  /** Use RelPos.createModel(config). */
+  constructor(host, config) {
+    if (host?.core === undefined) throw new TypeError('Model: use RelPos.createModel(config)');
+    this.#host = host;
+    this.#config = Object.freeze({ ...config });
+    this.#ArrayType = config.precision === 'float64' ? Float64Array : Float32Array;
+    const { precision, ...coreConfig } = config;
+    this.#handle = new host.core.ModelHandle(coreConfig, precision === 'float64');
+    this.#table = this.#handle.parameterTable().map((entry) => Object.freeze({ ...entry, shape: Object.freeze(entry.shape) }));
+  }
+
+  /** The resolved configuration (every default filled in). */
+  get config() {
+    return this.#config;
+  }
+
+  /** True after dispose(). */
+  get disposed() {
+    return this.#handle === null;
+  }
+
+  /** Adam steps taken so far. */
+  get steps() {
+    return this.#live('model.steps').adamSteps();
+  }
+
+  /** Every parameter by name: { shape, data } (copies; row-major). */
+  parameters() {
+    const handle = this.#live('model.parameters');
+    return this.#readAll(handle.parametersAddress(), (entry, data) => ({ shape: [...entry.shape], data }));
+  }
+
+  /** Overwrites the named parameters (any subset) with the given arrays. */
+  setParameters(values) {
+    const where = 'model.setParameters';
+    const handle = this.#live(where);
+    if (values === null || typeof values !== 'object' || Array.isArray(values)) {
+      throw new TypeError(`${where}: values must be an object { [name]: Float32Array | Float64Array }, got ${describe(values)}`);
+    }
+    const byName = new Map(this.#table.map((entry) => [entry.name, entry]));
+    const checked = [];
+    for (const [name, data] of Object.entries(values)) {
+      const entry = byName.get(name);
+      if (!entry) throw new TypeError(`${where}: unknown parameter ${JSON.stringify(name)}; see model.parameters() for the names`);
+      if (!(data instanceof Float32Array || data instanceof Float64Array)) {
+        throw new TypeError(`${where}: ${name} must be a Float32Array or Float64Array, got ${describe(data)}`);
+      }
+      if (data.length !== entry.size) {
+        throw new RangeError(`${where}: ${name} must hold ${entry.size} numbers (shape [${entry.shape.join(', ')}]), got ${data.length}`);
+      }
+      for (let i = 0; i < data.length; i += 1) {
+        if (!Number.isFinite(data[i])) throw new RangeError(`${where}: ${name}[${i}] is ${data[i]}; every entry must be finite`);
+      }
+      checked.push([entry, data]);
+    }
+    const base = handle.parametersAddress();
+    for (const [entry, data] of checked) {
+      const heap = this.#heap();
+      const start = base / this.#ArrayType.BYTES_PER_ELEMENT + entry.offset;
+      heap.set(data, start);
+    }
+  }
+
+  /** Mean cross-entropy of the batch and its gradient for every parameter (by name). */
+  lossAndGradients(batch) {
+    const where = 'model.lossAndGradients';
+    const handle = this.#live(where);
+    const b = this.#checkBatch(where, batch);
+    const loss = this.#withBatch(where, b, (tokens, targets) => handle.lossAndGradients(tokens, targets, b.batchSize, b.seqLen));
+    return { loss, gradients: this.#readAll(handle.gradientsAddress(), (entry, data) => data) };
+  }
+
+  /** One step of forward, backward and Adam; returns the loss before the step. */
+  trainStep(batch, options) {
+    const where = 'model.trainStep';
+    const handle = this.#live(where);
+    const b = this.#checkBatch(where, batch);
+    const o = checkOptions(where, 'options', options, ADAM_DEFAULTS);
+    checkNumber(where, 'learningRate', o.learningRate, { min: 0, max: 1e6 });
+    checkNumber(where, 'beta1', o.beta1, { min: 0, max: 1, maxInclusive: false });
+    checkNumber(where, 'beta2', o.beta2, { min: 0, max: 1, maxInclusive: false });
+    checkNumber(where, 'epsilon', o.epsilon, { min: 0, max: 1e6, minInclusive: false });
+    checkNumber(where, 'weightDecay', o.weightDecay, { min: 0, max: 1e6 });
+    checkNumber(where, 'maxGradNorm', o.maxGradNorm, { min: 0, max: Number.MAX_VALUE });
+    const loss = this.#withBatch(where, b, (tokens, targets) => handle.trainStep(tokens, targets, b.batchSize, b.seqLen, o));
+    return { loss };
+  }
+
+  /** Loss and accuracy (argmax = target, over the positions with a target), no gradients. */
+  evaluate(batch) {
+    const where = 'model.evaluate';
+    const handle = this.#live(where);
+    const b = this.#checkBatch(where, batch);
+    const { loss, accuracy } = this.#withBatch(where, b, (tokens, targets) => handle.evaluate(tokens, targets, b.batchSize, b.seqLen));
+    return { loss, accuracy };
+  }
+
+  /**
+   * Every panel of rp.attention() for one head of one layer on one sequence (its queries, keys
+   * and values as the model computed them, the layer's a^K and a^V for that head).
+   */
+  attention(tokens, options) {
+    const where = 'model.attention';
+    this.#live(where);
+    const { layer, head } = checkLayerHead(where, options, this.#config);
+    const inputs = this.#headInputs(where, this.#checkSequence(where, tokens), layer, head);
+    return { layer, head, ...this.#host.attention(inputs) };
+  }
+
+  /**
+   * The learned position profile of one head: for each offset c in -k … k, the mean over the
+   * positions i of the given sequences of q_i · a^K[c] / sqrt(d_k), with q_i the head's query.
+   * `tokens` is one sequence (Int32Array) or a batch { tokens, batchSize, seqLen }.
+   */
+  positionProfile(tokens, options) {
+    const where = 'model.positionProfile';
+    this.#live(where);
+    const { layer, head } = checkLayerHead(where, options, this.#config);
+    let sequences;
+    if (tokens instanceof Int32Array) {
+      sequences = [this.#checkSequence(where, tokens)];
+    } else {
+      const b = this.#checkBatch(where, tokens, false);
+      sequences = Array.from({ length: b.batchSize }, (_, s) => b.tokens.subarray(s * b.seqLen, (s + 1) * b.seqLen));
+    }
+    const { maxDistance: k, dModel, heads } = this.#config;
+    const dk = dModel / heads;
+    const rows = 2 * k + 1;
+    const sums = new Float64Array(rows);
+    let count = 0;
+    let relKeys = null;
+    for (const sequence of sequences) {
+      const inputs = this.#headInputs(where, sequence, layer, head);
+      relKeys = inputs.relKeys.data;
+      const q = inputs.q.data;
+      for (let i = 0; i < inputs.q.rows; i += 1) {
+        for (let c = 0; c < rows; c += 1) {
+          let dot = 0;
+          for (let x = 0; x < dk; x += 1) dot += q[i * dk + x] * relKeys[c * dk + x];
+          sums[c] += dot;
+        }
+        count += 1;
+      }
+    }
+    const scale = 1 / (count * Math.sqrt(dk));
+    return {
+      layer,
+      head,
+      offsets: Int32Array.from({ length: rows }, (_, c) => c - k),
+      profile: sums.map((sum) => sum * scale),
+    };
+  }
+
+  /** Frees the model's WASM memory; every later call throws. Safe to call twice. */
+  dispose() {
+    if (this.#handle) {
+      this.#handle.delete();
+      this.#handle = null;
+    }
+  }
+
+  #live(where) {
+    if (!this.#handle) throw new Error(`${where}: this model has been disposed`);
+    return this.#handle;
+  }
+
+  #heap() {
+    return this.#ArrayType === Float64Array ? this.#host.core.HEAPF64 : this.#host.core.HEAPF32;
+  }
+
+  #readAll(address, make) {
+    const heap = this.#heap();
+    const base = address / this.#ArrayType.BYTES_PER_ELEMENT;
+    const out = {};
+    for (const entry of this.#table) {
+      out[entry.name] = make(entry, heap.slice(base + entry.offset, base + entry.offset + entry.size));
+    }
+    return out;
+  }
+
+  #checkSequence(where, tokens) {
+    if (!(tokens instanceof Int32Array)) {
+      throw new TypeError(`${where}: tokens must be an Int32Array of token ids, got ${describe(tokens)}`);
+    }
+    const { seqLen, vocabSize } = this.#config;
+    if (tokens.length < 1 || tokens.length > seqLen) {
+      throw new RangeError(`${where}: tokens must hold 1 to seqLen (${seqLen}) ids, got ${tokens.length}`);
+    }
+    checkIds(where, 'tokens', tokens, 0, vocabSize);
+    return tokens;
+  }
+
+  #checkBatch(where, batch, withTargets = true) {
+    if (batch === null || typeof batch !== 'object' || Array.isArray(batch) || ArrayBuffer.isView(batch)) {
+      throw new TypeError(`${where}: batch must be an object { tokens, targets, batchSize, seqLen }, got ${describe(batch)}`);
+    }
+    const known = withTargets ? ['tokens', 'targets', 'batchSize', 'seqLen'] : ['tokens', 'targets', 'batchSize', 'seqLen'];
+    for (const key of Object.keys(batch)) {
+      if (!known.includes(key)) throw new TypeError(`${where}: unknown batch field ${JSON.stringify(key)}; expected ${known.join(', ')}`);
+    }
+    const { seqLen: maxSeqLen, vocabSize } = this.#config;
+    checkInteger(where, 'batch.batchSize', batch.batchSize, 1, 2 ** 24);
+    checkInteger(where, 'batch.seqLen', batch.seqLen, 1, maxSeqLen);
+    const length = batch.batchSize * batch.seqLen;
+    checkBudget(where, `batchSize × seqLen = ${length}`, 2 * length * I32);
+    const fields = withTargets ? ['tokens', 'targets'] : ['tokens'];
+    for (const name of fields) {
+      const data = batch[name];
+      if (!(data instanceof Int32Array)) {
+        throw new TypeError(`${where}: batch.${name} must be an Int32Array, got ${describe(data)}`);
+      }
+      if (data.length !== length) {
+        throw new RangeError(`${where}: batch.${name} must hold batchSize × seqLen = ${batch.batchSize} × ${batch.seqLen} = ${length} ids, got ${data.length}`);
+      }
+    }
+    checkIds(where, 'batch.tokens', batch.tokens, 0, vocabSize);
+    if (withTargets) checkIds(where, 'batch.targets', batch.targets, -1, vocabSize);
+    return batch;
+  }
+
+  #withBatch(where, batch, body) {
+    const bytes = batch.tokens.length * I32;
+    return this.#host.call(where, [bytes, bytes], ([tokensAt, targetsAt]) => {
+      this.#host.arena.write(tokensAt, batch.tokens);
+      this.#host.arena.write(targetsAt, batch.targets);
+      return body(tokensAt, targetsAt);
+    });
+  }
+
+  #headInputs(where, tokens, layer, head) {
+    const { dModel, heads, maxDistance, causal } = this.#config;
+    const n = tokens.length;
+    const dk = dModel / heads;
+    const rows = 2 * maxDistance + 1;
+    const ArrayType = this.#ArrayType;
+    const size = ArrayType.BYTES_PER_ELEMENT;
+    const handle = this.#handle;
+    return this.#host.call(where, [n * I32, n * dk * size, n * dk * size, n * dk * size], ([tokensAt, qAt, kAt, vAt]) => {
+      const arena = this.#host.arena;
+      arena.write(tokensAt, tokens);
+      handle.headInputsInto(tokensAt, n, layer, head, qAt, kAt, vAt);
+      const matrix = (at, count) => ({ rows: count, cols: dk, data: arena.read(at, ArrayType, count * dk) });
+      return {
+        q: matrix(qAt, n),
+        k: matrix(kAt, n),
+        v: matrix(vAt, n),
+        relKeys: matrix(handle.relativeKeysAddress(layer, head), rows),
+        relValues: matrix(handle.relativeValuesAddress(layer, head), rows),
+        causal,
+      };
+    });
+  }
+}
+
+function checkIds(where, name, ids, min, end) {
+  for (let i = 0; i < ids.length; i += 1) {
+    const id = ids[i];
+    if (id < min || id >= end) {
+      throw new RangeError(`${where}: ${name}[${i}] is ${id}; ids must be from ${min} to ${end - 1}`);
+    }
+  }
+}
+
+export { MAX_CALL_BYTES };
