@@ -8,7 +8,7 @@
 import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
-import { MATRIX_PANELS, layoutOf, pageExample, usePage } from './page-fixture.js';
+import { MATRIX_PANELS, layoutOf, pageExample, significant, usePage } from './page-fixture.js';
 
 const env = usePage();
 let rp;
@@ -66,7 +66,7 @@ async function checkColours(query, settings, where) {
     if (panel.endsWith('Weights')) {
       // The stated rule: 0 to the shared top, on the colour bar and in the canvas's label.
       expect([layout.min, layout.max], panel).toEqual([0, weightTop]);
-      expect(await page.getAttribute(`#figure-${panel} canvas`, 'aria-label')).toContain(`colour scale 0.000 to ${weightTop.toFixed(3)}`);
+      expect(await page.getAttribute(`#figure-${panel} canvas`, 'aria-label')).toContain(`colour scale 0 to ${significant(weightTop)}`);
       expect(await page.textContent(`#figure-${panel} .relpos-caption`)).toContain('Colours: 0 to the largest weight of both weight panels.');
     }
     const got = await page.$eval(

@@ -45,6 +45,8 @@ describe('touch', () => {
 
   test('the tooltip follows its cell when the page scrolls, and hides once the cell is out of sight', async () => {
     const { page, context } = await env.open('', PHONE);
+    const first = await cellCentre(page, 'contentScores', 2, 2);
+    await page.evaluate((dy) => window.scrollBy(0, dy), first.y - 500); // the cell low in the window: the tooltip fits above it
     const point = await cellCentre(page, 'contentScores', 2, 2);
     await page.touchscreen.tap(point.x, point.y);
     await page.waitForTimeout(100);
