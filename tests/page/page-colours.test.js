@@ -1,9 +1,10 @@
 // The colour at each cell of each heatmap is the colour map's colour for the value the JS API
 // returns for the same inputs. Expected colours come straight from d3-scale-chromatic and the
 // documented rule (README "The page"): weights on viridis over [0, w], w the panel's own
-// largest weight (over the cells it shows: j ≤ i under the causal mask); signed panels on reversed RdBu over [-m, m], m = max |value| (offsets:
-// m = max(1, min(k, n - 1))); entry round(t · 255), colour at t = entry / 255; keys hidden by
-// the causal mask grey in the weight panels.
+// largest weight (over the cells it shows: j ≤ i under the causal mask); signed panels on
+// reversed RdBu over [-m, m], m = max |value| (offsets: m = max(1, min(k, n - 1))); entry
+// round(t · 255), colour at t = entry / 255; keys hidden by the causal mask grey in the weight
+// panels.
 import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';

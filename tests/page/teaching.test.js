@@ -31,11 +31,13 @@ describe('stable numbers on the page', () => {
   test('changing k keeps the content panels and every bias with |j − i| ≤ min(k₁, k₂)', async () => {
     const { page, context, problems } = await env.open('?k=3', VIEW);
     const before = { scores: await matrixOf(page, 'contentScores'), biases: await matrixOf(page, 'positionBiases') };
+    const before2 = { weights: await matrixOf(page, 'contentWeights') };
     const hashes = { scores: await canvasHash(page, '#figure-contentScores canvas'), weights: await canvasHash(page, '#figure-contentWeights canvas') };
     await page.fill('#maxDistance', '1');
     expect(await matrixOf(page, 'contentScores')).toEqual(before.scores);
     expect(await canvasHash(page, '#figure-contentScores canvas')).toBe(hashes.scores);
-    expect(await canvasHash(page, '#figure-contentWeights canvas')).toBe(hashes.weights);
+    expect(await matrixOf(page, 'contentWeights')).toEqual(before2.weights);
+    expect(await canvasHash(page, '#figure-contentWeights canvas')).toBe(hashes.weights); // its own colour range: unchanged
     const after = await matrixOf(page, 'positionBiases');
     let changed = 0;
     for (let index = 0; index < 36; index += 1) {

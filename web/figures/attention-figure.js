@@ -6,6 +6,9 @@ import { makeScale } from '../render/colormaps.js';
 import { drawHeatmap, forgetMatrixImage, heatmapWidth } from '../render/heatmap.js';
 import { followScroll, showTooltip, wirePanel } from './interaction.js';
 import { downloadCanvas } from './download.js';
+import { drawOffsetPanel, offsetAriaLabel, offsetReading, OFFSET_TEXT } from './offset-panel.js';
+import { forgetRectImage, rectGrid } from '../render/heatmap-rect.js';
+import { offsetReach } from './offset-space.js';
 import { createPanelFigure } from './panel-figure.js';
 import { extentFor, longViewColours } from './panel-extents.js';
 import { plainMath } from '../render/math-text.js';
@@ -104,17 +107,34 @@ export class AttentionFigure {
    * early when another view arrives.
    */
   async setView(view, { progressive = false } = {}) {
+    const previous = this.view;
+    const spaceChanged = Boolean(previous?.offsetSpace) !== Boolean(view.offsetSpace);
     this.view = view;
-    if (this.selection && (this.selection.i >= view.n || this.selection.j >= view.n)) this.select(null);
+    // Offset space selects (i, column): the selected offset c = column − k′ stays when k′ changes.
+    if (this.selection && !spaceChanged && view.offsetSpace) this.selection = { ...this.selection, j: this.selection.j + view.offsetSpace.reach - previous.offsetSpace.reach };
+    const cols = view.offsetSpace ? view.offsetSpace.cols : view.n;
+    if (this.selection && (spaceChanged || this.selection.i >= view.n || this.selection.j < 0 || this.selection.j >= cols)) this.select(null);
     if (!progressive) {
       this.draw();
       return;
     }
+    // A task of its own for each panel, the first too: the task that received the view (from a
+    // worker: hundreds of MB of arrays, and the garbage collection they bring) draws nothing.
     for (const panel of this.panels) {
+      await new Promise((resume) => setTimeout(resume, 0));
       if (this.view !== view) return;
       this.drawPanel(panel);
-      await new Promise((resume) => setTimeout(resume, 0));
     }
+  }
+
+  /**
+   * The pixel grid the long view's panels will be drawn with for n and k (the first panel's
+   * width), so that a worker can compute their block means ahead; null when not shown.
+   */
+  offsetGrid(n, k) {
+    const wrap = this.panels.length ? this.parts.get(this.panels[0].id).wrap : null;
+    const width = wrap?.isConnected ? wrap.clientWidth : 0;
+    return width ? rectGrid(n, 2 * offsetReach(n, k) + 1, width, this.maxSide) : null;
   }
 
   canvasOf(panelId) {
@@ -125,6 +145,7 @@ export class AttentionFigure {
   timePanelDraw(panelId) {
     const panel = this.panels.find((p) => p.id === panelId);
     forgetMatrixImage(this.parts.get(panelId).canvas);
+    forgetRectImage(this.parts.get(panelId).canvas);
     this.parts.get(panelId).canvas.describedValues = null;
     this.shown.delete(panelId);
     const start = performance.now();
@@ -173,12 +194,16 @@ export class AttentionFigure {
     const k = view.maxDistance;
     const { canvas, caption } = this.parts.get(panel.id);
     if (width === 0) return;
-    const values = panel.values(view);
+    const values = view.offsetSpace ? view.offsetSpace.panels[panel.id] : panel.values(view);
     // Everything else a panel's pixels depend on; the same values and key: nothing to draw.
     const { selection } = this;
     const key = [width, maxSide, fontScale, labelSpace, globalThis.devicePixelRatio, view.n, k, view.causal, selection ? `${selection.i},${selection.j}` : '', JSON.stringify(colours), view.labels.join('\n')].join('|');
     const shown = this.shown.get(panel.id);
     if (shown && shown.values === values && shown.key === key) return;
+    if (view.offsetSpace) {
+      this.drawOffsetSpace(panel, values, key, { width, colours });
+      return;
+    }
     const masked = panel.masked?.(view) ?? null;
     const extent = extentFor(values, view.n, Boolean(masked));
     const colourRange = view.long ? longViewColours(panel, values, view.n, Boolean(masked)) : null;
@@ -224,6 +249,22 @@ export class AttentionFigure {
     }
   }
 
+  // The long view: the panel in offset space (offset-panel.js), rows × (2k′ + 1).
+  drawOffsetSpace(panel, values, key, { width, colours }) {
+    const { view } = this;
+    const { canvas, caption } = this.parts.get(panel.id);
+    const layout = drawOffsetPanel(canvas, panel, view, { width, colours, maxSide: this.maxSide, selection: this.selection });
+    this.layouts.set(panel.id, layout);
+    this.shown.set(panel.id, { values, key });
+    const { scale } = layout;
+    canvas.dataset.layout = JSON.stringify({ x0: layout.x0, y0: layout.y0, cellW: layout.cellW, cellH: layout.cellH, rows: layout.rows, cols: layout.cols, reach: view.offsetSpace.reach, gRows: layout.gRows, gCols: layout.gCols, min: scale.min, max: scale.max, map: scale.map });
+    const captionText = OFFSET_TEXT[panel.id].caption(view);
+    if (caption.textContent !== captionText) caption.textContent = captionText;
+    const label = offsetAriaLabel(panel, view, layout.extent, scale);
+    if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);
+    canvas.describedValues = null;
+  }
+
   /** Selects a cell (or null), redraws the highlight, shows the tooltip and the readout. */
   select(cell, { panelId, anchor, announce } = {}) {
     if (!cell) {
@@ -239,12 +280,23 @@ export class AttentionFigure {
     const same = this.selection && this.selection.i === cell.i && this.selection.j === cell.j;
     this.selection = { ...cell, panelId };
     this.lastCell = { i: cell.i, j: cell.j };
+    const { view } = this;
+    const panel = this.panels.find((p) => p.id === panelId);
+    if (view.offsetSpace && panel) {
+      // Offset space: cell.j is the column, clipped offset c = j − k′.
+      const reading = offsetReading(view, panel, cell);
+      if (!same) {
+        this.draw();
+        this.onSelect(reading.offset, null);
+      }
+      showTooltip(this.tooltip, reading.lines, anchor ?? { x: 16, y: 16 });
+      if (announce) this.readout.textContent = reading.sentence;
+      return;
+    }
     if (!same) {
       this.draw();
       this.onSelect(clippedOffset(cell.i, cell.j, this.view.maxDistance), { i: cell.i, j: cell.j });
     }
-    const { view } = this;
-    const panel = this.panels.find((p) => p.id === panelId);
     if (!panel) return; // selected from outside the panels (the page's story): outlines only
     const { i, j } = cell;
     const isMasked = panel.masked?.(view)?.(i, j) ?? false;

@@ -5,9 +5,9 @@
 /** The cell under CSS-pixel position (x, y) of a heatmap with `layout`, or null. */
 export function cellAt(layout, x, y) {
   if (!layout) return null;
-  const j = Math.floor((x - layout.x0) / layout.cell);
-  const i = Math.floor((y - layout.y0) / layout.cell);
-  return i >= 0 && j >= 0 && i < layout.n && j < layout.n ? { i, j } : null;
+  const j = Math.floor((x - layout.x0) / (layout.cellW ?? layout.cell));
+  const i = Math.floor((y - layout.y0) / (layout.cellH ?? layout.cell));
+  return i >= 0 && j >= 0 && i < (layout.rows ?? layout.n) && j < (layout.cols ?? layout.n) ? { i, j } : null;
 }
 
 const KEY_MOVES = {
@@ -31,7 +31,7 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
   const clientPoint = (cell) => {
     const layout = getLayout();
     const box = canvas.getBoundingClientRect();
-    return { x: box.left + layout.x0 + (cell.j + 0.5) * layout.cell, y: box.top + layout.y0 + (cell.i + 0.5) * layout.cell };
+    return { x: box.left + layout.x0 + (cell.j + 0.5) * (layout.cellW ?? layout.cell), y: box.top + layout.y0 + (cell.i + 0.5) * (layout.cellH ?? layout.cell) };
   };
   const fromPointer = (event) => {
     const box = canvas.getBoundingClientRect();
@@ -56,11 +56,11 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
     let next = null;
     if (KEY_MOVES[event.key]) {
       const [di, dj] = KEY_MOVES[event.key];
-      next = { i: Math.min(layout.n - 1, Math.max(0, current.i + di)), j: Math.min(layout.n - 1, Math.max(0, current.j + dj)) };
+      next = { i: Math.min((layout.rows ?? layout.n) - 1, Math.max(0, current.i + di)), j: Math.min((layout.cols ?? layout.n) - 1, Math.max(0, current.j + dj)) };
     } else if (event.key === 'Home') {
       next = { i: current.i, j: 0 };
     } else if (event.key === 'End') {
-      next = { i: current.i, j: layout.n - 1 };
+      next = { i: current.i, j: (layout.cols ?? layout.n) - 1 };
     } else if (event.key === 'Escape') {
       select(null, { panelId });
       return;

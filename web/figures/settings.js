@@ -29,6 +29,14 @@ export const CONTROLS = {
   asymmetry: { param: 'asym', attribute: 'asymmetry', kind: 'number', default: 0, min: -0.9, max: 0.9 },
 };
 
+/**
+ * The largest clipping distance k for a state: 63 in the sentence view (and the elements); in
+ * the long view n − 1 (at least 63), where the offset-space panels show 2k + 1 columns.
+ */
+export function maxDistanceLimit(state) {
+  return state.long ? Math.max(CONTROLS.maxDistance.max, state.seqLen - 1) : CONTROLS.maxDistance.max;
+}
+
 /** The settings of the attention panels (the locality table's shape among them)… */
 export const ATTENTION_SETTINGS = ['draw', 'table', 'sameQuery', 'seqLen', 'dK', 'maxDistance', 'seed', 'causal', 'tokens', 'strength', 'noise', 'width', 'asymmetry'];
 /** …of the page's profile, which reads the panels' own table… */

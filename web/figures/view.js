@@ -1,4 +1,5 @@
 // From settings to the numbers a figure draws: every matrix comes from the JS API (WASM).
+import { computeOffsetSpace } from './offset-space.js';
 import { tokenLabels } from './settings.js';
 
 /** An axis label: the position and its word (or just the position). */
@@ -28,8 +29,9 @@ export function exampleOptions(settings, words) {
 /**
  * The attention panels' numbers for settings (ATTENTION_SETTINGS: the draw, the table and its
  * shape, sameQuery, seqLen, dK, maxDistance, seed, causal, tokens). With `positionsOnly` (the
- * long-sequence view) the axes name positions, not words. With `previous` (the view on screen),
- * its offsets are kept when n and k are the same.
+ * long-sequence view) the axes name positions, not words, and the view carries `offsetSpace`, the
+ * panels as (query, clipped offset) matrices. With `previous` (the view on screen), its offsets
+ * are kept when n and k are the same.
  */
 export function computeAttentionView(rp, settings, { positionsOnly = false, previous = null } = {}) {
   const n = settings.seqLen;
@@ -39,7 +41,7 @@ export function computeAttentionView(rp, settings, { positionsOnly = false, prev
   const combined = result.combinedWeights.data;
   const content = result.contentWeights.data;
   for (let index = 0; index < n * n; index += 1) difference[index] = combined[index] - content[index];
-  return {
+  const view = {
     n,
     long: positionsOnly,
     maxDistance: settings.maxDistance,
@@ -54,6 +56,9 @@ export function computeAttentionView(rp, settings, { positionsOnly = false, prev
     difference,
     offsets: sameOffsets(previous, n, settings.maxDistance) ? previous.offsets : rp.relativeOffsets(n, settings.maxDistance),
   };
+  // The long view draws its panels in offset space (offset-space.js): n × (2k′ + 1) matrices.
+  if (positionsOnly) view.offsetSpace = computeOffsetSpace(view);
+  return keepOffsets(view, previous);
 }
 
 /**
@@ -80,12 +85,16 @@ export function outputParts(view, i) {
 }
 
 // The clipped offsets depend on n and k only. Keeping the same matrix tells the figures that the
-// offsets panel is unchanged (a new seed redraws five panels, not six).
+// offsets panel is unchanged (a new seed redraws five panels, not six); the same for the long
+// view's offset-space offsets.
 const sameOffsets = (view, n, k) => Boolean(view) && view.n === n && view.maxDistance === k && view.offsets.data.length === n * n;
 
 /** `view` with the offsets matrix of `previous` when it is the same one (a view from a worker). */
 export function keepOffsets(view, previous) {
-  return sameOffsets(previous, view.n, view.maxDistance) ? { ...view, offsets: previous.offsets } : view;
+  if (!sameOffsets(previous, view.n, view.maxDistance)) return view;
+  const offsetSpace =
+    view.offsetSpace && previous.offsetSpace ? { ...view.offsetSpace, panels: { ...view.offsetSpace.panels, offsets: previous.offsetSpace.panels.offsets } } : view.offsetSpace;
+  return { ...view, offsets: previous.offsets, offsetSpace };
 }
 
 /** The locality profile for settings { profileSeed, profileDK, profileMaxDistance, noise, width, asymmetry }. */

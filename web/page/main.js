@@ -11,7 +11,8 @@ import { themeColours } from '../figures/attention-figure.js';
 import { setMathText } from '../figures/math-dom.js';
 import { createTablesFigure, drawTablesFigure } from '../figures/tables-figure.js';
 import { createProfileFigure, drawProfile, tableProfileCaption } from '../figures/profile-figure.js';
-import { ATTENTION_SETTINGS, CONTROLS, MAX_LONG, MAX_TOKENS, defaultState, parseControl, splitTokens } from '../figures/settings.js';
+import { ATTENTION_SETTINGS, CONTROLS, MAX_LONG, MAX_TOKENS, defaultState, maxDistanceLimit, parseControl, splitTokens } from '../figures/settings.js';
+import { offsetValue } from '../figures/offset-space.js';
 import { sharedRelPos } from '../figures/shared-relpos.js';
 import { startAttentionWorker } from '../figures/start-attention-worker.js';
 import { computeAttentionView, keepOffsets } from '../figures/view.js';
@@ -99,6 +100,8 @@ async function start() {
   function syncControls() {
     const max = String(state.long ? MAX_LONG : MAX_TOKENS);
     if ($('seqLen').max !== max) $('seqLen').max = max;
+    const maxK = String(maxDistanceLimit(state)); // the long view: up to n − 1
+    if ($('maxDistance').max !== maxK) $('maxDistance').max = maxK;
     if ($('tokens').disabled !== state.long) $('tokens').disabled = state.long;
     if ($('long-explain').hidden === state.long) $('long-explain').hidden = !state.long;
     setMathText($('draw-explain'), DRAW_EXPLAIN[state.draw]);
@@ -117,7 +120,7 @@ async function start() {
 
   function onControl(input) {
     const raw = input.type === 'checkbox' ? (input.checked ? '1' : '0') : input.value;
-    const { value, note } = parseControl(input.name, raw);
+    const { value, note } = parseControl(input.name, raw, undefined, input.name === 'maxDistance' ? maxDistanceLimit(state) : undefined);
     if (note && input.type === 'number' && input.value === '') return; // mid-edit: wait for a number
     const words = (text) => splitTokens(text).length;
     // A new word count sets n (an empty box keeps it); other edits keep a slider-chosen n.
@@ -127,6 +130,7 @@ async function start() {
     state = { ...state, [input.name]: value };
     if (input.name === 'long' && !value) state.seqLen = Math.min(state.seqLen, MAX_TOKENS);
     if (input.name === 'seqLen' && !state.long) state.seqLen = Math.min(state.seqLen, MAX_TOKENS);
+    state.maxDistance = Math.min(state.maxDistance, maxDistanceLimit(state));
     setNotes(note ? [note] : []);
     update();
   }
@@ -194,7 +198,9 @@ async function start() {
 
   function update() {
     started = performance.now();
-    const large = state.seqLen > SYNC_LIMIT && getWorker();
+    // The long view's offset-space panels have n × (2k′ + 1) cells: past 384² of them, the worker too.
+    const offsetCells = state.long ? state.seqLen * (2 * Math.min(state.maxDistance, state.seqLen - 1) + 1) : 0;
+    const large = (state.seqLen > SYNC_LIMIT || offsetCells > SYNC_LIMIT * SYNC_LIMIT) && getWorker();
     try {
       if (!large) attentionView = computeAttentionView(rp, attentionSettings(), { positionsOnly: state.long, previous: attentionView });
     } catch (error) {
@@ -206,7 +212,9 @@ async function start() {
     if (large) {
       requestId += 1;
       document.body.dataset.busy = 'true';
-      worker.postMessage({ id: requestId, settings: attentionSettings(), positionsOnly: state.long });
+      figure.maxSide = maxSide();
+      const offsetGrid = state.long ? figure.offsetGrid(state.seqLen, state.maxDistance) : null; // block means in the worker too
+      worker.postMessage({ id: requestId, settings: attentionSettings(), positionsOnly: state.long, offsetGrid });
       return;
     }
     computedBy = 'main';
@@ -302,6 +310,12 @@ async function start() {
       valueAt: (panelId, i, j) => PANELS.find((p) => p.id === panelId).values(attentionView)[i * attentionView.n + j],
       profile: () => Array.from(attentionView.profile.profile),
       tokens: () => [...attentionView.result.tokens],
+      // The long view's offset-space cell (i, c): as drawn (float32, null: no key) and in float64.
+      offsetCell: (panelId, i, c) => {
+        const space = attentionView.offsetSpace;
+        const drawn = space.panels[panelId][i * space.cols + c + space.reach];
+        return { drawn: drawn === drawn ? drawn : null, exact: offsetValue(attentionView, panelId, i, c) };
+      },
       timePanelDraw: (panelId) => figure.timePanelDraw(panelId),
       memory: () => rp.memory(),
     }),
