@@ -1,14 +1,14 @@
 // The colour at each cell of each heatmap is the colour map's colour for the value the JS API
 // returns for the same inputs. Expected colours come straight from d3-scale-chromatic and the
-// documented rule (README "The page"): weights on viridis over [0, w], w the largest weight of
-// either weight panel (over the cells it shows: j ≤ i under the causal mask), the same w for
-// both; signed panels on reversed RdBu over [-m, m], m = max |value| (offsets:
-// m = max(1, min(k, n - 1))); entry round(t · 255), colour at t = entry / 255; keys hidden by
-// the causal mask grey in the weight panels.
+// documented rule (README "The page"): weights on viridis over [0, w], w the panel's own
+// largest weight (over the cells it shows: j ≤ i under the causal mask); signed panels on
+// reversed RdBu over [-m, m], m = max |value| (offsets: m = max(1, min(k, n - 1))); entry
+// round(t · 255), colour at t = entry / 255; keys hidden by the causal mask grey in the weight
+// panels.
 import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
-import { MATRIX_PANELS, layoutOf, pageExample, usePage, significant } from './page-fixture.js';
+import { MATRIX_PANELS, layoutOf, pageExample, significant, usePage } from './page-fixture.js';
 
 const env = usePage();
 let rp;
@@ -35,19 +35,17 @@ function expectedPanels({ seed, seqLen, dK, maxDistance, causal }) {
 
 const MASKED_GREY = [0xbd, 0xbd, 0xc4]; // --relpos-masked, light theme
 
-/** The weight panels' shared top: the largest weight in either panel, over the cells shown. */
-function sharedWeightTop(expected, { seqLen: n, causal }) {
+/** A weight panel's top: its largest weight over the cells shown. */
+function weightTopOf(values, { seqLen: n, causal }) {
   let top = 0;
-  for (const panel of ['contentWeights', 'combinedWeights']) {
-    for (let i = 0; i < n; i += 1) for (let j = 0; j <= (causal ? i : n - 1); j += 1) top = Math.max(top, expected[panel][i * n + j]);
-  }
+  for (let i = 0; i < n; i += 1) for (let j = 0; j <= (causal ? i : n - 1); j += 1) top = Math.max(top, values[i * n + j]);
   return top;
 }
 
-function expectedColour(panel, values, value, settings, i, j, weightTop) {
+function expectedColour(panel, values, value, settings, i, j) {
   if (settings.causal && j > i && ['contentWeights', 'combinedWeights', 'difference'].includes(panel)) return MASKED_GREY;
   if (panel === 'contentWeights' || panel === 'combinedWeights') {
-    return rgb(interpolateViridis(Math.round((value / weightTop) * 255) / 255));
+    return rgb(interpolateViridis(Math.round((value / weightTopOf(values, settings)) * 255) / 255));
   }
   const { maxDistance: k, seqLen: n } = settings;
   const m = panel === 'offsets' ? Math.max(1, Math.min(k, n - 1)) : Math.max(...Array.from(values, Math.abs));
@@ -59,15 +57,15 @@ async function checkColours(query, settings, where) {
   const { page, context, problems } = await env.open(query, { viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
   const expected = expectedPanels(settings);
   const n = settings.seqLen;
-  const weightTop = sharedWeightTop(expected, settings);
   for (const panel of MATRIX_PANELS) {
     const layout = await layoutOf(page, panel);
     expect(layout.n).toBe(n);
     if (panel.endsWith('Weights')) {
-      // The stated rule: 0 to the shared top, on the colour bar and in the canvas's label.
+      // The stated rule: 0 to the panel's own top, on the colour bar and in the canvas's label.
+      const weightTop = weightTopOf(expected[panel], settings);
       expect([layout.min, layout.max], panel).toEqual([0, weightTop]);
       expect(await page.getAttribute(`#figure-${panel} canvas`, 'aria-label')).toContain(`colour scale 0 to ${significant(weightTop)}`);
-      expect(await page.textContent(`#figure-${panel} .relpos-caption`)).toContain('Colours: 0 to the largest weight of both weight panels.');
+      expect(await page.textContent(`#figure-${panel} .relpos-caption`)).toContain('Colours: 0 to this panel’s largest weight.');
     }
     const got = await page.$eval(
       `#figure-${panel} canvas`,
@@ -87,7 +85,7 @@ async function checkColours(query, settings, where) {
     );
     const values = expected[panel];
     for (let index = 0; index < n * n; index += 1) {
-      const want = expectedColour(panel, values, values[index], settings, Math.floor(index / n), index % n, weightTop);
+      const want = expectedColour(panel, values, values[index], settings, Math.floor(index / n), index % n);
       expect(got[index], `${panel} cell (${Math.floor(index / n)}, ${index % n}) value ${values[index]}`).toEqual(want);
     }
   }

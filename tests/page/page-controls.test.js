@@ -6,10 +6,10 @@ const env = usePage();
 
 // [control id, how to change it, URL parameter it must set, canvases it must change]
 const MATRICES = 'matrices';
-// The position table's settings change what reads aᴷ, never the content scores or the offsets
-// (the content-only weights keep their numbers, but share their colour range with panel 4).
+// The position table's settings change what reads aᴷ, never the content panels or the offsets
+// (each weight panel has its own colour range, so the content-only weights keep their colours).
 const TABLE = ['#figure-positionBiases canvas', '#figure-combinedWeights canvas', '#figure-difference canvas', '#profile-canvas'];
-const NEVER_BY_TABLE = ['#figure-contentScores canvas', '#figure-offsets canvas'];
+const NEVER_BY_TABLE = ['#figure-contentScores canvas', '#figure-contentWeights canvas', '#figure-offsets canvas'];
 const CHANGES = [
   ['seqLen', (page) => page.fill('#seqLen', '9'), 'n=9', MATRICES],
   ['dK', (page) => page.fill('#dK', '7'), 'dk=7', MATRICES],

@@ -32,11 +32,12 @@ describe('stable numbers on the page', () => {
     const { page, context, problems } = await env.open('?k=3', VIEW);
     const before = { scores: await matrixOf(page, 'contentScores'), biases: await matrixOf(page, 'positionBiases') };
     const before2 = { weights: await matrixOf(page, 'contentWeights') };
-    const hashes = { scores: await canvasHash(page, '#figure-contentScores canvas') };
+    const hashes = { scores: await canvasHash(page, '#figure-contentScores canvas'), weights: await canvasHash(page, '#figure-contentWeights canvas') };
     await page.fill('#maxDistance', '1');
     expect(await matrixOf(page, 'contentScores')).toEqual(before.scores);
     expect(await canvasHash(page, '#figure-contentScores canvas')).toBe(hashes.scores);
-    expect(await matrixOf(page, 'contentWeights')).toEqual(before2.weights); // (its colours share panel 4's range)
+    expect(await matrixOf(page, 'contentWeights')).toEqual(before2.weights);
+    expect(await canvasHash(page, '#figure-contentWeights canvas')).toBe(hashes.weights); // its own colour range: unchanged
     const after = await matrixOf(page, 'positionBiases');
     let changed = 0;
     for (let index = 0; index < 36; index += 1) {

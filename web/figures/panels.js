@@ -2,7 +2,7 @@
 // every input (docs/maths.md §6, the teaching truth about diagonals). Each `values` reads the panel's n × n matrix from the
 // computed view { result (rp.example), offsets (rp.relativeOffsets), difference }. Captions
 // and notes are written in the math notation of web/render/math-text.js (q_i, a^K, √d_k).
-import { sharedWeightMax } from './weight-scale.js';
+import { weightMax } from './weight-scale.js';
 
 /**
  * A value to `digits` significant digits (0.00098, 1.69, 12.3), with a true minus sign; very
@@ -25,17 +25,16 @@ const causalMask = (view) => (view.causal ? (i, j) => j > i : null);
 const rowConstantBias = (view) => view.maxDistance === 0 && view.n > 1;
 // Under the causal mask a query never sees a later key, so positive offsets are never used.
 const DECODER_NOTE = 'A decoder never uses offsets 1…k (a^K_1…a^K_k): only the lower edge is drawn.';
-// The two softmax panels: colours from 0 to the largest weight in either panel, one range for
-// both (weight-scale.js); in the long view, up to each panel's 99th percentile, so the label
-// drops the range.
-const WEIGHT_SCALE = {
+// The two softmax panels: colours from 0 to the panel's own largest weight (weight-scale.js);
+// in the long view, up to its 99th percentile, so the label drops the range.
+const weightScale = (matrix) => ({
   scale: 'sequential',
-  range: (view) => [0, sharedWeightMax(view)],
-  barLabel: (scale) => `weight, 0 to ${scale.max.toPrecision(3)} (max of both)`,
+  range: (view) => [0, weightMax(view.result[matrix].data, view)],
+  barLabel: (scale) => `weight, 0 to ${scale.max.toPrecision(3)} (this panel’s max)`,
   barLabelLong: 'weight',
-};
+});
 // The colour rule as the caption states it; the long view has its own (panel-extents.js).
-const weightColours = (view) => (view.long ? 'Colours: 0 to this panel’s 99th percentile, brighter weights saturate.' : 'Colours: 0 to the largest weight of both weight panels.');
+const weightColours = (view) => (view.long ? 'Colours: 0 to this panel’s 99th percentile, brighter weights saturate.' : 'Colours: 0 to this panel’s largest weight.');
 
 export const PANELS = [
   {
@@ -68,7 +67,7 @@ export const PANELS = [
   {
     id: 'contentWeights',
     title: 'Content-only weights',
-    ...WEIGHT_SCALE,
+    ...weightScale('contentWeights'),
     values: (view) => view.result.contentWeights.data,
     masked: causalMask,
     caption: (view) =>
@@ -78,7 +77,7 @@ export const PANELS = [
   {
     id: 'combinedWeights',
     title: 'Combined weights',
-    ...WEIGHT_SCALE,
+    ...weightScale('combinedWeights'),
     values: (view) => view.result.combinedWeights.data,
     masked: causalMask,
     caption: (view) =>
