@@ -109,19 +109,29 @@ function matrixImage(canvas, spec, widthDevice, heightDevice) {
     drawn = drawnSample(grid, gRows, gCols, bx, spec.rangeCols ?? [0, cols - 1], maskFrom);
     scale = spec.scaleFor(drawn.sample, drawn.count, { min: drawn.min, max: drawn.max });
   }
-  const cells = new OffscreenCanvas(gCols, gRows);
-  const image = new ImageData(gCols, gRows);
-  const grey = new Uint32Array(Uint8ClampedArray.from([...parseColour(spec.colours.masked), 255]).buffer)[0];
-  colourMap(grid, gRows, gCols, scale, pixelTable(colourTable(scale.map)), grey, new Uint32Array(image.data.buffer), maskFrom);
-  cells.getContext('2d').putImageData(image, 0, 0);
-  let picture = cells;
-  if (gRows !== heightDevice || gCols !== widthDevice) {
-    picture = new OffscreenCanvas(widthDevice, heightDevice);
-    const g = picture.getContext('2d');
-    g.imageSmoothingEnabled = false;
-    g.drawImage(cells, 0, 0, widthDevice, heightDevice);
+  // The offscreen canvases and the ImageData are kept with the canvas while their sizes hold.
+  const entry = cached ?? {};
+  if (entry.gRows !== gRows || entry.gCols !== gCols) {
+    entry.cells = new OffscreenCanvas(gCols, gRows);
+    entry.cellsContext = entry.cells.getContext('2d');
+    entry.image = new ImageData(gCols, gRows);
   }
-  const entry = { values, key, picture, scale, gRows, gCols };
+  const grey = new Uint32Array(Uint8ClampedArray.from([...parseColour(spec.colours.masked), 255]).buffer)[0];
+  colourMap(grid, gRows, gCols, scale, pixelTable(colourTable(scale.map)), grey, new Uint32Array(entry.image.data.buffer), maskFrom);
+  entry.cellsContext.putImageData(entry.image, 0, 0);
+  let picture = entry.cells;
+  if (gRows !== heightDevice || gCols !== widthDevice) {
+    if (entry.scaled?.width !== widthDevice || entry.scaled?.height !== heightDevice) {
+      entry.scaled = new OffscreenCanvas(widthDevice, heightDevice);
+      entry.scaledContext = entry.scaled.getContext('2d');
+    }
+    const g = entry.scaledContext;
+    g.imageSmoothingEnabled = false;
+    g.clearRect(0, 0, widthDevice, heightDevice);
+    g.drawImage(entry.cells, 0, 0, widthDevice, heightDevice);
+    picture = entry.scaled;
+  }
+  Object.assign(entry, { values, key, picture, scale, gRows, gCols });
   imageCache.set(canvas, entry);
   return entry;
 }
