@@ -66,7 +66,14 @@ function attentionTensors({ q, k, v, relKeys, relValues, n, d, maxDistance }, { 
   return [contentScores, positionBiases, combinedScores, contentWeights, combinedWeights, output];
 }
 
-const RESULT_NAMES = ['contentScores', 'positionBiases', 'combinedScores', 'contentWeights', 'combinedWeights', 'output'];
+const RESULT_NAMES = [
+  'contentScores',
+  'positionBiases',
+  'combinedScores',
+  'contentWeights',
+  'combinedWeights',
+  'output',
+];
 
 /**
  * Sets up TF.js on the WASM backend. attention(inputs, style = 'tuned' | 'direct') takes

@@ -69,19 +69,17 @@ void attentionInto(int n, int dK, int dV, int tableRows, bool causal, bool hasRe
                    Address output) {
   static relpos::AttentionWorkspace<T> workspace;
   const int valueTableRows = hasRelativeValues ? tableRows : 0;
-  const relpos::AttentionInputs<T> in{constMatrixAt<T>(queries, n, dK),
-                                      constMatrixAt<T>(keys, n, dK),
-                                      constMatrixAt<T>(relativeKeys, tableRows, dK),
-                                      constMatrixAt<T>(values, dV == 0 ? 0 : n, dV),
-                                      constMatrixAt<T>(relativeValues, valueTableRows,
-                                                       hasRelativeValues ? dV : 0),
-                                      causal};
-  relpos::AttentionPanels<T> panels{matrixAt<T>(contentScores, n, n),
-                                    matrixAt<T>(positionBiases, n, n),
-                                    matrixAt<T>(combinedScores, n, n),
-                                    matrixAt<T>(contentWeights, n, n),
-                                    matrixAt<T>(combinedWeights, n, n),
-                                    matrixAt<T>(output, dV == 0 ? 0 : n, dV)};
+  const relpos::AttentionInputs<T> in{
+      constMatrixAt<T>(queries, n, dK),
+      constMatrixAt<T>(keys, n, dK),
+      constMatrixAt<T>(relativeKeys, tableRows, dK),
+      constMatrixAt<T>(values, dV == 0 ? 0 : n, dV),
+      constMatrixAt<T>(relativeValues, valueTableRows, hasRelativeValues ? dV : 0),
+      causal};
+  relpos::AttentionPanels<T> panels{
+      matrixAt<T>(contentScores, n, n),   matrixAt<T>(positionBiases, n, n),
+      matrixAt<T>(combinedScores, n, n),  matrixAt<T>(contentWeights, n, n),
+      matrixAt<T>(combinedWeights, n, n), matrixAt<T>(output, dV == 0 ? 0 : n, dV)};
   relpos::computeAttention(in, workspace, panels, &lastTimings);
   if (workspace.elements() > kWorkspaceElementsKept) {
     workspace = relpos::AttentionWorkspace<T>();
@@ -140,10 +138,10 @@ void exampleScenarioInto(const ExampleRequest& r, const ExampleBuffers& b) {
       matrixAt<double>(b.keys, r.n, r.dK),
       matrixAt<double>(b.values, r.n, r.dK),
       Eigen::Map<relpos::Vector<double>>(at<double>(b.profile), tableRows)};
-  relpos::drawExampleScenario(settings,
-                              relpos::Utf8Tokens{at<const char>(r.tokenBytes),
-                                                 at<const std::int32_t>(r.tokenLengths)},
-                              scenario);
+  relpos::drawExampleScenario(
+      settings,
+      relpos::Utf8Tokens{at<const char>(r.tokenBytes), at<const std::int32_t>(r.tokenLengths)},
+      scenario);
 }
 
 // Bytes of WASM heap in use by malloc: lets tests prove that repeated calls leave memory flat.

@@ -1,6 +1,6 @@
-// Relative self-attention (Shaw et al. 2018; docs/maths.md), templated on the scalar (float, double).
-// Every function writes into caller-owned Maps; the workspace holds the only scratch memory and
-// is reused from call to call, so a steady stream of same-sized calls allocates nothing.
+// Relative self-attention (Shaw et al. 2018; docs/maths.md), templated on the scalar (float,
+// double). Every function writes into caller-owned Maps; the workspace holds the only scratch
+// memory and is reused from call to call, so a steady stream of same-sized calls allocates nothing.
 #pragma once
 
 #include "relpos/matrix_types.hpp"

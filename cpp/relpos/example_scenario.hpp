@@ -63,15 +63,15 @@ struct Utf8Tokens {
 };
 
 struct ExampleScenario {
-  MatrixMap<double> x;               // n x d_model
-  MatrixMap<double> queryWeights;    // d_model x d_k
-  MatrixMap<double> keyWeights;      // d_model x d_k
-  MatrixMap<double> valueWeights;    // d_model x d_k
-  MatrixMap<double> relativeKeys;    // (2k + 1) x d_k
-  MatrixMap<double> relativeValues;  // (2k + 1) x d_k
-  MatrixMap<double> queries;         // n x d_k
-  MatrixMap<double> keys;            // n x d_k
-  MatrixMap<double> values;          // n x d_k
+  MatrixMap<double> x;                 // n x d_model
+  MatrixMap<double> queryWeights;      // d_model x d_k
+  MatrixMap<double> keyWeights;        // d_model x d_k
+  MatrixMap<double> valueWeights;      // d_model x d_k
+  MatrixMap<double> relativeKeys;      // (2k + 1) x d_k
+  MatrixMap<double> relativeValues;    // (2k + 1) x d_k
+  MatrixMap<double> queries;           // n x d_k
+  MatrixMap<double> keys;              // n x d_k
+  MatrixMap<double> values;            // n x d_k
   Eigen::Map<Vector<double>> profile;  // 2k + 1: the uniform query's bias per offset
 };
 

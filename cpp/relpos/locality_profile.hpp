@@ -14,9 +14,9 @@ struct LocalityProfileParams {
   Index dK = 4;
   Index maxDistance = 5;
   double noise = 0.1;
-  double width = 1.0;       // sigma of the Gaussian bump, in positions
-  double asymmetry = 0.0;   // in (-1, 1): sigma is width * (1 + a) for offsets < 0 (looking
-                            // back) and width * (1 - a) for offsets > 0; 0 is the handbook's
+  double width = 1.0;      // sigma of the Gaussian bump, in positions
+  double asymmetry = 0.0;  // in (-1, 1): sigma is width * (1 + a) for offsets < 0 (looking
+                           // back) and width * (1 - a) for offsets > 0; 0 is the handbook's
 };
 
 // exp(-offset^2 / (2 sigma^2)) with sigma = width * (1 + asymmetry) for offset < 0 and

@@ -183,10 +183,10 @@ void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& works
   }
 }
 
-#define RELPOS_INSTANTIATE(T)                                                                   \
-  template void softmaxRows<T>(ConstMatrixRef<T>, bool, MatrixRef<T>, Index);                   \
-  template class AttentionWorkspace<T>;                                                         \
-  template void computeAttention<T>(const AttentionInputs<T>&, AttentionWorkspace<T>&,          \
+#define RELPOS_INSTANTIATE(T)                                                          \
+  template void softmaxRows<T>(ConstMatrixRef<T>, bool, MatrixRef<T>, Index);          \
+  template class AttentionWorkspace<T>;                                                \
+  template void computeAttention<T>(const AttentionInputs<T>&, AttentionWorkspace<T>&, \
                                     AttentionPanels<T>&, AttentionTimings*);
 
 RELPOS_INSTANTIATE(float)

@@ -47,8 +47,8 @@ void drawStable(const ScenarioSettings& settings, const Utf8Tokens& tokens, Exam
   for (Index i = 0; i < s.x.rows(); ++i) {
     const auto length = static_cast<std::size_t>(tokens.lengths[i]);
     // "word:" + the token's bytes, hashed without building the string.
-    NumpyRandom random(derivedSeed(settings.seed, std::string_view(tokens.bytes + start, length),
-                                   "word:"));
+    NumpyRandom random(
+        derivedSeed(settings.seed, std::string_view(tokens.bytes + start, length), "word:"));
     random.fillGaussian(s.x.row(i).data(), static_cast<std::size_t>(s.x.cols()));
     start += length;
   }

@@ -25,8 +25,16 @@ TEST(DerivedSeed, MatchesTheIndependentHash) {
 // The scenario's matrices, owned, for a sentence of words.
 struct Drawn {
   Drawn(Index n, Index dModel, Index dK, Index k)
-      : x(n, dModel), wq(dModel, dK), wk(dModel, dK), wv(dModel, dK), aK(2 * k + 1, dK),
-        aV(2 * k + 1, dK), q(n, dK), keys(n, dK), v(n, dK), profile(2 * k + 1) {}
+      : x(n, dModel),
+        wq(dModel, dK),
+        wk(dModel, dK),
+        wv(dModel, dK),
+        aK(2 * k + 1, dK),
+        aV(2 * k + 1, dK),
+        q(n, dK),
+        keys(n, dK),
+        v(n, dK),
+        profile(2 * k + 1) {}
   Matrix<double> x, wq, wk, wv, aK, aV, q, keys, v;
   Vector<double> profile;
 };

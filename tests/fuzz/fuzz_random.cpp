@@ -54,17 +54,24 @@ void checkScenario(std::uint32_t seed, Index n, Index dModel, Index dK, Index k,
                    const std::string& words) {
   const Index tableRows = 2 * k + 1;
   Buffer<double> x(n, dModel), wq(dModel, dK), wk(dModel, dK), wv(dModel, dK),
-      relativeKeys(tableRows, dK), relativeValues(tableRows, dK), q(n, dK), keys(n, dK),
-      v(n, dK), profile(tableRows, 1);
-  ExampleScenario scenario{x.map(), wq.map(), wk.map(), wv.map(), relativeKeys.map(),
-                           relativeValues.map(), q.map(), keys.map(), v.map(),
+      relativeKeys(tableRows, dK), relativeValues(tableRows, dK), q(n, dK), keys(n, dK), v(n, dK),
+      profile(tableRows, 1);
+  ExampleScenario scenario{x.map(),
+                           wq.map(),
+                           wk.map(),
+                           wv.map(),
+                           relativeKeys.map(),
+                           relativeValues.map(),
+                           q.map(),
+                           keys.map(),
+                           v.map(),
                            Eigen::Map<Vector<double>>(profile.data(), tableRows)};
   // The handbook draw: X is the stream's first n * d_model Gaussians.
   ScenarioSettings settings;
   settings.seed = seed;
   drawExampleScenario(settings, Utf8Tokens{}, scenario);
-  for (Buffer<double>* m : {&x, &wq, &wk, &wv, &relativeKeys, &relativeValues, &q, &keys, &v,
-                            &profile}) {
+  for (Buffer<double>* m :
+       {&x, &wq, &wk, &wv, &relativeKeys, &relativeValues, &q, &keys, &v, &profile}) {
     FUZZ_CHECK(allFinite(m->data(), m->size()));
   }
   NumpyRandom random(seed);
@@ -79,8 +86,8 @@ void checkScenario(std::uint32_t seed, Index n, Index dModel, Index dK, Index k,
   settings.draw = ScenarioDraw::kStable;
   settings.table = PositionTable::kLocality;
   drawExampleScenario(settings, Utf8Tokens{words.data(), lengths.data()}, scenario);
-  for (Buffer<double>* m : {&x, &wq, &wk, &wv, &relativeKeys, &relativeValues, &q, &keys, &v,
-                            &profile}) {
+  for (Buffer<double>* m :
+       {&x, &wq, &wk, &wv, &relativeKeys, &relativeValues, &q, &keys, &v, &profile}) {
     FUZZ_CHECK(allFinite(m->data(), m->size()));
   }
   NumpyRandom first(derivedSeed(seed, std::string_view(words.data(), lengths[0]), "word:"));

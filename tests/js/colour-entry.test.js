@@ -7,9 +7,27 @@ const reference = (x) => Math.min(255, Math.max(0, Math.round(x)));
 
 describe('colour table entries', () => {
   test('halves, the doubles next to them, the ends and beyond', () => {
-    const xs = [-1e300, -256, -0.5, -0.49999999999999994, -0, 0, 0.49999999999999994, 0.5, 1 - 2 ** -53, 254.49999999999997, 254.5, 255, 255.5, 1e300, Infinity, -Infinity];
+    const xs = [
+      -1e300,
+      -256,
+      -0.5,
+      -0.49999999999999994,
+      -0,
+      0,
+      0.49999999999999994,
+      0.5,
+      1 - 2 ** -53,
+      254.49999999999997,
+      254.5,
+      255,
+      255.5,
+      1e300,
+      Infinity,
+      -Infinity,
+    ];
     for (let k = 0; k <= 256; k += 1) {
-      for (const x of [k - 0.5, k + 0.5, k]) xs.push(x, x - x * 2 ** -52 || -(2 ** -1074), x + Math.abs(x) * 2 ** -52 || 2 ** -1074);
+      for (const x of [k - 0.5, k + 0.5, k])
+        xs.push(x, x - x * 2 ** -52 || -(2 ** -1074), x + Math.abs(x) * 2 ** -52 || 2 ** -1074);
     }
     for (const x of xs) expect(roundEntry(x), `x = ${x}`).toBe(reference(x));
   });
@@ -31,7 +49,8 @@ describe('colour table entries', () => {
   });
 
   test('entryOf is entryFor with the span precomputed', () => {
-    for (const value of [-3, -1, 0, 0.25, 1, 4]) expect(entryOf(value, -1, 2)).toBe(entryFor({ min: -1, max: 1 }, value));
+    for (const value of [-3, -1, 0, 0.25, 1, 4])
+      expect(entryOf(value, -1, 2)).toBe(entryFor({ min: -1, max: 1 }, value));
   });
 });
 
@@ -55,7 +74,9 @@ describe('colour scales', () => {
 
   test('unknown names are errors that say what is known', () => {
     expect(() => colourTable('typo')).toThrow(/^unknown colour map "typo"; expected viridis, rdbu-reversed$/);
-    expect(() => makeScale('typo', { min: 0, max: 1 })).toThrow(/^unknown scale kind "typo"; expected sequential, diverging$/);
+    expect(() => makeScale('typo', { min: 0, max: 1 })).toThrow(
+      /^unknown scale kind "typo"; expected sequential, diverging$/,
+    );
     expect(colourTable('viridis')).toHaveLength(256 * 4);
   });
 });

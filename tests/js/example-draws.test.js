@@ -14,14 +14,17 @@ beforeAll(async () => {
 
 const row = (m, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols));
 /** The top-left rows × cols block of an n × n matrix, row-major. */
-const block = (m, size) => Array.from({ length: size * size }, (_, index) => m.data[Math.floor(index / size) * m.cols + (index % size)]);
+const block = (m, size) =>
+  Array.from({ length: size * size }, (_, index) => m.data[Math.floor(index / size) * m.cols + (index % size)]);
 
 describe('the handbook draw is numpy’s stream, bit for bit', () => {
   for (const { params, weights, inputs } of loadFixture('example.json').cases) {
     test(JSON.stringify(params), () => {
       const got = rp.example({ ...params, draw: 'handbook' });
-      for (const [name, want] of Object.entries(weights)) expect(Array.from(got.weights[name].data), name).toEqual(want.data);
-      for (const name of ['relKeys', 'relValues']) expect(Array.from(got.inputs[name].data), name).toEqual(inputs[name].data);
+      for (const [name, want] of Object.entries(weights))
+        expect(Array.from(got.weights[name].data), name).toEqual(want.data);
+      for (const name of ['relKeys', 'relValues'])
+        expect(Array.from(got.inputs[name].data), name).toEqual(inputs[name].data);
     });
   }
 
@@ -48,13 +51,15 @@ describe('the stable draw against numpy', () => {
   for (const { params, weights, inputs, profile, expected } of loadFixture('example_stable.json').cases) {
     test(JSON.stringify(params), () => {
       const got = rp.example(params);
-      for (const [name, want] of Object.entries(weights)) expect(Array.from(got.weights[name].data), name).toEqual(want.data);
+      for (const [name, want] of Object.entries(weights))
+        expect(Array.from(got.weights[name].data), name).toEqual(want.data);
       for (const [name, want] of Object.entries(inputs)) {
         expect([got.inputs[name].rows, got.inputs[name].cols]).toEqual([want.rows, want.cols]);
         expect(relativeError(got.inputs[name].data, want.data), name).toBeLessThanOrEqual(1e-15);
       }
       expect(relativeError(got.profile.values, profile)).toBeLessThanOrEqual(1e-15);
-      for (const panel of PANELS) expect(relativeError(got[panel].data, expected[panel].data), panel).toBeLessThanOrEqual(1e-10);
+      for (const panel of PANELS)
+        expect(relativeError(got[panel].data, expected[panel].data), panel).toBeLessThanOrEqual(1e-10);
       expect(got.tokens).toEqual(params.tokens);
     });
   }
@@ -63,7 +68,12 @@ describe('the stable draw against numpy', () => {
 describe('the stable draw re-draws only what a change concerns', () => {
   const stable = (options) => rp.example({ draw: 'stable', tokens: SENTENCE, dK: 4, ...options });
 
-  for (const [k1, k2] of [[2, 3], [3, 1], [0, 5], [1, 8]]) {
+  for (const [k1, k2] of [
+    [2, 3],
+    [3, 1],
+    [0, 5],
+    [1, 8],
+  ]) {
     test(`k ${k1} → ${k2}: q, k, v, content scores unchanged; biases unchanged where |j − i| ≤ ${Math.min(k1, k2)}`, () => {
       for (const table of ['random', 'locality']) {
         const a = stable({ maxDistance: k1, table });
@@ -128,7 +138,14 @@ describe('sameQuery: the position biases are a Toeplitz matrix equal to the prof
   for (const draw of ['stable', 'handbook']) {
     test(draw, () => {
       const k = 2;
-      const got = rp.example({ draw, tokens: SENTENCE, maxDistance: k, table: 'locality', sameQuery: true, locality: { strength: 6 } });
+      const got = rp.example({
+        draw,
+        tokens: SENTENCE,
+        maxDistance: k,
+        table: 'locality',
+        sameQuery: true,
+        locality: { strength: 6 },
+      });
       const n = SENTENCE.length;
       for (let i = 0; i < n; i += 1) {
         for (let j = 0; j < n; j += 1) {
@@ -144,10 +161,19 @@ describe('sameQuery: the position biases are a Toeplitz matrix equal to the prof
 test('the locality table gives the combined weights a diagonal band', () => {
   const words = 'the quick brown fox jumps over the lazy dog while the cat sat on the warm mat'.split(' ');
   const n = words.length;
-  const got = rp.example({ draw: 'stable', tokens: words, dK: 4, maxDistance: 4, table: 'locality', sameQuery: true, locality: { strength: 8 } });
+  const got = rp.example({
+    draw: 'stable',
+    tokens: words,
+    dK: 4,
+    maxDistance: 4,
+    table: 'locality',
+    sameQuery: true,
+    locality: { strength: 8 },
+  });
   const near = (m) => {
     let mass = 0;
-    for (let i = 0; i < n; i += 1) for (let j = Math.max(0, i - 1); j <= Math.min(n - 1, i + 1); j += 1) mass += m.data[i * n + j];
+    for (let i = 0; i < n; i += 1)
+      for (let j = Math.max(0, i - 1); j <= Math.min(n - 1, i + 1); j += 1) mass += m.data[i * n + j];
     return mass / n;
   };
   // The keys within one position of the query hold a multiple of their content-only share.
@@ -164,7 +190,21 @@ test('the locality table gives the combined weights a diagonal band', () => {
 describe('the output split the tables figure shows', () => {
   test('Σ w·v is the output without aⱽ, and the two parts add up to the output', async () => {
     const { computeAttentionView, outputParts } = await import('../../web/figures/view.js');
-    const settings = { draw: 'stable', table: 'locality', sameQuery: false, seqLen: 7, dK: 4, maxDistance: 2, seed: 3, causal: true, tokens: 'a b c a d e f', strength: 8, noise: 0.1, width: 1, asymmetry: 0 };
+    const settings = {
+      draw: 'stable',
+      table: 'locality',
+      sameQuery: false,
+      seqLen: 7,
+      dK: 4,
+      maxDistance: 2,
+      seed: 3,
+      causal: true,
+      tokens: 'a b c a d e f',
+      strength: 8,
+      noise: 0.1,
+      width: 1,
+      asymmetry: 0,
+    };
     const view = computeAttentionView(rp, settings);
     const { q, k, v, relKeys } = view.result.inputs;
     const valuesOnly = rp.attention({ q, k, v, relKeys, causal: true }).output;

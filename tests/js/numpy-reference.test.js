@@ -77,7 +77,10 @@ describe('attention matches an independent numpy implementation', () => {
 
   test('causal weights are exactly zero above the diagonal', () => {
     const { inputs } = loadFixture('attention.json').cases.find((c) => c.causal);
-    const got = rp.attention({ ...Object.fromEntries(Object.entries(inputs).map(([k, m]) => [k, toMatrix(m)])), causal: true });
+    const got = rp.attention({
+      ...Object.fromEntries(Object.entries(inputs).map(([k, m]) => [k, toMatrix(m)])),
+      causal: true,
+    });
     const { rows: n, data } = got.combinedWeights;
     for (let i = 0; i < n; i += 1) for (let j = i + 1; j < n; j += 1) expect(data[i * n + j]).toBe(0);
   });
@@ -128,7 +131,13 @@ describe('example() builds the documented scenario', () => {
 
 describe('relativeOffsets', () => {
   test('is clip(j - i, -k, k) for every cell', () => {
-    for (const [n, k] of [[1, 0], [6, 2], [9, 3], [5, 10], [4, 0]]) {
+    for (const [n, k] of [
+      [1, 0],
+      [6, 2],
+      [9, 3],
+      [5, 10],
+      [4, 0],
+    ]) {
       const got = rp.relativeOffsets(n, k);
       expect(got.data).toBeInstanceOf(Int32Array);
       for (let i = 0; i < n; i += 1) {

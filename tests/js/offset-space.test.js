@@ -90,13 +90,25 @@ describe('offset space', () => {
         for (let c = 0 - reach; c <= reach; c += 1) {
           const keys = found.get(c);
           const range = keysOf(i, c, n, k);
-          check(JSON.stringify(range ? [range[0], range[1]] : null) === JSON.stringify(keys ? [keys[0], keys.at(-1)] : null), `keys of (${i}, ${c})`);
+          check(
+            JSON.stringify(range ? [range[0], range[1]] : null) ===
+              JSON.stringify(keys ? [keys[0], keys.at(-1)] : null),
+            `keys of (${i}, ${c})`,
+          );
           for (const panel of PANELS) {
             const want = expected(ex, panel, i, c, keys);
             const drawn = panels[panel][i * cols + c + reach];
             const exact = offsetValue(view, panel, i, c);
-            if (want === undefined) check(Number.isNaN(drawn) && Number.isNaN(exact), `${panel} (${i}, ${c}): no key, got ${drawn}, ${exact}`);
-            else check(Object.is(exact, want) && Object.is(drawn, Math.fround(want)), `${panel} (${i}, ${c}): want ${want}, got ${exact} / ${drawn}`);
+            if (want === undefined)
+              check(
+                Number.isNaN(drawn) && Number.isNaN(exact),
+                `${panel} (${i}, ${c}): no key, got ${drawn}, ${exact}`,
+              );
+            else
+              check(
+                Object.is(exact, want) && Object.is(drawn, Math.fround(want)),
+                `${panel} (${i}, ${c}): want ${want}, got ${exact} / ${drawn}`,
+              );
           }
           if (keys) {
             contentRow += offsetValue(view, 'contentWeights', i, c);
@@ -104,19 +116,28 @@ describe('offset space', () => {
             if (causal && c > 0) check(offsetValue(view, 'combinedWeights', i, c) === 0, `causal (${i}, ${c}) not 0`);
           }
         }
-        check(Math.abs(contentRow - 1) < 1e-12 && Math.abs(combinedRow - 1) < 1e-12, `row ${i} sums ${contentRow}, ${combinedRow}`);
+        check(
+          Math.abs(contentRow - 1) < 1e-12 && Math.abs(combinedRow - 1) < 1e-12,
+          `row ${i} sums ${contentRow}, ${combinedRow}`,
+        );
       }
       expect(wrong).toEqual([]);
     });
   }
 
   test('n = 2048, k = 2047 (4095 columns): computed in well under a second, 200 MB of float32', () => {
-    const view = computeAttentionView(rp, { seqLen: 2048, dK: 4, maxDistance: 2047, seed: 1, causal: false, tokens: '' }, { positionsOnly: false });
+    const view = computeAttentionView(
+      rp,
+      { seqLen: 2048, dK: 4, maxDistance: 2047, seed: 1, causal: false, tokens: '' },
+      { positionsOnly: false },
+    );
     const start = performance.now();
     const space = computeOffsetSpace(view);
     const ms = performance.now() - start;
     const bytes = Object.values(space.panels).reduce((s, a) => s + a.byteLength, 0);
-    console.log(`offset space at n = 2048, k = 2047: ${ms.toFixed(0)} ms, ${(bytes / 2 ** 20).toFixed(0)} MiB (a reading)`);
+    console.log(
+      `offset space at n = 2048, k = 2047: ${ms.toFixed(0)} ms, ${(bytes / 2 ** 20).toFixed(0)} MiB (a reading)`,
+    );
     expect(space.cols).toBe(4095);
     expect(bytes).toBe(6 * 2048 * 4095 * 4);
     expect(ms).toBeLessThan(3000);

@@ -35,7 +35,7 @@ async function cellColour(page, panel, i, j) {
 describe('band edges', () => {
   test('a row’s constant run starts at offset k: at n = 12, k = 2, bias (1, 3) equals (1, 4…11)', () => {
     const ex = rp.example({ seqLen: N, maxDistance: K });
-    const row = Array.from(ex.positionBiases.data.slice(1 * N, 2 * N));
+    const row = Array.from(ex.positionBiases.data.slice(N, 2 * N));
     expect(new Set(row.slice(1 + K)).size).toBe(1); // offsets 2..10: one value
     expect(row[1 + K - 1]).not.toBe(row[1 + K]); // offset 1 differs
     const last = Array.from(ex.positionBiases.data.slice((N - 1) * N, N * N)); // row 11
@@ -51,11 +51,15 @@ describe('band edges', () => {
         // On the edge: the line (its white halo or its dash), not the cell's colour.
         expect(await onColumnLine(page, panel, i + K, i), `${panel} upper edge, row ${i}`).not.toEqual(cell);
         // Where the edge used to be (between offsets k and k + 1): the run's colour, no line.
-        if (i + K + 1 <= N - 1) expect(await onColumnLine(page, panel, i + K + 1, i), `${panel} row ${i}, offsets k | k + 1`).toEqual(cell);
+        if (i + K + 1 <= N - 1)
+          expect(await onColumnLine(page, panel, i + K + 1, i), `${panel} row ${i}, offsets k | k + 1`).toEqual(cell);
         // The mirror: between offsets −k + 1 and −k, as a horizontal line above cell (i + k, i).
         const below = await cellColour(page, panel, i + K, i);
         expect(await onRowLine(page, panel, i + K, i), `${panel} lower edge, column ${i}`).not.toEqual(below);
-        if (i + K + 1 <= N - 1) expect(await onRowLine(page, panel, i + K + 1, i), `${panel} column ${i}, offsets −k | −k − 1`).toEqual(await cellColour(page, panel, i + K + 1, i));
+        if (i + K + 1 <= N - 1)
+          expect(await onRowLine(page, panel, i + K + 1, i), `${panel} column ${i}, offsets −k | −k − 1`).toEqual(
+            await cellColour(page, panel, i + K + 1, i),
+          );
       }
       // No dashes on the matrix border: the last column's right edge and the last row's bottom.
       const l = await layoutOf(page, panel);
@@ -74,21 +78,32 @@ describe('band edges', () => {
     const { page, context } = await env.open(`?n=${N}&k=${K}&causal=1`, VIEW);
     for (const panel of ['positionBiases', 'offsets']) {
       for (let i = 0; i + K <= N - 1; i += 1) {
-        expect(await onColumnLine(page, panel, i + K, i), `${panel} no upper edge, row ${i}`).toEqual(await cellColour(page, panel, i, i + K));
-        expect(await onRowLine(page, panel, i + K, i), `${panel} lower edge, column ${i}`).not.toEqual(await cellColour(page, panel, i + K, i));
+        expect(await onColumnLine(page, panel, i + K, i), `${panel} no upper edge, row ${i}`).toEqual(
+          await cellColour(page, panel, i, i + K),
+        );
+        expect(await onRowLine(page, panel, i + K, i), `${panel} lower edge, column ${i}`).not.toEqual(
+          await cellColour(page, panel, i + K, i),
+        );
       }
-      expect(await page.getAttribute(`#figure-${panel} canvas`, 'aria-label')).toContain('A decoder never uses offsets 1…k (aᴷ₁…aᴷₖ): only the lower edge is drawn.');
+      expect(await page.getAttribute(`#figure-${panel} canvas`, 'aria-label')).toContain(
+        'A decoder never uses offsets 1…k (aᴷ₁…aᴷₖ): only the lower edge is drawn.',
+      );
     }
     await context.close();
   });
 
   test('no edges where nothing is shared: k = 0 and k ≥ n − 1', async () => {
-    for (const [query, k] of [['?n=8&k=0', 0], ['?n=8&k=7', 7]]) {
+    for (const [query, k] of [
+      ['?n=8&k=0', 0],
+      ['?n=8&k=7', 7],
+    ]) {
       const { page, context } = await env.open(query, VIEW);
       for (let i = 0; i < 8; i += 1) {
         for (const x of [k, k + 1].filter((v) => v >= 1 && v <= 7)) {
           if (i + x > 7) continue;
-          expect(await onColumnLine(page, 'offsets', i + x, i), `${query} row ${i}`).toEqual(await cellColour(page, 'offsets', i, i + x));
+          expect(await onColumnLine(page, 'offsets', i + x, i), `${query} row ${i}`).toEqual(
+            await cellColour(page, 'offsets', i, i + x),
+          );
         }
       }
       await context.close();
@@ -103,8 +118,11 @@ describe('captions and notes', () => {
     const all = captions.join('\n');
     expect(all).not.toContain('|j − i| > k');
     expect(all.split('the |j − i| = k diagonal already').length - 1).toBe(1);
-    for (const id of ['positionBiases', 'offsets']) expect(await page.textContent(`#figure-${id} .relpos-caption`)).toContain('|j − i| ≥ k');
-    expect(await page.getAttribute('#figure-contentWeights canvas', 'aria-label')).toContain('For reference, uniform attention would give 1/n = 0.17 per key.');
+    for (const id of ['positionBiases', 'offsets'])
+      expect(await page.textContent(`#figure-${id} .relpos-caption`)).toContain('|j − i| ≥ k');
+    expect(await page.getAttribute('#figure-contentWeights canvas', 'aria-label')).toContain(
+      'For reference, uniform attention would give 1/n = 0.17 per key.',
+    );
     expect(await page.getAttribute('#figure-contentWeights canvas', 'aria-label')).not.toContain('Uniform attention:');
     await context.close();
   });
@@ -113,8 +131,12 @@ describe('captions and notes', () => {
     const { page, context } = await env.open('', VIEW);
     const text = await page.evaluate(() => document.body.innerText);
     expect(text).not.toMatch(/[ᵢⱼₖᴷⱽ₀-₉]/u);
-    expect(await page.$$eval('#figure-positionBiases .relpos-caption sup', (list) => list.map((e) => e.textContent))).toContain('K');
-    expect(await page.$$eval('#figure-contentScores .relpos-caption sub', (list) => list.map((e) => e.textContent))).toEqual(['i', 'j', 'k']);
+    expect(
+      await page.$$eval('#figure-positionBiases .relpos-caption sup', (list) => list.map((e) => e.textContent)),
+    ).toContain('K');
+    expect(
+      await page.$$eval('#figure-contentScores .relpos-caption sub', (list) => list.map((e) => e.textContent)),
+    ).toEqual(['i', 'j', 'k']);
     expect(await page.$$eval('#figure-profile .relpos-caption sup', (list) => list.length)).toBeGreaterThan(0);
     expect(await page.$$eval('math', (list) => list.length)).toBe(1);
     // The typeset equation is laid out as maths (MathML Core), not as a line of plain text.

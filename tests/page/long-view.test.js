@@ -18,7 +18,14 @@ async function openAndWait(query, options = {}) {
   return opened;
 }
 
-const CELLS = (n) => [[0, 0], [1, n - 1], [n - 1, 0], [Math.floor(n / 2), Math.floor(n / 3)], [n - 1, n - 1], [7, 300 % n]];
+const CELLS = (n) => [
+  [0, 0],
+  [1, n - 1],
+  [n - 1, 0],
+  [Math.floor(n / 2), Math.floor(n / 3)],
+  [n - 1, n - 1],
+  [7, 300 % n],
+];
 const PANELS = ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights', 'difference', 'offsets'];
 
 /**
@@ -40,7 +47,8 @@ function derive(ex, n, k) {
   };
 }
 
-const significant = (v) => (Number.isInteger(v) ? String(v) : v.toPrecision(4)).replace(/-/g, '−').replace(/^−(0\.0*|0)$/, '$1');
+const significant = (v) =>
+  (Number.isInteger(v) ? String(v) : v.toPrecision(4)).replace(/-/g, '−').replace(/^−(0\.0*|0)$/, '$1');
 const number = (text) => Number(text.replace(/−/g, '-'));
 
 /** The colours' range and the drawn block means, recomputed here from the derived cells. */
@@ -68,7 +76,14 @@ function blockMeans(cell, n, cols, reach, gRows, gCols, masked) {
 }
 
 describe('the long-sequence view, in offset space', () => {
-  for (const [n, k, causal, where] of [[300, 20, true, 'main'], [400, 20, false, 'worker'], [2048, 20, true, 'worker'], [200, 250, false, 'main'], [500, 499, true, 'worker'], [100, 0, false, 'main']]) {
+  for (const [n, k, causal, where] of [
+    [300, 20, true, 'main'],
+    [400, 20, false, 'worker'],
+    [2048, 20, true, 'worker'],
+    [200, 250, false, 'main'],
+    [500, 499, true, 'worker'],
+    [100, 0, false, 'main'],
+  ]) {
     test(`n = ${n}, k = ${k}${causal ? ', causal' : ''}: computed on the ${where} thread; every panel's (i, c) cells as derived from the API's n × n matrices`, async () => {
       const { page, context, problems } = await openAndWait(`?long=1&n=${n}&k=${k}&seed=5${causal ? '&causal=1' : ''}`);
       expect(await page.evaluate(() => window.relposPage.computedBy())).toBe(where);
@@ -76,13 +91,19 @@ describe('the long-sequence view, in offset space', () => {
       expect(await page.evaluate(() => window.relposPage.state().maxDistance)).toBe(kPage);
       const ex = pageExample(rp, { seed: 5, seqLen: n, maxDistance: kPage, causal, tokens: '' });
       for (const [i, j] of CELLS(n)) {
-        expect(await page.evaluate(([a, b]) => window.relposPage.valueAt('combinedWeights', a, b), [i, j])).toBe(ex.combinedWeights.data[i * n + j]);
+        expect(await page.evaluate(([a, b]) => window.relposPage.valueAt('combinedWeights', a, b), [i, j])).toBe(
+          ex.combinedWeights.data[i * n + j],
+        );
       }
       const reach = Math.min(kPage, n - 1);
       const cols = 2 * reach + 1;
       const cell = derive(ex, n, kPage);
-      const rows = [0, 1, reach - 1, reach, Math.floor(n / 2), n - reach - 1, n - reach, n - 2, n - 1].filter((i) => i >= 0 && i < n);
-      const offsets = [...new Set([-reach, -reach + 1, -1, 0, 1, reach - 1, reach, Math.floor(reach / 3)])].filter((c) => Math.abs(c) <= reach);
+      const rows = [0, 1, reach - 1, reach, Math.floor(n / 2), n - reach - 1, n - reach, n - 2, n - 1].filter(
+        (i) => i >= 0 && i < n,
+      );
+      const offsets = [...new Set([-reach, -reach + 1, -1, 0, 1, reach - 1, reach, Math.floor(reach / 3)])].filter(
+        (c) => Math.abs(c) <= reach,
+      );
       const got = await page.evaluate(
         ([panels, is, cs]) => panels.map((p) => is.map((i) => cs.map((c) => window.relposPage.offsetCell(p, i, c)))),
         [PANELS, rows, offsets],
@@ -111,14 +132,25 @@ describe('the long-sequence view, in offset space', () => {
       // where a pixel covers several cells) in the columns |c| < k, from 0 for weights. About
       // 1 % of those drawn values lie beyond it.
       if (kPage < n - 1 && reach > 1) {
-        const means = blockMeans((i, c) => cell('combinedWeights', i, c), n, cols, reach, layout.gRows, layout.gCols, causal).filter((m) => m.value !== undefined);
+        const means = blockMeans(
+          (i, c) => cell('combinedWeights', i, c),
+          n,
+          cols,
+          reach,
+          layout.gRows,
+          layout.gCols,
+          causal,
+        ).filter((m) => m.value !== undefined);
         const inner = means.filter((m) => m.inner);
         const beyond = inner.filter((m) => m.value > layout.max).length / inner.length;
         expect(layout.min).toBe(0);
         expect(beyond).toBeGreaterThan(0.003);
         expect(beyond).toBeLessThan(0.02);
         // The edge columns total every clipped key: they may saturate, and the bar says so.
-        if (means.some((m) => m.value > layout.max)) expect(await page.textContent('#long-explain')).toContain('99th percentile of the drawn values in the columns |c| < k');
+        if (means.some((m) => m.value > layout.max))
+          expect(await page.textContent('#long-explain')).toContain(
+            '99th percentile of the drawn values in the columns |c| < k',
+          );
       }
       expect(await page.isVisible('#long-explain')).toBe(true);
       expect(problems).toEqual([]);
@@ -139,10 +171,21 @@ describe('the long-sequence view, in offset space', () => {
     const grey = await pixelAt(page, canvas, layout.x0 + 30.5 * layout.cellW, layout.y0 + 500 * layout.cellH); // c = 14 > 0: masked
     const background = await pixelAt(page, canvas, layout.x0 + 0.5 * layout.cellW, layout.y0 + 0.5); // (0, −16): no key
     expect(grey).not.toEqual(background);
-    for (const [py, px] of [[3, 16], [50, 10], [120, 1], [200, 15], [100, 0]]) {
+    for (const [py, px] of [
+      [3, 16],
+      [50, 10],
+      [120, 1],
+      [200, 15],
+      [100, 0],
+    ]) {
       const { value } = means.find((m) => m.py === py && m.px === px);
       const ratio = layout.gRows / layout.rows;
-      const at = await pixelAt(page, canvas, layout.x0 + (px + 0.5) * layout.cellW, layout.y0 + (py + 0.5) / ratio * layout.cellH);
+      const at = await pixelAt(
+        page,
+        canvas,
+        layout.x0 + (px + 0.5) * layout.cellW,
+        layout.y0 + ((py + 0.5) / ratio) * layout.cellH,
+      );
       const entry = entryFor({ min: layout.min, max: layout.max }, value);
       expect(at, `pixel (${py}, ${px})`).toEqual(Array.from(table.slice(entry * 4, entry * 4 + 3)));
     }
@@ -154,7 +197,13 @@ describe('the long-sequence view, in offset space', () => {
     const { page, context, problems } = await openAndWait('?long=1&n=2048&k=64');
     const ex = pageExample(rp, { seed: 42, seqLen: 2048, maxDistance: 64, causal: false, tokens: '' });
     const cell = derive(ex, 2048, 64);
-    for (const [panel, x, y] of [['positionBiases', 100.5, 300.5], ['combinedWeights', 70.2, 1500.5], ['contentWeights', 0.5, 1000.5], ['difference', 128.5, 2.5], ['offsets', 64.5, 64.5]]) {
+    for (const [panel, x, y] of [
+      ['positionBiases', 100.5, 300.5],
+      ['combinedWeights', 70.2, 1500.5],
+      ['contentWeights', 0.5, 1000.5],
+      ['difference', 128.5, 2.5],
+      ['offsets', 64.5, 64.5],
+    ]) {
       const layout = await layoutOf(page, panel);
       const canvas = await page.$(`#figure-${panel} canvas`);
       await canvas.scrollIntoViewIfNeeded();
@@ -165,7 +214,9 @@ describe('the long-sequence view, in offset space', () => {
       // The cell under the pointer, as the page's hit test finds it.
       const i = Math.floor((py - box.y - layout.y0) / layout.cellH);
       const c = Math.floor((px - box.x - layout.x0) / layout.cellW) - 64;
-      const tip = await page.$$eval('.relpos-tooltip div', (list) => list.map((row) => [row.children[0].textContent, row.children[1].textContent]));
+      const tip = await page.$$eval('.relpos-tooltip div', (list) =>
+        list.map((row) => [row.children[0].textContent, row.children[1].textContent]),
+      );
       expect(tip[1]).toEqual(['query i', String(i)]);
       expect(tip[2][0]).toBe('clipped offset c');
       expect(tip[2][1].startsWith(significant(c))).toBe(true);
@@ -199,9 +250,15 @@ describe('the long-sequence view, in offset space', () => {
             (value) =>
               new Promise((done) => {
                 let max = 0;
-                const observer = new PerformanceObserver((list) => list.getEntries().forEach((e) => (max = Math.max(max, e.duration))));
+                const observer = new PerformanceObserver((list) =>
+                  list.getEntries().forEach((e) => (max = Math.max(max, e.duration))),
+                );
                 observer.observe({ type: 'longtask' });
-                document.addEventListener('relpos-drawn', () => setTimeout(() => (observer.disconnect(), done(max)), 50), { once: true });
+                document.addEventListener(
+                  'relpos-drawn',
+                  () => setTimeout(() => (observer.disconnect(), done(max)), 50),
+                  { once: true },
+                );
                 const input = document.getElementById('seed');
                 input.value = String(value);
                 input.dispatchEvent(new Event('input', { bubbles: true }));
@@ -211,14 +268,19 @@ describe('the long-sequence view, in offset space', () => {
         );
       }
       const seed = 8 + readings.length;
-      console.log(`n = 2048, k = ${k}: longest main-thread task of a change ${readings.map((ms) => `${ms.toFixed(0)} ms`).join(', ')} (0: none over 50 ms; a reading)`);
+      console.log(
+        `n = 2048, k = ${k}: longest main-thread task of a change ${readings.map((ms) => `${ms.toFixed(0)} ms`).join(', ')} (0: none over 50 ms; a reading)`,
+      );
       expect(Math.min(...readings)).toBeLessThanOrEqual(50);
       // Hovering still reads the cell under the pointer (at k = 2047 a pixel spans several offsets).
       const after = await layoutOf(page, 'combinedWeights');
       const canvas = await page.$('#figure-combinedWeights canvas');
       await canvas.scrollIntoViewIfNeeded();
       const box = await canvas.boundingBox();
-      const [px, py] = [box.x + after.x0 + 0.45 * after.cols * after.cellW, box.y + after.y0 + 0.6 * after.rows * after.cellH];
+      const [px, py] = [
+        box.x + after.x0 + 0.45 * after.cols * after.cellW,
+        box.y + after.y0 + 0.6 * after.rows * after.cellH,
+      ];
       await page.mouse.move(px, py);
       const i = Math.floor((py - box.y - after.y0) / after.cellH);
       const c = Math.floor((px - box.x - after.x0) / after.cellW) - k;

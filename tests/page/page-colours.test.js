@@ -17,7 +17,9 @@ beforeAll(async () => {
 });
 
 function rgb(css) {
-  return css.startsWith('#') ? [1, 3, 5].map((at) => parseInt(css.slice(at, at + 2), 16)) : css.match(/\d+/g).slice(0, 3).map(Number);
+  return css.startsWith('#')
+    ? [1, 3, 5].map((at) => parseInt(css.slice(at, at + 2), 16))
+    : css.match(/\d+/g).slice(0, 3).map(Number);
 }
 
 function expectedPanels({ seed, seqLen, dK, maxDistance, causal }) {
@@ -38,12 +40,14 @@ const MASKED_GREY = [0xbd, 0xbd, 0xc4]; // --relpos-masked, light theme
 /** A weight panel's top: its largest weight over the cells shown. */
 function weightTopOf(values, { seqLen: n, causal }) {
   let top = 0;
-  for (let i = 0; i < n; i += 1) for (let j = 0; j <= (causal ? i : n - 1); j += 1) top = Math.max(top, values[i * n + j]);
+  for (let i = 0; i < n; i += 1)
+    for (let j = 0; j <= (causal ? i : n - 1); j += 1) top = Math.max(top, values[i * n + j]);
   return top;
 }
 
 function expectedColour(panel, values, value, settings, i, j) {
-  if (settings.causal && j > i && ['contentWeights', 'combinedWeights', 'difference'].includes(panel)) return MASKED_GREY;
+  if (settings.causal && j > i && ['contentWeights', 'combinedWeights', 'difference'].includes(panel))
+    return MASKED_GREY;
   if (panel === 'contentWeights' || panel === 'combinedWeights') {
     return rgb(interpolateViridis(Math.round((value / weightTopOf(values, settings)) * 255) / 255));
   }
@@ -54,7 +58,10 @@ function expectedColour(panel, values, value, settings, i, j) {
 }
 
 async function checkColours(query, settings, where) {
-  const { page, context, problems } = await env.open(query, { viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+  const { page, context, problems } = await env.open(query, {
+    viewport: { width: 1280, height: 900 },
+    deviceScaleFactor: 1,
+  });
   const expected = expectedPanels(settings);
   const n = settings.seqLen;
   for (const panel of MATRIX_PANELS) {
@@ -64,8 +71,12 @@ async function checkColours(query, settings, where) {
       // The stated rule: 0 to the panel's own top, on the colour bar and in the canvas's label.
       const weightTop = weightTopOf(expected[panel], settings);
       expect([layout.min, layout.max], panel).toEqual([0, weightTop]);
-      expect(await page.getAttribute(`#figure-${panel} canvas`, 'aria-label')).toContain(`colour scale 0 to ${significant(weightTop)}`);
-      expect(await page.textContent(`#figure-${panel} .relpos-caption`)).toContain('Colours: 0 to this panel’s largest weight.');
+      expect(await page.getAttribute(`#figure-${panel} canvas`, 'aria-label')).toContain(
+        `colour scale 0 to ${significant(weightTop)}`,
+      );
+      expect(await page.textContent(`#figure-${panel} .relpos-caption`)).toContain(
+        'Colours: 0 to this panel’s largest weight.',
+      );
     }
     const got = await page.$eval(
       `#figure-${panel} canvas`,

@@ -23,7 +23,9 @@ describe('the page loads', () => {
     test(`${name}: eight figures drawn, no error, every request local`, async () => {
       const requests = [];
       const { page, context, problems } = await env.open('', options);
-      const ready = await page.evaluate(() => Math.round(performance.getEntriesByName('relpos:ready')[0]?.startTime ?? -1));
+      const ready = await page.evaluate(() =>
+        Math.round(performance.getEntriesByName('relpos:ready')[0]?.startTime ?? -1),
+      );
       console.log(`${name}: all panels drawn ${ready} ms after navigation started (a reading, not a test)`);
       expect(ready).toBeGreaterThan(0);
       page.on('request', (request) => requests.push(request.url()));
@@ -36,7 +38,9 @@ describe('the page loads', () => {
       // Captions are filled in, and the heatmaps say what they show.
       for (const id of MATRIX_PANELS) {
         expect((await page.textContent(`#figure-${id} .relpos-caption`)).length).toBeGreaterThan(60);
-        expect(await page.getAttribute(`#figure-${id} canvas`, 'aria-label')).toMatch(/6 by 6 heatmap.*values from .* to .*colour scale/);
+        expect(await page.getAttribute(`#figure-${id} canvas`, 'aria-label')).toMatch(
+          /6 by 6 heatmap.*values from .* to .*colour scale/,
+        );
       }
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(width).toBeLessThanOrEqual(options.viewport.width);
@@ -53,7 +57,10 @@ describe('the page loads', () => {
 
   test('the canvas backing store follows devicePixelRatio, with whole device pixels per cell', async () => {
     for (const scale of [1, 1.5, 2, 3]) {
-      const { page, context } = await env.open('', { viewport: { width: 1000, height: 800 }, deviceScaleFactor: scale });
+      const { page, context } = await env.open('', {
+        viewport: { width: 1000, height: 800 },
+        deviceScaleFactor: scale,
+      });
       const sizes = await page.$eval('#figure-contentScores canvas', (canvas) => ({
         backing: canvas.width,
         css: canvas.getBoundingClientRect().width,
@@ -80,7 +87,13 @@ describe('the page loads', () => {
       });
     const before = await boxes();
     const hashes = await allHashes(page);
-    for (const [selector, value] of [['#seed', '123'], ['#dK', '9'], ['#maxDistance', '1'], ['#seqLen', '9'], ['#tokens', 'a much longer sentence with unusually long wordsssssssss here']]) {
+    for (const [selector, value] of [
+      ['#seed', '123'],
+      ['#dK', '9'],
+      ['#maxDistance', '1'],
+      ['#seqLen', '9'],
+      ['#tokens', 'a much longer sentence with unusually long wordsssssssss here'],
+    ]) {
       await page.fill(selector, value);
       expect(await boxes(), selector).toEqual(before);
     }

@@ -11,7 +11,6 @@ beforeAll(async () => {
   rp = await createRelPos();
 });
 
-const minus = (text) => text.replace('-', '−');
 const TOKENS = ['the', 'cat', 'sat', 'on', 'the', 'mat'];
 
 async function hoverCell(page, panel, i, j) {
@@ -23,7 +22,9 @@ async function hoverCell(page, panel, i, j) {
 }
 
 const tooltipRows = (page) =>
-  page.$$eval('.relpos-tooltip div', (rows) => rows.map((row) => [row.children[0].textContent, row.children[1].textContent]));
+  page.$$eval('.relpos-tooltip div', (rows) =>
+    rows.map((row) => [row.children[0].textContent, row.children[1].textContent]),
+  );
 
 describe('reading a cell', () => {
   test('hover shows (i, j), both tokens, the offset, the value to three significant digits and how it adds up', async () => {
@@ -39,15 +40,26 @@ describe('reading a cell', () => {
       ['query → key', 'sat → the'],
       ['offset j − i', '2'],
       ['clipped offset', '2'],
-      ['content + bias = combined', `${significant(ex.contentScores.data[at])} ${bias < 0 ? '−' : '+'} ${significant(Math.abs(bias))} = ${significant(ex.combinedScores.data[at])}`],
-      ['weight: content only → combined', `${significant(ex.contentWeights.data[at])} → ${significant(ex.combinedWeights.data[at])}`],
+      [
+        'content + bias = combined',
+        `${significant(ex.contentScores.data[at])} ${bias < 0 ? '−' : '+'} ${significant(Math.abs(bias))} = ${significant(ex.combinedScores.data[at])}`,
+      ],
+      [
+        'weight: content only → combined',
+        `${significant(ex.contentWeights.data[at])} → ${significant(ex.combinedWeights.data[at])}`,
+      ],
     ]);
     // The breakdown adds up (to the digits shown).
     const [content, , term, , combined] = (await tooltipRows(page))[5][1].replaceAll('−', '-').split(' ');
-    expect(Math.abs(Number(content) + Math.sign(bias) * Number(term) - Number(combined))).toBeLessThan(0.02 * Math.max(1, Math.abs(combined)));
+    expect(Math.abs(Number(content) + Math.sign(bias) * Number(term) - Number(combined))).toBeLessThan(
+      0.02 * Math.max(1, Math.abs(combined)),
+    );
     await hoverCell(page, 'combinedWeights', 5, 0);
     expect((await tooltipRows(page))[0]).toEqual(['Combined weights', significant(ex.combinedWeights.data[30])]);
-    expect((await tooltipRows(page)).slice(3, 5)).toEqual([['offset j − i', '−5'], ['clipped offset', '−3']]);
+    expect((await tooltipRows(page)).slice(3, 5)).toEqual([
+      ['offset j − i', '−5'],
+      ['clipped offset', '−3'],
+    ]);
     await page.mouse.move(2, 2);
     expect(await page.isVisible('.relpos-tooltip')).toBe(false);
     expect(problems).toEqual([]);
@@ -62,7 +74,9 @@ describe('reading a cell', () => {
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowDown');
     const value = significant(ex.contentWeights.data[1 * 6 + 2]);
-    expect(await page.textContent('.relpos-visually-hidden[aria-live]')).toBe(`Content-only weights, row 1 “cat”, column 2 “sat”: offset 1, clipped 1, value ${value}.`);
+    expect(await page.textContent('.relpos-visually-hidden[aria-live]')).toBe(
+      `Content-only weights, row 1 “cat”, column 2 “sat”: offset 1, clipped 1, value ${value}.`,
+    );
     expect((await tooltipRows(page)).slice(0, 5)).toEqual([
       ['Content-only weights', value],
       ['(i, j)', '(1, 2)'],

@@ -11,10 +11,15 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
 const SENTENCE = '?tokens=the+cat+sat+on+the+mat+and+then+it+saw+the+big+brown+waterfall&k=2'; // n = 14
 
 const panelBoxes = (page) =>
-  page.$$eval('#panels > figure', (list) => list.map((figure) => ({ id: figure.dataset.panel, ...figure.getBoundingClientRect().toJSON() })));
+  page.$$eval('#panels > figure', (list) =>
+    list.map((figure) => ({ id: figure.dataset.panel, ...figure.getBoundingClientRect().toJSON() })),
+  );
 
 describe('the width of the screen is used', () => {
-  for (const [width, height] of [[1280, 800], [1920, 1080]]) {
+  for (const [width, height] of [
+    [1280, 800],
+    [1920, 1080],
+  ]) {
     test(`${width} px: two panels a row, matrices of 380 px and more (265 px before), no label cut short`, async () => {
       const { page, context, problems } = await env.open(SENTENCE, { viewport: { width, height } });
       const boxes = await panelBoxes(page);
@@ -39,8 +44,14 @@ describe('the present view', () => {
     const box = await page.$eval('#figure-combinedWeights', (figure) => figure.getBoundingClientRect().toJSON());
     expect([box.x, box.y, box.width, box.height]).toEqual([0, 0, 1280, 720]);
     // On top of everything else: the window's centre and corners belong to the panel.
-    for (const [x, y] of [[640, 360], [5, 5], [1275, 715]]) {
-      expect(await page.evaluate(([px, py]) => document.elementFromPoint(px, py)?.closest('figure')?.id, [x, y])).toBe('figure-combinedWeights');
+    for (const [x, y] of [
+      [640, 360],
+      [5, 5],
+      [1275, 715],
+    ]) {
+      expect(await page.evaluate(([px, py]) => document.elementFromPoint(px, py)?.closest('figure')?.id, [x, y])).toBe(
+        'figure-combinedWeights',
+      );
     }
     const presented = await layoutOf(page, 'combinedWeights');
     expect(presented.fontScale).toBeGreaterThan(1);
@@ -50,13 +61,25 @@ describe('the present view', () => {
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe('hidden');
     expect(await page.textContent('#figure-combinedWeights button[data-present]')).toBe('Leave (Esc)');
     // Modal: what lies behind it is inert, so Tab and screen readers stay in the panel.
-    expect(await page.evaluate(() => ['#seed', '#figure-contentScores', '.page-footer'].map((s) => Boolean(document.querySelector(s).closest('[inert]'))))).toEqual([true, true, true]);
+    expect(
+      await page.evaluate(() =>
+        ['#seed', '#figure-contentScores', '.page-footer'].map((s) =>
+          Boolean(document.querySelector(s).closest('[inert]')),
+        ),
+      ),
+    ).toEqual([true, true, true]);
     const reachable = await page.$$eval('a[href], button, input, [tabindex]', (list) =>
-      list.filter((element) => !element.closest('[inert]') && !element.closest('[hidden]')).map((element) => element.closest('figure')?.id ?? element.tagName),
+      list
+        .filter((element) => !element.closest('[inert]') && !element.closest('[hidden]'))
+        .map((element) => element.closest('figure')?.id ?? element.tagName),
     );
     expect(new Set(reachable)).toEqual(new Set(['figure-combinedWeights']));
     await page.addScriptTag({ content: AXE });
-    const violations = await page.evaluate(async () => (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`));
+    const violations = await page.evaluate(async () =>
+      (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations.map(
+        (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+      ),
+    );
     expect(violations).toEqual([]);
     // Reading a cell works there too.
     const canvas = await page.$('#figure-combinedWeights canvas');
@@ -79,14 +102,16 @@ describe('the present view', () => {
   });
 
   test('?present=offsets opens it, at 1920 × 1080 with type up to twice the usual size; an unknown panel is a note', async () => {
-    const { page, context, problems } = await env.open(`${SENTENCE}&present=offsets`, { viewport: { width: 1920, height: 1080 } });
+    const { page, context, problems } = await env.open(`${SENTENCE}&present=offsets`, {
+      viewport: { width: 1920, height: 1080 },
+    });
     const box = await page.$eval('#figure-offsets', (figure) => figure.getBoundingClientRect().toJSON());
     expect([box.width, box.height]).toEqual([1920, 1080]);
     const layout = await layoutOf(page, 'offsets');
     expect(layout.fontScale).toBeGreaterThanOrEqual(1.7);
     expect(layout.cell * 14).toBeGreaterThanOrEqual(600);
     await page.click('#figure-offsets button[data-present]'); // "Leave" as a button too
-    expect((await page.$eval('#figure-offsets', (figure) => figure.getBoundingClientRect().width))).toBeLessThan(1000);
+    expect(await page.$eval('#figure-offsets', (figure) => figure.getBoundingClientRect().width)).toBeLessThan(1000);
     expect(problems).toEqual([]);
     await context.close();
 

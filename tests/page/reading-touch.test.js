@@ -9,7 +9,9 @@ const env = usePage();
 const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
 const tooltipRows = (page) =>
-  page.$$eval('.relpos-tooltip div', (rows) => Object.fromEntries(rows.map((row) => [row.children[0].textContent, row.children[1].textContent])));
+  page.$$eval('.relpos-tooltip div', (rows) =>
+    Object.fromEntries(rows.map((row) => [row.children[0].textContent, row.children[1].textContent])),
+  );
 
 /** The cell's centre in client (viewport) pixels, after scrolling the panel into view. */
 async function cellCentre(page, panel, i, j) {
@@ -20,7 +22,8 @@ async function cellCentre(page, panel, i, j) {
   return { x: box.x + layout.x0 + (j + 0.5) * layout.cell, y: box.y + layout.y0 + (i + 0.5) * layout.cell };
 }
 
-const tooltipBox = (page) => page.$eval('.relpos-tooltip', (tip) => (tip.hidden ? null : tip.getBoundingClientRect().toJSON()));
+const tooltipBox = (page) =>
+  page.$eval('.relpos-tooltip', (tip) => (tip.hidden ? null : tip.getBoundingClientRect().toJSON()));
 
 describe('touch', () => {
   test('the first tap in a panel reads the tapped cell, and keeps it', async () => {
@@ -32,7 +35,9 @@ describe('touch', () => {
     expect(await page.isVisible('.relpos-tooltip')).toBe(true);
     const rows = await tooltipRows(page);
     expect(rows['(i, j)']).toBe('(3, 4)');
-    expect(rows['Combined weights']).toBe(significant(await page.evaluate(() => window.relposPage.valueAt('combinedWeights', 3, 4))));
+    expect(rows['Combined weights']).toBe(
+      significant(await page.evaluate(() => window.relposPage.valueAt('combinedWeights', 3, 4))),
+    );
     expect(await page.textContent('.relpos-visually-hidden[aria-live]')).toContain('row 3 “on”, column 4 “the”');
     // A second tap on another cell of another panel moves the reading there.
     const next = await cellCentre(page, 'positionBiases', 5, 1);
@@ -74,7 +79,8 @@ describe('keyboard', () => {
   test('Escape, then an arrow key, resumes from the last cell', async () => {
     const { page, context } = await env.open('', { viewport: { width: 1280, height: 900 } });
     await page.focus('#figure-contentScores .relpos-canvas-wrap');
-    for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight']) await page.keyboard.press(key);
+    for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight'])
+      await page.keyboard.press(key);
     expect((await tooltipRows(page))['(i, j)']).toBe('(3, 2)');
     await page.keyboard.press('Escape');
     expect(await page.isVisible('.relpos-tooltip')).toBe(false);

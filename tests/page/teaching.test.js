@@ -12,7 +12,6 @@ beforeAll(async () => {
 });
 
 const VIEW = { viewport: { width: 1280, height: 900 } };
-const valueAt = (page, panel, i, j) => page.evaluate(([p, a, b]) => window.relposPage.valueAt(p, a, b), [panel, i, j]);
 const matrixOf = (page, panel) =>
   page.evaluate((p) => {
     const { n } = window.relposPage.state().long ? { n: 0 } : { n: window.relposPage.state().seqLen };
@@ -32,7 +31,10 @@ describe('stable numbers on the page', () => {
     const { page, context, problems } = await env.open('?k=3', VIEW);
     const before = { scores: await matrixOf(page, 'contentScores'), biases: await matrixOf(page, 'positionBiases') };
     const before2 = { weights: await matrixOf(page, 'contentWeights') };
-    const hashes = { scores: await canvasHash(page, '#figure-contentScores canvas'), weights: await canvasHash(page, '#figure-contentWeights canvas') };
+    const hashes = {
+      scores: await canvasHash(page, '#figure-contentScores canvas'),
+      weights: await canvasHash(page, '#figure-contentWeights canvas'),
+    };
     await page.fill('#maxDistance', '1');
     expect(await matrixOf(page, 'contentScores')).toEqual(before.scores);
     expect(await canvasHash(page, '#figure-contentScores canvas')).toBe(hashes.scores);
@@ -95,19 +97,27 @@ describe('locality you can see', () => {
     }
     const near = (m) => {
       let share = 0;
-      for (let i = 0; i < n; i += 1) for (let j = Math.max(0, i - 1); j <= Math.min(n - 1, i + 1); j += 1) share += m[i * n + j];
+      for (let i = 0; i < n; i += 1)
+        for (let j = Math.max(0, i - 1); j <= Math.min(n - 1, i + 1); j += 1) share += m[i * n + j];
       return share / n;
     };
-    expect(near(await matrixOf(page, 'combinedWeights'))).toBeGreaterThan(2 * near(await matrixOf(page, 'contentWeights')));
+    expect(near(await matrixOf(page, 'combinedWeights'))).toBeGreaterThan(
+      2 * near(await matrixOf(page, 'contentWeights')),
+    );
     expect(await page.textContent('#figure-positionBiases .relpos-caption')).toContain('constant (a Toeplitz matrix)');
-    expect(await page.textContent('#figure-profile .relpos-caption')).toContain('each diagonal of panel 2 is one point of this plot');
+    expect(await page.textContent('#figure-profile .relpos-caption')).toContain(
+      'each diagonal of panel 2 is one point of this plot',
+    );
     await context.close();
   });
 
   test('the profile describes the panels’ table: u · aᴷ/√dₖ for its k, d_k and seed', async () => {
     const { page, context } = await env.open('?k=5&dk=8&seed=3', VIEW);
     const ex = pageExample(rp, { maxDistance: 5, dK: 8, seed: 3 });
-    const want = Array.from({ length: 11 }, (_, c) => ex.inputs.relKeys.data.slice(c * 8, c * 8 + 8).reduce((a, b) => a + b, 0) / 8);
+    const want = Array.from(
+      { length: 11 },
+      (_, c) => ex.inputs.relKeys.data.slice(c * 8, c * 8 + 8).reduce((a, b) => a + b, 0) / 8,
+    );
     const got = await page.evaluate(() => window.relposPage.profile());
     got.forEach((value, c) => expect(Math.abs(value - want[c])).toBeLessThanOrEqual(1e-15));
     await context.close();
@@ -125,7 +135,14 @@ describe('the story', () => {
     expect(shuffled).not.toEqual(words);
     const after = await matrixOf(page, 'contentWeights');
     // Each row of the new matrix is a row of the old one, its entries moved with their words.
-    const sortedRows = (m) => Array.from({ length: 6 }, (_, i) => m.slice(i * 6, i * 6 + 6).sort((a, b) => a - b).map((v) => v.toFixed(12)).join()).sort();
+    const sortedRows = (m) =>
+      Array.from({ length: 6 }, (_, i) =>
+        m
+          .slice(i * 6, i * 6 + 6)
+          .sort((a, b) => a - b)
+          .map((v) => v.toFixed(12))
+          .join(),
+      ).sort();
     expect(sortedRows(after)).toEqual(sortedRows(before));
     const reveal = await revealOf(page, 'shuffle');
     const [, bound] = reveal.match(/differ by at most ([^ ]+) \(rounding\)/);
@@ -149,7 +166,9 @@ describe('the story', () => {
     await press(page, 'clip');
     expect(await page.inputValue('#maxDistance')).toBe('1');
     const reveal = await revealOf(page, 'clip');
-    const [, changed, total, near] = reveal.match(/(\d+) of (\d+) cells of panel 2 changed, (\d+) of them within/).map(Number);
+    const [, changed, total, near] = reveal
+      .match(/(\d+) of (\d+) cells of panel 2 changed, (\d+) of them within/)
+      .map(Number);
     expect(total).toBe(36);
     expect(changed).toBeGreaterThan(0);
     expect(near).toBe(0);
@@ -162,7 +181,9 @@ describe('the story', () => {
     expect(await page.inputValue('#table')).toBe('locality');
     expect(await page.isChecked('#sameQuery')).toBe(true);
     const reveal = await revealOf(page, 'locality');
-    const [, local, random] = reveal.match(/(\d+) % of the weight stays within one position with the locality table, (\d+) % with a random table/).map(Number);
+    const [, local, random] = reveal
+      .match(/(\d+) % of the weight stays within one position with the locality table, (\d+) % with a random table/)
+      .map(Number);
     expect(local).toBeGreaterThan(random);
     // The count of queries the bump attracts, against the API's queries for the page's words.
     const q = pageExample(rp).inputs.q;

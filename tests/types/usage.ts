@@ -30,7 +30,8 @@ const model = rp.createModel({ vocabSize: 16, precision: 'float64', maxDistance:
 const batch = rp.syntheticBatch({ task: 'copy-offset', offset: 2, vocabSize: 16 });
 const trainedLoss: number = model.trainStep(batch, { learningRate: 0.01 }).loss;
 const grads: Float64Array = model.lossAndGradients(batch).gradients['embedding'];
-const headWeights: Float64Array = model.attention(batch.tokens.subarray(0, 16), { layer: 0, head: 1 }).combinedWeights.data;
+const headWeights: Float64Array = model.attention(batch.tokens.subarray(0, 16), { layer: 0, head: 1 }).combinedWeights
+  .data;
 const learned: Float64Array = model.positionProfile(batch, { head: 0 }).profile;
 const small32: Float32Array = rp.createModel({ vocabSize: 4 }).parameters()['output.bias'].data;
 model.dispose();
@@ -59,7 +60,13 @@ element.view = null;
 
 export { isElement };
 
-const stable = rp.example({ draw: 'stable', tokens: ['the', 'cat'], table: 'locality', locality: { strength: 8 }, sameQuery: true });
+const stable = rp.example({
+  draw: 'stable',
+  tokens: ['the', 'cat'],
+  table: 'locality',
+  locality: { strength: 8 },
+  sameQuery: true,
+});
 const profileValues: Float64Array = stable.profile.values;
 const words: string[] = stable.tokens;
 void profileValues;

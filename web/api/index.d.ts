@@ -146,7 +146,10 @@ export declare class RelPos {
    * Every panel of relative self-attention; results keep the inputs' precision. With `out` (an
    * earlier result of the same shapes), its arrays are overwritten and it is returned.
    */
-  attention<A extends Float64Array | Float32Array>(inputs: AttentionInputs<A>, out?: AttentionResult<A>): AttentionResult<A>;
+  attention<A extends Float64Array | Float32Array>(
+    inputs: AttentionInputs<A>,
+    out?: AttentionResult<A>,
+  ): AttentionResult<A>;
   /** The handbook's simulated locality profile. */
   localityProfile(options?: LocalityProfileOptions): LocalityProfile;
   /** The page's default scenario, drawn from numpy's stream, and its attention panels. */
@@ -278,12 +281,17 @@ export declare class Model<A extends Float64Array | Float32Array = Float32Array>
   /** Every panel of attention() for one head on one sequence. */
   attention(tokens: Int32Array, options?: HeadSelector): AttentionResult<A> & { layer: number; head: number };
   /** The learned profile per offset −k … k on one sequence or a batch. */
-  positionProfile(tokens: Int32Array | Omit<Batch, 'targets'> & { targets?: Int32Array }, options?: HeadSelector): PositionProfile;
+  positionProfile(
+    tokens: Int32Array | (Omit<Batch, 'targets'> & { targets?: Int32Array }),
+    options?: HeadSelector,
+  ): PositionProfile;
   /** Frees the model's memory; later calls throw. */
   dispose(): void;
 }
 
-export declare const MODEL_DEFAULTS: Readonly<Omit<Required<ModelConfig>, 'vocabSize' | 'ffnWidth'> & { ffnWidth: undefined }>;
+export declare const MODEL_DEFAULTS: Readonly<
+  Omit<Required<ModelConfig>, 'vocabSize' | 'ffnWidth'> & { ffnWidth: undefined }
+>;
 export declare const ADAM_DEFAULTS: Readonly<Required<AdamOptions>>;
 export declare const SYNTHETIC_DEFAULTS: Readonly<Required<SyntheticBatchOptions>>;
 

@@ -67,10 +67,14 @@ function checkReusableResult(where, out, ArrayType, n, dV) {
     const data = out[name]?.data;
     if (name === 'output' && length === 0 && out.output === null) continue;
     if (!(data instanceof ArrayType)) {
-      throw new TypeError(`${where}: out.${name}.data must be a ${ArrayType.name} like the inputs, got ${describe(data)}`);
+      throw new TypeError(
+        `${where}: out.${name}.data must be a ${ArrayType.name} like the inputs, got ${describe(data)}`,
+      );
     }
     if (data.length !== length) {
-      throw new RangeError(`${where}: out.${name}.data must hold ${length} numbers for these inputs, got ${data.length}`);
+      throw new RangeError(
+        `${where}: out.${name}.data must hold ${length} numbers for these inputs, got ${data.length}`,
+      );
     }
   }
 }
@@ -79,12 +83,14 @@ const utf8 = new TextEncoder();
 
 // example()'s tokens: an array of 1 to MAX_DIMENSION non-empty strings.
 function checkTokens(where, tokens) {
-  if (!Array.isArray(tokens)) throw new TypeError(`${where}: tokens must be an array of strings, got ${describe(tokens)}`);
+  if (!Array.isArray(tokens))
+    throw new TypeError(`${where}: tokens must be an array of strings, got ${describe(tokens)}`);
   if (tokens.length === 0 || tokens.length > MAX_DIMENSION) {
     throw new RangeError(`${where}: tokens must hold 1 to ${MAX_DIMENSION} words, got ${tokens.length}`);
   }
   tokens.forEach((token, index) => {
-    if (typeof token !== 'string') throw new TypeError(`${where}: tokens[${index}] must be a string, got ${describe(token)}`);
+    if (typeof token !== 'string')
+      throw new TypeError(`${where}: tokens[${index}] must be a string, got ${describe(token)}`);
     if (token === '') throw new RangeError(`${where}: tokens[${index}] is empty; every token must be a word`);
     if (utf8.encode(token).length > MAX_TOKEN_BYTES) {
       throw new RangeError(`${where}: tokens[${index}] is longer than ${MAX_TOKEN_BYTES} bytes of UTF-8`);
@@ -192,25 +198,29 @@ export class RelPos {
     const scratch = 2 * n * tableRows;
     checkBudget(where, `n = ${n}`, (lengths.reduce((a, b) => a + b) + scratch) * size);
 
-    return this.#call(where, lengths.map((length) => length * size), (addresses) => {
-      const [qAt, kAt, relKeysAt, vAt, relValuesAt, ...outputAt] = addresses;
-      this.#arena.write(qAt, q.data);
-      this.#arena.write(kAt, k.data);
-      this.#arena.write(relKeysAt, relKeys.data);
-      if (v) this.#arena.write(vAt, v.data);
-      if (relValues) this.#arena.write(relValuesAt, relValues.data);
-      const run = ArrayType === Float64Array ? this.#core.attentionIntoFloat64 : this.#core.attentionIntoFloat32;
-      run(n, dK, dV, tableRows, causal, relValues !== null, ...addresses);
-      const read = (index, name, rows, cols) =>
-        matrix(rows, cols, this.#arena.read(outputAt[index], ArrayType, rows * cols, out?.[name].data));
-      const result = out ?? {};
-      result.maxDistance = (tableRows - 1) / 2;
-      PANEL_NAMES.forEach((name, index) => {
-        result[name] = read(index, name, n, n);
-      });
-      result.output = v ? read(5, 'output', n, dV) : null;
-      return result;
-    });
+    return this.#call(
+      where,
+      lengths.map((length) => length * size),
+      (addresses) => {
+        const [qAt, kAt, relKeysAt, vAt, relValuesAt, ...outputAt] = addresses;
+        this.#arena.write(qAt, q.data);
+        this.#arena.write(kAt, k.data);
+        this.#arena.write(relKeysAt, relKeys.data);
+        if (v) this.#arena.write(vAt, v.data);
+        if (relValues) this.#arena.write(relValuesAt, relValues.data);
+        const run = ArrayType === Float64Array ? this.#core.attentionIntoFloat64 : this.#core.attentionIntoFloat32;
+        run(n, dK, dV, tableRows, causal, relValues !== null, ...addresses);
+        const read = (index, name, rows, cols) =>
+          matrix(rows, cols, this.#arena.read(outputAt[index], ArrayType, rows * cols, out?.[name].data));
+        const result = out ?? {};
+        result.maxDistance = (tableRows - 1) / 2;
+        PANEL_NAMES.forEach((name, index) => {
+          result[name] = read(index, name, n, n);
+        });
+        result.output = v ? read(5, 'output', n, dV) : null;
+        return result;
+      },
+    );
   }
 
   /**
@@ -228,9 +238,23 @@ export class RelPos {
     checkNumber(where, 'asymmetry', p.asymmetry, { min: -1, max: 1, minInclusive: false, maxInclusive: false });
     const tableRows = 2 * p.maxDistance + 1;
     const lengths = [tableRows * p.dK * F64, p.dK * F64, tableRows * F64];
-    checkBudget(where, `maxDistance = ${p.maxDistance} with dK = ${p.dK}`, lengths.reduce((a, b) => a + b));
+    checkBudget(
+      where,
+      `maxDistance = ${p.maxDistance} with dK = ${p.dK}`,
+      lengths.reduce((a, b) => a + b),
+    );
     return this.#call(where, lengths, ([embeddingsAt, queryAt, profileAt]) => {
-      this.#core.localityProfileInto(p.seed, p.dK, p.maxDistance, p.noise, p.width, p.asymmetry, embeddingsAt, queryAt, profileAt);
+      this.#core.localityProfileInto(
+        p.seed,
+        p.dK,
+        p.maxDistance,
+        p.noise,
+        p.width,
+        p.asymmetry,
+        embeddingsAt,
+        queryAt,
+        profileAt,
+      );
       return {
         offsets: Int32Array.from({ length: tableRows }, (_, index) => index - p.maxDistance),
         embeddings: matrix(tableRows, p.dK, this.#arena.read(embeddingsAt, Float64Array, tableRows * p.dK)),
@@ -256,7 +280,9 @@ export class RelPos {
     if (tokens) {
       if (options?.seqLen !== undefined && options.seqLen !== tokens.length) {
         checkInteger(where, 'seqLen', p.seqLen, 1, MAX_DIMENSION);
-        throw new RangeError(`${where}: seqLen (${p.seqLen}) must equal the number of tokens (${tokens.length}); give one or the other`);
+        throw new RangeError(
+          `${where}: seqLen (${p.seqLen}) must equal the number of tokens (${tokens.length}); give one or the other`,
+        );
       }
       p.seqLen = tokens.length;
     }
@@ -269,7 +295,12 @@ export class RelPos {
     const shape = checkOptions(where, 'locality', p.locality, LOCALITY_TABLE_DEFAULTS);
     checkNumber(where, 'locality.noise', shape.noise, { min: 0, max: 1e6 });
     checkNumber(where, 'locality.width', shape.width, { min: 0, max: 1e6, minInclusive: false });
-    checkNumber(where, 'locality.asymmetry', shape.asymmetry, { min: -1, max: 1, minInclusive: false, maxInclusive: false });
+    checkNumber(where, 'locality.asymmetry', shape.asymmetry, {
+      min: -1,
+      max: 1,
+      minInclusive: false,
+      maxInclusive: false,
+    });
     checkNumber(where, 'locality.strength', shape.strength, { min: -1e6, max: 1e6 });
     checkBoolean(where, 'sameQuery', p.sameQuery);
     const { seqLen: n, dModel, dK } = p;
@@ -291,7 +322,11 @@ export class RelPos {
     const tokenBytes = encoded.reduce((sum, bytes) => sum + bytes.length, 0);
     const drawBytes = Object.values(shapes).reduce((sum, [rows, cols]) => sum + rows * cols * F64, 0);
     const attentionBytes = (5 * n * n + 2 * n * tableRows + n * dK) * F64;
-    checkBudget(where, `seqLen = ${n} with dModel = ${dModel}, dK = ${dK}`, drawBytes + attentionBytes + tokenBytes + 4 * n);
+    checkBudget(
+      where,
+      `seqLen = ${n} with dModel = ${dModel}, dK = ${dK}`,
+      drawBytes + attentionBytes + tokenBytes + 4 * n,
+    );
     const names = Object.keys(shapes);
     const drawn = this.#call(
       where,
@@ -304,7 +339,11 @@ export class RelPos {
           this.#arena.write(at, bytes);
           at += bytes.length;
         }
-        if (encoded.length) this.#arena.write(tokenLengthsAt, Int32Array.from(encoded, (bytes) => bytes.length));
+        if (encoded.length)
+          this.#arena.write(
+            tokenLengthsAt,
+            Int32Array.from(encoded, (bytes) => bytes.length),
+          );
         this.#core.exampleScenarioInto(
           {
             seed: p.seed,
@@ -388,7 +427,16 @@ export class RelPos {
     const length = o.batchSize * o.seqLen;
     const bytes = length * Int32Array.BYTES_PER_ELEMENT;
     return this.#call(where, [bytes, bytes], ([tokensAt, targetsAt]) => {
-      this.#core.syntheticBatchInto(o.task === 'copy-offset' ? 0 : 1, o.offset, o.vocabSize, o.seqLen, o.batchSize, o.seed, tokensAt, targetsAt);
+      this.#core.syntheticBatchInto(
+        o.task === 'copy-offset' ? 0 : 1,
+        o.offset,
+        o.vocabSize,
+        o.seqLen,
+        o.batchSize,
+        o.seed,
+        tokensAt,
+        targetsAt,
+      );
       return {
         tokens: this.#arena.read(tokensAt, Int32Array, length),
         targets: this.#arena.read(targetsAt, Int32Array, length),

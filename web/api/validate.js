@@ -56,8 +56,10 @@ export function checkBoolean(where, name, value) {
 /** One of a few strings. */
 export function checkChoice(where, name, value, choices) {
   const list = choices.map((c) => `'${c}'`).join(', ');
-  if (typeof value !== 'string') throw new TypeError(`${where}: ${name} must be one of ${list}, got ${describe(value)}`);
-  if (!choices.includes(value)) throw new RangeError(`${where}: ${name} must be one of ${list}, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'string')
+    throw new TypeError(`${where}: ${name} must be one of ${list}, got ${describe(value)}`);
+  if (!choices.includes(value))
+    throw new RangeError(`${where}: ${name} must be one of ${list}, got ${JSON.stringify(value)}`);
   return value;
 }
 

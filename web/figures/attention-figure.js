@@ -34,10 +34,8 @@ export function themeColours(element) {
   };
 }
 
-
 /** A token for reading out: the word, or its position where the sentence ran out of words. */
 export const tokenName = (tokens, i) => tokens[i] || `#${i}`;
-
 
 /**
  * How cell (i, j) comes about, in numbers that add up (3 significant digits):
@@ -49,8 +47,14 @@ export function cellBreakdown(view, i, j, masked) {
   const { contentScores, positionBiases, combinedScores, contentWeights, combinedWeights } = view.result;
   const bias = positionBiases.data[at];
   return [
-    ['content + bias = combined', `${f(contentScores.data[at])} ${bias < 0 ? '−' : '+'} ${f(Math.abs(bias))} = ${f(combinedScores.data[at])}`],
-    ['weight: content only → combined', masked ? 'masked (j > i)' : `${f(contentWeights.data[at])} → ${f(combinedWeights.data[at])}`],
+    [
+      'content + bias = combined',
+      `${f(contentScores.data[at])} ${bias < 0 ? '−' : '+'} ${f(Math.abs(bias))} = ${f(combinedScores.data[at])}`,
+    ],
+    [
+      'weight: content only → combined',
+      masked ? 'masked (j > i)' : `${f(contentWeights.data[at])} → ${f(combinedWeights.data[at])}`,
+    ],
   ];
 }
 
@@ -59,7 +63,14 @@ export class AttentionFigure {
    * container: where the figures go; panelIds: which PANELS, in order; overlay: where the
    * tooltip and the live readout go; onSelect(offset | null): the selected cell's clipped offset.
    */
-  constructor({ container, panelIds = PANELS.map((p) => p.id), overlay = container, numbered = true, onSelect = () => {}, onPresent = () => {} }) {
+  constructor({
+    container,
+    panelIds = PANELS.map((p) => p.id),
+    overlay = container,
+    numbered = true,
+    onSelect = () => {},
+    onPresent = () => {},
+  }) {
     this.panels = PANELS.filter((panel) => panelIds.includes(panel.id));
     this.onSelect = onSelect;
     this.maxSide = 560; // the largest matrix side, in CSS px
@@ -111,9 +122,14 @@ export class AttentionFigure {
     const spaceChanged = Boolean(previous?.offsetSpace) !== Boolean(view.offsetSpace);
     this.view = view;
     // Offset space selects (i, column): the selected offset c = column − k′ stays when k′ changes.
-    if (this.selection && !spaceChanged && view.offsetSpace) this.selection = { ...this.selection, j: this.selection.j + view.offsetSpace.reach - previous.offsetSpace.reach };
+    if (this.selection && !spaceChanged && view.offsetSpace)
+      this.selection = { ...this.selection, j: this.selection.j + view.offsetSpace.reach - previous.offsetSpace.reach };
     const cols = view.offsetSpace ? view.offsetSpace.cols : view.n;
-    if (this.selection && (spaceChanged || this.selection.i >= view.n || this.selection.j < 0 || this.selection.j >= cols)) this.select(null);
+    if (
+      this.selection &&
+      (spaceChanged || this.selection.i >= view.n || this.selection.j < 0 || this.selection.j >= cols)
+    )
+      this.select(null);
     if (!progressive) {
       this.draw();
       return;
@@ -164,10 +180,19 @@ export class AttentionFigure {
     const { canvas, wrap } = this.parts.get(panel.id);
     const colours = themeColours(canvas);
     if (this.presenting === panel.id && wrap.isConnected && this.view) {
-      return { ...presentSize(wrap.clientWidth, wrap.clientHeight, this.view.labels, colours.font || 'sans-serif'), colours };
+      return {
+        ...presentSize(wrap.clientWidth, wrap.clientHeight, this.view.labels, colours.font || 'sans-serif'),
+        colours,
+      };
     }
     const labelSpace = this.view?.long ? 62 : null; // positions only: short numbers, no words
-    return { width: wrap.isConnected ? heatmapWidth(wrap.clientWidth, this.maxSide, 1, labelSpace) : 0, colours, maxSide: this.maxSide, fontScale: 1, labelSpace };
+    return {
+      width: wrap.isConnected ? heatmapWidth(wrap.clientWidth, this.maxSide, 1, labelSpace) : 0,
+      colours,
+      maxSide: this.maxSide,
+      fontScale: 1,
+      labelSpace,
+    };
   }
 
   /** Shows one panel filling the window with large type (present-view.js); null: back. */
@@ -197,7 +222,19 @@ export class AttentionFigure {
     const values = view.offsetSpace ? view.offsetSpace.panels[panel.id] : panel.values(view);
     // Everything else a panel's pixels depend on; the same values and key: nothing to draw.
     const { selection } = this;
-    const key = [width, maxSide, fontScale, labelSpace, globalThis.devicePixelRatio, view.n, k, view.causal, selection ? `${selection.i},${selection.j}` : '', JSON.stringify(colours), view.labels.join('\n')].join('|');
+    const key = [
+      width,
+      maxSide,
+      fontScale,
+      labelSpace,
+      globalThis.devicePixelRatio,
+      view.n,
+      k,
+      view.causal,
+      selection ? `${selection.i},${selection.j}` : '',
+      JSON.stringify(colours),
+      view.labels.join('\n'),
+    ].join('|');
     const shown = this.shown.get(panel.id);
     if (shown && shown.values === values && shown.key === key) return;
     if (view.offsetSpace) {
@@ -211,7 +248,7 @@ export class AttentionFigure {
     // Pointed ends on the colour bar where values lie beyond the colours' range (they saturate).
     scale.beyond = { low: extent.min < scale.min, high: extent.max > scale.max };
     scale.integer = panel.integer;
-    const barLabel = colourRange ? panel.barLabelLong ?? panel.barLabel : panel.barLabel;
+    const barLabel = colourRange ? (panel.barLabelLong ?? panel.barLabel) : panel.barLabel;
     scale.label = typeof barLabel === 'function' ? barLabel(scale) : barLabel;
     const layout = drawHeatmap(canvas, {
       n: view.n,
@@ -236,7 +273,17 @@ export class AttentionFigure {
     });
     this.layouts.set(panel.id, layout);
     this.shown.set(panel.id, { values, key });
-    canvas.dataset.layout = JSON.stringify({ x0: layout.x0, y0: layout.y0, cell: layout.cell, n: layout.n, min: scale.min, max: scale.max, map: scale.map, fontScale: layout.fontScale, labelsCut: layout.labelsCut });
+    canvas.dataset.layout = JSON.stringify({
+      x0: layout.x0,
+      y0: layout.y0,
+      cell: layout.cell,
+      n: layout.n,
+      min: scale.min,
+      max: scale.max,
+      map: scale.map,
+      fontScale: layout.fontScale,
+      labelsCut: layout.labelsCut,
+    });
     setMathText(caption, panel.caption(view));
     if (canvas.describedValues !== values) {
       // Once per new matrix (not on every hover): the label reads all n² values.
@@ -253,11 +300,29 @@ export class AttentionFigure {
   drawOffsetSpace(panel, values, key, { width, colours }) {
     const { view } = this;
     const { canvas, caption } = this.parts.get(panel.id);
-    const layout = drawOffsetPanel(canvas, panel, view, { width, colours, maxSide: this.maxSide, selection: this.selection });
+    const layout = drawOffsetPanel(canvas, panel, view, {
+      width,
+      colours,
+      maxSide: this.maxSide,
+      selection: this.selection,
+    });
     this.layouts.set(panel.id, layout);
     this.shown.set(panel.id, { values, key });
     const { scale } = layout;
-    canvas.dataset.layout = JSON.stringify({ x0: layout.x0, y0: layout.y0, cellW: layout.cellW, cellH: layout.cellH, rows: layout.rows, cols: layout.cols, reach: view.offsetSpace.reach, gRows: layout.gRows, gCols: layout.gCols, min: scale.min, max: scale.max, map: scale.map });
+    canvas.dataset.layout = JSON.stringify({
+      x0: layout.x0,
+      y0: layout.y0,
+      cellW: layout.cellW,
+      cellH: layout.cellH,
+      rows: layout.rows,
+      cols: layout.cols,
+      reach: view.offsetSpace.reach,
+      gRows: layout.gRows,
+      gCols: layout.gCols,
+      min: scale.min,
+      max: scale.max,
+      map: scale.map,
+    });
     const captionText = OFFSET_TEXT[panel.id].caption(view);
     if (caption.textContent !== captionText) caption.textContent = captionText;
     const label = offsetAriaLabel(panel, view, layout.extent, scale);

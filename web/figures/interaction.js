@@ -31,7 +31,10 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
   const clientPoint = (cell) => {
     const layout = getLayout();
     const box = canvas.getBoundingClientRect();
-    return { x: box.left + layout.x0 + (cell.j + 0.5) * (layout.cellW ?? layout.cell), y: box.top + layout.y0 + (cell.i + 0.5) * (layout.cellH ?? layout.cell) };
+    return {
+      x: box.left + layout.x0 + (cell.j + 0.5) * (layout.cellW ?? layout.cell),
+      y: box.top + layout.y0 + (cell.i + 0.5) * (layout.cellH ?? layout.cell),
+    };
   };
   const fromPointer = (event) => {
     const box = canvas.getBoundingClientRect();
@@ -56,7 +59,10 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
     let next = null;
     if (KEY_MOVES[event.key]) {
       const [di, dj] = KEY_MOVES[event.key];
-      next = { i: Math.min((layout.rows ?? layout.n) - 1, Math.max(0, current.i + di)), j: Math.min((layout.cols ?? layout.n) - 1, Math.max(0, current.j + dj)) };
+      next = {
+        i: Math.min((layout.rows ?? layout.n) - 1, Math.max(0, current.i + di)),
+        j: Math.min((layout.cols ?? layout.n) - 1, Math.max(0, current.j + dj)),
+      };
     } else if (event.key === 'Home') {
       next = { i: current.i, j: 0 };
     } else if (event.key === 'End') {
@@ -118,7 +124,8 @@ export function followScroll(tooltip, getSpot) {
     const box = spot.canvas.getBoundingClientRect();
     const x = box.left + spot.dx;
     const y = box.top + spot.dy;
-    if (spot.canvas.isConnected && x >= 0 && y >= 0 && x <= innerWidth && y <= innerHeight) placeTooltip(tooltip, { x, y });
+    if (spot.canvas.isConnected && x >= 0 && y >= 0 && x <= innerWidth && y <= innerHeight)
+      placeTooltip(tooltip, { x, y });
     else tooltip.hidden = true;
   };
   document.addEventListener('scroll', onScroll, { capture: true, passive: true });

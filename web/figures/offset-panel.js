@@ -27,7 +27,8 @@ const HEAD = 'Offset space: row i is the query, column c the clipped offset clip
 
 // What the edge columns are, for the view on screen: clipped (k < n − 1), k = 0, or nothing
 // clipped (k ≥ n − 1: every column is one key).
-const edgeCase = (view) => (view.maxDistance >= view.n - 1 ? 'none' : view.offsetSpace.reach === 0 ? 'zero' : 'clipped');
+const edgeCase = (view) =>
+  view.maxDistance >= view.n - 1 ? 'none' : view.offsetSpace.reach === 0 ? 'zero' : 'clipped';
 
 /** Per panel: the caption (for the view on screen) and colour-bar label of its offset-space picture. */
 export const OFFSET_TEXT = {
@@ -36,7 +37,8 @@ export const OFFSET_TEXT = {
     caption: (view) =>
       `${HEAD} Cell (i, c) is qᵢ · kⱼ / √dₖ for the key j = i + c${
         {
-          clipped: '; in the edge columns c = ±k, beyond the dashed lines, the key at exactly |j − i| = k (the nearest of the clipped keys)',
+          clipped:
+            '; in the edge columns c = ±k, beyond the dashed lines, the key at exactly |j − i| = k (the nearest of the clipped keys)',
           zero: ' = i (k = 0: the one column stands for every key; the score shown is the query’s own key’s)',
           none: ' (k ≥ n − 1: nothing is clipped, each column is one key)',
         }[edgeCase(view)]
@@ -47,7 +49,8 @@ export const OFFSET_TEXT = {
     caption: (view) =>
       `${HEAD} Cell (i, c) is qᵢ · aᴷ[c] / √dₖ, exactly the bias of every key at clipped offset c${
         {
-          clipped: ': in an edge column (c = ±k, beyond the dashed lines) the one bias that all keys with |j − i| ≥ k share',
+          clipped:
+            ': in an edge column (c = ±k, beyond the dashed lines) the one bias that all keys with |j − i| ≥ k share',
           zero: ' (k = 0: one bias per row, shared by every key)',
           none: ' (k ≥ n − 1: nothing is clipped, one key per cell)',
         }[edgeCase(view)]
@@ -68,9 +71,11 @@ export const OFFSET_TEXT = {
     bar: 'total weight at offset c',
     caption: (view) =>
       `${HEAD} Cell (i, c) is the total combined weight (softmax of content scores + position biases) of the keys whose clipped offset is c${
-        { clipped: ': one key for |c| < k, all clipped keys in the edge columns c = ±k', zero: ' (k = 0: all keys, so 1)', none: ' (k ≥ n − 1: nothing is clipped, one key)' }[
-          edgeCase(view)
-        ]
+        {
+          clipped: ': one key for |c| < k, all clipped keys in the edge columns c = ±k',
+          zero: ' (k = 0: all keys, so 1)',
+          none: ' (k ≥ n − 1: nothing is clipped, one key)',
+        }[edgeCase(view)]
       }. Each row sums to 1. ${BLANK}`,
   },
   difference: {

@@ -36,7 +36,8 @@ export function keysOf(i, c, n, k) {
 const WEIGHT_PANELS = new Set(['contentWeights', 'combinedWeights']);
 
 /** How a panel's offset-space cell is made from its n × n row: 'key' (j = i + c), 'sum' or 'offset'. */
-export const cellRule = (panelId) => (panelId === 'offsets' ? 'offset' : WEIGHT_PANELS.has(panelId) || panelId === 'difference' ? 'sum' : 'key');
+export const cellRule = (panelId) =>
+  panelId === 'offsets' ? 'offset' : WEIGHT_PANELS.has(panelId) || panelId === 'difference' ? 'sum' : 'key';
 
 const squareOf = (view, panelId) =>
   panelId === 'difference' ? view.difference : panelId === 'offsets' ? null : view.result[panelId].data;
@@ -60,7 +61,10 @@ export function offsetValue(view, panelId, i, c) {
   if (rule === 'offset') return c;
   if (rule === 'key') return squareOf(view, panelId)[i * n + i + c];
   if (panelId === 'difference') {
-    return sumRange(view.result.combinedWeights.data, i * n, keys[0], keys[1]) - sumRange(view.result.contentWeights.data, i * n, keys[0], keys[1]);
+    return (
+      sumRange(view.result.combinedWeights.data, i * n, keys[0], keys[1]) -
+      sumRange(view.result.contentWeights.data, i * n, keys[0], keys[1])
+    );
   }
   return sumRange(squareOf(view, panelId), i * n, keys[0], keys[1]);
 }
@@ -102,7 +106,9 @@ export function computeOffsetSpace(view) {
         const keys = keysOf(i, c, n, reach);
         if (!keys || keys[0] === keys[1]) continue; // one key: copied already
         out[start + c + reach] =
-          id === 'difference' ? sumRange(combined, row, keys[0], keys[1]) - sumRange(content, row, keys[0], keys[1]) : sumRange(square, row, keys[0], keys[1]);
+          id === 'difference'
+            ? sumRange(combined, row, keys[0], keys[1]) - sumRange(content, row, keys[0], keys[1])
+            : sumRange(square, row, keys[0], keys[1]);
       }
     }
     panels[id] = out;
@@ -111,10 +117,14 @@ export function computeOffsetSpace(view) {
 }
 
 /** Row i's columns that have a key, [lo, hi): the keys j = i + c in 0…n − 1. */
-export const offsetRowSpan = (n, reach) => (i) => [Math.max(-reach, -i) + reach, Math.min(reach, n - 1 - i) + reach + 1];
+export const offsetRowSpan = (n, reach) => (i) => [
+  Math.max(-reach, -i) + reach,
+  Math.min(reach, n - 1 - i) + reach + 1,
+];
 
 /** The first masked column of every row (causal weight panels: c > 0, keys after the query), or null. */
-export const offsetMaskFrom = (panelId, view) => (view.causal && cellRule(panelId) === 'sum' ? () => view.offsetSpace.reach + 1 : null);
+export const offsetMaskFrom = (panelId, view) =>
+  view.causal && cellRule(panelId) === 'sum' ? () => view.offsetSpace.reach + 1 : null;
 
 /**
  * The block means of every panel for a grid of gRows × gCols pixels (render/heatmap-rect.js's
@@ -126,7 +136,12 @@ export function computeOffsetMeans(view, { gRows, gCols }) {
   const means = {};
   if (gRows < view.n || gCols < cols) {
     for (const id of PANEL_IDS) {
-      means[id] = { gRows, gCols, grid: blockMeans(panels[id], view.n, cols, gRows, gCols, offsetMaskFrom(id, view), offsetRowSpan(view.n, reach)).grid };
+      means[id] = {
+        gRows,
+        gCols,
+        grid: blockMeans(panels[id], view.n, cols, gRows, gCols, offsetMaskFrom(id, view), offsetRowSpan(view.n, reach))
+          .grid,
+      };
     }
   }
   return { gRows, gCols, panels: means };

@@ -122,10 +122,14 @@ export const panelRanges = (view) =>
         return [panel.id, offsetExtentFor(panels[panel.id], view.n, cols, offsetMaskFrom(panel, view)), undefined];
       })
     : PANELS.map((panel) => {
-    const values = panel.values(view);
-    const masked = Boolean(panel.masked?.(view));
-    return [panel.id, extentFor(values, view.n, masked), view.long ? longViewColours(panel, values, view.n, masked) : undefined];
-  });
+        const values = panel.values(view);
+        const masked = Boolean(panel.masked?.(view));
+        return [
+          panel.id,
+          extentFor(values, view.n, masked),
+          view.long ? longViewColours(panel, values, view.n, masked) : undefined,
+        ];
+      });
 
 /** Takes the ranges panelRanges computed (in a worker) for the matrices of `view`. */
 export function rememberRanges(view, ranges) {

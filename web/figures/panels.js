@@ -12,11 +12,20 @@ export function formatSignificant(value, digits = 3) {
   if (value === 0) return '0';
   if (!Number.isFinite(value)) return Number.isNaN(value) ? 'NaN' : value > 0 ? '∞' : '−∞';
   const size = Math.abs(value);
-  const text = size >= 1e-4 && size < 10 ** digits ? String(Number(value.toPrecision(digits))) : size >= 10 ** digits && size < 1e6 ? String(Math.round(value)) : value.toExponential(digits - 1);
+  const text =
+    size >= 1e-4 && size < 10 ** digits
+      ? String(Number(value.toPrecision(digits)))
+      : size >= 10 ** digits && size < 1e6
+        ? String(Math.round(value))
+        : value.toExponential(digits - 1);
   return text.replace(/-/g, '−');
 }
 
-const fixed = (digits) => (value) => value.toFixed(digits).replace(/^-(0\.0*)$/, '$1').replace('-', '−');
+const fixed = (digits) => (value) =>
+  value
+    .toFixed(digits)
+    .replace(/^-(0\.0*)$/, '$1')
+    .replace('-', '−');
 
 // Captions are fixed texts (so the layout never moves); what depends on the settings is a
 // `note(view)` drawn under the panel's colour bar. `masked(view)` says which cells the causal
@@ -34,7 +43,10 @@ const weightScale = (matrix) => ({
   barLabelLong: 'weight',
 });
 // The colour rule as the caption states it; the long view has its own (panel-extents.js).
-const weightColours = (view) => (view.long ? 'Colours: 0 to this panel’s 99th percentile, brighter weights saturate.' : 'Colours: 0 to this panel’s largest weight.');
+const weightColours = (view) =>
+  view.long
+    ? 'Colours: 0 to this panel’s 99th percentile, brighter weights saturate.'
+    : 'Colours: 0 to this panel’s largest weight.';
 
 export const PANELS = [
   {
@@ -72,7 +84,10 @@ export const PANELS = [
     masked: causalMask,
     caption: (view) =>
       `softmax of each row of the content scores: attention with no position information. Every row sums to 1; under the causal mask, keys after the query (j > i) get weight 0. ${weightColours(view)}`,
-    note: (view) => (view.causal ? 'Grey: keys after the query, masked.' : `For reference, uniform attention would give 1/n = ${(1 / view.n).toPrecision(2)} per key.`),
+    note: (view) =>
+      view.causal
+        ? 'Grey: keys after the query, masked.'
+        : `For reference, uniform attention would give 1/n = ${(1 / view.n).toPrecision(2)} per key.`,
   },
   {
     id: 'combinedWeights',
@@ -127,9 +142,15 @@ export const formatters = {
  */
 export function parsePanelList(text, known, label = 'panels') {
   const camel = (name) => name.trim().replace(/-([a-z])/g, (_, c) => c.toUpperCase());
-  const asked = String(text).split(/[\s,]+/).filter(Boolean).map(camel);
+  const asked = String(text)
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map(camel);
   const unknown = asked.filter((name) => !known.includes(name));
   const ids = known.filter((name) => asked.includes(name));
-  const note = unknown.length || !ids.length ? `${label}: ${unknown.length ? `unknown ${unknown.join(', ')}; ` : ''}choose from ${known.join(', ')}` : null;
+  const note =
+    unknown.length || !ids.length
+      ? `${label}: ${unknown.length ? `unknown ${unknown.join(', ')}; ` : ''}choose from ${known.join(', ')}`
+      : null;
   return { ids: ids.length ? ids : known, note };
 }

@@ -58,7 +58,8 @@ export class PresentView {
     const behind = [];
     for (let node = figure; node.parentElement; node = node.parentElement) {
       for (const sibling of node.parentElement.children) {
-        if (sibling === node || sibling.inert || [...keep].some((kept) => sibling === kept || sibling.contains(kept))) continue;
+        if (sibling === node || sibling.inert || [...keep].some((kept) => sibling === kept || sibling.contains(kept)))
+          continue;
         behind.push(sibling);
       }
     }
@@ -68,7 +69,12 @@ export class PresentView {
   label(panel, on) {
     const button = this.buttons.get(panel.id);
     button.textContent = on ? 'Leave (Esc)' : 'Present';
-    button.setAttribute('aria-label', on ? `Leave the present view of ${panel.title}` : `Present ${panel.title}: one panel filling the window, large type (Escape to leave)`);
+    button.setAttribute(
+      'aria-label',
+      on
+        ? `Leave the present view of ${panel.title}`
+        : `Present ${panel.title}: one panel filling the window, large type (Escape to leave)`,
+    );
   }
 
   /** Presents panel `panelId` (null: back to the page). Returns false for an unknown panel. */
@@ -82,7 +88,10 @@ export class PresentView {
       for (const element of this.inerted) element.inert = false;
       this.inerted = [];
       this.resize.unobserve(wrap);
-      this.label(this.figure.panels.find((p) => p.id === previous), false);
+      this.label(
+        this.figure.panels.find((p) => p.id === previous),
+        false,
+      );
       document.documentElement.style.overflow = this.pageOverflow ?? '';
       document.removeEventListener('keydown', this.onKey, true);
     }
@@ -95,7 +104,10 @@ export class PresentView {
       this.inerted = this.background(figure);
       for (const element of this.inerted) element.inert = true;
       this.resize.observe(wrap);
-      this.label(this.figure.panels.find((p) => p.id === panelId), true);
+      this.label(
+        this.figure.panels.find((p) => p.id === panelId),
+        true,
+      );
       if (!previous) this.pageOverflow = document.documentElement.style.overflow;
       document.documentElement.style.overflow = 'hidden'; // no page scrolling behind it
       document.addEventListener('keydown', this.onKey, true);

@@ -10,7 +10,6 @@ import { withMinus } from '../render/ticks.js';
 import { downloadCanvas } from './download.js';
 import { createFigureShell } from './figure-shell.js';
 
-
 /** The figure's DOM: the figure shell, with its PNG button wired. */
 export function createProfileFigure(number, title = 'A simulated learned locality profile') {
   const parts = createFigureShell({ id: 'figure-profile', title, number, pngLabel: 'profile' });
@@ -57,7 +56,13 @@ export function tableProfileCaption(view, settings) {
 export function drawProfile(canvas, profileView, highlightOffset = null, { yLabel = 'score q · a^K' } = {}) {
   const { offsets, profile, maxDistance: k } = profileView;
   const highlight = highlightOffset === null ? -1 : Math.min(k, Math.max(-k, highlightOffset)) + k;
-  drawLinePlot(canvas, { x: offsets, y: profile, xLabel: 'offset j − i  (< 0: key before the query)', yLabel, highlight });
+  drawLinePlot(canvas, {
+    x: offsets,
+    y: profile,
+    xLabel: 'offset j − i  (< 0: key before the query)',
+    yLabel,
+    highlight,
+  });
   const peak = peakOf(profile);
   canvas.setAttribute(
     'aria-label',

@@ -38,7 +38,21 @@ export function maxDistanceLimit(state) {
 }
 
 /** The settings of the attention panels (the locality table's shape among them)… */
-export const ATTENTION_SETTINGS = ['draw', 'table', 'sameQuery', 'seqLen', 'dK', 'maxDistance', 'seed', 'causal', 'tokens', 'strength', 'noise', 'width', 'asymmetry'];
+export const ATTENTION_SETTINGS = [
+  'draw',
+  'table',
+  'sameQuery',
+  'seqLen',
+  'dK',
+  'maxDistance',
+  'seed',
+  'causal',
+  'tokens',
+  'strength',
+  'noise',
+  'width',
+  'asymmetry',
+];
 /** …and of <relpos-profile>, the handbook's figure on its own. */
 export const PROFILE_SETTINGS = ['profileSeed', 'profileDK', 'profileMaxDistance', 'noise', 'width', 'asymmetry'];
 
@@ -73,7 +87,12 @@ export function parseControl(name, text, label = CONTROLS[name].param, max = CON
   }
   let value = c.kind === 'int' ? Math.round(number) : number;
   value = Math.min(c.max, Math.max(c.min, value));
-  return value === number ? { value } : { value, note: `${c.param} must be ${c.kind === 'int' ? 'an integer' : 'a number'} from ${c.min} to ${c.max}; using ${value}` };
+  return value === number
+    ? { value }
+    : {
+        value,
+        note: `${c.param} must be ${c.kind === 'int' ? 'an integer' : 'a number'} from ${c.min} to ${c.max}; using ${value}`,
+      };
 }
 
 export function splitTokens(text) {

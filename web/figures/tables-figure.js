@@ -12,10 +12,18 @@ import { clippedOffset, outputParts } from './view.js';
 
 const minus = (value) => String(value).replace('-', '−');
 const rowsOf = (matrix, label) =>
-  Array.from({ length: matrix.rows }, (_, r) => ({ label: label(r), values: matrix.data.subarray(r * matrix.cols, (r + 1) * matrix.cols) }));
+  Array.from({ length: matrix.rows }, (_, r) => ({
+    label: label(r),
+    values: matrix.data.subarray(r * matrix.cols, (r + 1) * matrix.cols),
+  }));
 
 export function createTablesFigure(number) {
-  const parts = createFigureShell({ id: 'figure-tables', title: 'What one cell is made of', number, pngLabel: 'tables' });
+  const parts = createFigureShell({
+    id: 'figure-tables',
+    title: 'What one cell is made of',
+    number,
+    pngLabel: 'tables',
+  });
   parts.canvas.id = 'tables-canvas';
   parts.png.addEventListener('click', () => downloadCanvas(parts.canvas, 'relpos-tables.png'));
   return parts;
@@ -32,9 +40,16 @@ export function tableBlocks(view, { i, j }) {
   return [
     [
       vector(`query q_{${i}} (${literal(view.tokens[i] || `#${i}`)})`, q.data.subarray(i * q.cols, (i + 1) * q.cols)),
-      vector(`key k_{${j}} (${literal(view.tokens[j] || `#${j}`)})`, keys.data.subarray(j * keys.cols, (j + 1) * keys.cols)),
+      vector(
+        `key k_{${j}} (${literal(view.tokens[j] || `#${j}`)})`,
+        keys.data.subarray(j * keys.cols, (j + 1) * keys.cols),
+      ),
       vector('', new Float64Array(0)),
-      { title: `a^K, one row per offset; row ${minus(c - k)} for this cell`, rows: rowsOf(relKeys, offsetLabel), highlight: c },
+      {
+        title: `a^K, one row per offset; row ${minus(c - k)} for this cell`,
+        rows: rowsOf(relKeys, offsetLabel),
+        highlight: c,
+      },
     ],
     [
       vector(`Σ_j w_{${i}j} v_j (from the values)`, parts.fromValues),
@@ -54,7 +69,12 @@ export function drawTablesFigure(parts, view, cell, colours) {
   const width = parts.wrap.clientWidth;
   if (!width || !view?.result.output) return null;
   const shown = cell ?? { i: 0, j: 0 };
-  const scales = drawVectorBlocks(parts.canvas, { columns: tableBlocks(view, shown), width, format: (v) => formatSignificant(v, 2), colours });
+  const scales = drawVectorBlocks(parts.canvas, {
+    columns: tableBlocks(view, shown),
+    width,
+    format: (v) => formatSignificant(v, 2),
+    colours,
+  });
   const k = view.maxDistance;
   const c = clippedOffset(shown.i, shown.j, k);
   const caption =
@@ -64,7 +84,9 @@ export function drawTablesFigure(parts, view, cell, colours) {
   setMathText(parts.caption, caption);
   parts.canvas.setAttribute(
     'aria-label',
-    plainMath(`Query ${shown.i} and key ${shown.j}: the tables a^K and a^V with row ${c} outlined, and query ${shown.i}'s output split into the part from the values and the part from the positions.`),
+    plainMath(
+      `Query ${shown.i} and key ${shown.j}: the tables a^K and a^V with row ${c} outlined, and query ${shown.i}'s output split into the part from the values and the part from the positions.`,
+    ),
   );
   return scales;
 }

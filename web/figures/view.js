@@ -17,7 +17,12 @@ export function exampleOptions(settings, words) {
     causal: settings.causal,
     draw: settings.draw ?? 'handbook',
     table: settings.table ?? 'random',
-    locality: { noise: settings.noise ?? 0.1, width: settings.width ?? 1, asymmetry: settings.asymmetry ?? 0, strength: settings.strength ?? 1 },
+    locality: {
+      noise: settings.noise ?? 0.1,
+      width: settings.width ?? 1,
+      asymmetry: settings.asymmetry ?? 0,
+      strength: settings.strength ?? 1,
+    },
     sameQuery: settings.sameQuery ?? false,
   };
   // The stable draw embeds each word; a position without one is the word "#i".
@@ -54,7 +59,9 @@ export function computeAttentionView(rp, settings, { positionsOnly = false, prev
     result,
     profile: { offsets: result.profile.offsets, profile: result.profile.values, maxDistance: settings.maxDistance },
     difference,
-    offsets: sameOffsets(previous, n, settings.maxDistance) ? previous.offsets : rp.relativeOffsets(n, settings.maxDistance),
+    offsets: sameOffsets(previous, n, settings.maxDistance)
+      ? previous.offsets
+      : rp.relativeOffsets(n, settings.maxDistance),
   };
   // The long view draws its panels in offset space (offset-space.js): n × (2k′ + 1) matrices.
   if (positionsOnly) view.offsetSpace = computeOffsetSpace(view);
@@ -87,13 +94,16 @@ export function outputParts(view, i) {
 // The clipped offsets depend on n and k only. Keeping the same matrix tells the figures that the
 // offsets panel is unchanged (a new seed redraws five panels, not six); the same for the long
 // view's offset-space offsets.
-const sameOffsets = (view, n, k) => Boolean(view) && view.n === n && view.maxDistance === k && view.offsets.data.length === n * n;
+const sameOffsets = (view, n, k) =>
+  Boolean(view) && view.n === n && view.maxDistance === k && view.offsets.data.length === n * n;
 
 /** `view` with the offsets matrix of `previous` when it is the same one (a view from a worker). */
 export function keepOffsets(view, previous) {
   if (!sameOffsets(previous, view.n, view.maxDistance)) return view;
   const offsetSpace =
-    view.offsetSpace && previous.offsetSpace ? { ...view.offsetSpace, panels: { ...view.offsetSpace.panels, offsets: previous.offsetSpace.panels.offsets } } : view.offsetSpace;
+    view.offsetSpace && previous.offsetSpace
+      ? { ...view.offsetSpace, panels: { ...view.offsetSpace.panels, offsets: previous.offsetSpace.panels.offsets } }
+      : view.offsetSpace;
   return { ...view, offsets: previous.offsets, offsetSpace };
 }
 

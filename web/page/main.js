@@ -11,7 +11,16 @@ import { themeColours } from '../figures/attention-figure.js';
 import { setMathText } from '../figures/math-dom.js';
 import { createTablesFigure, drawTablesFigure } from '../figures/tables-figure.js';
 import { createProfileFigure, drawProfile, tableProfileCaption } from '../figures/profile-figure.js';
-import { ATTENTION_SETTINGS, CONTROLS, MAX_LONG, MAX_TOKENS, defaultState, maxDistanceLimit, parseControl, splitTokens } from '../figures/settings.js';
+import {
+  ATTENTION_SETTINGS,
+  CONTROLS,
+  MAX_LONG,
+  MAX_TOKENS,
+  defaultState,
+  maxDistanceLimit,
+  parseControl,
+  splitTokens,
+} from '../figures/settings.js';
 import { offsetValue } from '../figures/offset-space.js';
 import { sharedRelPos } from '../figures/shared-relpos.js';
 import { startAttentionWorker } from '../figures/start-attention-worker.js';
@@ -106,13 +115,16 @@ async function start() {
     if ($('long-explain').hidden === state.long) $('long-explain').hidden = !state.long;
     setMathText($('draw-explain'), DRAW_EXPLAIN[state.draw]);
     const random = state.table === 'random';
-    for (const name of ['strength', 'width', 'asymmetry', 'noise']) if ($(name).disabled !== random) $(name).disabled = random;
-    if (tablesFigure.figure.hidden !== (state.long || !showTables)) tablesFigure.figure.hidden = state.long || !showTables;
+    for (const name of ['strength', 'width', 'asymmetry', 'noise'])
+      if ($(name).disabled !== random) $(name).disabled = random;
+    if (tablesFigure.figure.hidden !== (state.long || !showTables))
+      tablesFigure.figure.hidden = state.long || !showTables;
     for (const input of inputs) {
       const value = state[input.name];
       if (input.type === 'checkbox') {
         if (input.checked !== value) input.checked = value;
-      } else if ((document.activeElement !== input || input.type === 'range') && input.value !== String(value)) input.value = String(value);
+      } else if ((document.activeElement !== input || input.type === 'range') && input.value !== String(value))
+        input.value = String(value);
       const out = $(`${input.name}-out`);
       if (out && out.textContent !== String(value)) out.textContent = String(value);
     }
@@ -120,7 +132,12 @@ async function start() {
 
   function onControl(input) {
     const raw = input.type === 'checkbox' ? (input.checked ? '1' : '0') : input.value;
-    const { value, note } = parseControl(input.name, raw, undefined, input.name === 'maxDistance' ? maxDistanceLimit(state) : undefined);
+    const { value, note } = parseControl(
+      input.name,
+      raw,
+      undefined,
+      input.name === 'maxDistance' ? maxDistanceLimit(state) : undefined,
+    );
     if (note && input.type === 'number' && input.value === '') return; // mid-edit: wait for a number
     const words = (text) => splitTokens(text).length;
     // A new word count sets n (an empty box keeps it); other edits keep a slider-chosen n.
@@ -202,7 +219,11 @@ async function start() {
     const offsetCells = state.long ? state.seqLen * (2 * Math.min(state.maxDistance, state.seqLen - 1) + 1) : 0;
     const large = (state.seqLen > SYNC_LIMIT || offsetCells > SYNC_LIMIT * SYNC_LIMIT) && getWorker();
     try {
-      if (!large) attentionView = computeAttentionView(rp, attentionSettings(), { positionsOnly: state.long, previous: attentionView });
+      if (!large)
+        attentionView = computeAttentionView(rp, attentionSettings(), {
+          positionsOnly: state.long,
+          previous: attentionView,
+        });
     } catch (error) {
       setNotes([error.message]);
       return;
@@ -241,7 +262,9 @@ async function start() {
   // Tells listeners (and the benchmark) that the frame for the last change is complete.
   function drawn() {
     if (document.body.dataset.busy) delete document.body.dataset.busy;
-    document.dispatchEvent(new CustomEvent('relpos-drawn', { detail: { n: attentionView.n, ms: performance.now() - started, computedBy } }));
+    document.dispatchEvent(
+      new CustomEvent('relpos-drawn', { detail: { n: attentionView.n, ms: performance.now() - started, computedBy } }),
+    );
   }
 
   const maxSide = () => (embed ? Math.max(120, innerHeight - 250) : 560);
@@ -267,14 +290,22 @@ async function start() {
   function draw(force = false) {
     figure.maxSide = maxSide();
     if (attentionView) figure.setView(attentionView);
-    if (selectedCell && attentionView && (selectedCell.i >= attentionView.n || selectedCell.j >= attentionView.n)) selectedCell = null;
+    if (selectedCell && attentionView && (selectedCell.i >= attentionView.n || selectedCell.j >= attentionView.n))
+      selectedCell = null;
     drawProfileFigure(force);
     drawTables();
   }
 
   // --- Exports -------------------------------------------------------------------------------
-  $('export-csv').addEventListener('click', () => download('relpos-matrices.csv', new Blob([matricesCsv(attentionView)], { type: 'text/csv' })));
-  $('export-json').addEventListener('click', () => download('relpos-view.json', new Blob([viewJson(attentionView, attentionView.profile, state)], { type: 'application/json' })));
+  $('export-csv').addEventListener('click', () =>
+    download('relpos-matrices.csv', new Blob([matricesCsv(attentionView)], { type: 'text/csv' })),
+  );
+  $('export-json').addEventListener('click', () =>
+    download(
+      'relpos-view.json',
+      new Blob([viewJson(attentionView, attentionView.profile, state)], { type: 'application/json' }),
+    ),
+  );
 
   // --- The story at the top -------------------------------------------------------------------
   wireStory($('story'), {
@@ -296,7 +327,10 @@ async function start() {
   const presentAsked = new URLSearchParams(location.search).get('present');
   setNotes([...shown.notes, ...loaded.notes.map((note) => `Link corrected: ${note}.`)]);
   update();
-  if (presentAsked && !figure.present(presentAsked)) setNotes([`Link corrected: present: unknown ${presentAsked}; choose from ${figure.panels.map((p) => p.id).join(', ')}.`]);
+  if (presentAsked && !figure.present(presentAsked))
+    setNotes([
+      `Link corrected: present: unknown ${presentAsked}; choose from ${figure.panels.map((p) => p.id).join(', ')}.`,
+    ]);
   new ResizeObserver(() => attentionView && draw(true)).observe(document.querySelector('main'));
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => attentionView && draw(true));
   document.body.dataset.ready = 'true';
@@ -313,8 +347,8 @@ async function start() {
       // The long view's offset-space cell (i, c): as drawn (float32, null: no key) and in float64.
       offsetCell: (panelId, i, c) => {
         const space = attentionView.offsetSpace;
-        const drawn = space.panels[panelId][i * space.cols + c + space.reach];
-        return { drawn: drawn === drawn ? drawn : null, exact: offsetValue(attentionView, panelId, i, c) };
+        const cell = space.panels[panelId][i * space.cols + c + space.reach];
+        return { drawn: cell === cell ? cell : null, exact: offsetValue(attentionView, panelId, i, c) };
       },
       timePanelDraw: (panelId) => figure.timePanelDraw(panelId),
       memory: () => rp.memory(),

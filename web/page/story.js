@@ -22,7 +22,8 @@ function permutedDifference(a, b, n, moved) {
 /** The share of each row's weight within one position of the query, averaged over rows. */
 export function nearShare(weights, n) {
   let share = 0;
-  for (let i = 0; i < n; i += 1) for (let j = Math.max(0, i - 1); j <= Math.min(n - 1, i + 1); j += 1) share += weights[i * n + j];
+  for (let i = 0; i < n; i += 1)
+    for (let j = Math.max(0, i - 1); j <= Math.min(n - 1, i + 1); j += 1) share += weights[i * n + j];
   return share / n;
 }
 

@@ -31,7 +31,9 @@ const tables = new Map();
 export function colourTable(name) {
   if (!tables.has(name)) {
     if (!Object.hasOwn(INTERPOLATORS, name)) {
-      throw new RangeError(`unknown colour map ${JSON.stringify(name)}; expected ${Object.keys(INTERPOLATORS).join(', ')}`);
+      throw new RangeError(
+        `unknown colour map ${JSON.stringify(name)}; expected ${Object.keys(INTERPOLATORS).join(', ')}`,
+      );
     }
     tables.set(name, sample(INTERPOLATORS[name]));
   }

@@ -24,7 +24,8 @@ export function colourBarTicks(scale) {
     for (let v = Math.ceil(scale.min / step) * step; v <= scale.max; v += step) ticks.push(v); // 0 included
     return ticks;
   }
-  const inside = (count) => niceTicks(scale.min, scale.max, count).filter((t) => t >= scale.min - 1e-12 && t <= scale.max + 1e-12);
+  const inside = (count) =>
+    niceTicks(scale.min, scale.max, count).filter((t) => t >= scale.min - 1e-12 && t <= scale.max + 1e-12);
   const ticks = inside(4);
   return ticks.length >= 3 ? ticks : inside(8);
 }

@@ -29,7 +29,8 @@ function truncate(g, text, width) {
 
 const pixelTables = new WeakMap();
 function pixelTable(table) {
-  if (!pixelTables.has(table)) pixelTables.set(table, new Uint32Array(table.buffer, table.byteOffset, table.length / 4));
+  if (!pixelTables.has(table))
+    pixelTables.set(table, new Uint32Array(table.buffer, table.byteOffset, table.length / 4));
   return pixelTables.get(table);
 }
 
@@ -47,7 +48,8 @@ function colourMap(values, rows, cols, scale, table, grey, pixels, maskFrom) {
       else if (value === MASKED) pixels[index] = grey;
       else pixels[index] = table[roundEntry(((value - min) / span) * 255)];
     }
-    for (let index = stop, last = start + cols; index < last; index += 1) pixels[index] = values[index] === values[index] ? grey : 0;
+    for (let index = stop, last = start + cols; index < last; index += 1)
+      pixels[index] = values[index] === values[index] ? grey : 0;
   }
 }
 
@@ -104,9 +106,8 @@ function matrixImage(canvas, spec, widthDevice, heightDevice) {
     maskFrom = null; // block means carry MASKED themselves
   }
   let { scale } = spec;
-  let drawn = null;
   if (spec.scaleFor) {
-    drawn = drawnSample(grid, gRows, gCols, bx, spec.rangeCols ?? [0, cols - 1], maskFrom);
+    const drawn = drawnSample(grid, gRows, gCols, bx, spec.rangeCols ?? [0, cols - 1], maskFrom);
     scale = spec.scaleFor(drawn.sample, drawn.count, { min: drawn.min, max: drawn.max });
   }
   // The offscreen canvases and the ImageData are kept with the canvas while their sizes hold.
@@ -117,7 +118,16 @@ function matrixImage(canvas, spec, widthDevice, heightDevice) {
     entry.image = new ImageData(gCols, gRows);
   }
   const grey = new Uint32Array(Uint8ClampedArray.from([...parseColour(spec.colours.masked), 255]).buffer)[0];
-  colourMap(grid, gRows, gCols, scale, pixelTable(colourTable(scale.map)), grey, new Uint32Array(entry.image.data.buffer), maskFrom);
+  colourMap(
+    grid,
+    gRows,
+    gCols,
+    scale,
+    pixelTable(colourTable(scale.map)),
+    grey,
+    new Uint32Array(entry.image.data.buffer),
+    maskFrom,
+  );
   entry.cellsContext.putImageData(entry.image, 0, 0);
   let picture = entry.cells;
   if (gRows !== heightDevice || gCols !== widthDevice) {
@@ -143,7 +153,10 @@ function matrixImage(canvas, spec, widthDevice, heightDevice) {
 export function rectGrid(rows, cols, width, maxSide, ratio = globalThis.devicePixelRatio || 1) {
   const MARGIN = marginsFor(width);
   const available = Math.min(maxSide ?? Infinity, width - MARGIN.left - MARGIN.right);
-  return { gRows: Math.min(rows, axis(rows, available, ratio).device), gCols: Math.min(cols, axis(cols, available, ratio).device) };
+  return {
+    gRows: Math.min(rows, axis(rows, available, ratio).device),
+    gCols: Math.min(cols, axis(cols, available, ratio).device),
+  };
 }
 
 /** One axis: a whole number of device pixels per cell while cells are a pixel or more. */
@@ -193,7 +206,10 @@ export function drawRectHeatmap(canvas, spec) {
   // Columns narrower than 6 px would vanish under a line: it is drawn below the matrix instead.
   if (spec.edgeLines && cols >= 3) {
     const [top, bottom] = cellW >= 6 ? [y0, y0 + down.side] : [y0 + down.side + 1, y0 + down.side + 12];
-    for (const [lineWidth, colour, dash] of [[3, colours.outlineHalo, []], [1.5, colours.fg, cellW >= 6 ? [5, 4] : [3, 2]]]) {
+    for (const [lineWidth, colour, dash] of [
+      [3, colours.outlineHalo, []],
+      [1.5, colours.fg, cellW >= 6 ? [5, 4] : [3, 2]],
+    ]) {
       g.lineWidth = lineWidth;
       g.strokeStyle = colour;
       g.setLineDash(dash);
@@ -214,7 +230,8 @@ export function drawRectHeatmap(canvas, spec) {
   const everyRow = NICE_STEPS.find((step) => step * cellH >= ROW_LABEL_GAP) ?? rows;
   g.textAlign = 'right';
   g.textBaseline = 'middle';
-  for (let i = 0; i < rows; i += everyRow) g.fillText(truncate(g, spec.rowLabel(i), LABEL_SPACE), x0 - 6, y0 + (i + 0.5) * cellH);
+  for (let i = 0; i < rows; i += everyRow)
+    g.fillText(truncate(g, spec.rowLabel(i), LABEL_SPACE), x0 - 6, y0 + (i + 0.5) * cellH);
   const everyCol = NICE_STEPS.find((step) => step * cellW >= COL_LABEL_GAP) ?? cols;
   const always = [];
   for (let j = 0; j < cols; j += 1) if (spec.colLabelAlways?.(j)) always.push(j);
@@ -224,7 +241,8 @@ export function drawRectHeatmap(canvas, spec) {
   for (let j = 0; j < cols; j += 1) {
     const value = spec.colValue ? spec.colValue(j) : j;
     const isAlways = always.includes(j);
-    if (!isAlways && (value % everyCol !== 0 || always.some((a) => Math.abs(centre(a) - centre(j)) < COL_LABEL_GAP))) continue;
+    if (!isAlways && (value % everyCol !== 0 || always.some((a) => Math.abs(centre(a) - centre(j)) < COL_LABEL_GAP)))
+      continue;
     g.fillText(spec.colLabel(j), centre(j), y0 - 6);
   }
   g.fillStyle = colours.muted;

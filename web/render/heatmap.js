@@ -114,7 +114,8 @@ function colourMap(values, rows, cols, scale, table, grey, pixels, masked) {
 // The colour tables as 32-bit pixels (a view of the same bytes), one per table.
 const pixelTables = new WeakMap();
 function pixelTable(table) {
-  if (!pixelTables.has(table)) pixelTables.set(table, new Uint32Array(table.buffer, table.byteOffset, table.length / 4));
+  if (!pixelTables.has(table))
+    pixelTables.set(table, new Uint32Array(table.buffer, table.byteOffset, table.length / 4));
   return pixelTables.get(table);
 }
 
@@ -122,7 +123,8 @@ function matrixImage(canvas, spec, sideDevice) {
   const { n, values, scale, masked } = spec;
   const key = `${n}|${scale.map}|${scale.min}|${scale.max}|${masked ? 'masked' : ''}|${sideDevice}|${spec.colours.masked}`;
   let cache = matrixCache.get(canvas);
-  if (cache && cache.values === values && cache.key === key) return cache.size === sideDevice ? cache.cells : cache.scaled;
+  if (cache && cache.values === values && cache.key === key)
+    return cache.size === sideDevice ? cache.cells : cache.scaled;
   const size = Math.min(n, sideDevice); // pixels per side of the colour-mapped image
   if (!cache || cache.size !== size) {
     const cells = new OffscreenCanvas(size, size);
@@ -161,8 +163,14 @@ function groupOutline(n, rowRange) {
     const range = rowRange(i);
     if (range) rows.push({ i, lo: range[0], hi: range[1] });
   }
-  const right = rows.flatMap(({ i, hi }) => [[hi + 1, i], [hi + 1, i + 1]]);
-  const left = rows.reverse().flatMap(({ i, lo }) => [[lo, i + 1], [lo, i]]);
+  const right = rows.flatMap(({ i, hi }) => [
+    [hi + 1, i],
+    [hi + 1, i + 1],
+  ]);
+  const left = rows.reverse().flatMap(({ i, lo }) => [
+    [lo, i + 1],
+    [lo, i],
+  ]);
   return [...right, ...left];
 }
 
@@ -182,7 +190,10 @@ export function bandEdgePaths(n, k, sides = 'both') {
 }
 
 function drawBandEdges(g, paths, x0, y0, cell, colours) {
-  for (const [width, colour, dash] of [[3, colours.outlineHalo, []], [1.5, colours.fg, [5, 4]]]) {
+  for (const [width, colour, dash] of [
+    [3, colours.outlineHalo, []],
+    [1.5, colours.fg, [5, 4]],
+  ]) {
     g.lineWidth = width;
     g.strokeStyle = colour;
     g.setLineDash(dash);
@@ -277,7 +288,18 @@ export function drawHeatmap(canvas, spec) {
   if (spec.bandEdges !== null && spec.bandEdges !== undefined && bandEdgePaths(n, spec.bandEdges).length) {
     g.save();
     g.setTransform(1, 0, 0, 1, 0, 0);
-    const { layer, left, top } = bandEdgeLayer(canvas, n, spec.bandEdges, spec.bandEdgeSides ?? 'both', x0, y0, cell, sideDevice, ratio, colours);
+    const { layer, left, top } = bandEdgeLayer(
+      canvas,
+      n,
+      spec.bandEdges,
+      spec.bandEdgeSides ?? 'both',
+      x0,
+      y0,
+      cell,
+      sideDevice,
+      ratio,
+      colours,
+    );
     g.drawImage(layer, left, top);
     g.restore();
   }
@@ -337,19 +359,24 @@ export function drawHeatmap(canvas, spec) {
     };
     if (cell >= 12) {
       const thin = Math.max(1, Math.min(2, cell / 8));
-      for (let i = 0; i < n; i += 1) for (let j = 0; j < n; j += 1) if (group(i, j) && (i !== hi || j !== hj)) outline(i, j, thin);
+      for (let i = 0; i < n; i += 1)
+        for (let j = 0; j < n; j += 1) if (group(i, j) && (i !== hi || j !== hj)) outline(i, j, thin);
     } else {
       // Small cells: everything outside the group dimmed, the group outlined.
       const polygon = groupOutline(n, spec.highlight.rowRange);
       const trace = () => {
         g.beginPath();
-        polygon.forEach(([x, y], index) => (index ? g.lineTo(x0 + x * cell, y0 + y * cell) : g.moveTo(x0 + x * cell, y0 + y * cell)));
+        polygon.forEach(([x, y], index) =>
+          index ? g.lineTo(x0 + x * cell, y0 + y * cell) : g.moveTo(x0 + x * cell, y0 + y * cell),
+        );
         g.closePath();
       };
       g.save();
       g.beginPath();
       g.rect(x0, y0, side, side);
-      polygon.forEach(([x, y], index) => (index ? g.lineTo(x0 + x * cell, y0 + y * cell) : g.moveTo(x0 + x * cell, y0 + y * cell)));
+      polygon.forEach(([x, y], index) =>
+        index ? g.lineTo(x0 + x * cell, y0 + y * cell) : g.moveTo(x0 + x * cell, y0 + y * cell),
+      );
       g.closePath();
       g.globalAlpha = 0.66;
       g.fillStyle = colours.panel;
@@ -373,11 +400,21 @@ export function drawHeatmap(canvas, spec) {
   // notation, up to two lines).
   const barWidth = Math.max(side, Math.min(160 * fontScale, width - x0 - margin.right));
   const barY = y0 + side + 26 * fontScale;
-  drawColourBar(g, { x: x0, y: barY, width: barWidth, height: 10 * fontScale, scale, fg: colours.fg, label: scale.label });
+  drawColourBar(g, {
+    x: x0,
+    y: barY,
+    width: barWidth,
+    height: 10 * fontScale,
+    scale,
+    fg: colours.fg,
+    label: scale.label,
+  });
   if (spec.note) {
     const noteFont = { size: NOTE_FONT * fontScale, family: font, style: 'italic' };
     g.fillStyle = colours.muted;
-    wrapMath(g, spec.note, width - 8, noteFont).forEach((line, index) => fillMath(g, line, 4, barY + 30 * fontScale + index * noteFont.size * 1.25, noteFont));
+    wrapMath(g, spec.note, width - 8, noteFont).forEach((line, index) =>
+      fillMath(g, line, 4, barY + 30 * fontScale + index * noteFont.size * 1.25, noteFont),
+    );
   }
   return { x0, y0, cell, n, width, height, fontScale, labelsCut };
 }

@@ -51,7 +51,8 @@ export function plainMath(text) {
 const SCRIPT_SIZE = 0.72;
 
 /** { size (px), family, style ('' or 'italic') } -> the canvas font of a level. */
-const fontOf = ({ size, family, style = '' }, level) => `${style} ${level ? Math.round(size * SCRIPT_SIZE * 10) / 10 : size}px ${family}`.trim();
+const fontOf = ({ size, family, style = '' }, level) =>
+  `${style} ${level ? Math.round(size * SCRIPT_SIZE * 10) / 10 : size}px ${family}`.trim();
 
 // The pieces of `text` with their x offsets: a superscript followed by a subscript (a^K_1)
 // stack, both starting at the same x, as typeset maths does.
