@@ -30,6 +30,9 @@ targets=(--target relpos_wasm)
 [ "${1:-}" = "all" ] && targets+=(--target relpos_tests_wasm)
 cmake --build build/wasm -j "$jobs" "${targets[@]}"
 
+echo "build: colour tables from d3-scale-chromatic (web/render/colour-tables.js)"
+node scripts/make-colour-tables.mjs
+
 echo "build: page and examples (build/site)"
 npx vite build --logLevel warn
 

@@ -1,15 +1,10 @@
-// Colour maps as 256-entry RGBA tables sampled once from d3-scale-chromatic (viridis for
-// weights, RdBu reversed for signed values: blue below zero, red above; both readable by
-// colour-blind readers), and the rule that maps a value to an entry.
-import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
+// Colour maps as 256-entry RGBA tables sampled from d3-scale-chromatic at build time
+// (colour-tables.js, by scripts/make-colour-tables.mjs; nothing of d3 at run time): viridis for
+// weights, RdBu reversed for signed values (blue below zero, red above), both readable by
+// colour-blind readers; and the rule that maps a value to an entry.
+import { COLOUR_TABLES_HEX } from './colour-tables.js';
 
 export const TABLE_SIZE = 256;
-
-/** The interpolators behind the tables: t in [0, 1] -> CSS colour. Entry e is at t = e / 255. */
-export const INTERPOLATORS = {
-  viridis: interpolateViridis,
-  'rdbu-reversed': (t) => interpolateRdBu(1 - t),
-};
 
 /** [r, g, b] of a CSS colour as d3 writes them: "#rrggbb" or "rgb(r, g, b)". */
 export function parseColour(css) {
@@ -17,25 +12,28 @@ export function parseColour(css) {
   return css.match(/\d+/g).slice(0, 3).map(Number);
 }
 
-function sample(interpolate) {
+// 6 hex digits per entry -> RGBA bytes.
+function decode(hex) {
   const table = new Uint8ClampedArray(TABLE_SIZE * 4);
   for (let entry = 0; entry < TABLE_SIZE; entry += 1) {
-    table.set([...parseColour(interpolate(entry / (TABLE_SIZE - 1))), 255], entry * 4);
+    for (let c = 0; c < 3; c += 1)
+      table[entry * 4 + c] = parseInt(hex.slice(entry * 6 + c * 2, entry * 6 + c * 2 + 2), 16);
+    table[entry * 4 + 3] = 255;
   }
   return table;
 }
 
 const tables = new Map();
 
-/** The RGBA table (256 × 4 bytes) of a named colour map, sampled on first use. */
+/** The RGBA table (256 × 4 bytes) of a named colour map, decoded on first use. */
 export function colourTable(name) {
   if (!tables.has(name)) {
-    if (!Object.hasOwn(INTERPOLATORS, name)) {
+    if (!Object.hasOwn(COLOUR_TABLES_HEX, name)) {
       throw new RangeError(
-        `unknown colour map ${JSON.stringify(name)}; expected ${Object.keys(INTERPOLATORS).join(', ')}`,
+        `unknown colour map ${JSON.stringify(name)}; expected ${Object.keys(COLOUR_TABLES_HEX).join(', ')}`,
       );
     }
-    tables.set(name, sample(INTERPOLATORS[name]));
+    tables.set(name, decode(COLOUR_TABLES_HEX[name]));
   }
   return tables.get(name);
 }
