@@ -126,6 +126,10 @@ export class Model {
     this.#config = Object.freeze({ ...config });
     this.#ArrayType = config.precision === 'float64' ? Float64Array : Float32Array;
     const { precision, ...coreConfig } = config;
+    // Probe first: the core cannot report a failed allocation (it would abort the instance).
+    const probe = host.core._malloc(modelBytes(config));
+    if (!probe) throw new RangeError(`createModel: could not allocate ${modelBytes(config)} bytes of WebAssembly memory for this model`);
+    host.core._free(probe);
     this.#handle = new host.core.ModelHandle(coreConfig, precision === 'float64');
     this.#table = this.#handle.parameterTable().map((entry) => Object.freeze({ ...entry, shape: Object.freeze(entry.shape) }));
   }
