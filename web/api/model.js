@@ -2,7 +2,7 @@
 // whose only order signal is Shaw's relative tables, trained in WebAssembly. RelPos.createModel()
 // makes one; every argument is checked here before the core runs (validate.js conventions: a
 // wrong type is a TypeError, a wrong value a RangeError, messages name the method and argument).
-import { MAX_CALL_BYTES, MAX_SEED } from './limits.js';
+import { MAX_SEED } from './limits.js';
 import { checkBoolean, checkBudget, checkInteger, checkNumber, checkOptions, describe } from './validate.js';
 
 /** Defaults of createModel(); vocabSize is required, ffnWidth defaults to 4 · dModel. */
@@ -319,7 +319,7 @@ export class Model {
     if (batch === null || typeof batch !== 'object' || Array.isArray(batch) || ArrayBuffer.isView(batch)) {
       throw new TypeError(`${where}: batch must be an object { tokens, targets, batchSize, seqLen }, got ${describe(batch)}`);
     }
-    const known = withTargets ? ['tokens', 'targets', 'batchSize', 'seqLen'] : ['tokens', 'targets', 'batchSize', 'seqLen'];
+    const known = ['tokens', 'targets', 'batchSize', 'seqLen'];
     for (const key of Object.keys(batch)) {
       if (!known.includes(key)) throw new TypeError(`${where}: unknown batch field ${JSON.stringify(key)}; expected ${known.join(', ')}`);
     }
@@ -386,4 +386,3 @@ function checkIds(where, name, ids, min, end) {
   }
 }
 
-export { MAX_CALL_BYTES };
