@@ -126,6 +126,7 @@ class TransformerModel {
   // Per (sequence, head) attention scratch.
   Matrix<T> scores_, dWeights_, projected_, buckets_;
   PackedRight<T> packed_;
+  Vector<T> passPanels_;  // one depth pass of the weight gradients' right operand, in panels
   long adamSteps_ = 0;
   int lastSeqLen_ = 0;
 };
