@@ -173,7 +173,9 @@ __attribute__((noinline)) void addTransposedLeftProduct(ConstMatrixRef<T> a, Con
     for (Index p = 0; p < passDepth; ++p) {
       const T* row = bPass + p * ldb;
       for (Index j = 0; j < fullCols; j += width) {
-        std::copy(row + j, row + j + width, panels + (j / width) * passDepth * width + p * width);
+        T* to = panels + (j / width) * passDepth * width + p * width;
+        simd::store(to, simd::load(row + j));
+        simd::store(to + width / 2, simd::load(row + j + width / 2));
       }
     }
     for (Index j = 0; j < fullCols; j += width) {
