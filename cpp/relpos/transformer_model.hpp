@@ -95,7 +95,7 @@ class TransformerModel {
   Index tableOffset(Index base, int head) const;
 
   // out (+)= alpha · op(a) · op(b) through the packed 128-bit kernel; with transposeA (the
-  // weight gradients) out += aᵀ b by a kernel that reads both operands in place.
+  // weight gradients) out += aᵀ b by a kernel that reads a in place, b in panels.
   void gemm(ConstMatrixRef<T> a, bool transposeA, ConstMatrixRef<T> b, bool transposeB,
             MatrixRef<T> out, bool accumulate, T alpha = T(1));
 

@@ -9,6 +9,9 @@
 #include "relpos/relative_offsets.hpp"
 #include "relpos/simd_vectors.hpp"
 
+// The stages (forward, loss, backward, attention, Adam, the kernels) are marked noinline: each
+// runs for milliseconds, so a call costs nothing, and profiles of the module show them apart.
+
 namespace relpos {
 
 std::string checkModelConfig(const ModelConfig& c) {
@@ -125,9 +128,9 @@ T rowMaximum(const T* row, Index count) {
 }
 
 // The weight gradients' product c += aᵀ b, with a (depth x m) and b (depth x n) row-major, depth
-// = the batch's rows: no transposing and no packing. Per step p, 4 scalars of a's row p (4 rows
-// of c) times 8 contiguous values of b's row p (a panel of c), accumulated in 128-bit vectors;
-// depth in passes, so that a pass's slice of b (kPassDepth x 8) stays in L1 across the rows.
+// = the batch's rows, without transposing a: per step p, 4 scalars of a's row p (4 rows of c)
+// times 8 values of b's row p (a panel of c), accumulated in 128-bit vectors; depth in passes,
+// each pass's slice of b copied into contiguous panels that stay in L1 across the rows of c.
 constexpr Index kPassDepth = 128;
 
 template <typename T, int Rows>
