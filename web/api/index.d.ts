@@ -246,6 +246,8 @@ export declare class Model<A extends Float64Array | Float32Array = Float32Array>
   attention(tokens: Int32Array, options?: HeadSelector): AttentionResult<A> & { layer: number; head: number };
   /** The learned profile per offset −k … k on one sequence or a batch. */
   positionProfile(tokens: Int32Array | Omit<Batch, 'targets'> & { targets?: Int32Array }, options?: HeadSelector): PositionProfile;
+  /** The same on 32 sequences of uniform random tokens (syntheticBatch, seed 0). */
+  positionProfile(options?: HeadSelector): PositionProfile;
   /** Frees the model's memory; later calls throw. */
   dispose(): void;
 }

@@ -42,6 +42,8 @@ const SYNTHETIC_TASKS = ['copy-offset', 'sum-offset'];
 
 const LIMITS = { vocabSize: 2 ** 20, dModel: 4096, ffnWidth: 65536, maxDistance: 4096, seqLen: 4096, maxBatchSize: 4096 };
 const I32 = Int32Array.BYTES_PER_ELEMENT;
+/** positionProfile without sequences reads this many of seqLen uniform random tokens (seed 0). */
+const DEFAULT_PROFILE_SEQUENCES = 32;
 
 /** Bytes of WASM memory a model of this (resolved) configuration holds. */
 export function modelBytes(c) {
@@ -235,12 +237,25 @@ export class Model {
   /**
    * The learned position profile of one head: for each offset c in -k … k, the mean over the
    * positions i of the given sequences of q_i · a^K[c] / sqrt(d_k), with q_i the head's query.
-   * `tokens` is one sequence (Int32Array) or a batch { tokens, batchSize, seqLen }.
+   * `tokens` is one sequence (Int32Array) or a batch { tokens, batchSize, seqLen }; without it
+   * (positionProfile({ layer, head })), 32 sequences of seqLen uniform random tokens
+   * (syntheticBatch with seed 0).
    */
   positionProfile(tokens, options) {
     const where = 'model.positionProfile';
     this.#live(where);
+    // positionProfile({ layer, head }): no sequences given.
+    const isOptions = (value) =>
+      value !== null && typeof value === 'object' && !ArrayBuffer.isView(value) && !Array.isArray(value) && !('tokens' in value);
+    if (options === undefined && isOptions(tokens)) {
+      options = tokens;
+      tokens = undefined;
+    }
     const { layer, head } = checkLayerHead(where, options, this.#config);
+    if (tokens === undefined) {
+      const { vocabSize, seqLen } = this.#config;
+      tokens = this.#host.syntheticBatch({ task: 'copy-offset', offset: 0, vocabSize, seqLen, batchSize: DEFAULT_PROFILE_SEQUENCES, seed: 0 });
+    }
     let sequences;
     if (tokens instanceof Int32Array) {
       sequences = [this.#checkSequence(where, tokens)];
