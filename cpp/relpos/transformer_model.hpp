@@ -94,7 +94,7 @@ class TransformerModel {
   Index tableOffset(Index base, int head) const;
 
   // out (+)= alpha · op(a) · op(b) through the packed 128-bit kernel; with transposeA (the
-  // weight gradients) out += aᵀ b by a kernel that reads both operands in place.
+  // weight gradients) out += aᵀ b by a kernel that reads a in place, b in panels.
   void gemm(ConstMatrixRef<T> a, bool transposeA, ConstMatrixRef<T> b, bool transposeB,
             MatrixRef<T> out, bool accumulate, T alpha = T(1));
 
@@ -125,6 +125,7 @@ class TransformerModel {
   // Per (sequence, head) attention scratch.
   Matrix<T> scores_, dWeights_, projected_, buckets_;
   PackedRight<T> packed_;
+  Vector<T> passPanels_;  // one depth pass of the weight gradients' right operand, in panels
   long adamSteps_ = 0;
   int lastSeqLen_ = 0;
 };

@@ -9,6 +9,9 @@
 #include "relpos/relative_offsets.hpp"
 #include "relpos/simd_vectors.hpp"
 
+// The stages (forward, loss, backward, attention, Adam, the kernels) are marked noinline: each
+// runs for milliseconds, so a call costs nothing, and profiles of the module show them apart.
+
 namespace relpos {
 
 std::string checkModelConfig(const ModelConfig& c) {
@@ -126,9 +129,9 @@ T rowMaximum(const T* row, Index count) {
 }
 
 // The weight gradients' product c += aᵀ b, with a (depth x m) and b (depth x n) row-major, depth
-// = the batch's rows: no transposing and no packing. Per step p, 4 scalars of a's row p (4 rows
-// of c) times 8 contiguous values of b's row p (a panel of c), accumulated in 128-bit vectors;
-// depth in passes, so that a pass's slice of b (kPassDepth x 8) stays in L1 across the rows.
+// = the batch's rows, without transposing a: per step p, 4 scalars of a's row p (4 rows of c)
+// times 8 values of b's row p (a panel of c), accumulated in 128-bit vectors; depth in passes,
+// each pass's slice of b copied into contiguous panels that stay in L1 across the rows of c.
 constexpr Index kPassDepth = 128;
 
 template <typename T, int Rows>
@@ -156,9 +159,13 @@ void transposedLeftKernel(Index depth, const T* a, Index lda, const T* b, Index 
   }
 }
 
+// A pass's slice of b (passDepth x the full panels) is first copied into contiguous panels of
+// `width` columns (`panels`, kPassDepth x n rounded up): b's rows can be far apart (a row of the
+// logits' gradient is 8 KB at V = 2000), and reading 8 values from each of 128 rows would touch
+// 128 pages per panel.
 template <typename T>
 __attribute__((noinline)) void addTransposedLeftProduct(ConstMatrixRef<T> a, ConstMatrixRef<T> b,
-                                                        MatrixRef<T> c) {
+                                                        MatrixRef<T> c, T* panels) {
   constexpr Index width = 2 * simd::kLanes<T>;
   const Index depth = a.rows(), m = a.cols(), n = b.cols();
   const Index lda = a.outerStride(), ldb = b.outerStride(), ldc = c.outerStride();
@@ -167,15 +174,24 @@ __attribute__((noinline)) void addTransposedLeftProduct(ConstMatrixRef<T> a, Con
     const Index passDepth = std::min(kPassDepth, depth - p0);
     const T* aPass = a.data() + p0 * lda;
     const T* bPass = b.data() + p0 * ldb;
+    for (Index p = 0; p < passDepth; ++p) {
+      const T* row = bPass + p * ldb;
+      for (Index j = 0; j < fullCols; j += width) {
+        T* to = panels + (j / width) * passDepth * width + p * width;
+        simd::store(to, simd::load(row + j));
+        simd::store(to + width / 2, simd::load(row + j + width / 2));
+      }
+    }
     for (Index j = 0; j < fullCols; j += width) {
+      const T* panel = panels + (j / width) * passDepth * width;
       Index i = 0;
       for (; i + 4 <= m; i += 4) {
-        transposedLeftKernel<T, 4>(passDepth, aPass + i, lda, bPass + j, ldb,
-                                   c.data() + i * ldc + j, ldc);
+        transposedLeftKernel<T, 4>(passDepth, aPass + i, lda, panel, width, c.data() + i * ldc + j,
+                                   ldc);
       }
       for (; i < m; ++i) {
-        transposedLeftKernel<T, 1>(passDepth, aPass + i, lda, bPass + j, ldb,
-                                   c.data() + i * ldc + j, ldc);
+        transposedLeftKernel<T, 1>(passDepth, aPass + i, lda, panel, width, c.data() + i * ldc + j,
+                                   ldc);
       }
     }
     for (Index j = fullCols; j < n; ++j) {  // the last columns, fewer than a panel
@@ -270,6 +286,7 @@ TransformerModel<T>::TransformerModel(const ModelConfig& config) : config_(confi
   // The packed right operand (always a weight matrix or its transpose) reaches its largest size
   // now, not during a step: depth x the columns rounded up to whole panels.
   constexpr Index panel = kPanelWidth<T>;
+  passPanels_.setZero(kPassDepth * std::max({V, f, d, n}));
   const auto padded = [](Index cols) { return (cols + panel - 1) / panel * panel; };
   packed_.reserve(
       std::max({d * padded(V), V * padded(d), d * padded(f), f * padded(d), d * padded(d),
@@ -316,7 +333,7 @@ void TransformerModel<T>::gemm(ConstMatrixRef<T> a, bool transposeA, ConstMatrix
   if (transposeA) {
     // Only the weight gradients: out += aᵀ b.
     assert(accumulate && !transposeB && alpha == T(1));
-    addTransposedLeftProduct<T>(a, b, out);
+    addTransposedLeftProduct<T>(a, b, out, passPanels_.data());
     return;
   }
   { multiplyPacked<T>(a, packed_, alpha, accumulate, out); }
@@ -400,9 +417,9 @@ __attribute__((noinline)) void TransformerModel<T>::attentionBackward(int layer,
       // d values = wᵀ dz, d a^V += buckets(w)ᵀ dz
       auto dv = dValues_.block(b * n, h * dk, n, dk);
       dv.setZero();
-      addTransposedLeftProduct<T>(w, dz, dv);
+      addTransposedLeftProduct<T>(w, dz, dv, passPanels_.data());
       bucket<T>(w, k, buckets);
-      addTransposedLeftProduct<T>(buckets, dz, gV);
+      addTransposedLeftProduct<T>(buckets, dz, gV, passPanels_.data());
       // d scores (softmax backward), with the 1/sqrt(d_k) folded in
       for (Index i = 0; i < n; ++i) {
         const T dot = w.row(i).dot(dW.row(i));
@@ -415,8 +432,8 @@ __attribute__((noinline)) void TransformerModel<T>::attentionBackward(int layer,
       product(buckets, aK, false, dq, true);
       auto dkey = dKeys_.block(b * n, h * dk, n, dk);
       dkey.setZero();
-      addTransposedLeftProduct<T>(dW, q, dkey);
-      addTransposedLeftProduct<T>(buckets, q, gK);
+      addTransposedLeftProduct<T>(dW, q, dkey, passPanels_.data());
+      addTransposedLeftProduct<T>(buckets, q, gK, passPanels_.data());
     }
   }
 }

@@ -184,6 +184,19 @@ describe('views of a head', () => {
     expect(table.shape).toEqual([2, 5, 2]);
     const profile = model.positionProfile(tokens, { layer: 1, head: 1 });
     expect(profile.profile.length).toBe(5);
+    // Without sequences: 32 random ones of seqLen (syntheticBatch, seed 0).
+    const random = rp.syntheticBatch({
+      task: 'copy-offset',
+      offset: 0,
+      vocabSize: SMALL.vocabSize,
+      seqLen: SMALL.seqLen,
+      batchSize: 32,
+      seed: 0,
+    });
+    const byDefault = model.positionProfile({ layer: 1, head: 1 });
+    expect(byDefault.profile).toEqual(model.positionProfile(random, { layer: 1, head: 1 }).profile);
+    expect(byDefault.offsets).toEqual(Int32Array.from([-2, -1, 0, 1, 2]));
+    expect(model.positionProfile().layer).toBe(0);
     model.dispose();
   });
 

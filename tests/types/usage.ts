@@ -33,6 +33,7 @@ const grads: Float64Array = model.lossAndGradients(batch).gradients['embedding']
 const headWeights: Float64Array = model.attention(batch.tokens.subarray(0, 16), { layer: 0, head: 1 }).combinedWeights
   .data;
 const learned: Float64Array = model.positionProfile(batch, { head: 0 }).profile;
+const learnedByDefault: Int32Array = model.positionProfile({ layer: 0, head: 1 }).offsets;
 const small32: Float32Array = rp.createModel({ vocabSize: 4 }).parameters()['output.bias'].data;
 model.dispose();
 // @ts-expect-error vocabSize is required
@@ -42,7 +43,7 @@ rp.createModel({ vocabSize: 4, precision: 'float16' });
 // @ts-expect-error Adam options are checked by name
 model.trainStep(batch, { lr: 0.1 });
 
-export { trainedLoss, grads, headWeights, learned, small32 };
+export { trainedLoss, grads, headWeights, learned, learnedByDefault, small32 };
 export { weights64, weights32, profile, offsets, z, noise };
 
 // The elements' subpath export.

@@ -412,6 +412,7 @@ export class RelPos {
       arena: this.#arena,
       call: (where, lengths, body) => this.#call(where, lengths, body),
       attention: (inputs) => this.attention(inputs),
+      syntheticBatch: (options) => this.syntheticBatch(options),
     };
     return new Model(host, resolved);
   }

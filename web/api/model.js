@@ -2,7 +2,7 @@
 // whose only order signal is Shaw's relative tables, trained in WebAssembly. RelPos.createModel()
 // makes one; every argument is checked here before the core runs (validate.js conventions: a
 // wrong type is a TypeError, a wrong value a RangeError, messages name the method and argument).
-import { MAX_CALL_BYTES, MAX_SEED } from './limits.js';
+import { MAX_SEED } from './limits.js';
 import { checkBoolean, checkBudget, checkInteger, checkNumber, checkOptions, describe } from './validate.js';
 
 /** Defaults of createModel(); vocabSize is required, ffnWidth defaults to 4 · dModel. */
@@ -49,6 +49,8 @@ const LIMITS = {
   maxBatchSize: 4096,
 };
 const I32 = Int32Array.BYTES_PER_ELEMENT;
+/** positionProfile without sequences reads this many of seqLen uniform random tokens (seed 0). */
+const DEFAULT_PROFILE_SEQUENCES = 32;
 
 /** Bytes of WASM memory a model of this (resolved) configuration holds. */
 export function modelBytes(c) {
@@ -62,7 +64,7 @@ export function modelBytes(c) {
   const perLayer = 8 * R * d + R * f + B * H * n * n + 2 * R;
   const pad = (cols) => Math.ceil(cols / (16 / size)) * (16 / size) * 2;
   const packed = Math.max(d * pad(V), V * pad(d), f * pad(d), d * pad(f));
-  const scratch = R * d + R * V + 7 * R * d + R * f + 2 * n * n + 2 * n * rows + packed;
+  const scratch = R * d + R * V + 7 * R * d + R * f + 2 * n * n + 2 * n * rows + packed + 128 * Math.max(V, f, d, n);
   return size * (4 * parameters + L * perLayer + scratch);
 }
 
@@ -133,6 +135,13 @@ export class Model {
     this.#config = Object.freeze({ ...config });
     this.#ArrayType = config.precision === 'float64' ? Float64Array : Float32Array;
     const { precision, ...coreConfig } = config;
+    // Probe first: the core cannot report a failed allocation (it would abort the instance).
+    const probe = host.core._malloc(modelBytes(config));
+    if (!probe)
+      throw new RangeError(
+        `createModel: could not allocate ${modelBytes(config)} bytes of WebAssembly memory for this model`,
+      );
+    host.core._free(probe);
     this.#handle = new host.core.ModelHandle(coreConfig, precision === 'float64');
     this.#table = this.#handle
       .parameterTable()
@@ -254,12 +263,36 @@ export class Model {
   /**
    * The learned position profile of one head: for each offset c in -k … k, the mean over the
    * positions i of the given sequences of q_i · a^K[c] / sqrt(d_k), with q_i the head's query.
-   * `tokens` is one sequence (Int32Array) or a batch { tokens, batchSize, seqLen }.
+   * `tokens` is one sequence (Int32Array) or a batch { tokens, batchSize, seqLen }; without it
+   * (positionProfile({ layer, head })), 32 sequences of seqLen uniform random tokens
+   * (syntheticBatch with seed 0).
    */
   positionProfile(tokens, options) {
     const where = 'model.positionProfile';
     this.#live(where);
+    // positionProfile({ layer, head }): no sequences given.
+    const isOptions = (value) =>
+      value !== null &&
+      typeof value === 'object' &&
+      !ArrayBuffer.isView(value) &&
+      !Array.isArray(value) &&
+      !('tokens' in value);
+    if (options === undefined && isOptions(tokens)) {
+      options = tokens;
+      tokens = undefined;
+    }
     const { layer, head } = checkLayerHead(where, options, this.#config);
+    if (tokens === undefined) {
+      const { vocabSize, seqLen } = this.#config;
+      tokens = this.#host.syntheticBatch({
+        task: 'copy-offset',
+        offset: 0,
+        vocabSize,
+        seqLen,
+        batchSize: DEFAULT_PROFILE_SEQUENCES,
+        seed: 0,
+      });
+    }
     let sequences;
     if (tokens instanceof Int32Array) {
       sequences = [this.#checkSequence(where, tokens)];
@@ -339,9 +372,7 @@ export class Model {
         `${where}: batch must be an object { tokens, targets, batchSize, seqLen }, got ${describe(batch)}`,
       );
     }
-    const known = withTargets
-      ? ['tokens', 'targets', 'batchSize', 'seqLen']
-      : ['tokens', 'targets', 'batchSize', 'seqLen'];
+    const known = ['tokens', 'targets', 'batchSize', 'seqLen'];
     for (const key of Object.keys(batch)) {
       if (!known.includes(key))
         throw new TypeError(`${where}: unknown batch field ${JSON.stringify(key)}; expected ${known.join(', ')}`);
@@ -414,5 +445,3 @@ function checkIds(where, name, ids, min, end) {
     }
   }
 }
-
-export { MAX_CALL_BYTES };
