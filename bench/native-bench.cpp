@@ -31,11 +31,12 @@ void run(Index n, Index d, Index k, const char* dtype, bool first) {
   std::vector<relpos::Matrix<T>> panels(5, relpos::Matrix<T>(n, n));
   relpos::Matrix<T> output(n, d);
   relpos::AttentionWorkspace<T> workspace;
-  const relpos::AttentionInputs<T> in{
-      relpos::ConstMatrixMap<T>(q.data(), n, d),        relpos::ConstMatrixMap<T>(keys.data(), n, d),
-      relpos::ConstMatrixMap<T>(relKeys.data(), 2 * k + 1, d),
-      relpos::ConstMatrixMap<T>(v.data(), n, d),
-      relpos::ConstMatrixMap<T>(relValues.data(), 2 * k + 1, d), false};
+  const relpos::AttentionInputs<T> in{relpos::ConstMatrixMap<T>(q.data(), n, d),
+                                      relpos::ConstMatrixMap<T>(keys.data(), n, d),
+                                      relpos::ConstMatrixMap<T>(relKeys.data(), 2 * k + 1, d),
+                                      relpos::ConstMatrixMap<T>(v.data(), n, d),
+                                      relpos::ConstMatrixMap<T>(relValues.data(), 2 * k + 1, d),
+                                      false};
   relpos::AttentionPanels<T> out{
       relpos::MatrixMap<T>(panels[0].data(), n, n), relpos::MatrixMap<T>(panels[1].data(), n, n),
       relpos::MatrixMap<T>(panels[2].data(), n, n), relpos::MatrixMap<T>(panels[3].data(), n, n),
@@ -52,7 +53,8 @@ void run(Index n, Index d, Index k, const char* dtype, bool first) {
     Run r{};
     const auto start = std::chrono::steady_clock::now();
     relpos::computeAttention(in, workspace, out, &r.stages);
-    r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    r.ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     spent += r.ms;
     runs.push_back(r);
   }

@@ -1,4 +1,4 @@
-"""Baseline: relative self-attention (Shaw et al. 2018, SPEC §1) vectorised with numpy.
+"""Baseline: relative self-attention (Shaw et al. 2018, docs/maths.md) vectorised with numpy.
 
 Usage: /usr/bin/python3 bench/numpy_attention.py '<json config>'
   config: {"sizes": [[n, k], ...], "d": 64, "dtypes": ["float32", "float64"],

@@ -43,7 +43,9 @@ const longestTask = (page, seed) =>
         });
         observer.observe({ type: 'longtask' });
         const input = document.getElementById('seed');
-        document.addEventListener('relpos-drawn', () => setTimeout(() => (observer.disconnect(), done(longest)), 50), { once: true });
+        document.addEventListener('relpos-drawn', () => setTimeout(() => (observer.disconnect(), done(longest)), 50), {
+          once: true,
+        });
         input.value = String(value);
         input.dispatchEvent(new Event('input', { bubbles: true }));
       }),
@@ -53,27 +55,57 @@ const longestTask = (page, seed) =>
 const server = await serveFolder(SITE);
 const browser = await launchBrowser();
 const rows = [];
-for (const n of [64, 256, 1024, 2048]) {
-  const page = await openPage(browser, server.url, `?long=1&n=${n}&k=16`);
+// The sentence view draws square n × n panels; the long view draws them in offset space,
+// n × (2k + 1) (k = 2047: 4095 columns, the most there can be).
+const CASES = [
+  { n: 64, k: 16, view: 'sentence, n × n' },
+  { n: 64, k: 16, view: 'long, n × (2k + 1)' },
+  { n: 256, k: 16, view: 'long, n × (2k + 1)' },
+  { n: 1024, k: 16, view: 'long, n × (2k + 1)' },
+  { n: 2048, k: 16, view: 'long, n × (2k + 1)' },
+  { n: 2048, k: 2047, view: 'long, n × (2k + 1)' },
+];
+for (const { n, k, view } of CASES) {
+  const page = await openPage(browser, server.url, `?${view.startsWith('long') ? 'long=1&' : ''}n=${n}&k=${k}`);
   const draws = [];
-  for (let r = 0; r < 5; r += 1) draws.push(await page.evaluate(() => window.relposPage.timePanelDraw('combinedWeights')));
+  for (let r = 0; r < 5; r += 1)
+    draws.push(await page.evaluate(() => window.relposPage.timePanelDraw('combinedWeights')));
   // Three changes to warm up (JIT, caches), then the median of 15 (5 above n = 384).
   for (let r = 0; r < 3; r += 1) await changeToFrame(page, 900 + r);
   const frames = [];
   for (let r = 0; r < (n > 384 ? 5 : 15); r += 1) frames.push(await changeToFrame(page, 100 + r));
   const longest = n >= 1024 ? await longestTask(page, 7) : null;
   const by = await page.evaluate(() => window.relposPage.computedBy());
-  rows.push({ n, draw: median(draws), work: median(frames.map((f) => f.work)), frame: median(frames.map((f) => f.frame)), by, longest });
+  rows.push({
+    n,
+    k,
+    view,
+    draw: median(draws),
+    work: median(frames.map((f) => f.work)),
+    frame: median(frames.map((f) => f.frame)),
+    by,
+    longest,
+  });
   await page.close();
 }
 await browser.close();
 await server.close();
 
-console.log('relpos page benchmark (headless Chromium, 1280 × 900, devicePixelRatio 1), one run: medians of 5 draws, and of 15 changes after 3 to warm up (5 above n = 384)');
-console.log('\n|    n | one heatmap drawn | change → all panels drawn | change → next frame shown | computed on | longest main-thread task |');
-console.log('|-----:|------------------:|--------------------------:|--------------------------:|:------------|-------------------------:|');
-for (const { n, draw, work, frame, by, longest } of rows) {
+console.log(
+  'relpos page benchmark (headless Chromium, 1280 × 900, devicePixelRatio 1), one run: medians of 5 draws, and of 15 changes after 3 to warm up (5 above n = 384)',
+);
+console.log(
+  '\n|    n |    k | view               | one heatmap drawn | change → all panels drawn | change → next frame shown | computed on | longest main-thread task |',
+);
+console.log(
+  '|-----:|-----:|:-------------------|------------------:|--------------------------:|--------------------------:|:------------|-------------------------:|',
+);
+for (const { n, k, view, draw, work, frame, by, longest } of rows) {
   const ms = (value) => `${value.toFixed(1)} ms`;
-  console.log(`| ${String(n).padStart(4)} | ${ms(draw).padStart(17)} | ${ms(work).padStart(25)} | ${ms(frame).padStart(25)} | ${by.padEnd(11)} | ${(longest === null ? '—' : `${longest.toFixed(0)} ms`).padStart(24)} |`);
+  console.log(
+    `| ${String(n).padStart(4)} | ${String(k).padStart(4)} | ${view.padEnd(18)} | ${ms(draw).padStart(17)} | ${ms(work).padStart(25)} | ${ms(frame).padStart(25)} | ${by.padEnd(11)} | ${(longest === null ? '—' : `${longest.toFixed(0)} ms`).padStart(24)} |`,
+  );
 }
-console.log('\nUp to n = 384 a change is computed and drawn on the main thread in one task; above, a worker computes and the panels are drawn one per task. "next frame shown" adds the wait for the display\'s next frame (up to 16.7 ms at 60 Hz). Long tasks are those over 50 ms (0 ms: none).');
+console.log(
+  '\nUp to n = 384 a change is computed and drawn on the main thread in one task; above, a worker computes and the panels are drawn one per task. "next frame shown" adds the wait for the display\'s next frame (up to 16.7 ms at 60 Hz). Long tasks are those over 50 ms (0 ms: none).',
+);

@@ -1,4 +1,4 @@
-// Baseline: relative self-attention (Shaw et al. 2018, SPEC §1) written by hand in plain
+// Baseline: relative self-attention (Shaw et al. 2018, docs/maths.md) written by hand in plain
 // JavaScript with typed arrays and loops, the way a web developer would. No SIMD, no WASM.
 // Computes all six results of a full attention; every output is allocated per call.
 

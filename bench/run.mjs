@@ -22,7 +22,12 @@ function chosenSizes() {
   const at = process.argv.indexOf('--sizes');
   if (at > 0) return process.argv[at + 1].split(',').map((pair) => pair.split(':').map(Number));
   const ns = process.argv.includes('--quick') ? [16, 64, 256] : [16, 64, 256, 1024, 2048];
-  return ns.flatMap((n) => [[n, 16], [n, n - 1]]).filter(([n, k], i, all) => all.findIndex(([m, l]) => m === n && l === k) === i);
+  return ns
+    .flatMap((n) => [
+      [n, 16],
+      [n, n - 1],
+    ])
+    .filter(([n, k], i, all) => all.findIndex(([m, l]) => m === n && l === k) === i);
 }
 
 /**
@@ -64,20 +69,38 @@ function inputsFor(rp, n, k, ArrayType) {
 
 const asMatrices = (x) => {
   const m = (data, rows) => ({ rows, cols: D, data });
-  return { q: m(x.q, x.n), k: m(x.k, x.n), v: m(x.v, x.n), relKeys: m(x.relKeys, 2 * x.maxDistance + 1), relValues: m(x.relValues, 2 * x.maxDistance + 1) };
+  return {
+    q: m(x.q, x.n),
+    k: m(x.k, x.n),
+    v: m(x.v, x.n),
+    relKeys: m(x.relKeys, 2 * x.maxDistance + 1),
+    relValues: m(x.relValues, 2 * x.maxDistance + 1),
+  };
 };
 
 function runNative(flavour, sizes) {
   if (!existsSync(NATIVE[flavour])) return { error: `not built (${NATIVE[flavour]}): run scripts/build.sh all` };
-  const output = execFileSync(NATIVE[flavour], [String(D), ...sizes.map(([n, k]) => `${n}:${k}`)], { encoding: 'utf8' });
+  const output = execFileSync(NATIVE[flavour], [String(D), ...sizes.map(([n, k]) => `${n}:${k}`)], {
+    encoding: 'utf8',
+  });
   return JSON.parse(output);
 }
 
 function runNumpy(sizes) {
   if (!existsSync('/usr/bin/python3')) return { error: 'no /usr/bin/python3' };
-  const config = { sizes, d: D, dtypes: ['float32', 'float64'], budget_seconds: BUDGET_MS / 1000, max_reps: 20, min_reps: 3 };
+  const config = {
+    sizes,
+    d: D,
+    dtypes: ['float32', 'float64'],
+    budget_seconds: BUDGET_MS / 1000,
+    max_reps: 20,
+    min_reps: 3,
+  };
   try {
-    const output = execFileSync('/usr/bin/python3', [`${ROOT}bench/numpy_attention.py`, JSON.stringify(config)], { encoding: 'utf8', maxBuffer: 1 << 24 });
+    const output = execFileSync('/usr/bin/python3', [`${ROOT}bench/numpy_attention.py`, JSON.stringify(config)], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 24,
+    });
     return JSON.parse(output.trim().split('\n').pop());
   } catch (error) {
     return { error: `numpy run failed: ${error.message.split('\n')[0]}` };
@@ -103,9 +126,15 @@ async function main() {
   const rp = await createRelPos();
   const tfjs = await createTfjsAttention();
   const cpu = (readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/) ?? [])[1] ?? os.cpus()[0]?.model;
-  console.log(`relpos benchmark, ${new Date().toISOString().slice(0, 10)}: ${cpu}, ${os.cpus().length} cores (one used), Node ${process.version}, d_k = ${D}`);
-  console.log('Median ms of a full attention (all five n × n panels and the output); (×) = that time / relpos time, same run.');
-  console.log('relpos returns new arrays each call; "out=" writes into an earlier result\'s arrays (attention(inputs, out)); "core" is the WASM core alone (its stage times), without copying inputs in and results out: the like of the native builds.');
+  console.log(
+    `relpos benchmark, ${new Date().toISOString().slice(0, 10)}: ${cpu}, ${os.cpus().length} cores (one used), Node ${process.version}, d_k = ${D}`,
+  );
+  console.log(
+    'Median ms of a full attention (all five n × n panels and the output); (×) = that time / relpos time, same run.',
+  );
+  console.log(
+    'relpos returns new arrays each call; "out=" writes into an earlier result\'s arrays (attention(inputs, out)); "core" is the WASM core alone (its stage times), without copying inputs in and results out: the like of the native builds.',
+  );
 
   const numpy = runNumpy(sizes);
   const native = { sse42: runNative('sse42', sizes), native: runNative('native', sizes) };
@@ -121,7 +150,10 @@ async function main() {
     const stages32 = rp.lastTimings();
     const reused = rp.attention(m32);
     const reuse32 = await medianMs(() => rp.attention(m32, reused));
-    const core32 = await medianMs(() => rp.attention(m32, reused), () => coreMs(rp));
+    const core32 = await medianMs(
+      () => rp.attention(m32, reused),
+      () => coreMs(rp),
+    );
     const ours64 = await medianMs(() => rp.attention(m64));
     const stages64 = rp.lastTimings();
     const plain32 = await medianMs(() => plainJsAttention(x32));
@@ -129,22 +161,78 @@ async function main() {
     const tf32 = await medianMs(() => tfjs.attention(x32));
     const tfDirect32 = n <= DIRECT_TFJS_MAX_N ? await medianMs(() => tfjs.attention(x32, 'direct')) : undefined;
     const nat = (flavour, dtype) => find(native[flavour].results, n, k, dtype);
-    rows32.push([n, k, fmt(ours32), cell(reuse32, ours32), cell(core32, ours32), cell(plain32, ours32), cell(tf32, ours32), cell(tfDirect32, ours32), cell(find(numpy.results, n, k, 'float32')?.median_ms, ours32), cell(nat('sse42', 'float32')?.median_ms, ours32), cell(nat('native', 'float32')?.median_ms, ours32)]);
-    rows64.push([n, k, fmt(ours64), cell(plain64, ours64), cell(find(numpy.results, n, k, 'float64')?.median_ms, ours64), cell(nat('sse42', 'float64')?.median_ms, ours64), cell(nat('native', 'float64')?.median_ms, ours64)]);
+    rows32.push([
+      n,
+      k,
+      fmt(ours32),
+      cell(reuse32, ours32),
+      cell(core32, ours32),
+      cell(plain32, ours32),
+      cell(tf32, ours32),
+      cell(tfDirect32, ours32),
+      cell(find(numpy.results, n, k, 'float32')?.median_ms, ours32),
+      cell(nat('sse42', 'float32')?.median_ms, ours32),
+      cell(nat('native', 'float32')?.median_ms, ours32),
+    ]);
+    rows64.push([
+      n,
+      k,
+      fmt(ours64),
+      cell(plain64, ours64),
+      cell(find(numpy.results, n, k, 'float64')?.median_ms, ours64),
+      cell(nat('sse42', 'float64')?.median_ms, ours64),
+      cell(nat('native', 'float64')?.median_ms, ours64),
+    ]);
     const s = nat('sse42', 'float32')?.stages;
-    flops.push([n, k, gflops(n, stages32.contentScores), gflops(n, stages32.valueProduct), gflops(n, stages64.contentScores), gflops(n, stages64.valueProduct), gflops(n, s?.contentScores), gflops(n, s?.valueProduct)]);
+    flops.push([
+      n,
+      k,
+      gflops(n, stages32.contentScores),
+      gflops(n, stages32.valueProduct),
+      gflops(n, stages64.contentScores),
+      gflops(n, stages64.valueProduct),
+      gflops(n, s?.contentScores),
+      gflops(n, s?.valueProduct),
+    ]);
     process.stderr.write(`  measured n = ${n}, k = ${k}\n`);
   }
   tfjs.dispose();
 
-  printTable('float32', ['n', 'k', 'relpos', 'relpos, out=', 'relpos core', 'plain JS', 'TF.js WASM', 'TF.js WASM, direct', 'numpy', 'native SSE4.2', 'native -march=native'], rows32);
-  printTable('float64 (TF.js WASM has no float64)', ['n', 'k', 'relpos', 'plain JS', 'numpy', 'native SSE4.2', 'native -march=native'], rows64);
-  printTable('GFLOP/s of the two matrix products (2·n²·d_k flops each; from the core\'s stage times)', ['n', 'k', 'QKᵀ f32', 'WV f32', 'QKᵀ f64', 'WV f64', 'QKᵀ f32 SSE4.2', 'WV f32 SSE4.2'], flops);
+  printTable(
+    'float32',
+    [
+      'n',
+      'k',
+      'relpos',
+      'relpos, out=',
+      'relpos core',
+      'plain JS',
+      'TF.js WASM',
+      'TF.js WASM, direct',
+      'numpy',
+      'native SSE4.2',
+      'native -march=native',
+    ],
+    rows32,
+  );
+  printTable(
+    'float64 (TF.js WASM has no float64)',
+    ['n', 'k', 'relpos', 'plain JS', 'numpy', 'native SSE4.2', 'native -march=native'],
+    rows64,
+  );
+  printTable(
+    "GFLOP/s of the two matrix products (2·n²·d_k flops each; from the core's stage times)",
+    ['n', 'k', 'QKᵀ f32', 'WV f32', 'QKᵀ f64', 'WV f64', 'QKᵀ f32 SSE4.2', 'WV f32 SSE4.2'],
+    flops,
+  );
   const notes = [];
   if (numpy.error) notes.push(`numpy: ${numpy.error}`);
   else notes.push(`numpy ${numpy.numpy} with the BLAS Debian's python3-numpy links (check with numpy.show_config()).`);
-  for (const flavour of ['sse42', 'native']) if (native[flavour].error) notes.push(`native ${flavour}: ${native[flavour].error}`);
-  notes.push(`TF.js ${tfjs.backend} backend: "TF.js WASM" uses matMul(a, transpose(b)) and gatherND (its fast paths); "direct" uses matMul(a, b, false, true) and gather, as first written (not run above n = ${DIRECT_TFJS_MAX_N}: seconds per call). Index tensors built once per shape in both.`);
+  for (const flavour of ['sse42', 'native'])
+    if (native[flavour].error) notes.push(`native ${flavour}: ${native[flavour].error}`);
+  notes.push(
+    `TF.js ${tfjs.backend} backend: "TF.js WASM" uses matMul(a, transpose(b)) and gatherND (its fast paths); "direct" uses matMul(a, b, false, true) and gather, as first written (not run above n = ${DIRECT_TFJS_MAX_N}: seconds per call). Index tensors built once per shape in both.`,
+  );
   console.log(`\n${notes.map((note) => `- ${note}`).join('\n')}`);
 }
 

@@ -1,4 +1,4 @@
-// Baseline: relative self-attention (Shaw et al. 2018, SPEC §1) with TensorFlow.js ops on the
+// Baseline: relative self-attention (Shaw et al. 2018, docs/maths.md) with TensorFlow.js ops on the
 // WebAssembly backend (@tensorflow/tfjs-backend-wasm) in Node. float32 only (TF.js WASM is float32).
 //
 //   content  = (Q/√d) Kᵀ
@@ -66,7 +66,14 @@ function attentionTensors({ q, k, v, relKeys, relValues, n, d, maxDistance }, { 
   return [contentScores, positionBiases, combinedScores, contentWeights, combinedWeights, output];
 }
 
-const RESULT_NAMES = ['contentScores', 'positionBiases', 'combinedScores', 'contentWeights', 'combinedWeights', 'output'];
+const RESULT_NAMES = [
+  'contentScores',
+  'positionBiases',
+  'combinedScores',
+  'contentWeights',
+  'combinedWeights',
+  'output',
+];
 
 /**
  * Sets up TF.js on the WASM backend. attention(inputs, style = 'tuned' | 'direct') takes

@@ -25,7 +25,8 @@ const argValue = (name) => {
 const only = argValue('--only');
 const skip = new Set(argValue('--skip') ?? []);
 const configs = CONFIGS.filter((c) => !only || only.includes(c.name));
-const spec = (c) => [c.name, c.vocabSize, c.dModel, c.heads, c.layers, c.maxDistance, c.seqLen, c.batchSize, c.ffnWidth].join(':');
+const spec = (c) =>
+  [c.name, c.vocabSize, c.dModel, c.heads, c.layers, c.maxDistance, c.seqLen, c.batchSize, c.ffnWidth].join(':');
 
 function median(times) {
   const sorted = [...times].sort((a, b) => a - b);
@@ -33,9 +34,16 @@ function median(times) {
 }
 
 async function runOurs(rp, c) {
-  const { name, batchSize, ...config } = c;
+  const { batchSize, ...config } = c;
+  delete config.name; // the row's label, not a model option
   const model = rp.createModel({ ...config, maxBatchSize: batchSize, seed: 1 });
-  const batch = rp.syntheticBatch({ offset: 1, vocabSize: c.vocabSize, seqLen: c.seqLen, batchSize: c.batchSize, seed: 1 });
+  const batch = rp.syntheticBatch({
+    offset: 1,
+    vocabSize: c.vocabSize,
+    seqLen: c.seqLen,
+    batchSize: c.batchSize,
+    seed: 1,
+  });
   model.trainStep(batch);
   model.trainStep(batch);
   const times = [];
@@ -57,7 +65,12 @@ async function runOurs(rp, c) {
 
 function runProcess(label, command, args, env) {
   try {
-    const out = execFileSync(command, args, { encoding: 'utf8', env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 2 ** 24 });
+    const out = execFileSync(command, args, {
+      encoding: 'utf8',
+      env: env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      maxBuffer: 2 ** 24,
+    });
     return JSON.parse(out.trim().split('\n').pop());
   } catch (error) {
     const reason = (error.stderr || error.message || String(error)).trim().split('\n').pop();
@@ -91,38 +104,86 @@ const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.t
 
 async function main() {
   const cpu = (readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/) ?? [])[1] ?? os.cpus()[0]?.model;
-  console.log(`relpos training benchmark, ${new Date().toISOString().slice(0, 10)}: ${cpu}, ${os.cpus().length} cores, Node ${process.version}`);
+  console.log(
+    `relpos training benchmark, ${new Date().toISOString().slice(0, 10)}: ${cpu}, ${os.cpus().length} cores, Node ${process.version}`,
+  );
   const rp = await createRelPos();
   const ours = {};
   for (const c of configs) ours[c.name] = await runOurs(rp, c);
   const specs = configs.map(spec);
   const native = runProcess('native SSE4.2', `${ROOT}build/native/relpos_train_bench_sse42`, specs);
-  const torch1 = skip.has('torch') ? { error: 'skipped (--skip torch)' } : runProcess('PyTorch', '/usr/bin/python3', [`${ROOT}bench/train_torch.py`, '1', ...specs], torchEnv(1));
-  const torchAll = skip.has('torch') ? { error: 'skipped (--skip torch)' } : runProcess('PyTorch', '/usr/bin/python3', [`${ROOT}bench/train_torch.py`, '0', ...specs], torchEnv(0));
-  const tfjs = skip.has('tfjs') ? { error: 'skipped (--skip tfjs)' } : runProcess('TF.js', process.execPath, [`${ROOT}bench/train-tfjs.mjs`, ...specs]);
+  const torch1 = skip.has('torch')
+    ? { error: 'skipped (--skip torch)' }
+    : runProcess('PyTorch', '/usr/bin/python3', [`${ROOT}bench/train_torch.py`, '1', ...specs], torchEnv(1));
+  const torchAll = skip.has('torch')
+    ? { error: 'skipped (--skip torch)' }
+    : runProcess('PyTorch', '/usr/bin/python3', [`${ROOT}bench/train_torch.py`, '0', ...specs], torchEnv(0));
+  const tfjs = skip.has('tfjs')
+    ? { error: 'skipped (--skip tfjs)' }
+    : runProcess('TF.js', process.execPath, [`${ROOT}bench/train-tfjs.mjs`, ...specs]);
 
   const find = (result, name, key) => result.results?.find((r) => r.name === name)?.[key];
   const cell = (ms, base) => (ms === undefined ? '—' : `${fmt(ms)} (${(ms / base).toFixed(2)}×)`);
   const allThreads = `PyTorch ${torchAll.threads ?? 'all'} threads`;
   for (const [key, title] of [
-    ['median_ms', 'Median wall-clock ms per training step (forward + backward + Adam), float32; (×) = that time / relpos time, same run.'],
-    ['cpu_ms', 'Median CPU ms per step (the process\'s CPU time: steadier than wall time on a shared machine; PyTorch with several threads: summed over them).'],
+    [
+      'median_ms',
+      'Median wall-clock ms per training step (forward + backward + Adam), float32; (×) = that time / relpos time, same run.',
+    ],
+    [
+      'cpu_ms',
+      "Median CPU ms per step (the process's CPU time: steadier than wall time on a shared machine; PyTorch with several threads: summed over them).",
+    ],
   ]) {
     console.log(`\n${title}\n`);
     printTable(
-      ['config', 'V', 'd', 'heads', 'layers', 'k', 'n', 'B', 'ffn', 'relpos (WASM, Node)', 'native SSE4.2', 'PyTorch 1 thread', allThreads, 'TF.js WASM'],
+      [
+        'config',
+        'V',
+        'd',
+        'heads',
+        'layers',
+        'k',
+        'n',
+        'B',
+        'ffn',
+        'relpos (WASM, Node)',
+        'native SSE4.2',
+        'PyTorch 1 thread',
+        allThreads,
+        'TF.js WASM',
+      ],
       configs.map((c) => {
         const base = ours[c.name][key];
-        return [c.name, c.vocabSize, c.dModel, c.heads, c.layers, c.maxDistance, c.seqLen, c.batchSize, c.ffnWidth, fmt(base),
-          cell(find(native, c.name, key), base), cell(find(torch1, c.name, key), base), cell(find(torchAll, c.name, key), base),
-          cell(find(tfjs, c.name, key), base)];
+        return [
+          c.name,
+          c.vocabSize,
+          c.dModel,
+          c.heads,
+          c.layers,
+          c.maxDistance,
+          c.seqLen,
+          c.batchSize,
+          c.ffnWidth,
+          fmt(base),
+          cell(find(native, c.name, key), base),
+          cell(find(torch1, c.name, key), base),
+          cell(find(torchAll, c.name, key), base),
+          cell(find(tfjs, c.name, key), base),
+        ];
       }),
     );
   }
-  console.log(`\nThe issue's PyTorch anchors (1 thread, OpenBLAS, measured here earlier): ${configs.map((c) => `${c.name} ${ANCHORS[c.name]} ms`).join(', ')}.`);
+  console.log(
+    `\nThe issue's PyTorch anchors (1 thread, OpenBLAS, measured here earlier): ${configs.map((c) => `${c.name} ${ANCHORS[c.name]} ms`).join(', ')}.`,
+  );
   const notes = [];
-  if (torch1.torch) notes.push(`PyTorch ${torch1.torch}, BLAS built against: ${torch1.blas_info}; loaded: ${torch1.blas_loaded.join(', ') || 'none found'}; 1 thread = OPENBLAS_NUM_THREADS=1 and torch.set_num_threads(1), OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE unset.`);
-  if (tfjs.backend) notes.push(`TF.js ${tfjs.version} on the ${tfjs.backend} backend (tf.variableGrads + tf.train.adam).`);
+  if (torch1.torch)
+    notes.push(
+      `PyTorch ${torch1.torch}, BLAS built against: ${torch1.blas_info}; loaded: ${torch1.blas_loaded.join(', ') || 'none found'}; 1 thread = OPENBLAS_NUM_THREADS=1 and torch.set_num_threads(1), OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE unset.`,
+    );
+  if (tfjs.backend)
+    notes.push(`TF.js ${tfjs.version} on the ${tfjs.backend} backend (tf.variableGrads + tf.train.adam).`);
   for (const r of [native, torch1, torchAll, tfjs]) if (r.error) notes.push(`not measured: ${r.error}`);
   if (notes.length) console.log(`\n${notes.map((n) => `- ${n}`).join('\n')}`);
 }

@@ -41,14 +41,26 @@ function build(spec) {
   const [V, d, H, L, k, n, B, f] = numbers.map(Number);
   const dk = d / H;
   const rows = 2 * k + 1;
-  const v = (shape, scale) => tf.variable(scale === 0 ? tf.zeros(shape) : tf.mul(tf.randomNormal(shape, 0, 1, 'float32', 1), scale));
+  const v = (shape, scale) =>
+    tf.variable(scale === 0 ? tf.zeros(shape) : tf.mul(tf.randomNormal(shape, 0, 1, 'float32', 1), scale));
   const ones = (shape) => tf.variable(tf.ones(shape));
   const params = { embedding: v([V, d], 1), layers: [], outW: v([d, V], 1 / Math.sqrt(d)), outB: v([V], 0) };
   for (let l = 0; l < L; l += 1) {
     params.layers.push({
-      wq: v([d, d], 1 / Math.sqrt(d)), wk: v([d, d], 1 / Math.sqrt(d)), wv: v([d, d], 1 / Math.sqrt(d)), wo: v([d, d], 1 / Math.sqrt(d)),
-      ak: v([rows, dk], 1 / Math.sqrt(dk)), av: v([rows, dk], 1 / Math.sqrt(dk)),
-      g1: ones([d]), b1: v([d], 0), w1: v([d, f], 1 / Math.sqrt(d)), c1: v([f], 0), w2: v([f, d], 1 / Math.sqrt(f)), c2: v([d], 0), g2: ones([d]), b2: v([d], 0),
+      wq: v([d, d], 1 / Math.sqrt(d)),
+      wk: v([d, d], 1 / Math.sqrt(d)),
+      wv: v([d, d], 1 / Math.sqrt(d)),
+      wo: v([d, d], 1 / Math.sqrt(d)),
+      ak: v([rows, dk], 1 / Math.sqrt(dk)),
+      av: v([rows, dk], 1 / Math.sqrt(dk)),
+      g1: ones([d]),
+      b1: v([d], 0),
+      w1: v([d, f], 1 / Math.sqrt(d)),
+      c1: v([f], 0),
+      w2: v([f, d], 1 / Math.sqrt(f)),
+      c2: v([d], 0),
+      g2: ones([d]),
+      b2: v([d], 0),
     });
   }
   const M = oneHotOffsets(n, k); // [n, n, rows]
@@ -74,8 +86,10 @@ function build(spec) {
     const scores = tf.mul(tf.add(tf.reshape(tf.matMul(q, kk, false, true), [B * H, n, n]), bias), scale);
     const w = tf.softmax(scores);
     const buckets = tf.transpose(tf.matMul(tf.transpose(w, [1, 0, 2]), M), [1, 0, 2]); // BH, i, c
-    const z = tf.add(tf.reshape(tf.matMul(w, tf.reshape(vv, [B * H, n, dk])), [B, H, n, dk]),
-      tf.reshape(tf.matMul(tf.reshape(buckets, [B * H * n, rows]), p.av), [B, H, n, dk]));
+    const z = tf.add(
+      tf.reshape(tf.matMul(w, tf.reshape(vv, [B * H, n, dk])), [B, H, n, dk]),
+      tf.reshape(tf.matMul(tf.reshape(buckets, [B * H * n, rows]), p.av), [B, H, n, dk]),
+    );
     return tf.matMul(tf.reshape(tf.transpose(z, [0, 2, 1, 3]), [B * n, d]), p.wo);
   }
 

@@ -69,19 +69,17 @@ void attentionInto(int n, int dK, int dV, int tableRows, bool causal, bool hasRe
                    Address output) {
   static relpos::AttentionWorkspace<T> workspace;
   const int valueTableRows = hasRelativeValues ? tableRows : 0;
-  const relpos::AttentionInputs<T> in{constMatrixAt<T>(queries, n, dK),
-                                      constMatrixAt<T>(keys, n, dK),
-                                      constMatrixAt<T>(relativeKeys, tableRows, dK),
-                                      constMatrixAt<T>(values, dV == 0 ? 0 : n, dV),
-                                      constMatrixAt<T>(relativeValues, valueTableRows,
-                                                       hasRelativeValues ? dV : 0),
-                                      causal};
-  relpos::AttentionPanels<T> panels{matrixAt<T>(contentScores, n, n),
-                                    matrixAt<T>(positionBiases, n, n),
-                                    matrixAt<T>(combinedScores, n, n),
-                                    matrixAt<T>(contentWeights, n, n),
-                                    matrixAt<T>(combinedWeights, n, n),
-                                    matrixAt<T>(output, dV == 0 ? 0 : n, dV)};
+  const relpos::AttentionInputs<T> in{
+      constMatrixAt<T>(queries, n, dK),
+      constMatrixAt<T>(keys, n, dK),
+      constMatrixAt<T>(relativeKeys, tableRows, dK),
+      constMatrixAt<T>(values, dV == 0 ? 0 : n, dV),
+      constMatrixAt<T>(relativeValues, valueTableRows, hasRelativeValues ? dV : 0),
+      causal};
+  relpos::AttentionPanels<T> panels{
+      matrixAt<T>(contentScores, n, n),   matrixAt<T>(positionBiases, n, n),
+      matrixAt<T>(combinedScores, n, n),  matrixAt<T>(contentWeights, n, n),
+      matrixAt<T>(combinedWeights, n, n), matrixAt<T>(output, dV == 0 ? 0 : n, dV)};
   relpos::computeAttention(in, workspace, panels, &lastTimings);
   if (workspace.elements() > kWorkspaceElementsKept) {
     workspace = relpos::AttentionWorkspace<T>();
@@ -97,19 +95,53 @@ void localityProfileInto(std::uint32_t seed, int dK, int maxDistance, double noi
                           Eigen::Map<relpos::Vector<double>>(at<double>(profile), tableRows));
 }
 
-void exampleScenarioInto(std::uint32_t seed, int n, int dModel, int dK, int maxDistance,
-                         Address x, Address queryWeights, Address keyWeights,
-                         Address valueWeights, Address relativeKeys, Address relativeValues,
-                         Address queries, Address keys, Address values) {
-  const int tableRows = 2 * maxDistance + 1;
+// One example() call, named field by field on both sides (web/api/index.js builds it).
+struct ExampleRequest {
+  std::uint32_t seed;
+  int n;
+  int dModel;
+  int dK;
+  int maxDistance;
+  bool stable;     // the stable draw (else the handbook's)
+  bool locality;   // a^K is the locality table (else as drawn)
+  bool sameQuery;  // every query row is the uniform query
+  double noise;
+  double width;
+  double asymmetry;
+  double strength;
+  Address tokenBytes;    // UTF-8, the tokens one after another (stable draw)
+  Address tokenLengths;  // n int32 byte lengths
+};
+
+// Where example() writes: one buffer per matrix of relpos::ExampleScenario.
+struct ExampleBuffers {
+  Address x, queryWeights, keyWeights, valueWeights, relativeKeys, relativeValues;
+  Address queries, keys, values, profile;
+};
+
+void exampleScenarioInto(const ExampleRequest& r, const ExampleBuffers& b) {
+  const int tableRows = 2 * r.maxDistance + 1;
+  relpos::ScenarioSettings settings;
+  settings.seed = r.seed;
+  settings.draw = r.stable ? relpos::ScenarioDraw::kStable : relpos::ScenarioDraw::kHandbook;
+  settings.table = r.locality ? relpos::PositionTable::kLocality : relpos::PositionTable::kRandom;
+  settings.locality = {r.noise, r.width, r.asymmetry, r.strength};
+  settings.sameQuery = r.sameQuery;
   relpos::ExampleScenario scenario{
-      matrixAt<double>(x, n, dModel),          matrixAt<double>(queryWeights, dModel, dK),
-      matrixAt<double>(keyWeights, dModel, dK), matrixAt<double>(valueWeights, dModel, dK),
-      matrixAt<double>(relativeKeys, tableRows, dK),
-      matrixAt<double>(relativeValues, tableRows, dK),
-      matrixAt<double>(queries, n, dK),          matrixAt<double>(keys, n, dK),
-      matrixAt<double>(values, n, dK)};
-  relpos::drawExampleScenario(seed, scenario);
+      matrixAt<double>(b.x, r.n, r.dModel),
+      matrixAt<double>(b.queryWeights, r.dModel, r.dK),
+      matrixAt<double>(b.keyWeights, r.dModel, r.dK),
+      matrixAt<double>(b.valueWeights, r.dModel, r.dK),
+      matrixAt<double>(b.relativeKeys, tableRows, r.dK),
+      matrixAt<double>(b.relativeValues, tableRows, r.dK),
+      matrixAt<double>(b.queries, r.n, r.dK),
+      matrixAt<double>(b.keys, r.n, r.dK),
+      matrixAt<double>(b.values, r.n, r.dK),
+      Eigen::Map<relpos::Vector<double>>(at<double>(b.profile), tableRows)};
+  relpos::drawExampleScenario(
+      settings,
+      relpos::Utf8Tokens{at<const char>(r.tokenBytes), at<const std::int32_t>(r.tokenLengths)},
+      scenario);
 }
 
 // Bytes of WASM heap in use by malloc: lets tests prove that repeated calls leave memory flat.
@@ -118,6 +150,32 @@ double heapBytesInUse() { return static_cast<double>(mallinfo().uordblks); }
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(relpos) {
+  emscripten::value_object<ExampleRequest>("ExampleRequest")
+      .field("seed", &ExampleRequest::seed)
+      .field("n", &ExampleRequest::n)
+      .field("dModel", &ExampleRequest::dModel)
+      .field("dK", &ExampleRequest::dK)
+      .field("maxDistance", &ExampleRequest::maxDistance)
+      .field("stable", &ExampleRequest::stable)
+      .field("locality", &ExampleRequest::locality)
+      .field("sameQuery", &ExampleRequest::sameQuery)
+      .field("noise", &ExampleRequest::noise)
+      .field("width", &ExampleRequest::width)
+      .field("asymmetry", &ExampleRequest::asymmetry)
+      .field("strength", &ExampleRequest::strength)
+      .field("tokenBytes", &ExampleRequest::tokenBytes)
+      .field("tokenLengths", &ExampleRequest::tokenLengths);
+  emscripten::value_object<ExampleBuffers>("ExampleBuffers")
+      .field("x", &ExampleBuffers::x)
+      .field("queryWeights", &ExampleBuffers::queryWeights)
+      .field("keyWeights", &ExampleBuffers::keyWeights)
+      .field("valueWeights", &ExampleBuffers::valueWeights)
+      .field("relativeKeys", &ExampleBuffers::relativeKeys)
+      .field("relativeValues", &ExampleBuffers::relativeValues)
+      .field("queries", &ExampleBuffers::queries)
+      .field("keys", &ExampleBuffers::keys)
+      .field("values", &ExampleBuffers::values)
+      .field("profile", &ExampleBuffers::profile);
   emscripten::function("randnInto", &randnInto);
   emscripten::function("relativeOffsetsInto", &relativeOffsetsInto);
   emscripten::function("attentionIntoFloat64", &attentionInto<double>);

@@ -2,29 +2,36 @@
 # Builds relpos: `build.sh` builds the WASM module (dist/relpos-core*.mjs), the page and its
 # examples (build/site), the self-contained page (dist/relpos.html) and the elements bundle
 # (dist/relpos-elements.js); `build.sh all` also builds the native library and its tests
-# (build/native).
+# (build/native). RELPOS_STRICT=ON (as scripts/test.sh sets it) makes C++ warnings errors.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
 
-# Debian's emcc needs Node to find acorn & co. under /usr/share/nodejs (../shared/GUIDE.md §1).
+# Debian's emcc needs Node to find acorn & co. under /usr/share/nodejs (docs/architecture.md, toolchain notes).
 export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 jobs=$(nproc)
+strict=${RELPOS_STRICT:-OFF}
 
 if [ "${1:-}" = "all" ]; then
   echo "build: native core and tests (build/native)"
-  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DRELPOS_STRICT="$strict" >/dev/null
   cmake --build build/native -j "$jobs"
 fi
 
 echo "build: WebAssembly module (dist/relpos-core.mjs)"
 if [ ! -f build/wasm/CMakeCache.txt ]; then
   emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release \
-    -DEigen3_DIR=/usr/share/eigen3/cmake -DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node >/dev/null
+    -DEigen3_DIR=/usr/share/eigen3/cmake -DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node \
+    -DRELPOS_STRICT="$strict" >/dev/null
+else
+  cmake -S . -B build/wasm -DRELPOS_STRICT="$strict" >/dev/null
 fi
 targets=(--target relpos_wasm)
 [ "${1:-}" = "all" ] && targets+=(--target relpos_tests_wasm)
 cmake --build build/wasm -j "$jobs" "${targets[@]}"
+
+echo "build: colour tables from d3-scale-chromatic (web/render/colour-tables.js)"
+node scripts/make-colour-tables.mjs
 
 echo "build: page and examples (build/site)"
 npx vite build --logLevel warn

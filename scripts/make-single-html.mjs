@@ -7,7 +7,9 @@ const read = (path) => readFileSync(new URL(path, root), 'utf8');
 
 let html = read('index.html');
 const css = read('web/page/style.css');
-const js = read('build/single/relpos-page.js').replace(/<\/script/gi, '<\\/script').replace(/<!--/g, '<\\!--');
+const js = read('build/single/relpos-page.js')
+  .replace(/<\/script/gi, '<\\/script')
+  .replace(/<!--/g, '<\\!--');
 
 const styleTag = '<link rel="stylesheet" href="./web/page/style.css" />';
 const scriptTag = '<script type="module" src="./web/page/main.js"></script>';

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Sanitizer and fuzzing run of the C++ core (tests/fuzz, see tests/fuzz/CMakeLists.txt):
+# Sanitizer and fuzzing run of the C++ core (the root CMakeLists.txt with RELPOS_FUZZ=ON, see
+# tests/fuzz/CMakeLists.txt):
 #   1. builds build/fuzz with clang: the libFuzzer targets (ASan + UBSan + libFuzzer) and the
 #      GoogleTest suite under ASan + UBSan, and runs the latter with ctest;
 #   2. runs every reproducer in tests/fuzz/regressions/<target>/ once, then fuzzes each target
-#      from its seeds (tests/fuzz/corpus/<target>/), two targets at a time;
+#      from its seeds (tests/fuzz/corpus/<target>/), as many targets at a time as there are
+#      cores;
 #   3. if Emscripten is installed, replays all of those inputs (and pseudo-random ones) on the
 #      wasm32 build under UBSan in Node, where Eigen::Index is 32 bits as in the shipped module.
 # Any crash, failed check or sanitizer report fails the run (non-zero exit).
@@ -12,7 +14,8 @@
 #   scripts/sanitize.sh long [seconds]  each target for `seconds` (default 600); the inputs it
 #                                       finds are kept in build/fuzz/corpus/ for the next run
 # Environment: RELPOS_FUZZ_BUILD (build directory, default build/fuzz; wasm: <it>-wasm),
-#   RELPOS_ROOT (the checkout whose cpp/ and tests/cpp/ are built, default this one),
+#   RELPOS_ROOT (the checkout whose C++ is built, default this one; the corpora, the
+#   regressions and this script are this checkout's),
 #   RELPOS_FUZZ_WASM=0 (skip the wasm32 replay).
 # A failing input is written to <build>/artifacts/<target>/; rerun it with
 #   RELPOS_FUZZ_DESCRIBE=1 build/fuzz/<target> <file>      (prints the decoded input)
@@ -62,11 +65,18 @@ if ! fuzzer_runtime_works; then
 fi
 
 # --- Build, and the GoogleTest suite under ASan + UBSan.
-root_arg=()
-[ -n "${RELPOS_ROOT:-}" ] && root_arg=(-DRELPOS_ROOT="$(realpath "$RELPOS_ROOT")")
+source_dir=$(realpath "${RELPOS_ROOT:-.}")
+# A build directory configured from another source tree (or by an older layout) starts afresh.
+fresh_build_dir() {
+  if [ -f "$1/CMakeCache.txt" ] &&
+    ! grep -qx "CMAKE_HOME_DIRECTORY:INTERNAL=$source_dir" "$1/CMakeCache.txt"; then
+    rm -rf "$1"
+  fi
+  mkdir -p "$1"
+}
 echo "sanitize: building $build ($cxx, -fsanitize=fuzzer,address,undefined)"
-mkdir -p "$build"
-if ! { cmake -S tests/fuzz -B "$build" -DCMAKE_CXX_COMPILER="$cxx" "${root_arg[@]}" &&
+fresh_build_dir "$build"
+if ! { cmake -S "$source_dir" -B "$build" -DCMAKE_CXX_COMPILER="$cxx" -DRELPOS_FUZZ=ON &&
   cmake --build "$build" -j "$jobs"; } >"$build/build.log" 2>&1; then
   tail -40 "$build/build.log"
   echo "sanitize: build failed (log: $build/build.log)" >&2
@@ -85,7 +95,7 @@ else
 fi
 phase_done ctest
 
-# --- Fuzzing: regressions once each, then the bounded (or long) run, two targets at a time.
+# --- Fuzzing: regressions once each, then the bounded (or long) run, one target per core.
 logs="$build/logs"
 mkdir -p "$logs"
 if [ "$mode" = long ]; then
@@ -138,9 +148,9 @@ elif command -v emcc >/dev/null; then
   targets_wasm=("${targets[@]}")
   export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"  # Debian's emcc (see build.sh)
   wasm="$build-wasm"
-  mkdir -p "$wasm"
-  if { emcmake cmake -S tests/fuzz -B "$wasm" -DEigen3_DIR=/usr/share/eigen3/cmake \
-    "${root_arg[@]}" && cmake --build "$wasm" -j "$jobs"; } >"$wasm/build.log" 2>&1; then
+  fresh_build_dir "$wasm"
+  if { emcmake cmake -S "$source_dir" -B "$wasm" -DEigen3_DIR=/usr/share/eigen3/cmake \
+    -DRELPOS_FUZZ=ON && cmake --build "$wasm" -j "$jobs"; } >"$wasm/build.log" 2>&1; then
     wasm_result=ok
   else
     tail -40 "$wasm/build.log"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs what relpos needs to build, test and serve, and only what is missing:
-# Debian packages (Emscripten, Eigen, Chromium, the native toolchain) and the npm packages
-# pinned in package-lock.json. Safe to run again; sourced by build.sh, test.sh and start.sh.
+# Installs what relpos needs to build, test and serve, and only what is missing: Debian
+# packages (Emscripten, Eigen, Chromium, the native toolchain, clang-format and clang-tidy) and
+# the npm packages pinned in package-lock.json. Safe to run again; sourced by build.sh,
+# test.sh, start.sh, lint.sh and format.sh.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -12,6 +13,8 @@ command -v emcc >/dev/null || missing+=(emscripten)
 command -v cmake >/dev/null || missing+=(cmake)
 command -v g++ >/dev/null || missing+=(g++)
 [ -f /usr/include/gtest/gtest.h ] || missing+=(libgtest-dev)
+command -v clang-format >/dev/null || missing+=(clang-format)
+command -v clang-tidy >/dev/null || missing+=(clang-tidy)
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${missing[*]}"

@@ -3,11 +3,11 @@
 # WASM SIMD; the same suite under AddressSanitizer + UndefinedBehaviorSanitizer and a bounded
 # libFuzzer run of every fuzz target (scripts/sanitize.sh); the type check of the published
 # .d.ts; and Vitest (the JS API on the real WASM module in Node, the page in headless Chromium,
-# the npm package). Exits non-zero if anything fails.
+# the npm package); then the style checks (scripts/lint.sh). Exits non-zero if anything fails.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-bash scripts/build.sh all
+RELPOS_STRICT=ON bash scripts/build.sh all
 
 echo "test: native core (ctest)"
 ctest --test-dir build/native --output-on-failure -j "$(nproc)"
@@ -23,3 +23,6 @@ npx tsc -p tests/types
 
 echo "test: JS API and page (vitest)"
 npx vitest run
+
+echo "test: style (scripts/lint.sh: ESLint, Prettier, clang-format, clang-tidy)"
+bash scripts/lint.sh

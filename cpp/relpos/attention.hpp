@@ -1,6 +1,6 @@
-// Relative self-attention (Shaw et al. 2018; SPEC §1), templated on the scalar (float, double).
-// Every function writes into caller-owned Maps; the workspace holds the only scratch memory and
-// is reused from call to call, so a steady stream of same-sized calls allocates nothing.
+// Relative self-attention (Shaw et al. 2018; docs/maths.md), templated on the scalar (float,
+// double). Every function writes into caller-owned Maps; the workspace holds the only scratch
+// memory and is reused from call to call, so a steady stream of same-sized calls allocates nothing.
 #pragma once
 
 #include "relpos/matrix_types.hpp"
@@ -11,21 +11,10 @@ namespace relpos {
 // The clipping distance k implied by a relative table of 2k + 1 rows.
 inline Index clippingDistance(Index tableRows) { return (tableRows - 1) / 2; }
 
-// out(i, j) = q_i . a^K[clip(j - i) + k] / sqrt(d_k), the seed's per-pair loop: O(n^2 d_k).
-// Kept as the reference the fast form is tested against.
-template <typename T>
-void positionBiasesPairwise(ConstMatrixRef<T> queries, ConstMatrixRef<T> relativeKeys,
-                            MatrixRef<T> out);
-
 // Row-wise stable softmax: out(i, :) = exp(s(i, :) - max) / sum. With causal, keys j > i get
 // weight exactly 0 (the scores are treated as -inf there). Row r holds query firstRow + r.
 template <typename T>
 void softmaxRows(ConstMatrixRef<T> scores, bool causal, MatrixRef<T> out, Index firstRow = 0);
-
-// out(i, :) = sum_j w(i, j) (v_j + a^V[clip(j - i) + k]), the per-pair loop; the reference.
-template <typename T>
-void attentionOutputPairwise(ConstMatrixRef<T> weights, ConstMatrixRef<T> values,
-                             ConstMatrixRef<T> relativeValues, MatrixRef<T> out);
 
 template <typename T>
 struct AttentionInputs {

@@ -1,7 +1,7 @@
-// The softmax of a row, and the exp inside it: Eigen 3.4 has no WebAssembly SIMD backend and its exp runs
-// one lane at a time there, so the softmax's exp is written here: a vector kernel on 128-bit
-// vectors (WASM SIMD in the module, SSE natively; relpos/simd_vectors.hpp) and a scalar twin
-// for the tails. Both evaluate the same Cephes-style approximation, so each element agrees bit
+// The softmax of a row, and the exp inside it: Eigen 3.4 has no WebAssembly SIMD backend and its
+// exp runs one lane at a time there, so the softmax's exp is written here: a vector kernel on
+// 128-bit vectors (WASM SIMD in the module, SSE natively; relpos/simd_vectors.hpp) and a scalar
+// twin for the tails. Both evaluate the same Cephes-style approximation, so each element agrees bit
 // for bit (only the order of the sum differs):
 //   exp(x) = 2^m · p(r),  m = round(x / ln 2),  r = x − m·ln 2 (in two parts),
 //   float: degree-6 polynomial (≈1 ulp); double: Cephes's rational form (≈1e-16 relative).

@@ -9,17 +9,17 @@
 namespace relpos {
 
 struct ModelConfig {
-  int vocabSize = 64;       // token ids are 0 .. vocabSize - 1
-  int dModel = 32;          // model width d
-  int heads = 2;            // attention heads; dModel must be a multiple (head width d / heads)
-  int layers = 1;           // 1 .. 4 blocks of attention + feed-forward
-  int ffnWidth = 128;       // hidden width of the position-wise feed-forward layer
-  int maxDistance = 4;      // Shaw's clipping distance k: tables of 2k + 1 rows (0: no order)
-  int seqLen = 16;          // the longest sequence a batch may hold
-  int maxBatchSize = 32;    // sequences processed at once; larger batches run in chunks
-  bool causal = false;      // position i attends to keys j <= i only
+  int vocabSize = 64;          // token ids are 0 .. vocabSize - 1
+  int dModel = 32;             // model width d
+  int heads = 2;               // attention heads; dModel must be a multiple (head width d / heads)
+  int layers = 1;              // 1 .. 4 blocks of attention + feed-forward
+  int ffnWidth = 128;          // hidden width of the position-wise feed-forward layer
+  int maxDistance = 4;         // Shaw's clipping distance k: tables of 2k + 1 rows (0: no order)
+  int seqLen = 16;             // the longest sequence a batch may hold
+  int maxBatchSize = 32;       // sequences processed at once; larger batches run in chunks
+  bool causal = false;         // position i attends to keys j <= i only
   bool perHeadTables = false;  // one a^K / a^V table per head (default: shared by a layer's heads)
-  std::uint32_t seed = 0;   // initial parameters are np.random.seed(seed) Gaussians, scaled
+  std::uint32_t seed = 0;      // initial parameters are np.random.seed(seed) Gaussians, scaled
 };
 
 // An empty string if the configuration is usable, else what is wrong with it.

@@ -1,6 +1,6 @@
-// numpy's legacy RandomState stream (SPEC §3): MT19937 seeded by init_genrand, 53-bit doubles,
-// Marsaglia polar Gaussians with the second value cached. np.random.seed(s); np.random.randn(...)
-// produce exactly what nextGaussian() does after NumpyRandom(s).
+// numpy's legacy RandomState stream (docs/random-stream.md): MT19937 seeded by init_genrand, 53-bit
+// doubles, Marsaglia polar Gaussians with the second value cached. np.random.seed(s);
+// np.random.randn(...) produce exactly what nextGaussian() does after NumpyRandom(s).
 #pragma once
 
 #include <array>

@@ -25,8 +25,8 @@ class PackedRight {
   // B = source, K x N (for W V, the values).
   void pack(ConstMatrixRef<T> source);
 
-  Index depth() const { return depth_; }   // K
-  Index cols() const { return cols_; }     // N
+  Index depth() const { return depth_; }  // K
+  Index cols() const { return cols_; }    // N
   Index panels() const { return (cols_ + kPanelWidth<T> - 1) / kPanelWidth<T>; }
   // Panel p: depth() rows of kPanelWidth<T> values, row after row.
   const T* panel(Index p) const { return storage_.data() + p * depth_ * kPanelWidth<T>; }

@@ -1,5 +1,5 @@
-// Clipped relative offsets (SPEC §1): offset(i, j) = clip(j - i, -k, k), index = offset + k.
-// Sign convention: key position j minus query position i, as in Shaw et al. and tensor2tensor.
+// Clipped relative offsets (docs/maths.md §2): offset(i, j) = clip(j - i, -k, k), index = offset +
+// k. Sign convention: key position j minus query position i, as in Shaw et al. and tensor2tensor.
 #pragma once
 
 #include <algorithm>

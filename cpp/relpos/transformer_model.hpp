@@ -76,8 +76,7 @@ class TransformerModel {
   };
   // Activations of one layer for a chunk (maxRows rows each), kept for the backward pass.
   struct LayerActivations {
-    Matrix<T> input, queries, keys, values, weights, heads, normed1Hat, normed1, hidden,
-        normed2Hat;
+    Matrix<T> input, queries, keys, values, weights, heads, normed1Hat, normed1, hidden, normed2Hat;
     Vector<T> inverseStd1, inverseStd2;
   };
 

@@ -92,20 +92,6 @@ void bucketByOffset(ConstMatrixRef<T> weights, Index firstQuery, Index firstTabl
 }  // namespace
 
 template <typename T>
-void positionBiasesPairwise(ConstMatrixRef<T> queries, ConstMatrixRef<T> relativeKeys,
-                            MatrixRef<T> out) {
-  const Index n = queries.rows();
-  const Index k = clippingDistance(relativeKeys.rows());
-  const T scale = inverseSqrt<T>(queries.cols());
-  for (Index i = 0; i < n; ++i) {
-    for (Index j = 0; j < n; ++j) {
-      const Index index = std::clamp<Index>(j - i, -k, k) + k;
-      out(i, j) = queries.row(i).dot(relativeKeys.row(index)) * scale;
-    }
-  }
-}
-
-template <typename T>
 void softmaxRows(ConstMatrixRef<T> scores, bool causal, MatrixRef<T> out, Index firstRow) {
   const Index cols = scores.cols();
   for (Index r = 0; r < scores.rows(); ++r) {
@@ -113,20 +99,6 @@ void softmaxRows(ConstMatrixRef<T> scores, bool causal, MatrixRef<T> out, Index 
     out.row(r).head(visible) = scores.row(r).head(visible);
     softmaxInPlace(out.row(r).data(), visible);  // exp(s - max) / sum
     out.row(r).tail(cols - visible).setZero();
-  }
-}
-
-template <typename T>
-void attentionOutputPairwise(ConstMatrixRef<T> weights, ConstMatrixRef<T> values,
-                             ConstMatrixRef<T> relativeValues, MatrixRef<T> out) {
-  const Index n = weights.rows();
-  const Index k = clippingDistance(relativeValues.rows());
-  out.setZero();
-  for (Index i = 0; i < n; ++i) {
-    for (Index j = 0; j < weights.cols(); ++j) {
-      const Index index = std::clamp<Index>(j - i, -k, k) + k;
-      out.row(i) += weights(i, j) * (values.row(j) + relativeValues.row(index));
-    }
   }
 }
 
@@ -176,7 +148,7 @@ void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& works
     auto combinedWeights = panels.combinedWeights.middleRows(first, rows);
     const TableRows band = tableRowsRead(first, first + rows, n, k);
 
-    // SPEC §1: content(i, j) = q_i . k_j / sqrt(d_k).
+    // docs/maths.md §3: content(i, j) = q_i . k_j / sqrt(d_k).
     multiplyPacked<T>(queries, workspace.keys, scale, false, content);
     clock.lap(&AttentionTimings::contentScores);
 
@@ -211,13 +183,10 @@ void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& works
   }
 }
 
-#define RELPOS_INSTANTIATE(T)                                                                   \
-  template void positionBiasesPairwise<T>(ConstMatrixRef<T>, ConstMatrixRef<T>, MatrixRef<T>);  \
-  template void softmaxRows<T>(ConstMatrixRef<T>, bool, MatrixRef<T>, Index);                   \
-  template void attentionOutputPairwise<T>(ConstMatrixRef<T>, ConstMatrixRef<T>,                \
-                                           ConstMatrixRef<T>, MatrixRef<T>);                    \
-  template class AttentionWorkspace<T>;                                                         \
-  template void computeAttention<T>(const AttentionInputs<T>&, AttentionWorkspace<T>&,          \
+#define RELPOS_INSTANTIATE(T)                                                          \
+  template void softmaxRows<T>(ConstMatrixRef<T>, bool, MatrixRef<T>, Index);          \
+  template class AttentionWorkspace<T>;                                                \
+  template void computeAttention<T>(const AttentionInputs<T>&, AttentionWorkspace<T>&, \
                                     AttentionPanels<T>&, AttentionTimings*);
 
 RELPOS_INSTANTIATE(float)

@@ -13,7 +13,7 @@ namespace {
 constexpr float kLog2eF = 1.44269504088896341F;
 constexpr float kLn2HiF = 0.693359375F;
 constexpr float kLn2LoF = -2.12194440e-4F;
-constexpr float kRoundF = 12582912.0F;        // 1.5 · 2^23: adding it rounds to an integer
+constexpr float kRoundF = 12582912.0F;  // 1.5 · 2^23: adding it rounds to an integer
 constexpr float kPF[6] = {1.9875691500E-4F, 1.3981999507E-3F, 8.3334519073E-3F,
                           4.1665795894E-2F, 1.6666665459E-1F, 5.0000001201E-1F};
 
@@ -21,7 +21,7 @@ constexpr float kPF[6] = {1.9875691500E-4F, 1.3981999507E-3F, 8.3334519073E-3F,
 constexpr double kLog2eD = 1.4426950408889634073599;
 constexpr double kLn2HiD = 6.93145751953125E-1;
 constexpr double kLn2LoD = 1.42860682030941723212E-6;
-constexpr double kRoundD = 6755399441055744.0;   // 1.5 · 2^52
+constexpr double kRoundD = 6755399441055744.0;  // 1.5 · 2^52
 constexpr double kPD[3] = {1.26177193074810590878E-4, 3.02994407707441961300E-2,
                            9.99999999999999999910E-1};
 constexpr double kQD[4] = {3.00198505138664455042E-6, 2.52448340349684104192E-3,
@@ -69,7 +69,7 @@ template <typename T>
 struct ExpConstants {
   simd::Vec<T> minimum, log2e, round, ln2Hi, ln2Lo, one, two;
   simd::UIntVec<T> exponentBias;  // bits(round) - the exponent bias (127 or 1023)
-  simd::Vec<T> poly[7];          // float: p(r); double: P then Q
+  simd::Vec<T> poly[7];           // float: p(r); double: P then Q
 };
 
 }  // namespace
@@ -77,10 +77,10 @@ struct ExpConstants {
 // Not const, not static: the compiler must not fold these into per-use constants (see above).
 extern float expConstantTableF[13];
 extern double expConstantTableD[14];
-float expConstantTableF[13] = {kFlushF, kLog2eF, kRoundF, kLn2HiF, kLn2LoF, 1.0F, 2.0F,
-                               kPF[0], kPF[1],  kPF[2],  kPF[3],  kPF[4],  kPF[5]};
+float expConstantTableF[13] = {kFlushF, kLog2eF, kRoundF, kLn2HiF, kLn2LoF, 1.0F,  2.0F,
+                               kPF[0],  kPF[1],  kPF[2],  kPF[3],  kPF[4],  kPF[5]};
 double expConstantTableD[14] = {kFlushD, kLog2eD, kRoundD, kLn2HiD, kLn2LoD, 1.0,    2.0,
-                                kPD[0], kPD[1],  kPD[2],  kQD[0],  kQD[1],  kQD[2], kQD[3]};
+                                kPD[0],  kPD[1],  kPD[2],  kQD[0],  kQD[1],  kQD[2], kQD[3]};
 
 namespace {
 
@@ -136,7 +136,8 @@ simd::Vec<T> expVector(simd::Vec<T> input, const ExpConstants<T>& c) {
   const simd::Vec<T> m = t - c.round;
   simd::Vec<T> r = x - m * c.ln2Hi;
   r = r - m * c.ln2Lo;
-  const simd::Vec<T> twoToM = (simd::Vec<T>)(((simd::UIntVec<T>)t - c.exponentBias) << mantissaBits);
+  const simd::Vec<T> twoToM =
+      (simd::Vec<T>)(((simd::UIntVec<T>)t - c.exponentBias) << mantissaBits);
   const simd::Vec<T> e = expOfReduced(r, c) * twoToM;
   return (simd::Vec<T>)((simd::IntVec<T>)e & ~flushed);
 }
@@ -207,13 +208,15 @@ void softmaxInPlace(T* row, Index count) {
   Index j = lanes;
   // (A NaN may drop out of the running maximum; it still makes the whole row NaN, through the
   // exp and the sum, or through softmaxLimit's scan when the maximum is infinite.)
-  for (; j + lanes <= count; j += lanes) maxV = simd::maxKeepingNaN<T>(simd::load<T>(row + j), maxV);
+  for (; j + lanes <= count; j += lanes)
+    maxV = simd::maxKeepingNaN<T>(simd::load<T>(row + j), maxV);
   T max = simd::maxOfLanes<T>(maxV);
   for (; j < count; ++j) max = row[j] > max ? row[j] : max;
   if (softmaxLimit(row, count, max)) return;
   const T sum = expShiftedInPlace(row, count, max);
   const simd::Vec<T> inverse = simd::splat<T>(T(1) / sum);
-  for (j = 0; j + lanes <= count; j += lanes) simd::store<T>(row + j, simd::load<T>(row + j) * inverse);
+  for (j = 0; j + lanes <= count; j += lanes)
+    simd::store<T>(row + j, simd::load<T>(row + j) * inverse);
   for (; j < count; ++j) row[j] *= inverse[0];
 }
 

@@ -6,6 +6,13 @@
 
 namespace relpos {
 
+double localityBump(Index offset, double width, double asymmetry) {
+  const double sigma = width * (offset < 0 ? 1.0 + asymmetry : 1.0 - asymmetry);
+  // offset 0 peaks at 1 whatever sigma is (sigma may underflow to 0 for tiny widths).
+  const double z = offset == 0 ? 0.0 : static_cast<double>(offset) / sigma;
+  return std::exp(-0.5 * (z * z));
+}
+
 void localityProfile(const LocalityProfileParams& params, MatrixMap<double> embeddings,
                      Eigen::Map<Vector<double>> query, Eigen::Map<Vector<double>> profile) {
   NumpyRandom random(params.seed);
@@ -14,10 +21,7 @@ void localityProfile(const LocalityProfileParams& params, MatrixMap<double> embe
   const Index k = params.maxDistance;
   for (Index row = 0; row < embeddings.rows(); ++row) {
     const Index offset = row - k;
-    const double sigma = params.width * (offset < 0 ? 1.0 + params.asymmetry : 1.0 - params.asymmetry);
-    // offset 0 peaks at 1 whatever sigma is (sigma may underflow to 0 for tiny widths).
-    const double z = offset == 0 ? 0.0 : static_cast<double>(offset) / sigma;
-    embeddings(row, 0) += std::exp(-0.5 * (z * z));
+    embeddings(row, 0) += localityBump(offset, params.width, params.asymmetry);
   }
   query.setConstant(1.0 / std::sqrt(static_cast<double>(params.dK)));
   profile.noalias() = embeddings * query;

@@ -21,8 +21,8 @@ constexpr Index kDepthPerPass = 256;
 
 // c[r][0 .. cols) (+)= alpha · sum_p a[r][p] · panel[p][0 .. cols), for r < Rows.
 template <typename T, int Rows>
-void kernel(Index depth, const T* a, Index aStride, const T* panel, T alpha, bool accumulate,
-            T* c, Index cStride, Index cols) {
+void kernel(Index depth, const T* a, Index aStride, const T* panel, T alpha, bool accumulate, T* c,
+            Index cStride, Index cols) {
   constexpr int lanes = kLanes<T>;
   Vec<T> sum[Rows][2] = {};
   for (Index p = 0; p < depth; ++p) {

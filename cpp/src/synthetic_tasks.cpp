@@ -11,7 +11,7 @@ void syntheticBatch(const SyntheticBatchOptions& o, std::int32_t* tokens, std::i
   while (mask < bound - 1) mask = (mask << 1) | 1u;
   const long total = static_cast<long>(o.batchSize) * o.seqLen;
   for (long r = 0; r < total; ++r) {
-    std::uint32_t value;
+    std::uint32_t value = 0;
     do {
       value = random.nextUint32() & mask;
     } while (value >= bound);

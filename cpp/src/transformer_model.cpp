@@ -69,8 +69,8 @@ __attribute__((noinline)) void bucket(ConstMatrixRef<T> m, Index k, MatrixRef<T>
 // out = LayerNorm(u) = gain · (u - mean) / sqrt(var + eps) + bias, row by row; keeps the
 // normalised rows (hat) and 1 / sqrt(var + eps) for the backward pass.
 template <typename T>
-__attribute__((noinline)) void layerNormForward(ConstMatrixRef<T> u, const T* gain, const T* bias, MatrixRef<T> hat,
-                      T* inverseStd, MatrixRef<T> out) {
+__attribute__((noinline)) void layerNormForward(ConstMatrixRef<T> u, const T* gain, const T* bias,
+                                                MatrixRef<T> hat, T* inverseStd, MatrixRef<T> out) {
   const Index d = u.cols();
   const Eigen::Map<const Eigen::Array<T, 1, Eigen::Dynamic>> g(gain, d), b(bias, d);
   for (Index r = 0; r < u.rows(); ++r) {
@@ -86,8 +86,9 @@ __attribute__((noinline)) void layerNormForward(ConstMatrixRef<T> u, const T* ga
 
 // From d(out) (dOut) to d(u) (written to dU, which may be dOut itself); adds d(gain), d(bias).
 template <typename T>
-__attribute__((noinline)) void layerNormBackward(ConstMatrixRef<T> dOut, const T* gain, ConstMatrixRef<T> hat,
-                       const T* inverseStd, MatrixRef<T> dU, T* dGain, T* dBias) {
+__attribute__((noinline)) void layerNormBackward(ConstMatrixRef<T> dOut, const T* gain,
+                                                 ConstMatrixRef<T> hat, const T* inverseStd,
+                                                 MatrixRef<T> dU, T* dGain, T* dBias) {
   const Index d = dOut.cols();
   const Eigen::Map<const Eigen::Array<T, 1, Eigen::Dynamic>> g(gain, d);
   Eigen::Map<Eigen::Array<T, 1, Eigen::Dynamic>> dg(dGain, d), db(dBias, d);
@@ -185,12 +186,12 @@ __attribute__((noinline)) void addTransposedLeftProduct(ConstMatrixRef<T> a, Con
       const T* panel = panels + (j / width) * passDepth * width;
       Index i = 0;
       for (; i + 4 <= m; i += 4) {
-        transposedLeftKernel<T, 4>(passDepth, aPass + i, lda, panel, width,
-                                   c.data() + i * ldc + j, ldc);
+        transposedLeftKernel<T, 4>(passDepth, aPass + i, lda, panel, width, c.data() + i * ldc + j,
+                                   ldc);
       }
       for (; i < m; ++i) {
-        transposedLeftKernel<T, 1>(passDepth, aPass + i, lda, panel, width,
-                                   c.data() + i * ldc + j, ldc);
+        transposedLeftKernel<T, 1>(passDepth, aPass + i, lda, panel, width, c.data() + i * ldc + j,
+                                   ldc);
       }
     }
     for (Index j = fullCols; j < n; ++j) {  // the last columns, fewer than a panel
@@ -206,8 +207,8 @@ __attribute__((noinline)) void addTransposedLeftProduct(ConstMatrixRef<T> a, Con
 }  // namespace
 
 template <typename T>
-Index TransformerModel<T>::add(const std::string& name, std::vector<Index> shape,
-                               double initScale, double initConstant) {
+Index TransformerModel<T>::add(const std::string& name, std::vector<Index> shape, double initScale,
+                               double initConstant) {
   Index size = 1;
   for (Index side : shape) size *= side;
   const Index offset = table_.empty() ? 0 : table_.back().offset + table_.back().size;
@@ -287,9 +288,9 @@ TransformerModel<T>::TransformerModel(const ModelConfig& config) : config_(confi
   constexpr Index panel = kPanelWidth<T>;
   passPanels_.setZero(kPassDepth * std::max({V, f, d, n}));
   const auto padded = [](Index cols) { return (cols + panel - 1) / panel * panel; };
-  packed_.reserve(std::max({d * padded(V), V * padded(d), d * padded(f), f * padded(d),
-                            d * padded(d), dk * padded(n), n * padded(dk), dk * padded(rows),
-                            rows * padded(dk)}));
+  packed_.reserve(
+      std::max({d * padded(V), V * padded(d), d * padded(f), f * padded(d), d * padded(d),
+                dk * padded(n), n * padded(dk), dk * padded(rows), rows * padded(dk)}));
 }
 
 template <typename T>
@@ -306,8 +307,7 @@ void TransformerModel<T>::initialise() {
 
 template <typename T>
 Index TransformerModel<T>::tableOffset(Index base, int head) const {
-  return config_.perHeadTables ? base + static_cast<Index>(head) * tableRows() * headWidth()
-                               : base;
+  return config_.perHeadTables ? base + static_cast<Index>(head) * tableRows() * headWidth() : base;
 }
 
 template <typename T>
@@ -336,9 +336,7 @@ void TransformerModel<T>::gemm(ConstMatrixRef<T> a, bool transposeA, ConstMatrix
     addTransposedLeftProduct<T>(a, b, out, passPanels_.data());
     return;
   }
-  {
-    multiplyPacked<T>(a, packed_, alpha, accumulate, out);
-  }
+  { multiplyPacked<T>(a, packed_, alpha, accumulate, out); }
 }
 
 template <typename T>
@@ -369,8 +367,8 @@ __attribute__((noinline)) void TransformerModel<T>::attentionForward(int layer, 
       const ConstMatrixMap<T> aK(relativeKeys(layer, static_cast<int>(h)), rows, dk);
       const ConstMatrixMap<T> aV(relativeValues(layer, static_cast<int>(h)), rows, dk);
       MatrixMap<T> w(a.weights.data() + (b * H + h) * n * n, n, n);
-      product(q, keys, true, w, false);            // q kᵀ
-      product(q, aK, true, projected, false);      // q a^Kᵀ, gathered by offset
+      product(q, keys, true, w, false);        // q kᵀ
+      product(q, aK, true, projected, false);  // q a^Kᵀ, gathered by offset
       addGathered<T>(projected, k, w);
       for (Index i = 0; i < n; ++i) {
         T* row = w.row(i).data();
@@ -380,9 +378,9 @@ __attribute__((noinline)) void TransformerModel<T>::attentionForward(int layer, 
         std::fill(row + visible, row + n, T(0));
       }
       auto z = a.heads.block(b * n, h * dk, n, dk);
-      product(w, values, false, z, false);         // w v
+      product(w, values, false, z, false);  // w v
       bucket<T>(w, k, buckets);
-      product(buckets, aV, false, z, true);        // + buckets a^V
+      product(buckets, aV, false, z, true);  // + buckets a^V
     }
   }
 }
@@ -406,10 +404,10 @@ __attribute__((noinline)) void TransformerModel<T>::attentionBackward(int layer,
       const auto values = a.values.block(b * n, h * dk, n, dk);
       const ConstMatrixMap<T> aK(relativeKeys(layer, static_cast<int>(h)), rows, dk);
       const ConstMatrixMap<T> aV(relativeValues(layer, static_cast<int>(h)), rows, dk);
-      MatrixMap<T> gK(gradients_.data() + tableOffset(lp.relativeKeys, static_cast<int>(h)),
-                      rows, dk);
-      MatrixMap<T> gV(gradients_.data() + tableOffset(lp.relativeValues, static_cast<int>(h)),
-                      rows, dk);
+      MatrixMap<T> gK(gradients_.data() + tableOffset(lp.relativeKeys, static_cast<int>(h)), rows,
+                      dk);
+      MatrixMap<T> gV(gradients_.data() + tableOffset(lp.relativeValues, static_cast<int>(h)), rows,
+                      dk);
       const ConstMatrixMap<T> w(a.weights.data() + (b * H + h) * n * n, n, n);
       const auto dz = dHeads.block(b * n, h * dk, n, dk);
       // d weights = dz (v_j + a^V[idx])
@@ -441,7 +439,8 @@ __attribute__((noinline)) void TransformerModel<T>::attentionBackward(int layer,
 }
 
 template <typename T>
-__attribute__((noinline)) void TransformerModel<T>::forwardChunk(const std::int32_t* tokens, int sequences, int seqLen) {
+__attribute__((noinline)) void TransformerModel<T>::forwardChunk(const std::int32_t* tokens,
+                                                                 int sequences, int seqLen) {
   const Index R = static_cast<Index>(sequences) * seqLen, d = config_.dModel;
   const Index V = config_.vocabSize, f = config_.ffnWidth;
   {
@@ -479,8 +478,10 @@ __attribute__((noinline)) void TransformerModel<T>::forwardChunk(const std::int3
 }
 
 template <typename T>
-__attribute__((noinline)) void TransformerModel<T>::lossChunk(const std::int32_t* targets, Index rows, T scale,
-                                    bool withGradient, double* lossSum, Index* correct) {
+__attribute__((noinline)) void TransformerModel<T>::lossChunk(const std::int32_t* targets,
+                                                              Index rows, T scale,
+                                                              bool withGradient, double* lossSum,
+                                                              Index* correct) {
   const Index V = config_.vocabSize;
   for (Index r = 0; r < rows; ++r) {
     T* row = logits_.row(r).data();
@@ -507,7 +508,8 @@ __attribute__((noinline)) void TransformerModel<T>::lossChunk(const std::int32_t
 }
 
 template <typename T>
-__attribute__((noinline)) void TransformerModel<T>::backwardChunk(const std::int32_t* tokens, int sequences, int seqLen) {
+__attribute__((noinline)) void TransformerModel<T>::backwardChunk(const std::int32_t* tokens,
+                                                                  int sequences, int seqLen) {
   const Index R = static_cast<Index>(sequences) * seqLen, d = config_.dModel;
   const Index V = config_.vocabSize, f = config_.ffnWidth;
   const auto dLogits = logits_.topRows(R);
@@ -636,8 +638,7 @@ void TransformerModel<T>::forwardSequence(const std::int32_t* tokens, int seqLen
 }
 
 template <typename T>
-void TransformerModel<T>::headInputs(int layer, int head, T* queries, T* keys,
-                                     T* values) const {
+void TransformerModel<T>::headInputs(int layer, int head, T* queries, T* keys, T* values) const {
   const Index n = lastSeqLen_, dk = headWidth();
   const LayerActivations& a = activations_[layer];
   MatrixMap<T>(queries, n, dk) = a.queries.block(0, head * dk, n, dk);

@@ -6,6 +6,7 @@
 #include <limits>
 #include <tuple>
 
+#include "reference_attention.hpp"
 #include "relpos/relative_offsets.hpp"
 #include "test_matrices.hpp"
 
@@ -34,9 +35,8 @@ struct Problem {
         causal(causal) {}
 
   void run() {
-    const AttentionInputs<T> in{constMapOf(q),         constMapOf(keys),
-                                constMapOf(relKeys),   constMapOf(v),
-                                constMapOf(relValues), causal};
+    const AttentionInputs<T> in{constMapOf(q), constMapOf(keys),      constMapOf(relKeys),
+                                constMapOf(v), constMapOf(relValues), causal};
     AttentionPanels<T> panels{mapOf(content),        mapOf(position),        mapOf(combined),
                               mapOf(contentWeights), mapOf(combinedWeights), mapOf(output)};
     computeAttention(in, workspace, panels);
@@ -57,7 +57,8 @@ TEST_P(AttentionShapes, GatherFormEqualsSeedLoop) {
   p.run();
   Matrix<double> reference(n, n);
   positionBiasesPairwise<double>(constMapOf(p.q), constMapOf(p.relKeys), mapOf(reference));
-  EXPECT_LE((p.position - reference).cwiseAbs().maxCoeff(), 1e-12 * (1 + reference.cwiseAbs().maxCoeff()));
+  EXPECT_LE((p.position - reference).cwiseAbs().maxCoeff(),
+            1e-12 * (1 + reference.cwiseAbs().maxCoeff()));
 }
 
 TEST_P(AttentionShapes, BucketedOutputEqualsPairLoop) {
@@ -68,7 +69,8 @@ TEST_P(AttentionShapes, BucketedOutputEqualsPairLoop) {
     Matrix<double> reference(n, 5);
     attentionOutputPairwise<double>(constMapOf(p.combinedWeights), constMapOf(p.v),
                                     constMapOf(p.relValues), mapOf(reference));
-    EXPECT_LE((p.output - reference).cwiseAbs().maxCoeff(), 1e-12 * (1 + reference.cwiseAbs().maxCoeff()));
+    EXPECT_LE((p.output - reference).cwiseAbs().maxCoeff(),
+              1e-12 * (1 + reference.cwiseAbs().maxCoeff()));
   }
 }
 
@@ -178,7 +180,7 @@ TEST(Attention, OverflowingScoresGiveTheSoftmaxLimit) {
   for (Index i = 0; i < 5; ++i) {
     EXPECT_TRUE(p.contentWeights.row(i).allFinite());
     EXPECT_NEAR(p.contentWeights.row(i).sum(), 1.0F, 1e-6F);
-    EXPECT_EQ(p.contentWeights(i, 3), 0.0F);  // the -inf key
+    EXPECT_EQ(p.contentWeights(i, 3), 0.0F);         // the -inf key
     EXPECT_FLOAT_EQ(p.contentWeights(i, 0), 0.25F);  // four +inf keys share the weight
   }
   EXPECT_TRUE(p.output.allFinite());

@@ -29,7 +29,8 @@ void expectVectorMatchesScalar(double tolerance) {
       const std::vector<T> input = vector;
       const T sumVector = expShiftedInPlace(vector.data(), count, T(0));
       const T sumScalar = expShiftedInPlaceScalar(scalar.data(), count, T(0));
-      EXPECT_NEAR(sumVector, sumScalar, tolerance * static_cast<double>(count) * sumScalar);  // order of the sum
+      EXPECT_NEAR(sumVector, sumScalar,
+                  tolerance * static_cast<double>(count) * sumScalar);  // order of the sum
       for (std::size_t j = 0; j < vector.size(); ++j) {
         ASSERT_EQ(vector[j], scalar[j]) << "count " << count << " spread " << spread << " j " << j;
         const double exact = std::exp(static_cast<double>(input[j]));
@@ -74,8 +75,9 @@ TEST(ExpKernels, SoftmaxVectorAndScalarAgreeDouble) { expectSoftmaxMatchesScalar
 template <typename T>
 void expectFlushToZero() {
   const T above = kExpFlushBelow<T> * T(0.999);
-  std::vector<T> values = {T(-1000), kExpFlushBelow<T> * T(1.001), above, T(-1e30), -std::numeric_limits<T>::infinity(),
-                           T(-1000), above, kExpFlushBelow<T> * T(1.5), T(-2000)};
+  std::vector<T> values = {T(-1000), kExpFlushBelow<T> * T(1.001),        above,
+                           T(-1e30), -std::numeric_limits<T>::infinity(), T(-1000),
+                           above,    kExpFlushBelow<T> * T(1.5),          T(-2000)};
   const std::vector<T> input = values;
   std::vector<T> scalar = values;
   expShiftedInPlace(values.data(), static_cast<Index>(values.size()), T(0));

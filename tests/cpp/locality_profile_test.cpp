@@ -23,7 +23,8 @@ ProfileResult run(const LocalityProfileParams& params) {
   return r;
 }
 
-// Derived by hand from SPEC §2 with the noise switched off: profile[c] = exp(-o^2/2) / sqrt(d_k).
+// Derived by hand from docs/maths.md §7 with the noise switched off: profile[c] = exp(-o^2/2) /
+// sqrt(d_k).
 TEST(LocalityProfile, NoiselessProfileIsTheScaledGaussian) {
   LocalityProfileParams params;
   params.noise = 0.0;

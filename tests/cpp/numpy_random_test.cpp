@@ -21,8 +21,8 @@ TEST(NumpyRandom, RawStreamMatchesStdMt19937) {
 
 // The first draws of np.random.seed(42); np.random.randn(6), as numpy prints them.
 TEST(NumpyRandom, GaussiansMatchNumpySeed42) {
-  const std::vector<double> numpy = {0.4967141530112327,  -0.13826430117118466,
-                                     0.6476885381006925,  1.5230298564080254,
+  const std::vector<double> numpy = {0.4967141530112327,   -0.13826430117118466,
+                                     0.6476885381006925,   1.5230298564080254,
                                      -0.23415337472333597, -0.23413695694918055};
   NumpyRandom random(42);
   for (double expected : numpy) {

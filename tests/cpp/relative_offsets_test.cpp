@@ -43,9 +43,7 @@ TEST(RelativeOffsets, BeyondKEverythingSharesTheEdge) {
   EXPECT_EQ(o(5, 4), -1);
 }
 
-TEST(RelativeOffsets, ZeroDistanceIsAllZero) {
-  EXPECT_TRUE((offsets(6, 0).array() == 0).all());
-}
+TEST(RelativeOffsets, ZeroDistanceIsAllZero) { EXPECT_TRUE((offsets(6, 0).array() == 0).all()); }
 
 TEST(RowBand, PartsCoverTheRow) {
   for (Index n : {1, 3, 7}) {

@@ -95,8 +95,7 @@ TEST_P(ModelGradient, EveryParameterMatchesCentralDifferences) {
   TransformerModel<double> model(c.config);
   const Batch batch = randomBatch(c.config.vocabSize, c.batchSize, c.seqLen, 5);
   model.lossAndGradients(batch.view());
-  const std::vector<double> analytic(model.gradients(),
-                                     model.gradients() + model.parameterCount());
+  const std::vector<double> analytic(model.gradients(), model.gradients() + model.parameterCount());
   double* p = model.parameters();
   const double h = 1e-5;
   for (const ParameterInfo& info : model.parameterTable()) {

@@ -15,6 +15,7 @@
 #include <limits>
 #include <utility>
 
+#include "../cpp/reference_attention.hpp"
 #include "fuzz_common.hpp"
 #include "relpos/attention.hpp"
 
@@ -97,17 +98,21 @@ void run(FuzzedDataProvider& fdp) {
 
   // One workspace for the whole run, like the WASM module's: it grows and is reused.
   static AttentionWorkspace<T> workspace;
-  const AttentionInputs<T> in{queries.constMap(),      keys.constMap(), relativeKeys.constMap(),
-                              values.constMap(),       relativeValues.constMap(), causal};
+  const AttentionInputs<T> in{queries.constMap(),        keys.constMap(),
+                              relativeKeys.constMap(),   values.constMap(),
+                              relativeValues.constMap(), causal};
   AttentionPanels<T> panels{content.map(),        position.map(),        combined.map(),
                             contentWeights.map(), combinedWeights.map(), output.map()};
   if (describing()) {
-    std::fprintf(stderr, "computeAttention<%s>: n %ld d_k %ld d_v %ld k %ld causal %d "
-                 "relative values %d\n", sizeof(T) == sizeof(float) ? "float" : "double",
-                 static_cast<long>(n), static_cast<long>(dK), static_cast<long>(dV),
-                 static_cast<long>(k), causal, hasRelativeValues);
+    std::fprintf(stderr,
+                 "computeAttention<%s>: n %ld d_k %ld d_v %ld k %ld causal %d "
+                 "relative values %d\n",
+                 sizeof(T) == sizeof(float) ? "float" : "double", static_cast<long>(n),
+                 static_cast<long>(dK), static_cast<long>(dV), static_cast<long>(k), causal,
+                 hasRelativeValues);
     const Eigen::IOFormat format(Eigen::FullPrecision, 0, ", ", "\n", "  [", "]");
-    std::cerr << " queries\n" << queries.map().format(format) << "\n keys\n"
+    std::cerr << " queries\n"
+              << queries.map().format(format) << "\n keys\n"
               << keys.map().format(format) << "\n relative keys\n"
               << relativeKeys.map().format(format) << "\n values\n"
               << values.map().format(format) << "\n relative values\n"
@@ -123,8 +128,7 @@ void run(FuzzedDataProvider& fdp) {
   Buffer<T> outputReference(n, dV);
   if (dV > 0) {
     attentionOutputPairwise<T>(combinedWeights.constMap(), values.constMap(),
-                               hasRelativeValues ? relativeValues.constMap()
-                                                 : zeroTable.constMap(),
+                               hasRelativeValues ? relativeValues.constMap() : zeroTable.constMap(),
                                outputReference.map());
   }
 
@@ -164,11 +168,10 @@ void run(FuzzedDataProvider& fdp) {
   }
 
   // --- Moderate inputs: the fast forms equal the reference loops within rounding.
-  const bool moderate = allModerate(queries.map(), kModerate) &&
-                        allModerate(keys.map(), kModerate) &&
-                        allModerate(relativeKeys.map(), kModerate) &&
-                        allModerate(values.map(), kModerate) &&
-                        allModerate(relativeValues.map(), kModerate);
+  const bool moderate =
+      allModerate(queries.map(), kModerate) && allModerate(keys.map(), kModerate) &&
+      allModerate(relativeKeys.map(), kModerate) && allModerate(values.map(), kModerate) &&
+      allModerate(relativeValues.map(), kModerate);
   if (!moderate) return;
 
   // Dot products of length d_k: error <= ~(d_k + 2) eps sum|q||a| scale; bound sum|q||a| by
@@ -176,8 +179,8 @@ void run(FuzzedDataProvider& fdp) {
   const double scale = 1.0 / std::sqrt(static_cast<double>(dK));
   const double dotMagnitude = static_cast<double>(dK) * maxAbs(queries) *
                               std::max(maxAbs(keys), maxAbs(relativeKeys)) * scale;
-  const double dotTolerance = 8.0 * static_cast<double>(dK + 2) * eps * dotMagnitude +
-                              std::numeric_limits<T>::min();
+  const double dotTolerance =
+      8.0 * static_cast<double>(dK + 2) * eps * dotMagnitude + std::numeric_limits<T>::min();
   for (Index i = 0; i < n; ++i) {
     for (Index j = 0; j < n; ++j) {
       FUZZ_CHECK(std::fabs(static_cast<double>(position(i, j)) -

@@ -24,8 +24,8 @@ namespace relpos::fuzz {
   std::abort();
 }
 
-#define FUZZ_CHECK(condition)                                       \
-  do {                                                              \
+#define FUZZ_CHECK(condition)                                               \
+  do {                                                                      \
     if (!(condition)) ::relpos::fuzz::fail(__FILE__, __LINE__, #condition); \
   } while (false)
 
@@ -69,25 +69,44 @@ template <typename T>
 T specialValue(int which) {
   using Limits = std::numeric_limits<T>;
   switch (which % kSpecialCount) {
-    case 0: return Limits::quiet_NaN();
-    case 1: return Limits::infinity();
-    case 2: return -Limits::infinity();
-    case 3: return Limits::max();
-    case 4: return -Limits::max();
-    case 5: return static_cast<T>(sizeof(T) == sizeof(double) ? 1e308 : 1e38);
-    case 6: return Limits::min();
-    case 7: return -Limits::min();
-    case 8: return Limits::denorm_min();
-    case 9: return -Limits::denorm_min();
-    case 10: return Limits::min() / T(3);  // a denormal with more than one bit set
-    case 11: return T(0);
-    case 12: return -T(0);
-    case 13: return T(1e30);
-    case 14: return T(-1e30);
-    case 15: return T(1);
-    case 16: return T(-1);
-    case 17: return T(1e3);
-    default: return Limits::signaling_NaN();
+    case 0:
+      return Limits::quiet_NaN();
+    case 1:
+      return Limits::infinity();
+    case 2:
+      return -Limits::infinity();
+    case 3:
+      return Limits::max();
+    case 4:
+      return -Limits::max();
+    case 5:
+      return static_cast<T>(sizeof(T) == sizeof(double) ? 1e308 : 1e38);
+    case 6:
+      return Limits::min();
+    case 7:
+      return -Limits::min();
+    case 8:
+      return Limits::denorm_min();
+    case 9:
+      return -Limits::denorm_min();
+    case 10:
+      return Limits::min() / T(3);  // a denormal with more than one bit set
+    case 11:
+      return T(0);
+    case 12:
+      return -T(0);
+    case 13:
+      return T(1e30);
+    case 14:
+      return T(-1e30);
+    case 15:
+      return T(1);
+    case 16:
+      return T(-1);
+    case 17:
+      return T(1e3);
+    default:
+      return Limits::signaling_NaN();
   }
 }
 

@@ -17,9 +17,12 @@ constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
 // Small distances most of the time; also the top of the int32 range, where i + k overflows.
 std::int64_t pickDistance(FuzzedDataProvider& fdp) {
   switch (fdp.ConsumeIntegralInRange<int>(0, 3)) {
-    case 0: return fdp.ConsumeIntegralInRange<std::int64_t>(0, 2 * kMaxN);
-    case 1: return kInt32Max - fdp.ConsumeIntegralInRange<std::int64_t>(0, 2 * kMaxN);
-    default: return fdp.ConsumeIntegralInRange<std::int64_t>(0, kInt32Max);
+    case 0:
+      return fdp.ConsumeIntegralInRange<std::int64_t>(0, 2 * kMaxN);
+    case 1:
+      return kInt32Max - fdp.ConsumeIntegralInRange<std::int64_t>(0, 2 * kMaxN);
+    default:
+      return fdp.ConsumeIntegralInRange<std::int64_t>(0, kInt32Max);
   }
 }
 
@@ -49,8 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(band.leftLength + band.midLength + band.rightLength == n);
     FUZZ_CHECK(band.midBegin == band.leftLength);
     FUZZ_CHECK(std::int64_t{band.midTableRow} == std::int64_t{band.midBegin} - i + k);
-    FUZZ_CHECK(band.midLength == 0 ||
-               std::int64_t{band.midTableRow} + band.midLength <= 2 * k + 1);
+    FUZZ_CHECK(band.midLength == 0 || std::int64_t{band.midTableRow} + band.midLength <= 2 * k + 1);
   }
   return 0;
 }

@@ -26,9 +26,19 @@ double pickNoise(FuzzedDataProvider& fdp) {
 
 // Width: strictly positive, from the smallest denormal to +Inf.
 double pickWidth(FuzzedDataProvider& fdp) {
-  constexpr double kEdges[] = {std::numeric_limits<double>::denorm_min(), 1e-320, 1e-310,
-                               std::numeric_limits<double>::min(), 1e-300, 1e-150, 1e-6, 0.5,
-                               1.0, 2.0, 1e6, 1e300, std::numeric_limits<double>::max(),
+  constexpr double kEdges[] = {std::numeric_limits<double>::denorm_min(),
+                               1e-320,
+                               1e-310,
+                               std::numeric_limits<double>::min(),
+                               1e-300,
+                               1e-150,
+                               1e-6,
+                               0.5,
+                               1.0,
+                               2.0,
+                               1e6,
+                               1e300,
+                               std::numeric_limits<double>::max(),
                                std::numeric_limits<double>::infinity()};
   constexpr int kEdgeCount = sizeof(kEdges) / sizeof(kEdges[0]);
   const auto selector = fdp.ConsumeIntegral<std::uint8_t>();
@@ -40,8 +50,8 @@ double pickWidth(FuzzedDataProvider& fdp) {
 // Asymmetry: strictly inside (-1, 1).
 double pickAsymmetry(FuzzedDataProvider& fdp) {
   constexpr double kOneMinusUlp = 1.0 - std::numeric_limits<double>::epsilon() / 2;
-  constexpr double kEdges[] = {0.0,       -0.0,      0.999999, -0.999999, kOneMinusUlp,
-                               -kOneMinusUlp, 0.5,   -0.5,     1e-308,    -1e-308};
+  constexpr double kEdges[] = {0.0,           -0.0, 0.999999, -0.999999, kOneMinusUlp,
+                               -kOneMinusUlp, 0.5,  -0.5,     1e-308,    -1e-308};
   constexpr int kEdgeCount = sizeof(kEdges) / sizeof(kEdges[0]);
   const auto selector = fdp.ConsumeIntegral<std::uint8_t>();
   if (selector < kEdgeCount) return kEdges[selector];
@@ -49,8 +59,8 @@ double pickAsymmetry(FuzzedDataProvider& fdp) {
   return std::fabs(a) < 1.0 ? a : 0.0;
 }
 
-// The bump at `offset` as SPEC §2 defines it, with its limits: 1 at offset 0 for any sigma,
-// 0 elsewhere once sigma underflows to 0.
+// The bump at `offset` as docs/maths.md §7 defines it, with its limits: 1 at offset 0 for any
+// sigma, 0 elsewhere once sigma underflows to 0.
 double expectedBump(Index offset, double width, double asymmetry) {
   if (offset == 0) return 1.0;
   const double sigma = width * (offset < 0 ? 1.0 + asymmetry : 1.0 - asymmetry);
@@ -75,10 +85,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   params.asymmetry = pickAsymmetry(fdp);
 
   if (describing()) {
-    std::fprintf(stderr, "localityProfile: seed %u dK %ld maxDistance %ld noise %.17g width %.17g"
-                 " asymmetry %.17g\n", params.seed, static_cast<long>(params.dK),
-                 static_cast<long>(params.maxDistance), params.noise, params.width,
-                 params.asymmetry);
+    std::fprintf(stderr,
+                 "localityProfile: seed %u dK %ld maxDistance %ld noise %.17g width %.17g"
+                 " asymmetry %.17g\n",
+                 params.seed, static_cast<long>(params.dK), static_cast<long>(params.maxDistance),
+                 params.noise, params.width, params.asymmetry);
   }
   const Index rows = 2 * params.maxDistance + 1;
   Buffer<double> embeddings(rows, params.dK), query(params.dK, 1), profile(rows, 1);

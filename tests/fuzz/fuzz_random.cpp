@@ -3,8 +3,11 @@
 //     across the 624-word twist;
 //   - nextDouble lies in [0, 1); every Gaussian is finite;
 //   - fillGaussian split at any point continues the same stream (the cached second value);
-//   - drawExampleScenario on small shapes: every matrix finite, X = the first n * d_model draws.
+//   - drawExampleScenario on small shapes: every matrix finite; handbook draw: X = the first
+//     n * d_model draws; stable draw over any token bytes: X row 0 = its word's own stream.
 #include <random>
+#include <string>
+#include <vector>
 
 #include "fuzz_common.hpp"
 #include "relpos/example_scenario.hpp"
@@ -47,19 +50,48 @@ void checkGaussians(std::uint32_t seed, std::size_t count, std::size_t split) {
   for (Index i = 0; i < whole.size(); ++i) FUZZ_CHECK(whole.data()[i] == parts.data()[i]);
 }
 
-void checkScenario(std::uint32_t seed, Index n, Index dModel, Index dK, Index k) {
+void checkScenario(std::uint32_t seed, Index n, Index dModel, Index dK, Index k,
+                   const std::string& words) {
   const Index tableRows = 2 * k + 1;
   Buffer<double> x(n, dModel), wq(dModel, dK), wk(dModel, dK), wv(dModel, dK),
-      relativeKeys(tableRows, dK), relativeValues(tableRows, dK), q(n, dK), keys(n, dK),
-      v(n, dK);
-  ExampleScenario scenario{x.map(), wq.map(), wk.map(), wv.map(), relativeKeys.map(),
-                           relativeValues.map(), q.map(), keys.map(), v.map()};
-  drawExampleScenario(seed, scenario);
-  for (Buffer<double>* m : {&x, &wq, &wk, &wv, &relativeKeys, &relativeValues, &q, &keys, &v}) {
+      relativeKeys(tableRows, dK), relativeValues(tableRows, dK), q(n, dK), keys(n, dK), v(n, dK),
+      profile(tableRows, 1);
+  ExampleScenario scenario{x.map(),
+                           wq.map(),
+                           wk.map(),
+                           wv.map(),
+                           relativeKeys.map(),
+                           relativeValues.map(),
+                           q.map(),
+                           keys.map(),
+                           v.map(),
+                           Eigen::Map<Vector<double>>(profile.data(), tableRows)};
+  // The handbook draw: X is the stream's first n * d_model Gaussians.
+  ScenarioSettings settings;
+  settings.seed = seed;
+  drawExampleScenario(settings, Utf8Tokens{}, scenario);
+  for (Buffer<double>* m :
+       {&x, &wq, &wk, &wv, &relativeKeys, &relativeValues, &q, &keys, &v, &profile}) {
     FUZZ_CHECK(allFinite(m->data(), m->size()));
   }
   NumpyRandom random(seed);
   for (Index i = 0; i < x.size(); ++i) FUZZ_CHECK(x.data()[i] == random.nextGaussian());
+
+  // The stable draw over arbitrary bytes split into n tokens, with the locality table: finite,
+  // and a token's row is its word's embedding wherever it stands.
+  std::vector<std::int32_t> lengths(static_cast<std::size_t>(n), 0);
+  const auto share = static_cast<std::int32_t>(words.size() / lengths.size());
+  for (auto& length : lengths) length = share;
+  lengths.back() += static_cast<std::int32_t>(words.size() - share * lengths.size());
+  settings.draw = ScenarioDraw::kStable;
+  settings.table = PositionTable::kLocality;
+  drawExampleScenario(settings, Utf8Tokens{words.data(), lengths.data()}, scenario);
+  for (Buffer<double>* m :
+       {&x, &wq, &wk, &wv, &relativeKeys, &relativeValues, &q, &keys, &v, &profile}) {
+    FUZZ_CHECK(allFinite(m->data(), m->size()));
+  }
+  NumpyRandom first(derivedSeed(seed, std::string_view(words.data(), lengths[0]), "word:"));
+  for (Index c = 0; c < dModel; ++c) FUZZ_CHECK(x.data()[c] == first.nextGaussian());
 }
 
 }  // namespace
@@ -79,6 +111,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto k = fdp.ConsumeIntegralInRange<relpos::Index>(0, kMaxScenarioSide);
   checkRawStream(seed, draws);
   checkGaussians(seed, count, split);
-  checkScenario(seed, n, dModel, dK, k);
+  checkScenario(seed, n, dModel, dK, k, fdp.ConsumeRemainingBytesAsString());
   return 0;
 }

@@ -16,7 +16,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 # Indices of fuzz_common.hpp's specialValue<T>().
 NAN, INF, NEG_INF, MAX, NEG_MAX, BIG, MIN_NORMAL, NEG_MIN_NORMAL, DENORM, NEG_DENORM = range(10)
 DENORM3, ZERO, NEG_ZERO, E30, NEG_E30, ONE, NEG_ONE, THOUSAND, SNAN = range(10, 19)
-SPECIAL_COUNT = 19
+NAMED_VALUE_COUNT = 19
 
 
 class Encoder:
@@ -97,7 +97,7 @@ def profile(*, seed=42, dk=4, max_distance=5, noise=0.1, width=1.0, asymmetry=0.
     if isinstance(noise, tuple):  # a special value
         e.u8(noise[1])
     elif noise == 0.0:
-        e.u8(SPECIAL_COUNT)
+        e.u8(NAMED_VALUE_COUNT)
     else:
         e.u8(64).probability(noise / 1e6)
     if width in WIDTH_EDGES:
@@ -141,7 +141,7 @@ def softmax(*, single=False, row, shift=0.0):
         elif v * 4 == int(v * 4) and -128 <= v * 4 <= 127:
             e.u8(200).i8(int(v * 4))
         else:
-            e.u8(SPECIAL_COUNT).integral(round(v * 1000), -800000, 100000, 4)
+            e.u8(NAMED_VALUE_COUNT).integral(round(v * 1000), -800000, 100000, 4)
     return e.bytes()
 
 

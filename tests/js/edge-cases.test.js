@@ -8,9 +8,14 @@ beforeAll(async () => {
   rp = await createRelPos();
 });
 
-const filled = (rows, cols, value, ArrayType = Float32Array) => ({ rows, cols, data: new ArrayType(rows * cols).fill(value) });
+const filled = (rows, cols, value, ArrayType = Float32Array) => ({
+  rows,
+  cols,
+  data: new ArrayType(rows * cols).fill(value),
+});
 const allFinite = (m) => m.data.every(Number.isFinite);
-const rowSums = (m) => Array.from({ length: m.rows }, (_, i) => m.data.slice(i * m.cols, (i + 1) * m.cols).reduce((a, b) => a + b, 0));
+const rowSums = (m) =>
+  Array.from({ length: m.rows }, (_, i) => m.data.slice(i * m.cols, (i + 1) * m.cols).reduce((a, b) => a + b, 0));
 
 describe('edge cases', () => {
   test('scores beyond float32 (±1e40) overflow to ±inf; the weights take the softmax limit', () => {
@@ -29,7 +34,13 @@ describe('edge cases', () => {
   });
 
   test('n = 1, k = 0, d_k = 1: one token attends to itself', () => {
-    const r = rp.attention({ q: filled(1, 1, 3, Float64Array), k: filled(1, 1, -2, Float64Array), relKeys: filled(1, 1, 5, Float64Array), v: filled(1, 1, 7, Float64Array), relValues: filled(1, 1, 1, Float64Array) });
+    const r = rp.attention({
+      q: filled(1, 1, 3, Float64Array),
+      k: filled(1, 1, -2, Float64Array),
+      relKeys: filled(1, 1, 5, Float64Array),
+      v: filled(1, 1, 7, Float64Array),
+      relValues: filled(1, 1, 1, Float64Array),
+    });
     expect(r.contentScores.data[0]).toBe(-6);
     expect(r.positionBiases.data[0]).toBe(15);
     expect(r.combinedWeights.data[0]).toBe(1);
@@ -50,11 +61,18 @@ describe('edge cases', () => {
   });
 
   test('peaked rows: weights far below the row maximum are 0, never subnormal, in both precisions', () => {
-    for (const [ArrayType, smallestNormal, flush] of [[Float32Array, 2 ** -126, 2 ** -64], [Float64Array, 2 ** -1022, 2 ** -200]]) {
+    for (const [ArrayType, smallestNormal, flush] of [
+      [Float32Array, 2 ** -126, 2 ** -64],
+      [Float64Array, 2 ** -1022, 2 ** -200],
+    ]) {
       const scores = new ArrayType([0, -30, -50, -140, -800, -1e30, 0, 0]); // one row, as q · k
       const q = { rows: 1, cols: 1, data: new ArrayType([1]) };
       const k = { rows: 8, cols: 1, data: scores };
-      const r = rp.attention({ q: { ...q, rows: 8, data: new ArrayType(8).fill(1) }, k, relKeys: { rows: 1, cols: 1, data: new ArrayType([0]) } });
+      const r = rp.attention({
+        q: { ...q, rows: 8, data: new ArrayType(8).fill(1) },
+        k,
+        relKeys: { rows: 1, cols: 1, data: new ArrayType([0]) },
+      });
       const row = Array.from(r.combinedWeights.data.slice(0, 8));
       const sum = 3 + Math.exp(-30) + Math.exp(-50) + Math.exp(-140);
       // exp(x - max) is kept down to 2^-64 (float) or 2^-200 (double) of exp(0) = 1, else 0.
@@ -71,8 +89,15 @@ describe('edge cases', () => {
     const q = filled(3, 2, 1e140, Float64Array);
     const k = filled(3, 2, -1e140, Float64Array);
     k.data[0] = 5e-324;
-    const r = rp.attention({ q, k, relKeys: filled(3, 2, 1e-310, Float64Array), v: filled(3, 2, 1, Float64Array), causal: true });
-    for (const m of [r.contentScores, r.positionBiases, r.contentWeights, r.combinedWeights, r.output]) expect(allFinite(m)).toBe(true);
+    const r = rp.attention({
+      q,
+      k,
+      relKeys: filled(3, 2, 1e-310, Float64Array),
+      v: filled(3, 2, 1, Float64Array),
+      causal: true,
+    });
+    for (const m of [r.contentScores, r.positionBiases, r.contentWeights, r.combinedWeights, r.output])
+      expect(allFinite(m)).toBe(true);
   });
 });
 

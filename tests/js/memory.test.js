@@ -35,7 +35,9 @@ describe('memory', () => {
     const settled = rp.memory();
     for (let i = 0; i < 2000; i += 1) round(i); // 5 calls a round: 10 000 calls
     const after = rp.memory();
-    console.log(`WASM memory ${settled.wasmBytes} -> ${after.wasmBytes} bytes; malloc in use ${settled.heapInUseBytes} -> ${after.heapInUseBytes} bytes`);
+    console.log(
+      `WASM memory ${settled.wasmBytes} -> ${after.wasmBytes} bytes; malloc in use ${settled.heapInUseBytes} -> ${after.heapInUseBytes} bytes`,
+    );
     expect(after.wasmBytes).toBe(settled.wasmBytes);
     expect(after.heapInUseBytes).toBeLessThanOrEqual(settled.heapInUseBytes);
   });
@@ -86,9 +88,15 @@ describe('attention(inputs, out)', () => {
   test('refuses a result of another shape or precision', () => {
     const inputs = problem(rp, 13, 6, 4, 2, Float64Array);
     const other = rp.attention(problem(rp, 14, 5, 4, 2, Float64Array));
-    expect(() => rp.attention(inputs, other)).toThrow(new RangeError('attention: out.contentScores.data must hold 36 numbers for these inputs, got 25'));
+    expect(() => rp.attention(inputs, other)).toThrow(
+      new RangeError('attention: out.contentScores.data must hold 36 numbers for these inputs, got 25'),
+    );
     const single = rp.attention(problem(rp, 15, 6, 4, 2, Float32Array));
-    expect(() => rp.attention(inputs, single)).toThrow(new TypeError('attention: out.contentScores.data must be a Float64Array like the inputs, got a Float32Array'));
-    expect(() => rp.attention(inputs, 5)).toThrow(new TypeError('attention: out must be an earlier result of attention(), got 5'));
+    expect(() => rp.attention(inputs, single)).toThrow(
+      new TypeError('attention: out.contentScores.data must be a Float64Array like the inputs, got a Float32Array'),
+    );
+    expect(() => rp.attention(inputs, 5)).toThrow(
+      new TypeError('attention: out must be an earlier result of attention(), got 5'),
+    );
   });
 });

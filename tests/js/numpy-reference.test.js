@@ -27,7 +27,7 @@ describe('randn reproduces np.random.seed(s); np.random.randn(count)', () => {
   });
 });
 
-describe('localityProfile matches the seed code (SPEC §2)', () => {
+describe('localityProfile matches the seed code (docs/maths.md §7)', () => {
   for (const { params, expected } of loadFixture('locality_profile.json').cases) {
     test(JSON.stringify(params), () => {
       const got = rp.localityProfile(params);
@@ -77,7 +77,10 @@ describe('attention matches an independent numpy implementation', () => {
 
   test('causal weights are exactly zero above the diagonal', () => {
     const { inputs } = loadFixture('attention.json').cases.find((c) => c.causal);
-    const got = rp.attention({ ...Object.fromEntries(Object.entries(inputs).map(([k, m]) => [k, toMatrix(m)])), causal: true });
+    const got = rp.attention({
+      ...Object.fromEntries(Object.entries(inputs).map(([k, m]) => [k, toMatrix(m)])),
+      causal: true,
+    });
     const { rows: n, data } = got.combinedWeights;
     for (let i = 0; i < n; i += 1) for (let j = i + 1; j < n; j += 1) expect(data[i * n + j]).toBe(0);
   });
@@ -102,7 +105,19 @@ describe('example() builds the documented scenario', () => {
 
   test('the defaults are six positions, d_model 8, d_k 4, k 3, seed 42', () => {
     const got = rp.example();
-    expect(got.params).toEqual({ seed: 42, seqLen: 6, dModel: 8, dK: 4, maxDistance: 3, causal: false });
+    expect(got.params).toEqual({
+      seed: 42,
+      seqLen: 6,
+      dModel: 8,
+      dK: 4,
+      maxDistance: 3,
+      causal: false,
+      draw: 'handbook',
+      tokens: undefined,
+      table: 'random',
+      locality: { noise: 0.1, width: 1, asymmetry: 0, strength: 1 },
+      sameQuery: false,
+    });
     expect(got.contentScores.rows).toBe(6);
     expect(got.maxDistance).toBe(3);
   });
@@ -116,7 +131,13 @@ describe('example() builds the documented scenario', () => {
 
 describe('relativeOffsets', () => {
   test('is clip(j - i, -k, k) for every cell', () => {
-    for (const [n, k] of [[1, 0], [6, 2], [9, 3], [5, 10], [4, 0]]) {
+    for (const [n, k] of [
+      [1, 0],
+      [6, 2],
+      [9, 3],
+      [5, 10],
+      [4, 0],
+    ]) {
       const got = rp.relativeOffsets(n, k);
       expect(got.data).toBeInstanceOf(Int32Array);
       for (let i = 0; i < n; i += 1) {

@@ -25,7 +25,15 @@ console.log(JSON.stringify({
   const printed = JSON.parse(execFileSync(process.execPath, [file.pathname], { encoding: 'utf8' }));
   expect(printed.randn.map((x) => x.toFixed(4))).toEqual(['0.4967', '-0.1383', '0.6477', '1.5230', '-0.2342']);
   expect(printed.offsetsRow0).toEqual([0, 1, 2, 2]);
-  expect(printed.keys).toEqual(['maxDistance', 'contentScores', 'positionBiases', 'combinedScores', 'contentWeights', 'combinedWeights', 'output']);
+  expect(printed.keys).toEqual([
+    'maxDistance',
+    'contentScores',
+    'positionBiases',
+    'combinedScores',
+    'contentWeights',
+    'combinedWeights',
+    'output',
+  ]);
   expect(printed.maxDistance).toBe(2);
   expect(printed.outputShape).toEqual([6, 4]);
   expect(printed.offsets).toEqual([-5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5]);

@@ -31,8 +31,18 @@ console.log(JSON.stringify({
   writeFileSync(file, head + example + probe);
   const printed = JSON.parse(execFileSync(process.execPath, [file.pathname], { encoding: 'utf8' }));
   expect(printed.config).toEqual({
-    vocabSize: 16, dModel: 32, heads: 2, layers: 1, ffnWidth: 128, maxDistance: 4, seqLen: 16,
-    maxBatchSize: 32, causal: false, perHeadTables: false, precision: 'float32', seed: 0,
+    vocabSize: 16,
+    dModel: 32,
+    heads: 2,
+    layers: 1,
+    ffnWidth: 128,
+    maxDistance: 4,
+    seqLen: 16,
+    maxBatchSize: 32,
+    causal: false,
+    perHeadTables: false,
+    precision: 'float32',
+    seed: 0,
   });
   expect(printed.disposed).toBe(true);
   expect(printed.batch).toEqual([512, 512, 32, 16]);

@@ -10,7 +10,18 @@ beforeAll(async () => {
   rp = await createRelPos();
 });
 
-const SMALL = { vocabSize: 7, dModel: 4, heads: 2, layers: 1, ffnWidth: 6, maxDistance: 2, seqLen: 5, maxBatchSize: 3, seed: 3, precision: 'float64' };
+const SMALL = {
+  vocabSize: 7,
+  dModel: 4,
+  heads: 2,
+  layers: 1,
+  ffnWidth: 6,
+  maxDistance: 2,
+  seqLen: 5,
+  maxBatchSize: 3,
+  seed: 3,
+  precision: 'float64',
+};
 
 function randomBatch(vocabSize, batchSize, seqLen, seed) {
   const b = rp.syntheticBatch({ task: 'copy-offset', offset: 0, vocabSize, seqLen, batchSize, seed });
@@ -50,7 +61,8 @@ describe('gradients', () => {
         model.setParameters({ [pname]: data });
         const numeric = (up - down) / (2 * h);
         const error = Math.abs(numeric - gradients[pname][i]) / Math.max(1e-3, Math.abs(numeric));
-        if (error > 1e-5) throw new Error(`${name}: ${pname}[${i}] analytic ${gradients[pname][i]}, numeric ${numeric}`);
+        if (error > 1e-5)
+          throw new Error(`${name}: ${pname}[${i}] analytic ${gradients[pname][i]}, numeric ${numeric}`);
         checked += 1;
       }
     }
@@ -74,7 +86,8 @@ describe('training', () => {
       const g = gradients[name];
       for (let i = 0; i < p.length; i += 1) {
         // t = 1: m̂ = g, v̂ = g².
-        const want = p[i] - o.learningRate * o.weightDecay * p[i] - (o.learningRate * g[i]) / (Math.abs(g[i]) + o.epsilon);
+        const want =
+          p[i] - o.learningRate * o.weightDecay * p[i] - (o.learningRate * g[i]) / (Math.abs(g[i]) + o.epsilon);
         expect(Math.abs(after[name].data[i] - want)).toBeLessThan(1e-12);
       }
     }
@@ -83,10 +96,22 @@ describe('training', () => {
 
   test('the same seed gives the same losses bit for bit', () => {
     const run = (seed) => {
-      const model = rp.createModel({ vocabSize: 16, dModel: 16, heads: 2, layers: 2, seqLen: 8, maxBatchSize: 3, seed });
+      const model = rp.createModel({
+        vocabSize: 16,
+        dModel: 16,
+        heads: 2,
+        layers: 2,
+        seqLen: 8,
+        maxBatchSize: 3,
+        seed,
+      });
       const losses = [];
       for (let s = 0; s < 5; s += 1) {
-        losses.push(model.trainStep(rp.syntheticBatch({ offset: 1, vocabSize: 16, seqLen: 8, batchSize: 4, seed: s }), { learningRate: 0.01 }).loss);
+        losses.push(
+          model.trainStep(rp.syntheticBatch({ offset: 1, vocabSize: 16, seqLen: 8, batchSize: 4, seed: s }), {
+            learningRate: 0.01,
+          }).loss,
+        );
       }
       model.dispose();
       return losses;
@@ -100,7 +125,9 @@ describe('training', () => {
     const config = { vocabSize: 16, dModel: 32, heads: 1, layers: 1, ffnWidth: 64, maxDistance, seqLen: 12, seed: 1 };
     const model = rp.createModel(config);
     for (let step = 0; step < 150; step += 1) {
-      model.trainStep(rp.syntheticBatch({ offset, vocabSize: 16, seqLen: 12, batchSize: 32, seed: 1000 + step }), { learningRate: 0.01 });
+      model.trainStep(rp.syntheticBatch({ offset, vocabSize: 16, seqLen: 12, batchSize: 32, seed: 1000 + step }), {
+        learningRate: 0.01,
+      });
     }
     const heldOut = rp.syntheticBatch({ offset, vocabSize: 16, seqLen: 12, batchSize: 64, seed: 7 });
     return { model, heldOut, ...model.evaluate(heldOut) };
@@ -124,7 +151,9 @@ describe('training', () => {
         }
       }
     }
-    const peak = [...byOffset].reduce((best, next) => (next[1].sum / next[1].count > best[1].sum / best[1].count ? next : best));
+    const peak = [...byOffset].reduce((best, next) =>
+      next[1].sum / next[1].count > best[1].sum / best[1].count ? next : best,
+    );
     expect(peak[0]).toBe(offset);
     // The learned profile (mean query · a^K / sqrt(d_k)) peaks there too.
     const { offsets, profile } = model.positionProfile(heldOut, { layer: 0, head: 0 });
@@ -141,7 +170,7 @@ describe('training', () => {
 });
 
 describe('views of a head', () => {
-  test('model.attention is rp.attention on the head\'s queries, keys, values and tables', () => {
+  test("model.attention is rp.attention on the head's queries, keys, values and tables", () => {
     const model = rp.createModel({ ...SMALL, perHeadTables: true, causal: true, layers: 2 });
     const tokens = Int32Array.from([1, 4, 2, 6, 0]);
     const result = model.attention(tokens, { layer: 1, head: 1 });
@@ -156,7 +185,14 @@ describe('views of a head', () => {
     const profile = model.positionProfile(tokens, { layer: 1, head: 1 });
     expect(profile.profile.length).toBe(5);
     // Without sequences: 32 random ones of seqLen (syntheticBatch, seed 0).
-    const random = rp.syntheticBatch({ task: 'copy-offset', offset: 0, vocabSize: SMALL.vocabSize, seqLen: SMALL.seqLen, batchSize: 32, seed: 0 });
+    const random = rp.syntheticBatch({
+      task: 'copy-offset',
+      offset: 0,
+      vocabSize: SMALL.vocabSize,
+      seqLen: SMALL.seqLen,
+      batchSize: 32,
+      seed: 0,
+    });
     const byDefault = model.positionProfile({ layer: 1, head: 1 });
     expect(byDefault.profile).toEqual(model.positionProfile(random, { layer: 1, head: 1 }).profile);
     expect(byDefault.offsets).toEqual(Int32Array.from([-2, -1, 0, 1, 2]));
@@ -165,7 +201,15 @@ describe('views of a head', () => {
   });
 
   test('parameters: documented names and shapes, copies, setParameters round trip', () => {
-    const model = rp.createModel({ vocabSize: 10, dModel: 8, heads: 2, layers: 1, ffnWidth: 12, maxDistance: 3, seqLen: 6 });
+    const model = rp.createModel({
+      vocabSize: 10,
+      dModel: 8,
+      heads: 2,
+      layers: 1,
+      ffnWidth: 12,
+      maxDistance: 3,
+      seqLen: 6,
+    });
     const params = model.parameters();
     const shapes = Object.fromEntries(Object.entries(params).map(([name, p]) => [name, p.shape]));
     expect(shapes).toEqual({
@@ -192,7 +236,13 @@ describe('views of a head', () => {
     expect(model.parameters().embedding.data.some((x) => x !== 0)).toBe(true); // a copy
     model.setParameters({ 'output.bias': new Float32Array(10).fill(0.5) });
     expect(Array.from(model.parameters()['output.bias'].data)).toEqual(Array(10).fill(0.5));
-    expect(model.config).toMatchObject({ ffnWidth: 12, maxBatchSize: 32, causal: false, precision: 'float32', seed: 0 });
+    expect(model.config).toMatchObject({
+      ffnWidth: 12,
+      maxBatchSize: 32,
+      causal: false,
+      precision: 'float32',
+      seed: 0,
+    });
     expect(Object.isFrozen(model.config)).toBe(true);
     model.dispose();
   });
@@ -220,25 +270,115 @@ describe('errors and memory', () => {
   const batch = () => ({ tokens: new Int32Array(8), targets: new Int32Array(8).fill(1), batchSize: 2, seqLen: 4 });
   const CASES = [
     ['no vocabSize', () => rp.createModel({}), TypeError, /^createModel: config\.vocabSize is required$/],
-    ['unknown option', () => rp.createModel({ vocabSize: 4, width: 3 }), TypeError, /^createModel: unknown option "width"/],
-    ['heads not dividing dModel', () => rp.createModel({ vocabSize: 4, dModel: 10, heads: 3 }), RangeError, /^createModel: dModel \(10\) must be a multiple of heads \(3\)$/],
-    ['5 layers', () => rp.createModel({ vocabSize: 4, layers: 5 }), RangeError, /^createModel: layers must be an integer from 1 to 4, got 5$/],
-    ['bad precision', () => rp.createModel({ vocabSize: 4, precision: 'float16' }), RangeError, /^createModel: precision must be 'float32' or 'float64', got "float16"$/],
-    ['too large', () => rp.createModel({ vocabSize: 2 ** 20, dModel: 4096, heads: 1 }), RangeError, /^createModel: this configuration needs .* the limit is 1\.00 GiB per call$/],
+    [
+      'unknown option',
+      () => rp.createModel({ vocabSize: 4, width: 3 }),
+      TypeError,
+      /^createModel: unknown option "width"/,
+    ],
+    [
+      'heads not dividing dModel',
+      () => rp.createModel({ vocabSize: 4, dModel: 10, heads: 3 }),
+      RangeError,
+      /^createModel: dModel \(10\) must be a multiple of heads \(3\)$/,
+    ],
+    [
+      '5 layers',
+      () => rp.createModel({ vocabSize: 4, layers: 5 }),
+      RangeError,
+      /^createModel: layers must be an integer from 1 to 4, got 5$/,
+    ],
+    [
+      'bad precision',
+      () => rp.createModel({ vocabSize: 4, precision: 'float16' }),
+      RangeError,
+      /^createModel: precision must be 'float32' or 'float64', got "float16"$/,
+    ],
+    [
+      'too large',
+      () => rp.createModel({ vocabSize: 2 ** 20, dModel: 4096, heads: 1 }),
+      RangeError,
+      /^createModel: this configuration needs .* the limit is 1\.00 GiB per call$/,
+    ],
     ['negative k', () => rp.createModel({ vocabSize: 4, maxDistance: -1 }), RangeError, /^createModel: maxDistance/],
-    ['token id >= vocabSize', (m) => m.trainStep({ ...batch(), tokens: Int32Array.from([0, 1, 2, 8, 0, 0, 0, 0]) }), RangeError, /^model\.trainStep: batch\.tokens\[3\] is 8; ids must be from 0 to 7$/],
-    ['target -2', (m) => m.evaluate({ ...batch(), targets: new Int32Array(8).fill(-2) }), RangeError, /^model\.evaluate: batch\.targets\[0\] is -2; ids must be from -1 to 7$/],
-    ['wrong length', (m) => m.lossAndGradients({ ...batch(), tokens: new Int32Array(7) }), RangeError, /^model\.lossAndGradients: batch\.tokens must hold batchSize × seqLen = 2 × 4 = 8 ids, got 7$/],
-    ['seqLen beyond config', (m) => m.trainStep({ ...batch(), seqLen: 8, batchSize: 1 }), RangeError, /^model\.trainStep: batch\.seqLen must be an integer from 1 to 4, got 8$/],
-    ['tokens as an Array', (m) => m.trainStep({ ...batch(), tokens: [0, 0, 0, 0, 0, 0, 0, 0] }), TypeError, /^model\.trainStep: batch\.tokens must be an Int32Array, got an Array$/],
-    ['NaN learning rate', (m) => m.trainStep(batch(), { learningRate: NaN }), RangeError, /^model\.trainStep: learningRate must be a finite number ≥ 0 and ≤ 1000000, got NaN$/],
-    ['unknown Adam option', (m) => m.trainStep(batch(), { lr: 0.1 }), TypeError, /^model\.trainStep: unknown option "lr"/],
-    ['layer out of range', (m) => m.attention(new Int32Array(4), { layer: 1, head: 0 }), RangeError, /^model\.attention: layer must be an integer from 0 to 0, got 1$/],
-    ['head out of range', (m) => m.positionProfile(new Int32Array(4), { layer: 0, head: 2 }), RangeError, /^model\.positionProfile: head must be an integer from 0 to 1, got 2$/],
-    ['unknown parameter', (m) => m.setParameters({ embeddings: new Float32Array(64) }), TypeError, /^model\.setParameters: unknown parameter "embeddings"/],
-    ['wrong parameter length', (m) => m.setParameters({ embedding: new Float32Array(3) }), RangeError, /^model\.setParameters: embedding must hold 64 numbers \(shape \[8, 8\]\), got 3$/],
-    ['NaN parameter', (m) => m.setParameters({ 'output.bias': new Float32Array(8).fill(NaN) }), RangeError, /^model\.setParameters: output\.bias\[0\] is NaN/],
-    ['unknown task', () => rp.syntheticBatch({ task: 'reverse' }), RangeError, /^syntheticBatch: task must be one of copy-offset, sum-offset, got "reverse"$/],
+    [
+      'token id >= vocabSize',
+      (m) => m.trainStep({ ...batch(), tokens: Int32Array.from([0, 1, 2, 8, 0, 0, 0, 0]) }),
+      RangeError,
+      /^model\.trainStep: batch\.tokens\[3\] is 8; ids must be from 0 to 7$/,
+    ],
+    [
+      'target -2',
+      (m) => m.evaluate({ ...batch(), targets: new Int32Array(8).fill(-2) }),
+      RangeError,
+      /^model\.evaluate: batch\.targets\[0\] is -2; ids must be from -1 to 7$/,
+    ],
+    [
+      'wrong length',
+      (m) => m.lossAndGradients({ ...batch(), tokens: new Int32Array(7) }),
+      RangeError,
+      /^model\.lossAndGradients: batch\.tokens must hold batchSize × seqLen = 2 × 4 = 8 ids, got 7$/,
+    ],
+    [
+      'seqLen beyond config',
+      (m) => m.trainStep({ ...batch(), seqLen: 8, batchSize: 1 }),
+      RangeError,
+      /^model\.trainStep: batch\.seqLen must be an integer from 1 to 4, got 8$/,
+    ],
+    [
+      'tokens as an Array',
+      (m) => m.trainStep({ ...batch(), tokens: [0, 0, 0, 0, 0, 0, 0, 0] }),
+      TypeError,
+      /^model\.trainStep: batch\.tokens must be an Int32Array, got an Array$/,
+    ],
+    [
+      'NaN learning rate',
+      (m) => m.trainStep(batch(), { learningRate: NaN }),
+      RangeError,
+      /^model\.trainStep: learningRate must be a finite number ≥ 0 and ≤ 1000000, got NaN$/,
+    ],
+    [
+      'unknown Adam option',
+      (m) => m.trainStep(batch(), { lr: 0.1 }),
+      TypeError,
+      /^model\.trainStep: unknown option "lr"/,
+    ],
+    [
+      'layer out of range',
+      (m) => m.attention(new Int32Array(4), { layer: 1, head: 0 }),
+      RangeError,
+      /^model\.attention: layer must be an integer from 0 to 0, got 1$/,
+    ],
+    [
+      'head out of range',
+      (m) => m.positionProfile(new Int32Array(4), { layer: 0, head: 2 }),
+      RangeError,
+      /^model\.positionProfile: head must be an integer from 0 to 1, got 2$/,
+    ],
+    [
+      'unknown parameter',
+      (m) => m.setParameters({ embeddings: new Float32Array(64) }),
+      TypeError,
+      /^model\.setParameters: unknown parameter "embeddings"/,
+    ],
+    [
+      'wrong parameter length',
+      (m) => m.setParameters({ embedding: new Float32Array(3) }),
+      RangeError,
+      /^model\.setParameters: embedding must hold 64 numbers \(shape \[8, 8\]\), got 3$/,
+    ],
+    [
+      'NaN parameter',
+      (m) => m.setParameters({ 'output.bias': new Float32Array(8).fill(NaN) }),
+      RangeError,
+      /^model\.setParameters: output\.bias\[0\] is NaN/,
+    ],
+    [
+      'unknown task',
+      () => rp.syntheticBatch({ task: 'reverse' }),
+      RangeError,
+      /^syntheticBatch: task must be one of copy-offset, sum-offset, got "reverse"$/,
+    ],
   ];
   test.each(CASES)('%s', (label, call, ErrorClass, pattern) => {
     const m = model();
@@ -253,9 +393,9 @@ describe('errors and memory', () => {
   test('a disposed model throws on every call; dispose returns the heap', () => {
     const config = { vocabSize: 500, dModel: 64, heads: 4, layers: 2, seqLen: 32, maxBatchSize: 8 };
     const b = rp.syntheticBatch({ vocabSize: 500, seqLen: 32, batchSize: 8 });
-    const use = (model) => {
-      model.trainStep(b);
-      model.attention(b.tokens.subarray(0, 32), { layer: 1, head: 3 });
+    const use = (m) => {
+      m.trainStep(b);
+      m.attention(b.tokens.subarray(0, 32), { layer: 1, head: 3 });
     };
     const warm = rp.createModel(config); // the instance's call arena reaches its size
     use(warm);
@@ -270,7 +410,12 @@ describe('errors and memory', () => {
     m.dispose();
     expect(m.disposed).toBe(true);
     expect(rp.memory().heapInUseBytes).toBeLessThanOrEqual(settled);
-    for (const call of [() => m.trainStep(b), () => m.parameters(), () => m.evaluate(b), () => m.attention(b.tokens.subarray(0, 4))]) {
+    for (const call of [
+      () => m.trainStep(b),
+      () => m.parameters(),
+      () => m.evaluate(b),
+      () => m.attention(b.tokens.subarray(0, 4)),
+    ]) {
       expect(call).toThrow(/^model\.\w+: this model has been disposed$/);
     }
     m.dispose(); // twice is fine

@@ -11,12 +11,14 @@ import { serveFolder } from '../page/static-server.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const VITE_VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).devDependencies.vite;
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:";
+const CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:";
 
 let work;
 let tarball;
 let files;
-const run = (command, args, cwd) => execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const run = (command, args, cwd) =>
+  execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'relpos-package-'));
@@ -26,7 +28,11 @@ beforeAll(() => {
   const app = join(work, 'app');
   run('mkdir', ['-p', app], work);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball, `vite@${VITE_VERSION}`], app);
+  run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball, `vite@${VITE_VERSION}`],
+    app,
+  );
 }, 180_000);
 
 afterAll(() => {
@@ -35,10 +41,21 @@ afterAll(() => {
 
 describe('the npm package', () => {
   test('holds what users need and nothing else', () => {
-    for (const needed of ['package.json', 'README.md', 'dist/relpos-core.mjs', 'dist/relpos-core-wasm.mjs', 'web/api/index.js', 'web/api/index.d.ts', 'web/elements/index.js', 'web/elements/index.d.ts']) {
+    for (const needed of [
+      'package.json',
+      'README.md',
+      'dist/relpos-core.mjs',
+      'dist/relpos-core-wasm.mjs',
+      'web/api/index.js',
+      'web/api/index.d.ts',
+      'web/elements/index.js',
+      'web/elements/index.d.ts',
+    ]) {
       expect(files, needed).toContain(needed);
     }
-    const unwanted = files.filter((file) => /^(tests|cpp|build|scripts|examples|web\/page|\.ci)\/|\.wasm$|relpos\.html$|config/.test(file));
+    const unwanted = files.filter((file) =>
+      /^(tests|cpp|build|scripts|examples|web\/page|\.ci)\/|\.wasm$|relpos\.html$|config/.test(file),
+    );
     expect(unwanted).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(work, 'app/node_modules/relpos-wasm/package.json'), 'utf8'));
     expect(Object.keys(manifest.exports['.'])[0]).toBe('types');
@@ -59,7 +76,8 @@ try { rp.attention({ q: 1 }); } catch (e) { error = e.constructor.name; }
 console.log(JSON.stringify({ profile: Array.from(profile), rows: ex.combinedWeights.rows, error }));`,
     );
     const printed = JSON.parse(run(process.execPath, [script], join(work, 'app')));
-    const numpy = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/locality_profile.json'), 'utf8')).cases[0].expected.profile;
+    const numpy = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/locality_profile.json'), 'utf8')).cases[0].expected
+      .profile;
     printed.profile.forEach((value, i) => expect(Math.abs(value - numpy[i])).toBeLessThan(1e-12));
     expect(printed.rows).toBe(6);
     expect(printed.error).toBe('TypeError');

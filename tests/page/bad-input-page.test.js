@@ -2,13 +2,28 @@
 // elements clamp or fall back with a visible note, never an uncaught error, a frozen tab or a
 // WASM abort. Each row sets every parameter (or attribute) to the same bad value at once.
 import { describe, expect, test } from 'vitest';
-import { CONTROLS } from '../../web/figures/settings.js';
+import { CONTROLS, maxDistanceLimit } from '../../web/figures/settings.js';
 import { openPage } from './browser.js';
 import { usePage } from './page-fixture.js';
 
 const env = usePage();
 const LONG_TEXT = Array.from({ length: 10000 }, (_, i) => `w${i}`).join(' ');
-const BAD = ['NaN', 'Infinity', '-Infinity', '-1', '2.5', '1e308', '', 'abc', '0x10', ' 3 ', LONG_TEXT, '<img src=x onerror=alert(1)>', 'javascript:alert(2)', '"><svg onload=alert(3)>'];
+const BAD = [
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '-1',
+  '2.5',
+  '1e308',
+  '',
+  'abc',
+  '0x10',
+  ' 3 ',
+  LONG_TEXT,
+  '<img src=x onerror=alert(1)>',
+  'javascript:alert(2)',
+  '"><svg onload=alert(3)>',
+];
 const label = (value) => (value.length > 30 ? `${value.slice(0, 12)}… (${value.length} chars)` : JSON.stringify(value));
 
 describe('bad URL parameters', () => {
@@ -17,7 +32,8 @@ describe('bad URL parameters', () => {
       const params = new URLSearchParams();
       // A 10 000-word link goes in `tokens` alone: 59 KB of URL is already past what common
       // servers accept (nginx: 8 KB); 13 such parameters would be a 760 KB URL.
-      for (const { param } of Object.values(CONTROLS)) if (value !== LONG_TEXT || param === 'tokens') params.set(param, value);
+      for (const { param } of Object.values(CONTROLS))
+        if (value !== LONG_TEXT || param === 'tokens') params.set(param, value);
       const { page, context, problems } = await env.open(`?${params}`, { viewport: { width: 1280, height: 900 } });
       await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 20_000 });
       const state = await page.evaluate(() => window.relposPage.state());
@@ -25,13 +41,15 @@ describe('bad URL parameters', () => {
         if (c.kind === 'int' || c.kind === 'number') {
           expect(Number.isFinite(state[name]), name).toBe(true);
           expect(state[name], name).toBeGreaterThanOrEqual(c.min);
-          expect(state[name], name).toBeLessThanOrEqual(c.max);
+          // k's limit is n − 1 in the long view (at least 63), else 63.
+          expect(state[name], name).toBeLessThanOrEqual(name === 'maxDistance' ? maxDistanceLimit(state) : c.max);
         }
       }
       const numeric = Number(value.trim());
-      if (value !== LONG_TEXT && (value.trim() === '' || !Number.isFinite(numeric))) expect(await page.textContent('#notes')).toMatch(/must be/);
+      if (value !== LONG_TEXT && (value.trim() === '' || !Number.isFinite(numeric)))
+        expect(await page.textContent('#notes')).toMatch(/must be/);
       if (value === LONG_TEXT) expect(state.seqLen).toBe(64); // the words set n, up to the sentence view's 64
-      expect(await page.$$eval('figure.relpos-panel', (list) => list.length)).toBe(7);
+      expect(await page.$$eval('figure.relpos-panel', (list) => list.length)).toBe(8);
       expect(problems).toEqual([]);
       await context.close();
     }, 60_000);
@@ -40,8 +58,12 @@ describe('bad URL parameters', () => {
 
 describe('bad element attributes', () => {
   test('every attribute of both elements, for each bad value', async () => {
-    const { page, context, problems } = await openPage(env.browser, `${env.server.url}examples/elements.html`, { viewport: { width: 1000, height: 900 } });
-    await page.waitForFunction(() => [...document.querySelectorAll('relpos-attention, relpos-profile')].every((el) => el.view));
+    const { page, context, problems } = await openPage(env.browser, `${env.server.url}examples/elements.html`, {
+      viewport: { width: 1000, height: 900 },
+    });
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('relpos-attention, relpos-profile')].every((el) => el.view),
+    );
     const dialogs = [];
     const requests = [];
     page.on('dialog', async (dialog) => {
@@ -53,9 +75,15 @@ describe('bad element attributes', () => {
       const result = await page.evaluate(async (bad) => {
         const out = {};
         for (const el of document.querySelectorAll('relpos-attention, relpos-profile')) {
-          const rendered = new Promise((done) => el.addEventListener('relpos-render', (e) => done(e.detail.notes), { once: true }));
+          const rendered = new Promise((done) =>
+            el.addEventListener('relpos-render', (e) => done(e.detail.notes), { once: true }),
+          );
           for (const name of el.constructor.observedAttributes) el.setAttribute(name, bad);
-          out[el.id] = { notes: await rendered, drawn: el.view !== null, message: el.shadowRoot.querySelector('[part="message"]').hidden ? '' : 'shown' };
+          out[el.id] = {
+            notes: await rendered,
+            drawn: el.view !== null,
+            message: el.shadowRoot.querySelector('[part="message"]').hidden ? '' : 'shown',
+          };
         }
         return out;
       }, value);
@@ -67,7 +95,10 @@ describe('bad element attributes', () => {
     }
     // Markup and script URLs in attributes ran nothing and became no element.
     const injected = await page.evaluate(() =>
-      [...document.querySelectorAll('relpos-attention, relpos-profile')].reduce((count, el) => count + el.shadowRoot.querySelectorAll('img, svg, script, iframe, a').length, 0),
+      [...document.querySelectorAll('relpos-attention, relpos-profile')].reduce(
+        (count, el) => count + el.shadowRoot.querySelectorAll('img, svg, script, iframe, a').length,
+        0,
+      ),
     );
     expect(injected).toBe(0);
     expect(dialogs).toEqual([]);

@@ -29,23 +29,36 @@ async function openExamples(options = {}) {
   page.on('pageerror', (e) => problems.push(e.message));
   await page.goto(`${env.server.url}${EXAMPLES}`);
   await page.waitForFunction(() =>
-    [...document.querySelectorAll('relpos-attention, relpos-profile')].every((el) => el.view && el.shadowRoot.querySelector('canvas[aria-label]')),
+    [...document.querySelectorAll('relpos-attention, relpos-profile')].every(
+      (el) => el.view && el.shadowRoot.querySelector('canvas[aria-label]'),
+    ),
   );
   return { page, context, problems };
 }
 
-const inShadow = (page, id, selector, fn) => page.$eval(`#${id}`, (el, [s, f]) => new Function('nodes', `return (${f})(nodes)`)([...el.shadowRoot.querySelectorAll(s)]), [selector, fn.toString()]);
+const inShadow = (page, id, selector, fn) =>
+  page.$eval(
+    `#${id}`,
+    (el, [s, f]) => new Function('nodes', `return (${f})(nodes)`)([...el.shadowRoot.querySelectorAll(s)]),
+    [selector, fn.toString()],
+  );
 
 describe('custom elements', () => {
   test('draw the chosen panels, share one WASM instance, no errors', async () => {
     const { page, context, problems } = await openExamples();
     expect(await page.evaluate(() => window.__wasmInstances)).toBe(1);
-    expect(await inShadow(page, 'attention', 'figure', (nodes) => nodes.map((n) => n.dataset.panel))).toEqual(['combinedWeights', 'offsets']);
-    expect(await inShadow(page, 'attention', 'canvas', (nodes) => nodes.map((n) => n.getAttribute('aria-label').slice(0, 40)))).toEqual([
-      'Combined weights: 8 by 8 heatmap, query ',
-      'Clipped offsets: 8 by 8 heatmap, query p',
+    expect(await inShadow(page, 'attention', 'figure', (nodes) => nodes.map((n) => n.dataset.panel))).toEqual([
+      'combinedWeights',
+      'offsets',
     ]);
-    expect(await page.$eval('#profile', (el) => el.shadowRoot.querySelector('.relpos-caption').textContent)).toContain('σ = 2 (σ × 1.40 looking back');
+    expect(
+      await inShadow(page, 'attention', 'canvas', (nodes) =>
+        nodes.map((n) => n.getAttribute('aria-label').slice(0, 40)),
+      ),
+    ).toEqual(['Combined weights: 8 by 8 heatmap, query ', 'Clipped offsets: 8 by 8 heatmap, query p']);
+    expect(await page.$eval('#profile', (el) => el.shadowRoot.querySelector('.relpos-caption').textContent)).toContain(
+      'σ = 2 (σ × 1.40 looking back',
+    );
     await screenshot(page, 'elements.png');
     expect(problems).toEqual([]);
     await context.close();
@@ -64,20 +77,27 @@ describe('custom elements', () => {
       return { count, n: el.view.n, k: el.view.maxDistance };
     });
     expect(renders).toEqual({ count: 1, n: 12, k: 4 });
-    expect(await inShadow(page, 'attention', 'canvas', (nodes) => nodes[0].getAttribute('aria-label'))).toContain('12 by 12 heatmap');
+    expect(await inShadow(page, 'attention', 'canvas', (nodes) => nodes[0].getAttribute('aria-label'))).toContain(
+      '12 by 12 heatmap',
+    );
     await page.evaluate(() => document.getElementById('attention').setAttribute('panels', 'content-scores'));
-    await page.waitForFunction(() => document.getElementById('attention').shadowRoot.querySelectorAll('figure').length === 1);
+    await page.waitForFunction(
+      () => document.getElementById('attention').shadowRoot.querySelectorAll('figure').length === 1,
+    );
     await page.evaluate(() => document.getElementById('profile').setAttribute('width', '3'));
-    await page.waitForFunction(() => document.getElementById('profile').shadowRoot.querySelector('.relpos-caption').textContent.includes('σ = 3'));
+    await page.waitForFunction(() =>
+      document.getElementById('profile').shadowRoot.querySelector('.relpos-caption').textContent.includes('σ = 3'),
+    );
     await context.close();
   });
 
   test('invalid attributes show a message and never throw', async () => {
     const { page, context, problems } = await openExamples();
-    const message = (id) => page.$eval(`#${id}`, (el) => {
-      const m = el.shadowRoot.querySelector('[part="message"]');
-      return m.hidden ? null : m.textContent;
-    });
+    const message = (id) =>
+      page.$eval(`#${id}`, (el) => {
+        const m = el.shadowRoot.querySelector('[part="message"]');
+        return m.hidden ? null : m.textContent;
+      });
     expect(await message('invalid')).toBe('seq-len must be a number from 1 to 64');
     expect(await message('attention')).toBeNull();
     const bad = [
@@ -93,11 +113,14 @@ describe('custom elements', () => {
       ['profile', 'asymmetry', '2', /^asymmetry must be a number from -0.9 to 0.9; using 0.9$/],
     ];
     for (const [id, attribute, value, pattern] of bad) {
-      await page.evaluate(([i, a, v]) => {
-        const el = document.getElementById(i);
-        for (const name of el.getAttributeNames()) if (!['id', 'class'].includes(name)) el.removeAttribute(name);
-        el.setAttribute(a, v);
-      }, [id, attribute, value]);
+      await page.evaluate(
+        ([i, a, v]) => {
+          const el = document.getElementById(i);
+          for (const name of el.getAttributeNames()) if (!['id', 'class'].includes(name)) el.removeAttribute(name);
+          el.setAttribute(a, v);
+        },
+        [id, attribute, value],
+      );
       await page.waitForTimeout(30);
       const text = await message(id);
       if (pattern) expect(text, `${attribute}=${value}`).toMatch(pattern);
@@ -120,7 +143,10 @@ describe('custom elements', () => {
       };
     });
     expect(styled).toEqual({ captionStyle: 'italic', accent: '#d1495b', background: 'rgb(28, 28, 33)' }); // theme="dark"
-    const light = await page.$eval('#attention', (el) => getComputedStyle(el.shadowRoot.querySelector('[part="panel"]')).backgroundColor);
+    const light = await page.$eval(
+      '#attention',
+      (el) => getComputedStyle(el.shadowRoot.querySelector('[part="panel"]')).backgroundColor,
+    );
     expect(light).toBe('rgb(255, 255, 255)');
     const widths = await page.evaluate(async () => {
       const el = document.getElementById('attention');

@@ -31,19 +31,27 @@ const figuresShown = (page) =>
 
 describe('the iframe view', () => {
   test('?embed=1&panels=… shows only those panels, without the page chrome, filling the frame', async () => {
-    const { page, context, problems } = await openPage(browser, `${plain.url}?embed=1&panels=combinedWeights,profile&seed=7`, {
-      viewport: { width: 700, height: 600 },
-    });
+    const { page, context, problems } = await openPage(
+      browser,
+      `${plain.url}?embed=1&panels=combinedWeights,profile&seed=7`,
+      {
+        viewport: { width: 700, height: 600 },
+      },
+    );
     await page.waitForSelector('body[data-ready="true"]');
     expect(await figuresShown(page)).toEqual(['figure-combinedWeights', 'figure-profile']);
     for (const selector of ['.page-header', '.controls', '.export', '.page-footer', '.profile-controls']) {
       expect(await page.isVisible(selector), selector).toBe(false);
     }
     // Side by side, filling the frame's width, and no scrolling in a 700 × 600 frame.
-    const boxes = await page.$$eval('figure:not([hidden])', (list) => list.filter((f) => f.offsetParent).map((f) => f.getBoundingClientRect().toJSON()));
+    const boxes = await page.$$eval('figure:not([hidden])', (list) =>
+      list.filter((f) => f.offsetParent).map((f) => f.getBoundingClientRect().toJSON()),
+    );
     expect(boxes[0].top).toBe(boxes[1].top);
     expect(boxes[1].right - boxes[0].left).toBeGreaterThan(650);
-    expect(await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight])).toEqual([700, 600]);
+    expect(
+      await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]),
+    ).toEqual([700, 600]);
     await screenshot(page, 'iframe-view.png');
     expect(problems).toEqual([]);
     await context.close();
@@ -73,7 +81,9 @@ describe('a strict Content-Security-Policy', () => {
       const context = await browser.newContext();
       await context.addInitScript(() => {
         window.__violations = [];
-        document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+        document.addEventListener('securitypolicyviolation', (e) =>
+          window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`),
+        );
       });
       const page = await context.newPage();
       const problems = [];
@@ -82,7 +92,9 @@ describe('a strict Content-Security-Policy', () => {
       const response = await page.goto(`${strict.url}${path}`);
       expect(response.headers()['content-security-policy']).toBe(CSP);
       if (path.startsWith('examples/elements')) {
-        await page.waitForFunction(() => [...document.querySelectorAll('relpos-attention, relpos-profile')].every((el) => el.view));
+        await page.waitForFunction(() =>
+          [...document.querySelectorAll('relpos-attention, relpos-profile')].every((el) => el.view),
+        );
       } else if (path.startsWith('examples/iframe')) {
         await page.frameLocator('#frame').locator('body[data-ready="true"]').waitFor();
       } else {
@@ -98,10 +110,12 @@ describe('a strict Content-Security-Policy', () => {
 describe('dist/relpos.html, the self-contained page', () => {
   test('works opened from disk with no network', async () => {
     const requests = [];
-    const { page, context, problems } = await openPage(browser, SINGLE.href, { viewport: { width: 1280, height: 900 } });
+    const { page, context, problems } = await openPage(browser, SINGLE.href, {
+      viewport: { width: 1280, height: 900 },
+    });
     page.on('request', (request) => requests.push(request.url()));
     await page.waitForSelector('body[data-ready="true"]');
-    expect(await page.$$eval('figure.relpos-panel', (list) => list.length)).toBe(7);
+    expect(await page.$$eval('figure.relpos-panel', (list) => list.length)).toBe(8);
     const label = await page.getAttribute('#figure-combinedWeights canvas', 'aria-label');
     expect(label).toContain('6 by 6 heatmap');
     await page.fill('#seqLen', '9');
@@ -117,11 +131,15 @@ describe('dist/relpos.html, the self-contained page', () => {
   });
 
   test('its long-sequence view computes in a worker (inlined, started from a Blob URL)', async () => {
-    const { page, context, problems } = await openPage(browser, `${SINGLE.href}?long=1&n=1024`, { viewport: { width: 1280, height: 900 } });
+    const { page, context, problems } = await openPage(browser, `${SINGLE.href}?long=1&n=1024`, {
+      viewport: { width: 1280, height: 900 },
+    });
     await page.waitForSelector('body[data-ready="true"]');
     await page.waitForFunction(() => !document.body.dataset.busy);
     expect(await page.evaluate(() => window.relposPage.computedBy())).toBe('worker');
-    expect(await page.getAttribute('#figure-offsets canvas', 'aria-label')).toContain('1024 by 1024 heatmap');
+    expect(await page.getAttribute('#figure-offsets canvas', 'aria-label')).toContain(
+      '1024 by 7 heatmap in offset space',
+    ); // k = 3: columns −3…3
     expect(problems).toEqual([]);
     await context.close();
   });

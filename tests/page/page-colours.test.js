@@ -1,12 +1,14 @@
 // The colour at each cell of each heatmap is the colour map's colour for the value the JS API
 // returns for the same inputs. Expected colours come straight from d3-scale-chromatic and the
-// documented rule (README "The page"): weights on viridis over [0, 1]; signed panels on reversed
-// RdBu over [-m, m], m = max |value| (offsets: m = max(1, min(k, n - 1))); entry round(t · 255),
-// colour at t = entry / 255; keys hidden by the causal mask grey in the weight panels.
+// documented rule (README "The page"): weights on viridis over [0, w], w the panel's own
+// largest weight (over the cells it shows: j ≤ i under the causal mask); signed panels on
+// reversed RdBu over [-m, m], m = max |value| (offsets: m = max(1, min(k, n - 1))); entry
+// round(t · 255), colour at t = entry / 255; keys hidden by the causal mask grey in the weight
+// panels.
 import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
-import { MATRIX_PANELS, layoutOf, usePage } from './page-fixture.js';
+import { MATRIX_PANELS, layoutOf, pageExample, significant, usePage } from './page-fixture.js';
 
 const env = usePage();
 let rp;
@@ -15,11 +17,13 @@ beforeAll(async () => {
 });
 
 function rgb(css) {
-  return css.startsWith('#') ? [1, 3, 5].map((at) => parseInt(css.slice(at, at + 2), 16)) : css.match(/\d+/g).slice(0, 3).map(Number);
+  return css.startsWith('#')
+    ? [1, 3, 5].map((at) => parseInt(css.slice(at, at + 2), 16))
+    : css.match(/\d+/g).slice(0, 3).map(Number);
 }
 
 function expectedPanels({ seed, seqLen, dK, maxDistance, causal }) {
-  const ex = rp.example({ seed, seqLen, dModel: 8, dK, maxDistance, causal });
+  const ex = pageExample(rp, { seed, seqLen, dK, maxDistance, causal });
   const difference = ex.combinedWeights.data.map((w, i) => w - ex.contentWeights.data[i]);
   return {
     contentScores: ex.contentScores.data,
@@ -33,10 +37,19 @@ function expectedPanels({ seed, seqLen, dK, maxDistance, causal }) {
 
 const MASKED_GREY = [0xbd, 0xbd, 0xc4]; // --relpos-masked, light theme
 
+/** A weight panel's top: its largest weight over the cells shown. */
+function weightTopOf(values, { seqLen: n, causal }) {
+  let top = 0;
+  for (let i = 0; i < n; i += 1)
+    for (let j = 0; j <= (causal ? i : n - 1); j += 1) top = Math.max(top, values[i * n + j]);
+  return top;
+}
+
 function expectedColour(panel, values, value, settings, i, j) {
-  if (settings.causal && j > i && ['contentWeights', 'combinedWeights', 'difference'].includes(panel)) return MASKED_GREY;
+  if (settings.causal && j > i && ['contentWeights', 'combinedWeights', 'difference'].includes(panel))
+    return MASKED_GREY;
   if (panel === 'contentWeights' || panel === 'combinedWeights') {
-    return rgb(interpolateViridis(Math.round(value * 255) / 255));
+    return rgb(interpolateViridis(Math.round((value / weightTopOf(values, settings)) * 255) / 255));
   }
   const { maxDistance: k, seqLen: n } = settings;
   const m = panel === 'offsets' ? Math.max(1, Math.min(k, n - 1)) : Math.max(...Array.from(values, Math.abs));
@@ -45,12 +58,26 @@ function expectedColour(panel, values, value, settings, i, j) {
 }
 
 async function checkColours(query, settings, where) {
-  const { page, context, problems } = await env.open(query, { viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+  const { page, context, problems } = await env.open(query, {
+    viewport: { width: 1280, height: 900 },
+    deviceScaleFactor: 1,
+  });
   const expected = expectedPanels(settings);
   const n = settings.seqLen;
   for (const panel of MATRIX_PANELS) {
     const layout = await layoutOf(page, panel);
     expect(layout.n).toBe(n);
+    if (panel.endsWith('Weights')) {
+      // The stated rule: 0 to the panel's own top, on the colour bar and in the canvas's label.
+      const weightTop = weightTopOf(expected[panel], settings);
+      expect([layout.min, layout.max], panel).toEqual([0, weightTop]);
+      expect(await page.getAttribute(`#figure-${panel} canvas`, 'aria-label')).toContain(
+        `colour scale 0 to ${significant(weightTop)}`,
+      );
+      expect(await page.textContent(`#figure-${panel} .relpos-caption`)).toContain(
+        'Colours: 0 to this panel’s largest weight.',
+      );
+    }
     const got = await page.$eval(
       `#figure-${panel} canvas`,
       (canvas, { layout: l, n: size, where: at }) => {
@@ -88,6 +115,10 @@ describe('heatmap colours are the colour map of the API values', () => {
 
   test('k >= n: the offsets span -(n - 1)..n - 1', async () => {
     await checkColours('?n=5&k=20', { seed: 42, seqLen: 5, dK: 4, maxDistance: 20, causal: false }, 0.12);
+  });
+
+  test('n = 12: the weights are no longer one dark field (the top colour is the largest weight, not 1)', async () => {
+    await checkColours('?n=12&k=2', { seed: 42, seqLen: 12, dK: 4, maxDistance: 2, causal: false }, 0.5);
   });
 
   test('causal mask (masked keys grey), n = 40', async () => {

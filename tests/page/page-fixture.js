@@ -24,7 +24,14 @@ export function usePage() {
   return env;
 }
 
-export const MATRIX_PANELS = ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights', 'difference', 'offsets'];
+export const MATRIX_PANELS = [
+  'contentScores',
+  'positionBiases',
+  'contentWeights',
+  'combinedWeights',
+  'difference',
+  'offsets',
+];
 
 /** A short fingerprint of a canvas's pixels (changes when anything drawn changes). */
 export function canvasHash(page, selector) {
@@ -48,7 +55,12 @@ export function pixelAt(page, selector, x, y) {
     selector,
     (canvas, [cx, cy]) => {
       const ratio = canvas.width / canvas.getBoundingClientRect().width;
-      return Array.from(canvas.getContext('2d').getImageData(Math.floor(cx * ratio), Math.floor(cy * ratio), 1, 1).data.slice(0, 3));
+      return Array.from(
+        canvas
+          .getContext('2d')
+          .getImageData(Math.floor(cx * ratio), Math.floor(cy * ratio), 1, 1)
+          .data.slice(0, 3),
+      );
     },
     [x, y],
   );
@@ -58,3 +70,52 @@ export function pixelAt(page, selector, x, y) {
 export async function layoutOf(page, panelId) {
   return JSON.parse(await page.getAttribute(`#figure-${panelId} canvas`, 'data-layout'));
 }
+
+/**
+ * The page's numbers, from the API, for page settings (the page's defaults, as the README
+ * documents them: stable numbers, the locality table with bump height 8, width 1, no asymmetry,
+ * noise 0.1; seed 42, d_k 4, k 3, d_model 8; the words of "the cat sat on the mat", position i
+ * without a word being the word "#i").
+ */
+export function pageExample(
+  rp,
+  {
+    draw = 'stable',
+    table = 'locality',
+    strength = 8,
+    width = 1,
+    asymmetry = 0,
+    noise = 0.1,
+    sameQuery = false,
+    seed = 42,
+    dK = 4,
+    maxDistance = 3,
+    causal = false,
+    tokens = 'the cat sat on the mat',
+    seqLen,
+  } = {},
+) {
+  const words = tokens.split(' ').filter(Boolean);
+  const n = seqLen ?? words.length;
+  const options = {
+    draw,
+    table,
+    locality: { strength, width, asymmetry, noise },
+    sameQuery,
+    seed,
+    dModel: 8,
+    dK,
+    maxDistance,
+    causal,
+  };
+  if (draw === 'stable') options.tokens = Array.from({ length: n }, (_, i) => words[i] ?? `#${i}`);
+  else options.seqLen = n;
+  return rp.example(options);
+}
+
+/** A value as the page's readouts print it: 3 significant digits, a true minus sign, exponent form below 1e-4. */
+export const significant = (value) =>
+  (value === 0 ? '0' : Math.abs(value) < 1e-4 ? value.toExponential(2) : String(Number(value.toPrecision(3)))).replace(
+    /-/g,
+    '−',
+  );

@@ -1,4 +1,4 @@
-// Loading the page as a user would: no errors, no failed or outside requests, seven drawn
+// Loading the page as a user would: no errors, no failed or outside requests, eight drawn
 // panels, no sideways scrolling on a phone, and screenshots to look at.
 import { describe, expect, test } from 'vitest';
 import { screenshot } from './browser.js';
@@ -20,10 +20,12 @@ describe('the page loads', () => {
     ['dark', { viewport: { width: 1280, height: 900 }, colorScheme: 'dark' }],
     ['phone-360', { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }],
   ]) {
-    test(`${name}: seven panels drawn, no error, every request local`, async () => {
+    test(`${name}: eight figures drawn, no error, every request local`, async () => {
       const requests = [];
       const { page, context, problems } = await env.open('', options);
-      const ready = await page.evaluate(() => Math.round(performance.getEntriesByName('relpos:ready')[0]?.startTime ?? -1));
+      const ready = await page.evaluate(() =>
+        Math.round(performance.getEntriesByName('relpos:ready')[0]?.startTime ?? -1),
+      );
       console.log(`${name}: all panels drawn ${ready} ms after navigation started (a reading, not a test)`);
       expect(ready).toBeGreaterThan(0);
       page.on('request', (request) => requests.push(request.url()));
@@ -31,11 +33,14 @@ describe('the page loads', () => {
         expect(await inked(page, `#figure-${id} canvas`), id).toBeGreaterThan(0.2);
       }
       expect(await inked(page, '#profile-canvas')).toBeGreaterThan(0.02);
-      expect(await page.$$eval('figure.relpos-panel', (list) => list.length)).toBe(7);
+      expect(await inked(page, '#tables-canvas')).toBeGreaterThan(0.05);
+      expect(await page.$$eval('figure.relpos-panel', (list) => list.length)).toBe(8);
       // Captions are filled in, and the heatmaps say what they show.
       for (const id of MATRIX_PANELS) {
         expect((await page.textContent(`#figure-${id} .relpos-caption`)).length).toBeGreaterThan(60);
-        expect(await page.getAttribute(`#figure-${id} canvas`, 'aria-label')).toMatch(/6 by 6 heatmap.*values from .* to .*colour scale/);
+        expect(await page.getAttribute(`#figure-${id} canvas`, 'aria-label')).toMatch(
+          /6 by 6 heatmap.*values from .* to .*colour scale/,
+        );
       }
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(width).toBeLessThanOrEqual(options.viewport.width);
@@ -52,7 +57,10 @@ describe('the page loads', () => {
 
   test('the canvas backing store follows devicePixelRatio, with whole device pixels per cell', async () => {
     for (const scale of [1, 1.5, 2, 3]) {
-      const { page, context } = await env.open('', { viewport: { width: 1000, height: 800 }, deviceScaleFactor: scale });
+      const { page, context } = await env.open('', {
+        viewport: { width: 1000, height: 800 },
+        deviceScaleFactor: scale,
+      });
       const sizes = await page.$eval('#figure-contentScores canvas', (canvas) => ({
         backing: canvas.width,
         css: canvas.getBoundingClientRect().width,
@@ -67,10 +75,25 @@ describe('the page loads', () => {
 
   test('values changing never moves the layout', async () => {
     const { page, context } = await env.open('', { viewport: { width: 1280, height: 900 } });
-    const boxes = () => page.$$eval('figure.relpos-panel, section', (list) => list.map((el) => JSON.stringify(el.getBoundingClientRect())));
+    // Where each box sits in the document (typing into a control may scroll it into view).
+    const boxes = () =>
+      page.$$eval('figure.relpos-panel, section', (list) => {
+        const side = document.querySelector('.side');
+        return list.map((el) => {
+          const r = el.getBoundingClientRect();
+          const scrolled = side.contains(el) ? side.scrollTop : 0;
+          return JSON.stringify([r.left + scrollX, r.top + scrollY + scrolled, r.width, r.height]);
+        });
+      });
     const before = await boxes();
     const hashes = await allHashes(page);
-    for (const [selector, value] of [['#seed', '123'], ['#dK', '9'], ['#maxDistance', '1'], ['#seqLen', '9'], ['#tokens', 'a much longer sentence with unusually long wordsssssssss here']]) {
+    for (const [selector, value] of [
+      ['#seed', '123'],
+      ['#dK', '9'],
+      ['#maxDistance', '1'],
+      ['#seqLen', '9'],
+      ['#tokens', 'a much longer sentence with unusually long wordsssssssss here'],
+    ]) {
       await page.fill(selector, value);
       expect(await boxes(), selector).toEqual(before);
     }

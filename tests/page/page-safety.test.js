@@ -7,7 +7,8 @@ import { layoutOf, usePage } from './page-fixture.js';
 
 const env = usePage();
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const ATTACK = '<img src=x onerror=alert(1)> <script>alert(2)</script> "><svg/onload=alert(3)> javascript:alert(4) =HYPERLINK("x")';
+const ATTACK =
+  '<img src=x onerror=alert(1)> <script>alert(2)</script> "><svg/onload=alert(3)> javascript:alert(4) =HYPERLINK("x")';
 
 async function expectNothingRan(page, events) {
   expect(events.dialogs).toEqual([]);
@@ -28,11 +29,16 @@ async function watch(page) {
 
 describe('injection', () => {
   test('markup typed as tokens appears as text and runs nothing', async () => {
-    const { page, context, problems } = await env.open('', { viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    const { page, context, problems } = await env.open('', {
+      viewport: { width: 1280, height: 900 },
+      acceptDownloads: true,
+    });
     const events = await watch(page);
     await page.fill('#tokens', ATTACK);
     const layout = await layoutOf(page, 'contentScores');
-    const box = await (await page.$('#figure-contentScores canvas')).boundingBox();
+    const canvas = await page.$('#figure-contentScores canvas');
+    await canvas.scrollIntoViewIfNeeded(); // the panels are larger than the window's lower part
+    const box = await canvas.boundingBox();
     await page.mouse.move(box.x + layout.x0 + 0.5 * layout.cell, box.y + layout.y0 + 3.5 * layout.cell); // row 3: the <script> word
     expect(await page.textContent('.relpos-tooltip')).toContain('<script>alert(2)</script> → <img');
     await page.focus('#figure-offsets .relpos-canvas-wrap');
@@ -74,7 +80,9 @@ describe('accessibility (axe-core)', () => {
       await page.addScriptTag({ content: AXE });
       const violations = await page.evaluate(async () => {
         const result = await globalThis.axe.run(document, { resultTypes: ['violations'] });
-        return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+        return result.violations.map(
+          (v) => `${v.id} (${v.impact}): ${v.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+        );
       });
       expect(violations).toEqual([]);
       await context.close();

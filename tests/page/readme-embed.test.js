@@ -11,7 +11,8 @@ import { serveFolder } from './static-server.js';
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const section = readme.slice(readme.indexOf('## Embed in a course page'), readme.indexOf('## Use from JavaScript'));
 const [elementsSnippet, iframeSnippet] = [...section.matchAll(/```html\n([\s\S]*?)```/g)].map((m) => m[1]);
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:";
+const CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:";
 
 let folder;
 let server;
@@ -20,7 +21,8 @@ beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'relpos-course-'));
   cpSync(new URL('../../build/site/', import.meta.url), folder, { recursive: true });
   copyFileSync(new URL('../../dist/relpos-elements.js', import.meta.url), join(folder, 'relpos-elements.js'));
-  const page = (body) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course</title><link rel="icon" href="data:,"></head><body><h1>Week 3</h1>${body}</body></html>`;
+  const page = (body) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course</title><link rel="icon" href="data:,"></head><body><h1>Week 3</h1>${body}</body></html>`;
   writeFileSync(join(folder, 'course-elements.html'), page(elementsSnippet));
   writeFileSync(join(folder, 'course-iframe.html'), page(iframeSnippet));
   server = await serveFolder(folder, { headers: { 'content-security-policy': CSP } });
@@ -44,8 +46,12 @@ async function open(path) {
 test('the custom-element snippet draws its figures', async () => {
   expect(elementsSnippet).toContain('<relpos-attention');
   const { page, problems } = await open('course-elements.html');
-  await page.waitForFunction(() => [...document.querySelectorAll('relpos-attention, relpos-profile')].every((el) => el.view));
-  const figures = await page.$eval('relpos-attention', (el) => [...el.shadowRoot.querySelectorAll('figure')].map((f) => f.dataset.panel));
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('relpos-attention, relpos-profile')].every((el) => el.view),
+  );
+  const figures = await page.$eval('relpos-attention', (el) =>
+    [...el.shadowRoot.querySelectorAll('figure')].map((f) => f.dataset.panel),
+  );
   expect(figures).toEqual(['combinedWeights', 'offsets']);
   expect(problems).toEqual([]);
   await page.close();

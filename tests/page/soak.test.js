@@ -19,13 +19,33 @@ async function heapAfterGc(page) {
 // In the page: `count` random changes of the controls, each dispatched as a user's input.
 function randomChanges([count, seed]) {
   let state = seed;
-  const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
-  const ids = ['seqLen', 'dK', 'maxDistance', 'seed', 'causal', 'tokens', 'profileSeed', 'profileDK', 'profileMaxDistance', 'noise', 'width', 'asymmetry'];
+  const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const ids = [
+    'seqLen',
+    'dK',
+    'maxDistance',
+    'seed',
+    'causal',
+    'tokens',
+    'draw',
+    'table',
+    'sameQuery',
+    'strength',
+    'noise',
+    'width',
+    'asymmetry',
+  ];
   for (let change = 0; change < count; change += 1) {
     const input = document.getElementById(ids[Math.floor(random() * ids.length)]);
     if (input.type === 'checkbox') input.checked = !input.checked;
-    else if (input.type === 'text') input.value = Array.from({ length: 1 + Math.floor(random() * 12) }, (_, i) => `w${i}${Math.floor(random() * 99)}`).join(' ');
-    else if (input.type === 'range') input.value = String(Number(input.min) + random() * (Number(input.max) - Number(input.min)));
+    else if (input.type === 'select-one') input.selectedIndex = Math.floor(random() * input.options.length);
+    else if (input.type === 'text')
+      input.value = Array.from(
+        { length: 1 + Math.floor(random() * 12) },
+        (_, i) => `w${i}${Math.floor(random() * 99)}`,
+      ).join(' ');
+    else if (input.type === 'range')
+      input.value = String(Number(input.min) + random() * (Number(input.max) - Number(input.min)));
     else input.value = String(Math.floor(random() * 1e6));
     input.dispatchEvent(new Event('input', { bubbles: true }));
   }
@@ -43,7 +63,7 @@ describe('soak', () => {
         input.value = String(value ?? input.max);
         input.dispatchEvent(new Event('input', { bubbles: true }));
       };
-      for (const id of ['seqLen', 'dK', 'maxDistance', 'profileDK', 'profileMaxDistance']) set(id);
+      for (const id of ['seqLen', 'dK', 'maxDistance']) set(id);
       set('maxDistance', 31);
     });
     const heapBefore = await heapAfterGc(page);
@@ -51,24 +71,44 @@ describe('soak', () => {
     await page.evaluate(randomChanges, [CHANGES - 300, 2]);
     const heapAfter = await heapAfterGc(page);
     const wasmAfter = await page.evaluate(() => window.relposPage.memory());
-    console.log(`page soak: JS heap ${heapBefore} -> ${heapAfter} bytes; WASM ${wasmBefore.wasmBytes} -> ${wasmAfter.wasmBytes} bytes, malloc in use ${wasmBefore.heapInUseBytes} -> ${wasmAfter.heapInUseBytes}`);
+    console.log(
+      `page soak: JS heap ${heapBefore} -> ${heapAfter} bytes; WASM ${wasmBefore.wasmBytes} -> ${wasmAfter.wasmBytes} bytes, malloc in use ${wasmBefore.heapInUseBytes} -> ${wasmAfter.heapInUseBytes}`,
+    );
     expect(heapAfter - heapBefore).toBeLessThan(1.5 * 2 ** 20);
     expect(wasmAfter.wasmBytes).toBe(wasmBefore.wasmBytes);
     expect(wasmAfter.heapInUseBytes).toBeLessThanOrEqual(wasmBefore.heapInUseBytes);
-    expect(await page.evaluate(() => document.querySelectorAll('figure.relpos-panel').length)).toBe(7);
+    expect(await page.evaluate(() => document.querySelectorAll('figure.relpos-panel').length)).toBe(8);
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);
 
   test(`${CHANGES} random attribute changes on the elements`, async () => {
-    const { page, context, problems } = await openPage(env.browser, `${env.server.url}examples/elements.html`, { viewport: { width: 1000, height: 900 } });
-    await page.waitForFunction(() => [...document.querySelectorAll('relpos-attention, relpos-profile')].every((el) => el.view));
+    const { page, context, problems } = await openPage(env.browser, `${env.server.url}examples/elements.html`, {
+      viewport: { width: 1000, height: 900 },
+    });
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('relpos-attention, relpos-profile')].every((el) => el.view),
+    );
     const soak = (count, seed) =>
       page.evaluate(
         async ([total, start]) => {
           let state = start;
-          const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
-          const values = ['1', '7', '64', '0', '-3', '2.5', 'NaN', 'Infinity', '', 'abc', '1e9', 'x'.repeat(300), '<b>x</b>'];
+          const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+          const values = [
+            '1',
+            '7',
+            '64',
+            '0',
+            '-3',
+            '2.5',
+            'NaN',
+            'Infinity',
+            '',
+            'abc',
+            '1e9',
+            'x'.repeat(300),
+            '<b>x</b>',
+          ];
           const targets = {
             attention: ['seq-len', 'd-k', 'max-distance', 'seed', 'causal', 'tokens', 'panels', 'theme'],
             profile: ['seed', 'd-k', 'max-distance', 'noise', 'width', 'asymmetry', 'theme'],

@@ -30,7 +30,8 @@ const model = rp.createModel({ vocabSize: 16, precision: 'float64', maxDistance:
 const batch = rp.syntheticBatch({ task: 'copy-offset', offset: 2, vocabSize: 16 });
 const trainedLoss: number = model.trainStep(batch, { learningRate: 0.01 }).loss;
 const grads: Float64Array = model.lossAndGradients(batch).gradients['embedding'];
-const headWeights: Float64Array = model.attention(batch.tokens.subarray(0, 16), { layer: 0, head: 1 }).combinedWeights.data;
+const headWeights: Float64Array = model.attention(batch.tokens.subarray(0, 16), { layer: 0, head: 1 }).combinedWeights
+  .data;
 const learned: Float64Array = model.positionProfile(batch, { head: 0 }).profile;
 const learnedByDefault: Int32Array = model.positionProfile({ layer: 0, head: 1 }).offsets;
 const small32: Float32Array = rp.createModel({ vocabSize: 4 }).parameters()['output.bias'].data;
@@ -59,3 +60,17 @@ element.addEventListener('relpos-render', (event) => {
 element.view = null;
 
 export { isElement };
+
+const stable = rp.example({
+  draw: 'stable',
+  tokens: ['the', 'cat'],
+  table: 'locality',
+  locality: { strength: 8 },
+  sameQuery: true,
+});
+const profileValues: Float64Array = stable.profile.values;
+const words: string[] = stable.tokens;
+void profileValues;
+void words;
+// @ts-expect-error: draw is 'handbook' or 'stable'
+rp.example({ draw: 'random' });

@@ -85,10 +85,43 @@ export interface ExampleOptions {
   maxDistance?: number;
   /** Causal mask. Default false. */
   causal?: boolean;
+  /**
+   * How the inputs are drawn. 'handbook' (default): X, W_Q, W_K, W_V, aᴷ, aⱽ in that order from
+   * np.random.seed(seed), so every change re-rolls everything. 'stable': each word's embedding,
+   * the weights and each offset's table row from a stream of their own, so a word is the same
+   * row anywhere and changing k changes only the rows beyond the smaller k.
+   */
+  draw?: 'handbook' | 'stable';
+  /** The words (non-empty strings); sets seqLen. Without them position i is the word "#i". */
+  tokens?: string[];
+  /** aᴷ as drawn ('random', default) or the handbook's simulated locality table ('locality'). */
+  table?: 'random' | 'locality';
+  /** The locality table: noise · (random table) + strength · Gaussian bump on column 0. */
+  locality?: LocalityTableOptions;
+  /** Every query row is the uniform query (1, …, 1)/√d_k. Default false. */
+  sameQuery?: boolean;
+}
+
+export interface LocalityTableOptions {
+  /** Scale of the random part. Default 0.1. */
+  noise?: number;
+  /** σ of the bump, in positions (> 0). Default 1. */
+  width?: number;
+  /** In (−1, 1): σ × (1 + a) looking back, σ × (1 − a) ahead. Default 0. */
+  asymmetry?: number;
+  /** Height of the bump. Default 1 (the handbook's). */
+  strength?: number;
 }
 
 export interface ExampleResult extends AttentionResult<Float64Array> {
-  params: Required<ExampleOptions>;
+  params: Required<Omit<ExampleOptions, 'tokens' | 'locality'>> & {
+    tokens: string[] | undefined;
+    locality: Required<LocalityTableOptions>;
+  };
+  /** The word at each position ("#i" where none was given). */
+  tokens: string[];
+  /** The uniform query's position bias per offset: (u · aᴷ[c]) / √d_k, u = (1, …, 1)/√d_k. */
+  profile: { offsets: Int32Array; values: Float64Array };
   /** X (n × d_model) and the projections W_Q, W_K, W_V (d_model × d_k). */
   weights: { x: Matrix<Float64Array>; wQ: Matrix<Float64Array>; wK: Matrix<Float64Array>; wV: Matrix<Float64Array> };
   /** Q = X W_Q, K = X W_K, V = X W_V and the tables a^K, a^V: pass them to attention(). */
@@ -113,7 +146,10 @@ export declare class RelPos {
    * Every panel of relative self-attention; results keep the inputs' precision. With `out` (an
    * earlier result of the same shapes), its arrays are overwritten and it is returned.
    */
-  attention<A extends Float64Array | Float32Array>(inputs: AttentionInputs<A>, out?: AttentionResult<A>): AttentionResult<A>;
+  attention<A extends Float64Array | Float32Array>(
+    inputs: AttentionInputs<A>,
+    out?: AttentionResult<A>,
+  ): AttentionResult<A>;
   /** The handbook's simulated locality profile. */
   localityProfile(options?: LocalityProfileOptions): LocalityProfile;
   /** The page's default scenario, drawn from numpy's stream, and its attention panels. */
@@ -245,14 +281,19 @@ export declare class Model<A extends Float64Array | Float32Array = Float32Array>
   /** Every panel of attention() for one head on one sequence. */
   attention(tokens: Int32Array, options?: HeadSelector): AttentionResult<A> & { layer: number; head: number };
   /** The learned profile per offset −k … k on one sequence or a batch. */
-  positionProfile(tokens: Int32Array | Omit<Batch, 'targets'> & { targets?: Int32Array }, options?: HeadSelector): PositionProfile;
+  positionProfile(
+    tokens: Int32Array | (Omit<Batch, 'targets'> & { targets?: Int32Array }),
+    options?: HeadSelector,
+  ): PositionProfile;
   /** The same on 32 sequences of uniform random tokens (syntheticBatch, seed 0). */
   positionProfile(options?: HeadSelector): PositionProfile;
   /** Frees the model's memory; later calls throw. */
   dispose(): void;
 }
 
-export declare const MODEL_DEFAULTS: Readonly<Omit<Required<ModelConfig>, 'vocabSize' | 'ffnWidth'> & { ffnWidth: undefined }>;
+export declare const MODEL_DEFAULTS: Readonly<
+  Omit<Required<ModelConfig>, 'vocabSize' | 'ffnWidth'> & { ffnWidth: undefined }
+>;
 export declare const ADAM_DEFAULTS: Readonly<Required<AdamOptions>>;
 export declare const SYNTHETIC_DEFAULTS: Readonly<Required<SyntheticBatchOptions>>;
 

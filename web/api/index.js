@@ -1,13 +1,14 @@
 // relpos-wasm: relative position encoding in self-attention (Shaw et al. 2018), computed by a
 // C++/Eigen core compiled to WebAssembly. This file is the package's public face: it validates
 // every argument (validate.js), lays the data out in WASM memory (wasm-arena.js), calls the core
-// and returns copies that belong to the caller. Maths and conventions: README.md, SPEC §1-§3.
+// and returns copies that belong to the caller. Maths and conventions: docs/maths.md, docs/random-stream.md.
 import createRelPosCore from '../../dist/relpos-core.mjs';
 import { wasmBase64 } from '../../dist/relpos-core-wasm.mjs';
 import { MAX_DIMENSION, MAX_SEED } from './limits.js';
 import {
   describe,
   checkBoolean,
+  checkChoice,
   checkBudget,
   checkInteger,
   checkMatrix,
@@ -33,6 +34,9 @@ export const LOCALITY_PROFILE_DEFAULTS = Object.freeze({
   asymmetry: 0,
 });
 
+/** The locality table's shape (example({ table: 'locality' })); the handbook's figure. */
+export const LOCALITY_TABLE_DEFAULTS = Object.freeze({ noise: 0.1, width: 1, asymmetry: 0, strength: 1 });
+
 export const EXAMPLE_DEFAULTS = Object.freeze({
   seed: 42,
   seqLen: 6,
@@ -40,7 +44,15 @@ export const EXAMPLE_DEFAULTS = Object.freeze({
   dK: 4,
   maxDistance: 3,
   causal: false,
+  draw: 'handbook',
+  tokens: undefined,
+  table: 'random',
+  locality: LOCALITY_TABLE_DEFAULTS,
+  sameQuery: false,
 });
+
+/** The longest token example() takes, in UTF-8 bytes. */
+export const MAX_TOKEN_BYTES = 8192;
 
 const matrix = (rows, cols, data) => ({ rows, cols, data });
 const PANEL_NAMES = ['contentScores', 'positionBiases', 'combinedScores', 'contentWeights', 'combinedWeights'];
@@ -55,12 +67,36 @@ function checkReusableResult(where, out, ArrayType, n, dV) {
     const data = out[name]?.data;
     if (name === 'output' && length === 0 && out.output === null) continue;
     if (!(data instanceof ArrayType)) {
-      throw new TypeError(`${where}: out.${name}.data must be a ${ArrayType.name} like the inputs, got ${describe(data)}`);
+      throw new TypeError(
+        `${where}: out.${name}.data must be a ${ArrayType.name} like the inputs, got ${describe(data)}`,
+      );
     }
     if (data.length !== length) {
-      throw new RangeError(`${where}: out.${name}.data must hold ${length} numbers for these inputs, got ${data.length}`);
+      throw new RangeError(
+        `${where}: out.${name}.data must hold ${length} numbers for these inputs, got ${data.length}`,
+      );
     }
   }
+}
+
+const utf8 = new TextEncoder();
+
+// example()'s tokens: an array of 1 to MAX_DIMENSION non-empty strings.
+function checkTokens(where, tokens) {
+  if (!Array.isArray(tokens))
+    throw new TypeError(`${where}: tokens must be an array of strings, got ${describe(tokens)}`);
+  if (tokens.length === 0 || tokens.length > MAX_DIMENSION) {
+    throw new RangeError(`${where}: tokens must hold 1 to ${MAX_DIMENSION} words, got ${tokens.length}`);
+  }
+  tokens.forEach((token, index) => {
+    if (typeof token !== 'string')
+      throw new TypeError(`${where}: tokens[${index}] must be a string, got ${describe(token)}`);
+    if (token === '') throw new RangeError(`${where}: tokens[${index}] is empty; every token must be a word`);
+    if (utf8.encode(token).length > MAX_TOKEN_BYTES) {
+      throw new RangeError(`${where}: tokens[${index}] is longer than ${MAX_TOKEN_BYTES} bytes of UTF-8`);
+    }
+  });
+  return tokens;
 }
 
 let wasmBinary = null;
@@ -162,29 +198,33 @@ export class RelPos {
     const scratch = 2 * n * tableRows;
     checkBudget(where, `n = ${n}`, (lengths.reduce((a, b) => a + b) + scratch) * size);
 
-    return this.#call(where, lengths.map((length) => length * size), (addresses) => {
-      const [qAt, kAt, relKeysAt, vAt, relValuesAt, ...outputAt] = addresses;
-      this.#arena.write(qAt, q.data);
-      this.#arena.write(kAt, k.data);
-      this.#arena.write(relKeysAt, relKeys.data);
-      if (v) this.#arena.write(vAt, v.data);
-      if (relValues) this.#arena.write(relValuesAt, relValues.data);
-      const run = ArrayType === Float64Array ? this.#core.attentionIntoFloat64 : this.#core.attentionIntoFloat32;
-      run(n, dK, dV, tableRows, causal, relValues !== null, ...addresses);
-      const read = (index, name, rows, cols) =>
-        matrix(rows, cols, this.#arena.read(outputAt[index], ArrayType, rows * cols, out?.[name].data));
-      const result = out ?? {};
-      result.maxDistance = (tableRows - 1) / 2;
-      PANEL_NAMES.forEach((name, index) => {
-        result[name] = read(index, name, n, n);
-      });
-      result.output = v ? read(5, 'output', n, dV) : null;
-      return result;
-    });
+    return this.#call(
+      where,
+      lengths.map((length) => length * size),
+      (addresses) => {
+        const [qAt, kAt, relKeysAt, vAt, relValuesAt, ...outputAt] = addresses;
+        this.#arena.write(qAt, q.data);
+        this.#arena.write(kAt, k.data);
+        this.#arena.write(relKeysAt, relKeys.data);
+        if (v) this.#arena.write(vAt, v.data);
+        if (relValues) this.#arena.write(relValuesAt, relValues.data);
+        const run = ArrayType === Float64Array ? this.#core.attentionIntoFloat64 : this.#core.attentionIntoFloat32;
+        run(n, dK, dV, tableRows, causal, relValues !== null, ...addresses);
+        const read = (index, name, rows, cols) =>
+          matrix(rows, cols, this.#arena.read(outputAt[index], ArrayType, rows * cols, out?.[name].data));
+        const result = out ?? {};
+        result.maxDistance = (tableRows - 1) / 2;
+        PANEL_NAMES.forEach((name, index) => {
+          result[name] = read(index, name, n, n);
+        });
+        result.output = v ? read(5, 'output', n, dV) : null;
+        return result;
+      },
+    );
   }
 
   /**
-   * The handbook's simulated locality profile (SPEC §2): a relative key table of seeded noise
+   * The handbook's simulated locality profile (docs/maths.md §7): a relative key table of seeded noise
    * plus a Gaussian bump on its first column, read out by a uniform query.
    */
   localityProfile(options) {
@@ -198,9 +238,23 @@ export class RelPos {
     checkNumber(where, 'asymmetry', p.asymmetry, { min: -1, max: 1, minInclusive: false, maxInclusive: false });
     const tableRows = 2 * p.maxDistance + 1;
     const lengths = [tableRows * p.dK * F64, p.dK * F64, tableRows * F64];
-    checkBudget(where, `maxDistance = ${p.maxDistance} with dK = ${p.dK}`, lengths.reduce((a, b) => a + b));
+    checkBudget(
+      where,
+      `maxDistance = ${p.maxDistance} with dK = ${p.dK}`,
+      lengths.reduce((a, b) => a + b),
+    );
     return this.#call(where, lengths, ([embeddingsAt, queryAt, profileAt]) => {
-      this.#core.localityProfileInto(p.seed, p.dK, p.maxDistance, p.noise, p.width, p.asymmetry, embeddingsAt, queryAt, profileAt);
+      this.#core.localityProfileInto(
+        p.seed,
+        p.dK,
+        p.maxDistance,
+        p.noise,
+        p.width,
+        p.asymmetry,
+        embeddingsAt,
+        queryAt,
+        profileAt,
+      );
       return {
         offsets: Int32Array.from({ length: tableRows }, (_, index) => index - p.maxDistance),
         embeddings: matrix(tableRows, p.dK, this.#arena.read(embeddingsAt, Float64Array, tableRows * p.dK)),
@@ -211,47 +265,129 @@ export class RelPos {
   }
 
   /**
-   * The page's default scenario (float64): X, W_Q, W_K, W_V, a^K, a^V drawn in that order from
-   * np.random.seed(seed), Q = X W_Q, K = X W_K, V = X W_V, and every panel of attention().
-   * `inputs` can be passed straight back to attention().
+   * The page's example scenario (float64), by one of two draws (README "The example scenario"):
+   * 'handbook' (default): X, W_Q, W_K, W_V, a^K, a^V in that order from np.random.seed(seed);
+   * 'stable': each word's embedding, the weights and each offset's table row from a stream of
+   * their own, so a change re-draws only what it concerns. Then Q = X W_Q, K = X W_K, V = X W_V,
+   * and every panel of attention(). `inputs` can be passed straight back to attention().
    */
   example(options) {
     const where = 'example';
     const p = checkOptions(where, 'options', options, EXAMPLE_DEFAULTS);
     checkInteger(where, 'seed', p.seed, 0, MAX_SEED);
+    checkChoice(where, 'draw', p.draw, ['handbook', 'stable']);
+    const tokens = p.tokens === undefined ? undefined : checkTokens(where, p.tokens);
+    if (tokens) {
+      if (options?.seqLen !== undefined && options.seqLen !== tokens.length) {
+        checkInteger(where, 'seqLen', p.seqLen, 1, MAX_DIMENSION);
+        throw new RangeError(
+          `${where}: seqLen (${p.seqLen}) must equal the number of tokens (${tokens.length}); give one or the other`,
+        );
+      }
+      p.seqLen = tokens.length;
+    }
     checkInteger(where, 'seqLen', p.seqLen, 1, MAX_DIMENSION);
     checkInteger(where, 'dModel', p.dModel, 1, MAX_DIMENSION);
     checkInteger(where, 'dK', p.dK, 1, MAX_DIMENSION);
     checkInteger(where, 'maxDistance', p.maxDistance, 0, MAX_TABLE_DISTANCE);
     checkBoolean(where, 'causal', p.causal);
+    checkChoice(where, 'table', p.table, ['random', 'locality']);
+    const shape = checkOptions(where, 'locality', p.locality, LOCALITY_TABLE_DEFAULTS);
+    checkNumber(where, 'locality.noise', shape.noise, { min: 0, max: 1e6 });
+    checkNumber(where, 'locality.width', shape.width, { min: 0, max: 1e6, minInclusive: false });
+    checkNumber(where, 'locality.asymmetry', shape.asymmetry, {
+      min: -1,
+      max: 1,
+      minInclusive: false,
+      maxInclusive: false,
+    });
+    checkNumber(where, 'locality.strength', shape.strength, { min: -1e6, max: 1e6 });
+    checkBoolean(where, 'sameQuery', p.sameQuery);
     const { seqLen: n, dModel, dK } = p;
+    const words = tokens ?? Array.from({ length: n }, (_, i) => `#${i}`);
     const tableRows = 2 * p.maxDistance + 1;
-    const shapes = [
-      [n, dModel],
-      [dModel, dK],
-      [dModel, dK],
-      [dModel, dK],
-      [tableRows, dK],
-      [tableRows, dK],
-      [n, dK],
-      [n, dK],
-      [n, dK],
-    ];
-    const drawBytes = shapes.reduce((sum, [rows, cols]) => sum + rows * cols * F64, 0);
+    const shapes = {
+      x: [n, dModel],
+      queryWeights: [dModel, dK],
+      keyWeights: [dModel, dK],
+      valueWeights: [dModel, dK],
+      relativeKeys: [tableRows, dK],
+      relativeValues: [tableRows, dK],
+      queries: [n, dK],
+      keys: [n, dK],
+      values: [n, dK],
+      profile: [tableRows, 1],
+    };
+    const encoded = p.draw === 'stable' ? words.map((word) => utf8.encode(word)) : [];
+    const tokenBytes = encoded.reduce((sum, bytes) => sum + bytes.length, 0);
+    const drawBytes = Object.values(shapes).reduce((sum, [rows, cols]) => sum + rows * cols * F64, 0);
     const attentionBytes = (5 * n * n + 2 * n * tableRows + n * dK) * F64;
-    checkBudget(where, `seqLen = ${n} with dModel = ${dModel}, dK = ${dK}`, drawBytes + attentionBytes);
-    const [x, wQ, wK, wV, relKeys, relValues, q, k, v] = this.#call(
+    checkBudget(
       where,
-      shapes.map(([rows, cols]) => rows * cols * F64),
+      `seqLen = ${n} with dModel = ${dModel}, dK = ${dK}`,
+      drawBytes + attentionBytes + tokenBytes + 4 * n,
+    );
+    const names = Object.keys(shapes);
+    const drawn = this.#call(
+      where,
+      [...names.map((name) => shapes[name][0] * shapes[name][1] * F64), tokenBytes, 4 * n],
       (addresses) => {
-        this.#core.exampleScenarioInto(p.seed, n, dModel, dK, p.maxDistance, ...addresses);
-        return shapes.map(([rows, cols], index) =>
-          matrix(rows, cols, this.#arena.read(addresses[index], Float64Array, rows * cols)),
+        const buffers = Object.fromEntries(names.map((name, index) => [name, addresses[index]]));
+        const [tokenBytesAt, tokenLengthsAt] = addresses.slice(names.length);
+        let at = tokenBytesAt;
+        for (const bytes of encoded) {
+          this.#arena.write(at, bytes);
+          at += bytes.length;
+        }
+        if (encoded.length)
+          this.#arena.write(
+            tokenLengthsAt,
+            Int32Array.from(encoded, (bytes) => bytes.length),
+          );
+        this.#core.exampleScenarioInto(
+          {
+            seed: p.seed,
+            n,
+            dModel,
+            dK,
+            maxDistance: p.maxDistance,
+            stable: p.draw === 'stable',
+            locality: p.table === 'locality',
+            sameQuery: p.sameQuery,
+            ...shape,
+            tokenBytes: tokenBytesAt,
+            tokenLengths: tokenLengthsAt,
+          },
+          buffers,
+        );
+        return Object.fromEntries(
+          names.map((name) => {
+            const [rows, cols] = shapes[name];
+            return [name, matrix(rows, cols, this.#arena.read(buffers[name], Float64Array, rows * cols))];
+          }),
         );
       },
     );
-    const inputs = { q, k, v, relKeys, relValues, causal: p.causal };
-    return { params: { ...p }, weights: { x, wQ, wK, wV }, inputs, ...this.attention(inputs) };
+    const inputs = {
+      q: drawn.queries,
+      k: drawn.keys,
+      v: drawn.values,
+      relKeys: drawn.relativeKeys,
+      relValues: drawn.relativeValues,
+      causal: p.causal,
+    };
+    const profile = {
+      offsets: Int32Array.from({ length: tableRows }, (_, index) => index - p.maxDistance),
+      values: drawn.profile.data,
+    };
+    return {
+      params: { ...p, tokens: tokens ? [...tokens] : undefined, locality: { ...shape } },
+      tokens: [...words],
+      weights: { x: drawn.x, wQ: drawn.queryWeights, wK: drawn.keyWeights, wV: drawn.valueWeights },
+      inputs,
+      profile,
+      ...this.attention(inputs),
+    };
   }
 
   /**
@@ -292,7 +428,16 @@ export class RelPos {
     const length = o.batchSize * o.seqLen;
     const bytes = length * Int32Array.BYTES_PER_ELEMENT;
     return this.#call(where, [bytes, bytes], ([tokensAt, targetsAt]) => {
-      this.#core.syntheticBatchInto(o.task === 'copy-offset' ? 0 : 1, o.offset, o.vocabSize, o.seqLen, o.batchSize, o.seed, tokensAt, targetsAt);
+      this.#core.syntheticBatchInto(
+        o.task === 'copy-offset' ? 0 : 1,
+        o.offset,
+        o.vocabSize,
+        o.seqLen,
+        o.batchSize,
+        o.seed,
+        tokensAt,
+        targetsAt,
+      );
       return {
         tokens: this.#arena.read(tokensAt, Int32Array, length),
         targets: this.#arena.read(targetsAt, Int32Array, length),

@@ -40,7 +40,14 @@ export const SYNTHETIC_DEFAULTS = Object.freeze({
 });
 const SYNTHETIC_TASKS = ['copy-offset', 'sum-offset'];
 
-const LIMITS = { vocabSize: 2 ** 20, dModel: 4096, ffnWidth: 65536, maxDistance: 4096, seqLen: 4096, maxBatchSize: 4096 };
+const LIMITS = {
+  vocabSize: 2 ** 20,
+  dModel: 4096,
+  ffnWidth: 65536,
+  maxDistance: 4096,
+  seqLen: 4096,
+  maxBatchSize: 4096,
+};
 const I32 = Int32Array.BYTES_PER_ELEMENT;
 /** positionProfile without sequences reads this many of seqLen uniform random tokens (seed 0). */
 const DEFAULT_PROFILE_SEQUENCES = 32;
@@ -130,10 +137,15 @@ export class Model {
     const { precision, ...coreConfig } = config;
     // Probe first: the core cannot report a failed allocation (it would abort the instance).
     const probe = host.core._malloc(modelBytes(config));
-    if (!probe) throw new RangeError(`createModel: could not allocate ${modelBytes(config)} bytes of WebAssembly memory for this model`);
+    if (!probe)
+      throw new RangeError(
+        `createModel: could not allocate ${modelBytes(config)} bytes of WebAssembly memory for this model`,
+      );
     host.core._free(probe);
     this.#handle = new host.core.ModelHandle(coreConfig, precision === 'float64');
-    this.#table = this.#handle.parameterTable().map((entry) => Object.freeze({ ...entry, shape: Object.freeze(entry.shape) }));
+    this.#table = this.#handle
+      .parameterTable()
+      .map((entry) => Object.freeze({ ...entry, shape: Object.freeze(entry.shape) }));
   }
 
   /** The resolved configuration (every default filled in). */
@@ -162,21 +174,29 @@ export class Model {
     const where = 'model.setParameters';
     const handle = this.#live(where);
     if (values === null || typeof values !== 'object' || Array.isArray(values)) {
-      throw new TypeError(`${where}: values must be an object { [name]: Float32Array | Float64Array }, got ${describe(values)}`);
+      throw new TypeError(
+        `${where}: values must be an object { [name]: Float32Array | Float64Array }, got ${describe(values)}`,
+      );
     }
     const byName = new Map(this.#table.map((entry) => [entry.name, entry]));
     const checked = [];
     for (const [name, data] of Object.entries(values)) {
       const entry = byName.get(name);
-      if (!entry) throw new TypeError(`${where}: unknown parameter ${JSON.stringify(name)}; see model.parameters() for the names`);
+      if (!entry)
+        throw new TypeError(
+          `${where}: unknown parameter ${JSON.stringify(name)}; see model.parameters() for the names`,
+        );
       if (!(data instanceof Float32Array || data instanceof Float64Array)) {
         throw new TypeError(`${where}: ${name} must be a Float32Array or Float64Array, got ${describe(data)}`);
       }
       if (data.length !== entry.size) {
-        throw new RangeError(`${where}: ${name} must hold ${entry.size} numbers (shape [${entry.shape.join(', ')}]), got ${data.length}`);
+        throw new RangeError(
+          `${where}: ${name} must hold ${entry.size} numbers (shape [${entry.shape.join(', ')}]), got ${data.length}`,
+        );
       }
       for (let i = 0; i < data.length; i += 1) {
-        if (!Number.isFinite(data[i])) throw new RangeError(`${where}: ${name}[${i}] is ${data[i]}; every entry must be finite`);
+        if (!Number.isFinite(data[i]))
+          throw new RangeError(`${where}: ${name}[${i}] is ${data[i]}; every entry must be finite`);
       }
       checked.push([entry, data]);
     }
@@ -193,7 +213,9 @@ export class Model {
     const where = 'model.lossAndGradients';
     const handle = this.#live(where);
     const b = this.#checkBatch(where, batch);
-    const loss = this.#withBatch(where, b, (tokens, targets) => handle.lossAndGradients(tokens, targets, b.batchSize, b.seqLen));
+    const loss = this.#withBatch(where, b, (tokens, targets) =>
+      handle.lossAndGradients(tokens, targets, b.batchSize, b.seqLen),
+    );
     return { loss, gradients: this.#readAll(handle.gradientsAddress(), (entry, data) => data) };
   }
 
@@ -209,7 +231,9 @@ export class Model {
     checkNumber(where, 'epsilon', o.epsilon, { min: 0, max: 1e6, minInclusive: false });
     checkNumber(where, 'weightDecay', o.weightDecay, { min: 0, max: 1e6 });
     checkNumber(where, 'maxGradNorm', o.maxGradNorm, { min: 0, max: Number.MAX_VALUE });
-    const loss = this.#withBatch(where, b, (tokens, targets) => handle.trainStep(tokens, targets, b.batchSize, b.seqLen, o));
+    const loss = this.#withBatch(where, b, (tokens, targets) =>
+      handle.trainStep(tokens, targets, b.batchSize, b.seqLen, o),
+    );
     return { loss };
   }
 
@@ -218,7 +242,9 @@ export class Model {
     const where = 'model.evaluate';
     const handle = this.#live(where);
     const b = this.#checkBatch(where, batch);
-    const { loss, accuracy } = this.#withBatch(where, b, (tokens, targets) => handle.evaluate(tokens, targets, b.batchSize, b.seqLen));
+    const { loss, accuracy } = this.#withBatch(where, b, (tokens, targets) =>
+      handle.evaluate(tokens, targets, b.batchSize, b.seqLen),
+    );
     return { loss, accuracy };
   }
 
@@ -246,7 +272,11 @@ export class Model {
     this.#live(where);
     // positionProfile({ layer, head }): no sequences given.
     const isOptions = (value) =>
-      value !== null && typeof value === 'object' && !ArrayBuffer.isView(value) && !Array.isArray(value) && !('tokens' in value);
+      value !== null &&
+      typeof value === 'object' &&
+      !ArrayBuffer.isView(value) &&
+      !Array.isArray(value) &&
+      !('tokens' in value);
     if (options === undefined && isOptions(tokens)) {
       options = tokens;
       tokens = undefined;
@@ -254,7 +284,14 @@ export class Model {
     const { layer, head } = checkLayerHead(where, options, this.#config);
     if (tokens === undefined) {
       const { vocabSize, seqLen } = this.#config;
-      tokens = this.#host.syntheticBatch({ task: 'copy-offset', offset: 0, vocabSize, seqLen, batchSize: DEFAULT_PROFILE_SEQUENCES, seed: 0 });
+      tokens = this.#host.syntheticBatch({
+        task: 'copy-offset',
+        offset: 0,
+        vocabSize,
+        seqLen,
+        batchSize: DEFAULT_PROFILE_SEQUENCES,
+        seed: 0,
+      });
     }
     let sequences;
     if (tokens instanceof Int32Array) {
@@ -268,10 +305,9 @@ export class Model {
     const rows = 2 * k + 1;
     const sums = new Float64Array(rows);
     let count = 0;
-    let relKeys = null;
     for (const sequence of sequences) {
       const inputs = this.#headInputs(where, sequence, layer, head);
-      relKeys = inputs.relKeys.data;
+      const relKeys = inputs.relKeys.data;
       const q = inputs.q.data;
       for (let i = 0; i < inputs.q.rows; i += 1) {
         for (let c = 0; c < rows; c += 1) {
@@ -332,11 +368,14 @@ export class Model {
 
   #checkBatch(where, batch, withTargets = true) {
     if (batch === null || typeof batch !== 'object' || Array.isArray(batch) || ArrayBuffer.isView(batch)) {
-      throw new TypeError(`${where}: batch must be an object { tokens, targets, batchSize, seqLen }, got ${describe(batch)}`);
+      throw new TypeError(
+        `${where}: batch must be an object { tokens, targets, batchSize, seqLen }, got ${describe(batch)}`,
+      );
     }
     const known = ['tokens', 'targets', 'batchSize', 'seqLen'];
     for (const key of Object.keys(batch)) {
-      if (!known.includes(key)) throw new TypeError(`${where}: unknown batch field ${JSON.stringify(key)}; expected ${known.join(', ')}`);
+      if (!known.includes(key))
+        throw new TypeError(`${where}: unknown batch field ${JSON.stringify(key)}; expected ${known.join(', ')}`);
     }
     const { seqLen: maxSeqLen, vocabSize } = this.#config;
     checkInteger(where, 'batch.batchSize', batch.batchSize, 1, 2 ** 24);
@@ -350,7 +389,9 @@ export class Model {
         throw new TypeError(`${where}: batch.${name} must be an Int32Array, got ${describe(data)}`);
       }
       if (data.length !== length) {
-        throw new RangeError(`${where}: batch.${name} must hold batchSize × seqLen = ${batch.batchSize} × ${batch.seqLen} = ${length} ids, got ${data.length}`);
+        throw new RangeError(
+          `${where}: batch.${name} must hold batchSize × seqLen = ${batch.batchSize} × ${batch.seqLen} = ${length} ids, got ${data.length}`,
+        );
       }
     }
     checkIds(where, 'batch.tokens', batch.tokens, 0, vocabSize);
@@ -375,20 +416,24 @@ export class Model {
     const ArrayType = this.#ArrayType;
     const size = ArrayType.BYTES_PER_ELEMENT;
     const handle = this.#handle;
-    return this.#host.call(where, [n * I32, n * dk * size, n * dk * size, n * dk * size], ([tokensAt, qAt, kAt, vAt]) => {
-      const arena = this.#host.arena;
-      arena.write(tokensAt, tokens);
-      handle.headInputsInto(tokensAt, n, layer, head, qAt, kAt, vAt);
-      const matrix = (at, count) => ({ rows: count, cols: dk, data: arena.read(at, ArrayType, count * dk) });
-      return {
-        q: matrix(qAt, n),
-        k: matrix(kAt, n),
-        v: matrix(vAt, n),
-        relKeys: matrix(handle.relativeKeysAddress(layer, head), rows),
-        relValues: matrix(handle.relativeValuesAddress(layer, head), rows),
-        causal,
-      };
-    });
+    return this.#host.call(
+      where,
+      [n * I32, n * dk * size, n * dk * size, n * dk * size],
+      ([tokensAt, qAt, kAt, vAt]) => {
+        const arena = this.#host.arena;
+        arena.write(tokensAt, tokens);
+        handle.headInputsInto(tokensAt, n, layer, head, qAt, kAt, vAt);
+        const matrix = (at, count) => ({ rows: count, cols: dk, data: arena.read(at, ArrayType, count * dk) });
+        return {
+          q: matrix(qAt, n),
+          k: matrix(kAt, n),
+          v: matrix(vAt, n),
+          relKeys: matrix(handle.relativeKeysAddress(layer, head), rows),
+          relValues: matrix(handle.relativeValuesAddress(layer, head), rows),
+          causal,
+        };
+      },
+    );
   }
 }
 
@@ -400,4 +445,3 @@ function checkIds(where, name, ids, min, end) {
     }
   }
 }
-

@@ -53,6 +53,16 @@ export function checkBoolean(where, name, value) {
   return value;
 }
 
+/** One of a few strings. */
+export function checkChoice(where, name, value, choices) {
+  const list = choices.map((c) => `'${c}'`).join(', ');
+  if (typeof value !== 'string')
+    throw new TypeError(`${where}: ${name} must be one of ${list}, got ${describe(value)}`);
+  if (!choices.includes(value))
+    throw new RangeError(`${where}: ${name} must be one of ${list}, got ${JSON.stringify(value)}`);
+  return value;
+}
+
 /**
  * An options object (undefined means {}), with every key known: a misspelt option is an error,
  * not silently ignored. Returns the options with the defaults filled in.

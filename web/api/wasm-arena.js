@@ -71,6 +71,7 @@ export class WasmArena {
     if (ArrayType === Float64Array) return this.core.HEAPF64;
     if (ArrayType === Float32Array) return this.core.HEAPF32;
     if (ArrayType === Int32Array) return this.core.HEAP32;
+    if (ArrayType === Uint8Array) return this.core.HEAPU8;
     throw new TypeError(`no WASM heap view for ${ArrayType.name}`);
   }
 }

@@ -65,7 +65,7 @@ export class RelposBaseElement extends HTMLElement {
   }
 
   async renderSafely() {
-    let notes = [];
+    let notes;
     try {
       const rp = await sharedRelPos();
       if (!this.isConnected) return;

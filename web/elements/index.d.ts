@@ -8,7 +8,13 @@ import type { AttentionResult, LocalityProfile } from '../api/index.js';
  */
 export declare class RelposAttentionElement extends HTMLElement {
   /** The numbers last drawn (null before the first render). */
-  readonly view: { n: number; maxDistance: number; causal: boolean; tokens: string[]; result: AttentionResult<Float64Array> } | null;
+  readonly view: {
+    n: number;
+    maxDistance: number;
+    causal: boolean;
+    tokens: string[];
+    result: AttentionResult<Float64Array>;
+  } | null;
 }
 
 /** <relpos-profile>: the locality profile. Attributes: seed, d-k, max-distance, noise, width, asymmetry, theme. */

@@ -23,7 +23,9 @@ export class RelposAttentionElement extends RelposBaseElement {
 
   render(rp) {
     const { settings, notes } = settingsFromAttributes(this, ATTENTION_SETTINGS);
-    const { ids, note } = this.hasAttribute('panels') ? parsePanelList(this.getAttribute('panels'), PANEL_IDS) : { ids: PANEL_IDS, note: null };
+    const { ids, note } = this.hasAttribute('panels')
+      ? parsePanelList(this.getAttribute('panels'), PANEL_IDS)
+      : { ids: PANEL_IDS, note: null };
     if (note) notes.push(note);
     const key = ids.join(' ');
     if (!this.figure || key !== this.panelKey) {

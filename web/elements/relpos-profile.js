@@ -1,6 +1,7 @@
-// <relpos-profile>: the simulated learned locality profile (SPEC §2), for embedding.
+// <relpos-profile>: the simulated learned locality profile (docs/maths.md §7), for embedding.
 //   <relpos-profile seed="42" d-k="4" max-distance="5" noise="0.1" width="1" asymmetry="0"
 //                   theme="auto"></relpos-profile>
+import { setMathText } from '../figures/math-dom.js';
 import { createProfileFigure, drawProfile, profileCaption } from '../figures/profile-figure.js';
 import { PROFILE_SETTINGS } from '../figures/settings.js';
 import { computeProfile } from '../figures/view.js';
@@ -27,6 +28,6 @@ export class RelposProfileElement extends RelposBaseElement {
   redraw() {
     if (!this.view || this.clientWidth === 0) return;
     drawProfile(this.parts.canvas, this.view);
-    this.parts.caption.textContent = profileCaption(this.view);
+    setMathText(this.parts.caption, profileCaption(this.view));
   }
 }

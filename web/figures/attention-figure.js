@@ -3,12 +3,18 @@
 // from an attention view, and handles reading values (hover, keyboard, tooltip, live readout,
 // the same-offset highlight). The selected offset is reported through `onSelect`.
 import { makeScale } from '../render/colormaps.js';
-import { drawHeatmap, forgetMatrixImage } from '../render/heatmap.js';
-import { showTooltip, wirePanel } from './interaction.js';
+import { drawHeatmap, forgetMatrixImage, heatmapWidth } from '../render/heatmap.js';
+import { followScroll, showTooltip, wirePanel } from './interaction.js';
 import { downloadCanvas } from './download.js';
+import { drawOffsetPanel, offsetAriaLabel, offsetReading, OFFSET_TEXT } from './offset-panel.js';
+import { forgetRectImage, rectGrid } from '../render/heatmap-rect.js';
+import { offsetReach } from './offset-space.js';
 import { createPanelFigure } from './panel-figure.js';
 import { extentFor, longViewColours } from './panel-extents.js';
-import { PANELS, formatters } from './panels.js';
+import { plainMath } from '../render/math-text.js';
+import { setMathText } from './math-dom.js';
+import { PANELS, formatSignificant, formatters } from './panels.js';
+import { PresentView, presentSize } from './present-view.js';
 import { clippedOffset } from './view.js';
 
 const minus = (text) => String(text).replace('-', '−');
@@ -28,22 +34,51 @@ export function themeColours(element) {
   };
 }
 
-
 /** A token for reading out: the word, or its position where the sentence ran out of words. */
 export const tokenName = (tokens, i) => tokens[i] || `#${i}`;
 
+/**
+ * How cell (i, j) comes about, in numbers that add up (3 significant digits):
+ * content + bias = combined score, and its weight without and with the position term.
+ */
+export function cellBreakdown(view, i, j, masked) {
+  const f = (v) => formatSignificant(v, 3);
+  const at = i * view.n + j;
+  const { contentScores, positionBiases, combinedScores, contentWeights, combinedWeights } = view.result;
+  const bias = positionBiases.data[at];
+  return [
+    [
+      'content + bias = combined',
+      `${f(contentScores.data[at])} ${bias < 0 ? '−' : '+'} ${f(Math.abs(bias))} = ${f(combinedScores.data[at])}`,
+    ],
+    [
+      'weight: content only → combined',
+      masked ? 'masked (j > i)' : `${f(contentWeights.data[at])} → ${f(combinedWeights.data[at])}`,
+    ],
+  ];
+}
 
 export class AttentionFigure {
   /**
    * container: where the figures go; panelIds: which PANELS, in order; overlay: where the
    * tooltip and the live readout go; onSelect(offset | null): the selected cell's clipped offset.
    */
-  constructor({ container, panelIds = PANELS.map((p) => p.id), overlay = container, numbered = true, onSelect = () => {} }) {
+  constructor({
+    container,
+    panelIds = PANELS.map((p) => p.id),
+    overlay = container,
+    numbered = true,
+    onSelect = () => {},
+    onPresent = () => {},
+  }) {
     this.panels = PANELS.filter((panel) => panelIds.includes(panel.id));
     this.onSelect = onSelect;
     this.maxSide = 560; // the largest matrix side, in CSS px
     this.view = null;
     this.selection = null;
+    this.lastCell = null; // the cell selected last, kept after Escape: the keys resume there
+    this.tipSpot = null; // where the tooltip points, in its canvas's pixels: it follows on scroll
+    this.stopFollow = null; // removes the scroll listener (while no tooltip is shown)
     this.layouts = new Map();
     this.parts = new Map();
     this.shown = new Map(); // panel id -> what its canvas shows: { values, key } (see drawPanel)
@@ -69,9 +104,12 @@ export class AttentionFigure {
         wrap: parts.wrap,
         getLayout: () => this.layouts.get(panel.id),
         getSelection: () => this.selection,
+        getLastCell: () => this.lastCell,
         select: (cell, options) => this.select(cell, options),
       });
     });
+    this.presenting = null; // the panel id shown in the present view, or null
+    this.presentView = new PresentView(this, { onChange: onPresent });
   }
 
   /**
@@ -80,17 +118,39 @@ export class AttentionFigure {
    * early when another view arrives.
    */
   async setView(view, { progressive = false } = {}) {
+    const previous = this.view;
+    const spaceChanged = Boolean(previous?.offsetSpace) !== Boolean(view.offsetSpace);
     this.view = view;
-    if (this.selection && (this.selection.i >= view.n || this.selection.j >= view.n)) this.select(null);
+    // Offset space selects (i, column): the selected offset c = column − k′ stays when k′ changes.
+    if (this.selection && !spaceChanged && view.offsetSpace)
+      this.selection = { ...this.selection, j: this.selection.j + view.offsetSpace.reach - previous.offsetSpace.reach };
+    const cols = view.offsetSpace ? view.offsetSpace.cols : view.n;
+    if (
+      this.selection &&
+      (spaceChanged || this.selection.i >= view.n || this.selection.j < 0 || this.selection.j >= cols)
+    )
+      this.select(null);
     if (!progressive) {
       this.draw();
       return;
     }
+    // A task of its own for each panel, the first too: the task that received the view (from a
+    // worker: hundreds of MB of arrays, and the garbage collection they bring) draws nothing.
     for (const panel of this.panels) {
+      await new Promise((resume) => setTimeout(resume, 0));
       if (this.view !== view) return;
       this.drawPanel(panel);
-      await new Promise((resume) => setTimeout(resume, 0));
     }
+  }
+
+  /**
+   * The pixel grid the long view's panels will be drawn with for n and k (the first panel's
+   * width), so that a worker can compute their block means ahead; null when not shown.
+   */
+  offsetGrid(n, k) {
+    const wrap = this.panels.length ? this.parts.get(this.panels[0].id).wrap : null;
+    const width = wrap?.isConnected ? wrap.clientWidth : 0;
+    return width ? rectGrid(n, 2 * offsetReach(n, k) + 1, width, this.maxSide) : null;
   }
 
   canvasOf(panelId) {
@@ -101,6 +161,7 @@ export class AttentionFigure {
   timePanelDraw(panelId) {
     const panel = this.panels.find((p) => p.id === panelId);
     forgetMatrixImage(this.parts.get(panelId).canvas);
+    forgetRectImage(this.parts.get(panelId).canvas);
     this.parts.get(panelId).canvas.describedValues = null;
     this.shown.delete(panelId);
     const start = performance.now();
@@ -117,7 +178,26 @@ export class AttentionFigure {
 
   measure(panel) {
     const { canvas, wrap } = this.parts.get(panel.id);
-    return { width: wrap.isConnected ? wrap.clientWidth : 0, colours: themeColours(canvas) };
+    const colours = themeColours(canvas);
+    if (this.presenting === panel.id && wrap.isConnected && this.view) {
+      return {
+        ...presentSize(wrap.clientWidth, wrap.clientHeight, this.view.labels, colours.font || 'sans-serif'),
+        colours,
+      };
+    }
+    const labelSpace = this.view?.long ? 62 : null; // positions only: short numbers, no words
+    return {
+      width: wrap.isConnected ? heatmapWidth(wrap.clientWidth, this.maxSide, 1, labelSpace) : 0,
+      colours,
+      maxSide: this.maxSide,
+      fontScale: 1,
+      labelSpace,
+    };
+  }
+
+  /** Shows one panel filling the window with large type (present-view.js); null: back. */
+  present(panelId) {
+    return this.presentView.show(panelId);
   }
 
   // The selected cell's group: the cells that share its clipped offset c, by rows.
@@ -134,17 +214,33 @@ export class AttentionFigure {
     return { i: selection.i, j: selection.j, group: (i, j) => clippedOffset(i, j, k) === c, rowRange };
   }
 
-  drawPanel(panel, { width, colours } = this.measure(panel)) {
+  drawPanel(panel, { width, colours, maxSide, fontScale, labelSpace } = this.measure(panel)) {
     const { view } = this;
     const k = view.maxDistance;
     const { canvas, caption } = this.parts.get(panel.id);
     if (width === 0) return;
-    const values = panel.values(view);
+    const values = view.offsetSpace ? view.offsetSpace.panels[panel.id] : panel.values(view);
     // Everything else a panel's pixels depend on; the same values and key: nothing to draw.
     const { selection } = this;
-    const key = [width, this.maxSide, globalThis.devicePixelRatio, view.n, k, view.causal, selection ? `${selection.i},${selection.j}` : '', JSON.stringify(colours), view.labels.join('\n')].join('|');
+    const key = [
+      width,
+      maxSide,
+      fontScale,
+      labelSpace,
+      globalThis.devicePixelRatio,
+      view.n,
+      k,
+      view.causal,
+      selection ? `${selection.i},${selection.j}` : '',
+      JSON.stringify(colours),
+      view.labels.join('\n'),
+    ].join('|');
     const shown = this.shown.get(panel.id);
     if (shown && shown.values === values && shown.key === key) return;
+    if (view.offsetSpace) {
+      this.drawOffsetSpace(panel, values, key, { width, colours });
+      return;
+    }
     const masked = panel.masked?.(view) ?? null;
     const extent = extentFor(values, view.n, Boolean(masked));
     const colourRange = view.long ? longViewColours(panel, values, view.n, Boolean(masked)) : null;
@@ -152,7 +248,8 @@ export class AttentionFigure {
     // Pointed ends on the colour bar where values lie beyond the colours' range (they saturate).
     scale.beyond = { low: extent.min < scale.min, high: extent.max > scale.max };
     scale.integer = panel.integer;
-    scale.label = colourRange ? panel.barLabelLong ?? panel.barLabel : panel.barLabel;
+    const barLabel = colourRange ? (panel.barLabelLong ?? panel.barLabel) : panel.barLabel;
+    scale.label = typeof barLabel === 'function' ? barLabel(scale) : barLabel;
     const layout = drawHeatmap(canvas, {
       n: view.n,
       values,
@@ -165,26 +262,72 @@ export class AttentionFigure {
       showValues: view.n <= 12,
       masked,
       bandEdges: panel.bandEdges ? k : null,
+      bandEdgeSides: view.causal ? 'lower' : 'both', // a decoder never uses offsets above 0
       note: panel.note(view),
       highlight: this.highlight(),
       width,
-      maxSide: this.maxSide,
+      maxSide,
+      fontScale,
+      labelSpace,
       colours,
     });
     this.layouts.set(panel.id, layout);
     this.shown.set(panel.id, { values, key });
-    canvas.dataset.layout = JSON.stringify({ x0: layout.x0, y0: layout.y0, cell: layout.cell, n: layout.n, min: scale.min, max: scale.max, map: scale.map });
-    const captionText = panel.caption(view);
-    if (caption.textContent !== captionText) caption.textContent = captionText;
+    canvas.dataset.layout = JSON.stringify({
+      x0: layout.x0,
+      y0: layout.y0,
+      cell: layout.cell,
+      n: layout.n,
+      min: scale.min,
+      max: scale.max,
+      map: scale.map,
+      fontScale: layout.fontScale,
+      labelsCut: layout.labelsCut,
+    });
+    setMathText(caption, panel.caption(view));
     if (canvas.describedValues !== values) {
       // Once per new matrix (not on every hover): the label reads all n² values.
       const format = formatters.readout(panel);
       canvas.describedValues = values;
       canvas.setAttribute(
         'aria-label',
-        `${panel.title}: ${view.n} by ${view.n} heatmap, query positions i down, key positions j across; values from ${format(extent.min)} to ${format(extent.max)}; colour scale ${format(scale.min)} to ${format(scale.max)}${masked ? '; keys after the query are masked (grey)' : ''}.${panel.note(view) ? ` ${panel.note(view)}` : ''}`,
+        `${panel.title}: ${view.n} by ${view.n} heatmap, query positions i down, key positions j across; values from ${format(extent.min)} to ${format(extent.max)}; colour scale ${format(scale.min)} to ${format(scale.max)}${masked ? '; keys after the query are masked (grey)' : ''}.${panel.note(view) ? ` ${plainMath(panel.note(view))}` : ''}`,
       );
     }
+  }
+
+  // The long view: the panel in offset space (offset-panel.js), rows × (2k′ + 1).
+  drawOffsetSpace(panel, values, key, { width, colours }) {
+    const { view } = this;
+    const { canvas, caption } = this.parts.get(panel.id);
+    const layout = drawOffsetPanel(canvas, panel, view, {
+      width,
+      colours,
+      maxSide: this.maxSide,
+      selection: this.selection,
+    });
+    this.layouts.set(panel.id, layout);
+    this.shown.set(panel.id, { values, key });
+    const { scale } = layout;
+    canvas.dataset.layout = JSON.stringify({
+      x0: layout.x0,
+      y0: layout.y0,
+      cellW: layout.cellW,
+      cellH: layout.cellH,
+      rows: layout.rows,
+      cols: layout.cols,
+      reach: view.offsetSpace.reach,
+      gRows: layout.gRows,
+      gCols: layout.gCols,
+      min: scale.min,
+      max: scale.max,
+      map: scale.map,
+    });
+    const captionText = OFFSET_TEXT[panel.id].caption(view);
+    if (caption.textContent !== captionText) caption.textContent = captionText;
+    const label = offsetAriaLabel(panel, view, layout.extent, scale);
+    if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);
+    canvas.describedValues = null;
   }
 
   /** Selects a cell (or null), redraws the highlight, shows the tooltip and the readout. */
@@ -193,18 +336,33 @@ export class AttentionFigure {
       if (!this.selection) return;
       this.selection = null;
       this.tooltip.hidden = true;
+      this.stopFollow?.();
+      this.stopFollow = null;
       this.draw();
-      this.onSelect(null);
+      this.onSelect(null, null);
       return;
     }
     const same = this.selection && this.selection.i === cell.i && this.selection.j === cell.j;
     this.selection = { ...cell, panelId };
-    if (!same) {
-      this.draw();
-      this.onSelect(clippedOffset(cell.i, cell.j, this.view.maxDistance));
-    }
+    this.lastCell = { i: cell.i, j: cell.j };
     const { view } = this;
     const panel = this.panels.find((p) => p.id === panelId);
+    if (view.offsetSpace && panel) {
+      // Offset space: cell.j is the column, clipped offset c = j − k′.
+      const reading = offsetReading(view, panel, cell);
+      if (!same) {
+        this.draw();
+        this.onSelect(reading.offset, null);
+      }
+      showTooltip(this.tooltip, reading.lines, anchor ?? { x: 16, y: 16 });
+      if (announce) this.readout.textContent = reading.sentence;
+      return;
+    }
+    if (!same) {
+      this.draw();
+      this.onSelect(clippedOffset(cell.i, cell.j, this.view.maxDistance), { i: cell.i, j: cell.j });
+    }
+    if (!panel) return; // selected from outside the panels (the page's story): outlines only
     const { i, j } = cell;
     const isMasked = panel.masked?.(view)?.(i, j) ?? false;
     const value = isMasked ? 'masked (j > i)' : formatters.readout(panel)(panel.values(view)[i * view.n + j]);
@@ -220,9 +378,14 @@ export class AttentionFigure {
         ['query → key', `${query} → ${key}`],
         ['offset j − i', offset],
         ['clipped offset', clipped],
+        ...cellBreakdown(view, i, j, isMasked),
       ],
       anchor ?? { x: 16, y: 16 },
     );
+    const canvas = this.canvasOf(panelId);
+    const box = anchor && canvas ? canvas.getBoundingClientRect() : null;
+    this.tipSpot = box ? { canvas, dx: anchor.x - box.left, dy: anchor.y - box.top } : null;
+    this.stopFollow ??= followScroll(this.tooltip, () => this.tipSpot);
     if (announce) {
       this.readout.textContent = `${panel.title}, row ${i} “${query}”, column ${j} “${key}”: offset ${offset}, clipped ${clipped}, value ${value}.`;
     }

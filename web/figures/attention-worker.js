@@ -3,6 +3,7 @@
 // panel's value and colour ranges (scanning n² values is work the main thread need not do).
 import { createRelPos } from '../api/index.js';
 import { panelRanges } from './panel-extents.js';
+import { computeOffsetMeans } from './offset-space.js';
 import { computeAttentionView } from './view.js';
 
 const ready = createRelPos();
@@ -18,6 +19,8 @@ self.addEventListener('message', async ({ data }) => {
   try {
     const rp = await ready;
     const view = computeAttentionView(rp, data.settings, { positionsOnly: data.positionsOnly });
+    // The long view: the block means for the grid the page will draw (offsetGrid), here too.
+    if (view.offsetSpace && data.offsetGrid) view.offsetSpace.means = computeOffsetMeans(view, data.offsetGrid);
     self.postMessage({ id: data.id, view, ranges: panelRanges(view) }, buffersOf(view));
   } catch (error) {
     self.postMessage({ id: data.id, error: error.message });

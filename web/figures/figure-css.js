@@ -43,7 +43,7 @@ const FIGURES = `
 .relpos-caption { margin: 0 0 8px; font-size: 0.88rem; color: var(--relpos-muted); min-height: 4.2em; }
 .relpos-canvas-wrap { width: 100%; border-radius: 4px; margin-top: auto; }
 .relpos-canvas-wrap:focus-visible { outline: 3px solid var(--relpos-accent); outline-offset: 2px; }
-.relpos-panel canvas { display: block; touch-action: pan-y; font-family: inherit; }
+.relpos-panel canvas { display: block; margin: 0 auto; touch-action: pan-y; font-family: inherit; }
 .relpos-actions { display: flex; flex-wrap: wrap; gap: 8px; margin-top: 8px; }
 .relpos-actions button { font: inherit; font-size: 0.88rem; padding: 5px 12px; border-radius: 6px; cursor: pointer;
   color: var(--relpos-fg); background: var(--relpos-bg); border: 1px solid var(--relpos-border); }
@@ -56,6 +56,24 @@ const FIGURES = `
 .relpos-tooltip div { display: flex; justify-content: space-between; gap: 14px; }
 .relpos-tip-label { color: var(--relpos-muted); white-space: nowrap; }
 .relpos-tip-value { font-variant-numeric: tabular-nums; font-weight: 600; overflow-wrap: anywhere; text-align: right; }
+/* The present view (present-view.js): one panel over the whole window, large type; on a
+   landscape screen the caption beside the matrix, so that the matrix gets the full height. */
+.relpos-panel.relpos-presenting { position: fixed; inset: 0; z-index: 15; margin: 0; border: 0; border-radius: 0;
+  padding: clamp(8px, 2vh, 24px) clamp(10px, 2.5vw, 40px); overflow: hidden; display: grid; gap: 4px 28px;
+  grid-template-columns: minmax(0, 1fr); grid-template-rows: auto auto minmax(0, 1fr) auto;
+  grid-template-areas: 'title' 'text' 'plot' 'actions'; }
+.relpos-presenting figcaption { display: contents; }
+.relpos-presenting h2 { grid-area: title; font-size: clamp(1.2rem, 3.4vh, 2.2rem); margin: 0; }
+.relpos-presenting .relpos-caption { grid-area: text; font-size: clamp(0.95rem, 2.3vh, 1.5rem); min-height: 0; line-height: 1.4; margin: 0; }
+.relpos-presenting .relpos-canvas-wrap { grid-area: plot; min-height: 0; overflow: hidden; margin: 0; }
+.relpos-presenting .relpos-actions { grid-area: actions; justify-content: flex-end; margin: 0; }
+.relpos-presenting .relpos-actions button { font-size: clamp(0.88rem, 1.8vh, 1.1rem); }
+@media (min-aspect-ratio: 5/4) {
+  .relpos-panel.relpos-presenting { grid-template-columns: minmax(0, 1fr) minmax(14em, 30%); grid-template-rows: auto minmax(0, 1fr) auto;
+    grid-template-areas: 'title title' 'plot text' 'plot actions'; }
+  .relpos-presenting .relpos-caption { align-self: center; }
+}
+.relpos-caption sub, .relpos-caption sup { line-height: 0; }
 .relpos-visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden;
   clip: rect(0 0 0 0); white-space: nowrap; }
 `;

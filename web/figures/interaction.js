@@ -5,9 +5,9 @@
 /** The cell under CSS-pixel position (x, y) of a heatmap with `layout`, or null. */
 export function cellAt(layout, x, y) {
   if (!layout) return null;
-  const j = Math.floor((x - layout.x0) / layout.cell);
-  const i = Math.floor((y - layout.y0) / layout.cell);
-  return i >= 0 && j >= 0 && i < layout.n && j < layout.n ? { i, j } : null;
+  const j = Math.floor((x - layout.x0) / (layout.cellW ?? layout.cell));
+  const i = Math.floor((y - layout.y0) / (layout.cellH ?? layout.cell));
+  return i >= 0 && j >= 0 && i < (layout.rows ?? layout.n) && j < (layout.cols ?? layout.n) ? { i, j } : null;
 }
 
 const KEY_MOVES = {
@@ -19,13 +19,22 @@ const KEY_MOVES = {
 
 /**
  * Wires one panel. `select(cell | null, { panelId, anchor })` is the controller's: anchor is
- * { x, y } in client pixels for the tooltip.
+ * { x, y } in client pixels for the tooltip. `getLastCell()` is the cell selected last (kept
+ * after Escape or a blur): focus and the arrow keys resume from it, not from (0, 0).
  */
-export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, select }) {
+export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getLastCell = () => null, select }) {
+  const resumeFrom = () => {
+    const cell = getSelection() ?? getLastCell();
+    const n = getLayout()?.n ?? 1;
+    return cell && cell.i < n && cell.j < n ? { i: cell.i, j: cell.j } : { i: 0, j: 0 };
+  };
   const clientPoint = (cell) => {
     const layout = getLayout();
     const box = canvas.getBoundingClientRect();
-    return { x: box.left + layout.x0 + (cell.j + 0.5) * layout.cell, y: box.top + layout.y0 + (cell.i + 0.5) * layout.cell };
+    return {
+      x: box.left + layout.x0 + (cell.j + 0.5) * (layout.cellW ?? layout.cell),
+      y: box.top + layout.y0 + (cell.i + 0.5) * (layout.cellH ?? layout.cell),
+    };
   };
   const fromPointer = (event) => {
     const box = canvas.getBoundingClientRect();
@@ -34,26 +43,30 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, sele
   };
   canvas.addEventListener('pointermove', fromPointer);
   canvas.addEventListener('pointerdown', fromPointer); // a tap on a touch screen
-  canvas.addEventListener('pointerleave', () => {
-    if (document.activeElement !== wrap) select(null, { panelId });
+  // Only a mouse leaving ends a hover: a touch (or pen) pointer "leaves" on every lift, before
+  // the tap focuses the panel, and the tapped cell must stay selected (blur clears it).
+  canvas.addEventListener('pointerleave', (event) => {
+    if (event.pointerType === 'mouse' && document.activeElement !== wrap) select(null, { panelId });
   });
   wrap.addEventListener('focus', () => {
-    const current = getSelection();
-    const cell = current ? { i: current.i, j: current.j } : { i: 0, j: 0 };
+    const cell = resumeFrom();
     select(cell, { panelId, anchor: clientPoint(cell), announce: true });
   });
   wrap.addEventListener('blur', () => select(null, { panelId }));
   wrap.addEventListener('keydown', (event) => {
     const layout = getLayout();
-    const current = getSelection() ?? { i: 0, j: 0 };
+    const current = resumeFrom();
     let next = null;
     if (KEY_MOVES[event.key]) {
       const [di, dj] = KEY_MOVES[event.key];
-      next = { i: Math.min(layout.n - 1, Math.max(0, current.i + di)), j: Math.min(layout.n - 1, Math.max(0, current.j + dj)) };
+      next = {
+        i: Math.min((layout.rows ?? layout.n) - 1, Math.max(0, current.i + di)),
+        j: Math.min((layout.cols ?? layout.n) - 1, Math.max(0, current.j + dj)),
+      };
     } else if (event.key === 'Home') {
       next = { i: current.i, j: 0 };
     } else if (event.key === 'End') {
-      next = { i: current.i, j: layout.n - 1 };
+      next = { i: current.i, j: (layout.cols ?? layout.n) - 1 };
     } else if (event.key === 'Escape') {
       select(null, { panelId });
       return;
@@ -82,8 +95,13 @@ export function showTooltip(tooltip, lines, anchor) {
       return row;
     }),
   );
+  placeTooltip(tooltip, anchor);
+}
+
+/** Shows the tooltip at `anchor` (client pixels), as showTooltip places it. */
+export function placeTooltip(tooltip, anchor) {
   tooltip.hidden = false;
-  const { innerWidth, innerHeight } = window;
+  const { innerWidth } = window;
   const box = tooltip.getBoundingClientRect();
   const gap = 18;
   let x = anchor.x + gap;
@@ -91,4 +109,25 @@ export function showTooltip(tooltip, lines, anchor) {
   let y = anchor.y - gap - box.height;
   if (y < 8) y = anchor.y + gap;
   tooltip.style.transform = `translate(${Math.max(8, Math.min(x, innerWidth - box.width - 8))}px, ${Math.max(8, y)}px)`;
+}
+
+/**
+ * Keeps a shown tooltip on its spot while the page (or any element around the figure) scrolls:
+ * the tooltip is position: fixed, so without this it would stay where the cell was. `getSpot()`
+ * is { canvas, dx, dy }, the anchor in the canvas's CSS pixels, or null. Out of the window, the
+ * tooltip hides until the spot is back. Returns stop(), which removes the listener.
+ */
+export function followScroll(tooltip, getSpot) {
+  const onScroll = () => {
+    const spot = getSpot();
+    if (!spot) return;
+    const box = spot.canvas.getBoundingClientRect();
+    const x = box.left + spot.dx;
+    const y = box.top + spot.dy;
+    if (spot.canvas.isConnected && x >= 0 && y >= 0 && x <= innerWidth && y <= innerHeight)
+      placeTooltip(tooltip, { x, y });
+    else tooltip.hidden = true;
+  };
+  document.addEventListener('scroll', onScroll, { capture: true, passive: true });
+  return () => document.removeEventListener('scroll', onScroll, { capture: true });
 }

@@ -9,6 +9,7 @@
 // panels (symmetric around 0), of the values for weights (from 0); beyond it
 // they saturate. The percentile is taken over at most SAMPLES cells at a fixed stride.
 import { extentOf } from '../render/colormaps.js';
+import { offsetExtent } from './offset-space.js';
 import { PANELS } from './panels.js';
 
 const PERCENTILE = 0.99;
@@ -44,7 +45,7 @@ function percentileOf(values, n, masked, f) {
 }
 
 /** The k-th smallest of a[0 .. count) (0-based), reordering a: quickselect, O(count). */
-function kthSmallest(a, count, k) {
+export function kthSmallest(a, count, k) {
   let lo = 0;
   let hi = count - 1;
   while (lo < hi) {
@@ -95,19 +96,46 @@ export function longViewColours(panel, values, n, masked) {
   return known[slot];
 }
 
-/** [panel id, value range, long-view colour range] for every panel of `view`. */
+/**
+ * The range of an offset-space panel (rows × cols, NaN: no key) over the cells it colours:
+ * columns from maskFrom(i) on are masked.
+ */
+export function offsetExtentFor(values, rows, cols, maskFrom) {
+  const known = entryFor(values).extent;
+  const slot = maskFrom ? 1 : 0;
+  known[slot] ??= offsetExtent(values, rows, cols, maskFrom);
+  return known[slot];
+}
+
+// The offset-space view's first masked column (causal weights: c > 0), as offset-panel.js's.
+const offsetMaskFrom = (panel, view) => (panel.masked?.(view) ? () => view.offsetSpace.reach + 1 : null);
+
+/**
+ * [panel id, value range, long-view colour range] for every panel of `view`. A view in offset
+ * space (the long view): the ranges of its offset-space matrices (their colour ranges are taken
+ * from what is drawn, when it is drawn).
+ */
 export const panelRanges = (view) =>
-  PANELS.map((panel) => {
-    const values = panel.values(view);
-    const masked = Boolean(panel.masked?.(view));
-    return [panel.id, extentFor(values, view.n, masked), view.long ? longViewColours(panel, values, view.n, masked) : undefined];
-  });
+  view.offsetSpace
+    ? PANELS.map((panel) => {
+        const { cols, panels } = view.offsetSpace;
+        return [panel.id, offsetExtentFor(panels[panel.id], view.n, cols, offsetMaskFrom(panel, view)), undefined];
+      })
+    : PANELS.map((panel) => {
+        const values = panel.values(view);
+        const masked = Boolean(panel.masked?.(view));
+        return [
+          panel.id,
+          extentFor(values, view.n, masked),
+          view.long ? longViewColours(panel, values, view.n, masked) : undefined,
+        ];
+      });
 
 /** Takes the ranges panelRanges computed (in a worker) for the matrices of `view`. */
 export function rememberRanges(view, ranges) {
   for (const [id, extent, colours] of ranges) {
     const panel = PANELS.find((p) => p.id === id);
-    const entry = entryFor(panel.values(view));
+    const entry = entryFor(view.offsetSpace ? view.offsetSpace.panels[id] : panel.values(view));
     const slot = panel.masked?.(view) ? 1 : 0;
     entry.extent[slot] = extent;
     if (colours !== undefined) entry.colours[slot] = colours;

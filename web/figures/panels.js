@@ -1,17 +1,52 @@
 // The six matrix panels: what each shows, how it is coloured, and a caption that is true for
-// every input (SPEC §1 "teaching truth"). Each `values` reads the panel's n × n matrix from the
-// computed view { result (rp.example), offsets (rp.relativeOffsets), difference }.
+// every input (docs/maths.md §6, the teaching truth about diagonals). Each `values` reads the panel's n × n matrix from the
+// computed view { result (rp.example), offsets (rp.relativeOffsets), difference }. Captions
+// and notes are written in the math notation of web/render/math-text.js (q_i, a^K, √d_k).
+import { weightMax } from './weight-scale.js';
 
-const fixed = (digits) => (value) => value.toFixed(digits).replace(/^-(0\.0*)$/, '$1').replace('-', '−');
+/**
+ * A value to `digits` significant digits (0.00098, 1.69, 12.3), with a true minus sign; very
+ * small or large magnitudes in exponent form (1.2e−7).
+ */
+export function formatSignificant(value, digits = 3) {
+  if (value === 0) return '0';
+  if (!Number.isFinite(value)) return Number.isNaN(value) ? 'NaN' : value > 0 ? '∞' : '−∞';
+  const size = Math.abs(value);
+  const text =
+    size >= 1e-4 && size < 10 ** digits
+      ? String(Number(value.toPrecision(digits)))
+      : size >= 10 ** digits && size < 1e6
+        ? String(Math.round(value))
+        : value.toExponential(digits - 1);
+  return text.replace(/-/g, '−');
+}
+
+const fixed = (digits) => (value) =>
+  value
+    .toFixed(digits)
+    .replace(/^-(0\.0*)$/, '$1')
+    .replace('-', '−');
 
 // Captions are fixed texts (so the layout never moves); what depends on the settings is a
 // `note(view)` drawn under the panel's colour bar. `masked(view)` says which cells the causal
 // mask hides from the softmax: they are drawn grey and read "masked".
 const causalMask = (view) => (view.causal ? (i, j) => j > i : null);
 const rowConstantBias = (view) => view.maxDistance === 0 && view.n > 1;
-// The two softmax panels: weights on a 0-to-1 scale (in the long view, up to their 99th
-// percentile, so the label drops the range).
-const WEIGHT_SCALE = { scale: 'sequential', fixedRange: [0, 1], barLabel: 'weight, 0 to 1', barLabelLong: 'weight' };
+// Under the causal mask a query never sees a later key, so positive offsets are never used.
+const DECODER_NOTE = 'A decoder never uses offsets 1…k (a^K_1…a^K_k): only the lower edge is drawn.';
+// The two softmax panels: colours from 0 to the panel's own largest weight (weight-scale.js);
+// in the long view, up to its 99th percentile, so the label drops the range.
+const weightScale = (matrix) => ({
+  scale: 'sequential',
+  range: (view) => [0, weightMax(view.result[matrix].data, view)],
+  barLabel: (scale) => `weight, 0 to ${scale.max.toPrecision(3)} (this panel’s max)`,
+  barLabelLong: 'weight',
+});
+// The colour rule as the caption states it; the long view has its own (panel-extents.js).
+const weightColours = (view) =>
+  view.long
+    ? 'Colours: 0 to this panel’s 99th percentile, brighter weights saturate.'
+    : 'Colours: 0 to this panel’s largest weight.';
 
 export const PANELS = [
   {
@@ -21,7 +56,7 @@ export const PANELS = [
     barLabel: 'score (blue < 0 < red)',
     values: (view) => view.result.contentScores.data,
     caption: () =>
-      'qᵢ · kⱼ / √dₖ for query i (row) and key j (column): how well the two vectors match, with no notion of where the tokens stand. Signed: blue below zero, red above.',
+      'q_i · k_j / √d_k for query i (row) and key j (column): how well the two vectors match, with no notion of where the tokens stand. Signed: blue below zero, red above.',
     note: (view) => (view.causal ? 'Shown unmasked: the causal mask acts in the softmax.' : ''),
   },
   {
@@ -31,32 +66,37 @@ export const PANELS = [
     bandEdges: true,
     barLabel: 'bias (blue < 0 < red)',
     values: (view) => view.result.positionBiases.data,
-    caption: () =>
-      'qᵢ · aᴷ[clip(j − i, ±k)] / √dₖ. A diagonal shares one embedding aᴷ, but the query qᵢ changes from row to row, so values along a diagonal differ. Outside the dashed lines (|j − i| > k) every cell reuses an edge embedding.',
+    caption: (view) =>
+      view?.sameQuery
+        ? 'q_i · a^K[clip(j − i, ±k)] / √d_k with the same query in every row: a diagonal shares one embedding a^K and one query, so it is constant (a Toeplitz matrix), one point of the profile per diagonal. From the dashed lines outward (|j − i| ≥ k) a row reuses one edge embedding.'
+        : 'q_i · a^K[clip(j − i, ±k)] / √d_k. A diagonal shares one embedding a^K, but the query q_i changes from row to row, so values along a diagonal differ. From the dashed lines outward (|j − i| ≥ k) a row reuses one edge embedding, so its values there are equal.',
     note: (view) => {
       if (rowConstantBias(view)) return 'k = 0: one embedding, so one bias per row.';
       if (view.maxDistance >= view.n - 1) return `k = ${view.maxDistance} ≥ n − 1: no cell is clipped.`;
-      return view.causal ? 'Shown unmasked: the causal mask acts in the softmax.' : '';
+      return view.causal ? `Shown unmasked: the causal mask acts in the softmax. ${DECODER_NOTE}` : '';
     },
   },
   {
     id: 'contentWeights',
     title: 'Content-only weights',
-    ...WEIGHT_SCALE,
+    ...weightScale('contentWeights'),
     values: (view) => view.result.contentWeights.data,
     masked: causalMask,
-    caption: () =>
-      'softmax of each row of the content scores: attention with no position information. Every row sums to 1; under the causal mask, keys after the query (j > i) get weight 0.',
-    note: (view) => (view.causal ? 'Grey: keys after the query, masked.' : `Uniform attention: 1/n = ${(1 / view.n).toPrecision(2)} per key.`),
+    caption: (view) =>
+      `softmax of each row of the content scores: attention with no position information. Every row sums to 1; under the causal mask, keys after the query (j > i) get weight 0. ${weightColours(view)}`,
+    note: (view) =>
+      view.causal
+        ? 'Grey: keys after the query, masked.'
+        : `For reference, uniform attention would give 1/n = ${(1 / view.n).toPrecision(2)} per key.`,
   },
   {
     id: 'combinedWeights',
     title: 'Combined weights',
-    ...WEIGHT_SCALE,
+    ...weightScale('combinedWeights'),
     values: (view) => view.result.combinedWeights.data,
     masked: causalMask,
-    caption: () =>
-      'softmax of content scores + position biases, so each content weight is multiplied by exp(bias) and its row renormalised: a large bias can lift even a weak key, and a bias shared by a whole row changes nothing.',
+    caption: (view) =>
+      `softmax of content scores + position biases: each content weight times exp(bias), then renormalised per row, so a large bias can lift a weak key and a row-wide bias changes nothing. ${weightColours(view)}`,
     note: (view) => (view.causal ? 'Grey: keys after the query, masked.' : ''),
   },
   {
@@ -83,14 +123,17 @@ export const PANELS = [
     values: (view) => view.offsets.data,
     range: (view) => Math.max(1, Math.min(view.maxDistance, view.n - 1)),
     caption: () =>
-      'clip(j − i, ±k): exactly constant along every diagonal (a Toeplitz matrix). It picks the row of aᴷ and aⱽ for each cell; every cell with |j − i| ≥ k uses an edge row, so beyond the dashed lines all cells share it.',
-    note: (view) => (view.maxDistance >= view.n - 1 ? `k = ${view.maxDistance} ≥ n − 1: no cell is clipped.` : ''),
+      'clip(j − i, ±k): exactly constant along every diagonal (a Toeplitz matrix). It picks the row of a^K and a^V for each cell. The dashed lines mark where the shared runs begin: every cell with |j − i| ≥ k uses an edge row (the |j − i| = k diagonal already does), so from each line outward every cell uses that line’s edge row.',
+    note: (view) => {
+      if (view.maxDistance >= view.n - 1) return `k = ${view.maxDistance} ≥ n − 1: no cell is clipped.`;
+      return view.causal && view.maxDistance > 0 ? DECODER_NOTE : '';
+    },
   },
 ];
 
 export const formatters = {
   cell: (panel) => (panel.integer ? (v) => String(v).replace('-', '−') : fixed(2)),
-  readout: (panel) => (panel.integer ? (v) => String(v).replace('-', '−') : fixed(3)),
+  readout: (panel) => (panel.integer ? (v) => String(v).replace('-', '−') : (v) => formatSignificant(v, 3)),
 };
 
 /**
@@ -99,9 +142,15 @@ export const formatters = {
  */
 export function parsePanelList(text, known, label = 'panels') {
   const camel = (name) => name.trim().replace(/-([a-z])/g, (_, c) => c.toUpperCase());
-  const asked = String(text).split(/[\s,]+/).filter(Boolean).map(camel);
+  const asked = String(text)
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map(camel);
   const unknown = asked.filter((name) => !known.includes(name));
   const ids = known.filter((name) => asked.includes(name));
-  const note = unknown.length || !ids.length ? `${label}: ${unknown.length ? `unknown ${unknown.join(', ')}; ` : ''}choose from ${known.join(', ')}` : null;
+  const note =
+    unknown.length || !ids.length
+      ? `${label}: ${unknown.length ? `unknown ${unknown.join(', ')}; ` : ''}choose from ${known.join(', ')}`
+      : null;
   return { ids: ids.length ? ids : known, note };
 }

@@ -10,6 +10,9 @@ export const MAX_LONG = 2048;
 
 /** name -> { param, kind, default, min, max, step } */
 export const CONTROLS = {
+  draw: { param: 'draw', attribute: 'draw', kind: 'choice', default: 'stable', choices: ['stable', 'handbook'] },
+  table: { param: 'table', attribute: 'table', kind: 'choice', default: 'locality', choices: ['locality', 'random'] },
+  sameQuery: { param: 'sameq', attribute: 'same-query', kind: 'bool', default: false },
   seqLen: { param: 'n', attribute: 'seq-len', kind: 'int', default: 6, min: 1, max: MAX_LONG },
   long: { param: 'long', attribute: null, kind: 'bool', default: false },
   dK: { param: 'dk', attribute: 'd-k', kind: 'int', default: 4, min: 1, max: 64 },
@@ -20,15 +23,37 @@ export const CONTROLS = {
   profileSeed: { param: 'pseed', attribute: 'seed', kind: 'int', default: 42, min: 0, max: 4294967295 },
   profileDK: { param: 'pdk', attribute: 'd-k', kind: 'int', default: 4, min: 1, max: 64 },
   profileMaxDistance: { param: 'pk', attribute: 'max-distance', kind: 'int', default: 5, min: 0, max: 32 },
+  strength: { param: 'strength', attribute: 'strength', kind: 'number', default: 8, min: 0, max: 20 },
   noise: { param: 'noise', attribute: 'noise', kind: 'number', default: 0.1, min: 0, max: 2 },
   width: { param: 'width', attribute: 'width', kind: 'number', default: 1, min: 0.1, max: 20 },
   asymmetry: { param: 'asym', attribute: 'asymmetry', kind: 'number', default: 0, min: -0.9, max: 0.9 },
 };
 
-/** The settings of the attention panels and of the profile. */
-export const ATTENTION_SETTINGS = ['seqLen', 'dK', 'maxDistance', 'seed', 'causal', 'tokens'];
-/** The page's own: the long-sequence view. */
-export const PAGE_SETTINGS = ['long'];
+/**
+ * The largest clipping distance k for a state: 63 in the sentence view (and the elements); in
+ * the long view n − 1 (at least 63), where the offset-space panels show 2k + 1 columns.
+ */
+export function maxDistanceLimit(state) {
+  return state.long ? Math.max(CONTROLS.maxDistance.max, state.seqLen - 1) : CONTROLS.maxDistance.max;
+}
+
+/** The settings of the attention panels (the locality table's shape among them)… */
+export const ATTENTION_SETTINGS = [
+  'draw',
+  'table',
+  'sameQuery',
+  'seqLen',
+  'dK',
+  'maxDistance',
+  'seed',
+  'causal',
+  'tokens',
+  'strength',
+  'noise',
+  'width',
+  'asymmetry',
+];
+/** …and of <relpos-profile>, the handbook's figure on its own. */
 export const PROFILE_SETTINGS = ['profileSeed', 'profileDK', 'profileMaxDistance', 'noise', 'width', 'asymmetry'];
 
 export function defaultState() {
@@ -46,6 +71,11 @@ export function parseControl(name, text, label = CONTROLS[name].param, max = CON
     const clean = String(text).replace(/\s+/g, ' ').trim();
     return { value: clean.slice(0, 2000) };
   }
+  if (c.kind === 'choice') {
+    const choice = String(text).trim();
+    if (c.choices.includes(choice)) return { value: choice };
+    return { value: c.default, note: `${c.param} must be ${c.choices.join(' or ')}; using ${c.default}` };
+  }
   if (c.kind === 'bool') {
     if (text === '1' || text === 'true') return { value: true };
     if (text === '0' || text === 'false') return { value: false };
@@ -57,7 +87,12 @@ export function parseControl(name, text, label = CONTROLS[name].param, max = CON
   }
   let value = c.kind === 'int' ? Math.round(number) : number;
   value = Math.min(c.max, Math.max(c.min, value));
-  return value === number ? { value } : { value, note: `${c.param} must be ${c.kind === 'int' ? 'an integer' : 'a number'} from ${c.min} to ${c.max}; using ${value}` };
+  return value === number
+    ? { value }
+    : {
+        value,
+        note: `${c.param} must be ${c.kind === 'int' ? 'an integer' : 'a number'} from ${c.min} to ${c.max}; using ${value}`,
+      };
 }
 
 export function splitTokens(text) {

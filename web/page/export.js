@@ -17,7 +17,16 @@ export function matricesCsv(view) {
     const values = panel.values(view);
     for (let i = 0; i < n; i += 1) {
       for (let j = 0; j < n; j += 1) {
-        const row = [panel.id, i, j, tokens[i], tokens[j], j - i, clippedOffset(i, j, view.maxDistance), values[i * n + j]];
+        const row = [
+          panel.id,
+          i,
+          j,
+          tokens[i],
+          tokens[j],
+          j - i,
+          clippedOffset(i, j, view.maxDistance),
+          values[i * n + j],
+        ];
         lines.push(row.map(field).join(','));
       }
     }
@@ -35,11 +44,18 @@ export function viewJson(view, profile, state) {
       generator: 'relpos',
       settings: state,
       tokens: view.tokens,
-      inputs: Object.fromEntries(Object.entries(result.inputs).filter(([, m]) => typeof m === 'object').map(([k, m]) => [k, plain(m)])),
+      inputs: Object.fromEntries(
+        Object.entries(result.inputs)
+          .filter(([, m]) => typeof m === 'object')
+          .map(([k, m]) => [k, plain(m)]),
+      ),
       weights: Object.fromEntries(Object.entries(result.weights).map(([k, m]) => [k, plain(m)])),
-      panels: Object.fromEntries(PANELS.map((panel) => [panel.id, { rows: view.n, cols: view.n, data: Array.from(panel.values(view)) }])),
+      panels: Object.fromEntries(
+        PANELS.map((panel) => [panel.id, { rows: view.n, cols: view.n, data: Array.from(panel.values(view)) }]),
+      ),
       output: plain(result.output),
-      profile: { offsets: Array.from(profile.offsets), profile: Array.from(profile.profile), embeddings: plain(profile.embeddings) },
+      // The uniform query's bias per offset on the panels' own table (inputs.relKeys).
+      profile: { offsets: Array.from(profile.offsets), profile: Array.from(profile.profile) },
     },
     null,
     1,

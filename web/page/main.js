@@ -1,17 +1,32 @@
-// The page's controller: state (URL) -> numbers (WASM, through the JS API) -> figures. Every
-// control change recomputes and redraws synchronously, in the same frame. With ?embed=1 the page
-// is the iframe view: only the panels named in ?panels=…, without the page's chrome.
+// The page's controller: state (URL) -> numbers (WASM, through the JS API) -> figures. Up to
+// SYNC_LIMIT positions a control change recomputes and redraws in the same task; above, a worker
+// computes and the panels are drawn one per task. With ?embed=1 the page is the iframe view: only
+// the panels named in ?panels=…, without the page's chrome.
 import { AttentionFigure } from '../figures/attention-figure.js';
 import { download } from '../figures/download.js';
 import { adoptFigureCss } from '../figures/figure-css.js';
 import { rememberRanges } from '../figures/panel-extents.js';
 import { PANELS, parsePanelList } from '../figures/panels.js';
-import { createProfileFigure, drawProfile, profileCaption } from '../figures/profile-figure.js';
-import { ATTENTION_SETTINGS, CONTROLS, MAX_LONG, MAX_TOKENS, PROFILE_SETTINGS, defaultState, parseControl, splitTokens } from '../figures/settings.js';
+import { themeColours } from '../figures/attention-figure.js';
+import { setMathText } from '../figures/math-dom.js';
+import { createTablesFigure, drawTablesFigure } from '../figures/tables-figure.js';
+import { createProfileFigure, drawProfile, tableProfileCaption } from '../figures/profile-figure.js';
+import {
+  ATTENTION_SETTINGS,
+  CONTROLS,
+  MAX_LONG,
+  MAX_TOKENS,
+  defaultState,
+  maxDistanceLimit,
+  parseControl,
+  splitTokens,
+} from '../figures/settings.js';
+import { offsetValue } from '../figures/offset-space.js';
 import { sharedRelPos } from '../figures/shared-relpos.js';
 import { startAttentionWorker } from '../figures/start-attention-worker.js';
-import { computeAttentionView, computeProfile, keepOffsets } from '../figures/view.js';
+import { computeAttentionView, keepOffsets } from '../figures/view.js';
 import { matricesCsv, viewJson } from './export.js';
+import { wireStory } from './story.js';
 import { queryFromState, stateFromQuery } from './url-state.js';
 
 const $ = (id) => document.getElementById(id);
@@ -19,7 +34,15 @@ const $ = (id) => document.getElementById(id);
 const SYNC_LIMIT = 384;
 /** The longest the address bar lags behind the view. */
 const URL_DELAY_MS = 150;
-const PANEL_NAMES = [...PANELS.map((panel) => panel.id), 'profile'];
+const PANEL_NAMES = [...PANELS.map((panel) => panel.id), 'tables', 'profile'];
+
+/** What the numbers are, for the current draw (under the controls; math notation of render/math-text.js). */
+const DRAW_EXPLAIN = {
+  stable:
+    'Stable numbers: each word’s embedding (d_{model} = 8), the weights W_Q, W_K, W_V and each offset’s rows of a^K and a^V are drawn from a numpy stream of their own, seeded by the seed and what they stand for. A word has the same vectors wherever it stands, and changing k only adds or removes table rows. Rows are query positions i, columns key positions j; offsets are j − i, so negative offsets look back.',
+  handbook:
+    'The handbook’s numbers: X, W_Q, W_K, W_V, a^K and a^V are drawn in that order from np.random.seed(seed) (d_{model} = 8), exactly as the handbook does, so any change re-draws every number; the words only name the positions. (With the locality table, a^K is the handbook’s simulated table, from its own np.random.seed(seed).) Rows are query positions i, columns key positions j; offsets are j − i, so negative offsets look back.',
+};
 
 /** ?panels=a,b -> the panel ids to show, and a note on names that were not understood. */
 function chosenPanels(search) {
@@ -37,8 +60,8 @@ async function start() {
   const loaded = stateFromQuery(location.search);
   let state = loaded.state;
   let attentionView = null;
-  let profileView = null;
   let highlightOffset = null;
+  let selectedCell = null;
 
   const rp = await sharedRelPos();
   const notes = $('notes');
@@ -48,22 +71,28 @@ async function start() {
     overlay: document.querySelector('main'),
     panelIds: shown.ids,
     numbered: !embed,
-    onSelect: (offset) => {
+    onSelect: (offset, cell) => {
       highlightOffset = offset;
+      selectedCell = cell;
       drawProfileFigure();
+      drawTables();
     },
+    onPresent: () => scheduleUrl(), // ?present=<panel> keeps the present view
   });
-  const profileFigure = createProfileFigure(embed ? null : PANELS.length + 1);
-  profileFigure.figure.insertBefore($('profile-controls'), profileFigure.actions);
-  // In the iframe view the profile joins the panels' grid, so that the frame is filled evenly.
-  (embed ? $('panels') : $('profile-section')).append(profileFigure.figure);
+  const tablesFigure = createTablesFigure(embed ? null : PANELS.length + 1);
+  const profileFigure = createProfileFigure(embed ? null : PANELS.length + 2, 'The table read by one query');
+  // In the iframe view these join the panels' grid, so that the frame is filled evenly.
+  (embed ? $('panels') : $('profile-section')).append(tablesFigure.figure, profileFigure.figure);
   const profileCanvas = profileFigure.canvas;
   const showProfile = shown.ids.includes('profile');
+  const showTables = shown.ids.includes('tables');
   profileFigure.figure.hidden = !showProfile;
-  $('profile-section').hidden = embed || !showProfile;
+  $('profile-section').hidden = embed || !(showProfile || showTables);
 
   // --- Controls ------------------------------------------------------------------------------
-  const inputs = Object.keys(CONTROLS).map((name) => $(name));
+  const inputs = Object.keys(CONTROLS)
+    .map((name) => $(name))
+    .filter(Boolean); // <relpos-profile>'s own settings have no control here
   for (const input of inputs) {
     const c = CONTROLS[input.name];
     if (c.kind === 'int' || c.kind === 'number') {
@@ -80,13 +109,22 @@ async function start() {
   function syncControls() {
     const max = String(state.long ? MAX_LONG : MAX_TOKENS);
     if ($('seqLen').max !== max) $('seqLen').max = max;
+    const maxK = String(maxDistanceLimit(state)); // the long view: up to n − 1
+    if ($('maxDistance').max !== maxK) $('maxDistance').max = maxK;
     if ($('tokens').disabled !== state.long) $('tokens').disabled = state.long;
     if ($('long-explain').hidden === state.long) $('long-explain').hidden = !state.long;
+    setMathText($('draw-explain'), DRAW_EXPLAIN[state.draw]);
+    const random = state.table === 'random';
+    for (const name of ['strength', 'width', 'asymmetry', 'noise'])
+      if ($(name).disabled !== random) $(name).disabled = random;
+    if (tablesFigure.figure.hidden !== (state.long || !showTables))
+      tablesFigure.figure.hidden = state.long || !showTables;
     for (const input of inputs) {
       const value = state[input.name];
       if (input.type === 'checkbox') {
         if (input.checked !== value) input.checked = value;
-      } else if ((document.activeElement !== input || input.type === 'range') && input.value !== String(value)) input.value = String(value);
+      } else if ((document.activeElement !== input || input.type === 'range') && input.value !== String(value))
+        input.value = String(value);
       const out = $(`${input.name}-out`);
       if (out && out.textContent !== String(value)) out.textContent = String(value);
     }
@@ -94,7 +132,12 @@ async function start() {
 
   function onControl(input) {
     const raw = input.type === 'checkbox' ? (input.checked ? '1' : '0') : input.value;
-    const { value, note } = parseControl(input.name, raw);
+    const { value, note } = parseControl(
+      input.name,
+      raw,
+      undefined,
+      input.name === 'maxDistance' ? maxDistanceLimit(state) : undefined,
+    );
     if (note && input.type === 'number' && input.value === '') return; // mid-edit: wait for a number
     const words = (text) => splitTokens(text).length;
     // A new word count sets n (an empty box keeps it); other edits keep a slider-chosen n.
@@ -104,6 +147,7 @@ async function start() {
     state = { ...state, [input.name]: value };
     if (input.name === 'long' && !value) state.seqLen = Math.min(state.seqLen, MAX_TOKENS);
     if (input.name === 'seqLen' && !state.long) state.seqLen = Math.min(state.seqLen, MAX_TOKENS);
+    state.maxDistance = Math.min(state.maxDistance, maxDistanceLimit(state));
     setNotes(note ? [note] : []);
     update();
   }
@@ -148,15 +192,6 @@ async function start() {
     return Object.fromEntries(ATTENTION_SETTINGS.map((name) => [name, state[name]]));
   }
 
-  // The profile's numbers, recomputed only when one of its settings changes.
-  let profileKey = null;
-  function updateProfile() {
-    const key = JSON.stringify(PROFILE_SETTINGS.map((name) => state[name]));
-    if (key === profileKey && profileView) return;
-    profileView = computeProfile(rp, state);
-    profileKey = key;
-  }
-
   // The address bar follows the view, written at most every URL_DELAY_MS (and when the page
   // is left): replaceState costs a few ms a call in Chromium, which also ignores it, with a
   // console warning, past about 100 calls in 10 s, as a dragged slider would make.
@@ -164,7 +199,9 @@ async function start() {
   function writeUrl() {
     clearTimeout(urlTimer);
     urlTimer = 0;
-    const url = `${location.pathname}${embed ? location.search : queryFromState(state)}${location.hash}`;
+    const query = embed ? location.search : queryFromState(state);
+    const present = !embed && figure.presenting ? `${query ? '&' : '?'}present=${figure.presenting}` : '';
+    const url = `${location.pathname}${query}${present}${location.hash}`;
     try {
       if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', url);
     } catch {
@@ -178,10 +215,15 @@ async function start() {
 
   function update() {
     started = performance.now();
-    const large = state.seqLen > SYNC_LIMIT && getWorker();
+    // The long view's offset-space panels have n × (2k′ + 1) cells: past 384² of them, the worker too.
+    const offsetCells = state.long ? state.seqLen * (2 * Math.min(state.maxDistance, state.seqLen - 1) + 1) : 0;
+    const large = (state.seqLen > SYNC_LIMIT || offsetCells > SYNC_LIMIT * SYNC_LIMIT) && getWorker();
     try {
-      updateProfile();
-      if (!large) attentionView = computeAttentionView(rp, attentionSettings(), { positionsOnly: state.long, previous: attentionView });
+      if (!large)
+        attentionView = computeAttentionView(rp, attentionSettings(), {
+          positionsOnly: state.long,
+          previous: attentionView,
+        });
     } catch (error) {
       setNotes([error.message]);
       return;
@@ -191,8 +233,9 @@ async function start() {
     if (large) {
       requestId += 1;
       document.body.dataset.busy = 'true';
-      worker.postMessage({ id: requestId, settings: attentionSettings(), positionsOnly: state.long });
-      drawProfileFigure();
+      figure.maxSide = maxSide();
+      const offsetGrid = state.long ? figure.offsetGrid(state.seqLen, state.maxDistance) : null; // block means in the worker too
+      worker.postMessage({ id: requestId, settings: attentionSettings(), positionsOnly: state.long, offsetGrid });
       return;
     }
     computedBy = 'main';
@@ -210,44 +253,84 @@ async function start() {
     rememberRanges(attentionView, ranges);
     computedBy = 'worker';
     figure.maxSide = maxSide();
-    const shown = attentionView;
-    await figure.setView(shown, { progressive: true });
-    if (id === requestId && attentionView === shown) drawn();
+    const requested = attentionView;
+    drawProfileFigure();
+    await figure.setView(requested, { progressive: true });
+    if (id === requestId && attentionView === requested) drawn();
   }
 
   // Tells listeners (and the benchmark) that the frame for the last change is complete.
   function drawn() {
     if (document.body.dataset.busy) delete document.body.dataset.busy;
-    document.dispatchEvent(new CustomEvent('relpos-drawn', { detail: { n: attentionView.n, ms: performance.now() - started, computedBy } }));
+    document.dispatchEvent(
+      new CustomEvent('relpos-drawn', { detail: { n: attentionView.n, ms: performance.now() - started, computedBy } }),
+    );
   }
 
   const maxSide = () => (embed ? Math.max(120, innerHeight - 250) : 560);
 
-  // The profile is drawn again when its numbers or its highlighted offset change, or with
-  // `force` (a new size or theme).
+  // The profile (the panels' own table, read by the uniform query) is drawn again when its
+  // numbers or its highlighted offset change, or with `force` (a new size or theme).
   let profileShown = { view: null, highlight: null };
   function drawProfileFigure(force = false) {
-    if (!showProfile || !profileView) return;
+    if (!showProfile || !attentionView) return;
+    const profileView = attentionView.profile;
     if (!force && profileShown.view === profileView && profileShown.highlight === highlightOffset) return;
-    drawProfile(profileCanvas, profileView, highlightOffset);
+    drawProfile(profileCanvas, profileView, highlightOffset, { yLabel: 'bias u · a^K/√d_k' });
     profileShown = { view: profileView, highlight: highlightOffset };
-    const caption = profileCaption(profileView);
-    if (profileFigure.caption.textContent !== caption) profileFigure.caption.textContent = caption;
+    setMathText(profileFigure.caption, tableProfileCaption(attentionView, state));
+  }
+
+  // What the selected cell is made of (the sentence view only: its tables have ≤ 127 rows).
+  function drawTables() {
+    if (!showTables || !attentionView || attentionView.long || tablesFigure.figure.hidden) return;
+    drawTablesFigure(tablesFigure, attentionView, selectedCell, themeColours(tablesFigure.canvas));
   }
 
   function draw(force = false) {
     figure.maxSide = maxSide();
     if (attentionView) figure.setView(attentionView);
+    if (selectedCell && attentionView && (selectedCell.i >= attentionView.n || selectedCell.j >= attentionView.n))
+      selectedCell = null;
     drawProfileFigure(force);
+    drawTables();
   }
 
   // --- Exports -------------------------------------------------------------------------------
-  $('export-csv').addEventListener('click', () => download('relpos-matrices.csv', new Blob([matricesCsv(attentionView)], { type: 'text/csv' })));
-  $('export-json').addEventListener('click', () => download('relpos-view.json', new Blob([viewJson(attentionView, profileView, state)], { type: 'application/json' })));
+  $('export-csv').addEventListener('click', () =>
+    download('relpos-matrices.csv', new Blob([matricesCsv(attentionView)], { type: 'text/csv' })),
+  );
+  $('export-json').addEventListener('click', () =>
+    download(
+      'relpos-view.json',
+      new Blob([viewJson(attentionView, attentionView.profile, state)], { type: 'application/json' }),
+    ),
+  );
+
+  // --- The story at the top -------------------------------------------------------------------
+  wireStory($('story'), {
+    rp,
+    state: () => ({ ...state }),
+    settingsOf: (s) => Object.fromEntries(ATTENTION_SETTINGS.map((name) => [name, s[name]])),
+    setState: (next) => {
+      state = { ...state, ...next };
+      setNotes([]);
+      update();
+    },
+    selectCell: (cell) => {
+      figure.select(cell, { panelId: null });
+      $('figure-tables').scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    },
+  });
 
   // --- Start ---------------------------------------------------------------------------------
+  const presentAsked = new URLSearchParams(location.search).get('present');
   setNotes([...shown.notes, ...loaded.notes.map((note) => `Link corrected: ${note}.`)]);
   update();
+  if (presentAsked && !figure.present(presentAsked))
+    setNotes([
+      `Link corrected: present: unknown ${presentAsked}; choose from ${figure.panels.map((p) => p.id).join(', ')}.`,
+    ]);
   new ResizeObserver(() => attentionView && draw(true)).observe(document.querySelector('main'));
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => attentionView && draw(true));
   document.body.dataset.ready = 'true';
@@ -259,6 +342,14 @@ async function start() {
       state: () => ({ ...state }),
       computedBy: () => computedBy,
       valueAt: (panelId, i, j) => PANELS.find((p) => p.id === panelId).values(attentionView)[i * attentionView.n + j],
+      profile: () => Array.from(attentionView.profile.profile),
+      tokens: () => [...attentionView.result.tokens],
+      // The long view's offset-space cell (i, c): as drawn (float32, null: no key) and in float64.
+      offsetCell: (panelId, i, c) => {
+        const space = attentionView.offsetSpace;
+        const cell = space.panels[panelId][i * space.cols + c + space.reach];
+        return { drawn: cell === cell ? cell : null, exact: offsetValue(attentionView, panelId, i, c) };
+      },
       timePanelDraw: (panelId) => figure.timePanelDraw(panelId),
       memory: () => rp.memory(),
     }),

@@ -1,5 +1,12 @@
 // The page's state in its URL (history.replaceState), so that a shared link reproduces the view.
-import { CONTROLS, MAX_TOKENS, defaultState, parseControl, splitTokens } from '../figures/settings.js';
+import {
+  CONTROLS,
+  MAX_TOKENS,
+  defaultState,
+  maxDistanceLimit,
+  parseControl,
+  splitTokens,
+} from '../figures/settings.js';
 
 /** The state from a query string, and the notes on anything that had to be corrected. */
 export function stateFromQuery(search) {
@@ -7,13 +14,24 @@ export function stateFromQuery(search) {
   const state = defaultState();
   const notes = [];
   for (const [name, c] of Object.entries(CONTROLS)) {
-    if (!params.has(c.param)) continue;
+    if (!params.has(c.param) || name === 'maxDistance') continue; // k: below, its limit depends on n
     const { value, note } = parseControl(name, params.get(c.param));
     state[name] = value;
     if (note) notes.push(note);
   }
-  if (params.has('tokens') && !params.has('n')) state.seqLen = Math.max(1, Math.min(MAX_TOKENS, splitTokens(state.tokens).length));
+  if (params.has('tokens') && !params.has('n'))
+    state.seqLen = Math.max(1, Math.min(MAX_TOKENS, splitTokens(state.tokens).length));
   if (state.seqLen > MAX_TOKENS) state.long = true; // a long sequence opens the long-sequence view
+  if (params.has(CONTROLS.maxDistance.param)) {
+    const { value, note } = parseControl(
+      'maxDistance',
+      params.get(CONTROLS.maxDistance.param),
+      undefined,
+      maxDistanceLimit(state),
+    );
+    state.maxDistance = value;
+    if (note) notes.push(note);
+  }
   return { state, notes };
 }
 
@@ -27,4 +45,3 @@ export function queryFromState(state) {
   const query = params.toString();
   return query ? `?${query}` : '';
 }
-

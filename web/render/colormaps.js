@@ -1,15 +1,10 @@
-// Colour maps as 256-entry RGBA tables sampled once from d3-scale-chromatic (viridis for
-// weights, RdBu reversed for signed values: blue below zero, red above; both readable by
-// colour-blind readers), and the rule that maps a value to an entry.
-import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
+// Colour maps as 256-entry RGBA tables sampled from d3-scale-chromatic at build time
+// (colour-tables.js, by scripts/make-colour-tables.mjs; nothing of d3 at run time): viridis for
+// weights, RdBu reversed for signed values (blue below zero, red above), both readable by
+// colour-blind readers; and the rule that maps a value to an entry.
+import { COLOUR_TABLES_HEX } from './colour-tables.js';
 
 export const TABLE_SIZE = 256;
-
-/** The interpolators behind the tables: t in [0, 1] -> CSS colour. Entry e is at t = e / 255. */
-export const INTERPOLATORS = {
-  viridis: interpolateViridis,
-  'rdbu-reversed': (t) => interpolateRdBu(1 - t),
-};
 
 /** [r, g, b] of a CSS colour as d3 writes them: "#rrggbb" or "rgb(r, g, b)". */
 export function parseColour(css) {
@@ -17,35 +12,74 @@ export function parseColour(css) {
   return css.match(/\d+/g).slice(0, 3).map(Number);
 }
 
-function sample(interpolate) {
+// 6 hex digits per entry -> RGBA bytes.
+function decode(hex) {
   const table = new Uint8ClampedArray(TABLE_SIZE * 4);
   for (let entry = 0; entry < TABLE_SIZE; entry += 1) {
-    table.set([...parseColour(interpolate(entry / (TABLE_SIZE - 1))), 255], entry * 4);
+    for (let c = 0; c < 3; c += 1)
+      table[entry * 4 + c] = parseInt(hex.slice(entry * 6 + c * 2, entry * 6 + c * 2 + 2), 16);
+    table[entry * 4 + 3] = 255;
   }
   return table;
 }
 
 const tables = new Map();
 
-/** The RGBA table (256 × 4 bytes) of a named colour map, sampled on first use. */
+/** The RGBA table (256 × 4 bytes) of a named colour map, decoded on first use. */
 export function colourTable(name) {
-  if (!tables.has(name)) tables.set(name, sample(INTERPOLATORS[name]));
+  if (!tables.has(name)) {
+    if (!Object.hasOwn(COLOUR_TABLES_HEX, name)) {
+      throw new RangeError(
+        `unknown colour map ${JSON.stringify(name)}; expected ${Object.keys(COLOUR_TABLES_HEX).join(', ')}`,
+      );
+    }
+    tables.set(name, decode(COLOUR_TABLES_HEX[name]));
+  }
   return tables.get(name);
 }
 
+/** The colour map of each kind of scale. */
+export const SCALE_MAPS = { sequential: 'viridis', diverging: 'rdbu-reversed' };
+
 /**
- * A colour scale for a panel, from the values' extent { min, max }. Sequential scales span
- * [min, max] (or `fixed`: weights use [0, 1]); diverging scales are symmetric around 0:
- * [-m, m] with m the largest |value| (or `fixed`; 1 if all values are zero).
+ * A colour scale, complete: everything a heatmap and its colour bar need.
+ *
+ *   kind     'sequential' or 'diverging';  map  the colour table's name (SCALE_MAPS[kind])
+ *   min, max the values that get the first and the last colour (domain: [min, max])
+ *   beyond   { low, high }: values of the extent lie below min / above max (they saturate)
+ *   integer  integer data (integer ticks);  label  the colour bar's label
+ *   entry(v) the table entry of value v (entryFor)
+ *
+ * From the values' extent { min, max }: sequential scales span [min, max] (or `fixed`, a
+ * [low, high]: weights use [0, 1]); diverging scales are symmetric around 0, [-m, m] with m the
+ * largest |value| (or `fixed`, an m; 1 if all values are zero).
  */
-export function makeScale(kind, { min, max }, fixed) {
-  if (kind === 'sequential') {
-    const [low, high] = fixed ?? (max > min ? [min, max] : [min - 1, min + 1]);
-    return { kind, map: 'viridis', min: low, max: high };
+export function makeScale(kind, extent, fixed, { integer = false, label = '' } = {}) {
+  if (!Object.hasOwn(SCALE_MAPS, kind)) {
+    throw new RangeError(`unknown scale kind ${JSON.stringify(kind)}; expected ${Object.keys(SCALE_MAPS).join(', ')}`);
   }
-  let m = fixed ?? Math.max(Math.abs(min), Math.abs(max));
-  if (!(m > 1e-12)) m = 1; // all (numerically) zero: keep rounding noise at the centre colour
-  return { kind, map: 'rdbu-reversed', min: -m, max: m };
+  const { min, max } = extent;
+  let low;
+  let high;
+  if (kind === 'sequential') {
+    [low, high] = fixed ?? (max > min ? [min, max] : [min - 1, min + 1]);
+  } else {
+    let m = fixed ?? Math.max(Math.abs(min), Math.abs(max));
+    if (!(m > 1e-12)) m = 1; // all (numerically) zero: keep rounding noise at the centre colour
+    [low, high] = [-m, m];
+  }
+  const scale = {
+    kind,
+    map: SCALE_MAPS[kind],
+    min: low,
+    max: high,
+    domain: [low, high],
+    beyond: { low: min < low, high: max > high },
+    integer,
+    label,
+    entry: (value) => entryFor(scale, value),
+  };
+  return scale;
 }
 
 /** min and max of n × n row-major values, leaving out j > i when `masked`; one pass. */
@@ -70,9 +104,16 @@ export function extentOf(values, n, masked = false) {
  */
 export const roundEntry = (x) => (x < 0.5 ? 0 : x >= 254.5 ? 255 : (x + 0.5) | 0);
 
-/** The table entry for a value: round((v - min) / (max - min) * 255), clamped to 0..255. */
+/**
+ * The table entry for a value on a scale from `min` spanning `span` (max - min):
+ * round((v - min) / span * 255), clamped to 0..255. The one place this rule is written (the
+ * heatmap's per-cell loop calls it too; V8 inlines it).
+ */
+export const entryOf = (value, min, span) => roundEntry(((value - min) / span) * (TABLE_SIZE - 1));
+
+/** The table entry for a value on `scale` ({ min, max }). */
 export function entryFor(scale, value) {
-  return roundEntry(((value - scale.min) / (scale.max - scale.min)) * (TABLE_SIZE - 1));
+  return entryOf(value, scale.min, scale.max - scale.min);
 }
 
 /** Relative luminance (0..1) of a table entry: picks dark or light text over a cell. */

@@ -2,7 +2,7 @@
 // smoothing off, with tick marks and numbers under it, and pointed ends where values lie
 // beyond the scale (scale.beyond: { low, high }).
 import { colourTable, TABLE_SIZE } from './colormaps.js';
-import { formatTick, niceTicks } from './ticks.js';
+import { formatTick, niceTicks, withMinus } from './ticks.js';
 
 // One strip per colour table, written once: drawing a bar only stretches it.
 const strips = new WeakMap();
@@ -24,7 +24,8 @@ export function colourBarTicks(scale) {
     for (let v = Math.ceil(scale.min / step) * step; v <= scale.max; v += step) ticks.push(v); // 0 included
     return ticks;
   }
-  const inside = (count) => niceTicks(scale.min, scale.max, count).filter((t) => t >= scale.min - 1e-12 && t <= scale.max + 1e-12);
+  const inside = (count) =>
+    niceTicks(scale.min, scale.max, count).filter((t) => t >= scale.min - 1e-12 && t <= scale.max + 1e-12);
   const ticks = inside(4);
   return ticks.length >= 3 ? ticks : inside(8);
 }
@@ -59,7 +60,7 @@ export function drawColourBar(g, { x, y, width, height, scale, fg, label }) {
     const tx = x + ((tick - scale.min) / (scale.max - scale.min)) * width;
     g.fillRect(Math.round(tx), y + height, 1, 4);
     const text = scale.integer ? String(tick) : formatTick(tick, ticks);
-    g.fillText(text.replace('-', '−'), tx, y + height + 5);
+    g.fillText(withMinus(text), tx, y + height + 5);
   }
   if (label) {
     g.textAlign = 'left';

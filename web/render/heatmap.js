@@ -5,15 +5,33 @@
 // The margins are fixed, so the canvas's height depends only on its width: changing the data
 // or the labels never moves the page.
 import { fitCanvas } from './canvas-size.js';
-import { colourTable, entryFor, luminance, parseColour, roundEntry } from './colormaps.js';
+import { colourTable, entryOf, luminance, parseColour } from './colormaps.js';
 import { drawColourBar } from './colour-bar.js';
+import { fillMath, wrapMath } from './math-text.js';
+import { niceStep } from './ticks.js';
 
-export const MARGIN = { left: 92, top: 80, right: 14, bottom: 76 };
 const LABEL_FONT = 13;
 const MIN_LABELLED_CELL = 13;
 const MIN_VALUE_FONT = 11;
-const LABEL_SPACE = 62;
-const NICE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 250, 500, 1000];
+const NOTE_FONT = 12;
+
+/**
+ * The margins around the matrix (CSS px) for a canvas `width` px wide, type `fontScale` times
+ * the usual size: the space for row and column labels grows with the width (62 px on a phone,
+ * up to 120 px on a wide panel), so a wide screen shows whole words. Depends only on the width
+ * and the scale, so a canvas's height never depends on the data or the labels; `labelSpace`
+ * overrides it (the present view, where nothing around the panel can move).
+ */
+export function heatmapMargins(width, fontScale = 1, labelSpace = null) {
+  const labels = Math.round(labelSpace ?? fontScale * Math.min(120, Math.max(62, (width / fontScale) * 0.2)));
+  return {
+    labels,
+    left: labels + Math.round(30 * fontScale),
+    top: Math.round(labels * Math.sin(Math.PI / 3) + 26 * fontScale),
+    right: Math.round(labels * 0.35), // the last column labels slant out to the right
+    bottom: Math.round(86 * fontScale), // colour bar, its numbers and a two-line note
+  };
+}
 
 function truncate(g, text, width) {
   if (g.measureText(text).width <= width) return text;
@@ -22,10 +40,17 @@ function truncate(g, text, width) {
   return `${text.slice(0, end)}…`;
 }
 
+/** The canvas width (CSS px) for a heatmap in `width` px: no wider than its largest matrix needs. */
+export function heatmapWidth(width, maxSide = Infinity, fontScale = 1, labelSpace = null) {
+  const margin = heatmapMargins(width, fontScale, labelSpace);
+  return Math.min(width, Math.ceil(maxSide + margin.left + margin.right));
+}
+
 /** The canvas height (CSS px) that a heatmap of this width takes. */
-export function heatmapHeight(width, maxSide = Infinity) {
-  const side = Math.min(maxSide, width - MARGIN.left - MARGIN.right);
-  return MARGIN.top + Math.max(side, 40) + MARGIN.bottom;
+export function heatmapHeight(width, maxSide = Infinity, fontScale = 1, labelSpace = null) {
+  const margin = heatmapMargins(width, fontScale, labelSpace);
+  const side = Math.min(maxSide, width - margin.left - margin.right);
+  return margin.top + Math.max(side, 40) + margin.bottom;
 }
 
 // The matrix as the screen shows it, per canvas, cached until the values, the scale or the size
@@ -80,7 +105,7 @@ function colourMap(values, rows, cols, scale, table, grey, pixels, masked) {
         pixels[index] = grey;
         continue;
       }
-      pixels[index] = table[roundEntry(((value - min) / span) * 255)]; // as colormaps.entryFor
+      pixels[index] = table[entryOf(value, min, span)];
     }
     pixels.fill(grey, stop, start + cols);
   }
@@ -89,7 +114,8 @@ function colourMap(values, rows, cols, scale, table, grey, pixels, masked) {
 // The colour tables as 32-bit pixels (a view of the same bytes), one per table.
 const pixelTables = new WeakMap();
 function pixelTable(table) {
-  if (!pixelTables.has(table)) pixelTables.set(table, new Uint32Array(table.buffer, table.byteOffset, table.length / 4));
+  if (!pixelTables.has(table))
+    pixelTables.set(table, new Uint32Array(table.buffer, table.byteOffset, table.length / 4));
   return pixelTables.get(table);
 }
 
@@ -97,7 +123,8 @@ function matrixImage(canvas, spec, sideDevice) {
   const { n, values, scale, masked } = spec;
   const key = `${n}|${scale.map}|${scale.min}|${scale.max}|${masked ? 'masked' : ''}|${sideDevice}|${spec.colours.masked}`;
   let cache = matrixCache.get(canvas);
-  if (cache && cache.values === values && cache.key === key) return cache.size === sideDevice ? cache.cells : cache.scaled;
+  if (cache && cache.values === values && cache.key === key)
+    return cache.size === sideDevice ? cache.cells : cache.scaled;
   const size = Math.min(n, sideDevice); // pixels per side of the colour-mapped image
   if (!cache || cache.size !== size) {
     const cells = new OffscreenCanvas(size, size);
@@ -136,29 +163,45 @@ function groupOutline(n, rowRange) {
     const range = rowRange(i);
     if (range) rows.push({ i, lo: range[0], hi: range[1] });
   }
-  const right = rows.flatMap(({ i, hi }) => [[hi + 1, i], [hi + 1, i + 1]]);
-  const left = rows.reverse().flatMap(({ i, lo }) => [[lo, i + 1], [lo, i]]);
+  const right = rows.flatMap(({ i, hi }) => [
+    [hi + 1, i],
+    [hi + 1, i + 1],
+  ]);
+  const left = rows.reverse().flatMap(({ i, lo }) => [
+    [lo, i + 1],
+    [lo, i],
+  ]);
   return [...right, ...left];
 }
 
-// The staircase between offsets k and k + 1 (and its mirror between -k and -k - 1).
-function drawBandEdges(g, n, k, x0, y0, cell, colours) {
+/**
+ * The clipping-band edges as polylines in cell units ([x, y] = [column, row] corners): where a
+ * row's shared run begins, between offsets k − 1 and k (the |j − i| = k diagonal already uses
+ * the edge row) and its mirror between −k + 1 and −k. Drawn only where a row has a shared run
+ * of two or more cells (0 < k < n − 1; at k = 0 every cell uses the one row), and never on the
+ * matrix border. `sides`: 'both', or 'lower' (causal: a decoder never uses offsets above 0).
+ */
+export function bandEdgePaths(n, k, sides = 'both') {
+  if (!(k > 0 && k < n - 1)) return [];
   const upper = [];
-  for (let i = 0; i + k + 1 <= n; i += 1) {
-    upper.push([k + 1 + i, i], [k + 1 + i, i + 1]);
-  }
-  const paths = [upper, upper.map(([x, y]) => [y, x])];
-  for (const [width, colour, dash] of [[3, colours.outlineHalo, []], [1.5, colours.fg, [5, 4]]]) {
+  for (let i = 0; i + k <= n - 1; i += 1) upper.push([k + i, i], [k + i, i + 1]);
+  const lower = upper.map(([x, y]) => [y, x]);
+  return sides === 'lower' ? [lower] : [upper, lower];
+}
+
+function drawBandEdges(g, paths, x0, y0, cell, colours) {
+  for (const [width, colour, dash] of [
+    [3, colours.outlineHalo, []],
+    [1.5, colours.fg, [5, 4]],
+  ]) {
     g.lineWidth = width;
     g.strokeStyle = colour;
     g.setLineDash(dash);
     for (const path of paths) {
       g.beginPath();
       path.forEach(([x, y], index) => {
-        const px = x0 + Math.min(x, n) * cell;
-        const py = y0 + Math.min(y, n) * cell;
-        if (index === 0) g.moveTo(px, py);
-        else g.lineTo(px, py);
+        if (index === 0) g.moveTo(x0 + x * cell, y0 + y * cell);
+        else g.lineTo(x0 + x * cell, y0 + y * cell);
       });
       g.stroke();
     }
@@ -171,18 +214,18 @@ function drawBandEdges(g, n, k, x0, y0, cell, colours) {
 // composited on every draw. Stroking the dashed staircase is the costliest part of a redraw.
 const bandEdgeCache = new WeakMap();
 
-function bandEdgeLayer(canvas, n, k, x0, y0, cell, sideDevice, ratio, colours) {
+function bandEdgeLayer(canvas, n, k, sides, x0, y0, cell, sideDevice, ratio, colours) {
   const pad = Math.ceil(3 * ratio); // the halo reaches 1.5 CSS px past the matrix
   const left = Math.round(x0 * ratio) - pad;
   const top = Math.round(y0 * ratio) - pad;
-  const key = `${n}|${k}|${x0}|${y0}|${cell}|${sideDevice}|${ratio}|${colours.outlineHalo}|${colours.fg}`;
+  const key = `${n}|${k}|${sides}|${x0}|${y0}|${cell}|${sideDevice}|${ratio}|${colours.outlineHalo}|${colours.fg}`;
   const cached = bandEdgeCache.get(canvas);
   if (cached?.key === key) return cached;
   const side = sideDevice + 2 * pad;
   const layer = new OffscreenCanvas(side, side);
   const g = layer.getContext('2d');
   g.setTransform(ratio, 0, 0, ratio, -left, -top);
-  drawBandEdges(g, n, k, x0, y0, cell, colours);
+  drawBandEdges(g, bandEdgePaths(n, k, sides), x0, y0, cell, colours);
   const entry = { key, layer, left, top };
   bandEdgeCache.set(canvas, entry);
   return entry;
@@ -191,36 +234,40 @@ function bandEdgeLayer(canvas, n, k, x0, y0, cell, sideDevice, ratio, colours) {
 /**
  * Draws `values` (n × n, row-major) into `canvas`.
  * spec: { n, values, scale (colormaps.makeScale), rowLabels, colLabels, xTitle, yTitle,
- *         formatValue, masked(i, j) | null (the causal mask: j > i), bandEdges: k | null, note,
+ *         formatValue, masked(i, j) | null (the causal mask: j > i), bandEdges: k | null,
+ *         bandEdgeSides: 'both' | 'lower' (bandEdgePaths), note,
  *         highlight: { i, j, group(i, j) -> bool, rowRange(i) -> [lo, hi] | null } | null,
- *         width, maxSide,
+ *         width, maxSide, fontScale (type size, 1 = usual), labelSpace (px, optional),
  *         colours: { fg, muted, outline, outlineHalo, panel, masked, font } }
- * Returns the layout in CSS px: { x0, y0, cell, n, width, height }.
+ * Returns the layout in CSS px: { x0, y0, cell, n, width, height, fontScale, labelsCut }.
  */
 export function drawHeatmap(canvas, spec) {
   const { n, values, scale, colours, masked } = spec;
   const ratio = globalThis.devicePixelRatio || 1;
-  const height = heatmapHeight(spec.width, spec.maxSide);
+  const fontScale = spec.fontScale ?? 1;
+  const margin = heatmapMargins(spec.width, fontScale, spec.labelSpace);
+  const height = heatmapHeight(spec.width, spec.maxSide, fontScale, spec.labelSpace);
   const { context: g, width } = fitCanvas(canvas, spec.width, height);
   g.clearRect(0, 0, width, height);
   const font = colours.font || 'sans-serif';
+  const labelFont = LABEL_FONT * fontScale;
 
   // A whole number of device pixels per cell while cells are at least a pixel; the matrix
   // centred, starting on a device pixel.
-  const available = Math.min(spec.maxSide ?? Infinity, width - MARGIN.left - MARGIN.right);
+  const available = Math.min(spec.maxSide ?? Infinity, width - margin.left - margin.right);
   const cellDevice = Math.floor((available * ratio) / n);
   const sideDevice = cellDevice >= 1 ? cellDevice * n : Math.floor(available * ratio);
   const side = sideDevice / ratio;
   const cell = side / n;
-  const x0 = Math.round((MARGIN.left + (available - side) / 2) * ratio) / ratio;
-  const y0 = Math.round(MARGIN.top * ratio) / ratio;
+  const x0 = Math.round((margin.left + (available - side) / 2) * ratio) / ratio;
+  const y0 = Math.round(margin.top * ratio) / ratio;
 
   // The cells.
   const table = colourTable(scale.map);
   g.drawImage(matrixImage(canvas, spec, sideDevice), x0, y0, side, side);
 
   // Values inside the cells while they are legible.
-  const valueFont = Math.min(13, cell * 0.3);
+  const valueFont = Math.min(LABEL_FONT * fontScale, cell * 0.3);
   if (spec.showValues && valueFont >= MIN_VALUE_FONT) {
     g.font = `${valueFont}px ${font}`;
     const texts = Array.from(values, (value) => spec.formatValue(value));
@@ -232,30 +279,48 @@ export function drawHeatmap(canvas, spec) {
         const i = Math.floor(index / n);
         const j = index % n;
         if (masked && masked(i, j)) continue;
-        g.fillStyle = luminance(table, entryFor(scale, values[index])) > 0.36 ? '#111' : '#fff';
+        g.fillStyle = luminance(table, scale.entry(values[index])) > 0.36 ? '#111' : '#fff';
         g.fillText(texts[index], x0 + (j + 0.5) * cell, y0 + (i + 0.5) * cell);
       }
     }
   }
 
-  if (spec.bandEdges !== null && spec.bandEdges !== undefined && spec.bandEdges < n - 1) {
+  if (spec.bandEdges !== null && spec.bandEdges !== undefined && bandEdgePaths(n, spec.bandEdges).length) {
     g.save();
     g.setTransform(1, 0, 0, 1, 0, 0);
-    const { layer, left, top } = bandEdgeLayer(canvas, n, spec.bandEdges, x0, y0, cell, sideDevice, ratio, colours);
+    const { layer, left, top } = bandEdgeLayer(
+      canvas,
+      n,
+      spec.bandEdges,
+      spec.bandEdgeSides ?? 'both',
+      x0,
+      y0,
+      cell,
+      sideDevice,
+      ratio,
+      colours,
+    );
     g.drawImage(layer, left, top);
     g.restore();
   }
 
   // Labels: tokens while the cells are tall enough, else every few (round) indices.
-  g.font = `${LABEL_FONT}px ${font}`;
+  g.font = `${labelFont}px ${font}`;
   g.fillStyle = colours.fg;
-  const every = NICE_STEPS.find((step) => step * cell >= MIN_LABELLED_CELL * 1.8) ?? n;
-  const labelOf = (labels, index) => (cell >= MIN_LABELLED_CELL ? labels[index] : String(index));
-  const labelled = (index) => (cell >= MIN_LABELLED_CELL ? true : index % every === 0);
+  const minLabelled = MIN_LABELLED_CELL * fontScale;
+  const every = niceStep((minLabelled * 1.8) / cell);
+  const labelOf = (labels, index) => (cell >= minLabelled ? labels[index] : String(index));
+  const labelled = (index) => (cell >= minLabelled ? true : index % every === 0);
   g.textAlign = 'right';
   g.textBaseline = 'middle';
+  let labelsCut = 0; // labels shortened with "…" for want of room
+  const fit = (text, room) => {
+    const shown = truncate(g, text, room);
+    if (shown !== text) labelsCut += 1;
+    return shown;
+  };
   for (let i = 0; i < n; i += 1) {
-    if (labelled(i)) g.fillText(truncate(g, labelOf(spec.rowLabels, i), LABEL_SPACE), x0 - 6, y0 + (i + 0.5) * cell);
+    if (labelled(i)) g.fillText(fit(labelOf(spec.rowLabels, i), margin.labels), x0 - 6, y0 + (i + 0.5) * cell);
   }
   g.textAlign = 'left';
   for (let j = 0; j < n; j += 1) {
@@ -263,7 +328,9 @@ export function drawHeatmap(canvas, spec) {
     g.save();
     g.translate(x0 + (j + 0.5) * cell, y0 - 6);
     g.rotate(-Math.PI / 3);
-    g.fillText(truncate(g, labelOf(spec.colLabels, j), LABEL_SPACE), 0, 0);
+    // Slanted up and to the right at 60°: no longer than the canvas's right edge allows.
+    const room = Math.min(margin.labels, (width - 2 - (x0 + (j + 0.5) * cell)) / Math.cos(Math.PI / 3));
+    g.fillText(fit(labelOf(spec.colLabels, j), room), 0, 0);
     g.restore();
   }
   // Axis titles.
@@ -292,19 +359,24 @@ export function drawHeatmap(canvas, spec) {
     };
     if (cell >= 12) {
       const thin = Math.max(1, Math.min(2, cell / 8));
-      for (let i = 0; i < n; i += 1) for (let j = 0; j < n; j += 1) if (group(i, j) && (i !== hi || j !== hj)) outline(i, j, thin);
+      for (let i = 0; i < n; i += 1)
+        for (let j = 0; j < n; j += 1) if (group(i, j) && (i !== hi || j !== hj)) outline(i, j, thin);
     } else {
       // Small cells: everything outside the group dimmed, the group outlined.
       const polygon = groupOutline(n, spec.highlight.rowRange);
       const trace = () => {
         g.beginPath();
-        polygon.forEach(([x, y], index) => (index ? g.lineTo(x0 + x * cell, y0 + y * cell) : g.moveTo(x0 + x * cell, y0 + y * cell)));
+        polygon.forEach(([x, y], index) =>
+          index ? g.lineTo(x0 + x * cell, y0 + y * cell) : g.moveTo(x0 + x * cell, y0 + y * cell),
+        );
         g.closePath();
       };
       g.save();
       g.beginPath();
       g.rect(x0, y0, side, side);
-      polygon.forEach(([x, y], index) => (index ? g.lineTo(x0 + x * cell, y0 + y * cell) : g.moveTo(x0 + x * cell, y0 + y * cell)));
+      polygon.forEach(([x, y], index) =>
+        index ? g.lineTo(x0 + x * cell, y0 + y * cell) : g.moveTo(x0 + x * cell, y0 + y * cell),
+      );
       g.closePath();
       g.globalAlpha = 0.66;
       g.fillStyle = colours.panel;
@@ -324,16 +396,25 @@ export function drawHeatmap(canvas, spec) {
     }
   }
 
-  // The colour bar, as wide as the matrix (at least 160 px), and the note under it.
-  const barWidth = Math.max(side, Math.min(160, width - x0 - MARGIN.right));
-  const barY = y0 + side + 26;
-  drawColourBar(g, { x: x0, y: barY, width: barWidth, height: 10, scale, fg: colours.fg, label: scale.label });
+  // The colour bar, as wide as the matrix (at least 160 px), and the note under it (math
+  // notation, up to two lines).
+  const barWidth = Math.max(side, Math.min(160 * fontScale, width - x0 - margin.right));
+  const barY = y0 + side + 26 * fontScale;
+  drawColourBar(g, {
+    x: x0,
+    y: barY,
+    width: barWidth,
+    height: 10 * fontScale,
+    scale,
+    fg: colours.fg,
+    label: scale.label,
+  });
   if (spec.note) {
-    g.font = `italic 12px ${font}`;
+    const noteFont = { size: NOTE_FONT * fontScale, family: font, style: 'italic' };
     g.fillStyle = colours.muted;
-    g.textAlign = 'left';
-    g.textBaseline = 'top';
-    g.fillText(truncate(g, spec.note, width - 8), 4, barY + 30);
+    wrapMath(g, spec.note, width - 8, noteFont).forEach((line, index) =>
+      fillMath(g, line, 4, barY + 30 * fontScale + index * noteFont.size * 1.25, noteFont),
+    );
   }
-  return { x0, y0, cell, n, width, height };
+  return { x0, y0, cell, n, width, height, fontScale, labelsCut };
 }

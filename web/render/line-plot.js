@@ -2,7 +2,8 @@
 // labelled axes with nice ticks. Colours come from the canvas's CSS custom properties, so the
 // theme decides them: --relpos-fg, --relpos-grid, --relpos-line.
 import { fitCanvas } from './canvas-size.js';
-import { formatTick, niceTicks } from './ticks.js';
+import { fillMath, measureMath } from './math-text.js';
+import { formatTick, niceStep, niceTicks, withMinus } from './ticks.js';
 
 const MARGIN = { top: 12, right: 16, bottom: 44, left: 56 };
 
@@ -50,12 +51,12 @@ export function drawLinePlot(canvas, { x, y, xLabel, yLabel, height = 260, highl
     g.fillText(formatTick(tick, yTicks), MARGIN.left - 6, py(tick));
   }
   // x ticks: every offset while they fit, else a nice subset.
-  const every = [1, 2, 5, 10, 20, 50].find((step) => (step * plotW) / x.length >= 28) ?? x.length;
+  const every = niceStep(Math.max(1, (28 * x.length) / plotW));
   g.textAlign = 'center';
   g.textBaseline = 'top';
   for (let i = 0; i < x.length; i += 1) {
     if (x[i] % every !== 0) continue;
-    g.fillText(String(x[i]).replace('-', '−'), px(x[i]), MARGIN.top + plotH + 6);
+    g.fillText(withMinus(x[i]), px(x[i]), MARGIN.top + plotH + 6);
   }
   // Zero line.
   g.strokeStyle = fg;
@@ -69,8 +70,8 @@ export function drawLinePlot(canvas, { x, y, xLabel, yLabel, height = 260, highl
   g.save();
   g.translate(14, MARGIN.top + plotH / 2);
   g.rotate(-Math.PI / 2);
-  g.textBaseline = 'middle';
-  g.fillText(yLabel, 0, 0);
+  const labelFont = { size: 13, family: style.fontFamily || 'sans-serif' }; // yLabel in math notation (a^K)
+  fillMath(g, yLabel, -measureMath(g, yLabel, labelFont) / 2, -labelFont.size / 2, labelFont);
   g.restore();
   // The line, then the points.
   g.strokeStyle = line;

@@ -1,10 +1,16 @@
-// "Nice" axis ticks: about `count` round numbers (1, 2 or 5 times a power of ten) covering
-// [min, max].
+// Axis numbers: "nice" steps (1, 2 or 5 times a power of ten), ticks on them, and their labels
+// with a typographic minus. Every axis, label stride and colour bar takes its steps from here.
+
+/** The smallest nice step (1, 2 or 5 times a power of ten) that is at least `minimum` (> 0). */
+export function niceStep(minimum) {
+  const power = 10 ** Math.floor(Math.log10(minimum));
+  return [1, 2, 5, 10].map((m) => m * power).find((s) => s >= minimum * (1 - 1e-12));
+}
+
+/** About `count` round numbers (multiples of one nice step) covering [min, max]. */
 export function niceTicks(min, max, count = 5) {
   if (!(max > min)) return [min];
-  const rough = (max - min) / count;
-  const power = 10 ** Math.floor(Math.log10(rough));
-  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough);
+  const step = niceStep((max - min) / count);
   const ticks = [];
   for (let value = Math.ceil(min / step) * step; value <= max + step * 1e-9; value += step) {
     ticks.push(Math.abs(value) < step * 1e-9 ? 0 : value);
@@ -12,7 +18,10 @@ export function niceTicks(min, max, count = 5) {
   return ticks;
 }
 
-/** A tick label with no more decimals than the step needs. */
+/** A number or text with its hyphen-minus written as a minus sign (−), as print does. */
+export const withMinus = (text) => String(text).replace('-', '−');
+
+/** A tick label with no more decimals than the step needs (and no "-0"). */
 export function formatTick(value, ticks) {
   const step = ticks.length > 1 ? Math.abs(ticks[1] - ticks[0]) : Math.abs(value) || 1;
   const decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));

@@ -1,0 +1,31 @@
+// ESLint (flat config): the recommended rules plus a few that hold the project's style. Prettier
+// owns the layout (.prettierrc.json); `npm run lint` runs both, and clang-format and clang-tidy
+// for the C++ (scripts/lint.sh).
+import js from '@eslint/js';
+import globals from 'globals';
+
+export default [
+  { ignores: ['node_modules/', 'build/', 'dist/', 'tests/artifacts/'] },
+  js.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2024, sourceType: 'module' },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      'no-unused-vars': ['error', { args: 'after-used', argsIgnorePattern: '^_', caughtErrors: 'none' }],
+      'no-shadow': 'error',
+      eqeqeq: ['error', 'always'],
+      'prefer-const': 'error',
+      'no-var': 'error',
+      'object-shorthand': ['error', 'always'],
+      'no-implicit-coercion': ['error', { allow: ['!!'] }],
+    },
+  },
+  // What runs in the browser: the page, the figures, the elements, the examples.
+  { files: ['web/**/*.js', 'examples/**/*.js'], languageOptions: { globals: globals.browser } },
+  { files: ['web/figures/attention-worker.js'], languageOptions: { globals: globals.worker } },
+  // What runs in Node; the page tests also hand functions to the browser (page.evaluate).
+  {
+    files: ['scripts/**', 'bench/**', 'tests/**', '*.config.js'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
+];

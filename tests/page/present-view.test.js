@@ -1,0 +1,123 @@
+// The page uses a wide screen (two larger panels a row, room for whole labels), and one panel
+// can fill the window with large type for projection: the "Present" button or ?present=<panel>,
+// Escape to leave.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { describe, expect, test } from 'vitest';
+import { layoutOf, MATRIX_PANELS, usePage } from './page-fixture.js';
+
+const env = usePage();
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const SENTENCE = '?tokens=the+cat+sat+on+the+mat+and+then+it+saw+the+big+brown+waterfall&k=2'; // n = 14
+
+const panelBoxes = (page) =>
+  page.$$eval('#panels > figure', (list) =>
+    list.map((figure) => ({ id: figure.dataset.panel, ...figure.getBoundingClientRect().toJSON() })),
+  );
+
+describe('the width of the screen is used', () => {
+  for (const [width, height] of [
+    [1280, 800],
+    [1920, 1080],
+  ]) {
+    test(`${width} px: two panels a row, matrices of 380 px and more (265 px before), no label cut short`, async () => {
+      const { page, context, problems } = await env.open(SENTENCE, { viewport: { width, height } });
+      const boxes = await panelBoxes(page);
+      expect(new Set(boxes.map((box) => Math.round(box.y))).size).toBe(3); // six panels, three rows
+      for (const id of MATRIX_PANELS) {
+        const layout = await layoutOf(page, id);
+        expect(layout.n).toBe(14);
+        expect(layout.cell * layout.n, id).toBeGreaterThanOrEqual(380);
+        expect(layout.labelsCut, `${id}: labels shortened with …`).toBe(0);
+      }
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+  }
+});
+
+describe('the present view', () => {
+  test('"Present" fills the window with one panel in large type; Escape goes back', async () => {
+    const { page, context, problems } = await env.open(SENTENCE, { viewport: { width: 1280, height: 720 } });
+    const before = await layoutOf(page, 'combinedWeights');
+    await page.click('#figure-combinedWeights button[data-present]');
+    const box = await page.$eval('#figure-combinedWeights', (figure) => figure.getBoundingClientRect().toJSON());
+    expect([box.x, box.y, box.width, box.height]).toEqual([0, 0, 1280, 720]);
+    // On top of everything else: the window's centre and corners belong to the panel.
+    for (const [x, y] of [
+      [640, 360],
+      [5, 5],
+      [1275, 715],
+    ]) {
+      expect(await page.evaluate(([px, py]) => document.elementFromPoint(px, py)?.closest('figure')?.id, [x, y])).toBe(
+        'figure-combinedWeights',
+      );
+    }
+    const presented = await layoutOf(page, 'combinedWeights');
+    expect(presented.fontScale).toBeGreaterThan(1);
+    expect(presented.cell).toBeGreaterThan(before.cell);
+    expect(presented.labelsCut).toBe(0);
+    expect(presented.y0 + presented.cell * 14).toBeLessThan(720); // the whole matrix in sight
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe('hidden');
+    expect(await page.textContent('#figure-combinedWeights button[data-present]')).toBe('Leave (Esc)');
+    // Modal: what lies behind it is inert, so Tab and screen readers stay in the panel.
+    expect(
+      await page.evaluate(() =>
+        ['#seed', '#figure-contentScores', '.page-footer'].map((s) =>
+          Boolean(document.querySelector(s).closest('[inert]')),
+        ),
+      ),
+    ).toEqual([true, true, true]);
+    const reachable = await page.$$eval('a[href], button, input, [tabindex]', (list) =>
+      list
+        .filter((element) => !element.closest('[inert]') && !element.closest('[hidden]'))
+        .map((element) => element.closest('figure')?.id ?? element.tagName),
+    );
+    expect(new Set(reachable)).toEqual(new Set(['figure-combinedWeights']));
+    await page.addScriptTag({ content: AXE });
+    const violations = await page.evaluate(async () =>
+      (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations.map(
+        (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+      ),
+    );
+    expect(violations).toEqual([]);
+    // Reading a cell works there too.
+    const canvas = await page.$('#figure-combinedWeights canvas');
+    const c = await canvas.boundingBox();
+    await page.mouse.move(c.x + presented.x0 + 4.5 * presented.cell, c.y + presented.y0 + 3.5 * presented.cell);
+    expect(await page.isVisible('.relpos-tooltip')).toBe(true);
+    expect(await page.$$eval('.relpos-tooltip div', (rows) => rows[1].textContent)).toContain('(3, 4)');
+    // The address keeps the view.
+    await page.waitForFunction(() => location.search.includes('present=combinedWeights'));
+    await page.keyboard.press('Escape');
+    const after = await page.$eval('#figure-combinedWeights', (figure) => figure.getBoundingClientRect().toJSON());
+    expect(after.width).toBeLessThan(700);
+    expect(await page.evaluate(() => document.activeElement?.dataset.present)).toBe('combinedWeights');
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).not.toBe('hidden');
+    expect(await page.$$eval('[inert]', (list) => list.length)).toBe(0);
+    expect((await layoutOf(page, 'combinedWeights')).fontScale).toBe(1);
+    await page.waitForFunction(() => !location.search.includes('present='));
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test('?present=offsets opens it, at 1920 × 1080 with type up to twice the usual size; an unknown panel is a note', async () => {
+    const { page, context, problems } = await env.open(`${SENTENCE}&present=offsets`, {
+      viewport: { width: 1920, height: 1080 },
+    });
+    const box = await page.$eval('#figure-offsets', (figure) => figure.getBoundingClientRect().toJSON());
+    expect([box.width, box.height]).toEqual([1920, 1080]);
+    const layout = await layoutOf(page, 'offsets');
+    expect(layout.fontScale).toBeGreaterThanOrEqual(1.7);
+    expect(layout.cell * 14).toBeGreaterThanOrEqual(600);
+    await page.click('#figure-offsets button[data-present]'); // "Leave" as a button too
+    expect(await page.$eval('#figure-offsets', (figure) => figure.getBoundingClientRect().width)).toBeLessThan(1000);
+    expect(problems).toEqual([]);
+    await context.close();
+
+    const wrong = await env.open('?present=nonsense', { viewport: { width: 1280, height: 800 } });
+    expect(await wrong.page.textContent('#notes')).toContain('present: unknown nonsense');
+    expect(await wrong.page.$$eval('.relpos-presenting', (list) => list.length)).toBe(0);
+    await wrong.context.close();
+  });
+});

@@ -1,0 +1,240 @@
+// The long view's panels in offset space (offset-space.js): what each shows and says, its colour
+// rule, its tooltip, and drawing it with render/heatmap-rect.js. Used by AttentionFigure when a
+// view carries `offsetSpace`.
+//
+// The colour rule (stated on the page): colours span the 99th percentile of the values drawn
+// in the columns |c| < k (of |value|, symmetric around 0, for signed panels; from 0 for weights)
+// — the cells themselves, or the block means where a pixel covers several cells. Beyond it they
+// saturate (pointed ends on the colour bar): the edge columns, which total every clipped key's
+// weight, usually do. With nothing clipped (k ≥ n − 1) or k = 0, every column counts.
+import { makeScale } from '../render/colormaps.js';
+import { drawRectHeatmap } from '../render/heatmap-rect.js';
+import { kthSmallest, offsetExtentFor } from './panel-extents.js';
+import { keysOf, offsetMaskFrom, offsetRowSpan, offsetValue } from './offset-space.js';
+
+const PERCENTILE = 0.99;
+const minus = (text) => String(text).replace(/-/g, '−');
+
+/** Significant digits, not fixed decimals: 4 of them (a weight of 1/2048 reads 0.0004883). */
+export function significant(value) {
+  if (value !== value) return 'no key';
+  if (Number.isInteger(value)) return minus(value);
+  return minus(value.toPrecision(4)).replace(/^−(0\.0*|0)$/, '$1');
+}
+
+const BLANK = 'Blank: no key at that offset (j = i + c outside 0…n − 1).';
+const HEAD = 'Offset space: row i is the query, column c the clipped offset clip(j − i, ±k).';
+
+// What the edge columns are, for the view on screen: clipped (k < n − 1), k = 0, or nothing
+// clipped (k ≥ n − 1: every column is one key).
+const edgeCase = (view) =>
+  view.maxDistance >= view.n - 1 ? 'none' : view.offsetSpace.reach === 0 ? 'zero' : 'clipped';
+
+/** Per panel: the caption (for the view on screen) and colour-bar label of its offset-space picture. */
+export const OFFSET_TEXT = {
+  contentScores: {
+    bar: 'score of key j = i + c',
+    caption: (view) =>
+      `${HEAD} Cell (i, c) is qᵢ · kⱼ / √dₖ for the key j = i + c${
+        {
+          clipped:
+            '; in the edge columns c = ±k, beyond the dashed lines, the key at exactly |j − i| = k (the nearest of the clipped keys)',
+          zero: ' = i (k = 0: the one column stands for every key; the score shown is the query’s own key’s)',
+          none: ' (k ≥ n − 1: nothing is clipped, each column is one key)',
+        }[edgeCase(view)]
+      }. ${BLANK}`,
+  },
+  positionBiases: {
+    bar: 'bias qᵢ · aᴷ[c] / √dₖ',
+    caption: (view) =>
+      `${HEAD} Cell (i, c) is qᵢ · aᴷ[c] / √dₖ, exactly the bias of every key at clipped offset c${
+        {
+          clipped:
+            ': in an edge column (c = ±k, beyond the dashed lines) the one bias that all keys with |j − i| ≥ k share',
+          zero: ' (k = 0: one bias per row, shared by every key)',
+          none: ' (k ≥ n − 1: nothing is clipped, one key per cell)',
+        }[edgeCase(view)]
+      }. ${BLANK}`,
+  },
+  contentWeights: {
+    bar: 'total weight at offset c',
+    caption: (view) =>
+      `${HEAD} Cell (i, c) is the total content-only weight (softmax of the content scores, no positions) of the keys whose clipped offset is c${
+        {
+          clipped: ': the one key j = i + c for |c| < k, every key with j − i ≥ k (or ≤ −k) in the edge columns',
+          zero: ' (k = 0: all keys, so 1)',
+          none: ' (k ≥ n − 1: nothing is clipped, the one key j = i + c)',
+        }[edgeCase(view)]
+      }. These totals are what the value term multiplies by aⱽ[c]; each row sums to 1. ${BLANK}`,
+  },
+  combinedWeights: {
+    bar: 'total weight at offset c',
+    caption: (view) =>
+      `${HEAD} Cell (i, c) is the total combined weight (softmax of content scores + position biases) of the keys whose clipped offset is c${
+        {
+          clipped: ': one key for |c| < k, all clipped keys in the edge columns c = ±k',
+          zero: ' (k = 0: all keys, so 1)',
+          none: ' (k ≥ n − 1: nothing is clipped, one key)',
+        }[edgeCase(view)]
+      }. Each row sums to 1. ${BLANK}`,
+  },
+  difference: {
+    bar: 'change in total weight at c',
+    caption: () =>
+      `${HEAD} Cell (i, c) is the combined total minus the content-only total of the keys at clipped offset c: red where position moves query i’s attention to offset c, blue where it moves it away. Each row sums to 0. ${BLANK}`,
+  },
+  offsets: {
+    bar: 'clipped offset c',
+    caption: (view) =>
+      `${HEAD} Cell (i, c) is c itself, the row of aᴷ and aⱽ its keys use${
+        {
+          clipped: '; an edge column c = ±k (beyond the dashed lines) stands for every key with |j − i| ≥ k',
+          zero: ' (k = 0: one row for every key)',
+          none: ' (k ≥ n − 1: nothing is clipped)',
+        }[edgeCase(view)]
+      }. ${BLANK}`,
+  },
+};
+
+/** The first masked column of every row (causal: c > 0, the keys after the query), or null. */
+export const maskFromOf = offsetMaskFrom;
+
+/** The columns whose drawn values set the colour range: |c| < k while anything is clipped. */
+export function rangeColsOf(view) {
+  const { reach, cols } = view.offsetSpace;
+  return view.maxDistance < view.n - 1 && reach > 0 ? [1, cols - 2] : [0, cols - 1];
+}
+
+/** The rows that have a key at column j (clipped offset j − k′), [first, last]. */
+export function rowsWithKey(view, j) {
+  const c = j - view.offsetSpace.reach;
+  const first = Math.max(0, -c);
+  const last = view.offsetSpace.reach === 0 ? view.n - 1 : Math.min(view.n - 1, view.n - 1 - c);
+  return first <= last ? [first, last] : null;
+}
+
+function quantile(sample, count, f) {
+  const a = new Float64Array(count);
+  for (let index = 0; index < count; index += 1) a[index] = f(sample[index]);
+  return kthSmallest(a, count, Math.min(count - 1, Math.floor(PERCENTILE * count)));
+}
+
+/** The colour scale from the drawn values (see the rule above). */
+function scaleFor(panel, label) {
+  return (sample, count, drawn) => {
+    const extent = drawn.min <= drawn.max ? drawn : { min: 0, max: 0 };
+    let fixed;
+    if (panel.scale === 'diverging') {
+      const m = count ? quantile(sample, count, Math.abs) : NaN;
+      if (m > 0 && m < Math.max(-extent.min, extent.max)) fixed = m;
+    } else {
+      const low = Math.min(0, extent.min);
+      const high = count ? quantile(sample, count, (v) => v) : NaN;
+      fixed = high > low && high < extent.max ? [low, high] : [low, extent.max > low ? extent.max : low + 1];
+    }
+    const scale = makeScale(panel.scale, extent, fixed);
+    scale.beyond = { low: extent.min < scale.min, high: extent.max > scale.max };
+    scale.label = label;
+    return scale;
+  };
+}
+
+/** The note under the colour bar: how the pixels and the colours relate to the cells. */
+function noteFor(panel, view, gRows, gCols) {
+  const { n } = view;
+  const { cols, reach } = view.offsetSpace;
+  const parts = [];
+  if (gRows < n || gCols < cols) {
+    const per = (count, size) => (count / size).toFixed(count % size === 0 ? 0 : 1);
+    const across = gCols < cols ? ` × ${per(cols, gCols)} offsets` : '';
+    parts.push(`A pixel: mean of ${gRows < n ? `${per(n, gRows)} queries` : '1 query'}${across}.`);
+  }
+  if (!panel.integer) parts.push(rangeColsOf(view)[0] === 1 ? 'Colours: 99th pct of |c| < k.' : 'Colours: 99th pct.');
+  if (view.maxDistance >= n - 1) parts.push(`k ≥ n − 1: nothing clipped.`);
+  else if (reach === 0) parts.push('k = 0: one column, every key.');
+  if (view.causal) parts.push(maskFromOf(panel.id, view) ? 'Grey: c > 0, masked.' : 'Causal: c > 0 never used.');
+  return parts.join(' ');
+}
+
+/** Draws a panel of a view with `offsetSpace`; returns the layout for reading cells. */
+export function drawOffsetPanel(canvas, panel, view, { width, colours, maxSide, selection }) {
+  const { n } = view;
+  const { reach, cols, panels } = view.offsetSpace;
+  const values = panels[panel.id];
+  const maskFrom = maskFromOf(panel.id, view);
+  const text = OFFSET_TEXT[panel.id];
+  const clipping = view.maxDistance < n - 1 && reach > 0;
+  let scale = null;
+  if (panel.integer) {
+    scale = makeScale('diverging', { min: -reach, max: reach }, Math.max(1, reach));
+    scale.beyond = { low: false, high: false };
+    scale.integer = reach <= 16; // integer ticks while they fit, else round numbers
+    scale.label = text.bar;
+  }
+  const edgeLabel = (j) => (j === 0 ? `≤${minus(-reach)}` : `≥${reach}`);
+  const layout = drawRectHeatmap(canvas, {
+    rows: n,
+    cols,
+    values,
+    scale,
+    scaleFor: panel.integer ? null : scaleFor(panel, text.bar),
+    scaleKey: `${panel.id}|${rangeColsOf(view).join(',')}`,
+    rangeCols: rangeColsOf(view),
+    maskFrom,
+    rowSpan: offsetRowSpan(n, reach),
+    means: view.offsetSpace.means?.panels[panel.id],
+    maskKey: maskFrom ? 'causal' : '',
+    rowLabel: (i) => String(i),
+    colLabel: (j) => (clipping && (j === 0 || j === cols - 1) ? edgeLabel(j) : minus(j - reach)),
+    colValue: (j) => j - reach,
+    colLabelAlways: (j) => j === reach || (clipping && (j === 0 || j === cols - 1)),
+    xTitle: 'clipped offset c = clip(j − i, ±k) →',
+    yTitle: 'query position i ↓',
+    edgeLines: clipping,
+    note: (gRows, gCols) => noteFor(panel, view, gRows, gCols),
+    highlight: selection ? { i: selection.i, j: selection.j, rows: rowsWithKey(view, selection.j) } : null,
+    width,
+    maxSide,
+    colours,
+  });
+  return { ...layout, extent: offsetExtentFor(values, n, cols, maskFrom) };
+}
+
+/** The keys of cell (i, j) as text; `how` says what the cell makes of several. */
+function keysText(view, i, j, how) {
+  const c = j - view.offsetSpace.reach;
+  const keys = keysOf(i, c, view.n, view.maxDistance);
+  if (!keys) return `none (j = ${minus(i + c)} is outside 0…${view.n - 1})`;
+  const [lo, hi] = keys;
+  return lo === hi ? `j = ${lo}` : `j = ${lo}…${hi} (${hi - lo + 1} keys${how ? `, ${how}` : ''})`;
+}
+
+/**
+ * The tooltip's lines and the read-out sentence for cell (i, j) (column j: offset j − k′) of a
+ * panel in offset space; value with significant digits, in float64 from the n × n matrices.
+ */
+export function offsetReading(view, panel, { i, j }) {
+  const { reach } = view.offsetSpace;
+  const c = j - reach;
+  const keys = keysOf(i, c, view.n, view.maxDistance);
+  const masked = Boolean(maskFromOf(panel.id, view)) && c > 0 && keys;
+  const value = masked ? 'masked (keys j > i)' : significant(offsetValue(view, panel.id, i, c));
+  const clipped = view.maxDistance < view.n - 1 && reach > 0 && Math.abs(c) === reach;
+  const offsetText = clipped ? `${minus(c)} (every j − i ${c > 0 ? '≥' : '≤'} ${minus(c)})` : minus(c);
+  const how = { contentScores: `shown: j = ${i + c}`, positionBiases: 'one bias', offsets: '' }[panel.id] ?? 'summed';
+  const keyText = keysText(view, i, j, how);
+  const lines = [
+    [panel.title, value],
+    ['query i', String(i)],
+    ['clipped offset c', offsetText],
+    [keys && keys[0] !== keys[1] ? 'keys' : 'key', keyText],
+  ];
+  const sentence = `${panel.title}, query ${i}, clipped offset ${minus(c)}, ${keys ? `key${keys[0] !== keys[1] ? 's' : ''} ${keyText}` : 'no key'}: value ${value}.`;
+  return { lines, sentence, offset: c };
+}
+
+/** The canvas's accessible name in offset space. */
+export function offsetAriaLabel(panel, view, extent, scale) {
+  const { reach, cols } = view.offsetSpace;
+  return `${panel.title}: ${view.n} by ${cols} heatmap in offset space, query positions i down, clipped offsets c from ${minus(-reach)} to ${reach} across; values from ${significant(extent.min)} to ${significant(extent.max)}; colour scale ${significant(scale.min)} to ${significant(scale.max)}. ${OFFSET_TEXT[panel.id].caption(view)}`;
+}

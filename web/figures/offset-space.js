@@ -1,0 +1,164 @@
+import { blockMeans } from '../render/block-means.js';
+
+// The long view's panels in offset space: for each panel an n × (2k′ + 1) matrix indexed by
+// (query i, clipped offset c = −k′…k′), the layout of Shaw et al.'s efficient implementation, so
+// that clipping is visible at any n. k′ = min(k, n − 1): beyond n − 1 there are no keys, and
+// clipping at n − 1 clips nothing, exactly as at any larger k.
+//
+// Cell (i, c) stands for the keys j whose clipped offset clip(j − i, ±k) is c:
+//   |c| < k′: the one key j = i + c;  c = k′: j = i + k′ … n − 1;  c = −k′: j = 0 … i − k′
+//   (k′ = 0: every key). No such key (j outside 0…n − 1): "no key", NaN, drawn blank.
+// Per panel:
+//   content scores           the score of the key j = i + c (at the edges, the key at exactly
+//                            |j − i| = k′, the nearest of the clipped keys)
+//   position biases          q_i·aᴷ[c]/√d_k, exact: every key of the cell has this bias (read
+//                            at j = i + c)
+//   content-only, combined   the total weight of the cell's keys (the bucketed weights that the
+//   weights                  value term multiplies by aⱽ[c]); a row sums to 1
+//   what position changes    combined total − content-only total
+//   clipped offsets          c itself
+// The drawn matrices are float32 (at n = 2048, k = 2047 six of them take 200 MB, not 400);
+// reading a cell (offsetValue) computes it in float64 from the view's n × n matrices.
+
+/** k′: the largest offset the offset-space view shows. */
+export const offsetReach = (n, k) => Math.max(0, Math.min(k, n - 1));
+
+/** The keys that cell (i, c) stands for, [first, last] (inclusive), or null ("no key"). */
+export function keysOf(i, c, n, k) {
+  const reach = offsetReach(n, k);
+  if (reach === 0) return n > 0 ? [0, n - 1] : null;
+  if (c === reach) return i + reach <= n - 1 ? [i + reach, n - 1] : null;
+  if (c === -reach) return i - reach >= 0 ? [0, i - reach] : null;
+  const j = i + c;
+  return j >= 0 && j < n ? [j, j] : null;
+}
+
+const WEIGHT_PANELS = new Set(['contentWeights', 'combinedWeights']);
+
+/** How a panel's offset-space cell is made from its n × n row: 'key' (j = i + c), 'sum' or 'offset'. */
+export const cellRule = (panelId) =>
+  panelId === 'offsets' ? 'offset' : WEIGHT_PANELS.has(panelId) || panelId === 'difference' ? 'sum' : 'key';
+
+const squareOf = (view, panelId) =>
+  panelId === 'difference' ? view.difference : panelId === 'offsets' ? null : view.result[panelId].data;
+
+/** Σ values[row + j] for j = lo…hi, in order. */
+function sumRange(values, row, lo, hi) {
+  let sum = 0;
+  for (let j = row + lo, last = row + hi; j <= last; j += 1) sum += values[j];
+  return sum;
+}
+
+/**
+ * Cell (i, c) of a panel in float64, from the view's n × n matrices (NaN: no key). The
+ * difference is the combined total minus the content-only total.
+ */
+export function offsetValue(view, panelId, i, c) {
+  const { n } = view;
+  const keys = keysOf(i, c, n, view.maxDistance);
+  if (!keys) return NaN;
+  const rule = cellRule(panelId);
+  if (rule === 'offset') return c;
+  if (rule === 'key') return squareOf(view, panelId)[i * n + i + c];
+  if (panelId === 'difference') {
+    return (
+      sumRange(view.result.combinedWeights.data, i * n, keys[0], keys[1]) -
+      sumRange(view.result.contentWeights.data, i * n, keys[0], keys[1])
+    );
+  }
+  return sumRange(squareOf(view, panelId), i * n, keys[0], keys[1]);
+}
+
+const PANEL_IDS = ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights', 'difference', 'offsets'];
+
+/**
+ * Every panel in offset space for a view (computeAttentionView's): { reach: k′, cols: 2k′ + 1,
+ * panels: { id: Float32Array(n · cols) } }, row-major, NaN where there is no key. Row i's keys
+ * j = i + c, c = max(−k′, −i)…min(k′, n − 1 − i), are a contiguous run of the n × n row: one
+ * typed-array copy per row (converting to float32), then the edge columns' sums.
+ */
+export function computeOffsetSpace(view) {
+  const { n } = view;
+  const reach = offsetReach(n, view.maxDistance);
+  const cols = 2 * reach + 1;
+  const panels = {};
+  const content = view.result.contentWeights.data;
+  const combined = view.result.combinedWeights.data;
+  const ramp = new Float32Array(cols);
+  for (let c = 0 - reach; c <= reach; c += 1) ramp[c + reach] = c; // 0 − reach: never −0
+  for (const id of PANEL_IDS) {
+    const out = new Float32Array(n * cols);
+    const rule = cellRule(id);
+    const square = id === 'difference' ? view.difference : squareOf(view, id);
+    for (let i = 0; i < n; i += 1) {
+      const row = i * n;
+      const start = i * cols;
+      // The columns whose key j = i + c exists: c from max(−k′, −i) to min(k′, n − 1 − i).
+      const first = Math.max(0 - reach, 0 - i) + reach; // column index
+      const last = Math.min(reach, n - 1 - i) + reach;
+      if (first > 0) out.fill(NaN, start, start + first);
+      if (last < cols - 1) out.fill(NaN, start + last + 1, start + cols);
+      if (rule === 'offset') out.set(ramp.subarray(first, last + 1), start + first);
+      else out.set(square.subarray(row + i + first - reach, row + i + last - reach + 1), start + first);
+      if (rule !== 'sum') continue;
+      // The edge columns (when they have keys) total theirs; k′ = 0: one column, every key.
+      for (const c of reach === 0 ? [0] : [0 - reach, reach]) {
+        const keys = keysOf(i, c, n, reach);
+        if (!keys || keys[0] === keys[1]) continue; // one key: copied already
+        out[start + c + reach] =
+          id === 'difference'
+            ? sumRange(combined, row, keys[0], keys[1]) - sumRange(content, row, keys[0], keys[1])
+            : sumRange(square, row, keys[0], keys[1]);
+      }
+    }
+    panels[id] = out;
+  }
+  return { reach, cols, panels };
+}
+
+/** Row i's columns that have a key, [lo, hi): the keys j = i + c in 0…n − 1. */
+export const offsetRowSpan = (n, reach) => (i) => [
+  Math.max(-reach, -i) + reach,
+  Math.min(reach, n - 1 - i) + reach + 1,
+];
+
+/** The first masked column of every row (causal weight panels: c > 0, keys after the query), or null. */
+export const offsetMaskFrom = (panelId, view) =>
+  view.causal && cellRule(panelId) === 'sum' ? () => view.offsetSpace.reach + 1 : null;
+
+/**
+ * The block means of every panel for a grid of gRows × gCols pixels (render/heatmap-rect.js's
+ * blockMeans, which the figure would otherwise compute on the main thread): { gRows, gCols,
+ * panels: { id: { gRows, gCols, grid } } }.
+ */
+export function computeOffsetMeans(view, { gRows, gCols }) {
+  const { reach, cols, panels } = view.offsetSpace;
+  const means = {};
+  if (gRows < view.n || gCols < cols) {
+    for (const id of PANEL_IDS) {
+      means[id] = {
+        gRows,
+        gCols,
+        grid: blockMeans(panels[id], view.n, cols, gRows, gCols, offsetMaskFrom(id, view), offsetRowSpan(view.n, reach))
+          .grid,
+      };
+    }
+  }
+  return { gRows, gCols, panels: means };
+}
+
+/** The range (min, max) of an offset-space panel over the cells it colours (not no-key, not masked). */
+export function offsetExtent(values, rows, cols, maskFrom) {
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < rows; i += 1) {
+    const start = i * cols;
+    const stop = start + (maskFrom ? Math.min(maskFrom(i), cols) : cols);
+    for (let index = start; index < stop; index += 1) {
+      const v = values[index];
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+  }
+  return min <= max ? { min, max } : { min: 0, max: 0 };
+}

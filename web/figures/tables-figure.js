@@ -1,0 +1,92 @@
+// The "tables" figure: what one cell (i, j) is made of. Left: the query q_i, the key k_j and the
+// table a^K with the row clip(j − i) that the cell's position bias reads; right: a^V with the same
+// row, and query i's output split as z_i = Σ_j w_ij v_j + Σ_j w_ij a^V[clip(j − i)] (docs/maths.md).
+// Titles and the caption are in the math notation of render/math-text.js.
+import { drawVectorBlocks } from '../render/vector-blocks.js';
+import { downloadCanvas } from './download.js';
+import { createFigureShell } from './figure-shell.js';
+import { plainMath } from '../render/math-text.js';
+import { setMathText } from './math-dom.js';
+import { formatSignificant } from './panels.js';
+import { clippedOffset, outputParts } from './view.js';
+
+const minus = (value) => String(value).replace('-', '−');
+const rowsOf = (matrix, label) =>
+  Array.from({ length: matrix.rows }, (_, r) => ({
+    label: label(r),
+    values: matrix.data.subarray(r * matrix.cols, (r + 1) * matrix.cols),
+  }));
+
+export function createTablesFigure(number) {
+  const parts = createFigureShell({
+    id: 'figure-tables',
+    title: 'What one cell is made of',
+    number,
+    pngLabel: 'tables',
+  });
+  parts.canvas.id = 'tables-canvas';
+  parts.png.addEventListener('click', () => downloadCanvas(parts.canvas, 'relpos-tables.png'));
+  return parts;
+}
+
+/** The blocks the figure draws for `view` and the cell { i, j }: two columns. */
+export function tableBlocks(view, { i, j }) {
+  const { maxDistance: k, result } = view;
+  const { q, k: keys, relKeys, relValues } = result.inputs;
+  const c = clippedOffset(i, j, k) + k;
+  const offsetLabel = (r) => minus(r - k);
+  const parts = outputParts(view, i);
+  const vector = (title, values) => ({ title, rows: [{ label: '', values }], highlight: -1 });
+  return [
+    [
+      vector(`query q_{${i}} (${literal(view.tokens[i] || `#${i}`)})`, q.data.subarray(i * q.cols, (i + 1) * q.cols)),
+      vector(
+        `key k_{${j}} (${literal(view.tokens[j] || `#${j}`)})`,
+        keys.data.subarray(j * keys.cols, (j + 1) * keys.cols),
+      ),
+      vector('', new Float64Array(0)),
+      {
+        title: `a^K, one row per offset; row ${minus(c - k)} for this cell`,
+        rows: rowsOf(relKeys, offsetLabel),
+        highlight: c,
+      },
+    ],
+    [
+      vector(`Σ_j w_{${i}j} v_j (from the values)`, parts.fromValues),
+      vector(`Σ_j w_{${i}j} a^V[clip(j − ${i})] (from positions)`, parts.fromPositions),
+      vector(`output z_{${i}}, their sum`, parts.output),
+      { title: `a^V; row ${minus(c - k)} for this cell`, rows: rowsOf(relValues, offsetLabel), highlight: c },
+    ],
+  ];
+}
+
+// A word inside math-notation text: its own ^ and _ must not become scripts, so they are shown
+// as look-alikes (ˆ, ＿).
+const literal = (word) => word.replace(/\^/g, 'ˆ').replace(/_/g, '＿');
+
+/** Draws the figure for the selected cell (or (0, 0) when none is), with a caption to match. */
+export function drawTablesFigure(parts, view, cell, colours) {
+  const width = parts.wrap.clientWidth;
+  if (!width || !view?.result.output) return null;
+  const shown = cell ?? { i: 0, j: 0 };
+  const scales = drawVectorBlocks(parts.canvas, {
+    columns: tableBlocks(view, shown),
+    width,
+    format: (v) => formatSignificant(v, 2),
+    colours,
+  });
+  const k = view.maxDistance;
+  const c = clippedOffset(shown.i, shown.j, k);
+  const caption =
+    `${cell ? 'The selected cell' : 'No cell selected (hover or focus one): cell'} (${shown.i}, ${shown.j}), offset ${minus(shown.j - shown.i)}` +
+    `${c !== shown.j - shown.i ? `, clipped to ${minus(c)}` : ''}: its bias is q_{${shown.i}} · a^K[${minus(c)}]/√d_k, and every cell at that clipped offset reads the same outlined rows. ` +
+    `Colours: blue < 0 < red, left up to ±${formatSignificant(scales[0].max, 2)}, right up to ±${formatSignificant(scales[1].max, 2)}.`;
+  setMathText(parts.caption, caption);
+  parts.canvas.setAttribute(
+    'aria-label',
+    plainMath(
+      `Query ${shown.i} and key ${shown.j}: the tables a^K and a^V with row ${c} outlined, and query ${shown.i}'s output split into the part from the values and the part from the positions.`,
+    ),
+  );
+  return scales;
+}

@@ -1,0 +1,75 @@
+// Block means of a rows × cols matrix for a grid of gRows × gCols pixels: what each pixel of a
+// long heatmap shows (render/heatmap-rect.js), computed there or ahead in a worker
+// (figures/offset-space.js). No DOM: a worker imports it.
+
+export const MASKED = -Infinity; // a block mean whose cells are all masked (none is a no-key cell's NaN)
+
+/** Pixel p of `size` covers cells floor(p·count/size) … floor((p+1)·count/size) − 1. */
+export function bounds(count, size) {
+  const b = new Int32Array(size + 1);
+  for (let p = 0; p <= size; p += 1) b[p] = Math.floor((p * count) / size);
+  return b;
+}
+
+// values (rows × cols) averaged over the blocks each of gRows × gCols pixels covers: NaN cells
+// (no key) and masked cells (column >= maskFrom(i)) left out; a block of masked cells only is
+// MASKED, of no-key cells only NaN. With rowSpan(i) -> [lo, hi) (the cells of row i that hold
+// numbers; NaN outside), the sums run over that span without a test per cell.
+export function blockMeans(values, rows, cols, gRows, gCols, maskFrom, rowSpan) {
+  const by = bounds(rows, gRows);
+  const bx = bounds(cols, gCols);
+  const sums = new Float64Array(gRows * gCols);
+  const counts = new Float64Array(gRows * gCols);
+  const maskedCounts = maskFrom ? new Float64Array(gRows * gCols) : null;
+  let py = 0;
+  for (let i = 0; i < rows; i += 1) {
+    while (by[py + 1] <= i) py += 1;
+    const row = i * cols;
+    const out = py * gCols;
+    const stop = maskFrom ? Math.min(maskFrom(i), cols) : cols;
+    if (rowSpan) {
+      const [lo, hi] = rowSpan(i);
+      const end = Math.min(hi, stop);
+      for (let px = 0; px < gCols; px += 1) {
+        const from = Math.max(bx[px], lo);
+        const to = Math.min(bx[px + 1], end);
+        if (to > from) {
+          let sum = 0;
+          for (let j = row + from, last = row + to; j < last; j += 1) sum += values[j];
+          sums[out + px] += sum;
+          counts[out + px] += to - from;
+        }
+        if (maskedCounts) {
+          const maskedFrom = Math.max(bx[px], lo, stop);
+          const maskedTo = Math.min(bx[px + 1], hi);
+          if (maskedTo > maskedFrom) maskedCounts[out + px] += maskedTo - maskedFrom;
+        }
+      }
+      continue;
+    }
+    for (let px = 0; px < gCols; px += 1) {
+      const lo = bx[px];
+      const hi = bx[px + 1];
+      let sum = 0;
+      let count = 0;
+      for (let j = lo, last = Math.min(hi, stop); j < last; j += 1) {
+        const v = values[row + j];
+        if (v === v) {
+          sum += v;
+          count += 1;
+        }
+      }
+      sums[out + px] += sum;
+      counts[out + px] += count;
+      if (maskedCounts && hi > stop) {
+        let masked = 0;
+        for (let j = Math.max(lo, stop); j < hi; j += 1) if (values[row + j] === values[row + j]) masked += 1;
+        maskedCounts[out + px] += masked;
+      }
+    }
+  }
+  for (let p = 0; p < gRows * gCols; p += 1) {
+    sums[p] = counts[p] ? sums[p] / counts[p] : maskedCounts && maskedCounts[p] ? MASKED : NaN;
+  }
+  return { grid: sums, bx };
+}

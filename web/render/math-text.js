@@ -1,0 +1,122 @@
+// One notation for the symbols in every text the figures show: `q_i`, `a^K`, `a^K_1`, `√d_k`,
+// `d_{model}` (a superscript or subscript is one character, or {several}). Captions become
+// <sub>/<sup> (web/figures/math-dom.js), as the page's controls write them; canvas text (notes
+// under the colour bars) draws the same sub- and superscripts smaller and shifted; labels for
+// screen readers get the Unicode sub- and superscripts where they exist.
+
+/** text -> [{ text, level }], level 0 (normal), 1 (superscript) or −1 (subscript). */
+export function parseMath(text) {
+  const parts = [];
+  const push = (piece, level) => {
+    if (!piece) return;
+    const last = parts[parts.length - 1];
+    if (last && last.level === level) last.text += piece;
+    else parts.push({ text: piece, level });
+  };
+  let plain = '';
+  for (let at = 0; at < text.length; at += 1) {
+    const c = text[at];
+    const next = text[at + 1];
+    if ((c === '^' || c === '_') && next !== undefined && next !== ' ') {
+      push(plain, 0);
+      plain = '';
+      let script = next;
+      at += 1;
+      if (next === '{') {
+        const end = text.indexOf('}', at);
+        script = text.slice(at + 1, end < 0 ? text.length : end);
+        at = end < 0 ? text.length : end;
+      }
+      push(script, c === '^' ? 1 : -1);
+    } else plain += c;
+  }
+  push(plain, 0);
+  return parts;
+}
+
+const SUPERSCRIPTS = { K: 'ᴷ', V: 'ⱽ', T: 'ᵀ', 2: '²', 1: '¹', n: 'ⁿ' };
+const SUBSCRIPTS = { i: 'ᵢ', j: 'ⱼ', k: 'ₖ', 0: '₀', 1: '₁', 2: '₂', n: 'ₙ' };
+
+/** The text with Unicode sub- and superscripts (for aria labels and file names). */
+export function plainMath(text) {
+  return parseMath(text)
+    .map(({ text: piece, level }) => {
+      if (level === 0) return piece;
+      const table = level > 0 ? SUPERSCRIPTS : SUBSCRIPTS;
+      return [...piece].map((c) => table[c] ?? c).join('');
+    })
+    .join('');
+}
+
+const SCRIPT_SIZE = 0.72;
+
+/** { size (px), family, style ('' or 'italic') } -> the canvas font of a level. */
+const fontOf = ({ size, family, style = '' }, level) =>
+  `${style} ${level ? Math.round(size * SCRIPT_SIZE * 10) / 10 : size}px ${family}`.trim();
+
+// The pieces of `text` with their x offsets: a superscript followed by a subscript (a^K_1)
+// stack, both starting at the same x, as typeset maths does.
+function layoutMath(g, text, font) {
+  const placed = [];
+  let x = 0;
+  let stackStart = null; // x where the superscript before this piece started
+  for (const { text: piece, level } of parseMath(text)) {
+    g.font = fontOf(font, level);
+    const width = g.measureText(piece).width;
+    const previous = placed[placed.length - 1];
+    if (level === -1 && previous?.level === 1 && stackStart !== null) {
+      placed.push({ piece, level, x: stackStart });
+      x = Math.max(x, stackStart + width);
+      stackStart = null;
+      continue;
+    }
+    stackStart = level === 1 ? x : null;
+    placed.push({ piece, level, x });
+    x += width;
+  }
+  g.font = fontOf(font, 0);
+  return { placed, width: x };
+}
+
+/** The width of `text` (math notation) in `font`, on context g. */
+export function measureMath(g, text, font) {
+  return layoutMath(g, text, font).width;
+}
+
+/** Draws `text` (math notation) with its left end at x and its top at y. */
+export function fillMath(g, text, x, y, font) {
+  g.save();
+  g.textAlign = 'left';
+  g.textBaseline = 'alphabetic';
+  const baseline = y + font.size * 0.9;
+  for (const { piece, level, x: at } of layoutMath(g, text, font).placed) {
+    g.font = fontOf(font, level);
+    g.fillText(piece, x + at, baseline - level * font.size * (level > 0 ? 0.38 : 0.22));
+  }
+  g.restore();
+}
+
+/**
+ * `text` (math notation) broken at spaces into at most `maxLines` lines of at most `width` px;
+ * a last line that is still too long ends in "…".
+ */
+export function wrapMath(g, text, width, font, maxLines = 2) {
+  const words = text.split(' ');
+  const lines = [];
+  let line = '';
+  for (const word of words) {
+    const candidate = line ? `${line} ${word}` : word;
+    if (!line || measureMath(g, candidate, font) <= width) line = candidate;
+    else {
+      lines.push(line);
+      line = word;
+    }
+  }
+  if (line) lines.push(line);
+  if (lines.length <= maxLines && lines.every((l) => measureMath(g, l, font) <= width)) return lines;
+  const kept = lines.slice(0, maxLines);
+  let last = lines.slice(maxLines - 1).join(' ');
+  while (last.length > 1 && measureMath(g, `${last}…`, font) > width) last = last.slice(0, -1);
+  kept[maxLines - 1] = `${last.trimEnd()}…`;
+  return kept;
+}

@@ -1,0 +1,97 @@
+// Small labelled matrices and vectors on one canvas, in columns: a block is a title (in the math
+// notation of math-text.js) and rows of
+// numbers (a table such as aᴷ, or a single vector such as qᵢ), each row with a label; one row
+// of a block may be outlined. Cells are coloured on a diverging scale per column of blocks
+// (blue below 0, red above, symmetric around 0) and show their value while it fits.
+import { fitCanvas } from './canvas-size.js';
+import { colourTable, entryFor, luminance } from './colormaps.js';
+import { fillMath } from './math-text.js';
+
+const TITLE = 20; // px above a block's rows
+const GAP = 14; // px between blocks
+const LABEL = 44; // px of row labels
+const COLUMN_GAP = 22;
+
+/** The largest |value| over a column's blocks (1 when all are zero), for its colour scale. */
+const spanOf = (blocks) => {
+  let m = 0;
+  for (const block of blocks) for (const row of block.rows) for (const v of row.values) m = Math.max(m, Math.abs(v));
+  return m > 1e-12 ? m : 1;
+};
+
+const TABLE_SPACE = 160; // px a table may take: 8 rows of 20 px, thinner rows beyond
+
+/** A block's row height: 20 px, less for tables of many rows. */
+const rowHeight = (block) => Math.max(1, Math.min(20, Math.floor(TABLE_SPACE / Math.max(1, block.rows.length))));
+
+/**
+ * The canvas height (CSS px): a table block is given TABLE_SPACE whatever its rows, so the
+ * height does not change with the table (nothing below the figure moves); put tables last.
+ */
+export function vectorBlocksHeight(columns) {
+  const blockHeight = (b) => TITLE + (b.rows.length > 1 ? TABLE_SPACE : rowHeight(b)) + GAP;
+  return Math.max(...columns.map((blocks) => blocks.reduce((h, b) => h + blockHeight(b), 0))) + 4;
+}
+
+/**
+ * columns: [[{ title, rows: [{ label, values }], highlight: row index | -1 }]], drawn side by side
+ * at `width` CSS px; format(v) writes a value; colours { fg, muted, outline, outlineHalo, font }.
+ * Returns the scales used ({ max } per column), for captions and tests.
+ */
+export function drawVectorBlocks(canvas, { columns, width, format, colours }) {
+  const height = vectorBlocksHeight(columns);
+  const { context: g } = fitCanvas(canvas, width, height);
+  g.clearRect(0, 0, width, height);
+  const table = colourTable('rdbu-reversed');
+  const columnWidth = (width - COLUMN_GAP * (columns.length - 1)) / columns.length;
+  const scales = columns.map((blocks, c) => {
+    const m = spanOf(blocks);
+    const scale = { min: -m, max: m };
+    const x0 = c * (columnWidth + COLUMN_GAP);
+    let y = 0;
+    for (const block of blocks) {
+      g.fillStyle = colours.fg;
+      fillMath(g, block.title, x0, y + 2, { size: 13, family: colours.font, style: '600' });
+      y += TITLE;
+      const h = rowHeight(block);
+      const d = block.rows[0]?.values.length ?? 0;
+      const cellWidth = (columnWidth - LABEL) / Math.max(1, d);
+      const printValues = h >= 16 && cellWidth >= 40;
+      const labelEvery = Math.max(1, Math.ceil(13 / h));
+      block.rows.forEach((row, r) => {
+        const top = y + r * h;
+        if (r % labelEvery === 0 || r === block.highlight) {
+          g.fillStyle = r === block.highlight ? colours.fg : colours.muted;
+          g.font = `${r === block.highlight ? '600 ' : ''}${Math.min(12, Math.max(9, h - 2))}px ${colours.font}`;
+          g.textAlign = 'right';
+          g.textBaseline = 'middle';
+          g.fillText(row.label, x0 + LABEL - 6, top + h / 2);
+        }
+        row.values.forEach((v, k) => {
+          const entry = entryFor(scale, v);
+          g.fillStyle = `rgb(${table[entry * 4]}, ${table[entry * 4 + 1]}, ${table[entry * 4 + 2]})`;
+          const left = x0 + LABEL + k * cellWidth;
+          g.fillRect(left, top, Math.ceil(cellWidth), h);
+          if (printValues) {
+            g.fillStyle = luminance(table, entry) > 0.4 ? '#111' : '#fff';
+            g.font = `11px ${colours.font}`;
+            g.textAlign = 'center';
+            g.fillText(format(v), left + cellWidth / 2, top + h / 2 + 0.5);
+          }
+        });
+      });
+      if (block.highlight >= 0) {
+        const top = y + block.highlight * h;
+        g.lineWidth = 3;
+        g.strokeStyle = colours.outlineHalo || '#fff';
+        g.strokeRect(x0 + LABEL - 1, top - 1, columnWidth - LABEL + 2, h + 2);
+        g.lineWidth = 1.5;
+        g.strokeStyle = colours.outline || '#111';
+        g.strokeRect(x0 + LABEL - 1, top - 1, columnWidth - LABEL + 2, h + 2);
+      }
+      y += block.rows.length * h + GAP;
+    }
+    return { max: scale.max };
+  });
+  return scales;
+}
