@@ -61,25 +61,39 @@ emscripten::val lastAttentionTimings() {
   return out;
 }
 
+// One attention() call, named field by field on both sides (web/api/index.js builds it).
+struct AttentionRequest {
+  int n;
+  int dK;
+  int dV;         // 0: no values, no output
+  int tableRows;  // 2k + 1
+  bool causal;
+  bool hasRelativeValues;
+};
+
+// Where attention() reads its inputs and writes its panels (the names of AttentionInputs and
+// AttentionPanels).
+struct AttentionBuffers {
+  Address queries, keys, relativeKeys, values, relativeValues;
+  Address contentScores, positionBiases, combinedScores, contentWeights, combinedWeights, output;
+};
+
 template <typename T>
-void attentionInto(int n, int dK, int dV, int tableRows, bool causal, bool hasRelativeValues,
-                   Address queries, Address keys, Address relativeKeys, Address values,
-                   Address relativeValues, Address contentScores, Address positionBiases,
-                   Address combinedScores, Address contentWeights, Address combinedWeights,
-                   Address output) {
+void attentionInto(const AttentionRequest& r, const AttentionBuffers& b) {
   static relpos::AttentionWorkspace<T> workspace;
-  const int valueTableRows = hasRelativeValues ? tableRows : 0;
+  const int valueTableRows = r.hasRelativeValues ? r.tableRows : 0;
+  const int valueRows = r.dV == 0 ? 0 : r.n;
   const relpos::AttentionInputs<T> in{
-      constMatrixAt<T>(queries, n, dK),
-      constMatrixAt<T>(keys, n, dK),
-      constMatrixAt<T>(relativeKeys, tableRows, dK),
-      constMatrixAt<T>(values, dV == 0 ? 0 : n, dV),
-      constMatrixAt<T>(relativeValues, valueTableRows, hasRelativeValues ? dV : 0),
-      causal};
+      constMatrixAt<T>(b.queries, r.n, r.dK),
+      constMatrixAt<T>(b.keys, r.n, r.dK),
+      constMatrixAt<T>(b.relativeKeys, r.tableRows, r.dK),
+      constMatrixAt<T>(b.values, valueRows, r.dV),
+      constMatrixAt<T>(b.relativeValues, valueTableRows, r.hasRelativeValues ? r.dV : 0),
+      r.causal};
   relpos::AttentionPanels<T> panels{
-      matrixAt<T>(contentScores, n, n),   matrixAt<T>(positionBiases, n, n),
-      matrixAt<T>(combinedScores, n, n),  matrixAt<T>(contentWeights, n, n),
-      matrixAt<T>(combinedWeights, n, n), matrixAt<T>(output, dV == 0 ? 0 : n, dV)};
+      matrixAt<T>(b.contentScores, r.n, r.n),   matrixAt<T>(b.positionBiases, r.n, r.n),
+      matrixAt<T>(b.combinedScores, r.n, r.n),  matrixAt<T>(b.contentWeights, r.n, r.n),
+      matrixAt<T>(b.combinedWeights, r.n, r.n), matrixAt<T>(b.output, valueRows, r.dV)};
   relpos::computeAttention(in, workspace, panels, &lastTimings);
   if (workspace.elements() > kWorkspaceElementsKept) {
     workspace = relpos::AttentionWorkspace<T>();
@@ -165,6 +179,25 @@ EMSCRIPTEN_BINDINGS(relpos) {
       .field("strength", &ExampleRequest::strength)
       .field("tokenBytes", &ExampleRequest::tokenBytes)
       .field("tokenLengths", &ExampleRequest::tokenLengths);
+  emscripten::value_object<AttentionRequest>("AttentionRequest")
+      .field("n", &AttentionRequest::n)
+      .field("dK", &AttentionRequest::dK)
+      .field("dV", &AttentionRequest::dV)
+      .field("tableRows", &AttentionRequest::tableRows)
+      .field("causal", &AttentionRequest::causal)
+      .field("hasRelativeValues", &AttentionRequest::hasRelativeValues);
+  emscripten::value_object<AttentionBuffers>("AttentionBuffers")
+      .field("queries", &AttentionBuffers::queries)
+      .field("keys", &AttentionBuffers::keys)
+      .field("relativeKeys", &AttentionBuffers::relativeKeys)
+      .field("values", &AttentionBuffers::values)
+      .field("relativeValues", &AttentionBuffers::relativeValues)
+      .field("contentScores", &AttentionBuffers::contentScores)
+      .field("positionBiases", &AttentionBuffers::positionBiases)
+      .field("combinedScores", &AttentionBuffers::combinedScores)
+      .field("contentWeights", &AttentionBuffers::contentWeights)
+      .field("combinedWeights", &AttentionBuffers::combinedWeights)
+      .field("output", &AttentionBuffers::output);
   emscripten::value_object<ExampleBuffers>("ExampleBuffers")
       .field("x", &ExampleBuffers::x)
       .field("queryWeights", &ExampleBuffers::queryWeights)

@@ -1,6 +1,7 @@
 #include "relpos/packed_gemm.hpp"
 
 #include <algorithm>
+#include <cassert>
 
 #include "relpos/simd_vectors.hpp"
 
@@ -55,9 +56,13 @@ void kernel(Index depth, const T* a, Index aStride, const T* panel, T alpha, boo
   }
 }
 
+// The micro-kernel for a block of 1 to 4 rows and 1 to kPanelWidth columns (the callers' blocking
+// guarantees both; checked in every build with assertions on: the tests and the sanitizers).
 template <typename T>
 void kernelForRows(Index rows, Index depth, const T* a, Index aStride, const T* panel, T alpha,
                    bool accumulate, T* c, Index cStride, Index cols) {
+  assert(rows >= 1 && rows <= 4 && "a block has 1 to 4 rows");
+  assert(cols >= 1 && cols <= kPanelWidth<T> && "a block has 1 to kPanelWidth columns");
   switch (rows) {
     case 4:
       kernel<T, 4>(depth, a, aStride, panel, alpha, accumulate, c, cStride, cols);
@@ -68,7 +73,7 @@ void kernelForRows(Index rows, Index depth, const T* a, Index aStride, const T* 
     case 2:
       kernel<T, 2>(depth, a, aStride, panel, alpha, accumulate, c, cStride, cols);
       break;
-    default:
+    default:  // 1
       kernel<T, 1>(depth, a, aStride, panel, alpha, accumulate, c, cStride, cols);
       break;
   }

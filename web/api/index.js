@@ -186,38 +186,39 @@ export class RelPos {
     const ArrayType = q.data.constructor;
     const size = ArrayType.BYTES_PER_ELEMENT;
     const dV = v ? v.cols : 0;
-    const lengths = [
-      n * dK,
-      n * dK,
-      tableRows * dK,
-      n * dV,
-      relValues ? tableRows * dV : 0,
-      ...Array(5).fill(n * n),
-      n * dV,
-    ];
+    // One table of the call's buffers, by the names both sides use (cpp/bindings.cpp
+    // AttentionBuffers): elements each.
+    const lengths = {
+      queries: n * dK,
+      keys: n * dK,
+      relativeKeys: tableRows * dK,
+      values: n * dV,
+      relativeValues: relValues ? tableRows * dV : 0,
+      ...Object.fromEntries(PANEL_NAMES.map((name) => [name, n * n])),
+      output: n * dV,
+    };
+    const names = Object.keys(lengths);
     const scratch = 2 * n * tableRows;
-    checkBudget(where, `n = ${n}`, (lengths.reduce((a, b) => a + b) + scratch) * size);
+    checkBudget(where, `n = ${n}`, (Object.values(lengths).reduce((a, b) => a + b) + scratch) * size);
 
     return this.#call(
       where,
-      lengths.map((length) => length * size),
+      names.map((name) => lengths[name] * size),
       (addresses) => {
-        const [qAt, kAt, relKeysAt, vAt, relValuesAt, ...outputAt] = addresses;
-        this.#arena.write(qAt, q.data);
-        this.#arena.write(kAt, k.data);
-        this.#arena.write(relKeysAt, relKeys.data);
-        if (v) this.#arena.write(vAt, v.data);
-        if (relValues) this.#arena.write(relValuesAt, relValues.data);
+        const at = Object.fromEntries(names.map((name, index) => [name, addresses[index]]));
+        this.#arena.write(at.queries, q.data);
+        this.#arena.write(at.keys, k.data);
+        this.#arena.write(at.relativeKeys, relKeys.data);
+        if (v) this.#arena.write(at.values, v.data);
+        if (relValues) this.#arena.write(at.relativeValues, relValues.data);
         const run = ArrayType === Float64Array ? this.#core.attentionIntoFloat64 : this.#core.attentionIntoFloat32;
-        run(n, dK, dV, tableRows, causal, relValues !== null, ...addresses);
-        const read = (index, name, rows, cols) =>
-          matrix(rows, cols, this.#arena.read(outputAt[index], ArrayType, rows * cols, out?.[name].data));
+        run({ n, dK, dV, tableRows, causal, hasRelativeValues: relValues !== null }, at);
+        const read = (name, rows, cols) =>
+          matrix(rows, cols, this.#arena.read(at[name], ArrayType, rows * cols, out?.[name].data));
         const result = out ?? {};
         result.maxDistance = (tableRows - 1) / 2;
-        PANEL_NAMES.forEach((name, index) => {
-          result[name] = read(index, name, n, n);
-        });
-        result.output = v ? read(5, 'output', n, dV) : null;
+        for (const name of PANEL_NAMES) result[name] = read(name, n, n);
+        result.output = v ? read('output', n, dV) : null;
         return result;
       },
     );
