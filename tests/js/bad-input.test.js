@@ -98,7 +98,7 @@ const CASES = [
     'q.data as an Int32Array',
     (rp) => rp.attention({ ...good(), q: { rows: 6, cols: 4, data: new Int32Array(24) } }),
     TypeError,
-    /^attention: q\.data .* got a Int32Array$/,
+    /^attention: q\.data .* got an Int32Array$/,
   ],
   [
     'q.rows fractional',

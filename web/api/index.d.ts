@@ -1,5 +1,12 @@
 // Types for relpos-wasm (hand-written: see web/api/index.js for the implementation).
 
+declare global {
+  // Symbol.dispose (TypeScript's lib esnext.disposable, @types/node) for projects whose lib lacks it.
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+
 /** A row-major matrix: element (i, j) is data[i * cols + j]. */
 export interface Matrix<A extends Float64Array | Float32Array = Float64Array | Float32Array> {
   rows: number;
@@ -147,6 +154,14 @@ export declare class RelPos {
    * earlier result of the same shapes), its arrays are overwritten and it is returned.
    */
   attention<A extends Float64Array | Float32Array>(
+    inputs: AttentionInputs<A> & { v: Matrix<A> },
+    out?: AttentionResult<A>,
+  ): AttentionResult<A> & { output: Matrix<A> };
+  attention<A extends Float64Array | Float32Array>(
+    inputs: AttentionInputs<A> & { v?: undefined },
+    out?: AttentionResult<A>,
+  ): AttentionResult<A> & { output: null };
+  attention<A extends Float64Array | Float32Array>(
     inputs: AttentionInputs<A>,
     out?: AttentionResult<A>,
   ): AttentionResult<A>;
@@ -161,6 +176,16 @@ export declare class RelPos {
   createModel<P extends Precision = 'float32'>(config: ModelConfig<P>): Model<ArrayOf<P>>;
   /** A batch of a synthetic task (copy-offset or sum-offset). */
   syntheticBatch(options?: SyntheticBatchOptions): Batch;
+  /** True after dispose(). */
+  readonly disposed: boolean;
+  /**
+   * Frees this instance's blocks and models inside its WebAssembly memory and lets go of the
+   * instance; later calls throw. WebAssembly memory never shrinks: it goes back to the system
+   * when the garbage collector finds nothing refers to it. Safe to call twice.
+   */
+  dispose(): void;
+  /** dispose(), for `using rp = await createRelPos()`. */
+  [Symbol.dispose](): void;
 }
 
 export interface AttentionTimings {
@@ -289,6 +314,8 @@ export declare class Model<A extends Float64Array | Float32Array = Float32Array>
   positionProfile(options?: HeadSelector): PositionProfile;
   /** Frees the model's memory; later calls throw. */
   dispose(): void;
+  /** dispose(), for `using model = rp.createModel(…)`. */
+  [Symbol.dispose](): void;
 }
 
 export declare const MODEL_DEFAULTS: Readonly<
@@ -297,8 +324,23 @@ export declare const MODEL_DEFAULTS: Readonly<
 export declare const ADAM_DEFAULTS: Readonly<Required<AdamOptions>>;
 export declare const SYNTHETIC_DEFAULTS: Readonly<Required<SyntheticBatchOptions>>;
 
-/** Loads the WebAssembly module: each call gives an instance with its own memory. */
-export declare function createRelPos(): Promise<RelPos>;
+export interface CreateRelPosOptions {
+  /** The bytes of relpos-wasm/relpos-core.wasm (instead of the copy inlined in the package). */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** relpos-wasm/relpos-core.wasm compiled (e.g. by WebAssembly.compileStreaming), shareable with workers. */
+  wasmModule?: WebAssembly.Module;
+}
+
+/**
+ * Loads the WebAssembly module: each call gives an instance with its own memory. Rejects with an
+ * Error naming ENGINE_BASELINE where WebAssembly SIMD is missing.
+ */
+export declare function createRelPos(options?: CreateRelPosOptions): Promise<RelPos>;
+
+/** The package's version, as in its package.json. */
+export declare const version: string;
+/** The engines relpos-wasm needs (WebAssembly SIMD), as named in its errors. */
+export declare const ENGINE_BASELINE: string;
 
 export declare const LOCALITY_PROFILE_DEFAULTS: Readonly<Required<LocalityProfileOptions>>;
 export declare const EXAMPLE_DEFAULTS: Readonly<Required<ExampleOptions>>;

@@ -2,9 +2,9 @@
 // C++/Eigen core compiled to WebAssembly. This file is the package's public face: it validates
 // every argument (validate.js), lays the data out in WASM memory (wasm-arena.js), calls the core
 // and returns copies that belong to the caller. Maths and conventions: docs/maths.md, docs/random-stream.md.
-import createRelPosCore from '../../dist/relpos-core.mjs';
-import { wasmBase64 } from '../../dist/relpos-core-wasm.mjs';
+import { addSymbolDispose } from './dispose.js';
 import { MAX_DIMENSION, MAX_SEED } from './limits.js';
+import { loadCore } from './load-core.js';
 import {
   describe,
   checkBoolean,
@@ -15,11 +15,14 @@ import {
   checkNumber,
   checkOptions,
   checkShape,
+  floatArrayType,
 } from './validate.js';
 import { WasmArena } from './wasm-arena.js';
 import { Model, resolveModelConfig, resolveSyntheticOptions } from './model.js';
 
 export { MAX_CALL_BYTES, MAX_DIMENSION, MAX_SEED } from './limits.js';
+export { ENGINE_BASELINE } from './simd.js';
+export { version } from './version.js';
 export { Model, MODEL_DEFAULTS, ADAM_DEFAULTS, SYNTHETIC_DEFAULTS } from './model.js';
 
 const F64 = Float64Array.BYTES_PER_ELEMENT;
@@ -62,11 +65,21 @@ function checkReusableResult(where, out, ArrayType, n, dV) {
   if (out === null || typeof out !== 'object') {
     throw new TypeError(`${where}: out must be an earlier result of attention(), got ${describe(out)}`);
   }
+  if (!dV && out.output) {
+    throw new TypeError(
+      `${where}: out has an output (it came from a call with v) but this call has no v; pass the result of a call without v as out`,
+    );
+  }
+  if (dV && out.output === null) {
+    throw new TypeError(
+      `${where}: out has no output (it came from a call without v) but this call has v; pass the result of a call with v of the same shapes as out`,
+    );
+  }
   const expected = [...PANEL_NAMES.map((name) => [name, n * n]), ['output', dV ? n * dV : 0]];
   for (const [name, length] of expected) {
     const data = out[name]?.data;
     if (name === 'output' && length === 0 && out.output === null) continue;
-    if (!(data instanceof ArrayType)) {
+    if (floatArrayType(data) !== ArrayType) {
       throw new TypeError(
         `${where}: out.${name}.data must be a ${ArrayType.name} like the inputs, got ${describe(data)}`,
       );
@@ -99,22 +112,55 @@ function checkTokens(where, tokens) {
   return tokens;
 }
 
-let wasmBinary = null;
-
-/** Loads the WebAssembly module and resolves to a RelPos instance with its own memory. */
-export async function createRelPos() {
-  wasmBinary ??= Uint8Array.from(atob(wasmBase64), (c) => c.charCodeAt(0));
-  return new RelPos(await createRelPosCore({ wasmBinary }));
+/**
+ * Loads the WebAssembly module and resolves to a RelPos instance with its own memory. By default
+ * from the binary inlined in the package; options.wasmBinary (the bytes of
+ * relpos-wasm/relpos-core.wasm) or options.wasmModule (that file compiled) instead.
+ */
+export async function createRelPos(options) {
+  return new RelPos(await loadCore('createRelPos', options));
 }
 
 export class RelPos {
   #core;
   #arena;
+  #models = new Set();
 
   /** Use createRelPos(); the constructor takes the loaded core module. */
   constructor(core) {
     this.#core = core;
     this.#arena = new WasmArena(core);
+    // Methods work detached too: const { attention } = rp.
+    for (const name of Object.getOwnPropertyNames(RelPos.prototype)) {
+      const method = Object.getOwnPropertyDescriptor(RelPos.prototype, name).value;
+      if (name === 'constructor' || typeof method !== 'function') continue;
+      Object.defineProperty(this, name, { value: method.bind(this), writable: true, configurable: true });
+    }
+  }
+
+  /** True after dispose(). */
+  get disposed() {
+    return this.#core === null;
+  }
+
+  /**
+   * Frees what this instance holds in its WebAssembly memory (its block and its models, which
+   * are disposed too) and lets go of the WebAssembly instance: every later call throws. The
+   * memory itself cannot shrink (WebAssembly has no way to); it is returned to the system when
+   * the garbage collector finds nothing else refers to it. Safe to call twice.
+   */
+  dispose() {
+    if (this.#core === null) return;
+    for (const model of this.#models) model.deref()?.dispose();
+    this.#models.clear();
+    this.#arena.release();
+    this.#arena = null;
+    this.#core = null;
+  }
+
+  #live(where) {
+    if (this.#core === null) throw new Error(`${where}: this RelPos instance has been disposed`);
+    return this.#core;
   }
 
   /** np.random.seed(seed); np.random.randn(count), as a Float64Array. */
@@ -181,9 +227,9 @@ export class RelPos {
       });
     }
     const causal = checkBoolean(where, 'causal', given.causal);
-    if (out !== undefined) checkReusableResult(where, out, q.data.constructor, n, v ? v.cols : 0);
+    const ArrayType = floatArrayType(q.data);
+    if (out !== undefined) checkReusableResult(where, out, ArrayType, n, v ? v.cols : 0);
 
-    const ArrayType = q.data.constructor;
     const size = ArrayType.BYTES_PER_ELEMENT;
     const dV = v ? v.cols : 0;
     // One table of the call's buffers, by the names both sides use (cpp/bindings.cpp
@@ -396,7 +442,7 @@ export class RelPos {
    * { contentScores, positionBiases, softmax, valueProduct, valuePosition }.
    */
   lastTimings() {
-    return this.#core.lastAttentionTimings();
+    return this.#live('lastTimings').lastAttentionTimings();
   }
 
   // ---- Training engine (issue #13): web/api/model.js
@@ -407,6 +453,7 @@ export class RelPos {
    * causal, perHeadTables, precision, seed }; vocabSize is required. Free it with dispose().
    */
   createModel(config) {
+    this.#live('createModel');
     const resolved = resolveModelConfig('createModel', config);
     const host = {
       core: this.#core,
@@ -415,7 +462,10 @@ export class RelPos {
       attention: (inputs) => this.attention(inputs),
       syntheticBatch: (options) => this.syntheticBatch(options),
     };
-    return new Model(host, resolved);
+    const model = new Model(host, resolved);
+    for (const ref of this.#models) if (!ref.deref() || ref.deref().disposed) this.#models.delete(ref);
+    this.#models.add(new WeakRef(model));
+    return model;
   }
 
   /**
@@ -452,11 +502,13 @@ export class RelPos {
 
   /** WASM memory in bytes: its whole size, and the part malloc has handed out. */
   memory() {
-    return { wasmBytes: this.#core.HEAPU8.length, heapInUseBytes: this.#core.heapBytesInUse() };
+    const core = this.#live('memory');
+    return { wasmBytes: core.HEAPU8.length, heapInUseBytes: core.heapBytesInUse() };
   }
 
   // Reserves the arena regions, runs `body` with their addresses, and trims the arena after.
   #call(where, byteLengths, body) {
+    this.#live(where);
     const addresses = this.#arena.reserve(where, byteLengths);
     try {
       return body(addresses);
@@ -465,3 +517,6 @@ export class RelPos {
     }
   }
 }
+
+addSymbolDispose(RelPos);
+addSymbolDispose(Model);

@@ -3,7 +3,16 @@
 // makes one; every argument is checked here before the core runs (validate.js conventions: a
 // wrong type is a TypeError, a wrong value a RangeError, messages name the method and argument).
 import { MAX_SEED } from './limits.js';
-import { checkBoolean, checkBudget, checkInteger, checkNumber, checkOptions, describe } from './validate.js';
+import {
+  checkBoolean,
+  checkBudget,
+  checkInteger,
+  checkNumber,
+  checkOptions,
+  describe,
+  floatArrayType,
+  typedArrayType,
+} from './validate.js';
 
 /** Defaults of createModel(); vocabSize is required, ffnWidth defaults to 4 · dModel. */
 export const MODEL_DEFAULTS = Object.freeze({
@@ -186,7 +195,7 @@ export class Model {
         throw new TypeError(
           `${where}: unknown parameter ${JSON.stringify(name)}; see model.parameters() for the names`,
         );
-      if (!(data instanceof Float32Array || data instanceof Float64Array)) {
+      if (!floatArrayType(data)) {
         throw new TypeError(`${where}: ${name} must be a Float32Array or Float64Array, got ${describe(data)}`);
       }
       if (data.length !== entry.size) {
@@ -294,7 +303,7 @@ export class Model {
       });
     }
     let sequences;
-    if (tokens instanceof Int32Array) {
+    if (typedArrayType(tokens) === Int32Array) {
       sequences = [this.#checkSequence(where, tokens)];
     } else {
       const b = this.#checkBatch(where, tokens, false);
@@ -355,7 +364,7 @@ export class Model {
   }
 
   #checkSequence(where, tokens) {
-    if (!(tokens instanceof Int32Array)) {
+    if (typedArrayType(tokens) !== Int32Array) {
       throw new TypeError(`${where}: tokens must be an Int32Array of token ids, got ${describe(tokens)}`);
     }
     const { seqLen, vocabSize } = this.#config;
@@ -385,7 +394,7 @@ export class Model {
     const fields = withTargets ? ['tokens', 'targets'] : ['tokens'];
     for (const name of fields) {
       const data = batch[name];
-      if (!(data instanceof Int32Array)) {
+      if (typedArrayType(data) !== Int32Array) {
         throw new TypeError(`${where}: batch.${name} must be an Int32Array, got ${describe(data)}`);
       }
       if (data.length !== length) {

@@ -18,8 +18,28 @@ export function describe(value) {
   if (typeof value === 'symbol') return 'a symbol';
   if (Array.isArray(value)) return 'an Array';
   const name = Object.getPrototypeOf(value)?.constructor?.name;
-  return name && name !== 'Object' ? `a ${name}` : 'an object';
+  return name && name !== 'Object' ? `${article(name)} ${name}` : 'an object';
 }
+
+/** "a" or "an" before a name: an Int32Array, an ArrayBuffer, a Float64Array, a Uint8Array ("you-int"). */
+export const article = (word) => (/^(?!u(?:int|ni|s|t))[aeiou]/i.test(word) ? 'an' : 'a');
+
+const FLOAT_ARRAYS = { Float64Array, Float32Array };
+const TYPED_ARRAYS = { ...FLOAT_ARRAYS, Int32Array, Uint8Array };
+
+/**
+ * This realm's constructor for a typed array from any realm (an iframe, a `vm` context), found
+ * by its tag rather than `instanceof`; null if `value` is not one of `types` (default:
+ * Float64Array, Float32Array, Int32Array, Uint8Array).
+ */
+export function typedArrayType(value, types = TYPED_ARRAYS) {
+  if (!ArrayBuffer.isView(value)) return null;
+  const tag = Object.prototype.toString.call(value).slice(8, -1);
+  return Object.hasOwn(types, tag) ? types[tag] : null;
+}
+
+/** The float array type (this realm's Float64Array or Float32Array) of a float array, else null. */
+export const floatArrayType = (value) => typedArrayType(value, FLOAT_ARRAYS);
 
 /** An integer number in [min, max]. */
 export function checkInteger(where, name, value, min, max) {
@@ -90,8 +110,6 @@ export function checkOptions(where, name, value, defaults, required = []) {
   return filled;
 }
 
-const FLOAT_ARRAYS = [Float64Array, Float32Array];
-
 /**
  * A matrix { rows, cols, data }: positive integer sides, data a Float64Array or Float32Array of
  * rows * cols finite numbers. `like` (a checked matrix) demands the same array type.
@@ -103,14 +121,13 @@ export function checkMatrix(where, name, value, like) {
   checkInteger(where, `${name}.rows`, value.rows, 1, MAX_DIMENSION);
   checkInteger(where, `${name}.cols`, value.cols, 1, MAX_DIMENSION);
   const { data } = value;
-  const arrayType = FLOAT_ARRAYS.find((type) => data instanceof type);
+  const arrayType = floatArrayType(data);
   if (!arrayType) {
     throw new TypeError(`${where}: ${name}.data must be a Float64Array or Float32Array, got ${describe(data)}`);
   }
-  if (like && !(data instanceof like.data.constructor)) {
-    throw new TypeError(
-      `${where}: ${name}.data must be a ${like.data.constructor.name} like the queries, got ${describe(data)}`,
-    );
+  const likeType = like && floatArrayType(like.data);
+  if (likeType && arrayType !== likeType) {
+    throw new TypeError(`${where}: ${name}.data must be a ${likeType.name} like the queries, got ${describe(data)}`);
   }
   if (data.length !== value.rows * value.cols) {
     throw new RangeError(

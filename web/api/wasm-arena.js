@@ -3,6 +3,8 @@
 // to call (grown when a call needs more, released after an unusually large one), so a steady
 // stream of calls allocates nothing.
 
+import { typedArrayType } from './validate.js';
+
 const ALIGNMENT = 16;
 /** A block larger than this is freed after the call that needed it. */
 const KEEP_BYTES = 64 * 2 ** 20;
@@ -50,9 +52,9 @@ export class WasmArena {
     this.capacity = 0;
   }
 
-  /** Copies a typed array into WASM memory at `address`. */
+  /** Copies a typed array (of any realm) into WASM memory at `address`. */
   write(address, array) {
-    this.heapFor(array.constructor).set(array, address / array.BYTES_PER_ELEMENT);
+    this.heapFor(typedArrayType(array) ?? array.constructor).set(array, address / array.BYTES_PER_ELEMENT);
   }
 
   /**

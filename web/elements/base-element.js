@@ -3,6 +3,7 @@
 // on resize and on a change of the system theme, and a 'relpos-render' event after each render.
 import { adoptFigureCss } from '../figures/figure-css.js';
 import { sharedRelPos } from '../figures/shared-relpos.js';
+import { upgradeProperties } from './reflect.js';
 
 const HOST_CSS = `
 :host { display: block; font-family: inherit; color: var(--relpos-fg); }
@@ -14,7 +15,11 @@ const HOST_CSS = `
   gap: var(--relpos-gap, 12px); }
 `;
 
-export class RelposBaseElement extends HTMLElement {
+// Outside a browser (server-side rendering, Node) there is no HTMLElement: the classes are
+// still defined, so importing is safe anywhere, and index.js defines no elements there.
+const ElementBase = globalThis.HTMLElement ?? class {};
+
+export class RelposBaseElement extends ElementBase {
   constructor() {
     super();
     this.shadow = this.attachShadow({ mode: 'open' });
@@ -34,6 +39,7 @@ export class RelposBaseElement extends HTMLElement {
   }
 
   connectedCallback() {
+    upgradeProperties(this, this.constructor.reflected ?? []);
     this.resizeObserver ??= new ResizeObserver(() => {
       if (this.clientWidth !== this.lastWidth) {
         this.lastWidth = this.clientWidth;
@@ -75,7 +81,7 @@ export class RelposBaseElement extends HTMLElement {
     }
     this.message.textContent = notes.join(' · ');
     this.message.hidden = notes.length === 0;
-    this.dispatchEvent(new CustomEvent('relpos-render', { detail: { notes } }));
+    this.dispatchEvent(new CustomEvent('relpos-render', { detail: { notes }, bubbles: true, composed: true }));
   }
 
   /** Subclasses: compute and draw; return the notes to show. */

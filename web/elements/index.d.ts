@@ -1,10 +1,16 @@
-// Types for relpos-wasm/elements (hand-written; see web/elements/*.js).
+// Types for relpos-wasm/elements and relpos-wasm/elements/bundle (hand-written; see web/elements/*.js).
 import type { AttentionResult, LocalityProfile } from '../api/index.js';
 
+/** The panel ids of <relpos-attention>'s `panels` attribute. */
+export type RelposPanelId =
+  'content-scores' | 'position-biases' | 'content-weights' | 'combined-weights' | 'difference' | 'offsets';
+
+export type RelposTheme = 'light' | 'dark' | 'auto';
+
 /**
- * <relpos-attention>: the matrix panels. Attributes: seq-len, d-k, max-distance, seed, causal,
- * tokens, panels ("content-scores position-biases content-weights combined-weights difference
- * offsets", any subset), theme ("light" | "dark" | "auto").
+ * <relpos-attention>: the matrix panels. Every attribute is also a property that reflects it
+ * (el.seed = 9 sets seed="9"; a boolean property sets or removes the bare attribute; null
+ * removes it); reading a property gives the value drawn with (the default if absent or invalid).
  */
 export declare class RelposAttentionElement extends HTMLElement {
   /** The numbers last drawn (null before the first render). */
@@ -15,15 +21,97 @@ export declare class RelposAttentionElement extends HTMLElement {
     tokens: string[];
     result: AttentionResult<Float64Array>;
   } | null;
+  /** seq-len: positions n, 1–64 (set by tokens unless given). */
+  seqLen: number;
+  /** d-k: the width of queries and keys, 1–64. */
+  dK: number;
+  /** max-distance: the clipping distance k, 0–63. */
+  maxDistance: number;
+  seed: number;
+  causal: boolean;
+  /** The words, separated by spaces (an array is joined). */
+  tokens: string;
+  /** 'stable' (default) or 'handbook'. */
+  draw: 'stable' | 'handbook';
+  /** 'locality' (default) or 'random'. */
+  table: 'locality' | 'random';
+  /** same-query: one query (1, …, 1)/√d_k for every row. */
+  sameQuery: boolean;
+  strength: number;
+  noise: number;
+  width: number;
+  asymmetry: number;
+  /** Space-separated panel ids (RelposPanelId). */
+  panels: string;
+  theme: RelposTheme;
 }
 
-/** <relpos-profile>: the locality profile. Attributes: seed, d-k, max-distance, noise, width, asymmetry, theme. */
+/** <relpos-profile>: the locality profile; attributes reflected by properties as for <relpos-attention>. */
 export declare class RelposProfileElement extends HTMLElement {
   readonly view: LocalityProfile | null;
+  seed: number;
+  /** d-k: 1–64. */
+  dK: number;
+  /** max-distance: 0–32. */
+  maxDistance: number;
+  noise: number;
+  width: number;
+  asymmetry: number;
+  theme: RelposTheme;
 }
 
-/** Fired after every render; `notes` lists attribute values that were invalid and replaced. */
+/** Fired after every render (bubbles, composed); `notes` lists attribute values that were invalid and replaced. */
 export type RelposRenderEvent = CustomEvent<{ notes: string[] }>;
+
+type Attribute = string | number | boolean | undefined;
+
+/** The attributes of <relpos-attention>, for JSX (TSX) and frameworks' element typings. */
+export interface RelposAttentionAttributes {
+  'seq-len'?: Attribute;
+  'd-k'?: Attribute;
+  'max-distance'?: Attribute;
+  seed?: Attribute;
+  causal?: Attribute;
+  tokens?: string;
+  draw?: 'stable' | 'handbook';
+  table?: 'locality' | 'random';
+  'same-query'?: Attribute;
+  strength?: Attribute;
+  noise?: Attribute;
+  width?: Attribute;
+  asymmetry?: Attribute;
+  panels?: string;
+  theme?: RelposTheme;
+  id?: string;
+  class?: string;
+  className?: string;
+  style?: unknown;
+  hidden?: boolean;
+  slot?: string;
+  key?: string | number;
+  ref?: unknown;
+  children?: unknown;
+}
+
+/** The attributes of <relpos-profile>, for JSX (TSX). */
+export interface RelposProfileAttributes {
+  seed?: Attribute;
+  'd-k'?: Attribute;
+  'max-distance'?: Attribute;
+  noise?: Attribute;
+  width?: Attribute;
+  asymmetry?: Attribute;
+  theme?: RelposTheme;
+  id?: string;
+  class?: string;
+  className?: string;
+  style?: unknown;
+  hidden?: boolean;
+  slot?: string;
+  key?: string | number;
+  ref?: unknown;
+  children?: unknown;
+}
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -32,5 +120,13 @@ declare global {
   }
   interface HTMLElementEventMap {
     'relpos-render': RelposRenderEvent;
+  }
+  // <relpos-attention> and <relpos-profile> in TSX (the global JSX namespace: TypeScript's own,
+  // Preact's and React 18's). React 19 users: add the same two entries to React.JSX.IntrinsicElements.
+  namespace JSX {
+    interface IntrinsicElements {
+      'relpos-attention': RelposAttentionAttributes;
+      'relpos-profile': RelposProfileAttributes;
+    }
   }
 }

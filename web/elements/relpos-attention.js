@@ -8,11 +8,14 @@ import { ATTENTION_SETTINGS } from '../figures/settings.js';
 import { computeAttentionView } from '../figures/view.js';
 import { RelposBaseElement } from './base-element.js';
 import { attributesOf, settingsFromAttributes } from './element-settings.js';
+import { reflectAttributes } from './reflect.js';
 
 const PANEL_IDS = PANELS.map((panel) => panel.id);
+const kebab = (id) => id.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 export class RelposAttentionElement extends RelposBaseElement {
   static observedAttributes = [...attributesOf(ATTENTION_SETTINGS), 'panels', 'theme'];
+  static settingNames = ATTENTION_SETTINGS;
 
   constructor() {
     super();
@@ -24,7 +27,7 @@ export class RelposAttentionElement extends RelposBaseElement {
   render(rp) {
     const { settings, notes } = settingsFromAttributes(this, ATTENTION_SETTINGS);
     const { ids, note } = this.hasAttribute('panels')
-      ? parsePanelList(this.getAttribute('panels'), PANEL_IDS)
+      ? parsePanelList(this.getAttribute('panels'), PANEL_IDS, 'panels', kebab)
       : { ids: PANEL_IDS, note: null };
     if (note) notes.push(note);
     const key = ids.join(' ');
@@ -48,3 +51,8 @@ export class RelposAttentionElement extends RelposBaseElement {
     this.figure?.draw();
   }
 }
+
+RelposAttentionElement.reflected = reflectAttributes(RelposAttentionElement, ATTENTION_SETTINGS, {
+  panels: PANEL_IDS.map(kebab).join(' '),
+  theme: 'auto',
+});

@@ -7,9 +7,11 @@ import { PROFILE_SETTINGS } from '../figures/settings.js';
 import { computeProfile } from '../figures/view.js';
 import { RelposBaseElement } from './base-element.js';
 import { attributesOf, settingsFromAttributes } from './element-settings.js';
+import { reflectAttributes } from './reflect.js';
 
 export class RelposProfileElement extends RelposBaseElement {
   static observedAttributes = [...attributesOf(PROFILE_SETTINGS), 'theme'];
+  static settingNames = PROFILE_SETTINGS;
 
   constructor() {
     super();
@@ -31,3 +33,5 @@ export class RelposProfileElement extends RelposBaseElement {
     setMathText(this.parts.caption, profileCaption(this.view));
   }
 }
+
+RelposProfileElement.reflected = reflectAttributes(RelposProfileElement, PROFILE_SETTINGS, { theme: 'auto' });

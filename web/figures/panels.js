@@ -139,18 +139,19 @@ export const formatters = {
 /**
  * A list of panel names ("combinedWeights offsets", commas or spaces; kebab-case allowed) ->
  * { ids: the known ones in the order of `known`, note: what was not understood, or null }.
+ * `spell` writes an id in the note as the reader writes it (kebab-case for an attribute).
  */
-export function parsePanelList(text, known, label = 'panels') {
+export function parsePanelList(text, known, label = 'panels', spell = (id) => id) {
   const camel = (name) => name.trim().replace(/-([a-z])/g, (_, c) => c.toUpperCase());
-  const asked = String(text)
+  const words = String(text)
     .split(/[\s,]+/)
-    .filter(Boolean)
-    .map(camel);
-  const unknown = asked.filter((name) => !known.includes(name));
+    .filter(Boolean);
+  const asked = words.map(camel);
+  const unknown = words.filter((word) => !known.includes(camel(word)));
   const ids = known.filter((name) => asked.includes(name));
   const note =
     unknown.length || !ids.length
-      ? `${label}: ${unknown.length ? `unknown ${unknown.join(', ')}; ` : ''}choose from ${known.join(', ')}`
+      ? `${label}: ${unknown.length ? `unknown ${unknown.join(', ')}; ` : ''}choose from ${known.map(spell).join(', ')}`
       : null;
   return { ids: ids.length ? ids : known, note };
 }

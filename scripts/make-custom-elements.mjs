@@ -1,0 +1,144 @@
+// Writes dist/custom-elements.json (the Custom Elements Manifest, schema 2.0.0, package.json
+// "customElements"), which editors and documentation tools read: each element's tag, attributes
+// (type, default, range), reflecting properties, event, CSS custom properties and parts. Made
+// from the element classes themselves (importing them is safe in Node) and web/figures/settings.js.
+import { writeFileSync } from 'node:fs';
+import { CONTROLS, MAX_TOKENS } from '../web/figures/settings.js';
+import { RelposAttentionElement, RelposProfileElement } from '../web/elements/index.js';
+
+const out = process.argv[2] ?? 'dist/custom-elements.json';
+
+const CSS_PROPERTIES = [
+  ['--relpos-bg', 'background'],
+  ['--relpos-fg', 'text colour'],
+  ['--relpos-muted', 'secondary text'],
+  ['--relpos-panel', 'panel background'],
+  ['--relpos-border', 'panel border'],
+  ['--relpos-accent', 'accent (focus, highlights)'],
+  ['--relpos-accent-fg', 'text on the accent colour'],
+  ['--relpos-grid', 'grid lines'],
+  ['--relpos-line', 'plot lines'],
+  ['--relpos-outline', 'hovered cell outline'],
+  ['--relpos-outline-halo', 'halo around the outline'],
+  ['--relpos-masked', 'masked (causal) cells'],
+  ['--relpos-note', 'the message line'],
+  ['--relpos-gap', 'gap between panels'],
+  ['--relpos-panel-min-width', 'narrowest panel before the grid wraps'],
+];
+const PARTS = ['panel', 'title', 'caption', 'canvas', 'actions', 'message', 'grid', 'tooltip'];
+
+const TYPES = { int: 'number', number: 'number', bool: 'boolean', text: 'string' };
+const typeOf = (control) =>
+  control.kind === 'choice' ? control.choices.map((c) => `'${c}'`).join(' | ') : TYPES[control.kind];
+const camel = (attribute) => attribute.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+
+function describeControl(control, max) {
+  if (control.kind === 'int' || control.kind === 'number') return `${control.min}–${max ?? control.max}`;
+  if (control.kind === 'bool') return 'boolean attribute (present means true)';
+  return '';
+}
+
+function declaration(Element, tagName, description, extra) {
+  const attributes = [];
+  for (const name of Element.settingNames) {
+    const control = CONTROLS[name];
+    const max = name === 'seqLen' ? MAX_TOKENS : control.max; // as element-settings.js
+    attributes.push({
+      name: control.attribute,
+      fieldName: camel(control.attribute),
+      type: { text: typeOf(control) },
+      default: JSON.stringify(control.default),
+      description: describeControl(control, max),
+    });
+  }
+  for (const [attribute, text, type] of extra) {
+    attributes.push({ name: attribute, fieldName: camel(attribute), type: { text: type }, description: text });
+  }
+  const observed = [...Element.observedAttributes].sort();
+  const listed = attributes.map((a) => a.name).sort();
+  if (JSON.stringify(observed) !== JSON.stringify(listed)) {
+    throw new Error(`make-custom-elements: ${tagName} observes ${observed} but the manifest lists ${listed}`);
+  }
+  return {
+    kind: 'class',
+    name: Element.name,
+    tagName,
+    customElement: true,
+    description,
+    superclass: { name: 'HTMLElement' },
+    attributes,
+    members: [
+      ...attributes.map((a) => ({
+        kind: 'field',
+        name: a.fieldName,
+        type: a.type,
+        ...(a.default === undefined ? {} : { default: a.default }),
+        attribute: a.name,
+        reflects: true,
+      })),
+      {
+        kind: 'field',
+        name: 'view',
+        readonly: true,
+        description: 'The numbers last drawn (null before the first render).',
+      },
+    ],
+    events: [
+      {
+        name: 'relpos-render',
+        type: { text: 'CustomEvent<{ notes: string[] }>' },
+        description: 'After every render (bubbles, composed); notes lists invalid attribute values that were replaced.',
+      },
+    ],
+    cssProperties: CSS_PROPERTIES.map(([name, text]) => ({ name, description: text })),
+    cssParts: PARTS.map((name) => ({ name })),
+  };
+}
+
+const THEME = ['theme', 'light, dark or auto (default)', "'light' | 'dark' | 'auto'"];
+const elements = [
+  [
+    RelposAttentionElement,
+    'relpos-attention',
+    'web/elements/relpos-attention.js',
+    'The matrix panels of relative self-attention.',
+    [
+      [
+        'panels',
+        'Any of content-scores position-biases content-weights combined-weights difference offsets (default all)',
+        'string',
+      ],
+      THEME,
+    ],
+  ],
+  [
+    RelposProfileElement,
+    'relpos-profile',
+    'web/elements/relpos-profile.js',
+    'The simulated learned locality profile.',
+    [THEME],
+  ],
+];
+
+const manifest = {
+  schemaVersion: '2.0.0',
+  readme: 'README.md',
+  modules: [
+    ...elements.map(([Element, tagName, path, description, extra]) => ({
+      kind: 'javascript-module',
+      path,
+      declarations: [declaration(Element, tagName, description, extra)],
+      exports: [{ kind: 'js', name: Element.name, declaration: { name: Element.name, module: path } }],
+    })),
+    {
+      kind: 'javascript-module',
+      path: 'web/elements/index.js',
+      declarations: [],
+      exports: elements.flatMap(([Element, tagName, path]) => [
+        { kind: 'js', name: Element.name, declaration: { name: Element.name, module: path } },
+        { kind: 'custom-element-definition', name: tagName, declaration: { name: Element.name, module: path } },
+      ]),
+    },
+  ],
+};
+writeFileSync(out, `${JSON.stringify(manifest, null, 2)}\n`);
