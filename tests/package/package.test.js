@@ -1,51 +1,71 @@
-// The npm package as a user gets it: `npm pack`, installed into a new project, used from a
-// Node ESM script and from a Vite app (built with `vite build`, opened in Chromium) that uses
-// the custom elements under a strict Content-Security-Policy.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// The npm package as a user gets it (issue 12): `npm pack` once (prepack refuses in a fresh
+// clone without dist/), the tarball installed offline into a new project, and then: Node ESM
+// (the API, createRelPos({ wasmBinary }) from the exported .wasm, the elements imported with no
+// DOM as under SSR), TypeScript strict under moduleResolution bundler, node16 and nodenext with a
+// TSX file, production builds by Vite, esbuild, rollup and webpack of both element entry points
+// (all opened in one Chromium under a strict Content-Security-Policy: the elements are defined
+// and draw), publint and are-the-types-wrong.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchBrowser } from '../page/browser.js';
 import { serveFolder } from '../page/static-server.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const VITE_VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).devDependencies.vite;
+const BIN = join(ROOT, 'node_modules/.bin');
 const CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:";
+const ENTRIES = ['elements', 'elements/bundle'];
+const BUNDLERS = ['vite', 'esbuild', 'rollup', 'webpack'];
 
 let work;
+let app;
 let tarball;
 let files;
-const run = (command, args, cwd) =>
-  execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const run = (command, args, cwd, env = {}) =>
+  execFileSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+const write = (path, text) => {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+};
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'relpos-package-'));
   const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], ROOT));
   tarball = join(work, packed[0].filename);
   files = packed[0].files.map((file) => file.path);
-  const app = join(work, 'app');
-  run('mkdir', ['-p', app], work);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  run(
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball, `vite@${VITE_VERSION}`],
-    app,
-  );
+  app = join(work, 'app');
+  write(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  // The package has no dependencies: nothing is fetched. The tools come from this repository's
+  // node_modules (the bundlers resolve relpos-wasm from the app's files, not from themselves).
+  run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], app);
 }, 180_000);
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-describe('the npm package', () => {
-  test('holds what users need and nothing else', () => {
+describe('the tarball', () => {
+  test('holds what the README and the exports promise, and nothing of the build', () => {
     for (const needed of [
       'package.json',
       'README.md',
+      'LICENSE',
+      'CHANGELOG.md',
+      'THIRD-PARTY-NOTICES.md',
       'dist/relpos-core.mjs',
       'dist/relpos-core-wasm.mjs',
+      'dist/relpos-core.wasm',
+      'dist/relpos-elements.js',
+      'dist/relpos.html',
+      'dist/custom-elements.json',
       'web/api/index.js',
       'web/api/index.d.ts',
       'web/elements/index.js',
@@ -54,75 +74,305 @@ describe('the npm package', () => {
       expect(files, needed).toContain(needed);
     }
     const unwanted = files.filter((file) =>
-      /^(tests|cpp|build|scripts|examples|web\/page|\.ci)\/|\.wasm$|relpos\.html$|config/.test(file),
+      /^(tests|cpp|build|scripts|examples|web\/page|bench|\.ci)\/|config/.test(file),
     );
     expect(unwanted).toEqual([]);
-    const manifest = JSON.parse(readFileSync(join(work, 'app/node_modules/relpos-wasm/package.json'), 'utf8'));
-    expect(Object.keys(manifest.exports['.'])[0]).toBe('types');
-    expect(Object.keys(manifest.exports['./elements'])[0]).toBe('types');
-    expect(manifest.sideEffects).toEqual(['./web/elements/index.js']);
+    const manifest = JSON.parse(readFileSync(join(app, 'node_modules/relpos-wasm/package.json'), 'utf8'));
+    for (const [path, target] of Object.entries(manifest.exports)) {
+      const targets = typeof target === 'string' ? [target] : Object.values(target);
+      for (const file of targets) expect(files, `${path} → ${file}`).toContain(file.slice(2));
+      if (typeof target === 'object') expect(Object.keys(target)[0], path).toBe('types');
+    }
+    expect(manifest.sideEffects).toEqual(['./web/elements/index.js', './dist/relpos-elements.js']);
+    expect(manifest.dependencies).toBeUndefined();
+    for (const field of ['repository', 'homepage', 'bugs']) expect(manifest[field], field).toBeDefined();
+    // Every document the README links to is in the package (relative links) or a web address.
+    const readme = readFileSync(join(app, 'node_modules/relpos-wasm/README.md'), 'utf8');
+    expect(readme.indexOf('npm install relpos-wasm')).toBeLessThan(readme.indexOf('apt-get'));
+    expect(readme).toMatch(/\*\*Browser support\.\*\* WebAssembly SIMD/);
+    expect(readme).not.toMatch(/\.\.\/shared|\/work\//);
   });
 
-  test('works from a Node ESM script', () => {
-    const script = join(work, 'app/use.mjs');
-    writeFileSync(
-      script,
-      `import { createRelPos } from 'relpos-wasm';
+  test('npm pack in a fresh clone (no dist/, no toolchain) refuses instead of packing a broken tarball', () => {
+    const clone = join(work, 'clone');
+    const tracked = run('git', ['ls-files', '-co', '--exclude-standard'], ROOT).split('\n').filter(Boolean);
+    for (const file of tracked) {
+      if (!existsSync(join(ROOT, file))) continue;
+      mkdirSync(dirname(join(clone, file)), { recursive: true });
+      cpSync(join(ROOT, file), join(clone, file));
+    }
+    expect(existsSync(join(clone, 'dist'))).toBe(false);
+    const packed = spawnSync('npm', ['pack', '--dry-run'], { cwd: clone, encoding: 'utf8' });
+    expect(packed.status).not.toBe(0);
+    expect(packed.stderr).toMatch(
+      /prepack: refusing to pack: dist\/relpos-core\.mjs, .* are missing\. Build first: npm ci && npm run build/,
+    );
+  });
+
+  test('publint finds nothing (strict), and are-the-types-wrong finds no problem for ESM users', () => {
+    const publint = run(join(BIN, 'publint'), ['run', tarball, '--strict'], work);
+    expect(publint).toContain('All good!');
+    const attw = spawnSync(
+      join(BIN, 'attw'),
+      [
+        tarball,
+        '--profile',
+        'esm-only',
+        '--exclude-entrypoints',
+        './relpos-core.wasm',
+        './custom-elements.json',
+        '--format',
+        'json',
+      ],
+      { cwd: work, encoding: 'utf8' },
+    );
+    const report = JSON.parse(attw.stdout);
+    // CommonJS require() and node10 resolution are out of scope for an ESM-only package (the profile).
+    const problems = (report.analysis.problems ?? []).filter(
+      (problem) => !['node10', 'node16-cjs'].includes(problem.resolutionKind),
+    );
+    expect(problems, attw.stdout.slice(0, 2000)).toEqual([]);
+    expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([
+      '.',
+      './elements',
+      './elements/bundle',
+      './package.json',
+    ]);
+    expect(attw.status).toBe(0);
+  }, 60_000);
+});
+
+describe('in Node', () => {
+  test('ESM: the API, errors, version, and createRelPos({ wasmBinary }) from relpos-wasm/relpos-core.wasm', () => {
+    write(
+      join(app, 'use.mjs'),
+      `import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createRelPos, version } from 'relpos-wasm';
 const rp = await createRelPos();
 const { profile } = rp.localityProfile();
-const ex = rp.example();
 let error = null;
 try { rp.attention({ q: 1 }); } catch (e) { error = e.constructor.name; }
-console.log(JSON.stringify({ profile: Array.from(profile), rows: ex.combinedWeights.rows, error }));`,
+const wasmBinary = readFileSync(fileURLToPath(import.meta.resolve('relpos-wasm/relpos-core.wasm')));
+const fromFile = await createRelPos({ wasmBinary });
+const same = fromFile.example().combinedWeights.data.every((w, i) => w === rp.example().combinedWeights.data[i]);
+fromFile.dispose();
+console.log(JSON.stringify({ profile: Array.from(profile), rows: rp.example().combinedWeights.rows, error, version,
+  same, disposed: fromFile.disposed, dispose: typeof rp[Symbol.dispose] }));`,
     );
-    const printed = JSON.parse(run(process.execPath, [script], join(work, 'app')));
+    const printed = JSON.parse(run(process.execPath, ['use.mjs'], app));
     const numpy = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/locality_profile.json'), 'utf8')).cases[0].expected
       .profile;
     printed.profile.forEach((value, i) => expect(Math.abs(value - numpy[i])).toBeLessThan(1e-12));
-    expect(printed.rows).toBe(6);
-    expect(printed.error).toBe('TypeError');
+    expect(printed).toMatchObject({ rows: 6, error: 'TypeError', same: true, disposed: true, dispose: 'function' });
+    expect(printed.version).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
   });
 
-  test('works in a Vite app with the custom elements, under a strict CSP', async () => {
-    const app = join(work, 'app');
-    writeFileSync(
-      join(app, 'index.html'),
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>consumer</title><link rel="icon" href="data:,">
-<script type="module" src="./main.js"></script></head><body>
-<relpos-attention id="a" seq-len="7" panels="combined-weights"></relpos-attention>
-<relpos-profile id="p" width="2"></relpos-profile></body></html>`,
+  test('SSR-style: both element entry points import in plain Node, export the classes and define nothing', () => {
+    write(
+      join(app, 'ssr.mjs'),
+      `const a = await import('relpos-wasm/elements');
+const b = await import('relpos-wasm/elements/bundle');
+const { createRelPos } = await import('relpos-wasm');
+console.log(JSON.stringify({ a: Object.keys(a).sort(), b: Object.keys(b).sort(), dom: typeof customElements,
+  n: (await createRelPos()).relativeOffsets(3, 1).rows }));`,
     );
-    writeFileSync(join(app, 'main.js'), `import 'relpos-wasm/elements';\n`);
-    run(join(app, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], app);
-    expect(existsSync(join(app, 'dist/index.html'))).toBe(true);
+    expect(JSON.parse(run(process.execPath, ['ssr.mjs'], app))).toEqual({
+      a: ['RelposAttentionElement', 'RelposProfileElement'],
+      b: ['RelposAttentionElement', 'RelposProfileElement'],
+      dom: 'undefined',
+      n: 3,
+    });
+  });
+});
 
-    const server = await serveFolder(join(app, 'dist'), { headers: { 'content-security-policy': CSP } });
+describe('TypeScript (strict)', () => {
+  const USAGE = `import { createRelPos, version, type Matrix } from 'relpos-wasm';
+import { RelposAttentionElement } from 'relpos-wasm/elements';
+import * as bundle from 'relpos-wasm/elements/bundle';
+
+const rp = await createRelPos({ wasmBinary: new Uint8Array(0) });
+const m: Matrix<Float64Array> = { rows: 2, cols: 2, data: new Float64Array(4) };
+const table: Matrix<Float64Array> = { rows: 3, cols: 2, data: new Float64Array(6) };
+const withV = rp.attention({ q: m, k: m, relKeys: table, v: m });
+const z: Float64Array = withV.output.data; // output is a Matrix when v is given
+const without = rp.attention({ q: m, k: m, relKeys: table });
+// @ts-expect-error output is null without v
+without.output.data;
+const v: string = version;
+rp[Symbol.dispose]();
+rp.dispose();
+
+const el = document.createElement('relpos-attention');
+el.seed = 9;
+el.causal = true;
+el.panels = 'combined-weights offsets';
+// @ts-expect-error seed is a number
+el.seed = 'nine';
+const same: RelposAttentionElement = el;
+const fromBundle: typeof RelposAttentionElement = bundle.RelposAttentionElement;
+document.querySelector('relpos-profile')?.addEventListener('relpos-render', (event) => event.detail.notes.join());
+export { z, v, same, fromBundle };
+`;
+  const TSX = `import 'relpos-wasm/elements';
+
+export const figure = <relpos-attention seq-len={5} causal panels="combined-weights" theme="dark" />;
+export const profile = <relpos-profile width={2} asymmetry="0.4" />;
+// @ts-expect-error theme is light, dark or auto
+export const wrong = <relpos-attention theme="blue" />;
+`;
+  const config = (module, moduleResolution) => ({
+    compilerOptions: {
+      target: 'ES2022',
+      module,
+      moduleResolution,
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+      types: [],
+      lib: ['ES2022', 'DOM'],
+      jsx: 'preserve',
+    },
+    files: ['usage.ts', 'figure.tsx'],
+  });
+
+  for (const [label, module, resolution] of [
+    ['bundler', 'ESNext', 'Bundler'],
+    ['node16', 'Node16', 'Node16'],
+    ['nodenext', 'NodeNext', 'NodeNext'],
+  ]) {
+    test(`moduleResolution ${label}: the README's uses compile, the misuses are errors (TS and TSX)`, () => {
+      const dir = join(app, `ts-${label}`);
+      write(join(dir, 'usage.ts'), USAGE);
+      write(join(dir, 'figure.tsx'), TSX);
+      write(join(dir, 'tsconfig.json'), JSON.stringify(config(module, resolution)));
+      const result = spawnSync(join(BIN, 'tsc'), ['-p', dir], { cwd: app, encoding: 'utf8' });
+      expect(result.stdout + result.stderr).toBe('');
+      expect(result.status).toBe(0);
+    }, 60_000);
+  }
+});
+
+// One app per bundler and entry point: a page with both elements and `import 'relpos-wasm/<entry>'`.
+const page = (script, extra = '') =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>consumer</title><link rel="icon" href="data:,">
+${script}</head><body>
+<relpos-attention id="a" seq-len="5" panels="combined-weights"></relpos-attention>
+<relpos-profile id="p" width="2"></relpos-profile>${extra}</body></html>`;
+
+async function buildApp(bundler, entry) {
+  const name = `${bundler}-${entry.replace('/', '-')}`;
+  const src = join(app, 'src', name);
+  const out = join(app, 'out', name);
+  const main = join(src, 'main.js');
+  if (bundler === 'vite') {
+    // The Vite app also compiles relpos-wasm/relpos-core.wasm itself, streaming, and loads the
+    // API from the module: createRelPos({ wasmModule }).
+    write(
+      main,
+      `import 'relpos-wasm/${entry}';
+import wasmUrl from 'relpos-wasm/relpos-core.wasm?url';
+import { createRelPos } from 'relpos-wasm';
+const wasmModule = await WebAssembly.compileStreaming(fetch(wasmUrl));
+window.__fromModule = (await createRelPos({ wasmModule })).randn(42, 1)[0];
+`,
+    );
+    write(join(src, 'index.html'), page('<script type="module" src="./main.js"></script>'));
+    const { build } = await import('vite');
+    await build({
+      root: src,
+      base: './',
+      configFile: false,
+      logLevel: 'silent',
+      build: { outDir: out, emptyOutDir: true, target: 'es2022' },
+    });
+    return name;
+  }
+  write(main, `import 'relpos-wasm/${entry}';\n`);
+  if (bundler === 'esbuild') {
+    const esbuild = await import('esbuild');
+    const result = await esbuild.build({
+      entryPoints: [main],
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      outfile: join(out, 'main.js'),
+      logLevel: 'silent',
+    });
+    expect(result.warnings.map((w) => w.text)).toEqual([]);
+  } else if (bundler === 'rollup') {
+    const { rollup } = await import('rollup');
+    const { nodeResolve } = await import('@rollup/plugin-node-resolve');
+    const warnings = [];
+    const bundle = await rollup({
+      input: main,
+      plugins: [nodeResolve({ browser: true })],
+      onwarn: (w) => warnings.push(w.message),
+    });
+    await bundle.write({ file: join(out, 'main.js'), format: 'es' });
+    await bundle.close();
+    expect(warnings).toEqual([]);
+  } else {
+    const { default: webpack } = await import('webpack');
+    const stats = await new Promise((done, fail) =>
+      webpack({ mode: 'production', entry: main, output: { path: out, filename: 'main.js' } }, (error, result) =>
+        error ? fail(error) : done(result),
+      ),
+    );
+    expect(stats.toJson({ all: false, errors: true }).errors).toEqual([]);
+  }
+  write(join(out, 'index.html'), page('<script type="module" src="./main.js"></script>'));
+  return name;
+}
+
+describe('bundled for the browser', () => {
+  const apps = [];
+  beforeAll(async () => {
+    for (const bundler of BUNDLERS)
+      for (const entry of ENTRIES) apps.push([bundler, entry, await buildApp(bundler, entry)]);
+  }, 240_000);
+
+  test('production builds by Vite, esbuild, rollup and webpack of both entry points keep the elements, and they draw in Chromium under a strict CSP', async () => {
+    const server = await serveFolder(join(app, 'out'), { headers: { 'content-security-policy': CSP } });
     const browser = await launchBrowser();
     try {
-      const context = await browser.newContext();
-      await context.addInitScript(() => {
-        window.__violations = [];
-        document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective));
-      });
-      const page = await context.newPage();
-      const problems = [];
-      page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-      page.on('pageerror', (e) => problems.push(e.message));
-      await page.goto(server.url);
-      await page.waitForFunction(() => document.getElementById('a').view && document.getElementById('p').view);
-      const label = await page.$eval('#a', (el) => el.shadowRoot.querySelector('canvas').getAttribute('aria-label'));
-      expect(label).toMatch(/^Combined weights: 7 by 7 heatmap/);
-      const inked = await page.$eval('#p', (el) => {
-        const canvas = el.shadowRoot.querySelector('canvas');
-        const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
-        return data.some((value, i) => i % 4 === 3 && value > 0);
-      });
-      expect(inked).toBe(true);
-      expect(await page.evaluate(() => window.__violations)).toEqual([]);
-      expect(problems).toEqual([]);
+      for (const [bundler, entry, name] of apps) {
+        const label = `${bundler}, relpos-wasm/${entry}`;
+        const context = await browser.newContext();
+        await context.addInitScript(() => {
+          window.__violations = [];
+          document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective));
+        });
+        const tab = await context.newPage();
+        const problems = [];
+        tab.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+        tab.on('pageerror', (e) => problems.push(e.message));
+        await tab.goto(`${server.url}${name}/`);
+        const defined = await tab.evaluate(async () => {
+          await new Promise((done) => setTimeout(done, 200));
+          return ['relpos-attention', 'relpos-profile'].map((tag) => typeof customElements.get(tag));
+        });
+        expect(defined, label).toEqual(['function', 'function']);
+        await tab.waitForFunction(() => document.getElementById('a').view && document.getElementById('p').view, null, {
+          timeout: 20_000,
+        });
+        const drawn = await tab.$eval('#a', (el) => {
+          const canvas = el.shadowRoot.querySelector('canvas');
+          const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+          return { label: canvas.getAttribute('aria-label'), inked: data.some((v, i) => i % 4 === 3 && v > 0) };
+        });
+        expect(drawn.label, label).toMatch(/^Combined weights: 5 by 5 heatmap/);
+        expect(drawn.inked, label).toBe(true);
+        if (bundler === 'vite') expect(await tab.evaluate(() => window.__fromModule)).toBe(0.4967141530112327);
+        expect(await tab.evaluate(() => window.__violations), label).toEqual([]);
+        expect(problems, label).toEqual([]);
+        await context.close();
+      }
     } finally {
       await browser.close();
       await server.close();
     }
-  });
+  }, 120_000);
 });

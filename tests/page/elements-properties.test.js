@@ -1,0 +1,133 @@
+// The elements' JavaScript face (issue 12), in Chromium on the examples page: every attribute is
+// a property that reflects it, a property set before the element is upgraded still counts,
+// relpos-render reaches the document from inside another shadow root, and the panels note names
+// the ids as the attribute spells them.
+import { describe, expect, test } from 'vitest';
+import { usePage } from './page-fixture.js';
+
+const env = usePage();
+
+async function openExamples() {
+  const context = await env.browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(`${env.server.url}examples/elements.html`);
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('relpos-attention, relpos-profile')].every((el) => el.view),
+  );
+  return { page, context, problems };
+}
+
+// Runs `change` on the element and resolves after its next relpos-render.
+const afterRender = (page, id, change) =>
+  page.evaluate(
+    ([i, f]) =>
+      new Promise((done) => {
+        const el = document.getElementById(i);
+        el.addEventListener('relpos-render', (event) => done(event.detail.notes), { once: true });
+        new Function('el', f)(el);
+      }),
+    [id, change],
+  );
+
+describe('custom element properties', () => {
+  test('el.seed = 9 sets seed="9" and redraws with seed 9; booleans add and remove the bare attribute; null removes', async () => {
+    const { page, context, problems } = await openExamples();
+    await afterRender(page, 'attention', 'el.seed = 9; el.maxDistance = 1;');
+    const state = await page.$eval('#attention', (el) => ({
+      attribute: el.getAttribute('seed'),
+      seed: el.seed,
+      k: el.getAttribute('max-distance'),
+      weights: Array.from(el.view.result.combinedWeights.data),
+    }));
+    expect(state).toMatchObject({ attribute: '9', seed: 9, k: '1' });
+    // The same numbers as an element written with the attribute.
+    const written = await page.evaluate(
+      () =>
+        new Promise((done) => {
+          const el = document.createElement('relpos-attention');
+          for (const [name, value] of Object.entries({
+            seed: '9',
+            'max-distance': '1',
+            tokens: document.getElementById('attention').getAttribute('tokens'),
+            panels: 'combined-weights',
+          }))
+            el.setAttribute(name, value);
+          el.addEventListener('relpos-render', () => done(Array.from(el.view.result.combinedWeights.data)), {
+            once: true,
+          });
+          document.body.append(el);
+        }),
+    );
+    expect(written).toEqual(state.weights);
+
+    await afterRender(page, 'attention', 'el.causal = true;');
+    expect(await page.$eval('#attention', (el) => [el.getAttribute('causal'), el.causal, el.view.causal])).toEqual([
+      '',
+      true,
+      true,
+    ]);
+    await afterRender(page, 'attention', 'el.causal = false; el.seed = null;');
+    expect(
+      await page.$eval('#attention', (el) => [el.hasAttribute('causal'), el.hasAttribute('seed'), el.seed]),
+    ).toEqual([false, false, 42]);
+    // Reading gives the value drawn with: an invalid attribute reads as what replaced it.
+    await afterRender(page, 'profile', "el.setAttribute('width', '0');");
+    expect(await page.$eval('#profile', (el) => [el.width, el.theme, el.dK])).toEqual([0.1, 'auto', 4]);
+    expect(await page.$eval('#attention', (el) => el.panels)).toBe('combined-weights offsets');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test('a property set before upgrade is kept', async () => {
+    const { page, context } = await openExamples();
+    const state = await page.evaluate(
+      () =>
+        new Promise((done) => {
+          const template = document.createElement('template');
+          template.innerHTML = '<relpos-profile></relpos-profile>';
+          const el = template.content.firstElementChild; // inert: not upgraded yet
+          el.maxDistance = 3;
+          el.addEventListener('relpos-render', () => done([el.getAttribute('max-distance'), el.view.offsets.length]), {
+            once: true,
+          });
+          document.body.append(document.adoptNode(el));
+        }),
+    );
+    expect(state).toEqual(['3', 7]);
+    await context.close();
+  });
+
+  test('relpos-render bubbles and is composed: the document hears it from inside another shadow root', async () => {
+    const { page, context } = await openExamples();
+    const heard = await page.evaluate(
+      () =>
+        new Promise((done) => {
+          const host = document.createElement('div');
+          document.body.append(host);
+          const el = document.createElement('relpos-profile');
+          document.addEventListener(
+            'relpos-render',
+            (event) => done([event.target === host, event.composedPath()[0] === el]),
+            {
+              once: true,
+            },
+          );
+          host.attachShadow({ mode: 'open' }).append(el);
+        }),
+    );
+    expect(heard).toEqual([true, true]);
+    await context.close();
+  });
+
+  test('the panels note names the ids in kebab-case, as the attribute takes them', async () => {
+    const { page, context } = await openExamples();
+    const notes = await afterRender(page, 'attention', "el.panels = 'heat combined-weights';");
+    expect(notes).toEqual([
+      'panels: unknown heat; choose from content-scores, position-biases, content-weights, combined-weights, difference, offsets',
+    ]);
+    await context.close();
+  });
+});
