@@ -199,6 +199,31 @@ describe('calling conventions', () => {
     );
   });
 
+  test('matrices as { data, dims } (onnxruntime-web) and { data, shape } give the same result; bad dims are named', () => {
+    const ex = rp.example({ seed: 5 });
+    const asDims = (matrix) => ({ data: matrix.data, dims: [matrix.rows, matrix.cols] });
+    const asShape = (matrix) => ({ data: matrix.data, shape: [matrix.rows, matrix.cols] });
+    const { q, k, v, relKeys, relValues } = ex.inputs;
+    const got = rp.attention({
+      q: asDims(q),
+      k: asShape(k),
+      v: asDims(v),
+      relKeys: asShape(relKeys),
+      relValues: asDims(relValues),
+    });
+    expect(got.combinedWeights.data).toEqual(ex.combinedWeights.data);
+    expect(got.output.data).toEqual(ex.output.data);
+    expect(() => rp.attention({ q: { data: q.data, dims: [1, 6, 4] }, k, relKeys })).toThrow(
+      new RangeError('attention: q.dims must be [rows, cols] (2 dimensions), got 3'),
+    );
+    expect(() => rp.attention({ q: { data: q.data, shape: [6, 5] }, k, relKeys })).toThrow(
+      /^attention: q\.data must hold rows × cols = 6 × 5 = 30 numbers, got 24$/,
+    );
+    expect(() => rp.attention({ q: { data: q.data, dims: '6x4' }, k, relKeys })).toThrow(
+      new TypeError('attention: q.dims must be [rows, cols], got a string ("6x4")'),
+    );
+  });
+
   test('"an Int32Array", "a Float64Array": the article fits the name', () => {
     expect(() => rp.attention({ q: { rows: 1, cols: 1, data: new Int32Array(1) }, k: 1, relKeys: 1 })).toThrow(
       /got an Int32Array$/,

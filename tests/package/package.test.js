@@ -137,6 +137,7 @@ describe('the tarball', () => {
       './elements',
       './elements/bundle',
       './package.json',
+      './render',
     ]);
     expect(attw.status).toBe(0);
   }, 60_000);
@@ -190,6 +191,7 @@ describe('TypeScript (strict)', () => {
   const USAGE = `import { createRelPos, version, type Matrix } from 'relpos-wasm';
 import { RelposAttentionElement } from 'relpos-wasm/elements';
 import * as bundle from 'relpos-wasm/elements/bundle';
+import { heatmap, type HeatmapLayout } from 'relpos-wasm/render';
 
 const rp = await createRelPos({ wasmBinary: new Uint8Array(0) });
 const m: Matrix<Float64Array> = { rows: 2, cols: 2, data: new Float64Array(4) };
@@ -212,7 +214,10 @@ el.seed = 'nine';
 const same: RelposAttentionElement = el;
 const fromBundle: typeof RelposAttentionElement = bundle.RelposAttentionElement;
 document.querySelector('relpos-profile')?.addEventListener('relpos-render', (event) => event.detail.notes.join());
-export { z, v, same, fromBundle };
+const layout: HeatmapLayout = heatmap(document.createElement('canvas'), { data: new Float32Array(4), dims: [2, 2] }, { scale: 'diverging' });
+// @ts-expect-error scale is sequential or diverging
+heatmap(document.createElement('canvas'), { rows: 1, cols: 1, data: [0] }, { scale: 'rainbow' });
+export { z, v, same, fromBundle, layout };
 `;
   const TSX = `import 'relpos-wasm/elements';
 

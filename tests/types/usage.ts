@@ -74,3 +74,16 @@ void profileValues;
 void words;
 // @ts-expect-error: draw is 'handbook' or 'stable'
 rp.example({ draw: 'random' });
+
+// Matrices as onnxruntime-web's Tensor ({ data, dims }) or { data, shape }; output typed by v.
+const tensor = { data: new Float32Array(4), dims: [2, 2] as const };
+const fromTensor = rp.attention({
+  q: tensor,
+  k: { data: new Float32Array(4), shape: [2, 2] },
+  relKeys: tensor,
+  v: tensor,
+});
+const zTensor: Float32Array = fromTensor.output.data;
+// @ts-expect-error without v, output is null
+rp.attention({ q: tensor, k: tensor, relKeys: tensor }).output.data;
+void zTensor;

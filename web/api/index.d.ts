@@ -21,17 +21,24 @@ export interface OffsetMatrix {
   data: Int32Array;
 }
 
+/**
+ * A matrix as attention() takes it: { rows, cols, data }, or { data, dims: [rows, cols] }
+ * (onnxruntime-web's Tensor), or { data, shape: [rows, cols] } (tfjs, numpy-like).
+ */
+export type MatrixInput<A extends Float64Array | Float32Array = Float64Array | Float32Array> =
+  Matrix<A> | { data: A; dims: readonly number[] } | { data: A; shape: readonly number[] };
+
 export interface AttentionInputs<A extends Float64Array | Float32Array = Float64Array | Float32Array> {
   /** Queries, n × d_k. Its array type (Float64Array or Float32Array) sets the precision. */
-  q: Matrix<A>;
+  q: MatrixInput<A>;
   /** Keys, n × d_k. */
-  k: Matrix<A>;
+  k: MatrixInput<A>;
   /** The relative key table a^K, (2k + 1) × d_k: row c is offset c - k. Sets k. */
-  relKeys: Matrix<A>;
+  relKeys: MatrixInput<A>;
   /** Values, n × d_v. Without them there is no output. */
-  v?: Matrix<A>;
+  v?: MatrixInput<A>;
   /** The relative value table a^V, (2k + 1) × d_v. Needs v. */
-  relValues?: Matrix<A>;
+  relValues?: MatrixInput<A>;
   /** Mask keys j > i before the softmax (their weights are exactly 0). Default false. */
   causal?: boolean;
 }
@@ -132,7 +139,14 @@ export interface ExampleResult extends AttentionResult<Float64Array> {
   /** X (n × d_model) and the projections W_Q, W_K, W_V (d_model × d_k). */
   weights: { x: Matrix<Float64Array>; wQ: Matrix<Float64Array>; wK: Matrix<Float64Array>; wV: Matrix<Float64Array> };
   /** Q = X W_Q, K = X W_K, V = X W_V and the tables a^K, a^V: pass them to attention(). */
-  inputs: Required<AttentionInputs<Float64Array>>;
+  inputs: {
+    q: Matrix<Float64Array>;
+    k: Matrix<Float64Array>;
+    v: Matrix<Float64Array>;
+    relKeys: Matrix<Float64Array>;
+    relValues: Matrix<Float64Array>;
+    causal: boolean;
+  };
   output: Matrix<Float64Array>;
 }
 
@@ -154,7 +168,7 @@ export declare class RelPos {
    * earlier result of the same shapes), its arrays are overwritten and it is returned.
    */
   attention<A extends Float64Array | Float32Array>(
-    inputs: AttentionInputs<A> & { v: Matrix<A> },
+    inputs: AttentionInputs<A> & { v: MatrixInput<A> },
     out?: AttentionResult<A>,
   ): AttentionResult<A> & { output: Matrix<A> };
   attention<A extends Float64Array | Float32Array>(

@@ -111,12 +111,28 @@ export function checkOptions(where, name, value, defaults, required = []) {
 }
 
 /**
- * A matrix { rows, cols, data }: positive integer sides, data a Float64Array or Float32Array of
- * rows * cols finite numbers. `like` (a checked matrix) demands the same array type.
+ * A matrix { rows, cols, data } (or { data, dims: [rows, cols] }, { data, shape: [rows, cols] }):
+ * positive integer sides, data a Float64Array or Float32Array of rows * cols finite numbers.
+ * `like` (a checked matrix) demands the same array type. Returns it as { rows, cols, data }.
  */
 export function checkMatrix(where, name, value, like) {
   if (value === null || typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value)) {
     throw new TypeError(`${where}: ${name} must be a matrix { rows, cols, data }, got ${describe(value)}`);
+  }
+  const sidesName =
+    value.rows === undefined && value.cols === undefined && ['dims', 'shape'].find((key) => key in value);
+  if (sidesName) {
+    // { data, dims } (onnxruntime-web's Tensor) or { data, shape } (tfjs, numpy-like): [rows, cols].
+    const sides = value[sidesName];
+    if (!Array.isArray(sides) && !ArrayBuffer.isView(sides)) {
+      throw new TypeError(`${where}: ${name}.${sidesName} must be [rows, cols], got ${describe(sides)}`);
+    }
+    if (sides.length !== 2) {
+      throw new RangeError(`${where}: ${name}.${sidesName} must be [rows, cols] (2 dimensions), got ${sides.length}`);
+    }
+    checkInteger(where, `${name}.${sidesName}[0]`, sides[0], 1, MAX_DIMENSION);
+    checkInteger(where, `${name}.${sidesName}[1]`, sides[1], 1, MAX_DIMENSION);
+    return checkMatrix(where, name, { rows: sides[0], cols: sides[1], data: value.data }, like);
   }
   checkInteger(where, `${name}.rows`, value.rows, 1, MAX_DIMENSION);
   checkInteger(where, `${name}.cols`, value.cols, 1, MAX_DIMENSION);

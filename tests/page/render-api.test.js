@@ -1,0 +1,144 @@
+// relpos-wasm/render in Chromium: the public heatmap, colour bar and line plot draw a user's own
+// numbers; each cell's colour is checked against d3-scale-chromatic's colour of its value
+// (computed here in Node, independently of the build's tables).
+import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchBrowser } from './browser.js';
+import { serveFolder } from './static-server.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+let server;
+let browser;
+let page;
+
+beforeAll(async () => {
+  server = await serveFolder(ROOT);
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 800, height: 900 }, deviceScaleFactor: 2 });
+  await page.goto(`${server.url}tests/page/render-api.html`);
+  await page.waitForFunction(() => window.render);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+// d3 writes "#rrggbb" (viridis) or "rgb(r, g, b)" (RdBu).
+const rgb = (css) =>
+  css.startsWith('#')
+    ? [1, 3, 5].map((at) => parseInt(css.slice(at, at + 2), 16))
+    : css.match(/\d+/g).slice(0, 3).map(Number);
+
+// Draws with `options` on a fresh canvas and returns the centre pixel of every cell.
+const drawAndRead = (matrix, options) =>
+  page.evaluate(
+    ([m, o]) => {
+      const canvas = document.createElement('canvas');
+      document.body.append(canvas);
+      // maskFrom crosses into the page as the source of its body.
+      const maskFrom = o.maskFrom ? new Function('i', o.maskFrom) : undefined;
+      const layout = window.render.heatmap(canvas, m, { ...o, maskFrom, width: 600 });
+      const g = canvas.getContext('2d');
+      const ratio = devicePixelRatio;
+      const { rows, cols } = window.render.toMatrix(m);
+      const pixels = [];
+      for (let i = 0; i < rows; i += 1)
+        for (let j = 0; j < cols; j += 1) {
+          const x = Math.floor((layout.x0 + (j + 0.5) * layout.cellW) * ratio);
+          const y = Math.floor((layout.y0 + (i + 0.5) * layout.cellH) * ratio);
+          pixels.push(Array.from(g.getImageData(x, y, 1, 1).data.slice(0, 3)));
+        }
+      return { pixels, layout };
+    },
+    [matrix, options],
+  );
+
+const close = (got, want) => got.every((c, i) => Math.abs(c - want[i]) <= 3);
+
+describe('relpos-wasm/render', () => {
+  test('heatmap: each cell has the colour d3 gives its value (sequential, fixed range)', async () => {
+    const data = [0, 0.1, 0.25, 0.4, 0.5, 0.6, 0.75, 0.9, 1, 0.05, 0.95, 0.33];
+    const { pixels, layout } = await drawAndRead({ rows: 3, cols: 4, data }, { min: 0, max: 1, label: 'weight' });
+    expect(layout.cellW).toBeGreaterThan(20);
+    data.forEach((value, index) =>
+      expect(
+        close(pixels[index], rgb(interpolateViridis(value))),
+        `${value}: ${pixels[index]} vs ${interpolateViridis(value)}`,
+      ).toBe(true),
+    );
+  });
+
+  test('heatmap: { data, dims } (onnxruntime) and { data, shape }, diverging around 0, values beyond the range saturate', async () => {
+    const data = [-2, -1, 0, 1, 2, 4];
+    for (const matrix of [
+      { data, dims: [2, 3] },
+      { data, shape: [2, 3] },
+    ]) {
+      const { pixels } = await drawAndRead(matrix, { scale: 'diverging', max: 2 });
+      data.forEach((value, index) => {
+        const t = (Math.min(value, 2) + 2) / 4;
+        expect(close(pixels[index], rgb(interpolateRdBu(1 - t))), `${value}`).toBe(true);
+      });
+    }
+  });
+
+  test('heatmap: maskFrom draws the masked cells in the masked colour', async () => {
+    const { pixels } = await drawAndRead(
+      { rows: 3, cols: 3, data: [1, 2, 3, 4, 5, 6, 7, 8, 9] },
+      { maskFrom: 'return i + 1', colours: { masked: '#808080' } },
+    );
+    const masked = [1, 2, 5];
+    pixels.forEach((pixel, index) =>
+      expect(close(pixel, [128, 128, 128]), `cell ${index}`).toBe(masked.includes(index)),
+    );
+  });
+
+  test('colour bar and line plot draw; wrong input is refused with a named error', async () => {
+    const result = await page.evaluate(() => {
+      const inked = (canvas) => {
+        const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+        return data.some((v, i) => i % 4 === 3 && v > 0);
+      };
+      const bar = document.createElement('canvas');
+      document.body.append(bar);
+      window.render.colourBar(bar, { min: -1, max: 1, scale: 'diverging', label: 'bias' });
+      const holder = document.createElement('div');
+      holder.style.width = '400px';
+      const plot = document.createElement('canvas');
+      holder.append(plot);
+      document.body.append(holder);
+      const mapping = window.render.linePlot(plot, {
+        x: [-2, -1, 0, 1, 2],
+        y: [0.1, 0.5, 1, 0.5, 0.1],
+        xLabel: 'offset',
+      });
+      const errors = [];
+      for (const call of [
+        () => window.render.heatmap(bar, { data: [1, 2, 3], dims: [2, 2] }),
+        () => window.render.heatmap(bar, { data: [1, 2], dims: [1, 1, 2] }),
+        () => window.render.heatmap(bar, [1, 2]),
+        () => window.render.heatmap(bar, { rows: 1, cols: 2, data: [1, 2] }, { scale: 'rainbow' }),
+        () => window.render.linePlot(plot, { x: [1, 2], y: [1] }),
+      ]) {
+        try {
+          call();
+          errors.push(null);
+        } catch (error) {
+          errors.push(`${error.constructor.name}: ${error.message}`);
+        }
+      }
+      return { bar: inked(bar), plot: inked(plot), middle: mapping.px(0) > mapping.px(-2), errors };
+    });
+    expect(result.bar).toBe(true);
+    expect(result.plot).toBe(true);
+    expect(result.middle).toBe(true);
+    expect(result.errors).toEqual([
+      'RangeError: heatmap: matrix.data must hold rows × cols = 2 × 2 = 4 numbers, got 3',
+      'RangeError: heatmap: matrix must have 2 dimensions, got 3 ([1, 1, 2])',
+      'RangeError: heatmap: matrix.rows must be a positive integer, got undefined',
+      "RangeError: heatmap: scale must be 'sequential' or 'diverging', got \"rainbow\"",
+      'RangeError: linePlot: x and y must have the same length, got 2 and 1',
+    ]);
+  });
+});
