@@ -76,6 +76,17 @@ function declaration(Element, tagName, description, extra) {
         attribute: a.name,
         reflects: true,
       })),
+      ...(Element === RelposAttentionElement
+        ? [
+            {
+              kind: 'field',
+              name: 'result',
+              type: { text: 'AttentionResult | null' },
+              description:
+                'A result of rp.attention() (n ≤ 64) drawn instead of the seeded example; null: the example.',
+            },
+          ]
+        : []),
       {
         kind: 'field',
         name: 'view',

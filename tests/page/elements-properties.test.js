@@ -2,6 +2,7 @@
 // a property that reflects it, a property set before the element is upgraded still counts,
 // relpos-render reaches the document from inside another shadow root, and the panels note names
 // the ids as the attribute spells them.
+import { createRelPos } from 'relpos-wasm';
 import { describe, expect, test } from 'vitest';
 import { usePage } from './page-fixture.js';
 
@@ -128,6 +129,65 @@ describe('custom element properties', () => {
     expect(notes).toEqual([
       'panels: unknown heat; choose from content-scores, position-biases, content-weights, combined-weights, difference, offsets',
     ]);
+    await context.close();
+  });
+
+  test('el.result = rp.attention(…) draws your own numbers (float32 too), with your words; null goes back; bad results throw', async () => {
+    const rp = await createRelPos();
+    const m = (rows, cols, seed) => ({ rows, cols, data: Float32Array.from(rp.randn(seed, rows * cols)) });
+    const n = 7;
+    const result = rp.attention({ q: m(n, 3, 1), k: m(n, 3, 2), relKeys: m(5, 3, 3), causal: true });
+    const plain = Object.fromEntries(
+      Object.entries(result).map(([key, value]) => [
+        key,
+        value?.data ? { ...value, data: Array.from(value.data) } : value,
+      ]),
+    );
+    const { page, context, problems } = await openExamples();
+    const notes = await afterRender(
+      page,
+      'attention',
+      `const given = ${JSON.stringify(plain)};
+       for (const value of Object.values(given)) if (value && value.data) value.data = Float32Array.from(value.data);
+       el.setAttribute('tokens', 'a b c d e f g');
+       el.causal = true;
+       el.result = given;`,
+    );
+    expect(notes).toEqual([]);
+    const drawn = await page.$eval('#attention', (el) => ({
+      n: el.view.n,
+      k: el.view.maxDistance,
+      weights: Array.from(el.result.combinedWeights.data),
+      offsets: Array.from(el.view.offsets.data.slice(0, 7)),
+      labels: [...el.shadowRoot.querySelectorAll('canvas')].map((c) => c.getAttribute('aria-label').slice(0, 60)),
+    }));
+    expect(drawn.n).toBe(7);
+    expect(drawn.k).toBe(2);
+    expect(drawn.weights).toEqual(Array.from(result.combinedWeights.data));
+    expect(drawn.offsets).toEqual([0, 1, 2, 2, 2, 2, 2]); // clip(j − i, ±2) for i = 0
+    expect(drawn.labels[0]).toMatch(/^Combined weights: 7 by 7 heatmap/);
+    const errors = await page.$eval('#attention', (el) =>
+      [
+        { combinedWeights: { rows: 100, cols: 100, data: new Float64Array(10000) } },
+        5,
+        { combinedWeights: { rows: 2, cols: 2, data: [1, 0, 0, 1] } },
+      ].map((value) => {
+        try {
+          el.result = value;
+          return null;
+        } catch (error) {
+          return `${error.constructor.name}: ${error.message}`;
+        }
+      }),
+    );
+    expect(errors).toEqual([
+      "RangeError: relpos-attention: result: result.combinedWeights must be n × n with n from 1 to 64 (larger: relpos-wasm/render's heatmap), got 100",
+      'TypeError: relpos-attention: result: result must be a result of attention(), got number',
+      'TypeError: relpos-attention: result: result.contentScores must be an n × n matrix (n = 2) of a Float64Array or Float32Array, as attention() returns',
+    ]);
+    await afterRender(page, 'attention', "el.result = null; el.removeAttribute('tokens'); el.seqLen = 5;");
+    expect(await page.$eval('#attention', (el) => [el.view.n, el.result.combinedWeights.rows])).toEqual([5, 5]);
+    expect(problems).toEqual([]);
     await context.close();
   });
 });

@@ -19,8 +19,14 @@ export declare class RelposAttentionElement extends HTMLElement {
     maxDistance: number;
     causal: boolean;
     tokens: string[];
-    result: AttentionResult<Float64Array>;
+    result: AttentionResult;
   } | null;
+  /**
+   * Numbers of your own: a result of rp.attention() (n ≤ 64, Float64Array or Float32Array),
+   * drawn instead of the seeded example (causal, tokens, panels and theme still apply); null
+   * goes back to the example. Setting anything else throws a TypeError or RangeError.
+   */
+  result: AttentionResult | null;
   /** seq-len: positions n, 1–64 (set by tokens unless given). */
   seqLen: number;
   /** d-k: the width of queries and keys, 1–64. */

@@ -5,6 +5,7 @@
 import { AttentionFigure } from '../figures/attention-figure.js';
 import { PANELS, parsePanelList } from '../figures/panels.js';
 import { ATTENTION_SETTINGS } from '../figures/settings.js';
+import { checkResult, viewFromResult } from '../figures/result-view.js';
 import { computeAttentionView } from '../figures/view.js';
 import { RelposBaseElement } from './base-element.js';
 import { attributesOf, settingsFromAttributes } from './element-settings.js';
@@ -17,11 +18,31 @@ export class RelposAttentionElement extends RelposBaseElement {
   static observedAttributes = [...attributesOf(ATTENTION_SETTINGS), 'panels', 'theme'];
   static settingNames = ATTENTION_SETTINGS;
 
+  #given = null;
+
   constructor() {
     super();
     this.figure = null;
     this.panelKey = '';
     this.view = null;
+  }
+
+  /**
+   * Numbers of your own: a result of rp.attention() (n ≤ 64), drawn instead of the seeded
+   * example (the seed, draw and size attributes then do not apply; causal, tokens, panels and
+   * theme do). null goes back to the example. Reading gives the result drawn.
+   */
+  set result(value) {
+    if (value === null || value === undefined) this.#given = null;
+    else {
+      checkResult('relpos-attention: result', value);
+      this.#given = value;
+    }
+    this.scheduleRender();
+  }
+
+  get result() {
+    return this.view?.result ?? this.#given;
   }
 
   render(rp) {
@@ -42,7 +63,13 @@ export class RelposAttentionElement extends RelposBaseElement {
       this.figure = new AttentionFigure({ container: this.grid, overlay: this.shadow, panelIds: ids, numbered: false });
       this.panelKey = key;
     }
-    this.view = computeAttentionView(rp, settings, { previous: this.view });
+    this.view = this.#given
+      ? viewFromResult(rp, this.#given, {
+          tokens: this.hasAttribute('tokens') ? settings.tokens : null,
+          causal: settings.causal,
+          previous: this.view,
+        })
+      : computeAttentionView(rp, settings, { previous: this.view });
     this.figure.setView(this.view);
     return notes;
   }
@@ -52,7 +79,10 @@ export class RelposAttentionElement extends RelposBaseElement {
   }
 }
 
-RelposAttentionElement.reflected = reflectAttributes(RelposAttentionElement, ATTENTION_SETTINGS, {
-  panels: PANEL_IDS.map(kebab).join(' '),
-  theme: 'auto',
-});
+RelposAttentionElement.reflected = [
+  ...reflectAttributes(RelposAttentionElement, ATTENTION_SETTINGS, {
+    panels: PANEL_IDS.map(kebab).join(' '),
+    theme: 'auto',
+  }),
+  'result', // set before the element is defined: set again once it is
+];
