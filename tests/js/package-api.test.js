@@ -47,6 +47,10 @@ describe('createRelPos(options)', () => {
     const wasmModule = await WebAssembly.compile(WASM);
     await expect(createRelPos({ wasmModule, wasmBinary: WASM })).rejects.toThrow(/not both/);
     await expect(createRelPos({ wasmUrl: 'x' })).rejects.toThrow(/^createRelPos: unknown option "wasmUrl"/);
+    const { SIMD_PROBE } = await import('../../web/api/simd.js');
+    await expect(createRelPos({ wasmModule: await WebAssembly.compile(SIMD_PROBE) })).rejects.toThrow(
+      /^createRelPos: options\.wasmModule could not be instantiated; it must be relpos-wasm\/relpos-core\.wasm of this version/,
+    );
   });
 
   describe('without WebAssembly SIMD', () => {

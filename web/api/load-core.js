@@ -24,12 +24,24 @@ export async function loadCore(where, options) {
     if (!isModule(wasmModule)) {
       throw new TypeError(`${where}: options.wasmModule must be a WebAssembly.Module, got ${describe(wasmModule)}`);
     }
-    // Emscripten's hook for instantiating a module it did not compile itself.
+    // Emscripten's hook for instantiating a module it did not compile itself; a module that is
+    // not this package's core fails there, and that failure is this call's.
+    let fail;
+    const failed = new Promise((_, reject) => {
+      fail = (error) =>
+        reject(
+          new TypeError(
+            `${where}: options.wasmModule could not be instantiated; it must be relpos-wasm/relpos-core.wasm of this version (${error.message})`,
+          ),
+        );
+    });
     const instantiateWasm = (imports, receive) => {
-      WebAssembly.instantiate(wasmModule, imports).then((instance) => receive(instance, wasmModule));
+      WebAssembly.instantiate(wasmModule, imports)
+        .then((instance) => receive(instance, wasmModule))
+        .catch(fail);
       return {};
     };
-    return createRelPosCore({ instantiateWasm });
+    return Promise.race([createRelPosCore({ instantiateWasm }), failed]);
   }
   if (wasmBinary !== undefined) {
     const isBuffer = Object.prototype.toString.call(wasmBinary) === '[object ArrayBuffer]';
