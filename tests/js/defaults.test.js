@@ -12,7 +12,7 @@ import {
   MODEL_DEFAULTS,
   SYNTHETIC_DEFAULTS,
 } from '../../web/api/index.js';
-import { CONTROLS, PAGE_CHOICES } from '../../web/figures/settings.js';
+import { CONTROLS, PAGE_CHOICES } from '../../web/settings/settings.js';
 
 const core = await createRelPosCore({ wasmBinary: Buffer.from(wasmBase64, 'base64') });
 const fromCore = core.coreDefaults();
