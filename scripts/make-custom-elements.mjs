@@ -1,9 +1,9 @@
 // Writes dist/custom-elements.json (the Custom Elements Manifest, schema 2.0.0, package.json
 // "customElements"), which editors and documentation tools read: each element's tag, attributes
 // (type, default, range), reflecting properties, event, CSS custom properties and parts. Made
-// from the element classes themselves (importing them is safe in Node) and web/figures/settings.js.
+// from the element classes themselves (importing them is safe in Node) and web/settings/settings.js.
 import { writeFileSync } from 'node:fs';
-import { CONTROLS, MAX_TOKENS } from '../web/figures/settings.js';
+import { CONTROLS, MAX_TOKENS } from '../web/settings/settings.js';
 import { RelposAttentionElement, RelposProfileElement } from '../web/elements/index.js';
 
 const out = process.argv[2] ?? 'dist/custom-elements.json';

@@ -1,8 +1,8 @@
 // Element properties that reflect attributes: el.seed = 9 sets seed="9", el.causal = true sets
 // the bare causal attribute (false removes it), null or undefined removes the attribute. Reading
-// gives the value the element draws with: the attribute parsed (web/figures/settings.js), or the
+// gives the value the element draws with: the attribute parsed (web/settings/settings.js), or the
 // default when it is absent or invalid.
-import { CONTROLS } from '../figures/settings.js';
+import { CONTROLS } from '../settings/settings.js';
 import { settingsFromAttributes } from './element-settings.js';
 
 const camel = (attribute) => attribute.replace(/-([a-z])/g, (_, c) => c.toUpperCase());

@@ -4,8 +4,8 @@
 //                     theme="auto"></relpos-attention>
 import { AttentionFigure } from '../figures/attention-figure.js';
 import { PANELS, parsePanelList } from '../figures/panels.js';
-import { ATTENTION_SETTINGS } from '../figures/settings.js';
 import { checkResult, viewFromResult } from '../figures/result-view.js';
+import { ATTENTION_SETTINGS } from '../settings/settings.js';
 import { computeAttentionView } from '../figures/view.js';
 import { RelposBaseElement } from './base-element.js';
 import { attributesOf, settingsFromAttributes } from './element-settings.js';

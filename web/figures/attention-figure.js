@@ -5,7 +5,7 @@
 import { makeScale } from '../render/colormaps.js';
 import { drawHeatmap, forgetMatrixImage, heatmapWidth } from '../render/heatmap.js';
 import { followScroll, showTooltip, wirePanel } from './interaction.js';
-import { downloadCanvas } from './download.js';
+import { downloadCanvas } from '../files/download.js';
 import { drawOffsetPanel, offsetAriaLabel, offsetReading, OFFSET_TEXT } from './offset-panel.js';
 import { forgetRectImage, rectGrid } from '../render/heatmap-rect.js';
 import { offsetReach } from './offset-space.js';

@@ -2,7 +2,7 @@
 // n × n matrices of an attention() result, drawn instead of the seeded example. The captions
 // state the maths of attention(), true for any of its results; labels are the positions, or the
 // words of the element's `tokens` attribute when it has one.
-import { MAX_TOKENS, tokenLabels } from './settings.js';
+import { MAX_TOKENS, tokenLabels } from '../settings/settings.js';
 
 const WEIGHT_PANELS = ['contentScores', 'positionBiases', 'combinedScores', 'contentWeights', 'combinedWeights'];
 

@@ -1,7 +1,7 @@
-// Sizes a canvas's backing store to its CSS box times devicePixelRatio, so that drawing in CSS
-// pixels is crisp on any screen. Returns the 2D context (scaled to CSS pixels) and the box.
-export function fitCanvas(canvas, cssWidth, cssHeight) {
-  const ratio = globalThis.devicePixelRatio || 1;
+// Sizes a canvas's backing store to its CSS box times a pixel ratio (devicePixelRatio unless
+// given), so that drawing in CSS pixels is crisp on any screen. Returns the 2D context (scaled
+// to CSS pixels) and the box.
+export function fitCanvas(canvas, cssWidth, cssHeight, ratio = globalThis.devicePixelRatio || 1) {
   const width = Math.max(1, Math.round(cssWidth * ratio));
   const height = Math.max(1, Math.round(cssHeight * ratio));
   if (canvas.width !== width) canvas.width = width;
