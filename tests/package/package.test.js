@@ -169,18 +169,20 @@ console.log(JSON.stringify({ profile: Array.from(profile), rows: rp.example().co
     expect(printed.version).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
   });
 
-  test('SSR-style: both element entry points import in plain Node, export the classes and define nothing', () => {
+  test('SSR-style: both element entry points and the renderers import in plain Node; the elements export their classes and define nothing', () => {
     write(
       join(app, 'ssr.mjs'),
       `const a = await import('relpos-wasm/elements');
 const b = await import('relpos-wasm/elements/bundle');
 const { createRelPos } = await import('relpos-wasm');
-console.log(JSON.stringify({ a: Object.keys(a).sort(), b: Object.keys(b).sort(), dom: typeof customElements,
+const render = await import('relpos-wasm/render');
+console.log(JSON.stringify({ a: Object.keys(a).sort(), b: Object.keys(b).sort(), render: Object.keys(render).sort(), dom: typeof customElements,
   n: (await createRelPos()).relativeOffsets(3, 1).rows }));`,
     );
     expect(JSON.parse(run(process.execPath, ['ssr.mjs'], app))).toEqual({
       a: ['RelposAttentionElement', 'RelposProfileElement'],
       b: ['RelposAttentionElement', 'RelposProfileElement'],
+      render: ['colourBar', 'colourOf', 'heatmap', 'linePlot', 'toMatrix'],
       dom: 'undefined',
       n: 3,
     });
