@@ -86,8 +86,13 @@ function runNative(flavour, sizes) {
   return JSON.parse(output);
 }
 
-function runNumpy(sizes) {
+// numpy on `threads` BLAS threads (OpenBLAS, installed by scripts/bench-setup.sh), with the
+// OpenBLAS tuning variables this machine's environment sets removed (they mis-tune it).
+function runNumpy(sizes, threads) {
   if (!existsSync('/usr/bin/python3')) return { error: 'no /usr/bin/python3' };
+  const env = { ...process.env, OPENBLAS_NUM_THREADS: String(threads), OMP_NUM_THREADS: String(threads) };
+  delete env.OPENBLAS_CORETYPE;
+  delete env.OPENBLAS_L2_SIZE;
   const config = {
     sizes,
     d: D,
@@ -100,6 +105,7 @@ function runNumpy(sizes) {
     const output = execFileSync('/usr/bin/python3', [`${ROOT}bench/numpy_attention.py`, JSON.stringify(config)], {
       encoding: 'utf8',
       maxBuffer: 1 << 24,
+      env,
     });
     return JSON.parse(output.trim().split('\n').pop());
   } catch (error) {
@@ -136,7 +142,8 @@ async function main() {
     'relpos returns new arrays each call; "out=" writes into an earlier result\'s arrays (attention(inputs, out)); "core" is the WASM core alone (its stage times), without copying inputs in and results out: the like of the native builds.',
   );
 
-  const numpy = runNumpy(sizes);
+  const numpy = runNumpy(sizes, 1);
+  const numpyAll = runNumpy(sizes, os.cpus().length);
   const native = { sse42: runNative('sse42', sizes), native: runNative('native', sizes) };
   const rows32 = [];
   const rows64 = [];
@@ -171,6 +178,7 @@ async function main() {
       cell(tf32, ours32),
       cell(tfDirect32, ours32),
       cell(find(numpy.results, n, k, 'float32')?.median_ms, ours32),
+      cell(find(numpyAll.results, n, k, 'float32')?.median_ms, ours32),
       cell(nat('sse42', 'float32')?.median_ms, ours32),
       cell(nat('native', 'float32')?.median_ms, ours32),
     ]);
@@ -180,6 +188,7 @@ async function main() {
       fmt(ours64),
       cell(plain64, ours64),
       cell(find(numpy.results, n, k, 'float64')?.median_ms, ours64),
+      cell(find(numpyAll.results, n, k, 'float64')?.median_ms, ours64),
       cell(nat('sse42', 'float64')?.median_ms, ours64),
       cell(nat('native', 'float64')?.median_ms, ours64),
     ]);
@@ -209,7 +218,8 @@ async function main() {
       'plain JS',
       'TF.js WASM',
       'TF.js WASM, direct',
-      'numpy',
+      'numpy 1 thread',
+      `numpy ${os.cpus().length} threads`,
       'native SSE4.2',
       'native -march=native',
     ],
@@ -217,7 +227,16 @@ async function main() {
   );
   printTable(
     'float64 (TF.js WASM has no float64)',
-    ['n', 'k', 'relpos', 'plain JS', 'numpy', 'native SSE4.2', 'native -march=native'],
+    [
+      'n',
+      'k',
+      'relpos',
+      'plain JS',
+      'numpy 1 thread',
+      `numpy ${os.cpus().length} threads`,
+      'native SSE4.2',
+      'native -march=native',
+    ],
     rows64,
   );
   printTable(
@@ -227,7 +246,10 @@ async function main() {
   );
   const notes = [];
   if (numpy.error) notes.push(`numpy: ${numpy.error}`);
-  else notes.push(`numpy ${numpy.numpy} with the BLAS Debian's python3-numpy links (check with numpy.show_config()).`);
+  else
+    notes.push(
+      `numpy ${numpy.numpy}, BLAS in use (the libraries its process loaded): ${numpy.blas}; OPENBLAS_NUM_THREADS = 1 and ${os.cpus().length}, OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset.`,
+    );
   for (const flavour of ['sse42', 'native'])
     if (native[flavour].error) notes.push(`native ${flavour}: ${native[flavour].error}`);
   notes.push(
