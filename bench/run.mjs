@@ -11,6 +11,7 @@ import os from 'node:os';
 import { createRelPos } from '../web/api/index.js';
 import { plainJsAttention } from './plain-js-attention.js';
 import { createTfjsAttention } from './tfjs-attention.js';
+import { poolTable, runPoolBench } from './pool-bench.mjs';
 
 const D = 64;
 const ROOT = new URL('../', import.meta.url).pathname;
@@ -244,6 +245,57 @@ async function main() {
     ['n', 'k', 'QKᵀ f32', 'WV f32', 'QKᵀ f64', 'WV f64', 'QKᵀ f32 SSE4.2', 'WV f32 SSE4.2'],
     flops,
   );
+  // The worker pool (relpos-wasm/worker) in headless Chromium, against the numpy anchors.
+  const poolSizes = [...new Set([1, 2, os.cpus().length])];
+  const poolSizesRun = sizes.filter(([n, k]) => n >= 1024 && k === 16);
+  const pooled = poolSizesRun.length ? await runPoolBench(poolSizesRun, { poolSizes }) : [];
+  const poolRows = pooled.map((r) => {
+    const np1 = find(numpy.results, r.n, r.k, 'float32')?.median_ms;
+    const npAll = find(numpyAll.results, r.n, r.k, 'float32')?.median_ms;
+    const tf = rows32.find((row) => row[0] === r.n && row[1] === r.k);
+    const byWorkers = (w) => r.pools.find((p) => p.workers === w)?.ms;
+    const most = Math.max(...poolSizes);
+    return [
+      r.n,
+      r.k,
+      fmt(r.singleMs),
+      fmt(byWorkers(1)),
+      fmt(byWorkers(most)),
+      np1 === undefined ? '—' : `${fmt(np1)} (${(np1 / byWorkers(1)).toFixed(2)}×)`,
+      npAll === undefined ? '—' : `${fmt(npAll)} (${(npAll / byWorkers(most)).toFixed(2)}×)`,
+      tf ? tf[6].split(' ')[0] : '—',
+    ];
+  });
+  if (poolRows.length) {
+    printTable(
+      `float32 in headless Chromium (fresh result arrays): one instance on the page's main thread, relpos-wasm/worker with 1 worker and with ${Math.max(...poolSizes)}; numpy (×) = numpy / 1 worker and numpy all threads / pool`,
+      [
+        'n',
+        'k',
+        'page main thread',
+        '1 worker',
+        `pool of ${Math.max(...poolSizes)}`,
+        'numpy 1 thread',
+        `numpy ${os.cpus().length} threads`,
+        'TF.js WASM (Node)',
+      ],
+      poolRows,
+    );
+    for (const r of pooled) {
+      const table = poolTable(r);
+      printTable(
+        `Pool size at n = ${r.n}, k = ${r.k} (Chromium, this machine, ${r.cores} cores): measured; "core" = the slowest worker's core time, "rest" = messages, transfers, putting the blocks together; speed-up over the page's main-thread instance (${fmt(r.singleMs)} ms)`,
+        ['workers', 'ms', 'core', 'rest', 'speed-up'],
+        table.rows,
+      );
+      printTable(
+        `Expected with enough cores: the 1-worker core time / workers + the 1-worker rest (${fmt(table.overhead)} ms), against the same main-thread instance`,
+        ['workers', 'ms', 'speed-up'],
+        table.expected,
+      );
+    }
+  }
+
   const notes = [];
   if (numpy.error) notes.push(`numpy: ${numpy.error}`);
   else
