@@ -304,7 +304,9 @@ describe('the long-sequence view, in offset space', () => {
     await page.fill('#maxDistance', '650');
     await page.waitForFunction(() => !document.body.dataset.busy);
     expect(await page.evaluate(() => window.relposPage.state().maxDistance)).toBe(650);
-    expect((await layoutOf(page, 'offsets')).cols).toBe(1301);
+    // The offsets panel is below the viewport: it is drawn when it scrolls in.
+    await page.evaluate(() => document.getElementById('figure-offsets').scrollIntoView());
+    await expect.poll(async () => (await layoutOf(page, 'offsets')).cols).toBe(1301);
     await expect.poll(() => new URL(page.url()).searchParams.get('k')).toBe('650');
     await page.uncheck('#long');
     expect(await page.evaluate(() => window.relposPage.state().maxDistance)).toBe(63);
