@@ -5,7 +5,9 @@
 import { AttentionFigure } from '../figures/attention-figure.js';
 import { PANELS, parsePanelList } from '../figures/panels.js';
 import { ATTENTION_SETTINGS } from '../figures/settings.js';
-import { computeAttentionView } from '../figures/view.js';
+import { MAX_TOKENS } from '../figures/settings.js';
+import { sharedPool } from '../figures/shared-pool.js';
+import { computeAttentionView, computeAttentionViewInWorkers } from '../figures/view.js';
 import { RelposBaseElement } from './base-element.js';
 import { attributesOf, settingsFromAttributes } from './element-settings.js';
 
@@ -21,7 +23,7 @@ export class RelposAttentionElement extends RelposBaseElement {
     this.view = null;
   }
 
-  render(rp) {
+  async render(rp) {
     const { settings, notes } = settingsFromAttributes(this, ATTENTION_SETTINGS);
     const { ids, note } = this.hasAttribute('panels')
       ? parsePanelList(this.getAttribute('panels'), PANEL_IDS)
@@ -39,7 +41,17 @@ export class RelposAttentionElement extends RelposBaseElement {
       this.figure = new AttentionFigure({ container: this.grid, overlay: this.shadow, panelIds: ids, numbered: false });
       this.panelKey = key;
     }
-    this.view = computeAttentionView(rp, settings, { previous: this.view });
+    // Above MAX_TOKENS the numbers come from the worker pool (or, where workers cannot start,
+    // the main thread); the latest render wins.
+    this.renderId = (this.renderId ?? 0) + 1;
+    const id = this.renderId;
+    const pool = settings.seqLen > MAX_TOKENS ? await sharedPool() : null;
+    const view = pool
+      ? await computeAttentionViewInWorkers(pool, settings, { previous: this.view })
+      : computeAttentionView(rp, settings, { previous: this.view });
+    if (id !== this.renderId) return null;
+    this.view = view;
+    this.computedBy = pool ? 'workers' : 'main';
     this.figure.setView(this.view);
     return notes;
   }
