@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 const INLINE_WORKER = fileURLToPath(new URL('./web/workers/start-attention-worker-inline.js', import.meta.url));
+const INLINE_POOL_WORKER = fileURLToPath(new URL('./web/workers/start-pool-worker-inline.js', import.meta.url));
+// Both bundles are single files: the pool's workers (elements above n = 64) start from Blob URLs.
+const POOL_ALIAS = { find: /^.*\/start-pool-worker\.js$/, replacement: INLINE_POOL_WORKER };
 
 const BUNDLES = {
   single: { entry: 'web/page/main.js', formats: ['iife'], name: 'relposPage', fileName: () => 'relpos-page.js' },
@@ -16,7 +19,10 @@ const BUNDLES = {
 
 export default defineConfig(({ mode }) => ({
   resolve: {
-    alias: mode === 'single' ? [{ find: /^.*\/start-attention-worker\.js$/, replacement: INLINE_WORKER }] : [],
+    alias:
+      mode === 'single'
+        ? [{ find: /^.*\/start-attention-worker\.js$/, replacement: INLINE_WORKER }, POOL_ALIAS]
+        : [POOL_ALIAS],
   },
   worker: { format: 'iife' },
   build: {

@@ -73,6 +73,17 @@ def time_attention(n, k, d, dtype, budget, min_reps, max_reps):
     return {"n": n, "k": k, "dtype": dtype, "median_ms": float(np.median(times)) * 1e3, "reps": len(times)}
 
 
+def blas_in_use():
+    """The BLAS libraries this process loaded (from /proc/self/maps): Debian's alternatives pick
+    either the reference BLAS (.../blas/libblas.so.3) or OpenBLAS (.../openblas-pthread/...)."""
+    try:
+        with open("/proc/self/maps", encoding="utf8") as maps:
+            paths = {line.split()[-1] for line in maps if "blas" in line.lower() and "/" in line}
+    except OSError:
+        return "unknown"
+    return ", ".join(sorted(paths)) or "none loaded"
+
+
 def main():
     if np is None:
         print(json.dumps({"error": "numpy not installed"}))
@@ -83,7 +94,7 @@ def main():
         for n, k in config["sizes"]
         for dtype in config["dtypes"]
     ]
-    print(json.dumps({"numpy": np.__version__, "results": results}))
+    print(json.dumps({"numpy": np.__version__, "blas": blas_in_use(), "results": results}))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import os from 'node:os';
 import { createRelPos } from '../web/api/index.js';
 import { plainJsAttention } from './plain-js-attention.js';
 import { createTfjsAttention } from './tfjs-attention.js';
+import { poolTable, runPoolBench } from './pool-bench.mjs';
 
 const D = 64;
 const ROOT = new URL('../', import.meta.url).pathname;
@@ -86,8 +87,13 @@ function runNative(flavour, sizes) {
   return JSON.parse(output);
 }
 
-function runNumpy(sizes) {
+// numpy on `threads` BLAS threads (OpenBLAS, installed by scripts/bench-setup.sh), with the
+// OpenBLAS tuning variables this machine's environment sets removed (they mis-tune it).
+function runNumpy(sizes, threads) {
   if (!existsSync('/usr/bin/python3')) return { error: 'no /usr/bin/python3' };
+  const env = { ...process.env, OPENBLAS_NUM_THREADS: String(threads), OMP_NUM_THREADS: String(threads) };
+  delete env.OPENBLAS_CORETYPE;
+  delete env.OPENBLAS_L2_SIZE;
   const config = {
     sizes,
     d: D,
@@ -100,6 +106,7 @@ function runNumpy(sizes) {
     const output = execFileSync('/usr/bin/python3', [`${ROOT}bench/numpy_attention.py`, JSON.stringify(config)], {
       encoding: 'utf8',
       maxBuffer: 1 << 24,
+      env,
     });
     return JSON.parse(output.trim().split('\n').pop());
   } catch (error) {
@@ -136,7 +143,8 @@ async function main() {
     'relpos returns new arrays each call; "out=" writes into an earlier result\'s arrays (attention(inputs, out)); "core" is the WASM core alone (its stage times), without copying inputs in and results out: the like of the native builds.',
   );
 
-  const numpy = runNumpy(sizes);
+  const numpy = runNumpy(sizes, 1);
+  const numpyAll = runNumpy(sizes, os.cpus().length);
   const native = { sse42: runNative('sse42', sizes), native: runNative('native', sizes) };
   const rows32 = [];
   const rows64 = [];
@@ -171,6 +179,7 @@ async function main() {
       cell(tf32, ours32),
       cell(tfDirect32, ours32),
       cell(find(numpy.results, n, k, 'float32')?.median_ms, ours32),
+      cell(find(numpyAll.results, n, k, 'float32')?.median_ms, ours32),
       cell(nat('sse42', 'float32')?.median_ms, ours32),
       cell(nat('native', 'float32')?.median_ms, ours32),
     ]);
@@ -180,6 +189,7 @@ async function main() {
       fmt(ours64),
       cell(plain64, ours64),
       cell(find(numpy.results, n, k, 'float64')?.median_ms, ours64),
+      cell(find(numpyAll.results, n, k, 'float64')?.median_ms, ours64),
       cell(nat('sse42', 'float64')?.median_ms, ours64),
       cell(nat('native', 'float64')?.median_ms, ours64),
     ]);
@@ -209,7 +219,8 @@ async function main() {
       'plain JS',
       'TF.js WASM',
       'TF.js WASM, direct',
-      'numpy',
+      'numpy 1 thread',
+      `numpy ${os.cpus().length} threads`,
       'native SSE4.2',
       'native -march=native',
     ],
@@ -217,7 +228,16 @@ async function main() {
   );
   printTable(
     'float64 (TF.js WASM has no float64)',
-    ['n', 'k', 'relpos', 'plain JS', 'numpy', 'native SSE4.2', 'native -march=native'],
+    [
+      'n',
+      'k',
+      'relpos',
+      'plain JS',
+      'numpy 1 thread',
+      `numpy ${os.cpus().length} threads`,
+      'native SSE4.2',
+      'native -march=native',
+    ],
     rows64,
   );
   printTable(
@@ -225,9 +245,63 @@ async function main() {
     ['n', 'k', 'QKᵀ f32', 'WV f32', 'QKᵀ f64', 'WV f64', 'QKᵀ f32 SSE4.2', 'WV f32 SSE4.2'],
     flops,
   );
+  // The worker pool (relpos-wasm/worker) in headless Chromium, against the numpy anchors.
+  const poolSizes = [...new Set([1, 2, os.cpus().length])];
+  const poolSizesRun = sizes.filter(([n, k]) => n >= 1024 && k === 16);
+  const pooled = poolSizesRun.length ? await runPoolBench(poolSizesRun, { poolSizes }) : [];
+  const poolRows = pooled.map((r) => {
+    const np1 = find(numpy.results, r.n, r.k, 'float32')?.median_ms;
+    const npAll = find(numpyAll.results, r.n, r.k, 'float32')?.median_ms;
+    const tf = rows32.find((row) => row[0] === r.n && row[1] === r.k);
+    const byWorkers = (w) => r.pools.find((p) => p.workers === w)?.ms;
+    const most = Math.max(...poolSizes);
+    return [
+      r.n,
+      r.k,
+      fmt(r.singleMs),
+      fmt(byWorkers(1)),
+      fmt(byWorkers(most)),
+      np1 === undefined ? '—' : `${fmt(np1)} (${(np1 / byWorkers(1)).toFixed(2)}×)`,
+      npAll === undefined ? '—' : `${fmt(npAll)} (${(npAll / byWorkers(most)).toFixed(2)}×)`,
+      tf ? tf[6].split(' ')[0] : '—',
+    ];
+  });
+  if (poolRows.length) {
+    printTable(
+      `float32 in headless Chromium (fresh result arrays): one instance on the page's main thread, relpos-wasm/worker with 1 worker and with ${Math.max(...poolSizes)}; numpy (×) = numpy / 1 worker and numpy all threads / pool`,
+      [
+        'n',
+        'k',
+        'page main thread',
+        '1 worker',
+        `pool of ${Math.max(...poolSizes)}`,
+        'numpy 1 thread',
+        `numpy ${os.cpus().length} threads`,
+        'TF.js WASM (Node)',
+      ],
+      poolRows,
+    );
+    for (const r of pooled) {
+      const table = poolTable(r);
+      printTable(
+        `Pool size at n = ${r.n}, k = ${r.k} (Chromium, this machine, ${r.cores} cores): measured; "core" = the slowest worker's core time, "rest" = messages, transfers, putting the blocks together; speed-up over the page's main-thread instance (${fmt(r.singleMs)} ms)`,
+        ['workers', 'ms', 'core', 'rest', 'speed-up'],
+        table.rows,
+      );
+      printTable(
+        `Expected with enough cores: the 1-worker core time / workers + the 1-worker rest (${fmt(table.overhead)} ms), against the same main-thread instance`,
+        ['workers', 'ms', 'speed-up'],
+        table.expected,
+      );
+    }
+  }
+
   const notes = [];
   if (numpy.error) notes.push(`numpy: ${numpy.error}`);
-  else notes.push(`numpy ${numpy.numpy} with the BLAS Debian's python3-numpy links (check with numpy.show_config()).`);
+  else
+    notes.push(
+      `numpy ${numpy.numpy}, BLAS in use (the libraries its process loaded): ${numpy.blas}; OPENBLAS_NUM_THREADS = 1 and ${os.cpus().length}, OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset.`,
+    );
   for (const flavour of ['sse42', 'native'])
     if (native[flavour].error) notes.push(`native ${flavour}: ${native[flavour].error}`);
   notes.push(

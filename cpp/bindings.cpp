@@ -63,7 +63,9 @@ emscripten::val lastAttentionTimings() {
 
 // One attention() call, named field by field on both sides (web/api/index.js builds it).
 struct AttentionRequest {
-  int n;
+  int n;          // keys
+  int queryRows;  // queries firstQuery ... firstQuery + queryRows - 1 (n and 0 for all of them)
+  int firstQuery;
   int dK;
   int dV;         // 0: no values, no output
   int tableRows;  // 2k + 1
@@ -72,7 +74,7 @@ struct AttentionRequest {
 };
 
 // Where attention() reads its inputs and writes its panels (the names of AttentionInputs and
-// AttentionPanels).
+// AttentionPanels); a panel at address 0 was not asked for.
 struct AttentionBuffers {
   Address queries, keys, relativeKeys, values, relativeValues;
   Address contentScores, positionBiases, combinedScores, contentWeights, combinedWeights, output;
@@ -84,16 +86,19 @@ void attentionInto(const AttentionRequest& r, const AttentionBuffers& b) {
   const int valueTableRows = r.hasRelativeValues ? r.tableRows : 0;
   const int valueRows = r.dV == 0 ? 0 : r.n;
   const relpos::AttentionInputs<T> in{
-      constMatrixAt<T>(b.queries, r.n, r.dK),
+      constMatrixAt<T>(b.queries, r.queryRows, r.dK),
       constMatrixAt<T>(b.keys, r.n, r.dK),
       constMatrixAt<T>(b.relativeKeys, r.tableRows, r.dK),
       constMatrixAt<T>(b.values, valueRows, r.dV),
       constMatrixAt<T>(b.relativeValues, valueTableRows, r.hasRelativeValues ? r.dV : 0),
-      r.causal};
-  relpos::AttentionPanels<T> panels{
-      matrixAt<T>(b.contentScores, r.n, r.n),   matrixAt<T>(b.positionBiases, r.n, r.n),
-      matrixAt<T>(b.combinedScores, r.n, r.n),  matrixAt<T>(b.contentWeights, r.n, r.n),
-      matrixAt<T>(b.combinedWeights, r.n, r.n), matrixAt<T>(b.output, valueRows, r.dV)};
+      r.causal,
+      r.firstQuery};
+  const auto panel = [&](Address address, int cols) {
+    return address == 0 ? matrixAt<T>(address, 0, 0) : matrixAt<T>(address, r.queryRows, cols);
+  };
+  relpos::AttentionPanels<T> panels{panel(b.contentScores, r.n),   panel(b.positionBiases, r.n),
+                                    panel(b.combinedScores, r.n),  panel(b.contentWeights, r.n),
+                                    panel(b.combinedWeights, r.n), panel(b.output, r.dV)};
   relpos::computeAttention(in, workspace, panels, &lastTimings);
   if (workspace.elements() > kWorkspaceElementsKept) {
     workspace = relpos::AttentionWorkspace<T>();
@@ -244,6 +249,8 @@ EMSCRIPTEN_BINDINGS(relpos) {
       .field("tokenLengths", &ExampleRequest::tokenLengths);
   emscripten::value_object<AttentionRequest>("AttentionRequest")
       .field("n", &AttentionRequest::n)
+      .field("queryRows", &AttentionRequest::queryRows)
+      .field("firstQuery", &AttentionRequest::firstQuery)
       .field("dK", &AttentionRequest::dK)
       .field("dV", &AttentionRequest::dV)
       .field("tableRows", &AttentionRequest::tableRows)

@@ -18,22 +18,29 @@ void softmaxRows(ConstMatrixRef<T> scores, bool causal, MatrixRef<T> out, Index 
 
 template <typename T>
 struct AttentionInputs {
-  ConstMatrixMap<T> queries;         // n x d_k
-  ConstMatrixMap<T> keys;            // n x d_k
+  ConstMatrixMap<T> queries;         // n_q x d_k: queries firstQuery ... firstQuery + n_q - 1
+  ConstMatrixMap<T> keys;            // n x d_k (n_q = n, firstQuery = 0 for self-attention)
   ConstMatrixMap<T> relativeKeys;    // (2k + 1) x d_k
   ConstMatrixMap<T> values;          // n x d_v, or 0 x 0 for no output
   ConstMatrixMap<T> relativeValues;  // (2k + 1) x d_v, or 0 x 0 for no value position term
-  bool causal;
+  bool causal = false;
+  // The position of the first query among the keys (a block of rows of a longer sequence):
+  // query r stands at i = firstQuery + r, so its offsets are j - i and causal keeps j <= i.
+  Index firstQuery = 0;
 };
 
+// Each panel is n_q x n (the output n_q x d_v), or 0 x 0 when nobody asked for it: an empty
+// panel is not written, and is computed only if a requested one needs it (in a block of
+// scratch rows): output needs combined weights, which need combined scores, which need content
+// scores and position biases; content weights need content scores.
 template <typename T>
 struct AttentionPanels {
-  MatrixMap<T> contentScores;    // n x n
-  MatrixMap<T> positionBiases;   // n x n
-  MatrixMap<T> combinedScores;   // n x n, content + position
-  MatrixMap<T> contentWeights;   // n x n, softmax of content
-  MatrixMap<T> combinedWeights;  // n x n, softmax of combined
-  MatrixMap<T> output;           // n x d_v (0 x 0 when there are no values)
+  MatrixMap<T> contentScores;    // n_q x n
+  MatrixMap<T> positionBiases;   // n_q x n
+  MatrixMap<T> combinedScores;   // n_q x n, content + position
+  MatrixMap<T> contentWeights;   // n_q x n, softmax of content
+  MatrixMap<T> combinedWeights;  // n_q x n, softmax of combined
+  MatrixMap<T> output;           // n_q x d_v (0 x 0 when there are no values or it is not asked)
 };
 
 // The core's scratch memory, reused from call to call: it grows, never shrinks.
@@ -46,11 +53,14 @@ class AttentionWorkspace {
   PackedRight<T> relativeValues;  // the same rows of a^V
   // One block of rows against a band of table rows: projections, then bucketed weights.
   MatrixMap<T> blockTable(Index rows, Index cols);
+  // Scratch rows for a panel a block needs but nobody asked for (slot 0-3).
+  MatrixMap<T> blockPanel(int slot, Index rows, Index cols);
   // Elements held in all (for the bindings' decision to drop a large workspace).
   Index elements() const;
 
  private:
   Vector<T> blockTable_;
+  Vector<T> blockPanels_[4];
 };
 
 // Milliseconds spent in each stage of the last computeAttention that was given a timings
@@ -63,9 +73,12 @@ struct AttentionTimings {
   double valuePosition = 0;   // the bucketed a^V term
 };
 
-// Every panel of relative self-attention; the shapes are the caller's to check. Runs block of
-// rows by block of rows (each stage while the block is in cache); the position terms touch only
-// the band of table rows a block reads: n · min(n + block, 2k + 1) · d work each.
+// Every requested panel of relative self-attention; the shapes are the caller's to check. Runs
+// block of rows by block of rows (each stage while the block is in cache); the position terms
+// touch only the band of table rows a block reads: n · min(n + block, 2k + 1) · d work each.
+// Blocks start at multiples of kAttentionBlockRows of the query position, so a caller that
+// splits the queries (firstQuery) at such multiples gets every row bit for bit as in one call.
+constexpr Index kAttentionBlockRows = 32;
 template <typename T>
 void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& workspace,
                       AttentionPanels<T>& panels, AttentionTimings* timings = nullptr);

@@ -12,7 +12,16 @@ namespace {
 
 // Query rows per block: the block's rows of all five panels stay in cache from its scores to
 // its output, and a block reads at most n + kBlockRows - 1 table rows.
-constexpr Index kBlockRows = 32;
+constexpr Index kBlockRows = kAttentionBlockRows;
+
+// Rows [first, first + rows) of a requested panel, or scratch rows when it was not requested.
+template <typename T>
+MatrixMap<T> blockRows(MatrixMap<T>& panel, Index first, Index rows,
+                       AttentionWorkspace<T>& workspace, int slot, Index cols) {
+  if (panel.size() != 0)
+    return MatrixMap<T>(panel.data() + first * panel.cols(), rows, panel.cols());
+  return workspace.blockPanel(slot, rows, cols);
+}
 
 template <typename T>
 T inverseSqrt(Index d) {
@@ -109,77 +118,106 @@ MatrixMap<T> AttentionWorkspace<T>::blockTable(Index rows, Index cols) {
 }
 
 template <typename T>
+MatrixMap<T> AttentionWorkspace<T>::blockPanel(int slot, Index rows, Index cols) {
+  Vector<T>& storage = blockPanels_[slot];
+  if (storage.size() < rows * cols) storage.resize(rows * cols);
+  return MatrixMap<T>(storage.data(), rows, cols);
+}
+
+template <typename T>
 Index AttentionWorkspace<T>::elements() const {
+  Index panels = 0;
+  for (const Vector<T>& storage : blockPanels_) panels += storage.size();
   return keys.storedElements() + values.storedElements() + relativeKeys.storedElements() +
-         relativeValues.storedElements() + blockTable_.size();
+         relativeValues.storedElements() + blockTable_.size() + panels;
 }
 
 template <typename T>
 void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& workspace,
                       AttentionPanels<T>& panels, AttentionTimings* timings) {
-  const Index n = in.queries.rows();
+  const Index queryRows = in.queries.rows();
+  const Index n = in.keys.rows();
+  const Index firstQuery = in.firstQuery;
   const Index k = clippingDistance(in.relativeKeys.rows());
   const T scale = inverseSqrt<T>(in.queries.cols());
-  const bool hasValues = in.values.size() != 0;
-  const bool hasRelativeValues = hasValues && in.relativeValues.size() != 0;
+  // What is asked for, and what that needs (docs/kernels.md "Only the panels asked for").
+  const bool needOutput = in.values.size() != 0 && panels.output.size() != 0;
+  const bool needRelativeValues = needOutput && in.relativeValues.size() != 0;
+  const bool needCombinedWeights = needOutput || panels.combinedWeights.size() != 0;
+  const bool needCombined = needCombinedWeights || panels.combinedScores.size() != 0;
+  const bool needPosition = needCombined || panels.positionBiases.size() != 0;
+  const bool needContentWeights = panels.contentWeights.size() != 0;
+  const bool needContent = needCombined || needContentWeights || panels.contentScores.size() != 0;
   constexpr Index width = kPanelWidth<T>;
   StageClock clock(timings);
+  if (queryRows == 0) return;
 
-  // Only the table rows some query reads are packed: at most 2n - 1 of them.
-  const TableRows used = tableRowsRead(0, n, n, k);
-  workspace.keys.packTransposed(in.keys);
+  // Only the table rows some query reads are packed: at most n + n_q - 1 of them.
+  const TableRows used = tableRowsRead(firstQuery, firstQuery + queryRows, n, k);
+  if (needContent) workspace.keys.packTransposed(in.keys);
   clock.lap(&AttentionTimings::contentScores);
-  workspace.relativeKeys.packTransposed(in.relativeKeys.middleRows(used.first, used.count));
+  if (needPosition) {
+    workspace.relativeKeys.packTransposed(in.relativeKeys.middleRows(used.first, used.count));
+  }
   clock.lap(&AttentionTimings::positionBiases);
-  if (hasValues) workspace.values.pack(in.values);
+  if (needOutput) workspace.values.pack(in.values);
   clock.lap(&AttentionTimings::valueProduct);
-  if (hasRelativeValues) {
+  if (needRelativeValues) {
     workspace.relativeValues.pack(in.relativeValues.middleRows(used.first, used.count));
   }
   clock.lap(&AttentionTimings::valuePosition);
 
-  for (Index first = 0; first < n; first += kBlockRows) {
-    const Index rows = std::min(kBlockRows, n - first);
+  for (Index first = 0; first < queryRows;) {
+    // Blocks start at multiples of kBlockRows of the query position i = firstQuery + r.
+    const Index i = firstQuery + first;
+    const Index rows = std::min((i / kBlockRows + 1) * kBlockRows - i, queryRows - first);
     const auto queries = in.queries.middleRows(first, rows);
-    auto content = panels.contentScores.middleRows(first, rows);
-    auto position = panels.positionBiases.middleRows(first, rows);
-    auto combined = panels.combinedScores.middleRows(first, rows);
-    auto contentWeights = panels.contentWeights.middleRows(first, rows);
-    auto combinedWeights = panels.combinedWeights.middleRows(first, rows);
-    const TableRows band = tableRowsRead(first, first + rows, n, k);
+    auto content = blockRows(panels.contentScores, first, rows, workspace, 0, n);
+    auto position = blockRows(panels.positionBiases, first, rows, workspace, 1, n);
+    auto combined = blockRows(panels.combinedScores, first, rows, workspace, 2, n);
+    auto combinedWeights = blockRows(panels.combinedWeights, first, rows, workspace, 3, n);
+    const TableRows band = tableRowsRead(i, i + rows, n, k);
 
     // docs/maths.md §3: content(i, j) = q_i . k_j / sqrt(d_k).
-    multiplyPacked<T>(queries, workspace.keys, scale, false, content);
+    if (needContent) multiplyPacked<T>(queries, workspace.keys, scale, false, content);
     clock.lap(&AttentionTimings::contentScores);
 
     // position(i, j) = q_i . a^K[clip(j - i) + k] / sqrt(d_k): project onto the block's band
     // (from a whole panel, so the projection's first column is panel-aligned), then gather.
-    const Index firstPanel = (band.first - used.first) / width;
-    const Index projectedCols = band.first - used.first + band.count - firstPanel * width;
-    MatrixMap<T> projected = workspace.blockTable(rows, projectedCols);
-    multiplyPacked<T>(queries, workspace.relativeKeys, scale, false, projected, 0, firstPanel);
-    gatherByOffset<T>(projected, first, used.first + firstPanel * width, k, position);
+    if (needPosition) {
+      const Index firstPanel = (band.first - used.first) / width;
+      const Index projectedCols = band.first - used.first + band.count - firstPanel * width;
+      MatrixMap<T> projected = workspace.blockTable(rows, projectedCols);
+      multiplyPacked<T>(queries, workspace.relativeKeys, scale, false, projected, 0, firstPanel);
+      gatherByOffset<T>(projected, i, used.first + firstPanel * width, k, position);
+    }
     clock.lap(&AttentionTimings::positionBiases);
 
-    combined.noalias() = content + position;
-    softmaxRows<T>(content, in.causal, contentWeights, first);
-    softmaxRows<T>(combined, in.causal, combinedWeights, first);
+    if (needCombined) combined.noalias() = content + position;
+    if (needContentWeights) {
+      softmaxRows<T>(content, in.causal,
+                     MatrixMap<T>(panels.contentWeights.data() + first * n, rows, n), i);
+    }
+    if (needCombinedWeights) softmaxRows<T>(combined, in.causal, combinedWeights, i);
     clock.lap(&AttentionTimings::softmax);
 
-    if (!hasValues) continue;
-    // output(i, :) = sum_j w(i, j) v_j; with causal, keys past the block's last query weigh 0.
-    auto output = panels.output.middleRows(first, rows);
-    const Index keysSeen = in.causal ? first + rows : n;
-    multiplyPacked<T>(combinedWeights.leftCols(keysSeen), workspace.values, T(1), false, output);
-    clock.lap(&AttentionTimings::valueProduct);
+    if (needOutput) {
+      // output(i, :) = sum_j w(i, j) v_j; with causal, keys past the block's last query weigh 0.
+      auto output = panels.output.middleRows(first, rows);
+      const Index keysSeen = in.causal ? std::min(i + rows, n) : n;
+      multiplyPacked<T>(combinedWeights.leftCols(keysSeen), workspace.values, T(1), false, output);
+      clock.lap(&AttentionTimings::valueProduct);
 
-    if (!hasRelativeValues) continue;
-    // output(i, :) += sum_c bucket(i, c) a^V[c], bucket(i, c) = the weights at offset index c.
-    MatrixMap<T> buckets = workspace.blockTable(rows, band.count);
-    bucketByOffset<T>(combinedWeights, first, band.first, k, buckets);
-    multiplyPacked<T>(buckets, workspace.relativeValues, T(1), true, output,
-                      band.first - used.first);
-    clock.lap(&AttentionTimings::valuePosition);
+      if (needRelativeValues) {
+        // output(i, :) += sum_c bucket(i, c) a^V[c], bucket(i, c) = the weights at offset index c.
+        MatrixMap<T> buckets = workspace.blockTable(rows, band.count);
+        bucketByOffset<T>(combinedWeights, i, band.first, k, buckets);
+        multiplyPacked<T>(buckets, workspace.relativeValues, T(1), true, output,
+                          band.first - used.first);
+        clock.lap(&AttentionTimings::valuePosition);
+      }
+    }
+    first += rows;
   }
 }
 

@@ -9,11 +9,13 @@
 // value table flag, PRNG seed, special rate, then two bytes per value; when the bytes run out the
 // values come from a PRNG seeded by the input, so large shapes are not all zeros.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <iostream>
 #include <limits>
 #include <utility>
+#include <vector>
 
 #include "../cpp/reference_attention.hpp"
 #include "fuzz_common.hpp"
@@ -73,6 +75,41 @@ double maxAbs(const Buffer<T>& m) {
   return result;
 }
 
+// A block of query rows (from and to multiples of kAttentionBlockRows, or n) with only some
+// panels asked for: bit for bit the full call's rows, NaN and Inf included.
+template <typename T>
+void checkRowBlock(FuzzedDataProvider& fdp, const AttentionInputs<T>& in,
+                   const std::array<const Buffer<T>*, 6>& full) {
+  const Index n = in.keys.rows();
+  const Index blocks = (n + kAttentionBlockRows - 1) / kAttentionBlockRows;
+  const Index firstBlock = fdp.ConsumeIntegralInRange<Index>(0, blocks - 1);
+  const Index lastBlock = fdp.ConsumeIntegralInRange<Index>(firstBlock, blocks - 1);
+  const Index first = firstBlock * kAttentionBlockRows;
+  const Index rows = std::min(n, (lastBlock + 1) * kAttentionBlockRows) - first;
+  const auto wanted = fdp.ConsumeIntegral<std::uint8_t>();  // bit p: panel p (5: the output)
+  std::vector<Buffer<T>> part;
+  for (int p = 0; p < 6; ++p) {
+    const bool asked = ((wanted >> p) & 1) != 0 && full[p]->cols() > 0;
+    part.emplace_back(asked ? rows : 0, asked ? full[p]->cols() : 0);
+  }
+  Buffer<T> queries(rows, in.queries.cols());
+  queries.map() = in.queries.middleRows(first, rows);
+  // (A Map's assignment copies values, so the block's inputs are built, not assigned.)
+  const AttentionInputs<T> block{
+      queries.constMap(), in.keys, in.relativeKeys, in.values, in.relativeValues, in.causal, first};
+  AttentionPanels<T> panels{part[0].map(), part[1].map(), part[2].map(),
+                            part[3].map(), part[4].map(), part[5].map()};
+  static AttentionWorkspace<T> workspace;
+  computeAttention(block, workspace, panels);
+  for (int p = 0; p < 6; ++p) {
+    for (Index r = 0; r < part[p].rows(); ++r) {
+      for (Index c = 0; c < part[p].cols(); ++c) {
+        FUZZ_CHECK(sameBits(part[p](r, c), (*full[p])(first + r, c)));
+      }
+    }
+  }
+}
+
 template <typename T>
 void run(FuzzedDataProvider& fdp) {
   const Index n = fdp.ConsumeIntegralInRange<Index>(1, kMaxN);
@@ -119,6 +156,8 @@ void run(FuzzedDataProvider& fdp) {
               << relativeValues.map().format(format) << "\n";
   }
   computeAttention(in, workspace, panels);
+  checkRowBlock<T>(fdp, in,
+                   {&content, &position, &combined, &contentWeights, &combinedWeights, &output});
 
   // The seed's per-pair loops on the same inputs (a zero value table stands in for "none").
   Buffer<T> positionReference(n, n);

@@ -125,22 +125,16 @@ describe('offset space', () => {
     });
   }
 
-  test('n = 2048, k = 2047 (4095 columns): computed in well under a second, 200 MB of float32', () => {
+  test('n = 2048, k = 2047 (4095 columns): 200 MB of float32 (its time is in npm run bench:page)', () => {
     const view = computeAttentionView(
       rp,
       { seqLen: 2048, dK: 4, maxDistance: 2047, seed: 1, causal: false, tokens: '' },
       { positionsOnly: false },
     );
-    const start = performance.now();
     const space = computeOffsetSpace(view);
-    const ms = performance.now() - start;
     const bytes = Object.values(space.panels).reduce((s, a) => s + a.byteLength, 0);
-    console.log(
-      `offset space at n = 2048, k = 2047: ${ms.toFixed(0)} ms, ${(bytes / 2 ** 20).toFixed(0)} MiB (a reading)`,
-    );
     expect(space.cols).toBe(4095);
     expect(bytes).toBe(6 * 2048 * 4095 * 4);
-    expect(ms).toBeLessThan(3000);
     // Row 0 has its keys at c = 0…2047, row 2047 at c = −2047…0.
     expect(space.panels.offsets[0]).toBeNaN();
     expect(space.panels.offsets[2047]).toBe(0);

@@ -102,7 +102,8 @@ describe('bad element attributes', () => {
     );
     expect(injected).toBe(0);
     expect(dialogs).toEqual([]);
-    expect(requests).toEqual([]);
+    // The only request allowed: the pool's own worker script (a long text sets n above 64).
+    expect(requests.filter((url) => !/\/assets\/worker-entry-[\w-]+\.js$/.test(url))).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);

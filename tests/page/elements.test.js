@@ -98,7 +98,7 @@ describe('custom elements', () => {
         const m = el.shadowRoot.querySelector('[part="message"]');
         return m.hidden ? null : m.textContent;
       });
-    expect(await message('invalid')).toBe('seq-len must be a number from 1 to 64');
+    expect(await message('invalid')).toBe('seq-len must be a number from 1 to 512');
     expect(await message('attention')).toBeNull();
     const bad = [
       ['attention', 'd-k', '-5', /^d-k must be an integer from 1 to 64; using 1$/],

@@ -150,6 +150,27 @@ export interface ExampleResult extends AttentionResult<Float64Array> {
   output: Matrix<Float64Array>;
 }
 
+/** What attention() can compute and return. */
+export type OutputName =
+  'contentScores' | 'positionBiases' | 'combinedScores' | 'contentWeights' | 'combinedWeights' | 'output';
+
+/** OUTPUT_NAMES: every name attention()'s `outputs` accepts, in the core's order. */
+export declare const OUTPUT_NAMES: readonly OutputName[];
+
+export interface AttentionOptions<A extends Float64Array | Float32Array, O extends OutputName = OutputName> {
+  /** The outputs to compute and return (default: all; 'output' needs v). */
+  outputs?: readonly O[];
+  /** An earlier result with the same options, written into and returned. */
+  out?: SelectedResult<A, O>;
+  /** q holds queries queryOffset … queryOffset + q.rows − 1 of the k.rows positions. */
+  queryOffset?: number;
+}
+
+/** The outputs asked for, and maxDistance. */
+export type SelectedResult<A extends Float64Array | Float32Array, O extends OutputName> = {
+  [K in O]: Matrix<A>;
+} & { maxDistance: number };
+
 export interface MemoryInfo {
   /** Size of the instance's WebAssembly memory. */
   wasmBytes: number;
@@ -179,6 +200,20 @@ export declare class RelPos {
     inputs: AttentionInputs<A>,
     out?: AttentionResult<A>,
   ): AttentionResult<A>;
+  /**
+   * Only the outputs named (and what they need) are computed and copied out; `out` (from an
+   * earlier call or allocateAttention() with the same options) is written into and returned;
+   * `queryOffset` places q's rows among k's (panels q.rows × k.rows).
+   */
+  attention<A extends Float64Array | Float32Array, O extends OutputName = OutputName>(
+    inputs: AttentionInputs<A>,
+    options: AttentionOptions<A, O>,
+  ): SelectedResult<A, O>;
+  /** A result of zeros shaped for attention(inputs, options), to pass as its `out`. */
+  allocateAttention<A extends Float64Array | Float32Array, O extends OutputName = OutputName>(
+    inputs: AttentionInputs<A>,
+    options?: AttentionOptions<A, O>,
+  ): SelectedResult<A, O>;
   /** The handbook's simulated locality profile. */
   localityProfile(options?: LocalityProfileOptions): LocalityProfile;
   /** The page's default scenario, drawn from numpy's stream, and its attention panels. */

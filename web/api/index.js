@@ -12,16 +12,17 @@ import {
   checkChoice,
   checkBudget,
   checkInteger,
-  checkMatrix,
   checkNumber,
   checkOptions,
-  checkShape,
   floatArrayType,
 } from './validate.js';
 import { WasmArena } from './wasm-arena.js';
+import { PANEL_NAMES, emptyResult } from './attention-options.js';
+import { checkAttentionArgs } from './attention-args.js';
 import { Model, resolveModelConfig, resolveSyntheticOptions } from './model.js';
 
 export { MAX_CALL_BYTES, MAX_DIMENSION, MAX_SEED } from './limits.js';
+export { OUTPUT_NAMES } from './attention-options.js';
 export { EXAMPLE_DEFAULTS, LOCALITY_PROFILE_DEFAULTS, LOCALITY_TABLE_DEFAULTS };
 export { ENGINE_BASELINE } from './simd.js';
 export { version } from './version.js';
@@ -34,39 +35,6 @@ const MAX_TABLE_DISTANCE = (MAX_DIMENSION - 1) / 2;
 export const MAX_TOKEN_BYTES = 8192;
 
 const matrix = (rows, cols, data) => ({ rows, cols, data });
-const PANEL_NAMES = ['contentScores', 'positionBiases', 'combinedScores', 'contentWeights', 'combinedWeights'];
-
-// `out` for attention(): an earlier result whose arrays match this call's shapes and precision.
-function checkReusableResult(where, out, ArrayType, n, dV) {
-  if (out === null || typeof out !== 'object') {
-    throw new TypeError(`${where}: out must be an earlier result of attention(), got ${describe(out)}`);
-  }
-  if (!dV && out.output) {
-    throw new TypeError(
-      `${where}: out has an output (it came from a call with v) but this call has no v; pass the result of a call without v as out`,
-    );
-  }
-  if (dV && out.output === null) {
-    throw new TypeError(
-      `${where}: out has no output (it came from a call without v) but this call has v; pass the result of a call with v of the same shapes as out`,
-    );
-  }
-  const expected = [...PANEL_NAMES.map((name) => [name, n * n]), ['output', dV ? n * dV : 0]];
-  for (const [name, length] of expected) {
-    const data = out[name]?.data;
-    if (name === 'output' && length === 0 && out.output === null) continue;
-    if (floatArrayType(data) !== ArrayType) {
-      throw new TypeError(
-        `${where}: out.${name}.data must be a ${ArrayType.name} like the inputs, got ${describe(data)}`,
-      );
-    }
-    if (data.length !== length) {
-      throw new RangeError(
-        `${where}: out.${name}.data must hold ${length} numbers for these inputs, got ${data.length}`,
-      );
-    }
-  }
-}
 
 const utf8 = new TextEncoder();
 
@@ -167,83 +135,70 @@ export class RelPos {
   /**
    * Every panel of relative self-attention for queries q, keys k (n × d_k) and the key table
    * relKeys ((2k + 1) × d_k, which sets the clipping distance k); with values v (n × d_v) also
-   * the output, plus the value table relValues ((2k + 1) × d_v) if given. With `out`, a
-   * result of an earlier call with the same shapes and precision, the results are written into
-   * its arrays (and `out` is returned) instead of new ones: faster for repeated calls.
+   * the output, plus the value table relValues ((2k + 1) × d_v) if given. Options (or, as the
+   * second argument itself, an earlier result to write into):
+   * - outputs: the names to compute and return (OUTPUT_NAMES; default all, the output with v);
+   *   the core computes only those and what they need, and only those are copied out;
+   * - out: a result of an earlier call (or allocateAttention()) with the same shapes, outputs
+   *   and precision: the results are written into its arrays, and `out` is returned;
+   * - queryOffset: q holds queries queryOffset … queryOffset + q.rows − 1 of the k.rows
+   *   positions (a block of rows; panels are q.rows × k.rows).
    */
-  attention(inputs, out) {
+  attention(inputs, options) {
     const where = 'attention';
-    const given = checkOptions(where, 'inputs', inputs, { v: undefined, relValues: undefined, causal: false }, [
-      'q',
-      'k',
-      'relKeys',
-    ]);
-    const q = checkMatrix(where, 'q', given.q);
-    const n = q.rows;
-    const dK = q.cols;
-    const k = checkMatrix(where, 'k', given.k, q);
-    checkShape(where, 'k', k, { rows: { value: n, what: 'q.rows' }, cols: { value: dK, what: 'q.cols' } });
-    const relKeys = checkMatrix(where, 'relKeys', given.relKeys, q);
-    checkShape(where, 'relKeys', relKeys, { cols: { value: dK, what: 'q.cols' } });
-    if (relKeys.rows % 2 !== 1) {
-      throw new RangeError(
-        `${where}: relKeys.rows must be odd (2k + 1 rows for clipping distance k), got ${relKeys.rows}`,
-      );
-    }
-    const tableRows = relKeys.rows;
-    const v = given.v === undefined ? null : checkMatrix(where, 'v', given.v, q);
-    if (v) checkShape(where, 'v', v, { rows: { value: n, what: 'q.rows' } });
-    let relValues = null;
-    if (given.relValues !== undefined) {
-      if (!v) throw new TypeError(`${where}: relValues needs v (the values whose output it adds to)`);
-      relValues = checkMatrix(where, 'relValues', given.relValues, q);
-      checkShape(where, 'relValues', relValues, {
-        rows: { value: tableRows, what: 'relKeys.rows' },
-        cols: { value: v.cols, what: 'v.cols' },
-      });
-    }
-    const causal = checkBoolean(where, 'causal', given.causal);
-    const ArrayType = floatArrayType(q.data);
-    if (out !== undefined) checkReusableResult(where, out, ArrayType, n, v ? v.cols : 0);
-
+    const a = checkAttentionArgs(where, inputs, options);
+    const { q, k, relKeys, v, relValues, causal, n, dK, dV, tableRows, queryRows, shapes, out } = a;
+    const ArrayType = floatArrayType(q.data); // this realm's type, also for an iframe's array
     const size = ArrayType.BYTES_PER_ELEMENT;
-    const dV = v ? v.cols : 0;
     // One table of the call's buffers, by the names both sides use (cpp/bindings.cpp
-    // AttentionBuffers): elements each.
+    // AttentionBuffers): elements each; a panel nobody asked for has none (address 0).
     const lengths = {
-      queries: n * dK,
+      queries: queryRows * dK,
       keys: n * dK,
       relativeKeys: tableRows * dK,
       values: n * dV,
       relativeValues: relValues ? tableRows * dV : 0,
-      ...Object.fromEntries(PANEL_NAMES.map((name) => [name, n * n])),
-      output: n * dV,
+      ...Object.fromEntries(
+        [...PANEL_NAMES, 'output'].map((name) => [name, shapes[name] ? shapes[name][0] * shapes[name][1] : 0]),
+      ),
     };
     const names = Object.keys(lengths);
-    const scratch = 2 * n * tableRows;
-    checkBudget(where, `n = ${n}`, (Object.values(lengths).reduce((a, b) => a + b) + scratch) * size);
+    const scratch = 2 * queryRows * tableRows + 4 * 32 * n;
+    checkBudget(where, `n = ${n}`, (Object.values(lengths).reduce((sum, x) => sum + x) + scratch) * size);
 
     return this.#call(
       where,
       names.map((name) => lengths[name] * size),
       (addresses) => {
-        const at = Object.fromEntries(names.map((name, index) => [name, addresses[index]]));
+        const at = Object.fromEntries(names.map((name, index) => [name, lengths[name] ? addresses[index] : 0]));
         this.#arena.write(at.queries, q.data);
         this.#arena.write(at.keys, k.data);
         this.#arena.write(at.relativeKeys, relKeys.data);
         if (v) this.#arena.write(at.values, v.data);
         if (relValues) this.#arena.write(at.relativeValues, relValues.data);
         const run = ArrayType === Float64Array ? this.#core.attentionIntoFloat64 : this.#core.attentionIntoFloat32;
-        run({ n, dK, dV, tableRows, causal, hasRelativeValues: relValues !== null }, at);
-        const read = (name, rows, cols) =>
-          matrix(rows, cols, this.#arena.read(at[name], ArrayType, rows * cols, out?.[name].data));
+        const request = { n, queryRows, firstQuery: a.queryOffset, dK, dV, tableRows, causal };
+        run({ ...request, hasRelativeValues: relValues !== null }, at);
         const result = out ?? {};
         result.maxDistance = (tableRows - 1) / 2;
-        for (const name of PANEL_NAMES) result[name] = read(name, n, n);
-        result.output = v ? read('output', n, dV) : null;
+        for (const [name, [rows, cols]] of Object.entries(shapes)) {
+          result[name] = matrix(rows, cols, this.#arena.read(at[name], ArrayType, rows * cols, out?.[name].data));
+        }
+        if (a.legacyOutput && !v) result.output = null;
         return result;
       },
     );
+  }
+
+  /**
+   * A result of zeros shaped for attention(inputs, options) (the same outputs and queryOffset),
+   * to pass as its `out` from the first call on. Nothing is computed.
+   */
+  allocateAttention(inputs, options) {
+    const a = checkAttentionArgs('allocateAttention', inputs, options);
+    const result = emptyResult(floatArrayType(a.q.data), a.shapes, (a.tableRows - 1) / 2);
+    if (a.legacyOutput && !a.v) result.output = null;
+    return result;
   }
 
   /**

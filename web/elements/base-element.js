@@ -75,7 +75,8 @@ export class RelposBaseElement extends ElementBase {
     try {
       const rp = await sharedRelPos();
       if (!this.isConnected) return;
-      notes = this.render(rp);
+      notes = await this.render(rp);
+      if (notes === null) return; // a newer render is on its way
     } catch (error) {
       notes = [`relpos: ${error.message}`];
     }
@@ -84,7 +85,7 @@ export class RelposBaseElement extends ElementBase {
     this.dispatchEvent(new CustomEvent('relpos-render', { detail: { notes }, bubbles: true, composed: true }));
   }
 
-  /** Subclasses: compute and draw; return the notes to show. */
+  /** Subclasses: compute and draw; return (or resolve to) the notes to show, null when superseded. */
   render() {
     return [];
   }

@@ -5,6 +5,13 @@ import { CONTROLS, MAX_TOKENS, defaultState, parseControl, splitTokens } from '.
 
 export const THEMES = ['light', 'dark', 'auto'];
 
+/**
+ * The longest sequence an element draws: up to MAX_TOKENS (64) it computes on the main thread,
+ * above in relpos-wasm/worker's pool. Its square panels have n² cells: 512² is as fine as a
+ * panel's pixels can show, and its six float64 panels take 12 MB.
+ */
+export const MAX_ELEMENT_TOKENS = 512;
+
 /** Settings named in `names` from the element's attributes, with notes on invalid values. */
 export function settingsFromAttributes(element, names) {
   const settings = defaultState();
@@ -14,13 +21,13 @@ export function settingsFromAttributes(element, names) {
     if (!element.hasAttribute(attribute)) continue;
     let text = element.getAttribute(attribute);
     if (kind === 'bool' && text === '') text = '1'; // a bare boolean attribute means true
-    const max = name === 'seqLen' ? MAX_TOKENS : CONTROLS[name].max; // elements draw synchronously
+    const max = name === 'seqLen' ? MAX_ELEMENT_TOKENS : CONTROLS[name].max;
     const { value, note } = parseControl(name, text, attribute, max);
     settings[name] = value;
     if (note) notes.push(note);
   }
   if (names.includes('tokens') && element.hasAttribute('tokens') && !element.hasAttribute('seq-len')) {
-    settings.seqLen = Math.max(1, Math.min(MAX_TOKENS, splitTokens(settings.tokens).length));
+    settings.seqLen = Math.max(1, Math.min(MAX_ELEMENT_TOKENS, splitTokens(settings.tokens).length));
   }
   const theme = element.getAttribute('theme');
   if (theme !== null && !THEMES.includes(theme)) notes.push(`theme must be light, dark or auto`);

@@ -5,8 +5,9 @@
 import { AttentionFigure } from '../figures/attention-figure.js';
 import { PANELS, parsePanelList } from '../figures/panels.js';
 import { checkResult, viewFromResult } from '../figures/result-view.js';
-import { ATTENTION_SETTINGS } from '../settings/settings.js';
-import { computeAttentionView } from '../figures/view.js';
+import { ATTENTION_SETTINGS, MAX_TOKENS } from '../settings/settings.js';
+import { sharedPool } from '../figures/shared-pool.js';
+import { computeAttentionView, computeAttentionViewInWorkers } from '../figures/view.js';
 import { RelposBaseElement } from './base-element.js';
 import { attributesOf, settingsFromAttributes } from './element-settings.js';
 import { reflectAttributes } from './reflect.js';
@@ -45,7 +46,7 @@ export class RelposAttentionElement extends RelposBaseElement {
     return this.view?.result ?? this.#given;
   }
 
-  render(rp) {
+  async render(rp) {
     const { settings, notes } = settingsFromAttributes(this, ATTENTION_SETTINGS);
     const { ids, note } = this.hasAttribute('panels')
       ? parsePanelList(this.getAttribute('panels'), PANEL_IDS, 'panels', kebab)
@@ -63,13 +64,24 @@ export class RelposAttentionElement extends RelposBaseElement {
       this.figure = new AttentionFigure({ container: this.grid, overlay: this.shadow, panelIds: ids, numbered: false });
       this.panelKey = key;
     }
-    this.view = this.#given
-      ? viewFromResult(rp, this.#given, {
-          tokens: this.hasAttribute('tokens') ? settings.tokens : null,
-          causal: settings.causal,
-          previous: this.view,
-        })
-      : computeAttentionView(rp, settings, { previous: this.view });
+    // Numbers of your own (el.result) are drawn as given. Above MAX_TOKENS the numbers come
+    // from the worker pool (or, where workers cannot start, the main thread); the latest
+    // render wins.
+    this.renderId = (this.renderId ?? 0) + 1;
+    const id = this.renderId;
+    const pool = !this.#given && settings.seqLen > MAX_TOKENS ? await sharedPool() : null;
+    let view;
+    if (this.#given)
+      view = viewFromResult(rp, this.#given, {
+        tokens: this.hasAttribute('tokens') ? settings.tokens : null,
+        causal: settings.causal,
+        previous: this.view,
+      });
+    else if (pool) view = await computeAttentionViewInWorkers(pool, settings, { previous: this.view });
+    else view = computeAttentionView(rp, settings, { previous: this.view });
+    if (id !== this.renderId) return null;
+    this.view = view;
+    this.computedBy = pool ? 'workers' : 'main';
     this.figure.setView(this.view);
     return notes;
   }

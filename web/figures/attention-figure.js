@@ -110,6 +110,33 @@ export class AttentionFigure {
     });
     this.presenting = null; // the panel id shown in the present view, or null
     this.presentView = new PresentView(this, { onChange: onPresent });
+    this.watchViewport(doc);
+  }
+
+  // A progressive (long) view draws the panels in or near the viewport; the others when they
+  // scroll in. Until the observer first reports, every panel counts as in view.
+  watchViewport(doc) {
+    this.drawCount = 0; // panels actually drawn (not skipped as unchanged): for tests
+    this.inView = new Set(this.panels.map((panel) => panel.id));
+    this.deferred = new Set();
+    const Observer = doc.defaultView?.IntersectionObserver;
+    if (!Observer) return;
+    const byFigure = new Map(this.panels.map((panel) => [this.parts.get(panel.id).figure, panel]));
+    this.observer = new Observer(
+      (entries) => {
+        for (const { target, isIntersecting } of entries) {
+          const panel = byFigure.get(target);
+          if (!isIntersecting) {
+            this.inView.delete(panel.id);
+            continue;
+          }
+          this.inView.add(panel.id);
+          if (this.deferred.delete(panel.id) && this.view) this.drawPanel(panel);
+        }
+      },
+      { rootMargin: '100px' },
+    );
+    for (const figure of byFigure.keys()) this.observer.observe(figure);
   }
 
   /**
@@ -130,13 +157,19 @@ export class AttentionFigure {
       (spaceChanged || this.selection.i >= view.n || this.selection.j < 0 || this.selection.j >= cols)
     )
       this.select(null);
+    this.deferred.clear();
     if (!progressive) {
       this.draw();
       return;
     }
     // A task of its own for each panel, the first too: the task that received the view (from a
     // worker: hundreds of MB of arrays, and the garbage collection they bring) draws nothing.
+    // Panels outside the viewport wait until they scroll in (watchViewport).
     for (const panel of this.panels) {
+      if (!this.inView.has(panel.id)) {
+        this.deferred.add(panel.id);
+        continue;
+      }
       await new Promise((resume) => setTimeout(resume, 0));
       if (this.view !== view) return;
       this.drawPanel(panel);
@@ -237,6 +270,8 @@ export class AttentionFigure {
     ].join('|');
     const shown = this.shown.get(panel.id);
     if (shown && shown.values === values && shown.key === key) return;
+    this.deferred.delete(panel.id);
+    this.drawCount += 1;
     if (view.offsetSpace) {
       this.drawOffsetSpace(panel, values, key, { width, colours });
       return;

@@ -42,6 +42,28 @@ export function computeAttentionView(rp, settings, { positionsOnly = false, prev
   const n = settings.seqLen;
   const tokens = positionsOnly ? Array(n).fill('') : tokenLabels(settings.tokens, n);
   const result = rp.example(exampleOptions({ ...settings, seqLen: n }, positionsOnly ? null : tokens));
+  const offsets = sameOffsets(previous, n, settings.maxDistance)
+    ? previous.offsets
+    : rp.relativeOffsets(n, settings.maxDistance);
+  return assembleView(settings, tokens, result, offsets, positionsOnly, previous);
+}
+
+/**
+ * The same view (the sentence view's) from relpos-wasm/worker's pool, whose methods return
+ * Promises: the numbers are computed off the main thread.
+ */
+export async function computeAttentionViewInWorkers(pool, settings, { previous = null } = {}) {
+  const n = settings.seqLen;
+  const tokens = tokenLabels(settings.tokens, n);
+  const [result, offsets] = await Promise.all([
+    pool.example(exampleOptions({ ...settings, seqLen: n }, tokens)),
+    sameOffsets(previous, n, settings.maxDistance) ? previous.offsets : pool.relativeOffsets(n, settings.maxDistance),
+  ]);
+  return assembleView(settings, tokens, result, offsets, false, previous);
+}
+
+function assembleView(settings, tokens, result, offsets, positionsOnly, previous) {
+  const n = settings.seqLen;
   const difference = new Float64Array(n * n);
   const combined = result.combinedWeights.data;
   const content = result.contentWeights.data;
@@ -59,9 +81,7 @@ export function computeAttentionView(rp, settings, { positionsOnly = false, prev
     result,
     profile: { offsets: result.profile.offsets, profile: result.profile.values, maxDistance: settings.maxDistance },
     difference,
-    offsets: sameOffsets(previous, n, settings.maxDistance)
-      ? previous.offsets
-      : rp.relativeOffsets(n, settings.maxDistance),
+    offsets,
   };
   // The long view draws its panels in offset space (offset-space.js): n × (2k′ + 1) matrices.
   if (positionsOnly) view.offsetSpace = computeOffsetSpace(view);

@@ -341,6 +341,7 @@ async function start() {
     value: Object.freeze({
       state: () => ({ ...state }),
       computedBy: () => computedBy,
+      panelsDrawn: () => figure.drawCount, // panels drawn so far (not skipped as unchanged)
       valueAt: (panelId, i, j) => PANELS.find((p) => p.id === panelId).values(attentionView)[i * attentionView.n + j],
       profile: () => Array.from(attentionView.profile.profile),
       tokens: () => [...attentionView.result.tokens],

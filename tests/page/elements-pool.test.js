@@ -1,0 +1,72 @@
+// <relpos-attention> above n = 64: the numbers come from relpos-wasm/worker's pool (off the main
+// thread), equal the API's, and the element is capped at MAX_ELEMENT_TOKENS (512).
+import { beforeAll, describe, expect, test } from 'vitest';
+import { createRelPos } from 'relpos-wasm';
+import { defaultState, tokenLabels } from '../../web/settings/settings.js';
+import { exampleOptions } from '../../web/figures/view.js';
+import { usePage } from './page-fixture.js';
+
+const env = usePage();
+let rp;
+beforeAll(async () => {
+  rp = await createRelPos();
+});
+
+async function addElement(page, attributes) {
+  return page.evaluate(
+    (attrs) =>
+      new Promise((done) => {
+        const el = document.createElement('relpos-attention');
+        el.id = 'pooled';
+        for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, value);
+        el.addEventListener(
+          'relpos-render',
+          (event) =>
+            done({
+              notes: event.detail.notes,
+              computedBy: el.computedBy,
+              n: el.view?.n,
+              cells: [0, 7, 200 * 200 - 1, 12345].map((i) => el.view?.result.combinedWeights.data[i] ?? null),
+              label: el.shadowRoot.querySelector('canvas')?.getAttribute('aria-label').slice(0, 40),
+            }),
+          { once: true },
+        );
+        document.body.append(el);
+      }),
+    attributes,
+  );
+}
+
+describe('elements above n = 64', () => {
+  test('n = 200 is computed in the worker pool, equals the API, and draws', async () => {
+    const context = await env.browser.newContext({ viewport: { width: 1000, height: 900 } });
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    await page.goto(`${env.server.url}examples/elements.html`);
+    await page.waitForFunction(() => document.querySelector('relpos-attention')?.view);
+    const got = await addElement(page, { 'seq-len': '200', seed: '5', panels: 'combined-weights' });
+    expect(got.notes).toEqual([]);
+    expect(got.computedBy).toBe('workers');
+    expect(got.n).toBe(200);
+    expect(got.label).toMatch(/^Combined weights: 200 by 200 heatmap/);
+    const settings = { ...defaultState(), seqLen: 200, seed: 5 };
+    const words = tokenLabels(settings.tokens, 200); // the default sentence, then unnamed positions
+    const want = rp.example(exampleOptions(settings, words)).combinedWeights.data;
+    expect(got.cells).toEqual([0, 7, 200 * 200 - 1, 12345].map((i) => want[i]));
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test('above 512 the element says so and draws 512', async () => {
+    const context = await env.browser.newContext({ viewport: { width: 1000, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${env.server.url}examples/elements.html`);
+    await page.waitForFunction(() => document.querySelector('relpos-attention')?.view);
+    const got = await addElement(page, { 'seq-len': '600', panels: 'offsets' });
+    expect(got.notes.join(' ')).toMatch(/seq-len must be .* 1 to 512/);
+    expect(got.n).toBe(512);
+    await context.close();
+  });
+});

@@ -1,0 +1,74 @@
+// The long view does only the work a change needs: after a change, the panels in (or near) the
+// viewport are drawn and the others only when they scroll in (counted, not timed).
+import { describe, expect, test } from 'vitest';
+import { canvasHash, usePage } from './page-fixture.js';
+
+const env = usePage();
+const PANELS = ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights', 'difference', 'offsets'];
+
+const inViewport = (page) =>
+  page.evaluate((ids) => {
+    const margin = 100; // the observer's rootMargin
+    return ids.filter((id) => {
+      const box = document.getElementById(`figure-${id}`).getBoundingClientRect();
+      return (
+        box.bottom > -margin && box.top < innerHeight + margin && box.right > -margin && box.left < innerWidth + margin
+      );
+    });
+  }, PANELS);
+
+async function change(page, seed) {
+  await page.evaluate((value) => {
+    const input = document.getElementById('seed');
+    input.value = String(value);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }, seed);
+  await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 60_000 });
+}
+
+describe('long view: only the work a change needs', () => {
+  test('a change draws the panels in view; the others are drawn when they scroll in', async () => {
+    const { page, context } = await env.open('?long=1&n=1024&k=16', { viewport: { width: 1280, height: 900 } });
+    await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 60_000 });
+    await page.evaluate(() => window.scrollTo(0, document.getElementById('figure-contentScores').offsetTop - 20));
+    await page.waitForTimeout(300); // the observer reports
+    const visible = await inViewport(page);
+    expect(visible.length).toBeGreaterThan(0);
+    expect(visible.length).toBeLessThan(PANELS.length);
+    const hidden = PANELS.filter((id) => !visible.includes(id));
+
+    const before = await page.evaluate(() => window.relposPage.panelsDrawn());
+    const hashes = Object.fromEntries(
+      await Promise.all(PANELS.map(async (id) => [id, await canvasHash(page, `#figure-${id} canvas`)])),
+    );
+    await change(page, 77);
+    await page.waitForTimeout(200);
+    const afterChange = await page.evaluate(() => window.relposPage.panelsDrawn());
+    // The offsets do not depend on the seed: the visible panels other than the offsets are drawn.
+    const redrawnVisible = visible.filter((id) => id !== 'offsets');
+    expect(afterChange - before).toBe(redrawnVisible.length);
+    for (const id of redrawnVisible) expect(await canvasHash(page, `#figure-${id} canvas`)).not.toBe(hashes[id]);
+    const stale = hidden.filter((id) => id !== 'offsets');
+    for (const id of stale) expect(await canvasHash(page, `#figure-${id} canvas`)).toBe(hashes[id]);
+
+    // Scrolling the last stale panel in draws it, then (all scrolled past) every one is drawn.
+    const last = stale.at(-1);
+    await page.evaluate((id) => document.getElementById(`figure-${id}`).scrollIntoView(), last);
+    await page.waitForFunction(
+      ([id, old]) => {
+        const canvas = document.querySelector(`#figure-${id} canvas`);
+        const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+        let hash = 2166136261;
+        for (let i = 0; i < data.length; i += 7) hash = Math.imul(hash ^ data[i], 16777619);
+        return `${canvas.width}x${canvas.height}:${(hash >>> 0).toString(16)}` !== old;
+      },
+      [last, hashes[last]],
+    );
+    for (const id of stale) {
+      await page.evaluate((panel) => document.getElementById(`figure-${panel}`).scrollIntoView(), id);
+      await page.waitForTimeout(100);
+    }
+    expect(await page.evaluate(() => window.relposPage.panelsDrawn())).toBe(afterChange + stale.length);
+    await context.close();
+  });
+});

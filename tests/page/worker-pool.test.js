@@ -1,0 +1,69 @@
+// relpos-wasm/worker in Chromium under a strict Content-Security-Policy: a pool of module
+// workers (one WebAssembly instance each) gives every panel bit for bit as one instance does,
+// at block edges, with causal and with k >= n, and the instance's errors.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchBrowser, openPage } from './browser.js';
+import { serveFolder } from './static-server.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'";
+const env = {};
+
+beforeAll(async () => {
+  env.server = await serveFolder(ROOT, { headers: { 'content-security-policy': STRICT_CSP } });
+  env.browser = await launchBrowser();
+  env.opened = await openPage(env.browser, `${env.server.url}tests/page/pool-page.html`);
+  await env.opened.page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+});
+afterAll(async () => {
+  await env.browser?.close();
+  await env.server?.close();
+});
+
+describe('relpos-wasm/worker', () => {
+  test('package.json exports ./worker as the file this page imports, with types', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect(pkg.exports['./worker']).toEqual({
+      types: './web/api/worker.d.ts',
+      import: './web/api/worker.js',
+      default: './web/api/worker.js',
+    });
+  });
+
+  test('the pool equals one instance bit for bit: every panel, block edges, causal, k >= n', async () => {
+    const cases = [];
+    for (const causal of [false, true]) {
+      for (const [n, k] of [
+        [31, 2],
+        [32, 5],
+        [33, 0],
+        [64, 70],
+        [97, 3],
+        [200, 16],
+      ]) {
+        cases.push({ n, k, causal, double: false }, { n, k, causal, double: true });
+      }
+    }
+    cases.push({ n: 130, k: 4, causal: true, double: false, outputs: ['combinedWeights', 'output'] });
+    // Bands of more than 256 table rows: the value term's depth passes then depend on the block.
+    cases.push({ n: 600, k: 300, causal: false, double: false, outputs: ['output'] });
+    for (const workers of [1, 2, 3]) {
+      const { differences, size } = await env.opened.page.evaluate(
+        ([c, w]) => window.comparePool(c, w),
+        [cases, workers],
+      );
+      expect(size).toBe(workers);
+      expect(differences, `${workers} workers`).toEqual([]);
+    }
+    // Real failed requests are listed as "HTTP 404: url"; the bare console line is the favicon.
+    expect(env.opened.problems.filter((line) => !line.startsWith('console: Failed to load resource'))).toEqual([]);
+  });
+
+  test('errors keep their type and message; other calls go to a worker', async () => {
+    const { caught, offsets } = await env.opened.page.evaluate(() => window.poolErrors());
+    expect(caught[0]).toMatch(/^RangeError: attention: outputs\[0\] must be one of 'contentScores'/);
+    expect(caught[1]).toBe('RangeError: randn: seed must be an integer from 0 to 4294967295, got -1');
+    expect(offsets).toEqual([0, 1, 1, -1, 0, 1, -1, -1, 0]);
+  });
+});

@@ -1,0 +1,103 @@
+// attention()'s second argument: what to compute (`outputs`), where to write it (`out`), and
+// where the queries stand among the keys (`queryOffset`); and empty results to reuse as `out`.
+import { checkInteger, describe, floatArrayType } from './validate.js';
+
+/** The panels attention() can return, in the order the core computes them. */
+export const PANEL_NAMES = Object.freeze([
+  'contentScores',
+  'positionBiases',
+  'combinedScores',
+  'contentWeights',
+  'combinedWeights',
+]);
+
+/** Everything attention() can return: the five panels and the output (which needs v). */
+export const OUTPUT_NAMES = Object.freeze([...PANEL_NAMES, 'output']);
+
+const OPTION_NAMES = ['outputs', 'out', 'queryOffset'];
+
+/**
+ * The second argument of attention(): an options object { outputs, out, queryOffset }, or (as
+ * before options existed) an earlier result to write into. Returns { outputs, out, queryOffset }
+ * with outputs a list of OUTPUT_NAMES (default: all of them, the output only with v).
+ */
+export function resolveAttentionOptions(where, second, hasValues) {
+  let options = {};
+  if (second !== undefined) {
+    if (second === null || typeof second !== 'object' || Array.isArray(second) || ArrayBuffer.isView(second)) {
+      throw new TypeError(`${where}: out must be an earlier result of attention(), got ${describe(second)}`);
+    }
+    const keys = Object.keys(second);
+    const isResult = keys.includes('maxDistance'); // every result has it; options never do
+    options = isResult ? { out: second } : second;
+    if (!isResult) {
+      for (const key of keys) {
+        if (!OPTION_NAMES.includes(key)) {
+          throw new TypeError(`${where}: unknown option ${JSON.stringify(key)}; expected ${OPTION_NAMES.join(', ')}`);
+        }
+      }
+    }
+  }
+  const outputs = options.outputs === undefined ? defaultOutputs(hasValues) : checkOutputs(where, options.outputs);
+  if (outputs.includes('output') && !hasValues) {
+    throw new TypeError(`${where}: outputs names 'output', which needs v (the values it weighs)`);
+  }
+  const queryOffset = options.queryOffset === undefined ? null : options.queryOffset;
+  if (queryOffset !== null) checkInteger(where, 'queryOffset', queryOffset, 0, 2 ** 31 - 1);
+  return { outputs, out: options.out, queryOffset };
+}
+
+const defaultOutputs = (hasValues) => (hasValues ? [...OUTPUT_NAMES] : [...PANEL_NAMES]);
+
+/** outputs: an array of names from OUTPUT_NAMES (repeats are ignored), in the core's order. */
+export function checkOutputs(where, outputs) {
+  const valid = OUTPUT_NAMES.map((name) => `'${name}'`).join(', ');
+  if (!Array.isArray(outputs)) {
+    throw new TypeError(`${where}: outputs must be an array of names from ${valid}, got ${describe(outputs)}`);
+  }
+  outputs.forEach((name, index) => {
+    if (!OUTPUT_NAMES.includes(name)) {
+      const got = typeof name === 'string' ? JSON.stringify(name) : describe(name);
+      throw new RangeError(`${where}: outputs[${index}] must be one of ${valid}, got ${got}`);
+    }
+  });
+  return OUTPUT_NAMES.filter((name) => outputs.includes(name));
+}
+
+/** The shape of each requested output: rows × cols. */
+export function outputShapes(outputs, queryRows, keyRows, dV) {
+  return Object.fromEntries(outputs.map((name) => [name, [queryRows, name === 'output' ? dV : keyRows]]));
+}
+
+/** `out`: an earlier result (or allocateAttention()) whose arrays match this call's outputs. */
+export function checkReusableResult(where, out, ArrayType, shapes) {
+  if (out === null || typeof out !== 'object') {
+    throw new TypeError(`${where}: out must be an earlier result of attention(), got ${describe(out)}`);
+  }
+  if ('output' in shapes && out.output === null) {
+    throw new TypeError(
+      `${where}: out has no output (it came from a call without v) but this call has v; pass the result of a call with v of the same shapes as out`,
+    );
+  }
+  for (const [name, [rows, cols]] of Object.entries(shapes)) {
+    const data = out[name]?.data;
+    if (floatArrayType(data) !== ArrayType) {
+      const what = describe(data);
+      throw new TypeError(`${where}: out.${name}.data must be a ${ArrayType.name} like the inputs, got ${what}`);
+    }
+    if (data.length !== rows * cols) {
+      throw new RangeError(
+        `${where}: out.${name}.data must hold ${rows * cols} numbers for these inputs, got ${data.length}`,
+      );
+    }
+  }
+}
+
+/** A result object of zeros for these shapes, to pass as `out`. */
+export function emptyResult(ArrayType, shapes, maxDistance) {
+  const result = { maxDistance };
+  for (const [name, [rows, cols]] of Object.entries(shapes)) {
+    result[name] = { rows, cols, data: new ArrayType(rows * cols) };
+  }
+  return result;
+}

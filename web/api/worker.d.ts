@@ -1,0 +1,72 @@
+// relpos-wasm/worker: the API in a pool of module workers (one WebAssembly instance each).
+import type {
+  AttentionInputs,
+  AttentionOptions,
+  AttentionResult,
+  AttentionTimings,
+  Batch,
+  ExampleOptions,
+  ExampleResult,
+  LocalityProfile,
+  LocalityProfileOptions,
+  MemoryInfo,
+  OffsetMatrix,
+  OutputName,
+  SelectedResult,
+  SyntheticBatchOptions,
+} from './index.js';
+
+export { OUTPUT_NAMES } from './index.js';
+export type { OutputName, AttentionOptions, SelectedResult } from './index.js';
+
+/** The most workers a pool starts (8). */
+export declare const MAX_WORKERS: number;
+/** attention() is split among the workers at multiples of this many query rows (32). */
+export declare const BLOCK_ROWS: number;
+/** navigator.hardwareConcurrency − 1, from 1 to MAX_WORKERS. */
+export declare function defaultPoolSize(): number;
+/** How n query rows are split among at most `parts` workers. */
+export declare function splitRows(n: number, parts: number): { first: number; count: number }[];
+
+export interface WorkerPoolOptions {
+  /** Workers (WebAssembly instances), 1 … 8. Default defaultPoolSize(). */
+  workers?: number;
+  /** Starts one worker running worker-entry.js (default: a module worker beside worker.js). */
+  createWorker?: () => Worker;
+}
+
+/** The methods of RelPos, returning Promises; results are transferred from the workers. */
+export declare class RelPosPool {
+  private constructor();
+  /** How many workers the pool runs. */
+  readonly size: number;
+  attention<A extends Float64Array | Float32Array>(
+    inputs: AttentionInputs<A>,
+    out?: AttentionResult<A>,
+  ): Promise<AttentionResult<A>>;
+  attention<A extends Float64Array | Float32Array, O extends OutputName = OutputName>(
+    inputs: AttentionInputs<A>,
+    options: AttentionOptions<A, O>,
+  ): Promise<SelectedResult<A, O>>;
+  allocateAttention<A extends Float64Array | Float32Array, O extends OutputName = OutputName>(
+    inputs: AttentionInputs<A>,
+    options?: AttentionOptions<A, O>,
+  ): Promise<SelectedResult<A, O>>;
+  example(options?: ExampleOptions): Promise<ExampleResult>;
+  randn(seed: number, count: number): Promise<Float64Array>;
+  relativeOffsets(n: number, maxDistance: number): Promise<OffsetMatrix>;
+  localityProfile(options?: LocalityProfileOptions): Promise<LocalityProfile>;
+  syntheticBatch(options?: SyntheticBatchOptions): Promise<Batch>;
+  /** Each worker's stage times of its part of the last attention() call. */
+  lastTimings(): Promise<AttentionTimings[]>;
+  /** Each worker's WebAssembly memory. */
+  memory(): Promise<MemoryInfo[]>;
+  /** Stops every worker; calls still running reject. */
+  terminate(): void;
+}
+
+/** A module worker running the pool's worker script, loaded from beside worker.js. */
+export declare function startRelPosWorker(): Worker;
+
+/** Starts a pool and resolves once every worker has its WebAssembly instance. */
+export declare function createRelPosWorker(options?: WorkerPoolOptions): Promise<RelPosPool>;

@@ -1,0 +1,20 @@
+// relpos-wasm/worker: the API off the main thread. A pool of module workers, each with its own
+// WebAssembly instance; the same methods as RelPos, returning Promises; results are transferred,
+// not copied; attention() is split across the workers by blocks of query rows.
+import { startPool } from './worker-pool.js';
+
+export { MAX_WORKERS, BLOCK_ROWS, RelPosPool, defaultPoolSize, splitRows } from './worker-pool.js';
+export { OUTPUT_NAMES } from './attention-options.js';
+
+/** A module worker running worker-entry.js, loaded from beside this file. */
+export const startRelPosWorker = () => new Worker(new URL('./worker-entry.js', import.meta.url), { type: 'module' });
+
+/**
+ * Starts a pool of `workers` workers (default: navigator.hardwareConcurrency − 1, from 1 to 8)
+ * and resolves once each has its instance. `createWorker` starts one worker (default: a module
+ * worker from beside this file; a page that cannot load one, such as a single-file page, passes
+ * its own, e.g. from a Blob URL).
+ */
+export function createRelPosWorker({ workers, createWorker = startRelPosWorker } = {}) {
+  return startPool({ size: workers, createWorker });
+}
