@@ -4,6 +4,7 @@ export const TRAIN_CSS = `
 .relpos-train { display: block; }
 .relpos-train .train-controls { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: end; margin: 0.5rem 0; }
 .relpos-train .train-controls label { display: flex; flex-direction: column; font-size: 0.9rem; gap: 0.2rem; }
+.relpos-train label, .relpos-train select { max-width: 100%; min-width: 0; }
 .relpos-train .train-buttons { display: flex; gap: 0.5rem; flex-wrap: wrap; }
 .relpos-train button, .relpos-train select, .relpos-train input[type="text"] { font: inherit; min-height: 2.2rem; }
 .relpos-train .train-status { font-variant-numeric: tabular-nums; min-width: 18rem; padding: 0.3rem 0; }

@@ -399,6 +399,7 @@ export function mountTrainSection(root, { task = DEFAULT_RUN.task, preset = DEFA
     if (!state.config) return;
     drawLoss();
     drawProfiles();
+    if (attention.view) attention.draw();
   });
   resize.observe(lab);
 
