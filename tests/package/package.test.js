@@ -60,7 +60,10 @@ describe('the npm package', () => {
     const manifest = JSON.parse(readFileSync(join(work, 'app/node_modules/relpos-wasm/package.json'), 'utf8'));
     expect(Object.keys(manifest.exports['.'])[0]).toBe('types');
     expect(Object.keys(manifest.exports['./elements'])[0]).toBe('types');
-    expect(manifest.sideEffects).toEqual(['./web/elements/index.js']);
+    expect(manifest.sideEffects).toEqual(['./web/elements/index.js', './web/elements/relpos-train.js']);
+    // The training section's code, never the corpus built from the Brown Corpus (its terms: README).
+    expect(files).toContain('web/train/train-section.js');
+    expect(files.filter((file) => /brown|corpus\.bin/.test(file))).toEqual([]);
   });
 
   test('works from a Node ESM script', () => {

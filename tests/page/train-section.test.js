@@ -191,6 +191,32 @@ describe('the training section', () => {
   }, 120_000);
 });
 
+describe('<relpos-train>', () => {
+  test('renders in its shadow root, trains when pressed, and reports an invalid attribute', async () => {
+    const { page, context, problems } = await openPage(browser, `${server.url}examples/train.html`, { viewport: { width: 1000, height: 800 } });
+    await page.waitForFunction(() => {
+      const start = document.querySelector('#train').shadowRoot?.querySelector('#train-start');
+      return start && !start.disabled;
+    }, null, { timeout: 60_000 });
+    expect(await page.locator('#train #train-preset').inputValue()).toBe('tiny');
+    const message = page.locator('#invalid [part="message"]');
+    await expect.poll(() => message.textContent()).toMatch(/task: unknown "poetry"; choose from masked, next, copy \(using masked\)/);
+    expect(await page.locator('#train [part="message"]').isHidden()).toBe(true);
+    const renders = page.evaluate(
+      () => new Promise((done) => {
+        let count = 0;
+        document.querySelector('#train').addEventListener('relpos-render', () => (count += 1) === 2 && done(count));
+      }),
+    );
+    await page.locator('#train #train-start').click();
+    expect(await renders).toBe(2); // the readings at steps 100 and 200
+    await page.locator('#train #train-pause').click();
+    expect(Number(await page.locator('#train .relpos-train').getAttribute('data-steps'))).toBeGreaterThanOrEqual(200);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 180_000);
+});
+
 async function screenshotPath(name) {
   const { ARTIFACTS } = await import('./browser.js');
   const { mkdirSync } = await import('node:fs');

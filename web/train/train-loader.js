@@ -11,6 +11,7 @@ function open({ autostart = false } = {}) {
   import('./train-section.js')
     .then(({ mountTrainSection }) => {
       button.hidden = true;
+      section.querySelector('.train-weight')?.remove();
       section.dataset.opened = 'true';
       mountTrainSection(root, { autostart });
     })

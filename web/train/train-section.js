@@ -14,6 +14,7 @@ const CORPUS_URL = new URL('../../dist/brown-corpus.bin', import.meta.url).href;
 const startWorker = () => new Worker(new URL('./train-worker.js', import.meta.url), { type: 'module' });
 /** The profile over training keeps at most this many snapshots (older ones thinned). */
 const MAX_HISTORY = 64;
+export { CORPUS_URL };
 const DEFAULT_SENTENCE = 'the old man saw a small dog in the park';
 
 const el = (doc, tag, props = {}, children = []) => {
@@ -31,9 +32,13 @@ const fmt = (v, d = 3) => (Number.isFinite(v) ? v.toFixed(d) : '–');
 
 /**
  * Builds the section into `root` (an element or a shadow root) and starts its worker. Options:
- * task, preset (the first run's), autostart. Returns { worker, state, dispose }.
+ * task, preset (the first run's), autostart, corpusUrl (brown-corpus.bin), onRender (called once
+ * the model is ready and after each reading drawn). Returns { worker, state, dispose }.
  */
-export function mountTrainSection(root, { task = DEFAULT_RUN.task, preset = DEFAULT_RUN.preset, autostart = false } = {}) {
+export function mountTrainSection(
+  root,
+  { task = DEFAULT_RUN.task, preset = DEFAULT_RUN.preset, autostart = false, corpusUrl = CORPUS_URL, onRender = () => {} } = {},
+) {
   const doc = root.ownerDocument ?? root;
   const style = el(doc, 'style', { text: TRAIN_CSS });
   const lab = el(doc, 'div', { className: 'relpos-train' });
@@ -104,7 +109,7 @@ export function mountTrainSection(root, { task = DEFAULT_RUN.task, preset = DEFA
   const handbook = figure('train-handbook', 'The handbook’s simulated profile');
   const handbookCanvas = canvasIn(handbook.wrap, 'The handbook’s simulated profile');
   handbook.caption.textContent =
-    'The handbook’s simulated table, as the handbook draws it (k = 5, dₖ = 4, noise 0.1, a Gaussian bump of width 1 on the first column of aᴷ, seed 42), read by the uniform query: u·aᴷ[c]/√dₖ. Symmetric by construction. Compare its shape, not its scale, with the learned profiles.';
+    'The handbook’s simulated table, as the handbook draws it (k = 5, dₖ = 4, noise 0.1, a Gaussian bump of width 1 on the first column of aᴷ, seed 42), read by the uniform query: u·aᴷ[c]/√dₖ. A symmetric bump plus noise, by construction. Compare its shape, not its scale, with the learned profiles.';
   const history = figure('train-history', 'Profiles over training (steps × offset)', { wide: true });
   const historyCanvas = canvasIn(history.wrap, 'Learned profile of each head over training');
   const asymmetry = figure('train-asymmetry', 'Left or right? Attention mass per head (held-out)');
@@ -193,7 +198,7 @@ export function mountTrainSection(root, { task = DEFAULT_RUN.task, preset = DEFA
       maxDistance: state.config.maxDistance,
       titles: indices.map((i) => `head ${state.analysis.heads[i].head}`),
     });
-    history.caption.textContent = `Layer ${state.layer}: each row is one reading of the profile above (every 100 steps, first at the top), each column an offset; blue below 0, red above, on one scale to ±${m.toFixed(2)}. Locality shows as a bright band near offset 0 emerging down the rows.`;
+    history.caption.textContent = `Layer ${state.layer}: each row is one reading of the profile above (every 100 steps, first at the top), each column an offset; blue below 0, red above, on one scale to ±${m.toFixed(2)}. A head that learns to prefer nearby words shows red (a positive bias) near offset 0 growing down the rows.`;
     drawAsymmetry();
     drawPos();
   };
@@ -292,6 +297,7 @@ export function mountTrainSection(root, { task = DEFAULT_RUN.task, preset = DEFA
         autostart = false;
         trainButton.click();
       }
+      onRender();
     },
     progress(data) {
       state.steps = data.steps;
@@ -315,6 +321,7 @@ export function mountTrainSection(root, { task = DEFAULT_RUN.task, preset = DEFA
       drawProfiles();
       requestSentence();
       lab.dataset.analysisStep = String(data.step);
+      onRender();
     },
     sentence(data) {
       if (data.id !== state.sentenceId) return;
@@ -403,7 +410,7 @@ export function mountTrainSection(root, { task = DEFAULT_RUN.task, preset = DEFA
   });
   resize.observe(lab);
 
-  send({ type: 'init', corpusUrl: CORPUS_URL });
+  send({ type: 'init', corpusUrl, task, preset });
   return {
     worker,
     state,

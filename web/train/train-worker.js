@@ -2,7 +2,7 @@
 // never trains; it sends commands and draws what comes back (train-section.js). Steps run in
 // slices of at most SLICE_MS, so a message (pause, a sentence to read) waits at most one slice.
 //
-// In:  { type: 'init', corpusUrl } | { type: 'configure', task, preset } | { type: 'train' } |
+// In:  { type: 'init', corpusUrl, task, preset } | { type: 'configure', task, preset } | { type: 'train' } |
 //      { type: 'pause' } | { type: 'reset' } | { type: 'sentence', words, layer, head } |
 //      { type: 'analyse' } | { type: 'export' } | { type: 'import', text }
 // Out: { type: 'ready', words, config, ... } | { type: 'progress', ... } | { type: 'analysis', ... } |
@@ -98,9 +98,10 @@ function slice() {
 }
 
 const handlers = {
-  async init({ corpusUrl }) {
+  async init({ corpusUrl, task = run.task, preset = run.preset }) {
     rp = await createRelPos();
     corpus = await loadCorpus(corpusUrl);
+    run = { ...run, task, preset };
     newSession();
     post(describeSession());
     post({ type: 'analysis', ...session.analyse() });
