@@ -221,6 +221,9 @@ EMSCRIPTEN_BINDINGS(relpos) {
 
 // ---- Training engine (issue #13): the model as an Embind class, its config and Adam settings
 // as value objects. web/api/model.js validates every argument before calling in.
+// Left out of the page's first-load module (RELPOS_NO_TRAINING, CMake target relpos_wasm_lite):
+// the training section loads the full module in its worker.
+#ifndef RELPOS_NO_TRAINING
 
 namespace {
 
@@ -391,4 +394,5 @@ EMSCRIPTEN_BINDINGS(relpos_training) {
   emscripten::function("checkModelConfig", &checkModelConfigText);
   emscripten::function("syntheticBatchInto", &syntheticBatchInto);
 }
+#endif  // RELPOS_NO_TRAINING
 // ---- end of the training engine's bindings

@@ -26,7 +26,7 @@ if [ ! -f build/wasm/CMakeCache.txt ]; then
 else
   cmake -S . -B build/wasm -DRELPOS_STRICT="$strict" >/dev/null
 fi
-targets=(--target relpos_wasm)
+targets=(--target relpos_wasm --target relpos_wasm_lite)
 [ "${1:-}" = "all" ] && targets+=(--target relpos_tests_wasm)
 cmake --build build/wasm -j "$jobs" "${targets[@]}"
 

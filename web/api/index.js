@@ -23,6 +23,9 @@ export { MAX_CALL_BYTES, MAX_DIMENSION, MAX_SEED } from './limits.js';
 export { Model, MODEL_DEFAULTS, ADAM_DEFAULTS, SYNTHETIC_DEFAULTS } from './model.js';
 
 const F64 = Float64Array.BYTES_PER_ELEMENT;
+// The page's first-load module is built without the training engine (vite.config.js).
+const NO_TRAINING = (where) =>
+  `${where}: this build of the module has no training engine (the page's first-load build); import relpos-wasm itself`;
 const MAX_TABLE_DISTANCE = (MAX_DIMENSION - 1) / 2;
 
 export const LOCALITY_PROFILE_DEFAULTS = Object.freeze({
@@ -408,6 +411,7 @@ export class RelPos {
    */
   createModel(config) {
     const resolved = resolveModelConfig('createModel', config);
+    if (!this.#core.ModelHandle) throw new Error(NO_TRAINING('createModel'));
     const host = {
       core: this.#core,
       arena: this.#arena,
@@ -425,6 +429,7 @@ export class RelPos {
    */
   syntheticBatch(options) {
     const where = 'syntheticBatch';
+    if (!this.#core.syntheticBatchInto) throw new Error(NO_TRAINING(where));
     const o = resolveSyntheticOptions(where, options);
     const length = o.batchSize * o.seqLen;
     const bytes = length * Int32Array.BYTES_PER_ELEMENT;
