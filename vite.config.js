@@ -13,7 +13,10 @@ export const liteCore = () => ({
   enforce: 'pre',
   resolveId(source, importer) {
     if (!importer?.endsWith('/web/api/index.js')) return null;
-    const lite = { '../../dist/relpos-core.mjs': 'dist/relpos-core-lite.mjs', '../../dist/relpos-core-wasm.mjs': 'dist/relpos-core-lite-wasm.mjs' }[source];
+    const lite = {
+      '../../dist/relpos-core.mjs': 'dist/relpos-core-lite.mjs',
+      '../../dist/relpos-core-wasm.mjs': 'dist/relpos-core-lite-wasm.mjs',
+    }[source];
     return lite ? resolve(import.meta.dirname, lite) : null;
   },
 });

@@ -19,12 +19,20 @@ for (let i = 1; i <= Number(steps); i += 1) {
   if (i % 100 === 0) {
     const h = s.heldOut();
     const cpu = process.cpuUsage(c0);
-    console.log(`step ${i}  train ${(recent.reduce((a, b) => a + b) / recent.length).toFixed(3)}  held-out ${h.loss.toFixed(3)} (acc ${(100 * h.accuracy).toFixed(1)} %)  wall ${((performance.now() - t0) / 1000).toFixed(1)} s  cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s`);
+    console.log(
+      `step ${i}  train ${(recent.reduce((a, b) => a + b) / recent.length).toFixed(3)}  held-out ${h.loss.toFixed(3)} (acc ${(100 * h.accuracy).toFixed(1)} %)  wall ${((performance.now() - t0) / 1000).toFixed(1)} s  cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s`,
+    );
     recent = [];
   }
 }
 const a = s.analyse();
 for (const h of a.heads) {
-  console.log(`L${h.layer} H${h.head}: left ${h.left.toFixed(3)} self ${h.self.toFixed(3)} right ${h.right.toFixed(3)}  profile ${Array.from(h.profile, (v) => v.toFixed(2)).join(' ')}`);
-  if (h.byPos) for (const [name, { count, weights }] of Object.entries(h.byPos)) console.log(`   ${name.padEnd(12)} n=${String(count).padStart(4)}  ${Array.from(weights, (v) => v.toFixed(2)).join(' ')}`);
+  console.log(
+    `L${h.layer} H${h.head}: left ${h.left.toFixed(3)} self ${h.self.toFixed(3)} right ${h.right.toFixed(3)}  profile ${Array.from(h.profile, (v) => v.toFixed(2)).join(' ')}`,
+  );
+  if (h.byPos)
+    for (const [name, { count, weights }] of Object.entries(h.byPos))
+      console.log(
+        `   ${name.padEnd(12)} n=${String(count).padStart(4)}  ${Array.from(weights, (v) => v.toFixed(2)).join(' ')}`,
+      );
 }

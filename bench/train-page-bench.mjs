@@ -24,7 +24,11 @@ await page.goto(server.url);
 await page.waitForSelector('body[data-ready="true"]');
 await page.click('#train-open');
 const ready = () =>
-  page.waitForFunction(() => document.querySelector('#train-start') && !document.querySelector('#train-start').disabled, null, { timeout: 120_000 });
+  page.waitForFunction(
+    () => document.querySelector('#train-start') && !document.querySelector('#train-start').disabled,
+    null,
+    { timeout: 120_000 },
+  );
 await ready();
 if (preset !== 'small' || task !== 'masked') {
   await page.selectOption('#train-preset', preset);
@@ -50,12 +54,19 @@ await page.click('#train-pause');
 const plateau = readings.slice(-4).reduce((s, r) => s + r.heldOut, 0) / 4;
 const within = readings.find((r) => r.heldOut <= 1.1 * plateau);
 const last = readings.at(-1);
-console.log(`relpos training section, headless Chromium, ${task} / ${preset}; ${cpus().length} cores (${cpus()[0].model}), load average ${load.toFixed(1)} at the start`);
+console.log(
+  `relpos training section, headless Chromium, ${task} / ${preset}; ${cpus().length} cores (${cpus()[0].model}), load average ${load.toFixed(1)} at the start`,
+);
 console.log('| step | seconds | held-out loss |');
 console.log('|-----:|--------:|--------------:|');
-for (const r of readings.filter((_, i) => i % 4 === 3 || i === readings.length - 1)) console.log(`| ${r.step} | ${r.seconds.toFixed(1)} | ${r.heldOut.toFixed(3)} |`);
+for (const r of readings.filter((_, i) => i % 4 === 3 || i === readings.length - 1))
+  console.log(`| ${r.step} | ${r.seconds.toFixed(1)} | ${r.heldOut.toFixed(3)} |`);
 console.log(`plateau (mean of the last 4 readings, steps ${readings.at(-4).step}–${last.step}): ${plateau.toFixed(3)}`);
-console.log(`within 10 % of it (≤ ${(1.1 * plateau).toFixed(3)}): step ${within.step}, ${within.seconds.toFixed(1)} s after Train`);
-console.log(`mean speed: ${(last.step / last.seconds).toFixed(1)} steps/s (${((1000 * last.seconds) / last.step).toFixed(1)} ms per step, wall); load average now ${loadavg()[0].toFixed(1)}`);
+console.log(
+  `within 10 % of it (≤ ${(1.1 * plateau).toFixed(3)}): step ${within.step}, ${within.seconds.toFixed(1)} s after Train`,
+);
+console.log(
+  `mean speed: ${(last.step / last.seconds).toFixed(1)} steps/s (${((1000 * last.seconds) / last.step).toFixed(1)} ms per step, wall); load average now ${loadavg()[0].toFixed(1)}`,
+);
 await browser.close();
 await server.close();

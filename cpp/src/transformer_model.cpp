@@ -494,9 +494,9 @@ __attribute__((noinline)) void TransformerModel<T>::forwardChunk(const std::int3
 }
 
 template <typename T>
-__attribute__((noinline)) void TransformerModel<T>::lossChunk(const std::int32_t* targets,
-                                                              T scale, bool withGradient,
-                                                              double* lossSum, Index* correct) {
+__attribute__((noinline)) void TransformerModel<T>::lossChunk(const std::int32_t* targets, T scale,
+                                                              bool withGradient, double* lossSum,
+                                                              Index* correct) {
   const Index V = config_.vocabSize;
   for (Index c = 0; c < targetCount_; ++c) {
     T* row = logits_.row(c).data();

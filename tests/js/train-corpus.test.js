@@ -26,10 +26,10 @@ describe('the corpus', () => {
       at: 'determiner',
       'at-tl': 'determiner',
       dti: 'determiner',
-      'pp$': 'determiner',
+      pp$: 'determiner',
       nn: 'noun',
       'nns-tl': 'noun',
-      'np$': 'noun',
+      np$: 'noun',
       vbd: 'verb',
       bedz: 'verb',
       'bedz*': 'verb',
@@ -56,7 +56,7 @@ describe('the corpus', () => {
   });
 
   test('a Brown file parses into lower-cased words and tags, quotes dropped', () => {
-    const text = '\n\n\tThe/at Fulton/np-tl said/vbd ``/`` no/at evidence/nn \'\'/\'\' ./.\n\n\tIt/pps ran/vbd ./.\n';
+    const text = "\n\n\tThe/at Fulton/np-tl said/vbd ``/`` no/at evidence/nn ''/'' ./.\n\n\tIt/pps ran/vbd ./.\n";
     expect(parseBrownFile(text)).toEqual([
       [
         { word: 'the', tag: 'at' },
@@ -93,9 +93,11 @@ describe('the corpus', () => {
     expect(heldOutSentenceStarts.length).toBeGreaterThan(500);
     // "the" is the commonest word and a determiner wherever it is held out.
     const the = header.words.indexOf('the');
-    for (let i = 0; i < heldOut.length; i += 1) if (heldOut[i] === the) expect(POS_NAMES[heldOutPos[i]]).toBe('determiner');
+    for (let i = 0; i < heldOut.length; i += 1)
+      if (heldOut[i] === the) expect(POS_NAMES[heldOutPos[i]]).toBe('determiner');
     const counts = POS_NAMES.map((_, code) => heldOutPos.filter((p) => p === code).length);
-    for (const name of ['determiner', 'noun', 'verb', 'adjective', 'preposition']) expect(counts[POS_NAMES.indexOf(name)]).toBeGreaterThan(500);
+    for (const name of ['determiner', 'noun', 'verb', 'adjective', 'preposition'])
+      expect(counts[POS_NAMES.indexOf(name)]).toBeGreaterThan(500);
   });
 
   test('encode and decode are inverse; a cut file is refused by name', () => {
@@ -112,7 +114,9 @@ describe('the corpus', () => {
     expect(Array.from(back.train)).toEqual(Array.from(small.train));
     expect(Array.from(back.trainSentenceStarts)).toEqual([0, 2]);
     expect(Array.from(back.heldOutPos)).toEqual([1, 0]);
-    expect(() => decodeCorpus(bytes.subarray(0, bytes.length - 1))).toThrow(/ends inside the held-out tokens' parts of speech/);
+    expect(() => decodeCorpus(bytes.subarray(0, bytes.length - 1))).toThrow(
+      /ends inside the held-out tokens' parts of speech/,
+    );
     expect(() => decodeCorpus(bytes.subarray(0, 3))).toThrow(RangeError);
   });
 });
@@ -142,7 +146,13 @@ describe('batches', () => {
 
   test('next word: the target at i is the word at i + 1 of the same window', () => {
     const starts = Int32Array.from([0, 100]);
-    const b = nextWordBatch(corpus.train, { vocabSize: 3002, seqLen: 8, batchSize: 2, random: seededRandom(1), starts });
+    const b = nextWordBatch(corpus.train, {
+      vocabSize: 3002,
+      seqLen: 8,
+      batchSize: 2,
+      random: seededRandom(1),
+      starts,
+    });
     for (let w = 0; w < 2; w += 1) {
       for (let i = 0; i < 8; i += 1) {
         const next = corpus.train[starts[w] + i + 1];
@@ -266,7 +276,9 @@ describe('model files', () => {
     ];
     for (const [data, message] of cases) expect(() => sessionFromExport(rp, corpus, data)).toThrow(message);
     expect(rp.memory().heapInUseBytes).toBe(heap);
-    expect(() => modelFromNpz(new Uint8Array(40), 'x.npz')).toThrow(/x.npz is not a .npz saved by this page: it is not a zip archive/);
+    expect(() => modelFromNpz(new Uint8Array(40), 'x.npz')).toThrow(
+      /x.npz is not a .npz saved by this page: it is not a zip archive/,
+    );
     expect(() => parseNpy(new Uint8Array(12), 'y.npy')).toThrow(/no .npy magic/);
     session.dispose();
   });

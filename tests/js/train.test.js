@@ -182,7 +182,14 @@ describe('views of a head', () => {
     ]);
     for (const inputs of all) {
       const fromHead = model.attention(tokens, { layer: inputs.layer, head: inputs.head });
-      const again = rp.attention({ q: inputs.q, k: inputs.k, v: inputs.v, relKeys: inputs.relKeys, relValues: inputs.relValues, causal: inputs.causal });
+      const again = rp.attention({
+        q: inputs.q,
+        k: inputs.k,
+        v: inputs.v,
+        relKeys: inputs.relKeys,
+        relValues: inputs.relValues,
+        causal: inputs.causal,
+      });
       expect(Array.from(again.combinedWeights.data)).toEqual(Array.from(fromHead.combinedWeights.data));
       expect(Array.from(again.output.data)).toEqual(Array.from(fromHead.output.data));
     }

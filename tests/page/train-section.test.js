@@ -30,7 +30,12 @@ const LAZY = /assets\/(train-section|train-worker|brown-corpus)-/;
 const steps = (page) => page.$eval('.relpos-train', (lab) => Number(lab.dataset.steps));
 /** A canvas has been drawn on: some pixel is not transparent. */
 const drawn = (page, selector) =>
-  page.$eval(selector, (canvas) => canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data.some((v, i) => i % 4 === 3 && v > 0));
+  page.$eval(selector, (canvas) =>
+    canvas
+      .getContext('2d')
+      .getImageData(0, 0, canvas.width, canvas.height)
+      .data.some((v, i) => i % 4 === 3 && v > 0),
+  );
 const readings = (page) =>
   page.evaluate(() => ({
     asymmetry: document.querySelector('#train-asymmetry-table').textContent,
@@ -63,19 +68,36 @@ describe('the training section', () => {
     expect(await page.isVisible('#train-open')).toBe(true);
 
     await page.click('#train-open');
-    await page.waitForFunction(() => document.querySelector('#train-start') && !document.querySelector('#train-start').disabled, null, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => document.querySelector('#train-start') && !document.querySelector('#train-start').disabled,
+      null,
+      { timeout: 60_000 },
+    );
     expect(requests.filter((u) => /assets\/train-section-/.test(u)).length).toBe(1);
     expect(requests.filter((u) => /assets\/brown-corpus-/.test(u)).length).toBe(1);
     await page.locator('#train-section').screenshot({ path: await screenshotPath('train-start.png') });
 
     // A tiny model, so that the test is short.
     await page.selectOption('#train-preset', 'tiny');
-    await page.waitForFunction(() => !document.querySelector('#train-start').disabled && document.querySelector('#train-preset').value === 'tiny', null, { timeout: 30_000 });
+    await page.waitForFunction(
+      () =>
+        !document.querySelector('#train-start').disabled && document.querySelector('#train-preset').value === 'tiny',
+      null,
+      { timeout: 30_000 },
+    );
     await page.waitForFunction(() => document.querySelector('#train-layer').options.length === 1);
     await page.click('#train-start');
-    await page.waitForFunction(() => Number(document.querySelector('.relpos-train').dataset.analysisStep) >= 100, null, { timeout: 120_000 });
+    await page.waitForFunction(
+      () => Number(document.querySelector('.relpos-train').dataset.analysisStep) >= 100,
+      null,
+      { timeout: 120_000 },
+    );
     await page.locator('#train-section').screenshot({ path: await screenshotPath('train-mid.png') });
-    await page.waitForFunction(() => Number(document.querySelector('.relpos-train').dataset.analysisStep) >= 300, null, { timeout: 180_000 });
+    await page.waitForFunction(
+      () => Number(document.querySelector('.relpos-train').dataset.analysisStep) >= 300,
+      null,
+      { timeout: 180_000 },
+    );
 
     // Pause: the step count stops.
     await page.click('#train-pause');
@@ -94,12 +116,20 @@ describe('the training section', () => {
     expect(heldOutNow).toBeLessThan(Math.log(502) - 0.5);
 
     // Everything drew.
-    for (const id of ['#train-loss canvas', '#train-profile canvas', '#train-handbook canvas', '#train-history canvas', '#train-pos canvas']) {
+    for (const id of [
+      '#train-loss canvas',
+      '#train-profile canvas',
+      '#train-handbook canvas',
+      '#train-history canvas',
+      '#train-pos canvas',
+    ]) {
       expect(await drawn(page, id), id).toBe(true);
     }
     const table = await readings(page);
     expect(table.asymmetry).toMatch(/layer 0, head 1/);
-    expect(await page.textContent('#train-pos .train-caption')).toMatch(/determiners attend to following nouns: this head (shows|does not show) it/);
+    expect(await page.textContent('#train-pos .train-caption')).toMatch(
+      /determiners attend to following nouns: this head (shows|does not show) it/,
+    );
     await page.waitForFunction(() => document.querySelector('.relpos-train').dataset.sentenceDrawn);
     expect(await drawn(page, '#train-figure-combinedWeights canvas')).toBe(true);
     await page.locator('#train-section').screenshot({ path: await screenshotPath('train-trained.png') });
@@ -108,7 +138,10 @@ describe('the training section', () => {
     const before = await canvasHash(page, '#train-figure-combinedWeights canvas');
     const drawnId = await page.$eval('.relpos-train', (lab) => Number(lab.dataset.sentenceDrawn));
     await page.fill('#train-sentence-input', 'a dog ran to the house');
-    await page.waitForFunction((id) => Number(document.querySelector('.relpos-train').dataset.sentenceDrawn) > id, drawnId);
+    await page.waitForFunction(
+      (id) => Number(document.querySelector('.relpos-train').dataset.sentenceDrawn) > id,
+      drawnId,
+    );
     await page.waitForTimeout(300);
     expect(await canvasHash(page, '#train-figure-combinedWeights canvas')).not.toBe(before);
     const panelsBefore = await canvasHash(page, '#train-figure-combinedWeights canvas');
@@ -128,12 +161,18 @@ describe('the training section', () => {
     expect(readFileSync(saved.npz).subarray(0, 2).toString()).toBe('PK');
     // Change the model (train a little), then load the saved one back.
     await page.click('#train-start');
-    await page.waitForFunction((n) => Number(document.querySelector('.relpos-train').dataset.steps) > n + 30, paused, { timeout: 60_000 });
+    await page.waitForFunction((n) => Number(document.querySelector('.relpos-train').dataset.steps) > n + 30, paused, {
+      timeout: 60_000,
+    });
     await page.click('#train-pause');
     for (const file of [saved.json, saved.npz]) {
       await page.setInputFiles('#train-load', file);
       const base = file.split('/').pop();
-      await page.waitForFunction((b) => document.querySelector('#train-message').textContent.startsWith(`Loaded ${b}`), base, { timeout: 30_000 });
+      await page.waitForFunction(
+        (b) => document.querySelector('#train-message').textContent.startsWith(`Loaded ${b}`),
+        base,
+        { timeout: 30_000 },
+      );
       await page.waitForTimeout(1000);
       expect(await readings(page)).toEqual(table);
       expect(await canvasHash(page, '#train-figure-combinedWeights canvas')).toBe(panelsBefore);
@@ -152,7 +191,8 @@ describe('the training section', () => {
     };
     const messages = {
       'notes.txt': /notes.txt is not a model saved by this page: it is neither JSON nor .npz. Nothing was changed./,
-      'wrong.json': /wrong.json: This is not a model saved by this page: "format" must be "relpos-train-model". Nothing was changed./,
+      'wrong.json':
+        /wrong.json: This is not a model saved by this page: "format" must be "relpos-train-model". Nothing was changed./,
       'cut.npz': /cut.npz is not a .npz saved by this page: it is not a zip archive. Nothing was changed./,
       'shape.json': /parameter "embedding" has shape \[2,2\], expected \[502,32\]/,
     };
@@ -175,8 +215,14 @@ describe('the training section', () => {
   }, 420_000);
 
   test('the iframe view: ?embed=1&panels=train shows the section alone, open', async () => {
-    const { page, context, problems } = await openPage(browser, `${server.url}?embed=1&panels=train`, { viewport: { width: 900, height: 700 } });
-    await page.waitForFunction(() => document.querySelector('#train-start') && !document.querySelector('#train-start').disabled, null, { timeout: 60_000 });
+    const { page, context, problems } = await openPage(browser, `${server.url}?embed=1&panels=train`, {
+      viewport: { width: 900, height: 700 },
+    });
+    await page.waitForFunction(
+      () => document.querySelector('#train-start') && !document.querySelector('#train-start').disabled,
+      null,
+      { timeout: 60_000 },
+    );
     expect(await page.isVisible('#train-open')).toBe(false);
     expect(await page.isVisible('.controls')).toBe(false);
     expect(await page.$$eval('#panels figure', (list) => list.filter((f) => f.offsetParent).length)).toBe(0);
@@ -184,7 +230,9 @@ describe('the training section', () => {
     expect(problems).toEqual([]);
     await context.close();
     // Without "train" in panels, the section is not there.
-    const other = await openPage(browser, `${server.url}?embed=1&panels=combinedWeights`, { viewport: { width: 900, height: 700 } });
+    const other = await openPage(browser, `${server.url}?embed=1&panels=combinedWeights`, {
+      viewport: { width: 900, height: 700 },
+    });
     await other.page.waitForSelector('body[data-ready="true"]');
     expect(await other.page.isVisible('#train-section')).toBe(false);
     await other.context.close();
@@ -193,20 +241,29 @@ describe('the training section', () => {
 
 describe('<relpos-train>', () => {
   test('renders in its shadow root, trains when pressed, and reports an invalid attribute', async () => {
-    const { page, context, problems } = await openPage(browser, `${server.url}examples/train.html`, { viewport: { width: 1000, height: 800 } });
-    await page.waitForFunction(() => {
-      const start = document.querySelector('#train').shadowRoot?.querySelector('#train-start');
-      return start && !start.disabled;
-    }, null, { timeout: 60_000 });
+    const { page, context, problems } = await openPage(browser, `${server.url}examples/train.html`, {
+      viewport: { width: 1000, height: 800 },
+    });
+    await page.waitForFunction(
+      () => {
+        const start = document.querySelector('#train').shadowRoot?.querySelector('#train-start');
+        return start && !start.disabled;
+      },
+      null,
+      { timeout: 60_000 },
+    );
     expect(await page.locator('#train #train-preset').inputValue()).toBe('tiny');
     const message = page.locator('#invalid [part="message"]');
-    await expect.poll(() => message.textContent()).toMatch(/task: unknown "poetry"; choose from masked, next, copy \(using masked\)/);
+    await expect
+      .poll(() => message.textContent())
+      .toMatch(/task: unknown "poetry"; choose from masked, next, copy \(using masked\)/);
     expect(await page.locator('#train [part="message"]').isHidden()).toBe(true);
     const renders = page.evaluate(
-      () => new Promise((done) => {
-        let count = 0;
-        document.querySelector('#train').addEventListener('relpos-render', () => (count += 1) === 2 && done(count));
-      }),
+      () =>
+        new Promise((done) => {
+          let count = 0;
+          document.querySelector('#train').addEventListener('relpos-render', () => (count += 1) === 2 && done(count));
+        }),
     );
     await page.locator('#train #train-start').click();
     expect(await renders).toBe(2); // the readings at steps 100 and 200

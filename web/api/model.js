@@ -64,7 +64,8 @@ export function modelBytes(c) {
   const perLayer = 8 * R * d + R * f + B * H * n * n + 2 * R;
   const pad = (cols) => Math.ceil(cols / (16 / size)) * (16 / size) * 2;
   const packed = Math.max(d * pad(V), V * pad(d), f * pad(d), d * pad(f));
-  const scratch = R * d + R * V + 9 * R * d + 2 * R + R * f + 2 * n * n + 2 * n * rows + packed + 128 * Math.max(V, f, d, n);
+  const scratch =
+    R * d + R * V + 9 * R * d + 2 * R + R * f + 2 * n * n + 2 * n * rows + packed + 128 * Math.max(V, f, d, n);
   return size * (4 * parameters + L * perLayer + scratch);
 }
 

@@ -22,7 +22,8 @@ export class RelposTrainElement extends HTMLElement {
     const message = document.createElement('p');
     message.setAttribute('part', 'message');
     message.setAttribute('role', 'status');
-    message.style.cssText = 'margin:0 0 8px;padding:6px 10px;border:1px solid currentColor;border-radius:6px;font-size:0.85rem';
+    message.style.cssText =
+      'margin:0 0 8px;padding:6px 10px;border:1px solid currentColor;border-radius:6px;font-size:0.85rem';
     const notes = [];
     const choose = (name, known, fallback) => {
       const value = this.getAttribute(name);
@@ -39,7 +40,10 @@ export class RelposTrainElement extends HTMLElement {
     const options = { task, preset, autostart: this.hasAttribute('autostart') };
     const corpus = this.getAttribute('corpus');
     if (corpus) options.corpusUrl = new URL(corpus, document.baseURI).href;
-    this.section = mountTrainSection(shadow, { ...options, onRender: () => this.dispatchEvent(new Event('relpos-render')) });
+    this.section = mountTrainSection(shadow, {
+      ...options,
+      onRender: () => this.dispatchEvent(new Event('relpos-render')),
+    });
     this.mounted = true;
   }
 

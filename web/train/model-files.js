@@ -38,9 +38,11 @@ export function parseNpy(bytes, name) {
   const fail = (what) => {
     throw new Error(`${name} is not a .npy array this page reads: ${what}`);
   };
-  if (bytes.length < 10 || bytes[0] !== 0x93 || String.fromCharCode(...bytes.subarray(1, 6)) !== 'NUMPY') fail('no .npy magic');
+  if (bytes.length < 10 || bytes[0] !== 0x93 || String.fromCharCode(...bytes.subarray(1, 6)) !== 'NUMPY')
+    fail('no .npy magic');
   const major = bytes[6];
-  const headerLength = major === 1 ? bytes[8] | (bytes[9] << 8) : new DataView(bytes.buffer, bytes.byteOffset + 8, 4).getUint32(0, true);
+  const headerLength =
+    major === 1 ? bytes[8] | (bytes[9] << 8) : new DataView(bytes.buffer, bytes.byteOffset + 8, 4).getUint32(0, true);
   const start = major === 1 ? 10 : 12;
   const header = String.fromCharCode(...bytes.subarray(start, start + headerLength));
   const descr = /'descr':\s*'([^']+)'/.exec(header)?.[1];
@@ -154,7 +156,8 @@ export function unzipStored(bytes, name) {
 export function modelToNpz(model) {
   const { parameters, ...meta } = model;
   const files = [{ name: 'model.json', bytes: new TextEncoder().encode(JSON.stringify(meta)) }];
-  for (const [name, { shape, data }] of Object.entries(parameters)) files.push({ name: `${name}.npy`, bytes: npyBytes(shape, data) });
+  for (const [name, { shape, data }] of Object.entries(parameters))
+    files.push({ name: `${name}.npy`, bytes: npyBytes(shape, data) });
   return zipStored(files);
 }
 

@@ -58,7 +58,7 @@ export function drawLines(canvas, { series, xLabel, yLabel, height = 220, yFromZ
   const plotH = height - top - MARGIN.bottom;
   const xs = shown.flatMap((s) => s.x);
   const ys = shown.flatMap((s) => s.y).filter(Number.isFinite);
-  let xMin = xs.length ? Math.min(...xs) : 0;
+  const xMin = xs.length ? Math.min(...xs) : 0;
   let xMax = xs.length ? Math.max(...xs) : 1;
   if (xMax === xMin) xMax = xMin + 1;
   let yMin = ys.length ? Math.min(...ys) : 0;
@@ -145,7 +145,8 @@ export function drawHistory(canvas, { history, heads, maxDistance, titles, heigh
   const top = 18;
   const plotH = height - top - 34;
   let m = 0;
-  for (const snapshot of history) for (const h of heads) for (const v of snapshot.profiles[h]) m = Math.max(m, Math.abs(v));
+  for (const snapshot of history)
+    for (const h of heads) for (const v of snapshot.profiles[h]) m = Math.max(m, Math.abs(v));
   if (m === 0) m = 1;
   const table = colourTable('rdbu-reversed');
   const rows = history.length;

@@ -21,7 +21,11 @@ const el = (doc, tag, props = {}, children = []) => {
   const node = doc.createElement(tag);
   for (const [key, value] of Object.entries(props)) {
     if (key === 'text') node.textContent = value;
-    else if (key.startsWith('aria') || key === 'role' || key === 'for' || key === 'part') node.setAttribute(key.replace(/^aria([A-Z])/, (m, c) => `aria-${c.toLowerCase()}`), value);
+    else if (key.startsWith('aria') || key === 'role' || key === 'for' || key === 'part')
+      node.setAttribute(
+        key.replace(/^aria([A-Z])/, (m, c) => `aria-${c.toLowerCase()}`),
+        value,
+      );
     else node[key] = value;
   }
   node.append(...children);
@@ -37,7 +41,13 @@ const fmt = (v, d = 3) => (Number.isFinite(v) ? v.toFixed(d) : '–');
  */
 export function mountTrainSection(
   root,
-  { task = DEFAULT_RUN.task, preset = DEFAULT_RUN.preset, autostart = false, corpusUrl = CORPUS_URL, onRender = () => {} } = {},
+  {
+    task = DEFAULT_RUN.task,
+    preset = DEFAULT_RUN.preset,
+    autostart = false,
+    corpusUrl = CORPUS_URL,
+    onRender = () => {},
+  } = {},
 ) {
   const doc = root.ownerDocument ?? root;
   const style = el(doc, 'style', { text: TRAIN_CSS });
@@ -58,14 +68,29 @@ export function mountTrainSection(
   };
 
   // Controls.
-  const taskSelect = el(doc, 'select', { id: 'train-task' }, Object.entries(TASKS).map(([id, t]) => el(doc, 'option', { value: id, text: t.label })));
+  const taskSelect = el(
+    doc,
+    'select',
+    { id: 'train-task' },
+    Object.entries(TASKS).map(([id, t]) => el(doc, 'option', { value: id, text: t.label })),
+  );
   taskSelect.value = task;
-  const presetSelect = el(doc, 'select', { id: 'train-preset' }, Object.entries(PRESETS).map(([id, p]) => el(doc, 'option', { value: id, text: p.label })));
+  const presetSelect = el(
+    doc,
+    'select',
+    { id: 'train-preset' },
+    Object.entries(PRESETS).map(([id, p]) => el(doc, 'option', { value: id, text: p.label })),
+  );
   presetSelect.value = preset;
   const trainButton = el(doc, 'button', { type: 'button', id: 'train-start', text: 'Train', disabled: true });
   const pauseButton = el(doc, 'button', { type: 'button', id: 'train-pause', text: 'Pause', disabled: true });
   const resetButton = el(doc, 'button', { type: 'button', id: 'train-reset', text: 'Reset', disabled: true });
-  const status = el(doc, 'output', { id: 'train-status', className: 'train-status', role: 'status', text: 'Loading the corpus and the model…' });
+  const status = el(doc, 'output', {
+    id: 'train-status',
+    className: 'train-status',
+    role: 'status',
+    text: 'Loading the corpus and the model…',
+  });
   const message = el(doc, 'p', { id: 'train-message', className: 'train-message', role: 'alert', hidden: true });
   lab.append(
     el(doc, 'div', { className: 'train-controls' }, [
@@ -81,7 +106,11 @@ export function mountTrainSection(
   const figure = (id, title, { wide = false } = {}) => {
     const caption = el(doc, 'p', { className: 'train-caption' });
     const wrap = el(doc, 'div', { className: 'train-canvas-wrap' });
-    const f = el(doc, 'figure', { id, className: wide ? 'train-wide' : '' }, [el(doc, 'h3', { text: title }), wrap, caption]);
+    const f = el(doc, 'figure', { id, className: wide ? 'train-wide' : '' }, [
+      el(doc, 'h3', { text: title }),
+      wrap,
+      caption,
+    ]);
     return { figure: f, wrap, caption };
   };
   const canvasIn = (wrap, label) => {
@@ -123,18 +152,51 @@ export function mountTrainSection(
   pos.figure.append(claimsTable);
   const sentence = figure('train-sentence', 'The trained model on your sentence', { wide: true });
   const sentenceInput = el(doc, 'input', { type: 'text', id: 'train-sentence-input', value: DEFAULT_SENTENCE });
-  sentence.wrap.append(el(doc, 'div', { className: 'train-sentence-controls' }, [el(doc, 'label', {}, ['Sentence (up to 32 words)', sentenceInput])]));
+  sentence.wrap.append(
+    el(doc, 'div', { className: 'train-sentence-controls' }, [
+      el(doc, 'label', {}, ['Sentence (up to 32 words)', sentenceInput]),
+    ]),
+  );
   const panelsBox = el(doc, 'div', { className: 'train-panels' });
   sentence.wrap.append(panelsBox);
-  grid.append(loss.figure, selectors, profile.figure, handbook.figure, history.figure, asymmetry.figure, pos.figure, sentence.figure);
+  grid.append(
+    loss.figure,
+    selectors,
+    profile.figure,
+    handbook.figure,
+    history.figure,
+    asymmetry.figure,
+    pos.figure,
+    sentence.figure,
+  );
   const attention = new AttentionFigure({ container: panelsBox, panelIds: PANELS.map((p) => p.id), numbered: false });
   for (const figureEl of panelsBox.querySelectorAll('figure')) figureEl.id = `train-${figureEl.id}`;
 
   // Files.
-  const saveJson = el(doc, 'button', { type: 'button', id: 'train-save-json', text: 'Download model (JSON)', disabled: true });
-  const saveNpz = el(doc, 'button', { type: 'button', id: 'train-save-npz', text: 'Download model (.npz of .npy)', disabled: true });
-  const loadInput = el(doc, 'input', { type: 'file', id: 'train-load', accept: '.json,.npz,application/json,application/zip' });
-  lab.append(el(doc, 'div', { className: 'train-files' }, [saveJson, saveNpz, el(doc, 'label', {}, ['Load a saved model ', loadInput])]));
+  const saveJson = el(doc, 'button', {
+    type: 'button',
+    id: 'train-save-json',
+    text: 'Download model (JSON)',
+    disabled: true,
+  });
+  const saveNpz = el(doc, 'button', {
+    type: 'button',
+    id: 'train-save-npz',
+    text: 'Download model (.npz of .npy)',
+    disabled: true,
+  });
+  const loadInput = el(doc, 'input', {
+    type: 'file',
+    id: 'train-load',
+    accept: '.json,.npz,application/json,application/zip',
+  });
+  lab.append(
+    el(doc, 'div', { className: 'train-files' }, [
+      saveJson,
+      saveNpz,
+      el(doc, 'label', {}, ['Load a saved model ', loadInput]),
+    ]),
+  );
 
   const worker = startWorker();
   const send = (data, transfer) => worker.postMessage(data, transfer);
@@ -170,7 +232,8 @@ export function mountTrainSection(
       yLabel: 'loss (nats)',
     });
   };
-  const offsets = () => Array.from({ length: 2 * state.config.maxDistance + 1 }, (_, c) => c - state.config.maxDistance);
+  const offsets = () =>
+    Array.from({ length: 2 * state.config.maxDistance + 1 }, (_, c) => c - state.config.maxDistance);
   const headsOfLayer = () => state.analysis.heads.filter((h) => h.layer === state.layer);
 
   const drawProfiles = () => {
@@ -185,7 +248,15 @@ export function mountTrainSection(
     profile.caption.textContent = `Layer ${state.layer}, step ${state.analysis.step}: for each head, the mean over held-out queries of the position bias qᵢ·aᴷ[c]/√dₖ that offset c adds to a score before the softmax (where the key i + c exists). Higher: the head prefers that offset.`;
     if (state.handbookProfile) {
       drawLines(handbookCanvas, {
-        series: [{ label: 'handbook (simulated)', x: state.handbookProfile.map((_, c) => c - (state.handbookProfile.length - 1) / 2), y: state.handbookProfile, colour: '#666', dashed: true }],
+        series: [
+          {
+            label: 'handbook (simulated)',
+            x: state.handbookProfile.map((_, c) => c - (state.handbookProfile.length - 1) / 2),
+            y: state.handbookProfile,
+            colour: '#666',
+            dashed: true,
+          },
+        ],
         xLabel: 'offset j − i',
         yLabel: 'u·aᴷ / √dₖ',
         xInteger: true,
@@ -214,7 +285,14 @@ export function mountTrainSection(
       ]),
     );
     asymmetryTable.replaceChildren(
-      el(doc, 'thead', {}, [el(doc, 'tr', {}, ['head', 'left', 'self', 'right', 'left / right'].map((t) => el(doc, 'th', { text: t })))]),
+      el(doc, 'thead', {}, [
+        el(
+          doc,
+          'tr',
+          {},
+          ['head', 'left', 'self', 'right', 'left / right'].map((t) => el(doc, 'th', { text: t })),
+        ),
+      ]),
       el(doc, 'tbody', {}, rows),
     );
   };
@@ -230,7 +308,12 @@ export function mountTrainSection(
     drawLines(posCanvas, {
       series: PROFILE_POS.map((code, i) => {
         const name = POS_NAMES[code];
-        return { label: `${name}s (${h.byPos[name].count})`, x, y: Array.from(h.byPos[name].weights), colour: SERIES_COLOURS[i] };
+        return {
+          label: `${name}s (${h.byPos[name].count})`,
+          x,
+          y: Array.from(h.byPos[name].weights),
+          colour: SERIES_COLOURS[i],
+        };
       }),
       xLabel: 'offset j − i of the key',
       yLabel: 'mean combined weight',
@@ -248,8 +331,17 @@ export function mountTrainSection(
       ]);
     });
     claimsTable.replaceChildren(
-      el(doc, 'caption', { text: `The handbook’s claims, measured on layer ${state.layer}, head ${state.head} (held-out, step ${state.analysis.step})` }),
-      el(doc, 'thead', {}, [el(doc, 'tr', {}, ['claim', 'weight there', 'if uniform', 'ratio'].map((t) => el(doc, 'th', { text: t })))]),
+      el(doc, 'caption', {
+        text: `The handbook’s claims, measured on layer ${state.layer}, head ${state.head} (held-out, step ${state.analysis.step})`,
+      }),
+      el(doc, 'thead', {}, [
+        el(
+          doc,
+          'tr',
+          {},
+          ['claim', 'weight there', 'if uniform', 'ratio'].map((t) => el(doc, 'th', { text: t })),
+        ),
+      ]),
       el(doc, 'tbody', {}, claimRows),
     );
     pos.caption.textContent = claimsCaption(h, state);
@@ -267,8 +359,12 @@ export function mountTrainSection(
     const { layers, heads } = state.config;
     state.layer = Math.min(state.layer, layers - 1);
     state.head = Math.min(state.head, heads - 1);
-    layerSelect.replaceChildren(...Array.from({ length: layers }, (_, i) => el(doc, 'option', { value: String(i), text: String(i) })));
-    headSelect.replaceChildren(...Array.from({ length: heads }, (_, i) => el(doc, 'option', { value: String(i), text: String(i) })));
+    layerSelect.replaceChildren(
+      ...Array.from({ length: layers }, (_, i) => el(doc, 'option', { value: String(i), text: String(i) })),
+    );
+    headSelect.replaceChildren(
+      ...Array.from({ length: heads }, (_, i) => el(doc, 'option', { value: String(i), text: String(i) })),
+    );
     layerSelect.value = String(state.layer);
     headSelect.value = String(state.head);
   };
@@ -288,7 +384,10 @@ export function mountTrainSection(
       for (const b of [resetButton, saveJson, saveNpz]) b.disabled = false;
       setRunning(false);
       if (data.loaded) {
-        setMessage(`Loaded ${data.loaded}: a model trained for ${data.loadedSteps} steps; held-out loss ${fmt(data.heldOutLoss)}. Training continues from it (its step count starts at 0).`, true);
+        setMessage(
+          `Loaded ${data.loaded}: a model trained for ${data.loadedSteps} steps; held-out loss ${fmt(data.heldOutLoss)}. Training continues from it (its step count starts at 0).`,
+          true,
+        );
         state.losses = [];
       }
       drawLoss();
@@ -317,7 +416,8 @@ export function mountTrainSection(
     analysis(data) {
       state.analysis = data;
       state.history.push({ step: data.step, profiles: data.heads.map((h) => Array.from(h.profile)) });
-      if (state.history.length > MAX_HISTORY) state.history = state.history.filter((_, i) => i % 2 === 0 || i === state.history.length - 1);
+      if (state.history.length > MAX_HISTORY)
+        state.history = state.history.filter((_, i) => i % 2 === 0 || i === state.history.length - 1);
       drawProfiles();
       requestSentence();
       lab.dataset.analysisStep = String(data.step);
@@ -329,7 +429,9 @@ export function mountTrainSection(
       const r = data.result;
       const difference = new Float64Array(n * n).map((_, i) => r.combinedWeights.data[i] - r.contentWeights.data[i]);
       const k = data.maxDistance;
-      const labels = data.words.map((w, i) => (data.seen[i] === w.toLowerCase() ? `${i} ${w}` : `${i} ${w} (${data.seen[i]})`));
+      const labels = data.words.map((w, i) =>
+        data.seen[i] === w.toLowerCase() ? `${i} ${w}` : `${i} ${w} (${data.seen[i]})`,
+      );
       attention.setView({
         n,
         long: false,
@@ -342,7 +444,11 @@ export function mountTrainSection(
         labels,
         result: r,
         difference,
-        offsets: { rows: n, cols: n, data: Int32Array.from({ length: n * n }, (_, i) => Math.max(-k, Math.min(k, (i % n) - Math.floor(i / n)))) },
+        offsets: {
+          rows: n,
+          cols: n,
+          data: Int32Array.from({ length: n * n }, (_, i) => Math.max(-k, Math.min(k, (i % n) - Math.floor(i / n)))),
+        },
       });
       const unknown = data.seen.filter((w) => w === '<unk>').length;
       sentence.caption.textContent = `Layer ${data.layer}, head ${data.head} of the model as it is now (step ${state.steps}), on your words${unknown ? ` (${unknown} not in its ${state.config.vocabSize - 2}-word vocabulary: it sees <unk> there)` : ''}. The same six panels as above, with the trained queries, keys, values and tables.`;
@@ -355,7 +461,9 @@ export function mountTrainSection(
     },
     error(data) {
       if (data.during !== 'import') setRunning(false);
-      setMessage(data.during === 'import' ? `${data.message} Nothing was changed.` : `Training stopped: ${data.message}`);
+      setMessage(
+        data.during === 'import' ? `${data.message} Nothing was changed.` : `Training stopped: ${data.message}`,
+      );
     },
   };
   worker.onmessage = ({ data }) => handlers[data.type]?.(data);
@@ -437,7 +545,11 @@ export function claimsCaption(h, { layer, head, analysis }) {
   };
   return [
     `Layer ${layer}, head ${head}, step ${analysis.step}: for each part of speech of the query, the mean combined weight at each offset over the held-out windows (count of queries in brackets).`,
-    say('determinerToFollowingNoun', 'determinerToPrecedingNoun', 'The handbook says determiners attend to following nouns'),
+    say(
+      'determinerToFollowingNoun',
+      'determinerToPrecedingNoun',
+      'The handbook says determiners attend to following nouns',
+    ),
     say('verbToPrecedingSubject', 'verbToFollowingNoun', 'It says verbs attend to preceding subjects'),
     'Coarse tags from the Brown tag set; a noun or pronoun within three words before a verb stands in for its subject.',
   ].join(' ');

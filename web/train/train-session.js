@@ -14,9 +14,33 @@ export const TASKS = Object.freeze({
 
 /** Model sizes: words in the vocabulary (plus <mask>, <unk>), width, heads, layers, batch. */
 export const PRESETS = Object.freeze({
-  tiny: { label: 'tiny: 500 words, d 32, 2 heads, 1 layer', words: 500, dModel: 32, heads: 2, layers: 1, ffnWidth: 64, batchSize: 16 },
-  small: { label: 'small: 3000 words, d 64, 4 heads, 2 layers', words: 3000, dModel: 64, heads: 4, layers: 2, ffnWidth: 128, batchSize: 32 },
-  large: { label: 'large: 3000 words, d 128, 4 heads, 2 layers', words: 3000, dModel: 128, heads: 4, layers: 2, ffnWidth: 256, batchSize: 32 },
+  tiny: {
+    label: 'tiny: 500 words, d 32, 2 heads, 1 layer',
+    words: 500,
+    dModel: 32,
+    heads: 2,
+    layers: 1,
+    ffnWidth: 64,
+    batchSize: 16,
+  },
+  small: {
+    label: 'small: 3000 words, d 64, 4 heads, 2 layers',
+    words: 3000,
+    dModel: 64,
+    heads: 4,
+    layers: 2,
+    ffnWidth: 128,
+    batchSize: 32,
+  },
+  large: {
+    label: 'large: 3000 words, d 128, 4 heads, 2 layers',
+    words: 3000,
+    dModel: 128,
+    heads: 4,
+    layers: 2,
+    ffnWidth: 256,
+    batchSize: 32,
+  },
 });
 export const DEFAULT_RUN = Object.freeze({ task: 'masked', preset: 'small', seed: 1 });
 /** Window length and clipping distance of every run. */
@@ -105,17 +129,36 @@ export class TrainSession {
   #makeHeldOut() {
     const o = { vocabSize: this.vocabSize, seqLen: SEQ_LEN, batchSize: HELD_OUT_WINDOWS, random: seededRandom(7) };
     if (this.task === 'copy') {
-      return this.rp.syntheticBatch({ task: 'copy-offset', offset: COPY.offset, vocabSize: COPY.vocabSize, seqLen: SEQ_LEN, batchSize: HELD_OUT_WINDOWS, seed: 7 });
+      return this.rp.syntheticBatch({
+        task: 'copy-offset',
+        offset: COPY.offset,
+        vocabSize: COPY.vocabSize,
+        seqLen: SEQ_LEN,
+        batchSize: HELD_OUT_WINDOWS,
+        seed: 7,
+      });
     }
     const starts = evenStarts(this.corpus.heldOut.length, SEQ_LEN, HELD_OUT_WINDOWS);
-    return this.task === 'masked' ? maskedBatch(this.corpus.heldOut, { ...o, starts }) : nextWordBatch(this.corpus.heldOut, { ...o, starts });
+    return this.task === 'masked'
+      ? maskedBatch(this.corpus.heldOut, { ...o, starts })
+      : nextWordBatch(this.corpus.heldOut, { ...o, starts });
   }
 
   // Held-out windows for reading the heads: unmasked text, each token's part of speech.
   #analysisWindows() {
     if (this.task === 'copy') {
-      const b = this.rp.syntheticBatch({ task: 'copy-offset', offset: 0, vocabSize: COPY.vocabSize, seqLen: SEQ_LEN, batchSize: ANALYSIS_WINDOWS, seed: 11 });
-      return Array.from({ length: ANALYSIS_WINDOWS }, (_, w) => ({ tokens: b.tokens.slice(w * SEQ_LEN, (w + 1) * SEQ_LEN), pos: null }));
+      const b = this.rp.syntheticBatch({
+        task: 'copy-offset',
+        offset: 0,
+        vocabSize: COPY.vocabSize,
+        seqLen: SEQ_LEN,
+        batchSize: ANALYSIS_WINDOWS,
+        seed: 11,
+      });
+      return Array.from({ length: ANALYSIS_WINDOWS }, (_, w) => ({
+        tokens: b.tokens.slice(w * SEQ_LEN, (w + 1) * SEQ_LEN),
+        pos: null,
+      }));
     }
     const { heldOut, heldOutPos } = this.corpus;
     const starts = evenStarts(heldOut.length, SEQ_LEN, ANALYSIS_WINDOWS);
@@ -194,7 +237,11 @@ export class TrainSession {
           ? Object.fromEntries(
               Object.entries(a.claims).map(([name, c]) => [
                 name,
-                { weight: c.queries ? c.weight / c.queries : 0, uniform: c.queries ? c.uniform / c.queries : 0, queries: c.queries },
+                {
+                  weight: c.queries ? c.weight / c.queries : 0,
+                  uniform: c.queries ? c.uniform / c.queries : 0,
+                  queries: c.queries,
+                },
               ]),
             )
           : null,
@@ -206,7 +253,10 @@ export class TrainSession {
   /** Words of a typed sentence as ids (unknown words are <unk>), at most SEQ_LEN of them. */
   idsOf(words) {
     const index = new Map(this.words.map((word, i) => [word, i]));
-    return Int32Array.from(words.slice(0, SEQ_LEN), (word) => index.get(word.toLowerCase()) ?? (this.task === 'copy' ? 0 : UNK_ID));
+    return Int32Array.from(
+      words.slice(0, SEQ_LEN),
+      (word) => index.get(word.toLowerCase()) ?? (this.task === 'copy' ? 0 : UNK_ID),
+    );
   }
 
   /** rp.attention()'s panels of one head on a typed sentence, with the words the model saw. */
@@ -219,7 +269,8 @@ export class TrainSession {
   /** The model as a plain object (JSON-able): what it is, and every parameter. */
   exportModel() {
     const parameters = {};
-    for (const [name, { shape, data }] of Object.entries(this.model.parameters())) parameters[name] = { shape, data: Array.from(data) };
+    for (const [name, { shape, data }] of Object.entries(this.model.parameters()))
+      parameters[name] = { shape, data: Array.from(data) };
     return {
       format: MODEL_FORMAT,
       version: 1,
@@ -243,10 +294,28 @@ export class TrainSession {
  * reading is compared with what uniform attention over the visible keys would give there.
  */
 export const CLAIMS = Object.freeze({
-  determinerToFollowingNoun: { query: 0, keys: [1], from: 1, to: 3, text: 'determiners → following nouns (offsets +1…+3)' },
+  determinerToFollowingNoun: {
+    query: 0,
+    keys: [1],
+    from: 1,
+    to: 3,
+    text: 'determiners → following nouns (offsets +1…+3)',
+  },
   determinerToPrecedingNoun: { query: 0, keys: [1], from: -3, to: -1, text: 'determiners → preceding nouns (−3…−1)' },
-  verbToPrecedingSubject: { query: 2, keys: [1, 6], from: -3, to: -1, text: 'verbs → preceding nouns or pronouns (subjects; −3…−1)' },
-  verbToFollowingNoun: { query: 2, keys: [1, 6], from: 1, to: 3, text: 'verbs → following nouns or pronouns (objects; +1…+3)' },
+  verbToPrecedingSubject: {
+    query: 2,
+    keys: [1, 6],
+    from: -3,
+    to: -1,
+    text: 'verbs → preceding nouns or pronouns (subjects; −3…−1)',
+  },
+  verbToFollowingNoun: {
+    query: 2,
+    keys: [1, 6],
+    from: 1,
+    to: 3,
+    text: 'verbs → following nouns or pronouns (objects; +1…+3)',
+  },
 });
 
 function addClaims(claims, pos, weights, i, n, causal) {
@@ -330,7 +399,8 @@ export function sessionFromExport(rp, corpus, data) {
       if (!(Array.isArray(given.data) || ArrayBuffer.isView(given.data)) || given.data.length !== size)
         fail(`parameter "${name}" must hold ${size} numbers`);
       const array = Float32Array.from(given.data);
-      for (let i = 0; i < size; i += 1) if (!Number.isFinite(array[i])) fail(`parameter "${name}"[${i}] is not a finite number`);
+      for (let i = 0; i < size; i += 1)
+        if (!Number.isFinite(array[i])) fail(`parameter "${name}"[${i}] is not a finite number`);
       values[name] = array;
     }
     const extra = Object.keys(data.parameters).filter((name) => !(name in expected));

@@ -55,7 +55,12 @@ function describeSession(extra = {}) {
     words: session.task === 'copy' ? session.words : null,
     steps: session.steps,
     handbookProfile: Array.from(rp.localityProfile().profile), // the handbook's own settings (k = 5)
-    corpus: { source: corpus.header.source, terms: corpus.header.terms, train: corpus.train.length, heldOut: corpus.heldOut.length },
+    corpus: {
+      source: corpus.header.source,
+      terms: corpus.header.terms,
+      train: corpus.train.length,
+      heldOut: corpus.heldOut.length,
+    },
     ...extra,
   };
 }
@@ -68,7 +73,14 @@ function newSession() {
 
 function evaluateAndPost(trainLoss) {
   const heldOut = session.heldOut();
-  post({ type: 'progress', steps: session.steps, trainLoss, heldOutLoss: heldOut.loss, heldOutAccuracy: heldOut.accuracy, stepsPerSecond: rate() });
+  post({
+    type: 'progress',
+    steps: session.steps,
+    trainLoss,
+    heldOutLoss: heldOut.loss,
+    heldOutAccuracy: heldOut.accuracy,
+    stepsPerSecond: rate(),
+  });
 }
 
 function rate() {
@@ -137,7 +149,17 @@ const handlers = {
   },
   sentence({ words, layer, head, id }) {
     const r = session.attentionOn(words, { layer, head });
-    post({ type: 'sentence', id, layer, head, words, seen: r.seen, result: r, maxDistance: session.config.maxDistance, causal: session.config.causal });
+    post({
+      type: 'sentence',
+      id,
+      layer,
+      head,
+      words,
+      seen: r.seen,
+      result: r,
+      maxDistance: session.config.maxDistance,
+      causal: session.config.causal,
+    });
   },
   export({ format }) {
     const model = session.exportModel();
@@ -154,7 +176,7 @@ const handlers = {
     try {
       loaded = sessionFromExport(rp, corpus, data);
     } catch (error) {
-      throw new Error(`${name}: ${error.message}`);
+      throw new Error(`${name}: ${error.message}`, { cause: error });
     }
     handlers.pause();
     session.dispose();
