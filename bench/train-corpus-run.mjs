@@ -30,6 +30,12 @@ for (const h of a.heads) {
   console.log(
     `L${h.layer} H${h.head}: left ${h.left.toFixed(3)} self ${h.self.toFixed(3)} right ${h.right.toFixed(3)}  profile ${Array.from(h.profile, (v) => v.toFixed(2)).join(' ')}`,
   );
+  if (h.claims)
+    console.log(
+      `   claims (weight / uniform): ${Object.entries(h.claims)
+        .map(([name, c]) => `${name} ${c.weight.toFixed(3)}/${c.uniform.toFixed(3)}`)
+        .join('  ')}`,
+    );
   if (h.byPos)
     for (const [name, { count, weights }] of Object.entries(h.byPos))
       console.log(

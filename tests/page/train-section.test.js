@@ -130,6 +130,9 @@ describe('the training section', () => {
     expect(await page.textContent('#train-pos .train-caption')).toMatch(
       /determiners attend to following nouns: this head (shows|does not show) it/,
     );
+    expect(await page.textContent('#train-pos .train-caption')).toMatch(
+      /Over the whole model: determiners → following nouns: (\d of 2 heads show it|no head of 2 shows it) \(the strongest, layer 0 head \d, puts [\d.]+× the uniform weight there\)/,
+    );
     await page.waitForFunction(() => document.querySelector('.relpos-train').dataset.sentenceDrawn);
     expect(await drawn(page, '#train-figure-combinedWeights canvas')).toBe(true);
     await page.locator('#train-section').screenshot({ path: await screenshotPath('train-trained.png') });

@@ -529,6 +529,10 @@ export function mountTrainSection(
   };
 }
 
+/** A head shows a claim: at least 1.5 times the uniform weight there, and more than on the other side. */
+const shownBy = (claims, name, opposite) =>
+  claims[name].weight >= 1.5 * claims[name].uniform && claims[name].weight > claims[opposite].weight;
+
 /**
  * The part-of-speech figure's caption: what this run shows for the handbook's two claims, said
  * plainly where it does not show them (a reading counts as "shown" when the head puts at least
@@ -536,12 +540,22 @@ export function mountTrainSection(
  */
 export function claimsCaption(h, { layer, head, analysis }) {
   const c = h.claims;
-  const shown = (name, opposite) => c[name].weight >= 1.5 * c[name].uniform && c[name].weight > c[opposite].weight;
+  const shown = (name, opposite) => shownBy(c, name, opposite);
   const say = (name, opposite, what) => {
     const a = c[name];
     const b = c[opposite];
     const verdict = shown(name, opposite) ? 'shows it' : 'does not show it';
     return `${what}: this head ${verdict} — ${fmt(a.weight)} of their attention on those words (uniform attention: ${fmt(a.uniform)}; on the other side: ${fmt(b.weight)}).`;
+  };
+  // Over every head of the model: how many show each claim, and the strongest.
+  const ratioOf = (x, name) => x.claims[name].weight / (x.claims[name].uniform || 1);
+  const overall = (name, opposite, what) => {
+    const showing = analysis.heads.filter((x) => shownBy(x.claims, name, opposite));
+    const best = analysis.heads.reduce((b, x) => (ratioOf(x, name) > ratioOf(b, name) ? x : b));
+    const count = showing.length
+      ? `${showing.length} of ${analysis.heads.length} heads show it`
+      : `no head of ${analysis.heads.length} shows it`;
+    return `${what}: ${count} (the strongest, layer ${best.layer} head ${best.head}, puts ${ratioOf(best, name).toFixed(2)}× the uniform weight there).`;
   };
   return [
     `Layer ${layer}, head ${head}, step ${analysis.step}: for each part of speech of the query, the mean combined weight at each offset over the held-out windows (count of queries in brackets).`,
@@ -551,6 +565,7 @@ export function claimsCaption(h, { layer, head, analysis }) {
       'The handbook says determiners attend to following nouns',
     ),
     say('verbToPrecedingSubject', 'verbToFollowingNoun', 'It says verbs attend to preceding subjects'),
+    `Over the whole model: ${overall('determinerToFollowingNoun', 'determinerToPrecedingNoun', 'determiners → following nouns')} ${overall('verbToPrecedingSubject', 'verbToFollowingNoun', 'verbs → preceding subjects')}`,
     'Coarse tags from the Brown tag set; a noun or pronoun within three words before a verb stands in for its subject.',
   ].join(' ');
 }
