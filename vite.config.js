@@ -5,7 +5,7 @@ import { defineConfig } from 'vite';
 
 /**
  * The page's own bundles take the WebAssembly module built without the training engine
- * (dist/relpos-core-lite*.mjs, 52 KiB less gzipped); workers keep the full one (top-level plugins
+ * (dist/relpos-core-lite*.mjs, 51 KiB less gzipped); workers keep the full one (top-level plugins
  * do not apply to worker bundles in a build), so the training section's worker can train.
  */
 export const liteCore = () => ({

@@ -36,6 +36,13 @@ if (preset !== 'small' || task !== 'masked') {
   await page.selectOption('#train-task', task);
   await ready();
 }
+// Long tasks (over 50 ms) on the page's thread while it trains.
+await page.evaluate(() => {
+  window.longTasks = [];
+  new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => e.duration))).observe({
+    type: 'longtask',
+  });
+});
 const load = loadavg()[0];
 const readings = [];
 await page.click('#train-start');
@@ -51,6 +58,7 @@ for (;;) {
   if (step >= totalSteps) break;
 }
 await page.click('#train-pause');
+const longTasks = await page.evaluate(() => window.longTasks);
 const plateau = readings.slice(-4).reduce((s, r) => s + r.heldOut, 0) / 4;
 const within = readings.find((r) => r.heldOut <= 1.1 * plateau);
 const last = readings.at(-1);
@@ -67,6 +75,9 @@ console.log(
 );
 console.log(
   `mean speed: ${(last.step / last.seconds).toFixed(1)} steps/s (${((1000 * last.seconds) / last.step).toFixed(1)} ms per step, wall); load average now ${loadavg()[0].toFixed(1)}`,
+);
+console.log(
+  `page thread while training: ${longTasks.length} long tasks (> 50 ms)${longTasks.length ? `, longest ${Math.max(...longTasks).toFixed(0)} ms` : ''}`,
 );
 await browser.close();
 await server.close();
