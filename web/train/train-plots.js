@@ -28,19 +28,30 @@ function themed(canvas) {
 export function drawLines(canvas, { series, xLabel, yLabel, height = 220, yFromZero = false, xInteger = false }) {
   const t = themed(canvas);
   const cssWidth = Math.max(200, canvas.parentElement.clientWidth);
-  const { context: g, width } = fitCanvas(canvas, cssWidth, height);
-  g.clearRect(0, 0, width, height);
-  g.font = t.font;
-  const shown = series.filter((s) => s.x.length > 0);
-  // Legend: one line of coloured labels (wrapping).
+  // Legend: coloured labels in rows (wrapping); the canvas grows by the extra rows.
+  const measure = canvas.getContext('2d');
+  measure.font = t.font;
+  const places = [];
   let lx = MARGIN.left;
   let ly = 14;
-  for (const [index, s] of series.entries()) {
-    const w = g.measureText(s.label).width + 26;
-    if (lx + w > width - 4 && lx > MARGIN.left) {
+  for (const s of series) {
+    const w = measure.measureText(s.label).width + 26;
+    if (lx + w > cssWidth - 4 && lx > MARGIN.left) {
       lx = MARGIN.left;
       ly += 16;
     }
+    places.push([lx, ly]);
+    lx += w;
+  }
+  height += ly - 14;
+  const { context: g, width } = fitCanvas(canvas, cssWidth, height);
+  g.clearRect(0, 0, width, height);
+  g.font = t.font;
+  g.textAlign = 'left'; // the context keeps the last draw's settings
+  g.textBaseline = 'alphabetic';
+  const shown = series.filter((s) => s.x.length > 0);
+  for (const [index, s] of series.entries()) {
+    [lx, ly] = places[index];
     g.strokeStyle = s.colour ?? SERIES_COLOURS[index % SERIES_COLOURS.length];
     g.lineWidth = 2;
     g.setLineDash(s.dashed ? [5, 3] : []);
@@ -50,7 +61,6 @@ export function drawLines(canvas, { series, xLabel, yLabel, height = 220, yFromZ
     g.stroke();
     g.fillStyle = t.fg;
     g.fillText(s.label, lx + 20, ly);
-    lx += w;
   }
   g.setLineDash([]);
   const top = ly + 10;

@@ -316,7 +316,7 @@ export function mountTrainSection(
         };
       }),
       xLabel: 'offset j − i of the key',
-      yLabel: 'mean combined weight',
+      yLabel: 'mean weight',
       xInteger: true,
       yFromZero: true,
     });
