@@ -208,6 +208,20 @@ describe('the training section', () => {
       expect(await readings(page)).toEqual(table);
     }
     expect(await canvasHash(page, '#train-figure-combinedWeights canvas')).toBe(panelsBefore);
+
+    // Reset: a fresh model of the same task and size, step 0.
+    await page.click('#train-start');
+    await page.waitForFunction(
+      () => Number(document.querySelector('.relpos-train').dataset.analysisStep) >= 100,
+      null,
+      { timeout: 60_000 },
+    );
+    await page.click('#train-pause');
+    await page.click('#train-reset');
+    await page.waitForFunction(() => document.querySelector('.relpos-train').dataset.analysisStep === '0');
+    expect(await steps(page)).toBe(0);
+    expect(await page.textContent('#train-status')).toMatch(/^step 0 /);
+    expect(await page.inputValue('#train-preset')).toBe('tiny');
     expect(problems).toEqual([]);
 
     // A phone: 360 px wide, nothing wider than the screen.
