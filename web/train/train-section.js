@@ -236,8 +236,23 @@ export function mountTrainSection(
     Array.from({ length: 2 * state.config.maxDistance + 1 }, (_, c) => c - state.config.maxDistance);
   const headsOfLayer = () => state.analysis.heads.filter((h) => h.layer === state.layer);
 
+  // Each figure is drawn in a task of its own, so that no task on the page's thread grows long
+  // (a reading redraws five figures and the six panels); a newer reading drops the older chain.
+  let chain = 0;
+  const inTasks = (steps) => {
+    const mine = (chain += 1);
+    const next = (i) => {
+      if (mine !== chain || i >= steps.length) return;
+      steps[i]();
+      setTimeout(() => next(i + 1), 0);
+    };
+    next(0);
+  };
   const drawProfiles = () => {
     if (!state.analysis) return;
+    inTasks([drawProfileLines, drawHandbook, drawHistoryFigure, drawAsymmetry, drawPos]);
+  };
+  const drawProfileLines = () => {
     const x = offsets();
     drawLines(profileCanvas, {
       series: headsOfLayer().map((h) => ({ label: `head ${h.head}`, x, y: Array.from(h.profile) })),
@@ -246,6 +261,8 @@ export function mountTrainSection(
       xInteger: true,
     });
     profile.caption.textContent = `Layer ${state.layer}, step ${state.analysis.step}: for each head, the mean over held-out queries of the position bias qᵢ·aᴷ[c]/√dₖ that offset c adds to a score before the softmax (where the key i + c exists). Higher: the head prefers that offset.`;
+  };
+  const drawHandbook = () => {
     if (state.handbookProfile) {
       drawLines(handbookCanvas, {
         series: [
@@ -262,6 +279,8 @@ export function mountTrainSection(
         xInteger: true,
       });
     }
+  };
+  const drawHistoryFigure = () => {
     const indices = headsOfLayer().map((h) => state.analysis.heads.indexOf(h));
     const m = drawHistory(historyCanvas, {
       history: state.history,
@@ -270,8 +289,6 @@ export function mountTrainSection(
       titles: indices.map((i) => `head ${state.analysis.heads[i].head}`),
     });
     history.caption.textContent = `Layer ${state.layer}: each row is one reading of the profile above (every 100 steps, first at the top), each column an offset; blue below 0, red above, on one scale to ±${m.toFixed(2)}. A head that learns to prefer nearby words shows red (a positive bias) near offset 0 growing down the rows.`;
-    drawAsymmetry();
-    drawPos();
   };
 
   const drawAsymmetry = () => {
@@ -432,27 +449,33 @@ export function mountTrainSection(
       const labels = data.words.map((w, i) =>
         data.seen[i] === w.toLowerCase() ? `${i} ${w}` : `${i} ${w} (${data.seen[i]})`,
       );
-      attention.setView({
-        n,
-        long: false,
-        maxDistance: k,
-        causal: data.causal,
-        draw: 'trained',
-        table: 'trained',
-        sameQuery: false,
-        tokens: data.words,
-        labels,
-        result: r,
-        difference,
-        offsets: {
-          rows: n,
-          cols: n,
-          data: Int32Array.from({ length: n * n }, (_, i) => Math.max(-k, Math.min(k, (i % n) - Math.floor(i / n)))),
+      // One panel per task (AttentionFigure's progressive drawing): no long task on the page.
+      const drawnAll = attention.setView(
+        {
+          n,
+          long: false,
+          maxDistance: k,
+          causal: data.causal,
+          draw: 'trained',
+          table: 'trained',
+          sameQuery: false,
+          tokens: data.words,
+          labels,
+          result: r,
+          difference,
+          offsets: {
+            rows: n,
+            cols: n,
+            data: Int32Array.from({ length: n * n }, (_, i) => Math.max(-k, Math.min(k, (i % n) - Math.floor(i / n)))),
+          },
         },
-      });
+        { progressive: true },
+      );
       const unknown = data.seen.filter((w) => w === '<unk>').length;
       sentence.caption.textContent = `Layer ${data.layer}, head ${data.head} of the model as it is now (step ${state.steps}), on your words${unknown ? ` (${unknown} not in its ${state.config.vocabSize - 2}-word vocabulary: it sees <unk> there)` : ''}. The same six panels as above, with the trained queries, keys, values and tables.`;
-      lab.dataset.sentenceDrawn = String(data.id);
+      drawnAll.then(() => {
+        if (data.id === state.sentenceId) lab.dataset.sentenceDrawn = String(data.id);
+      });
     },
     exported(data) {
       const name = `relpos-trained-${taskSelect.value}-${presetSelect.value}-step${state.steps}`;
