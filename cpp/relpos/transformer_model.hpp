@@ -102,11 +102,14 @@ class TransformerModel {
   void product(ConstMatrixRef<T> a, ConstMatrixRef<T> b, bool transposeB, MatrixRef<T> out,
                bool accumulate);
 
-  void forwardChunk(const std::int32_t* tokens, int sequences, int seqLen);
-  // Turns the chunk's logits into d(loss)/d(logits) scaled by `scale` (when withGradient),
-  // adding the cross-entropy sum and correct count.
-  void lossChunk(const std::int32_t* targets, Index rows, T scale, bool withGradient,
-                 double* lossSum, Index* correct);
+  // With targets, the logits of the rows whose target is >= 0 only (targetCount_ of them, in
+  // row order, their rows in targetRows_); without (nullptr), no logits.
+  void forwardChunk(const std::int32_t* tokens, const std::int32_t* targets, int sequences,
+                    int seqLen);
+  // Turns the chunk's target rows' logits into d(loss)/d(logits) scaled by `scale` (when
+  // withGradient), adding the cross-entropy sum and correct count.
+  void lossChunk(const std::int32_t* targets, T scale, bool withGradient, double* lossSum,
+                 Index* correct);
   void backwardChunk(const std::int32_t* tokens, int sequences, int seqLen);
   void attentionForward(int layer, int sequences, int seqLen);
   void attentionBackward(int layer, int sequences, int seqLen, MatrixRef<T> dHeads);
@@ -120,6 +123,10 @@ class TransformerModel {
   std::vector<LayerActivations> activations_;
   Index maxRows_ = 0;
   Matrix<T> finalOutput_, logits_;
+  // The final outputs of the rows with a target, their gradient, and which rows they are.
+  Matrix<T> targetOutput_, dTargetOutput_;
+  std::vector<Index> targetRows_;
+  Index targetCount_ = 0;
   // Backward scratch.
   Matrix<T> dX_, dNormed1_, dHidden_, dHeads_, dQueries_, dKeys_, dValues_, dU_;
   // Per (sequence, head) attention scratch.

@@ -274,6 +274,9 @@ TransformerModel<T>::TransformerModel(const ModelConfig& config) : config_(confi
     a.inverseStd2.setZero(R);
   }
   finalOutput_.setZero(R, d);
+  targetOutput_.setZero(R, d);
+  dTargetOutput_.setZero(R, d);
+  targetRows_.assign(static_cast<std::size_t>(R), 0);
   logits_.setZero(R, V);
   for (Matrix<T>* m : {&dX_, &dNormed1_, &dHeads_, &dQueries_, &dKeys_, &dValues_, &dU_}) {
     m->setZero(R, d);
@@ -440,6 +443,7 @@ __attribute__((noinline)) void TransformerModel<T>::attentionBackward(int layer,
 
 template <typename T>
 __attribute__((noinline)) void TransformerModel<T>::forwardChunk(const std::int32_t* tokens,
+                                                                 const std::int32_t* targets,
                                                                  int sequences, int seqLen) {
   const Index R = static_cast<Index>(sequences) * seqLen, d = config_.dModel;
   const Index V = config_.vocabSize, f = config_.ffnWidth;
@@ -472,24 +476,31 @@ __attribute__((noinline)) void TransformerModel<T>::forwardChunk(const std::int3
     layerNormForward<T>(u, parameters_.data() + lp.norm2Gain, parameters_.data() + lp.norm2Bias,
                         a.normed2Hat.topRows(R), a.inverseStd2.data(), next.topRows(R));
   }
-  auto logits = logits_.topRows(R);
+  // Logits only for the rows with a target (README.md, "Training a model": a masked-word batch
+  // has few), gathered into targetOutput_ in row order; none without targets.
+  targetCount_ = 0;
+  if (targets == nullptr) return;
+  for (Index r = 0; r < R; ++r) {
+    if (targets[r] < 0) continue;
+    targetRows_[static_cast<std::size_t>(targetCount_)] = r;
+    targetOutput_.row(targetCount_) = finalOutput_.row(r);
+    ++targetCount_;
+  }
+  if (targetCount_ == 0) return;
+  auto logits = logits_.topRows(targetCount_);
   logits.rowwise() = parameter(outputBias_, 1, V).row(0);
-  gemm(finalOutput_.topRows(R), false, parameter(outputWeight_, d, V), false, logits, true);
+  gemm(targetOutput_.topRows(targetCount_), false, parameter(outputWeight_, d, V), false, logits,
+       true);
 }
 
 template <typename T>
-__attribute__((noinline)) void TransformerModel<T>::lossChunk(const std::int32_t* targets,
-                                                              Index rows, T scale,
+__attribute__((noinline)) void TransformerModel<T>::lossChunk(const std::int32_t* targets, T scale,
                                                               bool withGradient, double* lossSum,
                                                               Index* correct) {
   const Index V = config_.vocabSize;
-  for (Index r = 0; r < rows; ++r) {
-    T* row = logits_.row(r).data();
-    const std::int32_t target = targets[r];
-    if (target < 0) {
-      if (withGradient) std::fill(row, row + V, T(0));
-      continue;
-    }
+  for (Index c = 0; c < targetCount_; ++c) {
+    T* row = logits_.row(c).data();
+    const std::int32_t target = targets[targetRows_[static_cast<std::size_t>(c)]];
     // The row maximum in vectors, then the first index holding it: the prediction.
     const T maximum = rowMaximum(row, V);
     Index best = 0;
@@ -512,11 +523,18 @@ __attribute__((noinline)) void TransformerModel<T>::backwardChunk(const std::int
                                                                   int sequences, int seqLen) {
   const Index R = static_cast<Index>(sequences) * seqLen, d = config_.dModel;
   const Index V = config_.vocabSize, f = config_.ffnWidth;
-  const auto dLogits = logits_.topRows(R);
-  gemm(finalOutput_.topRows(R), true, dLogits, false, gradient(outputWeight_, d, V), true);
-  addColumnSums<T>(dLogits, gradients_.data() + outputBias_);
   auto dX = dX_.topRows(R);
-  gemm(dLogits, false, parameter(outputWeight_, d, V), true, dX, false);
+  dX.setZero();
+  const Index C = targetCount_;
+  if (C > 0) {
+    // Only the rows with a target have logits (forwardChunk); their gradient is scattered back.
+    const auto dLogits = logits_.topRows(C);
+    gemm(targetOutput_.topRows(C), true, dLogits, false, gradient(outputWeight_, d, V), true);
+    addColumnSums<T>(dLogits, gradients_.data() + outputBias_);
+    auto dTarget = dTargetOutput_.topRows(C);
+    gemm(dLogits, false, parameter(outputWeight_, d, V), true, dTarget, false);
+    for (Index c = 0; c < C; ++c) dX.row(targetRows_[static_cast<std::size_t>(c)]) = dTarget.row(c);
+  }
   auto dU = dU_.topRows(R);
   for (int l = config_.layers - 1; l >= 0; --l) {
     LayerActivations& a = activations_[l];
@@ -568,9 +586,8 @@ double TransformerModel<T>::lossAndGradients(const BatchView& batch) {
   for (int first = 0; first < batch.batchSize; first += config_.maxBatchSize) {
     const int sequences = std::min(config_.maxBatchSize, batch.batchSize - first);
     const Index offset = static_cast<Index>(first) * batch.seqLen;
-    forwardChunk(batch.tokens + offset, sequences, batch.seqLen);
-    lossChunk(batch.targets + offset, static_cast<Index>(sequences) * batch.seqLen, scale, true,
-              &lossSum, &correct);
+    forwardChunk(batch.tokens + offset, batch.targets + offset, sequences, batch.seqLen);
+    lossChunk(batch.targets + offset, scale, true, &lossSum, &correct);
     backwardChunk(batch.tokens + offset, sequences, batch.seqLen);
   }
   return lossSum / static_cast<double>(counted);
@@ -585,9 +602,8 @@ Evaluation TransformerModel<T>::evaluate(const BatchView& batch) {
   for (int first = 0; first < batch.batchSize; first += config_.maxBatchSize) {
     const int sequences = std::min(config_.maxBatchSize, batch.batchSize - first);
     const Index offset = static_cast<Index>(first) * batch.seqLen;
-    forwardChunk(batch.tokens + offset, sequences, batch.seqLen);
-    lossChunk(batch.targets + offset, static_cast<Index>(sequences) * batch.seqLen, T(0), false,
-              &lossSum, &correct);
+    forwardChunk(batch.tokens + offset, batch.targets + offset, sequences, batch.seqLen);
+    lossChunk(batch.targets + offset, T(0), false, &lossSum, &correct);
   }
   if (counted == 0) return Evaluation{0.0, 0.0, 0};
   return Evaluation{lossSum / static_cast<double>(counted),
@@ -633,7 +649,7 @@ double TransformerModel<T>::trainStep(const BatchView& batch, const AdamOptions&
 
 template <typename T>
 void TransformerModel<T>::forwardSequence(const std::int32_t* tokens, int seqLen) {
-  forwardChunk(tokens, 1, seqLen);
+  forwardChunk(tokens, nullptr, 1, seqLen);
   lastSeqLen_ = seqLen;
 }
 

@@ -125,6 +125,38 @@ TEST_P(ModelGradient, EveryParameterMatchesCentralDifferences) {
 INSTANTIATE_TEST_SUITE_P(Shapes, ModelGradient, ::testing::ValuesIn(gradientCases()),
                          [](const auto& info) { return std::string(info.param.name); });
 
+// A masked-word batch: few positions have a target, and one chunk has none (only the target
+// rows get logits; the others' output gradient is zero).
+TEST(ModelGradient, SparseTargetsAndAChunkWithoutTargets) {
+  ModelConfig c = smallConfig();
+  c.maxBatchSize = 2;
+  c.layers = 2;
+  TransformerModel<double> model(c);
+  Batch batch = randomBatch(c.vocabSize, 5, 3, 9);
+  for (std::size_t r = 0; r < batch.targets.size(); ++r) {
+    if (r % 5 != 1 || r >= 12) batch.targets[r] = -1;
+  }
+  model.lossAndGradients(batch.view());
+  const std::vector<double> analytic(model.gradients(), model.gradients() + model.parameterCount());
+  double* p = model.parameters();
+  const double h = 1e-5;
+  for (Index i = 0; i < model.parameterCount(); ++i) {
+    const double saved = p[i];
+    p[i] = saved + h;
+    const double up = model.evaluate(batch.view()).loss;
+    p[i] = saved - h;
+    const double down = model.evaluate(batch.view()).loss;
+    p[i] = saved;
+    const double numeric = (up - down) / (2 * h);
+    EXPECT_LT(std::abs(numeric - analytic[i]) / std::max(1e-3, std::abs(numeric)), 1e-5)
+        << "parameter " << i << ": analytic " << analytic[i] << ", numeric " << numeric;
+  }
+  Index withTarget = 0;
+  for (const std::int32_t t : batch.targets) withTarget += t >= 0 ? 1 : 0;
+  EXPECT_EQ(withTarget, 2);  // rows 1 and 6 (11 is left out by randomBatch)
+  EXPECT_EQ(model.evaluate(batch.view()).counted, withTarget);
+}
+
 TEST(Model, ParameterTableNamesAndShapes) {
   ModelConfig c = smallConfig();
   c.layers = 2;

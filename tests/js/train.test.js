@@ -170,6 +170,34 @@ describe('training', () => {
 });
 
 describe('views of a head', () => {
+  test('model.headInputs gives every head the inputs model.attention uses, from one pass', () => {
+    const model = rp.createModel({ ...SMALL, perHeadTables: true, causal: true, layers: 2 });
+    const tokens = Int32Array.from([1, 4, 2, 6, 0]);
+    const all = model.headInputs(tokens);
+    expect(all.map((h) => [h.layer, h.head])).toEqual([
+      [0, 0],
+      [0, 1],
+      [1, 0],
+      [1, 1],
+    ]);
+    for (const inputs of all) {
+      const fromHead = model.attention(tokens, { layer: inputs.layer, head: inputs.head });
+      const again = rp.attention({
+        q: inputs.q,
+        k: inputs.k,
+        v: inputs.v,
+        relKeys: inputs.relKeys,
+        relValues: inputs.relValues,
+        causal: inputs.causal,
+      });
+      expect(Array.from(again.combinedWeights.data)).toEqual(Array.from(fromHead.combinedWeights.data));
+      expect(Array.from(again.output.data)).toEqual(Array.from(fromHead.output.data));
+    }
+    expect(() => model.headInputs([1, 2])).toThrow(TypeError);
+    expect(() => model.headInputs(Int32Array.from([99]))).toThrow(/model.headInputs: tokens\[0\] is 99/);
+    model.dispose();
+  });
+
   test("model.attention is rp.attention on the head's queries, keys, values and tables", () => {
     const model = rp.createModel({ ...SMALL, perHeadTables: true, causal: true, layers: 2 });
     const tokens = Int32Array.from([1, 4, 2, 6, 0]);

@@ -83,7 +83,14 @@ describe('the tarball', () => {
       for (const file of targets) expect(files, `${path} → ${file}`).toContain(file.slice(2));
       if (typeof target === 'object') expect(Object.keys(target)[0], path).toBe('types');
     }
-    expect(manifest.sideEffects).toEqual(['./web/elements/index.js', './dist/relpos-elements.js']);
+    expect(manifest.sideEffects).toEqual([
+      './web/elements/index.js',
+      './dist/relpos-elements.js',
+      './web/elements/relpos-train.js',
+    ]);
+    // The training section's code, never the corpus built from the Brown Corpus (its terms: README).
+    expect(files).toContain('web/train/train-section.js');
+    expect(files.filter((file) => /brown|corpus\.bin/.test(file))).toEqual([]);
     expect(manifest.dependencies).toBeUndefined();
     for (const field of ['repository', 'homepage', 'bugs']) expect(manifest[field], field).toBeDefined();
     // Every document the README links to is in the package (relative links) or a web address.
@@ -136,8 +143,10 @@ describe('the tarball', () => {
       '.',
       './elements',
       './elements/bundle',
+      './elements/train',
       './package.json',
       './render',
+      './worker',
     ]);
     expect(attw.status).toBe(0);
   }, 60_000);
@@ -169,19 +178,21 @@ console.log(JSON.stringify({ profile: Array.from(profile), rows: rp.example().co
     expect(printed.version).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
   });
 
-  test('SSR-style: both element entry points and the renderers import in plain Node; the elements export their classes and define nothing', () => {
+  test('SSR-style: the three element entry points and the renderers import in plain Node; the elements export their classes and define nothing', () => {
     write(
       join(app, 'ssr.mjs'),
       `const a = await import('relpos-wasm/elements');
 const b = await import('relpos-wasm/elements/bundle');
+const t = await import('relpos-wasm/elements/train');
 const { createRelPos } = await import('relpos-wasm');
 const render = await import('relpos-wasm/render');
-console.log(JSON.stringify({ a: Object.keys(a).sort(), b: Object.keys(b).sort(), render: Object.keys(render).sort(), dom: typeof customElements,
+console.log(JSON.stringify({ a: Object.keys(a).sort(), b: Object.keys(b).sort(), t: Object.keys(t), render: Object.keys(render).sort(), dom: typeof customElements,
   n: (await createRelPos()).relativeOffsets(3, 1).rows }));`,
     );
     expect(JSON.parse(run(process.execPath, ['ssr.mjs'], app))).toEqual({
       a: ['RelposAttentionElement', 'RelposProfileElement'],
       b: ['RelposAttentionElement', 'RelposProfileElement'],
+      t: ['RelposTrainElement'],
       render: ['colourBar', 'colourOf', 'heatmap', 'linePlot', 'toMatrix'],
       dom: 'undefined',
       n: 3,

@@ -34,6 +34,7 @@ const headWeights: Float64Array = model.attention(batch.tokens.subarray(0, 16), 
   .data;
 const learned: Float64Array = model.positionProfile(batch, { head: 0 }).profile;
 const learnedByDefault: Int32Array = model.positionProfile({ layer: 0, head: 1 }).offsets;
+const everyHead: number = model.headInputs(batch.tokens.subarray(0, 16))[1].q.rows;
 const small32: Float32Array = rp.createModel({ vocabSize: 4 }).parameters()['output.bias'].data;
 model.dispose();
 // @ts-expect-error vocabSize is required
@@ -43,7 +44,7 @@ rp.createModel({ vocabSize: 4, precision: 'float16' });
 // @ts-expect-error Adam options are checked by name
 model.trainStep(batch, { lr: 0.1 });
 
-export { trainedLoss, grads, headWeights, learned, learnedByDefault, small32 };
+export { trainedLoss, grads, headWeights, learned, learnedByDefault, everyHead, small32 };
 export { weights64, weights32, profile, offsets, z, noise };
 
 // The elements' subpath export.

@@ -29,6 +29,9 @@ export { version } from './version.js';
 export { Model, MODEL_DEFAULTS, ADAM_DEFAULTS, SYNTHETIC_DEFAULTS } from './model.js';
 
 const F64 = Float64Array.BYTES_PER_ELEMENT;
+// The page's first-load module is built without the training engine (vite.config.js).
+const NO_TRAINING = (where) =>
+  `${where}: this build of the module has no training engine (the page's first-load build); import relpos-wasm itself`;
 const MAX_TABLE_DISTANCE = (MAX_DIMENSION - 1) / 2;
 
 /** The longest token example() takes, in UTF-8 bytes. */
@@ -380,6 +383,7 @@ export class RelPos {
   createModel(config) {
     this.#live('createModel');
     const resolved = resolveModelConfig('createModel', config);
+    if (!this.#core.ModelHandle) throw new Error(NO_TRAINING('createModel'));
     const host = {
       core: this.#core,
       arena: this.#arena,
@@ -400,6 +404,7 @@ export class RelPos {
    */
   syntheticBatch(options) {
     const where = 'syntheticBatch';
+    if (!this.#core.syntheticBatchInto) throw new Error(NO_TRAINING(where));
     const o = resolveSyntheticOptions(where, options);
     const length = o.batchSize * o.seqLen;
     const bytes = length * Int32Array.BYTES_PER_ELEMENT;

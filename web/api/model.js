@@ -73,7 +73,8 @@ export function modelBytes(c) {
   const perLayer = 8 * R * d + R * f + B * H * n * n + 2 * R;
   const pad = (cols) => Math.ceil(cols / (16 / size)) * (16 / size) * 2;
   const packed = Math.max(d * pad(V), V * pad(d), f * pad(d), d * pad(f));
-  const scratch = R * d + R * V + 7 * R * d + R * f + 2 * n * n + 2 * n * rows + packed + 128 * Math.max(V, f, d, n);
+  const scratch =
+    R * d + R * V + 9 * R * d + 2 * R + R * f + 2 * n * n + 2 * n * rows + packed + 128 * Math.max(V, f, d, n);
   return size * (4 * parameters + L * perLayer + scratch);
 }
 
@@ -267,6 +268,46 @@ export class Model {
     const { layer, head } = checkLayerHead(where, options, this.#config);
     const inputs = this.#headInputs(where, this.#checkSequence(where, tokens), layer, head);
     return { layer, head, ...this.#host.attention(inputs) };
+  }
+
+  /**
+   * Every head's inputs on one sequence, from one pass through the model: an array, layer by
+   * layer, of { layer, head, q, k, v, relKeys, relValues, causal }, each exactly what
+   * attention(tokens, { layer, head }) hands to rp.attention().
+   */
+  headInputs(tokens) {
+    const where = 'model.headInputs';
+    const handle = this.#live(where);
+    this.#checkSequence(where, tokens);
+    const { dModel, heads, layers, maxDistance, causal } = this.#config;
+    const n = tokens.length;
+    const dk = dModel / heads;
+    const rows = 2 * maxDistance + 1;
+    const ArrayType = this.#ArrayType;
+    const bytes = n * dk * ArrayType.BYTES_PER_ELEMENT;
+    return this.#host.call(where, [n * I32, bytes, bytes, bytes], ([tokensAt, qAt, kAt, vAt]) => {
+      const arena = this.#host.arena;
+      arena.write(tokensAt, tokens);
+      handle.forwardSequenceOf(tokensAt, n);
+      const out = [];
+      for (let layer = 0; layer < layers; layer += 1) {
+        for (let head = 0; head < heads; head += 1) {
+          handle.headInputsOf(layer, head, qAt, kAt, vAt);
+          const matrix = (at, count) => ({ rows: count, cols: dk, data: arena.read(at, ArrayType, count * dk) });
+          out.push({
+            layer,
+            head,
+            q: matrix(qAt, n),
+            k: matrix(kAt, n),
+            v: matrix(vAt, n),
+            relKeys: matrix(handle.relativeKeysAddress(layer, head), rows),
+            relValues: matrix(handle.relativeValuesAddress(layer, head), rows),
+            causal,
+          });
+        }
+      }
+      return out;
+    });
   }
 
   /**

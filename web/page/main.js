@@ -34,7 +34,8 @@ const $ = (id) => document.getElementById(id);
 const SYNC_LIMIT = 384;
 /** The longest the address bar lags behind the view. */
 const URL_DELAY_MS = 150;
-const PANEL_NAMES = [...PANELS.map((panel) => panel.id), 'tables', 'profile'];
+// 'train': the training section (web/train/train-loader.js opens it in the iframe view).
+const PANEL_NAMES = [...PANELS.map((panel) => panel.id), 'tables', 'profile', 'train'];
 
 /** What the numbers are, for the current draw (under the controls; math notation of render/math-text.js). */
 const DRAW_EXPLAIN = {

@@ -1,0 +1,2 @@
+// Registers <relpos-train>. In an app: import 'relpos-wasm/elements/train';
+import '../web/elements/relpos-train.js';

@@ -1,0 +1,299 @@
+// The "Learned position patterns" section in headless Chromium, in one browser session: nothing of
+// it is fetched on first load (network log), opening it fetches the lazy chunk (≤ 300 KiB
+// gzipped), a tiny model trains (the loss falls, pausing stops the steps), the profiles and
+// part-of-speech profiles draw, a downloaded model loads back to the same readings and panels, bad
+// files give a clear message and change nothing; the iframe view; screenshots (start, mid, trained,
+// 360 px). Bounded: a tiny model, a few hundred steps.
+import { readFileSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchBrowser, openPage, screenshot } from './browser.js';
+import { SITE, canvasHash } from './page-fixture.js';
+import { serveFolder } from './static-server.js';
+
+let server;
+let browser;
+let opened;
+beforeAll(async () => {
+  server = await serveFolder(SITE);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await opened?.context.close();
+  await browser?.close();
+  await server?.close();
+});
+
+const LAZY = /assets\/(train-section|train-worker|brown-corpus)-/;
+const steps = (page) => page.$eval('.relpos-train', (lab) => Number(lab.dataset.steps));
+/** A canvas has been drawn on: some pixel is not transparent. */
+const drawn = (page, selector) =>
+  page.$eval(selector, (canvas) =>
+    canvas
+      .getContext('2d')
+      .getImageData(0, 0, canvas.width, canvas.height)
+      .data.some((v, i) => i % 4 === 3 && v > 0),
+  );
+const readings = (page) =>
+  page.evaluate(() => ({
+    asymmetry: document.querySelector('#train-asymmetry-table').textContent,
+    claims: document.querySelector('#train-claims tbody').textContent,
+  }));
+
+describe('the training section', () => {
+  test('the lazy chunk: at most 300 KiB gzipped', () => {
+    const files = readdirSync(`${SITE}assets`).filter((f) => LAZY.test(`assets/${f}`));
+    expect(files.length).toBe(3);
+    const total = files.reduce((sum, f) => sum + gzipSync(readFileSync(`${SITE}assets/${f}`), { level: 9 }).length, 0);
+    console.log(`training section's lazy chunk: ${(total / 1024).toFixed(1)} KiB gzipped`);
+    expect(total).toBeLessThanOrEqual(300 * 1024);
+  });
+
+  test('first load fetches nothing of it; opening it loads, trains, pauses, draws, saves and loads back', async () => {
+    const requests = [];
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    page.on('request', (r) => requests.push(r.url()));
+    page.on('worker', (w) => requests.push(`worker ${w.url()}`));
+    opened = { context };
+    await page.goto(server.url);
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForTimeout(300);
+    expect(requests.filter((u) => LAZY.test(u))).toEqual([]);
+    expect(await page.isVisible('#train-open')).toBe(true);
+
+    await page.click('#train-open');
+    await page.waitForFunction(
+      () => document.querySelector('#train-start') && !document.querySelector('#train-start').disabled,
+      null,
+      { timeout: 60_000 },
+    );
+    expect(requests.filter((u) => /assets\/train-section-/.test(u)).length).toBe(1);
+    expect(requests.filter((u) => /assets\/brown-corpus-/.test(u)).length).toBe(1);
+    await page.locator('#train-section').screenshot({ path: await screenshotPath('train-start.png') });
+
+    // A tiny model, so that the test is short.
+    await page.selectOption('#train-preset', 'tiny');
+    await page.waitForFunction(
+      () =>
+        !document.querySelector('#train-start').disabled && document.querySelector('#train-preset').value === 'tiny',
+      null,
+      { timeout: 30_000 },
+    );
+    await page.waitForFunction(() => document.querySelector('#train-layer').options.length === 1);
+    await page.click('#train-start');
+    await page.waitForFunction(
+      () => Number(document.querySelector('.relpos-train').dataset.analysisStep) >= 100,
+      null,
+      { timeout: 120_000 },
+    );
+    await page.locator('#train-section').screenshot({ path: await screenshotPath('train-mid.png') });
+    await page.waitForFunction(
+      () => Number(document.querySelector('.relpos-train').dataset.analysisStep) >= 300,
+      null,
+      { timeout: 180_000 },
+    );
+
+    // Pause: the step count stops.
+    await page.click('#train-pause');
+    await page.waitForFunction(() => document.querySelector('#train-status').textContent.indexOf('training') < 0);
+    await page.waitForTimeout(300);
+    const paused = await steps(page);
+    await page.waitForTimeout(1500);
+    expect(await steps(page)).toBe(paused);
+    expect(await page.isDisabled('#train-pause')).toBe(true);
+
+    // The loss fell: the held-out loss now is below the first one recorded.
+    const losses = await page.evaluate(() => document.querySelector('#train-status').textContent);
+    expect(losses).toMatch(/held-out loss \d/);
+    const status = await page.textContent('#train-status');
+    const heldOutNow = Number(/held-out loss ([\d.]+)/.exec(status)[1]);
+    expect(heldOutNow).toBeLessThan(Math.log(502) - 0.5);
+
+    // Everything drew.
+    for (const id of [
+      '#train-loss canvas',
+      '#train-profile canvas',
+      '#train-handbook canvas',
+      '#train-history canvas',
+      '#train-pos canvas',
+    ]) {
+      expect(await drawn(page, id), id).toBe(true);
+    }
+    const table = await readings(page);
+    expect(table.asymmetry).toMatch(/layer 0, head 1/);
+    expect(await page.textContent('#train-pos .train-caption')).toMatch(
+      /determiners attend to following nouns: this head (shows|does not show) it/,
+    );
+    expect(await page.textContent('#train-pos .train-caption')).toMatch(
+      /Over the whole model: determiners → following nouns: (\d of 2 heads show it|no head of 2 shows it) \(the strongest, layer 0 head \d, puts [\d.]+× the uniform weight there\)/,
+    );
+    await page.waitForFunction(() => document.querySelector('.relpos-train').dataset.sentenceDrawn);
+    expect(await drawn(page, '#train-figure-combinedWeights canvas')).toBe(true);
+    await page.locator('#train-section').screenshot({ path: await screenshotPath('train-trained.png') });
+
+    // The sentence panels follow the typed words.
+    const before = await canvasHash(page, '#train-figure-combinedWeights canvas');
+    const drawnId = await page.$eval('.relpos-train', (lab) => Number(lab.dataset.sentenceDrawn));
+    await page.fill('#train-sentence-input', 'a dog ran to the house');
+    await page.waitForFunction(
+      (id) => Number(document.querySelector('.relpos-train').dataset.sentenceDrawn) > id,
+      drawnId,
+    );
+    await page.waitForTimeout(300);
+    expect(await canvasHash(page, '#train-figure-combinedWeights canvas')).not.toBe(before);
+    const panelsBefore = await canvasHash(page, '#train-figure-combinedWeights canvas');
+
+    // Download JSON and .npz; load each back: the same readings and panels.
+    const dir = mkdtempSync(join(tmpdir(), 'relpos-train-'));
+    const saved = {};
+    for (const [button, ext] of [
+      ['#train-save-json', 'json'],
+      ['#train-save-npz', 'npz'],
+    ]) {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+      saved[ext] = join(dir, `model.${ext}`);
+      await download.saveAs(saved[ext]);
+    }
+    expect(JSON.parse(readFileSync(saved.json, 'utf8')).format).toBe('relpos-train-model');
+    expect(readFileSync(saved.npz).subarray(0, 2).toString()).toBe('PK');
+    // Change the model (train a little), then load the saved one back.
+    await page.click('#train-start');
+    await page.waitForFunction((n) => Number(document.querySelector('.relpos-train').dataset.steps) > n + 30, paused, {
+      timeout: 60_000,
+    });
+    await page.click('#train-pause');
+    for (const file of [saved.json, saved.npz]) {
+      await page.setInputFiles('#train-load', file);
+      const base = file.split('/').pop();
+      await page.waitForFunction(
+        (b) => document.querySelector('#train-message').textContent.startsWith(`Loaded ${b}`),
+        base,
+        { timeout: 30_000 },
+      );
+      await page.waitForTimeout(1000);
+      expect(await readings(page)).toEqual(table);
+      expect(await canvasHash(page, '#train-figure-combinedWeights canvas')).toBe(panelsBefore);
+    }
+
+    // Bad files: a clear message; the model and its readings stay as they were.
+    const bad = {
+      'notes.txt': 'hello',
+      'wrong.json': JSON.stringify({ format: 'something-else' }),
+      'cut.npz': readFileSync(saved.npz).subarray(0, 200),
+      'shape.json': (() => {
+        const m = JSON.parse(readFileSync(saved.json, 'utf8'));
+        m.parameters.embedding.shape = [2, 2];
+        return JSON.stringify(m);
+      })(),
+    };
+    const messages = {
+      'notes.txt': /notes.txt is not a model saved by this page: it is neither JSON nor .npz. Nothing was changed./,
+      'wrong.json':
+        /wrong.json: This is not a model saved by this page: "format" must be "relpos-train-model". Nothing was changed./,
+      'cut.npz': /cut.npz is not a .npz saved by this page: it is not a zip archive. Nothing was changed./,
+      'shape.json': /parameter "embedding" has shape \[2,2\], expected \[502,32\]/,
+    };
+    for (const [name, content] of Object.entries(bad)) {
+      const path = join(dir, name);
+      writeFileSync(path, content);
+      await page.setInputFiles('#train-load', path);
+      await page.waitForFunction((n) => document.querySelector('#train-message').textContent.includes(n), name);
+      expect(await page.textContent('#train-message')).toMatch(messages[name]);
+      expect(await readings(page)).toEqual(table);
+    }
+    expect(await canvasHash(page, '#train-figure-combinedWeights canvas')).toBe(panelsBefore);
+
+    // Reset: a fresh model of the same task and size, step 0.
+    await page.click('#train-start');
+    await page.waitForFunction(
+      () => Number(document.querySelector('.relpos-train').dataset.analysisStep) >= 100,
+      null,
+      { timeout: 60_000 },
+    );
+    await page.click('#train-pause');
+    await page.click('#train-reset');
+    await page.waitForFunction(() => document.querySelector('.relpos-train').dataset.analysisStep === '0');
+    expect(await steps(page)).toBe(0);
+    expect(await page.textContent('#train-status')).toMatch(/^step 0 /);
+    expect(await page.inputValue('#train-preset')).toBe('tiny');
+    expect(problems).toEqual([]);
+
+    // A phone: 360 px wide, nothing wider than the screen.
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.waitForTimeout(500);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await page.locator('#train-section').screenshot({ path: await screenshotPath('train-phone.png') });
+  }, 420_000);
+
+  test('the iframe view: ?embed=1&panels=train shows the section alone, open', async () => {
+    const { page, context, problems } = await openPage(browser, `${server.url}?embed=1&panels=train`, {
+      viewport: { width: 900, height: 700 },
+    });
+    await page.waitForFunction(
+      () => document.querySelector('#train-start') && !document.querySelector('#train-start').disabled,
+      null,
+      { timeout: 60_000 },
+    );
+    expect(await page.isVisible('#train-open')).toBe(false);
+    expect(await page.isVisible('.controls')).toBe(false);
+    expect(await page.$$eval('#panels figure', (list) => list.filter((f) => f.offsetParent).length)).toBe(0);
+    await screenshot(page, 'train-iframe.png');
+    expect(problems).toEqual([]);
+    await context.close();
+    // Without "train" in panels, the section is not there.
+    const other = await openPage(browser, `${server.url}?embed=1&panels=combinedWeights`, {
+      viewport: { width: 900, height: 700 },
+    });
+    await other.page.waitForSelector('body[data-ready="true"]');
+    expect(await other.page.isVisible('#train-section')).toBe(false);
+    await other.context.close();
+  }, 120_000);
+});
+
+describe('<relpos-train>', () => {
+  test('renders in its shadow root, trains when pressed, and reports an invalid attribute', async () => {
+    const { page, context, problems } = await openPage(browser, `${server.url}examples/train.html`, {
+      viewport: { width: 1000, height: 800 },
+    });
+    await page.waitForFunction(
+      () => {
+        const start = document.querySelector('#train').shadowRoot?.querySelector('#train-start');
+        return start && !start.disabled;
+      },
+      null,
+      { timeout: 60_000 },
+    );
+    expect(await page.locator('#train #train-preset').inputValue()).toBe('tiny');
+    const message = page.locator('#invalid [part="message"]');
+    await expect
+      .poll(() => message.textContent())
+      .toMatch(/task: unknown "poetry"; choose from masked, next, copy \(using masked\)/);
+    expect(await page.locator('#train [part="message"]').isHidden()).toBe(true);
+    const renders = page.evaluate(
+      () =>
+        new Promise((done) => {
+          let count = 0;
+          document.querySelector('#train').addEventListener('relpos-render', () => (count += 1) === 2 && done(count));
+        }),
+    );
+    await page.locator('#train #train-start').click();
+    expect(await renders).toBe(2); // the readings at steps 100 and 200
+    await page.locator('#train #train-pause').click();
+    expect(Number(await page.locator('#train .relpos-train').getAttribute('data-steps'))).toBeGreaterThanOrEqual(200);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 180_000);
+});
+
+async function screenshotPath(name) {
+  const { ARTIFACTS } = await import('./browser.js');
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return new URL(name, ARTIFACTS).pathname;
+}

@@ -1,0 +1,35 @@
+// Types for relpos-wasm/elements/train (hand-written; see relpos-train.js).
+
+/**
+ * <relpos-train>: the "Learned position patterns" section (train a small relative-attention
+ * model on the Brown corpus in a worker, and read what it learned). Importing it outside a
+ * browser defines nothing.
+ */
+export declare class RelposTrainElement extends HTMLElement {}
+
+/** The attributes of <relpos-train>, for JSX (TSX). */
+export interface RelposTrainAttributes {
+  /** 'masked' (default), 'next' or 'copy'. */
+  task?: 'masked' | 'next' | 'copy';
+  /** 'small' (default), 'tiny' or 'large'. */
+  size?: 'tiny' | 'small' | 'large';
+  /** Start training once loaded. */
+  autostart?: boolean | '';
+  /** The URL of brown-corpus.bin (default: the file next to the module). */
+  corpus?: string;
+  id?: string;
+  class?: string;
+  className?: string;
+  style?: unknown;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'relpos-train': RelposTrainElement;
+  }
+  namespace JSX {
+    interface IntrinsicElements {
+      'relpos-train': RelposTrainAttributes;
+    }
+  }
+}

@@ -1,0 +1,71 @@
+// <relpos-train>: the "Learned position patterns" section as a custom element, for a course page
+// ("press Train and watch"). Import 'relpos-wasm/elements/train' (not part of 'relpos-wasm/elements'
+// or its one-file bundle: it brings a worker, a second WebAssembly instance and a corpus).
+// Attributes (all optional): task (masked, default; next; copy), size (small, default; tiny;
+// large), autostart (boolean: start training once loaded), corpus (the URL of brown-corpus.bin,
+// which `npm run build` writes to dist/; default: the file next to this module, as in build/site).
+// An invalid value shows a message and the default is used; nothing throws. Fires 'relpos-render'
+// once the model is ready and after each reading of what it learned.
+import { adoptFigureCss } from '../figures/figure-css.js';
+import { mountTrainSection } from '../train/train-section.js';
+import { PRESETS, TASKS, DEFAULT_RUN } from '../train/train-session.js';
+
+// Outside a browser (server-side rendering, Node) there is no HTMLElement: importing is safe and
+// defines nothing.
+const ElementBase = globalThis.HTMLElement ?? class {};
+
+export class RelposTrainElement extends ElementBase {
+  static get observedAttributes() {
+    return ['task', 'size', 'corpus', 'autostart'];
+  }
+
+  connectedCallback() {
+    if (this.mounted) return;
+    const shadow = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
+    adoptFigureCss(shadow, ':host');
+    const message = document.createElement('p');
+    message.setAttribute('part', 'message');
+    message.setAttribute('role', 'status');
+    message.style.cssText =
+      'margin:0 0 8px;padding:6px 10px;border:1px solid currentColor;border-radius:6px;font-size:0.85rem';
+    const notes = [];
+    const choose = (name, known, fallback) => {
+      const value = this.getAttribute(name);
+      if (value === null) return fallback;
+      if (Object.hasOwn(known, value)) return value;
+      notes.push(`${name}: unknown "${value}"; choose from ${Object.keys(known).join(', ')} (using ${fallback})`);
+      return fallback;
+    };
+    const task = choose('task', TASKS, DEFAULT_RUN.task);
+    const preset = choose('size', PRESETS, DEFAULT_RUN.preset);
+    message.textContent = notes.join('. ');
+    message.hidden = notes.length === 0;
+    shadow.append(message);
+    const options = { task, preset, autostart: this.hasAttribute('autostart') };
+    const corpus = this.getAttribute('corpus');
+    if (corpus) options.corpusUrl = new URL(corpus, document.baseURI).href;
+    this.section = mountTrainSection(shadow, {
+      ...options,
+      onRender: () => this.dispatchEvent(new Event('relpos-render')),
+    });
+    this.mounted = true;
+  }
+
+  attributeChangedCallback(name, before, after) {
+    if (!this.mounted || before === after) return;
+    // A new task or size: start again with it (the section's own menus do the same).
+    this.section.dispose();
+    this.shadowRoot.replaceChildren();
+    this.mounted = false;
+    this.connectedCallback();
+  }
+
+  disconnectedCallback() {
+    this.section?.dispose();
+    this.shadowRoot?.replaceChildren();
+    this.mounted = false;
+  }
+}
+
+if (typeof customElements !== 'undefined' && !customElements.get('relpos-train'))
+  customElements.define('relpos-train', RelposTrainElement);

@@ -1,0 +1,182 @@
+// A trained model as files: JSON (train-session.js's exportModel, as it is) and NumPy's .npz, a
+// zip (stored, uncompressed) of one .npy per parameter (float32, C order; `np.load(file)[name]`)
+// plus model.json, the export without the numbers. Both read back into the export object;
+// anything malformed is an Error whose message says what is wrong.
+
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n += 1) {
+    let c = n;
+    for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+})();
+
+export function crc32(bytes) {
+  let c = 0xffffffff;
+  for (let i = 0; i < bytes.length; i += 1) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/** One float32 array as .npy (format 1.0). */
+export function npyBytes(shape, data) {
+  const dims = shape.length === 1 ? `${shape[0]},` : shape.join(', ');
+  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${dims}), }`;
+  const total = 10 + header.length + 1;
+  header += ' '.repeat((64 - (total % 64)) % 64) + '\n';
+  const out = new Uint8Array(10 + header.length + data.length * 4);
+  out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, header.length & 0xff, header.length >> 8]);
+  for (let i = 0; i < header.length; i += 1) out[10 + i] = header.charCodeAt(i);
+  const view = new DataView(out.buffer, 10 + header.length);
+  for (let i = 0; i < data.length; i += 1) view.setFloat32(i * 4, data[i], true);
+  return out;
+}
+
+/** { shape, data: Float32Array } from .npy bytes (little-endian float32 or float64, C order). */
+export function parseNpy(bytes, name) {
+  const fail = (what) => {
+    throw new Error(`${name} is not a .npy array this page reads: ${what}`);
+  };
+  if (bytes.length < 10 || bytes[0] !== 0x93 || String.fromCharCode(...bytes.subarray(1, 6)) !== 'NUMPY')
+    fail('no .npy magic');
+  const major = bytes[6];
+  const headerLength =
+    major === 1 ? bytes[8] | (bytes[9] << 8) : new DataView(bytes.buffer, bytes.byteOffset + 8, 4).getUint32(0, true);
+  const start = major === 1 ? 10 : 12;
+  const header = String.fromCharCode(...bytes.subarray(start, start + headerLength));
+  const descr = /'descr':\s*'([^']+)'/.exec(header)?.[1];
+  if (descr !== '<f4' && descr !== '<f8') fail(`dtype ${descr ?? '?'} (expected <f4 or <f8)`);
+  if (/'fortran_order':\s*True/.test(header)) fail('Fortran order');
+  const shapeText = /'shape':\s*\(([^)]*)\)/.exec(header)?.[1];
+  if (shapeText === undefined) fail('no shape');
+  const shape = shapeText
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map(Number);
+  const count = shape.reduce((a, b) => a * b, 1);
+  const size = descr === '<f4' ? 4 : 8;
+  const dataStart = start + headerLength;
+  if (bytes.length - dataStart < count * size) fail('the data is cut short');
+  const view = new DataView(bytes.buffer, bytes.byteOffset + dataStart, count * size);
+  const data = new Float32Array(count);
+  for (let i = 0; i < count; i += 1) data[i] = size === 4 ? view.getFloat32(i * 4, true) : view.getFloat64(i * 8, true);
+  return { shape, data };
+}
+
+/** A zip archive of stored (uncompressed) files: [{ name, bytes }]. */
+export function zipStored(files) {
+  const encoder = new TextEncoder();
+  const parts = [];
+  const central = [];
+  let offset = 0;
+  for (const { name, bytes } of files) {
+    const nameBytes = encoder.encode(name);
+    const crc = crc32(bytes);
+    const local = new Uint8Array(30 + nameBytes.length);
+    const lv = new DataView(local.buffer);
+    lv.setUint32(0, 0x04034b50, true);
+    lv.setUint16(4, 20, true);
+    lv.setUint32(14, crc, true);
+    lv.setUint32(18, bytes.length, true);
+    lv.setUint32(22, bytes.length, true);
+    lv.setUint16(26, nameBytes.length, true);
+    local.set(nameBytes, 30);
+    const entry = new Uint8Array(46 + nameBytes.length);
+    const cv = new DataView(entry.buffer);
+    cv.setUint32(0, 0x02014b50, true);
+    cv.setUint16(4, 20, true);
+    cv.setUint16(6, 20, true);
+    cv.setUint32(16, crc, true);
+    cv.setUint32(20, bytes.length, true);
+    cv.setUint32(24, bytes.length, true);
+    cv.setUint16(28, nameBytes.length, true);
+    cv.setUint32(42, offset, true);
+    entry.set(nameBytes, 46);
+    parts.push(local, bytes);
+    central.push(entry);
+    offset += local.length + bytes.length;
+  }
+  const centralSize = central.reduce((s, e) => s + e.length, 0);
+  const end = new Uint8Array(22);
+  const ev = new DataView(end.buffer);
+  ev.setUint32(0, 0x06054b50, true);
+  ev.setUint16(8, files.length, true);
+  ev.setUint16(10, files.length, true);
+  ev.setUint32(12, centralSize, true);
+  ev.setUint32(16, offset, true);
+  const out = new Uint8Array(offset + centralSize + 22);
+  let at = 0;
+  for (const p of [...parts, ...central, end]) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** The stored files of a zip: Map name → bytes (compressed entries are refused). */
+export function unzipStored(bytes, name) {
+  const fail = (what) => {
+    throw new Error(`${name} is not a .npz saved by this page: ${what}.`);
+  };
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  let end = -1;
+  for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 65535); i -= 1) {
+    if (view.getUint32(i, true) === 0x06054b50) {
+      end = i;
+      break;
+    }
+  }
+  if (end < 0) fail('it is not a zip archive');
+  const count = view.getUint16(end + 10, true);
+  let at = view.getUint32(end + 16, true);
+  const files = new Map();
+  const decoder = new TextDecoder();
+  for (let f = 0; f < count; f += 1) {
+    if (at + 46 > bytes.length || view.getUint32(at, true) !== 0x02014b50) fail('its directory is damaged');
+    const method = view.getUint16(at + 10, true);
+    const size = view.getUint32(at + 20, true);
+    const nameLength = view.getUint16(at + 28, true);
+    const extra = view.getUint16(at + 30, true);
+    const comment = view.getUint16(at + 32, true);
+    const local = view.getUint32(at + 42, true);
+    const entryName = decoder.decode(bytes.subarray(at + 46, at + 46 + nameLength));
+    if (method !== 0) fail(`${entryName} is compressed (save with np.savez, not savez_compressed)`);
+    if (local + 30 > bytes.length) fail('its directory is damaged');
+    const dataStart = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+    if (dataStart + size > bytes.length) fail(`${entryName} is cut short`);
+    files.set(entryName, bytes.subarray(dataStart, dataStart + size));
+    at += 46 + nameLength + extra + comment;
+  }
+  return files;
+}
+
+/** The export (exportModel()) as .npz bytes. */
+export function modelToNpz(model) {
+  const { parameters, ...meta } = model;
+  const files = [{ name: 'model.json', bytes: new TextEncoder().encode(JSON.stringify(meta)) }];
+  for (const [name, { shape, data }] of Object.entries(parameters))
+    files.push({ name: `${name}.npy`, bytes: npyBytes(shape, data) });
+  return zipStored(files);
+}
+
+/** .npz bytes back to the export object (its parameters as Float32Arrays). */
+export function modelFromNpz(bytes, name) {
+  const files = unzipStored(bytes, name);
+  const metaBytes = files.get('model.json');
+  if (!metaBytes) throw new Error(`${name} is not a .npz saved by this page: it has no model.json.`);
+  let meta;
+  try {
+    meta = JSON.parse(new TextDecoder().decode(metaBytes));
+  } catch {
+    throw new Error(`${name}: its model.json is not JSON.`);
+  }
+  const parameters = {};
+  for (const [file, data] of files) {
+    if (!file.endsWith('.npy')) continue;
+    const parameter = file.slice(0, -4);
+    parameters[parameter] = parseNpy(data, `${name}: ${file}`);
+  }
+  return { ...meta, parameters };
+}

@@ -1,0 +1,29 @@
+// The training section's styles, scoped to `.relpos-train` (the page's section and the shadow root
+// of <relpos-train> both take this text).
+export const TRAIN_CSS = `
+.relpos-train { display: block; }
+.relpos-train .train-controls { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: end; margin: 0.5rem 0; }
+.relpos-train .train-controls label { display: flex; flex-direction: column; font-size: 0.9rem; gap: 0.2rem; }
+.relpos-train label, .relpos-train select { max-width: 100%; min-width: 0; }
+.relpos-train .train-buttons { display: flex; gap: 0.5rem; flex-wrap: wrap; }
+.relpos-train button, .relpos-train select, .relpos-train input[type="text"] { font: inherit; min-height: 2.2rem; }
+.relpos-train .train-status { font-variant-numeric: tabular-nums; min-width: 18rem; padding: 0.3rem 0; }
+.relpos-train .train-message { border-left: 4px solid var(--relpos-accent, #d55e00); padding: 0.4rem 0.7rem; margin: 0.5rem 0; background: var(--relpos-panel, transparent); }
+.relpos-train .train-message.ok { border-left-color: var(--relpos-line, #0072b2); }
+.relpos-train .train-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 440px), 1fr)); gap: 1rem; }
+.relpos-train figure { margin: 0; padding: 0.6rem; border: 1px solid var(--relpos-border, #ccc); border-radius: 6px; background: var(--relpos-panel, transparent); min-width: 0; }
+.relpos-train figure h3 { font-size: 1rem; margin: 0 0 0.3rem; }
+.relpos-train figure p { margin: 0.3rem 0; font-size: 0.92rem; }
+.relpos-train .train-canvas-wrap { width: 100%; min-width: 0; }
+.relpos-train canvas { display: block; }
+.relpos-train table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 0.9rem; width: 100%; }
+.relpos-train th, .relpos-train td { padding: 0.15rem 0.4rem; text-align: right; border-bottom: 1px solid var(--relpos-grid, #ddd); }
+.relpos-train th:first-child, .relpos-train td:first-child { text-align: left; }
+.relpos-train .train-wide { grid-column: 1 / -1; }
+.relpos-train .train-sentence-controls { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: end; }
+.relpos-train .train-sentence-controls label { display: flex; flex-direction: column; font-size: 0.9rem; }
+.relpos-train .train-sentence-controls input[type="text"] { min-width: min(24rem, 80vw); }
+.relpos-train .train-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 360px), 1fr)); gap: 0.8rem; margin-top: 0.6rem; }
+.relpos-train .train-files { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin-top: 0.8rem; }
+.relpos-train .bar { display: inline-block; height: 0.7rem; vertical-align: middle; }
+`;

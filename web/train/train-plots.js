@@ -1,0 +1,199 @@
+// Canvas drawings of the training section: line charts with several series (loss curves,
+// profiles per head or per part of speech) and a row of steps × offset heatmaps (the profile over
+// training). Colours from the theme's CSS custom properties and the project's colour tables.
+import { fitCanvas } from '../render/canvas-size.js';
+import { colourTable } from '../render/colormaps.js';
+import { formatTick, niceTicks, withMinus } from '../render/ticks.js';
+
+/** Series colours (Okabe–Ito: distinguishable with colour-blindness). */
+export const SERIES_COLOURS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000', '#f0e442'];
+
+const MARGIN = { top: 10, right: 12, bottom: 40, left: 52 };
+
+function themed(canvas) {
+  const style = getComputedStyle(canvas);
+  const colour = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
+  return {
+    fg: colour('--relpos-fg', '#222'),
+    grid: colour('--relpos-grid', '#ddd'),
+    muted: colour('--relpos-muted', '#666'),
+    font: `12px ${style.fontFamily || 'sans-serif'}`,
+  };
+}
+
+/**
+ * Series [{ label, x: number[], y: number[], colour?, dashed? }] over shared axes; a legend
+ * above the plot. Returns the drawn ranges (for tests and captions).
+ */
+export function drawLines(canvas, { series, xLabel, yLabel, height = 220, yFromZero = false, xInteger = false }) {
+  const t = themed(canvas);
+  const cssWidth = Math.max(200, canvas.parentElement.clientWidth);
+  // Legend: coloured labels in rows (wrapping); the canvas grows by the extra rows.
+  const measure = canvas.getContext('2d');
+  measure.font = t.font;
+  const places = [];
+  let lx = MARGIN.left;
+  let ly = 14;
+  for (const s of series) {
+    const w = measure.measureText(s.label).width + 26;
+    if (lx + w > cssWidth - 4 && lx > MARGIN.left) {
+      lx = MARGIN.left;
+      ly += 16;
+    }
+    places.push([lx, ly]);
+    lx += w;
+  }
+  height += ly - 14;
+  const { context: g, width } = fitCanvas(canvas, cssWidth, height);
+  g.clearRect(0, 0, width, height);
+  g.font = t.font;
+  g.textAlign = 'left'; // the context keeps the last draw's settings
+  g.textBaseline = 'alphabetic';
+  const shown = series.filter((s) => s.x.length > 0);
+  for (const [index, s] of series.entries()) {
+    [lx, ly] = places[index];
+    g.strokeStyle = s.colour ?? SERIES_COLOURS[index % SERIES_COLOURS.length];
+    g.lineWidth = 2;
+    g.setLineDash(s.dashed ? [5, 3] : []);
+    g.beginPath();
+    g.moveTo(lx, ly - 4);
+    g.lineTo(lx + 16, ly - 4);
+    g.stroke();
+    g.fillStyle = t.fg;
+    g.fillText(s.label, lx + 20, ly);
+  }
+  g.setLineDash([]);
+  const top = ly + 10;
+  const plotW = width - MARGIN.left - MARGIN.right;
+  const plotH = height - top - MARGIN.bottom;
+  const xs = shown.flatMap((s) => s.x);
+  const ys = shown.flatMap((s) => s.y).filter(Number.isFinite);
+  const xMin = xs.length ? Math.min(...xs) : 0;
+  let xMax = xs.length ? Math.max(...xs) : 1;
+  if (xMax === xMin) xMax = xMin + 1;
+  let yMin = ys.length ? Math.min(...ys) : 0;
+  let yMax = ys.length ? Math.max(...ys) : 1;
+  if (yFromZero) yMin = Math.min(0, yMin);
+  if (yMax === yMin) {
+    yMax += 0.5;
+    yMin -= 0.5;
+  }
+  const pad = (yMax - yMin) * 0.06;
+  yMax += pad;
+  if (!yFromZero || yMin < 0) yMin -= pad;
+  const px = (v) => MARGIN.left + ((v - xMin) / (xMax - xMin)) * plotW;
+  const py = (v) => top + (1 - (v - yMin) / (yMax - yMin)) * plotH;
+  g.strokeStyle = t.grid;
+  g.lineWidth = 1;
+  g.fillStyle = t.fg;
+  g.textAlign = 'right';
+  g.textBaseline = 'middle';
+  const yTicks = niceTicks(yMin, yMax, 4);
+  for (const v of yTicks) {
+    g.beginPath();
+    g.moveTo(MARGIN.left, py(v));
+    g.lineTo(MARGIN.left + plotW, py(v));
+    g.stroke();
+    g.fillText(withMinus(formatTick(v, yTicks)), MARGIN.left - 6, py(v));
+  }
+  g.textAlign = 'center';
+  g.textBaseline = 'top';
+  const xTicks = xInteger ? integerTicks(xMin, xMax) : niceTicks(xMin, xMax, 5);
+  for (const v of xTicks) {
+    g.beginPath();
+    g.moveTo(px(v), top + plotH);
+    g.lineTo(px(v), top + plotH + 4);
+    g.stroke();
+    g.fillText(withMinus(formatTick(v, xTicks)), px(v), top + plotH + 6);
+  }
+  g.fillText(xLabel, MARGIN.left + plotW / 2, top + plotH + 22);
+  g.save();
+  g.translate(12, top + plotH / 2);
+  g.rotate(-Math.PI / 2);
+  g.textBaseline = 'middle';
+  g.fillText(yLabel, 0, 0);
+  g.restore();
+  for (const [index, s] of series.entries()) {
+    if (!s.x.length) continue;
+    g.strokeStyle = s.colour ?? SERIES_COLOURS[index % SERIES_COLOURS.length];
+    g.lineWidth = 2;
+    g.setLineDash(s.dashed ? [5, 3] : []);
+    g.beginPath();
+    s.x.forEach((x, i) => (i ? g.lineTo(px(x), py(s.y[i])) : g.moveTo(px(x), py(s.y[i]))));
+    g.stroke();
+    if (xInteger || s.x.length < 40) {
+      g.fillStyle = g.strokeStyle;
+      s.x.forEach((x, i) => g.fillRect(px(x) - 2, py(s.y[i]) - 2, 4, 4));
+    }
+  }
+  g.setLineDash([]);
+  return { xMin, xMax, yMin, yMax };
+}
+
+function integerTicks(min, max) {
+  const step = max - min > 12 ? 2 : 1;
+  const out = [];
+  for (let v = Math.ceil(min); v <= max; v += step) out.push(v);
+  return out;
+}
+
+/**
+ * Heatmaps side by side, one per head: rows = snapshots over training (first at the top),
+ * columns = offsets −k…k; value = the profile, on one diverging scale symmetric about 0 shared by
+ * all (blue below 0, red above). Returns that scale's m (colours span [−m, m]).
+ */
+export function drawHistory(canvas, { history, heads, maxDistance, titles, height = 200 }) {
+  const t = themed(canvas);
+  const cssWidth = Math.max(200, canvas.parentElement.clientWidth);
+  const { context: g, width } = fitCanvas(canvas, cssWidth, height);
+  g.clearRect(0, 0, width, height);
+  g.font = t.font;
+  const cols = 2 * maxDistance + 1;
+  const gap = 14;
+  const left = 44;
+  const each = (width - left - gap * (heads.length - 1) - 8) / heads.length;
+  const top = 18;
+  const plotH = height - top - 34;
+  let m = 0;
+  for (const snapshot of history)
+    for (const h of heads) for (const v of snapshot.profiles[h]) m = Math.max(m, Math.abs(v));
+  if (m === 0) m = 1;
+  const table = colourTable('rdbu-reversed');
+  const rows = history.length;
+  heads.forEach((h, index) => {
+    const x0 = left + index * (each + gap);
+    g.fillStyle = t.fg;
+    g.textAlign = 'center';
+    g.textBaseline = 'alphabetic';
+    g.fillText(titles[index], x0 + each / 2, top - 5);
+    if (rows) {
+      const image = g.createImageData(cols, rows);
+      history.forEach((snapshot, r) => {
+        snapshot.profiles[h].forEach((v, c) => {
+          const entry = Math.max(0, Math.min(255, Math.round(((v / m + 1) / 2) * 255)));
+          const at = (r * cols + c) * 4;
+          image.data.set(table.subarray(entry * 4, entry * 4 + 4), at);
+        });
+      });
+      const off = new OffscreenCanvas(cols, rows);
+      off.getContext('2d').putImageData(image, 0, 0);
+      g.imageSmoothingEnabled = false;
+      g.drawImage(off, x0, top, each, plotH);
+    }
+    g.strokeStyle = t.grid;
+    g.strokeRect(x0, top, each, plotH);
+    g.textBaseline = 'top';
+    for (const c of [-maxDistance, 0, maxDistance]) {
+      g.fillText(withMinus(String(c)), x0 + ((c + maxDistance + 0.5) / cols) * each, top + plotH + 4);
+    }
+  });
+  g.textAlign = 'center';
+  g.fillText('offset j − i', width / 2, height - 14);
+  g.save();
+  g.translate(10, top + plotH / 2);
+  g.rotate(-Math.PI / 2);
+  g.textBaseline = 'middle';
+  g.fillText(rows ? `step ${history[0].step} → ${history[rows - 1].step}` : 'steps', 0, 0);
+  g.restore();
+  return m;
+}

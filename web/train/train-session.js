@@ -1,0 +1,415 @@
+// One training run of the "Learned position patterns" section (README.md): a relative-attention
+// model (the API's createModel) trained on a task (masked words, next word, copy-offset), its
+// held-out loss, and what it learned about offsets, read on held-out text (docs/corpus.md):
+// each head's position profile, its left/right attention mass and its profiles by the query's part
+// of speech. Runs in the training worker; plain JS on the API, so Node tests run it as it is.
+import { POS_NAMES, UNK_ID } from './corpus-format.js';
+import { evenStarts, maskedBatch, nextWordBatch, seededRandom } from './batches.js';
+
+export const TASKS = Object.freeze({
+  masked: { label: 'masked words (bidirectional)', causal: false },
+  next: { label: 'next word (causal)', causal: true },
+  copy: { label: 'copy-offset (synthetic)', causal: false },
+});
+
+/** Model sizes: words in the vocabulary (plus <mask>, <unk>), width, heads, layers, batch. */
+export const PRESETS = Object.freeze({
+  tiny: {
+    label: 'tiny: 500 words, d 32, 2 heads, 1 layer',
+    words: 500,
+    dModel: 32,
+    heads: 2,
+    layers: 1,
+    ffnWidth: 64,
+    batchSize: 16,
+  },
+  small: {
+    label: 'small: 3000 words, d 64, 4 heads, 2 layers',
+    words: 3000,
+    dModel: 64,
+    heads: 4,
+    layers: 2,
+    ffnWidth: 128,
+    batchSize: 32,
+  },
+  large: {
+    label: 'large: 3000 words, d 128, 4 heads, 2 layers',
+    words: 3000,
+    dModel: 128,
+    heads: 4,
+    layers: 2,
+    ffnWidth: 256,
+    batchSize: 32,
+  },
+});
+export const DEFAULT_RUN = Object.freeze({ task: 'masked', preset: 'small', seed: 1 });
+/** Window length and clipping distance of every run. */
+export const SEQ_LEN = 32;
+export const MAX_DISTANCE = 8;
+/** Copy-offset: tokens from 16 symbols, the target at i is the token at i + COPY_OFFSET. */
+export const COPY = Object.freeze({ vocabSize: 16, offset: -2 });
+export const ADAM = Object.freeze({ learningRate: 2e-3, maxGradNorm: 1 });
+/** Held-out windows: for the loss, and (the first ANALYSIS_WINDOWS) for what the heads learned. */
+export const HELD_OUT_WINDOWS = 64;
+export const ANALYSIS_WINDOWS = 32;
+/** The parts of speech the section draws profiles for (POS_NAMES indices). */
+export const PROFILE_POS = Object.freeze([0, 1, 2, 3, 5]);
+export const MODEL_FORMAT = 'relpos-train-model';
+
+export class TrainSession {
+  /** rp: a createRelPos() instance; corpus: decodeCorpus()'s result (not needed for copy). */
+  constructor(rp, corpus, { task = DEFAULT_RUN.task, preset = DEFAULT_RUN.preset, seed = DEFAULT_RUN.seed } = {}) {
+    if (!TASKS[task]) throw new RangeError(`TrainSession: unknown task ${JSON.stringify(task)}`);
+    if (!PRESETS[preset]) throw new RangeError(`TrainSession: unknown preset ${JSON.stringify(preset)}`);
+    if (task !== 'copy' && !corpus) throw new TypeError('TrainSession: the corpus is needed for this task');
+    this.rp = rp;
+    this.corpus = corpus;
+    this.task = task;
+    this.preset = preset;
+    this.seed = seed;
+    const p = PRESETS[preset];
+    this.vocabSize = task === 'copy' ? COPY.vocabSize : Math.min(p.words, corpus.header.words.length - 2) + 2;
+    this.batchSize = p.batchSize;
+    this.model = rp.createModel({
+      vocabSize: this.vocabSize,
+      dModel: p.dModel,
+      heads: p.heads,
+      layers: p.layers,
+      ffnWidth: p.ffnWidth,
+      maxDistance: MAX_DISTANCE,
+      seqLen: SEQ_LEN,
+      maxBatchSize: p.batchSize,
+      causal: TASKS[task].causal,
+      seed,
+    });
+    this.random = seededRandom(seed);
+    this.heldOutBatch = this.#makeHeldOut();
+    this.analysisWindows = this.#analysisWindows();
+  }
+
+  get config() {
+    return this.model.config;
+  }
+
+  get steps() {
+    return this.model.steps;
+  }
+
+  /** The vocabulary's words by id (copy-offset: the symbols s0 … s15). */
+  get words() {
+    if (this.task === 'copy') return Array.from({ length: COPY.vocabSize }, (_, i) => `s${i}`);
+    return this.corpus.header.words.slice(0, this.vocabSize);
+  }
+
+  /** A training batch of the task. */
+  batch() {
+    const o = { vocabSize: this.vocabSize, seqLen: SEQ_LEN, batchSize: this.batchSize, random: this.random };
+    if (this.task === 'masked') return maskedBatch(this.corpus.train, o);
+    if (this.task === 'next') return nextWordBatch(this.corpus.train, o);
+    return this.rp.syntheticBatch({
+      task: 'copy-offset',
+      offset: COPY.offset,
+      vocabSize: COPY.vocabSize,
+      seqLen: SEQ_LEN,
+      batchSize: this.batchSize,
+      seed: 1000 + this.model.steps,
+    });
+  }
+
+  /** One Adam step; returns the training loss (before the step). */
+  step() {
+    return this.model.trainStep(this.batch(), ADAM).loss;
+  }
+
+  /** Loss and accuracy on the fixed held-out batch. */
+  heldOut() {
+    return this.model.evaluate(this.heldOutBatch);
+  }
+
+  #makeHeldOut() {
+    const o = { vocabSize: this.vocabSize, seqLen: SEQ_LEN, batchSize: HELD_OUT_WINDOWS, random: seededRandom(7) };
+    if (this.task === 'copy') {
+      return this.rp.syntheticBatch({
+        task: 'copy-offset',
+        offset: COPY.offset,
+        vocabSize: COPY.vocabSize,
+        seqLen: SEQ_LEN,
+        batchSize: HELD_OUT_WINDOWS,
+        seed: 7,
+      });
+    }
+    const starts = evenStarts(this.corpus.heldOut.length, SEQ_LEN, HELD_OUT_WINDOWS);
+    return this.task === 'masked'
+      ? maskedBatch(this.corpus.heldOut, { ...o, starts })
+      : nextWordBatch(this.corpus.heldOut, { ...o, starts });
+  }
+
+  // Held-out windows for reading the heads: unmasked text, each token's part of speech.
+  #analysisWindows() {
+    if (this.task === 'copy') {
+      const b = this.rp.syntheticBatch({
+        task: 'copy-offset',
+        offset: 0,
+        vocabSize: COPY.vocabSize,
+        seqLen: SEQ_LEN,
+        batchSize: ANALYSIS_WINDOWS,
+        seed: 11,
+      });
+      return Array.from({ length: ANALYSIS_WINDOWS }, (_, w) => ({
+        tokens: b.tokens.slice(w * SEQ_LEN, (w + 1) * SEQ_LEN),
+        pos: null,
+      }));
+    }
+    const { heldOut, heldOutPos } = this.corpus;
+    const starts = evenStarts(heldOut.length, SEQ_LEN, ANALYSIS_WINDOWS);
+    return Array.from(starts, (start) => ({
+      tokens: Int32Array.from(heldOut.subarray(start, start + SEQ_LEN), (id) => (id < this.vocabSize ? id : UNK_ID)),
+      pos: heldOutPos.subarray(start, start + SEQ_LEN),
+    }));
+  }
+
+  /**
+   * What every head learned, read on the held-out windows (`windows` of them):
+   * heads[l·H + h] = { layer, head, profile (mean q_i·aᴷ[c]/√d_k at offsets −k…k over queries whose
+   * key i + c exists), left, self, right (mean attention mass on keys before, at and after the
+   * query), byPos: { [pos name]: { count, weights (mean combined weight at each offset −k…k) } } }.
+   */
+  analyse(windows = ANALYSIS_WINDOWS) {
+    const { layers, heads: H, maxDistance: k } = this.model.config;
+    const rows = 2 * k + 1;
+    const acc = Array.from({ length: layers * H }, () => ({
+      profile: new Float64Array(rows),
+      profileCount: new Float64Array(rows),
+      left: 0,
+      self: 0,
+      right: 0,
+      queries: 0,
+      pos: PROFILE_POS.map(() => ({ sums: new Float64Array(rows), counts: new Float64Array(rows), queries: 0 })),
+      claims: Object.fromEntries(Object.keys(CLAIMS).map((name) => [name, { weight: 0, uniform: 0, queries: 0 }])),
+    }));
+    for (const window of this.analysisWindows.slice(0, windows)) {
+      const n = window.tokens.length;
+      const weights = new Float64Array(n * n);
+      const bias = new Float64Array(n * n);
+      this.model.headInputs(window.tokens).forEach((inputs, index) => {
+        headWeights(inputs, k, weights, bias);
+        const a = acc[index];
+        for (let i = 0; i < n; i += 1) {
+          const p = window.pos ? PROFILE_POS.indexOf(window.pos[i]) : -1;
+          if (p >= 0) a.pos[p].queries += 1;
+          for (let j = 0; j < n; j += 1) {
+            const c = j - i;
+            const weight = weights[i * n + j];
+            if (c < 0) a.left += weight;
+            else if (c > 0) a.right += weight;
+            else a.self += weight;
+            if (c < -k || c > k) continue;
+            a.profile[c + k] += bias[i * n + j];
+            a.profileCount[c + k] += 1;
+            if (p >= 0) {
+              a.pos[p].sums[c + k] += weight;
+              a.pos[p].counts[c + k] += 1;
+            }
+          }
+          a.queries += 1;
+          if (window.pos) addClaims(a.claims, window.pos, weights, i, n, this.model.config.causal);
+        }
+      });
+    }
+    const mean = (sums, counts) => sums.map((sum, c) => (counts[c] ? sum / counts[c] : 0));
+    const heads = acc.map((a, index) => {
+      let byPos = null;
+      if (this.task !== 'copy') {
+        byPos = {};
+        PROFILE_POS.forEach((code, p) => {
+          byPos[POS_NAMES[code]] = { count: a.pos[p].queries, weights: mean(a.pos[p].sums, a.pos[p].counts) };
+        });
+      }
+      return {
+        layer: Math.floor(index / H),
+        head: index % H,
+        profile: mean(a.profile, a.profileCount),
+        left: a.left / a.queries,
+        self: a.self / a.queries,
+        right: a.right / a.queries,
+        byPos,
+        claims: byPos
+          ? Object.fromEntries(
+              Object.entries(a.claims).map(([name, c]) => [
+                name,
+                {
+                  weight: c.queries ? c.weight / c.queries : 0,
+                  uniform: c.queries ? c.uniform / c.queries : 0,
+                  queries: c.queries,
+                },
+              ]),
+            )
+          : null,
+      };
+    });
+    return { step: this.model.steps, maxDistance: k, heads };
+  }
+
+  /** Words of a typed sentence as ids (unknown words are <unk>), at most SEQ_LEN of them. */
+  idsOf(words) {
+    const index = new Map(this.words.map((word, i) => [word, i]));
+    return Int32Array.from(
+      words.slice(0, SEQ_LEN),
+      (word) => index.get(word.toLowerCase()) ?? (this.task === 'copy' ? 0 : UNK_ID),
+    );
+  }
+
+  /** rp.attention()'s panels of one head on a typed sentence, with the words the model saw. */
+  attentionOn(words, { layer, head }) {
+    const ids = this.idsOf(words);
+    const vocabulary = this.words;
+    return { ...this.model.attention(ids, { layer, head }), seen: Array.from(ids, (id) => vocabulary[id]) };
+  }
+
+  /** The model as a plain object (JSON-able): what it is, and every parameter. */
+  exportModel() {
+    const parameters = {};
+    for (const [name, { shape, data }] of Object.entries(this.model.parameters()))
+      parameters[name] = { shape, data: Array.from(data) };
+    return {
+      format: MODEL_FORMAT,
+      version: 1,
+      task: this.task,
+      preset: this.preset,
+      seed: this.seed,
+      steps: this.model.steps,
+      config: { ...this.model.config },
+      parameters,
+    };
+  }
+
+  dispose() {
+    this.model.dispose();
+  }
+}
+
+/**
+ * The handbook's claims, as measurable quantities: for queries of one part of speech, the
+ * attention on keys of the given parts of speech at offsets from..to (within three words). Each
+ * reading is compared with what uniform attention over the visible keys would give there.
+ */
+export const CLAIMS = Object.freeze({
+  determinerToFollowingNoun: {
+    query: 0,
+    keys: [1],
+    from: 1,
+    to: 3,
+    text: 'determiners → following nouns (offsets +1…+3)',
+  },
+  determinerToPrecedingNoun: { query: 0, keys: [1], from: -3, to: -1, text: 'determiners → preceding nouns (−3…−1)' },
+  verbToPrecedingSubject: {
+    query: 2,
+    keys: [1, 6],
+    from: -3,
+    to: -1,
+    text: 'verbs → preceding nouns or pronouns (subjects; −3…−1)',
+  },
+  verbToFollowingNoun: {
+    query: 2,
+    keys: [1, 6],
+    from: 1,
+    to: 3,
+    text: 'verbs → following nouns or pronouns (objects; +1…+3)',
+  },
+});
+
+function addClaims(claims, pos, weights, i, n, causal) {
+  const visible = causal ? i + 1 : n;
+  for (const [name, claim] of Object.entries(CLAIMS)) {
+    if (pos[i] !== claim.query) continue;
+    const c = claims[name];
+    c.queries += 1;
+    for (let j = Math.max(0, i + claim.from); j <= Math.min(n - 1, i + claim.to); j += 1) {
+      if (!claim.keys.includes(pos[j])) continue;
+      c.weight += weights[i * n + j];
+      if (!causal || j <= i) c.uniform += 1 / visible;
+    }
+  }
+}
+
+/**
+ * One head's combined weights and position biases (n × n, row-major, into `weights` and `bias`)
+ * from its inputs (model.headInputs): score = (q_i·k_j + q_i·aᴷ[clip(j − i, −k, k) + k]) / √d_k,
+ * keys after the query masked when causal, row softmax (docs/maths.md; the same numbers as
+ * rp.attention() to rounding).
+ */
+export function headWeights({ q, k: keys, relKeys, causal }, k, weights, bias) {
+  const n = q.rows;
+  const dk = q.cols;
+  const scale = 1 / Math.sqrt(dk);
+  const Q = q.data;
+  const K = keys.data;
+  const A = relKeys.data;
+  for (let i = 0; i < n; i += 1) {
+    let max = -Infinity;
+    for (let j = 0; j < n; j += 1) {
+      const c = Math.min(k, Math.max(-k, j - i)) + k;
+      let content = 0;
+      let position = 0;
+      for (let x = 0; x < dk; x += 1) {
+        content += Q[i * dk + x] * K[j * dk + x];
+        position += Q[i * dk + x] * A[c * dk + x];
+      }
+      bias[i * n + j] = position * scale;
+      const score = causal && j > i ? -Infinity : (content + position) * scale;
+      weights[i * n + j] = score;
+      if (score > max) max = score;
+    }
+    let sum = 0;
+    for (let j = 0; j < n; j += 1) {
+      const e = Math.exp(weights[i * n + j] - max);
+      weights[i * n + j] = e;
+      sum += e;
+    }
+    for (let j = 0; j < n; j += 1) weights[i * n + j] /= sum;
+  }
+}
+
+/**
+ * A session from an exported model (exportModel, or a .npz's parts): checks everything before
+ * making anything, and throws an Error whose message says what is wrong (the caller keeps its
+ * current session then).
+ */
+export function sessionFromExport(rp, corpus, data) {
+  const fail = (what) => {
+    throw new Error(`This is not a model saved by this page: ${what}.`);
+  };
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) fail('expected a JSON object');
+  if (data.format !== MODEL_FORMAT) fail(`"format" must be "${MODEL_FORMAT}"`);
+  if (data.version !== 1) fail(`version ${JSON.stringify(data.version)} is not one this page reads (1)`);
+  if (!TASKS[data.task]) fail(`unknown task ${JSON.stringify(data.task)}`);
+  if (!PRESETS[data.preset]) fail(`unknown model size ${JSON.stringify(data.preset)}`);
+  if (!Number.isInteger(data.seed)) fail('"seed" must be an integer');
+  const session = new TrainSession(rp, corpus, { task: data.task, preset: data.preset, seed: data.seed });
+  try {
+    const expected = session.model.parameters();
+    if (!data.parameters || typeof data.parameters !== 'object') fail('"parameters" is missing');
+    const values = {};
+    for (const [name, { shape }] of Object.entries(expected)) {
+      const given = data.parameters[name];
+      if (!given) fail(`parameter "${name}" is missing`);
+      if (!Array.isArray(given.shape) || given.shape.join(',') !== shape.join(','))
+        fail(`parameter "${name}" has shape [${given.shape}], expected [${shape}]`);
+      const size = shape.reduce((a, b) => a * b, 1);
+      if (!(Array.isArray(given.data) || ArrayBuffer.isView(given.data)) || given.data.length !== size)
+        fail(`parameter "${name}" must hold ${size} numbers`);
+      const array = Float32Array.from(given.data);
+      for (let i = 0; i < size; i += 1)
+        if (!Number.isFinite(array[i])) fail(`parameter "${name}"[${i}] is not a finite number`);
+      values[name] = array;
+    }
+    const extra = Object.keys(data.parameters).filter((name) => !(name in expected));
+    if (extra.length) fail(`unknown parameter "${extra[0]}"`);
+    session.model.setParameters(values);
+    session.loadedSteps = Number.isInteger(data.steps) ? data.steps : 0;
+    return session;
+  } catch (error) {
+    session.dispose();
+    throw error;
+  }
+}

@@ -1,0 +1,199 @@
+// The training worker: its own WebAssembly instance, the corpus, one TrainSession. The page
+// never trains; it sends commands and draws what comes back (train-section.js). Steps run in
+// slices of at most SLICE_MS, so a message (pause, a sentence to read) waits at most one slice.
+//
+// In:  { type: 'init', corpusUrl, task, preset } | { type: 'configure', task, preset } | { type: 'train' } |
+//      { type: 'pause' } | { type: 'reset' } | { type: 'sentence', words, layer, head } |
+//      { type: 'analyse' } | { type: 'export' } | { type: 'import', text }
+// Out: { type: 'ready', words, config, ... } | { type: 'progress', ... } | { type: 'analysis', ... } |
+//      { type: 'sentence', ... } | { type: 'exported', model } | { type: 'error', message, during }
+import { createRelPos } from '../api/index.js';
+import { decodeCorpus } from './corpus-format.js';
+import { modelFromNpz, modelToNpz } from './model-files.js';
+import { DEFAULT_RUN, TrainSession, sessionFromExport } from './train-session.js';
+
+/** A saved model's bytes (.npz: a zip, "PK"; otherwise JSON) as the export object. */
+function readModelFile(bytes, name) {
+  if (bytes.length === 0) throw new Error(`${name} is empty.`);
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b) return modelFromNpz(bytes, name);
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new Error(`${name} is not a model saved by this page: it is neither JSON nor .npz.`);
+  }
+}
+
+const SLICE_MS = 40;
+/** Held-out loss every this many steps; what the heads learned every ANALYSE_EVERY. */
+const EVALUATE_EVERY = 25;
+const ANALYSE_EVERY = 100;
+
+let rp = null;
+let corpus = null;
+let session = null;
+let run = { ...DEFAULT_RUN };
+let running = false;
+let sliceTimer = 0;
+let recentLosses = [];
+let lastRate = { steps: 0, time: 0 };
+
+const post = (message, transfer = []) => self.postMessage(message, transfer);
+
+async function loadCorpus(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`could not load the corpus (${response.status} ${response.statusText})`);
+  const stream = response.body.pipeThrough(new DecompressionStream('gzip'));
+  return decodeCorpus(new Uint8Array(await new Response(stream).arrayBuffer()));
+}
+
+function describeSession(extra = {}) {
+  return {
+    type: 'ready',
+    task: session.task,
+    preset: session.preset,
+    config: { ...session.config },
+    words: session.task === 'copy' ? session.words : null,
+    steps: session.steps,
+    handbookProfile: Array.from(rp.localityProfile().profile), // the handbook's own settings (k = 5)
+    corpus: {
+      source: corpus.header.source,
+      terms: corpus.header.terms,
+      train: corpus.train.length,
+      heldOut: corpus.heldOut.length,
+    },
+    ...extra,
+  };
+}
+
+function newSession() {
+  session?.dispose();
+  session = new TrainSession(rp, corpus, run);
+  recentLosses = [];
+}
+
+function evaluateAndPost(trainLoss) {
+  const heldOut = session.heldOut();
+  post({
+    type: 'progress',
+    steps: session.steps,
+    trainLoss,
+    heldOutLoss: heldOut.loss,
+    heldOutAccuracy: heldOut.accuracy,
+    stepsPerSecond: rate(),
+  });
+}
+
+function rate() {
+  const now = performance.now();
+  const steps = session.steps;
+  const r = lastRate.time && now > lastRate.time ? ((steps - lastRate.steps) * 1000) / (now - lastRate.time) : 0;
+  lastRate = { steps, time: now };
+  return r;
+}
+
+function slice() {
+  sliceTimer = 0;
+  if (!running) return;
+  const start = performance.now();
+  do {
+    recentLosses.push(session.step());
+    const steps = session.steps;
+    if (steps % EVALUATE_EVERY === 0) {
+      const mean = recentLosses.reduce((a, b) => a + b, 0) / recentLosses.length;
+      recentLosses = [];
+      evaluateAndPost(mean);
+    }
+    if (steps % ANALYSE_EVERY === 0) post({ type: 'analysis', ...session.analyse() });
+  } while (running && performance.now() - start < SLICE_MS && session.steps % EVALUATE_EVERY !== 0);
+  post({ type: 'steps', steps: session.steps });
+  sliceTimer = setTimeout(slice, 0);
+}
+
+const handlers = {
+  async init({ corpusUrl, task = run.task, preset = run.preset }) {
+    rp = await createRelPos();
+    corpus = await loadCorpus(corpusUrl);
+    run = { ...run, task, preset };
+    newSession();
+    post(describeSession());
+    post({ type: 'analysis', ...session.analyse() });
+  },
+  configure({ task, preset }) {
+    running = false;
+    run = { ...run, task, preset };
+    newSession();
+    post(describeSession());
+    post({ type: 'analysis', ...session.analyse() });
+  },
+  train() {
+    if (running) return;
+    running = true;
+    lastRate = { steps: session.steps, time: performance.now() };
+    if (!sliceTimer) sliceTimer = setTimeout(slice, 0);
+  },
+  pause() {
+    running = false;
+    clearTimeout(sliceTimer);
+    sliceTimer = 0;
+    post({ type: 'paused', steps: session.steps });
+    post({ type: 'analysis', ...session.analyse() });
+  },
+  reset() {
+    handlers.pause();
+    newSession();
+    post(describeSession({ reset: true }));
+    post({ type: 'analysis', ...session.analyse() });
+  },
+  analyse() {
+    post({ type: 'analysis', ...session.analyse() });
+  },
+  sentence({ words, layer, head, id }) {
+    const r = session.attentionOn(words, { layer, head });
+    post({
+      type: 'sentence',
+      id,
+      layer,
+      head,
+      words,
+      seen: r.seen,
+      result: r,
+      maxDistance: session.config.maxDistance,
+      causal: session.config.causal,
+    });
+  },
+  export({ format }) {
+    const model = session.exportModel();
+    if (format === 'npz') {
+      const bytes = modelToNpz(model);
+      post({ type: 'exported', format, bytes: bytes.buffer }, [bytes.buffer]);
+    } else {
+      post({ type: 'exported', format, text: JSON.stringify(model) });
+    }
+  },
+  import({ bytes, name }) {
+    const data = readModelFile(new Uint8Array(bytes), name);
+    let loaded;
+    try {
+      loaded = sessionFromExport(rp, corpus, data);
+    } catch (error) {
+      throw new Error(`${name}: ${error.message}`, { cause: error });
+    }
+    handlers.pause();
+    session.dispose();
+    session = loaded;
+    run = { task: loaded.task, preset: loaded.preset, seed: loaded.seed };
+    recentLosses = [];
+    const heldOut = session.heldOut();
+    post(describeSession({ loaded: name, loadedSteps: loaded.loadedSteps, heldOutLoss: heldOut.loss }));
+    post({ type: 'analysis', ...session.analyse(), loadedSteps: loaded.loadedSteps });
+  },
+};
+
+self.onmessage = async ({ data }) => {
+  try {
+    await handlers[data.type](data);
+  } catch (error) {
+    if (data.type !== 'import') running = false; // a bad file changes nothing
+    post({ type: 'error', during: data.type, message: error?.message ?? String(error) });
+  }
+};
