@@ -3,7 +3,7 @@
 // (train-loader.js, <relpos-train>): this module, the worker, its WebAssembly and the corpus are
 // the lazy chunk. The page thread only draws (small canvases, the six panels at n ≤ 32).
 import { AttentionFigure } from '../figures/attention-figure.js';
-import { download } from '../figures/download.js';
+import { download } from '../files/download.js';
 import { PANELS } from '../figures/panels.js';
 import { TRAIN_CSS } from './train-css.js';
 import { SERIES_COLOURS, drawHistory, drawLines } from './train-plots.js';
