@@ -145,9 +145,14 @@ describe('the training section', () => {
       (id) => Number(document.querySelector('.relpos-train').dataset.sentenceDrawn) > id,
       drawnId,
     );
-    await page.waitForTimeout(300);
-    expect(await canvasHash(page, '#train-figure-combinedWeights canvas')).not.toBe(before);
-    const panelsBefore = await canvasHash(page, '#train-figure-combinedWeights canvas');
+    // A panel outside the viewport is drawn when it scrolls in (AttentionFigure's progressive view).
+    const panelHash = async () => {
+      await page.locator('#train-figure-combinedWeights canvas').scrollIntoViewIfNeeded();
+      await page.waitForTimeout(300);
+      return canvasHash(page, '#train-figure-combinedWeights canvas');
+    };
+    expect(await panelHash()).not.toBe(before);
+    const panelsBefore = await panelHash();
 
     // Download JSON and .npz; load each back: the same readings and panels.
     const dir = mkdtempSync(join(tmpdir(), 'relpos-train-'));
@@ -178,7 +183,7 @@ describe('the training section', () => {
       );
       await page.waitForTimeout(1000);
       expect(await readings(page)).toEqual(table);
-      expect(await canvasHash(page, '#train-figure-combinedWeights canvas')).toBe(panelsBefore);
+      expect(await panelHash()).toBe(panelsBefore);
     }
 
     // Bad files: a clear message; the model and its readings stay as they were.
@@ -207,7 +212,7 @@ describe('the training section', () => {
       expect(await page.textContent('#train-message')).toMatch(messages[name]);
       expect(await readings(page)).toEqual(table);
     }
-    expect(await canvasHash(page, '#train-figure-combinedWeights canvas')).toBe(panelsBefore);
+    expect(await panelHash()).toBe(panelsBefore);
 
     // Reset: a fresh model of the same task and size, step 0.
     await page.click('#train-start');
