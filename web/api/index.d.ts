@@ -1,4 +1,12 @@
 // Types for relpos-wasm (hand-written: see web/api/index.js for the implementation).
+import type {
+  SchemeAttentionInputs,
+  SchemeAttentionResult,
+  SchemeMethods,
+  SinusoidalAttentionInputs,
+} from './schemes.js';
+
+export * from './schemes.js';
 
 /** A row-major matrix: element (i, j) is data[i * cols + j]. */
 export interface Matrix<A extends Float64Array | Float32Array = Float64Array | Float32Array> {
@@ -136,6 +144,9 @@ export interface MemoryInfo {
   heapInUseBytes: number;
 }
 
+/** The position schemes' methods (t5Buckets, alibiSlopes, rope, sinusoidal): schemes.d.ts. */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface, @typescript-eslint/no-empty-object-type
+export interface RelPos extends SchemeMethods {}
 export declare class RelPos {
   private constructor();
   /** np.random.seed(seed); np.random.randn(count). */
@@ -147,9 +158,14 @@ export declare class RelPos {
    * earlier result of the same shapes), its arrays are overwritten and it is returned.
    */
   attention<A extends Float64Array | Float32Array>(
-    inputs: AttentionInputs<A>,
+    inputs: AttentionInputs<A> & { position?: { scheme: 'shaw' } },
     out?: AttentionResult<A>,
   ): AttentionResult<A>;
+  /** With position: { scheme: 't5' | 'alibi' | 'rope' | 'sinusoidal' | 'none', … } (schemes.d.ts). */
+  attention<A extends Float64Array | Float32Array>(
+    inputs: SchemeAttentionInputs<A> | SinusoidalAttentionInputs<A>,
+    out?: SchemeAttentionResult<A>,
+  ): SchemeAttentionResult<A>;
   /** The handbook's simulated locality profile. */
   localityProfile(options?: LocalityProfileOptions): LocalityProfile;
   /** The page's default scenario, drawn from numpy's stream, and its attention panels. */

@@ -18,9 +18,17 @@ import {
 } from './validate.js';
 import { WasmArena } from './wasm-arena.js';
 import { Model, resolveModelConfig, resolveSyntheticOptions } from './model.js';
+import * as schemes from './schemes.js';
 
 export { MAX_CALL_BYTES, MAX_DIMENSION, MAX_SEED } from './limits.js';
 export { Model, MODEL_DEFAULTS, ADAM_DEFAULTS, SYNTHETIC_DEFAULTS } from './model.js';
+export {
+  POSITION_SCHEMES,
+  MAX_ALIBI_HEADS,
+  T5_BUCKET_DEFAULTS,
+  ROPE_DEFAULTS,
+  SINUSOIDAL_DEFAULTS,
+} from './schemes.js';
 
 const F64 = Float64Array.BYTES_PER_ELEMENT;
 const MAX_TABLE_DISTANCE = (MAX_DIMENSION - 1) / 2;
@@ -151,6 +159,11 @@ export class RelPos {
    */
   attention(inputs, out) {
     const where = 'attention';
+    // position: { scheme, … } (web/api/schemes.js); Shaw's, the default, runs on unchanged.
+    if (schemes.positionScheme(where, inputs) !== 'shaw') {
+      return schemes.schemeAttention(this.#schemeHost(), inputs, out);
+    }
+    inputs = schemes.withoutPosition(inputs);
     const given = checkOptions(where, 'inputs', inputs, { v: undefined, relValues: undefined, causal: false }, [
       'q',
       'k',
@@ -449,6 +462,34 @@ export class RelPos {
   }
 
   // ---- end of the training engine
+
+  // ---- Position schemes (issue #15): web/api/schemes.js
+
+  /** T5's bucket of j - i for an n × n grid: { rows, cols, data: Int32Array }. */
+  t5Buckets(n, options) {
+    return schemes.t5Buckets(this.#schemeHost(), n, options);
+  }
+
+  /** The ALiBi paper's slopes for `heads` heads (its rule when heads is not a power of two). */
+  alibiSlopes(heads) {
+    return schemes.alibiSlopes(this.#schemeHost(), heads);
+  }
+
+  /** x (n × d) with each row's dimension pairs rotated by its position (RoPE). */
+  rope(x, options) {
+    return schemes.rope(this.#schemeHost(), x, options);
+  }
+
+  /** The sinusoidal position encoding of Vaswani et al., n × d (float64). */
+  sinusoidal(n, d, options) {
+    return schemes.sinusoidal(this.#schemeHost(), n, d, options);
+  }
+
+  #schemeHost() {
+    return { core: this.#core, arena: this.#arena, call: (where, lengths, body) => this.#call(where, lengths, body) };
+  }
+
+  // ---- end of the position schemes
 
   /** WASM memory in bytes: its whole size, and the part malloc has handed out. */
   memory() {
