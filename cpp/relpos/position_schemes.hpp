@@ -8,6 +8,7 @@
 
 #include "relpos/attention.hpp"
 #include "relpos/matrix_types.hpp"
+#include "relpos/packed_gemm.hpp"
 
 namespace relpos {
 
@@ -88,7 +89,8 @@ struct SchemeWorkspace {
   Matrix<T> queries, keys, values;              // content-only (sinusoidal) or rotated (RoPE)
   Matrix<T> placed, placedQueries, placedKeys;  // sinusoidal: x + PE and its projections
   Vector<double> positions;
-  Vector<T> byOffset;  // T5: the bias of each offset -(n - 1) .. n - 1
+  Vector<T> byOffset;    // T5: the bias of each offset -(n - 1) .. n - 1
+  PackedRight<T> right;  // the right operand of each product, packed (packed_gemm.hpp)
 };
 
 // Every panel of AttentionPanels for a scheme: content = q_i . k_j / sqrt(d_k) without

@@ -19,12 +19,29 @@ void powerOfTwoSlopes(Index count, double* out) {
   for (Index i = 0; i < count; ++i) out[i] = start * std::pow(start, static_cast<double>(i));
 }
 
+// out = alpha · a · b^T with the project's kernel (Eigen's own product would add its code to the
+// module for both scalars).
+template <typename T>
+void multiplyTransposed(ConstMatrixRef<T> a, ConstMatrixRef<T> b, T alpha, PackedRight<T>& packed,
+                        MatrixRef<T> out) {
+  packed.packTransposed(b);
+  multiplyPacked<T>(a, packed, alpha, false, out);
+}
+
+// out = a · b, out resized to a.rows() x b.cols() first.
+template <typename T>
+void multiplyInto(ConstMatrixRef<T> a, ConstMatrixRef<T> b, PackedRight<T>& packed,
+                  Matrix<T>& out) {
+  out.resize(a.rows(), b.cols());
+  packed.pack(b);
+  multiplyPacked<T>(a, packed, T(1), false, out);
+}
+
 // content(i, j) = a_i . b_j / sqrt(d_k) (docs/maths.md §3).
 template <typename T>
-void scaledScores(const Eigen::Ref<const Matrix<T>>& a, const Eigen::Ref<const Matrix<T>>& b,
-                  MatrixMap<T>& out) {
-  out.noalias() = a * b.transpose();
-  out *= inverseSqrt<T>(a.cols());
+void scaledScores(ConstMatrixRef<T> a, ConstMatrixRef<T> b, PackedRight<T>& packed,
+                  MatrixRef<T> out) {
+  multiplyTransposed<T>(a, b, inverseSqrt<T>(a.cols()), packed, out);
 }
 
 }  // namespace
@@ -117,18 +134,19 @@ void schemeAttention(const SchemeInputs<T>& in, const SchemePosition<T>& positio
 
   if (sinusoidal) {
     // docs/schemes.md §4: content from Q = X W_Q, K = X W_K; combined from (X + PE) W_Q, W_K.
-    workspace.queries.noalias() = in.x * in.queryWeights;
-    workspace.keys.noalias() = in.x * in.keyWeights;
+    PackedRight<T>& packed = workspace.right;
+    multiplyInto<T>(in.x, in.queryWeights, packed, workspace.queries);
+    multiplyInto<T>(in.x, in.keyWeights, packed, workspace.keys);
     workspace.placed.resize(n, in.x.cols());
     sinusoidalEncoding<T>(position.base, 0, workspace.placed);
     workspace.placed += in.x;
-    workspace.placedQueries.noalias() = workspace.placed * in.queryWeights;
-    workspace.placedKeys.noalias() = workspace.placed * in.keyWeights;
-    scaledScores<T>(workspace.queries, workspace.keys, panels.contentScores);
-    scaledScores<T>(workspace.placedQueries, workspace.placedKeys, panels.combinedScores);
+    multiplyInto<T>(workspace.placed, in.queryWeights, packed, workspace.placedQueries);
+    multiplyInto<T>(workspace.placed, in.keyWeights, packed, workspace.placedKeys);
+    scaledScores<T>(workspace.queries, workspace.keys, packed, panels.contentScores);
+    scaledScores<T>(workspace.placedQueries, workspace.placedKeys, packed, panels.combinedScores);
     panels.positionBiases.noalias() = panels.combinedScores - panels.contentScores;
   } else {
-    scaledScores<T>(in.queries, in.keys, panels.contentScores);
+    scaledScores<T>(in.queries, in.keys, workspace.right, panels.contentScores);
     switch (position.scheme) {
       case PositionScheme::kT5:
         // bias(i, j) = b[bucket(j - i)], unscaled (docs/schemes.md §1).
@@ -156,7 +174,7 @@ void schemeAttention(const SchemeInputs<T>& in, const SchemePosition<T>& positio
         workspace.keys.resize(n, in.keys.cols());
         applyRope<T>(in.queries, workspace.positions, position.rope, workspace.queries);
         applyRope<T>(in.keys, workspace.positions, position.rope, workspace.keys);
-        scaledScores<T>(workspace.queries, workspace.keys, panels.combinedScores);
+        scaledScores<T>(workspace.queries, workspace.keys, workspace.right, panels.combinedScores);
         panels.positionBiases.noalias() = panels.combinedScores - panels.contentScores;
         break;
       default:
@@ -171,11 +189,12 @@ void schemeAttention(const SchemeInputs<T>& in, const SchemePosition<T>& positio
   softmaxRows<T>(panels.combinedScores, in.causal, panels.combinedWeights);
   if (!hasValues) return;
   if (sinusoidal) {
-    workspace.values.noalias() = workspace.placed * in.valueWeights;
-    panels.output.noalias() = panels.combinedWeights * workspace.values;
+    multiplyInto<T>(workspace.placed, in.valueWeights, workspace.right, workspace.values);
+    workspace.right.pack(workspace.values);
   } else {
-    panels.output.noalias() = panels.combinedWeights * in.values;
+    workspace.right.pack(in.values);
   }
+  multiplyPacked<T>(panels.combinedWeights, workspace.right, T(1), false, panels.output);
 }
 
 #define RELPOS_INSTANTIATE(T)                                                            \
