@@ -351,9 +351,7 @@ EMSCRIPTEN_BINDINGS(relpos_schemes) {
   emscripten::function("alibiSlopesInto", &alibiSlopesInto);
   emscripten::function("sinusoidalInto", &sinusoidalInto);
   emscripten::function("ropeIntoFloat64", &ropeInto<double>);
-  emscripten::function("ropeIntoFloat32", &ropeInto<float>);
   emscripten::function("schemeAttentionIntoFloat64", &schemeAttentionInto<double>);
-  emscripten::function("schemeAttentionIntoFloat32", &schemeAttentionInto<float>);
 }
 
 // ---- Training engine (issue #13): the model as an Embind class, its config and Adam settings

@@ -50,7 +50,7 @@ export interface SinusoidalPosition {
   base?: number;
 }
 
-/** attention() inputs for T5, ALiBi, RoPE or none: queries and keys, optional values. */
+/** attention() inputs for T5, ALiBi, RoPE or none: queries and keys, optional values (computed in float64, returned in their type). */
 export interface SchemeAttentionInputs<A extends Float64Array | Float32Array = Float64Array | Float32Array> {
   q: Matrix<A>;
   k: Matrix<A>;
@@ -88,7 +88,7 @@ export interface SchemeMethods {
   t5Buckets(n: number, options?: T5BucketOptions): OffsetMatrix;
   /** The ALiBi paper's slopes, 1 … 4096 heads (its rule when not a power of two). */
   alibiSlopes(heads: number): Float64Array;
-  /** x (n × d, d even) with each row's dimension pairs rotated by its position. */
+  /** x (n × d, d even) with each row's dimension pairs rotated by its position (computed in float64, returned in x's type). */
   rope<A extends Float64Array | Float32Array>(x: Matrix<A>, options?: RopeOptions): Matrix<A>;
   /** The sinusoidal encoding (Vaswani et al. 2017), n × d, float64. */
   sinusoidal(n: number, d: number, options?: { base?: number }): Matrix<Float64Array>;

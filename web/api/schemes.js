@@ -1,7 +1,9 @@
 // Position schemes beside Shaw's (issue #15; docs/schemes.md): T5 buckets, ALiBi slopes, RoPE,
 // the sinusoidal encoding, and attention() with a `position: { scheme, … }`. Each function takes
 // the RelPos instance's host ({ core, arena, call }), validates every argument (validate.js)
-// before any WASM runs, lays the data out in the arena and returns copies.
+// before any WASM runs, lays the data out in the arena and returns copies. The schemes run in
+// float64 (one build of their kernels keeps the module small): float32 inputs are widened and
+// the results narrowed back, so they keep the inputs' type.
 import { MAX_DIMENSION } from './limits.js';
 import {
   describe,
@@ -18,6 +20,9 @@ import {
 const F64 = Float64Array.BYTES_PER_ELEMENT;
 const I32 = Int32Array.BYTES_PER_ELEMENT;
 const matrix = (rows, cols, data) => ({ rows, cols, data });
+// The arena holds float64: float32 data is widened on the way in and narrowed on the way out.
+const widen = (data) => (data instanceof Float64Array ? data : Float64Array.from(data));
+const narrow = (data, ArrayType) => (data instanceof ArrayType ? data : ArrayType.from(data));
 
 /** The schemes attention() knows; 'shaw' (relKeys, relValues) is the default. */
 export const POSITION_SCHEMES = Object.freeze(['shaw', 't5', 'alibi', 'rope', 'sinusoidal', 'none']);
@@ -126,15 +131,21 @@ export function rope(host, x, options) {
       ? Float64Array.from({ length: n }, (_, i) => i)
       : checkNumbers(where, 'positions', p.positions, n, Float64Array);
   const ArrayType = x.data.constructor;
-  const size = ArrayType.BYTES_PER_ELEMENT;
-  const lengths = [n * d * size, n * F64, n * d * size];
+  const lengths = [n * d * F64, n * F64, n * d * F64];
   checkBudget(where, `x of ${n} × ${d}`, lengths[0] + lengths[1] + lengths[2]);
   return host.call(where, lengths, ([xAt, positionsAt, outAt]) => {
-    host.arena.write(xAt, x.data);
+    host.arena.write(xAt, widen(x.data));
     host.arena.write(positionsAt, positions);
-    const run = ArrayType === Float64Array ? host.core.ropeIntoFloat64 : host.core.ropeIntoFloat32;
-    run({ n, d, base: p.base, layout: LAYOUT_CODES[p.layout], x: xAt, positions: positionsAt, out: outAt });
-    return matrix(n, d, host.arena.read(outAt, ArrayType, n * d));
+    host.core.ropeIntoFloat64({
+      n,
+      d,
+      base: p.base,
+      layout: LAYOUT_CODES[p.layout],
+      x: xAt,
+      positions: positionsAt,
+      out: outAt,
+    });
+    return matrix(n, d, narrow(host.arena.read(outAt, Float64Array, n * d), ArrayType));
   });
 }
 
@@ -260,7 +271,7 @@ export function schemeAttention(host, inputs, out) {
   }
   if (out !== undefined) checkReusable(where, out, ArrayType, n, dV);
 
-  const size = ArrayType.BYTES_PER_ELEMENT;
+  const size = F64;
   const lengths = {
     queries: sinusoidalScheme ? 0 : n * dK,
     keys: sinusoidalScheme ? 0 : n * dK,
@@ -282,10 +293,8 @@ export function schemeAttention(host, inputs, out) {
     names.map((name) => lengths[name] * size),
     (addresses) => {
       const at = Object.fromEntries(names.map((name, index) => [name, addresses[index]]));
-      for (const [name, data] of Object.entries(arrays)) host.arena.write(at[name], data);
-      const run =
-        ArrayType === Float64Array ? host.core.schemeAttentionIntoFloat64 : host.core.schemeAttentionIntoFloat32;
-      run(
+      for (const [name, data] of Object.entries(arrays)) host.arena.write(at[name], widen(data));
+      host.core.schemeAttentionIntoFloat64(
         {
           scheme: SCHEME_CODES[scheme],
           n,
@@ -305,7 +314,13 @@ export function schemeAttention(host, inputs, out) {
         at,
       );
       const read = (name, rows, cols) =>
-        matrix(rows, cols, host.arena.read(at[name], ArrayType, rows * cols, out?.[name]?.data));
+        matrix(
+          rows,
+          cols,
+          out
+            ? host.arena.read(at[name], Float64Array, rows * cols, out[name].data)
+            : narrow(host.arena.read(at[name], Float64Array, rows * cols), ArrayType),
+        );
       const result = out ?? {};
       result.maxDistance = null;
       result.position = describePosition(position);

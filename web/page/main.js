@@ -244,11 +244,7 @@ async function start() {
     }
     scheduleUrl();
     syncControls();
-    try {
-      schemes.update(state);
-    } catch (error) {
-      setNotes([`Position schemes: ${error.message}`]);
-    }
+    schemes.update(state);
     if (large) {
       requestId += 1;
       document.body.dataset.busy = 'true';

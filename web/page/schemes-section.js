@@ -44,7 +44,23 @@ export function startSchemesSection({ rp, embed, panelsAsked, getState, setState
 
   let reported = '';
   let shown = null;
+  // Drawn in a task of its own, after the panels above: a control change never waits for it.
+  let pending = null;
+  let timer = 0;
   function update(state) {
+    pending = state;
+    if (!timer)
+      timer = setTimeout(() => {
+        timer = 0;
+        try {
+          draw(pending);
+        } catch (error) {
+          addNote(`Position schemes: ${error.message}`);
+        }
+      });
+  }
+
+  function draw(state) {
     const long = state.long;
     $('schemes-long-note').hidden = !long;
     $('schemes-figure').hidden = long;
