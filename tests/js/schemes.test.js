@@ -1,5 +1,7 @@
 // The position schemes of issue #15 through the real WASM module, each against an independent
 // JS reference written from the source papers' reference code (docs/schemes.md).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
 
@@ -448,4 +450,25 @@ describe('bad input names the argument', () => {
     expect(call).toThrow(message);
     expect(rp.alibiSlopes(2)).toEqual(Float64Array.from([1 / 16, 1 / 256]));
   });
+});
+
+test("the README's schemes example runs after its first example, and its comments are true", () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const first = readme.match(/## Use from JavaScript\s+```js\n([\s\S]*?)```/)[1];
+  const schemes = readme.match(/\*\*Other position schemes\*\*[\s\S]*?```js\n([\s\S]*?)```/)[1];
+  const lines = schemes.trim().split('\n');
+  const probe = `
+console.log(JSON.stringify({
+  buckets: Array.from(rp.t5Buckets(4).data.slice(0, 4)),
+  slopes: Array.from(rp.alibiSlopes(6)),
+  results: [${lines.filter((line) => line.startsWith('rp.attention')).map((line) => line.replace(/;.*$/, ''))}].map((r) => r.combinedWeights.rows),
+}));`;
+  const folder = new URL('../artifacts/', import.meta.url);
+  mkdirSync(folder, { recursive: true });
+  const file = new URL('readme-schemes.mjs', folder);
+  writeFileSync(file, first + schemes + probe);
+  const printed = JSON.parse(execFileSync(process.execPath, [file.pathname], { encoding: 'utf8' }));
+  expect(printed.buckets).toEqual([0, 17, 18, 19]);
+  expect(printed.slopes).toEqual([1 / 4, 1 / 16, 1 / 64, 1 / 256, 1 / 2, 1 / 8]);
+  expect(printed.results).toEqual([6, 6, 6, 6, 6]);
 });
