@@ -485,7 +485,10 @@ EMSCRIPTEN_BINDINGS(relpos_training) {
       .field("maxBatchSize", &relpos::ModelConfig::maxBatchSize)
       .field("causal", &relpos::ModelConfig::causal)
       .field("perHeadTables", &relpos::ModelConfig::perHeadTables)
-      .field("seed", &relpos::ModelConfig::seed);
+      .field("seed", &relpos::ModelConfig::seed)
+      .field("positionScheme", &relpos::ModelConfig::positionScheme)
+      .field("numBuckets", &relpos::ModelConfig::numBuckets)
+      .field("bucketDistance", &relpos::ModelConfig::bucketDistance);
   emscripten::value_object<relpos::AdamOptions>("AdamOptions")
       .field("learningRate", &relpos::AdamOptions::learningRate)
       .field("beta1", &relpos::AdamOptions::beta1)

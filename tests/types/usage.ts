@@ -98,3 +98,7 @@ void [buckets, slopes, rotated, encoding, noDistance, sinusoidalResult, shawResu
 rp.attention({ q: qk, k: qk, position: { scheme: 't5' } });
 // @ts-expect-error: layout is 'interleaved' or 'half'
 rp.rope(qk, { layout: 'neox' });
+const t5Model = rp.createModel({ vocabSize: 8, position: { scheme: 't5', numBuckets: 16, maxDistance: 32 } });
+t5Model.dispose();
+// @ts-expect-error: no such scheme
+rp.createModel({ vocabSize: 8, position: { scheme: 'xpos' } });

@@ -222,6 +222,18 @@ export interface ModelConfig<P extends Precision = Precision> {
   precision?: P;
   /** Initial parameters are np.random.seed(seed) Gaussians, scaled. Default 0. */
   seed?: number;
+  /**
+   * The position scheme (docs/schemes.md). Default Shaw's tables; 't5' learns one bias per layer,
+   * head and bucket (numBuckets, maxDistance: T5's, default 32 and 128), 'alibi' uses the paper's
+   * slopes, 'rope' rotates queries and keys (interleaved pairs), 'sinusoidal' and 'absolute' (a
+   * learned seqLen × dModel table) add to the embeddings, 'none' has no position at all. With
+   * any but 'shaw', the model has no aᴷ/aⱽ (attention() and positionProfile() need them).
+   */
+  position?: {
+    scheme?: 'shaw' | 't5' | 'alibi' | 'rope' | 'sinusoidal' | 'absolute' | 'none';
+    numBuckets?: number;
+    maxDistance?: number;
+  };
 }
 
 /** batchSize sequences of seqLen ids, row-major; targets −1 = no loss at that position. */
@@ -308,8 +320,12 @@ export declare class Model<A extends Float64Array | Float32Array = Float32Array>
 }
 
 export declare const MODEL_DEFAULTS: Readonly<
-  Omit<Required<ModelConfig>, 'vocabSize' | 'ffnWidth'> & { ffnWidth: undefined }
+  Omit<Required<ModelConfig>, 'vocabSize' | 'ffnWidth' | 'position'> & { ffnWidth: undefined; position: undefined }
 >;
+/** createModel's position schemes, in the core's order. */
+export declare const MODEL_POSITION_SCHEMES: readonly (
+  'shaw' | 't5' | 'alibi' | 'rope' | 'sinusoidal' | 'absolute' | 'none'
+)[];
 export declare const ADAM_DEFAULTS: Readonly<Required<AdamOptions>>;
 export declare const SYNTHETIC_DEFAULTS: Readonly<Required<SyntheticBatchOptions>>;
 

@@ -21,7 +21,7 @@ import { Model, resolveModelConfig, resolveSyntheticOptions } from './model.js';
 import * as schemes from './schemes.js';
 
 export { MAX_CALL_BYTES, MAX_DIMENSION, MAX_SEED } from './limits.js';
-export { Model, MODEL_DEFAULTS, ADAM_DEFAULTS, SYNTHETIC_DEFAULTS } from './model.js';
+export { Model, MODEL_DEFAULTS, MODEL_POSITION_SCHEMES, ADAM_DEFAULTS, SYNTHETIC_DEFAULTS } from './model.js';
 export {
   POSITION_SCHEMES,
   MAX_ALIBI_HEADS,
