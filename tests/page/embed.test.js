@@ -146,9 +146,10 @@ describe('dist/relpos.html, the self-contained page', () => {
 });
 
 describe('weight', () => {
-  // 144 KiB before the position schemes (issue #15), which add about 25 KB of WASM (their
-  // kernels, float64 only, and bindings) and their figures' JS: 169 KiB measured.
-  test('what the page loads is at most 175 KiB gzipped', () => {
+  // 144 KiB before the position schemes (issue #15), which add about 25 KB of WASM for the
+  // page's schemes (float64 only), 24 KB for the training engine's (float32 and float64) and
+  // the comparison view's JS: 181 KiB measured.
+  test('what the page loads is at most 185 KiB gzipped', () => {
     const html = readFileSync(`${SITE}index.html`, 'utf8');
     // index.html and every script, preload and style sheet it names (the WASM is inside a script)
     const files = ['index.html', ...[...html.matchAll(/(?:src|href)="\.\/(assets\/[^"]+)"/g)].map((m) => m[1])];
@@ -160,6 +161,6 @@ describe('weight', () => {
     console.table(rows);
     console.log(`page weight: ${(total / 1024).toFixed(1)} KiB gzipped`);
     expect(files.some((file) => file.endsWith('.js'))).toBe(true);
-    expect(total).toBeLessThanOrEqual(175 * 1024);
+    expect(total).toBeLessThanOrEqual(185 * 1024);
   });
 });
