@@ -5,6 +5,7 @@
 import { drawHeatmap } from '../render/heatmap.js';
 import { drawLinePlot } from '../render/line-plot.js';
 import { drawScatterPlot } from '../render/scatter-plot.js';
+import { fitCanvas } from '../render/canvas-size.js';
 import { extentOf, makeScale } from '../render/colormaps.js';
 import { themeColours } from './attention-figure.js';
 import { setMathText } from './math-dom.js';
@@ -80,7 +81,7 @@ function columnParts(parts, id) {
   const shift = el(doc, 'p', 'schemes-shift');
   shift.dataset.shift = id;
   const error = el(doc, 'p', 'schemes-error');
-  article.append(title, source, what, bias.block, weights.block, profile.block, shift, error);
+  article.append(title, source, what, error, bias.block, weights.block, profile.block, shift);
   const column = { article, title, source, what, bias, weights, profile, shift, error };
   parts.cache.set(id, column);
   return column;
@@ -150,19 +151,19 @@ function drawColumn(column, view, entry, colours) {
     `${entry.name}: combined weights, ${view.n} by ${view.n}; each row sums to 1.`,
   );
   const { profile } = entry;
+  const oneValue = profile.spread <= 1e-12;
   drawScatterPlot(column.profile.canvas, {
     points: { x: profile.offsets, y: profile.values },
     line: { x: profile.lineX, y: profile.lineY },
     xLabel: 'offset j − i',
     yLabel: 'bias',
     height: 190,
+    note: oneValue ? 'one value per offset' : `cells at one offset differ by up to ${fmt(profile.spread)}`,
   });
-  const oneValue = profile.spread <= 1e-12;
+  // Fixed text (the layout never moves); the numbers are drawn in the plot.
   setMathText(
     column.profile.caption,
-    oneValue
-      ? `Every cell’s bias at its offset (dots; line: their mean): one value per offset, as a function of j − i alone.`
-      : `Every cell’s bias at its offset (dots; line: their mean): cells at one offset differ by up to ${fmt(profile.spread)}.`,
+    'Every cell’s bias at its offset (dots; line: their mean). One dot per offset: a function of j − i alone.',
   );
   column.profile.canvas.setAttribute(
     'aria-label',
@@ -208,8 +209,21 @@ function drawFacts(parts, view, colours) {
     `ALiBi slopes of ${slopes.length} heads, from ${fmt(slopes[0])} down to ${fmt(slopes[slopes.length - 1])}.`,
   );
 
-  parts.angles.block.hidden = ropeAngles.length === 0;
-  if (ropeAngles.length) {
+  if (ropeAngles.length === 0) {
+    // The same place on the page, with the reason: no pairs to rotate.
+    const canvas = parts.angles.canvas;
+    const { context: g, width: w } = fitCanvas(canvas, canvas.parentElement.clientWidth, 200);
+    g.clearRect(0, 0, w, 200);
+    g.fillStyle = colours.fg;
+    g.font = `13px ${colours.font || 'sans-serif'}`;
+    g.textAlign = 'center';
+    g.fillText(`d_k = ${view.dK} is odd: no pairs to rotate`, w / 2, 100);
+    setMathText(
+      parts.angles.caption,
+      `RoPE rotates pairs of dimensions; pick an even d_k to see θ_t = 10000^{−2t/d_k}.`,
+    );
+    canvas.setAttribute('aria-label', `No RoPE angles: d_k = ${view.dK} is odd.`);
+  } else {
     drawLinePlot(parts.angles.canvas, {
       x: Int32Array.from(ropeAngles, (_, t) => t),
       y: ropeAngles,
@@ -219,9 +233,12 @@ function drawFacts(parts, view, colours) {
     });
     setMathText(
       parts.angles.caption,
-      `θ_t = 10000^{−2t/d_k}, read back from the core (e_a rotated at position 1), d_k = ${view.dK}, pairs ${view.ropeLayout === 'half' ? '(t, t + d_k/2) as GPT-NeoX and LLaMA' : '(2t, 2t + 1) as RoFormer'}: ${ropeAngles.map((a) => fmt(a)).join(', ')}.`,
+      `θ_t = 10000^{−2t/d_k}, read back from the core (e_a rotated at position 1), pairs ${view.ropeLayout === 'half' ? '(t, t + d_k/2) as GPT-NeoX and LLaMA' : '(2t, 2t + 1) as RoFormer'}.`,
     );
-    parts.angles.canvas.setAttribute('aria-label', `RoPE angle per position of each of ${ropeAngles.length} pairs.`);
+    parts.angles.canvas.setAttribute(
+      'aria-label',
+      `RoPE angle per position of each of ${ropeAngles.length} pairs: ${ropeAngles.map((a) => fmt(a)).join(', ')}.`,
+    );
   }
 }
 
@@ -229,6 +246,12 @@ function tableRow(doc, view, entry) {
   const row = el(doc, 'tr');
   row.dataset.scheme = entry.id;
   const header = Object.assign(el(doc, 'th', '', entry.name), { scope: 'row' });
+  if (entry.error) {
+    const cell = Object.assign(el(doc, 'td'), { colSpan: 4 });
+    setMathText(cell, entry.error);
+    row.append(header, cell);
+    return row;
+  }
   const query =
     entry.queryDependence > 1e-9
       ? `yes: other queries move the bias by up to ${fmt(entry.queryDependence)}`
@@ -270,13 +293,14 @@ export function drawSchemesFigure(parts, view) {
   parts.columns.dataset.count = String(shown.length);
   view.columns.forEach((entry, index) => {
     const column = shown[index];
-    column.error.textContent = entry.error ?? '';
-    for (const block of [column.bias, column.weights, column.profile]) block.block.hidden = Boolean(entry.error);
-    column.shift.hidden = Boolean(entry.error);
+    setMathText(column.error, entry.error ?? '');
+    // An error keeps the column's place (the blocks stay, invisible): the page does not move.
+    for (const block of [column.bias, column.weights, column.profile]) {
+      block.block.style.visibility = entry.error ? 'hidden' : '';
+    }
+    column.shift.style.visibility = entry.error ? 'hidden' : '';
     if (!entry.error) drawColumn(column, view, entry, colours);
   });
   drawFacts(parts, view, colours);
-  parts.body.replaceChildren(
-    ...view.columns.filter((entry) => !entry.error).map((entry) => tableRow(parts.doc, view, entry)),
-  );
+  parts.body.replaceChildren(...view.columns.map((entry) => tableRow(parts.doc, view, entry)));
 }

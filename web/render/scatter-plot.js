@@ -6,13 +6,14 @@ import { fitCanvas } from './canvas-size.js';
 import { fillMath, measureMath } from './math-text.js';
 import { formatTick, niceStep, niceTicks, withMinus } from './ticks.js';
 
-const MARGIN = { top: 10, right: 12, bottom: 40, left: 52 };
+const MARGIN = { top: 18, right: 12, bottom: 40, left: 52 };
 
 /**
  * Draws points { x, y } and a line { x, y } (x ascending integers) into `canvas` at its
- * container's width and `height`. The y range always includes 0.
+ * container's width and `height`, with an optional `note` in its top right corner. The y range
+ * always includes 0.
  */
-export function drawScatterPlot(canvas, { points, line, xLabel, yLabel, height = 200 }) {
+export function drawScatterPlot(canvas, { points, line, xLabel, yLabel, height = 200, note = '' }) {
   const style = getComputedStyle(canvas);
   const colour = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
   const fg = colour('--relpos-fg', '#222');
@@ -80,5 +81,11 @@ export function drawScatterPlot(canvas, { points, line, xLabel, yLabel, height =
     g.fill();
   }
   g.globalAlpha = 1;
+  if (note) {
+    g.fillStyle = fg;
+    g.textAlign = 'right';
+    g.textBaseline = 'top';
+    g.fillText(note, MARGIN.left + plotW, 0);
+  }
   return { px, py, width, height };
 }
