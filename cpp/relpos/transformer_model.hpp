@@ -73,7 +73,7 @@ class TransformerModel {
  private:
   struct LayerParameters {
     Index query, key, value, output, relativeKeys, relativeValues;
-    Index bucketBiases = 0;  // T5: heads x numBuckets
+    Index bucketBiases;  // T5: heads x numBuckets (0 for the other schemes)
     Index norm1Gain, norm1Bias, ffnWeight1, ffnBias1, ffnWeight2, ffnBias2, norm2Gain, norm2Bias;
   };
   // Activations of one layer for a chunk (maxRows rows each), kept for the backward pass.

@@ -57,7 +57,11 @@ export function createSchemesFigure(container) {
   head.append(headRow);
   const body = el(doc, 'tbody');
   table.append(caption, head, body);
+  // Scrolls sideways on a phone: focusable, so that the keyboard can scroll it too.
   const tableWrap = el(doc, 'div', 'schemes-table-wrap');
+  tableWrap.tabIndex = 0;
+  tableWrap.setAttribute('role', 'region');
+  tableWrap.setAttribute('aria-label', 'What each scheme does');
   tableWrap.append(table);
   container.replaceChildren(columns, tableWrap, facts);
   return { doc, columns, facts, bucketMap, slopes, angles, body, cache: new Map() };
