@@ -167,7 +167,7 @@ function drawColumn(column, view, entry, colours) {
   // Fixed text (the layout never moves); the numbers are drawn in the plot.
   setMathText(
     column.profile.caption,
-    'Every cell’s bias at its offset (dots; line: their mean). One dot per offset: a function of j − i alone.',
+    'Every cell’s bias at its offset (dots; line: their mean). Where the dots of each offset coincide, the bias is a function of j − i alone.',
   );
   column.profile.canvas.setAttribute(
     'aria-label',
