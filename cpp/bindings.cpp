@@ -12,6 +12,7 @@
 #include "relpos/example_scenario.hpp"
 #include "relpos/locality_profile.hpp"
 #include "relpos/numpy_random.hpp"
+#include "relpos/position_schemes.hpp"
 #include "relpos/relative_offsets.hpp"
 #include "relpos/synthetic_tasks.hpp"
 #include "relpos/transformer_model.hpp"
@@ -301,6 +302,140 @@ EMSCRIPTEN_BINDINGS(relpos) {
   emscripten::function("lastAttentionTimings", &lastAttentionTimings);
 }
 
+// ---- Position schemes (issue #15): web/api/schemes.js validates every argument before calling.
+
+namespace {
+
+void t5BucketsInto(int n, const relpos::T5BucketParams& params, Address out) {
+  relpos::t5Buckets(params, relpos::OffsetMatrixMap(at<std::int32_t>(out), n, n));
+}
+
+void alibiSlopesInto(int heads, Address out) {
+  relpos::alibiSlopes(Eigen::Map<relpos::Vector<double>>(at<double>(out), heads));
+}
+
+void sinusoidalInto(int n, int d, double base, Address out) {
+  relpos::sinusoidalEncoding<double>(base, 0, matrixAt<double>(out, n, d));
+}
+
+// One rope() call: x (n x d) rotated by positions (n float64) into out.
+struct RopeRequest {
+  int n;
+  int d;
+  double base;
+  int layout;  // relpos::RopeLayout
+  Address x, positions, out;
+};
+
+template <typename T>
+void ropeInto(const RopeRequest& r) {
+  relpos::applyRope<T>(constMatrixAt<T>(r.x, r.n, r.d),
+                       Eigen::Map<const relpos::Vector<double>>(at<const double>(r.positions), r.n),
+                       relpos::RopeParams{r.base, static_cast<relpos::RopeLayout>(r.layout)},
+                       matrixAt<T>(r.out, r.n, r.d));
+}
+
+// One attention() call with a position scheme other than Shaw's, named field by field.
+struct SchemeRequest {
+  int scheme;  // relpos::PositionScheme
+  int n;
+  int dModel;  // sinusoidal: the width of x; else 0
+  int dK;
+  int dV;  // 0: no values, no output
+  bool causal;
+  relpos::T5BucketParams t5;
+  double slope;
+  double base;
+  int layout;
+};
+
+struct SchemeBuffers {
+  Address queries, keys, values, x, queryWeights, keyWeights, valueWeights, bucketBiases;
+  Address contentScores, positionBiases, combinedScores, contentWeights, combinedWeights, output;
+};
+
+template <typename T>
+void schemeAttentionInto(const SchemeRequest& r, const SchemeBuffers& b) {
+  static relpos::SchemeWorkspace<T> workspace;
+  const bool sinusoidal = r.scheme == static_cast<int>(relpos::PositionScheme::kSinusoidal);
+  const int qkRows = sinusoidal ? 0 : r.n;
+  const int xRows = sinusoidal ? r.n : 0;
+  const int wRows = sinusoidal ? r.dModel : 0;
+  const int valueRows = r.dV == 0 || sinusoidal ? 0 : r.n;
+  const int valueWeightRows = r.dV == 0 || !sinusoidal ? 0 : r.dModel;
+  const relpos::SchemeInputs<T> in{
+      constMatrixAt<T>(b.queries, qkRows, qkRows ? r.dK : 0),
+      constMatrixAt<T>(b.keys, qkRows, qkRows ? r.dK : 0),
+      constMatrixAt<T>(b.values, valueRows, valueRows ? r.dV : 0),
+      constMatrixAt<T>(b.x, xRows, r.dModel),
+      constMatrixAt<T>(b.queryWeights, wRows, wRows ? r.dK : 0),
+      constMatrixAt<T>(b.keyWeights, wRows, wRows ? r.dK : 0),
+      constMatrixAt<T>(b.valueWeights, valueWeightRows, valueWeightRows ? r.dV : 0),
+      r.causal};
+  relpos::SchemePosition<T> position;
+  position.scheme = static_cast<relpos::PositionScheme>(r.scheme);
+  position.t5 = r.t5;
+  position.bucketBiases = at<const T>(b.bucketBiases);
+  position.slope = r.slope;
+  position.rope = relpos::RopeParams{r.base, static_cast<relpos::RopeLayout>(r.layout)};
+  position.base = r.base;
+  const int outputRows = r.dV == 0 ? 0 : r.n;
+  relpos::AttentionPanels<T> panels{
+      matrixAt<T>(b.contentScores, r.n, r.n),   matrixAt<T>(b.positionBiases, r.n, r.n),
+      matrixAt<T>(b.combinedScores, r.n, r.n),  matrixAt<T>(b.contentWeights, r.n, r.n),
+      matrixAt<T>(b.combinedWeights, r.n, r.n), matrixAt<T>(b.output, outputRows, r.dV)};
+  relpos::schemeAttention(in, position, workspace, panels);
+  if (static_cast<Index>(r.n) * r.n > kWorkspaceElementsKept) workspace = {};
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(relpos_schemes) {
+  emscripten::value_object<relpos::T5BucketParams>("T5BucketParams")
+      .field("numBuckets", &relpos::T5BucketParams::numBuckets)
+      .field("maxDistance", &relpos::T5BucketParams::maxDistance)
+      .field("bidirectional", &relpos::T5BucketParams::bidirectional);
+  emscripten::value_object<RopeRequest>("RopeRequest")
+      .field("n", &RopeRequest::n)
+      .field("d", &RopeRequest::d)
+      .field("base", &RopeRequest::base)
+      .field("layout", &RopeRequest::layout)
+      .field("x", &RopeRequest::x)
+      .field("positions", &RopeRequest::positions)
+      .field("out", &RopeRequest::out);
+  emscripten::value_object<SchemeRequest>("SchemeRequest")
+      .field("scheme", &SchemeRequest::scheme)
+      .field("n", &SchemeRequest::n)
+      .field("dModel", &SchemeRequest::dModel)
+      .field("dK", &SchemeRequest::dK)
+      .field("dV", &SchemeRequest::dV)
+      .field("causal", &SchemeRequest::causal)
+      .field("t5", &SchemeRequest::t5)
+      .field("slope", &SchemeRequest::slope)
+      .field("base", &SchemeRequest::base)
+      .field("layout", &SchemeRequest::layout);
+  emscripten::value_object<SchemeBuffers>("SchemeBuffers")
+      .field("queries", &SchemeBuffers::queries)
+      .field("keys", &SchemeBuffers::keys)
+      .field("values", &SchemeBuffers::values)
+      .field("x", &SchemeBuffers::x)
+      .field("queryWeights", &SchemeBuffers::queryWeights)
+      .field("keyWeights", &SchemeBuffers::keyWeights)
+      .field("valueWeights", &SchemeBuffers::valueWeights)
+      .field("bucketBiases", &SchemeBuffers::bucketBiases)
+      .field("contentScores", &SchemeBuffers::contentScores)
+      .field("positionBiases", &SchemeBuffers::positionBiases)
+      .field("combinedScores", &SchemeBuffers::combinedScores)
+      .field("contentWeights", &SchemeBuffers::contentWeights)
+      .field("combinedWeights", &SchemeBuffers::combinedWeights)
+      .field("output", &SchemeBuffers::output);
+  emscripten::function("t5BucketsInto", &t5BucketsInto);
+  emscripten::function("alibiSlopesInto", &alibiSlopesInto);
+  emscripten::function("sinusoidalInto", &sinusoidalInto);
+  emscripten::function("ropeIntoFloat64", &ropeInto<double>);
+  emscripten::function("schemeAttentionIntoFloat64", &schemeAttentionInto<double>);
+}
+
 // ---- Training engine (issue #13): the model as an Embind class, its config and Adam settings
 // as value objects. web/api/model.js validates every argument before calling in.
 // Left out of the page's first-load module (RELPOS_NO_TRAINING, CMake target relpos_wasm_lite):
@@ -451,7 +586,10 @@ EMSCRIPTEN_BINDINGS(relpos_training) {
       .field("maxBatchSize", &relpos::ModelConfig::maxBatchSize)
       .field("causal", &relpos::ModelConfig::causal)
       .field("perHeadTables", &relpos::ModelConfig::perHeadTables)
-      .field("seed", &relpos::ModelConfig::seed);
+      .field("seed", &relpos::ModelConfig::seed)
+      .field("positionScheme", &relpos::ModelConfig::positionScheme)
+      .field("numBuckets", &relpos::ModelConfig::numBuckets)
+      .field("bucketDistance", &relpos::ModelConfig::bucketDistance);
   emscripten::value_object<relpos::AdamOptions>("AdamOptions")
       .field("learningRate", &relpos::AdamOptions::learningRate)
       .field("beta1", &relpos::AdamOptions::beta1)

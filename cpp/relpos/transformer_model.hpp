@@ -16,6 +16,7 @@
 #include "relpos/matrix_types.hpp"
 #include "relpos/model_config.hpp"
 #include "relpos/packed_gemm.hpp"
+#include "relpos/position_schemes.hpp"
 
 namespace relpos {
 
@@ -72,6 +73,7 @@ class TransformerModel {
  private:
   struct LayerParameters {
     Index query, key, value, output, relativeKeys, relativeValues;
+    Index bucketBiases;  // T5: heads x numBuckets (0 for the other schemes)
     Index norm1Gain, norm1Bias, ffnWeight1, ffnBias1, ffnWeight2, ffnBias2, norm2Gain, norm2Bias;
   };
   // Activations of one layer for a chunk (maxRows rows each), kept for the backward pass.
@@ -113,6 +115,14 @@ class TransformerModel {
   void backwardChunk(const std::int32_t* tokens, int sequences, int seqLen);
   void attentionForward(int layer, int sequences, int seqLen);
   void attentionBackward(int layer, int sequences, int seqLen, MatrixRef<T> dHeads);
+  // The other position schemes (ModelPosition): scores q kᵀ/√d_k plus a fixed or learned bias,
+  // queries and keys rotated first for RoPE; the embeddings' position term is in forwardChunk.
+  bool shawPositions() const { return config_.positionScheme == 0; }
+  void setUpPositions();  // the constructor's part for them
+  void schemeAttentionForward(int layer, int sequences, int seqLen);
+  void schemeAttentionBackward(int layer, int sequences, int seqLen, MatrixRef<T> dHeads);
+  // Rotates rows of m (positions 0 … rows − 1) by +angle (forward) or −angle (backward).
+  void rotate(MatrixRef<T> m, bool inverse) const;
 
   ModelConfig config_;
   std::vector<ParameterInfo> table_;
@@ -135,6 +145,12 @@ class TransformerModel {
   Vector<T> passPanels_;  // one depth pass of the weight gradients' right operand, in panels
   long adamSteps_ = 0;
   int lastSeqLen_ = 0;
+  // Position schemes other than Shaw's.
+  Index absolute_ = 0;           // kAbsolute: seqLen x dModel, in parameters()
+  Matrix<T> sinusoid_;           // kSinusoidal: seqLen x dModel, fixed
+  std::vector<int> bucketOf_;    // kT5: bucket of offset o at o + seqLen - 1
+  std::vector<double> slopes_;   // kAlibi: one per head
+  Matrix<T> ropeCos_, ropeSin_;  // kRope: seqLen x headWidth / 2
 };
 
 extern template class TransformerModel<float>;

@@ -24,6 +24,16 @@ std::string checkModelConfig(const ModelConfig& c) {
   if (c.maxDistance < 0) return "maxDistance must be at least 0";
   if (c.seqLen < 1) return "seqLen must be at least 1";
   if (c.maxBatchSize < 1) return "maxBatchSize must be at least 1";
+  if (c.positionScheme < 0 || c.positionScheme > 6) return "positionScheme must be from 0 to 6";
+  if (c.positionScheme == static_cast<int>(ModelPosition::kT5)) {
+    // One-way (causal) buckets use all numBuckets for keys before the query, else half.
+    const int exact = (c.causal ? c.numBuckets : c.numBuckets / 2) / 2;
+    if (c.numBuckets < 4) return "numBuckets must be at least 4";
+    if (c.bucketDistance <= exact)
+      return "bucketDistance must exceed the exact buckets (numBuckets / 4, causal: / 2)";
+  }
+  if (c.positionScheme == static_cast<int>(ModelPosition::kRope) && (c.dModel / c.heads) % 2 != 0)
+    return "RoPE needs an even head width (dModel / heads)";
   return "";
 }
 
@@ -232,7 +242,12 @@ TransformerModel<T>::TransformerModel(const ModelConfig& config) : config_(confi
     lp.value = add(p + "attention.value", {d, d}, inD);
     lp.output = add(p + "attention.output", {d, d}, inD);
     const double tableScale = 1.0 / std::sqrt(static_cast<double>(dk));
-    if (config.perHeadTables) {
+    if (config.positionScheme == static_cast<int>(ModelPosition::kT5)) {
+      lp.bucketBiases = add(p + "attention.bucketBiases", {H, config.numBuckets}, tableScale);
+    }
+    if (!shawPositions()) {
+      // no a^K / a^V: relativeKeys() and relativeValues() are for Shaw's scheme only
+    } else if (config.perHeadTables) {
       lp.relativeKeys = add(p + "attention.relativeKeys", {H, rows, dk}, tableScale);
       lp.relativeValues = add(p + "attention.relativeValues", {H, rows, dk}, tableScale);
     } else {
@@ -251,6 +266,7 @@ TransformerModel<T>::TransformerModel(const ModelConfig& config) : config_(confi
   }
   outputWeight_ = add("output.weight", {d, V}, inD);
   outputBias_ = add("output.bias", {V}, 0.0);
+  setUpPositions();
 
   const Index count = table_.back().offset + table_.back().size;
   parameters_.setZero(count);
@@ -356,6 +372,10 @@ void TransformerModel<T>::product(ConstMatrixRef<T> a, ConstMatrixRef<T> b, bool
 template <typename T>
 __attribute__((noinline)) void TransformerModel<T>::attentionForward(int layer, int sequences,
                                                                      int seqLen) {
+  if (!shawPositions()) {
+    schemeAttentionForward(layer, sequences, seqLen);
+    return;
+  }
   LayerActivations& a = activations_[layer];
   const Index n = seqLen, H = config_.heads, dk = headWidth(), k = config_.maxDistance;
   const Index rows = tableRows();
@@ -392,6 +412,10 @@ template <typename T>
 __attribute__((noinline)) void TransformerModel<T>::attentionBackward(int layer, int sequences,
                                                                       int seqLen,
                                                                       MatrixRef<T> dHeads) {
+  if (!shawPositions()) {
+    schemeAttentionBackward(layer, sequences, seqLen, dHeads);
+    return;
+  }
   LayerActivations& a = activations_[layer];
   const LayerParameters& lp = layerParameters_[layer];
   const Index n = seqLen, H = config_.heads, dk = headWidth(), k = config_.maxDistance;
@@ -442,6 +466,145 @@ __attribute__((noinline)) void TransformerModel<T>::attentionBackward(int layer,
 }
 
 template <typename T>
+void TransformerModel<T>::setUpPositions() {
+  const ModelConfig& c = config_;
+  const Index n = c.seqLen, d = c.dModel, dk = headWidth();
+  switch (static_cast<ModelPosition>(c.positionScheme)) {
+    case ModelPosition::kT5: {
+      const T5BucketParams params{c.numBuckets, c.bucketDistance, !c.causal};
+      bucketOf_.resize(2 * n - 1);
+      for (Index o = -(n - 1); o < n; ++o) bucketOf_[o + n - 1] = t5Bucket(o, params);
+      break;
+    }
+    case ModelPosition::kAlibi: {
+      Vector<double> slopes(c.heads);
+      alibiSlopes(slopes);
+      slopes_.assign(slopes.data(), slopes.data() + slopes.size());
+      break;
+    }
+    case ModelPosition::kRope:
+      // docs/schemes.md §3: angle p · 10000^(−2t/d_k), pairs (2t, 2t + 1).
+      ropeCos_.resize(n, dk / 2);
+      ropeSin_.resize(n, dk / 2);
+      for (Index p = 0; p < n; ++p) {
+        for (Index t = 0; t < dk / 2; ++t) {
+          const double angle =
+              static_cast<double>(p) /
+              std::pow(10000.0, static_cast<double>(2 * t) / static_cast<double>(dk));
+          ropeCos_(p, t) = static_cast<T>(std::cos(angle));
+          ropeSin_(p, t) = static_cast<T>(std::sin(angle));
+        }
+      }
+      break;
+    case ModelPosition::kSinusoidal:
+      sinusoid_.resize(n, d);
+      sinusoidalEncoding<T>(10000, 0, sinusoid_);
+      break;
+    case ModelPosition::kAbsolute:
+      absolute_ = add("position.absolute", {n, d}, 1.0 / std::sqrt(static_cast<double>(d)));
+      break;
+    default:
+      break;
+  }
+}
+
+template <typename T>
+void TransformerModel<T>::rotate(MatrixRef<T> m, bool inverse) const {
+  const T sign = inverse ? T(-1) : T(1);
+  for (Index p = 0; p < m.rows(); ++p) {
+    for (Index t = 0; t < m.cols() / 2; ++t) {
+      const T c = ropeCos_(p, t);
+      const T s = sign * ropeSin_(p, t);
+      const T x = m(p, 2 * t);
+      const T y = m(p, 2 * t + 1);
+      m(p, 2 * t) = x * c - y * s;
+      m(p, 2 * t + 1) = x * s + y * c;
+    }
+  }
+}
+
+template <typename T>
+void TransformerModel<T>::schemeAttentionForward(int layer, int sequences, int seqLen) {
+  LayerActivations& a = activations_[layer];
+  const LayerParameters& lp = layerParameters_[layer];
+  const Index n = seqLen, H = config_.heads, dk = headWidth(), N = config_.seqLen;
+  const T scale = T(1) / std::sqrt(static_cast<T>(dk));
+  const auto scheme = static_cast<ModelPosition>(config_.positionScheme);
+  for (Index b = 0; b < sequences; ++b) {
+    for (Index h = 0; h < H; ++h) {
+      auto q = a.queries.block(b * n, h * dk, n, dk);
+      auto keys = a.keys.block(b * n, h * dk, n, dk);
+      const auto values = a.values.block(b * n, h * dk, n, dk);
+      if (scheme == ModelPosition::kRope) {  // kept rotated: the backward pass reads them so
+        rotate(q, false);
+        rotate(keys, false);
+      }
+      MatrixMap<T> w(a.weights.data() + (b * H + h) * n * n, n, n);
+      product(q, keys, true, w, false);  // q kᵀ
+      const T* biases = parameters_.data() + lp.bucketBiases + h * config_.numBuckets;
+      for (Index i = 0; i < n; ++i) {
+        T* row = w.row(i).data();
+        const Index visible = config_.causal ? i + 1 : n;
+        for (Index j = 0; j < visible; ++j) {
+          row[j] *= scale;
+          // docs/schemes.md: T5's b[bucket(j − i)], ALiBi's −m_h |j − i|, unscaled.
+          if (scheme == ModelPosition::kT5) row[j] += biases[bucketOf_[j - i + N - 1]];
+          if (scheme == ModelPosition::kAlibi) {
+            row[j] -= static_cast<T>(slopes_[h] * static_cast<double>(std::abs(j - i)));
+          }
+        }
+        softmaxInPlace(row, visible);
+        std::fill(row + visible, row + n, T(0));
+      }
+      auto z = a.heads.block(b * n, h * dk, n, dk);
+      product(w, values, false, z, false);  // w v
+    }
+  }
+}
+
+template <typename T>
+void TransformerModel<T>::schemeAttentionBackward(int layer, int sequences, int seqLen,
+                                                  MatrixRef<T> dHeads) {
+  LayerActivations& a = activations_[layer];
+  const LayerParameters& lp = layerParameters_[layer];
+  const Index n = seqLen, H = config_.heads, dk = headWidth(), N = config_.seqLen;
+  const T scale = T(1) / std::sqrt(static_cast<T>(dk));
+  const auto scheme = static_cast<ModelPosition>(config_.positionScheme);
+  auto dW = dWeights_.topLeftCorner(n, n);
+  for (Index b = 0; b < sequences; ++b) {
+    for (Index h = 0; h < H; ++h) {
+      const auto q = a.queries.block(b * n, h * dk, n, dk);  // rotated for RoPE
+      const auto keys = a.keys.block(b * n, h * dk, n, dk);
+      const auto values = a.values.block(b * n, h * dk, n, dk);
+      const ConstMatrixMap<T> w(a.weights.data() + (b * H + h) * n * n, n, n);
+      const auto dz = dHeads.block(b * n, h * dk, n, dk);
+      product(dz, values, true, dW, false);  // d weights = dz vᵀ
+      auto dv = dValues_.block(b * n, h * dk, n, dk);
+      dv.setZero();
+      addTransposedLeftProduct<T>(w, dz, dv, passPanels_.data());
+      T* gBiases = gradients_.data() + lp.bucketBiases + h * config_.numBuckets;
+      for (Index i = 0; i < n; ++i) {
+        const T dot = w.row(i).dot(dW.row(i));
+        dW.row(i).array() = w.row(i).array() * (dW.row(i).array() - dot);  // d scores
+        if (scheme == ModelPosition::kT5) {
+          for (Index j = 0; j < n; ++j) gBiases[bucketOf_[j - i + N - 1]] += dW(i, j);
+        }
+      }
+      dW *= scale;
+      auto dq = dQueries_.block(b * n, h * dk, n, dk);
+      product(dW, keys, false, dq, false);  // d queries = dS k
+      auto dkey = dKeys_.block(b * n, h * dk, n, dk);
+      dkey.setZero();
+      addTransposedLeftProduct<T>(dW, q, dkey, passPanels_.data());  // d keys = dSᵀ q
+      if (scheme == ModelPosition::kRope) {  // back through the rotation: its transpose
+        rotate(dq, true);
+        rotate(dkey, true);
+      }
+    }
+  }
+}
+
+template <typename T>
 __attribute__((noinline)) void TransformerModel<T>::forwardChunk(const std::int32_t* tokens,
                                                                  const std::int32_t* targets,
                                                                  int sequences, int seqLen) {
@@ -451,6 +614,13 @@ __attribute__((noinline)) void TransformerModel<T>::forwardChunk(const std::int3
     auto x = activations_[0].input.topRows(R);
     const auto E = parameter(embedding_, V, d);
     for (Index r = 0; r < R; ++r) x.row(r) = E.row(tokens[r]);
+    // Absolute schemes: the position's row added to each token's embedding.
+    if (config_.positionScheme == static_cast<int>(ModelPosition::kSinusoidal)) {
+      for (Index r = 0; r < R; ++r) x.row(r) += sinusoid_.row(r % seqLen);
+    } else if (config_.positionScheme == static_cast<int>(ModelPosition::kAbsolute)) {
+      const auto P = parameter(absolute_, config_.seqLen, d);
+      for (Index r = 0; r < R; ++r) x.row(r) += P.row(r % seqLen);
+    }
   }
   for (int l = 0; l < config_.layers; ++l) {
     LayerActivations& a = activations_[l];
@@ -571,6 +741,10 @@ __attribute__((noinline)) void TransformerModel<T>::backwardChunk(const std::int
   }
   auto gE = gradient(embedding_, V, d);
   for (Index r = 0; r < R; ++r) gE.row(tokens[r]) += dX.row(r);
+  if (config_.positionScheme == static_cast<int>(ModelPosition::kAbsolute)) {
+    auto gP = gradient(absolute_, config_.seqLen, d);
+    for (Index r = 0; r < R; ++r) gP.row(r % seqLen) += dX.row(r);
+  }
 }
 
 template <typename T>

@@ -88,3 +88,30 @@ const zTensor: Float32Array = fromTensor.output.data;
 // @ts-expect-error without v, output is null
 rp.attention({ q: tensor, k: tensor, relKeys: tensor }).output.data;
 void zTensor;
+// Position schemes (issue #15).
+const buckets: Int32Array = rp.t5Buckets(8, { numBuckets: 16, maxDistance: 32, bidirectional: false }).data;
+const slopes: Float64Array = rp.alibiSlopes(6);
+const rotated: Float32Array = rp.rope(
+  { rows: 1, cols: 2, data: new Float32Array(2) },
+  { layout: 'half', positions: [3] },
+).data;
+const encoding: Float64Array = rp.sinusoidal(4, 6, { base: 100 }).data;
+const qk = { rows: 2, cols: 2, data: new Float64Array(4) };
+const alibiResult = rp.attention({ q: qk, k: qk, position: { scheme: 'alibi', slope: 0.5 } });
+const noDistance: null = alibiResult.maxDistance;
+const sinusoidalResult = rp.attention({ x: qk, wQ: qk, wK: qk, position: { scheme: 'sinusoidal' } });
+const shawResult: number = rp.attention({
+  q: qk,
+  k: qk,
+  relKeys: { rows: 1, cols: 2, data: new Float64Array(2) },
+  position: { scheme: 'shaw' },
+}).maxDistance;
+void [buckets, slopes, rotated, encoding, noDistance, sinusoidalResult, shawResult];
+// @ts-expect-error: t5 needs its biases
+rp.attention({ q: qk, k: qk, position: { scheme: 't5' } });
+// @ts-expect-error: layout is 'interleaved' or 'half'
+rp.rope(qk, { layout: 'neox' });
+const t5Model = rp.createModel({ vocabSize: 8, position: { scheme: 't5', numBuckets: 16, maxDistance: 32 } });
+t5Model.dispose();
+// @ts-expect-error: no such scheme
+rp.createModel({ vocabSize: 8, position: { scheme: 'xpos' } });

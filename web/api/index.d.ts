@@ -1,4 +1,12 @@
 // Types for relpos-wasm (hand-written: see web/api/index.js for the implementation).
+import type {
+  SchemeAttentionInputs,
+  SchemeAttentionResult,
+  SchemeMethods,
+  SinusoidalAttentionInputs,
+} from './schemes.js';
+
+export * from './schemes.js';
 
 declare global {
   // Symbol.dispose (TypeScript's lib esnext.disposable, @types/node) for projects whose lib lacks it.
@@ -41,6 +49,8 @@ export interface AttentionInputs<A extends Float64Array | Float32Array = Float64
   relValues?: MatrixInput<A>;
   /** Mask keys j > i before the softmax (their weights are exactly 0). Default false. */
   causal?: boolean;
+  /** Shaw's relative position terms (the default); other schemes: schemes.d.ts. */
+  position?: { scheme: 'shaw' };
 }
 
 export interface AttentionResult<A extends Float64Array | Float32Array = Float64Array | Float32Array> {
@@ -178,6 +188,9 @@ export interface MemoryInfo {
   heapInUseBytes: number;
 }
 
+/** The position schemes' methods (t5Buckets, alibiSlopes, rope, sinusoidal): schemes.d.ts. */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface, @typescript-eslint/no-empty-object-type
+export interface RelPos extends SchemeMethods {}
 export declare class RelPos {
   private constructor();
   /** np.random.seed(seed); np.random.randn(count). */
@@ -200,6 +213,11 @@ export declare class RelPos {
     inputs: AttentionInputs<A>,
     out?: AttentionResult<A>,
   ): AttentionResult<A>;
+  /** With position: { scheme: 't5' | 'alibi' | 'rope' | 'sinusoidal' | 'none', … } (schemes.d.ts). */
+  attention<A extends Float64Array | Float32Array>(
+    inputs: SchemeAttentionInputs<A> | SinusoidalAttentionInputs<A>,
+    out?: SchemeAttentionResult<A>,
+  ): SchemeAttentionResult<A>;
   /**
    * Only the outputs named (and what they need) are computed and copied out; `out` (from an
    * earlier call or allocateAttention() with the same options) is written into and returned;
@@ -280,6 +298,18 @@ export interface ModelConfig<P extends Precision = Precision> {
   precision?: P;
   /** Initial parameters are np.random.seed(seed) Gaussians, scaled. Default 0. */
   seed?: number;
+  /**
+   * The position scheme (docs/schemes.md). Default Shaw's tables; 't5' learns one bias per layer,
+   * head and bucket (numBuckets, maxDistance: T5's, default 32 and 128), 'alibi' uses the paper's
+   * slopes, 'rope' rotates queries and keys (interleaved pairs), 'sinusoidal' and 'absolute' (a
+   * learned seqLen × dModel table) add to the embeddings, 'none' has no position at all. With
+   * any but 'shaw', the model has no aᴷ/aⱽ (attention() and positionProfile() need them).
+   */
+  position?: {
+    scheme?: 'shaw' | 't5' | 'alibi' | 'rope' | 'sinusoidal' | 'absolute' | 'none';
+    numBuckets?: number;
+    maxDistance?: number;
+  };
 }
 
 /** batchSize sequences of seqLen ids, row-major; targets −1 = no loss at that position. */
@@ -370,8 +400,12 @@ export declare class Model<A extends Float64Array | Float32Array = Float32Array>
 }
 
 export declare const MODEL_DEFAULTS: Readonly<
-  Omit<Required<ModelConfig>, 'vocabSize' | 'ffnWidth'> & { ffnWidth: undefined }
+  Omit<Required<ModelConfig>, 'vocabSize' | 'ffnWidth' | 'position'> & { ffnWidth: undefined; position: undefined }
 >;
+/** createModel's position schemes, in the core's order. */
+export declare const MODEL_POSITION_SCHEMES: readonly (
+  'shaw' | 't5' | 'alibi' | 'rope' | 'sinusoidal' | 'absolute' | 'none'
+)[];
 export declare const ADAM_DEFAULTS: Readonly<Required<AdamOptions>>;
 export declare const SYNTHETIC_DEFAULTS: Readonly<Required<SyntheticBatchOptions>>;
 

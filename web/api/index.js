@@ -20,13 +20,21 @@ import { WasmArena } from './wasm-arena.js';
 import { PANEL_NAMES, emptyResult } from './attention-options.js';
 import { checkAttentionArgs } from './attention-args.js';
 import { Model, resolveModelConfig, resolveSyntheticOptions } from './model.js';
+import * as schemes from './schemes.js';
 
 export { MAX_CALL_BYTES, MAX_DIMENSION, MAX_SEED } from './limits.js';
 export { OUTPUT_NAMES } from './attention-options.js';
 export { EXAMPLE_DEFAULTS, LOCALITY_PROFILE_DEFAULTS, LOCALITY_TABLE_DEFAULTS };
 export { ENGINE_BASELINE } from './simd.js';
 export { version } from './version.js';
-export { Model, MODEL_DEFAULTS, ADAM_DEFAULTS, SYNTHETIC_DEFAULTS } from './model.js';
+export { Model, MODEL_DEFAULTS, MODEL_POSITION_SCHEMES, ADAM_DEFAULTS, SYNTHETIC_DEFAULTS } from './model.js';
+export {
+  POSITION_SCHEMES,
+  MAX_ALIBI_HEADS,
+  T5_BUCKET_DEFAULTS,
+  ROPE_DEFAULTS,
+  SINUSOIDAL_DEFAULTS,
+} from './schemes.js';
 
 const F64 = Float64Array.BYTES_PER_ELEMENT;
 // The page's first-load module is built without the training engine (vite.config.js).
@@ -149,7 +157,12 @@ export class RelPos {
    */
   attention(inputs, options) {
     const where = 'attention';
-    const a = checkAttentionArgs(where, inputs, options);
+    // position: { scheme, … } (web/api/schemes.js); Shaw's, the default, runs on unchanged.
+    const scheme = schemes.positionScheme(where, inputs);
+    if (scheme !== 'shaw') {
+      return schemes.schemeAttention(this.#schemeHost(), inputs, schemes.schemeOut(where, scheme, options));
+    }
+    const a = checkAttentionArgs(where, schemes.withoutPosition(inputs), options);
     const { q, k, relKeys, v, relValues, causal, n, dK, dV, tableRows, queryRows, shapes, out } = a;
     const ArrayType = floatArrayType(q.data); // this realm's type, also for an iframe's array
     const size = ArrayType.BYTES_PER_ELEMENT;
@@ -429,6 +442,34 @@ export class RelPos {
   }
 
   // ---- end of the training engine
+
+  // ---- Position schemes (issue #15): web/api/schemes.js
+
+  /** T5's bucket of j - i for an n × n grid: { rows, cols, data: Int32Array }. */
+  t5Buckets(n, options) {
+    return schemes.t5Buckets(this.#schemeHost(), n, options);
+  }
+
+  /** The ALiBi paper's slopes for `heads` heads (its rule when heads is not a power of two). */
+  alibiSlopes(heads) {
+    return schemes.alibiSlopes(this.#schemeHost(), heads);
+  }
+
+  /** x (n × d) with each row's dimension pairs rotated by its position (RoPE). */
+  rope(x, options) {
+    return schemes.rope(this.#schemeHost(), x, options);
+  }
+
+  /** The sinusoidal position encoding of Vaswani et al., n × d (float64). */
+  sinusoidal(n, d, options) {
+    return schemes.sinusoidal(this.#schemeHost(), n, d, options);
+  }
+
+  #schemeHost() {
+    return { core: this.#core, arena: this.#arena, call: (where, lengths, body) => this.#call(where, lengths, body) };
+  }
+
+  // ---- end of the position schemes
 
   /** WASM memory in bytes: its whole size, and the part malloc has handed out. */
   memory() {

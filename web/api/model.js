@@ -27,7 +27,12 @@ export const MODEL_DEFAULTS = Object.freeze({
   perHeadTables: false,
   precision: 'float32',
   seed: 0,
+  position: undefined,
 });
+
+/** createModel's position schemes (docs/schemes.md); 'shaw' (the a^K / a^V tables) is the default. */
+export const MODEL_POSITION_SCHEMES = Object.freeze(['shaw', 't5', 'alibi', 'rope', 'sinusoidal', 'absolute', 'none']);
+const MODEL_POSITION_DEFAULTS = Object.freeze({ scheme: 'shaw', numBuckets: 32, maxDistance: 128 });
 
 /** Defaults of trainStep()'s options (Adam with decoupled weight decay). */
 export const ADAM_DEFAULTS = Object.freeze({
@@ -102,8 +107,33 @@ export function resolveModelConfig(where, config) {
     throw new RangeError(`${where}: precision must be 'float32' or 'float64', got ${JSON.stringify(c.precision)}`);
   }
   checkInteger(where, 'seed', c.seed, 0, MAX_SEED);
+  if (c.position !== undefined) c.position = resolveModelPosition(where, c);
   checkBudget(where, 'this configuration', modelBytes(c));
   return c;
+}
+
+// createModel's `position: { scheme, numBuckets, maxDistance }` (the last two for T5), checked.
+function resolveModelPosition(where, c) {
+  const p = checkOptions(where, 'position', c.position, MODEL_POSITION_DEFAULTS);
+  if (typeof p.scheme !== 'string') {
+    throw new TypeError(
+      `${where}: position.scheme must be one of ${MODEL_POSITION_SCHEMES.join(', ')}, got ${describe(p.scheme)}`,
+    );
+  }
+  if (!MODEL_POSITION_SCHEMES.includes(p.scheme)) {
+    throw new RangeError(
+      `${where}: position.scheme must be one of ${MODEL_POSITION_SCHEMES.join(', ')}, got ${JSON.stringify(p.scheme)}`,
+    );
+  }
+  checkInteger(where, 'position.numBuckets', p.numBuckets, 4, 4096);
+  const exact = Math.floor((c.causal ? p.numBuckets : Math.floor(p.numBuckets / 2)) / 2);
+  checkInteger(where, 'position.maxDistance', p.maxDistance, exact + 1, LIMITS.maxDistance);
+  if (p.scheme === 'rope' && (c.dModel / c.heads) % 2 !== 0) {
+    throw new RangeError(
+      `${where}: position.scheme 'rope' needs an even head width dModel / heads, got ${c.dModel / c.heads}`,
+    );
+  }
+  return Object.freeze(p);
 }
 
 /** syntheticBatch's options, checked. */
@@ -144,7 +174,13 @@ export class Model {
     this.#host = host;
     this.#config = Object.freeze({ ...config });
     this.#ArrayType = config.precision === 'float64' ? Float64Array : Float32Array;
-    const { precision, ...coreConfig } = config;
+    const { precision, position, ...rest } = config;
+    const coreConfig = {
+      ...rest,
+      positionScheme: MODEL_POSITION_SCHEMES.indexOf(position?.scheme ?? 'shaw'),
+      numBuckets: position?.numBuckets ?? MODEL_POSITION_DEFAULTS.numBuckets,
+      bucketDistance: position?.maxDistance ?? MODEL_POSITION_DEFAULTS.maxDistance,
+    };
     // Probe first: the core cannot report a failed allocation (it would abort the instance).
     const probe = host.core._malloc(modelBytes(config));
     if (!probe)
@@ -459,7 +495,10 @@ export class Model {
   }
 
   #headInputs(where, tokens, layer, head) {
-    const { dModel, heads, maxDistance, causal } = this.#config;
+    const { dModel, heads, maxDistance, causal, position } = this.#config;
+    if (position && position.scheme !== 'shaw') {
+      throw new TypeError(`${where}: reads Shaw's a^K and a^V; this model's position scheme is '${position.scheme}'`);
+    }
     const n = tokens.length;
     const dk = dModel / heads;
     const rows = 2 * maxDistance + 1;

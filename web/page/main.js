@@ -27,6 +27,7 @@ import { startAttentionWorker } from '../workers/start-attention-worker.js';
 import { computeAttentionView, keepOffsets } from '../figures/view.js';
 import { matricesCsv, viewJson } from './export.js';
 import { wireStory } from './story.js';
+import { startSchemesSection } from './schemes-section.js';
 import { queryFromState, stateFromQuery } from './url-state.js';
 
 const $ = (id) => document.getElementById(id);
@@ -34,8 +35,9 @@ const $ = (id) => document.getElementById(id);
 const SYNC_LIMIT = 384;
 /** The longest the address bar lags behind the view. */
 const URL_DELAY_MS = 150;
-// 'train': the training section (web/train/train-loader.js opens it in the iframe view).
-const PANEL_NAMES = [...PANELS.map((panel) => panel.id), 'tables', 'profile', 'train'];
+// 'train': the training section (web/train/train-loader.js opens it in the iframe view);
+// 'schemes': the position schemes side by side (web/page/schemes-section.js).
+const PANEL_NAMES = [...PANELS.map((panel) => panel.id), 'tables', 'profile', 'schemes', 'train'];
 
 /** What the numbers are, for the current draw (under the controls; math notation of render/math-text.js). */
 const DRAW_EXPLAIN = {
@@ -89,6 +91,19 @@ async function start() {
   const showTables = shown.ids.includes('tables');
   profileFigure.figure.hidden = !showProfile;
   $('profile-section').hidden = embed || !(showProfile || showTables);
+
+  // The position schemes side by side (schemes-section.js); in the iframe view only when asked.
+  const schemes = startSchemesSection({
+    rp,
+    embed,
+    panelsAsked: new URLSearchParams(location.search).has('panels') ? shown.ids : [],
+    getState: () => state,
+    setState: (next) => {
+      state = { ...state, ...next };
+      update();
+    },
+    addNote: (note) => setNotes([...notes.textContent.split(' · ').filter(Boolean), note]),
+  });
 
   // --- Controls ------------------------------------------------------------------------------
   const inputs = Object.keys(CONTROLS)
@@ -231,6 +246,7 @@ async function start() {
     }
     scheduleUrl();
     syncControls();
+    schemes.update(state);
     if (large) {
       requestId += 1;
       document.body.dataset.busy = 'true';

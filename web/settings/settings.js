@@ -53,6 +53,17 @@ export const CONTROLS = {
   noise: { param: 'noise', attribute: 'noise', kind: 'number', default: example.noise, min: 0, max: 2 },
   width: { param: 'width', attribute: 'width', kind: 'number', default: example.width, min: 0.1, max: 20 },
   asymmetry: { param: 'asym', attribute: 'asymmetry', kind: 'number', default: example.asymmetry, min: -0.9, max: 0.9 },
+  // The position schemes side by side (web/page/schemes-section.js): which columns, m for the
+  // shift experiment, RoPE's pairing.
+  schemes: { param: 'schemes', attribute: null, kind: 'text', default: 'shaw,t5,alibi,rope' },
+  shift: { param: 'shift', attribute: null, kind: 'int', default: 3, min: 1, max: 16 },
+  ropeLayout: {
+    param: 'rope',
+    attribute: null,
+    kind: 'choice',
+    default: 'interleaved',
+    choices: ['interleaved', 'half'],
+  },
 };
 
 /**

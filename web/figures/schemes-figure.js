@@ -1,0 +1,310 @@
+// The position schemes side by side (issue #15): one column per scheme (its position-bias panel,
+// its combined weights and its profile over offsets, with the shift experiment's result), the
+// static facts (T5's bucket map, ALiBi's slopes, RoPE's angle per pair) and a table whose every
+// cell is a number the view computed (schemes-view.js). Built with DOM calls only.
+import { drawHeatmap } from '../render/heatmap.js';
+import { drawLinePlot } from '../render/line-plot.js';
+import { drawScatterPlot } from '../render/scatter-plot.js';
+import { fitCanvas } from '../render/canvas-size.js';
+import { extentOf, makeScale } from '../render/colormaps.js';
+import { themeColours } from './attention-figure.js';
+import { setMathText } from './math-dom.js';
+import { formatSignificant } from './panels.js';
+import { T5_VIEW, ALIBI_HEADS } from './schemes-view.js';
+
+const el = (doc, tag, className, text) => {
+  const node = doc.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+};
+
+// A titled canvas: heading, caption (math notation), canvas in a wrapper.
+function canvasBlock(doc, title, kind) {
+  const block = el(doc, 'div', 'schemes-block');
+  const heading = el(doc, 'h4', '', title);
+  const caption = el(doc, 'p', 'schemes-caption');
+  const wrap = el(doc, 'div', 'schemes-canvas-wrap');
+  const canvas = el(doc, 'canvas');
+  canvas.setAttribute('role', 'img');
+  canvas.dataset.panel = kind;
+  wrap.append(canvas);
+  block.append(heading, caption, wrap);
+  return { block, caption, canvas };
+}
+
+/** The view's DOM inside `container`: columns, facts and the table (filled by drawSchemesFigure). */
+export function createSchemesFigure(container) {
+  const doc = container.ownerDocument;
+  const columns = el(doc, 'div', 'schemes-columns');
+  const facts = el(doc, 'div', 'schemes-facts');
+  const bucketMap = canvasBlock(doc, 'T5’s bucket map', 'buckets');
+  const slopes = canvasBlock(doc, 'ALiBi’s slope per head', 'slopes');
+  const angles = canvasBlock(doc, 'RoPE’s angle per pair', 'angles');
+  facts.append(bucketMap.block, slopes.block, angles.block);
+  const table = el(doc, 'table', 'schemes-table');
+  const caption = el(doc, 'caption', '', 'What each scheme does, as computed above');
+  const head = el(doc, 'thead');
+  const headRow = el(doc, 'tr');
+  for (const text of [
+    'scheme',
+    'depends on the query?',
+    'translation-invariant?',
+    'learned position parameters',
+    'extrapolates? (what it does past these offsets)',
+  ])
+    headRow.append(Object.assign(el(doc, 'th', '', text), { scope: 'col' }));
+  head.append(headRow);
+  const body = el(doc, 'tbody');
+  table.append(caption, head, body);
+  // Scrolls sideways on a phone: focusable, so that the keyboard can scroll it too.
+  const tableWrap = el(doc, 'div', 'schemes-table-wrap');
+  tableWrap.tabIndex = 0;
+  tableWrap.setAttribute('role', 'region');
+  tableWrap.setAttribute('aria-label', 'What each scheme does');
+  tableWrap.append(table);
+  container.replaceChildren(columns, tableWrap, facts);
+  return { doc, columns, facts, bucketMap, slopes, angles, body, cache: new Map() };
+}
+
+const fmt = (value) => formatSignificant(value, 2);
+
+// A column's DOM, made once per scheme and kept (so a redraw does not rebuild it).
+function columnParts(parts, id) {
+  if (parts.cache.has(id)) return parts.cache.get(id);
+  const { doc } = parts;
+  const article = el(doc, 'article', 'schemes-column');
+  article.dataset.scheme = id;
+  article.id = `schemes-column-${id}`;
+  const title = el(doc, 'h3');
+  const source = el(doc, 'p', 'schemes-source');
+  const what = el(doc, 'p', 'schemes-what');
+  const bias = canvasBlock(doc, 'Position biases', 'bias');
+  const weights = canvasBlock(doc, 'Combined weights', 'weights');
+  const profile = canvasBlock(doc, 'Profile over offsets', 'profile');
+  const shift = el(doc, 'p', 'schemes-shift');
+  shift.dataset.shift = id;
+  const error = el(doc, 'p', 'schemes-error');
+  article.append(title, source, what, error, bias.block, weights.block, profile.block, shift);
+  const column = { article, title, source, what, bias, weights, profile, shift, error };
+  parts.cache.set(id, column);
+  return column;
+}
+
+function heatmap(canvas, view, values, { scale, note, masked, bandEdges, integer, colours, width }) {
+  drawHeatmap(canvas, {
+    n: view.n,
+    values,
+    scale,
+    rowLabels: view.labels,
+    colLabels: view.labels,
+    xTitle: 'key j →',
+    yTitle: 'query i ↓',
+    formatValue: integer ? (v) => String(v) : (v) => formatSignificant(v, 2),
+    showValues: view.n <= 6,
+    masked,
+    bandEdges,
+    bandEdgeSides: view.causal ? 'lower' : 'both',
+    note,
+    highlight: null,
+    width,
+    maxSide: 300,
+    colours,
+  });
+}
+
+const BIAS_CAPTION = {
+  shaw: 'q_i · a^K[clip(j − i, ±k)]/√d_k; dashed: |j − i| = k.',
+  t5: 'b[bucket(j − i)], the same for every query.',
+  alibi: '−m · |j − i|, the same for every query.',
+  rope: 'rope scores minus content scores.',
+  sinusoidal: 'scores of (x + PE) minus scores of x.',
+  none: 'zero everywhere.',
+};
+
+function drawColumn(column, view, entry, colours) {
+  const width = column.article.clientWidth || 280;
+  const causalMask = view.causal ? (i, j) => j > i : null;
+  const bias = entry.result.positionBiases.data;
+  const extent = extentOf(bias, view.n);
+  heatmap(column.bias.canvas, view, bias, {
+    scale: makeScale('diverging', extent, null, { label: 'bias (blue < 0 < red)' }),
+    note: `largest |bias| ${fmt(Math.max(Math.abs(extent.min), Math.abs(extent.max)))}`,
+    masked: null,
+    bandEdges: entry.id === 'shaw' ? view.maxDistance : null,
+    colours,
+    width,
+  });
+  setMathText(column.bias.caption, `${BIAS_CAPTION[entry.id]} Colours: ± this panel’s largest |value|.`);
+  column.bias.canvas.setAttribute(
+    'aria-label',
+    `${entry.name}: position biases, ${view.n} by ${view.n}, from ${fmt(extent.min)} to ${fmt(extent.max)}.`,
+  );
+  const weights = entry.result.combinedWeights.data;
+  heatmap(column.weights.canvas, view, weights, {
+    scale: makeScale('sequential', { min: 0, max: 1 }, [0, 1], { label: 'weight, 0 to 1' }),
+    note: view.causal ? 'Grey: keys after the query, masked.' : '',
+    masked: causalMask,
+    bandEdges: null,
+    colours,
+    width,
+  });
+  setMathText(column.weights.caption, 'softmax over each row of content scores + position biases. Colours: 0 to 1.');
+  column.weights.canvas.setAttribute(
+    'aria-label',
+    `${entry.name}: combined weights, ${view.n} by ${view.n}; each row sums to 1.`,
+  );
+  const { profile } = entry;
+  const oneValue = profile.spread <= 1e-12;
+  drawScatterPlot(column.profile.canvas, {
+    points: { x: profile.offsets, y: profile.values },
+    line: { x: profile.lineX, y: profile.lineY },
+    xLabel: 'offset j − i',
+    yLabel: 'bias',
+    height: 190,
+    note: oneValue ? 'one value per offset' : `cells at one offset differ by up to ${fmt(profile.spread)}`,
+  });
+  // Fixed text (the layout never moves); the numbers are drawn in the plot.
+  setMathText(
+    column.profile.caption,
+    'Every cell’s bias at its offset (dots; line: their mean). Where the dots of each offset coincide, the bias is a function of j − i alone.',
+  );
+  column.profile.canvas.setAttribute(
+    'aria-label',
+    `${entry.name}: bias of every cell against its offset; ${oneValue ? 'one value per offset' : `spread up to ${fmt(profile.spread)} per offset`}.`,
+  );
+  column.shift.textContent = `Shift: with ${view.shift} filler token${view.shift === 1 ? '' : 's'} in front, the original tokens’ scores change by at most ${fmt(entry.shiftDifference)}.`;
+}
+
+function drawFacts(parts, view, colours) {
+  const { buckets, slopes, ropeAngles } = view.facts;
+  const width = parts.bucketMap.block.clientWidth || 280;
+  const values = buckets.data;
+  heatmap(parts.bucketMap.canvas, view, values, {
+    scale: makeScale('sequential', extentOf(values, view.n), null, { integer: true, label: 'bucket' }),
+    note: '',
+    masked: null,
+    bandEdges: null,
+    integer: true,
+    colours,
+    width,
+  });
+  const half = T5_VIEW.numBuckets / 2;
+  setMathText(
+    parts.bucketMap.caption,
+    `bucket(j − i) with ${T5_VIEW.numBuckets} buckets up to distance ${T5_VIEW.maxDistance}: 0…${half - 1} for keys at or before the query, ${half}…${T5_VIEW.numBuckets - 1} after; exact below ${half / 2}, log-spaced beyond. Constant along every diagonal.`,
+  );
+  parts.bucketMap.canvas.setAttribute('aria-label', `T5 bucket of every cell, ${view.n} by ${view.n}.`);
+
+  drawLinePlot(parts.slopes.canvas, {
+    x: Int32Array.from(slopes, (_, h) => h + 1),
+    y: slopes,
+    xLabel: 'head h',
+    yLabel: 'slope m_h',
+    height: 200,
+    highlight: 0,
+  });
+  setMathText(
+    parts.slopes.caption,
+    `m_h = 2^{−8h/${ALIBI_HEADS}} for ${ALIBI_HEADS} heads: ${Array.from(slopes, (m) => fmt(m)).join(', ')}. The columns use head 1 (m = ${fmt(view.facts.slope)}, the dark point).`,
+  );
+  parts.slopes.canvas.setAttribute(
+    'aria-label',
+    `ALiBi slopes of ${slopes.length} heads, from ${fmt(slopes[0])} down to ${fmt(slopes[slopes.length - 1])}.`,
+  );
+
+  if (ropeAngles.length === 0) {
+    // The same place on the page, with the reason: no pairs to rotate.
+    const canvas = parts.angles.canvas;
+    const { context: g, width: w } = fitCanvas(canvas, canvas.parentElement.clientWidth, 200);
+    g.clearRect(0, 0, w, 200);
+    g.fillStyle = colours.fg;
+    g.font = `13px ${colours.font || 'sans-serif'}`;
+    g.textAlign = 'center';
+    g.fillText(`d_k = ${view.dK} is odd: no pairs to rotate`, w / 2, 100);
+    setMathText(
+      parts.angles.caption,
+      `RoPE rotates pairs of dimensions; pick an even d_k to see θ_t = 10000^{−2t/d_k}.`,
+    );
+    canvas.setAttribute('aria-label', `No RoPE angles: d_k = ${view.dK} is odd.`);
+  } else {
+    drawLinePlot(parts.angles.canvas, {
+      x: Int32Array.from(ropeAngles, (_, t) => t),
+      y: ropeAngles,
+      xLabel: 'pair t',
+      yLabel: 'θ_t (radians per position)',
+      height: 200,
+    });
+    setMathText(
+      parts.angles.caption,
+      `θ_t = 10000^{−2t/d_k}, read back from the core (e_a rotated at position 1), pairs ${view.ropeLayout === 'half' ? '(t, t + d_k/2) as GPT-NeoX and LLaMA' : '(2t, 2t + 1) as RoFormer'}.`,
+    );
+    parts.angles.canvas.setAttribute(
+      'aria-label',
+      `RoPE angle per position of each of ${ropeAngles.length} pairs: ${ropeAngles.map((a) => fmt(a)).join(', ')}.`,
+    );
+  }
+}
+
+function tableRow(doc, view, entry) {
+  const row = el(doc, 'tr');
+  row.dataset.scheme = entry.id;
+  const header = Object.assign(el(doc, 'th', '', entry.name), { scope: 'row' });
+  if (entry.error) {
+    const cell = Object.assign(el(doc, 'td'), { colSpan: 4 });
+    setMathText(cell, entry.error);
+    row.append(header, cell);
+    return row;
+  }
+  const query =
+    entry.queryDependence > 1e-9
+      ? `yes: other queries move the bias by up to ${fmt(entry.queryDependence)}`
+      : 'no: other queries leave the bias unchanged';
+  const invariant =
+    entry.shiftDifference <= 1e-12
+      ? `yes: max |Δ score| ${fmt(entry.shiftDifference)} after the shift`
+      : `no: max |Δ score| ${fmt(entry.shiftDifference)} after the shift`;
+  const learned =
+    entry.id === 'shaw'
+      ? `${entry.learned} per head (a^K and a^V rows)`
+      : entry.id === 't5'
+        ? `${entry.learned} per head (one per bucket)`
+        : entry.id === 'alibi'
+          ? 'none (the slopes are fixed)'
+          : 'none';
+  const cells = [query, invariant, learned, entry.beyond].map((text) => {
+    const cell = el(doc, 'td');
+    setMathText(cell, text);
+    return cell;
+  });
+  cells[0].dataset.fact = 'query';
+  cells[1].dataset.fact = 'shift';
+  row.append(header, ...cells);
+  return row;
+}
+
+/** Draws `view` (computeSchemesView) into the parts. */
+export function drawSchemesFigure(parts, view) {
+  const colours = themeColours(parts.columns);
+  const shown = view.columns.map((entry) => {
+    const column = columnParts(parts, entry.id);
+    column.title.textContent = entry.name;
+    column.source.textContent = entry.source;
+    setMathText(column.what, entry.what);
+    return column;
+  });
+  parts.columns.replaceChildren(...shown.map((column) => column.article));
+  parts.columns.dataset.count = String(shown.length);
+  view.columns.forEach((entry, index) => {
+    const column = shown[index];
+    setMathText(column.error, entry.error ?? '');
+    // An error keeps the column's place (the blocks stay, invisible): the page does not move.
+    for (const block of [column.bias, column.weights, column.profile]) {
+      block.block.style.visibility = entry.error ? 'hidden' : '';
+    }
+    column.shift.style.visibility = entry.error ? 'hidden' : '';
+    if (!entry.error) drawColumn(column, view, entry, colours);
+  });
+  drawFacts(parts, view, colours);
+  parts.body.replaceChildren(...view.columns.map((entry) => tableRow(parts.doc, view, entry)));
+}

@@ -1,0 +1,241 @@
+// The position schemes side by side (issue #15; docs/schemes.md): from the page's settings to
+// the numbers the comparison view draws, all through the JS API. Every scheme reads the same
+// tokens and weights (the stable draw, so that a word keeps its vectors wherever it stands).
+import { exampleOptions } from './view.js';
+import { tokenLabels } from './settings.js';
+
+/** The schemes in the order the view offers them. */
+export const SCHEME_IDS = ['shaw', 't5', 'alibi', 'rope', 'sinusoidal', 'none'];
+export const DEFAULT_SCHEMES = ['shaw', 't5', 'alibi', 'rope'];
+/** ALiBi: the view uses head 1 of this many heads (slope 2^(−8/H)). */
+export const ALIBI_HEADS = 8;
+/** T5's bucketing as in the T5 paper's code (32 buckets, max distance 128, both directions). */
+export const T5_VIEW = Object.freeze({ numBuckets: 32, maxDistance: 128, bidirectional: true });
+const FILLER = (index) => `pad${index + 1}`;
+
+export const SCHEME_INFO = {
+  shaw: {
+    name: 'Shaw et al.',
+    source: 'Shaw, Uszkoreit & Vaswani 2018',
+    what: 'q_i · a^K[clip(j − i, ±k)]/√d_k: a learned vector per clipped offset, read by each query.',
+  },
+  t5: {
+    name: 'T5 buckets',
+    source: 'Raffel et al. 2020 (T5)',
+    what: 'b[bucket(j − i)]: one learned number per bucket; exact buckets near 0, log-spaced to 128.',
+  },
+  alibi: {
+    name: 'ALiBi',
+    source: 'Press, Smith & Lewis 2022',
+    what: '−m · |j − i|: a fixed linear penalty, one slope m per head.',
+  },
+  rope: {
+    name: 'RoPE',
+    source: 'Su et al. 2021 (RoFormer)',
+    what: 'q_i and k_j rotated by their positions; the bias is rope scores minus content scores.',
+  },
+  sinusoidal: {
+    name: 'Sinusoidal',
+    source: 'Vaswani et al. 2017',
+    what: 'sin/cos of the absolute position added to x before W_Q, W_K: combined minus content.',
+  },
+  none: { name: 'None', source: '—', what: 'No position at all: a bag of words.' },
+};
+
+/** ?schemes=a,b,… → 2 to 4 known, distinct scheme ids, and a note when the text had to be corrected. */
+export function parseSchemes(text) {
+  const asked = String(text ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  const ids = [...new Set(asked.filter((id) => SCHEME_IDS.includes(id)))].slice(0, 4);
+  const unknown = asked.filter((id) => !SCHEME_IDS.includes(id));
+  if (ids.length >= 2 && unknown.length === 0 && asked.length === ids.length) return { ids };
+  const fixed = ids.length >= 2 ? ids : DEFAULT_SCHEMES;
+  return {
+    ids: fixed,
+    note: `schemes must be 2 to 4 of ${SCHEME_IDS.join(', ')}; using ${fixed.join(',')}`,
+  };
+}
+
+/** T5's stand-in bucket table: 2·exp(−d²/8) at each bucket's nearest distance d (no trained model here). */
+export function t5StandInBiases(rp) {
+  const reach = 2 * T5_VIEW.maxDistance + 1;
+  const { data } = rp.t5Buckets(reach, T5_VIEW); // row 0: offsets 0…reach−1; column 0: 0…−(reach−1)
+  const nearest = new Array(T5_VIEW.numBuckets).fill(Infinity);
+  for (let d = 0; d < reach; d += 1) {
+    for (const bucket of [data[d], data[d * reach]]) nearest[bucket] = Math.min(nearest[bucket], d);
+  }
+  return Float64Array.from(nearest, (d) => (Number.isFinite(d) ? 2 * Math.exp((-d * d) / 8) : 0));
+}
+
+// One scheme's attention() on the example's inputs (or on others of the same shapes).
+function runScheme(rp, id, ex, { biases, slope, ropeLayout }, replace = {}) {
+  const { q, k, v, causal } = { ...ex.inputs, ...replace };
+  switch (id) {
+    case 'shaw':
+      return rp.attention({ ...ex.inputs, ...replace });
+    case 't5':
+      return rp.attention({ q, k, v, causal, position: { scheme: 't5', biases, ...T5_VIEW } });
+    case 'alibi':
+      return rp.attention({ q, k, v, causal, position: { scheme: 'alibi', slope } });
+    case 'rope':
+      return rp.attention({ q, k, v, causal, position: { scheme: 'rope', layout: ropeLayout } });
+    case 'sinusoidal':
+      return rp.attention({
+        ...ex.weights,
+        ...(replace.x ? { x: replace.x } : {}),
+        causal,
+        position: { scheme: 'sinusoidal' },
+      });
+    default:
+      return rp.attention({ q, k, v, causal, position: { scheme: 'none' } });
+  }
+}
+
+const maxAbsDifference = (a, b) => a.reduce((m, value, i) => Math.max(m, Math.abs(value - b[i])), 0);
+
+// Every cell's bias by its offset j − i (keys the causal mask hides left out), and the spread
+// of the biases on each diagonal.
+function offsetProfile(bias, n, causal) {
+  const offsets = [];
+  const values = [];
+  const lineX = [];
+  const lineY = [];
+  let spread = 0;
+  for (let o = -(n - 1); o <= (causal ? 0 : n - 1); o += 1) {
+    let sum = 0;
+    let count = 0;
+    let low = Infinity;
+    let high = -Infinity;
+    for (let i = Math.max(0, -o); i < n && i + o < n; i += 1) {
+      const value = bias[i * n + i + o];
+      offsets.push(o);
+      values.push(value);
+      sum += value;
+      count += 1;
+      low = Math.min(low, value);
+      high = Math.max(high, value);
+    }
+    lineX.push(o);
+    lineY.push(sum / count);
+    spread = Math.max(spread, high - low);
+  }
+  return { offsets, values, lineX, lineY, spread };
+}
+
+// The queries replaced by another draw (x for sinusoidal), the rest kept: how far the bias moves.
+function queryDependence(rp, id, ex, params, seed) {
+  if (id === 'none') return 0;
+  const { rows, cols } = id === 'sinusoidal' ? ex.weights.x : ex.inputs.q;
+  const other = { rows, cols, data: rp.randn((seed + 1) % 2 ** 32, rows * cols) };
+  const before = runScheme(rp, id, ex, params).positionBiases.data;
+  const after = runScheme(rp, id, ex, params, id === 'sinusoidal' ? { x: other } : { q: other }).positionBiases.data;
+  return maxAbsDifference(before, after);
+}
+
+// The shift experiment: m filler tokens in front; the largest change of the original tokens' scores.
+function shiftDifference(before, after, n, m) {
+  let worst = 0;
+  for (let i = 0; i < n; i += 1) {
+    for (let j = 0; j < n; j += 1) {
+      worst = Math.max(worst, Math.abs(before[i * n + j] - after[(i + m) * (n + m) + j + m]));
+    }
+  }
+  return worst;
+}
+
+// What each scheme does past the offsets the page shows, from its own numbers.
+function beyond(rp, id, ex, params) {
+  switch (id) {
+    case 'shaw':
+      return `offsets beyond ±${ex.params.maxDistance} reuse the edge rows a^K[±${ex.params.maxDistance}]`;
+    case 't5': {
+      const reach = 2 * T5_VIEW.maxDistance;
+      const row = rp.t5Buckets(reach, T5_VIEW).data; // offsets 0…reach − 1 (keys after the query)
+      const last = row.indexOf(T5_VIEW.numBuckets - 1);
+      return `offsets from ${last} on share the last bucket: one bias for every longer distance`;
+    }
+    case 'alibi':
+      return `keeps falling by m = ${params.slope} per position at any length`;
+    case 'rope':
+      return 'new rotation angles at unseen positions; the score still depends only on j − i';
+    case 'sinusoidal':
+      return 'unseen absolute positions get new vectors; scores change with where the text starts';
+    default:
+      return 'nothing to extrapolate';
+  }
+}
+
+/**
+ * The comparison view's numbers for the page's settings (ATTENTION_SETTINGS), the chosen scheme
+ * ids, the RoPE layout and the shift m: per scheme its panels, offset profile, query
+ * dependence, shift difference, learned parameter count and what it does beyond; and the static
+ * facts (T5's bucket map, ALiBi's slopes, RoPE's angle per pair).
+ */
+export function computeSchemesView(rp, settings, { schemes, ropeLayout = 'interleaved', shift = 3 }) {
+  const n = settings.seqLen;
+  const words = tokenLabels(settings.tokens, n).map((word, i) => word || `#${i}`);
+  const options = { ...exampleOptions({ ...settings, draw: 'stable' }, words), sameQuery: false };
+  const ex = rp.example(options);
+  const slopes = rp.alibiSlopes(ALIBI_HEADS);
+  const params = { biases: t5StandInBiases(rp), slope: slopes[0], ropeLayout };
+  const shifted = rp.example({ ...options, tokens: [...Array.from({ length: shift }, (_, i) => FILLER(i)), ...words] });
+  const dK = ex.inputs.q.cols;
+  const columns = schemes.map((id) => {
+    if (id === 'rope' && dK % 2 !== 0) {
+      return {
+        id,
+        ...SCHEME_INFO[id],
+        error: `RoPE rotates pairs of dimensions: d_k = ${dK} is odd; pick an even d_k.`,
+      };
+    }
+    const result = runScheme(rp, id, ex, params);
+    const moved = runScheme(rp, id, shifted, params);
+    const learned =
+      id === 'shaw'
+        ? ex.inputs.relKeys.data.length + ex.inputs.relValues.data.length
+        : id === 't5'
+          ? params.biases.length
+          : 0;
+    return {
+      id,
+      ...SCHEME_INFO[id],
+      result,
+      profile: offsetProfile(result.positionBiases.data, n, settings.causal),
+      queryDependence: queryDependence(rp, id, ex, params, settings.seed),
+      shiftDifference: shiftDifference(result.combinedScores.data, moved.combinedScores.data, n, shift),
+      learned,
+      beyond: beyond(rp, id, ex, params),
+    };
+  });
+  // RoPE's angle per pair, read back from the core: e_a rotated at position 1 lands at angle θ_t.
+  const ropeAngles = [];
+  if (dK % 2 === 0) {
+    for (let t = 0; t < dK / 2; t += 1) {
+      const [a, b] = ropeLayout === 'half' ? [t, t + dK / 2] : [2 * t, 2 * t + 1];
+      const unit = new Float64Array(dK);
+      unit[a] = 1;
+      const turned = rp.rope({ rows: 1, cols: dK, data: unit }, { positions: [1], layout: ropeLayout }).data;
+      ropeAngles.push(Math.atan2(turned[b], turned[a]));
+    }
+  }
+  return {
+    n,
+    tokens: words,
+    labels: words.map((word, i) => `${i} ${word}`),
+    causal: settings.causal,
+    maxDistance: settings.maxDistance,
+    dK,
+    shift,
+    ropeLayout,
+    columns,
+    facts: {
+      buckets: rp.t5Buckets(n, T5_VIEW),
+      slopes,
+      slope: params.slope,
+      ropeAngles,
+      t5Biases: params.biases,
+    },
+  };
+}

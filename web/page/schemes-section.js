@@ -1,0 +1,91 @@
+// The page's "position schemes side by side" section (issue #15): the scheme picker (2 to 4),
+// the shift experiment's button, and the comparison figure drawn from the page's state. The
+// state's `schemes`, `shift` and `ropeLayout` live in the URL with the rest (settings.js); the
+// shift and RoPE-layout inputs are wired by main.js like every control. In the iframe view
+// (?embed=1) the section shows only when ?panels= names `schemes`.
+import { createSchemesFigure, drawSchemesFigure } from '../figures/schemes-figure.js';
+import { SCHEME_IDS, SCHEME_INFO, computeSchemesView, parseSchemes } from '../figures/schemes-view.js';
+
+const $ = (id) => document.getElementById(id);
+
+/**
+ * Wires the section. `getState()` is the page's state, `setState(partial)` changes it and
+ * redraws, `addNote(text)` shows a note. Returns { update(state) }.
+ */
+export function startSchemesSection({ rp, embed, panelsAsked, getState, setState, addNote }) {
+  const section = $('schemes-section');
+  const visible = !embed || panelsAsked.includes('schemes');
+  section.hidden = !visible;
+  if (!visible) return { update() {} };
+  const parts = createSchemesFigure($('schemes-figure'));
+  const picker = $('schemes-picker');
+  const boxes = SCHEME_IDS.map((id) => {
+    const label = document.createElement('label');
+    label.className = 'schemes-pick';
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.id = `scheme-pick-${id}`;
+    box.value = id;
+    label.append(box, ` ${SCHEME_INFO[id].name}`);
+    picker.append(label);
+    box.addEventListener('change', () => {
+      const chosen = boxes.filter((b) => b.checked).map((b) => b.value);
+      setState({ schemes: chosen.join(',') });
+    });
+    return box;
+  });
+  $('schemes-run-shift').addEventListener('click', () => {
+    setState({});
+    const result = $('schemes-figure').querySelector('.schemes-table');
+    result.classList.remove('schemes-flash');
+    void result.offsetWidth; // restart the highlight
+    result.classList.add('schemes-flash');
+  });
+
+  let reported = '';
+  let shown = null;
+  // Drawn in a task of its own, after the panels above: a control change never waits for it.
+  let pending = null;
+  let timer = 0;
+  function update(state) {
+    pending = state;
+    if (!timer)
+      timer = setTimeout(() => {
+        timer = 0;
+        try {
+          draw(pending);
+        } catch (error) {
+          addNote(`Position schemes: ${error.message}`);
+        }
+      });
+  }
+
+  function draw(state) {
+    const long = state.long;
+    $('schemes-long-note').hidden = !long;
+    $('schemes-figure').hidden = long;
+    if (long) return;
+    const { ids, note } = parseSchemes(state.schemes);
+    if (note && note !== reported) addNote(`Link corrected: ${note}.`);
+    reported = note ?? '';
+    for (const box of boxes) {
+      box.checked = ids.includes(box.value);
+      // 2 to 4 columns: the last two cannot be unticked, a fifth cannot be ticked.
+      box.disabled = box.checked ? ids.length <= 2 : ids.length >= 4;
+    }
+    const key = JSON.stringify([state, ids, section.clientWidth]);
+    if (shown === key) return;
+    shown = key;
+    const view = computeSchemesView(rp, state, { schemes: ids, ropeLayout: state.ropeLayout, shift: state.shift });
+    drawSchemesFigure(parts, view);
+    section.dataset.drawn = String(Number(section.dataset.drawn ?? 0) + 1);
+  }
+
+  // The key holds the width: a resize redraws only when the width changed.
+  new ResizeObserver(() => update(getState())).observe(section);
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+    shown = null;
+    update(getState());
+  });
+  return { update };
+}
