@@ -2,7 +2,7 @@
 // the numbers the comparison view draws, all through the JS API. Every scheme reads the same
 // tokens and weights (the stable draw, so that a word keeps its vectors wherever it stands).
 import { exampleOptions } from './view.js';
-import { tokenLabels } from './settings.js';
+import { tokenLabels } from '../settings/settings.js';
 
 /** The schemes in the order the view offers them. */
 export const SCHEME_IDS = ['shaw', 't5', 'alibi', 'rope', 'sinusoidal', 'none'];
