@@ -385,7 +385,16 @@ export declare class Model<A extends Float64Array | Float32Array = Float32Array>
   /** Every panel of attention() for one head on one sequence. */
   attention(tokens: Int32Array, options?: HeadSelector): AttentionResult<A> & { layer: number; head: number };
   /** Every head's inputs to attention() on one sequence, from one pass through the model. */
-  headInputs(tokens: Int32Array): Array<AttentionInputs<A> & { layer: number; head: number; causal: boolean }>;
+  headInputs(tokens: Int32Array): Array<{
+    q: Matrix<A>;
+    k: Matrix<A>;
+    relKeys: Matrix<A>;
+    v: Matrix<A>;
+    relValues: Matrix<A>;
+    layer: number;
+    head: number;
+    causal: boolean;
+  }>;
   /** The learned profile per offset −k … k on one sequence or a batch. */
   positionProfile(
     tokens: Int32Array | (Omit<Batch, 'targets'> & { targets?: Int32Array }),
