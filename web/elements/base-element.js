@@ -2,6 +2,7 @@
 // for invalid attributes and errors, batching of attribute changes into one render, redrawing
 // on resize and on a change of the system theme, and a 'relpos-render' event after each render.
 import { adoptFigureCss } from '../figures/figure-css.js';
+import { onPrintChange } from '../figures/print-sharp.js';
 import { sharedRelPos } from '../figures/shared-relpos.js';
 
 const HOST_CSS = `
@@ -42,12 +43,14 @@ export class RelposBaseElement extends HTMLElement {
     });
     this.resizeObserver.observe(this);
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', this.onSchemeChange);
+    this.stopPrint = onPrintChange(() => this.redraw()); // sharp in print
     this.scheduleRender();
   }
 
   disconnectedCallback() {
     this.resizeObserver?.disconnect();
     matchMedia('(prefers-color-scheme: dark)').removeEventListener('change', this.onSchemeChange);
+    this.stopPrint?.();
   }
 
   attributeChangedCallback() {

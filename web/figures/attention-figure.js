@@ -2,6 +2,7 @@
 // builds the chosen panels inside a container (a document element or a shadow root), draws them
 // from an attention view, and handles reading values (hover, keyboard, tooltip, live readout,
 // the same-offset highlight). The selected offset is reported through `onSelect`.
+import { pixelRatio } from '../render/canvas-size.js';
 import { makeScale } from '../render/colormaps.js';
 import { drawHeatmap, forgetMatrixImage, heatmapWidth } from '../render/heatmap.js';
 import { followScroll, showTooltip, wirePanel } from './interaction.js';
@@ -179,10 +180,12 @@ export class AttentionFigure {
   measure(panel) {
     const { canvas, wrap } = this.parts.get(panel.id);
     const colours = themeColours(canvas);
+    const ratio = pixelRatio(wrap); // sharp inside a scaled slide and in print
     if (this.presenting === panel.id && wrap.isConnected && this.view) {
       return {
         ...presentSize(wrap.clientWidth, wrap.clientHeight, this.view.labels, colours.font || 'sans-serif'),
         colours,
+        pixelRatio: ratio,
       };
     }
     const labelSpace = this.view?.long ? 62 : null; // positions only: short numbers, no words
@@ -192,6 +195,7 @@ export class AttentionFigure {
       maxSide: this.maxSide,
       fontScale: 1,
       labelSpace,
+      pixelRatio: ratio,
     };
   }
 
@@ -214,7 +218,7 @@ export class AttentionFigure {
     return { i: selection.i, j: selection.j, group: (i, j) => clippedOffset(i, j, k) === c, rowRange };
   }
 
-  drawPanel(panel, { width, colours, maxSide, fontScale, labelSpace } = this.measure(panel)) {
+  drawPanel(panel, { width, colours, maxSide, fontScale, labelSpace, pixelRatio: ratio } = this.measure(panel)) {
     const { view } = this;
     const k = view.maxDistance;
     const { canvas, caption } = this.parts.get(panel.id);
@@ -227,7 +231,7 @@ export class AttentionFigure {
       maxSide,
       fontScale,
       labelSpace,
-      globalThis.devicePixelRatio,
+      ratio,
       view.n,
       k,
       view.causal,
@@ -269,6 +273,7 @@ export class AttentionFigure {
       maxSide,
       fontScale,
       labelSpace,
+      pixelRatio: ratio,
       colours,
     });
     this.layouts.set(panel.id, layout);

@@ -22,6 +22,7 @@ import {
   splitTokens,
 } from '../figures/settings.js';
 import { offsetValue } from '../figures/offset-space.js';
+import { onPrintChange } from '../figures/print-sharp.js';
 import { sharedRelPos } from '../figures/shared-relpos.js';
 import { startAttentionWorker } from '../figures/start-attention-worker.js';
 import { computeAttentionView, keepOffsets } from '../figures/view.js';
@@ -333,6 +334,7 @@ async function start() {
     ]);
   new ResizeObserver(() => attentionView && draw(true)).observe(document.querySelector('main'));
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => attentionView && draw(true));
+  onPrintChange(() => attentionView && draw(true)); // sharp in print
   document.body.dataset.ready = 'true';
   performance.mark('relpos:ready');
 

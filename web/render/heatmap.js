@@ -238,16 +238,17 @@ function bandEdgeLayer(canvas, n, k, sides, x0, y0, cell, sideDevice, ratio, col
  *         bandEdgeSides: 'both' | 'lower' (bandEdgePaths), note,
  *         highlight: { i, j, group(i, j) -> bool, rowRange(i) -> [lo, hi] | null } | null,
  *         width, maxSide, fontScale (type size, 1 = usual), labelSpace (px, optional),
+ *         pixelRatio (device pixels per CSS px; default devicePixelRatio),
  *         colours: { fg, muted, outline, outlineHalo, panel, masked, font } }
  * Returns the layout in CSS px: { x0, y0, cell, n, width, height, fontScale, labelsCut }.
  */
 export function drawHeatmap(canvas, spec) {
   const { n, values, scale, colours, masked } = spec;
-  const ratio = globalThis.devicePixelRatio || 1;
+  const ratio = spec.pixelRatio ?? (globalThis.devicePixelRatio || 1);
   const fontScale = spec.fontScale ?? 1;
   const margin = heatmapMargins(spec.width, fontScale, spec.labelSpace);
   const height = heatmapHeight(spec.width, spec.maxSide, fontScale, spec.labelSpace);
-  const { context: g, width } = fitCanvas(canvas, spec.width, height);
+  const { context: g, width } = fitCanvas(canvas, spec.width, height, ratio);
   g.clearRect(0, 0, width, height);
   const font = colours.font || 'sans-serif';
   const labelFont = LABEL_FONT * fontScale;
