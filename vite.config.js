@@ -14,6 +14,7 @@ export default defineConfig({
         page: resolve(import.meta.dirname, 'index.html'),
         elements: resolve(import.meta.dirname, 'examples/elements.html'),
         iframe: resolve(import.meta.dirname, 'examples/iframe.html'),
+        iframeAuto: resolve(import.meta.dirname, 'examples/iframe-auto.html'),
       },
     },
   },

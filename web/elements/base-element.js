@@ -11,6 +11,9 @@ const HOST_CSS = `
 .relpos-message { margin: 0 0 8px; padding: 6px 10px; border-radius: 6px; font-size: 0.85rem;
   color: var(--relpos-note); border: 1px solid currentColor; }
 .relpos-message[hidden] { display: none; }
+:host([captions='off']) .relpos-caption, :host([captions='0']) .relpos-caption, :host([captions='false']) .relpos-caption,
+:host([actions='off']) .relpos-actions, :host([actions='0']) .relpos-actions, :host([actions='false']) .relpos-actions { display: none; }
+:host([fit='box']) { overflow: hidden; }
 .relpos-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, var(--relpos-panel-min-width, 320px)), 1fr));
   gap: var(--relpos-gap, 12px); }
 `;
@@ -36,8 +39,11 @@ export class RelposBaseElement extends HTMLElement {
 
   connectedCallback() {
     this.resizeObserver ??= new ResizeObserver(() => {
-      if (this.clientWidth !== this.lastWidth) {
+      // The width decides the figures' size; with fit="box" the height too.
+      const height = this.getAttribute('fit') === 'box' ? this.clientHeight : 0;
+      if (this.clientWidth !== this.lastWidth || height !== this.lastHeight) {
         this.lastWidth = this.clientWidth;
+        this.lastHeight = height;
         this.redraw();
       }
     });
