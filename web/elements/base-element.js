@@ -4,6 +4,7 @@
 import { adoptFigureCss } from '../figures/figure-css.js';
 import { onPrintChange } from '../figures/print-sharp.js';
 import { sharedRelPos } from '../figures/shared-relpos.js';
+import { hostScheme, hostVariables, watchHost } from './host-theme.js';
 
 const HOST_CSS = `
 :host { display: block; font-family: inherit; color: var(--relpos-fg); }
@@ -26,6 +27,11 @@ export class RelposBaseElement extends HTMLElement {
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(HOST_CSS);
     this.shadow.adoptedStyleSheets = [...this.shadow.adoptedStyleSheets, sheet];
+    // theme="inherit" (host-theme.js): a dark state for the CSS, and the page's own variables.
+    this.internals = this.attachInternals();
+    this.hostSheet = new CSSStyleSheet();
+    this.shadow.adoptedStyleSheets = [...this.shadow.adoptedStyleSheets, this.hostSheet];
+    this.stopWatching = null;
     this.message = document.createElement('p');
     this.message.className = 'relpos-message';
     this.message.setAttribute('part', 'message');
@@ -57,6 +63,29 @@ export class RelposBaseElement extends HTMLElement {
     this.resizeObserver?.disconnect();
     matchMedia('(prefers-color-scheme: dark)').removeEventListener('change', this.onSchemeChange);
     this.stopPrint?.();
+    this.stopWatching?.();
+    this.stopWatching = null;
+  }
+
+  /** theme="inherit": takes the page's scheme and variables, and watches them (else stops). */
+  followHost() {
+    const inherit = this.getAttribute('theme') === 'inherit';
+    if (!inherit) {
+      this.stopWatching?.();
+      this.stopWatching = null;
+      this.hostSheet.replaceSync('');
+      this.internals.states.delete('dark');
+      return;
+    }
+    const dark = hostScheme(this) === 'dark';
+    if (dark) this.internals.states.add('dark');
+    else this.internals.states.delete('dark');
+    const variables = hostVariables(this);
+    this.hostSheet.replaceSync(variables ? `:host([theme='inherit'][theme][theme]) { ${variables} }` : '');
+    this.stopWatching ??= watchHost(this, () => {
+      this.followHost();
+      this.redraw(); // the canvases' labels and colours too
+    });
   }
 
   attributeChangedCallback() {
@@ -76,6 +105,7 @@ export class RelposBaseElement extends HTMLElement {
   async renderSafely() {
     let notes;
     try {
+      this.followHost();
       const rp = await sharedRelPos();
       if (!this.isConnected) return;
       notes = this.render(rp);

@@ -4,7 +4,8 @@ import type { AttentionResult, LocalityProfile } from '../api/index.js';
 /**
  * <relpos-attention>: the matrix panels. Attributes: seq-len, d-k, max-distance, seed, causal,
  * tokens, panels ("content-scores position-biases content-weights combined-weights difference
- * offsets", any subset), theme ("light" | "dark" | "auto").
+ * offsets", any subset), theme ("light" | "dark" | "auto" | "inherit"), fit ("width" | "box"),
+ * max-height (px), captions and actions ("on" | "off").
  */
 export declare class RelposAttentionElement extends HTMLElement {
   /** The numbers last drawn (null before the first render). */
@@ -17,7 +18,7 @@ export declare class RelposAttentionElement extends HTMLElement {
   } | null;
 }
 
-/** <relpos-profile>: the locality profile. Attributes: seed, d-k, max-distance, noise, width, asymmetry, theme. */
+/** <relpos-profile>: the locality profile. Attributes: seed, d-k, max-distance, noise, width, asymmetry, theme, captions, actions. */
 export declare class RelposProfileElement extends HTMLElement {
   readonly view: LocalityProfile | null;
 }

@@ -34,6 +34,9 @@ const DARK = `
   --relpos-masked: #4a4a52;
   color-scheme: dark;`;
 
+/** Every colour variable a host may set (README: "Colours"). */
+export const COLOUR_VARIABLES = [...LIGHT.matchAll(/(--relpos-[a-z-]+):/g)].map((m) => m[1]);
+
 const FIGURES = `
 .relpos-panel { margin: 0; padding: 12px 14px; display: flex; flex-direction: column; min-width: 0;
   background: var(--relpos-panel); color: var(--relpos-fg); border: 1px solid var(--relpos-border); border-radius: 10px; }
@@ -84,7 +87,8 @@ export function figureCss(scope) {
     scope === ':host'
       ? `:host { ${LIGHT} }
 :host([theme='dark']) { ${DARK} }
-@media (prefers-color-scheme: dark) { :host(:not([theme='light'])) { ${DARK} } }`
+@media (prefers-color-scheme: dark) { :host(:not([theme='light']):not([theme='inherit'])) { ${DARK} } }
+:host([theme='inherit']:state(dark)) { ${DARK} }`
       : `:root { ${LIGHT} }
 @media (prefers-color-scheme: dark) { :root { ${DARK} } }`;
   return `${theme}\n${FIGURES}`;
