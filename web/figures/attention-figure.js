@@ -6,7 +6,8 @@ import { pixelRatio } from '../render/canvas-size.js';
 import { makeScale } from '../render/colormaps.js';
 import { drawHeatmap, forgetMatrixImage, heatmapWidth } from '../render/heatmap.js';
 import { followScroll, showTooltip, wirePanel } from './interaction.js';
-import { downloadCanvas } from './download.js';
+import { download } from './download.js';
+import { exportPanel } from './figure-export.js';
 import { drawOffsetPanel, offsetAriaLabel, offsetReading, OFFSET_TEXT } from './offset-panel.js';
 import { forgetRectImage, rectGrid } from '../render/heatmap-rect.js';
 import { offsetReach } from './offset-space.js';
@@ -81,6 +82,8 @@ export class AttentionFigure {
     this.tipSpot = null; // where the tooltip points, in its canvas's pixels: it follows on scroll
     this.stopFollow = null; // removes the scroll listener (while no tooltip is shown)
     this.layouts = new Map();
+    this.specs = new Map(); // panel id -> the spec it was drawn from (figure-export.js)
+    this.exportOptions = {}; // figure-export.js: scale, theme, title, caption, settings
     this.parts = new Map();
     this.shown = new Map(); // panel id -> what its canvas shows: { values, key } (see drawPanel)
     const doc = container.ownerDocument ?? container;
@@ -98,7 +101,14 @@ export class AttentionFigure {
       container.append(parts.figure);
       this.parts.set(panel.id, parts);
       parts.canvas.addEventListener('contextrestored', () => this.shown.delete(panel.id));
-      parts.png.addEventListener('click', () => downloadCanvas(parts.canvas, `relpos-${panel.id}.png`));
+      parts.png.addEventListener('click', () => this.download(panel.id, 'png'));
+      const svg = doc.createElement('button');
+      svg.type = 'button';
+      svg.textContent = 'SVG';
+      svg.dataset.svg = panel.id;
+      svg.setAttribute('aria-label', `Download SVG: ${panel.title}`);
+      svg.addEventListener('click', () => this.download(panel.id, 'svg'));
+      parts.png.after(svg);
       wirePanel({
         panelId: panel.id,
         canvas: parts.canvas,
@@ -152,6 +162,12 @@ export class AttentionFigure {
     const wrap = this.panels.length ? this.parts.get(this.panels[0].id).wrap : null;
     const width = wrap?.isConnected ? wrap.clientWidth : 0;
     return width ? rectGrid(n, 2 * offsetReach(n, k) + 1, width, this.maxSide) : null;
+  }
+
+  /** Saves panel `panelId` as a PNG or SVG file, with this.exportOptions (figure-export.js). */
+  async download(panelId, format) {
+    const blob = await exportPanel(this, panelId, { ...this.exportOptions, format });
+    download(`relpos-${panelId}.${format}`, blob);
   }
 
   canvasOf(panelId) {
@@ -254,7 +270,7 @@ export class AttentionFigure {
     scale.integer = panel.integer;
     const barLabel = colourRange ? (panel.barLabelLong ?? panel.barLabel) : panel.barLabel;
     scale.label = typeof barLabel === 'function' ? barLabel(scale) : barLabel;
-    const layout = drawHeatmap(canvas, {
+    const spec = {
       n: view.n,
       values,
       scale,
@@ -275,7 +291,9 @@ export class AttentionFigure {
       labelSpace,
       pixelRatio: ratio,
       colours,
-    });
+    };
+    const layout = drawHeatmap(canvas, spec);
+    this.specs.set(panel.id, spec);
     this.layouts.set(panel.id, layout);
     this.shown.set(panel.id, { values, key });
     canvas.dataset.layout = JSON.stringify({

@@ -34,6 +34,13 @@ const DARK = `
   --relpos-masked: #4a4a52;
   color-scheme: dark;`;
 
+/** A theme's variables as { '--relpos-fg': '#…', … } ('light' or 'dark'). */
+export function themeVariables(name) {
+  return Object.fromEntries(
+    [...(name === 'dark' ? DARK : LIGHT).matchAll(/(--relpos-[a-z-]+): ([^;]+);/g)].map((m) => [m[1], m[2]]),
+  );
+}
+
 /** Every colour variable a host may set (README: "Colours"). */
 export const COLOUR_VARIABLES = [...LIGHT.matchAll(/(--relpos-[a-z-]+):/g)].map((m) => m[1]);
 

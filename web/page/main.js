@@ -28,7 +28,7 @@ import { onPrintChange } from '../figures/print-sharp.js';
 import { sharedRelPos } from '../figures/shared-relpos.js';
 import { startAttentionWorker } from '../figures/start-attention-worker.js';
 import { computeAttentionView, keepOffsets } from '../figures/view.js';
-import { matricesCsv, viewJson } from './export.js';
+import { matricesCsv, settingsText, viewJson } from './export.js';
 import { wireStory } from './story.js';
 import { queryFromState, stateFromQuery } from './url-state.js';
 
@@ -341,8 +341,29 @@ async function start() {
 
   // --- Exports -------------------------------------------------------------------------------
   $('export-csv').addEventListener('click', () =>
-    download('relpos-matrices.csv', new Blob([matricesCsv(attentionView)], { type: 'text/csv' })),
+    download(
+      'relpos-matrices.csv',
+      new Blob([matricesCsv(attentionView, state, queryFromState(state))], { type: 'text/csv' }),
+    ),
   );
+  // What each panel's PNG and SVG buttons save (figure-export.js).
+  function syncImageOptions() {
+    const withText = $('image-text').checked;
+    figure.exportOptions = {
+      scale: Number($('image-scale').value),
+      theme: $('image-theme').value,
+      title: withText,
+      caption: withText,
+      settings: $('image-settings').checked ? `relpos: ${settingsText(state)}` : null,
+    };
+  }
+  for (const id of ['image-scale', 'image-theme', 'image-text', 'image-settings'])
+    $(id).addEventListener('change', syncImageOptions);
+  const downloadPanel = figure.download.bind(figure);
+  figure.download = (panelId, format) => {
+    syncImageOptions(); // the settings of the moment
+    return downloadPanel(panelId, format);
+  };
   $('export-json').addEventListener('click', () =>
     download(
       'relpos-view.json',
