@@ -7,7 +7,6 @@ import { makeScale } from '../render/colormaps.js';
 import { drawHeatmap, forgetMatrixImage, heatmapWidth } from '../render/heatmap.js';
 import { followScroll, showTooltip, wirePanel } from './interaction.js';
 import { download } from './download.js';
-import { exportPanel } from './figure-export.js';
 import { drawOffsetPanel, offsetAriaLabel, offsetReading, OFFSET_TEXT } from './offset-panel.js';
 import { forgetRectImage, rectGrid } from '../render/heatmap-rect.js';
 import { offsetReach } from './offset-space.js';
@@ -166,6 +165,7 @@ export class AttentionFigure {
 
   /** Saves panel `panelId` as a PNG or SVG file, with this.exportOptions (figure-export.js). */
   async download(panelId, format) {
+    const { exportPanel } = await import('./figure-export.js'); // loaded when first used
     const blob = await exportPanel(this, panelId, { ...this.exportOptions, format });
     download(`relpos-${panelId}.${format}`, blob);
   }

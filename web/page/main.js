@@ -301,6 +301,7 @@ async function start() {
   // Tells listeners (and the benchmark) that the frame for the last change is complete.
   function drawn() {
     refit();
+    if (!embed && $('embed-code').open) updateEmbedCode(); // the code follows the view
     if (document.body.dataset.busy) delete document.body.dataset.busy;
     document.dispatchEvent(
       new CustomEvent('relpos-drawn', { detail: { n: attentionView.n, ms: performance.now() - started, computedBy } }),
@@ -357,6 +358,17 @@ async function start() {
       settings: $('image-settings').checked ? `relpos: ${settingsText(state)}` : null,
     };
   }
+  // "Embed this view": its code is loaded when the box is first opened (embed-code.js).
+  let updateEmbedCode = () => {};
+  $('embed-code').addEventListener('toggle', async () => {
+    if (!$('embed-code').open) return;
+    const { wireEmbedCode } = await import('./embed-code.js');
+    if (!$('embed-code').dataset.wired) {
+      $('embed-code').dataset.wired = 'true';
+      updateEmbedCode = wireEmbedCode($('embed-code'), () => state);
+    }
+    updateEmbedCode();
+  });
   for (const id of ['image-scale', 'image-theme', 'image-text', 'image-settings'])
     $(id).addEventListener('change', syncImageOptions);
   const downloadPanel = figure.download.bind(figure);
