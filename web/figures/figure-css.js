@@ -59,7 +59,7 @@ const FIGURES = `
   color: var(--relpos-fg); background: var(--relpos-bg); border: 1px solid var(--relpos-border); }
 .relpos-actions button:hover { border-color: var(--relpos-accent); }
 .relpos-actions button:focus-visible { outline: 3px solid var(--relpos-accent); outline-offset: 1px; }
-.relpos-tooltip { position: fixed; left: 0; top: 0; z-index: 20; pointer-events: none; width: max-content; max-width: 300px;
+.relpos-tooltip { position: fixed; left: 0; top: 0; z-index: 20; pointer-events: none; width: max-content; max-width: min(380px, 92vw);
   background: var(--relpos-panel); color: var(--relpos-fg); border: 1px solid var(--relpos-border); border-radius: 8px;
   padding: 8px 10px; font-size: 0.85rem; box-shadow: 0 4px 18px rgb(0 0 0 / 0.18); display: grid; gap: 2px; }
 .relpos-tooltip[hidden] { display: none; }
