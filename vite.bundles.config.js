@@ -10,7 +10,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
-const INLINE_WORKER = fileURLToPath(new URL('./web/figures/start-attention-worker-inline.js', import.meta.url));
+const INLINE_WORKER = fileURLToPath(new URL('./web/workers/start-attention-worker-inline.js', import.meta.url));
 
 const BUNDLES = {
   single: { entry: 'web/page/main.js', formats: ['iife'], name: 'relposPage', fileName: () => 'relpos-page.js' },

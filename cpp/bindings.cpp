@@ -100,13 +100,76 @@ void attentionInto(const AttentionRequest& r, const AttentionBuffers& b) {
   }
 }
 
-void localityProfileInto(std::uint32_t seed, int dK, int maxDistance, double noise, double width,
-                         double asymmetry, Address embeddings, Address query, Address profile) {
-  const relpos::LocalityProfileParams params{seed, dK, maxDistance, noise, width, asymmetry};
-  const int tableRows = 2 * maxDistance + 1;
-  relpos::localityProfile(params, matrixAt<double>(embeddings, tableRows, dK),
-                          Eigen::Map<relpos::Vector<double>>(at<double>(query), dK),
-                          Eigen::Map<relpos::Vector<double>>(at<double>(profile), tableRows));
+// Where localityProfile() writes.
+struct ProfileBuffers {
+  Address embeddings, query, profile;
+};
+
+void localityProfileInto(const relpos::LocalityProfileParams& params, const ProfileBuffers& b) {
+  const auto tableRows = static_cast<int>(2 * params.maxDistance + 1);
+  const auto dK = static_cast<int>(params.dK);
+  relpos::localityProfile(params, matrixAt<double>(b.embeddings, tableRows, dK),
+                          Eigen::Map<relpos::Vector<double>>(at<double>(b.query), dK),
+                          Eigen::Map<relpos::Vector<double>>(at<double>(b.profile), tableRows));
+}
+
+// The core's own defaults (its structs default-constructed), so a test can hold the JS API's
+// defaults (web/api/index.js, web/api/model.js) equal to them: one value, checked in one place.
+emscripten::val coreDefaults() {
+  const relpos::LocalityProfileParams profile;
+  const relpos::ScenarioSettings scenario;
+  const relpos::ModelConfig model;
+  const relpos::AdamOptions adam;
+  const relpos::SyntheticBatchOptions synthetic;
+  emscripten::val out = emscripten::val::object();
+  emscripten::val p = emscripten::val::object();
+  p.set("seed", profile.seed);
+  p.set("dK", static_cast<int>(profile.dK));
+  p.set("maxDistance", static_cast<int>(profile.maxDistance));
+  p.set("noise", profile.noise);
+  p.set("width", profile.width);
+  p.set("asymmetry", profile.asymmetry);
+  out.set("localityProfile", p);
+  emscripten::val e = emscripten::val::object();
+  e.set("seed", scenario.seed);
+  e.set("draw", scenario.draw == relpos::ScenarioDraw::kStable ? "stable" : "handbook");
+  e.set("table", scenario.table == relpos::PositionTable::kLocality ? "locality" : "random");
+  e.set("sameQuery", scenario.sameQuery);
+  out.set("example", e);
+  emscripten::val t = emscripten::val::object();
+  t.set("noise", scenario.locality.noise);
+  t.set("width", scenario.locality.width);
+  t.set("asymmetry", scenario.locality.asymmetry);
+  t.set("strength", scenario.locality.strength);
+  out.set("localityTable", t);
+  emscripten::val m = emscripten::val::object();
+  m.set("dModel", model.dModel);
+  m.set("heads", model.heads);
+  m.set("layers", model.layers);
+  m.set("maxDistance", model.maxDistance);
+  m.set("seqLen", model.seqLen);
+  m.set("maxBatchSize", model.maxBatchSize);
+  m.set("causal", model.causal);
+  m.set("perHeadTables", model.perHeadTables);
+  m.set("seed", model.seed);
+  out.set("model", m);
+  emscripten::val a = emscripten::val::object();
+  a.set("learningRate", adam.learningRate);
+  a.set("beta1", adam.beta1);
+  a.set("beta2", adam.beta2);
+  a.set("epsilon", adam.epsilon);
+  a.set("weightDecay", adam.weightDecay);
+  a.set("maxGradNorm", adam.maxGradNorm);
+  out.set("adam", a);
+  emscripten::val y = emscripten::val::object();
+  y.set("task", synthetic.task == relpos::SyntheticTask::CopyOffset ? "copy-offset" : "sum-offset");
+  y.set("offset", synthetic.offset);
+  y.set("vocabSize", synthetic.vocabSize);
+  y.set("seqLen", synthetic.seqLen);
+  y.set("batchSize", synthetic.batchSize);
+  y.set("seed", synthetic.seed);
+  out.set("synthetic", y);
+  return out;
 }
 
 // One example() call, named field by field on both sides (web/api/index.js builds it).
@@ -198,6 +261,17 @@ EMSCRIPTEN_BINDINGS(relpos) {
       .field("contentWeights", &AttentionBuffers::contentWeights)
       .field("combinedWeights", &AttentionBuffers::combinedWeights)
       .field("output", &AttentionBuffers::output);
+  emscripten::value_object<relpos::LocalityProfileParams>("LocalityProfileParams")
+      .field("seed", &relpos::LocalityProfileParams::seed)
+      .field("dK", &relpos::LocalityProfileParams::dK)
+      .field("maxDistance", &relpos::LocalityProfileParams::maxDistance)
+      .field("noise", &relpos::LocalityProfileParams::noise)
+      .field("width", &relpos::LocalityProfileParams::width)
+      .field("asymmetry", &relpos::LocalityProfileParams::asymmetry);
+  emscripten::value_object<ProfileBuffers>("ProfileBuffers")
+      .field("embeddings", &ProfileBuffers::embeddings)
+      .field("query", &ProfileBuffers::query)
+      .field("profile", &ProfileBuffers::profile);
   emscripten::value_object<ExampleBuffers>("ExampleBuffers")
       .field("x", &ExampleBuffers::x)
       .field("queryWeights", &ExampleBuffers::queryWeights)
@@ -216,6 +290,7 @@ EMSCRIPTEN_BINDINGS(relpos) {
   emscripten::function("localityProfileInto", &localityProfileInto);
   emscripten::function("exampleScenarioInto", &exampleScenarioInto);
   emscripten::function("heapBytesInUse", &heapBytesInUse);
+  emscripten::function("coreDefaults", &coreDefaults);
   emscripten::function("lastAttentionTimings", &lastAttentionTimings);
 }
 

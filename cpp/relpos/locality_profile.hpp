@@ -9,6 +9,8 @@
 
 namespace relpos {
 
+// Defaults: the JS API repeats them (web/api/defaults.js, model.js); tests/js/defaults.test.js
+// holds the two equal.
 struct LocalityProfileParams {
   std::uint32_t seed = 42;
   Index dK = 4;

@@ -68,6 +68,29 @@ Vec<T> splat(T value) {
   return Vec<T>{} + value;
 }
 
+// From here on the compiler keeps v in a register and no longer knows its value, so it cannot
+// re-create a constant at every use inside a loop: LLVM rematerialises a v128.const per use, and
+// V8 builds each from immediates, several instructions every iteration (XNNPACK's
+// XNN_FORCE_REALIZATION does the same). Costs nothing: the asm is empty.
+template <typename V>
+void forceRealization(V& v) {
+#if defined(__wasm__)
+  __asm__ volatile("" : "+r"(v));
+#elif defined(__x86_64__) || defined(__i386__)
+  __asm__ volatile("" : "+x"(v));
+#else
+  __asm__ volatile("" : "+m"(v));
+#endif
+}
+
+// splat(value), kept in a register (see forceRealization).
+template <typename T>
+Vec<T> splatRealized(T value) {
+  Vec<T> v = splat(value);
+  forceRealization(v);
+  return v;
+}
+
 // a < b ? b : a per lane, so a NaN in a stays (WASM's pmax; SSE's max with the operands swapped).
 template <typename T>
 Vec<T> maxKeepingNaN(Vec<T> a, Vec<T> b) {

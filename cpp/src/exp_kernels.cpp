@@ -62,9 +62,7 @@ double expScalar(double x) {
 }
 
 // The vector kernels: the same steps on 128-bit vectors (relpos/simd_vectors.hpp), in WASM SIMD
-// and natively. The constants are loaded once per call from tables the compiler cannot fold:
-// LLVM rematerialises a v128.const at every use inside a loop, and V8 builds each one from
-// immediates (several instructions each, on every iteration); loaded values stay in registers.
+// and natively. The constants are made once per call and kept in registers (splatRealized).
 template <typename T>
 struct ExpConstants {
   simd::Vec<T> minimum, log2e, round, ln2Hi, ln2Lo, one, two;
@@ -72,40 +70,37 @@ struct ExpConstants {
   simd::Vec<T> poly[7];           // float: p(r); double: P then Q
 };
 
-}  // namespace
+// The scalar constants of one precision, by name.
+template <typename T>
+struct ExpScalars {
+  T flush, log2e, round, ln2Hi, ln2Lo;
+  const T* poly;
+  int coefficients;
+  std::uint64_t exponentBias;
+};
 
-// Not const, not static: the compiler must not fold these into per-use constants (see above).
-extern float expConstantTableF[13];
-extern double expConstantTableD[14];
-float expConstantTableF[13] = {kFlushF, kLog2eF, kRoundF, kLn2HiF, kLn2LoF, 1.0F,  2.0F,
-                               kPF[0],  kPF[1],  kPF[2],  kPF[3],  kPF[4],  kPF[5]};
-double expConstantTableD[14] = {kFlushD, kLog2eD, kRoundD, kLn2HiD, kLn2LoD, 1.0,    2.0,
-                                kPD[0],  kPD[1],  kPD[2],  kQD[0],  kQD[1],  kQD[2], kQD[3]};
-
-namespace {
+constexpr double kPQD[7] = {kPD[0], kPD[1], kPD[2], kQD[0], kQD[1], kQD[2], kQD[3]};
+constexpr ExpScalars<float> kExpF{kFlushF, kLog2eF, kRoundF, kLn2HiF, kLn2LoF, kPF, 6, 127};
+constexpr ExpScalars<double> kExpD{kFlushD, kLog2eD, kRoundD, kLn2HiD, kLn2LoD, kPQD, 7, 1023};
 
 template <typename T>
-ExpConstants<T> loadExpConstants(const T* table, int coefficients, std::uint64_t exponentBias) {
-  using simd::splat;
+ExpConstants<T> makeExpConstants(const ExpScalars<T>& s) {
+  using simd::splatRealized;
   ExpConstants<T> c{};
-  c.minimum = splat(table[0]);
-  c.log2e = splat(table[1]);
-  c.round = splat(table[2]);
-  c.ln2Hi = splat(table[3]);
-  c.ln2Lo = splat(table[4]);
-  c.one = splat(table[5]);
-  c.two = splat(table[6]);
-  c.exponentBias = (simd::UIntVec<T>)c.round - static_cast<simd::UIntLane<T>>(exponentBias);
-  for (int i = 0; i < coefficients; ++i) c.poly[i] = splat(table[7 + i]);
+  c.minimum = splatRealized(s.flush);
+  c.log2e = splatRealized(s.log2e);
+  c.round = splatRealized(s.round);
+  c.ln2Hi = splatRealized(s.ln2Hi);
+  c.ln2Lo = splatRealized(s.ln2Lo);
+  c.one = splatRealized(T(1));
+  c.two = splatRealized(T(2));
+  c.exponentBias = (simd::UIntVec<T>)c.round - static_cast<simd::UIntLane<T>>(s.exponentBias);
+  for (int i = 0; i < s.coefficients; ++i) c.poly[i] = splatRealized(s.poly[i]);
   return c;
 }
 
-ExpConstants<float> expConstants(float /*tag*/) {
-  return loadExpConstants(expConstantTableF, 6, 127);
-}
-ExpConstants<double> expConstants(double /*tag*/) {
-  return loadExpConstants(expConstantTableD, 7, 1023);
-}
+ExpConstants<float> expConstants(float /*tag*/) { return makeExpConstants(kExpF); }
+ExpConstants<double> expConstants(double /*tag*/) { return makeExpConstants(kExpD); }
 
 // As expScalar, lane by lane. m = round(x / ln 2) is t - 1.5 · 2^p with t = x / ln 2 + 1.5 · 2^p
 // (p = 23 or 52: rounds to nearest even, as nearbyint, so the kernels agree), and the bits of t

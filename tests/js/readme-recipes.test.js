@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { jupyterSnippet } from '../../web/page/embed-code.js';
-import { defaultState } from '../../web/figures/settings.js';
+import { defaultState } from '../../web/settings/settings.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const recipe = (path) => readFileSync(new URL(`../../examples/recipes/${path}`, import.meta.url), 'utf8').trimEnd();

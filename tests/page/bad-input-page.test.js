@@ -2,7 +2,7 @@
 // elements clamp or fall back with a visible note, never an uncaught error, a frozen tab or a
 // WASM abort. Each row sets every parameter (or attribute) to the same bad value at once.
 import { describe, expect, test } from 'vitest';
-import { CONTROLS, maxDistanceLimit } from '../../web/figures/settings.js';
+import { CONTROLS, maxDistanceLimit } from '../../web/settings/settings.js';
 import { openPage } from './browser.js';
 import { usePage } from './page-fixture.js';
 

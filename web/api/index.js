@@ -4,6 +4,7 @@
 // and returns copies that belong to the caller. Maths and conventions: docs/maths.md, docs/random-stream.md.
 import createRelPosCore from '../../dist/relpos-core.mjs';
 import { wasmBase64 } from '../../dist/relpos-core-wasm.mjs';
+import { EXAMPLE_DEFAULTS, LOCALITY_PROFILE_DEFAULTS, LOCALITY_TABLE_DEFAULTS } from './defaults.js';
 import { MAX_DIMENSION, MAX_SEED } from './limits.js';
 import {
   describe,
@@ -20,36 +21,11 @@ import { WasmArena } from './wasm-arena.js';
 import { Model, resolveModelConfig, resolveSyntheticOptions } from './model.js';
 
 export { MAX_CALL_BYTES, MAX_DIMENSION, MAX_SEED } from './limits.js';
+export { EXAMPLE_DEFAULTS, LOCALITY_PROFILE_DEFAULTS, LOCALITY_TABLE_DEFAULTS };
 export { Model, MODEL_DEFAULTS, ADAM_DEFAULTS, SYNTHETIC_DEFAULTS } from './model.js';
 
 const F64 = Float64Array.BYTES_PER_ELEMENT;
 const MAX_TABLE_DISTANCE = (MAX_DIMENSION - 1) / 2;
-
-export const LOCALITY_PROFILE_DEFAULTS = Object.freeze({
-  seed: 42,
-  dK: 4,
-  maxDistance: 5,
-  noise: 0.1,
-  width: 1,
-  asymmetry: 0,
-});
-
-/** The locality table's shape (example({ table: 'locality' })); the handbook's figure. */
-export const LOCALITY_TABLE_DEFAULTS = Object.freeze({ noise: 0.1, width: 1, asymmetry: 0, strength: 1 });
-
-export const EXAMPLE_DEFAULTS = Object.freeze({
-  seed: 42,
-  seqLen: 6,
-  dModel: 8,
-  dK: 4,
-  maxDistance: 3,
-  causal: false,
-  draw: 'handbook',
-  tokens: undefined,
-  table: 'random',
-  locality: LOCALITY_TABLE_DEFAULTS,
-  sameQuery: false,
-});
 
 /** The longest token example() takes, in UTF-8 bytes. */
 export const MAX_TOKEN_BYTES = 8192;
@@ -245,16 +221,10 @@ export class RelPos {
       lengths.reduce((a, b) => a + b),
     );
     return this.#call(where, lengths, ([embeddingsAt, queryAt, profileAt]) => {
+      const { seed, dK, maxDistance, noise, width, asymmetry } = p;
       this.#core.localityProfileInto(
-        p.seed,
-        p.dK,
-        p.maxDistance,
-        p.noise,
-        p.width,
-        p.asymmetry,
-        embeddingsAt,
-        queryAt,
-        profileAt,
+        { seed, dK, maxDistance, noise, width, asymmetry },
+        { embeddings: embeddingsAt, query: queryAt, profile: profileAt },
       );
       return {
         offsets: Int32Array.from({ length: tableRows }, (_, index) => index - p.maxDistance),

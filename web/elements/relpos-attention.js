@@ -7,7 +7,7 @@ import { fitHeight, rowsOf } from '../figures/fit-height.js';
 import { fitOptions } from '../figures/fit-options.js';
 import { screenScale } from '../render/canvas-size.js';
 import { PANELS, parsePanelList } from '../figures/panels.js';
-import { ATTENTION_SETTINGS } from '../figures/settings.js';
+import { ATTENTION_SETTINGS } from '../settings/settings.js';
 import { computeAttentionView } from '../figures/view.js';
 import { RelposBaseElement } from './base-element.js';
 import { attributesOf, settingsFromAttributes } from './element-settings.js';

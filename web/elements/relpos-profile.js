@@ -3,7 +3,7 @@
 //                   theme="auto"></relpos-profile>
 import { setMathText } from '../figures/math-dom.js';
 import { createProfileFigure, drawProfile, profileCaption } from '../figures/profile-figure.js';
-import { PROFILE_SETTINGS } from '../figures/settings.js';
+import { PROFILE_SETTINGS } from '../settings/settings.js';
 import { computeProfile } from '../figures/view.js';
 import { RelposBaseElement } from './base-element.js';
 import { attributesOf, settingsFromAttributes } from './element-settings.js';

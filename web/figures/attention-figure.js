@@ -6,7 +6,7 @@ import { pixelRatio } from '../render/canvas-size.js';
 import { makeScale } from '../render/colormaps.js';
 import { drawHeatmap, forgetMatrixImage, heatmapWidth } from '../render/heatmap.js';
 import { followScroll, showTooltip, wirePanel } from './interaction.js';
-import { download } from './download.js';
+import { download } from '../files/download.js';
 import { drawOffsetPanel, offsetAriaLabel, offsetReading, OFFSET_TEXT } from './offset-panel.js';
 import { forgetRectImage, rectGrid } from '../render/heatmap-rect.js';
 import { offsetReach } from './offset-space.js';

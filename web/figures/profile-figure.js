@@ -7,7 +7,7 @@
 //     the uniform query as the handbook prints it (u · a^K, without the 1/√d_k).
 import { drawLinePlot } from '../render/line-plot.js';
 import { withMinus } from '../render/ticks.js';
-import { downloadCanvas } from './download.js';
+import { downloadCanvas } from '../files/download.js';
 import { createFigureShell } from './figure-shell.js';
 
 /** The figure's DOM: the figure shell, with its PNG button wired. */

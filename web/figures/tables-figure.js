@@ -3,7 +3,7 @@
 // row, and query i's output split as z_i = Σ_j w_ij v_j + Σ_j w_ij a^V[clip(j − i)] (docs/maths.md).
 // Titles and the caption are in the math notation of render/math-text.js.
 import { drawVectorBlocks } from '../render/vector-blocks.js';
-import { downloadCanvas } from './download.js';
+import { downloadCanvas } from '../files/download.js';
 import { createFigureShell } from './figure-shell.js';
 import { plainMath } from '../render/math-text.js';
 import { setMathText } from './math-dom.js';

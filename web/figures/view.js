@@ -1,6 +1,6 @@
 // From settings to the numbers a figure draws: every matrix comes from the JS API (WASM).
 import { computeOffsetSpace } from './offset-space.js';
-import { tokenLabels } from './settings.js';
+import { tokenLabels } from '../settings/settings.js';
 
 /** An axis label: the position and its word (or just the position). */
 const axisLabel = (tokens, i) => (tokens[i] ? `${i} ${tokens[i]}` : String(i));

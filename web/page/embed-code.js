@@ -2,7 +2,7 @@
 // an iframe of the iframe view (with a height that fits at the README's 700 px column), and the
 // Jupyter one-liner — each with a Copy button.
 import { heatmapHeight } from '../render/heatmap.js';
-import { ATTENTION_SETTINGS, CONTROLS, MAX_TOKENS, splitTokens } from '../figures/settings.js';
+import { ATTENTION_SETTINGS, CONTROLS, MAX_TOKENS, splitTokens } from '../settings/settings.js';
 import { queryFromState } from './url-state.js';
 
 const SCRIPT = 'script'; // spelt apart: no script tag in this file's text (relpos.html inlines it)

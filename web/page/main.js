@@ -3,7 +3,7 @@
 // computes and the panels are drawn one per task. With ?embed=1 the page is the iframe view: only
 // the panels named in ?panels=…, without the page's chrome.
 import { AttentionFigure } from '../figures/attention-figure.js';
-import { download } from '../figures/download.js';
+import { download } from '../files/download.js';
 import { adoptFigureCss } from '../figures/figure-css.js';
 import { rememberRanges } from '../figures/panel-extents.js';
 import { PANELS, parsePanelList } from '../figures/panels.js';
@@ -20,13 +20,13 @@ import {
   maxDistanceLimit,
   parseControl,
   splitTokens,
-} from '../figures/settings.js';
+} from '../settings/settings.js';
 import { offsetValue } from '../figures/offset-space.js';
 import { fitHeight, rowsOf } from '../figures/fit-height.js';
 import { fitOptions } from '../figures/fit-options.js';
 import { onPrintChange } from '../figures/print-sharp.js';
 import { sharedRelPos } from '../figures/shared-relpos.js';
-import { startAttentionWorker } from '../figures/start-attention-worker.js';
+import { startAttentionWorker } from '../workers/start-attention-worker.js';
 import { computeAttentionView, keepOffsets } from '../figures/view.js';
 import { matricesCsv, settingsText, viewJson } from './export.js';
 import { wireStory } from './story.js';

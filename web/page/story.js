@@ -4,7 +4,7 @@
 // for what is on screen.
 import { setMathText } from '../figures/math-dom.js';
 import { formatSignificant } from '../figures/panels.js';
-import { MAX_TOKENS, splitTokens } from '../figures/settings.js';
+import { MAX_TOKENS, splitTokens } from '../settings/settings.js';
 import { computeAttentionView } from '../figures/view.js';
 
 const f = (v) => formatSignificant(v, 2);

@@ -6,7 +6,7 @@ import {
   maxDistanceLimit,
   parseControl,
   splitTokens,
-} from '../figures/settings.js';
+} from '../settings/settings.js';
 
 /** The state from a query string, and the notes on anything that had to be corrected. */
 export function stateFromQuery(search) {

@@ -232,94 +232,80 @@ function bandEdgeLayer(canvas, n, k, sides, x0, y0, cell, sideDevice, ratio, col
 }
 
 /**
- * Draws `values` (n × n, row-major) into `canvas`.
- * spec: { n, values, scale (colormaps.makeScale), rowLabels, colLabels, xTitle, yTitle,
- *         formatValue, masked(i, j) | null (the causal mask: j > i), bandEdges: k | null,
- *         bandEdgeSides: 'both' | 'lower' (bandEdgePaths), note,
- *         highlight: { i, j, group(i, j) -> bool, rowRange(i) -> [lo, hi] | null } | null,
- *         width, maxSide, fontScale (type size, 1 = usual), labelSpace (px, optional),
- *         pixelRatio (device pixels per CSS px; default devicePixelRatio),
- *         colours: { fg, muted, outline, outlineHalo, panel, masked, font } }
- * Returns the layout in CSS px: { x0, y0, cell, n, width, height, fontScale, labelsCut }.
+ * Where everything goes, in CSS px, for a heatmap of n × n cells `spec.width` px wide drawn at
+ * `ratio` device pixels per CSS px: a whole number of device pixels per cell while cells are at
+ * least a pixel, the matrix centred and starting on a device pixel. Shared by the canvas and
+ * anything else that draws the same figure (an SVG export).
  */
-export function drawHeatmap(canvas, spec) {
-  const { n, values, scale, colours, masked } = spec;
-  const ratio = spec.pixelRatio ?? (globalThis.devicePixelRatio || 1);
+export function heatmapLayout(spec, ratio = 1) {
+  const { n } = spec;
   const fontScale = spec.fontScale ?? 1;
   const margin = heatmapMargins(spec.width, fontScale, spec.labelSpace);
   const height = heatmapHeight(spec.width, spec.maxSide, fontScale, spec.labelSpace);
-  const { context: g, width } = fitCanvas(canvas, spec.width, height, ratio);
-  g.clearRect(0, 0, width, height);
-  const font = colours.font || 'sans-serif';
-  const labelFont = LABEL_FONT * fontScale;
-
-  // A whole number of device pixels per cell while cells are at least a pixel; the matrix
-  // centred, starting on a device pixel.
-  const available = Math.min(spec.maxSide ?? Infinity, width - margin.left - margin.right);
+  const available = Math.min(spec.maxSide ?? Infinity, spec.width - margin.left - margin.right);
   const cellDevice = Math.floor((available * ratio) / n);
   const sideDevice = cellDevice >= 1 ? cellDevice * n : Math.floor(available * ratio);
   const side = sideDevice / ratio;
-  const cell = side / n;
   const x0 = Math.round((margin.left + (available - side) / 2) * ratio) / ratio;
   const y0 = Math.round(margin.top * ratio) / ratio;
+  return { n, margin, width: spec.width, height, fontScale, ratio, side, sideDevice, cell: side / n, x0, y0 };
+}
 
-  // The cells.
-  const table = colourTable(scale.map);
-  g.drawImage(matrixImage(canvas, spec, sideDevice), x0, y0, side, side);
-
-  // Values inside the cells while they are legible.
+// The values printed in the cells, while they fit (dark text on light cells, light on dark).
+function drawCellValues(g, spec, layout, font) {
+  const { n, values, scale, masked } = spec;
+  const { cell, x0, y0, fontScale } = layout;
   const valueFont = Math.min(LABEL_FONT * fontScale, cell * 0.3);
-  if (spec.showValues && valueFont >= MIN_VALUE_FONT) {
-    g.font = `${valueFont}px ${font}`;
-    const texts = Array.from(values, (value) => spec.formatValue(value));
-    const widest = Math.max(...texts.map((text) => g.measureText(text).width));
-    if (widest <= cell - 4) {
-      g.textAlign = 'center';
-      g.textBaseline = 'middle';
-      for (let index = 0; index < n * n; index += 1) {
-        const i = Math.floor(index / n);
-        const j = index % n;
-        if (masked && masked(i, j)) continue;
-        g.fillStyle = luminance(table, scale.entry(values[index])) > 0.36 ? '#111' : '#fff';
-        g.fillText(texts[index], x0 + (j + 0.5) * cell, y0 + (i + 0.5) * cell);
-      }
-    }
+  if (!spec.showValues || valueFont < MIN_VALUE_FONT) return;
+  g.font = `${valueFont}px ${font}`;
+  const texts = Array.from(values, (value) => spec.formatValue(value));
+  const widest = Math.max(...texts.map((text) => g.measureText(text).width));
+  if (widest > cell - 4) return;
+  const table = colourTable(scale.map);
+  g.textAlign = 'center';
+  g.textBaseline = 'middle';
+  for (let index = 0; index < n * n; index += 1) {
+    const i = Math.floor(index / n);
+    const j = index % n;
+    if (masked && masked(i, j)) continue;
+    g.fillStyle = luminance(table, scale.entry(values[index])) > 0.36 ? '#111' : '#fff';
+    g.fillText(texts[index], x0 + (j + 0.5) * cell, y0 + (i + 0.5) * cell);
   }
+}
 
-  if (spec.bandEdges !== null && spec.bandEdges !== undefined && bandEdgePaths(n, spec.bandEdges).length) {
-    g.save();
-    g.setTransform(1, 0, 0, 1, 0, 0);
-    const { layer, left, top } = bandEdgeLayer(
-      canvas,
-      n,
-      spec.bandEdges,
-      spec.bandEdgeSides ?? 'both',
-      x0,
-      y0,
-      cell,
-      sideDevice,
-      ratio,
-      colours,
-    );
-    g.drawImage(layer, left, top);
-    g.restore();
-  }
+// The clipping band's dashed edges, from a layer cached per canvas (bandEdgeLayer).
+function drawBandEdgeLayer(canvas, g, spec, layout) {
+  if (spec.bandEdges === null || spec.bandEdges === undefined) return;
+  if (!bandEdgePaths(spec.n, spec.bandEdges).length) return;
+  const { x0, y0, cell, sideDevice, ratio } = layout;
+  const sides = spec.bandEdgeSides ?? 'both';
+  g.save();
+  g.setTransform(1, 0, 0, 1, 0, 0);
+  const args = [canvas, spec.n, spec.bandEdges, sides, x0, y0, cell, sideDevice, ratio, spec.colours];
+  const { layer, left, top } = bandEdgeLayer(...args);
+  g.drawImage(layer, left, top);
+  g.restore();
+}
 
-  // Labels: tokens while the cells are tall enough, else every few (round) indices.
-  g.font = `${labelFont}px ${font}`;
+// Row and column labels (tokens while the cells are tall enough, else every few round indices)
+// and the axis titles. Returns how many labels were shortened with "…" for want of room.
+function drawAxisLabels(g, spec, layout, font) {
+  const { n, colours } = spec;
+  const { cell, x0, y0, side, margin, width, fontScale } = layout;
+  g.font = `${LABEL_FONT * fontScale}px ${font}`;
   g.fillStyle = colours.fg;
   const minLabelled = MIN_LABELLED_CELL * fontScale;
   const every = niceStep((minLabelled * 1.8) / cell);
   const labelOf = (labels, index) => (cell >= minLabelled ? labels[index] : String(index));
   const labelled = (index) => (cell >= minLabelled ? true : index % every === 0);
-  g.textAlign = 'right';
-  g.textBaseline = 'middle';
-  let labelsCut = 0; // labels shortened with "…" for want of room
+  let labelsCut = 0;
   const fit = (text, room) => {
     const shown = truncate(g, text, room);
     if (shown !== text) labelsCut += 1;
     return shown;
   };
+  g.textAlign = 'right';
+  g.textBaseline = 'middle';
   for (let i = 0; i < n; i += 1) {
     if (labelled(i)) g.fillText(fit(labelOf(spec.rowLabels, i), margin.labels), x0 - 6, y0 + (i + 0.5) * cell);
   }
@@ -334,7 +320,6 @@ export function drawHeatmap(canvas, spec) {
     g.fillText(fit(labelOf(spec.colLabels, j), room), 0, 0);
     g.restore();
   }
-  // Axis titles.
   g.fillStyle = colours.muted;
   g.textAlign = 'center';
   g.textBaseline = 'top';
@@ -345,77 +330,99 @@ export function drawHeatmap(canvas, spec) {
   g.textBaseline = 'top';
   g.fillText(spec.yTitle, 0, 0);
   g.restore();
+  return labelsCut;
+}
 
-  // Highlighted cells: outlines while the cells are large, else everything else dimmed.
-  if (spec.highlight) {
-    const { i: hi, j: hj, group } = spec.highlight;
-    const outline = (i, j, lineWidth) => {
-      const inset = lineWidth / 2;
-      g.lineWidth = lineWidth + 2;
-      g.strokeStyle = colours.outlineHalo;
-      g.strokeRect(x0 + j * cell + inset, y0 + i * cell + inset, cell - lineWidth, cell - lineWidth);
-      g.lineWidth = lineWidth;
-      g.strokeStyle = colours.outline;
-      g.strokeRect(x0 + j * cell + inset, y0 + i * cell + inset, cell - lineWidth, cell - lineWidth);
-    };
-    if (cell >= 12) {
-      const thin = Math.max(1, Math.min(2, cell / 8));
-      for (let i = 0; i < n; i += 1)
-        for (let j = 0; j < n; j += 1) if (group(i, j) && (i !== hi || j !== hj)) outline(i, j, thin);
-    } else {
-      // Small cells: everything outside the group dimmed, the group outlined.
-      const polygon = groupOutline(n, spec.highlight.rowRange);
-      const trace = () => {
-        g.beginPath();
-        polygon.forEach(([x, y], index) =>
-          index ? g.lineTo(x0 + x * cell, y0 + y * cell) : g.moveTo(x0 + x * cell, y0 + y * cell),
-        );
-        g.closePath();
-      };
-      g.save();
-      g.beginPath();
-      g.rect(x0, y0, side, side);
+// The highlighted cells: outlines while the cells are large, else everything outside the
+// group dimmed and the group outlined; the hovered cell marked in either case.
+function drawHighlight(g, spec, layout) {
+  const { n, colours } = spec;
+  const { i: hi, j: hj, group } = spec.highlight;
+  const { cell, x0, y0, side } = layout;
+  const outline = (i, j, lineWidth) => {
+    const inset = lineWidth / 2;
+    g.lineWidth = lineWidth + 2;
+    g.strokeStyle = colours.outlineHalo;
+    g.strokeRect(x0 + j * cell + inset, y0 + i * cell + inset, cell - lineWidth, cell - lineWidth);
+    g.lineWidth = lineWidth;
+    g.strokeStyle = colours.outline;
+    g.strokeRect(x0 + j * cell + inset, y0 + i * cell + inset, cell - lineWidth, cell - lineWidth);
+  };
+  if (cell >= 12) {
+    const thin = Math.max(1, Math.min(2, cell / 8));
+    for (let i = 0; i < n; i += 1)
+      for (let j = 0; j < n; j += 1) if (group(i, j) && (i !== hi || j !== hj)) outline(i, j, thin);
+  } else {
+    const polygon = groupOutline(n, spec.highlight.rowRange);
+    const trace = () =>
       polygon.forEach(([x, y], index) =>
         index ? g.lineTo(x0 + x * cell, y0 + y * cell) : g.moveTo(x0 + x * cell, y0 + y * cell),
       );
-      g.closePath();
-      g.globalAlpha = 0.66;
-      g.fillStyle = colours.panel;
-      g.fill('evenodd');
-      g.restore();
-      trace();
-      g.lineWidth = 1.5;
-      g.strokeStyle = colours.outline;
-      g.stroke();
-    }
-    const mark = Math.max(2, Math.min(3, cell / 4));
-    if (cell >= 4) outline(hi, hj, mark);
-    else {
-      g.lineWidth = 2;
-      g.strokeStyle = colours.outline;
-      g.strokeRect(x0 + hj * cell - 3, y0 + hi * cell - 3, cell + 6, cell + 6); // a visible mark
-    }
+    g.save();
+    g.beginPath();
+    g.rect(x0, y0, side, side);
+    trace();
+    g.closePath();
+    g.globalAlpha = 0.66;
+    g.fillStyle = colours.panel;
+    g.fill('evenodd');
+    g.restore();
+    g.beginPath();
+    trace();
+    g.closePath();
+    g.lineWidth = 1.5;
+    g.strokeStyle = colours.outline;
+    g.stroke();
   }
+  const mark = Math.max(2, Math.min(3, cell / 4));
+  if (cell >= 4) outline(hi, hj, mark);
+  else {
+    g.lineWidth = 2;
+    g.strokeStyle = colours.outline;
+    g.strokeRect(x0 + hj * cell - 3, y0 + hi * cell - 3, cell + 6, cell + 6); // a visible mark
+  }
+}
 
-  // The colour bar, as wide as the matrix (at least 160 px), and the note under it (math
-  // notation, up to two lines).
+// The colour bar, as wide as the matrix (at least 160 px), and the note under it (math
+// notation, up to two lines).
+function drawScaleAndNote(g, spec, layout, font) {
+  const { scale, colours } = spec;
+  const { x0, y0, side, width, margin, fontScale } = layout;
   const barWidth = Math.max(side, Math.min(160 * fontScale, width - x0 - margin.right));
   const barY = y0 + side + 26 * fontScale;
-  drawColourBar(g, {
-    x: x0,
-    y: barY,
-    width: barWidth,
-    height: 10 * fontScale,
-    scale,
-    fg: colours.fg,
-    label: scale.label,
-  });
-  if (spec.note) {
-    const noteFont = { size: NOTE_FONT * fontScale, family: font, style: 'italic' };
-    g.fillStyle = colours.muted;
-    wrapMath(g, spec.note, width - 8, noteFont).forEach((line, index) =>
-      fillMath(g, line, 4, barY + 30 * fontScale + index * noteFont.size * 1.25, noteFont),
-    );
-  }
-  return { x0, y0, cell, n, width, height, fontScale, labelsCut };
+  const bar = { x: x0, y: barY, width: barWidth, height: 10 * fontScale, scale, fg: colours.fg, label: scale.label };
+  drawColourBar(g, bar);
+  if (!spec.note) return;
+  const noteFont = { size: NOTE_FONT * fontScale, family: font, style: 'italic' };
+  g.fillStyle = colours.muted;
+  wrapMath(g, spec.note, width - 8, noteFont).forEach((line, index) =>
+    fillMath(g, line, 4, barY + 30 * fontScale + index * noteFont.size * 1.25, noteFont),
+  );
+}
+
+/**
+ * Draws `values` (n × n, row-major) into `canvas`.
+ * spec: { n, values, scale (colormaps.makeScale), rowLabels, colLabels, xTitle, yTitle,
+ *         formatValue, masked(i, j) | null (the causal mask: j > i), bandEdges: k | null,
+ *         bandEdgeSides: 'both' | 'lower' (bandEdgePaths), note,
+ *         highlight: { i, j, group(i, j) -> bool, rowRange(i) -> [lo, hi] | null } | null,
+ *         width, maxSide, fontScale (type size, 1 = usual), labelSpace (px, optional),
+ *         pixelRatio (device pixels per CSS px; default devicePixelRatio),
+ *         colours: { fg, muted, outline, outlineHalo, panel, masked, font } }
+ * Returns the layout in CSS px: { x0, y0, cell, n, width, height, fontScale, labelsCut }.
+ */
+export function drawHeatmap(canvas, spec) {
+  const ratio = spec.pixelRatio ?? (globalThis.devicePixelRatio || 1);
+  const layout = heatmapLayout(spec, ratio);
+  const { context: g } = fitCanvas(canvas, spec.width, layout.height, ratio);
+  g.clearRect(0, 0, layout.width, layout.height);
+  const font = spec.colours.font || 'sans-serif';
+  const { x0, y0, side, sideDevice, cell, width, height, fontScale } = layout;
+  g.drawImage(matrixImage(canvas, spec, sideDevice), x0, y0, side, side);
+  drawCellValues(g, spec, layout, font);
+  drawBandEdgeLayer(canvas, g, spec, layout);
+  const labelsCut = drawAxisLabels(g, spec, layout, font);
+  if (spec.highlight) drawHighlight(g, spec, layout);
+  drawScaleAndNote(g, spec, layout, font);
+  return { x0, y0, cell, n: spec.n, width, height, fontScale, labelsCut };
 }

@@ -2,9 +2,9 @@
 // the page's long-sequence view, and hands the arrays over without copying them, with each
 // panel's value and colour ranges (scanning n² values is work the main thread need not do).
 import { createRelPos } from '../api/index.js';
-import { panelRanges } from './panel-extents.js';
-import { computeOffsetMeans } from './offset-space.js';
-import { computeAttentionView } from './view.js';
+import { panelRanges } from '../figures/panel-extents.js';
+import { computeOffsetMeans } from '../figures/offset-space.js';
+import { computeAttentionView } from '../figures/view.js';
 
 const ready = createRelPos();
 

@@ -2,6 +2,19 @@
 // parameter on the page, the attribute of the custom elements). Text from a URL, an attribute
 // or an input is clamped or replaced by the default, with a note saying which.
 
+import { EXAMPLE_DEFAULTS, LOCALITY_PROFILE_DEFAULTS, LOCALITY_TABLE_DEFAULTS } from '../api/defaults.js';
+import { MAX_SEED } from '../api/limits.js';
+
+/**
+ * Where the page departs from the API's defaults (the handbook's settings), on purpose: the
+ * stable draw, so a change re-draws only what it concerns, and the locality table with a bump
+ * tall enough to see. Every other default is the API's.
+ */
+export const PAGE_CHOICES = Object.freeze({ draw: 'stable', table: 'locality', strength: 8 });
+
+const example = { ...EXAMPLE_DEFAULTS, ...LOCALITY_TABLE_DEFAULTS, ...PAGE_CHOICES };
+const profile = LOCALITY_PROFILE_DEFAULTS;
+
 export const DEFAULT_SENTENCE = 'the cat sat on the mat';
 /** The sentence view (and the elements) show at most this many positions… */
 export const MAX_TOKENS = 64;
@@ -10,23 +23,36 @@ export const MAX_LONG = 2048;
 
 /** name -> { param, kind, default, min, max, step } */
 export const CONTROLS = {
-  draw: { param: 'draw', attribute: 'draw', kind: 'choice', default: 'stable', choices: ['stable', 'handbook'] },
-  table: { param: 'table', attribute: 'table', kind: 'choice', default: 'locality', choices: ['locality', 'random'] },
-  sameQuery: { param: 'sameq', attribute: 'same-query', kind: 'bool', default: false },
-  seqLen: { param: 'n', attribute: 'seq-len', kind: 'int', default: 6, min: 1, max: MAX_LONG },
+  draw: { param: 'draw', attribute: 'draw', kind: 'choice', default: example.draw, choices: ['stable', 'handbook'] },
+  table: {
+    param: 'table',
+    attribute: 'table',
+    kind: 'choice',
+    default: example.table,
+    choices: ['locality', 'random'],
+  },
+  sameQuery: { param: 'sameq', attribute: 'same-query', kind: 'bool', default: example.sameQuery },
+  seqLen: { param: 'n', attribute: 'seq-len', kind: 'int', default: example.seqLen, min: 1, max: MAX_LONG },
   long: { param: 'long', attribute: null, kind: 'bool', default: false },
-  dK: { param: 'dk', attribute: 'd-k', kind: 'int', default: 4, min: 1, max: 64 },
-  maxDistance: { param: 'k', attribute: 'max-distance', kind: 'int', default: 3, min: 0, max: 63 },
-  seed: { param: 'seed', attribute: 'seed', kind: 'int', default: 42, min: 0, max: 4294967295 },
-  causal: { param: 'causal', attribute: 'causal', kind: 'bool', default: false },
+  dK: { param: 'dk', attribute: 'd-k', kind: 'int', default: example.dK, min: 1, max: 64 },
+  maxDistance: { param: 'k', attribute: 'max-distance', kind: 'int', default: example.maxDistance, min: 0, max: 63 },
+  seed: { param: 'seed', attribute: 'seed', kind: 'int', default: example.seed, min: 0, max: MAX_SEED },
+  causal: { param: 'causal', attribute: 'causal', kind: 'bool', default: example.causal },
   tokens: { param: 'tokens', attribute: 'tokens', kind: 'text', default: DEFAULT_SENTENCE },
-  profileSeed: { param: 'pseed', attribute: 'seed', kind: 'int', default: 42, min: 0, max: 4294967295 },
-  profileDK: { param: 'pdk', attribute: 'd-k', kind: 'int', default: 4, min: 1, max: 64 },
-  profileMaxDistance: { param: 'pk', attribute: 'max-distance', kind: 'int', default: 5, min: 0, max: 32 },
-  strength: { param: 'strength', attribute: 'strength', kind: 'number', default: 8, min: 0, max: 20 },
-  noise: { param: 'noise', attribute: 'noise', kind: 'number', default: 0.1, min: 0, max: 2 },
-  width: { param: 'width', attribute: 'width', kind: 'number', default: 1, min: 0.1, max: 20 },
-  asymmetry: { param: 'asym', attribute: 'asymmetry', kind: 'number', default: 0, min: -0.9, max: 0.9 },
+  profileSeed: { param: 'pseed', attribute: 'seed', kind: 'int', default: profile.seed, min: 0, max: MAX_SEED },
+  profileDK: { param: 'pdk', attribute: 'd-k', kind: 'int', default: profile.dK, min: 1, max: 64 },
+  profileMaxDistance: {
+    param: 'pk',
+    attribute: 'max-distance',
+    kind: 'int',
+    default: profile.maxDistance,
+    min: 0,
+    max: 32,
+  },
+  strength: { param: 'strength', attribute: 'strength', kind: 'number', default: example.strength, min: 0, max: 20 },
+  noise: { param: 'noise', attribute: 'noise', kind: 'number', default: example.noise, min: 0, max: 2 },
+  width: { param: 'width', attribute: 'width', kind: 'number', default: example.width, min: 0.1, max: 20 },
+  asymmetry: { param: 'asym', attribute: 'asymmetry', kind: 'number', default: example.asymmetry, min: -0.9, max: 0.9 },
 };
 
 /**
