@@ -100,8 +100,43 @@ export function jupyterSnippet(state, panelIds) {
   return `from IPython.display import HTML; HTML('<${SCRIPT}>' + open('relpos-elements.iife.js').read() + '</${SCRIPT}>' + ${JSON.stringify(element)})`;
 }
 
+const CHOICES = [
+  ['combinedWeights,offsets', 'combined weights and offsets'],
+  ['combinedWeights,profile', 'combined weights and the profile'],
+  ...['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights', 'difference', 'offsets'].map((id) => [
+    id,
+    kebab(id).replace(/-/g, ' '),
+  ]),
+];
+const BOXES = [
+  ['element', 'Custom element'],
+  ['iframe', 'iframe (no script on your page)'],
+  ['jupyter', 'Jupyter (one cell; also in nbconvert’s HTML)'],
+];
+
+// The box's content, built with DOM calls (the page's HTML carries only its summary).
+function build(root) {
+  const doc = root.ownerDocument;
+  const el = (tag, props = {}, ...children) => {
+    const node = Object.assign(doc.createElement(tag), props);
+    node.append(...children);
+    return node;
+  };
+  const select = el('select', { id: 'embed-panels' });
+  for (const [value, text] of CHOICES) select.append(el('option', { value, textContent: text }));
+  root.append(
+    el('p', {}, el('label', {}, 'Panels ', select), ' The same numbers as here, in your page (README, “Recipes”).'),
+  );
+  for (const [name, title] of BOXES) {
+    const button = el('button', { type: 'button', textContent: 'Copy' });
+    button.dataset.copy = name;
+    root.append(el('h3', {}, `${title} `, button), el('pre', {}, el('code', { id: `embed-${name}` })));
+  }
+}
+
 /** Fills the three code boxes from the state and wires their Copy buttons. */
 export function wireEmbedCode(root, getState) {
+  build(root);
   const choice = root.querySelector('#embed-panels');
   const boxes = {
     element: root.querySelector('#embed-element'),

@@ -22,8 +22,6 @@ import {
   splitTokens,
 } from '../settings/settings.js';
 import { offsetValue } from '../figures/offset-space.js';
-import { fitHeight, rowsOf } from '../figures/fit-height.js';
-import { fitOptions } from '../figures/fit-options.js';
 import { onPrintChange } from '../figures/print-sharp.js';
 import { sharedRelPos } from '../figures/shared-relpos.js';
 import { startAttentionWorker } from '../workers/start-attention-worker.js';
@@ -63,6 +61,11 @@ async function start() {
   const shown = embed ? chosenPanels(location.search) : { ids: PANEL_NAMES, notes: [] };
   // The iframe view's fit (fit-options.js): the frame's height (default) or the width's.
   const params = new URLSearchParams(location.search);
+  // Loaded in the iframe view only: the page itself never fits a frame.
+  const fitting = embed
+    ? await Promise.all([import('../figures/fit-height.js'), import('../figures/fit-options.js')])
+    : [];
+  const [{ fitHeight, rowsOf } = {}, { fitOptions } = {}] = fitting;
   const embedFit = embed ? fitOptions((name) => params.get(name), { fits: ['frame', 'width'], actions: false }) : null;
   if (embed) {
     document.body.classList.toggle('embed-actions', embedFit.actions);
