@@ -17,7 +17,7 @@ describe('embed this view', () => {
     });
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.click('#embed-code summary');
-    await page.waitForFunction(() => document.querySelector('#embed-element').textContent); // loaded when opened
+    await page.waitForFunction(() => document.querySelector('#embed-element')?.textContent); // built when opened
     await page.selectOption('#embed-panels', 'combinedWeights,offsets');
     const element = await page.textContent('#embed-element');
     const iframe = await page.textContent('#embed-iframe');
