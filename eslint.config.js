@@ -5,7 +5,15 @@ import js from '@eslint/js';
 import globals from 'globals';
 
 export default [
-  { ignores: ['node_modules/', 'build/', 'dist/', 'tests/artifacts/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'build/',
+      'dist/',
+      'tests/artifacts/',
+      'examples/recipes/vitepress/docs/.vitepress/cache/',
+    ],
+  },
   js.configs.recommended,
   {
     languageOptions: { ecmaVersion: 2024, sourceType: 'module' },
@@ -23,6 +31,7 @@ export default [
   // What runs in the browser: the page, the figures, the elements, the examples.
   { files: ['web/**/*.js', 'examples/**/*.js'], languageOptions: { globals: globals.browser } },
   { files: ['web/figures/attention-worker.js'], languageOptions: { globals: globals.worker } },
+  { files: ['examples/recipes/reveal/*.js'], languageOptions: { globals: { Reveal: 'readonly' } } },
   // What runs in Node; the page tests also hand functions to the browser (page.evaluate).
   {
     files: ['scripts/**', 'bench/**', 'tests/**', '*.config.js'],

@@ -3,7 +3,10 @@
 //                    inlines into dist/relpos.html (browsers refuse module scripts from file://),
 //                    with the long view's worker inlined too (started from a Blob URL);
 //   --mode elements: the custom elements as one ES module with everything inside,
-//                    dist/relpos-elements.js, for pages without a bundler.
+//                    dist/relpos-elements.js, for pages without a bundler;
+//   --mode elements-iife: the same as one classic script, dist/relpos-elements.iife.js, for
+//                    settings that make a classic <script> (MkDocs' extra_javascript), an LMS
+//                    upload, an inline <script> (a Jupyter output) and pages opened from disk.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
@@ -15,6 +18,12 @@ const POOL_ALIAS = { find: /^.*\/start-pool-worker\.js$/, replacement: INLINE_PO
 const BUNDLES = {
   single: { entry: 'web/page/main.js', formats: ['iife'], name: 'relposPage', fileName: () => 'relpos-page.js' },
   elements: { entry: 'web/elements/index.js', formats: ['es'], fileName: () => 'relpos-elements.js' },
+  'elements-iife': {
+    entry: 'web/elements/index.js',
+    formats: ['iife'],
+    name: 'relposElements',
+    fileName: () => 'relpos-elements.iife.js',
+  },
 };
 
 export default defineConfig(({ mode }) => ({
@@ -31,5 +40,6 @@ export default defineConfig(({ mode }) => ({
     target: 'es2022',
     minify: true,
     lib: BUNDLES[mode],
+    rollupOptions: { output: { codeSplitting: false } }, // one file: import() inlined too
   },
 }));

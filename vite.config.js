@@ -34,6 +34,7 @@ export default defineConfig({
         elements: resolve(import.meta.dirname, 'examples/elements.html'),
         iframe: resolve(import.meta.dirname, 'examples/iframe.html'),
         train: resolve(import.meta.dirname, 'examples/train.html'),
+        iframeAuto: resolve(import.meta.dirname, 'examples/iframe-auto.html'),
       },
     },
   },

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds relpos: `build.sh` builds the WASM module (dist/relpos-core*.mjs, dist/relpos-core.wasm),
 # the page and its examples (build/site), the self-contained page (dist/relpos.html), the elements
-# bundle (dist/relpos-elements.js) and their manifest (dist/custom-elements.json); `build.sh all`
+# bundles (dist/relpos-elements.js, and dist/relpos-elements.iife.js as a classic script) and their
+# manifest (dist/custom-elements.json); `build.sh all`
 # also builds the native library and its tests (build/native). RELPOS_STRICT=ON (as scripts/test.sh sets it) makes C++ warnings errors.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -44,7 +45,9 @@ npx vite build --config vite.bundles.config.js --mode single --logLevel warn
 node scripts/make-single-html.mjs
 npx vite build --config vite.bundles.config.js --mode elements --logLevel warn
 cp build/elements/relpos-elements.js dist/relpos-elements.js
-cp dist/relpos-elements.js dist/relpos.html build/site/
+npx vite build --config vite.bundles.config.js --mode elements-iife --logLevel warn
+cp build/elements-iife/relpos-elements.iife.js dist/relpos-elements.iife.js
+cp dist/relpos-elements.js dist/relpos-elements.iife.js dist/relpos.html build/site/
 
 echo "build: custom elements manifest (dist/custom-elements.json)"
 node scripts/make-custom-elements.mjs dist/custom-elements.json

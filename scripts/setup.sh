@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what relpos needs to build, test and serve, and only what is missing: Debian
-# packages (Emscripten, Eigen, Chromium, the native toolchain, clang-format and clang-tidy) and
+# packages (Emscripten, Eigen, Chromium, the native toolchain, clang-format and clang-tidy; MkDocs,
+# nbconvert and an IPython kernel for the recipes' tests) and
 # the npm packages pinned in package-lock.json. Safe to run again; sourced by build.sh,
 # test.sh, start.sh, lint.sh and format.sh.
 set -euo pipefail
@@ -15,6 +16,13 @@ command -v g++ >/dev/null || missing+=(g++)
 [ -f /usr/include/gtest/gtest.h ] || missing+=(libgtest-dev)
 command -v clang-format >/dev/null || missing+=(clang-format)
 command -v clang-tidy >/dev/null || missing+=(clang-tidy)
+# The course-tool recipes (examples/recipes, tests/page/recipes.test.js) build with the real tools.
+command -v mkdocs >/dev/null || missing+=(mkdocs)
+command -v jupyter-nbconvert >/dev/null || missing+=(jupyter-nbconvert)
+/usr/bin/python3 -c 'import ipykernel' 2>/dev/null || missing+=(python3-ipykernel)
+# Debian's nbconvert HTML loads these from /usr/share/javascript (its Recommends).
+[ -f /usr/share/javascript/requirejs/require.min.js ] || missing+=(libjs-requirejs)
+[ -f /usr/share/javascript/mathjax/MathJax.js ] || missing+=(libjs-mathjax)
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${missing[*]}"

@@ -106,7 +106,7 @@ describe('custom elements', () => {
       ['attention', 'max-distance', '1e9', /^max-distance must be an integer from 0 to 63; using 63$/],
       ['attention', 'causal', 'perhaps', /^causal must be 0 or 1$/],
       ['attention', 'panels', 'heat', /^panels: unknown heat; choose from/],
-      ['attention', 'theme', 'neon', /^theme must be light, dark or auto$/],
+      ['attention', 'theme', 'neon', /^theme must be light, dark, auto or inherit$/],
       ['attention', 'tokens', 'x'.repeat(10000), null],
       ['profile', 'width', '0', /^width must be a number from 0.1 to 20; using 0.1$/],
       ['profile', 'noise', 'Infinity', /^noise must be a number/],

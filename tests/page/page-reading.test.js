@@ -138,7 +138,11 @@ describe('exports', () => {
     };
     const csv = await save('#export-csv');
     expect(csv.name).toBe('relpos-matrices.csv');
-    const lines = csv.bytes.toString('utf8').trim().split('\n');
+    const all = csv.bytes.toString('utf8').trim().split('\n');
+    // Two "#" lines state the settings (a spreadsheet or pandas with comment='#' skips them).
+    expect(all[0]).toMatch(/^# relpos matrices; settings: draw=stable, table=locality, .*seed=5/);
+    expect(all[1]).toBe('# link query: ?seed=5');
+    const lines = all.slice(2);
     expect(lines[0]).toBe('panel,i,j,query_token,key_token,offset,clipped_offset,value');
     expect(lines).toHaveLength(1 + 6 * 36);
     expect(lines).toContain(`combinedWeights,2,5,sat,mat,3,3,${ex.combinedWeights.data[2 * 6 + 5]}`);
@@ -153,8 +157,9 @@ describe('exports', () => {
     const png = await save('#figure-combinedWeights button[data-png]');
     expect(png.name).toBe('relpos-combinedWeights.png');
     expect(png.bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-    const width = await page.$eval('#figure-combinedWeights canvas', (canvas) => canvas.width);
-    expect(png.bytes.readUInt32BE(16)).toBe(width);
+    // 2× (the default) the panel's CSS width, whatever the screen's pixel density.
+    const width = await page.$eval('#figure-combinedWeights canvas', (canvas) => parseFloat(canvas.style.width));
+    expect(png.bytes.readUInt32BE(16)).toBe(2 * width);
     const profile = await save('#figure-profile button');
     expect(profile.name).toBe('relpos-profile.png');
     await context.close();

@@ -2,8 +2,10 @@
 // for invalid attributes and errors, batching of attribute changes into one render, redrawing
 // on resize and on a change of the system theme, and a 'relpos-render' event after each render.
 import { adoptFigureCss } from '../figures/figure-css.js';
+import { onPrintChange } from '../figures/print-sharp.js';
 import { sharedRelPos } from '../figures/shared-relpos.js';
 import { upgradeProperties } from './reflect.js';
+import { hostScheme, hostVariables, watchHost } from './host-theme.js';
 
 const HOST_CSS = `
 :host { display: block; font-family: inherit; color: var(--relpos-fg); }
@@ -11,6 +13,9 @@ const HOST_CSS = `
 .relpos-message { margin: 0 0 8px; padding: 6px 10px; border-radius: 6px; font-size: 0.85rem;
   color: var(--relpos-note); border: 1px solid currentColor; }
 .relpos-message[hidden] { display: none; }
+:host([captions='off']) .relpos-caption, :host([captions='0']) .relpos-caption, :host([captions='false']) .relpos-caption,
+:host([actions='off']) .relpos-actions, :host([actions='0']) .relpos-actions, :host([actions='false']) .relpos-actions { display: none; }
+:host([fit='box']) { overflow: hidden; }
 .relpos-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, var(--relpos-panel-min-width, 320px)), 1fr));
   gap: var(--relpos-gap, 12px); }
 `;
@@ -27,6 +32,11 @@ export class RelposBaseElement extends ElementBase {
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(HOST_CSS);
     this.shadow.adoptedStyleSheets = [...this.shadow.adoptedStyleSheets, sheet];
+    // theme="inherit" (host-theme.js): a dark state for the CSS, and the page's own variables.
+    this.internals = this.attachInternals();
+    this.hostSheet = new CSSStyleSheet();
+    this.shadow.adoptedStyleSheets = [...this.shadow.adoptedStyleSheets, this.hostSheet];
+    this.stopWatching = null;
     this.message = document.createElement('p');
     this.message.className = 'relpos-message';
     this.message.setAttribute('part', 'message');
@@ -41,19 +51,47 @@ export class RelposBaseElement extends ElementBase {
   connectedCallback() {
     upgradeProperties(this, this.constructor.reflected ?? []);
     this.resizeObserver ??= new ResizeObserver(() => {
-      if (this.clientWidth !== this.lastWidth) {
+      // The width decides the figures' size; with fit="box" the height too.
+      const height = this.getAttribute('fit') === 'box' ? this.clientHeight : 0;
+      if (this.clientWidth !== this.lastWidth || height !== this.lastHeight) {
         this.lastWidth = this.clientWidth;
+        this.lastHeight = height;
         this.redraw();
       }
     });
     this.resizeObserver.observe(this);
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', this.onSchemeChange);
+    this.stopPrint = onPrintChange(() => this.redraw()); // sharp in print
     this.scheduleRender();
   }
 
   disconnectedCallback() {
     this.resizeObserver?.disconnect();
     matchMedia('(prefers-color-scheme: dark)').removeEventListener('change', this.onSchemeChange);
+    this.stopPrint?.();
+    this.stopWatching?.();
+    this.stopWatching = null;
+  }
+
+  /** theme="inherit": takes the page's scheme and variables, and watches them (else stops). */
+  followHost() {
+    const inherit = this.getAttribute('theme') === 'inherit';
+    if (!inherit) {
+      this.stopWatching?.();
+      this.stopWatching = null;
+      this.hostSheet.replaceSync('');
+      this.internals.states.delete('dark');
+      return;
+    }
+    const dark = hostScheme(this) === 'dark';
+    if (dark) this.internals.states.add('dark');
+    else this.internals.states.delete('dark');
+    const variables = hostVariables(this);
+    this.hostSheet.replaceSync(variables ? `:host([theme='inherit'][theme][theme]) { ${variables} }` : '');
+    this.stopWatching ??= watchHost(this, () => {
+      this.followHost();
+      this.redraw(); // the canvases' labels and colours too
+    });
   }
 
   attributeChangedCallback() {
@@ -73,6 +111,7 @@ export class RelposBaseElement extends ElementBase {
   async renderSafely() {
     let notes;
     try {
+      this.followHost();
       const rp = await sharedRelPos();
       if (!this.isConnected) return;
       notes = await this.render(rp);

@@ -3,7 +3,7 @@
 // the default or clamped value is used. Nothing here throws.
 import { CONTROLS, MAX_TOKENS, defaultState, parseControl, splitTokens } from '../settings/settings.js';
 
-export const THEMES = ['light', 'dark', 'auto'];
+export const THEMES = ['light', 'dark', 'auto', 'inherit'];
 
 /**
  * The longest sequence an element draws: up to MAX_TOKENS (64) it computes on the main thread,
@@ -30,7 +30,7 @@ export function settingsFromAttributes(element, names) {
     settings.seqLen = Math.max(1, Math.min(MAX_ELEMENT_TOKENS, splitTokens(settings.tokens).length));
   }
   const theme = element.getAttribute('theme');
-  if (theme !== null && !THEMES.includes(theme)) notes.push(`theme must be light, dark or auto`);
+  if (theme !== null && !THEMES.includes(theme)) notes.push(`theme must be light, dark, auto or inherit`);
   return { settings, notes };
 }
 

@@ -5,12 +5,14 @@ import type { AttentionResult, LocalityProfile } from '../api/index.js';
 export type RelposPanelId =
   'content-scores' | 'position-biases' | 'content-weights' | 'combined-weights' | 'difference' | 'offsets';
 
-export type RelposTheme = 'light' | 'dark' | 'auto';
+export type RelposTheme = 'light' | 'dark' | 'auto' | 'inherit';
 
 /**
  * <relpos-attention>: the matrix panels. Every attribute is also a property that reflects it
  * (el.seed = 9 sets seed="9"; a boolean property sets or removes the bare attribute; null
  * removes it); reading a property gives the value drawn with (the default if absent or invalid).
+ * Attributes beyond the settings: panels, theme ("light" | "dark" | "auto" | "inherit"), fit
+ * ("width" | "box"), max-height (px), captions and actions ("on" | "off").
  */
 export declare class RelposAttentionElement extends HTMLElement {
   /** The numbers last drawn (null before the first render). */
@@ -50,6 +52,14 @@ export declare class RelposAttentionElement extends HTMLElement {
   /** Space-separated panel ids (RelposPanelId). */
   panels: string;
   theme: RelposTheme;
+  /** 'width' (default: the width decides the height) or 'box' (fit the element's own height). */
+  fit: 'width' | 'box';
+  /** At most this many px tall (with fit="width"); null: no limit. */
+  maxHeight: string | null;
+  /** 'on' (default) or 'off'. */
+  captions: string;
+  /** 'on' (default) or 'off'. */
+  actions: string;
 }
 
 /** <relpos-profile>: the locality profile; attributes reflected by properties as for <relpos-attention>. */
@@ -88,6 +98,10 @@ export interface RelposAttentionAttributes {
   asymmetry?: Attribute;
   panels?: string;
   theme?: RelposTheme;
+  fit?: 'width' | 'box';
+  'max-height'?: Attribute;
+  captions?: 'on' | 'off';
+  actions?: 'on' | 'off';
   id?: string;
   class?: string;
   className?: string;

@@ -3,6 +3,9 @@
 //                     tokens="the cat sat on the mat" panels="combined-weights offsets"
 //                     theme="auto"></relpos-attention>
 import { AttentionFigure } from '../figures/attention-figure.js';
+import { fitHeight, rowsOf } from '../figures/fit-height.js';
+import { fitOptions } from '../figures/fit-options.js';
+import { screenScale } from '../render/canvas-size.js';
 import { PANELS, parsePanelList } from '../figures/panels.js';
 import { checkResult, viewFromResult } from '../figures/result-view.js';
 import { ATTENTION_SETTINGS, MAX_TOKENS } from '../settings/settings.js';
@@ -16,7 +19,15 @@ const PANEL_IDS = PANELS.map((panel) => panel.id);
 const kebab = (id) => id.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 export class RelposAttentionElement extends RelposBaseElement {
-  static observedAttributes = [...attributesOf(ATTENTION_SETTINGS), 'panels', 'theme'];
+  static observedAttributes = [
+    ...attributesOf(ATTENTION_SETTINGS),
+    'panels',
+    'theme',
+    'fit',
+    'max-height',
+    'captions',
+    'actions',
+  ];
   static settingNames = ATTENTION_SETTINGS;
 
   #given = null;
@@ -83,11 +94,44 @@ export class RelposAttentionElement extends RelposBaseElement {
     this.view = view;
     this.computedBy = pool ? 'workers' : 'main';
     this.figure.setView(this.view);
+    notes.push(...this.fit());
     return notes;
   }
 
+  /**
+   * fit="box": the largest matrices for which the figures fit the element's own height (set it
+   * in CSS; that also reserves the space before the script runs); max-height="…": at most that
+   * many px tall. Anything else: the width decides (fit-options.js, fit-height.js).
+   */
+  fit() {
+    const options = fitOptions((name) => this.getAttribute(name), { fits: ['width', 'box'] });
+    const target = options.fit === 'box' ? this.clientHeight : options.maxHeight;
+    if (!this.figure || !(target > 0)) {
+      if (this.figure && this.figure.maxSide !== 560) {
+        this.figure.maxSide = 560;
+        this.grid.style.zoom = '';
+        this.figure.draw();
+      }
+      return options.notes;
+    }
+    const messageHeight = () => (this.message.hidden ? 0 : this.message.offsetHeight + 8);
+    fitHeight({
+      target,
+      startSide: Math.min(560, target),
+      draw: (side) => {
+        this.figure.maxSide = side;
+        this.figure.draw();
+      },
+      contentHeight: () => this.grid.getBoundingClientRect().height / screenScale(this) + messageHeight(),
+      rows: () => rowsOf(this.grid),
+      zoomTarget: this.grid,
+    });
+    return options.notes;
+  }
+
   redraw() {
-    this.figure?.draw();
+    if (this.getAttribute('fit') === 'box' || this.hasAttribute('max-height')) this.fit();
+    else this.figure?.draw();
   }
 }
 
@@ -95,6 +139,10 @@ RelposAttentionElement.reflected = [
   ...reflectAttributes(RelposAttentionElement, ATTENTION_SETTINGS, {
     panels: PANEL_IDS.map(kebab).join(' '),
     theme: 'auto',
+    fit: 'width',
+    'max-height': null,
+    captions: 'on',
+    actions: 'on',
   }),
   'result', // set before the element is defined: set again once it is
 ];

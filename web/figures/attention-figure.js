@@ -2,10 +2,11 @@
 // builds the chosen panels inside a container (a document element or a shadow root), draws them
 // from an attention view, and handles reading values (hover, keyboard, tooltip, live readout,
 // the same-offset highlight). The selected offset is reported through `onSelect`.
+import { pixelRatio } from '../render/canvas-size.js';
 import { makeScale } from '../render/colormaps.js';
 import { drawHeatmap, forgetMatrixImage, heatmapWidth } from '../render/heatmap.js';
 import { followScroll, showTooltip, wirePanel } from './interaction.js';
-import { downloadCanvas } from '../files/download.js';
+import { download } from '../files/download.js';
 import { drawOffsetPanel, offsetAriaLabel, offsetReading, OFFSET_TEXT } from './offset-panel.js';
 import { forgetRectImage, rectGrid } from '../render/heatmap-rect.js';
 import { offsetReach } from './offset-space.js';
@@ -80,6 +81,8 @@ export class AttentionFigure {
     this.tipSpot = null; // where the tooltip points, in its canvas's pixels: it follows on scroll
     this.stopFollow = null; // removes the scroll listener (while no tooltip is shown)
     this.layouts = new Map();
+    this.specs = new Map(); // panel id -> the spec it was drawn from (figure-export.js)
+    this.exportOptions = {}; // figure-export.js: scale, theme, title, caption, settings
     this.parts = new Map();
     this.shown = new Map(); // panel id -> what its canvas shows: { values, key } (see drawPanel)
     const doc = container.ownerDocument ?? container;
@@ -97,7 +100,14 @@ export class AttentionFigure {
       container.append(parts.figure);
       this.parts.set(panel.id, parts);
       parts.canvas.addEventListener('contextrestored', () => this.shown.delete(panel.id));
-      parts.png.addEventListener('click', () => downloadCanvas(parts.canvas, `relpos-${panel.id}.png`));
+      parts.png.addEventListener('click', () => this.download(panel.id, 'png'));
+      const svg = doc.createElement('button');
+      svg.type = 'button';
+      svg.textContent = 'SVG';
+      svg.dataset.svg = panel.id;
+      svg.setAttribute('aria-label', `Download SVG: ${panel.title}`);
+      svg.addEventListener('click', () => this.download(panel.id, 'svg'));
+      parts.png.after(svg);
       wirePanel({
         panelId: panel.id,
         canvas: parts.canvas,
@@ -186,6 +196,13 @@ export class AttentionFigure {
     return width ? rectGrid(n, 2 * offsetReach(n, k) + 1, width, this.maxSide) : null;
   }
 
+  /** Saves panel `panelId` as a PNG or SVG file, with this.exportOptions (figure-export.js). */
+  async download(panelId, format) {
+    const { exportPanel } = await import('./figure-export.js'); // loaded when first used
+    const blob = await exportPanel(this, panelId, { ...this.exportOptions, format });
+    download(`relpos-${panelId}.${format}`, blob);
+  }
+
   canvasOf(panelId) {
     return this.parts.get(panelId)?.canvas;
   }
@@ -212,10 +229,12 @@ export class AttentionFigure {
   measure(panel) {
     const { canvas, wrap } = this.parts.get(panel.id);
     const colours = themeColours(canvas);
+    const ratio = pixelRatio(wrap); // sharp inside a scaled slide and in print
     if (this.presenting === panel.id && wrap.isConnected && this.view) {
       return {
         ...presentSize(wrap.clientWidth, wrap.clientHeight, this.view.labels, colours.font || 'sans-serif'),
         colours,
+        pixelRatio: ratio,
       };
     }
     const labelSpace = this.view?.long ? 62 : null; // positions only: short numbers, no words
@@ -225,6 +244,7 @@ export class AttentionFigure {
       maxSide: this.maxSide,
       fontScale: 1,
       labelSpace,
+      pixelRatio: ratio,
     };
   }
 
@@ -247,7 +267,7 @@ export class AttentionFigure {
     return { i: selection.i, j: selection.j, group: (i, j) => clippedOffset(i, j, k) === c, rowRange };
   }
 
-  drawPanel(panel, { width, colours, maxSide, fontScale, labelSpace } = this.measure(panel)) {
+  drawPanel(panel, { width, colours, maxSide, fontScale, labelSpace, pixelRatio: ratio } = this.measure(panel)) {
     const { view } = this;
     const k = view.maxDistance;
     const { canvas, caption } = this.parts.get(panel.id);
@@ -260,7 +280,7 @@ export class AttentionFigure {
       maxSide,
       fontScale,
       labelSpace,
-      globalThis.devicePixelRatio,
+      ratio,
       view.n,
       k,
       view.causal,
@@ -285,7 +305,7 @@ export class AttentionFigure {
     scale.integer = panel.integer;
     const barLabel = colourRange ? (panel.barLabelLong ?? panel.barLabel) : panel.barLabel;
     scale.label = typeof barLabel === 'function' ? barLabel(scale) : barLabel;
-    const layout = drawHeatmap(canvas, {
+    const spec = {
       n: view.n,
       values,
       scale,
@@ -304,8 +324,11 @@ export class AttentionFigure {
       maxSide,
       fontScale,
       labelSpace,
+      pixelRatio: ratio,
       colours,
-    });
+    };
+    const layout = drawHeatmap(canvas, spec);
+    this.specs.set(panel.id, spec);
     this.layouts.set(panel.id, layout);
     this.shown.set(panel.id, { values, key });
     canvas.dataset.layout = JSON.stringify({

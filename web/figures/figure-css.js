@@ -34,6 +34,16 @@ const DARK = `
   --relpos-masked: #4a4a52;
   color-scheme: dark;`;
 
+/** A theme's variables as { '--relpos-fg': '#…', … } ('light' or 'dark'). */
+export function themeVariables(name) {
+  return Object.fromEntries(
+    [...(name === 'dark' ? DARK : LIGHT).matchAll(/(--relpos-[a-z-]+): ([^;]+);/g)].map((m) => [m[1], m[2]]),
+  );
+}
+
+/** Every colour variable a host may set (README: "Colours"). */
+export const COLOUR_VARIABLES = [...LIGHT.matchAll(/(--relpos-[a-z-]+):/g)].map((m) => m[1]);
+
 const FIGURES = `
 .relpos-panel { margin: 0; padding: 12px 14px; display: flex; flex-direction: column; min-width: 0;
   background: var(--relpos-panel); color: var(--relpos-fg); border: 1px solid var(--relpos-border); border-radius: 10px; }
@@ -49,7 +59,7 @@ const FIGURES = `
   color: var(--relpos-fg); background: var(--relpos-bg); border: 1px solid var(--relpos-border); }
 .relpos-actions button:hover { border-color: var(--relpos-accent); }
 .relpos-actions button:focus-visible { outline: 3px solid var(--relpos-accent); outline-offset: 1px; }
-.relpos-tooltip { position: fixed; left: 0; top: 0; z-index: 20; pointer-events: none; max-width: 300px;
+.relpos-tooltip { position: fixed; left: 0; top: 0; z-index: 20; pointer-events: none; width: max-content; max-width: min(380px, 92vw);
   background: var(--relpos-panel); color: var(--relpos-fg); border: 1px solid var(--relpos-border); border-radius: 8px;
   padding: 8px 10px; font-size: 0.85rem; box-shadow: 0 4px 18px rgb(0 0 0 / 0.18); display: grid; gap: 2px; }
 .relpos-tooltip[hidden] { display: none; }
@@ -84,7 +94,8 @@ export function figureCss(scope) {
     scope === ':host'
       ? `:host { ${LIGHT} }
 :host([theme='dark']) { ${DARK} }
-@media (prefers-color-scheme: dark) { :host(:not([theme='light'])) { ${DARK} } }`
+@media (prefers-color-scheme: dark) { :host(:not([theme='light']):not([theme='inherit'])) { ${DARK} } }
+:host([theme='inherit']:state(dark)) { ${DARK} }`
       : `:root { ${LIGHT} }
 @media (prefers-color-scheme: dark) { :root { ${DARK} } }`;
   return `${theme}\n${FIGURES}`;

@@ -10,6 +10,17 @@ export function cellAt(layout, x, y) {
   return i >= 0 && j >= 0 && i < (layout.rows ?? layout.n) && j < (layout.cols ?? layout.n) ? { i, j } : null;
 }
 
+/**
+ * The scale between a canvas's CSS pixels and client pixels: a CSS transform (reveal.js scales
+ * its slides) or zoom on an ancestor makes the box on screen larger or smaller than the canvas's
+ * layout size. { x, y } client px per CSS px, from the bounding box over the drawn size.
+ */
+export function canvasScale(canvas, box = canvas.getBoundingClientRect()) {
+  const width = canvas.offsetWidth || box.width;
+  const height = canvas.offsetHeight || box.height;
+  return { x: width ? box.width / width : 1, y: height ? box.height / height : 1 };
+}
+
 const KEY_MOVES = {
   ArrowUp: [-1, 0],
   ArrowDown: [1, 0],
@@ -31,14 +42,16 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
   const clientPoint = (cell) => {
     const layout = getLayout();
     const box = canvas.getBoundingClientRect();
+    const scale = canvasScale(canvas, box);
     return {
-      x: box.left + layout.x0 + (cell.j + 0.5) * (layout.cellW ?? layout.cell),
-      y: box.top + layout.y0 + (cell.i + 0.5) * (layout.cellH ?? layout.cell),
+      x: box.left + scale.x * (layout.x0 + (cell.j + 0.5) * (layout.cellW ?? layout.cell)),
+      y: box.top + scale.y * (layout.y0 + (cell.i + 0.5) * (layout.cellH ?? layout.cell)),
     };
   };
   const fromPointer = (event) => {
     const box = canvas.getBoundingClientRect();
-    const cell = cellAt(getLayout(), event.clientX - box.left, event.clientY - box.top);
+    const scale = canvasScale(canvas, box);
+    const cell = cellAt(getLayout(), (event.clientX - box.left) / scale.x, (event.clientY - box.top) / scale.y);
     select(cell, { panelId, anchor: { x: event.clientX, y: event.clientY } });
   };
   canvas.addEventListener('pointermove', fromPointer);
@@ -68,11 +81,15 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
     } else if (event.key === 'End') {
       next = { i: current.i, j: (layout.cols ?? layout.n) - 1 };
     } else if (event.key === 'Escape') {
+      if (!getSelection()) return; // nothing to clear: the host's Escape (reveal's overview)
+      event.stopPropagation();
       select(null, { panelId });
       return;
     }
     if (!next) return;
+    // Handled here: not also the host's (reveal.js would change slide on an arrow key).
     event.preventDefault();
+    event.stopPropagation();
     select(next, { panelId, anchor: clientPoint(next), announce: true });
   });
 }
@@ -98,17 +115,27 @@ export function showTooltip(tooltip, lines, anchor) {
   placeTooltip(tooltip, anchor);
 }
 
-/** Shows the tooltip at `anchor` (client pixels), as showTooltip places it. */
+/**
+ * Shows the tooltip at `anchor` (client pixels), as showTooltip places it. The tooltip is
+ * position: fixed, but inside a transformed ancestor (a reveal.js slide) "fixed" means that
+ * ancestor's box, scaled: the tooltip's own box at translate(0, 0) gives that origin and scale,
+ * and the client position is mapped back into it.
+ */
 export function placeTooltip(tooltip, anchor) {
   tooltip.hidden = false;
   const { innerWidth } = window;
+  tooltip.style.transform = 'none';
   const box = tooltip.getBoundingClientRect();
+  const sx = tooltip.offsetWidth ? box.width / tooltip.offsetWidth : 1;
+  const sy = tooltip.offsetHeight ? box.height / tooltip.offsetHeight : 1;
   const gap = 18;
   let x = anchor.x + gap;
   if (x + box.width > innerWidth - 8) x = anchor.x - gap - box.width;
   let y = anchor.y - gap - box.height;
   if (y < 8) y = anchor.y + gap;
-  tooltip.style.transform = `translate(${Math.max(8, Math.min(x, innerWidth - box.width - 8))}px, ${Math.max(8, y)}px)`;
+  x = Math.max(8, Math.min(x, innerWidth - box.width - 8));
+  y = Math.max(8, y);
+  tooltip.style.transform = `translate(${(x - box.left) / sx}px, ${(y - box.top) / sy}px)`;
 }
 
 /**

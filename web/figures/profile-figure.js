@@ -53,7 +53,12 @@ export function tableProfileCaption(view, settings) {
  * Draws a profile view { offsets, profile, maxDistance } into `canvas`, marking the point of
  * offset `highlightOffset` (clipped to ±k).
  */
-export function drawProfile(canvas, profileView, highlightOffset = null, { yLabel = 'score q · a^K' } = {}) {
+export function drawProfile(
+  canvas,
+  profileView,
+  highlightOffset = null,
+  { yLabel = 'score q · a^K', height = 260 } = {},
+) {
   const { offsets, profile, maxDistance: k } = profileView;
   const highlight = highlightOffset === null ? -1 : Math.min(k, Math.max(-k, highlightOffset)) + k;
   drawLinePlot(canvas, {
@@ -62,6 +67,7 @@ export function drawProfile(canvas, profileView, highlightOffset = null, { yLabe
     xLabel: 'offset j − i  (< 0: key before the query)',
     yLabel,
     highlight,
+    height,
   });
   const peak = peakOf(profile);
   canvas.setAttribute(

@@ -1,5 +1,6 @@
 // The page's exports: the current matrices as CSV (long format) and as JSON.
 import { PANELS } from '../figures/panels.js';
+import { ATTENTION_SETTINGS, CONTROLS } from '../settings/settings.js';
 import { clippedOffset } from '../figures/view.js';
 
 // A CSV field: quoted when needed; text that a spreadsheet would run as a formula is prefixed.
@@ -9,9 +10,27 @@ function field(value) {
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** One row per panel and cell: panel, i, j, the two tokens, the offset, its clipped value, the value. */
-export function matricesCsv(view) {
-  const lines = ['panel,i,j,query_token,key_token,offset,clipped_offset,value'];
+/** The settings the matrices were computed with, as the page's link names them: "seed=42, n=6, …". */
+export function settingsText(state) {
+  return ATTENTION_SETTINGS.map((name) => {
+    const value = state[name];
+    const text = CONTROLS[name].kind === 'bool' ? (value ? '1' : '0') : String(value);
+    return `${CONTROLS[name].param}=${CONTROLS[name].kind === 'text' ? JSON.stringify(text) : text}`;
+  }).join(', ');
+}
+
+/**
+ * One row per panel and cell: panel, i, j, the two tokens, the offset, its clipped value, the
+ * value; above the column names, two "#" lines state the settings and the page's link to them
+ * (`state`, `query`: optional).
+ */
+export function matricesCsv(view, state = null, query = '') {
+  const lines = [];
+  if (state) {
+    lines.push(`# relpos matrices; settings: ${settingsText(state).replace(/[\r\n]/g, ' ')}`);
+    lines.push(`# link query: ${query || '(the defaults)'}`);
+  }
+  lines.push('panel,i,j,query_token,key_token,offset,clipped_offset,value');
   const { n, tokens } = view;
   for (const panel of PANELS) {
     const values = panel.values(view);

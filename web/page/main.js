@@ -22,10 +22,11 @@ import {
   splitTokens,
 } from '../settings/settings.js';
 import { offsetValue } from '../figures/offset-space.js';
+import { onPrintChange } from '../figures/print-sharp.js';
 import { sharedRelPos } from '../figures/shared-relpos.js';
 import { startAttentionWorker } from '../workers/start-attention-worker.js';
 import { computeAttentionView, keepOffsets } from '../figures/view.js';
-import { matricesCsv, viewJson } from './export.js';
+import { matricesCsv, settingsText, viewJson } from './export.js';
 import { wireStory } from './story.js';
 import { startSchemesSection } from './schemes-section.js';
 import { queryFromState, stateFromQuery } from './url-state.js';
@@ -56,10 +57,25 @@ function chosenPanels(search) {
 }
 
 async function start() {
+  document.getElementById('no-script')?.remove(); // the script runs
   adoptFigureCss(document, ':root');
   const embed = new URLSearchParams(location.search).get('embed') === '1';
   document.body.classList.toggle('embed', embed);
   const shown = embed ? chosenPanels(location.search) : { ids: PANEL_NAMES, notes: [] };
+  // The iframe view's fit (fit-options.js): the frame's height (default) or the width's.
+  const params = new URLSearchParams(location.search);
+  // Loaded in the iframe view only: the page itself never fits a frame.
+  const fitting = embed
+    ? await Promise.all([import('../figures/fit-height.js'), import('../figures/fit-options.js')])
+    : [];
+  const [{ fitHeight, rowsOf } = {}, { fitOptions } = {}] = fitting;
+  const embedFit = embed ? fitOptions((name) => params.get(name), { fits: ['frame', 'width'], actions: false }) : null;
+  if (embed) {
+    document.body.classList.toggle('embed-actions', embedFit.actions);
+    document.body.classList.toggle('embed-no-captions', !embedFit.captions);
+    shown.notes.push(...embedFit.notes);
+  }
+  let embedSide = 560; // the matrices' side in the iframe view, as the fit found it
   const loaded = stateFromQuery(location.search);
   let state = loaded.state;
   let attentionView = null;
@@ -276,15 +292,43 @@ async function start() {
     if (id === requestId && attentionView === requested) drawn();
   }
 
+  // The iframe view: the largest matrices that fit the frame (fit=frame) or max-height, and the
+  // content's height told to the host page ({ type: 'relpos:height', height }, README).
+  let reportedHeight = 0;
+  function refit() {
+    if (!embed || !attentionView) return;
+    const main = document.querySelector('main');
+    const target = embedFit.fit === 'frame' ? innerHeight : embedFit.maxHeight;
+    fitHeight({
+      target,
+      startSide: Math.min(560, target ?? 560),
+      draw: (side) => {
+        embedSide = side;
+        draw(true);
+      },
+      contentHeight: () => main.getBoundingClientRect().bottom + scrollY,
+      rows: () => rowsOf($('panels')),
+      zoomTarget: main,
+    });
+    document.body.dataset.fit = `${innerWidth}x${innerHeight}`; // for tests: fitted to this frame
+    const height = Math.ceil(main.getBoundingClientRect().bottom + scrollY);
+    if (height !== reportedHeight && parent !== window) {
+      reportedHeight = height;
+      parent.postMessage({ type: 'relpos:height', height, href: location.href }, '*');
+    }
+  }
+
   // Tells listeners (and the benchmark) that the frame for the last change is complete.
   function drawn() {
+    refit();
+    if (!embed && $('embed-code').open) updateEmbedCode(); // the code follows the view
     if (document.body.dataset.busy) delete document.body.dataset.busy;
     document.dispatchEvent(
       new CustomEvent('relpos-drawn', { detail: { n: attentionView.n, ms: performance.now() - started, computedBy } }),
     );
   }
 
-  const maxSide = () => (embed ? Math.max(120, innerHeight - 250) : 560);
+  const maxSide = () => (embed ? embedSide : 560);
 
   // The profile (the panels' own table, read by the uniform query) is drawn again when its
   // numbers or its highlighted offset change, or with `force` (a new size or theme).
@@ -293,7 +337,10 @@ async function start() {
     if (!showProfile || !attentionView) return;
     const profileView = attentionView.profile;
     if (!force && profileShown.view === profileView && profileShown.highlight === highlightOffset) return;
-    drawProfile(profileCanvas, profileView, highlightOffset, { yLabel: 'bias u · a^K/√d_k' });
+    drawProfile(profileCanvas, profileView, highlightOffset, {
+      yLabel: 'bias u · a^K/√d_k',
+      height: embed ? Math.min(260, Math.max(120, embedSide + 60)) : 260, // shrinks with the fit
+    });
     profileShown = { view: profileView, highlight: highlightOffset };
     setMathText(profileFigure.caption, tableProfileCaption(attentionView, state));
   }
@@ -315,8 +362,40 @@ async function start() {
 
   // --- Exports -------------------------------------------------------------------------------
   $('export-csv').addEventListener('click', () =>
-    download('relpos-matrices.csv', new Blob([matricesCsv(attentionView)], { type: 'text/csv' })),
+    download(
+      'relpos-matrices.csv',
+      new Blob([matricesCsv(attentionView, state, queryFromState(state))], { type: 'text/csv' }),
+    ),
   );
+  // What each panel's PNG and SVG buttons save (figure-export.js).
+  function syncImageOptions() {
+    const withText = $('image-text').checked;
+    figure.exportOptions = {
+      scale: Number($('image-scale').value),
+      theme: $('image-theme').value,
+      title: withText,
+      caption: withText,
+      settings: $('image-settings').checked ? `relpos: ${settingsText(state)}` : null,
+    };
+  }
+  // "Embed this view": its code is loaded when the box is first opened (embed-code.js).
+  let updateEmbedCode = () => {};
+  $('embed-code').addEventListener('toggle', async () => {
+    if (!$('embed-code').open) return;
+    const { wireEmbedCode } = await import('./embed-code.js');
+    if (!$('embed-code').dataset.wired) {
+      $('embed-code').dataset.wired = 'true';
+      updateEmbedCode = wireEmbedCode($('embed-code'), () => state);
+    }
+    updateEmbedCode();
+  });
+  for (const id of ['image-scale', 'image-theme', 'image-text', 'image-settings'])
+    $(id).addEventListener('change', syncImageOptions);
+  const downloadPanel = figure.download.bind(figure);
+  figure.download = (panelId, format) => {
+    syncImageOptions(); // the settings of the moment
+    return downloadPanel(panelId, format);
+  };
   $('export-json').addEventListener('click', () =>
     download(
       'relpos-view.json',
@@ -350,6 +429,8 @@ async function start() {
     ]);
   new ResizeObserver(() => attentionView && draw(true)).observe(document.querySelector('main'));
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => attentionView && draw(true));
+  onPrintChange(() => attentionView && draw(true)); // sharp in print
+  if (embed) addEventListener('resize', refit);
   document.body.dataset.ready = 'true';
   performance.mark('relpos:ready');
 

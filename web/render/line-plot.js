@@ -1,7 +1,7 @@
 // A line plot with points on a canvas: integer x positions (the offsets -k..k), a zero line,
 // labelled axes with nice ticks. Colours come from the canvas's CSS custom properties, so the
 // theme decides them: --relpos-fg, --relpos-grid, --relpos-line.
-import { fitCanvas } from './canvas-size.js';
+import { fitCanvas, pixelRatio } from './canvas-size.js';
 import { fillMath, measureMath } from './math-text.js';
 import { formatTick, niceStep, niceTicks, withMinus } from './ticks.js';
 
@@ -20,7 +20,12 @@ export function drawLinePlot(canvas, { x, y, xLabel, yLabel, height = 260, highl
   const point = line;
   const font = `13px ${style.fontFamily || 'sans-serif'}`;
 
-  const { context: g, width } = fitCanvas(canvas, canvas.parentElement.clientWidth, height);
+  const { context: g, width } = fitCanvas(
+    canvas,
+    canvas.parentElement.clientWidth,
+    height,
+    pixelRatio(canvas.parentElement),
+  );
   g.clearRect(0, 0, width, height);
   g.font = font;
 

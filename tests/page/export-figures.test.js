@@ -1,0 +1,163 @@
+// Figure files for slides and papers: each panel's SVG opens in Chromium and its cells have the
+// canvas's colours, its text is text; the PNG is the panel's CSS size times the chosen scale
+// whatever the screen's pixel density, opaque, in the chosen theme.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { usePage } from './page-fixture.js';
+
+const env = usePage();
+
+const save = async (page, selector) => {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  return { name: file.suggestedFilename(), bytes: readFileSync(await file.path()) };
+};
+
+// Pixels of an image file (SVG or PNG) as Chromium renders it, at its own size: [r, g, b, a] at points.
+const imagePixels = (page, bytes, type, points) =>
+  page.evaluate(
+    async ([base64, mime, pts]) => {
+      const blob = await (await fetch(`data:${mime};base64,${base64}`)).blob();
+      const image = new Image(); // as an <img> shows it (createImageBitmap takes no SVG)
+      image.src = URL.createObjectURL(blob);
+      await image.decode();
+      const canvas = new OffscreenCanvas(image.width, image.height);
+      const g = canvas.getContext('2d');
+      g.drawImage(image, 0, 0);
+      const { data } = g.getImageData(0, 0, image.width, image.height);
+      let transparent = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i] !== 255) transparent += 1;
+      return {
+        width: image.width,
+        height: image.height,
+        transparent,
+        at: pts.map(([x, y]) =>
+          Array.from(
+            data.slice(
+              (Math.floor(y) * image.width + Math.floor(x)) * 4,
+              (Math.floor(y) * image.width + Math.floor(x)) * 4 + 4,
+            ),
+          ),
+        ),
+      };
+    },
+    [bytes.toString('base64'), type, points],
+  );
+
+describe('SVG', () => {
+  test('each cell is a rect in the canvas pixel colour, text is text; it opens in Chromium as a document', async () => {
+    const { page, context, problems } = await env.open('?causal=1', {
+      acceptDownloads: true,
+      viewport: { width: 1280, height: 900 },
+    });
+    for (const panel of ['combinedWeights', 'positionBiases', 'offsets']) {
+      const svg = await save(page, `#figure-${panel} button[data-svg]`);
+      expect(svg.name).toBe(`relpos-${panel}.svg`);
+      const text = svg.bytes.toString('utf8');
+      const rects = [
+        ...text.matchAll(/<rect data-i="(\d+)" data-j="(\d+)" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)"/g),
+      ];
+      expect(rects).toHaveLength(36);
+      // Off the cell's centre on both (the printed value sits there).
+      const off = (m) => [Number(m[5]) * 0.2, Number(m[5]) * 0.3];
+      const points = rects.map((m) => [
+        Number(m[3]) + Number(m[5]) / 2 + off(m)[0],
+        Number(m[4]) + Number(m[5]) / 2 + off(m)[1],
+      ]);
+      const rendered = await imagePixels(page, svg.bytes, 'image/svg+xml', points);
+      const canvasPixels = await page.$eval(
+        `#figure-${panel} canvas`,
+        (canvas, cells) => {
+          const { x0, y0, cell } = JSON.parse(canvas.dataset.layout);
+          const ratio = canvas.width / parseFloat(canvas.style.width);
+          const g = canvas.getContext('2d');
+          return cells.map(([i, j]) =>
+            Array.from(
+              g.getImageData(
+                Math.floor((x0 + (j + 0.7) * cell) * ratio),
+                Math.floor((y0 + (i + 0.8) * cell) * ratio),
+                1,
+                1,
+              ).data,
+            ),
+          );
+        },
+        rects.map((m) => [Number(m[1]), Number(m[2])]),
+      );
+      for (const [index, m] of rects.entries()) {
+        const [i, j] = [Number(m[1]), Number(m[2])];
+        const onCanvas = canvasPixels[index];
+        const inSvg = rendered.at[index];
+        for (let c = 0; c < 3; c += 1)
+          expect(
+            Math.abs(inSvg[c] - onCanvas[c]),
+            `${panel} (${i}, ${j}) channel ${c}: ${inSvg} vs ${onCanvas}`,
+          ).toBeLessThanOrEqual(2);
+        expect(inSvg[3]).toBe(255);
+      }
+      // Words and numbers are text, not pixels.
+      expect(text).toContain('>0 the</text>');
+      expect(text).toContain('>5 mat</text>');
+      expect(text).toMatch(/<text[^>]*font-weight="bold"[^>]*>[^<]+<\/text>/); // the title
+      // Opened as a document: well-formed SVG.
+      const file = join(tmpdir(), `relpos-${panel}-${process.pid}.svg`);
+      writeFileSync(file, svg.bytes);
+      const doc = await context.newPage();
+      await doc.goto(`file://${file}`);
+      expect(
+        await doc.evaluate(() => [document.documentElement.localName, document.querySelectorAll('parsererror').length]),
+      ).toEqual(['svg', 0]);
+      await doc.screenshot({ path: new URL(`../artifacts/export-${panel}-svg.png`, import.meta.url).pathname });
+      await doc.close();
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('PNG', () => {
+  for (const deviceScaleFactor of [1, 2]) {
+    test(`at devicePixelRatio ${deviceScaleFactor}: css size × 1, 2, 4; opaque; light, dark and as shown`, async () => {
+      const { page, context, problems } = await env.open('', {
+        acceptDownloads: true,
+        deviceScaleFactor,
+        viewport: { width: 1280, height: 900 },
+      });
+      const cssWidth = await page.$eval('#figure-combinedWeights canvas', (c) => parseFloat(c.style.width));
+      const cssHeight = await page.$eval('#figure-combinedWeights canvas', (c) => parseFloat(c.style.height));
+      const heights = {};
+      for (const [scale, theme, background] of [
+        ['1', 'light', [255, 255, 255]],
+        ['2', 'dark', [0x1c, 0x1c, 0x21]],
+        ['4', 'current', [255, 255, 255]],
+      ]) {
+        await page.selectOption('#image-scale', scale);
+        await page.selectOption('#image-theme', theme);
+        const png = await save(page, '#figure-combinedWeights button[data-png]');
+        const image = await imagePixels(page, png.bytes, 'image/png', [[1, 1]]);
+        expect(image.width, `scale ${scale}`).toBe(cssWidth * Number(scale));
+        expect(image.height % Number(scale)).toBe(0);
+        heights[scale] = image.height / Number(scale);
+        expect(heights[scale]).toBeGreaterThan(cssHeight); // the title, caption and settings too
+        expect(image.transparent).toBe(0);
+        expect(image.at[0].slice(0, 3)).toEqual(background);
+      }
+      expect(heights['1']).toBe(heights['2']);
+      expect(heights['2']).toBe(heights['4']);
+      // Without the text: the plot only.
+      await page.uncheck('#image-text');
+      await page.uncheck('#image-settings');
+      await page.selectOption('#image-scale', '2');
+      const bare = await imagePixels(
+        page,
+        (await save(page, '#figure-combinedWeights button[data-png]')).bytes,
+        'image/png',
+        [],
+      );
+      expect([bare.width, bare.height]).toEqual([cssWidth * 2, cssHeight * 2]);
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+  }
+});

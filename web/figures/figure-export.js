@@ -1,0 +1,124 @@
+// A matrix panel as a file for slides and papers: SVG (each cell a rect, every text as text) or
+// PNG at a chosen scale (1×, 2×, 4×: the image is the panel's CSS size times the scale, whatever
+// the screen's pixel density), on an opaque background in the chosen theme (as shown, light or
+// dark), optionally with the title and caption above and a settings line below.
+import { drawHeatmap } from '../render/heatmap.js';
+import { heatmapSvg } from '../render/heatmap-svg.js';
+import { plainMath } from '../render/math-text.js';
+import { themeColours } from './attention-figure.js';
+import { themeVariables } from './figure-css.js';
+
+const TITLE_SIZE = 16;
+const TEXT_SIZE = 12;
+
+/** Canvas colours for a theme: 'light', 'dark', or 'current' (as `element` shows them). */
+export function exportColours(theme, element) {
+  if (theme !== 'light' && theme !== 'dark') return themeColours(element);
+  const v = themeVariables(theme);
+  return {
+    fg: v['--relpos-fg'],
+    muted: v['--relpos-muted'],
+    panel: v['--relpos-panel'],
+    masked: v['--relpos-masked'],
+    outline: v['--relpos-outline'],
+    outlineHalo: v['--relpos-outline-halo'],
+    font: getComputedStyle(element).fontFamily,
+  };
+}
+
+// Text broken into lines no wider than `width` CSS px in `font`.
+function wrap(text, width, font) {
+  const g = new OffscreenCanvas(1, 1).getContext('2d');
+  g.font = font;
+  const lines = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && g.measureText(next).width > width) {
+      lines.push(line);
+      line = word;
+    } else line = next;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+const lineHeight = (line) => Math.round(line.size * 1.35);
+
+/**
+ * The panel's file as a Blob. options: { format: 'png' | 'svg', scale: 1 | 2 | 4 (PNG; default
+ * 2), theme: 'current' | 'light' | 'dark', title, caption (booleans, default true), settings
+ * (a line of text, or null) }.
+ */
+export async function exportPanel(figure, panelId, options = {}) {
+  const { format = 'png', scale = 2, theme = 'current', title = true, caption = true, settings = null } = options;
+  if (![1, 2, 3, 4].includes(Number(scale))) throw new RangeError(`scale must be 1, 2, 3 or 4, got ${scale}`);
+  if (!['current', 'light', 'dark'].includes(theme))
+    throw new RangeError(`theme must be current, light or dark, got ${theme}`);
+  const panel = figure.panels.find((p) => p.id === panelId);
+  const spec = figure.specs.get(panelId);
+  const shown = figure.layouts.get(panelId);
+  if (!panel || !spec || !shown)
+    throw new RangeError(`panel ${panelId} is not drawn here (drawn: ${[...figure.specs.keys()].join(', ')})`);
+  if (figure.view?.offsetSpace) throw new RangeError('the long view exports as PNG from its canvas only');
+  const element = figure.canvasOf(panelId);
+  const colours = exportColours(theme, element);
+  const family = colours.font || 'sans-serif';
+  const width = shown.width;
+  const header = [];
+  if (title)
+    header.push(
+      ...wrap(panel.title, width - 8, `bold ${TITLE_SIZE}px ${family}`).map((text) => ({
+        text,
+        size: TITLE_SIZE,
+        weight: 'bold',
+      })),
+    );
+  if (caption)
+    header.push(
+      ...wrap(plainMath(panel.caption(figure.view)), width - 8, `${TEXT_SIZE}px ${family}`).map((text) => ({
+        text,
+        size: TEXT_SIZE,
+        colour: colours.muted,
+      })),
+    );
+  const footer = settings
+    ? wrap(settings, width - 8, `${TEXT_SIZE}px ${family}`).map((text) => ({
+        text,
+        size: TEXT_SIZE,
+        colour: colours.muted,
+      }))
+    : [];
+  const exportSpec = { ...spec, colours, highlight: null };
+
+  if (format === 'svg') {
+    const svg = heatmapSvg(exportSpec, shown, { background: colours.panel, header, footer });
+    return new Blob([svg], { type: 'image/svg+xml' });
+  }
+  if (format !== 'png') throw new RangeError(`format must be png or svg, got ${format}`);
+  // The heatmap at `scale` device pixels per CSS pixel, then composed with the text on an
+  // opaque background of the same CSS size times the scale.
+  const plot = document.createElement('canvas');
+  const layout = drawHeatmap(plot, { ...exportSpec, pixelRatio: Number(scale) });
+  const headerHeight = header.reduce((sum, line) => sum + lineHeight(line), header.length ? 8 : 0);
+  const footerHeight = footer.reduce((sum, line) => sum + lineHeight(line), footer.length ? 8 : 0);
+  const cssHeight = headerHeight + layout.height + footerHeight;
+  const out = new OffscreenCanvas(layout.width * scale, cssHeight * scale);
+  const g = out.getContext('2d', { alpha: false });
+  g.scale(scale, scale);
+  g.fillStyle = colours.panel;
+  g.fillRect(0, 0, layout.width, cssHeight);
+  g.textBaseline = 'alphabetic';
+  let y = 4;
+  const text = (line, fallback) => {
+    y += lineHeight(line);
+    g.font = `${line.weight === 'bold' ? 'bold ' : ''}${line.size}px ${family}`;
+    g.fillStyle = line.colour ?? fallback;
+    g.fillText(line.text, 4, y - 4);
+  };
+  for (const line of header) text(line, colours.fg);
+  g.drawImage(plot, 0, headerHeight, layout.width, layout.height);
+  y = headerHeight + layout.height;
+  for (const line of footer) text(line, colours.muted);
+  return out.convertToBlob({ type: 'image/png' });
+}

@@ -1,0 +1,45 @@
+// The fit, caption and action settings shared by the iframe view (?fit=…&max-height=…&captions=…
+// &actions=…) and the elements (fit="…" max-height="…" captions="…" actions="…"):
+//   fit: 'frame' (iframe; its default) or 'box' (element): fit the frame's or the element's own
+//        height exactly; 'width' (the elements' default): the width decides the height.
+//   max-height: CSS px the figures may take at most (with fit = width).
+//   captions, actions: show the captions, the buttons (on/off, 1/0, true/false, yes/no).
+const ON = new Set(['', '1', 'true', 'on', 'yes']);
+const OFF = new Set(['0', 'false', 'off', 'no']);
+
+/** A boolean setting: `fallback` when absent, a note when unreadable. */
+export function parseSwitch(name, text, fallback, notes) {
+  if (text === null || text === undefined) return fallback;
+  const value = String(text).trim().toLowerCase();
+  if (ON.has(value)) return true;
+  if (OFF.has(value)) return false;
+  notes.push(`${name}: expected on or off, got ${text}`);
+  return fallback;
+}
+
+/**
+ * The fit settings from a getter (name -> text | null): { fit, maxHeight, captions, actions,
+ * notes }. `fits` lists the allowed fits, the first the default.
+ */
+export function fitOptions(get, { fits, captions = true, actions = true }) {
+  const notes = [];
+  let fit = get('fit')?.trim().toLowerCase() ?? fits[0];
+  if (!fits.includes(fit)) {
+    notes.push(`fit: expected ${fits.join(' or ')}, got ${get('fit')}`);
+    fit = fits[0];
+  }
+  let maxHeight = null;
+  const rawMax = get('max-height');
+  if (rawMax !== null && rawMax !== undefined) {
+    const value = Number.parseFloat(rawMax);
+    if (Number.isFinite(value) && value >= 100) maxHeight = value;
+    else notes.push(`max-height: expected a number of px ≥ 100, got ${rawMax}`);
+  }
+  return {
+    fit,
+    maxHeight,
+    captions: parseSwitch('captions', get('captions'), captions, notes),
+    actions: parseSwitch('actions', get('actions'), actions, notes),
+    notes,
+  };
+}

@@ -1,0 +1,152 @@
+// A heatmap as SVG, for papers and slides: the same picture drawHeatmap puts on a canvas, with
+// each cell a <rect> in the colour the canvas shows (the same table entry), and every label,
+// title, colour-bar number and note as <text>. Takes drawHeatmap's spec and the layout it
+// returned (x0, y0, cell, width, height), so the geometry is the canvas's.
+import { colourBarTicks } from './colour-bar.js';
+import { colourTable, luminance, TABLE_SIZE } from './colormaps.js';
+import { bandEdgePaths, heatmapMargins } from './heatmap.js';
+import { plainMath } from './math-text.js';
+import { formatTick, withMinus } from './ticks.js';
+
+const LABEL_FONT = 13;
+const MIN_LABELLED_CELL = 13;
+
+const escapeXml = (text) =>
+  String(text).replace(
+    /[<>&"']/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c],
+  );
+const round = (v) => Math.round(v * 1000) / 1000;
+const rgbOf = (table, entry) => `rgb(${table[entry * 4]},${table[entry * 4 + 1]},${table[entry * 4 + 2]})`;
+
+/**
+ * The SVG text of a heatmap. spec: drawHeatmap's; layout: what drawHeatmap returned.
+ * options: { background (CSS colour or null: transparent), header: [{ text, size, weight,
+ * colour }] lines above the figure, footer: the same below, width }.
+ */
+export function heatmapSvg(spec, layout, { background = null, header = [], footer = [] } = {}) {
+  const { n, values, scale, colours } = spec;
+  const fontScale = spec.fontScale ?? 1;
+  const font = escapeXml(colours.font || 'sans-serif');
+  const labelFont = LABEL_FONT * fontScale;
+  const margin = heatmapMargins(layout.width, fontScale, spec.labelSpace);
+  const { x0, cell } = layout;
+  const side = cell * n;
+  const lineHeight = (line) => Math.round(line.size * 1.35);
+  const headerHeight = header.reduce((sum, line) => sum + lineHeight(line), header.length ? 8 : 0);
+  const footerHeight = footer.reduce((sum, line) => sum + lineHeight(line), footer.length ? 8 : 0);
+  const y0 = layout.y0 + headerHeight;
+  const width = layout.width;
+  const height = layout.height + headerHeight + footerHeight;
+  const table = colourTable(scale.map);
+  const out = [];
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${font}">`,
+  );
+  if (background) out.push(`<rect width="${width}" height="${height}" fill="${escapeXml(background)}"/>`);
+  let y = 4;
+  for (const line of header) {
+    y += lineHeight(line);
+    out.push(
+      `<text x="4" y="${y - 4}" font-size="${line.size}" font-weight="${line.weight ?? 'normal'}" fill="${escapeXml(line.colour ?? colours.fg)}">${escapeXml(line.text)}</text>`,
+    );
+  }
+  // The cells, one rect each, shape-rendering crispEdges so that neighbours meet without seams.
+  out.push('<g shape-rendering="crispEdges">');
+  for (let i = 0; i < n; i += 1) {
+    for (let j = 0; j < n; j += 1) {
+      const value = values[i * n + j];
+      const masked = spec.masked?.(i, j) || value !== value;
+      const fill = masked ? escapeXml(colours.masked) : rgbOf(table, scale.entry(value));
+      out.push(
+        `<rect data-i="${i}" data-j="${j}" x="${round(x0 + j * cell)}" y="${round(y0 + i * cell)}" width="${round(cell)}" height="${round(cell)}" fill="${fill}"/>`,
+      );
+    }
+  }
+  out.push('</g>');
+  // Values in the cells, as the canvas prints them (while legible).
+  const valueFont = Math.min(labelFont, cell * 0.3);
+  if (spec.showValues && valueFont >= 11) {
+    out.push(`<g font-size="${round(valueFont)}" text-anchor="middle" dominant-baseline="central">`);
+    for (let i = 0; i < n; i += 1)
+      for (let j = 0; j < n; j += 1) {
+        if (spec.masked?.(i, j)) continue;
+        const value = values[i * n + j];
+        const fill = luminance(table, scale.entry(value)) > 0.36 ? '#111' : '#fff';
+        out.push(
+          `<text x="${round(x0 + (j + 0.5) * cell)}" y="${round(y0 + (i + 0.5) * cell)}" fill="${fill}">${escapeXml(spec.formatValue(value))}</text>`,
+        );
+      }
+    out.push('</g>');
+  }
+  // The clipping-band edges: a halo and a dashed line over it.
+  if (spec.bandEdges !== null && spec.bandEdges !== undefined) {
+    for (const path of bandEdgePaths(n, spec.bandEdges, spec.bandEdgeSides ?? 'both')) {
+      const points = path.map(([x, yy]) => `${round(x0 + x * cell)},${round(y0 + yy * cell)}`).join(' ');
+      out.push(
+        `<polyline points="${points}" fill="none" stroke="${escapeXml(colours.outlineHalo)}" stroke-width="3"/>`,
+      );
+      out.push(
+        `<polyline points="${points}" fill="none" stroke="${escapeXml(colours.fg)}" stroke-width="1.5" stroke-dasharray="5 4"/>`,
+      );
+    }
+  }
+  // Row and column labels, axis titles.
+  const labelled = cell >= MIN_LABELLED_CELL * fontScale;
+  const every = labelled ? 1 : Math.max(1, Math.ceil((MIN_LABELLED_CELL * fontScale * 1.8) / cell));
+  out.push(`<g font-size="${labelFont}" fill="${escapeXml(colours.fg)}">`);
+  for (let i = 0; i < n; i += every) {
+    const text = labelled ? spec.rowLabels[i] : String(i);
+    out.push(
+      `<text x="${round(x0 - 6)}" y="${round(y0 + (i + 0.5) * cell)}" text-anchor="end" dominant-baseline="central">${escapeXml(text)}</text>`,
+    );
+  }
+  for (let j = 0; j < n; j += every) {
+    const text = labelled ? spec.colLabels[j] : String(j);
+    const x = round(x0 + (j + 0.5) * cell);
+    out.push(`<text transform="translate(${x} ${round(y0 - 6)}) rotate(-60)">${escapeXml(text)}</text>`);
+  }
+  out.push('</g>');
+  out.push(
+    `<g font-size="${labelFont}" fill="${escapeXml(colours.muted)}"><text x="${round(x0 + side / 2)}" y="${round(headerHeight + 2)}" text-anchor="middle" dominant-baseline="hanging">${escapeXml(spec.xTitle)}</text>`,
+    `<text transform="translate(4 ${round(y0 + side / 2)}) rotate(-90)" text-anchor="middle" dominant-baseline="hanging">${escapeXml(spec.yTitle)}</text></g>`,
+  );
+  // The colour bar: 256 rects of the table, its numbers and label.
+  const barWidth = Math.max(side, Math.min(160 * fontScale, width - x0 - margin.right));
+  const barY = y0 + side + 26 * fontScale;
+  const barHeight = 10 * fontScale;
+  out.push('<g shape-rendering="crispEdges">');
+  for (let entry = 0; entry < TABLE_SIZE; entry += 1) {
+    out.push(
+      `<rect x="${round(x0 + (entry * barWidth) / TABLE_SIZE)}" y="${round(barY)}" width="${round(barWidth / TABLE_SIZE + 0.05)}" height="${round(barHeight)}" fill="${rgbOf(table, entry)}"/>`,
+    );
+  }
+  out.push(
+    `<rect x="${round(x0)}" y="${round(barY)}" width="${round(barWidth)}" height="${round(barHeight)}" fill="none" stroke="${escapeXml(colours.fg)}"/></g>`,
+  );
+  const ticks = colourBarTicks(scale);
+  out.push(`<g font-size="${labelFont}" fill="${escapeXml(colours.fg)}" text-anchor="middle">`);
+  for (const tick of ticks) {
+    const tx = x0 + ((tick - scale.min) / (scale.max - scale.min)) * barWidth;
+    const text = withMinus(scale.integer ? String(tick) : formatTick(tick, ticks));
+    out.push(
+      `<text x="${round(tx)}" y="${round(barY + barHeight + 5)}" dominant-baseline="hanging">${escapeXml(text)}</text>`,
+    );
+  }
+  if (scale.label)
+    out.push(`<text x="${round(x0)}" y="${round(barY - 3)}" text-anchor="start">${escapeXml(scale.label)}</text>`);
+  out.push('</g>');
+  if (spec.note)
+    out.push(
+      `<text x="4" y="${round(barY + 30 * fontScale)}" font-size="${12 * fontScale}" font-style="italic" fill="${escapeXml(colours.muted)}" dominant-baseline="hanging">${escapeXml(plainMath(spec.note))}</text>`,
+    );
+  y = layout.height + headerHeight;
+  for (const line of footer) {
+    y += lineHeight(line);
+    out.push(
+      `<text x="4" y="${y - 4}" font-size="${line.size}" font-weight="${line.weight ?? 'normal'}" fill="${escapeXml(line.colour ?? colours.muted)}">${escapeXml(line.text)}</text>`,
+    );
+  }
+  out.push('</svg>');
+  return out.join('\n');
+}
