@@ -106,7 +106,21 @@ function declaration(Element, tagName, description, extra) {
   };
 }
 
-const THEME = ['theme', 'light, dark or auto (default)', "'light' | 'dark' | 'auto'"];
+const THEME = [
+  'theme',
+  "light, dark, auto (default: the reader's system) or inherit (the host page's scheme and --relpos-* variables)",
+  "'light' | 'dark' | 'auto' | 'inherit'",
+];
+const FIT = [
+  [
+    'fit',
+    'width (default: the width decides the height) or box (fit the height given to the element)',
+    "'width' | 'box'",
+  ],
+  ['max-height', 'at most this many px tall (with fit="width"; at least 100)', 'number'],
+  ['captions', 'on (default) or off: the captions under the panels', "'on' | 'off'"],
+  ['actions', 'on (default) or off: the buttons (present, downloads)', "'on' | 'off'"],
+];
 const elements = [
   [
     RelposAttentionElement,
@@ -120,6 +134,7 @@ const elements = [
         'string',
       ],
       THEME,
+      ...FIT,
     ],
   ],
   [
