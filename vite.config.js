@@ -21,9 +21,34 @@ export const liteCore = () => ({
   },
 });
 
+/**
+ * The training section's worker fetches the core as a .wasm file (web/train/train-worker.js), so
+ * its bundle leaves out the base64 copy the API would otherwise inline: in that worker's build
+ * only, dist/relpos-core-wasm.mjs becomes an empty stand-in. (Other workers keep the copy.)
+ */
+export const coreFetchedByTrainWorker = () => {
+  let active = false;
+  return {
+    name: 'relpos-train-worker-core',
+    enforce: 'pre',
+    buildStart(options) {
+      const inputs = Array.isArray(options.input) ? options.input : Object.values(options.input ?? {});
+      active = inputs.some((input) => input.endsWith('/web/train/train-worker.js'));
+    },
+    resolveId(source, importer) {
+      if (!active || !importer?.endsWith('/web/api/load-core.js')) return null;
+      return source === '../../dist/relpos-core-wasm.mjs' ? '\0relpos-no-inlined-core' : null;
+    },
+    load(id) {
+      return id === '\0relpos-no-inlined-core' ? 'export const wasmBase64 = null;' : null;
+    },
+  };
+};
+
 export default defineConfig({
   base: './',
   plugins: [liteCore()],
+  worker: { plugins: () => [coreFetchedByTrainWorker()] },
   build: {
     outDir: 'build/site',
     emptyOutDir: true,

@@ -329,7 +329,7 @@ window.__fromModule = (await createRelPos({ wasmModule })).randn(42, 1)[0];
       plugins: [nodeResolve({ browser: true })],
       onwarn: (w) => warnings.push(w.message),
     });
-    await bundle.write({ file: join(out, 'main.js'), format: 'es' });
+    await bundle.write({ dir: out, entryFileNames: 'main.js', format: 'es' }); // chunks beside it (the lazy export code)
     await bundle.close();
     expect(warnings).toEqual([]);
   } else {

@@ -94,7 +94,7 @@ export class RelposAttentionElement extends RelposBaseElement {
     this.view = view;
     this.computedBy = pool ? 'workers' : 'main';
     this.figure.setView(this.view);
-    notes.push(...this.fit());
+    notes.push(...this.fitFigures());
     return notes;
   }
 
@@ -103,7 +103,7 @@ export class RelposAttentionElement extends RelposBaseElement {
    * in CSS; that also reserves the space before the script runs); max-height="…": at most that
    * many px tall. Anything else: the width decides (fit-options.js, fit-height.js).
    */
-  fit() {
+  fitFigures() {
     const options = fitOptions((name) => this.getAttribute(name), { fits: ['width', 'box'] });
     const target = options.fit === 'box' ? this.clientHeight : options.maxHeight;
     if (!this.figure || !(target > 0)) {
@@ -130,7 +130,7 @@ export class RelposAttentionElement extends RelposBaseElement {
   }
 
   redraw() {
-    if (this.getAttribute('fit') === 'box' || this.hasAttribute('max-height')) this.fit();
+    if (this.getAttribute('fit') === 'box' || this.hasAttribute('max-height')) this.fitFigures();
     else this.figure?.draw();
   }
 }
