@@ -1,7 +1,7 @@
 // Reading an element's attributes into figure settings: every value is parsed like a URL
 // parameter (web/settings/settings.js); what is wrong becomes a note shown in the element, and
 // the default or clamped value is used. Nothing here throws.
-import { CONTROLS, MAX_TOKENS, defaultState, parseControl, splitTokens } from '../settings/settings.js';
+import { CONTROLS, defaultState, parseControl, splitTokens } from '../settings/settings.js';
 
 export const THEMES = ['light', 'dark', 'auto', 'inherit'];
 
