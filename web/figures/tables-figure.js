@@ -46,7 +46,7 @@ export function tableBlocks(view, { i, j }) {
       ),
       vector('', new Float64Array(0)),
       {
-        title: `a^K, one row per offset; row ${minus(c - k)} for this cell`,
+        title: `a^K by offset; row ${minus(c - k)} for this cell`,
         rows: rowsOf(relKeys, offsetLabel),
         highlight: c,
       },
@@ -55,7 +55,7 @@ export function tableBlocks(view, { i, j }) {
       vector(`Σ_j w_{${i}j} v_j (from the values)`, parts.fromValues),
       vector(`Σ_j w_{${i}j} a^V[clip(j − ${i})] (from positions)`, parts.fromPositions),
       vector(`output z_{${i}}, their sum`, parts.output),
-      { title: `a^V; row ${minus(c - k)} for this cell`, rows: rowsOf(relValues, offsetLabel), highlight: c },
+      { title: `a^V by offset; row ${minus(c - k)} for this cell`, rows: rowsOf(relValues, offsetLabel), highlight: c },
     ],
   ];
 }

@@ -5,9 +5,11 @@
 // (blue below 0, red above, symmetric around 0) and show their value while it fits.
 import { fitCanvas } from './canvas-size.js';
 import { colourTable, entryFor, luminance } from './colormaps.js';
-import { fillMath } from './math-text.js';
+import { fillMath, wrapMath } from './math-text.js';
 
-const TITLE = 20; // px above a block's rows
+const TITLE_LINE = 16; // px per line of a block's title
+const TITLE_FONT = 13;
+const NARROW_COLUMN = 280; // px: narrower columns give every title two lines (a phone)
 const GAP = 14; // px between blocks
 const LABEL = 44; // px of row labels
 const COLUMN_GAP = 22;
@@ -24,12 +26,19 @@ const TABLE_SPACE = 160; // px a table may take: 8 rows of 20 px, thinner rows b
 /** A block's row height: 20 px, less for tables of many rows. */
 const rowHeight = (block) => Math.max(1, Math.min(20, Math.floor(TABLE_SPACE / Math.max(1, block.rows.length))));
 
+const columnWidthOf = (width, count) => (width - COLUMN_GAP * (count - 1)) / count;
+
+/** px above a block's rows: one title line, or two in a narrow column (the same for every block). */
+const titleSpace = (columnWidth) => 4 + TITLE_LINE * (columnWidth < NARROW_COLUMN ? 2 : 1);
+
 /**
- * The canvas height (CSS px): a table block is given TABLE_SPACE whatever its rows, so the
- * height does not change with the table (nothing below the figure moves); put tables last.
+ * The canvas height (CSS px) at `width`: a table block is given TABLE_SPACE whatever its rows, so
+ * the height does not change with the table or the titles (nothing below the figure moves); put
+ * tables last.
  */
-export function vectorBlocksHeight(columns) {
-  const blockHeight = (b) => TITLE + (b.rows.length > 1 ? TABLE_SPACE : rowHeight(b)) + GAP;
+export function vectorBlocksHeight(columns, width = Infinity) {
+  const title = titleSpace(columnWidthOf(width, columns.length));
+  const blockHeight = (b) => title + (b.rows.length > 1 ? TABLE_SPACE : rowHeight(b)) + GAP;
   return Math.max(...columns.map((blocks) => blocks.reduce((h, b) => h + blockHeight(b), 0))) + 4;
 }
 
@@ -39,11 +48,14 @@ export function vectorBlocksHeight(columns) {
  * Returns the scales used ({ max } per column), for captions and tests.
  */
 export function drawVectorBlocks(canvas, { columns, width, format, colours }) {
-  const height = vectorBlocksHeight(columns);
+  const height = vectorBlocksHeight(columns, width);
   const { context: g } = fitCanvas(canvas, width, height);
   g.clearRect(0, 0, width, height);
   const table = colourTable('rdbu-reversed');
-  const columnWidth = (width - COLUMN_GAP * (columns.length - 1)) / columns.length;
+  const columnWidth = columnWidthOf(width, columns.length);
+  const title = titleSpace(columnWidth);
+  const titleLines = (title - 4) / TITLE_LINE;
+  const titleFont = { size: TITLE_FONT, family: colours.font, style: '600' };
   const scales = columns.map((blocks, c) => {
     const m = spanOf(blocks);
     const scale = { min: -m, max: m };
@@ -51,8 +63,10 @@ export function drawVectorBlocks(canvas, { columns, width, format, colours }) {
     let y = 0;
     for (const block of blocks) {
       g.fillStyle = colours.fg;
-      fillMath(g, block.title, x0, y + 2, { size: 13, family: colours.font, style: '600' });
-      y += TITLE;
+      wrapMath(g, block.title, columnWidth, titleFont, titleLines).forEach((line, index) =>
+        fillMath(g, line, x0, y + 2 + index * TITLE_LINE, titleFont),
+      );
+      y += title;
       const h = rowHeight(block);
       const d = block.rows[0]?.values.length ?? 0;
       const cellWidth = (columnWidth - LABEL) / Math.max(1, d);
