@@ -315,10 +315,9 @@ export class Model {
     const where = 'model.headInputs';
     const handle = this.#live(where);
     this.#checkSequence(where, tokens);
-    const { dModel, heads, layers, maxDistance, causal } = this.#config;
+    const { dModel, heads, layers } = this.#config;
     const n = tokens.length;
     const dk = dModel / heads;
-    const rows = 2 * maxDistance + 1;
     const ArrayType = this.#ArrayType;
     const bytes = n * dk * ArrayType.BYTES_PER_ELEMENT;
     return this.#host.call(where, [n * I32, bytes, bytes, bytes], ([tokensAt, qAt, kAt, vAt]) => {
@@ -329,17 +328,7 @@ export class Model {
       for (let layer = 0; layer < layers; layer += 1) {
         for (let head = 0; head < heads; head += 1) {
           handle.headInputsOf(layer, head, qAt, kAt, vAt);
-          const matrix = (at, count) => ({ rows: count, cols: dk, data: arena.read(at, ArrayType, count * dk) });
-          out.push({
-            layer,
-            head,
-            q: matrix(qAt, n),
-            k: matrix(kAt, n),
-            v: matrix(vAt, n),
-            relKeys: matrix(handle.relativeKeysAddress(layer, head), rows),
-            relValues: matrix(handle.relativeValuesAddress(layer, head), rows),
-            causal,
-          });
+          out.push({ layer, head, ...this.#readHeadInputs({ layer, head, n, qAt, kAt, vAt }) });
         }
       }
       return out;
@@ -495,13 +484,12 @@ export class Model {
   }
 
   #headInputs(where, tokens, layer, head) {
-    const { dModel, heads, maxDistance, causal, position } = this.#config;
+    const { dModel, heads, position } = this.#config;
     if (position && position.scheme !== 'shaw') {
       throw new TypeError(`${where}: reads Shaw's a^K and a^V; this model's position scheme is '${position.scheme}'`);
     }
     const n = tokens.length;
     const dk = dModel / heads;
-    const rows = 2 * maxDistance + 1;
     const ArrayType = this.#ArrayType;
     const size = ArrayType.BYTES_PER_ELEMENT;
     const handle = this.#handle;
@@ -512,17 +500,27 @@ export class Model {
         const arena = this.#host.arena;
         arena.write(tokensAt, tokens);
         handle.headInputsInto(tokensAt, n, layer, head, qAt, kAt, vAt);
-        const matrix = (at, count) => ({ rows: count, cols: dk, data: arena.read(at, ArrayType, count * dk) });
-        return {
-          q: matrix(qAt, n),
-          k: matrix(kAt, n),
-          v: matrix(vAt, n),
-          relKeys: matrix(handle.relativeKeysAddress(layer, head), rows),
-          relValues: matrix(handle.relativeValuesAddress(layer, head), rows),
-          causal,
-        };
+        return this.#readHeadInputs({ layer, head, n, qAt, kAt, vAt });
       },
     );
+  }
+  // One head's attention() inputs, copied out of WASM memory: q, k, v where the core wrote them
+  // for n tokens, and the head's a^K and a^V tables.
+  #readHeadInputs({ layer, head, n, qAt, kAt, vAt }) {
+    const { dModel, heads, maxDistance, causal } = this.#config;
+    const dk = dModel / heads;
+    const rows = 2 * maxDistance + 1;
+    const { arena } = this.#host;
+    const handle = this.#handle;
+    const matrix = (at, count) => ({ rows: count, cols: dk, data: arena.read(at, this.#ArrayType, count * dk) });
+    return {
+      q: matrix(qAt, n),
+      k: matrix(kAt, n),
+      v: matrix(vAt, n),
+      relKeys: matrix(handle.relativeKeysAddress(layer, head), rows),
+      relValues: matrix(handle.relativeValuesAddress(layer, head), rows),
+      causal,
+    };
   }
 }
 
