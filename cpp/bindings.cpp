@@ -67,17 +67,22 @@ struct AttentionRequest {
   int n;          // keys
   int queryRows;  // queries firstQuery ... firstQuery + queryRows - 1 (n and 0 for all of them)
   int firstQuery;
-  int dK;
-  int dV;         // 0: no values, no output
+  int dK;         // per head
+  int dV;         // per head; 0: no values, no output
   int tableRows;  // 2k + 1
   bool causal;
   bool hasRelativeValues;
+  int heads;               // side by side: queries queryRows x (heads dK), and so on
+  bool perHeadKeyTable;    // relativeKeys tableRows x (heads dK), else tableRows x dK
+  bool perHeadValueTable;  // relativeValues tableRows x (heads dV), else tableRows x dV
+  double scale;            // 0: 1/sqrt(dK)
 };
 
 // Where attention() reads its inputs and writes its panels (the names of AttentionInputs and
 // AttentionPanels); a panel at address 0 was not asked for.
 struct AttentionBuffers {
   Address queries, keys, relativeKeys, values, relativeValues;
+  Address keyPadding, allowed;  // bytes: n flags, queryRows x n flags; 0 for none
   Address contentScores, positionBiases, combinedScores, contentWeights, combinedWeights, output;
 };
 
@@ -86,21 +91,32 @@ void attentionInto(const AttentionRequest& r, const AttentionBuffers& b) {
   static relpos::AttentionWorkspace<T> workspace;
   const int valueTableRows = r.hasRelativeValues ? r.tableRows : 0;
   const int valueRows = r.dV == 0 ? 0 : r.n;
-  const relpos::AttentionInputs<T> in{
-      constMatrixAt<T>(b.queries, r.queryRows, r.dK),
-      constMatrixAt<T>(b.keys, r.n, r.dK),
-      constMatrixAt<T>(b.relativeKeys, r.tableRows, r.dK),
-      constMatrixAt<T>(b.values, valueRows, r.dV),
-      constMatrixAt<T>(b.relativeValues, valueTableRows, r.hasRelativeValues ? r.dV : 0),
-      r.causal,
-      r.firstQuery};
-  const auto panel = [&](Address address, int cols) {
-    return address == 0 ? matrixAt<T>(address, 0, 0) : matrixAt<T>(address, r.queryRows, cols);
+  const int h = r.heads;
+  const auto flags = [](Address address, int rows, int cols) {
+    return address == 0 ? relpos::ConstFlagMap(nullptr, 0, 0)
+                        : relpos::ConstFlagMap(at<const std::uint8_t>(address), rows, cols);
   };
-  relpos::AttentionPanels<T> panels{panel(b.contentScores, r.n),   panel(b.positionBiases, r.n),
-                                    panel(b.combinedScores, r.n),  panel(b.contentWeights, r.n),
-                                    panel(b.combinedWeights, r.n), panel(b.output, r.dV)};
-  relpos::computeAttention(in, workspace, panels, &lastTimings);
+  const relpos::AttentionInputs<T> in{
+      constMatrixAt<T>(b.queries, r.queryRows, h * r.dK),
+      constMatrixAt<T>(b.keys, r.n, h * r.dK),
+      constMatrixAt<T>(b.relativeKeys, r.tableRows, (r.perHeadKeyTable ? h : 1) * r.dK),
+      constMatrixAt<T>(b.values, valueRows, h * r.dV),
+      constMatrixAt<T>(b.relativeValues, valueTableRows,
+                       r.hasRelativeValues ? (r.perHeadValueTable ? h : 1) * r.dV : 0),
+      r.causal,
+      r.firstQuery,
+      flags(b.keyPadding, 1, r.n),
+      flags(b.allowed, r.queryRows, r.n),
+      static_cast<T>(r.scale)};
+  const auto panel = [&](Address address, int rows, int cols) {
+    return address == 0 ? matrixAt<T>(address, 0, 0) : matrixAt<T>(address, rows, cols);
+  };
+  const int panelRows = h * r.queryRows;  // head after head
+  relpos::AttentionPanels<T> panels{
+      panel(b.contentScores, panelRows, r.n),   panel(b.positionBiases, panelRows, r.n),
+      panel(b.combinedScores, panelRows, r.n),  panel(b.contentWeights, panelRows, r.n),
+      panel(b.combinedWeights, panelRows, r.n), panel(b.output, r.queryRows, h * r.dV)};
+  relpos::computeHeads(in, h, workspace, panels, &lastTimings);
   if (workspace.elements() > kWorkspaceElementsKept) {
     workspace = relpos::AttentionWorkspace<T>();
   }
@@ -256,13 +272,19 @@ EMSCRIPTEN_BINDINGS(relpos) {
       .field("dV", &AttentionRequest::dV)
       .field("tableRows", &AttentionRequest::tableRows)
       .field("causal", &AttentionRequest::causal)
-      .field("hasRelativeValues", &AttentionRequest::hasRelativeValues);
+      .field("hasRelativeValues", &AttentionRequest::hasRelativeValues)
+      .field("heads", &AttentionRequest::heads)
+      .field("perHeadKeyTable", &AttentionRequest::perHeadKeyTable)
+      .field("perHeadValueTable", &AttentionRequest::perHeadValueTable)
+      .field("scale", &AttentionRequest::scale);
   emscripten::value_object<AttentionBuffers>("AttentionBuffers")
       .field("queries", &AttentionBuffers::queries)
       .field("keys", &AttentionBuffers::keys)
       .field("relativeKeys", &AttentionBuffers::relativeKeys)
       .field("values", &AttentionBuffers::values)
       .field("relativeValues", &AttentionBuffers::relativeValues)
+      .field("keyPadding", &AttentionBuffers::keyPadding)
+      .field("allowed", &AttentionBuffers::allowed)
       .field("contentScores", &AttentionBuffers::contentScores)
       .field("positionBiases", &AttentionBuffers::positionBiases)
       .field("combinedScores", &AttentionBuffers::combinedScores)

@@ -3,6 +3,8 @@
 // memory and is reused from call to call, so a steady stream of same-sized calls allocates nothing.
 #pragma once
 
+#include <cstdint>
+
 #include "relpos/matrix_types.hpp"
 #include "relpos/packed_gemm.hpp"
 
@@ -16,17 +18,33 @@ inline Index clippingDistance(Index tableRows) { return (tableRows - 1) / 2; }
 template <typename T>
 void softmaxRows(ConstMatrixRef<T> scores, bool causal, MatrixRef<T> out, Index firstRow = 0);
 
+// Flags over caller-owned bytes (0 or 1), row-major; 0 x 0 for none.
+using ConstFlagMap =
+    Eigen::Map<const Eigen::Matrix<std::uint8_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
+
+// The inputs are Refs, so a Map over a whole buffer or over a head's columns of a wider one
+// (an outer stride, no copy) both bind.
+template <typename T>
+using ConstMatrixView = Eigen::Ref<const Matrix<T>>;
+
 template <typename T>
 struct AttentionInputs {
-  ConstMatrixMap<T> queries;         // n_q x d_k: queries firstQuery ... firstQuery + n_q - 1
-  ConstMatrixMap<T> keys;            // n x d_k (n_q = n, firstQuery = 0 for self-attention)
-  ConstMatrixMap<T> relativeKeys;    // (2k + 1) x d_k
-  ConstMatrixMap<T> values;          // n x d_v, or 0 x 0 for no output
-  ConstMatrixMap<T> relativeValues;  // (2k + 1) x d_v, or 0 x 0 for no value position term
+  ConstMatrixView<T> queries;         // n_q x d_k: queries firstQuery ... firstQuery + n_q - 1
+  ConstMatrixView<T> keys;            // n x d_k (n_q = n, firstQuery = 0 for self-attention)
+  ConstMatrixView<T> relativeKeys;    // (2k + 1) x d_k
+  ConstMatrixView<T> values;          // n x d_v, or 0 x 0 for no output
+  ConstMatrixView<T> relativeValues;  // (2k + 1) x d_v, or 0 x 0 for no value position term
   bool causal = false;
   // The position of the first query among the keys (a block of rows of a longer sequence):
   // query r stands at i = firstQuery + r, so its offsets are j - i and causal keeps j <= i.
   Index firstQuery = 0;
+  // Masks (docs/maths.md §4): a key that is padding, or a pair that is not allowed, weighs
+  // exactly 0; a query with no key left gets all-zero weights and a zero output. The score
+  // panels are returned unmasked, as with causal.
+  ConstFlagMap keyPadding{nullptr, 0, 0};  // 1 x n: nonzero = a padding key no query attends to
+  ConstFlagMap allowed{nullptr, 0, 0};     // n_q x n: nonzero = query r may attend to key j
+  // The score scale (docs/maths.md §3); 0 means the default 1/sqrt(d_k).
+  T scale = T(0);
 };
 
 // Each panel is n_q x n (the output n_q x d_v), or 0 x 0 when nobody asked for it: an empty
@@ -40,7 +58,7 @@ struct AttentionPanels {
   MatrixMap<T> combinedScores;   // n_q x n, content + position
   MatrixMap<T> contentWeights;   // n_q x n, softmax of content
   MatrixMap<T> combinedWeights;  // n_q x n, softmax of combined
-  MatrixMap<T> output;           // n_q x d_v (0 x 0 when there are no values or it is not asked)
+  MatrixRef<T> output;           // n_q x d_v (0 x 0 when there are no values or it is not asked)
 };
 
 // The core's scratch memory, reused from call to call: it grows, never shrinks.
@@ -82,5 +100,14 @@ constexpr Index kAttentionBlockRows = 32;
 template <typename T>
 void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& workspace,
                       AttentionPanels<T>& panels, AttentionTimings* timings = nullptr);
+
+// h heads side by side (docs/maths.md §8): queries n_q x (h d_k), keys n x (h d_k), values
+// n x (h d_v); each relative table either shared by every head ((2k + 1) x d_k, as Shaw et al.)
+// or one per head ((2k + 1) x (h d_k)), told apart by its width. Each panel is h blocks of n_q
+// rows, head after head (PyTorch's [h, n_q, n]); the output n_q x (h d_v), heads side by side.
+// Calls computeAttention once per head on the heads' columns (strided Maps, no copies).
+template <typename T>
+void computeHeads(const AttentionInputs<T>& in, Index heads, AttentionWorkspace<T>& workspace,
+                  AttentionPanels<T>& panels, AttentionTimings* timings = nullptr);
 
 }  // namespace relpos

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include "relpos/exp_kernels.hpp"
 #include "relpos/relative_offsets.hpp"
+#include "relpos/simd_vectors.hpp"
 
 namespace relpos {
 namespace {
@@ -79,6 +81,24 @@ void gatherByOffset(ConstMatrixRef<T> projected, Index firstQuery, Index firstTa
   }
 }
 
+// x[0] + ... + x[count - 1], added in an order that depends on count alone: a row gives the same
+// sum wherever it lies (a head's block of a panel, a block of rows in a worker), whatever the
+// alignment of its address (Eigen's sum() starts its vectors at the first aligned element).
+template <typename T>
+T sumInOrder(const T* x, Index count) {
+  constexpr Index lanes = simd::kLanes<T>;
+  simd::Vec<T> even{};
+  simd::Vec<T> odd{};
+  Index j = 0;
+  for (; j + 2 * lanes <= count; j += 2 * lanes) {
+    even += simd::load<T>(x + j);
+    odd += simd::load<T>(x + j + lanes);
+  }
+  T sum = simd::sumOfLanes<T>(even + odd);
+  for (; j < count; ++j) sum += x[j];
+  return sum;
+}
+
 // buckets(r, c) = sum of weights(r, j) over the keys j with clip(j - i) + k == firstTableRow + c,
 // for query i = firstQuery + r.
 template <typename T>
@@ -90,10 +110,47 @@ void bucketByOffset(ConstMatrixRef<T> weights, Index firstQuery, Index firstTabl
     buckets.row(r).segment(band.midTableRow - firstTableRow, band.midLength) =
         weights.row(r).segment(band.midBegin, band.midLength);
     if (band.leftLength > 0) {
-      buckets(r, -firstTableRow) += weights.row(r).head(band.leftLength).sum();
+      buckets(r, -firstTableRow) += sumInOrder(weights.row(r).data(), band.leftLength);
     }
     if (band.rightLength > 0) {
-      buckets(r, 2 * k - firstTableRow) += weights.row(r).tail(band.rightLength).sum();
+      buckets(r, 2 * k - firstTableRow) +=
+          sumInOrder(weights.row(r).data() + weights.cols() - band.rightLength, band.rightLength);
+    }
+  }
+}
+
+// Whether query r (of `allowed`'s rows) may not attend to key j: a padding key, or a pair the
+// boolean mask leaves out.
+inline bool maskedOut(const ConstFlagMap& keyPadding, const ConstFlagMap& allowed, Index r,
+                      Index j) {
+  return (keyPadding.size() != 0 && keyPadding(0, j) != 0) ||
+         (allowed.size() != 0 && allowed(r, j) == 0);
+}
+
+// softmaxRows with the masks (docs/maths.md §4): masked keys are -inf before the softmax and
+// weigh exactly 0 after it; a row with no key left is all zeros. `allowed` holds these rows.
+template <typename T>
+void maskedSoftmaxRows(ConstMatrixRef<T> scores, bool causal, const ConstFlagMap& keyPadding,
+                       const ConstFlagMap& allowed, MatrixRef<T> out, Index firstRow) {
+  const Index cols = scores.cols();
+  for (Index r = 0; r < scores.rows(); ++r) {
+    const Index visible = causal ? std::min(firstRow + r + 1, cols) : cols;
+    T* row = out.row(r).data();
+    Index kept = 0;
+    for (Index j = 0; j < visible; ++j) {
+      const bool masked = maskedOut(keyPadding, allowed, r, j);
+      row[j] = masked ? -std::numeric_limits<T>::infinity() : scores(r, j);
+      kept += masked ? 0 : 1;
+    }
+    out.row(r).tail(cols - visible).setZero();
+    if (kept == 0) {
+      out.row(r).head(visible).setZero();
+      continue;
+    }
+    softmaxInPlace(row, visible);  // exp(s - max) / sum; exp(-inf - max) is 0
+    // (A row whose kept scores are all -inf is uniform over every cell: keep the masked at 0.)
+    for (Index j = 0; j < visible; ++j) {
+      if (maskedOut(keyPadding, allowed, r, j)) row[j] = T(0);
     }
   }
 }
@@ -139,7 +196,9 @@ void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& works
   const Index n = in.keys.rows();
   const Index firstQuery = in.firstQuery;
   const Index k = clippingDistance(in.relativeKeys.rows());
-  const T scale = inverseSqrt<T>(in.queries.cols());
+  // docs/maths.md §3: the caller's scale, or 1/sqrt(d_k).
+  const T scale = in.scale > T(0) ? in.scale : inverseSqrt<T>(in.queries.cols());
+  const bool masked = in.keyPadding.size() != 0 || in.allowed.size() != 0;
   // What is asked for, and what that needs (docs/kernels.md "Only the panels asked for").
   const bool needOutput = in.values.size() != 0 && panels.output.size() != 0;
   const bool needRelativeValues = needOutput && in.relativeValues.size() != 0;
@@ -178,11 +237,11 @@ void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& works
     auto combinedWeights = blockRows(panels.combinedWeights, first, rows, workspace, 3, n);
     const TableRows band = tableRowsRead(i, i + rows, n, k);
 
-    // docs/maths.md §3: content(i, j) = q_i . k_j / sqrt(d_k).
+    // docs/maths.md §3: content(i, j) = scale · q_i . k_j (scale 1/sqrt(d_k) by default).
     if (needContent) multiplyPacked<T>(queries, workspace.keys, scale, false, content);
     clock.lap(&AttentionTimings::contentScores);
 
-    // position(i, j) = q_i . a^K[clip(j - i) + k] / sqrt(d_k): project onto the block's band
+    // position(i, j) = scale · q_i . a^K[clip(j - i) + k]: project onto the block's band
     // (from a whole panel, so the projection's first column is panel-aligned), then gather.
     if (needPosition) {
       const Index firstPanel = (band.first - used.first) / width;
@@ -194,11 +253,23 @@ void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& works
     clock.lap(&AttentionTimings::positionBiases);
 
     if (needCombined) combined.noalias() = content + position;
-    if (needContentWeights) {
-      softmaxRows<T>(content, in.causal,
-                     MatrixMap<T>(panels.contentWeights.data() + first * n, rows, n), i);
+    if (masked) {
+      const ConstFlagMap allowed(in.allowed.size() != 0 ? in.allowed.data() + first * n : nullptr,
+                                 in.allowed.size() != 0 ? rows : 0, in.allowed.size() != 0 ? n : 0);
+      if (needContentWeights) {
+        maskedSoftmaxRows<T>(content, in.causal, in.keyPadding, allowed,
+                             MatrixMap<T>(panels.contentWeights.data() + first * n, rows, n), i);
+      }
+      if (needCombinedWeights) {
+        maskedSoftmaxRows<T>(combined, in.causal, in.keyPadding, allowed, combinedWeights, i);
+      }
+    } else {
+      if (needContentWeights) {
+        softmaxRows<T>(content, in.causal,
+                       MatrixMap<T>(panels.contentWeights.data() + first * n, rows, n), i);
+      }
+      if (needCombinedWeights) softmaxRows<T>(combined, in.causal, combinedWeights, i);
     }
-    if (needCombinedWeights) softmaxRows<T>(combined, in.causal, combinedWeights, i);
     clock.lap(&AttentionTimings::softmax);
 
     if (needOutput) {
@@ -221,11 +292,67 @@ void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& works
   }
 }
 
-#define RELPOS_INSTANTIATE(T)                                                          \
-  template void softmaxRows<T>(ConstMatrixRef<T>, bool, MatrixRef<T>, Index);          \
-  template class AttentionWorkspace<T>;                                                \
-  template void computeAttention<T>(const AttentionInputs<T>&, AttentionWorkspace<T>&, \
-                                    AttentionPanels<T>&, AttentionTimings*);
+template <typename T>
+void computeHeads(const AttentionInputs<T>& in, Index heads, AttentionWorkspace<T>& workspace,
+                  AttentionPanels<T>& panels, AttentionTimings* timings) {
+  if (heads <= 1) {
+    computeAttention(in, workspace, panels, timings);
+    return;
+  }
+  const Index queryRows = in.queries.rows();
+  const Index n = in.keys.rows();
+  const Index dK = in.queries.cols() / heads;
+  const Index dV = in.values.cols() / heads;
+  using Strided = Eigen::OuterStride<>;
+  using ConstColumns = Eigen::Map<const Matrix<T>, Eigen::Unaligned, Strided>;
+  // Head h's `width` columns of a matrix h·width wide; a table `width` wide is everyone's.
+  const auto columns = [](const ConstMatrixView<T>& all, Index head, Index width) {
+    if (all.size() == 0) return ConstColumns(nullptr, 0, 0, Strided(0));
+    const Index first = all.cols() == width ? 0 : head * width;
+    return ConstColumns(all.data() + first, all.rows(), width, Strided(all.outerStride()));
+  };
+  // Head h's block of n_q rows of a panel (none when the panel was not asked for).
+  const auto block = [&](MatrixMap<T>& panel, Index head) {
+    return panel.size() == 0 ? MatrixMap<T>(nullptr, 0, 0)
+                             : MatrixMap<T>(panel.data() + head * queryRows * n, queryRows, n);
+  };
+  AttentionTimings total;
+  AttentionTimings head;
+  for (Index h = 0; h < heads; ++h) {
+    const AttentionInputs<T> one{columns(in.queries, h, dK),
+                                 columns(in.keys, h, dK),
+                                 columns(in.relativeKeys, h, dK),
+                                 columns(in.values, h, dV),
+                                 columns(in.relativeValues, h, dV),
+                                 in.causal,
+                                 in.firstQuery,
+                                 in.keyPadding,
+                                 in.allowed,
+                                 in.scale};
+    const bool output = panels.output.size() != 0;
+    Eigen::Map<Matrix<T>, Eigen::Unaligned, Strided> outputColumns(
+        output ? panels.output.data() + h * dV : nullptr, output ? queryRows : 0, output ? dV : 0,
+        Strided(panels.output.outerStride()));
+    AttentionPanels<T> part{block(panels.contentScores, h),   block(panels.positionBiases, h),
+                            block(panels.combinedScores, h),  block(panels.contentWeights, h),
+                            block(panels.combinedWeights, h), outputColumns};
+    computeAttention(one, workspace, part, timings != nullptr ? &head : nullptr);
+    total.contentScores += head.contentScores;
+    total.positionBiases += head.positionBiases;
+    total.softmax += head.softmax;
+    total.valueProduct += head.valueProduct;
+    total.valuePosition += head.valuePosition;
+  }
+  if (timings != nullptr) *timings = total;
+}
+
+#define RELPOS_INSTANTIATE(T)                                                             \
+  template void softmaxRows<T>(ConstMatrixRef<T>, bool, MatrixRef<T>, Index);             \
+  template class AttentionWorkspace<T>;                                                   \
+  template void computeAttention<T>(const AttentionInputs<T>&, AttentionWorkspace<T>&,    \
+                                    AttentionPanels<T>&, AttentionTimings*);              \
+  template void computeHeads<T>(const AttentionInputs<T>&, Index, AttentionWorkspace<T>&, \
+                                AttentionPanels<T>&, AttentionTimings*);
 
 RELPOS_INSTANTIATE(float)
 RELPOS_INSTANTIATE(double)

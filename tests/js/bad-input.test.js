@@ -74,7 +74,7 @@ const CASES = [
     'attention unknown option',
     (rp) => rp.attention({ ...good(), relkeys: 1 }),
     TypeError,
-    /^attention: unknown option "relkeys"; expected q, k, relKeys, v, relValues, causal$/,
+    /^attention: unknown option "relkeys"; expected q, k, relKeys, v, relValues, causal, scale, heads, keyPadding, allowed$/,
   ],
   [
     'attention missing relKeys',
@@ -364,6 +364,145 @@ const CASES = [
     (rp) => rp.example({ sameQuery: 'yes' }),
     TypeError,
     /^example: sameQuery must be true or false/,
+  ],
+  // Scale, masks and heads (README "attention()": scale, keyPadding, allowed, heads).
+  [
+    'attention scale as a string',
+    (rp) => rp.attention({ ...good(), scale: '0.5' }),
+    TypeError,
+    /^attention: scale must be a finite number > 0 \(the score scale; default 1\/√d_k\), got a string \("0\.5"\)$/,
+  ],
+  [
+    'attention scale 0',
+    (rp) => rp.attention({ ...good(), scale: 0 }),
+    RangeError,
+    /^attention: scale must be a finite number > 0 .*, got 0$/,
+  ],
+  [
+    'attention negative scale',
+    (rp) => rp.attention({ ...good(), scale: -1 }),
+    RangeError,
+    /^attention: scale .* got -1$/,
+  ],
+  [
+    'attention infinite scale',
+    (rp) => rp.attention({ ...good(), scale: Infinity }),
+    RangeError,
+    /^attention: scale .* got Infinity$/,
+  ],
+  ['attention NaN scale', (rp) => rp.attention({ ...good(), scale: NaN }), RangeError, /^attention: scale .* got NaN$/],
+  [
+    'attention float32 scale that overflows float32',
+    (rp) => rp.attention({ q: f32(6, 4), k: f32(6, 4), relKeys: f32(5, 4), scale: 1e39 }),
+    RangeError,
+    /^attention: scale must be a finite number > 0 \(the score scale; default 1\/√d_k\) in float32, got 1e\+39$/,
+  ],
+  [
+    'attention keyPadding as numbers',
+    (rp) => rp.attention({ ...good(), keyPadding: [0, 1, 0, 0, 0, 0] }),
+    TypeError,
+    /^attention: keyPadding\[0\] must be true or false \(one flag per key, true or 1 = a padding key that no query attends to\), got 0$/,
+  ],
+  [
+    'attention keyPadding as a Float64Array',
+    (rp) => rp.attention({ ...good(), keyPadding: new Float64Array(6) }),
+    TypeError,
+    /^attention: keyPadding must be a Uint8Array or an array of booleans \(.*\), got a Float64Array$/,
+  ],
+  [
+    'attention keyPadding too short',
+    (rp) => rp.attention({ ...good(), keyPadding: new Uint8Array(5) }),
+    RangeError,
+    /^attention: keyPadding must hold k\.rows = 6 flags \(one flag per key, .*\), got 5$/,
+  ],
+  [
+    'attention keyPadding byte 2',
+    (rp) => rp.attention({ ...good(), keyPadding: Uint8Array.of(0, 0, 2, 0, 0, 0) }),
+    RangeError,
+    /^attention: keyPadding\[2\] must be 0 or 1 \(.*\), got 2$/,
+  ],
+  [
+    'attention allowed as a Uint8Array without shape',
+    (rp) => rp.attention({ ...good(), allowed: new Uint8Array(36) }),
+    TypeError,
+    /^attention: allowed must be a boolean matrix \{ rows, cols, data \} or an array of rows \(true or 1 = this query may attend to this key\), got a Uint8Array$/,
+  ],
+  [
+    'attention allowed of the wrong shape',
+    (rp) => rp.attention({ ...good(), allowed: { rows: 6, cols: 5, data: new Uint8Array(30) } }),
+    RangeError,
+    /^attention: allowed must be q\.rows × k\.rows = 6 × 6, got 6 × 5$/,
+  ],
+  [
+    'attention allowed with too little data',
+    (rp) => rp.attention({ ...good(), allowed: { rows: 6, cols: 6, data: new Uint8Array(35) } }),
+    RangeError,
+    /^attention: allowed\.data must hold q\.rows × k\.rows = 6 × 6 = 36 flags, got 35$/,
+  ],
+  [
+    'attention allowed with a row too short',
+    (rp) =>
+      rp.attention({ ...good(), allowed: Array.from({ length: 6 }, (_, r) => Array(r === 3 ? 5 : 6).fill(true)) }),
+    RangeError,
+    /^attention: allowed\[3\] must hold k\.rows = 6 flags \(one per key\), got 5$/,
+  ],
+  [
+    'attention allowed with a number in a row',
+    (rp) => rp.attention({ ...good(), allowed: Array.from({ length: 6 }, () => [true, true, 1, true, true, true]) }),
+    TypeError,
+    /^attention: allowed\[0\]\[2\] must be true or false \(true or 1 = this query may attend to this key\), got 1$/,
+  ],
+  [
+    'attention allowed with too few rows',
+    (rp) => rp.attention({ ...good(), allowed: [[true, true, true, true, true, true]] }),
+    RangeError,
+    /^attention: allowed must hold q\.rows = 6 rows \(one per query\), got 1$/,
+  ],
+  [
+    'attention heads 0',
+    (rp) => rp.attention({ ...good(), heads: 0 }),
+    RangeError,
+    /^attention: heads must be an integer from 1 to \d+, got 0$/,
+  ],
+  [
+    'attention heads as a string',
+    (rp) => rp.attention({ ...good(), heads: '2' }),
+    TypeError,
+    /^attention: heads must be an integer .* got a string \("2"\)$/,
+  ],
+  [
+    'attention q.cols not a multiple of heads',
+    (rp) => rp.attention({ ...good(), heads: 3 }),
+    RangeError,
+    /^attention: q\.cols must be a multiple of heads \(3 heads side by side\), got 4$/,
+  ],
+  [
+    'attention v.cols not a multiple of heads',
+    (rp) => rp.attention({ ...good(), relKeys: f64(5, 2), relValues: undefined, heads: 2 }),
+    RangeError,
+    /^attention: v\.cols must be a multiple of heads \(2 heads side by side\), got 3$/,
+  ],
+  [
+    'attention relKeys neither shared nor per head',
+    (rp) => rp.attention({ ...good(), relKeys: f64(5, 3), heads: 2 }),
+    RangeError,
+    /^attention: relKeys\.cols must equal q\.cols \/ heads \(2: one table shared by every head\) or q\.cols \(4: one table per head, side by side\), got 3$/,
+  ],
+  [
+    'attention relValues neither shared nor per head',
+    (rp) =>
+      rp.attention({ q: f64(6, 4), k: f64(6, 4), relKeys: f64(5, 2), v: f64(6, 4), relValues: f64(5, 3), heads: 2 }),
+    RangeError,
+    /^attention: relValues\.cols must equal v\.cols \/ heads \(2: one table shared by every head\) or v\.cols \(4: one table per head, side by side\), got 3$/,
+  ],
+  [
+    'attention out from one head for two',
+    (rp) => {
+      const inputs = { q: f64(6, 4), k: f64(6, 4), relKeys: f64(5, 2) };
+      return rp.attention({ ...inputs, heads: 2 }, { out: rp.attention({ ...inputs, relKeys: f64(5, 4) }) });
+    },
+    RangeError,
+    /^attention: out\.contentScores\.data must hold 72 numbers for these inputs, got 36$/,
   ],
 ];
 

@@ -64,9 +64,15 @@ export function checkOutputs(where, outputs) {
   return OUTPUT_NAMES.filter((name) => outputs.includes(name));
 }
 
-/** The shape of each requested output: rows × cols. */
-export function outputShapes(outputs, queryRows, keyRows, dV) {
-  return Object.fromEntries(outputs.map((name) => [name, [queryRows, name === 'output' ? dV : keyRows]]));
+/**
+ * The shape of each requested output: rows × cols. With heads, a panel is one block of queryRows
+ * rows per head, head after head (PyTorch's [heads, L, S]); the output is queryRows × dV, dV
+ * being every head's columns side by side.
+ */
+export function outputShapes(outputs, queryRows, keyRows, dV, heads = 1) {
+  return Object.fromEntries(
+    outputs.map((name) => [name, name === 'output' ? [queryRows, dV] : [heads * queryRows, keyRows]]),
+  );
 }
 
 /** `out`: an earlier result (or allocateAttention()) whose arrays match this call's outputs. */

@@ -171,30 +171,42 @@ export class RelPos {
     const lengths = {
       queries: queryRows * dK,
       keys: n * dK,
-      relativeKeys: tableRows * dK,
+      relativeKeys: tableRows * relKeys.cols,
       values: n * dV,
-      relativeValues: relValues ? tableRows * dV : 0,
+      relativeValues: relValues ? tableRows * relValues.cols : 0,
       ...Object.fromEntries(
         [...PANEL_NAMES, 'output'].map((name) => [name, shapes[name] ? shapes[name][0] * shapes[name][1] : 0]),
       ),
     };
     const names = Object.keys(lengths);
+    // The masks, in bytes (one per flag), after the numbers.
+    const masks = { keyPadding: a.keyPadding, allowed: a.allowed };
+    const maskNames = Object.keys(masks).filter((name) => masks[name] !== null);
+    const maskBytes = maskNames.reduce((sum, name) => sum + masks[name].length, 0);
     const scratch = 2 * queryRows * tableRows + 4 * 32 * n;
-    checkBudget(where, `n = ${n}`, (Object.values(lengths).reduce((sum, x) => sum + x) + scratch) * size);
+    checkBudget(where, `n = ${n}`, (Object.values(lengths).reduce((sum, x) => sum + x) + scratch) * size + maskBytes);
 
     return this.#call(
       where,
-      names.map((name) => lengths[name] * size),
+      [...names.map((name) => lengths[name] * size), ...maskNames.map((name) => masks[name].length)],
       (addresses) => {
         const at = Object.fromEntries(names.map((name, index) => [name, lengths[name] ? addresses[index] : 0]));
+        at.keyPadding = 0;
+        at.allowed = 0;
+        maskNames.forEach((name, index) => {
+          at[name] = addresses[names.length + index];
+          this.#arena.write(at[name], masks[name]);
+        });
         this.#arena.write(at.queries, q.data);
         this.#arena.write(at.keys, k.data);
         this.#arena.write(at.relativeKeys, relKeys.data);
         if (v) this.#arena.write(at.values, v.data);
         if (relValues) this.#arena.write(at.relativeValues, relValues.data);
         const run = ArrayType === Float64Array ? this.#core.attentionIntoFloat64 : this.#core.attentionIntoFloat32;
-        const request = { n, queryRows, firstQuery: a.queryOffset, dK, dV, tableRows, causal };
-        run({ ...request, hasRelativeValues: relValues !== null }, at);
+        const request = { n, queryRows, firstQuery: a.queryOffset, dK: a.headDK, dV: a.headDV, tableRows, causal };
+        const { heads, perHeadKeyTable, perHeadValueTable } = a;
+        const headsAndScale = { heads, perHeadKeyTable, perHeadValueTable, scale: a.scale ?? 0 };
+        run({ ...request, hasRelativeValues: relValues !== null, ...headsAndScale }, at);
         const result = out ?? {};
         result.maxDistance = (tableRows - 1) / 2;
         for (const [name, [rows, cols]] of Object.entries(shapes)) {
