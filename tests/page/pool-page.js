@@ -17,25 +17,42 @@ window.comparePool = async (cases, workers) => {
   const rp = await createRelPos();
   const pool = await createRelPosWorker({ workers });
   const differences = [];
-  for (const { n, k, causal, double, outputs } of cases) {
+  for (const { n, k, causal, double, outputs, heads = 1, shared = false, scale, padding, mask } of cases) {
     const ArrayType = double ? Float64Array : Float32Array;
+    const tableWidth = (cols) => (shared ? cols / heads : cols);
+    // Masks from the seeded stream: keyPadding about 1 key in 6, allowed about 4 pairs in 5.
+    const flags = (seed, length, below) => Uint8Array.from(rp.randn(seed, length), (x) => (x < below ? 1 : 0));
     const inputs = {
       q: random(rp, 1, n, 16, ArrayType),
       k: random(rp, 2, n, 16, ArrayType),
       v: random(rp, 3, n, 8, ArrayType),
-      relKeys: random(rp, 4, 2 * k + 1, 16, ArrayType),
-      relValues: random(rp, 5, 2 * k + 1, 8, ArrayType),
+      relKeys: random(rp, 4, 2 * k + 1, tableWidth(16), ArrayType),
+      relValues: random(rp, 5, 2 * k + 1, tableWidth(8), ArrayType),
       causal,
+      ...(heads > 1 ? { heads } : {}),
+      ...(scale ? { scale } : {}),
+      ...(padding ? { keyPadding: flags(6, n, -1) } : {}),
+      ...(mask ? { allowed: { rows: n, cols: n, data: flags(7, n * n, 0.85) } } : {}),
     };
     const options = outputs ? { outputs } : undefined;
     const single = rp.attention(inputs, options);
     const pooled = await pool.attention(inputs, options);
     const names = outputs ?? OUTPUT_NAMES;
     for (const name of names) {
-      if (!sameBits(single[name].data, pooled[name].data) || pooled[name].rows !== n)
-        differences.push(`${name} n=${n} k=${k} causal=${causal} double=${double}`);
+      const rows = name === 'output' ? n : heads * n;
+      if (!sameBits(single[name].data, pooled[name].data) || pooled[name].rows !== rows)
+        differences.push(`${name} n=${n} k=${k} causal=${causal} double=${double} heads=${heads} mask=${mask}`);
     }
     if (Object.keys(pooled).length !== names.length + 1) differences.push(`keys ${Object.keys(pooled)}`);
+    if (heads > 1) {
+      // An `out` made by the pool, filled block by block, head by head.
+      const out = await pool.allocateAttention(inputs, options);
+      const filled = await pool.attention(inputs, { ...options, out });
+      for (const name of names) {
+        if (filled !== out || !sameBits(single[name].data, out[name].data))
+          differences.push(`out ${name} n=${n} heads=${heads}`);
+      }
+    }
   }
   const size = pool.size;
   pool.terminate();

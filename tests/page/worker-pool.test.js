@@ -1,6 +1,7 @@
 // relpos-wasm/worker in Chromium under a strict Content-Security-Policy: a pool of module
 // workers (one WebAssembly instance each) gives every panel bit for bit as one instance does,
-// at block edges, with causal and with k >= n, and the instance's errors.
+// at block edges, with causal and with k >= n, with a scale, masks and heads, and the
+// instance's errors.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchBrowser, openPage } from './browser.js';
@@ -48,6 +49,13 @@ describe('relpos-wasm/worker', () => {
     cases.push({ n: 130, k: 4, causal: true, double: false, outputs: ['combinedWeights', 'output'] });
     // Bands of more than 256 table rows: the value term's depth passes then depend on the block.
     cases.push({ n: 600, k: 300, causal: false, double: false, outputs: ['output'] });
+    // Scale, masks (the allowed rows sliced per block) and heads (shared or per-head tables).
+    cases.push(
+      { n: 97, k: 3, causal: true, double: false, scale: 0.7, padding: true, mask: true },
+      { n: 130, k: 5, causal: false, double: true, heads: 2, padding: true },
+      { n: 130, k: 5, causal: true, double: false, heads: 4, shared: true, mask: true },
+      { n: 70, k: 2, causal: true, double: false, heads: 2, outputs: ['combinedWeights', 'output'], mask: true },
+    );
     for (const workers of [1, 2, 3]) {
       const { differences, size } = await env.opened.page.evaluate(
         ([c, w]) => window.comparePool(c, w),

@@ -24,6 +24,7 @@ const ERRORS = { TypeError, RangeError, Error };
 // A matrix whose array is the whole of its buffer (a clone copies the whole buffer of a view).
 const compact = (m) =>
   m.data.byteLength === m.data.buffer.byteLength ? m : { rows: m.rows, cols: m.cols, data: m.data.slice() };
+const compactFlags = (flags) => (flags.byteLength === flags.buffer.byteLength ? flags : flags.slice());
 
 /**
  * How n query rows are split among at most `parts` workers: [{ first, count }] in blocks of
@@ -79,15 +80,25 @@ export class RelPosPool {
       k: compact(a.k),
       relKeys: compact(a.relKeys),
       causal: a.causal,
+      heads: a.heads,
       ...(a.v ? { v: compact(a.v) } : {}),
       ...(a.relValues ? { relValues: compact(a.relValues) } : {}),
+      ...(a.scale !== null ? { scale: a.scale } : {}),
+      ...(a.keyPadding ? { keyPadding: compactFlags(a.keyPadding) } : {}),
     };
     const results = await Promise.all(
       parts.map(({ first, count }, index) => {
         const data = a.q.data.slice(first * a.dK, (first + count) * a.dK);
         const q = { rows: count, cols: a.dK, data };
+        const transfer = [data.buffer];
+        const block = { ...shared, q };
+        if (a.allowed) {
+          // The mask's rows of this block of queries.
+          block.allowed = { rows: count, cols: a.n, data: a.allowed.slice(first * a.n, (first + count) * a.n) };
+          transfer.push(block.allowed.data.buffer);
+        }
         const part = { outputs, queryOffset: a.queryOffset + first };
-        return this.#send(this.#workers[index], 'attention', [{ ...shared, q }, part], [data.buffer]);
+        return this.#send(this.#workers[index], 'attention', [block, part], transfer);
       }),
     );
     // One part (or one worker): its arrays are the result, unless there is an `out` to fill.
@@ -95,7 +106,18 @@ export class RelPosPool {
     if (result !== results[0] || a.out) {
       for (const name of outputs) {
         const cols = a.shapes[name][1];
-        parts.forEach(({ first }, index) => result[name].data.set(results[index][name].data, first * cols));
+        if (name === 'output' || a.heads === 1) {
+          parts.forEach(({ first }, index) => result[name].data.set(results[index][name].data, first * cols));
+          continue;
+        }
+        // A panel with heads: one block of queryRows rows per head; a part's, of its count rows.
+        parts.forEach(({ first, count }, index) => {
+          const from = results[index][name].data;
+          for (let head = 0; head < a.heads; head += 1) {
+            const rows = from.subarray(head * count * cols, (head + 1) * count * cols);
+            result[name].data.set(rows, (head * a.queryRows + first) * cols);
+          }
+        });
       }
     }
     result.maxDistance = (a.tableRows - 1) / 2;
