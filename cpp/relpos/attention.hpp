@@ -101,7 +101,7 @@ template <typename T>
 void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& workspace,
                       AttentionPanels<T>& panels, AttentionTimings* timings = nullptr);
 
-// h heads side by side (docs/maths.md §8): queries n_q x (h d_k), keys n x (h d_k), values
+// h heads side by side (docs/maths.md §9): queries n_q x (h d_k), keys n x (h d_k), values
 // n x (h d_v); each relative table either shared by every head ((2k + 1) x d_k, as Shaw et al.)
 // or one per head ((2k + 1) x (h d_k)), told apart by its width. Each panel is h blocks of n_q
 // rows, head after head (PyTorch's [h, n_q, n]); the output n_q x (h d_v), heads side by side.

@@ -1,4 +1,4 @@
-// Heads, masks and the score scale (docs/maths.md §3, §4, §8): computeHeads equals one
+// Heads, masks and the score scale (docs/maths.md §3, §4, §9): computeHeads equals one
 // computeAttention per head on copied column blocks, bit for bit; masked keys weigh 0, a row
 // with no key left is all zeros; an all-allowed mask and an explicit 1/sqrt(d_k) change nothing.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// attention()'s scale, masks and heads (docs/maths.md §3, §4, §8) against an independent plain-JS
+// attention()'s scale, masks and heads (docs/maths.md §3, §4, §9) against an independent plain-JS
 // float64 reference written from the maths, not from the core: scores scaled, masked keys −∞
 // before the softmax, a query with no key left all zeros, heads side by side with shared or
 // per-head tables; the outputs option, `out` reuse and queryOffset with them.
@@ -311,5 +311,34 @@ describe('heads', () => {
     expect(out.combinedWeights.data).toEqual(full.combinedWeights.data);
     expect(out.output.data).toEqual(full.output.data);
     expectClose(out, reference(inputs), 1e-12, 'out');
+  });
+});
+
+describe('README', () => {
+  test('the "Scale, masks and heads" example runs and its comments are true', async () => {
+    const { readFileSync } = await import('node:fs');
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const block = readme.match(/\*\*Scale, masks and heads\.\*\*[^`]*```js\n([\s\S]*?)```/)[1];
+    // The names the README's first example defined.
+    const [n, dK, k] = [6, 4, 2];
+    const m = (rows, cols, seed) => ({ rows, cols, data: rp.randn(seed, rows * cols) });
+    const mh = new Function('rp', 'm', 'n', 'dK', 'k', `${block}\nreturn mh;`)(rp, m, n, dK, k);
+    expect([mh.combinedWeights.rows, mh.combinedWeights.cols]).toEqual([12, 6]);
+    expect([mh.output.rows, mh.output.cols]).toEqual([6, 8]);
+    for (let row = 0; row < 12; row += 1) {
+      expect(mh.combinedWeights.data[row * 6 + 4]).toBe(0);
+      expect(mh.combinedWeights.data[row * 6 + 5]).toBe(0);
+    }
+    const inputs = {
+      q: m(n, 8, 1),
+      k: m(n, 8, 2),
+      v: m(n, 8, 4),
+      relKeys: m(2 * k + 1, dK, 3),
+      heads: 2,
+      scale: 0.5,
+      keyPadding: Uint8Array.of(0, 0, 0, 0, 1, 1),
+      causal: true,
+    };
+    expectClose(mh, reference(inputs), 1e-12, 'README');
   });
 });

@@ -496,6 +496,12 @@ const CASES = [
     /^attention: relValues\.cols must equal v\.cols \/ heads \(2: one table shared by every head\) or v\.cols \(4: one table per head, side by side\), got 3$/,
   ],
   [
+    'attention heads with another position scheme',
+    (rp) => rp.attention({ q: f64(6, 4), k: f64(6, 4), heads: 2, position: { scheme: 'none' } }),
+    TypeError,
+    /^attention: heads works with Shaw's position terms only, not position\.scheme 'none'$/,
+  ],
+  [
     'attention out from one head for two',
     (rp) => {
       const inputs = { q: f64(6, 4), k: f64(6, 4), relKeys: f64(5, 2) };

@@ -16,9 +16,31 @@ const example = rp.example({ seqLen: 8 });
 const again = rp.attention(example.inputs);
 const z: Float64Array | undefined = again.output?.data;
 const noise: number[] = Array.from(rp.randn(42, 3));
+const masked = rp.attention({
+  q: m32,
+  k: m32,
+  relKeys: m32,
+  heads: 2,
+  scale: 0.5,
+  keyPadding: [false, true],
+  allowed: { rows: 2, cols: 2, data: Uint8Array.of(1, 0, 1, 1) },
+});
+const perHead: Float32Array = masked.combinedWeights.data;
+rp.attention({
+  q: m64,
+  k: m64,
+  relKeys: m64,
+  allowed: [
+    [true, false],
+    [true, true],
+  ],
+  keyPadding: new Uint8Array(2),
+});
 
 // @ts-expect-error precision cannot be mixed
 rp.attention({ q: m64, k: m32, relKeys: m64 });
+// @ts-expect-error keyPadding is flags, not numbers
+rp.attention({ q: m64, k: m64, relKeys: m64, keyPadding: [0, 1] });
 // @ts-expect-error relKeys is required
 rp.attention({ q: m64, k: m64 });
 // @ts-expect-error options are checked by name

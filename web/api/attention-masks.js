@@ -1,4 +1,4 @@
-// attention()'s masks, scale and heads (docs/maths.md §3, §4, §8), checked before any WASM runs.
+// attention()'s masks, scale and heads (docs/maths.md §3, §4, §9), checked before any WASM runs.
 // The masks are named so that `true` cannot be misread (PyTorch's two mask arguments use
 // opposite meanings): keyPadding true = a padding key that no query attends to; allowed true =
 // this query may attend to this key. Both end up as bytes (1 = true), as the core reads them.

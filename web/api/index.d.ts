@@ -37,36 +37,80 @@ export type MatrixInput<A extends Float64Array | Float32Array = Float64Array | F
   Matrix<A> | { data: A; dims: readonly number[] } | { data: A; shape: readonly number[] };
 
 export interface AttentionInputs<A extends Float64Array | Float32Array = Float64Array | Float32Array> {
-  /** Queries, n × d_k. Its array type (Float64Array or Float32Array) sets the precision. */
+  /**
+   * Queries, n × d_k (with `heads`, n × (heads · d_k), the heads side by side). Its array type
+   * (Float64Array or Float32Array) sets the precision.
+   */
   q: MatrixInput<A>;
-  /** Keys, n × d_k. */
+  /** Keys, n × d_k (with `heads`, n × (heads · d_k)). */
   k: MatrixInput<A>;
-  /** The relative key table a^K, (2k + 1) × d_k: row c is offset c - k. Sets k. */
+  /**
+   * The relative key table a^K, (2k + 1) × d_k: row c is offset c - k. Sets k. With `heads`,
+   * either (2k + 1) × d_k, shared by every head (as Shaw et al.), or (2k + 1) × (heads · d_k),
+   * one table per head side by side.
+   */
   relKeys: MatrixInput<A>;
-  /** Values, n × d_v. Without them there is no output. */
+  /** Values, n × d_v (with `heads`, n × (heads · d_v)). Without them there is no output. */
   v?: MatrixInput<A>;
-  /** The relative value table a^V, (2k + 1) × d_v. Needs v. */
+  /** The relative value table a^V, (2k + 1) × d_v (with `heads`, shared or one per head, as relKeys). Needs v. */
   relValues?: MatrixInput<A>;
   /** Mask keys j > i before the softmax (their weights are exactly 0). Default false. */
   causal?: boolean;
+  /**
+   * The score scale: content and position scores are both multiplied by it. A finite number > 0
+   * (finite and positive in float32 for Float32Array inputs). Default 1/√d_k (d_k of one head).
+   */
+  scale?: number;
+  /**
+   * How many heads lie side by side in the columns of q, k and v (default 1). Each panel of the
+   * result is then heads blocks of q.rows rows, head after head (rows heads · q.rows: the layout
+   * of PyTorch's [heads, L, S] attention weights); the output is q.rows × (heads · d_v), each
+   * head's output in its own columns (PyTorch's concatenation before out_proj).
+   */
+  heads?: number;
+  /**
+   * One flag per key (length k.rows): **true (or 1) = a padding key** that no query attends to
+   * (weight exactly 0), as PyTorch's key_padding_mask. A Uint8Array of 0 and 1, or booleans.
+   */
+  keyPadding?: Uint8Array | readonly boolean[];
+  /**
+   * Which keys each query may attend to, q.rows × k.rows: **true (or 1) = may attend**; false
+   * cells weigh exactly 0 (the opposite of PyTorch's boolean attn_mask, where true = masked).
+   * { rows, cols, data } with data a Uint8Array of 0 and 1 or booleans, or an array of q.rows
+   * rows of booleans. Combines with causal and keyPadding: a key counts only if all allow it.
+   * A query left with no key gets all-zero weights and a zero output (not NaN). The score
+   * panels are returned unmasked, as with causal.
+   */
+  allowed?: BooleanMatrix | readonly (readonly boolean[])[];
   /** Shaw's relative position terms (the default); other schemes: schemes.d.ts. */
   position?: { scheme: 'shaw' };
 }
 
+/** A row-major boolean matrix: cell (i, j) is data[i * cols + j], 1 or true for yes. */
+export interface BooleanMatrix {
+  rows: number;
+  cols: number;
+  data: Uint8Array | readonly boolean[];
+}
+
+/**
+ * attention()'s result. Each panel is n_q × n (n_q = q.rows, n = k.rows); with `heads`,
+ * (heads · n_q) × n, head h's panel in rows h · n_q … (h + 1) · n_q − 1.
+ */
 export interface AttentionResult<A extends Float64Array | Float32Array = Float64Array | Float32Array> {
   /** The clipping distance k, from relKeys.rows = 2k + 1. */
   maxDistance: number;
-  /** q_i · k_j / sqrt(d_k), n × n. */
+  /** scale · q_i · k_j (scale 1/sqrt(d_k) by default), n × n. */
   contentScores: Matrix<A>;
-  /** q_i · a^K[clip(j - i) + k] / sqrt(d_k), n × n. */
+  /** scale · q_i · a^K[clip(j - i) + k], n × n. */
   positionBiases: Matrix<A>;
-  /** contentScores + positionBiases. Not masked: the causal mask applies to the weights. */
+  /** contentScores + positionBiases. Not masked: causal and the masks apply to the weights. */
   combinedScores: Matrix<A>;
-  /** Row softmax of contentScores (masked when causal). */
+  /** Row softmax of contentScores (masked keys weigh 0; a row with no key left is all 0). */
   contentWeights: Matrix<A>;
-  /** Row softmax of combinedScores (masked when causal). */
+  /** Row softmax of combinedScores (masked keys weigh 0; a row with no key left is all 0). */
   combinedWeights: Matrix<A>;
-  /** z_i = sum_j w_ij (v_j + a^V[clip(j - i) + k]), n × d_v; null without v. */
+  /** z_i = sum_j w_ij (v_j + a^V[clip(j - i) + k]), n × d_v (heads · d_v with heads); null without v. */
   output: Matrix<A> | null;
 }
 

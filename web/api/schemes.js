@@ -230,6 +230,11 @@ export function schemeAttention(host, inputs, out) {
       throw new TypeError(`${where}: ${name} is Shaw's table; position.scheme '${scheme}' does not read it`);
     }
   }
+  for (const name of ['scale', 'heads', 'keyPadding', 'allowed']) {
+    if (inputs[name] !== undefined) {
+      throw new TypeError(`${where}: ${name} works with Shaw's position terms only, not position.scheme '${scheme}'`);
+    }
+  }
   if (sinusoidalScheme) {
     for (const name of ['q', 'k', 'v']) {
       if (inputs[name] !== undefined) {
