@@ -4,7 +4,9 @@
 //             combined = content + position; position biases are constant beyond +-k;
 //   finite score rows: the weights are finite and sum to 1 (the softmax is stable);
 //   moderate inputs (all finite, |x| <= 1e3): the gather and bucket forms equal the seed's
-//             per-pair loops (positionBiasesPairwise, attentionOutputPairwise) to rounding.
+//             per-pair loops (positionBiasesPairwise, attentionOutputPairwise) to rounding;
+//   masks and heads (checkMasksAndHeads): masked keys weigh +0, a row with no key left is +0,
+//             two heads side by side each equal the one-head call bit for bit.
 // Input layout (FuzzedDataProvider, integers taken from the end): type, n, d_k, d_v, k, causal,
 // value table flag, PRNG seed, special rate, then two bytes per value; when the bytes run out the
 // values come from a PRNG seeded by the input, so large shapes are not all zeros.
@@ -110,6 +112,115 @@ void checkRowBlock(FuzzedDataProvider& fdp, const AttentionInputs<T>& in,
   }
 }
 
+// The masks (keyPadding, allowed: drawn from the input's seed, some rows with no key left) and
+// two heads side by side (each the same inputs): a masked key weighs exactly +0, a row with no
+// key left is all +0 (and so is its output when the values are finite), every weight is NaN or in
+// [0, 1], finite rows sum to 1 over the keys left; the score panels are the unmasked call's; each
+// of the two heads equals the one-head call bit for bit, wherever its block lies.
+template <typename T>
+void checkMasksAndHeads(const AttentionInputs<T>& in, std::uint32_t seed,
+                        const std::array<const Buffer<T>*, 6>& unmasked) {
+  const Index n = in.keys.rows();
+  const Index dK = in.queries.cols();
+  const Index dV = in.values.cols();
+  Xorshift random(seed ^ 0x9E3779B97F4A7C15ULL);
+  const int paddingPerMille = static_cast<int>(random.next() % 400);
+  const int blockedPerMille = static_cast<int>(random.next() % 600);
+  std::vector<std::uint8_t> padding(static_cast<std::size_t>(n));
+  std::vector<std::uint8_t> allowed(static_cast<std::size_t>(n * n));
+  for (auto& flag : padding) flag = static_cast<int>(random.next() % 1000) < paddingPerMille;
+  for (auto& flag : allowed) flag = static_cast<int>(random.next() % 1000) >= blockedPerMille;
+  const Index emptyRow = static_cast<Index>(random.next() % static_cast<std::uint64_t>(n));
+  std::fill_n(allowed.begin() + emptyRow * n, n, std::uint8_t{0});
+  const ConstFlagMap keyPadding(padding.data(), 1, n);
+  const ConstFlagMap allowedMap(allowed.data(), n, n);
+
+  std::array<Buffer<T>, 6> masked{Buffer<T>(n, n), Buffer<T>(n, n), Buffer<T>(n, n),
+                                  Buffer<T>(n, n), Buffer<T>(n, n), Buffer<T>(dV == 0 ? 0 : n, dV)};
+  AttentionPanels<T> panels{masked[0].map(), masked[1].map(), masked[2].map(),
+                            masked[3].map(), masked[4].map(), masked[5].map()};
+  const AttentionInputs<T> maskedIn{in.queries, in.keys,           in.relativeKeys,
+                                    in.values,  in.relativeValues, in.causal,
+                                    0,          keyPadding,        allowedMap};
+  static AttentionWorkspace<T> workspace;
+  computeAttention(maskedIn, workspace, panels);
+
+  bool finiteValues = true;
+  for (Index i = 0; i < in.values.size(); ++i)
+    finiteValues = finiteValues && std::isfinite(in.values.data()[i]);
+  for (Index r = 0; r < in.relativeValues.rows(); ++r) {
+    for (Index c = 0; c < in.relativeValues.cols(); ++c) {
+      finiteValues = finiteValues && std::isfinite(in.relativeValues(r, c));
+    }
+  }
+  const double sumTolerance = 4.0 * static_cast<double>(n + 2) * std::numeric_limits<T>::epsilon();
+  for (Index i = 0; i < n; ++i) {
+    for (int p = 0; p < 3; ++p) {
+      for (Index j = 0; j < n; ++j) FUZZ_CHECK(sameBits(masked[p](i, j), (*unmasked[p])(i, j)));
+    }
+    Index kept = 0;
+    for (Index j = 0; j < n; ++j) {
+      const bool counts = !(in.causal && j > i) && padding[j] == 0 && allowed[i * n + j] != 0;
+      kept += counts ? 1 : 0;
+      for (int p : {3, 4}) {
+        const T weight = masked[p](i, j);
+        FUZZ_CHECK(!(weight < T(0)) && !(weight > T(1)));
+        if (!counts) FUZZ_CHECK(sameBits(weight, T(0)));
+      }
+    }
+    if (kept == 0 && finiteValues) {
+      for (Index c = 0; c < dV; ++c) FUZZ_CHECK(sameBits(masked[5](i, c), T(0)));
+    }
+    for (int p : {3, 4}) {
+      bool finiteRow = true;
+      double sum = 0.0;
+      for (Index j = 0; j < n; ++j) {
+        const bool counts = !(in.causal && j > i) && padding[j] == 0 && allowed[i * n + j] != 0;
+        const Buffer<T>& scores = p == 3 ? *unmasked[0] : *unmasked[2];
+        if (counts) finiteRow = finiteRow && std::isfinite(scores(i, j));
+        sum += static_cast<double>(masked[p](i, j));
+      }
+      if (kept == 0)
+        FUZZ_CHECK(sum == 0.0);
+      else if (finiteRow)
+        FUZZ_CHECK(std::fabs(sum - 1.0) <= sumTolerance);
+    }
+  }
+
+  // Two heads, each the same inputs: [Q Q], [K K], [V V], the tables shared.
+  Buffer<T> queries2(n, 2 * dK), keys2(n, 2 * dK), values2(dV == 0 ? 0 : n, 2 * dV);
+  queries2.map() << in.queries, in.queries;
+  keys2.map() << in.keys, in.keys;
+  if (dV > 0) values2.map() << in.values, in.values;
+  std::array<Buffer<T>, 6> heads{Buffer<T>(2 * n, n), Buffer<T>(2 * n, n),
+                                 Buffer<T>(2 * n, n), Buffer<T>(2 * n, n),
+                                 Buffer<T>(2 * n, n), Buffer<T>(dV == 0 ? 0 : n, 2 * dV)};
+  AttentionPanels<T> headPanels{heads[0].map(), heads[1].map(), heads[2].map(),
+                                heads[3].map(), heads[4].map(), heads[5].map()};
+  const AttentionInputs<T> headsIn{queries2.constMap(),
+                                   keys2.constMap(),
+                                   in.relativeKeys,
+                                   values2.constMap(),
+                                   in.relativeValues,
+                                   in.causal,
+                                   0,
+                                   keyPadding,
+                                   allowedMap};
+  computeHeads(headsIn, 2, workspace, headPanels);
+  for (Index head = 0; head < 2; ++head) {
+    for (int p = 0; p < 5; ++p) {
+      for (Index i = 0; i < n; ++i) {
+        for (Index j = 0; j < n; ++j)
+          FUZZ_CHECK(sameBits(heads[p](head * n + i, j), masked[p](i, j)));
+      }
+    }
+    for (Index i = 0; i < (dV == 0 ? 0 : n); ++i) {
+      for (Index c = 0; c < dV; ++c)
+        FUZZ_CHECK(sameBits(heads[5](i, head * dV + c), masked[5](i, c)));
+    }
+  }
+}
+
 template <typename T>
 void run(FuzzedDataProvider& fdp) {
   const Index n = fdp.ConsumeIntegralInRange<Index>(1, kMaxN);
@@ -158,6 +269,8 @@ void run(FuzzedDataProvider& fdp) {
   computeAttention(in, workspace, panels);
   checkRowBlock<T>(fdp, in,
                    {&content, &position, &combined, &contentWeights, &combinedWeights, &output});
+  checkMasksAndHeads<T>(
+      in, seed, {&content, &position, &combined, &contentWeights, &combinedWeights, &output});
 
   // The seed's per-pair loops on the same inputs (a zero value table stands in for "none").
   Buffer<T> positionReference(n, n);
