@@ -42,6 +42,24 @@ describe('memory', () => {
     expect(after.heapInUseBytes).toBeLessThanOrEqual(settled.heapInUseBytes);
   });
 
+  test('calls with heads, masks and a scale leave WASM memory flat', () => {
+    const inputs = problem(rp, 11, 40, 8, 3, Float32Array); // two heads of 4, per-head tables
+    const keyPadding = Uint8Array.from({ length: 40 }, (_, j) => (j % 7 === 3 ? 1 : 0));
+    const allowed = { rows: 40, cols: 40, data: Uint8Array.from({ length: 1600 }, (_, x) => (x % 5 ? 1 : 0)) };
+    const out = rp.allocateAttention({ ...inputs, heads: 2 });
+    const round = (i) => {
+      rp.attention({ ...inputs, heads: 2, keyPadding, allowed, causal: i % 2 === 0, scale: 0.5 });
+      rp.attention({ ...inputs, heads: 2, keyPadding }, out);
+      rp.attention({ ...inputs, allowed: i % 3 ? allowed : undefined });
+    };
+    for (let i = 0; i < 3; i += 1) round(i);
+    const settled = rp.memory();
+    for (let i = 0; i < 1000; i += 1) round(i);
+    const after = rp.memory();
+    expect(after.wasmBytes).toBe(settled.wasmBytes);
+    expect(after.heapInUseBytes).toBeLessThanOrEqual(settled.heapInUseBytes);
+  });
+
   test('results stay valid after WASM memory grows, and a huge call is not kept', () => {
     const small = rp.attention(problem(rp, 5, 6, 4, 2, Float64Array));
     const copy = Float64Array.from(small.combinedWeights.data);
