@@ -8,12 +8,19 @@ import { drawRectHeatmap } from '../render/heatmap-rect.js';
 import { download } from '../files/download.js';
 import { themeColours } from './attention-figure.js';
 import { followScroll, showTooltip, wirePanel } from './interaction.js';
-import { MATRIX_KINDS } from './matrix-panels.js';
+import { MATRIX_KINDS, queryCount } from './matrix-panels.js';
 import { createPanelFigure } from './panel-figure.js';
 import { formatSignificant } from './panels.js';
 
 const LABEL_SPACE = 62; // as heatmap-rect.js: the label margin the canvas width is reckoned with
 const MARGIN_SIDES = LABEL_SPACE + 30 + Math.round(LABEL_SPACE * 0.35);
+
+// Under the colour bar: how the cells map to pixels.
+const noteFor = ({ rows, cols }, gRows, gCols) => {
+  if (gRows < rows || gCols < cols)
+    return `${rows} × ${cols} cells on ${gRows} × ${gCols} pixels: each pixel shows the mean of the cells it covers.`;
+  return rows === cols ? '' : `${queryCount(rows)} × ${cols} keys.`;
+};
 
 /** A cell's value as the tooltip and the readout give it. */
 export const formatCell = (v) => (v === -Infinity ? 'masked (−∞)' : formatSignificant(v, 3));
@@ -74,7 +81,8 @@ export class MatrixFigure {
     const { canvas, wrap, caption } = this.parts;
     if (!view || !wrap.isConnected || wrap.clientWidth === 0) return;
     const kind = MATRIX_KINDS[view.kind];
-    const width = Math.min(wrap.clientWidth, Math.ceil(this.maxSide + MARGIN_SIDES));
+    // Room for the colour bar's label and the note even when the matrix is small (fit, max-height).
+    const width = Math.min(wrap.clientWidth, Math.max(320, Math.ceil(this.maxSide + MARGIN_SIDES)));
     const scale = makeScale(kind.scale, view.extent, kind.range ? kind.range(view) : (view.max ?? undefined));
     scale.label = kind.barLabel(view, scale);
     const label = (labels) => (index) => (labels ? labels[index] : String(index));
@@ -91,12 +99,7 @@ export class MatrixFigure {
       colValue: (j) => j,
       xTitle: 'key j →',
       yTitle: 'query i ↓',
-      note: (gRows, gCols) =>
-        gRows < rows || gCols < cols
-          ? `${rows} × ${cols} cells on ${gRows} × ${gCols} pixels: each pixel shows the mean of the cells it covers.`
-          : rows === cols
-            ? ''
-            : `${rows} queries × ${cols} keys.`,
+      note: (gRows, gCols) => noteFor(view, gRows, gCols),
       highlight: this.selection ? { i: this.selection.i, j: this.selection.j } : null,
       width,
       maxSide: this.maxSide,
@@ -107,7 +110,7 @@ export class MatrixFigure {
     const format = (v) => formatSignificant(v, 3);
     canvas.setAttribute(
       'aria-label',
-      `${this.title}: ${rows} by ${cols} heatmap, query rows i down, key columns j across; values from ${format(view.extent.min)} to ${format(view.extent.max)}; colour scale ${format(scale.min)} to ${format(scale.max)}${view.masked ? `; ${view.masked} masked cells (grey)` : ''}.`,
+      `${this.title}: ${rows} by ${cols} heatmap, query rows i down, key columns j across; values from ${format(view.extent.min)} to ${format(view.extent.max)}; colour scale ${format(scale.min)} to ${format(scale.max)}${view.masked ? `; ${view.masked} masked cells (grey)` : ''}. ${noteFor(view, this.layout.gRows, this.layout.gCols)}`.trim(),
     );
     canvas.dataset.layout = JSON.stringify({
       x0: this.layout.x0,

@@ -23,7 +23,9 @@ export function rowSumRange({ rows, cols, values }) {
 }
 
 const AXES = 'Row i is a query, column j a key';
-const shape = (view) => (view.rows === view.cols ? '' : ` (${view.rows} queries, ${view.cols} keys)`);
+/** "1 query", "3 queries". */
+export const queryCount = (rows) => (rows === 1 ? '1 query' : `${rows} queries`);
+const shape = (view) => (view.rows === view.cols ? '' : ` (${queryCount(view.rows)}, ${view.cols} keys)`);
 const maskedText = (view) => (view.masked ? ' Grey: masked cells (−∞), which a softmax gives weight 0.' : '');
 // A matrix's rows sum to `target` (to float32 precision), said only when true.
 const rowsSum = (view, target) => {

@@ -168,16 +168,21 @@ function axis(count, available, ratio) {
 
 // Both axes with square cells (spec.squareCells: a matrix of one's own, n_q × n_k): the same
 // whole number of device pixels per cell on both while the longer axis allows a pixel per cell;
-// beyond that the longer axis takes the whole side (block means) and the shorter one its share,
-// at least a device pixel per cell and 24 CSS px in all (a single query row stays visible).
+// beyond that the longer axis takes the whole side (block means) and the shorter one its share.
+// The shorter side is at least 24 CSS px (a whole number of device pixels per cell), so that a
+// single query row stays visible: its cells are then taller (or wider) than square.
 function squareAxes(rows, cols, available, ratio) {
   const long = Math.max(rows, cols);
-  const cellDevice = Math.floor((available * ratio) / long);
-  const make = (count, device) => ({ device, side: device / ratio, cell: device / ratio / count });
-  if (cellDevice >= 1) return { across: make(cols, cellDevice * cols), down: make(rows, cellDevice * rows) };
   const full = Math.floor(available * ratio);
+  const cellDevice = Math.floor(full / long);
+  const least = (count) => Math.min(full, count * Math.ceil((24 * ratio) / count));
   const share = (count) =>
-    count === long ? full : Math.min(full, Math.max(count, Math.round((full * count) / long), Math.round(24 * ratio)));
+    cellDevice >= 1
+      ? Math.max(cellDevice * count, least(count))
+      : count === long
+        ? full
+        : Math.min(full, Math.max(Math.round((full * count) / long), Math.round(24 * ratio)));
+  const make = (count, device) => ({ device, side: device / ratio, cell: device / ratio / count });
   return { across: make(cols, share(cols)), down: make(rows, share(rows)) };
 }
 
