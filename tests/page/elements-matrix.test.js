@@ -3,6 +3,7 @@
 // (computed here in Node, independently of the build's tables), square cells, a caption true for
 // the numbers, the tooltip reading a cell with its labels, −Infinity cells masked, and bad values
 // refused with a TypeError or RangeError naming the field while the element keeps what it drew.
+import { readFileSync } from 'node:fs';
 import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
 import { describe, expect, test } from 'vitest';
 import { usePage } from './page-fixture.js';
@@ -127,6 +128,13 @@ describe('<relpos-attention> el.matrix: a matrix of your own', () => {
     expect(tip).toContain('(1, 4)');
     expect(tip).toContain('on → the');
     expect(tip).toContain(String(Number(stored[7 + 4].toPrecision(3))));
+    // The arrow keys move on from the cell read last, within rows × cols.
+    await page.mouse.move(0, 0);
+    await page.$eval('#own', (el) => el.shadowRoot.querySelector('.relpos-canvas-wrap').focus());
+    for (const key of ['ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'End'])
+      await page.keyboard.press(key);
+    const readout = await page.$eval('#own', (el) => el.shadowRoot.querySelector('[aria-live]').textContent);
+    expect(readout).toBe(`Layer 2, head 3, row 2, column 6: ${Number(stored[2 * 7 + 6].toPrecision(3))}.`);
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -240,6 +248,63 @@ describe('<relpos-attention> el.matrix: a matrix of your own', () => {
     );
     expect(state.last).toEqual(rgb(state.masked));
     expect(near(state.first, rgb(state.masked))).toBe(false);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test("the README's example runs as written (an onnxruntime-style Tensor's head, then JSON fetched) and draws what it says", async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Draw your own data'));
+    const example = section
+      .match(/```js\n([\s\S]*?)```/)[1]
+      .replace(/^import .*$/m, '') // the page has the elements already
+      .replace("document.querySelector('relpos-attention')", "document.getElementById('own')");
+    const { page, context, problems } = await openExamples();
+    const json = { data: [0.75, 0.25, 0, 0.5, 0.5, 0], shape: [2, 3] };
+    await page.route('**/weights.json', (route) => route.fulfill({ json }));
+    // dims [1, 4, 3, 5]: four heads of 3 queries × 5 keys; head h's weights are h / 4 … (uniform rows otherwise).
+    const heads = await page.evaluate(async (code) => {
+      const attn = {
+        dims: [1, 4, 3, 5],
+        data: new Float32Array(4 * 15).map((_, index) => (index % 15 === 0 ? 0.8 : 0.05)),
+      };
+      const queryTokens = ['sat', 'on', 'mat'];
+      const keyTokens = ['the', 'cat', 'sat', 'on', 'mat'];
+      const el = document.getElementById('own');
+      const drawn = [];
+      el.addEventListener('relpos-render', () => drawn.push({ ...el.matrix, data: Array.from(el.matrix.data) }));
+      await new Function('attn', 'queryTokens', 'keyTokens', `return (async () => { ${code} })();`)(
+        attn,
+        queryTokens,
+        keyTokens,
+      );
+      await new Promise((done) => el.addEventListener('relpos-render', done, { once: true }));
+      return drawn;
+    }, example);
+    // The last render is of the JSON matrix, the example's second assignment.
+    const last = heads.at(-1);
+    expect(last).toMatchObject({ rows: 2, cols: 3, kind: 'weights', data: json.data });
+    const drawn = await readCells(page);
+    json.data.forEach((w, index) => expect(near(drawn.pixels[index], rgb(interpolateViridis(w / 0.75)))).toBe(true));
+    // The first assignment alone: head 3 of the tensor, its labels and title.
+    const first = await page.evaluate(async (code) => {
+      const attn = {
+        dims: [1, 4, 3, 5],
+        data: new Float32Array(4 * 15).map((_, index) => (index === 45 ? 0.8 : 0.05)),
+      };
+      const el = document.getElementById('own');
+      const body = code.slice(0, code.indexOf('// From PyTorch'));
+      new Function('attn', 'queryTokens', 'keyTokens', body)(
+        attn,
+        ['sat', 'on', 'mat'],
+        ['the', 'cat', 'sat', 'on', 'mat'],
+      );
+      await new Promise((done) => el.addEventListener('relpos-render', done, { once: true }));
+      return { ...el.matrix, data: Array.from(el.matrix.data) };
+    }, example);
+    expect(first).toMatchObject({ rows: 3, cols: 5, title: 'Layer 2, head 3', rowLabels: ['sat', 'on', 'mat'] });
+    expect(first.data[0]).toBeCloseTo(0.8, 6); // element 45 of the tensor: head 3's first cell
+    expect(first.data.slice(1)).toEqual(Array(14).fill(Math.fround(0.05)));
     expect(problems).toEqual([]);
     await context.close();
   });
