@@ -135,6 +135,20 @@ describe('<relpos-attention> el.matrix: a matrix of your own', () => {
       await page.keyboard.press(key);
     const readout = await page.$eval('#own', (el) => el.shadowRoot.querySelector('[aria-live]').textContent);
     expect(readout).toBe(`Layer 2, head 3, row 2, column 6: ${Number(stored[2 * 7 + 6].toPrecision(3))}.`);
+    // Download PNG: the canvas as drawn, on the panel's background.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('#own').getByRole('button', { name: 'Download PNG: Layer 2, head 3' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('relpos-matrix.png');
+    const png = readFileSync(await download.path());
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual(
+      await page.$eval('#own', (el) => {
+        const canvas = el.shadowRoot.querySelector('canvas');
+        return [canvas.width, canvas.height];
+      }),
+    );
     expect(problems).toEqual([]);
     await context.close();
   });

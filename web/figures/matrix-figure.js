@@ -82,7 +82,7 @@ export class MatrixFigure {
     if (!view || !wrap.isConnected || wrap.clientWidth === 0) return;
     const kind = MATRIX_KINDS[view.kind];
     // Room for the colour bar's label and the note even when the matrix is small (fit, max-height).
-    const width = Math.min(wrap.clientWidth, Math.max(320, Math.ceil(this.maxSide + MARGIN_SIDES)));
+    const width = Math.min(wrap.clientWidth, Math.max(420, Math.ceil(this.maxSide + MARGIN_SIDES)));
     const scale = makeScale(kind.scale, view.extent, kind.range ? kind.range(view) : (view.max ?? undefined));
     scale.label = kind.barLabel(view, scale);
     const label = (labels) => (index) => (labels ? labels[index] : String(index));
