@@ -71,6 +71,18 @@ function valuesOf(where, data, count) {
     );
   }
   const values = new Float64Array(count);
+  if (!plain) {
+    // A typed array holds numbers: copy it at once, then only look for NaN and +Infinity.
+    values.set(data);
+    for (let index = 0; index < count; index += 1) {
+      const v = values[index];
+      if (v !== v || v === Infinity)
+        throw new RangeError(
+          `${where}: matrix.data[${index}] is ${v}; every entry must be finite (−Infinity or null: a masked cell)`,
+        );
+    }
+    return values;
+  }
   for (let index = 0; index < count; index += 1) {
     let v = data[index];
     if (plain && v === null) v = -Infinity;
@@ -137,7 +149,8 @@ export function checkMatrixInput(where, value) {
   let low = Infinity;
   let high = -Infinity;
   let masked = 0;
-  for (const v of values) {
+  for (let index = 0; index < values.length; index += 1) {
+    const v = values[index];
     if (v === -Infinity) masked += 1;
     else {
       if (v < low) low = v;
