@@ -85,13 +85,20 @@ function declaration(Element, tagName, description, extra) {
               description:
                 'A result of rp.attention() (n ≤ 64) drawn instead of the seeded example; null: the example.',
             },
+            {
+              kind: 'field',
+              name: 'matrix',
+              type: { text: 'RelposMatrix | null' },
+              description:
+                "One matrix of your own, any rows × cols up to 2048 × 2048 cells in all: { data, rows, cols } or { data, dims } (an onnxruntime Tensor) or { data, shape }, with kind ('weights', 'scores', 'biases', 'difference'), title, caption, rowLabels, colLabels, max; drawn as one panel instead of the example; null: the example.",
+            },
           ]
         : []),
       {
         kind: 'field',
         name: 'view',
         readonly: true,
-        description: 'The numbers last drawn (null before the first render).',
+        description: 'The numbers last drawn (null before the first render, and while a matrix of your own is drawn).',
       },
     ],
     events: [

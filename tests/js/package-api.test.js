@@ -283,7 +283,16 @@ console.log(JSON.stringify({ exports: Object.keys(m).sort(), dom: typeof HTMLEle
           'function',
         );
       }
+      // Every writable field the manifest lists (result, matrix too) is a property of the class.
+      for (const member of declaration.members.filter((entry) => entry.kind === 'field' && !entry.readonly)) {
+        expect(Object.getOwnPropertyDescriptor(Element.prototype, member.name)?.set, member.name).toBeTypeOf(
+          'function',
+        );
+      }
     }
+    expect(declarations.find((d) => d.tagName === 'relpos-attention').members.map((entry) => entry.name)).toContain(
+      'matrix',
+    );
     const definitions = manifest.modules
       .flatMap((module) => module.exports)
       .filter((e) => e.kind === 'custom-element-definition');

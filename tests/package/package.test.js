@@ -4,7 +4,8 @@
 // DOM as under SSR), TypeScript strict under moduleResolution bundler, node16 and nodenext with a
 // TSX file, production builds by Vite, esbuild, rollup and webpack of both element entry points
 // (all opened in one Chromium under a strict Content-Security-Policy: the elements are defined
-// and draw), publint and are-the-types-wrong.
+// and draw), a module worker of relpos-wasm/worker bundled by Vite (bit for bit as the main
+// thread), publint and are-the-types-wrong.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -236,6 +237,9 @@ export { z, v, same, fromBundle, layout };
 
 export const figure = <relpos-attention seq-len={5} causal panels="combined-weights" theme="dark" />;
 export const profile = <relpos-profile width={2} asymmetry="0.4" />;
+export const own = <relpos-attention matrix={{ data: new Float32Array(6), dims: [2, 3], kind: 'weights', title: 'Head 0' }} />;
+// @ts-expect-error kind is weights, scores, biases or difference
+export const wrongKind = <relpos-attention matrix={{ data: [1], rows: 1, cols: 1, kind: 'heat' }} />;
 // @ts-expect-error theme is light, dark or auto
 export const wrong = <relpos-attention theme="blue" />;
 `;
@@ -345,12 +349,95 @@ window.__fromModule = (await createRelPos({ wasmModule })).randn(42, 1)[0];
   return name;
 }
 
+// A Vite app (Vite's defaults) whose page runs attention in the module workers of
+// relpos-wasm/worker (Vite emits worker-entry.js, found by `new Worker(new URL(…,
+// import.meta.url), { type: 'module' })`, as a file of its own) and on the main thread, float64 and float32, and records whether the two
+// agree bit for bit. n = 70 spans three blocks of 32 query rows, so two workers share the rows.
+async function buildWorkerApp() {
+  const name = 'vite-worker';
+  const src = join(app, 'src', name);
+  write(
+    join(src, 'main.js'),
+    `import { createRelPos } from 'relpos-wasm';
+import { createRelPosWorker } from 'relpos-wasm/worker';
+
+const rp = await createRelPos();
+const pool = await createRelPosWorker({ workers: 2 });
+const [n, d, k] = [70, 8, 3];
+// Every array of the result as bytes, by name: equal bytes are equal bits.
+const bytes = (result) =>
+  Object.fromEntries(
+    Object.entries(result)
+      .filter(([, value]) => value?.data)
+      .map(([key, { rows, cols, data }]) => [key, [rows, cols, data.constructor.name, Array.from(new Uint8Array(data.buffer, data.byteOffset, data.byteLength))]]),
+  );
+const runs = {};
+for (const type of [Float64Array, Float32Array]) {
+  let seed = 0;
+  const m = (rows, cols) => ({ rows, cols, data: type.from(rp.randn((seed += 1), rows * cols)) });
+  const inputs = { q: m(n, d), k: m(n, d), v: m(n, d), relKeys: m(2 * k + 1, d), relValues: m(2 * k + 1, d), causal: true };
+  const inWorkers = bytes(await pool.attention(inputs));
+  const onMain = bytes(rp.attention(inputs));
+  runs[type.name] = {
+    names: Object.keys(onMain),
+    same: JSON.stringify(inWorkers) === JSON.stringify(onMain),
+    weights: onMain.combinedWeights.slice(0, 3),
+  };
+}
+window.__worker = { size: pool.size, runs };
+`,
+  );
+  write(join(src, 'index.html'), page('<script type="module" src="./main.js"></script>'));
+  const { build } = await import('vite');
+  await build({
+    root: src,
+    base: './',
+    configFile: false,
+    logLevel: 'silent',
+    build: { outDir: join(app, 'out', name), emptyOutDir: true, target: 'es2022' },
+  });
+  return name;
+}
+
 describe('bundled for the browser', () => {
   const apps = [];
+  let workerApp;
   beforeAll(async () => {
     for (const bundler of BUNDLERS)
       for (const entry of ENTRIES) apps.push([bundler, entry, await buildApp(bundler, entry)]);
+    workerApp = await buildWorkerApp();
   }, 240_000);
+
+  test('a module worker: relpos-wasm/worker bundled by Vite runs attention in its workers, bit for bit as the main thread, under a strict CSP', async () => {
+    const server = await serveFolder(join(app, 'out'), { headers: { 'content-security-policy': CSP } });
+    const browser = await launchBrowser();
+    try {
+      const tab = await browser.newPage();
+      const problems = [];
+      tab.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+      tab.on('pageerror', (e) => problems.push(e.message));
+      await tab.goto(`${server.url}${workerApp}/`);
+      await tab.waitForFunction(() => window.__worker, null, { timeout: 30_000 });
+      const report = await tab.evaluate(() => window.__worker);
+      expect(report.size).toBe(2);
+      for (const type of ['Float64Array', 'Float32Array']) {
+        const drawn = report.runs[type];
+        expect(drawn.names, type).toEqual(
+          expect.arrayContaining(['contentScores', 'positionBiases', 'combinedWeights', 'output']),
+        );
+        expect(drawn.weights.slice(0, 3), type).toEqual([70, 70, type]);
+        expect(drawn.same, type).toBe(true);
+      }
+      // The workers are real module workers from the bundle's own files (not Blob URLs).
+      const workers = tab.workers().map((worker) => worker.url());
+      expect(workers).toHaveLength(2);
+      for (const url of workers) expect(url).toMatch(new RegExp(`^${server.url}${workerApp}/assets/.+\\.js$`));
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  }, 60_000);
 
   test('production builds by Vite, esbuild, rollup and webpack of both entry points keep the elements, and they draw in Chromium under a strict CSP', async () => {
     const server = await serveFolder(join(app, 'out'), { headers: { 'content-security-policy': CSP } });

@@ -83,6 +83,39 @@ describe('relpos-wasm/render', () => {
     }
   });
 
+  test('heatmap: an onnxruntime-style Tensor as is (data a getter of the class), n_q ≠ n_k (2 × 5)', async () => {
+    const data = [0.1, 0.2, 0.3, 0.15, 0.25, 0.6, 0.1, 0.1, 0.1, 0.1];
+    const result = await page.evaluate((values) => {
+      class Tensor {
+        constructor(array, dims) {
+          this.cpuData = array;
+          this.dims = dims;
+          this.type = 'float32';
+        }
+        get data() {
+          return this.cpuData;
+        }
+      }
+      const canvas = document.createElement('canvas');
+      document.body.append(canvas);
+      const layout = window.render.heatmap(canvas, new Tensor(Float32Array.from(values), [2, 5]), { width: 600 });
+      const g = canvas.getContext('2d');
+      const pixels = [];
+      for (let i = 0; i < 2; i += 1)
+        for (let j = 0; j < 5; j += 1) {
+          const x = Math.floor((layout.x0 + (j + 0.5) * layout.cellW) * devicePixelRatio);
+          const y = Math.floor((layout.y0 + (i + 0.5) * layout.cellH) * devicePixelRatio);
+          pixels.push(Array.from(g.getImageData(x, y, 1, 1).data.slice(0, 3)));
+        }
+      return pixels;
+    }, data);
+    const stored = Float32Array.from(data);
+    const [low, high] = [Math.min(...stored), Math.max(...stored)];
+    stored.forEach((value, index) =>
+      expect(close(result[index], rgb(interpolateViridis((value - low) / (high - low)))), `cell ${index}`).toBe(true),
+    );
+  });
+
   test('heatmap: maskFrom draws the masked cells in the masked colour', async () => {
     const { pixels } = await drawAndRead(
       { rows: 3, cols: 3, data: [1, 2, 3, 4, 5, 6, 7, 8, 9] },

@@ -82,6 +82,28 @@ element.addEventListener('relpos-render', (event) => {
 // @ts-expect-error view is read-only
 element.view = null;
 
+// A matrix of one's own: { data, dims } as onnxruntime-web's Tensor has them, a JSON array with
+// null for masked cells, labels; reading gives the Float64Array drawn.
+declare const ortTensor: { data: Float32Array; dims: readonly number[]; type: 'float32' };
+element.matrix = ortTensor;
+element.matrix = {
+  data: ortTensor.data,
+  dims: ortTensor.dims,
+  kind: 'weights',
+  rowLabels: ['a', 'b'],
+  title: 'Head 0',
+};
+element.matrix = { data: [0.5, null, 1, -2], rows: 2, cols: 2, kind: 'scores', max: 2 };
+element.matrix = null;
+const drawnData = (el: RelposAttentionElement): Float64Array | undefined => el.matrix?.data;
+void drawnData;
+// @ts-expect-error kind is weights, scores, biases or difference
+element.matrix = { data: [1], rows: 1, cols: 1, kind: 'heat' };
+// @ts-expect-error a matrix needs its sides
+element.matrix = { data: [1] };
+// @ts-expect-error BigInt data
+element.matrix = { data: new BigInt64Array(1), rows: 1, cols: 1 };
+
 export { isElement };
 
 const stable = rp.example({

@@ -8,6 +8,56 @@ export type RelposPanelId =
 export type RelposTheme = 'light' | 'dark' | 'auto' | 'inherit';
 
 /**
+ * How a matrix of your own is coloured and captioned: 'weights' (viridis from 0 to the largest
+ * weight or `max`; values in [0, 1]), 'scores', 'biases' and 'difference' (red-blue, symmetric
+ * around 0; −Infinity is a masked cell).
+ */
+export type RelposMatrixKind = 'weights' | 'scores' | 'biases' | 'difference';
+
+/** What <relpos-attention>'s `matrix` takes besides the numbers. */
+export interface RelposMatrixOptions {
+  /** Default: 'weights' when every value is in [0, 1], else 'scores'. */
+  kind?: RelposMatrixKind;
+  /** The panel's title (default: the kind's, e.g. "Attention weights"). */
+  title?: string;
+  /** Replaces the caption the element writes for the kind and the numbers. */
+  caption?: string;
+  /** One per row (query), e.g. the tokens. */
+  rowLabels?: readonly (string | number)[];
+  /** One per column (key). */
+  colLabels?: readonly (string | number)[];
+  /** Colours up to this value (weights: 0 to max; signed kinds: −max to max); beyond it they saturate. */
+  max?: number;
+}
+
+/** Numbers row-major: a plain array (JSON; null is a masked cell) or any typed array but BigInt ones. */
+type MatrixData = ArrayLike<number | null>;
+
+/**
+ * One matrix of your own for <relpos-attention>'s `matrix`: { data, rows, cols }, { data, dims:
+ * [rows, cols] } (an onnxruntime-web Tensor can be given as is) or { data, shape: [rows, cols] };
+ * at most 2048 × 2048 = 4,194,304 cells.
+ */
+export type RelposMatrixInput =
+  | (RelposMatrixOptions & { data: MatrixData; rows: number; cols: number })
+  | (RelposMatrixOptions & { data: MatrixData; dims: readonly number[] })
+  | (RelposMatrixOptions & { data: MatrixData; shape: readonly number[] });
+
+/** A matrix of your own as the element draws it (reading `matrix`). */
+export interface RelposMatrix {
+  rows: number;
+  cols: number;
+  /** A copy of the numbers; −Infinity where a cell is masked. */
+  data: Float64Array;
+  kind: RelposMatrixKind;
+  title: string;
+  caption: string | null;
+  rowLabels: string[] | null;
+  colLabels: string[] | null;
+  max: number | null;
+}
+
+/**
  * <relpos-attention>: the matrix panels. Every attribute is also a property that reflects it
  * (el.seed = 9 sets seed="9"; a boolean property sets or removes the bare attribute; null
  * removes it); reading a property gives the value drawn with (the default if absent or invalid).
@@ -15,7 +65,7 @@ export type RelposTheme = 'light' | 'dark' | 'auto' | 'inherit';
  * ("width" | "box"), max-height (px), captions and actions ("on" | "off").
  */
 export declare class RelposAttentionElement extends HTMLElement {
-  /** The numbers last drawn (null before the first render). */
+  /** The numbers last drawn (null before the first render, and while a matrix of your own is drawn). */
   readonly view: {
     n: number;
     maxDistance: number;
@@ -29,6 +79,15 @@ export declare class RelposAttentionElement extends HTMLElement {
    * goes back to the example. Setting anything else throws a TypeError or RangeError.
    */
   result: AttentionResult | null;
+  /**
+   * One matrix of your own, any rows × cols (n_q ≠ n_k too): your model's attention weights,
+   * scores or biases, drawn as one panel instead of the example (theme, fit, max-height,
+   * captions and actions still apply; the tokens attribute labels a square matrix without
+   * labels). A bad value throws a TypeError or RangeError naming the field and changes nothing;
+   * null goes back to the example. Setting it clears `result`, and setting `result` clears it.
+   */
+  get matrix(): RelposMatrix | null;
+  set matrix(value: RelposMatrixInput | null | undefined);
   /** seq-len: positions n, 1–64 (set by tokens unless given). */
   seqLen: number;
   /** d-k: the width of queries and keys, 1–64. */
@@ -102,6 +161,12 @@ export interface RelposAttentionAttributes {
   'max-height'?: Attribute;
   captions?: 'on' | 'off';
   actions?: 'on' | 'off';
+  /**
+   * Properties, not attributes: frameworks that set properties on custom elements (React 19,
+   * Preact, Vue with .prop, Lit with .matrix=) pass these objects through.
+   */
+  matrix?: RelposMatrixInput | null;
+  result?: AttentionResult | null;
   id?: string;
   class?: string;
   className?: string;

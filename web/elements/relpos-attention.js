@@ -8,7 +8,10 @@ import { fitOptions } from '../figures/fit-options.js';
 import { screenScale } from '../render/canvas-size.js';
 import { PANELS, parsePanelList } from '../figures/panels.js';
 import { checkResult, viewFromResult } from '../figures/result-view.js';
-import { ATTENTION_SETTINGS, MAX_TOKENS } from '../settings/settings.js';
+import { checkMatrixInput } from '../figures/matrix-input.js';
+import { MatrixFigure } from '../figures/matrix-figure.js';
+import { MATRIX_KINDS } from '../figures/matrix-panels.js';
+import { ATTENTION_SETTINGS, MAX_TOKENS, tokenLabels } from '../settings/settings.js';
 import { sharedPool } from '../figures/shared-pool.js';
 import { computeAttentionView, computeAttentionViewInWorkers } from '../figures/view.js';
 import { RelposBaseElement } from './base-element.js';
@@ -31,6 +34,7 @@ export class RelposAttentionElement extends RelposBaseElement {
   static settingNames = ATTENTION_SETTINGS;
 
   #given = null;
+  #matrix = null; // a checked matrix of one's own (matrix-input.js), or null
 
   constructor() {
     super();
@@ -49,8 +53,36 @@ export class RelposAttentionElement extends RelposBaseElement {
     else {
       checkResult('relpos-attention: result', value);
       this.#given = value;
+      this.#matrix = null;
     }
     this.scheduleRender();
+  }
+
+  /**
+   * One matrix of your own, any rows × cols (your model's attention weights, scores or biases):
+   * { data, rows, cols } or { data, dims: [rows, cols] } (an onnxruntime Tensor as is) or
+   * { data, shape }, with kind ('weights', 'scores', 'biases', 'difference'; default 'weights'
+   * when every value is in [0, 1], else 'scores'), title, caption, rowLabels, colLabels, max.
+   * Drawn as one panel instead of the example (theme, fit, max-height, captions and actions
+   * still apply; tokens labels a square matrix without labels of its own). A bad value throws a
+   * TypeError or RangeError and leaves the element as it was; null goes back to the example.
+   * Reading gives the matrix drawn: { rows, cols, data (a Float64Array copy), kind, title, … }.
+   */
+  set matrix(value) {
+    if (value === null || value === undefined) this.#matrix = null;
+    else {
+      this.#matrix = checkMatrixInput('relpos-attention: matrix', value);
+      this.#given = null;
+    }
+    this.scheduleRender();
+  }
+
+  get matrix() {
+    const m = this.#matrix;
+    if (!m) return null;
+    const title = m.title ?? MATRIX_KINDS[m.kind].title;
+    const { rows, cols, values: data, kind, caption, rowLabels, colLabels, max } = m;
+    return { rows, cols, data, kind, title, caption, rowLabels, colLabels, max };
   }
 
   get result() {
@@ -62,8 +94,9 @@ export class RelposAttentionElement extends RelposBaseElement {
     const { ids, note } = this.hasAttribute('panels')
       ? parsePanelList(this.getAttribute('panels'), PANEL_IDS, 'panels', kebab)
       : { ids: PANEL_IDS, note: null };
-    if (note) notes.push(note);
-    const key = ids.join(' ');
+    if (note && !this.#matrix) notes.push(note);
+    const matrix = this.#matrix;
+    const key = matrix ? 'matrix' : ids.join(' ');
     if (!this.figure || key !== this.panelKey) {
       this.grid?.remove();
       this.figure?.tooltip.remove();
@@ -72,8 +105,22 @@ export class RelposAttentionElement extends RelposBaseElement {
       this.grid.className = 'relpos-grid';
       this.grid.setAttribute('part', 'grid');
       this.shadow.append(this.grid);
-      this.figure = new AttentionFigure({ container: this.grid, overlay: this.shadow, panelIds: ids, numbered: false });
+      this.figure = matrix
+        ? new MatrixFigure({ container: this.grid, overlay: this.shadow })
+        : new AttentionFigure({ container: this.grid, overlay: this.shadow, panelIds: ids, numbered: false });
       this.panelKey = key;
+    }
+    if (matrix) {
+      // A square matrix without labels of its own takes the tokens attribute's words.
+      const words =
+        this.hasAttribute('tokens') && matrix.rows === matrix.cols ? tokenLabels(settings.tokens, matrix.rows) : null;
+      const labels = words?.map((word, i) => word || String(i)) ?? null;
+      this.renderId = (this.renderId ?? 0) + 1;
+      this.view = null;
+      this.computedBy = 'main';
+      this.figure.setView({ ...matrix, rowLabels: matrix.rowLabels ?? labels, colLabels: matrix.colLabels ?? labels });
+      notes.push(...this.fitFigures());
+      return notes;
     }
     // Numbers of your own (el.result) are drawn as given. Above MAX_TOKENS the numbers come
     // from the worker pool (or, where workers cannot start, the main thread); the latest
@@ -145,4 +192,5 @@ RelposAttentionElement.reflected = [
     actions: 'on',
   }),
   'result', // set before the element is defined: set again once it is
+  'matrix',
 ];

@@ -36,8 +36,10 @@ const KEY_MOVES = {
 export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getLastCell = () => null, select }) {
   const resumeFrom = () => {
     const cell = getSelection() ?? getLastCell();
-    const n = getLayout()?.n ?? 1;
-    return cell && cell.i < n && cell.j < n ? { i: cell.i, j: cell.j } : { i: 0, j: 0 };
+    const layout = getLayout();
+    const rows = layout?.rows ?? layout?.n ?? 1; // a rows × cols layout, or an n × n one
+    const cols = layout?.cols ?? layout?.n ?? 1;
+    return cell && cell.i < rows && cell.j < cols ? { i: cell.i, j: cell.j } : { i: 0, j: 0 };
   };
   const clientPoint = (cell) => {
     const layout = getLayout();

@@ -12,7 +12,7 @@ export function bounds(count, size) {
 }
 
 // values (rows × cols) averaged over the blocks each of gRows × gCols pixels covers: NaN cells
-// (no key) and masked cells (column >= maskFrom(i)) left out; a block of masked cells only is
+// (no key) and masked cells (column >= maskFrom(i), or MASKED values) left out; a block of masked cells only is
 // MASKED, of no-key cells only NaN. With rowSpan(i) -> [lo, hi) (the cells of row i that hold
 // numbers; NaN outside), the sums run over that span without a test per cell.
 export function blockMeans(values, rows, cols, gRows, gCols, maskFrom, rowSpan) {
@@ -20,7 +20,8 @@ export function blockMeans(values, rows, cols, gRows, gCols, maskFrom, rowSpan) 
   const bx = bounds(cols, gCols);
   const sums = new Float64Array(gRows * gCols);
   const counts = new Float64Array(gRows * gCols);
-  const maskedCounts = maskFrom ? new Float64Array(gRows * gCols) : null;
+  // Masked cells: past maskFrom(i), or −Infinity in the values (a matrix of one's own).
+  const maskedCounts = new Float64Array(gRows * gCols);
   let py = 0;
   for (let i = 0; i < rows; i += 1) {
     while (by[py + 1] <= i) py += 1;
@@ -39,7 +40,7 @@ export function blockMeans(values, rows, cols, gRows, gCols, maskFrom, rowSpan) 
           sums[out + px] += sum;
           counts[out + px] += to - from;
         }
-        if (maskedCounts) {
+        if (maskFrom) {
           const maskedFrom = Math.max(bx[px], lo, stop);
           const maskedTo = Math.min(bx[px + 1], hi);
           if (maskedTo > maskedFrom) maskedCounts[out + px] += maskedTo - maskedFrom;
@@ -52,24 +53,27 @@ export function blockMeans(values, rows, cols, gRows, gCols, maskFrom, rowSpan) 
       const hi = bx[px + 1];
       let sum = 0;
       let count = 0;
+      let masked = 0;
       for (let j = lo, last = Math.min(hi, stop); j < last; j += 1) {
         const v = values[row + j];
-        if (v === v) {
+        if (v === MASKED) masked += 1;
+        else if (v === v) {
           sum += v;
           count += 1;
         }
       }
       sums[out + px] += sum;
       counts[out + px] += count;
-      if (maskedCounts && hi > stop) {
-        let masked = 0;
+      maskedCounts[out + px] += masked;
+      if (maskFrom && hi > stop) {
+        masked = 0;
         for (let j = Math.max(lo, stop); j < hi; j += 1) if (values[row + j] === values[row + j]) masked += 1;
         maskedCounts[out + px] += masked;
       }
     }
   }
   for (let p = 0; p < gRows * gCols; p += 1) {
-    sums[p] = counts[p] ? sums[p] / counts[p] : maskedCounts && maskedCounts[p] ? MASKED : NaN;
+    sums[p] = counts[p] ? sums[p] / counts[p] : maskedCounts[p] ? MASKED : NaN;
   }
   return { grid: sums, bx };
 }

@@ -166,6 +166,26 @@ function axis(count, available, ratio) {
   return { device, side: device / ratio, cell: device / ratio / count };
 }
 
+// Both axes with square cells (spec.squareCells: a matrix of one's own, n_q × n_k): the same
+// whole number of device pixels per cell on both while the longer axis allows a pixel per cell;
+// beyond that the longer axis takes the whole side (block means) and the shorter one its share.
+// The shorter side is at least 24 CSS px (a whole number of device pixels per cell), so that a
+// single query row stays visible: its cells are then taller (or wider) than square.
+function squareAxes(rows, cols, available, ratio) {
+  const long = Math.max(rows, cols);
+  const full = Math.floor(available * ratio);
+  const cellDevice = Math.floor(full / long);
+  const least = (count) => Math.min(full, count * Math.ceil((24 * ratio) / count));
+  const share = (count) =>
+    cellDevice >= 1
+      ? Math.max(cellDevice * count, least(count))
+      : count === long
+        ? full
+        : Math.min(full, Math.max(Math.round((full * count) / long), Math.round(24 * ratio)));
+  const make = (count, device) => ({ device, side: device / ratio, cell: device / ratio / count });
+  return { across: make(cols, share(cols)), down: make(rows, share(rows)) };
+}
+
 /**
  * Draws `values` (rows × cols, row-major; NaN: no key, blank) into `canvas`.
  * spec: { rows, cols, values, scale (colormaps.makeScale) | scaleFor(sample, count, drawnExtent)
@@ -179,21 +199,26 @@ function axis(count, available, ratio) {
  *         boolean (dashed lines inside the first and last column), note (text, or
  *         (gRows, gCols) -> text: the drawn grid's size),
  *         highlight: { i, j, rows: [first, last] (the column's cells to outline) } | null,
+ *         squareCells: boolean (cells as wide as tall, the height following the shape),
  *         width, maxSide, colours }
  * Returns the layout in CSS px: { x0, y0, cellW, cellH, rows, cols, width, height, scale, gRows, gCols }.
  */
 export function drawRectHeatmap(canvas, spec) {
   const { rows, cols, colours } = spec;
   const ratio = globalThis.devicePixelRatio || 1;
-  const height = heatmapHeight(spec.width, spec.maxSide, 1, LABEL_SPACE) + NOTE_LINE; // room for a two-line note
+  const MARGIN = marginsFor(spec.width);
+  const available = Math.min(spec.maxSide ?? Infinity, spec.width - MARGIN.left - MARGIN.right);
+  const { across, down } = spec.squareCells
+    ? squareAxes(rows, cols, available, ratio)
+    : { across: axis(cols, available, ratio), down: axis(rows, available, ratio) };
+  // The height depends only on the width, or with square cells also on the matrix's shape.
+  const height = spec.squareCells
+    ? MARGIN.top + Math.max(down.side, 40) + MARGIN.bottom + NOTE_LINE
+    : heatmapHeight(spec.width, spec.maxSide, 1, LABEL_SPACE) + NOTE_LINE; // room for a two-line note
   const { context: g, width } = fitCanvas(canvas, spec.width, height);
-  const MARGIN = marginsFor(width);
   g.clearRect(0, 0, width, height);
   const font = colours.font || 'sans-serif';
 
-  const available = Math.min(spec.maxSide ?? Infinity, width - MARGIN.left - MARGIN.right);
-  const across = axis(cols, available, ratio);
-  const down = axis(rows, available, ratio);
   const cellW = across.cell;
   const cellH = down.cell;
   const x0 = Math.round((MARGIN.left + (available - across.side) / 2) * ratio) / ratio;

@@ -1,0 +1,170 @@
+// One matrix of the user's own (<relpos-attention>'s `matrix` property), rows × cols, n_q ≠ n_k
+// allowed: a panel with its title, a caption true for its kind and numbers (matrix-panels.js),
+// the heatmap with square cells (render/heatmap-rect.js), hover and arrow keys to read a cell,
+// and a PNG of what is drawn. The same outside interface as AttentionFigure where the element
+// uses it: maxSide, draw(), tooltip, readout.
+import { makeScale } from '../render/colormaps.js';
+import { drawRectHeatmap } from '../render/heatmap-rect.js';
+import { download } from '../files/download.js';
+import { themeColours } from './attention-figure.js';
+import { followScroll, showTooltip, wirePanel } from './interaction.js';
+import { MATRIX_KINDS, queryCount } from './matrix-panels.js';
+import { createPanelFigure } from './panel-figure.js';
+import { formatSignificant } from './panels.js';
+
+const LABEL_SPACE = 62; // as heatmap-rect.js: the label margin the canvas width is reckoned with
+const MARGIN_SIDES = LABEL_SPACE + 30 + Math.round(LABEL_SPACE * 0.35);
+
+// Under the colour bar: how the cells map to pixels.
+const noteFor = ({ rows, cols }, gRows, gCols) => {
+  if (gRows < rows || gCols < cols)
+    return `${rows} × ${cols} cells on ${gRows} × ${gCols} pixels: each pixel shows the mean of the cells it covers.`;
+  return rows === cols ? '' : `${queryCount(rows)} × ${cols} keys.`;
+};
+
+/** A cell's value as the tooltip and the readout give it. */
+export const formatCell = (v) => (v === -Infinity ? 'masked (−∞)' : formatSignificant(v, 3));
+
+export class MatrixFigure {
+  constructor({ container, overlay = container }) {
+    this.maxSide = 560;
+    this.view = null;
+    this.selection = null;
+    this.layout = null;
+    this.tipSpot = null;
+    this.stopFollow = null;
+    const doc = container.ownerDocument ?? container;
+    this.parts = createPanelFigure({ id: 'matrix', title: 'Attention weights' }, null);
+    this.heading = this.parts.figure.querySelector('h2');
+    container.append(this.parts.figure);
+    this.tooltip = doc.createElement('div');
+    this.tooltip.className = 'relpos-tooltip';
+    this.tooltip.setAttribute('role', 'tooltip');
+    this.tooltip.setAttribute('part', 'tooltip');
+    this.tooltip.hidden = true;
+    this.readout = doc.createElement('p');
+    this.readout.className = 'relpos-visually-hidden';
+    this.readout.setAttribute('aria-live', 'polite');
+    overlay.append(this.tooltip, this.readout);
+    const { canvas, wrap, png } = this.parts;
+    png.addEventListener('click', () => this.downloadPng());
+    wirePanel({
+      panelId: 'matrix',
+      canvas,
+      wrap,
+      getLayout: () => this.layout,
+      getSelection: () => this.selection,
+      select: (cell, options) => this.select(cell, options),
+    });
+  }
+
+  get canvas() {
+    return this.parts.canvas;
+  }
+
+  get title() {
+    return this.view ? (this.view.title ?? MATRIX_KINDS[this.view.kind].title) : '';
+  }
+
+  /** Draws a checked matrix (matrix-input.js checkMatrixInput). */
+  setView(view) {
+    this.view = view;
+    if (this.selection && (this.selection.i >= view.rows || this.selection.j >= view.cols)) this.select(null);
+    this.heading.textContent = this.title;
+    this.parts.wrap.setAttribute('aria-label', `${this.title}: use the arrow keys to read the cells`);
+    this.parts.png.setAttribute('aria-label', `Download PNG: ${this.title}`);
+    this.draw();
+  }
+
+  draw() {
+    const { view } = this;
+    const { canvas, wrap, caption } = this.parts;
+    if (!view || !wrap.isConnected || wrap.clientWidth === 0) return;
+    const kind = MATRIX_KINDS[view.kind];
+    // Room for the colour bar's label and the note even when the matrix is small (fit, max-height).
+    const width = Math.min(wrap.clientWidth, Math.max(420, Math.ceil(this.maxSide + MARGIN_SIDES)));
+    const scale = makeScale(kind.scale, view.extent, kind.range ? kind.range(view) : (view.max ?? undefined));
+    scale.label = kind.barLabel(view, scale);
+    const label = (labels) => (index) => (labels ? labels[index] : String(index));
+    const { rows, cols } = view;
+    this.layout = drawRectHeatmap(canvas, {
+      rows,
+      cols,
+      values: view.values,
+      scale,
+      scaleKey: `${scale.kind}|${scale.min}|${scale.max}`,
+      squareCells: true,
+      rowLabel: label(view.rowLabels),
+      colLabel: label(view.colLabels),
+      colValue: (j) => j,
+      xTitle: 'key j →',
+      yTitle: 'query i ↓',
+      note: (gRows, gCols) => noteFor(view, gRows, gCols),
+      highlight: this.selection ? { i: this.selection.i, j: this.selection.j } : null,
+      width,
+      maxSide: this.maxSide,
+      colours: themeColours(canvas),
+    });
+    const text = view.caption ?? kind.caption(view, scale);
+    if (caption.textContent !== text) caption.textContent = text;
+    const format = (v) => formatSignificant(v, 3);
+    canvas.setAttribute(
+      'aria-label',
+      `${this.title}: ${rows} by ${cols} heatmap, query rows i down, key columns j across; values from ${format(view.extent.min)} to ${format(view.extent.max)}; colour scale ${format(scale.min)} to ${format(scale.max)}${view.masked ? `; ${view.masked} masked cells (grey)` : ''}. ${noteFor(view, this.layout.gRows, this.layout.gCols)}`.trim(),
+    );
+    canvas.dataset.layout = JSON.stringify({
+      x0: this.layout.x0,
+      y0: this.layout.y0,
+      cellW: this.layout.cellW,
+      cellH: this.layout.cellH,
+      rows,
+      cols,
+      gRows: this.layout.gRows,
+      gCols: this.layout.gCols,
+      min: scale.min,
+      max: scale.max,
+      map: scale.map,
+    });
+  }
+
+  /** Selects a cell (or null): outlines it, shows the tooltip and reads it out. */
+  select(cell, { anchor, announce } = {}) {
+    if (!cell) {
+      if (!this.selection) return;
+      this.selection = null;
+      this.tooltip.hidden = true;
+      this.stopFollow?.();
+      this.stopFollow = null;
+      this.draw();
+      return;
+    }
+    const same = this.selection && this.selection.i === cell.i && this.selection.j === cell.j;
+    this.selection = { i: cell.i, j: cell.j };
+    if (!same) this.draw();
+    const { view } = this;
+    const { i, j } = cell;
+    const value = formatCell(view.values[i * view.cols + j]);
+    const lines = [
+      [this.title, value],
+      ['(i, j)', `(${i}, ${j})`],
+    ];
+    if (view.rowLabels || view.colLabels)
+      lines.push(['query → key', `${view.rowLabels?.[i] ?? i} → ${view.colLabels?.[j] ?? j}`]);
+    showTooltip(this.tooltip, lines, anchor ?? { x: 16, y: 16 });
+    const box = anchor ? this.canvas.getBoundingClientRect() : null;
+    this.tipSpot = box ? { canvas: this.canvas, dx: anchor.x - box.left, dy: anchor.y - box.top } : null;
+    this.stopFollow ??= followScroll(this.tooltip, () => this.tipSpot);
+    if (announce) this.readout.textContent = `${this.title}, row ${i}, column ${j}: ${value}.`;
+  }
+
+  /** The canvas as drawn, on the panel's background (opaque), as a PNG file. */
+  downloadPng() {
+    const { canvas } = this;
+    const page = new OffscreenCanvas(canvas.width, canvas.height);
+    const g = page.getContext('2d');
+    g.fillStyle = themeColours(canvas).panel || '#ffffff';
+    g.fillRect(0, 0, page.width, page.height);
+    g.drawImage(canvas, 0, 0);
+    page.convertToBlob({ type: 'image/png' }).then((blob) => download('relpos-matrix.png', blob));
+  }
+}
