@@ -20,6 +20,7 @@ import { stateFromQuery } from './url-state.js';
 
 const $ = (id) => document.getElementById(id);
 
+/** The page: its state and selection, the figures, and the modules that read and write them. */
 class Page {
   state;
   #highlightOffset = null;
