@@ -95,6 +95,25 @@ class TransformerModel {
   }
   Index tableOffset(Index base, int head) const;
 
+  // Head h's columns of sequence b's rows in a chunk's (rows x dModel) matrix: n x headWidth.
+  template <typename M>
+  auto headSlice(M& m, Index b, Index h, Index n) const {
+    const Index dk = headWidth();
+    return m.block(b * n, h * dk, n, dk);
+  }
+  // What one head's attention reads and writes for sequence b (n positions): its queries, keys
+  // and values (headSlice of the layer's) and its weights (n x n).
+  struct HeadView {
+    MatrixRef<T> queries, keys, values;
+    MatrixMap<T> weights;
+  };
+  HeadView headView(LayerActivations& a, Index b, Index h, Index n);
+  // Head h's a^K and a^V in layer `layer` (tableRows x headWidth).
+  struct RelativeTables {
+    ConstMatrixMap<T> keys, values;
+  };
+  RelativeTables relativeTables(int layer, Index h) const;
+
   // out (+)= alpha · op(a) · op(b) through the packed 128-bit kernel; with transposeA (the
   // weight gradients) out += aᵀ b by a kernel that reads a in place, b in panels.
   void gemm(ConstMatrixRef<T> a, bool transposeA, ConstMatrixRef<T> b, bool transposeB,

@@ -370,6 +370,22 @@ void TransformerModel<T>::product(ConstMatrixRef<T> a, ConstMatrixRef<T> b, bool
 }
 
 template <typename T>
+typename TransformerModel<T>::HeadView TransformerModel<T>::headView(LayerActivations& a, Index b,
+                                                                     Index h, Index n) {
+  const Index H = config_.heads;
+  return {headSlice(a.queries, b, h, n), headSlice(a.keys, b, h, n), headSlice(a.values, b, h, n),
+          MatrixMap<T>(a.weights.data() + (b * H + h) * n * n, n, n)};
+}
+
+template <typename T>
+typename TransformerModel<T>::RelativeTables TransformerModel<T>::relativeTables(int layer,
+                                                                                 Index h) const {
+  const Index rows = tableRows(), dk = headWidth();
+  return {ConstMatrixMap<T>(relativeKeys(layer, static_cast<int>(h)), rows, dk),
+          ConstMatrixMap<T>(relativeValues(layer, static_cast<int>(h)), rows, dk)};
+}
+
+template <typename T>
 __attribute__((noinline)) void TransformerModel<T>::attentionForward(int layer, int sequences,
                                                                      int seqLen) {
   if (!shawPositions()) {
@@ -378,18 +394,13 @@ __attribute__((noinline)) void TransformerModel<T>::attentionForward(int layer, 
   }
   LayerActivations& a = activations_[layer];
   const Index n = seqLen, H = config_.heads, dk = headWidth(), k = config_.maxDistance;
-  const Index rows = tableRows();
   const T scale = T(1) / std::sqrt(static_cast<T>(dk));
   auto projected = projected_.topRows(n);
   auto buckets = buckets_.topRows(n);
   for (Index b = 0; b < sequences; ++b) {
     for (Index h = 0; h < H; ++h) {
-      const auto q = a.queries.block(b * n, h * dk, n, dk);
-      const auto keys = a.keys.block(b * n, h * dk, n, dk);
-      const auto values = a.values.block(b * n, h * dk, n, dk);
-      const ConstMatrixMap<T> aK(relativeKeys(layer, static_cast<int>(h)), rows, dk);
-      const ConstMatrixMap<T> aV(relativeValues(layer, static_cast<int>(h)), rows, dk);
-      MatrixMap<T> w(a.weights.data() + (b * H + h) * n * n, n, n);
+      auto [q, keys, values, w] = headView(a, b, h, n);
+      const auto [aK, aV] = relativeTables(layer, h);
       product(q, keys, true, w, false);        // q kᵀ
       product(q, aK, true, projected, false);  // q a^Kᵀ, gathered by offset
       addGathered<T>(projected, k, w);
@@ -400,7 +411,7 @@ __attribute__((noinline)) void TransformerModel<T>::attentionForward(int layer, 
         softmaxInPlace(row, visible);
         std::fill(row + visible, row + n, T(0));
       }
-      auto z = a.heads.block(b * n, h * dk, n, dk);
+      auto z = headSlice(a.heads, b, h, n);
       product(w, values, false, z, false);  // w v
       bucket<T>(w, k, buckets);
       product(buckets, aV, false, z, true);  // + buckets a^V
@@ -426,23 +437,19 @@ __attribute__((noinline)) void TransformerModel<T>::attentionBackward(int layer,
   auto dW = dWeights_.topLeftCorner(n, n);
   for (Index b = 0; b < sequences; ++b) {
     for (Index h = 0; h < H; ++h) {
-      const auto q = a.queries.block(b * n, h * dk, n, dk);
-      const auto keys = a.keys.block(b * n, h * dk, n, dk);
-      const auto values = a.values.block(b * n, h * dk, n, dk);
-      const ConstMatrixMap<T> aK(relativeKeys(layer, static_cast<int>(h)), rows, dk);
-      const ConstMatrixMap<T> aV(relativeValues(layer, static_cast<int>(h)), rows, dk);
+      const auto [q, keys, values, w] = headView(a, b, h, n);
+      const auto [aK, aV] = relativeTables(layer, h);
       MatrixMap<T> gK(gradients_.data() + tableOffset(lp.relativeKeys, static_cast<int>(h)), rows,
                       dk);
       MatrixMap<T> gV(gradients_.data() + tableOffset(lp.relativeValues, static_cast<int>(h)), rows,
                       dk);
-      const ConstMatrixMap<T> w(a.weights.data() + (b * H + h) * n * n, n, n);
-      const auto dz = dHeads.block(b * n, h * dk, n, dk);
+      const auto dz = headSlice(dHeads, b, h, n);
       // d weights = dz (v_j + a^V[idx])
       product(dz, values, true, dW, false);
       product(dz, aV, true, projected, false);
       addGathered<T>(projected, k, dW);
       // d values = wᵀ dz, d a^V += buckets(w)ᵀ dz
-      auto dv = dValues_.block(b * n, h * dk, n, dk);
+      auto dv = headSlice(dValues_, b, h, n);
       dv.setZero();
       addTransposedLeftProduct<T>(w, dz, dv, passPanels_.data());
       bucket<T>(w, k, buckets);
@@ -453,11 +460,11 @@ __attribute__((noinline)) void TransformerModel<T>::attentionBackward(int layer,
         dW.row(i).array() = scale * w.row(i).array() * (dW.row(i).array() - dot);
       }
       // d queries = dS (k_j + a^K[idx]); d keys = dSᵀ q; d a^K += buckets(dS)ᵀ q
-      auto dq = dQueries_.block(b * n, h * dk, n, dk);
+      auto dq = headSlice(dQueries_, b, h, n);
       product(dW, keys, false, dq, false);
       bucket<T>(dW, k, buckets);
       product(buckets, aK, false, dq, true);
-      auto dkey = dKeys_.block(b * n, h * dk, n, dk);
+      auto dkey = headSlice(dKeys_, b, h, n);
       dkey.setZero();
       addTransposedLeftProduct<T>(dW, q, dkey, passPanels_.data());
       addTransposedLeftProduct<T>(buckets, q, gK, passPanels_.data());
@@ -532,14 +539,11 @@ void TransformerModel<T>::schemeAttentionForward(int layer, int sequences, int s
   const auto scheme = static_cast<ModelPosition>(config_.positionScheme);
   for (Index b = 0; b < sequences; ++b) {
     for (Index h = 0; h < H; ++h) {
-      auto q = a.queries.block(b * n, h * dk, n, dk);
-      auto keys = a.keys.block(b * n, h * dk, n, dk);
-      const auto values = a.values.block(b * n, h * dk, n, dk);
+      auto [q, keys, values, w] = headView(a, b, h, n);
       if (scheme == ModelPosition::kRope) {  // kept rotated: the backward pass reads them so
         rotate(q, false);
         rotate(keys, false);
       }
-      MatrixMap<T> w(a.weights.data() + (b * H + h) * n * n, n, n);
       product(q, keys, true, w, false);  // q kᵀ
       const T* biases = parameters_.data() + lp.bucketBiases + h * config_.numBuckets;
       for (Index i = 0; i < n; ++i) {
@@ -556,7 +560,7 @@ void TransformerModel<T>::schemeAttentionForward(int layer, int sequences, int s
         softmaxInPlace(row, visible);
         std::fill(row + visible, row + n, T(0));
       }
-      auto z = a.heads.block(b * n, h * dk, n, dk);
+      auto z = headSlice(a.heads, b, h, n);
       product(w, values, false, z, false);  // w v
     }
   }
@@ -573,13 +577,10 @@ void TransformerModel<T>::schemeAttentionBackward(int layer, int sequences, int 
   auto dW = dWeights_.topLeftCorner(n, n);
   for (Index b = 0; b < sequences; ++b) {
     for (Index h = 0; h < H; ++h) {
-      const auto q = a.queries.block(b * n, h * dk, n, dk);  // rotated for RoPE
-      const auto keys = a.keys.block(b * n, h * dk, n, dk);
-      const auto values = a.values.block(b * n, h * dk, n, dk);
-      const ConstMatrixMap<T> w(a.weights.data() + (b * H + h) * n * n, n, n);
-      const auto dz = dHeads.block(b * n, h * dk, n, dk);
+      const auto [q, keys, values, w] = headView(a, b, h, n);  // q and keys rotated for RoPE
+      const auto dz = headSlice(dHeads, b, h, n);
       product(dz, values, true, dW, false);  // d weights = dz vᵀ
-      auto dv = dValues_.block(b * n, h * dk, n, dk);
+      auto dv = headSlice(dValues_, b, h, n);
       dv.setZero();
       addTransposedLeftProduct<T>(w, dz, dv, passPanels_.data());
       T* gBiases = gradients_.data() + lp.bucketBiases + h * config_.numBuckets;
@@ -591,9 +592,9 @@ void TransformerModel<T>::schemeAttentionBackward(int layer, int sequences, int 
         }
       }
       dW *= scale;
-      auto dq = dQueries_.block(b * n, h * dk, n, dk);
+      auto dq = headSlice(dQueries_, b, h, n);
       product(dW, keys, false, dq, false);  // d queries = dS k
-      auto dkey = dKeys_.block(b * n, h * dk, n, dk);
+      auto dkey = headSlice(dKeys_, b, h, n);
       dkey.setZero();
       addTransposedLeftProduct<T>(dW, q, dkey, passPanels_.data());  // d keys = dSᵀ q
       if (scheme == ModelPosition::kRope) {  // back through the rotation: its transpose
@@ -831,9 +832,9 @@ template <typename T>
 void TransformerModel<T>::headInputs(int layer, int head, T* queries, T* keys, T* values) const {
   const Index n = lastSeqLen_, dk = headWidth();
   const LayerActivations& a = activations_[layer];
-  MatrixMap<T>(queries, n, dk) = a.queries.block(0, head * dk, n, dk);
-  MatrixMap<T>(keys, n, dk) = a.keys.block(0, head * dk, n, dk);
-  MatrixMap<T>(values, n, dk) = a.values.block(0, head * dk, n, dk);
+  MatrixMap<T>(queries, n, dk) = headSlice(a.queries, 0, head, n);
+  MatrixMap<T>(keys, n, dk) = headSlice(a.keys, 0, head, n);
+  MatrixMap<T>(values, n, dk) = headSlice(a.values, 0, head, n);
 }
 
 template class TransformerModel<float>;

@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { heatmapLayout } from '../../web/render/heatmap.js';
 import { usePage } from './page-fixture.js';
 
 const env = usePage();
@@ -59,6 +60,24 @@ describe('SVG', () => {
         ...text.matchAll(/<rect data-i="(\d+)" data-j="(\d+)" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)"/g),
       ];
       expect(rects).toHaveLength(36);
+      // The cells stand where heatmapLayout puts them for the canvas's width and pixel ratio
+      // (the page's matrices are at most 560 px; the header above the figure shifts them down).
+      const measured = await page.$eval(`#figure-${panel} canvas`, (canvas) => ({
+        width: parseFloat(canvas.style.width),
+        ratio: canvas.width / parseFloat(canvas.style.width),
+        fontScale: JSON.parse(canvas.dataset.layout).fontScale,
+      }));
+      const layout = heatmapLayout({ n: 6, maxSide: 560, labelSpace: null, ...measured }, measured.ratio);
+      const round = (v) => Math.round(v * 1000) / 1000;
+      const header = Number(rects[0][4]) - layout.y0;
+      expect(header).toBeGreaterThan(0);
+      for (const [, i, j, x, y, width] of rects) {
+        expect([Number(x), Number(y), Number(width)], `${panel} (${i}, ${j})`).toEqual([
+          round(layout.x0 + j * layout.cell),
+          round(layout.y0 + header + i * layout.cell),
+          round(layout.cell),
+        ]);
+      }
       // Off the cell's centre on both (the printed value sits there).
       const off = (m) => [Number(m[5]) * 0.2, Number(m[5]) * 0.3];
       const points = rects.map((m) => [

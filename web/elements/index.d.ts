@@ -140,8 +140,21 @@ export type RelposRenderEvent = CustomEvent<{ notes: string[] }>;
 
 type Attribute = string | number | boolean | undefined;
 
+/** What both elements take in JSX besides their own attributes: HTML's and frameworks' own. */
+interface ElementAttributes {
+  id?: string;
+  class?: string;
+  className?: string;
+  style?: unknown;
+  hidden?: boolean;
+  slot?: string;
+  key?: string | number;
+  ref?: unknown;
+  children?: unknown;
+}
+
 /** The attributes of <relpos-attention>, for JSX (TSX) and frameworks' element typings. */
-export interface RelposAttentionAttributes {
+export interface RelposAttentionAttributes extends ElementAttributes {
   'seq-len'?: Attribute;
   'd-k'?: Attribute;
   'max-distance'?: Attribute;
@@ -167,19 +180,10 @@ export interface RelposAttentionAttributes {
    */
   matrix?: RelposMatrixInput | null;
   result?: AttentionResult | null;
-  id?: string;
-  class?: string;
-  className?: string;
-  style?: unknown;
-  hidden?: boolean;
-  slot?: string;
-  key?: string | number;
-  ref?: unknown;
-  children?: unknown;
 }
 
 /** The attributes of <relpos-profile>, for JSX (TSX). */
-export interface RelposProfileAttributes {
+export interface RelposProfileAttributes extends ElementAttributes {
   seed?: Attribute;
   'd-k'?: Attribute;
   'max-distance'?: Attribute;
@@ -187,15 +191,6 @@ export interface RelposProfileAttributes {
   width?: Attribute;
   asymmetry?: Attribute;
   theme?: RelposTheme;
-  id?: string;
-  class?: string;
-  className?: string;
-  style?: unknown;
-  hidden?: boolean;
-  slot?: string;
-  key?: string | number;
-  ref?: unknown;
-  children?: unknown;
 }
 
 declare global {

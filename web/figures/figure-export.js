@@ -92,7 +92,7 @@ export async function exportPanel(figure, panelId, options = {}) {
   const exportSpec = { ...spec, colours, highlight: null };
 
   if (format === 'svg') {
-    const svg = heatmapSvg(exportSpec, shown, { background: colours.panel, header, footer });
+    const svg = heatmapSvg(exportSpec, { background: colours.panel, header, footer });
     return new Blob([svg], { type: 'image/svg+xml' });
   }
   if (format !== 'png') throw new RangeError(`format must be png or svg, got ${format}`);

@@ -1,15 +1,20 @@
 // A heatmap as SVG, for papers and slides: the same picture drawHeatmap puts on a canvas, with
 // each cell a <rect> in the colour the canvas shows (the same table entry), and every label,
-// title, colour-bar number and note as <text>. Takes drawHeatmap's spec and the layout it
-// returned (x0, y0, cell, width, height), so the geometry is the canvas's.
+// title, colour-bar number and note as <text>. Takes drawHeatmap's spec; the geometry is the
+// canvas's own (heatmapLayout at the spec's pixelRatio, colourBarBox, axisLabelStep).
 import { colourBarTicks } from './colour-bar.js';
 import { colourTable, luminance, TABLE_SIZE } from './colormaps.js';
-import { bandEdgePaths, heatmapMargins } from './heatmap.js';
+import {
+  LABEL_FONT,
+  MIN_VALUE_FONT,
+  NOTE_FONT,
+  axisLabelStep,
+  bandEdgePaths,
+  colourBarBox,
+  heatmapLayout,
+} from './heatmap.js';
 import { plainMath } from './math-text.js';
 import { formatTick, withMinus } from './ticks.js';
-
-const LABEL_FONT = 13;
-const MIN_LABELLED_CELL = 13;
 
 const escapeXml = (text) =>
   String(text).replace(
@@ -20,18 +25,16 @@ const round = (v) => Math.round(v * 1000) / 1000;
 const rgbOf = (table, entry) => `rgb(${table[entry * 4]},${table[entry * 4 + 1]},${table[entry * 4 + 2]})`;
 
 /**
- * The SVG text of a heatmap. spec: drawHeatmap's; layout: what drawHeatmap returned.
- * options: { background (CSS colour or null: transparent), header: [{ text, size, weight,
- * colour }] lines above the figure, footer: the same below, width }.
+ * The SVG text of a heatmap. spec: drawHeatmap's (its pixelRatio, default 1, places the cells
+ * as the canvas at that ratio does). options: { background (CSS colour or null: transparent),
+ * header: [{ text, size, weight, colour }] lines above the figure, footer: the same below }.
  */
-export function heatmapSvg(spec, layout, { background = null, header = [], footer = [] } = {}) {
+export function heatmapSvg(spec, { background = null, header = [], footer = [] } = {}) {
   const { n, values, scale, colours } = spec;
-  const fontScale = spec.fontScale ?? 1;
+  const layout = heatmapLayout(spec, spec.pixelRatio ?? 1);
+  const { x0, cell, side, fontScale } = layout;
   const font = escapeXml(colours.font || 'sans-serif');
   const labelFont = LABEL_FONT * fontScale;
-  const margin = heatmapMargins(layout.width, fontScale, spec.labelSpace);
-  const { x0, cell } = layout;
-  const side = cell * n;
   const lineHeight = (line) => Math.round(line.size * 1.35);
   const headerHeight = header.reduce((sum, line) => sum + lineHeight(line), header.length ? 8 : 0);
   const footerHeight = footer.reduce((sum, line) => sum + lineHeight(line), footer.length ? 8 : 0);
@@ -66,7 +69,7 @@ export function heatmapSvg(spec, layout, { background = null, header = [], foote
   out.push('</g>');
   // Values in the cells, as the canvas prints them (while legible).
   const valueFont = Math.min(labelFont, cell * 0.3);
-  if (spec.showValues && valueFont >= 11) {
+  if (spec.showValues && valueFont >= MIN_VALUE_FONT) {
     out.push(`<g font-size="${round(valueFont)}" text-anchor="middle" dominant-baseline="central">`);
     for (let i = 0; i < n; i += 1)
       for (let j = 0; j < n; j += 1) {
@@ -92,17 +95,16 @@ export function heatmapSvg(spec, layout, { background = null, header = [], foote
     }
   }
   // Row and column labels, axis titles.
-  const labelled = cell >= MIN_LABELLED_CELL * fontScale;
-  const every = labelled ? 1 : Math.max(1, Math.ceil((MIN_LABELLED_CELL * fontScale * 1.8) / cell));
+  const { tokens, every } = axisLabelStep(layout);
   out.push(`<g font-size="${labelFont}" fill="${escapeXml(colours.fg)}">`);
   for (let i = 0; i < n; i += every) {
-    const text = labelled ? spec.rowLabels[i] : String(i);
+    const text = tokens ? spec.rowLabels[i] : String(i);
     out.push(
       `<text x="${round(x0 - 6)}" y="${round(y0 + (i + 0.5) * cell)}" text-anchor="end" dominant-baseline="central">${escapeXml(text)}</text>`,
     );
   }
   for (let j = 0; j < n; j += every) {
-    const text = labelled ? spec.colLabels[j] : String(j);
+    const text = tokens ? spec.colLabels[j] : String(j);
     const x = round(x0 + (j + 0.5) * cell);
     out.push(`<text transform="translate(${x} ${round(y0 - 6)}) rotate(-60)">${escapeXml(text)}</text>`);
   }
@@ -112,9 +114,9 @@ export function heatmapSvg(spec, layout, { background = null, header = [], foote
     `<text transform="translate(4 ${round(y0 + side / 2)}) rotate(-90)" text-anchor="middle" dominant-baseline="hanging">${escapeXml(spec.yTitle)}</text></g>`,
   );
   // The colour bar: 256 rects of the table, its numbers and label.
-  const barWidth = Math.max(side, Math.min(160 * fontScale, width - x0 - margin.right));
-  const barY = y0 + side + 26 * fontScale;
-  const barHeight = 10 * fontScale;
+  const bar = colourBarBox(layout);
+  const { width: barWidth, height: barHeight } = bar;
+  const barY = bar.y + headerHeight;
   out.push('<g shape-rendering="crispEdges">');
   for (let entry = 0; entry < TABLE_SIZE; entry += 1) {
     out.push(
@@ -138,7 +140,7 @@ export function heatmapSvg(spec, layout, { background = null, header = [], foote
   out.push('</g>');
   if (spec.note)
     out.push(
-      `<text x="4" y="${round(barY + 30 * fontScale)}" font-size="${12 * fontScale}" font-style="italic" fill="${escapeXml(colours.muted)}" dominant-baseline="hanging">${escapeXml(plainMath(spec.note))}</text>`,
+      `<text x="4" y="${round(bar.noteY + headerHeight)}" font-size="${NOTE_FONT * fontScale}" font-style="italic" fill="${escapeXml(colours.muted)}" dominant-baseline="hanging">${escapeXml(plainMath(spec.note))}</text>`,
     );
   y = layout.height + headerHeight;
   for (const line of footer) {

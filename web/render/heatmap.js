@@ -10,10 +10,11 @@ import { drawColourBar } from './colour-bar.js';
 import { fillMath, wrapMath } from './math-text.js';
 import { niceStep } from './ticks.js';
 
-const LABEL_FONT = 13;
+/** Type sizes at fontScale 1 (CSS px): labels and colour-bar numbers, the smallest printed cell value, the note. */
+export const LABEL_FONT = 13;
+export const MIN_VALUE_FONT = 11;
+export const NOTE_FONT = 12;
 const MIN_LABELLED_CELL = 13;
-const MIN_VALUE_FONT = 11;
-const NOTE_FONT = 12;
 
 /**
  * The margins around the matrix (CSS px) for a canvas `width` px wide, type `fontScale` times
@@ -287,6 +288,26 @@ function drawBandEdgeLayer(canvas, g, spec, layout) {
   g.restore();
 }
 
+/**
+ * Which rows and columns a layout labels: each with its token while the cells are tall enough
+ * (`tokens`), else every `every`-th index (a nice step).
+ */
+export function axisLabelStep({ cell, fontScale }) {
+  const minLabelled = MIN_LABELLED_CELL * fontScale;
+  const tokens = cell >= minLabelled;
+  return { tokens, every: tokens ? 1 : niceStep((minLabelled * 1.8) / cell) };
+}
+
+/**
+ * The colour bar's box under the matrix, as wide as the matrix (at least 160 px where the width
+ * allows), and the top of the note under it.
+ */
+export function colourBarBox({ x0, y0, side, width, margin, fontScale }) {
+  const y = y0 + side + 26 * fontScale;
+  const barWidth = Math.max(side, Math.min(160 * fontScale, width - x0 - margin.right));
+  return { x: x0, y, width: barWidth, height: 10 * fontScale, noteY: y + 30 * fontScale };
+}
+
 // Row and column labels (tokens while the cells are tall enough, else every few round indices)
 // and the axis titles. Returns how many labels were shortened with "…" for want of room.
 function drawAxisLabels(g, spec, layout, font) {
@@ -294,10 +315,9 @@ function drawAxisLabels(g, spec, layout, font) {
   const { cell, x0, y0, side, margin, width, fontScale } = layout;
   g.font = `${LABEL_FONT * fontScale}px ${font}`;
   g.fillStyle = colours.fg;
-  const minLabelled = MIN_LABELLED_CELL * fontScale;
-  const every = niceStep((minLabelled * 1.8) / cell);
-  const labelOf = (labels, index) => (cell >= minLabelled ? labels[index] : String(index));
-  const labelled = (index) => (cell >= minLabelled ? true : index % every === 0);
+  const { tokens, every } = axisLabelStep(layout);
+  const labelOf = (labels, index) => (tokens ? labels[index] : String(index));
+  const labelled = (index) => index % every === 0;
   let labelsCut = 0;
   const fit = (text, room) => {
     const shown = truncate(g, text, room);
@@ -387,16 +407,14 @@ function drawHighlight(g, spec, layout) {
 // notation, up to two lines).
 function drawScaleAndNote(g, spec, layout, font) {
   const { scale, colours } = spec;
-  const { x0, y0, side, width, margin, fontScale } = layout;
-  const barWidth = Math.max(side, Math.min(160 * fontScale, width - x0 - margin.right));
-  const barY = y0 + side + 26 * fontScale;
-  const bar = { x: x0, y: barY, width: barWidth, height: 10 * fontScale, scale, fg: colours.fg, label: scale.label };
-  drawColourBar(g, bar);
+  const { width, fontScale } = layout;
+  const { x, y, width: barWidth, height, noteY } = colourBarBox(layout);
+  drawColourBar(g, { x, y, width: barWidth, height, scale, fg: colours.fg, label: scale.label });
   if (!spec.note) return;
   const noteFont = { size: NOTE_FONT * fontScale, family: font, style: 'italic' };
   g.fillStyle = colours.muted;
   wrapMath(g, spec.note, width - 8, noteFont).forEach((line, index) =>
-    fillMath(g, line, 4, barY + 30 * fontScale + index * noteFont.size * 1.25, noteFont),
+    fillMath(g, line, 4, noteY + index * noteFont.size * 1.25, noteFont),
   );
 }
 

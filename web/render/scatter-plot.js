@@ -3,10 +3,11 @@
 // the line. Colours from the canvas's CSS custom properties (--relpos-fg, --relpos-grid,
 // --relpos-line, --relpos-accent), so the theme decides them.
 import { fitCanvas } from './canvas-size.js';
-import { fillMath, measureMath } from './math-text.js';
-import { formatTick, niceStep, niceTicks, withMinus } from './ticks.js';
+import { cssColour, drawAxes, plotScales } from './plot-axes.js';
 
 const MARGIN = { top: 18, right: 12, bottom: 40, left: 52 };
+/** The axes' sizes (plot-axes.js): a smaller plot than the line plot's. */
+const AXES = { size: 12, ticks: 4, gap: 5, xSpacing: 26 };
 
 /**
  * Draws points { x, y } and a line { x, y } (x ascending integers) into `canvas` at its
@@ -15,57 +16,15 @@ const MARGIN = { top: 18, right: 12, bottom: 40, left: 52 };
  */
 export function drawScatterPlot(canvas, { points, line, xLabel, yLabel, height = 200, note = '' }) {
   const style = getComputedStyle(canvas);
-  const colour = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
-  const fg = colour('--relpos-fg', '#222');
-  const grid = colour('--relpos-grid', '#ddd');
-  const lineColour = colour('--relpos-line', '#3a6fb0');
-  const pointColour = colour('--relpos-accent', '#c0392b');
-  const family = style.fontFamily || 'sans-serif';
+  const fg = cssColour(style, '--relpos-fg', '#222');
+  const lineColour = cssColour(style, '--relpos-line', '#3a6fb0');
+  const pointColour = cssColour(style, '--relpos-accent', '#c0392b');
   const { context: g, width } = fitCanvas(canvas, canvas.parentElement.clientWidth, height);
   g.clearRect(0, 0, width, height);
-  g.font = `12px ${family}`;
-
-  const xMin = line.x[0];
-  const xMax = line.x[line.x.length - 1];
-  let yMin = Math.min(0, ...points.y, ...line.y);
-  let yMax = Math.max(0, ...points.y, ...line.y);
-  const pad = (yMax - yMin || 1) * 0.08;
-  yMin -= pad;
-  yMax += pad;
-  const plotW = width - MARGIN.left - MARGIN.right;
-  const plotH = height - MARGIN.top - MARGIN.bottom;
-  const px = (value) => MARGIN.left + (xMax === xMin ? plotW / 2 : ((value - xMin) / (xMax - xMin)) * plotW);
-  const py = (value) => MARGIN.top + (1 - (value - yMin) / (yMax - yMin)) * plotH;
-
-  const yTicks = niceTicks(yMin, yMax, 4);
-  g.textAlign = 'right';
-  g.textBaseline = 'middle';
-  for (const tick of yTicks) {
-    g.strokeStyle = grid;
-    g.lineWidth = 1;
-    g.beginPath();
-    g.moveTo(MARGIN.left, Math.round(py(tick)) + 0.5);
-    g.lineTo(MARGIN.left + plotW, Math.round(py(tick)) + 0.5);
-    g.stroke();
-    g.fillStyle = fg;
-    g.fillText(formatTick(tick, yTicks), MARGIN.left - 5, py(tick));
-  }
-  const every = niceStep(Math.max(1, (26 * line.x.length) / plotW));
-  g.textAlign = 'center';
-  g.textBaseline = 'top';
-  for (const x of line.x) if (x % every === 0) g.fillText(withMinus(x), px(x), MARGIN.top + plotH + 5);
-  g.strokeStyle = fg;
-  g.beginPath();
-  g.moveTo(MARGIN.left, Math.round(py(0)) + 0.5);
-  g.lineTo(MARGIN.left + plotW, Math.round(py(0)) + 0.5);
-  g.stroke();
-  g.fillText(xLabel, MARGIN.left + plotW / 2, height - 15);
-  g.save();
-  g.translate(13, MARGIN.top + plotH / 2);
-  g.rotate(-Math.PI / 2);
-  const font = { size: 12, family };
-  fillMath(g, yLabel, -measureMath(g, yLabel, font) / 2, -font.size / 2, font);
-  g.restore();
+  const scales = plotScales({ width, height, margin: MARGIN, x: line.x, ys: [points.y, line.y] });
+  const { px, py, plotW } = scales;
+  const grid = cssColour(style, '--relpos-grid', '#ddd');
+  drawAxes(g, scales, line.x, { xLabel, yLabel }, { ...AXES, fg, grid, family: style.fontFamily || 'sans-serif' });
 
   g.strokeStyle = lineColour;
   g.lineWidth = 2;
