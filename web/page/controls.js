@@ -1,0 +1,109 @@
+// The controls: their limits (settings.js's CONTROLS), an edit read into the next state, and the
+// state written back into the form.
+import {
+  CONTROLS,
+  MAX_LONG,
+  MAX_TOKENS,
+  defaultState,
+  maxDistanceLimit,
+  parseControl,
+  splitTokens,
+} from '../settings/settings.js';
+import { setMathText } from '../figures/math-dom.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** What the numbers are, for the current draw (under the controls; math notation of render/math-text.js). */
+const DRAW_EXPLAIN = {
+  stable:
+    'Stable numbers: each word’s embedding (d_{model} = 8), the weights W_Q, W_K, W_V and each offset’s rows of a^K and a^V are drawn from a numpy stream of their own, seeded by the seed and what they stand for. A word has the same vectors wherever it stands, and changing k only adds or removes table rows. Rows are query positions i, columns key positions j; offsets are j − i, so negative offsets look back.',
+  handbook:
+    'The handbook’s numbers: X, W_Q, W_K, W_V, a^K and a^V are drawn in that order from np.random.seed(seed) (d_{model} = 8), exactly as the handbook does, so any change re-draws every number; the words only name the positions. (With the locality table, a^K is the handbook’s simulated table, from its own np.random.seed(seed).) Rows are query positions i, columns key positions j; offsets are j − i, so negative offsets look back.',
+};
+
+/** The shape controls a random table ignores. */
+const LOCALITY_CONTROLS = ['strength', 'width', 'asymmetry', 'noise'];
+
+/** The form's inputs, one a control (<relpos-profile>'s own settings have no control here). */
+function controlInputs() {
+  return Object.keys(CONTROLS)
+    .map((name) => $(name))
+    .filter(Boolean);
+}
+
+function setLimits(input) {
+  const c = CONTROLS[input.name];
+  if (c.kind !== 'int' && c.kind !== 'number') return;
+  input.min = String(c.min);
+  input.max = String(c.max);
+  if (c.kind === 'int') input.step = '1';
+}
+
+/** The state after an edit of `input`, and its notes; null mid-edit (a number box left empty). */
+export function stateAfterEdit(input, state) {
+  const raw = input.type === 'checkbox' ? (input.checked ? '1' : '0') : input.value;
+  const limit = input.name === 'maxDistance' ? maxDistanceLimit(state) : undefined;
+  const { value, note } = parseControl(input.name, raw, undefined, limit);
+  if (note && input.type === 'number' && input.value === '') return null; // wait for a number
+  const words = (text) => splitTokens(text).length;
+  let next = state;
+  // A new word count sets n (an empty box keeps it); other edits keep a slider-chosen n.
+  if (input.name === 'tokens' && words(value) > 0 && words(value) !== words(state.tokens))
+    next = { ...next, seqLen: Math.min(MAX_TOKENS, words(value)) };
+  next = { ...next, [input.name]: value };
+  if (input.name === 'long' && !value) next.seqLen = Math.min(next.seqLen, MAX_TOKENS);
+  if (input.name === 'seqLen' && !next.long) next.seqLen = Math.min(next.seqLen, MAX_TOKENS);
+  next.maxDistance = Math.min(next.maxDistance, maxDistanceLimit(next));
+  return { state: next, notes: note ? [note] : [] };
+}
+
+// The writers below write only what differs: a write of the same value still invalidates style or
+// layout, which the panels' width reads in the same task then have to bring up to date.
+
+/** The limits and the explanations that depend on the state (n's range, k's, the long view). */
+function syncLimits(state) {
+  const max = String(state.long ? MAX_LONG : MAX_TOKENS);
+  if ($('seqLen').max !== max) $('seqLen').max = max;
+  const maxK = String(maxDistanceLimit(state)); // the long view: up to n − 1
+  if ($('maxDistance').max !== maxK) $('maxDistance').max = maxK;
+  if ($('tokens').disabled !== state.long) $('tokens').disabled = state.long;
+  if ($('long-explain').hidden === state.long) $('long-explain').hidden = !state.long;
+  setMathText($('draw-explain'), DRAW_EXPLAIN[state.draw]);
+  const random = state.table === 'random';
+  for (const name of LOCALITY_CONTROLS) if ($(name).disabled !== random) $(name).disabled = random;
+}
+
+/** Each input's value (not the one being typed in) and its printed value. */
+function syncValues(inputs, state) {
+  for (const input of inputs) {
+    const value = state[input.name];
+    if (input.type === 'checkbox') {
+      if (input.checked !== value) input.checked = value;
+    } else if ((document.activeElement !== input || input.type === 'range') && input.value !== String(value))
+      input.value = String(value);
+    const out = $(`${input.name}-out`);
+    if (out && out.textContent !== String(value)) out.textContent = String(value);
+  }
+}
+
+/**
+ * Wires the form: each edit, and Reset, hands `onEdit({ state, notes })` the next state.
+ * Returns sync(state), which writes a state into the form.
+ */
+export function wireControls({ getState, onEdit }) {
+  const inputs = controlInputs();
+  for (const input of inputs) {
+    setLimits(input);
+    const edited = () => {
+      const edit = stateAfterEdit(input, getState());
+      if (edit) onEdit(edit);
+    };
+    input.addEventListener('input', edited);
+    input.addEventListener('change', edited);
+  }
+  $('reset').addEventListener('click', () => onEdit({ state: defaultState(), notes: [] }));
+  return (state) => {
+    syncLimits(state);
+    syncValues(inputs, state);
+  };
+}

@@ -1,0 +1,79 @@
+// The iframe view (?embed=1): only the panels named in ?panels=…, without the page's chrome; the
+// largest matrices that fit the frame (fit=frame, the default) or max-height, and the content's
+// height told to the host page ({ type: 'relpos:height', height }, README).
+import { PANELS, parsePanelList } from '../figures/panels.js';
+
+// 'train': the training section (web/train/train-loader.js opens it in the iframe view);
+// 'schemes': the position schemes side by side (web/page/schemes-section.js).
+const PANEL_NAMES = [...PANELS.map((panel) => panel.id), 'tables', 'profile', 'schemes', 'train'];
+
+/** The matrices' side on the page, and the iframe view's first try. */
+export const PAGE_SIDE = 560;
+
+/** ?panels=a,b -> the panel ids to show, and a note on names that were not understood. */
+function chosenPanels(search) {
+  const text = new URLSearchParams(search).get('panels');
+  if (text === null) return { ids: PANEL_NAMES, notes: [] };
+  const { ids, note } = parsePanelList(text, PANEL_NAMES);
+  return { ids, notes: note ? [note] : [] };
+}
+
+/**
+ * What the query asks of the view: `embed`, the panels `shown` ({ ids, notes }) and, in the
+ * iframe view only (where its code is loaded), the `fit` for an EmbedFit.
+ */
+export async function viewOptions(search) {
+  const params = new URLSearchParams(search);
+  const embed = params.get('embed') === '1';
+  document.body.classList.toggle('embed', embed);
+  const shown = embed ? chosenPanels(search) : { ids: PANEL_NAMES, notes: [] };
+  if (!embed) return { embed, shown, fit: null };
+  const [{ fitHeight, rowsOf }, { fitOptions }] = await Promise.all([
+    import('../figures/fit-height.js'),
+    import('../figures/fit-options.js'),
+  ]);
+  const options = fitOptions((name) => params.get(name), { fits: ['frame', 'width'], actions: false });
+  document.body.classList.toggle('embed-actions', options.actions);
+  document.body.classList.toggle('embed-no-captions', !options.captions);
+  shown.notes.push(...options.notes);
+  return { embed, shown, fit: { fitHeight, rowsOf, options } };
+}
+
+/** Fits the iframe view's matrices to the frame; `draw(force)` draws the view at `side`. */
+export class EmbedFit {
+  /** The matrices' side, as the fit found it. */
+  side = PAGE_SIDE;
+  #fit;
+  #draw;
+  #reportedHeight = 0;
+
+  constructor(fit, draw) {
+    this.#fit = fit;
+    this.#draw = draw;
+  }
+
+  refit() {
+    const { fitHeight, rowsOf, options } = this.#fit;
+    const main = document.querySelector('main');
+    const target = options.fit === 'frame' ? innerHeight : options.maxHeight;
+    fitHeight({
+      target,
+      startSide: Math.min(PAGE_SIDE, target ?? PAGE_SIDE),
+      draw: (side) => {
+        this.side = side;
+        this.#draw(true);
+      },
+      contentHeight: () => main.getBoundingClientRect().bottom + scrollY,
+      rows: () => rowsOf(document.getElementById('panels')),
+      zoomTarget: main,
+    });
+    document.body.dataset.fit = `${innerWidth}x${innerHeight}`; // for tests: fitted to this frame
+    this.#reportHeight(Math.ceil(main.getBoundingClientRect().bottom + scrollY));
+  }
+
+  #reportHeight(height) {
+    if (height === this.#reportedHeight || parent === window) return;
+    this.#reportedHeight = height;
+    parent.postMessage({ type: 'relpos:height', height, href: location.href }, '*');
+  }
+}
