@@ -9,6 +9,7 @@
 // an export. Bit for bit the numbers of computeAttentionView + computeOffsetSpace +
 // computeOffsetMeans (tests/js/long-view-blocks.test.js).
 import { bounds, blockMeans } from '../render/block-means.js';
+import { rememberRanges } from './panel-extents.js';
 import { PANEL_IDS, offsetExtent, offsetMaskFrom, offsetRowSpan, offsetSpaceRows } from './offset-space.js';
 import { exampleOptions } from './view.js';
 
@@ -192,9 +193,11 @@ export function squareReader(rp, inputs, n) {
 /**
  * On the page: the long view (computeAttentionView's shape, with offsetSpace and its means) from
  * every block of one request, sorted by first row. Its n × n matrices are computed on this
- * thread by `rp` when read (squareReader). Returns { view, ranges } (ranges for rememberRanges).
+ * thread by `rp` when read (squareReader), its offset-space panels when first read (each then
+ * remembers its range); `merged`: the panels already put together (mergeOffsetPanels, in a
+ * worker). Returns { view, ranges } (the ranges, as panelRanges has them).
  */
-export function assembleLongView(rp, settings, blocks, { grid = null, previous = null } = {}) {
+export function assembleLongView(rp, settings, blocks, { grid = null, previous = null, merged = null } = {}) {
   const n = settings.seqLen;
   const k = settings.maxDistance;
   const { drawn } = blocks[0];
@@ -212,19 +215,30 @@ export function assembleLongView(rp, settings, blocks, { grid = null, previous =
   const output = new Float64Array(n * dV);
   for (const block of blocks) output.set(block.output, block.first * dV);
   const sameOffsets = previous?.offsetSpace && previous.n === n && previous.maxDistance === k;
+  // Each panel put together from the blocks when first read (when drawn: the panels off screen
+  // wait), with its range remembered then (rememberRanges).
+  const extents = Object.fromEntries(PANEL_IDS.map((id) => [id, extentOf(blocks, id)]));
   const panels = {};
   for (const id of PANEL_IDS) {
     if (id === 'offsets' && sameOffsets) {
       panels[id] = previous.offsetSpace.panels.offsets; // unchanged: not drawn again
       continue;
     }
-    if (blocks.length === 1) {
-      panels[id] = blocks[0].offsetSpace.panels[id];
-      continue;
-    }
-    const whole = new Float32Array(n * cols);
-    for (const block of blocks) whole.set(block.offsetSpace.panels[id], block.first * cols);
-    panels[id] = whole;
+    let whole = null;
+    Object.defineProperty(panels, id, {
+      enumerable: true,
+      get: () => {
+        if (whole) return whole;
+        if (merged) whole = merged[id];
+        else if (blocks.length === 1) whole = blocks[0].offsetSpace.panels[id];
+        else {
+          whole = new Float32Array(n * cols);
+          for (const block of blocks) whole.set(block.offsetSpace.panels[id], block.first * cols);
+        }
+        rememberRanges(view, [[id, extents[id], undefined]]);
+        return whole;
+      },
+    });
   }
   const offsetSpace = { reach, cols, panels };
   const view = {
@@ -250,25 +264,43 @@ export function assembleLongView(rp, settings, blocks, { grid = null, previous =
   };
   Object.defineProperty(view, 'difference', { get: () => reader.whole('difference'), enumerable: true });
   if (grid) offsetSpace.means = mergeMeans(view, blocks, grid);
-  const ranges = PANEL_IDS.map((id) => {
-    let min = Infinity;
-    let max = -Infinity;
-    for (const block of blocks) {
-      min = Math.min(min, block.extents[id].min);
-      max = Math.max(max, block.extents[id].max);
-    }
-    return [id, { min, max }, undefined];
-  });
+  const ranges = PANEL_IDS.map((id) => [id, extents[id], undefined]);
   return { view, ranges };
 }
 
-// The blocks' means, and the pixel rows that straddle two blocks computed here from the whole
-// panel: as computeOffsetMeans would have them.
+/**
+ * The blocks' offset-space panels put together: { id: Float32Array(n · cols) } (a worker does
+ * this for wide views, whose panels are tens of MB: a copy that long on the page's main thread
+ * would hold up input).
+ */
+export function mergeOffsetPanels(n, cols, parts) {
+  const merged = {};
+  for (const id of PANEL_IDS) {
+    merged[id] = new Float32Array(n * cols);
+    for (const { first, panels } of parts) merged[id].set(panels[id], first * cols);
+  }
+  return merged;
+}
+
+/** A panel's range over every block: the least min, the greatest max. */
+function extentOf(blocks, id) {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const block of blocks) {
+    min = Math.min(min, block.extents[id].min);
+    max = Math.max(max, block.extents[id].max);
+  }
+  return { min, max };
+}
+
+// The blocks' means, and the pixel rows that straddle two blocks computed here from those rows
+// of the blocks' panels: as computeOffsetMeans would have them.
 function mergeMeans(view, blocks, { gRows, gCols }) {
   const { n } = view;
-  const { reach, cols, panels } = view.offsetSpace;
+  const { reach, cols } = view.offsetSpace;
   const means = {};
   if (needsMeans(n, cols, { gRows, gCols })) {
+    const by = bounds(n, gRows);
     for (const id of PANEL_IDS) {
       const grid = new Float64Array(gRows * gCols);
       const done = new Uint8Array(gRows);
@@ -279,14 +311,25 @@ function mergeMeans(view, blocks, { gRows, gCols }) {
       }
       for (let p = 0; p < gRows; p += 1) {
         if (done[p]) continue;
-        const row = blockMeans(panels[id], n, cols, gRows, gCols, offsetMaskFrom(id, view), offsetRowSpan(n, reach), {
-          pixelFrom: p,
-          pixelTo: p + 1,
-        });
+        const rows = rowsOf(blocks, id, by[p], by[p + 1], cols);
+        const part = { firstRow: by[p], pixelFrom: p, pixelTo: p + 1 };
+        const row = blockMeans(rows, n, cols, gRows, gCols, offsetMaskFrom(id, view), offsetRowSpan(n, reach), part);
         grid.set(row.grid, p * gCols);
       }
       means[id] = { gRows, gCols, grid };
     }
   }
   return { gRows, gCols, panels: means };
+}
+
+/** Rows from … to − 1 of an offset-space panel, from the blocks that hold them. */
+function rowsOf(blocks, id, from, to, cols) {
+  const rows = new Float32Array((to - from) * cols);
+  for (const { first, count, offsetSpace } of blocks) {
+    const lo = Math.max(from, first);
+    const hi = Math.min(to, first + count);
+    if (hi > lo)
+      rows.set(offsetSpace.panels[id].subarray((lo - first) * cols, (hi - first) * cols), (lo - from) * cols);
+  }
+  return rows;
 }

@@ -3,8 +3,11 @@
 // puts the blocks together. The latest request wins: an older one's blocks are dropped. The
 // pool has one worker per core (at most 8): the page's main thread only waits while they compute.
 import { MAX_WORKERS, splitRows } from '../api/worker-pool.js';
-import { assembleLongView } from '../figures/long-view-blocks.js';
+import { assembleLongView, buffersOf } from '../figures/long-view-blocks.js';
 import { startAttentionWorker } from './start-attention-worker.js';
+
+/** Offset-space cells (n × (2k′ + 1)) above which worker 0, not the page, puts panels together. */
+const MERGE_IN_WORKER_CELLS = 1 << 20;
 
 /** Workers for the long view: navigator.hardwareConcurrency, from 1 to MAX_WORKERS. */
 export const longViewPoolSize = () =>
@@ -14,15 +17,22 @@ export class LongViewPool {
   #workers;
   #pending = new Map(); // request id -> { blocks, left, resolve, reject }
   #latest = 0;
+  #lost = false;
 
-  /** size workers from start() (default: the attention worker beside this file). */
-  constructor({ size = longViewPoolSize(), start = startAttentionWorker } = {}) {
+  /**
+   * size workers from start() (default: the attention worker beside this file); onLost() when
+   * one fails to run (the pool is then stopped).
+   */
+  constructor({ size = longViewPoolSize(), start = startAttentionWorker, onLost = () => {} } = {}) {
     this.#workers = Array.from({ length: size }, () => start());
     for (const worker of this.#workers) {
       worker.addEventListener('message', ({ data }) => this.#settle(data));
       worker.addEventListener('error', (event) => {
         event.preventDefault?.();
-        this.#failAll(new Error(`long view: a worker failed (${event.message ?? 'could not start'})`));
+        if (this.#lost) return;
+        this.#lost = true;
+        this.terminate();
+        onLost();
       });
     }
   }
@@ -56,7 +66,7 @@ export class LongViewPool {
     this.#failAll(new Error('long view: the pool was terminated'));
   }
 
-  #settle({ id, block, error }) {
+  #settle({ id, block, merged, error }) {
     const call = this.#pending.get(id);
     if (!call) return; // an older request's block
     if (error) {
@@ -64,13 +74,39 @@ export class LongViewPool {
       call.reject(new Error(error));
       return;
     }
+    if (merged) {
+      this.#finish(id, call, merged);
+      return;
+    }
     call.blocks.push(block);
     call.left -= 1;
     if (call.left > 0) return;
-    this.#pending.delete(id);
     call.blocks.sort((a, b) => a.first - b.first);
+    const { reach, cols } = call.blocks[0].offsetSpace;
+    if (call.blocks.length > 1 && call.settings.seqLen * cols > MERGE_IN_WORKER_CELLS) {
+      // Wide panels: worker 0 puts them together, and the page's main thread stays free.
+      const parts = call.blocks.map(({ first, offsetSpace }) => ({ first, panels: offsetSpace.panels }));
+      this.#workers[0].postMessage({ id, merge: { n: call.settings.seqLen, cols, reach, parts } }, buffersOf(parts));
+      return;
+    }
+    this.#finish(id, call, null);
+  }
+
+  #finish(id, call, merged) {
+    this.#pending.delete(id);
+    if (merged) {
+      // The blocks' own panels went to worker 0: read each block's rows from the whole.
+      const { cols } = call.blocks[0].offsetSpace;
+      for (const block of call.blocks) {
+        const { first, count } = block;
+        block.offsetSpace.panels = Object.fromEntries(
+          Object.entries(merged).map(([name, whole]) => [name, whole.subarray(first * cols, (first + count) * cols)]),
+        );
+      }
+    }
+    const { rp, settings, blocks, grid, previous } = call;
     try {
-      call.resolve(assembleLongView(call.rp, call.settings, call.blocks, { grid: call.grid, previous: call.previous }));
+      call.resolve(assembleLongView(rp, settings, blocks, { grid, previous, merged }));
     } catch (failure) {
       call.reject(failure);
     }
