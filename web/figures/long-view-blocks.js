@@ -64,7 +64,7 @@ export function computeLongViewBlock(rp, settings, block, { grid = null, cache =
   if (cache.shape !== shape) {
     cache.shape = shape;
     cache.keys = {};
-    cache.out = rp.allocateAttention(inputs, { queryOffset: first, outputs: [...SQUARES, 'output'] });
+    cache.out = rp.allocateAttention(inputs, { queryOffset: first, outputs: SQUARES });
   }
   const keepScores = cache.keys.scores === keys.scores;
   const keepWeights = cache.keys.weights === keys.weights;
@@ -73,7 +73,6 @@ export function computeLongViewBlock(rp, settings, block, { grid = null, cache =
     'positionBiases',
     ...(keepWeights ? [] : ['contentWeights']),
     'combinedWeights',
-    'output',
   ];
   cache.keys = {}; // while the arrays are being written
   const result = rp.attention(inputs, { queryOffset: first, outputs, out: cache.out });
@@ -104,7 +103,6 @@ export function computeLongViewBlock(rp, settings, block, { grid = null, cache =
     first,
     count,
     reused: { scores: keepScores, weights: keepWeights }, // for tests: what was not computed again
-    output: result.output.data.slice(),
     offsetSpace: space,
     extents,
     pixels,
@@ -153,11 +151,12 @@ const ROW_BLOCK = 32; // the core's block of rows: rows computed on their own ar
 /**
  * The n × n panels of a long view, computed on this thread (`rp`) from the view's inputs when
  * read: row(panelId, i) computes the block of 32 rows holding i (microseconds to a few ms; the
- * last few are kept), whole(panelId) every row (an export).
+ * last few are kept), whole(panelId) every row, output() the output (an export).
  */
 export function squareReader(rp, inputs, n) {
   const blocks = new Map(); // first row -> result, the most recent last
   let whole = null;
+  let output = null;
   const withDifference = (result, rows) => {
     const difference = new Float64Array(rows * n);
     const combined = result.combinedWeights.data;
@@ -187,6 +186,11 @@ export function squareReader(rp, inputs, n) {
       blocks.clear();
       return whole[panelId].data;
     },
+    /** The output z (n × d_v), which no panel draws: computed when read (an export). */
+    output() {
+      output ??= rp.attention(inputs, { outputs: ['output'] }).output.data;
+      return output;
+    },
   };
 }
 
@@ -211,9 +215,6 @@ export function assembleLongView(rp, settings, blocks, { grid = null, previous =
       return reader.whole(name);
     },
   });
-  const dV = drawn.inputs.v.cols;
-  const output = new Float64Array(n * dV);
-  for (const block of blocks) output.set(block.output, block.first * dV);
   const sameOffsets = previous?.offsetSpace && previous.n === n && previous.maxDistance === k;
   // Each panel put together from the blocks when first read (when drawn: the panels off screen
   // wait), with its range remembered then (rememberRanges).
@@ -255,7 +256,13 @@ export function assembleLongView(rp, settings, blocks, { grid = null, previous =
       ...drawn,
       maxDistance: k,
       ...Object.fromEntries(SQUARES.map((name) => [name, lazy(name)])),
-      output: { rows: n, cols: dV, data: output },
+      output: {
+        rows: n,
+        cols: drawn.inputs.v.cols,
+        get data() {
+          return reader.output();
+        },
+      },
     },
     profile: { offsets: drawn.profile.offsets, profile: drawn.profile.values, maxDistance: k },
     offsets: sameOffsets ? previous.offsets : lazyOffsets(n, k),
