@@ -149,3 +149,28 @@ describe('the long view by blocks of rows', () => {
     }
   });
 });
+
+describe('example({ outputs })', () => {
+  test('[] draws the inputs only, the same as a full call draws; a list computes those panels, bit for bit', () => {
+    const options = { seqLen: 70, maxDistance: 5, draw: 'stable', seed: 3, causal: true };
+    const full = single.example(options);
+    const drawOnly = single.example({ ...options, outputs: [] });
+    for (const name of ['q', 'k', 'v', 'relKeys', 'relValues'])
+      expectSame(drawOnly.inputs[name].data, full.inputs[name].data, name);
+    expect(drawOnly.combinedWeights).toBeUndefined();
+    expect(drawOnly.params).toEqual(full.params);
+    const two = single.example({ ...options, outputs: ['output', 'contentScores'] });
+    expect(Object.keys(two).filter((key) => key.startsWith('content') || key.startsWith('combined'))).toEqual([
+      'contentScores',
+    ]);
+    expectSame(two.contentScores.data, full.contentScores.data, 'contentScores');
+    expectSame(two.output.data, full.output.data, 'output');
+  });
+
+  test('bad outputs: errors that name the argument', () => {
+    expect(() => single.example({ outputs: 'output' })).toThrow(TypeError);
+    expect(() => single.example({ outputs: 'output' })).toThrow(/example: outputs must be an array/);
+    expect(() => single.example({ outputs: ['weights'] })).toThrow(RangeError);
+    expect(() => single.example({ outputs: ['weights'] })).toThrow(/example: outputs\[0\] must be one of/);
+  });
+});
