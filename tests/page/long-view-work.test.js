@@ -147,4 +147,32 @@ describe('long view: only the work a change needs', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  test('a change of colour scheme redraws the panels and computes nothing', async () => {
+    const { page, context, problems } = await env.open('?long=1&n=1024&k=16', {
+      viewport: { width: 1280, height: 900 },
+    });
+    await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 60_000 });
+    // Every message to a worker (the pool's requests), counted from here on.
+    await page.evaluate(() => {
+      window.workerMessages = 0;
+      const send = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function count(...args) {
+        window.workerMessages += 1;
+        return send.apply(this, args);
+      };
+    });
+    await change(page, 12);
+    expect(await page.evaluate(() => window.workerMessages)).toBeGreaterThan(0); // a change of seed: computed
+    await page.evaluate(() => (window.workerMessages = 0));
+    const drawn = await page.evaluate(() => window.relposPage.panelsDrawn());
+    const before = await canvasHash(page, '#figure-combinedWeights canvas');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForFunction((count) => window.relposPage.panelsDrawn() > count, drawn);
+    expect(await canvasHash(page, '#figure-combinedWeights canvas')).not.toBe(before);
+    await page.waitForTimeout(200);
+    expect(await page.evaluate(() => window.workerMessages)).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
