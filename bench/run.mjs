@@ -245,6 +245,42 @@ async function main() {
     ['n', 'k', 'QKᵀ f32', 'WV f32', 'QKᵀ f64', 'WV f64', 'QKᵀ f32 SSE4.2', 'WV f32 SSE4.2'],
     flops,
   );
+  // Where a call with fresh arrays spends the time the core does not (float32, the issue's size).
+  for (const [n, k] of sizes.filter(([m, l]) => m === 1024 && l === 16)) {
+    const m32 = asMatrices(inputsFor(rp, n, k, Float32Array));
+    const reused = rp.attention(m32);
+    const core = await medianMs(
+      () => rp.attention(m32, reused),
+      () => coreMs(rp),
+    );
+    const out = await medianMs(() => rp.attention(m32, reused));
+    const fresh = await medianMs(() => rp.attention(m32));
+    const two = await medianMs(() => rp.attention(m32, { outputs: ['combinedWeights', 'output'] }));
+    const panels = Object.values(reused).filter((m) => m?.data?.length === n * n);
+    const allocate = await medianMs(() => {
+      for (let p = 0; p < panels.length; p += 1) {
+        const a = new Float32Array(n * n);
+        for (let j = 0; j < a.length; j += 1024) a[j] = 1; // first touch: one write per 4 KiB page
+      }
+    });
+    const source = new Float32Array(n * n);
+    const copy = await medianMs(() => {
+      for (const m of panels) m.data.set(source);
+    });
+    const mib = ((panels.length * n * n * 4) / 2 ** 20).toFixed(0);
+    printTable(
+      `Where the time of a call goes, float32, n = ${n}, k = ${k} (${panels.length} n × n panels = ${mib} MiB, and the n × d_k output)`,
+      ['what', 'ms'],
+      [
+        ['the core alone (its stage times)', fmt(core)],
+        ['attention(inputs, out): copies in and out, no allocation', fmt(out)],
+        ['attention(inputs): fresh result arrays', fmt(fresh)],
+        ["attention(inputs, { outputs: ['combinedWeights', 'output'] }): 1 panel fresh", fmt(two)],
+        [`no WASM: ${panels.length} new Float32Array(n²), first touch of each page`, fmt(allocate)],
+        [`no WASM: ${panels.length} × copying n² floats into existing arrays`, fmt(copy)],
+      ],
+    );
+  }
   // The worker pool (relpos-wasm/worker) in headless Chromium, against the numpy anchors.
   const poolSizes = [...new Set([1, 2, os.cpus().length])];
   const poolSizesRun = sizes.filter(([n, k]) => n >= 1024 && k === 16);

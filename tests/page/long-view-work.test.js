@@ -1,9 +1,41 @@
 // The long view does only the work a change needs: after a change, the panels in (or near) the
 // viewport are drawn and the others only when they scroll in (counted, not timed).
-import { describe, expect, test } from 'vitest';
-import { canvasHash, usePage } from './page-fixture.js';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { createRelPos } from 'relpos-wasm';
+import { canvasHash, pageExample, usePage } from './page-fixture.js';
 
 const env = usePage();
+let rp;
+beforeAll(async () => {
+  rp = await createRelPos();
+});
+
+/** Cell (i, c) of a panel in offset space, derived here from the API's n × n matrices. */
+function derivedCell(ex, n, k, panel, i, c) {
+  const keys = [];
+  for (let j = 0; j < n; j += 1) if (Math.min(k, Math.max(-k, j - i)) === c) keys.push(j);
+  if (!keys.length) return null;
+  const sum = (m) => keys.reduce((total, j) => total + m.data[i * n + j], 0);
+  if (panel === 'offsets') return c;
+  if (panel === 'contentScores' || panel === 'positionBiases') return ex[panel].data[i * n + i + c];
+  if (panel === 'difference') return sum(ex.combinedWeights) - sum(ex.contentWeights);
+  return sum(ex[panel]);
+}
+
+async function setControl(page, id, value) {
+  await page.evaluate(
+    ([name, to]) => {
+      const input = document.getElementById(name);
+      if (input.type === 'checkbox') input.checked = to;
+      else input.value = String(to);
+      input.dispatchEvent(
+        new Event(input.type === 'checkbox' || input.tagName === 'SELECT' ? 'change' : 'input', { bubbles: true }),
+      );
+    },
+    [id, value],
+  );
+  await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 60_000 });
+}
 const PANELS = ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights', 'difference', 'offsets'];
 
 const inViewport = (page) =>
@@ -69,6 +101,78 @@ describe('long view: only the work a change needs', () => {
       await page.waitForTimeout(100);
     }
     expect(await page.evaluate(() => window.relposPage.panelsDrawn())).toBe(afterChange + stale.length);
+    await context.close();
+  });
+
+  test('a change of k, causal or the table (content panels kept in the workers) shows the numbers of a fresh computation', async () => {
+    const n = 1024;
+    const { page, context, problems } = await env.open(`?long=1&n=${n}&k=16&seed=6`, {
+      viewport: { width: 1280, height: 900 },
+    });
+    await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 60_000 });
+    const steps = [
+      ['maxDistance', 20, { maxDistance: 20 }],
+      ['causal', true, { maxDistance: 20, causal: true }],
+      ['table', 'random', { maxDistance: 20, causal: true, table: 'random' }],
+      ['maxDistance', 9, { maxDistance: 9, causal: true, table: 'random' }],
+    ];
+    for (const [control, value, settings] of steps) {
+      await setControl(page, control, value);
+      expect(await page.evaluate(() => window.relposPage.computedBy())).toBe('worker');
+      const k = settings.maxDistance;
+      const ex = pageExample(rp, { seed: 6, seqLen: n, tokens: '', ...settings });
+      // Rows at the pool's block edges (512 with two workers, multiples of 32) and the ends.
+      const rows = [0, 31, 32, 511, 512, 513, 700, n - k - 1, n - 1];
+      const offsets = [-k, -k + 1, -1, 0, 1, k - 1, k];
+      const panels = ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights', 'difference', 'offsets'];
+      const got = await page.evaluate(
+        ([ids, is, cs]) => ids.map((p) => is.map((i) => cs.map((c) => window.relposPage.offsetCell(p, i, c)))),
+        [panels, rows, offsets],
+      );
+      panels.forEach((panel, p) =>
+        rows.forEach((i, r) =>
+          offsets.forEach((c, o) => {
+            const want = derivedCell(ex, n, k, panel, i, c);
+            const { drawn, exact } = got[p][r][o];
+            const where = `${control} → ${value}: ${panel} (${i}, ${c})`;
+            if (want === null) expect(drawn, where).toBeNull();
+            else {
+              expect(exact, where).toBe(want);
+              expect(drawn, where).toBe(Math.fround(want));
+            }
+          }),
+        ),
+      );
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test('a change of colour scheme redraws the panels and computes nothing', async () => {
+    const { page, context, problems } = await env.open('?long=1&n=1024&k=16', {
+      viewport: { width: 1280, height: 900 },
+    });
+    await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 60_000 });
+    // Every message to a worker (the pool's requests), counted from here on.
+    await page.evaluate(() => {
+      window.workerMessages = 0;
+      const send = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function count(...args) {
+        window.workerMessages += 1;
+        return send.apply(this, args);
+      };
+    });
+    await change(page, 12);
+    expect(await page.evaluate(() => window.workerMessages)).toBeGreaterThan(0); // a change of seed: computed
+    await page.evaluate(() => (window.workerMessages = 0));
+    const drawn = await page.evaluate(() => window.relposPage.panelsDrawn());
+    const before = await canvasHash(page, '#figure-combinedWeights canvas');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForFunction((count) => window.relposPage.panelsDrawn() > count, drawn);
+    expect(await canvasHash(page, '#figure-combinedWeights canvas')).not.toBe(before);
+    await page.waitForTimeout(200);
+    expect(await page.evaluate(() => window.workerMessages)).toBe(0);
+    expect(problems).toEqual([]);
     await context.close();
   });
 });

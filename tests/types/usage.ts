@@ -119,6 +119,13 @@ void profileValues;
 void words;
 // @ts-expect-error: draw is 'handbook' or 'stable'
 rp.example({ draw: 'random' });
+// outputs: which panels to compute ([]: the draw only).
+const drawOnly = rp.example({ seqLen: 40, outputs: [] });
+const drawnQueries: Float64Array = drawOnly.inputs.q.data;
+void drawnQueries;
+rp.example({ outputs: ['combinedWeights', 'output'] });
+// @ts-expect-error: an output attention() does not have
+rp.example({ outputs: ['weights'] });
 
 // Matrices as onnxruntime-web's Tensor ({ data, dims }) or { data, shape }; output typed by v.
 const tensor = { data: new Float32Array(4), dims: [2, 2] as const };

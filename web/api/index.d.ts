@@ -168,6 +168,11 @@ export interface ExampleOptions {
   locality?: LocalityTableOptions;
   /** Every query row is the uniform query (1, …, 1)/√d_k. Default false. */
   sameQuery?: boolean;
+  /**
+   * Which of attention()'s outputs to compute (as its `outputs`); default all. [] computes none:
+   * only the draw (the result's panels are then absent).
+   */
+  outputs?: readonly OutputName[];
 }
 
 export interface LocalityTableOptions {
@@ -182,7 +187,7 @@ export interface LocalityTableOptions {
 }
 
 export interface ExampleResult extends AttentionResult<Float64Array> {
-  params: Required<Omit<ExampleOptions, 'tokens' | 'locality'>> & {
+  params: Required<Omit<ExampleOptions, 'tokens' | 'locality' | 'outputs'>> & {
     tokens: string[] | undefined;
     locality: Required<LocalityTableOptions>;
   };

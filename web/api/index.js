@@ -17,7 +17,7 @@ import {
   floatArrayType,
 } from './validate.js';
 import { WasmArena } from './wasm-arena.js';
-import { PANEL_NAMES, emptyResult } from './attention-options.js';
+import { PANEL_NAMES, checkOutputs, emptyResult } from './attention-options.js';
 import { checkAttentionArgs } from './attention-args.js';
 import { Model, resolveModelConfig, resolveSyntheticOptions } from './model.js';
 import * as schemes from './schemes.js';
@@ -270,10 +270,14 @@ export class RelPos {
    * 'stable': each word's embedding, the weights and each offset's table row from a stream of
    * their own, so a change re-draws only what it concerns. Then Q = X W_Q, K = X W_K, V = X W_V,
    * and every panel of attention(). `inputs` can be passed straight back to attention().
+   * options.outputs: which of attention()'s outputs to compute (its `outputs`; default all;
+   * [] computes none, only the draw: a caller that splits the rows, or keeps panels it has).
    */
   example(options) {
     const where = 'example';
-    const p = checkOptions(where, 'options', options, EXAMPLE_DEFAULTS);
+    const p = checkOptions(where, 'options', options, { ...EXAMPLE_DEFAULTS, outputs: undefined });
+    const outputs = p.outputs === undefined ? undefined : checkOutputs(where, p.outputs);
+    delete p.outputs;
     checkInteger(where, 'seed', p.seed, 0, MAX_SEED);
     checkChoice(where, 'draw', p.draw, ['handbook', 'stable']);
     const tokens = p.tokens === undefined ? undefined : checkTokens(where, p.tokens);
@@ -386,7 +390,9 @@ export class RelPos {
       weights: { x: drawn.x, wQ: drawn.queryWeights, wK: drawn.keyWeights, wV: drawn.valueWeights },
       inputs,
       profile,
-      ...this.attention(inputs),
+      ...(outputs?.length === 0
+        ? { maxDistance: p.maxDistance }
+        : this.attention(inputs, outputs ? { outputs } : undefined)),
     };
   }
 

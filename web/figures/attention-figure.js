@@ -19,6 +19,8 @@ import { PresentView, presentSize } from './present-view.js';
 import { clippedOffset } from './view.js';
 
 const minus = (text) => String(text).replace('-', '−');
+/** A progressive draw (setView) yields to input once a task has drawn for this long. */
+const PROGRESSIVE_TASK_MS = 12;
 
 /** Colours for the canvases, from the CSS custom properties in force at `element`. */
 export function themeColours(element) {
@@ -172,16 +174,21 @@ export class AttentionFigure {
       this.draw();
       return;
     }
-    // A task of its own for each panel, the first too: the task that received the view (from a
-    // worker: hundreds of MB of arrays, and the garbage collection they bring) draws nothing.
-    // Panels outside the viewport wait until they scroll in (watchViewport).
+    // Not in the task that received the view (from workers, and the garbage collection that
+    // brings); then panel after panel while a task stays short (PROGRESSIVE_TASK_MS), so that
+    // input never waits long, without a timer's round trip for every cheap panel. Panels outside
+    // the viewport wait until they scroll in (watchViewport).
+    let taskStart = -Infinity;
     for (const panel of this.panels) {
       if (!this.inView.has(panel.id)) {
         this.deferred.add(panel.id);
         continue;
       }
-      await new Promise((resume) => setTimeout(resume, 0));
-      if (this.view !== view) return;
+      if (performance.now() - taskStart > PROGRESSIVE_TASK_MS) {
+        await new Promise((resume) => setTimeout(resume, 0));
+        if (this.view !== view) return;
+        taskStart = performance.now();
+      }
       this.drawPanel(panel);
     }
   }

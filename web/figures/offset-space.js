@@ -59,57 +59,105 @@ export function offsetValue(view, panelId, i, c) {
   if (!keys) return NaN;
   const rule = cellRule(panelId);
   if (rule === 'offset') return c;
-  if (rule === 'key') return squareOf(view, panelId)[i * n + i + c];
+  if (rule === 'key') return rowOf(view, panelId, i)[i + c];
   if (panelId === 'difference') {
     return (
-      sumRange(view.result.combinedWeights.data, i * n, keys[0], keys[1]) -
-      sumRange(view.result.contentWeights.data, i * n, keys[0], keys[1])
+      sumRange(rowOf(view, 'combinedWeights', i), 0, keys[0], keys[1]) -
+      sumRange(rowOf(view, 'contentWeights', i), 0, keys[0], keys[1])
     );
   }
-  return sumRange(squareOf(view, panelId), i * n, keys[0], keys[1]);
+  return sumRange(rowOf(view, panelId, i), 0, keys[0], keys[1]);
 }
 
-const PANEL_IDS = ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights', 'difference', 'offsets'];
+/**
+ * Row i (n numbers) of a panel's n × n matrix: the view's own row reader where it has one (the
+ * pool's long view computes a row's block when asked, long-view-blocks.js), else the matrix's.
+ */
+export function rowOf(view, panelId, i) {
+  if (view.squareRow) return view.squareRow(panelId, i);
+  return squareOf(view, panelId).subarray(i * view.n, (i + 1) * view.n);
+}
+
+export const PANEL_IDS = [
+  'contentScores',
+  'positionBiases',
+  'contentWeights',
+  'combinedWeights',
+  'difference',
+  'offsets',
+];
 
 /**
  * Every panel in offset space for a view (computeAttentionView's): { reach: k′, cols: 2k′ + 1,
- * panels: { id: Float32Array(n · cols) } }, row-major, NaN where there is no key. Row i's keys
- * j = i + c, c = max(−k′, −i)…min(k′, n − 1 − i), are a contiguous run of the n × n row: one
- * typed-array copy per row (converting to float32), then the edge columns' sums.
+ * panels: { id: Float32Array(n · cols) } }, row-major, NaN where there is no key.
  */
 export function computeOffsetSpace(view) {
   const { n } = view;
-  const reach = offsetReach(n, view.maxDistance);
+  const squares = { difference: view.difference };
+  for (const id of PANEL_IDS) if (id !== 'difference' && id !== 'offsets') squares[id] = view.result[id].data;
+  return offsetSpaceRows(squares, n, view.maxDistance, 0, n);
+}
+
+/**
+ * Rows first … first + count − 1 of every panel in offset space, from those rows of the n × n
+ * panels (`squares`: { id: count × n array }; without a difference, combined − content weights
+ * cell by cell); the same numbers, bit for bit, as those rows of computeOffsetSpace. Row i's
+ * keys j = i + c, c = max(−k′, −i)…min(k′, n − 1 − i), are a contiguous run of the n × n row,
+ * converted to float32; the edge columns total their keys, once per row for both weights (the
+ * difference's edges are the same two totals subtracted).
+ */
+export function offsetSpaceRows(squares, n, k, first, count) {
+  const reach = offsetReach(n, k);
   const cols = 2 * reach + 1;
   const panels = {};
-  const content = view.result.contentWeights.data;
-  const combined = view.result.combinedWeights.data;
+  const content = squares.contentWeights;
+  const combined = squares.combinedWeights;
+  // The edge columns (k′ = 0: one column, every key): [c = −k′, c = k′] of each row, where they
+  // stand for more than one key (one key: copied with the band).
+  const edges = reach === 0 ? [0] : [0 - reach, reach];
+  const contentEdge = new Float64Array(count * edges.length);
+  const combinedEdge = new Float64Array(count * edges.length);
+  const hasEdge = new Uint8Array(count * edges.length);
   const ramp = new Float32Array(cols);
   for (let c = 0 - reach; c <= reach; c += 1) ramp[c + reach] = c; // 0 − reach: never −0
+  for (let i = first; i < first + count; i += 1) {
+    const row = (i - first) * n;
+    edges.forEach((c, e) => {
+      const keys = keysOf(i, c, n, reach);
+      if (!keys || keys[0] === keys[1]) return;
+      const at = (i - first) * edges.length + e;
+      hasEdge[at] = 1;
+      contentEdge[at] = sumRange(content, row, keys[0], keys[1]);
+      combinedEdge[at] = sumRange(combined, row, keys[0], keys[1]);
+    });
+  }
   for (const id of PANEL_IDS) {
-    const out = new Float32Array(n * cols);
+    const out = new Float32Array(count * cols);
     const rule = cellRule(id);
-    const square = id === 'difference' ? view.difference : squareOf(view, id);
-    for (let i = 0; i < n; i += 1) {
-      const row = i * n;
-      const start = i * cols;
+    const square = squares[id];
+    for (let i = first; i < first + count; i += 1) {
+      const row = (i - first) * n;
+      const start = (i - first) * cols;
       // The columns whose key j = i + c exists: c from max(−k′, −i) to min(k′, n − 1 − i).
-      const first = Math.max(0 - reach, 0 - i) + reach; // column index
-      const last = Math.min(reach, n - 1 - i) + reach;
-      if (first > 0) out.fill(NaN, start, start + first);
-      if (last < cols - 1) out.fill(NaN, start + last + 1, start + cols);
-      if (rule === 'offset') out.set(ramp.subarray(first, last + 1), start + first);
-      else out.set(square.subarray(row + i + first - reach, row + i + last - reach + 1), start + first);
+      const firstCol = Math.max(0 - reach, 0 - i) + reach;
+      const lastCol = Math.min(reach, n - 1 - i) + reach;
+      if (firstCol > 0) out.fill(NaN, start, start + firstCol);
+      if (lastCol < cols - 1) out.fill(NaN, start + lastCol + 1, start + cols);
+      const j0 = row + i - reach; // square[j0 + col]: the key of column col
+      if (rule === 'offset') out.set(ramp.subarray(firstCol, lastCol + 1), start + firstCol);
+      else if (square) out.set(square.subarray(j0 + firstCol, j0 + lastCol + 1), start + firstCol);
+      else for (let col = firstCol; col <= lastCol; col += 1) out[start + col] = combined[j0 + col] - content[j0 + col];
       if (rule !== 'sum') continue;
-      // The edge columns (when they have keys) total theirs; k′ = 0: one column, every key.
-      for (const c of reach === 0 ? [0] : [0 - reach, reach]) {
-        const keys = keysOf(i, c, n, reach);
-        if (!keys || keys[0] === keys[1]) continue; // one key: copied already
+      edges.forEach((c, e) => {
+        const at = (i - first) * edges.length + e;
+        if (!hasEdge[at]) return;
         out[start + c + reach] =
           id === 'difference'
-            ? sumRange(combined, row, keys[0], keys[1]) - sumRange(content, row, keys[0], keys[1])
-            : sumRange(square, row, keys[0], keys[1]);
-      }
+            ? combinedEdge[at] - contentEdge[at]
+            : id === 'contentWeights'
+              ? contentEdge[at]
+              : combinedEdge[at];
+      });
     }
     panels[id] = out;
   }

@@ -1,9 +1,12 @@
 // The compute path. Up to SYNC_LIMIT positions the view is computed on the main thread, in the
 // task of the change; above, a worker computes it (the latest request wins) and the page draws
-// the panels one per task, so input never waits long. Without a worker, all on the main thread.
+// the panels one per task, so input never waits long. The long view's workers are a pool, one per
+// core, each computing a block of query rows (workers/long-view-pool.js). Without workers, all on
+// the main thread.
 import { rememberRanges } from '../figures/panel-extents.js';
 import { computeAttentionView, keepOffsets } from '../figures/view.js';
 import { ATTENTION_SETTINGS } from '../settings/settings.js';
+import { LongViewPool } from '../workers/long-view-pool.js';
 import { startAttentionWorker } from '../workers/start-attention-worker.js';
 
 /** Above this n, attention is computed in a worker and the panels drawn one per task. */
@@ -32,6 +35,8 @@ export class ViewCompute {
   #handlers;
   #worker = null;
   #workerFailed = false;
+  #pool = null;
+  #poolFailed = false;
   #requestId = 0;
 
   constructor({ rp, onWorkerView, onError, onWorkerLost }) {
@@ -41,7 +46,8 @@ export class ViewCompute {
 
   /** Computes the view of `state` here and returns false, or returns true: then request() it. */
   computeOrDefer(state) {
-    if (wantsWorker(state) && this.#getWorker()) return true;
+    if (wantsWorker(state) && (state.long ? this.#getPool() : this.#getWorker())) return true;
+    this.#requestId += 1; // a worker's answer still on its way is older than this view
     this.view = computeAttentionView(this.#rp, attentionSettings(state), {
       positionsOnly: state.long,
       previous: this.view,
@@ -54,6 +60,15 @@ export class ViewCompute {
   request(state, offsetGrid) {
     this.#requestId += 1;
     const settings = attentionSettings(state);
+    if (state.long) {
+      const id = this.#requestId;
+      const previous = this.view?.offsetSpace ? this.view : null;
+      this.#pool.compute(this.#rp, settings, { grid: offsetGrid, previous }).then(
+        (answer) => answer && this.#onResult({ id, ...answer, kept: true }),
+        (error) => this.#onResult({ id, error: error.message }),
+      );
+      return;
+    }
     this.#worker.postMessage({ id: this.#requestId, settings, positionsOnly: state.long, offsetGrid });
   }
 
@@ -78,14 +93,31 @@ export class ViewCompute {
     return this.#worker;
   }
 
-  #onResult({ id, view, ranges, error }) {
+  #getPool() {
+    if (this.#pool || this.#poolFailed) return this.#pool;
+    try {
+      this.#pool = new LongViewPool({
+        onLost: () => {
+          this.#poolFailed = true; // no workers here: compute on the main thread instead
+          this.#pool = null;
+          this.#handlers.onWorkerLost();
+        },
+      });
+    } catch {
+      this.#poolFailed = true;
+    }
+    return this.#pool;
+  }
+
+  // `kept`: the pool's view, which kept the offsets itself.
+  #onResult({ id, view, ranges, error, kept = false }) {
     if (!this.isLatest(id)) return; // a newer request is on its way
     if (error) {
       this.#handlers.onError(error);
       return;
     }
-    this.view = keepOffsets(view, this.view);
-    rememberRanges(this.view, ranges);
+    this.view = kept ? view : keepOffsets(view, this.view);
+    if (!kept) rememberRanges(this.view, ranges); // the pool's view remembers each when put together
     this.computedBy = 'worker';
     this.#handlers.onWorkerView(this.view, id);
   }

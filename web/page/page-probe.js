@@ -10,7 +10,11 @@ export function exposePageProbe({ rp, figure, compute, getState }) {
       state: () => ({ ...getState() }),
       computedBy: () => compute.computedBy,
       panelsDrawn: () => figure.drawCount, // panels drawn so far (not skipped as unchanged)
-      valueAt: (panelId, i, j) => PANELS.find((p) => p.id === panelId).values(view())[i * view().n + j],
+      // The pool's long view computes the row asked for (its n × n matrices stay in the workers).
+      valueAt: (panelId, i, j) =>
+        view().squareRow && panelId !== 'offsets'
+          ? view().squareRow(panelId, i)[j]
+          : PANELS.find((p) => p.id === panelId).values(view())[i * view().n + j],
       profile: () => Array.from(view().profile.profile),
       tokens: () => [...view().result.tokens],
       // The long view's offset-space cell (i, c): as drawn (float32, null: no key) and in float64.

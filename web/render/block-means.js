@@ -15,18 +15,23 @@ export function bounds(count, size) {
 // (no key) and masked cells (column >= maskFrom(i), or MASKED values) left out; a block of masked cells only is
 // MASKED, of no-key cells only NaN. With rowSpan(i) -> [lo, hi) (the cells of row i that hold
 // numbers; NaN outside), the sums run over that span without a test per cell.
-export function blockMeans(values, rows, cols, gRows, gCols, maskFrom, rowSpan) {
+// With `part` = { firstRow, pixelFrom, pixelTo }: only the pixel rows pixelFrom … pixelTo − 1
+// (a worker's share), from `values` that hold rows firstRow … (row i at (i − firstRow)·cols);
+// the same numbers, bit for bit, as those rows of the whole grid.
+export function blockMeans(values, rows, cols, gRows, gCols, maskFrom, rowSpan, part = null) {
   const by = bounds(rows, gRows);
   const bx = bounds(cols, gCols);
-  const sums = new Float64Array(gRows * gCols);
-  const counts = new Float64Array(gRows * gCols);
+  const { firstRow = 0, pixelFrom = 0, pixelTo = gRows } = part ?? {};
+  const size = (pixelTo - pixelFrom) * gCols;
+  const sums = new Float64Array(size);
+  const counts = new Float64Array(size);
   // Masked cells: past maskFrom(i), or −Infinity in the values (a matrix of one's own).
-  const maskedCounts = new Float64Array(gRows * gCols);
-  let py = 0;
-  for (let i = 0; i < rows; i += 1) {
+  const maskedCounts = new Float64Array(size);
+  let py = pixelFrom;
+  for (let i = by[pixelFrom]; i < by[pixelTo]; i += 1) {
     while (by[py + 1] <= i) py += 1;
-    const row = i * cols;
-    const out = py * gCols;
+    const row = (i - firstRow) * cols;
+    const out = (py - pixelFrom) * gCols;
     const stop = maskFrom ? Math.min(maskFrom(i), cols) : cols;
     if (rowSpan) {
       const [lo, hi] = rowSpan(i);
@@ -72,7 +77,7 @@ export function blockMeans(values, rows, cols, gRows, gCols, maskFrom, rowSpan) 
       }
     }
   }
-  for (let p = 0; p < gRows * gCols; p += 1) {
+  for (let p = 0; p < size; p += 1) {
     sums[p] = counts[p] ? sums[p] / counts[p] : maskedCounts[p] ? MASKED : NaN;
   }
   return { grid: sums, bx };
