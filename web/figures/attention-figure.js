@@ -5,7 +5,7 @@
 import { pixelRatio } from '../render/canvas-size.js';
 import { makeScale } from '../render/colormaps.js';
 import { drawHeatmap, forgetMatrixImage, heatmapWidth } from '../render/heatmap.js';
-import { followScroll, showTooltip, wirePanel } from './interaction.js';
+import { createTooltip, followScroll, showTooltip, wirePanel } from './interaction.js';
 import { download } from '../files/download.js';
 import { drawOffsetPanel, offsetAriaLabel, offsetReading, OFFSET_TEXT } from './offset-panel.js';
 import { forgetRectImage, rectGrid } from '../render/heatmap-rect.js';
@@ -88,15 +88,7 @@ export class AttentionFigure {
     this.parts = new Map();
     this.shown = new Map(); // panel id -> what its canvas shows: { values, key } (see drawPanel)
     const doc = container.ownerDocument ?? container;
-    this.tooltip = doc.createElement('div');
-    this.tooltip.className = 'relpos-tooltip';
-    this.tooltip.setAttribute('role', 'tooltip');
-    this.tooltip.setAttribute('part', 'tooltip');
-    this.tooltip.hidden = true;
-    this.readout = doc.createElement('p');
-    this.readout.className = 'relpos-visually-hidden';
-    this.readout.setAttribute('aria-live', 'polite');
-    overlay.append(this.tooltip, this.readout);
+    ({ tooltip: this.tooltip, readout: this.readout } = createTooltip(doc, overlay));
     this.panels.forEach((panel) => {
       const parts = createPanelFigure(panel, numbered ? PANELS.indexOf(panel) + 1 : null);
       container.append(parts.figure);

@@ -97,6 +97,23 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
 }
 
 /**
+ * The tooltip a figure shows beside the selected cell and the visually hidden line a screen
+ * reader reads for it, appended to `overlay`.
+ */
+export function createTooltip(doc, overlay) {
+  const tooltip = doc.createElement('div');
+  tooltip.className = 'relpos-tooltip';
+  tooltip.setAttribute('role', 'tooltip');
+  tooltip.setAttribute('part', 'tooltip');
+  tooltip.hidden = true;
+  const readout = doc.createElement('p');
+  readout.className = 'relpos-visually-hidden';
+  readout.setAttribute('aria-live', 'polite');
+  overlay.append(tooltip, readout);
+  return { tooltip, readout };
+}
+
+/**
  * Fills the tooltip (text only) and places it up and to the right of `anchor` (a point in the
  * cell), across the diagonal from the cells it talks about; flipped where the viewport ends.
  */

@@ -7,7 +7,7 @@ import { makeScale } from '../render/colormaps.js';
 import { drawRectHeatmap } from '../render/heatmap-rect.js';
 import { download } from '../files/download.js';
 import { themeColours } from './attention-figure.js';
-import { followScroll, showTooltip, wirePanel } from './interaction.js';
+import { createTooltip, followScroll, showTooltip, wirePanel } from './interaction.js';
 import { MATRIX_KINDS, queryCount } from './matrix-panels.js';
 import { createPanelFigure } from './panel-figure.js';
 import { formatSignificant } from './panels.js';
@@ -37,15 +37,7 @@ export class MatrixFigure {
     this.parts = createPanelFigure({ id: 'matrix', title: 'Attention weights' }, null);
     this.heading = this.parts.figure.querySelector('h2');
     container.append(this.parts.figure);
-    this.tooltip = doc.createElement('div');
-    this.tooltip.className = 'relpos-tooltip';
-    this.tooltip.setAttribute('role', 'tooltip');
-    this.tooltip.setAttribute('part', 'tooltip');
-    this.tooltip.hidden = true;
-    this.readout = doc.createElement('p');
-    this.readout.className = 'relpos-visually-hidden';
-    this.readout.setAttribute('aria-live', 'polite');
-    overlay.append(this.tooltip, this.readout);
+    ({ tooltip: this.tooltip, readout: this.readout } = createTooltip(doc, overlay));
     const { canvas, wrap, png } = this.parts;
     png.addEventListener('click', () => this.downloadPng());
     wirePanel({
