@@ -26,7 +26,7 @@ class NumpyRandom {
   void fillGaussian(double* out, std::size_t count);
 
  private:
-  void twist();
+  void twistAt(int i);
 
   static constexpr int kStateSize = 624;
   std::array<std::uint32_t, kStateSize> state_{};

@@ -13,22 +13,27 @@ NumpyRandom::NumpyRandom(std::uint32_t seed) {
   }
 }
 
-void NumpyRandom::twist() {
+// MT19937's twist, one element at a time, just before that element is output: element i takes
+// state[i + 1] and state[i + 397] (mod 624) as the in-place loop over i = 0…623 would see them
+// (not yet twisted for i + 1 < 624 and i + 397 < 624, already twisted past the wrap), so the
+// stream is the same, bit for bit. A stream read for a few numbers (the stable draw's one per
+// word) then does not twist all 624.
+void NumpyRandom::twistAt(int i) {
   constexpr int kShift = 397;
   constexpr std::uint32_t kMatrixA = 0x9908b0dfU;
   constexpr std::uint32_t kUpperMask = 0x80000000U;
   constexpr std::uint32_t kLowerMask = 0x7fffffffU;
-  for (int i = 0; i < kStateSize; ++i) {
-    const std::uint32_t y = (state_[i] & kUpperMask) | (state_[(i + 1) % kStateSize] & kLowerMask);
-    state_[i] = state_[(i + kShift) % kStateSize] ^ (y >> 1) ^ ((y & 1U) != 0U ? kMatrixA : 0U);
-  }
-  position_ = 0;
+  const int next = i + 1 < kStateSize ? i + 1 : 0;
+  const int far = i + kShift < kStateSize ? i + kShift : i + kShift - kStateSize;
+  const std::uint32_t y = (state_[i] & kUpperMask) | (state_[next] & kLowerMask);
+  state_[i] = state_[far] ^ (y >> 1) ^ ((y & 1U) != 0U ? kMatrixA : 0U);
 }
 
 std::uint32_t NumpyRandom::nextUint32() {
   if (position_ >= kStateSize) {
-    twist();
+    position_ = 0;
   }
+  twistAt(position_);
   std::uint32_t y = state_[position_++];
   y ^= (y >> 11);
   y ^= (y << 7) & 0x9d2c5680U;
