@@ -27,10 +27,12 @@ class NumpyRandom {
 
  private:
   void twistAt(int i);
+  void initUpTo(int last);
 
   static constexpr int kStateSize = 624;
   std::array<std::uint32_t, kStateSize> state_{};
   int position_ = kStateSize;
+  int initialized_ = 1;  // words 0 … initialized_ − 1 of the first state are set
   bool hasCachedGaussian_ = false;
   double cachedGaussian_ = 0.0;
 };

@@ -5,12 +5,17 @@
 namespace relpos {
 
 NumpyRandom::NumpyRandom(std::uint32_t seed) {
-  // init_genrand: state[i] = 1812433253 * (state[i-1] ^ (state[i-1] >> 30)) + i (mod 2^32).
-  state_[0] = seed;
-  for (int i = 1; i < kStateSize; ++i) {
+  state_[0] = seed;  // the other words when the twist first reads them (initUpTo)
+}
+
+// init_genrand: state[i] = 1812433253 * (state[i-1] ^ (state[i-1] >> 30)) + i (mod 2^32), for
+// every word up to `last` not yet set.
+void NumpyRandom::initUpTo(int last) {
+  for (int i = initialized_; i <= last; ++i) {
     const std::uint32_t previous = state_[i - 1];
     state_[i] = 1812433253U * (previous ^ (previous >> 30)) + static_cast<std::uint32_t>(i);
   }
+  initialized_ = last + 1;
 }
 
 // MT19937's twist, one element at a time, just before that element is output: element i takes
@@ -25,6 +30,9 @@ void NumpyRandom::twistAt(int i) {
   constexpr std::uint32_t kLowerMask = 0x7fffffffU;
   const int next = i + 1 < kStateSize ? i + 1 : 0;
   const int far = i + kShift < kStateSize ? i + kShift : i + kShift - kStateSize;
+  if (far >= initialized_) {
+    initUpTo(far);  // the first twist reads words 0 … i + 397
+  }
   const std::uint32_t y = (state_[i] & kUpperMask) | (state_[next] & kLowerMask);
   state_[i] = state_[far] ^ (y >> 1) ^ ((y & 1U) != 0U ? kMatrixA : 0U);
 }
