@@ -153,8 +153,8 @@ export class AttentionFigure {
 
   /**
    * Draws a new view (computeAttentionView); keeps the selected cell if it still exists. With
-   * `progressive`, one panel per task (a large n keeps each task short); resolves when done, or
-   * early when another view arrives.
+   * `progressive`, the panels in view over as many tasks as keep each under PROGRESSIVE_TASK_MS
+   * (the first in this one); resolves when done, or early when another view arrives.
    */
   async setView(view, { progressive = false } = {}) {
     const previous = this.view;
