@@ -26,11 +26,13 @@ class NumpyRandom {
   void fillGaussian(double* out, std::size_t count);
 
  private:
-  void twist();
+  void twistAt(int i);
+  void initUpTo(int last);
 
   static constexpr int kStateSize = 624;
   std::array<std::uint32_t, kStateSize> state_{};
   int position_ = kStateSize;
+  int initialized_ = 1;  // words 0 … initialized_ − 1 of the first state are set
   bool hasCachedGaussian_ = false;
   double cachedGaussian_ = 0.0;
 };

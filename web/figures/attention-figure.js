@@ -145,8 +145,8 @@ export class AttentionFigure {
 
   /**
    * Draws a new view (computeAttentionView); keeps the selected cell if it still exists. With
-   * `progressive`, one panel per task (a large n keeps each task short); resolves when done, or
-   * early when another view arrives.
+   * `progressive`, the panels in view over as many tasks as keep each under PROGRESSIVE_TASK_MS
+   * (the first in this one); resolves when done, or early when another view arrives.
    */
   async setView(view, { progressive = false } = {}) {
     const previous = this.view;
@@ -166,22 +166,24 @@ export class AttentionFigure {
       this.draw();
       return;
     }
-    // Not in the task that received the view (from workers, and the garbage collection that
-    // brings); then panel after panel while a task stays short (PROGRESSIVE_TASK_MS), so that
-    // input never waits long, without a timer's round trip for every cheap panel. Panels outside
-    // the viewport wait until they scroll in (watchViewport).
-    let taskStart = -Infinity;
-    for (const panel of this.panels) {
-      if (!this.inView.has(panel.id)) {
-        this.deferred.add(panel.id);
-        continue;
-      }
+    // Panel after panel while a task stays short (PROGRESSIVE_TASK_MS), so that input never
+    // waits long, without a timer's round trip for every cheap panel; the first in the task that
+    // received the view (no frame in between). Each task reads every size and colour first, then
+    // writes: one layout per task, not one per panel. Panels outside the viewport wait until they
+    // scroll in (watchViewport).
+    const todo = this.panels.filter((panel) => this.inView.has(panel.id));
+    for (const panel of this.panels) if (!this.inView.has(panel.id)) this.deferred.add(panel.id);
+    let taskStart = performance.now();
+    let reads = null;
+    for (const [index, panel] of todo.entries()) {
       if (performance.now() - taskStart > PROGRESSIVE_TASK_MS) {
         await new Promise((resume) => setTimeout(resume, 0));
         if (this.view !== view) return;
         taskStart = performance.now();
+        reads = null;
       }
-      this.drawPanel(panel);
+      reads ??= new Map(todo.slice(index).map((next) => [next, this.measure(next)]));
+      this.drawPanel(panel, reads.get(panel));
     }
   }
 

@@ -9,7 +9,7 @@
 // weight, usually do. With nothing clipped (k ≥ n − 1) or k = 0, every column counts.
 import { makeScale } from '../render/colormaps.js';
 import { drawRectHeatmap } from '../render/heatmap-rect.js';
-import { kthSmallest, offsetExtentFor } from './panel-extents.js';
+import { kthSmallestOf, offsetExtentFor } from './panel-extents.js';
 import { keysOf, offsetMaskFrom, offsetRowSpan, offsetValue } from './offset-space.js';
 
 const PERCENTILE = 0.99;
@@ -114,9 +114,7 @@ export function rowsWithKey(view, j) {
 }
 
 function quantile(sample, count, f) {
-  const a = new Float64Array(count);
-  for (let index = 0; index < count; index += 1) a[index] = f(sample[index]);
-  return kthSmallest(a, count, Math.min(count - 1, Math.floor(PERCENTILE * count)));
+  return kthSmallestOf(sample, count, Math.min(count - 1, Math.floor(PERCENTILE * count)), f);
 }
 
 /** The colour scale from the drawn values (see the rule above). */
@@ -129,7 +127,7 @@ function scaleFor(panel, label) {
       if (m > 0 && m < Math.max(-extent.min, extent.max)) fixed = m;
     } else {
       const low = Math.min(0, extent.min);
-      const high = count ? quantile(sample, count, (v) => v) : NaN;
+      const high = count ? quantile(sample, count, null) : NaN;
       fixed = high > low && high < extent.max ? [low, high] : [low, extent.max > low ? extent.max : low + 1];
     }
     const scale = makeScale(panel.scale, extent, fixed);

@@ -122,14 +122,21 @@ export function offsetSpaceRows(squares, n, k, first, count) {
   for (let c = 0 - reach; c <= reach; c += 1) ramp[c + reach] = c; // 0 − reach: never −0
   for (let i = first; i < first + count; i += 1) {
     const row = (i - first) * n;
-    edges.forEach((c, e) => {
-      const keys = keysOf(i, c, n, reach);
-      if (!keys || keys[0] === keys[1]) return;
+    for (let e = 0; e < edges.length; e += 1) {
+      const keys = keysOf(i, edges[e], n, reach);
+      if (!keys || keys[0] === keys[1]) continue;
       const at = (i - first) * edges.length + e;
       hasEdge[at] = 1;
-      contentEdge[at] = sumRange(content, row, keys[0], keys[1]);
-      combinedEdge[at] = sumRange(combined, row, keys[0], keys[1]);
-    });
+      // Both totals in one pass, each in the order of sumRange (two chains of additions side by side).
+      let contentSum = 0;
+      let combinedSum = 0;
+      for (let j = row + keys[0], last = row + keys[1]; j <= last; j += 1) {
+        contentSum += content[j];
+        combinedSum += combined[j];
+      }
+      contentEdge[at] = contentSum;
+      combinedEdge[at] = combinedSum;
+    }
   }
   for (const id of PANEL_IDS) {
     const out = new Float32Array(count * cols);
@@ -144,7 +151,11 @@ export function offsetSpaceRows(squares, n, k, first, count) {
       if (firstCol > 0) out.fill(NaN, start, start + firstCol);
       if (lastCol < cols - 1) out.fill(NaN, start + lastCol + 1, start + cols);
       const j0 = row + i - reach; // square[j0 + col]: the key of column col
-      if (rule === 'offset') out.set(ramp.subarray(firstCol, lastCol + 1), start + firstCol);
+      // Short rows element by element (no subarray views to allocate for a few dozen cells).
+      const short = lastCol - firstCol < 64;
+      if (rule === 'offset' && short) for (let col = firstCol; col <= lastCol; col += 1) out[start + col] = ramp[col];
+      else if (rule === 'offset') out.set(ramp.subarray(firstCol, lastCol + 1), start + firstCol);
+      else if (square && short) for (let col = firstCol; col <= lastCol; col += 1) out[start + col] = square[j0 + col];
       else if (square) out.set(square.subarray(j0 + firstCol, j0 + lastCol + 1), start + firstCol);
       else for (let col = firstCol; col <= lastCol; col += 1) out[start + col] = combined[j0 + col] - content[j0 + col];
       if (rule !== 'sum') continue;

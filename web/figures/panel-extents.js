@@ -44,6 +44,48 @@ function percentileOf(values, n, masked, f) {
   return kthSmallest(sample, count, Math.min(count - 1, Math.floor(PERCENTILE * count)));
 }
 
+/**
+ * The k-th smallest (0-based) of f(values[i]) (f null: values[i]), i = 0 … count − 1, values left as they are. Near
+ * the top (a high percentile: the count − k largest are few) one pass keeps the count − k
+ * largest in a min-heap, whose least is the answer; else quickselect on a copy.
+ */
+export function kthSmallestOf(values, count, k, f = null) {
+  const top = count - k; // the answer is the least of the `top` largest
+  if (top > 1024 || top < 1) {
+    const a = new Float64Array(count);
+    for (let index = 0; index < count; index += 1) a[index] = f ? f(values[index]) : values[index];
+    return kthSmallest(a, count, k);
+  }
+  const heap = new Float64Array(top); // heap[0]: the least of the largest seen
+  let size = 0;
+  const abs = f === Math.abs; // the signed panels' case, without a call per value
+  for (let index = 0; index < count; index += 1) {
+    const v = abs ? Math.abs(values[index]) : f ? f(values[index]) : values[index];
+    if (size < top) {
+      let at = size++;
+      while (at > 0) {
+        const parent = (at - 1) >> 1;
+        if (heap[parent] <= v) break;
+        heap[at] = heap[parent];
+        at = parent;
+      }
+      heap[at] = v;
+    } else if (v > heap[0]) {
+      let at = 0;
+      for (;;) {
+        let child = 2 * at + 1;
+        if (child >= top) break;
+        if (child + 1 < top && heap[child + 1] < heap[child]) child += 1;
+        if (heap[child] >= v) break;
+        heap[at] = heap[child];
+        at = child;
+      }
+      heap[at] = v;
+    }
+  }
+  return heap[0];
+}
+
 /** The k-th smallest of a[0 .. count) (0-based), reordering a: quickselect, O(count). */
 export function kthSmallest(a, count, k) {
   let lo = 0;
