@@ -1,6 +1,6 @@
 // The compute path. Up to SYNC_LIMIT positions the view is computed on the main thread, in the
 // task of the change; above, a worker computes it (the latest request wins) and the page draws
-// the panels one per task, so input never waits long. The long view's workers are a pool, one per
+// the panels in tasks of at most ~12 ms each (AttentionFigure.setView), so input never waits long. The long view's workers are a pool, one per
 // core, each computing a block of query rows (workers/long-view-pool.js). Without workers, all on
 // the main thread.
 import { rememberRanges } from '../figures/panel-extents.js';
@@ -9,7 +9,7 @@ import { ATTENTION_SETTINGS } from '../settings/settings.js';
 import { LongViewPool } from '../workers/long-view-pool.js';
 import { startAttentionWorker } from '../workers/start-attention-worker.js';
 
-/** Above this n, attention is computed in a worker and the panels drawn one per task. */
+/** Above this n, attention is computed in a worker and the panels drawn progressively. */
 export const SYNC_LIMIT = 384;
 
 /** The settings computeAttentionView reads, from a page state. */

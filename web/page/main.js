@@ -1,6 +1,6 @@
 // The page's controller: state (URL) -> numbers (WASM, through the JS API) -> figures. Up to
 // SYNC_LIMIT positions a change is computed and drawn in the same task; above, a worker computes
-// and the panels are drawn one per task (compute.js). With ?embed=1 the page is the iframe view
+// and the panels are drawn progressively (compute.js). With ?embed=1 the page is the iframe view
 // (embed-view.js). The controls, the URL, the exports and the sections are wired by their modules.
 import { AttentionFigure } from '../figures/attention-figure.js';
 import { adoptFigureCss } from '../figures/figure-css.js';
