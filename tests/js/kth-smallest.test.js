@@ -2,18 +2,7 @@
 // full sort of the same values: a min-heap of the largest near the top, quickselect elsewhere.
 import { describe, expect, test } from 'vitest';
 import { kthSmallestOf } from '../../web/figures/panel-extents.js';
-
-// A small deterministic generator (mulberry32), so that a failure can be replayed.
-function generator(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as generator } from '../../web/train/batches.js'; // mulberry32: a failure replays
 
 const sortedOf = (values, f) => Float64Array.from(values, f ?? ((v) => v)).sort();
 
