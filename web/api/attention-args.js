@@ -1,8 +1,9 @@
 // attention()'s arguments, checked before any WASM runs (by the instance and by the worker
 // pool, which splits the call): the matrices, the options and each output's shape.
 import { checkBoolean, checkMatrix, checkOptions, checkShape, floatArrayType } from './validate.js';
-import { checkReusableResult, outputShapes, resolveAttentionOptions } from './attention-options.js';
+import { OUTPUT_NAMES, checkReusableResult, outputShapes, resolveAttentionOptions } from './attention-options.js';
 import { checkAllowed, checkHeads, checkKeyPadding, checkScale } from './attention-masks.js';
+import { Snapshot } from './snapshot.js';
 
 const INPUT_DEFAULTS = {
   v: undefined,
@@ -37,13 +38,86 @@ function checkHeadColumns(where, name, matrix, heads) {
   }
 }
 
+const MATRIX_NAMES = new Set(['q', 'k', 'v', 'relKeys', 'relValues', 'x', 'wQ', 'wK', 'wV']);
+const READ = new WeakSet();
+
+// `out`, an earlier result: each output's data read once (as a view over the caller's array,
+// which the results are written through) beside the array itself, returned as the result's.
+function readOut(snapshot, out) {
+  return snapshot.fields(out, (name, panel) => {
+    if (!OUTPUT_NAMES.includes(name) || panel === null || typeof panel !== 'object') return panel;
+    const original = panel.data;
+    return { data: snapshot.typedArray(`out.${name}.data`, original), original };
+  });
+}
+
+/**
+ * attention()'s arguments read once, before anything is checked (web/api/snapshot.js): { inputs,
+ * second, outTarget }, inputs and second (the options, or an earlier result) as objects of our
+ * own holding primitives, copied lists and fresh views; outTarget the caller's `out` object.
+ */
+export function readAttentionArgs(where, inputs, options) {
+  const snapshot = new Snapshot(where);
+  const flags = (name, value) => snapshot.list(name, value);
+  const given = snapshot.fields(inputs, (key, value) => {
+    if (MATRIX_NAMES.has(key)) return snapshot.matrix(key, value);
+    if (key === 'keyPadding') return flags('keyPadding', value);
+    if (key === 'allowed') {
+      if (!Array.isArray(value)) return snapshot.matrix('allowed', value);
+      return snapshot.list('allowed', value, (row, r) => flags(`allowed[${r}]`, row));
+    }
+    if (key === 'position') {
+      return snapshot.fields(value, (name, item) =>
+        name === 'biases' ? snapshot.list('position.biases', item) : item,
+      );
+    }
+    return value;
+  });
+  let second = options;
+  let outTarget;
+  if (options !== null && typeof options === 'object' && !Array.isArray(options)) {
+    const keys = Object.keys(options);
+    if (keys.includes('maxDistance')) {
+      outTarget = options;
+      second = readOut(snapshot, options);
+    } else {
+      second = snapshot.fields(options, (key, value) => {
+        if (key === 'outputs') return snapshot.list('outputs', value);
+        if (key !== 'out' || value === null || typeof value !== 'object') return value;
+        outTarget = value;
+        return readOut(snapshot, value);
+      });
+    }
+  }
+  snapshot.seal();
+  const read = { inputs: given, second, outTarget };
+  READ.add(read);
+  return read;
+}
+
+/**
+ * checkAttentionArgs on arguments readAttentionArgs has read (the instance reads them once to
+ * choose the position scheme, then checks them here).
+ */
+export function checkReadAttentionArgs(where, read) {
+  if (!READ.has(read)) throw new TypeError(`${where}: arguments must come from readAttentionArgs`);
+  const a = checkAttentionArgs(where, read.inputs, read.second, true);
+  return { ...a, outTarget: read.outTarget };
+}
+
 /**
  * Returns { q, k, relKeys, v, relValues, causal, n (keys), dK, dV (all heads' columns),
  * heads, headDK, headDV, perHeadKeyTable, perHeadValueTable, scale (null: 1/√d_k), keyPadding,
  * allowed (Uint8Arrays or null), tableRows, queryRows, queryOffset, shapes (output name →
- * [rows, cols]), out, legacyOutput }.
+ * [rows, cols]), out, legacyOutput, outTarget }. Every argument is read once first
+ * (readAttentionArgs), then checked: q, k, … are views of the caller's arrays as they were
+ * read; `out` holds each output's view (`data`) and array (`original`); outTarget is the caller's
+ * out object, which results are returned in.
  */
-export function checkAttentionArgs(where, inputs, options) {
+export function checkAttentionArgs(where, inputsGiven, optionsGiven, alreadyRead = false) {
+  const read = alreadyRead ? null : readAttentionArgs(where, inputsGiven, optionsGiven);
+  const inputs = read ? read.inputs : inputsGiven;
+  const options = read ? read.second : optionsGiven;
   const given = checkOptions(where, 'inputs', inputs, INPUT_DEFAULTS, ['q', 'k', 'relKeys']);
   const heads = checkHeads(where, given.heads);
   const q = checkMatrix(where, 'q', given.q);
@@ -123,5 +197,6 @@ export function checkAttentionArgs(where, inputs, options) {
     shapes,
     out: chosen.out,
     legacyOutput,
+    outTarget: read?.outTarget,
   };
 }

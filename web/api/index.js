@@ -14,11 +14,13 @@ import {
   checkInteger,
   checkNumber,
   checkOptions,
+  checkWork,
   floatArrayType,
 } from './validate.js';
+import { Snapshot } from './snapshot.js';
 import { WasmArena } from './wasm-arena.js';
 import { PANEL_NAMES, checkOutputs, emptyResult } from './attention-options.js';
-import { checkAttentionArgs } from './attention-args.js';
+import { checkAttentionArgs, checkReadAttentionArgs, readAttentionArgs } from './attention-args.js';
 import { Model, resolveModelConfig, resolveSyntheticOptions } from './model.js';
 import * as schemes from './schemes.js';
 
@@ -47,10 +49,18 @@ export const MAX_TOKEN_BYTES = 8192;
 
 const matrix = (rows, cols, data) => ({ rows, cols, data });
 
+// Multiply-adds of a checked attention() call: the content scores and position biases, the
+// softmax (counted as 8 per score) and the output (docs/api-boundary.md).
+function attentionWork(a) {
+  const scores = a.heads * a.queryRows * a.n;
+  return a.queryRows * a.n * a.dK + a.queryRows * a.tableRows * a.dK + 16 * scores + a.queryRows * a.n * a.dV;
+}
+
 const utf8 = new TextEncoder();
 
-// example()'s tokens: an array of 1 to MAX_DIMENSION non-empty strings.
-function checkTokens(where, tokens) {
+// example()'s tokens: an array of 1 to MAX_DIMENSION non-empty strings (read once, holes as undefined).
+function checkTokens(where, given) {
+  const tokens = new Snapshot(where).list('tokens', given);
   if (!Array.isArray(tokens))
     throw new TypeError(`${where}: tokens must be an array of strings, got ${describe(tokens)}`);
   if (tokens.length === 0 || tokens.length > MAX_DIMENSION) {
@@ -80,6 +90,8 @@ export class RelPos {
   #core;
   #arena;
   #models = new Set();
+  /** The call running now (its name), or null: a call made while another runs is refused. */
+  #running = null;
 
   /** Use createRelPos(); the constructor takes the loaded core module. */
   constructor(core) {
@@ -106,6 +118,7 @@ export class RelPos {
    */
   dispose() {
     if (this.#core === null) return;
+    this.#refuseReentry('dispose');
     for (const model of this.#models) model.deref()?.dispose();
     this.#models.clear();
     this.#arena.release();
@@ -118,20 +131,47 @@ export class RelPos {
     return this.#core;
   }
 
+  #refuseReentry(where) {
+    if (this.#running !== null) {
+      throw new Error(
+        `${where}: called while ${this.#running}() of the same instance is running (from a getter, a Proxy or a setter of its arguments); nothing was computed: call it after ${this.#running}() has returned`,
+      );
+    }
+  }
+
+  // Runs one public call: refused after dispose() and while another call of this instance (or of
+  // one of its models) runs, since both share the instance's memory.
+  #entry(where, body) {
+    this.#live(where);
+    this.#refuseReentry(where);
+    this.#running = where;
+    try {
+      return body();
+    } finally {
+      this.#running = null;
+    }
+  }
+
   /** np.random.seed(seed); np.random.randn(count), as a Float64Array. */
   randn(seed, count) {
     const where = 'randn';
-    checkInteger(where, 'seed', seed, 0, MAX_SEED);
-    checkInteger(where, 'count', count, 0, Number.MAX_SAFE_INTEGER);
-    checkBudget(where, `count = ${count}`, count * F64);
-    return this.#call(where, [count * F64], ([out]) => {
-      this.#core.randnInto(seed, count, out);
-      return this.#arena.read(out, Float64Array, count);
+    return this.#entry(where, () => {
+      checkInteger(where, 'seed', seed, 0, MAX_SEED);
+      checkInteger(where, 'count', count, 0, Number.MAX_SAFE_INTEGER);
+      checkBudget(where, `count = ${count}`, count * F64);
+      return this.#call(where, [count * F64], ([out]) => {
+        this.#core.randnInto(seed, count, out);
+        return this.#arena.read(out, Float64Array, count);
+      });
     });
   }
 
   /** The n × n matrix clip(j - i, -maxDistance, maxDistance): key j minus query i. */
   relativeOffsets(n, maxDistance) {
+    return this.#entry('relativeOffsets', () => this.#relativeOffsets(n, maxDistance));
+  }
+
+  #relativeOffsets(n, maxDistance) {
     const where = 'relativeOffsets';
     checkInteger(where, 'n', n, 1, MAX_DIMENSION);
     checkInteger(where, 'maxDistance', maxDistance, 0, 2 ** 31 - 1);
@@ -156,13 +196,21 @@ export class RelPos {
    *   positions (a block of rows; panels are q.rows × k.rows).
    */
   attention(inputs, options) {
+    return this.#entry('attention', () => this.#attention(inputs, options));
+  }
+
+  #attention(inputs, options) {
     const where = 'attention';
+    // Every argument read once, then checked, then copied (attention-args.js).
+    const read = readAttentionArgs(where, inputs, options);
     // position: { scheme, … } (web/api/schemes.js); Shaw's, the default, runs on unchanged.
-    const scheme = schemes.positionScheme(where, inputs);
+    const scheme = schemes.positionScheme(where, read.inputs);
     if (scheme !== 'shaw') {
-      return schemes.schemeAttention(this.#schemeHost(), inputs, schemes.schemeOut(where, scheme, options));
+      const out = schemes.schemeOut(where, scheme, read.second);
+      return schemes.schemeAttention(this.#schemeHost(), read.inputs, out, read.outTarget);
     }
-    const a = checkAttentionArgs(where, schemes.withoutPosition(inputs), options);
+    if (read.inputs !== null && typeof read.inputs === 'object') delete read.inputs.position;
+    const a = checkReadAttentionArgs(where, read);
     const { q, k, relKeys, v, relValues, causal, n, dK, dV, tableRows, queryRows, shapes, out } = a;
     const ArrayType = floatArrayType(q.data); // this realm's type, also for an iframe's array
     const size = ArrayType.BYTES_PER_ELEMENT;
@@ -185,6 +233,7 @@ export class RelPos {
     const maskBytes = maskNames.reduce((sum, name) => sum + masks[name].length, 0);
     const scratch = 2 * queryRows * tableRows + 4 * 32 * n;
     checkBudget(where, `n = ${n}`, (Object.values(lengths).reduce((sum, x) => sum + x) + scratch) * size + maskBytes);
+    checkWork(where, `n = ${n} with d_k = ${dK}`, attentionWork(a));
 
     return this.#call(
       where,
@@ -207,11 +256,14 @@ export class RelPos {
         const { heads, perHeadKeyTable, perHeadValueTable } = a;
         const headsAndScale = { heads, perHeadKeyTable, perHeadValueTable, scale: a.scale ?? 0 };
         run({ ...request, hasRelativeValues: relValues !== null, ...headsAndScale }, at);
-        const result = out ?? {};
+        // Every result copied out first (into the views of `out` read at the start), then handed over.
+        const panels = Object.entries(shapes).map(([name, [rows, cols]]) => {
+          const data = this.#arena.read(at[name], ArrayType, rows * cols, out?.[name].data);
+          return [name, matrix(rows, cols, out ? out[name].original : data)];
+        });
+        const result = a.outTarget ?? {};
         result.maxDistance = (tableRows - 1) / 2;
-        for (const [name, [rows, cols]] of Object.entries(shapes)) {
-          result[name] = matrix(rows, cols, this.#arena.read(at[name], ArrayType, rows * cols, out?.[name].data));
-        }
+        for (const [name, panel] of panels) result[name] = panel;
         if (a.legacyOutput && !v) result.output = null;
         return result;
       },
@@ -223,6 +275,10 @@ export class RelPos {
    * to pass as its `out` from the first call on. Nothing is computed.
    */
   allocateAttention(inputs, options) {
+    return this.#entry('allocateAttention', () => this.#allocateAttention(inputs, options));
+  }
+
+  #allocateAttention(inputs, options) {
     const a = checkAttentionArgs('allocateAttention', inputs, options);
     const result = emptyResult(floatArrayType(a.q.data), a.shapes, (a.tableRows - 1) / 2);
     if (a.legacyOutput && !a.v) result.output = null;
@@ -234,6 +290,10 @@ export class RelPos {
    * plus a Gaussian bump on its first column, read out by a uniform query.
    */
   localityProfile(options) {
+    return this.#entry('localityProfile', () => this.#localityProfile(options));
+  }
+
+  #localityProfile(options) {
     const where = 'localityProfile';
     const p = checkOptions(where, 'options', options, LOCALITY_PROFILE_DEFAULTS);
     checkInteger(where, 'seed', p.seed, 0, MAX_SEED);
@@ -274,15 +334,20 @@ export class RelPos {
    * [] computes none, only the draw: a caller that splits the rows, or keeps panels it has).
    */
   example(options) {
+    return this.#entry('example', () => this.#example(options));
+  }
+
+  #example(options) {
     const where = 'example';
-    const p = checkOptions(where, 'options', options, { ...EXAMPLE_DEFAULTS, outputs: undefined });
+    const given = new Snapshot(where).fields(options);
+    const p = checkOptions(where, 'options', given, { ...EXAMPLE_DEFAULTS, outputs: undefined });
     const outputs = p.outputs === undefined ? undefined : checkOutputs(where, p.outputs);
     delete p.outputs;
     checkInteger(where, 'seed', p.seed, 0, MAX_SEED);
     checkChoice(where, 'draw', p.draw, ['handbook', 'stable']);
     const tokens = p.tokens === undefined ? undefined : checkTokens(where, p.tokens);
     if (tokens) {
-      if (options?.seqLen !== undefined && options.seqLen !== tokens.length) {
+      if (given?.seqLen !== undefined && given.seqLen !== tokens.length) {
         checkInteger(where, 'seqLen', p.seqLen, 1, MAX_DIMENSION);
         throw new RangeError(
           `${where}: seqLen (${p.seqLen}) must equal the number of tokens (${tokens.length}); give one or the other`,
@@ -392,7 +457,7 @@ export class RelPos {
       profile,
       ...(outputs?.length === 0
         ? { maxDistance: p.maxDistance }
-        : this.attention(inputs, outputs ? { outputs } : undefined)),
+        : this.#attention(inputs, outputs ? { outputs } : undefined)),
     };
   }
 
@@ -401,7 +466,7 @@ export class RelPos {
    * { contentScores, positionBiases, softmax, valueProduct, valuePosition }.
    */
   lastTimings() {
-    return this.#live('lastTimings').lastAttentionTimings();
+    return this.#entry('lastTimings', () => this.#core.lastAttentionTimings());
   }
 
   // ---- Training engine (issue #13): web/api/model.js
@@ -412,15 +477,19 @@ export class RelPos {
    * causal, perHeadTables, precision, seed }; vocabSize is required. Free it with dispose().
    */
   createModel(config) {
-    this.#live('createModel');
+    return this.#entry('createModel', () => this.#createModel(config));
+  }
+
+  #createModel(config) {
     const resolved = resolveModelConfig('createModel', config);
     if (!this.#core.ModelHandle) throw new Error(NO_TRAINING('createModel'));
     const host = {
       core: this.#core,
       arena: this.#arena,
+      entry: (where, body) => this.#entry(where, body),
       call: (where, lengths, body) => this.#call(where, lengths, body),
-      attention: (inputs) => this.attention(inputs),
-      syntheticBatch: (options) => this.syntheticBatch(options),
+      attention: (inputs) => this.#attention(inputs),
+      syntheticBatch: (options) => this.#syntheticBatch(options),
     };
     const model = new Model(host, resolved);
     for (const ref of this.#models) if (!ref.deref() || ref.deref().disposed) this.#models.delete(ref);
@@ -434,6 +503,10 @@ export class RelPos {
    * (target[i] = (token[i] + token[i + offset]) mod vocabSize); -1 where i + offset is outside.
    */
   syntheticBatch(options) {
+    return this.#entry('syntheticBatch', () => this.#syntheticBatch(options));
+  }
+
+  #syntheticBatch(options) {
     const where = 'syntheticBatch';
     if (!this.#core.syntheticBatchInto) throw new Error(NO_TRAINING(where));
     const o = resolveSyntheticOptions(where, options);
@@ -465,22 +538,22 @@ export class RelPos {
 
   /** T5's bucket of j - i for an n × n grid: { rows, cols, data: Int32Array }. */
   t5Buckets(n, options) {
-    return schemes.t5Buckets(this.#schemeHost(), n, options);
+    return this.#entry('t5Buckets', () => schemes.t5Buckets(this.#schemeHost(), n, options));
   }
 
   /** The ALiBi paper's slopes for `heads` heads (its rule when heads is not a power of two). */
   alibiSlopes(heads) {
-    return schemes.alibiSlopes(this.#schemeHost(), heads);
+    return this.#entry('alibiSlopes', () => schemes.alibiSlopes(this.#schemeHost(), heads));
   }
 
   /** x (n × d) with each row's dimension pairs rotated by its position (RoPE). */
   rope(x, options) {
-    return schemes.rope(this.#schemeHost(), x, options);
+    return this.#entry('rope', () => schemes.rope(this.#schemeHost(), x, options));
   }
 
   /** The sinusoidal position encoding of Vaswani et al., n × d (float64). */
   sinusoidal(n, d, options) {
-    return schemes.sinusoidal(this.#schemeHost(), n, d, options);
+    return this.#entry('sinusoidal', () => schemes.sinusoidal(this.#schemeHost(), n, d, options));
   }
 
   #schemeHost() {
@@ -492,6 +565,7 @@ export class RelPos {
   /** WASM memory in bytes: its whole size, and the part malloc has handed out. */
   memory() {
     const core = this.#live('memory');
+    this.#refuseReentry('memory');
     return { wasmBytes: core.HEAPU8.length, heapInUseBytes: core.heapBytesInUse() };
   }
 

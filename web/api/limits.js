@@ -4,6 +4,12 @@
 /** Bytes one call may ask for in WASM memory (inputs, results and scratch together). */
 export const MAX_CALL_BYTES = 2 ** 30;
 
+/**
+ * Multiply-adds one call may take on a page's main thread: 2^33, about 1.5 s of float32 attention
+ * on the machine the benchmarks run on (docs/api-boundary.md). Workers and Node are not bounded.
+ */
+export const MAX_MAIN_THREAD_WORK = 2 ** 33;
+
 /** The largest matrix side or vector length accepted anywhere (keeps every index in int32). */
 export const MAX_DIMENSION = 2 ** 24;
 

@@ -6,13 +6,16 @@ import { MAX_SEED } from './limits.js';
 import {
   checkBoolean,
   checkBudget,
+  checkFloat32Range,
   checkInteger,
   checkNumber,
   checkOptions,
+  checkWork,
   describe,
   floatArrayType,
   typedArrayType,
 } from './validate.js';
+import { Snapshot } from './snapshot.js';
 
 /** Defaults of createModel(); vocabSize is required, ffnWidth defaults to 4 · dModel. */
 export const MODEL_DEFAULTS = Object.freeze({
@@ -212,13 +215,23 @@ export class Model {
   /** Every parameter by name: { shape, data } (copies; row-major). */
   parameters() {
     const handle = this.#live('model.parameters');
-    return this.#readAll(handle.parametersAddress(), (entry, data) => ({ shape: [...entry.shape], data }));
+    return this.#entry('model.parameters', () =>
+      this.#readAll(handle.parametersAddress(), (entry, data) => ({ shape: [...entry.shape], data })),
+    );
   }
 
   /** Overwrites the named parameters (any subset) with the given arrays. */
   setParameters(values) {
     const where = 'model.setParameters';
     const handle = this.#live(where);
+    return this.#entry(where, () => this.#setParameters(where, handle, values));
+  }
+
+  #setParameters(where, handle, given) {
+    // Each array read once, as a view by its intrinsic length, before anything is checked.
+    const snapshot = new Snapshot(where);
+    const values = snapshot.fields(given, (name, data) => snapshot.typedArray(name, data));
+    snapshot.seal();
     if (values === null || typeof values !== 'object' || Array.isArray(values)) {
       throw new TypeError(
         `${where}: values must be an object { [name]: Float32Array | Float64Array }, got ${describe(values)}`,
@@ -226,7 +239,8 @@ export class Model {
     }
     const byName = new Map(this.#table.map((entry) => [entry.name, entry]));
     const checked = [];
-    for (const [name, data] of Object.entries(values)) {
+    for (const name of Object.keys(values)) {
+      const data = values[name];
       const entry = byName.get(name);
       if (!entry)
         throw new TypeError(
@@ -244,6 +258,7 @@ export class Model {
         if (!Number.isFinite(data[i]))
           throw new RangeError(`${where}: ${name}[${i}] is ${data[i]}; every entry must be finite`);
       }
+      if (this.#ArrayType === Float32Array) checkFloat32Range(where, name, data);
       checked.push([entry, data]);
     }
     const base = handle.parametersAddress();
@@ -258,23 +273,34 @@ export class Model {
   lossAndGradients(batch) {
     const where = 'model.lossAndGradients';
     const handle = this.#live(where);
-    const b = this.#checkBatch(where, batch);
-    const loss = this.#withBatch(where, b, (tokens, targets) =>
-      handle.lossAndGradients(tokens, targets, b.batchSize, b.seqLen),
-    );
-    return { loss, gradients: this.#readAll(handle.gradientsAddress(), (entry, data) => data) };
+    return this.#entry(where, () => {
+      const b = this.#checkBatch(where, batch);
+      const loss = this.#withBatch(where, b, (tokens, targets) =>
+        handle.lossAndGradients(tokens, targets, b.batchSize, b.seqLen),
+      );
+      return { loss, gradients: this.#readAll(handle.gradientsAddress(), (entry, data) => data) };
+    });
   }
 
   /** One step of forward, backward and Adam; returns the loss before the step. */
   trainStep(batch, options) {
     const where = 'model.trainStep';
     const handle = this.#live(where);
+    return this.#entry(where, () => this.#trainStep(where, handle, batch, options));
+  }
+
+  #trainStep(where, handle, batch, options) {
     const b = this.#checkBatch(where, batch);
     const o = checkOptions(where, 'options', options, ADAM_DEFAULTS);
     checkNumber(where, 'learningRate', o.learningRate, { min: 0, max: 1e6 });
     checkNumber(where, 'beta1', o.beta1, { min: 0, max: 1, maxInclusive: false });
     checkNumber(where, 'beta2', o.beta2, { min: 0, max: 1, maxInclusive: false });
     checkNumber(where, 'epsilon', o.epsilon, { min: 0, max: 1e6, minInclusive: false });
+    if (this.#ArrayType === Float32Array && !(Math.fround(o.epsilon) > 0)) {
+      throw new RangeError(
+        `${where}: epsilon must be at least 1.4e-45 (the smallest positive float32) in a float32 model, got ${o.epsilon}`,
+      );
+    }
     checkNumber(where, 'weightDecay', o.weightDecay, { min: 0, max: 1e6 });
     checkNumber(where, 'maxGradNorm', o.maxGradNorm, { min: 0, max: Number.MAX_VALUE });
     const loss = this.#withBatch(where, b, (tokens, targets) =>
@@ -287,11 +313,13 @@ export class Model {
   evaluate(batch) {
     const where = 'model.evaluate';
     const handle = this.#live(where);
-    const b = this.#checkBatch(where, batch);
-    const { loss, accuracy } = this.#withBatch(where, b, (tokens, targets) =>
-      handle.evaluate(tokens, targets, b.batchSize, b.seqLen),
-    );
-    return { loss, accuracy };
+    return this.#entry(where, () => {
+      const b = this.#checkBatch(where, batch);
+      const { loss, accuracy } = this.#withBatch(where, b, (tokens, targets) =>
+        handle.evaluate(tokens, targets, b.batchSize, b.seqLen),
+      );
+      return { loss, accuracy };
+    });
   }
 
   /**
@@ -301,9 +329,12 @@ export class Model {
   attention(tokens, options) {
     const where = 'model.attention';
     this.#live(where);
-    const { layer, head } = checkLayerHead(where, options, this.#config);
-    const inputs = this.#headInputs(where, this.#checkSequence(where, tokens), layer, head);
-    return { layer, head, ...this.#host.attention(inputs) };
+    return this.#entry(where, () => {
+      const sequence = this.#readSequence(where, tokens);
+      const { layer, head } = checkLayerHead(where, options, this.#config);
+      const inputs = this.#headInputs(where, this.#checkSequence(where, sequence), layer, head);
+      return { layer, head, ...this.#host.attention(inputs) };
+    });
   }
 
   /**
@@ -314,6 +345,10 @@ export class Model {
   headInputs(tokens) {
     const where = 'model.headInputs';
     const handle = this.#live(where);
+    return this.#entry(where, () => this.#allHeadInputs(where, handle, this.#readSequence(where, tokens)));
+  }
+
+  #allHeadInputs(where, handle, tokens) {
     this.#checkSequence(where, tokens);
     const { dModel, heads, layers } = this.#config;
     const n = tokens.length;
@@ -345,6 +380,13 @@ export class Model {
   positionProfile(tokens, options) {
     const where = 'model.positionProfile';
     this.#live(where);
+    return this.#entry(where, () => this.#positionProfile(where, tokens, options));
+  }
+
+  #positionProfile(where, given, givenOptions) {
+    // Read once: a sequence (a view), a batch's fields, or the options in the first place.
+    let tokens = this.#readSequenceOrBatch(where, given);
+    let options = givenOptions;
     // positionProfile({ layer, head }): no sequences given.
     const isOptions = (value) =>
       value !== null &&
@@ -402,17 +444,47 @@ export class Model {
     };
   }
 
-  /** Frees the model's WASM memory; every later call throws. Safe to call twice. */
+  /**
+   * Frees the model's WASM memory and lets go of its instance (a disposed model holds no
+   * reference to it); every later call throws. Safe to call twice.
+   */
   dispose() {
     if (this.#handle) {
-      this.#handle.delete();
+      this.#host.entry('model.dispose', () => this.#handle.delete());
       this.#handle = null;
+      this.#host = null;
     }
   }
 
   #live(where) {
     if (!this.#handle) throw new Error(`${where}: this model has been disposed`);
     return this.#handle;
+  }
+
+  // One public call, through the instance (refused while another call of it runs).
+  #entry(where, body) {
+    return this.#host.entry(where, body);
+  }
+
+  // A sequence of token ids read once: a view of an Int32Array by its intrinsic length.
+  #readSequence(where, tokens) {
+    const snapshot = new Snapshot(where);
+    const view = snapshot.typedArray('tokens', tokens);
+    snapshot.seal();
+    return view;
+  }
+
+  // positionProfile's first argument read once: a sequence, a batch (its fields), or options.
+  #readSequenceOrBatch(where, value) {
+    const snapshot = new Snapshot(where);
+    const read =
+      value !== null && typeof value === 'object' && !Array.isArray(value) && typedArrayType(value) === null
+        ? snapshot.fields(value, (key, item) =>
+            key === 'tokens' || key === 'targets' ? snapshot.typedArray(`batch.${key}`, item) : item,
+          )
+        : snapshot.typedArray('tokens', value);
+    snapshot.seal();
+    return read;
   }
 
   #heap() {
@@ -441,7 +513,13 @@ export class Model {
     return tokens;
   }
 
-  #checkBatch(where, batch, withTargets = true) {
+  #checkBatch(where, given, withTargets = true) {
+    // Each field read once (tokens and targets as views by their intrinsic length), then checked.
+    const snapshot = new Snapshot(where);
+    const batch = snapshot.fields(given, (key, item) =>
+      key === 'tokens' || key === 'targets' ? snapshot.typedArray(`batch.${key}`, item) : item,
+    );
+    snapshot.seal();
     if (batch === null || typeof batch !== 'object' || Array.isArray(batch) || ArrayBuffer.isView(batch)) {
       throw new TypeError(
         `${where}: batch must be an object { tokens, targets, batchSize, seqLen }, got ${describe(batch)}`,
@@ -457,6 +535,7 @@ export class Model {
     checkInteger(where, 'batch.seqLen', batch.seqLen, 1, maxSeqLen);
     const length = batch.batchSize * batch.seqLen;
     checkBudget(where, `batchSize × seqLen = ${length}`, 2 * length * I32);
+    checkWork(where, `batchSize × seqLen = ${length}`, modelWork(this.#config, length, batch.seqLen));
     const fields = withTargets ? ['tokens', 'targets'] : ['tokens'];
     for (const name of fields) {
       const data = batch[name];
@@ -522,6 +601,14 @@ export class Model {
       causal,
     };
   }
+}
+
+// Multiply-adds of one forward and backward pass over `rows` positions in sequences of seqLen:
+// the projections and the feed-forward layer (2 · d · (4d + 2f) each way), attention (4 · n · d),
+// the output layer (3 · d · V).
+function modelWork(c, rows, seqLen) {
+  const { dModel: d, ffnWidth: f, layers, vocabSize } = c;
+  return rows * (layers * (3 * d * (4 * d + 2 * f) + 6 * seqLen * d) + 3 * d * vocabSize);
 }
 
 function checkIds(where, name, ids, min, end) {

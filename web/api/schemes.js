@@ -15,7 +15,10 @@ import {
   checkNumber,
   checkOptions,
   checkShape,
+  checkWork,
+  readMatrix,
 } from './validate.js';
+import { Snapshot } from './snapshot.js';
 
 const F64 = Float64Array.BYTES_PER_ELEMENT;
 const I32 = Int32Array.BYTES_PER_ELEMENT;
@@ -23,6 +26,8 @@ const matrix = (rows, cols, data) => ({ rows, cols, data });
 // The arena holds float64: float32 data is widened on the way in and narrowed on the way out.
 const widen = (data) => (data instanceof Float64Array ? data : Float64Array.from(data));
 const narrow = (data, ArrayType) => (data instanceof ArrayType ? data : ArrayType.from(data));
+// This realm's Float64Array or Float32Array for a checked matrix's data (read by its internal slot).
+const floatType = (data) => (data instanceof Float64Array ? Float64Array : Float32Array);
 
 /** The schemes attention() knows; 'shaw' (relKeys, relValues) is the default. */
 export const POSITION_SCHEMES = Object.freeze(['shaw', 't5', 'alibi', 'rope', 'sinusoidal', 'none']);
@@ -58,8 +63,12 @@ function checkT5Params(where, prefix, p) {
   return { numBuckets: p.numBuckets, maxDistance: p.maxDistance, bidirectional };
 }
 
-// A list of finite numbers (an Array or a typed array) of a given length, as a new ArrayType.
-function checkNumbers(where, name, value, length, ArrayType) {
+// A list of finite numbers (an Array or a typed array) of a given length, as a new ArrayType
+// (read once: a list copied, a typed array viewed by its intrinsic length).
+function checkNumbers(where, name, given, length, ArrayType) {
+  const snapshot = new Snapshot(where);
+  const value = snapshot.list(name, given);
+  snapshot.seal();
   const isList = Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView));
   if (!isList || value instanceof BigInt64Array || value instanceof BigUint64Array) {
     throw new TypeError(`${where}: ${name} must be an array of ${length} numbers, got ${describe(value)}`);
@@ -116,9 +125,9 @@ export function sinusoidal(host, n, d, options) {
 }
 
 /** rp.rope(x, options): x (n × d, d even) with each row's pairs rotated by its position. */
-export function rope(host, x, options) {
+export function rope(host, given, options) {
   const where = 'rope';
-  checkMatrix(where, 'x', x);
+  const x = checkMatrix(where, 'x', readMatrix(where, 'x', given));
   const p = checkOptions(where, 'options', options, ROPE_DEFAULTS);
   checkNumber(where, 'base', p.base, { min: 0, max: 1e300, minInclusive: false });
   checkChoice(where, 'layout', p.layout, Object.keys(LAYOUT_CODES));
@@ -130,7 +139,7 @@ export function rope(host, x, options) {
     p.positions === undefined
       ? Float64Array.from({ length: n }, (_, i) => i)
       : checkNumbers(where, 'positions', p.positions, n, Float64Array);
-  const ArrayType = x.data.constructor;
+  const ArrayType = floatType(x.data);
   const lengths = [n * d * F64, n * F64, n * d * F64];
   checkBudget(where, `x of ${n} × ${d}`, lengths[0] + lengths[1] + lengths[2]);
   return host.call(where, lengths, ([xAt, positionsAt, outAt]) => {
@@ -219,8 +228,12 @@ function checkReusable(where, out, ArrayType, n, dV) {
   }
 }
 
-/** attention(inputs) for position.scheme 't5', 'alibi', 'rope', 'sinusoidal' or 'none'. */
-export function schemeAttention(host, inputs, out) {
+/**
+ * attention(inputs) for position.scheme 't5', 'alibi', 'rope', 'sinusoidal' or 'none'. `inputs`
+ * and `out` as readAttentionArgs read them (out's arrays as views, with the caller's arrays as
+ * `original`); results are returned in `target` (the caller's out object) when out is given.
+ */
+export function schemeAttention(host, inputs, out, target) {
   const where = 'attention';
   const position = checkPosition(where, inputs.position);
   const { scheme } = position;
@@ -284,7 +297,7 @@ export function schemeAttention(host, inputs, out) {
       arrays.values = v.data;
     }
   }
-  const ArrayType = first.data.constructor;
+  const ArrayType = floatType(first.data);
   if (scheme === 'rope' && dK % 2 !== 0) {
     throw new RangeError(`${where}: q.cols must be even for position.scheme 'rope' (it rotates pairs), got ${dK}`);
   }
@@ -310,6 +323,7 @@ export function schemeAttention(host, inputs, out) {
   // Scratch in the core: rotated or projected queries, keys and values, x + PE, one row of biases.
   const scratch = 4 * n * Math.max(dK, dV, dModel) + 2 * n;
   checkBudget(where, `n = ${n}`, (Object.values(lengths).reduce((a, b) => a + b) + scratch) * size);
+  checkWork(where, `n = ${n} with d_k = ${dK}`, n * n * (dK + dV + 16) + n * dModel * (2 * dK + dV));
   return host.call(
     where,
     names.map((name) => lengths[name] * size),
@@ -335,19 +349,19 @@ export function schemeAttention(host, inputs, out) {
         },
         at,
       );
-      const read = (name, rows, cols) =>
-        matrix(
-          rows,
-          cols,
-          out
-            ? host.arena.read(at[name], Float64Array, rows * cols, out[name].data)
-            : narrow(host.arena.read(at[name], Float64Array, rows * cols), ArrayType),
-        );
-      const result = out ?? {};
+      const read = (name, rows, cols) => {
+        if (!out) return matrix(rows, cols, narrow(host.arena.read(at[name], Float64Array, rows * cols), ArrayType));
+        host.arena.read(at[name], Float64Array, rows * cols, out[name].data);
+        return matrix(rows, cols, out[name].original ?? out[name].data);
+      };
+      // Every result copied out first, then handed over (a setter on `target` runs after).
+      const panels = PANEL_NAMES.map((name) => [name, read(name, n, n)]);
+      const output = dV ? read('output', n, dV) : null;
+      const result = target ?? out ?? {};
       result.maxDistance = null;
       result.position = describePosition(position);
-      for (const name of PANEL_NAMES) result[name] = read(name, n, n);
-      result.output = dV ? read('output', n, dV) : null;
+      for (const [name, panel] of panels) result[name] = panel;
+      result.output = output;
       return result;
     },
   );

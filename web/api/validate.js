@@ -1,7 +1,8 @@
 // Argument checks for the public API. Every call is checked here, before any WASM runs:
 // a wrong type is a TypeError, a wrong value or shape a RangeError, and each message starts
 // with the function and names the argument, what was expected and what was given.
-import { MAX_CALL_BYTES, MAX_DIMENSION, formatBytes } from './limits.js';
+import { MAX_CALL_BYTES, MAX_DIMENSION, MAX_MAIN_THREAD_WORK, formatBytes } from './limits.js';
+import { Snapshot, typedArrayTag } from './snapshot.js';
 
 /** A short description of a value for messages: `a string ("abc")`, `NaN`, `an Array`, ... */
 export function describe(value) {
@@ -29,13 +30,13 @@ const TYPED_ARRAYS = { ...FLOAT_ARRAYS, Int32Array, Uint8Array };
 
 /**
  * This realm's constructor for a typed array from any realm (an iframe, a `vm` context), found
- * by its tag rather than `instanceof`; null if `value` is not one of `types` (default:
- * Float64Array, Float32Array, Int32Array, Uint8Array).
+ * by its internal [[TypedArrayName]] rather than `instanceof` or Symbol.toStringTag (which a
+ * caller can shadow); null if `value` is not one of `types` (default: Float64Array,
+ * Float32Array, Int32Array, Uint8Array).
  */
 export function typedArrayType(value, types = TYPED_ARRAYS) {
-  if (!ArrayBuffer.isView(value)) return null;
-  const tag = Object.prototype.toString.call(value).slice(8, -1);
-  return Object.hasOwn(types, tag) ? types[tag] : null;
+  const tag = typedArrayTag(value);
+  return tag !== undefined && Object.hasOwn(types, tag) ? types[tag] : null;
 }
 
 /** The float array type (this realm's Float64Array or Float32Array) of a float array, else null. */
@@ -88,10 +89,11 @@ export function checkChoice(where, name, value, choices) {
  * not silently ignored. Returns the options with the defaults filled in.
  */
 export function checkOptions(where, name, value, defaults, required = []) {
-  const given = value === undefined ? {} : value;
-  if (given === null || typeof given !== 'object' || Array.isArray(given)) {
-    throw new TypeError(`${where}: ${name} must be an object, got ${describe(value)}`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || typedArrayTag(value) !== undefined) {
+    if (value !== undefined) throw new TypeError(`${where}: ${name} must be an object, got ${describe(value)}`);
   }
+  // Each field read once (a getter runs once, a Proxy is asked once), into an object of our own.
+  const given = value === undefined ? {} : new Snapshot(where).fields(value);
   const known = new Set([...required, ...Object.keys(defaults)]);
   for (const key of Object.keys(given)) {
     if (!known.has(key)) {
@@ -104,10 +106,24 @@ export function checkOptions(where, name, value, defaults, required = []) {
     }
   }
   const filled = { ...defaults };
-  for (const [key, option] of Object.entries(given)) {
-    if (option !== undefined) filled[key] = option;
+  for (const key of Object.keys(given)) {
+    if (given[key] !== undefined) filled[key] = given[key];
   }
   return filled;
+}
+
+/**
+ * A float64 number that a float32 model or array would store as ±Infinity (beyond ±3.4e38):
+ * a RangeError naming the entry.
+ */
+export function checkFloat32Range(where, name, data) {
+  for (let index = 0; index < data.length; index += 1) {
+    if (!Number.isFinite(Math.fround(data[index]))) {
+      throw new RangeError(
+        `${where}: ${name}[${index}] is ${data[index]}, beyond float32's range (±3.4028234663852886e38); a float32 model would store it as ±Infinity`,
+      );
+    }
+  }
 }
 
 /**
@@ -158,6 +174,18 @@ export function checkMatrix(where, name, value, like) {
   return value;
 }
 
+/**
+ * A matrix argument read once (web/api/snapshot.js): its fields, sides and data copied or viewed
+ * afresh, for checkMatrix. Used where a call takes one matrix; attention() reads all of its
+ * arguments at once (attention-args.js).
+ */
+export function readMatrix(where, name, value) {
+  const snapshot = new Snapshot(where);
+  const matrix = snapshot.matrix(name, value);
+  snapshot.seal();
+  return matrix;
+}
+
 /** rows and cols of a matrix against what they must be. */
 export function checkShape(where, name, matrix, expected) {
   for (const side of ['rows', 'cols']) {
@@ -165,6 +193,22 @@ export function checkShape(where, name, matrix, expected) {
     if (want !== undefined && matrix[side] !== want.value) {
       throw new RangeError(`${where}: ${name}.${side} must equal ${want.what} (${want.value}), got ${matrix[side]}`);
     }
+  }
+}
+
+/** True on a page's main thread (a window with a document), where a long call freezes the page. */
+export const onPageMainThread = () => typeof window === 'object' && typeof document === 'object' && window !== null;
+
+/**
+ * Refuses, on a page's main thread, a call that would take more than MAX_MAIN_THREAD_WORK
+ * multiply-adds (about a second or two): such a call belongs in relpos-wasm/worker, or in blocks
+ * of query rows (queryOffset). Workers and Node take any size the memory budget allows.
+ */
+export function checkWork(where, what, work) {
+  if (work > MAX_MAIN_THREAD_WORK && onPageMainThread()) {
+    throw new RangeError(
+      `${where}: ${what} needs about ${work.toPrecision(2)} multiply-adds, more than the ${MAX_MAIN_THREAD_WORK.toPrecision(2)} a call may take on a page's main thread (about a second; it would freeze the page); run it in relpos-wasm/worker (createRelPosWorker), or in blocks of query rows with queryOffset`,
+    );
   }
 }
 

@@ -5,6 +5,8 @@
 
 import { typedArrayType } from './validate.js';
 
+const lengthOf = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Int8Array.prototype), 'length').get;
+
 const ALIGNMENT = 16;
 /** A block larger than this is freed after the call that needed it. */
 const KEEP_BYTES = 64 * 2 ** 20;
@@ -52,9 +54,21 @@ export class WasmArena {
     this.capacity = 0;
   }
 
-  /** Copies a typed array (of any realm) into WASM memory at `address`. */
+  /**
+   * Copies a typed array (of any realm; its intrinsic length) into WASM memory at `address`,
+   * which must lie, with all of the array, inside the reserved block: anything else is an Error,
+   * never a write outside it.
+   */
   write(address, array) {
-    this.heapFor(typedArrayType(array) ?? array.constructor).set(array, address / array.BYTES_PER_ELEMENT);
+    const ArrayType = typedArrayType(array);
+    if (!ArrayType) throw new TypeError('WasmArena.write: not a Float64, Float32, Int32 or Uint8 array');
+    const bytes = lengthOf.call(array) * ArrayType.BYTES_PER_ELEMENT;
+    if (address < this.address || address + bytes > this.address + this.capacity) {
+      throw new RangeError(
+        `WasmArena.write: ${bytes} bytes at ${address} fall outside the reserved block (${this.capacity} bytes at ${this.address})`,
+      );
+    }
+    this.heapFor(ArrayType).set(array, address / ArrayType.BYTES_PER_ELEMENT);
   }
 
   /**

@@ -102,12 +102,15 @@ export class RelPosPool {
       }),
     );
     // One part (or one worker): its arrays are the result, unless there is an `out` to fill.
-    const result = a.out ?? (parts.length === 1 ? results[0] : emptyResult(ArrayType, a.shapes, (a.tableRows - 1) / 2));
+    const result =
+      a.outTarget ?? (parts.length === 1 ? results[0] : emptyResult(ArrayType, a.shapes, (a.tableRows - 1) / 2));
+    // `out`'s arrays as they were read (views over the caller's memory), else the result's own.
+    const into = a.out ?? result;
     if (result !== results[0] || a.out) {
       for (const name of outputs) {
         const cols = a.shapes[name][1];
         if (name === 'output' || a.heads === 1) {
-          parts.forEach(({ first }, index) => result[name].data.set(results[index][name].data, first * cols));
+          parts.forEach(({ first }, index) => into[name].data.set(results[index][name].data, first * cols));
           continue;
         }
         // A panel with heads: one block of queryRows rows per head; a part's, of its count rows.
@@ -115,7 +118,7 @@ export class RelPosPool {
           const from = results[index][name].data;
           for (let head = 0; head < a.heads; head += 1) {
             const rows = from.subarray(head * count * cols, (head + 1) * count * cols);
-            result[name].data.set(rows, (head * a.queryRows + first) * cols);
+            into[name].data.set(rows, (head * a.queryRows + first) * cols);
           }
         });
       }
