@@ -85,13 +85,17 @@ export function encodeCorpus(corpus) {
 /**
  * Reads the uncompressed bytes back: { header, train, trainSentenceStarts, heldOut, heldOutPos,
  * heldOutSentenceStarts } (Int32Array ids and starts, Uint8Array parts of speech). Throws a
- * RangeError naming what is wrong for a truncated or malformed file.
+ * RangeError naming what is wrong for a truncated or malformed file; nothing is allocated for a
+ * count the bytes left cannot hold.
  */
 export function decodeCorpus(bytes) {
   if (!(bytes instanceof Uint8Array)) throw new TypeError('decodeCorpus: bytes must be a Uint8Array');
+  const fail = (what) => {
+    throw new RangeError(`decodeCorpus: ${what}`);
+  };
   let at = 0;
   const need = (count, what) => {
-    if (at + count > bytes.length) throw new RangeError(`decodeCorpus: the file ends inside ${what}`);
+    if (at + count > bytes.length) fail(`the file ends inside ${what}`);
   };
   const u32 = (what) => {
     need(4, what);
@@ -101,10 +105,22 @@ export function decodeCorpus(bytes) {
   };
   const headerLength = u32('the header length');
   need(headerLength, 'the header');
-  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(at, at + headerLength)));
+  let header;
+  try {
+    header = JSON.parse(new TextDecoder().decode(bytes.subarray(at, at + headerLength)));
+  } catch {
+    fail('the header is not JSON');
+  }
+  if (header === null || typeof header !== 'object' || Array.isArray(header)) fail('the header is not a JSON object');
+  const { words } = header;
+  if (!Array.isArray(words) || words.length < 2 || words.some((word) => typeof word !== 'string')) {
+    fail('the header\'s "words" must be a list of at least 2 strings (<mask>, <unk>, …)');
+  }
   at += headerLength;
   const section = (what) => {
     const count = u32(`${what}'s count`);
+    // Every number takes at least one byte: a count past the bytes left is a damaged file.
+    if (count > bytes.length - at) fail(`${what}'s count (${count}) is more than the file holds`);
     const out = new Int32Array(count);
     for (let i = 0; i < count; i += 1) {
       let v = 0;
@@ -115,33 +131,41 @@ export function decodeCorpus(bytes) {
         v += (b & 0x7f) * 2 ** shift;
         if (b < 0x80) break;
         shift += 7;
+        if (shift > 28) fail(`${what}[${i}] is longer than 5 bytes`);
       }
+      if (v > 0x7fffffff) fail(`${what}[${i}] is ${v}, beyond 2^31 - 1`);
       out[i] = v;
     }
     return out;
   };
-  const starts = (lengths) => {
+  const starts = (lengths, total, what) => {
     const s = new Int32Array(lengths.length);
-    let total = 0;
+    let sum = 0;
     lengths.forEach((length, i) => {
-      s[i] = total;
-      total += length;
+      s[i] = sum;
+      sum += length;
     });
+    if (sum !== total) fail(`${what} add up to ${sum} tokens, not the ${total} there are`);
     return s;
   };
   const train = section('the training tokens');
-  const trainSentenceStarts = starts(section('the training sentences'));
+  const trainSentenceStarts = starts(section('the training sentences'), train.length, 'the training sentences');
   const heldOut = section('the held-out tokens');
-  const heldOutSentenceStarts = starts(section('the held-out sentences'));
+  const heldOutSentenceStarts = starts(section('the held-out sentences'), heldOut.length, 'the held-out sentences');
   need(heldOut.length, "the held-out tokens' parts of speech");
   const heldOutPos = bytes.slice(at, at + heldOut.length);
-  const vocab = header.words.length;
+  const posIndex = heldOutPos.findIndex((pos) => pos >= POS_NAMES.length);
+  if (posIndex >= 0)
+    fail(
+      `held-out token ${posIndex}'s part of speech is ${heldOutPos[posIndex]}, not one of 0 to ${POS_NAMES.length - 1}`,
+    );
+  const vocab = words.length;
   for (const [name, ids] of [
     ['training', train],
     ['held-out', heldOut],
   ]) {
     for (let i = 0; i < ids.length; i += 1) {
-      if (ids[i] >= vocab) throw new RangeError(`decodeCorpus: ${name} token ${i} is ${ids[i]}, beyond the vocabulary`);
+      if (ids[i] >= vocab) fail(`${name} token ${i} is ${ids[i]}, beyond the vocabulary`);
     }
   }
   return { header, train, trainSentenceStarts, heldOut, heldOutPos, heldOutSentenceStarts };

@@ -33,32 +33,64 @@ export function npyBytes(shape, data) {
   return out;
 }
 
-/** { shape, data: Float32Array } from .npy bytes (little-endian float32 or float64, C order). */
-export function parseNpy(bytes, name) {
+/** The largest model file read (the largest preset's .npz is about 4 MiB, its JSON about 12). */
+export const MAX_MODEL_FILE_BYTES = 64 * 2 ** 20;
+/** The longest .npy header read (NumPy itself refuses more than 10,000 bytes by default). */
+export const MAX_NPY_HEADER_BYTES = 65536;
+/** The most entries a .npz may have (a model has one per parameter, a few dozen). */
+export const MAX_NPZ_ENTRIES = 4096;
+
+const latin1 = new TextDecoder('latin1');
+
+/**
+ * A .npy file's header: { shape, size (bytes per number), dataStart, count }, checked against
+ * the bytes there are (little-endian float32 or float64, C order, whole-number sides); nothing
+ * of the data is read.
+ */
+export function parseNpyHeader(bytes, name) {
   const fail = (what) => {
     throw new Error(`${name} is not a .npy array this page reads: ${what}`);
   };
-  if (bytes.length < 10 || bytes[0] !== 0x93 || String.fromCharCode(...bytes.subarray(1, 6)) !== 'NUMPY')
-    fail('no .npy magic');
+  if (bytes.length < 10 || bytes[0] !== 0x93 || latin1.decode(bytes.subarray(1, 6)) !== 'NUMPY') fail('no .npy magic');
   const major = bytes[6];
+  if (major !== 1 && major !== 2 && major !== 3) fail(`format version ${major} (expected 1, 2 or 3)`);
+  if (major > 1 && bytes.length < 12) fail('its header is cut short');
   const headerLength =
     major === 1 ? bytes[8] | (bytes[9] << 8) : new DataView(bytes.buffer, bytes.byteOffset + 8, 4).getUint32(0, true);
   const start = major === 1 ? 10 : 12;
-  const header = String.fromCharCode(...bytes.subarray(start, start + headerLength));
+  if (headerLength > MAX_NPY_HEADER_BYTES)
+    fail(`its header is ${headerLength} bytes (at most ${MAX_NPY_HEADER_BYTES})`);
+  if (start + headerLength > bytes.length) fail('its header is cut short');
+  const header = (major === 3 ? new TextDecoder() : latin1).decode(bytes.subarray(start, start + headerLength));
   const descr = /'descr':\s*'([^']+)'/.exec(header)?.[1];
   if (descr !== '<f4' && descr !== '<f8') fail(`dtype ${descr ?? '?'} (expected <f4 or <f8)`);
   if (/'fortran_order':\s*True/.test(header)) fail('Fortran order');
   const shapeText = /'shape':\s*\(([^)]*)\)/.exec(header)?.[1];
   if (shapeText === undefined) fail('no shape');
-  const shape = shapeText
+  const sides = shapeText
     .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map(Number);
+    .map((side) => side.trim())
+    .filter(Boolean);
+  if (sides.length > 32) fail(`its shape has ${sides.length} dimensions`);
+  const shape = sides.map((side) => {
+    if (!/^\d{1,10}$/.test(side))
+      fail(`its shape (${shapeText.trim()}) must list whole numbers ≥ 0, got ${JSON.stringify(side.slice(0, 20))}`);
+    return Number(side);
+  });
   const count = shape.reduce((a, b) => a * b, 1);
   const size = descr === '<f4' ? 4 : 8;
   const dataStart = start + headerLength;
-  if (bytes.length - dataStart < count * size) fail('the data is cut short');
+  if (!Number.isSafeInteger(count * size) || bytes.length - dataStart < count * size) {
+    fail(
+      `the data is cut short (shape (${shape.join(', ')}) needs ${count * size} bytes, the file has ${bytes.length - dataStart})`,
+    );
+  }
+  return { shape, size, dataStart, count };
+}
+
+/** { shape, data: Float32Array } from .npy bytes (little-endian float32 or float64, C order). */
+export function parseNpy(bytes, name) {
+  const { shape, size, dataStart, count } = parseNpyHeader(bytes, name);
   const view = new DataView(bytes.buffer, bytes.byteOffset + dataStart, count * size);
   const data = new Float32Array(count);
   for (let i = 0; i < count; i += 1) data[i] = size === 4 ? view.getFloat32(i * 4, true) : view.getFloat64(i * 8, true);
@@ -115,7 +147,11 @@ export function zipStored(files) {
   return out;
 }
 
-/** The stored files of a zip: Map name → bytes (compressed entries are refused). */
+/**
+ * The stored files of a zip: Map name → bytes (views into `bytes`, nothing copied). Refused: a
+ * compressed entry, more than MAX_NPZ_ENTRIES entries, a name given twice, entries whose bytes
+ * overlap (one file's data counted twice), anything outside the file.
+ */
 export function unzipStored(bytes, name) {
   const fail = (what) => {
     throw new Error(`${name} is not a .npz saved by this page: ${what}.`);
@@ -130,24 +166,37 @@ export function unzipStored(bytes, name) {
   }
   if (end < 0) fail('it is not a zip archive');
   const count = view.getUint16(end + 10, true);
+  if (count > MAX_NPZ_ENTRIES) fail(`it has ${count} entries (at most ${MAX_NPZ_ENTRIES})`);
   let at = view.getUint32(end + 16, true);
   const files = new Map();
+  const spans = [];
   const decoder = new TextDecoder();
   for (let f = 0; f < count; f += 1) {
     if (at + 46 > bytes.length || view.getUint32(at, true) !== 0x02014b50) fail('its directory is damaged');
     const method = view.getUint16(at + 10, true);
-    const size = view.getUint32(at + 20, true);
+    const stored = view.getUint32(at + 20, true);
+    const size = view.getUint32(at + 24, true);
     const nameLength = view.getUint16(at + 28, true);
     const extra = view.getUint16(at + 30, true);
     const comment = view.getUint16(at + 32, true);
     const local = view.getUint32(at + 42, true);
+    if (at + 46 + nameLength > bytes.length) fail('its directory is damaged');
     const entryName = decoder.decode(bytes.subarray(at + 46, at + 46 + nameLength));
-    if (method !== 0) fail(`${entryName} is compressed (save with np.savez, not savez_compressed)`);
-    if (local + 30 > bytes.length) fail('its directory is damaged');
+    const shown = JSON.stringify(entryName.slice(0, 80));
+    if (method !== 0) fail(`${shown} is compressed (save with np.savez, not savez_compressed)`);
+    if (stored !== size) fail(`${shown} is stored with two different sizes`);
+    if (files.has(entryName)) fail(`${shown} appears twice`);
+    if (local + 30 > bytes.length || view.getUint32(local, true) !== 0x04034b50)
+      fail(`the entry of ${shown} is damaged`);
     const dataStart = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
-    if (dataStart + size > bytes.length) fail(`${entryName} is cut short`);
+    if (dataStart + size > bytes.length) fail(`${shown} is cut short`);
     files.set(entryName, bytes.subarray(dataStart, dataStart + size));
+    spans.push({ start: local, end: dataStart + size, name: shown });
     at += 46 + nameLength + extra + comment;
+  }
+  spans.sort((a, b) => a.start - b.start);
+  for (let i = 1; i < spans.length; i += 1) {
+    if (spans[i].start < spans[i - 1].end) fail(`${spans[i].name} overlaps ${spans[i - 1].name}`);
   }
   return files;
 }
@@ -161,7 +210,13 @@ export function modelToNpz(model) {
   return zipStored(files);
 }
 
-/** .npz bytes back to the export object (its parameters as Float32Arrays). */
+/**
+ * .npz bytes back to the export object. Its parameters are read lazily: each is { shape (from
+ * its header, checked against the bytes there are), data (a Float32Array, parsed on first
+ * read) }, so only the parameters a model expects, with the shapes it expects, are ever parsed
+ * (sessionFromExport checks the names and shapes first). Kept in an object without a prototype:
+ * a "__proto__.npy" is a parameter named "__proto__" like any other.
+ */
 export function modelFromNpz(bytes, name) {
   const files = unzipStored(bytes, name);
   const metaBytes = files.get('model.json');
@@ -172,11 +227,44 @@ export function modelFromNpz(bytes, name) {
   } catch {
     throw new Error(`${name}: its model.json is not JSON.`);
   }
-  const parameters = {};
-  for (const [file, data] of files) {
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) {
+    throw new Error(`${name}: its model.json is not a JSON object.`);
+  }
+  const parameters = Object.create(null);
+  for (const [file, entry] of files) {
     if (!file.endsWith('.npy')) continue;
-    const parameter = file.slice(0, -4);
-    parameters[parameter] = parseNpy(data, `${name}: ${file}`);
+    const where = `${name}: ${file}`;
+    const { shape } = parseNpyHeader(entry, where);
+    let data = null;
+    parameters[file.slice(0, -4)] = Object.freeze({
+      shape,
+      get data() {
+        data ??= parseNpy(entry, where).data;
+        return data;
+      },
+    });
   }
   return { ...meta, parameters };
+}
+
+/** Why a file of `bytes` bytes is not read as a model (over MAX_MODEL_FILE_BYTES), or null. */
+export function modelFileTooLarge(name, bytes) {
+  if (bytes <= MAX_MODEL_FILE_BYTES) return null;
+  return `${name} is ${(bytes / 2 ** 20).toFixed(1)} MiB; a model saved by this page is at most ${MAX_MODEL_FILE_BYTES / 2 ** 20} MiB.`;
+}
+
+/**
+ * A saved model's bytes (a .npz: a zip, "PK"; otherwise JSON) as the export object; `name` (the
+ * file's) starts every message. Files over MAX_MODEL_FILE_BYTES are refused unread.
+ */
+export function readModelFile(bytes, name) {
+  if (bytes.length === 0) throw new Error(`${name} is empty.`);
+  const tooLarge = modelFileTooLarge(name, bytes.length);
+  if (tooLarge) throw new Error(tooLarge);
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b) return modelFromNpz(bytes, name);
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new Error(`${name} is not a model saved by this page: it is neither JSON nor .npz.`);
+  }
 }

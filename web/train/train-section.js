@@ -9,6 +9,7 @@ import { TRAIN_CSS } from './train-css.js';
 import { SERIES_COLOURS, drawHistory, drawLines } from './train-plots.js';
 import { CLAIMS, PRESETS, TASKS, DEFAULT_RUN, PROFILE_POS } from './train-session.js';
 import { POS_NAMES } from './corpus-format.js';
+import { modelFileTooLarge } from './model-files.js';
 
 const CORPUS_URL = new URL('../../dist/brown-corpus.bin', import.meta.url).href;
 const startWorker = () => new Worker(new URL('./train-worker.js', import.meta.url), { type: 'module' });
@@ -529,6 +530,12 @@ export function mountTrainSection(
   loadInput.addEventListener('change', async () => {
     const file = loadInput.files?.[0];
     if (!file) return;
+    const tooLarge = modelFileTooLarge(file.name, file.size);
+    if (tooLarge) {
+      loadInput.value = '';
+      setMessage(`${tooLarge} Nothing was changed.`);
+      return;
+    }
     const bytes = await file.arrayBuffer();
     loadInput.value = '';
     send({ type: 'import', bytes, name: file.name }, [bytes]);

@@ -55,12 +55,15 @@ export const ANALYSIS_WINDOWS = 32;
 /** The parts of speech the section draws profiles for (POS_NAMES indices). */
 export const PROFILE_POS = Object.freeze([0, 1, 2, 3, 5]);
 export const MODEL_FORMAT = 'relpos-train-model';
+/** The most Adam steps a saved model may say it was trained for. */
+export const MAX_STEPS = 2 ** 31 - 1;
+const MAX_SEED = 2 ** 32 - 1;
 
 export class TrainSession {
   /** rp: a createRelPos() instance; corpus: decodeCorpus()'s result (not needed for copy). */
   constructor(rp, corpus, { task = DEFAULT_RUN.task, preset = DEFAULT_RUN.preset, seed = DEFAULT_RUN.seed } = {}) {
-    if (!TASKS[task]) throw new RangeError(`TrainSession: unknown task ${JSON.stringify(task)}`);
-    if (!PRESETS[preset]) throw new RangeError(`TrainSession: unknown preset ${JSON.stringify(preset)}`);
+    if (!Object.hasOwn(TASKS, task)) throw new RangeError(`TrainSession: unknown task ${JSON.stringify(task)}`);
+    if (!Object.hasOwn(PRESETS, preset)) throw new RangeError(`TrainSession: unknown preset ${JSON.stringify(preset)}`);
     if (task !== 'copy' && !corpus) throw new TypeError('TrainSession: the corpus is needed for this task');
     this.rp = rp;
     this.corpus = corpus;
@@ -382,31 +385,41 @@ export function sessionFromExport(rp, corpus, data) {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) fail('expected a JSON object');
   if (data.format !== MODEL_FORMAT) fail(`"format" must be "${MODEL_FORMAT}"`);
   if (data.version !== 1) fail(`version ${JSON.stringify(data.version)} is not one this page reads (1)`);
-  if (!TASKS[data.task]) fail(`unknown task ${JSON.stringify(data.task)}`);
-  if (!PRESETS[data.preset]) fail(`unknown model size ${JSON.stringify(data.preset)}`);
-  if (!Number.isInteger(data.seed)) fail('"seed" must be an integer');
+  // Names are looked up as own properties only: "toString" or "__proto__" is no task.
+  if (typeof data.task !== 'string' || !Object.hasOwn(TASKS, data.task))
+    fail(`unknown task ${JSON.stringify(data.task)}`);
+  if (typeof data.preset !== 'string' || !Object.hasOwn(PRESETS, data.preset))
+    fail(`unknown model size ${JSON.stringify(data.preset)}`);
+  if (!Number.isInteger(data.seed) || data.seed < 0 || data.seed > MAX_SEED)
+    fail(`"seed" must be an integer from 0 to ${MAX_SEED}, got ${JSON.stringify(data.seed)}`);
+  if (data.steps !== undefined && (!Number.isInteger(data.steps) || data.steps < 0 || data.steps > MAX_STEPS))
+    fail(`"steps" must be an integer from 0 to ${MAX_STEPS}, got ${JSON.stringify(data.steps)}`);
   const session = new TrainSession(rp, corpus, { task: data.task, preset: data.preset, seed: data.seed });
   try {
     const expected = session.model.parameters();
-    if (!data.parameters || typeof data.parameters !== 'object') fail('"parameters" is missing');
+    const { parameters } = data;
+    if (!parameters || typeof parameters !== 'object' || Array.isArray(parameters)) fail('"parameters" is missing');
+    // Every name the file gives must be one the model has (own properties only, "__proto__" too),
+    // before any parameter's numbers are read.
+    const extra = Object.keys(parameters).filter((name) => !Object.hasOwn(expected, name));
+    if (extra.length) fail(`unknown parameter ${JSON.stringify(extra[0])}`);
     const values = {};
     for (const [name, { shape }] of Object.entries(expected)) {
-      const given = data.parameters[name];
-      if (!given) fail(`parameter "${name}" is missing`);
+      const given = Object.hasOwn(parameters, name) ? parameters[name] : undefined;
+      if (!given || typeof given !== 'object') fail(`parameter "${name}" is missing`);
       if (!Array.isArray(given.shape) || given.shape.join(',') !== shape.join(','))
-        fail(`parameter "${name}" has shape [${given.shape}], expected [${shape}]`);
+        fail(`parameter "${name}" has shape [${String(given.shape).slice(0, 80)}], expected [${shape}]`);
       const size = shape.reduce((a, b) => a * b, 1);
-      if (!(Array.isArray(given.data) || ArrayBuffer.isView(given.data)) || given.data.length !== size)
+      const numbers = given.data; // read once (a .npz parameter parses its bytes on this read)
+      if (!(Array.isArray(numbers) || ArrayBuffer.isView(numbers)) || numbers.length !== size)
         fail(`parameter "${name}" must hold ${size} numbers`);
-      const array = Float32Array.from(given.data);
+      const array = Float32Array.from(numbers);
       for (let i = 0; i < size; i += 1)
         if (!Number.isFinite(array[i])) fail(`parameter "${name}"[${i}] is not a finite number`);
       values[name] = array;
     }
-    const extra = Object.keys(data.parameters).filter((name) => !(name in expected));
-    if (extra.length) fail(`unknown parameter "${extra[0]}"`);
     session.model.setParameters(values);
-    session.loadedSteps = Number.isInteger(data.steps) ? data.steps : 0;
+    session.loadedSteps = data.steps ?? 0;
     return session;
   } catch (error) {
     session.dispose();

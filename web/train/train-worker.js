@@ -9,19 +9,8 @@
 //      { type: 'sentence', ... } | { type: 'exported', model } | { type: 'error', message, during }
 import { createRelPos } from '../api/index.js';
 import { decodeCorpus } from './corpus-format.js';
-import { modelFromNpz, modelToNpz } from './model-files.js';
+import { modelToNpz, readModelFile } from './model-files.js';
 import { DEFAULT_RUN, TrainSession, sessionFromExport } from './train-session.js';
-
-/** A saved model's bytes (.npz: a zip, "PK"; otherwise JSON) as the export object. */
-function readModelFile(bytes, name) {
-  if (bytes.length === 0) throw new Error(`${name} is empty.`);
-  if (bytes[0] === 0x50 && bytes[1] === 0x4b) return modelFromNpz(bytes, name);
-  try {
-    return JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    throw new Error(`${name} is not a model saved by this page: it is neither JSON nor .npz.`);
-  }
-}
 
 const SLICE_MS = 40;
 /** Held-out loss every this many steps; what the heads learned every ANALYSE_EVERY. */
