@@ -489,6 +489,8 @@ export declare const LOCALITY_PROFILE_DEFAULTS: Readonly<Required<LocalityProfil
 export declare const EXAMPLE_DEFAULTS: Readonly<Required<ExampleOptions>>;
 /** Bytes one call may use in WASM memory; larger calls are refused with a RangeError. */
 export declare const MAX_CALL_BYTES: number;
+/** Multiply-adds one call may take on a page's main thread (2^33); workers and Node are not bounded. */
+export declare const MAX_MAIN_THREAD_WORK: number;
 /** The largest matrix side accepted. */
 export declare const MAX_DIMENSION: number;
 /** The largest seed, 2^32 - 1. */

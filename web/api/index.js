@@ -24,7 +24,7 @@ import { checkAttentionArgs, checkReadAttentionArgs, readAttentionArgs } from '.
 import { Model, resolveModelConfig, resolveSyntheticOptions } from './model.js';
 import * as schemes from './schemes.js';
 
-export { MAX_CALL_BYTES, MAX_DIMENSION, MAX_SEED } from './limits.js';
+export { MAX_CALL_BYTES, MAX_DIMENSION, MAX_MAIN_THREAD_WORK, MAX_SEED } from './limits.js';
 export { OUTPUT_NAMES } from './attention-options.js';
 export { EXAMPLE_DEFAULTS, LOCALITY_PROFILE_DEFAULTS, LOCALITY_TABLE_DEFAULTS };
 export { ENGINE_BASELINE } from './simd.js';
@@ -50,10 +50,10 @@ export const MAX_TOKEN_BYTES = 8192;
 const matrix = (rows, cols, data) => ({ rows, cols, data });
 
 // Multiply-adds of a checked attention() call: the content scores and position biases, the
-// softmax (counted as 8 per score) and the output (docs/api-boundary.md).
+// softmax, masks and copies (counted as 32 per score) and the output (docs/api-boundary.md).
 function attentionWork(a) {
   const scores = a.heads * a.queryRows * a.n;
-  return a.queryRows * a.n * a.dK + a.queryRows * a.tableRows * a.dK + 16 * scores + a.queryRows * a.n * a.dV;
+  return a.queryRows * a.n * a.dK + a.queryRows * a.tableRows * a.dK + 32 * scores + a.queryRows * a.n * a.dV;
 }
 
 const utf8 = new TextEncoder();

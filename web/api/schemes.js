@@ -323,7 +323,7 @@ export function schemeAttention(host, inputs, out, target) {
   // Scratch in the core: rotated or projected queries, keys and values, x + PE, one row of biases.
   const scratch = 4 * n * Math.max(dK, dV, dModel) + 2 * n;
   checkBudget(where, `n = ${n}`, (Object.values(lengths).reduce((a, b) => a + b) + scratch) * size);
-  checkWork(where, `n = ${n} with d_k = ${dK}`, n * n * (dK + dV + 16) + n * dModel * (2 * dK + dV));
+  checkWork(where, `n = ${n} with d_k = ${dK}`, n * n * (dK + dV + 32) + n * dModel * (2 * dK + dV));
   return host.call(
     where,
     names.map((name) => lengths[name] * size),
