@@ -7,7 +7,9 @@ import { expect, test } from 'vitest';
 
 test('disposed instances and models kept by the app hold no WebAssembly memory', () => {
   const script = fileURLToPath(new URL('./scripts/disposed-models-memory.mjs', import.meta.url));
-  const { before, after, kept } = JSON.parse(execFileSync(process.execPath, ['--expose-gc', script, '4'], { encoding: 'utf8' }));
+  const { before, after, kept } = JSON.parse(
+    execFileSync(process.execPath, ['--expose-gc', script, '4'], { encoding: 'utf8' }),
+  );
   expect(kept).toBe(8);
   // Four instances of more than 128 MiB each would be over 512 MiB; one instance's worth is allowed.
   expect(after - before).toBeLessThan(160);

@@ -3,6 +3,7 @@
 // (onnxruntime-web's Tensor, given as is) and { data, shape: [rows, cols] }, data any array of
 // numbers or typed array, row-major; with what to draw it as (kind), a title, a caption and
 // labels. A wrong type is a TypeError, a wrong value a RangeError, each naming the field.
+import { Snapshot } from '../api/snapshot.js';
 import { describe } from '../api/validate.js';
 import { MATRIX_KINDS } from './matrix-panels.js';
 
@@ -49,13 +50,15 @@ function sidesOf(where, value) {
   }
   list.forEach((size, index) => {
     if (!Number.isInteger(size) || size < 1)
-      throw new RangeError(`${where}: matrix.${sidesName}[${index}] must be a positive integer, got ${sides[index]}`);
+      throw new RangeError(`${where}: matrix.${sidesName}[${index}] must be a positive integer, got ${size}`);
   });
   return list;
 }
 
 // The numbers as a Float64Array; −Infinity (null in a plain array: JSON's spelling) is a masked cell.
-function valuesOf(where, data, count) {
+function valuesOf(where, given, count) {
+  // Read once: a typed array as a view by its intrinsic length, an Array's length once.
+  const data = new Snapshot(where).typedArray('matrix.data', given);
   const plain = Array.isArray(data);
   if (!plain && !(ArrayBuffer.isView(data) && !(data instanceof DataView))) {
     throw new TypeError(`${where}: matrix.data must be an array of numbers or a typed array, got ${describe(data)}`);
@@ -65,10 +68,9 @@ function valuesOf(where, data, count) {
     throw new TypeError(
       `${where}: matrix.data must hold numbers, got a ${tag.slice(8, -1)} (convert it with Float64Array.from)`,
     );
-  if (data.length !== count) {
-    throw new RangeError(
-      `${where}: matrix.data must hold rows × cols = ${group(count)} numbers, got ${group(data.length)}`,
-    );
+  const { length } = data;
+  if (length !== count) {
+    throw new RangeError(`${where}: matrix.data must hold rows × cols = ${group(count)} numbers, got ${group(length)}`);
   }
   const values = new Float64Array(count);
   if (!plain) {
@@ -136,8 +138,9 @@ export function checkMatrixInput(where, value) {
       if (!FIELDS.includes(key))
         throw new TypeError(`${where}: matrix has no field ${JSON.stringify(key)}; expected ${FIELDS.join(', ')}`);
   }
+  // Each field read once (a getter runs once), into a copy of our own.
   const own = isPlain(value)
-    ? value
+    ? { ...value }
     : { data: value.data, dims: value.dims, shape: value.shape, rows: value.rows, cols: value.cols };
   const [rows, cols] = sidesOf(where, own);
   if (rows * cols > MAX_MATRIX_CELLS) {

@@ -39,12 +39,12 @@ export function toMatrix(value, where = 'toMatrix', name = 'matrix') {
       `${where}: ${name} must be { rows, cols, data }, { data, dims } or { data, shape }, got ${typeName(value)}`,
     );
   }
-  const sides = value.dims ?? value.shape;
-  const [rows, cols] = sides ? Array.from(sides, Number) : [value.rows, value.cols];
+  // Each field read once (a getter runs once): the sides copied, data's length read once.
+  const given = value.dims ?? value.shape;
+  const sides = given ? Array.from(given, Number) : null;
+  const [rows, cols] = sides ?? [value.rows, value.cols];
   if (sides && sides.length !== 2) {
-    throw new RangeError(
-      `${where}: ${name} must have 2 dimensions, got ${sides.length} ([${Array.from(sides).join(', ')}])`,
-    );
+    throw new RangeError(`${where}: ${name} must have 2 dimensions, got ${sides.length} ([${sides.join(', ')}])`);
   }
   for (const [side, size] of [
     ['rows', rows],
@@ -54,15 +54,20 @@ export function toMatrix(value, where = 'toMatrix', name = 'matrix') {
       throw new RangeError(`${where}: ${name}.${side} must be a positive integer, got ${size}`);
   }
   const { data } = value;
-  if (!data || typeof data.length !== 'number') {
+  const length = data?.length;
+  if (!data || typeof length !== 'number') {
     throw new TypeError(`${where}: ${name}.data must be an array or typed array of numbers, got ${typeName(data)}`);
   }
-  if (data.length !== rows * cols) {
+  checkCount(where, name, rows, cols, length);
+  return { rows, cols, data };
+}
+
+function checkCount(where, name, rows, cols, length) {
+  if (length !== rows * cols) {
     throw new RangeError(
-      `${where}: ${name}.data must hold rows × cols = ${rows} × ${cols} = ${rows * cols} numbers, got ${data.length}`,
+      `${where}: ${name}.data must hold rows × cols = ${rows} × ${cols} = ${rows * cols} numbers, got ${length}`,
     );
   }
-  return { rows, cols, data };
 }
 
 function themeOf(canvas, given = {}) {
@@ -133,7 +138,10 @@ export function heatmap(canvas, matrix, options = {}) {
   const where = 'heatmap';
   checkCanvas(where, canvas);
   const { rows, cols, data } = toMatrix(matrix, where);
+  // The numbers drawn are one copy, checked again: an array whose length or iterator lies
+  // cannot make the copy differ from the shape.
   const values = Float64Array.from(data);
+  checkCount(where, 'matrix', rows, cols, values.length);
   const scale = scaleOf(where, values, options);
   const label = (labels, name) => {
     if (labels === undefined) return (index) => String(index);
