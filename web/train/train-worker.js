@@ -2,11 +2,16 @@
 // never trains; it sends commands and draws what comes back (train-section.js). Steps run in
 // slices of at most SLICE_MS, so a message (pause, a sentence to read) waits at most one slice.
 //
+// Messages are handled one after another, in the order sent (a command sent while `init` still
+// loads waits for it). A command's `seq` comes back on every reply it causes, so the page can
+// tell a reply to its latest command from a late one (train-client.js).
+//
 // In:  { type: 'init', corpusUrl, task, preset } | { type: 'configure', task, preset } | { type: 'train' } |
 //      { type: 'pause' } | { type: 'reset' } | { type: 'sentence', words, layer, head } |
-//      { type: 'analyse' } | { type: 'export' } | { type: 'import', text }
-// Out: { type: 'ready', words, config, ... } | { type: 'progress', ... } | { type: 'analysis', ... } |
-//      { type: 'sentence', ... } | { type: 'exported', model } | { type: 'error', message, during }
+//      { type: 'analyse' } | { type: 'export' } | { type: 'import', bytes, name }, each with a seq
+// Out: { type: 'ready', words, config, baselines, ... } | { type: 'progress', ... } |
+//      { type: 'analysis', ... } | { type: 'sentence', ... } | { type: 'exported', model } |
+//      { type: 'error', message, during }, each with the seq of the command that caused it
 import { createRelPos } from '../api/index.js';
 import { decodeCorpus } from './corpus-format.js';
 import { modelFromNpz, modelToNpz } from './model-files.js';
@@ -36,8 +41,11 @@ let running = false;
 let sliceTimer = 0;
 let recentLosses = [];
 let lastRate = { steps: 0, time: 0 };
+/** The seq of the command being handled (replies carry it); the training slices carry train's. */
+let seq = 0;
+let trainSeq = 0;
 
-const post = (message, transfer = []) => self.postMessage(message, transfer);
+const post = (message, transfer = []) => self.postMessage({ seq, ...message }, transfer);
 
 async function loadCorpus(url) {
   const response = await fetch(url);
@@ -55,6 +63,7 @@ function describeSession(extra = {}) {
     words: session.task === 'copy' ? session.words : null,
     steps: session.steps,
     handbookProfile: Array.from(rp.localityProfile().profile), // the handbook's own settings (k = 5)
+    baselines: session.lossBaselines(),
     corpus: {
       source: corpus.header.source,
       terms: corpus.header.terms,
@@ -94,6 +103,7 @@ function rate() {
 function slice() {
   sliceTimer = 0;
   if (!running) return;
+  seq = trainSeq;
   const start = performance.now();
   do {
     recentLosses.push(session.step());
@@ -135,6 +145,7 @@ const handlers = {
     post({ type: 'analysis', ...session.analyse() });
   },
   train() {
+    trainSeq = seq;
     if (running) return;
     running = true;
     lastRate = { steps: session.steps, time: performance.now() };
@@ -198,11 +209,20 @@ const handlers = {
   },
 };
 
-self.onmessage = async ({ data }) => {
+/** Commands whose failure stops training (a bad file, a sentence or an export changes nothing). */
+const STOPPING = new Set(['init', 'configure', 'train', 'reset']);
+
+async function handle(data) {
+  seq = data.seq ?? 0;
   try {
     await handlers[data.type](data);
   } catch (error) {
-    if (data.type !== 'import') running = false; // a bad file changes nothing
+    if (STOPPING.has(data.type)) running = false;
     post({ type: 'error', during: data.type, message: error?.message ?? String(error) });
   }
+}
+
+let queue = Promise.resolve();
+self.onmessage = ({ data }) => {
+  queue = queue.then(() => handle(data));
 };
