@@ -8,7 +8,8 @@
 //
 // In:  { type: 'init', corpusUrl, task, preset } | { type: 'configure', task, preset } | { type: 'train' } |
 //      { type: 'pause' } | { type: 'reset' } | { type: 'sentence', words, layer, head } |
-//      { type: 'analyse' } | { type: 'export' } | { type: 'import', bytes, name }, each with a seq
+//      { type: 'analyse' } | { type: 'export' } | { type: 'import', bytes, name } |
+//      { type: 'extrapolate', schemes, settings }, each with a seq
 // Out: { type: 'ready', words, config, baselines, ... } | { type: 'progress', ... } |
 //      { type: 'analysis', ... } | { type: 'sentence', ... } | { type: 'exported', model } |
 //      { type: 'error', message, during }, each with the seq of the command that caused it
@@ -16,6 +17,7 @@ import { createRelPos } from '../api/index.js';
 import { decodeCorpus } from './corpus-format.js';
 import { modelFromNpz, modelToNpz } from './model-files.js';
 import { DEFAULT_RUN, TrainSession, sessionFromExport } from './train-session.js';
+import { lengthExtrapolation } from './length-extrapolation.js';
 
 /** A saved model's bytes (.npz: a zip, "PK"; otherwise JSON) as the export object. */
 function readModelFile(bytes, name) {
@@ -166,6 +168,12 @@ const handlers = {
   },
   analyse() {
     post({ type: 'analysis', ...session.analyse() });
+  },
+  /** "Longer than trained" (length-extrapolation.js): a row per scheme as it is done, then all. */
+  async extrapolate({ schemes, settings }) {
+    rp ??= await createRelPos({ wasmModule: await compileCore() });
+    const result = lengthExtrapolation(rp, schemes, settings, (row) => post({ type: 'extrapolation-row', row }));
+    post({ type: 'extrapolation', ...result });
   },
   sentence({ words, layer, head, id }) {
     const r = session.attentionOn(words, { layer, head });
