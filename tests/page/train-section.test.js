@@ -106,6 +106,13 @@ describe('the training section', () => {
     const paused = await steps(page);
     await page.waitForTimeout(1500);
     expect(await steps(page)).toBe(paused);
+    // The reading of the paused model (the worker reads the heads once more on pause) is drawn.
+    await page.waitForFunction(
+      (n) => Number(document.querySelector('.relpos-train').dataset.analysisStep) === n,
+      paused,
+      { timeout: 60_000 },
+    );
+    await page.waitForTimeout(500);
     expect(await page.isDisabled('#train-pause')).toBe(true);
 
     // The loss fell: the held-out loss now is below the first one recorded.

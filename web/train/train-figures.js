@@ -4,7 +4,7 @@
 // the trained model on a sentence. Builds the DOM and draws a state; knows nothing of the worker.
 import { AttentionFigure } from '../figures/attention-figure.js';
 import { PANELS } from '../figures/panels.js';
-import { el, fmt, grouped, pct, signed } from './train-dom.js';
+import { el, fmt, pct, signed } from './train-dom.js';
 import { SERIES_COLOURS, drawHistory, drawLines } from './train-plots.js';
 import { PROFILE_POS } from './train-session.js';
 import { POS_NAMES } from './corpus-format.js';
@@ -42,7 +42,12 @@ export function buildFigures(doc) {
     return canvas;
   };
   const grid = el(doc, 'div', { className: 'train-grid' });
-  const summary = el(doc, 'p', { id: 'train-summary', className: 'train-summary train-wide', role: 'status' });
+  const summary = el(doc, 'p', {
+    id: 'train-summary',
+    className: 'train-summary train-wide',
+    role: 'status',
+    hidden: true,
+  });
 
   const loss = figure('train-loss', 'Loss, training and held-out');
   const lossCanvas = canvasIn(loss.wrap, 'Loss curves');
@@ -289,6 +294,7 @@ export function buildFigures(doc) {
 
   const drawSummary = (state) => {
     summary.textContent = summariseRun(state.analysis, state.plateau);
+    summary.hidden = false;
   };
 
   return {
@@ -314,10 +320,9 @@ export function buildFigures(doc) {
   };
 }
 
-/** The loss figure's caption: the baselines, the corpus, the plateau's estimate. */
+/** The loss figure's caption: the baselines and the plateau's estimate. */
 export function lossCaption(state) {
   const b = state.baselines;
-  const c = state.corpus;
   const V = state.config?.vocabSize;
   const parts = [
     'Mean cross-entropy (nats) of the task’s targets: training (mean of the last 25 batches) and held-out (64 fixed windows of held-out documents).',
@@ -325,10 +330,6 @@ export function lossCaption(state) {
   if (b && V)
     parts.push(
       `Dashed: ln V = ln ${V} = ${b.uniform.toFixed(2)}, what a model that knows nothing scores (every id equally likely), and ${b.unigram.toFixed(2)}, the unigram entropy of the training targets (a model that knows only how often each word is).`,
-    );
-  if (c?.train && state.task !== 'copy')
-    parts.push(
-      `Corpus: ${grouped(c.train)} training tokens and ${grouped(c.heldOut)} held-out tokens (${c.source ?? 'the corpus'}); vocabulary ${V - 2} words plus <mask> and <unk>.`,
     );
   const p = state.plateau;
   if (p && Number.isFinite(p.plateau))
