@@ -108,11 +108,13 @@ describe('the training section', () => {
     expect(await steps(page)).toBe(paused);
     // The reading of the paused model (the worker reads the heads once more on pause) is drawn.
     await page.waitForFunction(
-      (n) => Number(document.querySelector('.relpos-train').dataset.analysisStep) === n,
+      (n) => {
+        const lab = document.querySelector('.relpos-train').dataset;
+        return Number(lab.analysisStep) === n && lab.readingsDrawn === lab.readings;
+      },
       paused,
       { timeout: 60_000 },
     );
-    await page.waitForTimeout(500);
     expect(await page.isDisabled('#train-pause')).toBe(true);
 
     // The loss fell: the held-out loss now is below the first one recorded.
@@ -203,7 +205,9 @@ describe('the training section', () => {
       timeout: 60_000,
     });
     await page.click('#train-pause');
+    const readingsDrawn = () => page.$eval('.relpos-train', (lab) => Number(lab.dataset.readingsDrawn));
     for (const file of [saved.json, saved.npz]) {
+      const drawnBefore = await readingsDrawn();
       await page.setInputFiles('#train-load', file);
       const base = file.split('/').pop();
       await page.waitForFunction(
@@ -211,7 +215,12 @@ describe('the training section', () => {
         base,
         { timeout: 30_000 },
       );
-      await page.waitForTimeout(1000);
+      // The loaded model's reading, drawn in full.
+      await page.waitForFunction(
+        (n) => Number(document.querySelector('.relpos-train').dataset.readingsDrawn) > n,
+        drawnBefore,
+        { timeout: 60_000 },
+      );
       expect(await readings(page)).toEqual(table);
       expect(await panelHash()).toBe(panelsBefore);
     }

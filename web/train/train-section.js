@@ -59,6 +59,8 @@ export function mountTrainSection(
     head: 0,
     chosenByReader: false,
     sentenceId: 0,
+    /** Readings received (lab.dataset.readingsDrawn: the last one drawn in full). */
+    readings: 0,
   };
 
   const controls = buildControls(doc, { task, preset });
@@ -92,7 +94,9 @@ export function mountTrainSection(
     next(0);
   };
   const drawProfiles = () => {
-    if (state.analysis) inTasks(figures.readingSteps(state));
+    if (!state.analysis) return;
+    const reading = state.readings;
+    inTasks([...figures.readingSteps(state), () => (lab.dataset.readingsDrawn = String(reading))]);
   };
 
   const requestSentence = () => {
@@ -186,6 +190,8 @@ export function mountTrainSection(
     },
     analysis(data) {
       state.analysis = data;
+      state.readings += 1;
+      lab.dataset.readings = String(state.readings);
       state.history = thinned([
         ...state.history,
         { step: data.step, profiles: data.heads.map((h) => Array.from(h.profile)) },
