@@ -183,23 +183,36 @@ describe('a training session', () => {
 
   test('readings: left + self + right = 1, causal heads never look right, POS profiles and claims', () => {
     const masked = new TrainSession(rp, corpus, { preset: 'tiny' });
-    const a = masked.analyse(4);
+    const a = masked.analyse(16);
     expect(a.heads.length).toBe(2);
     for (const h of a.heads) {
       expect(h.left + h.self + h.right).toBeCloseTo(1, 9);
       expect(h.profile.length).toBe(17);
       expect(Object.keys(h.byPos)).toEqual(['determiner', 'noun', 'verb', 'adjective', 'preposition']);
       expect(h.byPos.noun.count).toBeGreaterThan(10);
-      expect(Object.keys(h.claims)).toEqual(Object.keys(CLAIMS));
-      // Uniform attention on 32 keys puts 1/32 on each: the baseline counts the nouns there.
-      expect(h.claims.determinerToFollowingNoun.uniform).toBeGreaterThan(0);
-      expect(h.claims.determinerToFollowingNoun.uniform).toBeLessThanOrEqual(3 / 32);
+      expect(Object.keys(h.verdicts)).toEqual(Object.keys(CLAIMS));
+      // An untrained head: weights near 1/32 everywhere, so no part of speech stands out.
+      const v = h.verdicts.determinerToFollowingNoun;
+      expect(v.queries).toBeGreaterThan(20);
+      expect(v.claimed).toBeGreaterThan(0);
+      expect(v.claimed).toBeLessThanOrEqual(3 / 16);
+      expect(v.verdict).not.toBe('shows');
+      expect(v.low).toBeLessThan(v.high);
+      for (let c = 0; c < 17; c += 1) expect(h.profileLow[c]).toBeLessThanOrEqual(h.profileHigh[c]);
+      expect(h.near).toBeGreaterThan(0);
+      expect(h.nearUniform).toBeCloseTo(4 / 32, 1);
     }
+    const b = masked.lossBaselines();
+    expect(b.uniform).toBeCloseTo(Math.log(502), 12);
+    expect(b.unigram).toBeGreaterThan(3);
+    expect(b.unigram).toBeLessThan(b.uniform);
     masked.dispose();
     const causal = new TrainSession(rp, corpus, { preset: 'tiny', task: 'next' });
-    for (const h of causal.analyse(4).heads) {
+    for (const h of causal.analyse(16).heads) {
       expect(h.right).toBe(0);
-      expect(h.claims.verbToFollowingNoun.weight).toBe(0);
+      expect(h.verdicts.verbToFollowingNoun).toMatchObject({ verdict: 'untestable', reason: 'causal' });
+      expect(h.verdicts.determinerToFollowingNoun.verdict).toBe('untestable');
+      expect(h.verdicts.verbToPrecedingSubject.verdict).not.toBe('untestable');
     }
     causal.dispose();
   });

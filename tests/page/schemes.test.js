@@ -1,6 +1,8 @@
-// The position schemes side by side (issue #15) in headless Chromium, in one browser session:
-// the comparison view draws (non-blank canvases, no console errors), its table says what the
-// page computed, its URL state round-trips, and the iframe view shows it alone when asked.
+// The position schemes side by side in headless Chromium, in one browser session: the comparison
+// view draws (non-blank canvases, no console errors), sinusoidal among the default columns, the
+// shift experiment drawn, one colour scale shared by default, RoPE's fixed-content diagonals, the
+// columns' panels aligned, "Longer than trained" from one click; its table says what the page
+// computed, its URL state round-trips, and the iframe view shows it alone when asked.
 import { describe, expect, test } from 'vitest';
 import { screenshot } from './browser.js';
 import { canvasHash, usePage } from './page-fixture.js';
@@ -22,18 +24,34 @@ const drawnColours = (page, selector) =>
   });
 
 describe('position schemes side by side', () => {
-  test('draws four columns by default, each panel non-blank; the table holds what was computed', async () => {
-    const { page, context, problems } = await env.open('', { viewport: { width: 1280, height: 900 } });
+  test('draws five columns by default, sinusoidal among them, each panel non-blank; the table holds what was computed', async () => {
+    const { page, context, problems } = await env.open('', { viewport: { width: 1920, height: 1000 } });
     await page.waitForSelector('#schemes-section[data-drawn]');
-    expect(await columnIds(page)).toEqual(['shaw', 't5', 'alibi', 'rope']);
-    for (const id of ['shaw', 't5', 'alibi', 'rope']) {
-      for (const panel of ['bias', 'weights', 'profile']) {
+    const ids = ['shaw', 't5', 'alibi', 'rope', 'sinusoidal'];
+    expect(await columnIds(page)).toEqual(ids);
+    for (const id of ids) {
+      for (const panel of ['bias', 'weights', 'profile', 'shift-before', 'shift-after']) {
         expect(
           await drawnColours(page, `#schemes-column-${id} canvas[data-panel="${panel}"]`),
           `${id} ${panel}`,
         ).toBeGreaterThan(3);
       }
     }
+    // The shift's difference: one colour (unchanged, to rounding) for the relative schemes, not for
+    // sinusoidal: the largest channel difference from the middle pixel, inside the outline.
+    const differenceSpread = (id) =>
+      page.$eval(`#schemes-column-${id} canvas[data-panel="shift-difference"]`, (canvas) => {
+        const { data, width, height } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+        const mid = 4 * (Math.floor(height / 2) * width + Math.floor(width / 2));
+        let spread = 0;
+        for (let y = 4; y < height - 4; y += 1)
+          for (let x = 4; x < width - 4; x += 1)
+            for (let c = 0; c < 3; c += 1)
+              spread = Math.max(spread, Math.abs(data[4 * (y * width + x) + c] - data[mid + c]));
+        return spread;
+      });
+    for (const id of ['shaw', 't5', 'alibi', 'rope']) expect(await differenceSpread(id), id).toBeLessThanOrEqual(4);
+    expect(await differenceSpread('sinusoidal')).toBeGreaterThan(40);
     for (const panel of ['buckets', 'slopes', 'angles'])
       expect(await drawnColours(page, `.schemes-facts canvas[data-panel="${panel}"]`), panel).toBeGreaterThan(3);
     const cells = await tableCells(page);
@@ -43,6 +61,7 @@ describe('position schemes side by side', () => {
     expect(cells.alibi[0]).toBe('no: other queries leave the bias unchanged');
     expect(cells.rope[0]).toMatch(/^yes/);
     for (const id of ['shaw', 't5', 'alibi', 'rope']) expect(cells[id][1], id).toMatch(/^yes: max \|Δ score\| /);
+    expect(cells.sinusoidal[1]).toMatch(/^no: max \|Δ score\| /);
     // k = 3, d_k = 4: a^K and a^V have 7 rows of 4 numbers each; T5 has 32 buckets.
     expect(cells.shaw[2]).toBe('56 per head (aK and aV rows)');
     expect(cells.t5[2]).toBe('32 per head (one per bucket)');
@@ -52,10 +71,64 @@ describe('position schemes side by side', () => {
     const shift = await page.textContent('#schemes-column-rope .schemes-shift');
     const difference = Number(shift.match(/at most (\S+)\.$/)[1].replace('−', '-'));
     expect(difference).toBeLessThanOrEqual(1e-12);
-    await screenshot(page, 'schemes-light.png');
+    // RoPE: with one query and one key vector at every position, one bias per diagonal.
+    const rope = await page.textContent(
+      '#schemes-column-rope .schemes-block:has(canvas[data-panel="profile"]) .schemes-caption',
+    );
+    const spread = Number(
+      /they differ by ([^)]+)\)/
+        .exec(rope)[1]
+        .replace('−', '-')
+        .replace('×10', 'e')
+        .replace(/[^\d.e+-]/g, ''),
+    );
+    expect(spread).toBeLessThan(1e-9);
+    expect(rope).toMatch(/RoPE’s bias depends on the content and on j − i, never on the absolute position/);
+    // One colour scale, on by default: every bias caption names the same ±m, Shaw's largest.
+    expect(await page.isChecked('#schemes-shared-scale')).toBe(true);
+    const biasCaptions = await page.$$eval('.schemes-column canvas[data-panel="bias"]', (list) =>
+      list.map((c) => c.closest('.schemes-block').querySelector('.schemes-caption').textContent),
+    );
+    const scales = biasCaptions.map((t) => /one scale for every column, ± (\S+)\./.exec(t)[1]);
+    expect(new Set(scales).size).toBe(1);
+    const hashShared = await canvasHash(page, '#schemes-column-alibi canvas[data-panel="bias"]');
+    await page.uncheck('#schemes-shared-scale');
+    expect(await page.textContent('#schemes-column-alibi .schemes-block .schemes-caption')).toMatch(
+      /this panel’s largest/,
+    );
+    expect(await canvasHash(page, '#schemes-column-alibi canvas[data-panel="bias"]')).not.toBe(hashShared);
+    await page.check('#schemes-shared-scale');
+    // Aligned at 1920 px: every column's panels start at the same height.
+    for (const panel of ['bias', 'weights', 'profile', 'shift-before']) {
+      const tops = await page.$$eval(`.schemes-column canvas[data-panel="${panel}"]`, (list) =>
+        list.map((c) => Math.round(c.getBoundingClientRect().top)),
+      );
+      expect(new Set(tops).size, panel).toBe(1);
+    }
+    await page.locator('#schemes-section').screenshot({ path: await artifact('schemes-1920.png') });
+    // Longer than trained, one click: a small model per scheme in a worker, accuracy against length.
+    await page.click('#schemes-longer-run');
+    await page.waitForSelector('#schemes-longer[data-done]', { timeout: 240_000 });
+    const longer = await page.$$eval('#schemes-longer tbody tr', (rows) =>
+      Object.fromEntries(
+        rows.map((r) => [r.dataset.scheme, [...r.cells].slice(1, 5).map((c) => Number(c.textContent))]),
+      ),
+    );
+    expect(Object.keys(longer)).toEqual(['shaw', 't5', 'alibi', 'rope', 'sinusoidal', 'absolute', 'none']);
+    for (const accuracies of Object.values(longer)) for (const a of accuracies) expect(a).toBeGreaterThanOrEqual(0);
+    expect(longer.shaw[0]).toBeGreaterThan(0.9); // learned at the trained length
+    const caption = await page.textContent('#schemes-longer .longer-caption');
+    expect(caption).toMatch(/trained 200 steps at length 16 .* read on held-out sequences 16, 32, 64, 128 long/);
+    for (const canvas of await page.$$('#schemes-longer canvas'))
+      expect(await canvas.evaluate((c) => c.width > 0)).toBe(true);
+    expect(await drawnColours(page, '#schemes-longer .longer-plot canvas')).toBeGreaterThan(3);
+    await page.setViewportSize({ width: 1280, height: 1000 });
+    await page.waitForTimeout(600);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    await page.locator('#schemes-section').screenshot({ path: await artifact('schemes-1280.png') });
     expect(problems).toEqual([]);
     await context.close();
-  }, 60_000);
+  }, 300_000);
 
   test('the URL keeps the schemes, m and the RoPE pairing; picking a scheme writes it back', async () => {
     const { page, context, problems } = await env.open('?schemes=shaw,sinusoidal&shift=5&rope=half', {
@@ -89,8 +162,8 @@ describe('position schemes side by side', () => {
     // A link with wrong values is corrected, with a note.
     await page.goto(url.replace('schemes=shaw%2Csinusoidal%2Cnone', 'schemes=xpos'));
     await page.waitForSelector('#schemes-section[data-drawn]');
-    expect(await columnIds(page)).toEqual(['shaw', 't5', 'alibi', 'rope']);
-    expect(await page.textContent('#notes')).toMatch(/schemes must be 2 to 4 of/);
+    expect(await columnIds(page)).toEqual(['shaw', 't5', 'alibi', 'rope', 'sinusoidal']);
+    expect(await page.textContent('#notes')).toMatch(/schemes must be 2 to 5 of/);
     expect(problems).toEqual([]);
     await context.close();
   }, 60_000);
@@ -123,3 +196,10 @@ describe('position schemes side by side', () => {
     await context.close();
   }, 60_000);
 });
+
+async function artifact(name) {
+  const { ARTIFACTS } = await import('./browser.js');
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return new URL(name, ARTIFACTS).pathname;
+}

@@ -26,7 +26,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-const LAZY = /assets\/(train-section|train-worker|brown-corpus|relpos-core)-/; // relpos-core: the worker fetches the .wasm
+const LAZY = /assets\/(train-section|train-plots|train-worker|brown-corpus|relpos-core)-/; // relpos-core: the worker fetches the .wasm; train-plots: shared with "Longer than trained"
 const steps = (page) => page.$eval('.relpos-train', (lab) => Number(lab.dataset.steps));
 /** A canvas has been drawn on: some pixel is not transparent. */
 const drawn = (page, selector) =>
@@ -45,7 +45,7 @@ const readings = (page) =>
 describe('the training section', () => {
   test('the lazy chunk: at most 300 KiB gzipped', () => {
     const files = readdirSync(`${SITE}assets`).filter((f) => LAZY.test(`assets/${f}`));
-    expect(files.length).toBe(4);
+    expect(files.length).toBe(5);
     const total = files.reduce((sum, f) => sum + gzipSync(readFileSync(`${SITE}assets/${f}`), { level: 9 }).length, 0);
     console.log(`training section's lazy chunk: ${(total / 1024).toFixed(1)} KiB gzipped`);
     expect(total).toBeLessThanOrEqual(300 * 1024);
@@ -106,6 +106,15 @@ describe('the training section', () => {
     const paused = await steps(page);
     await page.waitForTimeout(1500);
     expect(await steps(page)).toBe(paused);
+    // The reading of the paused model (the worker reads the heads once more on pause) is drawn.
+    await page.waitForFunction(
+      (n) => {
+        const lab = document.querySelector('.relpos-train').dataset;
+        return Number(lab.analysisStep) === n && lab.readingsDrawn === lab.readings;
+      },
+      paused,
+      { timeout: 60_000 },
+    );
     expect(await page.isDisabled('#train-pause')).toBe(true);
 
     // The loss fell: the held-out loss now is below the first one recorded.
@@ -128,11 +137,34 @@ describe('the training section', () => {
     const table = await readings(page);
     expect(table.asymmetry).toMatch(/layer 0, head 1/);
     expect(await page.textContent('#train-pos .train-caption')).toMatch(
-      /determiners attend to following nouns: this head (shows|does not show) it/,
+      /determiners attend to following nouns: this head (shows it|does not show it|shows the opposite) — [\d.]+ of their attention on those words against [\d.]+ from other words at the same offsets \(difference [+−][\d.]+, 95 % interval [+−][\d.]+ … [+−][\d.]+\)/,
     );
-    expect(await page.textContent('#train-pos .train-caption')).toMatch(
-      /Over the whole model: determiners → following nouns: (\d of 2 heads show it|no head of 2 shows it) \(the strongest, layer 0 head \d, puts [\d.]+× the uniform weight there\)/,
+    expect(await page.textContent('#train-rule')).toMatch(/at least 1\.5× the weight, and at least 0\.03 more/);
+    // The summary's numbers are the asymmetry table's: layer 0's left/right range.
+    const summary = await page.textContent('#train-summary');
+    expect(summary).toMatch(/^Step \d+(, provisional)?: layer 0 is (local|not local|local in \d of \d heads) and /);
+    const ratios = await page.$$eval('#train-asymmetry-table tbody tr', (rows) =>
+      rows.map((r) => Number(r.lastElementChild.textContent)),
     );
+    const range = /left\/right ([\d.]+)–([\d.]+)/.exec(summary);
+    expect(Number(range[1])).toBeCloseTo(Math.min(...ratios), 2);
+    expect(Number(range[2])).toBeCloseTo(Math.max(...ratios), 2);
+    expect(summary).toMatch(
+      /determiners → following nouns: (no head shows a determiner-specific effect|\d of 2 heads show it)/,
+    );
+    // The loss's baselines: ln V for V = 502, and the corpus's size beside the vocabulary.
+    expect(await page.textContent('#train-loss .train-caption')).toContain(
+      `ln V = ln 502 = ${Math.log(502).toFixed(2)}`,
+    );
+    expect(await page.textContent('#train-corpus')).toMatch(
+      /Corpus: [\d ]+ training tokens, [\d ]+ held-out tokens; the model’s vocabulary: the 500 most frequent words/,
+    );
+    // The section opened on the head with the clearest structure.
+    const chosen = await page.textContent('#train-chosen');
+    const [, layer, head] = /^Showing layer (\d+), head (\d+): the clearest learned structure/.exec(chosen);
+    expect(await page.inputValue('#train-layer')).toBe(layer);
+    expect(await page.inputValue('#train-head')).toBe(head);
+    expect(await drawn(page, '#train-verdict-history canvas')).toBe(true);
     await page.waitForFunction(() => document.querySelector('.relpos-train').dataset.sentenceDrawn);
     expect(await drawn(page, '#train-figure-combinedWeights canvas')).toBe(true);
     await page.locator('#train-section').screenshot({ path: await screenshotPath('train-trained.png') });
@@ -173,7 +205,9 @@ describe('the training section', () => {
       timeout: 60_000,
     });
     await page.click('#train-pause');
+    const readingsDrawn = () => page.$eval('.relpos-train', (lab) => Number(lab.dataset.readingsDrawn));
     for (const file of [saved.json, saved.npz]) {
+      const drawnBefore = await readingsDrawn();
       await page.setInputFiles('#train-load', file);
       const base = file.split('/').pop();
       await page.waitForFunction(
@@ -181,7 +215,12 @@ describe('the training section', () => {
         base,
         { timeout: 30_000 },
       );
-      await page.waitForTimeout(1000);
+      // The loaded model's reading, drawn in full.
+      await page.waitForFunction(
+        (n) => Number(document.querySelector('.relpos-train').dataset.readingsDrawn) > n,
+        drawnBefore,
+        { timeout: 60_000 },
+      );
       expect(await readings(page)).toEqual(table);
       expect(await panelHash()).toBe(panelsBefore);
     }
@@ -227,6 +266,34 @@ describe('the training section', () => {
     expect(await steps(page)).toBe(0);
     expect(await page.textContent('#train-status')).toMatch(/^step 0 /);
     expect(await page.inputValue('#train-preset')).toBe('tiny');
+
+    // Reset then Train at once: the late reply to Reset does not show "paused" while it trains.
+    await page.evaluate(() => {
+      document.querySelector('#train-reset').click();
+      document.querySelector('#train-start').click();
+    });
+    await page.waitForFunction(() => Number(document.querySelector('.relpos-train').dataset.steps) > 40, null, {
+      timeout: 60_000,
+    });
+    expect(await page.textContent('#train-status')).toMatch(/ · training$/);
+    expect(await page.isDisabled('#train-pause')).toBe(false);
+    expect(await page.isDisabled('#train-start')).toBe(true);
+    await page.click('#train-pause');
+    await page.waitForFunction(() => !/training/.test(document.querySelector('#train-status').textContent));
+
+    // Next word (causal): a claim about following words cannot be tested; the left/right caption says why.
+    await page.selectOption('#train-task', 'next');
+    await page.waitForFunction(
+      () => /cannot be tested with a causal mask/.test(document.querySelector('#train-claims')?.textContent),
+      null,
+      {
+        timeout: 30_000,
+      },
+    );
+    expect(await page.textContent('#train-asymmetry .train-caption')).toMatch(/the right is 0 by construction/);
+    expect(await page.textContent('#train-summary')).toMatch(
+      /determiners → following nouns: cannot be tested with a causal mask/,
+    );
     expect(problems).toEqual([]);
 
     // A phone: 360 px wide, nothing wider than the screen.
@@ -240,11 +307,18 @@ describe('the training section', () => {
     const { page, context, problems } = await openPage(browser, `${server.url}?embed=1&panels=train`, {
       viewport: { width: 900, height: 700 },
     });
+    // The size chosen while the section still loads is the one it loads.
+    await page.waitForSelector('#train-preset');
+    await page.selectOption('#train-preset', 'tiny');
     await page.waitForFunction(
       () => document.querySelector('#train-start') && !document.querySelector('#train-start').disabled,
       null,
       { timeout: 60_000 },
     );
+    await page.waitForFunction(() => document.querySelector('#train-layer').options.length === 1, null, {
+      timeout: 30_000,
+    });
+    expect(await page.inputValue('#train-preset')).toBe('tiny');
     expect(await page.isVisible('#train-open')).toBe(false);
     expect(await page.isVisible('.controls')).toBe(false);
     expect(await page.$$eval('#panels figure', (list) => list.filter((f) => f.offsetParent).length)).toBe(0);
@@ -280,6 +354,12 @@ describe('<relpos-train>', () => {
       .poll(() => message.textContent())
       .toMatch(/task: unknown "poetry"; choose from masked, next, copy \(using masked\)/);
     expect(await page.locator('#train [part="message"]').isHidden()).toBe(true);
+    // The reading at step 0 is drawn before the count starts.
+    await page.waitForFunction(
+      () => document.querySelector('#train').shadowRoot.querySelector('.relpos-train').dataset.analysisStep === '0',
+      null,
+      { timeout: 60_000 },
+    );
     const renders = page.evaluate(
       () =>
         new Promise((done) => {

@@ -6,7 +6,7 @@ import { drawHeatmap } from '../render/heatmap.js';
 import { drawLinePlot } from '../render/line-plot.js';
 import { drawScatterPlot } from '../render/scatter-plot.js';
 import { fitCanvas } from '../render/canvas-size.js';
-import { extentOf, makeScale } from '../render/colormaps.js';
+import { colourTable, extentOf, makeScale } from '../render/colormaps.js';
 import { themeColours } from './attention-figure.js';
 import { setMathText } from './math-dom.js';
 import { formatSignificant } from './panels.js';
@@ -29,7 +29,7 @@ function canvasBlock(doc, title, kind) {
   canvas.setAttribute('role', 'img');
   canvas.dataset.panel = kind;
   wrap.append(canvas);
-  block.append(heading, caption, wrap);
+  block.append(heading, wrap, caption);
   return { block, caption, canvas };
 }
 
@@ -42,6 +42,14 @@ export function createSchemesFigure(container) {
   const slopes = canvasBlock(doc, 'ALiBi’s slope per head', 'slopes');
   const angles = canvasBlock(doc, 'RoPE’s angle per pair', 'angles');
   facts.append(bucketMap.block, slopes.block, angles.block);
+  const options = el(doc, 'div', 'schemes-options');
+  const sharedLabel = el(doc, 'label', 'schemes-shared');
+  const shared = el(doc, 'input');
+  shared.type = 'checkbox';
+  shared.id = 'schemes-shared-scale';
+  shared.checked = true;
+  sharedLabel.append(shared, ' One colour scale for every column’s position biases');
+  options.append(sharedLabel);
   const table = el(doc, 'table', 'schemes-table');
   const caption = el(doc, 'caption', '', 'What each scheme does, as computed above');
   const head = el(doc, 'thead');
@@ -63,8 +71,10 @@ export function createSchemesFigure(container) {
   tableWrap.setAttribute('role', 'region');
   tableWrap.setAttribute('aria-label', 'What each scheme does');
   tableWrap.append(table);
-  container.replaceChildren(columns, tableWrap, facts);
-  return { doc, columns, facts, bucketMap, slopes, angles, body, cache: new Map() };
+  container.replaceChildren(options, columns, tableWrap, facts);
+  const parts = { doc, columns, facts, bucketMap, slopes, angles, body, shared, cache: new Map(), view: null };
+  shared.addEventListener('change', () => parts.view && drawSchemesFigure(parts, parts.view));
+  return parts;
 }
 
 const fmt = (value) => formatSignificant(value, 2);
@@ -84,9 +94,41 @@ function columnParts(parts, id) {
   const profile = canvasBlock(doc, 'Profile over offsets', 'profile');
   const shift = el(doc, 'p', 'schemes-shift');
   shift.dataset.shift = id;
+  const shiftBlock = el(doc, 'div', 'schemes-block schemes-shift-block');
+  const shiftTitle = el(doc, 'h4', '', 'The shift experiment');
+  const shiftCaption = el(doc, 'p', 'schemes-caption');
+  const shiftRow = el(doc, 'div', 'schemes-shift-row');
+  const shiftCanvases = {};
+  for (const [kind, label] of [
+    ['before', 'before'],
+    ['after', 'after'],
+    ['difference', 'after − before'],
+  ]) {
+    const cell = el(doc, 'div', 'schemes-shift-cell');
+    const canvas = el(doc, 'canvas');
+    canvas.setAttribute('role', 'img');
+    canvas.dataset.panel = `shift-${kind}`;
+    cell.append(el(doc, 'span', 'schemes-shift-label', label), canvas);
+    shiftRow.append(cell);
+    shiftCanvases[kind] = canvas;
+  }
+  shiftBlock.append(shiftTitle, shiftCaption, shiftRow, shift);
   const error = el(doc, 'p', 'schemes-error');
-  article.append(title, source, what, error, bias.block, weights.block, profile.block, shift);
-  const column = { article, title, source, what, bias, weights, profile, shift, error };
+  article.append(title, source, what, error, bias.block, weights.block, profile.block, shiftBlock);
+  const column = {
+    article,
+    title,
+    source,
+    what,
+    bias,
+    weights,
+    profile,
+    shift,
+    shiftBlock,
+    shiftCaption,
+    shiftCanvases,
+    error,
+  };
   parts.cache.set(id, column);
   return column;
 }
@@ -122,20 +164,24 @@ const BIAS_CAPTION = {
   none: 'zero everywhere.',
 };
 
-function drawColumn(column, view, entry, colours) {
+function drawColumn(column, view, entry, colours, sharedExtent) {
   const width = column.article.clientWidth || 280;
   const causalMask = view.causal ? (i, j) => j > i : null;
   const bias = entry.result.positionBiases.data;
   const extent = extentOf(bias, view.n);
+  const largest = Math.max(Math.abs(extent.min), Math.abs(extent.max));
   heatmap(column.bias.canvas, view, bias, {
-    scale: makeScale('diverging', extent, null, { label: 'bias (blue < 0 < red)' }),
-    note: `largest |bias| ${fmt(Math.max(Math.abs(extent.min), Math.abs(extent.max)))}`,
+    scale: makeScale('diverging', sharedExtent ?? extent, null, { label: 'bias (blue < 0 < red)' }),
+    note: `largest |bias| ${fmt(largest)}`,
     masked: null,
     bandEdges: entry.id === 'shaw' ? view.maxDistance : null,
     colours,
     width,
   });
-  setMathText(column.bias.caption, `${BIAS_CAPTION[entry.id]} Colours: ± this panel’s largest |value|.`);
+  setMathText(
+    column.bias.caption,
+    `${BIAS_CAPTION[entry.id]} ${sharedExtent ? `Colours: one scale for every column, ± ${fmt(Math.max(Math.abs(sharedExtent.min), Math.abs(sharedExtent.max)))}.` : 'Colours: ± this panel’s largest |value|.'}`,
+  );
   column.bias.canvas.setAttribute(
     'aria-label',
     `${entry.name}: position biases, ${view.n} by ${view.n}, from ${fmt(extent.min)} to ${fmt(extent.max)}.`,
@@ -156,24 +202,71 @@ function drawColumn(column, view, entry, colours) {
   );
   const { profile } = entry;
   const oneValue = profile.spread <= 1e-12;
+  const fixed = entry.fixedContent;
   drawScatterPlot(column.profile.canvas, {
     points: { x: profile.offsets, y: profile.values },
-    line: { x: profile.lineX, y: profile.lineY },
+    line: fixed ? { x: fixed.lineX, y: fixed.lineY } : { x: profile.lineX, y: profile.lineY },
     xLabel: 'offset j − i',
     yLabel: 'bias',
     height: 190,
     note: oneValue ? 'one value per offset' : `cells at one offset differ by up to ${fmt(profile.spread)}`,
   });
-  // Fixed text (the layout never moves); the numbers are drawn in the plot.
   setMathText(
     column.profile.caption,
-    'Every cell’s bias at its offset (dots; line: their mean). Where the dots of each offset coincide, the bias is a function of j − i alone.',
+    fixed
+      ? `Dots: every cell’s bias at its offset; each query and key has its own content, so the dots of one offset differ. Line: the same with one query vector and one key vector at every position; then every cell of a diagonal has the same bias (they differ by ${fmt(fixed.spread)}). RoPE’s bias depends on the content and on j − i, never on the absolute position.`
+      : 'Every cell’s bias at its offset (dots; line: their mean). Where the dots of each offset coincide, the bias is a function of j − i alone.',
   );
   column.profile.canvas.setAttribute(
     'aria-label',
-    `${entry.name}: bias of every cell against its offset; ${oneValue ? 'one value per offset' : `spread up to ${fmt(profile.spread)} per offset`}.`,
+    `${entry.name}: bias of every cell against its offset; ${oneValue ? 'one value per offset' : `spread up to ${fmt(profile.spread)} per offset`}${fixed ? `; with fixed content, spread ${fmt(fixed.spread)}` : ''}.`,
   );
+  drawShift(column, view, entry, colours, width);
   column.shift.textContent = `Shift: with ${view.shift} filler token${view.shift === 1 ? '' : 's'} in front, the original tokens’ scores change by at most ${fmt(entry.shiftDifference)}.`;
+}
+
+// A small n × n matrix without labels or colour bar (the shift experiment's three), masked cells grey.
+function drawMiniMatrix(canvas, view, values, scale, colours, side) {
+  const { context: g } = fitCanvas(canvas, side, side);
+  const table = colourTable(scale.map);
+  const cell = side / view.n;
+  g.clearRect(0, 0, side, side);
+  for (let i = 0; i < view.n; i += 1) {
+    for (let j = 0; j < view.n; j += 1) {
+      if (view.causal && j > i) {
+        g.fillStyle = colours.masked || '#bbb';
+      } else {
+        const e = scale.entry(values[i * view.n + j]) * 4;
+        g.fillStyle = `rgb(${table[e]}, ${table[e + 1]}, ${table[e + 2]})`;
+      }
+      g.fillRect(j * cell, i * cell, Math.ceil(cell), Math.ceil(cell));
+    }
+  }
+  g.strokeStyle = colours.muted || '#888';
+  g.strokeRect(0.5, 0.5, side - 1, side - 1);
+}
+
+// The shift experiment drawn: the original tokens' combined scores before and after m filler
+// tokens in front (one scale for both), and after − before (its own diverging scale).
+function drawShift(column, view, entry, colours, width) {
+  const { before, after, difference, worst } = entry.shifted;
+  // Three side by side in the column's content box (20 px of padding, two 6 px gaps).
+  const each = Math.max(48, Math.min(140, Math.floor((width - 20 - 12) / 3) - 1));
+  for (const canvas of Object.values(column.shiftCanvases)) canvas.parentElement.style.width = `${each}px`;
+  const both = extentOf(Float64Array.from([...before, ...after]), view.n);
+  const small = (canvas, values, scale) => drawMiniMatrix(canvas, view, values, scale, colours, each);
+  const scores = makeScale('diverging', both, null, { label: 'score' });
+  small(column.shiftCanvases.before, before, scores);
+  small(column.shiftCanvases.after, after, scores);
+  // Rounding alone: a scale of ±1e-12 would paint noise, so the difference keeps at least ±0.01.
+  const m = Math.max(worst, 0.01);
+  small(column.shiftCanvases.difference, difference, makeScale('diverging', { min: -m, max: m }, null, { label: 'Δ' }));
+  setMathText(
+    column.shiftCaption,
+    `The original tokens’ combined scores (query i ↓, key j →) before and after ${view.shift} filler token${view.shift === 1 ? '' : 's'} in front, on one scale, and their difference (± ${fmt(m)}; white: unchanged).`,
+  );
+  for (const [kind, canvas] of Object.entries(column.shiftCanvases))
+    canvas.setAttribute('aria-label', `${entry.name}: shift experiment, ${kind}, ${view.n} by ${view.n}.`);
 }
 
 function drawFacts(parts, view, colours) {
@@ -283,9 +376,22 @@ function tableRow(doc, view, entry) {
   return row;
 }
 
+/** One extent over every column's position biases (the shared colour scale), symmetric about 0. */
+function sharedBiasExtent(view) {
+  let m = 0;
+  for (const entry of view.columns) {
+    if (entry.error) continue;
+    const e = extentOf(entry.result.positionBiases.data, view.n);
+    m = Math.max(m, Math.abs(e.min), Math.abs(e.max));
+  }
+  return { min: -m, max: m };
+}
+
 /** Draws `view` (computeSchemesView) into the parts. */
 export function drawSchemesFigure(parts, view) {
+  parts.view = view;
   const colours = themeColours(parts.columns);
+  const sharedExtent = parts.shared.checked ? sharedBiasExtent(view) : null;
   const shown = view.columns.map((entry) => {
     const column = columnParts(parts, entry.id);
     column.title.textContent = entry.name;
@@ -302,8 +408,8 @@ export function drawSchemesFigure(parts, view) {
     for (const block of [column.bias, column.weights, column.profile]) {
       block.block.style.visibility = entry.error ? 'hidden' : '';
     }
-    column.shift.style.visibility = entry.error ? 'hidden' : '';
-    if (!entry.error) drawColumn(column, view, entry, colours);
+    column.shiftBlock.style.visibility = entry.error ? 'hidden' : '';
+    if (!entry.error) drawColumn(column, view, entry, colours, sharedExtent);
   });
   drawFacts(parts, view, colours);
   parts.body.replaceChildren(...view.columns.map((entry) => tableRow(parts.doc, view, entry)));

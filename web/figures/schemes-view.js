@@ -6,7 +6,10 @@ import { tokenLabels } from '../settings/settings.js';
 
 /** The schemes in the order the view offers them. */
 export const SCHEME_IDS = ['shaw', 't5', 'alibi', 'rope', 'sinusoidal', 'none'];
-export const DEFAULT_SCHEMES = ['shaw', 't5', 'alibi', 'rope'];
+/** Sinusoidal among them: the one absolute scheme, the contrast to the relative ones. */
+export const DEFAULT_SCHEMES = ['shaw', 't5', 'alibi', 'rope', 'sinusoidal'];
+/** How many columns the comparison draws at most. */
+export const MAX_SCHEMES = 5;
 /** ALiBi: the view uses head 1 of this many heads (slope 2^(−8/H)). */
 export const ALIBI_HEADS = 8;
 /** T5's bucketing as in the T5 paper's code (32 buckets, max distance 128, both directions). */
@@ -42,19 +45,19 @@ export const SCHEME_INFO = {
   none: { name: 'None', source: '—', what: 'No position at all: a bag of words.' },
 };
 
-/** ?schemes=a,b,… → 2 to 4 known, distinct scheme ids, and a note when the text had to be corrected. */
+/** ?schemes=a,b,… → 2 to MAX_SCHEMES known, distinct scheme ids, and a note when the text had to be corrected. */
 export function parseSchemes(text) {
   const asked = String(text ?? '')
     .split(',')
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean);
-  const ids = [...new Set(asked.filter((id) => SCHEME_IDS.includes(id)))].slice(0, 4);
+  const ids = [...new Set(asked.filter((id) => SCHEME_IDS.includes(id)))].slice(0, MAX_SCHEMES);
   const unknown = asked.filter((id) => !SCHEME_IDS.includes(id));
   if (ids.length >= 2 && unknown.length === 0 && asked.length === ids.length) return { ids };
   const fixed = ids.length >= 2 ? ids : DEFAULT_SCHEMES;
   return {
     ids: fixed,
-    note: `schemes must be 2 to 4 of ${SCHEME_IDS.join(', ')}; using ${fixed.join(',')}`,
+    note: `schemes must be 2 to ${MAX_SCHEMES} of ${SCHEME_IDS.join(', ')}; using ${fixed.join(',')}`,
   };
 }
 
@@ -134,15 +137,39 @@ function queryDependence(rp, id, ex, params, seed) {
   return maxAbsDifference(before, after);
 }
 
-// The shift experiment: m filler tokens in front; the largest change of the original tokens' scores.
-function shiftDifference(before, after, n, m) {
+// The shift experiment: m filler tokens in front. The original tokens' scores before and after
+// (n × n: rows and columns m… of the longer run), their difference and its largest |value|.
+function shiftExperiment(before, after, n, m) {
+  const moved = new Float64Array(n * n);
+  const difference = new Float64Array(n * n);
   let worst = 0;
   for (let i = 0; i < n; i += 1) {
     for (let j = 0; j < n; j += 1) {
-      worst = Math.max(worst, Math.abs(before[i * n + j] - after[(i + m) * (n + m) + j + m]));
+      moved[i * n + j] = after[(i + m) * (n + m) + j + m];
+      difference[i * n + j] = moved[i * n + j] - before[i * n + j];
+      worst = Math.max(worst, Math.abs(difference[i * n + j]));
     }
   }
-  return worst;
+  return { before: Float64Array.from(before), after: moved, difference, worst };
+}
+
+// The shift experiment's entries of a column: its largest change and the three matrices.
+function shiftResult(result, moved, n, m) {
+  const experiment = shiftExperiment(result.combinedScores.data, moved.combinedScores.data, n, m);
+  return { shiftDifference: experiment.worst, shifted: experiment };
+}
+
+// RoPE with one query vector and one key vector at every position (the first token's): what is
+// left of the bias is a function of j − i alone, constant along each diagonal.
+function fixedContentProfile(rp, id, ex, params, n, causal) {
+  const { q, k } = ex.inputs;
+  const repeat = (m) => ({
+    rows: n,
+    cols: m.cols,
+    data: Float64Array.from({ length: n * m.cols }, (_, x) => m.data[x % m.cols]),
+  });
+  const bias = runScheme(rp, id, ex, params, { q: repeat(q), k: repeat(k) }).positionBiases.data;
+  return offsetProfile(bias, n, causal);
 }
 
 // What each scheme does past the offsets the page shows, from its own numbers.
@@ -204,7 +231,8 @@ export function computeSchemesView(rp, settings, { schemes, ropeLayout = 'interl
       result,
       profile: offsetProfile(result.positionBiases.data, n, settings.causal),
       queryDependence: queryDependence(rp, id, ex, params, settings.seed),
-      shiftDifference: shiftDifference(result.combinedScores.data, moved.combinedScores.data, n, shift),
+      ...shiftResult(result, moved, n, shift),
+      fixedContent: id === 'rope' ? fixedContentProfile(rp, id, ex, params, n, settings.causal) : null,
       learned,
       beyond: beyond(rp, id, ex, params),
     };

@@ -1,10 +1,10 @@
-// The page's "position schemes side by side" section (issue #15): the scheme picker (2 to 4),
+// The page's "position schemes side by side" section (issue #15): the scheme picker (2 to 5),
 // the shift experiment's button, and the comparison figure drawn from the page's state. The
 // state's `schemes`, `shift` and `ropeLayout` live in the URL with the rest (settings.js); the
 // shift and RoPE-layout inputs are wired by controls.js like every control. In the iframe view
 // (?embed=1) the section shows only when ?panels= names `schemes`.
 import { createSchemesFigure, drawSchemesFigure } from '../figures/schemes-figure.js';
-import { SCHEME_IDS, SCHEME_INFO, computeSchemesView, parseSchemes } from '../figures/schemes-view.js';
+import { MAX_SCHEMES, SCHEME_IDS, SCHEME_INFO, computeSchemesView, parseSchemes } from '../figures/schemes-view.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -70,8 +70,8 @@ export function startSchemesSection({ rp, embed, panelsAsked, getState, setState
     reported = note ?? '';
     for (const box of boxes) {
       box.checked = ids.includes(box.value);
-      // 2 to 4 columns: the last two cannot be unticked, a fifth cannot be ticked.
-      box.disabled = box.checked ? ids.length <= 2 : ids.length >= 4;
+      // 2 to MAX_SCHEMES columns: the last two cannot be unticked, one more cannot be ticked.
+      box.disabled = box.checked ? ids.length <= 2 : ids.length >= MAX_SCHEMES;
     }
     const key = JSON.stringify([state, ids, section.clientWidth]);
     if (shown === key) return;

@@ -44,7 +44,13 @@ export function drawScatterPlot(canvas, { points, line, xLabel, yLabel, height =
     g.fillStyle = fg;
     g.textAlign = 'right';
     g.textBaseline = 'top';
-    g.fillText(note, MARGIN.left + plotW, 0);
+    // A note longer than the room to the plot's right edge: smaller type, then from the left edge.
+    const room = MARGIN.left + plotW - 2;
+    const size = Number.parseFloat(g.font) || AXES.size;
+    const fits = Math.min(1, room / g.measureText(note).width);
+    if (fits < 1) g.font = `${Math.max(0.75, fits) * size}px ${style.fontFamily || 'sans-serif'}`;
+    if (g.measureText(note).width > room) g.textAlign = 'left';
+    g.fillText(note, g.textAlign === 'left' ? 2 : MARGIN.left + plotW, 0);
   }
   return { px, py, width, height };
 }

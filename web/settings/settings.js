@@ -55,7 +55,7 @@ export const CONTROLS = {
   asymmetry: { param: 'asym', attribute: 'asymmetry', kind: 'number', default: example.asymmetry, min: -0.9, max: 0.9 },
   // The position schemes side by side (web/page/schemes-section.js): which columns, m for the
   // shift experiment, RoPE's pairing.
-  schemes: { param: 'schemes', attribute: null, kind: 'text', default: 'shaw,t5,alibi,rope' },
+  schemes: { param: 'schemes', attribute: null, kind: 'text', default: 'shaw,t5,alibi,rope,sinusoidal' },
   shift: { param: 'shift', attribute: null, kind: 'int', default: 3, min: 1, max: 16 },
   ropeLayout: {
     param: 'rope',

@@ -25,5 +25,11 @@ export const TRAIN_CSS = `
 .relpos-train .train-sentence-controls input[type="text"] { min-width: min(24rem, 80vw); }
 .relpos-train .train-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 360px), 1fr)); gap: 0.8rem; margin-top: 0.6rem; }
 .relpos-train .train-files { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin-top: 0.8rem; }
+.relpos-train .train-corpus { flex-basis: 100%; margin: 0; font-size: 0.88rem; color: var(--relpos-muted, #666); }
+.relpos-train .train-table-wrap { overflow-x: auto; max-width: 100%; }
+.relpos-train .train-summary { margin: 0; padding: 0.5rem 0.8rem; border-left: 4px solid var(--relpos-line, #0072b2); background: var(--relpos-panel, transparent); font-size: 1rem; }
+.relpos-train .train-chosen { margin: 0; font-size: 0.9rem; flex-basis: 100%; }
+.relpos-train .train-rule { font-size: 0.85rem; color: var(--relpos-muted, #666); }
+.relpos-train tr.verdict-shows td:last-child { font-weight: 700; }
 .relpos-train .bar { display: inline-block; height: 0.7rem; vertical-align: middle; }
 `;

@@ -22,6 +22,43 @@ function open({ autostart = false } = {}) {
     });
 }
 
+// "Longer than trained" in the schemes section: it trains models too, so it comes with this loader
+// (not in the self-contained page) and loads its code and worker on the first click.
+function addLongerThanTrained() {
+  const schemes = document.getElementById('schemes-section');
+  if (!schemes) return;
+  const box = document.createElement('div');
+  box.id = 'schemes-longer';
+  box.className = 'schemes-longer';
+  const title = document.createElement('h3');
+  title.textContent = 'Longer than trained';
+  const lead = document.createElement('p');
+  lead.className = 'explain';
+  lead.textContent =
+    'The ALiBi paper’s Figure 1 at toy scale: one small model per position scheme, trained on the same copy-offset task with the same batches and seed at one length, then tested on sequences 2, 4 and 8 times as long. Computed in a background worker, in seconds.';
+  const run = document.createElement('button');
+  run.type = 'button';
+  run.id = 'schemes-longer-run';
+  run.textContent = 'Train and test longer';
+  const status = document.createElement('output');
+  status.className = 'longer-status';
+  status.setAttribute('role', 'status');
+  box.append(title, lead, run, status);
+  schemes.append(box);
+  run.addEventListener('click', () => {
+    run.disabled = true;
+    import('./longer-than-trained.js')
+      .then(({ runLongerThanTrained }) => runLongerThanTrained(box))
+      .catch((error) => {
+        status.textContent = `The experiment could not run: ${error.message}`;
+      })
+      .finally(() => {
+        run.disabled = false;
+      });
+  });
+}
+addLongerThanTrained();
+
 if (section && button && root) {
   const params = new URLSearchParams(location.search);
   const panels = (params.get('panels') ?? '').split(/[\s,]+/);

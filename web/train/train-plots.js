@@ -22,8 +22,9 @@ function themed(canvas) {
 }
 
 /**
- * Series [{ label, x: number[], y: number[], colour?, dashed? }] over shared axes; a legend
- * above the plot. Returns the drawn ranges (for tests and captions).
+ * Series [{ label, x: number[], y: number[], colour?, dashed?, low?, high? }] over shared axes; a
+ * legend above the plot; `low`/`high` (as long as x) fill a band under the line in its colour.
+ * Returns the drawn ranges (for tests and captions).
  */
 export function drawLines(canvas, { series, xLabel, yLabel, height = 220, yFromZero = false, xInteger = false }) {
   const t = themed(canvas);
@@ -67,7 +68,7 @@ export function drawLines(canvas, { series, xLabel, yLabel, height = 220, yFromZ
   const plotW = width - MARGIN.left - MARGIN.right;
   const plotH = height - top - MARGIN.bottom;
   const xs = shown.flatMap((s) => s.x);
-  const ys = shown.flatMap((s) => s.y).filter(Number.isFinite);
+  const ys = shown.flatMap((s) => [...s.y, ...(s.low ?? []), ...(s.high ?? [])]).filter(Number.isFinite);
   const xMin = xs.length ? Math.min(...xs) : 0;
   let xMax = xs.length ? Math.max(...xs) : 1;
   if (xMax === xMin) xMax = xMin + 1;
@@ -112,6 +113,18 @@ export function drawLines(canvas, { series, xLabel, yLabel, height = 220, yFromZ
   g.rotate(-Math.PI / 2);
   g.textBaseline = 'middle';
   g.fillText(yLabel, 0, 0);
+  g.restore();
+  g.save();
+  g.globalAlpha = 0.16;
+  for (const [index, s] of series.entries()) {
+    if (!s.x.length || !s.low || !s.high) continue;
+    g.fillStyle = s.colour ?? SERIES_COLOURS[index % SERIES_COLOURS.length];
+    g.beginPath();
+    s.x.forEach((x, i) => (i ? g.lineTo(px(x), py(s.high[i])) : g.moveTo(px(x), py(s.high[i]))));
+    for (let i = s.x.length - 1; i >= 0; i -= 1) g.lineTo(px(s.x[i]), py(s.low[i]));
+    g.closePath();
+    g.fill();
+  }
   g.restore();
   for (const [index, s] of series.entries()) {
     if (!s.x.length) continue;

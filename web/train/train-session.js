@@ -5,6 +5,9 @@
 // of speech. Runs in the training worker; plain JS on the API, so Node tests run it as it is.
 import { POS_NAMES, UNK_ID } from './corpus-format.js';
 import { evenStarts, maskedBatch, nextWordBatch, seededRandom } from './batches.js';
+import { claimTally, headVerdicts, quantileOfSorted } from './pos-verdicts.js';
+
+export { CLAIMS } from './pos-verdicts.js';
 
 export const TASKS = Object.freeze({
   masked: { label: 'masked words (bidirectional)', causal: false },
@@ -15,7 +18,7 @@ export const TASKS = Object.freeze({
 /** Model sizes: words in the vocabulary (plus <mask>, <unk>), width, heads, layers, batch. */
 export const PRESETS = Object.freeze({
   tiny: {
-    label: 'tiny: 500 words, d 32, 2 heads, 1 layer',
+    label: 'tiny: 500-word vocabulary, d 32, 2 heads, 1 layer',
     words: 500,
     dModel: 32,
     heads: 2,
@@ -24,7 +27,7 @@ export const PRESETS = Object.freeze({
     batchSize: 16,
   },
   small: {
-    label: 'small: 3000 words, d 64, 4 heads, 2 layers',
+    label: 'small: 3000-word vocabulary, d 64, 4 heads, 2 layers',
     words: 3000,
     dModel: 64,
     heads: 4,
@@ -33,7 +36,7 @@ export const PRESETS = Object.freeze({
     batchSize: 32,
   },
   large: {
-    label: 'large: 3000 words, d 128, 4 heads, 2 layers',
+    label: 'large: 3000-word vocabulary, d 128, 4 heads, 2 layers',
     words: 3000,
     dModel: 128,
     heads: 4,
@@ -49,9 +52,9 @@ export const MAX_DISTANCE = 8;
 /** Copy-offset: tokens from 16 symbols, the target at i is the token at i + COPY_OFFSET. */
 export const COPY = Object.freeze({ vocabSize: 16, offset: -2 });
 export const ADAM = Object.freeze({ learningRate: 2e-3, maxGradNorm: 1 });
-/** Held-out windows: for the loss, and (the first ANALYSIS_WINDOWS) for what the heads learned. */
+/** Held-out windows: for the loss, and ANALYSIS_WINDOWS for what the heads learned and the verdicts. */
 export const HELD_OUT_WINDOWS = 64;
-export const ANALYSIS_WINDOWS = 32;
+export const ANALYSIS_WINDOWS = 96;
 /** The parts of speech the section draws profiles for (POS_NAMES indices). */
 export const PROFILE_POS = Object.freeze([0, 1, 2, 3, 5]);
 export const MODEL_FORMAT = 'relpos-train-model';
@@ -124,6 +127,26 @@ export class TrainSession {
     return this.model.trainStep(this.batch(), ADAM).loss;
   }
 
+  /**
+   * What the held-out loss is read against: ln V (a model that knows nothing: every id equally
+   * likely) and the unigram entropy −Σ p ln p of the targets' words in the training text (a model
+   * that knows only how often each word is; the targets are never <unk>), in nats.
+   */
+  lossBaselines() {
+    const V = this.vocabSize;
+    if (this.task === 'copy') return { uniform: Math.log(V), unigram: Math.log(V) };
+    const counts = new Float64Array(V);
+    let total = 0;
+    for (const id of this.corpus.train) {
+      if (id >= V || id === UNK_ID) continue;
+      counts[id] += 1;
+      total += 1;
+    }
+    let entropy = 0;
+    for (const c of counts) if (c > 0) entropy -= (c / total) * Math.log(c / total);
+    return { uniform: Math.log(V), unigram: entropy };
+  }
+
   /** Loss and accuracy on the fixed held-out batch. */
   heldOut() {
     return this.model.evaluate(this.heldOutBatch);
@@ -174,21 +197,29 @@ export class TrainSession {
   /**
    * What every head learned, read on the held-out windows (`windows` of them):
    * heads[l·H + h] = { layer, head, profile (mean q_i·aᴷ[c]/√d_k at offsets −k…k over queries whose
-   * key i + c exists), left, self, right (mean attention mass on keys before, at and after the
-   * query), byPos: { [pos name]: { count, weights (mean combined weight at each offset −k…k) } } }.
+   * key i + c exists), profileLow, profileHigh (its 10th and 90th percentiles over those queries),
+   * offsetWeights (mean combined weight at each offset), left, self, right (mean attention mass on
+   * keys before, at and after the query), near, nearUniform (mass on keys 1 or 2 words away, and
+   * what uniform attention over the visible keys puts there), byPos: { [pos name]: { count,
+   * weights (mean combined weight at each offset −k…k) } }, verdicts (pos-verdicts.js) }.
    */
   analyse(windows = ANALYSIS_WINDOWS) {
-    const { layers, heads: H, maxDistance: k } = this.model.config;
+    const { layers, heads: H, maxDistance: k, causal } = this.model.config;
     const rows = 2 * k + 1;
+    const posNames = this.corpus?.header?.posNames ?? POS_NAMES;
     const acc = Array.from({ length: layers * H }, () => ({
       profile: new Float64Array(rows),
       profileCount: new Float64Array(rows),
+      biases: Array.from({ length: rows }, () => []),
+      offsetWeights: new Float64Array(rows),
       left: 0,
       self: 0,
       right: 0,
+      near: 0,
+      nearUniform: 0,
       queries: 0,
       pos: PROFILE_POS.map(() => ({ sums: new Float64Array(rows), counts: new Float64Array(rows), queries: 0 })),
-      claims: Object.fromEntries(Object.keys(CLAIMS).map((name) => [name, { weight: 0, uniform: 0, queries: 0 }])),
+      tallies: [],
     }));
     for (const window of this.analysisWindows.slice(0, windows)) {
       const n = window.tokens.length;
@@ -200,26 +231,37 @@ export class TrainSession {
         for (let i = 0; i < n; i += 1) {
           const p = window.pos ? PROFILE_POS.indexOf(window.pos[i]) : -1;
           if (p >= 0) a.pos[p].queries += 1;
+          const visible = causal ? i + 1 : n;
+          let nearKeys = 0;
           for (let j = 0; j < n; j += 1) {
             const c = j - i;
             const weight = weights[i * n + j];
             if (c < 0) a.left += weight;
             else if (c > 0) a.right += weight;
             else a.self += weight;
+            if (Math.abs(c) >= 1 && Math.abs(c) <= 2 && (!causal || c < 0)) {
+              a.near += weight;
+              nearKeys += 1;
+            }
             if (c < -k || c > k) continue;
             a.profile[c + k] += bias[i * n + j];
+            a.biases[c + k].push(bias[i * n + j]);
             a.profileCount[c + k] += 1;
+            a.offsetWeights[c + k] += weight;
             if (p >= 0) {
               a.pos[p].sums[c + k] += weight;
               a.pos[p].counts[c + k] += 1;
             }
           }
+          a.nearUniform += nearKeys / visible;
           a.queries += 1;
-          if (window.pos) addClaims(a.claims, window.pos, weights, i, n, this.model.config.causal);
         }
+        if (window.pos) a.tallies.push(claimTally(window.pos, weights, n, { causal, posNames }));
       });
     }
     const mean = (sums, counts) => sums.map((sum, c) => (counts[c] ? sum / counts[c] : 0));
+    const quantiles = (biases, q) =>
+      Float64Array.from(biases, (values) => quantileOfSorted(Float64Array.from(values).sort(), q) || 0);
     const heads = acc.map((a, index) => {
       let byPos = null;
       if (this.task !== 'copy') {
@@ -232,25 +274,19 @@ export class TrainSession {
         layer: Math.floor(index / H),
         head: index % H,
         profile: mean(a.profile, a.profileCount),
+        profileLow: quantiles(a.biases, 0.1),
+        profileHigh: quantiles(a.biases, 0.9),
+        offsetWeights: mean(a.offsetWeights, a.profileCount),
         left: a.left / a.queries,
         self: a.self / a.queries,
         right: a.right / a.queries,
+        near: a.near / a.queries,
+        nearUniform: a.nearUniform / a.queries,
         byPos,
-        claims: byPos
-          ? Object.fromEntries(
-              Object.entries(a.claims).map(([name, c]) => [
-                name,
-                {
-                  weight: c.queries ? c.weight / c.queries : 0,
-                  uniform: c.queries ? c.uniform / c.queries : 0,
-                  queries: c.queries,
-                },
-              ]),
-            )
-          : null,
+        verdicts: byPos ? headVerdicts(a.tallies, { causal }) : null,
       };
     });
-    return { step: this.model.steps, maxDistance: k, heads };
+    return { step: this.model.steps, maxDistance: k, causal, heads };
   }
 
   /** Words of a typed sentence as ids (unknown words are <unk>), at most SEQ_LEN of them. */
@@ -288,50 +324,6 @@ export class TrainSession {
 
   dispose() {
     this.model.dispose();
-  }
-}
-
-/**
- * The handbook's claims, as measurable quantities: for queries of one part of speech, the
- * attention on keys of the given parts of speech at offsets from..to (within three words). Each
- * reading is compared with what uniform attention over the visible keys would give there.
- */
-export const CLAIMS = Object.freeze({
-  determinerToFollowingNoun: {
-    query: 0,
-    keys: [1],
-    from: 1,
-    to: 3,
-    text: 'determiners → following nouns (offsets +1…+3)',
-  },
-  determinerToPrecedingNoun: { query: 0, keys: [1], from: -3, to: -1, text: 'determiners → preceding nouns (−3…−1)' },
-  verbToPrecedingSubject: {
-    query: 2,
-    keys: [1, 6],
-    from: -3,
-    to: -1,
-    text: 'verbs → preceding nouns or pronouns (subjects; −3…−1)',
-  },
-  verbToFollowingNoun: {
-    query: 2,
-    keys: [1, 6],
-    from: 1,
-    to: 3,
-    text: 'verbs → following nouns or pronouns (objects; +1…+3)',
-  },
-});
-
-function addClaims(claims, pos, weights, i, n, causal) {
-  const visible = causal ? i + 1 : n;
-  for (const [name, claim] of Object.entries(CLAIMS)) {
-    if (pos[i] !== claim.query) continue;
-    const c = claims[name];
-    c.queries += 1;
-    for (let j = Math.max(0, i + claim.from); j <= Math.min(n - 1, i + claim.to); j += 1) {
-      if (!claim.keys.includes(pos[j])) continue;
-      c.weight += weights[i * n + j];
-      if (!causal || j <= i) c.uniform += 1 / visible;
-    }
   }
 }
 

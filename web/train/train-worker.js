@@ -2,15 +2,22 @@
 // never trains; it sends commands and draws what comes back (train-section.js). Steps run in
 // slices of at most SLICE_MS, so a message (pause, a sentence to read) waits at most one slice.
 //
+// Messages are handled one after another, in the order sent (a command sent while `init` still
+// loads waits for it). A command's `seq` comes back on every reply it causes, so the page can
+// tell a reply to its latest command from a late one (train-client.js).
+//
 // In:  { type: 'init', corpusUrl, task, preset } | { type: 'configure', task, preset } | { type: 'train' } |
 //      { type: 'pause' } | { type: 'reset' } | { type: 'sentence', words, layer, head } |
-//      { type: 'analyse' } | { type: 'export' } | { type: 'import', text }
-// Out: { type: 'ready', words, config, ... } | { type: 'progress', ... } | { type: 'analysis', ... } |
-//      { type: 'sentence', ... } | { type: 'exported', model } | { type: 'error', message, during }
+//      { type: 'analyse' } | { type: 'export' } | { type: 'import', bytes, name } |
+//      { type: 'extrapolate', schemes, settings }, each with a seq
+// Out: { type: 'ready', words, config, baselines, ... } | { type: 'progress', ... } |
+//      { type: 'analysis', ... } | { type: 'sentence', ... } | { type: 'exported', model } |
+//      { type: 'error', message, during }, each with the seq of the command that caused it
 import { createRelPos } from '../api/index.js';
 import { decodeCorpus } from './corpus-format.js';
 import { modelToNpz, readModelFile } from './model-files.js';
 import { DEFAULT_RUN, TrainSession, sessionFromExport } from './train-session.js';
+import { lengthExtrapolation } from './length-extrapolation.js';
 
 const SLICE_MS = 40;
 /** Held-out loss every this many steps; what the heads learned every ANALYSE_EVERY. */
@@ -25,8 +32,11 @@ let running = false;
 let sliceTimer = 0;
 let recentLosses = [];
 let lastRate = { steps: 0, time: 0 };
+/** The seq of the command being handled (replies carry it); the training slices carry train's. */
+let seq = 0;
+let trainSeq = 0;
 
-const post = (message, transfer = []) => self.postMessage(message, transfer);
+const post = (message, transfer = []) => self.postMessage({ seq, ...message }, transfer);
 
 async function loadCorpus(url) {
   const response = await fetch(url);
@@ -44,6 +54,7 @@ function describeSession(extra = {}) {
     words: session.task === 'copy' ? session.words : null,
     steps: session.steps,
     handbookProfile: Array.from(rp.localityProfile().profile), // the handbook's own settings (k = 5)
+    baselines: session.lossBaselines(),
     corpus: {
       source: corpus.header.source,
       terms: corpus.header.terms,
@@ -83,6 +94,7 @@ function rate() {
 function slice() {
   sliceTimer = 0;
   if (!running) return;
+  seq = trainSeq;
   const start = performance.now();
   do {
     recentLosses.push(session.step());
@@ -124,6 +136,7 @@ const handlers = {
     post({ type: 'analysis', ...session.analyse() });
   },
   train() {
+    trainSeq = seq;
     if (running) return;
     running = true;
     lastRate = { steps: session.steps, time: performance.now() };
@@ -144,6 +157,12 @@ const handlers = {
   },
   analyse() {
     post({ type: 'analysis', ...session.analyse() });
+  },
+  /** "Longer than trained" (length-extrapolation.js): a row per scheme as it is done, then all. */
+  async extrapolate({ schemes, settings }) {
+    rp ??= await createRelPos({ wasmModule: await compileCore() });
+    const result = lengthExtrapolation(rp, schemes, settings, (row) => post({ type: 'extrapolation-row', row }));
+    post({ type: 'extrapolation', ...result });
   },
   sentence({ words, layer, head, id }) {
     const r = session.attentionOn(words, { layer, head });
@@ -187,11 +206,20 @@ const handlers = {
   },
 };
 
-self.onmessage = async ({ data }) => {
+/** Commands whose failure stops training (a bad file, a sentence or an export changes nothing). */
+const STOPPING = new Set(['init', 'configure', 'train', 'reset']);
+
+async function handle(data) {
+  seq = data.seq ?? 0;
   try {
     await handlers[data.type](data);
   } catch (error) {
-    if (data.type !== 'import') running = false; // a bad file changes nothing
+    if (STOPPING.has(data.type)) running = false;
     post({ type: 'error', during: data.type, message: error?.message ?? String(error) });
   }
+}
+
+let queue = Promise.resolve();
+self.onmessage = ({ data }) => {
+  queue = queue.then(() => handle(data));
 };

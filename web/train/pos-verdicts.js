@@ -1,0 +1,332 @@
+// Verdicts on the handbook's part-of-speech claims, tested as effects of the part of speech
+// (docs/verdicts.md). A claim "queries of part of speech P attend to keys of parts of speech T at
+// offsets from…to" is read on held-out windows as
+//   claimed  = mean over P-queries of the weight on the T-keys at those offsets,
+//   baseline = what queries of every other part of speech put on T-keys at the same offsets
+//              (offset by offset, weighted by how many such keys each P-query has),
+//   effect   = claimed − baseline,
+// so that a head reading the previous word for every query, or reading nouns for every query,
+// has no effect: only what is specific to P counts. The interval is a bootstrap over the windows
+// (resampled with the project's seeded generator). Pure: no DOM; runs in the worker and in Node.
+import { seededRandom } from './batches.js';
+import { POS_NAMES } from './corpus-format.js';
+
+/** The claims, by part-of-speech names (the corpus format's names); offsets j − i. */
+export const CLAIMS = Object.freeze({
+  determinerToFollowingNoun: {
+    query: 'determiner',
+    keys: ['noun'],
+    from: 1,
+    to: 3,
+    text: 'determiners → following nouns (offsets +1…+3)',
+    short: 'determiners → following nouns',
+  },
+  determinerToPrecedingNoun: {
+    query: 'determiner',
+    keys: ['noun'],
+    from: -3,
+    to: -1,
+    text: 'determiners → preceding nouns (−3…−1)',
+    short: 'determiners → preceding nouns',
+  },
+  verbToPrecedingSubject: {
+    query: 'verb',
+    keys: ['noun', 'pronoun'],
+    from: -3,
+    to: -1,
+    text: 'verbs → preceding nouns or pronouns (subjects; −3…−1)',
+    short: 'verbs → preceding subjects',
+  },
+  verbToFollowingNoun: {
+    query: 'verb',
+    keys: ['noun', 'pronoun'],
+    from: 1,
+    to: 3,
+    text: 'verbs → following nouns or pronouns (objects; +1…+3)',
+    short: 'verbs → following objects',
+  },
+});
+/** The two claims the handbook makes (the other two are their mirror images, for contrast). */
+export const HANDBOOK_CLAIMS = Object.freeze(['determinerToFollowingNoun', 'verbToPrecedingSubject']);
+
+/**
+ * The rule, in numbers: a 95 % interval clear of 0, at least 1.5× the other words' weight and at
+ * least 0.03 more (about one key's share of uniform attention over 32 keys).
+ */
+export const RULE = Object.freeze({
+  level: 0.95,
+  minRatio: 1.5,
+  minEffect: 0.03,
+  minQueries: 20,
+  resamples: 300,
+  seed: 23,
+});
+export const RULE_TEXT =
+  'A head shows a claim when the claimed queries put at least 1.5× the weight, and at least 0.03 more, than queries of every other part of speech put on the same kind of word at the same offsets, and the 95 % bootstrap interval of that difference (300 resamples of the held-out windows) lies wholly above 0; it shows the opposite when the interval lies wholly below 0, the ratio is at most 1/1.5 and the difference at most −0.03; with fewer than 20 claimed queries, or under a causal mask for a claim about following words, the claim cannot be tested.';
+
+/** A claim with its part-of-speech codes (indices into `posNames`). */
+function resolve(claim, posNames) {
+  const code = (name) => {
+    const c = posNames.indexOf(name);
+    if (c < 0) throw new RangeError(`claim: the corpus has no part of speech "${name}"`);
+    return c;
+  };
+  return { ...claim, queryCode: code(claim.query), keyCodes: claim.keys.map(code) };
+}
+
+/**
+ * One window's sums for every claim (plain numbers, so they cross to the page and add up):
+ * { [claim]: { queries, claimedSum[c], claimedPairs[c], otherSum[c], otherPairs[c] } } with
+ * c = offset − from; "pairs" count (query, target key) pairs, "sums" their weights.
+ * pos: the window's part-of-speech codes; weights: n × n row-major, a row per query.
+ */
+export function claimTally(pos, weights, n, { causal = false, posNames = POS_NAMES, claims = CLAIMS } = {}) {
+  const out = {};
+  for (const [name, raw] of Object.entries(claims)) {
+    const claim = resolve(raw, posNames);
+    const span = claim.to - claim.from + 1;
+    const t = {
+      queries: 0,
+      claimedSum: new Array(span).fill(0),
+      claimedPairs: new Array(span).fill(0),
+      otherSum: new Array(span).fill(0),
+      otherPairs: new Array(span).fill(0),
+    };
+    for (let i = 0; i < n; i += 1) {
+      const mine = pos[i] === claim.queryCode;
+      if (mine) t.queries += 1;
+      for (let c = claim.from; c <= claim.to; c += 1) {
+        const j = i + c;
+        if (j < 0 || j >= n || (causal && j > i) || !claim.keyCodes.includes(pos[j])) continue;
+        const w = weights[i * n + j];
+        if (mine) {
+          t.claimedSum[c - claim.from] += w;
+          t.claimedPairs[c - claim.from] += 1;
+        } else {
+          t.otherSum[c - claim.from] += w;
+          t.otherPairs[c - claim.from] += 1;
+        }
+      }
+    }
+    out[name] = t;
+  }
+  return out;
+}
+
+/** claimed, baseline and effect (per claimed query) from summed tallies; null if not defined. */
+function effectOf(total) {
+  if (total.queries === 0) return null;
+  let claimed = 0;
+  let baseline = 0;
+  for (let c = 0; c < total.claimedSum.length; c += 1) {
+    claimed += total.claimedSum[c];
+    if (total.claimedPairs[c] === 0) continue;
+    if (total.otherPairs[c] === 0) return null;
+    baseline += total.claimedPairs[c] * (total.otherSum[c] / total.otherPairs[c]);
+  }
+  claimed /= total.queries;
+  baseline /= total.queries;
+  return { claimed, baseline, effect: claimed - baseline };
+}
+
+function sumTallies(tallies, pick) {
+  const span = tallies[0].claimedSum.length;
+  const total = {
+    queries: 0,
+    claimedSum: new Float64Array(span),
+    claimedPairs: new Float64Array(span),
+    otherSum: new Float64Array(span),
+    otherPairs: new Float64Array(span),
+  };
+  for (const index of pick) {
+    const t = tallies[index];
+    total.queries += t.queries;
+    for (let c = 0; c < span; c += 1) {
+      total.claimedSum[c] += t.claimedSum[c];
+      total.claimedPairs[c] += t.claimedPairs[c];
+      total.otherSum[c] += t.otherSum[c];
+      total.otherPairs[c] += t.otherPairs[c];
+    }
+  }
+  return total;
+}
+
+/** The q-quantile of sorted numbers (linear between order statistics). */
+export function quantileOfSorted(sorted, q) {
+  if (!sorted.length) return NaN;
+  const at = q * (sorted.length - 1);
+  const lo = Math.floor(at);
+  const hi = Math.min(sorted.length - 1, lo + 1);
+  return sorted[lo] + (at - lo) * (sorted[hi] - sorted[lo]);
+}
+
+/**
+ * The verdict on one claim from its per-window tallies (claimTally's entries, one per window):
+ * { verdict: 'shows' | 'opposite' | 'unclear' | 'untestable', reason, claimed, baseline, effect,
+ *   ratio, low, high, queries }. `causal`: the model's mask.
+ */
+export function claimVerdict(tallies, claim, { causal = false, rule = RULE } = {}) {
+  const untestable = (reason, extra = {}) => ({
+    verdict: 'untestable',
+    reason,
+    claimed: NaN,
+    baseline: NaN,
+    effect: NaN,
+    ratio: NaN,
+    low: NaN,
+    high: NaN,
+    queries: 0,
+    ...extra,
+  });
+  if (causal && claim.from > 0) return untestable('causal');
+  if (!tallies.length) return untestable('no queries');
+  const all = tallies.map((_, w) => w);
+  const total = sumTallies(tallies, all);
+  const point = effectOf(total);
+  if (total.queries < rule.minQueries || !point) return untestable('too few', { queries: total.queries });
+  const random = seededRandom(rule.seed);
+  const draws = [];
+  const pick = new Array(tallies.length);
+  for (let b = 0; b < rule.resamples; b += 1) {
+    for (let w = 0; w < tallies.length; w += 1) pick[w] = Math.floor(random() * tallies.length);
+    const e = effectOf(sumTallies(tallies, pick));
+    if (e) draws.push(e.effect);
+  }
+  draws.sort((a, b) => a - b);
+  const tail = (1 - rule.level) / 2;
+  const low = quantileOfSorted(draws, tail);
+  const high = quantileOfSorted(draws, 1 - tail);
+  const ratio = point.baseline > 0 ? point.claimed / point.baseline : point.claimed > 0 ? Infinity : 1;
+  let verdict = 'unclear';
+  if (low > 0 && ratio >= rule.minRatio && point.effect >= rule.minEffect) verdict = 'shows';
+  else if (high < 0 && ratio <= 1 / rule.minRatio && point.effect <= -rule.minEffect) verdict = 'opposite';
+  return { verdict, reason: null, ...point, ratio, low, high, queries: total.queries };
+}
+
+/** Every claim's verdict for one head: { [claim]: claimVerdict(…) }. */
+export function headVerdicts(windowTallies, { causal = false, rule = RULE, claims = CLAIMS } = {}) {
+  return Object.fromEntries(
+    Object.entries(claims).map(([name, claim]) => [
+      name,
+      claimVerdict(
+        windowTallies.map((t) => t[name]),
+        claim,
+        { causal, rule },
+      ),
+    ]),
+  );
+}
+
+/**
+ * The held-out loss's plateau, estimated as L∞ of a least-squares fit L(t) = L∞ + A/√t to the
+ * last half of the readings (at least 4, at steps > 0); settled when the latest loss is within
+ * 10 % of it. losses: [{ step, heldOut }]. Returns { plateau, latest, gap, settled } (plateau
+ * NaN and settled false with fewer readings).
+ */
+export function lossPlateau(losses, { within = 0.1 } = {}) {
+  const points = losses.filter((p) => p.step > 0 && Number.isFinite(p.heldOut));
+  const latest = points.at(-1)?.heldOut ?? NaN;
+  if (points.length < 4) return { plateau: NaN, latest, gap: NaN, settled: false };
+  const fit = points.slice(Math.floor(points.length / 2));
+  const xs = fit.map((p) => 1 / Math.sqrt(p.step));
+  const ys = fit.map((p) => p.heldOut);
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+  let sxy = 0;
+  let sxx = 0;
+  xs.forEach((x, i) => {
+    sxy += (x - mx) * (ys[i] - my);
+    sxx += (x - mx) * (x - mx);
+  });
+  const slope = sxx > 0 ? sxy / sxx : 0;
+  // A loss that no longer falls (slope ≤ 0) has reached its plateau: the mean of the fitted half.
+  const plateau = Math.max(0, slope > 0 ? my - slope * mx : my);
+  const gap = plateau > 0 ? (latest - plateau) / plateau : Infinity;
+  return { plateau, latest, gap, settled: gap <= within };
+}
+
+/** How a head's attention splits left and right: 'back', 'ahead' or 'symmetric' (ratio 1.5). */
+export function sideOf(head) {
+  const ratio = head.right > 0 ? head.left / head.right : Infinity;
+  if (ratio >= 1.5) return 'back';
+  if (ratio <= 1 / 1.5) return 'ahead';
+  return 'symmetric';
+}
+
+const signed = (v) => `${v < 0 ? '−' : '+'}${Math.abs(v).toFixed(3)}`;
+const list = (items) => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+
+/**
+ * One sentence over the whole model, from the numbers: each layer's side (every head's
+ * left/right ratio), whether its heads are local (near weight ≥ 2× uniform's there), and for the
+ * handbook's two claims which heads show them. analysis: { step, causal, heads: [{ layer, head,
+ * left, right, near, nearUniform, verdicts }] }; plateau: lossPlateau's result.
+ */
+export function summariseRun(analysis, plateau = null) {
+  const { heads, causal } = analysis;
+  const layers = [...new Set(heads.map((h) => h.layer))];
+  const layerParts = layers.map((layer) => {
+    const mine = heads.filter((h) => h.layer === layer);
+    const local = mine.filter((h) => h.near >= 2 * h.nearUniform).length;
+    const where =
+      local === mine.length ? 'local' : local === 0 ? 'not local' : `local in ${local} of ${mine.length} heads`;
+    if (causal) return `layer ${layer} is ${where}`;
+    const sides = mine.map(sideOf);
+    const ratios = mine.map((h) => (h.right > 0 ? h.left / h.right : Infinity));
+    const range = `left/right ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
+    const count = (s) => sides.filter((x) => x === s).length;
+    let side;
+    if (count('symmetric') === mine.length) side = 'symmetric';
+    else if (count('back') === mine.length) side = 'asymmetric, looking back';
+    else if (count('ahead') === mine.length) side = 'asymmetric, looking ahead';
+    else {
+      const parts = [
+        ['back', 'look back'],
+        ['ahead', 'look ahead'],
+        ['symmetric', 'are symmetric'],
+      ]
+        .filter(([s]) => count(s))
+        .map(([s, say]) => `${count(s)} ${count(s) === 1 ? say.replace(/^are/, 'is').replace(/^look/, 'looks') : say}`);
+      side = `mixed (${parts.join(', ')})`;
+    }
+    return `layer ${layer} is ${where} and ${side} (${range})`;
+  });
+  const claimParts = heads[0]?.verdicts
+    ? HANDBOOK_CLAIMS.map((name) => {
+        const claim = CLAIMS[name];
+        const v = heads.map((h) => ({ h, v: h.verdicts[name] }));
+        if (v.every((x) => x.v.verdict === 'untestable'))
+          return `${claim.short}: ${v[0].v.reason === 'causal' ? 'cannot be tested with a causal mask' : 'too few queries to test'}`;
+        const showing = v.filter((x) => x.v.verdict === 'shows');
+        if (!showing.length) {
+          const opposite = v.filter((x) => x.v.verdict === 'opposite').length;
+          return `${claim.short}: no head shows a ${claim.query}-specific effect${opposite ? ` (${opposite} of ${heads.length} show the opposite)` : ''}`;
+        }
+        const best = showing.reduce((a, b) => (b.v.effect > a.v.effect ? b : a));
+        return `${claim.short}: ${showing.length} of ${heads.length} heads show it (strongest layer ${best.h.layer} head ${best.h.head}: ${signed(best.v.effect)}, 95 % interval ${signed(best.v.low)} … ${signed(best.v.high)})`;
+      })
+    : [];
+  const when =
+    plateau && Number.isFinite(plateau.plateau)
+      ? plateau.settled
+        ? `Step ${analysis.step}`
+        : `Step ${analysis.step}, provisional`
+      : `Step ${analysis.step}, provisional`;
+  const sentence = `${when}: ${list(layerParts)}${causal ? ' (the causal mask hides every key to the right)' : ''}`;
+  return claimParts.length ? `${sentence}; ${claimParts.join('; ')}.` : `${sentence}.`;
+}
+
+/**
+ * The head with the clearest learned structure: the largest mean weight on one offset other than
+ * 0 (offsetWeights, over held-out queries). Returns { layer, head, offset, weight }.
+ */
+export function clearestHead(heads) {
+  let best = null;
+  for (const h of heads) {
+    const k = (h.offsetWeights.length - 1) / 2;
+    h.offsetWeights.forEach((w, c) => {
+      if (c !== k && (!best || w > best.weight)) best = { layer: h.layer, head: h.head, offset: c - k, weight: w };
+    });
+  }
+  return best;
+}

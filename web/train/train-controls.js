@@ -1,0 +1,97 @@
+// The training section's controls: task and model-size menus, Train / Pause / Reset, the status
+// line and the message line, and the model files' buttons. Builds the DOM and says what is shown;
+// what the buttons do is the section's (train-section.js).
+import { el, fmt, grouped } from './train-dom.js';
+import { PRESETS, TASKS } from './train-session.js';
+
+export function buildControls(doc, { task, preset }) {
+  const taskSelect = el(
+    doc,
+    'select',
+    { id: 'train-task' },
+    Object.entries(TASKS).map(([id, t]) => el(doc, 'option', { value: id, text: t.label })),
+  );
+  taskSelect.value = task;
+  const presetSelect = el(
+    doc,
+    'select',
+    { id: 'train-preset' },
+    Object.entries(PRESETS).map(([id, p]) => el(doc, 'option', { value: id, text: p.label })),
+  );
+  presetSelect.value = preset;
+  const trainButton = el(doc, 'button', { type: 'button', id: 'train-start', text: 'Train', disabled: true });
+  const pauseButton = el(doc, 'button', { type: 'button', id: 'train-pause', text: 'Pause', disabled: true });
+  const resetButton = el(doc, 'button', { type: 'button', id: 'train-reset', text: 'Reset', disabled: true });
+  const status = el(doc, 'output', {
+    id: 'train-status',
+    className: 'train-status',
+    role: 'status',
+    text: 'Loading the corpus and the model…',
+  });
+  const message = el(doc, 'p', { id: 'train-message', className: 'train-message', role: 'alert', hidden: true });
+  const corpusNote = el(doc, 'p', { id: 'train-corpus', className: 'train-corpus' });
+  const bar = el(doc, 'div', { className: 'train-controls' }, [
+    el(doc, 'label', {}, ['Task', taskSelect]),
+    el(doc, 'label', {}, ['Model size', presetSelect]),
+    el(doc, 'div', { className: 'train-buttons' }, [trainButton, pauseButton, resetButton]),
+    status,
+    corpusNote,
+  ]);
+
+  const saveJson = el(doc, 'button', {
+    type: 'button',
+    id: 'train-save-json',
+    text: 'Download model (JSON)',
+    disabled: true,
+  });
+  const saveNpz = el(doc, 'button', {
+    type: 'button',
+    id: 'train-save-npz',
+    text: 'Download model (.npz of .npy)',
+    disabled: true,
+  });
+  const loadInput = el(doc, 'input', {
+    type: 'file',
+    id: 'train-load',
+    accept: '.json,.npz,application/json,application/zip',
+  });
+  const files = el(doc, 'div', { className: 'train-files' }, [
+    saveJson,
+    saveNpz,
+    el(doc, 'label', {}, ['Load a saved model ', loadInput]),
+  ]);
+
+  return {
+    bar,
+    message,
+    files,
+    taskSelect,
+    presetSelect,
+    trainButton,
+    pauseButton,
+    resetButton,
+    saveJson,
+    saveNpz,
+    loadInput,
+    /** What the model reads: the corpus's size and the vocabulary (copy-offset: its symbols). */
+    showCorpus({ task: shown, corpus, config }) {
+      const V = config.vocabSize;
+      corpusNote.textContent =
+        shown === 'copy'
+          ? `Copy-offset: random sequences of ${V} symbols; no corpus.`
+          : `Corpus: ${grouped(corpus.train)} training tokens, ${grouped(corpus.heldOut)} held-out tokens; the model’s vocabulary: the ${V - 2} most frequent words, plus <mask> and <unk>.`;
+    },
+    setMessage(text, ok = false) {
+      message.hidden = !text;
+      message.textContent = text ?? '';
+      message.classList.toggle('ok', ok);
+    },
+    /** The status line and the buttons for { steps, rate, running, ready, heldOut }. */
+    show({ steps, rate, running, ready, heldOut }) {
+      const r = rate ? `${rate.toFixed(1)} steps/s` : '– steps/s';
+      status.textContent = `step ${steps} · ${r} · held-out loss ${heldOut !== undefined ? fmt(heldOut) : '–'}${running ? ' · training' : ''}`;
+      trainButton.disabled = running || !ready;
+      pauseButton.disabled = !running;
+    },
+  };
+}

@@ -1,0 +1,24 @@
+// Small DOM helpers of the training section: an element from a tag, properties and children;
+// number formats.
+
+/** An element: `text` sets its text, aria*, role, for and part become attributes. */
+export const el = (doc, tag, props = {}, children = []) => {
+  const node = doc.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === 'text') node.textContent = value;
+    else if (key.startsWith('aria') || key === 'role' || key === 'for' || key === 'part')
+      node.setAttribute(
+        key.replace(/^aria([A-Z])/, (m, c) => `aria-${c.toLowerCase()}`),
+        value,
+      );
+    else node[key] = value;
+  }
+  node.append(...children);
+  return node;
+};
+export const pct = (v) => `${(100 * v).toFixed(1)} %`;
+export const fmt = (v, d = 3) => (Number.isFinite(v) ? v.toFixed(d) : '–');
+/** A signed number with a true minus sign: +0.081, −0.012. */
+export const signed = (v, d = 3) => (Number.isFinite(v) ? `${v < 0 ? '−' : '+'}${Math.abs(v).toFixed(d)}` : '–');
+/** 135000 → "135 000". */
+export const grouped = (v) => String(Math.round(v)).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');

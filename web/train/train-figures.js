@@ -1,0 +1,359 @@
+// The training section's figures: the summary sentence, the loss with its baselines, what each
+// head learned (mean and spread over held-out queries), the handbook's profile, the profiles over
+// training, left/right mass, part-of-speech profiles with the verdicts and how they moved, and
+// the trained model on a sentence. Builds the DOM and draws a state; knows nothing of the worker.
+import { AttentionFigure } from '../figures/attention-figure.js';
+import { PANELS } from '../figures/panels.js';
+import { el, fmt, pct, signed } from './train-dom.js';
+import { SERIES_COLOURS, drawHistory, drawLines } from './train-plots.js';
+import { PROFILE_POS } from './train-session.js';
+import { POS_NAMES } from './corpus-format.js';
+import { CLAIMS, RULE_TEXT, summariseRun } from './pos-verdicts.js';
+
+export const DEFAULT_SENTENCE = 'the old man saw a small dog in the park';
+
+const VERDICT_WORDS = {
+  shows: 'shows it',
+  unclear: 'does not show it',
+  opposite: 'shows the opposite',
+  untestable: 'cannot be tested',
+};
+/** A verdict in words, with why it cannot be tested. */
+export function verdictText(v) {
+  if (v.verdict !== 'untestable') return VERDICT_WORDS[v.verdict];
+  if (v.reason === 'causal') return 'cannot be tested with a causal mask';
+  return `cannot be tested (${v.queries} such queries)`;
+}
+
+export function buildFigures(doc) {
+  const figure = (id, title, { wide = false } = {}) => {
+    const caption = el(doc, 'p', { className: 'train-caption' });
+    const wrap = el(doc, 'div', { className: 'train-canvas-wrap' });
+    const f = el(doc, 'figure', { id, className: wide ? 'train-wide' : '' }, [
+      el(doc, 'h3', { text: title }),
+      wrap,
+      caption,
+    ]);
+    return { figure: f, wrap, caption };
+  };
+  const canvasIn = (wrap, label) => {
+    const canvas = el(doc, 'canvas', { role: 'img', ariaLabel: label });
+    wrap.append(canvas);
+    return canvas;
+  };
+  const grid = el(doc, 'div', { className: 'train-grid' });
+  const summary = el(doc, 'p', {
+    id: 'train-summary',
+    className: 'train-summary train-wide',
+    role: 'status',
+    hidden: true,
+  });
+
+  const loss = figure('train-loss', 'Loss, training and held-out');
+  const lossCanvas = canvasIn(loss.wrap, 'Loss curves');
+
+  const layerSelect = el(doc, 'select', { id: 'train-layer' });
+  const headSelect = el(doc, 'select', { id: 'train-head' });
+  const chosen = el(doc, 'p', { id: 'train-chosen', className: 'train-chosen' });
+  const selectors = el(doc, 'div', { className: 'train-sentence-controls train-wide' }, [
+    el(doc, 'label', {}, ['Layer', layerSelect]),
+    el(doc, 'label', {}, ['Head (part-of-speech profiles, verdicts, sentence)', headSelect]),
+    chosen,
+  ]);
+
+  const profile = figure('train-profile', 'What each head learned about offsets, now');
+  const profileCanvas = canvasIn(profile.wrap, 'Learned position profile per head: mean and spread over queries');
+  const handbook = figure('train-handbook', 'The handbook’s simulated profile');
+  const handbookCanvas = canvasIn(handbook.wrap, 'The handbook’s simulated profile');
+  handbook.caption.textContent =
+    'The handbook’s simulated table, as the handbook draws it (k = 5, dₖ = 4, noise 0.1, a Gaussian bump of width 1 on the first column of aᴷ, seed 42), read by the uniform query: u·aᴷ[c]/√dₖ. A symmetric bump plus noise, by construction. Compare its shape, not its scale, with the learned profiles.';
+  const history = figure('train-history', 'Profiles over training (steps × offset)', { wide: true });
+  const historyCanvas = canvasIn(history.wrap, 'Learned profile of each head over training');
+  const asymmetry = figure('train-asymmetry', 'Left or right? Attention mass per head (held-out)');
+  const asymmetryTable = el(doc, 'table', { id: 'train-asymmetry-table' });
+  asymmetry.wrap.append(el(doc, 'div', { className: 'train-table-wrap' }, [asymmetryTable]));
+  const pos = figure('train-pos', 'Profiles by part of speech of the query, and the handbook’s claims', { wide: true });
+  const posCanvas = canvasIn(pos.wrap, 'Mean combined weight at each offset, by part of speech of the query');
+  const claimsTable = el(doc, 'table', { id: 'train-claims' });
+  const rule = el(doc, 'p', { id: 'train-rule', className: 'train-rule', text: `The rule: ${RULE_TEXT}` });
+  pos.figure.append(el(doc, 'div', { className: 'train-table-wrap' }, [claimsTable]), rule);
+  const moved = figure('train-verdict-history', 'How the verdicts moved during training', { wide: true });
+  const movedCanvas = canvasIn(moved.wrap, 'Each claim’s effect and its 95 % interval over training');
+  const sentence = figure('train-sentence', 'The trained model on your sentence', { wide: true });
+  const sentenceInput = el(doc, 'input', { type: 'text', id: 'train-sentence-input', value: DEFAULT_SENTENCE });
+  sentence.wrap.append(
+    el(doc, 'div', { className: 'train-sentence-controls' }, [
+      el(doc, 'label', {}, ['Sentence (up to 32 words)', sentenceInput]),
+    ]),
+  );
+  const panelsBox = el(doc, 'div', { className: 'train-panels' });
+  sentence.wrap.append(panelsBox);
+  grid.append(
+    summary,
+    loss.figure,
+    selectors,
+    profile.figure,
+    handbook.figure,
+    history.figure,
+    asymmetry.figure,
+    pos.figure,
+    moved.figure,
+    sentence.figure,
+  );
+  const attention = new AttentionFigure({ container: panelsBox, panelIds: PANELS.map((p) => p.id), numbered: false });
+  for (const figureEl of panelsBox.querySelectorAll('figure')) figureEl.id = `train-${figureEl.id}`;
+
+  const offsets = (state) =>
+    Array.from({ length: 2 * state.config.maxDistance + 1 }, (_, c) => c - state.config.maxDistance);
+  const headsOfLayer = (state) => state.analysis.heads.filter((h) => h.layer === state.layer);
+  const selectedHead = (state) =>
+    state.analysis.heads.find((x) => x.layer === state.layer && x.head === state.head) ?? null;
+
+  const drawLoss = (state) => {
+    const L = state.losses;
+    const series = [
+      { label: 'training', x: L.map((p) => p.step), y: L.map((p) => p.train) },
+      { label: 'held-out', x: L.map((p) => p.step), y: L.map((p) => p.heldOut) },
+    ];
+    const b = state.baselines;
+    if (b) {
+      const xs = L.length ? [L[0].step, L.at(-1).step] : [0, 1];
+      series.push(
+        { label: `ln V = ${b.uniform.toFixed(2)}`, x: xs, y: [b.uniform, b.uniform], colour: '#666', dashed: true },
+        {
+          label: `unigram entropy ${b.unigram.toFixed(2)}`,
+          x: xs,
+          y: [b.unigram, b.unigram],
+          colour: SERIES_COLOURS[2],
+          dashed: true,
+        },
+      );
+    }
+    drawLines(lossCanvas, { series, xLabel: 'step', yLabel: 'loss (nats)' });
+    loss.caption.textContent = lossCaption(state);
+  };
+
+  const drawProfileLines = (state) => {
+    const x = offsets(state);
+    drawLines(profileCanvas, {
+      series: headsOfLayer(state).map((h) => ({
+        label: `head ${h.head}`,
+        x,
+        y: Array.from(h.profile),
+        low: Array.from(h.profileLow),
+        high: Array.from(h.profileHigh),
+      })),
+      xLabel: 'offset j − i (negative: looks back)',
+      yLabel: 'q·aᴷ / √dₖ',
+      xInteger: true,
+    });
+    profile.caption.textContent = `Layer ${state.layer}, step ${state.analysis.step}: for each head, the position bias qᵢ·aᴷ[c]/√dₖ that offset c adds to a score before the softmax, over the held-out queries whose key i + c exists: the line is the mean, the band the 10th to 90th percentile. A wide band: the bias depends on the query, as the six panels above show for one query at a time. Higher: the head prefers that offset.`;
+  };
+
+  const drawHandbook = (state) => {
+    if (!state.handbookProfile) return;
+    drawLines(handbookCanvas, {
+      series: [
+        {
+          label: 'handbook (simulated)',
+          x: state.handbookProfile.map((_, c) => c - (state.handbookProfile.length - 1) / 2),
+          y: state.handbookProfile,
+          colour: '#666',
+          dashed: true,
+        },
+      ],
+      xLabel: 'offset j − i',
+      yLabel: 'u·aᴷ / √dₖ',
+      xInteger: true,
+    });
+  };
+
+  const drawHistoryFigure = (state) => {
+    const indices = headsOfLayer(state).map((h) => state.analysis.heads.indexOf(h));
+    const m = drawHistory(historyCanvas, {
+      history: state.history,
+      heads: indices,
+      maxDistance: state.config.maxDistance,
+      titles: indices.map((i) => `head ${state.analysis.heads[i].head}`),
+    });
+    history.caption.textContent = `Layer ${state.layer}: each row is one reading of the mean profile above (every 100 steps, first at the top), each column an offset; blue below 0, red above, on one scale to ±${m.toFixed(2)}. A head that learns to prefer nearby words shows red (a positive bias) near offset 0 growing down the rows.`;
+  };
+
+  const drawAsymmetry = (state) => {
+    const rows = state.analysis.heads.map((h) =>
+      el(doc, 'tr', {}, [
+        el(doc, 'td', { text: `layer ${h.layer}, head ${h.head}` }),
+        el(doc, 'td', { text: pct(h.left) }),
+        el(doc, 'td', { text: pct(h.self) }),
+        el(doc, 'td', { text: pct(h.right) }),
+        el(doc, 'td', { text: h.right > 0 ? (h.left / h.right).toFixed(2) : '–' }),
+      ]),
+    );
+    asymmetryTable.replaceChildren(
+      el(doc, 'thead', {}, [
+        el(
+          doc,
+          'tr',
+          {},
+          ['head', 'left', 'self', 'right', 'left / right'].map((t) => el(doc, 'th', { text: t })),
+        ),
+      ]),
+      el(doc, 'tbody', {}, rows),
+    );
+    asymmetry.caption.textContent = state.analysis.causal
+      ? 'For each head, the mean over held-out queries of the combined weight on keys before the query (left), on the query itself, and after it (right). Under the causal mask a query sees only itself and the keys before it, so the right is 0 by construction and left against right says nothing about what was learned; how much stays on the query itself and how near the left weight sits does.'
+      : 'For each head, the mean over held-out queries of the combined weight on keys before the query (left), on the query itself, and after it (right). Every position of each 32-word window is a query, so over the window both sides offer the same number of keys (a query near the start has more on its right, one near the end more on its left): a ratio far from 1 is learned.';
+  };
+
+  const drawPos = (state) => {
+    const h = selectedHead(state);
+    if (!h?.byPos) {
+      pos.figure.hidden = true;
+      moved.figure.hidden = true;
+      return;
+    }
+    pos.figure.hidden = false;
+    moved.figure.hidden = false;
+    const x = offsets(state);
+    drawLines(posCanvas, {
+      series: PROFILE_POS.map((code, i) => {
+        const name = POS_NAMES[code];
+        return {
+          label: `${name}s (${h.byPos[name].count})`,
+          x,
+          y: Array.from(h.byPos[name].weights),
+          colour: SERIES_COLOURS[i],
+        };
+      }),
+      xLabel: 'offset j − i of the key',
+      yLabel: 'mean weight',
+      xInteger: true,
+      yFromZero: true,
+    });
+    const claimRows = Object.entries(CLAIMS).map(([name, claim]) => {
+      const v = h.verdicts[name];
+      return el(doc, 'tr', { className: `verdict-${v.verdict}` }, [
+        el(doc, 'td', { text: claim.text }),
+        el(doc, 'td', { text: fmt(v.claimed) }),
+        el(doc, 'td', { text: fmt(v.baseline) }),
+        el(doc, 'td', {
+          text: Number.isFinite(v.effect) ? `${signed(v.effect)} [${signed(v.low)}, ${signed(v.high)}]` : '–',
+        }),
+        el(doc, 'td', { text: verdictText(v) }),
+      ]);
+    });
+    claimsTable.replaceChildren(
+      el(doc, 'caption', {
+        text: `The handbook’s claims, tested on layer ${state.layer}, head ${state.head} (held-out, step ${state.analysis.step}${state.plateau?.settled ? '' : ', provisional'})`,
+      }),
+      el(doc, 'thead', {}, [
+        el(
+          doc,
+          'tr',
+          {},
+          ['claim', 'weight there', 'other words’ weight there', 'difference [95 % interval]', 'verdict'].map((t) =>
+            el(doc, 'th', { text: t }),
+          ),
+        ),
+      ]),
+      el(doc, 'tbody', {}, claimRows),
+    );
+    pos.caption.textContent = claimsCaption(h, state);
+    drawMoved(state);
+  };
+
+  const drawMoved = (state) => {
+    const at = state.analysis.heads.findIndex((x) => x.layer === state.layer && x.head === state.head);
+    const readings = state.verdictHistory;
+    const series = Object.entries(CLAIMS)
+      .map(([name, claim], i) => {
+        const points = readings.filter((r) => r.heads[at] && Number.isFinite(r.heads[at][name].effect));
+        return {
+          label: claim.short,
+          x: points.map((r) => r.step),
+          y: points.map((r) => r.heads[at][name].effect),
+          low: points.map((r) => r.heads[at][name].low),
+          high: points.map((r) => r.heads[at][name].high),
+          colour: SERIES_COLOURS[i],
+        };
+      })
+      .filter((s) => s.x.length);
+    drawLines(movedCanvas, { series, xLabel: 'step', yLabel: 'difference (weight)' });
+    const latest = readings.at(-1)?.heads[at];
+    const story = latest
+      ? Object.entries(CLAIMS)
+          .map(([name, claim]) => {
+            const verdicts = readings.map((r) => r.heads[at]?.[name]?.verdict).filter(Boolean);
+            const changes = verdicts.filter((v, i) => i && v !== verdicts[i - 1]).length;
+            return `${claim.short}: ${verdictText(latest[name])} now, ${changes === 0 ? 'the same at every reading' : `changed ${changes} time${changes === 1 ? '' : 's'} over ${verdicts.length} readings`}`;
+          })
+          .join('; ')
+      : '';
+    moved.caption.textContent = `Layer ${state.layer}, head ${state.head}: at each reading (every 100 steps), each claim’s difference between the claimed queries’ weight and other words’ weight there (line), with its 95 % bootstrap interval (band); a claim is shown where the band lies above 0. ${story}.`;
+  };
+
+  const drawSummary = (state) => {
+    summary.textContent = summariseRun(state.analysis, state.plateau);
+    summary.hidden = false;
+  };
+
+  return {
+    grid,
+    summary,
+    attention,
+    sentenceInput,
+    layerSelect,
+    headSelect,
+    chosen,
+    sentenceCaption: sentence.caption,
+    drawLoss,
+    /** Each figure of a reading, as a list of steps (the section draws one per task). */
+    readingSteps: (state) => [
+      () => drawSummary(state),
+      () => drawProfileLines(state),
+      () => drawHandbook(state),
+      () => drawHistoryFigure(state),
+      () => drawAsymmetry(state),
+      () => drawPos(state),
+    ],
+    drawPos,
+  };
+}
+
+/** The loss figure's caption: the baselines and the plateau's estimate. */
+export function lossCaption(state) {
+  const b = state.baselines;
+  const V = state.config?.vocabSize;
+  const parts = [
+    'Mean cross-entropy (nats) of the task’s targets: training (mean of the last 25 batches) and held-out (64 fixed windows of held-out documents).',
+  ];
+  if (b && V)
+    parts.push(
+      `Dashed: ln V = ln ${V} = ${b.uniform.toFixed(2)}, what a model that knows nothing scores (every id equally likely), and ${b.unigram.toFixed(2)}, the unigram entropy of the training targets (a model that knows only how often each word is).`,
+    );
+  const p = state.plateau;
+  if (p && Number.isFinite(p.plateau))
+    parts.push(
+      `Plateau estimated at ${p.plateau.toFixed(2)} (L∞ of a least-squares fit L = L∞ + A/√step to the last half of the held-out readings); the latest is ${(100 * p.gap).toFixed(1)} % above it, so the verdicts are ${p.settled ? 'final (within 10 %)' : 'provisional (until within 10 %)'}.`,
+    );
+  else parts.push('The verdicts stay provisional until four held-out readings allow the plateau to be estimated.');
+  return parts.join(' ');
+}
+
+/**
+ * The part-of-speech figure's caption: what this head shows for the handbook's two claims under
+ * the rule (pos-verdicts.js), in words and numbers.
+ */
+export function claimsCaption(h, { layer, head, analysis, plateau }) {
+  const say = (name, what) => {
+    const v = h.verdicts[name];
+    if (v.verdict === 'untestable') return `${what}: this head ${verdictText(v)}.`;
+    return `${what}: this head ${verdictText(v)} — ${fmt(v.claimed)} of their attention on those words against ${fmt(v.baseline)} from other words at the same offsets (difference ${signed(v.effect)}, 95 % interval ${signed(v.low)} … ${signed(v.high)}).`;
+  };
+  return [
+    `Layer ${layer}, head ${head}, step ${analysis.step}${plateau?.settled ? '' : ' (provisional: the held-out loss is not yet within 10 % of its plateau)'}: for each part of speech of the query, the mean combined weight at each offset over the held-out windows (count of queries in brackets).`,
+    say('determinerToFollowingNoun', 'The handbook says determiners attend to following nouns'),
+    say('verbToPrecedingSubject', 'It says verbs attend to preceding subjects'),
+    'Coarse tags from the corpus’s tag set; a noun or pronoun within three words before a verb stands in for its subject.',
+  ].join(' ');
+}
