@@ -138,7 +138,7 @@ export function mountTrainSection(
   const handbook = figure('train-handbook', 'The handbook’s simulated profile');
   const handbookCanvas = canvasIn(handbook.wrap, 'The handbook’s simulated profile');
   handbook.caption.textContent =
-    'The handbook’s simulated table, as the handbook draws it (k = 5, dₖ = 4, noise 0.1, a Gaussian bump of width 1 on the first column of aᴷ, seed 42), read by the uniform query: u·aᴷ[c]/√dₖ. A symmetric bump plus noise, by construction. Compare its shape, not its scale, with the learned profiles.';
+    'The handbook’s simulated table, as the handbook draws it (k = 5, dₖ = 4, noise 0.1, a Gaussian bump of width 1 on the first column of aᴷ, seed 42), read by the uniform query u = (1, …, 1)/√dₖ as the handbook prints it: u·aᴷ[c] (the panels’ biases divide once more by √dₖ). A symmetric bump plus noise, by construction. Compare its shape, not its scale, with the learned profiles.';
   const history = figure('train-history', 'Profiles over training (steps × offset)', { wide: true });
   const historyCanvas = canvasIn(history.wrap, 'Learned profile of each head over training');
   const asymmetry = figure('train-asymmetry', 'Left or right? Attention mass per head (held-out)');
@@ -275,7 +275,7 @@ export function mountTrainSection(
           },
         ],
         xLabel: 'offset j − i',
-        yLabel: 'u·aᴷ / √dₖ',
+        yLabel: 'u·aᴷ[c]',
         xInteger: true,
       });
     }
