@@ -86,7 +86,7 @@ describe('band edges', () => {
         );
       }
       expect(await page.getAttribute(`#figure-${panel} canvas`, 'aria-label')).toContain(
-        'A decoder never uses offsets 1…k (aᴷ₁…aᴷₖ): only the lower edge is drawn.',
+        'A decoder never uses offsets 1…k (rows aᴷ[1]…aᴷ[k]): only the lower edge is drawn.',
       );
     }
     await context.close();

@@ -4,7 +4,7 @@
 // the same-offset highlight). The selected offset is reported through `onSelect`.
 import { pixelRatio } from '../render/canvas-size.js';
 import { makeScale } from '../render/colormaps.js';
-import { drawHeatmap, forgetMatrixImage, heatmapWidth } from '../render/heatmap.js';
+import { drawHeatmap, forgetMatrixImage, heatmapMargins, heatmapWidth } from '../render/heatmap.js';
 import { createTooltip, followScroll, showTooltip, wirePanel } from './interaction.js';
 import { download } from '../files/download.js';
 import { drawOffsetPanel, offsetAriaLabel, offsetReading, OFFSET_TEXT } from './offset-panel.js';
@@ -375,6 +375,7 @@ export class AttentionFigure {
       max: scale.max,
       map: scale.map,
       fontScale: layout.fontScale,
+      labels: heatmapMargins(width, fontScale, labelSpace).labels, // the room given the row and column labels
       labelsCut: layout.labelsCut,
     });
     setMathText(caption, panel.caption(view));

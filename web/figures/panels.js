@@ -33,7 +33,8 @@ const fixed = (digits) => (value) =>
 const causalMask = (view) => (view.causal ? (i, j) => j > i : null);
 const rowConstantBias = (view) => view.maxDistance === 0 && view.n > 1;
 // Under the causal mask a query never sees a later key, so positive offsets are never used.
-const DECODER_NOTE = 'A decoder never uses offsets 1…k (a^K_1…a^K_k): only the lower edge is drawn.';
+// Rows written a^K[c], not a^K_c: a subscript under a superscript collides on canvas.
+const DECODER_NOTE = 'A decoder never uses offsets 1…k (rows a^K[1]…a^K[k]): only the lower edge is drawn.';
 // The two softmax panels: colours from 0 to a top (weight-scale.js): by default one top for both,
 // the larger of their largest weights, so that one colour is one weight in both; with
 // view.weightScale 'panel' each its own. In the long view, up to its 99th percentile, so the

@@ -270,7 +270,7 @@ export function mountTrainSection(
             label: 'handbook (simulated)',
             x: state.handbookProfile.map((_, c) => c - (state.handbookProfile.length - 1) / 2),
             y: state.handbookProfile,
-            colour: '#666',
+            colour: '#888', // a grey that reads on light and dark backgrounds
             dashed: true,
           },
         ],
