@@ -118,6 +118,7 @@ describe('dist/relpos.html, the self-contained page', () => {
     expect(await page.$$eval('figure.relpos-panel', (list) => list.length)).toBe(8);
     const label = await page.getAttribute('#figure-combinedWeights canvas', 'aria-label');
     expect(label).toContain('6 by 6 heatmap');
+    await page.click('#more-settings > summary'); // n is under "More settings"
     await page.fill('#seqLen', '9');
     expect(await page.getAttribute('#figure-combinedWeights canvas', 'aria-label')).toContain('9 by 9 heatmap');
     expect(requests.filter((url) => !url.startsWith('data:') && !url.startsWith('blob:'))).toEqual([]);

@@ -66,8 +66,9 @@ describe('SVG', () => {
         width: parseFloat(canvas.style.width),
         ratio: canvas.width / parseFloat(canvas.style.width),
         fontScale: JSON.parse(canvas.dataset.layout).fontScale,
+        labelSpace: JSON.parse(canvas.dataset.layout).labels, // measured from the words
       }));
-      const layout = heatmapLayout({ n: 6, maxSide: 560, labelSpace: null, ...measured }, measured.ratio);
+      const layout = heatmapLayout({ n: 6, maxSide: 560, ...measured }, measured.ratio);
       const round = (v) => Math.round(v * 1000) / 1000;
       const header = Number(rects[0][4]) - layout.y0;
       expect(header).toBeGreaterThan(0);

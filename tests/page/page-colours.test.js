@@ -1,7 +1,8 @@
 // The colour at each cell of each heatmap is the colour map's colour for the value the JS API
 // returns for the same inputs. Expected colours come straight from d3-scale-chromatic and the
-// documented rule (README "The page"): weights on viridis over [0, w], w the panel's own
-// largest weight (over the cells it shows: j ≤ i under the causal mask); signed panels on
+// documented rule (README "The page"): weights on viridis over [0, w], w the larger of the two
+// weight panels' largest weights (over the cells shown: j ≤ i under the causal mask), or with
+// wscale=panel each panel's own; signed panels on
 // reversed RdBu over [-m, m], m = max |value| (offsets: m = max(1, min(k, n - 1))); entry
 // round(t · 255), colour at t = entry / 255; keys hidden by the causal mask grey in the weight
 // panels.
@@ -45,11 +46,18 @@ function weightTopOf(values, { seqLen: n, causal }) {
   return top;
 }
 
-function expectedColour(panel, values, value, settings, i, j) {
+/** The colour top of weight panel `panel`: shared by both (the default) or its own (wscale=panel). */
+function weightTopFor(expected, panel, settings) {
+  if (settings.ownScale) return weightTopOf(expected[panel], settings);
+  return Math.max(weightTopOf(expected.contentWeights, settings), weightTopOf(expected.combinedWeights, settings));
+}
+
+function expectedColour(panel, expected, value, settings, i, j) {
   if (settings.causal && j > i && ['contentWeights', 'combinedWeights', 'difference'].includes(panel))
     return MASKED_GREY;
+  const values = expected[panel];
   if (panel === 'contentWeights' || panel === 'combinedWeights') {
-    return rgb(interpolateViridis(Math.round((value / weightTopOf(values, settings)) * 255) / 255));
+    return rgb(interpolateViridis(Math.round((value / weightTopFor(expected, panel, settings)) * 255) / 255));
   }
   const { maxDistance: k, seqLen: n } = settings;
   const m = panel === 'offsets' ? Math.max(1, Math.min(k, n - 1)) : Math.max(...Array.from(values, Math.abs));
@@ -68,14 +76,16 @@ async function checkColours(query, settings, where) {
     const layout = await layoutOf(page, panel);
     expect(layout.n).toBe(n);
     if (panel.endsWith('Weights')) {
-      // The stated rule: 0 to the panel's own top, on the colour bar and in the canvas's label.
-      const weightTop = weightTopOf(expected[panel], settings);
+      // The stated rule, on the colour bar, in the canvas's label and in the caption.
+      const weightTop = weightTopFor(expected, panel, settings);
       expect([layout.min, layout.max], panel).toEqual([0, weightTop]);
       expect(await page.getAttribute(`#figure-${panel} canvas`, 'aria-label')).toContain(
         `colour scale 0 to ${significant(weightTop)}`,
       );
       expect(await page.textContent(`#figure-${panel} .relpos-caption`)).toContain(
-        'Colours: 0 to this panel’s largest weight.',
+        settings.ownScale
+          ? 'Colours: 0 to this panel’s largest weight (each weight panel its own scale).'
+          : 'Colours: one scale for both weight panels, 0 to the largest weight in either',
       );
     }
     const got = await page.$eval(
@@ -96,7 +106,7 @@ async function checkColours(query, settings, where) {
     );
     const values = expected[panel];
     for (let index = 0; index < n * n; index += 1) {
-      const want = expectedColour(panel, values, values[index], settings, Math.floor(index / n), index % n);
+      const want = expectedColour(panel, expected, values[index], settings, Math.floor(index / n), index % n);
       expect(got[index], `${panel} cell (${Math.floor(index / n)}, ${index % n}) value ${values[index]}`).toEqual(want);
     }
   }
@@ -119,6 +129,11 @@ describe('heatmap colours are the colour map of the API values', () => {
 
   test('n = 12: the weights are no longer one dark field (the top colour is the largest weight, not 1)', async () => {
     await checkColours('?n=12&k=2', { seed: 42, seqLen: 12, dK: 4, maxDistance: 2, causal: false }, 0.5);
+  });
+
+  test('wscale=panel: each weight panel from 0 to its own largest weight', async () => {
+    const settings = { seed: 42, seqLen: 6, dK: 4, maxDistance: 3, causal: false, ownScale: true };
+    await checkColours('?wscale=panel', settings, 0.12);
   });
 
   test('causal mask (masked keys grey), n = 40', async () => {

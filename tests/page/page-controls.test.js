@@ -7,7 +7,8 @@ const env = usePage();
 // [control id, how to change it, URL parameter it must set, canvases it must change]
 const MATRICES = 'matrices';
 // The position table's settings change what reads aᴷ, never the content panels or the offsets
-// (each weight panel has its own colour range, so the content-only weights keep their colours).
+// (with wscale=panel each weight panel has its own colour range, so the content-only weights
+// keep their colours; by default the two share one, which the table's changes move).
 const TABLE = [
   '#figure-positionBiases canvas',
   '#figure-combinedWeights canvas',
@@ -35,6 +36,13 @@ const CHANGES = [
   ['noise', (page) => page.fill('#noise', '0.3'), 'noise=0.3', TABLE],
   ['width', (page) => page.fill('#width', '2.5'), 'width=2.5', TABLE],
   ['asymmetry', (page) => page.fill('#asymmetry', '0.4'), 'asym=0.4', TABLE],
+  // Each its own colours: the content-only panel's top falls to its own; both colour bars' labels change.
+  [
+    'weightScale',
+    (page) => page.selectOption('#weightScale', 'panel'),
+    'wscale=panel',
+    ['#figure-contentWeights canvas', '#figure-combinedWeights canvas'],
+  ],
 ];
 
 const controlValue = (page, id) =>
@@ -43,7 +51,8 @@ const controlValue = (page, id) =>
 describe('controls, the URL and shared links', () => {
   for (const [id, change, param, affects] of CHANGES) {
     test(`${id}: redraws, writes ${param}, and the link restores it`, async () => {
-      const { page, context, problems } = await env.open('', { viewport: { width: 1280, height: 900 } });
+      const start = affects === TABLE ? '?wscale=panel' : '';
+      const { page, context, problems } = await env.open(start, { viewport: { width: 1280, height: 900 } });
       const before = await allHashes(page);
       await change(page);
       const after = await allHashes(page);
@@ -52,7 +61,8 @@ describe('controls, the URL and shared links', () => {
       const changed = Object.keys(before).filter((key) => before[key] !== after[key]);
       if (Array.isArray(affects)) {
         expect(changed).toEqual(expect.arrayContaining(affects));
-        for (const canvas of NEVER_BY_TABLE) expect(changed).not.toContain(canvas);
+        if (affects === TABLE) for (const canvas of NEVER_BY_TABLE) expect(changed).not.toContain(canvas);
+        else expect(changed).toEqual(affects); // nothing else
       } else expect(changed.length).toBeGreaterThanOrEqual(id === 'tokens' || id === 'seqLen' ? 6 : 3);
       const value = await controlValue(page, id);
 

@@ -5,15 +5,22 @@ import { serveFolder } from './static-server.js';
 
 export const SITE = new URL('../../build/site/', import.meta.url).pathname;
 
-/** Starts the server and browser for the calling test file; `env.open(query, options)` opens the page. */
+/**
+ * Starts the server and browser for the calling test file; `env.open(query, options)` opens the
+ * page (options: the browser context's, and `closedSettings: true` to leave "More settings" as a
+ * reader first sees it; by default the tests open it, as a reader does with one click, to reach
+ * its controls).
+ */
 export function usePage() {
   const env = {};
   beforeAll(async () => {
     env.server = await serveFolder(SITE);
     env.browser = await launchBrowser();
-    env.open = async (query = '', options = {}) => {
+    env.open = async (query = '', { closedSettings = false, ...options } = {}) => {
       const opened = await openPage(env.browser, `${env.server.url}${query}`, options);
       await opened.page.waitForSelector('body[data-ready="true"]');
+      if (!closedSettings)
+        await opened.page.evaluate(() => document.getElementById('more-settings')?.setAttribute('open', ''));
       return opened;
     };
   });

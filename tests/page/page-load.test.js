@@ -2,7 +2,7 @@
 // panels, no sideways scrolling on a phone, and screenshots to look at.
 import { describe, expect, test } from 'vitest';
 import { screenshot } from './browser.js';
-import { MATRIX_PANELS, allHashes, usePage } from './page-fixture.js';
+import { MATRIX_PANELS, allHashes, layoutOf, usePage } from './page-fixture.js';
 
 const env = usePage();
 
@@ -87,17 +87,25 @@ describe('the page loads', () => {
       });
     const before = await boxes();
     const hashes = await allHashes(page);
+    // The labels' room is measured from the words in steps of 24 px: words as long as these keep it.
     for (const [selector, value] of [
       ['#seed', '123'],
-      ['#dK', '9'],
+      ['#dK', '8'], // an even d_k: an odd one replaces RoPE's scheme panels by a message
       ['#maxDistance', '1'],
       ['#seqLen', '9'],
-      ['#tokens', 'a much longer sentence with unusually long wordsssssssss here'],
+      ['#tokens', 'a dog ran to the big red car and sat'],
     ]) {
       await page.fill(selector, value);
       expect(await boxes(), selector).toEqual(before);
     }
     expect(await allHashes(page)).not.toEqual(hashes);
+    // Short words leave little room above the matrix (the slanted labels' height, 48 px of room:
+    // 48 · sin 60° + 26 = 68 px); much longer words take more, up to the width's cap.
+    const short = await layoutOf(page, 'contentScores');
+    expect(short.y0).toBe(68);
+    await page.fill('#tokens', 'a much longer sentence with unusually long wordsssssssss here');
+    const longer = await layoutOf(page, 'contentScores');
+    expect(longer.y0).toBeGreaterThan(short.y0);
     await context.close();
   });
 });

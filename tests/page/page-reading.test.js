@@ -34,6 +34,10 @@ describe('reading a cell', () => {
     expect(await page.isVisible('.relpos-tooltip')).toBe(true);
     const at = 2 * 6 + 4;
     const bias = ex.positionBiases.data[at];
+    const row = Array.from(ex.positionBiases.data.slice(12, 18));
+    const rowMax = Math.max(...row);
+    const rowMaxAt = row.indexOf(rowMax);
+    const words = 'the cat sat on the mat'.split(' ');
     expect(await tooltipRows(page)).toEqual([
       ['Position biases', significant(bias)],
       ['(i, j)', '(2, 4)'],
@@ -48,7 +52,17 @@ describe('reading a cell', () => {
         'weight: content only → combined',
         `${significant(ex.contentWeights.data[at])} → ${significant(ex.combinedWeights.data[at])}`,
       ],
+      // A positive bias, yet a smaller weight: the row's largest bias is elsewhere.
+      ...(bias > 0 && ex.combinedWeights.data[at] < ex.contentWeights.data[at]
+        ? [
+            [
+              'why it fell',
+              `the row’s other keys got larger biases (the largest: ${significant(rowMax)} at key ${rowMaxAt} “${words[rowMaxAt]}”); each row’s weights sum to 1`,
+            ],
+          ]
+        : []),
     ]);
+    expect(bias > 0 && ex.combinedWeights.data[at] < ex.contentWeights.data[at]).toBe(true); // this cell is such a case
     // The breakdown adds up (to the digits shown).
     const [content, , term, , combined] = (await tooltipRows(page))[5][1].replaceAll('−', '-').split(' ');
     expect(Math.abs(Number(content) + Math.sign(bias) * Number(term) - Number(combined))).toBeLessThan(

@@ -16,18 +16,22 @@ const panelBoxes = (page) =>
   );
 
 describe('the width of the screen is used', () => {
-  for (const [width, height] of [
-    [1280, 800],
-    [1920, 1080],
+  // Beside the story: a sentence of 14 words two a row at 1280 px, three at 1920 px; 30 positions
+  // get panels at least 580 px wide.
+  for (const [width, height, query, n, rows, side] of [
+    [1280, 800, SENTENCE, 14, 3, 220],
+    [1920, 1080, SENTENCE, 14, 2, 270],
+    [1280, 800, '?n=30', 30, 6, 520],
+    [1920, 1080, '?n=30', 30, 3, 520],
   ]) {
-    test(`${width} px: two panels a row, matrices of 380 px and more (265 px before), no label cut short`, async () => {
-      const { page, context, problems } = await env.open(SENTENCE, { viewport: { width, height } });
+    test(`${width} px, n = ${n}: six panels in ${rows} rows, matrices of ${side} px and more, no label cut short`, async () => {
+      const { page, context, problems } = await env.open(query, { viewport: { width, height } });
       const boxes = await panelBoxes(page);
-      expect(new Set(boxes.map((box) => Math.round(box.y))).size).toBe(3); // six panels, three rows
+      expect(new Set(boxes.map((box) => Math.round(box.y))).size).toBe(rows);
       for (const id of MATRIX_PANELS) {
         const layout = await layoutOf(page, id);
-        expect(layout.n).toBe(14);
-        expect(layout.cell * layout.n, id).toBeGreaterThanOrEqual(380);
+        expect(layout.n).toBe(n);
+        expect(layout.cell * layout.n, id).toBeGreaterThanOrEqual(side);
         expect(layout.labelsCut, `${id}: labels shortened with …`).toBe(0);
       }
       expect(problems).toEqual([]);

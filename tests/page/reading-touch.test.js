@@ -75,6 +75,24 @@ describe('touch', () => {
   });
 });
 
+describe('the tooltip on a phone', () => {
+  test('a tap on a top row, near the top of the window, leaves the rows under the finger in view', async () => {
+    const { page, context } = await env.open('', PHONE);
+    const first = await cellCentre(page, 'combinedWeights', 0, 2);
+    await page.evaluate((dy) => window.scrollBy(0, dy), first.y - 60); // row 0 at 60 px from the top
+    const layout = await layoutOf(page, 'combinedWeights');
+    await page.touchscreen.tap(first.x, 60);
+    await page.waitForTimeout(100);
+    const tip = await tooltipBox(page);
+    expect(tip).not.toBeNull();
+    // No room above the cell: the tooltip is below rows 0–2, at the foot of the window.
+    const rowsEnd = 60 + 2.5 * layout.cell;
+    expect(tip.y).toBeGreaterThan(rowsEnd);
+    expect(Math.abs(tip.y + tip.height - (740 - 8))).toBeLessThanOrEqual(1);
+    await context.close();
+  });
+});
+
 describe('keyboard', () => {
   test('Escape, then an arrow key, resumes from the last cell', async () => {
     const { page, context } = await env.open('', { viewport: { width: 1280, height: 900 } });

@@ -62,8 +62,9 @@ describe('position schemes side by side', () => {
     expect(cells.rope[0]).toMatch(/^yes/);
     for (const id of ['shaw', 't5', 'alibi', 'rope']) expect(cells[id][1], id).toMatch(/^yes: max \|Δ score\| /);
     expect(cells.sinusoidal[1]).toMatch(/^no: max \|Δ score\| /);
-    // k = 3, d_k = 4: a^K and a^V have 7 rows of 4 numbers each; T5 has 32 buckets.
-    expect(cells.shaw[2]).toBe('56 per head (aK and aV rows)');
+    // k = 3, d_k = 4: a^K and a^V have 7 rows of 4 numbers each, which Shaw et al. share across
+    // the heads; T5 has 32 buckets, a bias each per head.
+    expect(cells.shaw[2]).toBe('56, shared by all heads (aK and aV rows)');
     expect(cells.t5[2]).toBe('32 per head (one per bucket)');
     expect(cells.t5[3]).toBe('offsets from 91 on share the last bucket: one bias for every longer distance');
     expect(await page.textContent('.schemes-facts')).toContain('0.5, 0.25, 0.13');

@@ -1,9 +1,9 @@
 // What the page teaches, checked on the page itself (Chromium): stable numbers (a change of k,
 // a new word, a repeated word), the handbook's numbers still exact, the locality table's band,
-// the profile as the diagonals of panel 2, the story's five steps and the tables figure.
+// the profile as the diagonals of panel 2 and the tables figure (the story: story-states.test.js).
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
-import { canvasHash, layoutOf, pageExample, usePage } from './page-fixture.js';
+import { canvasHash, layoutOf, pageExample, significant, usePage } from './page-fixture.js';
 
 const env = usePage();
 let rp;
@@ -17,18 +17,11 @@ const matrixOf = (page, panel) =>
     const { n } = window.relposPage.state().long ? { n: 0 } : { n: window.relposPage.state().seqLen };
     return Array.from({ length: n * n }, (_, index) => window.relposPage.valueAt(p, Math.floor(index / n), index % n));
   }, panel);
-const revealOf = (page, name) => page.textContent(`[data-reveal="${name}"]`);
-const press = async (page, name) => {
-  await page.evaluate((n) => {
-    const button = document.querySelector(`[data-story="${n}"]`);
-    button.closest('details.step').open = true;
-  }, name);
-  await page.click(`[data-story="${name}"]`);
-};
 
 describe('stable numbers on the page', () => {
   test('changing k keeps the content panels and every bias with |j − i| ≤ min(k₁, k₂)', async () => {
-    const { page, context, problems } = await env.open('?k=3', VIEW);
+    // Each weight panel its own colour scale, so the content-only panel's pixels cannot change either.
+    const { page, context, problems } = await env.open('?k=3&wscale=panel', VIEW);
     const before = { scores: await matrixOf(page, 'contentScores'), biases: await matrixOf(page, 'positionBiases') };
     const before2 = { weights: await matrixOf(page, 'contentWeights') };
     const hashes = {
@@ -124,79 +117,70 @@ describe('locality you can see', () => {
   });
 });
 
-describe('the story', () => {
-  test('1. shuffling the words only moves the content-only weights', async () => {
+describe('captions and tooltips true to the state', () => {
+  const weightTop = (m) => Math.max(...m);
+  test('the weight panels share one colour scale by default, each its own as an option, and the captions say which', async () => {
     const { page, context, problems } = await env.open('', VIEW);
-    const words = 'the cat sat on the mat'.split(' ');
-    const before = await matrixOf(page, 'contentWeights');
-    await press(page, 'shuffle');
-    const shuffled = (await page.evaluate(() => window.relposPage.state().tokens)).split(' ');
-    expect([...shuffled].sort()).toEqual([...words].sort());
-    expect(shuffled).not.toEqual(words);
-    const after = await matrixOf(page, 'contentWeights');
-    // Each row of the new matrix is a row of the old one, its entries moved with their words.
-    const sortedRows = (m) =>
-      Array.from({ length: 6 }, (_, i) =>
-        m
-          .slice(i * 6, i * 6 + 6)
-          .sort((a, b) => a - b)
-          .map((v) => v.toFixed(12))
-          .join(),
-      ).sort();
-    expect(sortedRows(after)).toEqual(sortedRows(before));
-    const reveal = await revealOf(page, 'shuffle');
-    const [, bound] = reveal.match(/differ by at most ([^ ]+) \(rounding\)/);
-    expect(Number(bound.replace('−', '-'))).toBeLessThanOrEqual(1e-15);
-    expect(reveal).toMatch(/combined weights differ by up to 0\.\d+/);
+    const ex = pageExample(rp);
+    const shared = Math.max(weightTop(ex.contentWeights.data), weightTop(ex.combinedWeights.data));
+    expect(weightTop(ex.contentWeights.data)).toBeLessThan(shared); // the two tops differ here
+    for (const panel of ['contentWeights', 'combinedWeights']) {
+      expect((await layoutOf(page, panel)).max, panel).toBe(shared);
+      expect(await page.textContent(`#figure-${panel} .relpos-caption`)).toContain('one scale for both weight panels');
+    }
+    await page.selectOption('#weightScale', 'panel');
+    await expect.poll(() => new URL(page.url()).search).toContain('wscale=panel');
+    for (const panel of ['contentWeights', 'combinedWeights']) {
+      expect((await layoutOf(page, panel)).max, panel).toBe(weightTop(ex[panel].data));
+      expect(await page.textContent(`#figure-${panel} .relpos-caption`)).toContain('each weight panel its own scale');
+    }
+    expect(await page.textContent('#more-settings-summary')).toContain('each weight panel its own colours');
     expect(problems).toEqual([]);
     await context.close();
   });
 
-  test('2. the same query in every row makes panel 2 Toeplitz', async () => {
+  test('panel 1 says its columns are constant with the same query (and they are); panel 2 says when diagonals are', async () => {
     const { page, context } = await env.open('', VIEW);
-    await press(page, 'same-query');
-    expect(await page.isChecked('#sameQuery')).toBe(true);
-    await expect.poll(() => new URL(page.url()).search).toContain('sameq=1');
-    expect(await revealOf(page, 'same-query')).toContain('largest difference 0)');
+    expect(await page.textContent('#figure-positionBiases .relpos-caption')).toContain(
+      'a diagonal is constant only with the same query in every row',
+    );
+    expect(await page.textContent('#figure-contentScores .relpos-caption')).not.toContain('each column is constant');
+    // The default view says at once why "the" is pushed from itself: the rows whose offset-0 bias is negative.
+    const b = pageExample(rp).positionBiases.data;
+    const away = [0, 1, 2, 3, 4, 5].filter((i) => b[i * 7] < 0);
+    expect(away).toContain(0);
+    expect(await page.getAttribute('#figure-positionBiases canvas', 'aria-label')).toContain(
+      `Offset 0 is negative in rows ${away.join(', ')}: qᵢ points away from the bump aᴷ[0] there.`,
+    );
+    await page.check('#sameQuery');
+    expect(await page.textContent('#figure-contentScores .relpos-caption')).toContain('each column is constant');
+    const scores = pageExample(rp, { sameQuery: true }).contentScores.data;
+    for (let i = 1; i < 6; i += 1) for (let j = 0; j < 6; j += 1) expect(scores[i * 6 + j]).toBe(scores[j]);
     await context.close();
   });
 
-  test('3. lowering k to 1 changes only the cells beyond |j − i| = 1', async () => {
+  test('the tooltip says why a positive bias lowered a weight, naming the row’s largest bias', async () => {
     const { page, context } = await env.open('', VIEW);
-    await press(page, 'clip');
-    expect(await page.inputValue('#maxDistance')).toBe('1');
-    const reveal = await revealOf(page, 'clip');
-    const [, changed, total, near] = reveal
-      .match(/(\d+) of (\d+) cells of panel 2 changed, (\d+) of them within/)
-      .map(Number);
-    expect(total).toBe(36);
-    expect(changed).toBeGreaterThan(0);
-    expect(near).toBe(0);
-    await context.close();
-  });
-
-  test('4. the locality table keeps more weight near one shared query than a random table; real queries differ', async () => {
-    const { page, context } = await env.open('?table=random', VIEW);
-    await press(page, 'locality');
-    expect(await page.inputValue('#table')).toBe('locality');
-    expect(await page.isChecked('#sameQuery')).toBe(true);
-    const reveal = await revealOf(page, 'locality');
-    const [, local, random] = reveal
-      .match(/(\d+) % of the weight stays within one position with the locality table, (\d+) % with a random table/)
-      .map(Number);
-    expect(local).toBeGreaterThan(random);
-    // The count of queries the bump attracts, against the API's queries for the page's words.
-    const q = pageExample(rp).inputs.q;
-    const positive = Array.from({ length: 6 }, (_, i) => q.data[i * 4]).filter((v) => v > 0).length;
-    expect(reveal).toContain(`as it is for ${positive} of these 6 queries`);
-    await context.close();
-  });
-
-  test('5. one query’s output, split in two, in the tables figure', async () => {
-    const { page, context } = await env.open('', VIEW);
-    await press(page, 'output');
-    await expect.poll(() => page.textContent('#figure-tables .relpos-caption')).toContain('The selected cell (2, 3)');
-    expect(await revealOf(page, 'output')).toContain('depends only on how the query’s weight spreads over offsets');
+    const ex = pageExample(rp);
+    const [b, cw, w] = [ex.positionBiases.data, ex.contentWeights.data, ex.combinedWeights.data];
+    let cell = null;
+    for (let at = 0; at < 36 && !cell; at += 1)
+      if (b[at] > 0 && w[at] < cw[at]) cell = { i: Math.floor(at / 6), j: at % 6 };
+    expect(cell).not.toBeNull();
+    const row = Array.from(b.slice(cell.i * 6, cell.i * 6 + 6));
+    const largest = row.indexOf(Math.max(...row));
+    const layout = await layoutOf(page, 'combinedWeights');
+    const canvas = await page.$('#figure-combinedWeights canvas');
+    await canvas.scrollIntoViewIfNeeded();
+    const box = await canvas.boundingBox();
+    await page.mouse.move(
+      box.x + layout.x0 + (cell.j + 0.5) * layout.cell,
+      box.y + layout.y0 + (cell.i + 0.5) * layout.cell,
+    );
+    const tip = await page.textContent('.relpos-tooltip');
+    const word = 'the cat sat on the mat'.split(' ')[largest];
+    expect(tip).toContain('why it fell');
+    expect(tip).toContain(`the largest: ${significant(row[largest])} at key ${largest} “${word}”`);
     await context.close();
   });
 });

@@ -136,6 +136,10 @@ describe('the training section', () => {
     }
     const table = await readings(page);
     expect(table.asymmetry).toMatch(/layer 0, head 1/);
+    // The handbook's profile is localityProfile()'s u·aᴷ[c] (no second 1/√dₖ), and its caption says so.
+    expect(await page.textContent('#train-handbook .train-caption')).toContain(
+      'as the handbook prints it: u·aᴷ[c] (the panels’ biases divide once more by √dₖ)',
+    );
     expect(await page.textContent('#train-pos .train-caption')).toMatch(
       /determiners attend to following nouns: this head (shows it|does not show it|shows the opposite) — [\d.]+ of their attention on those words against [\d.]+ from other words at the same offsets \(difference [+−][\d.]+, 95 % interval [+−][\d.]+ … [+−][\d.]+\)/,
     );

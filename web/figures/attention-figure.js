@@ -4,7 +4,7 @@
 // the same-offset highlight). The selected offset is reported through `onSelect`.
 import { pixelRatio } from '../render/canvas-size.js';
 import { makeScale } from '../render/colormaps.js';
-import { drawHeatmap, forgetMatrixImage, heatmapWidth } from '../render/heatmap.js';
+import { drawHeatmap, forgetMatrixImage, heatmapMargins, heatmapWidth } from '../render/heatmap.js';
 import { createTooltip, followScroll, showTooltip, wirePanel } from './interaction.js';
 import { download } from '../files/download.js';
 import { drawOffsetPanel, offsetAriaLabel, offsetReading, OFFSET_TEXT } from './offset-panel.js';
@@ -16,6 +16,7 @@ import { plainMath } from '../render/math-text.js';
 import { setMathText } from './math-dom.js';
 import { PANELS, formatSignificant, formatters } from './panels.js';
 import { PresentView, presentSize } from './present-view.js';
+import { labelRoom } from './label-room.js';
 import { clippedOffset } from './view.js';
 
 const minus = (text) => String(text).replace('-', '−');
@@ -49,7 +50,7 @@ export function cellBreakdown(view, i, j, masked) {
   const at = i * view.n + j;
   const { contentScores, positionBiases, combinedScores, contentWeights, combinedWeights } = view.result;
   const bias = positionBiases.data[at];
-  return [
+  const lines = [
     [
       'content + bias = combined',
       `${f(contentScores.data[at])} ${bias < 0 ? '−' : '+'} ${f(Math.abs(bias))} = ${f(combinedScores.data[at])}`,
@@ -59,6 +60,34 @@ export function cellBreakdown(view, i, j, masked) {
       masked ? 'masked (j > i)' : `${f(contentWeights.data[at])} → ${f(combinedWeights.data[at])}`,
     ],
   ];
+  const why = masked ? null : weightChangeReason(view, i, j);
+  if (why) lines.push(why);
+  return lines;
+}
+
+/**
+ * Why a positive bias can lower a weight (or a negative one raise it): the softmax renormalises
+ * the row, so what counts is the bias against the row's other biases. The row's largest (or
+ * smallest) bias over the keys it sees, named; null when the weight moved with the bias's sign.
+ */
+export function weightChangeReason(view, i, j) {
+  const { n, result } = view;
+  const at = i * n + j;
+  const bias = result.positionBiases.data[at];
+  const rose = result.combinedWeights.data[at] > result.contentWeights.data[at];
+  if ((bias > 0 && rose) || (bias <= 0 && !rose)) return null;
+  const last = view.causal ? i : n - 1;
+  let extreme = 0;
+  for (let l = 1; l <= last; l += 1) {
+    const b = result.positionBiases.data[i * n + l];
+    if (rose ? b < result.positionBiases.data[i * n + extreme] : b > result.positionBiases.data[i * n + extreme])
+      extreme = l;
+  }
+  const f = (v) => formatSignificant(v, 3);
+  const named = `${f(result.positionBiases.data[i * n + extreme])} at key ${extreme} “${tokenName(view.tokens, extreme)}”`;
+  return rose
+    ? ['why it rose', `the row’s other biases are lower still (the lowest: ${named}); each row’s weights sum to 1`]
+    : ['why it fell', `the row’s other keys got larger biases (the largest: ${named}); each row’s weights sum to 1`];
 }
 
 export class AttentionFigure {
@@ -238,7 +267,12 @@ export class AttentionFigure {
         pixelRatio: ratio,
       };
     }
-    const labelSpace = this.view?.long ? 62 : null; // positions only: short numbers, no words
+    // Positions only in the long view (short numbers); else as wide as the widest word needs.
+    const labelSpace = this.view?.long
+      ? 62
+      : this.view && wrap.isConnected
+        ? labelRoom(this.view.labels, colours.font || 'sans-serif', wrap.clientWidth)
+        : null;
     return {
       width: wrap.isConnected ? heatmapWidth(wrap.clientWidth, this.maxSide, 1, labelSpace) : 0,
       colours,
@@ -305,7 +339,7 @@ export class AttentionFigure {
     scale.beyond = { low: extent.min < scale.min, high: extent.max > scale.max };
     scale.integer = panel.integer;
     const barLabel = colourRange ? (panel.barLabelLong ?? panel.barLabel) : panel.barLabel;
-    scale.label = typeof barLabel === 'function' ? barLabel(scale) : barLabel;
+    scale.label = typeof barLabel === 'function' ? barLabel(scale, view) : barLabel;
     const spec = {
       n: view.n,
       values,
@@ -341,6 +375,7 @@ export class AttentionFigure {
       max: scale.max,
       map: scale.map,
       fontScale: layout.fontScale,
+      labels: heatmapMargins(width, fontScale, labelSpace).labels, // the room given the row and column labels
       labelsCut: layout.labelsCut,
     });
     setMathText(caption, panel.caption(view));

@@ -31,7 +31,7 @@ export function fitHeight({ target, startSide, minSide = 120, draw, contentHeigh
   const fits = (z) => {
     zoomTarget.style.zoom = String(z);
     draw(side); // the panels' width in their own pixels changed: margins and labels with it
-    return contentHeight() <= target + 0.5;
+    return contentHeight() <= target; // no half pixel over: the frame would scroll by one
   };
   let lo = 0.05;
   let hi = 1;

@@ -140,9 +140,12 @@ export function showTooltip(tooltip, lines, anchor) {
  * ancestor's box, scaled: the tooltip's own box at translate(0, 0) gives that origin and scale,
  * and the client position is mapped back into it.
  */
+/** Below this window width (CSS px) a flipped tooltip goes to the foot of the window. */
+const PHONE_WIDTH = 600;
+
 export function placeTooltip(tooltip, anchor) {
   tooltip.hidden = false;
-  const { innerWidth } = window;
+  const { innerWidth, innerHeight } = window;
   tooltip.style.transform = 'none';
   const box = tooltip.getBoundingClientRect();
   const sx = tooltip.offsetWidth ? box.width / tooltip.offsetWidth : 1;
@@ -151,7 +154,9 @@ export function placeTooltip(tooltip, anchor) {
   let x = anchor.x + gap;
   if (x + box.width > innerWidth - 8) x = anchor.x - gap - box.width;
   let y = anchor.y - gap - box.height;
-  if (y < 8) y = anchor.y + gap;
+  // No room above: under the cell on a wide screen; on a phone, where the tooltip is as wide as
+  // the matrix and would hide the rows under the finger, at the foot of the window.
+  if (y < 8) y = innerWidth < PHONE_WIDTH ? Math.max(anchor.y + gap, innerHeight - box.height - 8) : anchor.y + gap;
   x = Math.max(8, Math.min(x, innerWidth - box.width - 8));
   y = Math.max(8, y);
   tooltip.style.transform = `translate(${(x - box.left) / sx}px, ${(y - box.top) / sy}px)`;

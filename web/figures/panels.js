@@ -2,7 +2,7 @@
 // every input (docs/maths.md §6, the teaching truth about diagonals). Each `values` reads the panel's n × n matrix from the
 // computed view { result (rp.example), offsets (rp.relativeOffsets), difference }. Captions
 // and notes are written in the math notation of web/render/math-text.js (q_i, a^K, √d_k).
-import { weightMax } from './weight-scale.js';
+import { sharedWeightScale, weightTop } from './weight-scale.js';
 
 /**
  * A value to `digits` significant digits (0.00098, 1.69, 12.3), with a true minus sign; very
@@ -33,20 +33,36 @@ const fixed = (digits) => (value) =>
 const causalMask = (view) => (view.causal ? (i, j) => j > i : null);
 const rowConstantBias = (view) => view.maxDistance === 0 && view.n > 1;
 // Under the causal mask a query never sees a later key, so positive offsets are never used.
-const DECODER_NOTE = 'A decoder never uses offsets 1…k (a^K_1…a^K_k): only the lower edge is drawn.';
-// The two softmax panels: colours from 0 to the panel's own largest weight (weight-scale.js);
-// in the long view, up to its 99th percentile, so the label drops the range.
+// Rows written a^K[c], not a^K_c: a subscript under a superscript collides on canvas.
+const DECODER_NOTE = 'A decoder never uses offsets 1…k (rows a^K[1]…a^K[k]): only the lower edge is drawn.';
+// The two softmax panels: colours from 0 to a top (weight-scale.js): by default one top for both,
+// the larger of their largest weights, so that one colour is one weight in both; with
+// view.weightScale 'panel' each its own. In the long view, up to its 99th percentile, so the
+// label drops the range.
 const weightScale = (matrix) => ({
   scale: 'sequential',
-  range: (view) => [0, weightMax(view.result[matrix].data, view)],
-  barLabel: (scale) => `weight, 0 to ${scale.max.toPrecision(3)} (this panel’s max)`,
+  range: (view) => [0, weightTop(view, matrix)],
+  barLabel: (scale, view) =>
+    `weight, 0 to ${scale.max.toPrecision(3)} (${sharedWeightScale(view) ? 'both weight panels’ max' : 'this panel’s max'})`,
   barLabelLong: 'weight',
 });
 // The colour rule as the caption states it; the long view has its own (panel-extents.js).
 const weightColours = (view) =>
   view.long
     ? 'Colours: 0 to this panel’s 99th percentile, brighter weights saturate.'
-    : 'Colours: 0 to this panel’s largest weight.';
+    : sharedWeightScale(view)
+      ? 'Colours: one scale for both weight panels, 0 to the largest weight in either, so a colour is the same weight in both.'
+      : 'Colours: 0 to this panel’s largest weight (each weight panel its own scale).';
+
+/** Which rows read offset 0 as a negative bias (q_i · a^K[0] < 0): said at once, since the locality bump is there. */
+function awayFromBump(view) {
+  if (view.table !== 'locality' || view.sameQuery || view.long || !view.result) return '';
+  const rows = [];
+  for (let i = 0; i < view.n; i += 1) if (view.result.positionBiases.data[i * view.n + i] < 0) rows.push(i);
+  if (rows.length === 0) return '';
+  const list = rows.length > 5 ? `${rows.slice(0, 5).join(', ')}, …` : rows.join(', ');
+  return `Offset 0 is negative in row${rows.length > 1 ? 's' : ''} ${list}: q_i points away from the bump a^K[0] there.`;
+}
 
 export const PANELS = [
   {
@@ -55,8 +71,10 @@ export const PANELS = [
     scale: 'diverging',
     barLabel: 'score (blue < 0 < red)',
     values: (view) => view.result.contentScores.data,
-    caption: () =>
-      'q_i · k_j / √d_k for query i (row) and key j (column): how well the two vectors match, with no notion of where the tokens stand. Signed: blue below zero, red above.',
+    caption: (view) =>
+      view?.sameQuery
+        ? 'q_i · k_j / √d_k for query i (row) and key j (column): how well the two vectors match, with no notion of where the tokens stand. With the same query in every row, every row is the same, so each column is constant. Signed: blue below zero, red above.'
+        : 'q_i · k_j / √d_k for query i (row) and key j (column): how well the two vectors match, with no notion of where the tokens stand. Signed: blue below zero, red above.',
     note: (view) => (view.causal ? 'Shown unmasked: the causal mask acts in the softmax.' : ''),
   },
   {
@@ -69,11 +87,11 @@ export const PANELS = [
     caption: (view) =>
       view?.sameQuery
         ? 'q_i · a^K[clip(j − i, ±k)] / √d_k with the same query in every row: a diagonal shares one embedding a^K and one query, so it is constant (a Toeplitz matrix), one point of the profile per diagonal. From the dashed lines outward (|j − i| ≥ k) a row reuses one edge embedding.'
-        : 'q_i · a^K[clip(j − i, ±k)] / √d_k. A diagonal shares one embedding a^K, but the query q_i changes from row to row, so values along a diagonal differ. From the dashed lines outward (|j − i| ≥ k) a row reuses one edge embedding, so its values there are equal.',
+        : 'q_i · a^K[clip(j − i, ±k)] / √d_k. A diagonal shares one embedding a^K, but the query q_i changes from row to row, so values along a diagonal differ: a diagonal is constant only with the same query in every row (tick it to see). From the dashed lines outward (|j − i| ≥ k) a row reuses one edge embedding, so its values there are equal.',
     note: (view) => {
       if (rowConstantBias(view)) return 'k = 0: one embedding, so one bias per row.';
       if (view.maxDistance >= view.n - 1) return `k = ${view.maxDistance} ≥ n − 1: no cell is clipped.`;
-      return view.causal ? `Shown unmasked: the causal mask acts in the softmax. ${DECODER_NOTE}` : '';
+      return view.causal ? `Shown unmasked: the causal mask acts in the softmax. ${DECODER_NOTE}` : awayFromBump(view);
     },
   },
   {

@@ -359,7 +359,7 @@ function tableRow(doc, view, entry) {
       : `no: max |Δ score| ${fmt(entry.shiftDifference)} after the shift`;
   const learned =
     entry.id === 'shaw'
-      ? `${entry.learned} per head (a^K and a^V rows)`
+      ? `${entry.learned}, shared by all heads (a^K and a^V rows)`
       : entry.id === 't5'
         ? `${entry.learned} per head (one per bucket)`
         : entry.id === 'alibi'

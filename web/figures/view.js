@@ -76,6 +76,7 @@ function assembleView(settings, tokens, result, offsets, positionsOnly, previous
     draw: settings.draw ?? 'handbook',
     table: settings.table ?? 'random',
     sameQuery: settings.sameQuery ?? false,
+    weightScale: settings.weightScale === 'panel' ? 'panel' : 'shared', // the weight panels' colour tops
     tokens,
     labels: tokens.map((_, i) => axisLabel(tokens, i)),
     result,

@@ -12,9 +12,12 @@ import { startAttentionWorker } from '../workers/start-attention-worker.js';
 /** Above this n, attention is computed in a worker and the panels drawn progressively. */
 export const SYNC_LIMIT = 384;
 
-/** The settings computeAttentionView reads, from a page state. */
+/** The settings computeAttentionView reads, from a page state (and the weight panels' colour rule). */
 export function attentionSettings(state) {
-  return Object.fromEntries(ATTENTION_SETTINGS.map((name) => [name, state[name]]));
+  return {
+    ...Object.fromEntries(ATTENTION_SETTINGS.map((name) => [name, state[name]])),
+    weightScale: state.weightScale,
+  };
 }
 
 /** Past SYNC_LIMIT positions, or in the long view past SYNC_LIMIT² offset-space cells, n × (2k′ + 1). */

@@ -21,6 +21,32 @@ const DRAW_EXPLAIN = {
     'The handbook’s numbers: X, W_Q, W_K, W_V, a^K and a^V are drawn in that order from np.random.seed(seed) (d_{model} = 8), exactly as the handbook does, so any change re-draws every number; the words only name the positions. (With the locality table, a^K is the handbook’s simulated table, from its own np.random.seed(seed).) Rows are query positions i, columns key positions j; offsets are j − i, so negative offsets look back.',
 };
 
+/** The controls under "More settings", and how the summary line names a value that is not the default. */
+const MORE_SETTINGS = {
+  seqLen: (v) => `n = ${v}`,
+  dK: (v) => `d_k = ${v}`,
+  seed: (v) => `seed ${v}`,
+  draw: () => 'the handbook’s numbers',
+  weightScale: () => 'each weight panel its own colours',
+  long: () => 'long sequences',
+  table: (v) => `${v} table`,
+  strength: (v) => `bump height ${v}`,
+  width: (v) => `σ ${v}`,
+  asymmetry: (v) => `asymmetry ${v}`,
+  noise: (v) => `noise ${v}`,
+};
+
+/** What "More settings" holds that is not the default (n only when the words do not set it), or ''. */
+export function moreSettingsSummary(state) {
+  const defaults = defaultState();
+  const changed = Object.entries(MORE_SETTINGS).filter(([name]) => {
+    if (name === 'seqLen') return state.long || state.seqLen !== Math.min(MAX_TOKENS, splitTokens(state.tokens).length);
+    if (state.table === 'random' && LOCALITY_CONTROLS.includes(name)) return false; // ignored
+    return state[name] !== defaults[name];
+  });
+  return changed.map(([name, text]) => text(state[name])).join(', ');
+}
+
 /** The shape controls a random table ignores. */
 const LOCALITY_CONTROLS = ['strength', 'width', 'asymmetry', 'noise'];
 
@@ -69,6 +95,12 @@ function syncLimits(state) {
   if ($('tokens').disabled !== state.long) $('tokens').disabled = state.long;
   if ($('long-explain').hidden === state.long) $('long-explain').hidden = !state.long;
   setMathText($('draw-explain'), DRAW_EXPLAIN[state.draw]);
+  const summary = moreSettingsSummary(state);
+  const summaryLine = $('more-settings-summary');
+  if (summaryLine.dataset.text !== summary) {
+    summaryLine.dataset.text = summary;
+    setMathText(summaryLine, summary ? `(in force: ${summary})` : '');
+  }
   const random = state.table === 'random';
   for (const name of LOCALITY_CONTROLS) if ($(name).disabled !== random) $(name).disabled = random;
 }

@@ -19,6 +19,21 @@ import { startUrlWriter } from './url-writer.js';
 import { stateFromQuery } from './url-state.js';
 
 const $ = (id) => document.getElementById(id);
+/** Above this many positions the panels are at least 580 px wide (style.css .panels.roomy). */
+const ROOMY_FROM = 24;
+
+/** Brings the figure a story step names into view and outlines it for a moment. */
+function showStoryTarget(figure) {
+  if (!figure) return;
+  const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
+  figure.scrollIntoView({ block: 'nearest', behavior: still ? 'auto' : 'smooth' });
+  showStoryTarget.last?.classList.remove('story-target');
+  void figure.offsetWidth; // restart the outline's fade
+  figure.classList.add('story-target');
+  showStoryTarget.last = figure;
+  clearTimeout(showStoryTarget.timer);
+  showStoryTarget.timer = setTimeout(() => figure.classList.remove('story-target'), 2500);
+}
 
 /** The page: its state and selection, the figures, and the modules that read and write them. */
 class Page {
@@ -82,7 +97,10 @@ class Page {
   draw(force = false) {
     const view = this.compute.view;
     this.figure.maxSide = this.#maxSide();
-    if (view) this.figure.setView(view);
+    if (view) {
+      this.#sizePanels(view);
+      this.figure.setView(view);
+    }
     const cell = this.#selectedCell;
     if (cell && view && (cell.i >= view.n || cell.j >= view.n)) this.#selectedCell = null;
     this.#drawSides(force);
@@ -135,10 +153,8 @@ class Page {
       state: () => ({ ...this.state }),
       settingsOf: attentionSettings,
       setState: (next) => this.change(next),
-      selectCell: (cell) => {
-        this.figure.select(cell, { panelId: null });
-        $('figure-tables').scrollIntoView({ block: 'nearest', behavior: 'smooth' });
-      },
+      selectCell: (cell) => this.figure.select(cell, { panelId: null }),
+      showPanel: (id) => showStoryTarget($(`figure-${id}`)),
     });
   }
 
@@ -159,6 +175,7 @@ class Page {
   async #showWorkerView(view, id) {
     this.figure.maxSide = this.#maxSide();
     this.#drawProfile(false);
+    this.#sizePanels(view);
     await this.figure.setView(view, { progressive: true });
     if (this.compute.isLatest(id) && this.compute.view === view) this.drawn();
   }
@@ -178,6 +195,13 @@ class Page {
     // In the iframe view the profile shrinks with the fit.
     const height = this.fit ? Math.min(260, Math.max(120, this.fit.side + 60)) : 260;
     this.sides.drawProfile(this.compute.view, this.state, this.#highlightOffset, { height, force });
+  }
+
+  /** A short sentence's panels sit two or three a row; long ones (and the long view) get wide panels. */
+  #sizePanels(view) {
+    const roomy = !this.embed && (view.long || view.n > ROOMY_FROM); // the iframe view has its own grid
+    const panels = $('panels');
+    if (panels.classList.contains('roomy') !== roomy) panels.classList.toggle('roomy', roomy);
   }
 
   #maxSide() {

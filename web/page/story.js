@@ -1,14 +1,30 @@
-// The narrative at the top of the page: five predict-then-reveal steps. Each button sets the page
-// up to show its step, and its reveal is written from numbers computed on the inputs the page
-// then shows (before/after views from the same API the panels use), so every sentence is true
-// for what is on screen.
+// The narrative beside the figures: five predict-then-reveal steps. Each step's first button puts
+// the page into the one state its lesson is written for (lessonState: the page's sentence and
+// defaults, whatever was set before), computes its reveal in that state, and brings the panel it
+// names into view. Its second button applies the same lesson to the reader's own sentence (the
+// tokens kept, every other setting the lesson's). Every number in a reveal is computed from the
+// view then shown (the same API the panels use).
 import { setMathText } from '../figures/math-dom.js';
 import { formatSignificant } from '../figures/panels.js';
-import { MAX_TOKENS, splitTokens } from '../settings/settings.js';
+import { ATTENTION_SETTINGS, MAX_TOKENS, defaultState, splitTokens } from '../settings/settings.js';
 import { computeAttentionView } from '../figures/view.js';
 
 const f = (v) => formatSignificant(v, 2);
 const percent = (v) => `${(100 * v).toFixed(0)} %`;
+
+/**
+ * The settings every step starts from: the page's defaults for everything that shapes the panels
+ * (k = 3, no causal mask, each word its own query, the locality table with bump height 8, stable
+ * numbers, seed 42, d_k 4), in the sentence view, on `tokens` (the page's sentence unless given).
+ */
+export function lessonState(tokens) {
+  const defaults = defaultState();
+  const lesson = Object.fromEntries(ATTENTION_SETTINGS.map((name) => [name, defaults[name]]));
+  lesson.long = false;
+  if (tokens !== undefined) lesson.tokens = tokens;
+  lesson.seqLen = Math.max(1, Math.min(MAX_TOKENS, splitTokens(lesson.tokens).length));
+  return lesson;
+}
 
 /** The largest |a[index] − b[perm(index)]| over an n × n matrix whose rows and columns moved. */
 function permutedDifference(a, b, n, moved) {
@@ -27,8 +43,19 @@ export function nearShare(weights, n) {
   return share / n;
 }
 
+/** nearShare of uniform attention over the keys a row sees (all n, or j ≤ i under the causal mask). */
+export function uniformNearShare(n, causal) {
+  let share = 0;
+  for (let i = 0; i < n; i += 1) {
+    const seen = causal ? i + 1 : n;
+    const near = causal ? Math.min(i, 1) + 1 : Math.min(n - 1, i + 1) - Math.max(0, i - 1) + 1;
+    share += near / seen;
+  }
+  return share / n;
+}
+
 /** A permutation of 0..n−1 that moves every position when n > 1 (a seeded shuffle, redrawn until it does). */
-function derangement(n, seed) {
+export function derangement(n, seed) {
   let state = seed >>> 0 || 1;
   const next = () => {
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
@@ -45,41 +72,42 @@ function derangement(n, seed) {
 }
 
 /**
- * Wires the story's buttons. page: { rp, state(), setState(patch), selectCell(cell), settingsOf(state) }.
+ * Each step: the panel it names, and run(view, lesson, own) → { state, text }: the state the page
+ * is put into and the reveal, computed in it. `lesson` is lessonState() (or on the reader's
+ * tokens when `own`); `view(state)` computes a state's view.
  */
-export function wireStory(root, page) {
-  // Reveals are written in the math notation of render/math-text.js.
-  const reveal = (name, text) => setMathText(root.querySelector(`[data-reveal="${name}"]`), text);
-  const view = (state) => computeAttentionView(page.rp, page.settingsOf(state));
-  let shuffles = 0;
-
-  const steps = {
-    shuffle() {
-      const before = { ...page.state(), draw: 'stable', long: false };
-      const words = splitTokens(before.tokens).slice(0, MAX_TOKENS);
+const STEPS = {
+  shuffle: {
+    panel: 'contentWeights',
+    run(view, lesson, own) {
+      const words = splitTokens(lesson.tokens).slice(0, MAX_TOKENS);
       const n = words.length;
-      shuffles += 1;
-      const order = derangement(n, shuffles);
-      const after = { ...before, tokens: order.map((p) => words[p]).join(' '), seqLen: n };
-      const a = view({ ...before, seqLen: n });
+      if (n < 2) return { state: lesson, text: 'Shuffling needs at least two words: type a sentence first.' };
+      // The lesson's shuffle is always the same one; the reader's own sentence gets a new one each press.
+      const order = derangement(n, own ? (STEPS.shuffle.presses += 1) : 1);
+      const after = { ...lesson, tokens: order.map((p) => words[p]).join(' '), seqLen: n };
+      const a = view(lesson);
       const b = view(after);
-      // Word p of the old order stands at position moved[p] now.
-      const moved = new Array(n);
+      const moved = new Array(n); // word p of the old order stands at position moved[p] now
       order.forEach((p, position) => {
         moved[p] = position;
       });
       const content = permutedDifference(a.result.contentWeights.data, b.result.contentWeights.data, n, moved);
       const combined = permutedDifference(a.result.combinedWeights.data, b.result.combinedWeights.data, n, moved);
-      page.setState(after);
-      reveal(
-        'shuffle',
-        `The content-only weights are the same numbers, moved with their words: put back in the old order they differ by at most ${f(content)} (rounding). ` +
-          `The combined weights differ by up to ${f(combined)}: only the position term knows the order. (Stable numbers: a word keeps its vectors wherever it stands.)`,
-      );
+      return {
+        state: after,
+        text:
+          `“${lesson.tokens}” became “${after.tokens}”. The content-only weights (panel 3) are the same numbers, moved with their words: put back in the old order they differ by at most ${f(content)} (rounding). ` +
+          `The combined weights (panel 4) differ by up to ${f(combined)}: only the position term knows the order. (Stable numbers: a word keeps its vectors wherever it stands.)`,
+      };
     },
-    'same-query'() {
-      const next = { ...page.state(), sameQuery: true, long: false };
-      const v = view(next);
+    presses: 1,
+  },
+  'same-query': {
+    panel: 'positionBiases',
+    run(view, lesson) {
+      const state = { ...lesson, sameQuery: true };
+      const v = view(state);
       const { n, maxDistance: k } = v;
       let spread = 0;
       for (let i = 0; i < n; i += 1) {
@@ -88,18 +116,20 @@ export function wireStory(root, page) {
           spread = Math.max(spread, Math.abs(v.result.positionBiases.data[i * n + j] - v.profile.profile[c]));
         }
       }
-      page.setState(next);
-      reveal(
-        'same-query',
-        `Panel 2 is constant along every diagonal (a Toeplitz matrix): each diagonal equals one point of the profile below (largest difference ${f(spread)}). ` +
+      return {
+        state,
+        text:
+          `Panel 2 is constant along every diagonal (a Toeplitz matrix): each diagonal equals one point of the profile (panel 8; largest difference ${f(spread)}). ` +
           'With real queries it is not: the row of a^K depends only on j − i, but each row reads it with its own q_i. Untick “same query in every row” to compare.',
-      );
+      };
     },
-    clip() {
-      const before = { ...page.state(), long: false };
-      const after = { ...before, maxDistance: 1 };
-      const a = view(before);
-      const b = view(after);
+  },
+  clip: {
+    panel: 'positionBiases',
+    run(view, lesson) {
+      const state = { ...lesson, maxDistance: 1 };
+      const a = view(lesson);
+      const b = view(state);
       const { n } = a;
       let changed = 0;
       let changedNear = 0;
@@ -110,46 +140,121 @@ export function wireStory(root, page) {
           if (Math.abs(j - i) <= 1) changedNear += 1;
         }
       }
-      page.setState(after);
-      const stable = before.draw === 'stable';
-      reveal(
-        'clip',
-        stable
-          ? `From k = ${before.maxDistance} to 1, ${changed} of ${n * n} cells of panel 2 changed, ${changedNear} of them within |j − i| ≤ 1: clipping only moves the boundary. ` +
-              'Beyond it every cell of a row now reads the edge row a^K[±1]: the dashed lines mark where that shared run starts.'
-          : `With the handbook’s numbers, ${changed} of ${n * n} cells changed, ${changedNear} of them within |j − i| ≤ 1: that stream re-draws every number when k changes. Switch to stable numbers to see clipping alone.`,
-      );
+      return {
+        state,
+        text:
+          `From k = ${lesson.maxDistance} to 1, ${changed} of ${n * n} cells of panel 2 changed, ${changedNear} of them within |j − i| ≤ 1: clipping only changes the cells beyond the new boundary. ` +
+          'There every cell of a row now reads the edge row a^K[±1]: the dashed lines mark where that shared run starts.',
+      };
     },
-    locality() {
-      const base = { ...page.state(), long: false, table: 'locality' };
-      const sameRandom = view({ ...base, sameQuery: true, table: 'random' });
-      const same = view({ ...base, sameQuery: true });
-      const real = view({ ...base, sameQuery: false });
+  },
+  locality: {
+    panel: 'combinedWeights',
+    run(view, lesson) {
+      const state = { ...lesson, sameQuery: true };
+      const same = view(state);
+      const sameRandom = view({ ...state, table: 'random' });
+      const real = view(lesson);
       const { n } = same;
       const dK = real.result.inputs.q.cols;
       let pointing = 0;
       for (let i = 0; i < n; i += 1) if (real.result.inputs.q.data[i * dK] > 0) pointing += 1;
-      page.setState({ ...base, sameQuery: true });
-      reveal(
-        'locality',
-        `With one query for every row, ${percent(nearShare(same.result.combinedWeights.data, n))} of the weight stays within one position with the locality table, ` +
-          `${percent(nearShare(sameRandom.result.combinedWeights.data, n))} with a random table (uniform attention: about ${percent(Math.min(3 * n - 2, n * n) / (n * n))}). ` +
+      return {
+        state,
+        text:
+          `With one query for every row, ${percent(nearShare(same.result.combinedWeights.data, n))} of the weight stays within one position with the locality table, ` +
+          `${percent(nearShare(sameRandom.result.combinedWeights.data, n))} with a random table (uniform attention: about ${percent(uniformNearShare(n, state.causal))}). ` +
           `With the words’ own queries it is ${percent(nearShare(real.result.combinedWeights.data, n))}: the bias is q_i · a^K/√d_k, so the bump (on the first dimension) draws a query to its neighbours only if the query’s first component is positive, ` +
           `as it is for ${pointing} of these ${n} queries; the others are pushed away. Untick “same query in every row” and read panel 5 row by row.`,
-      );
+      };
     },
-    output() {
-      const state = { ...page.state(), long: false };
-      const n = Math.min(state.seqLen, MAX_TOKENS);
+  },
+  output: {
+    panel: 'tables',
+    run(view, lesson) {
+      const n = lesson.seqLen;
       const cell = { i: Math.min(2, n - 1), j: Math.min(3, n - 1) };
-      page.setState(state);
-      page.selectCell(cell);
-      reveal(
-        'output',
-        `The figure “What one cell is made of” now shows query ${cell.i}: its output split in two. The second part, Σ_j w_{ij} a^V[clip(j − i)], depends only on how the query’s weight spreads over offsets, ` +
+      return {
+        state: lesson,
+        cell,
+        text:
+          `The figure “What one cell is made of” (panel 7) now shows query ${cell.i}: its output split in two. The second part, Σ_j w_{ij} a^V[clip(j − i)], depends only on how the query’s weight spreads over offsets, ` +
           'not on which words stand there: a^V tells the output where the attended words were.',
-      );
+      };
     },
+  },
+};
+
+const onOff = (v) => (v ? 'on' : 'off');
+const quoted = (v) => `“${v}”`;
+const plain = (v) => String(v);
+/** How each setting a step may change is named in the line that says what it changed: [name, value]. */
+const SETTING_TEXT = {
+  tokens: ['the words ', quoted],
+  maxDistance: ['k = ', plain],
+  causal: ['causal mask ', onOff],
+  sameQuery: ['same query in every row ', onOff],
+  table: ['table: ', plain],
+  draw: ['numbers: ', (v) => (v === 'stable' ? 'stable' : 'the handbook’s')],
+  strength: ['bump height ', plain],
+  width: ['width σ ', plain],
+  asymmetry: ['asymmetry ', plain],
+  noise: ['noise ', plain],
+  seed: ['seed ', plain],
+  dK: ['d_k = ', plain],
+  seqLen: ['n = ', plain],
+  long: ['long sequences ', onOff],
+};
+
+/** The settings a step changed, "k = 3 (was 0), causal mask off (was on)", or '' when none. */
+export function changedSettings(before, after) {
+  const changes = [];
+  for (const [name, [label, value]] of Object.entries(SETTING_TEXT)) {
+    if (before[name] === after[name]) continue;
+    if (name === 'seqLen' && before.tokens !== after.tokens) continue; // follows the words
+    changes.push(`${label}${value(after[name])} (was ${value(before[name])})`);
+  }
+  return changes.join(', ');
+}
+
+/** The state a step puts the page into, and its reveal text, from the page's `current` state. */
+export function runStep(rp, settingsOf, name, current, own = false) {
+  const view = (state) => computeAttentionView(rp, settingsOf(state));
+  const lesson = own ? lessonState(current.tokens || undefined) : lessonState();
+  return STEPS[name].run(view, lesson, own);
+}
+
+/** Scrolls the story's own scrolling column (beside the figures) so that `element` is in it; never the window. */
+function showWithin(element) {
+  for (let box = element.parentElement; box; box = box.parentElement) {
+    const { overflowY } = getComputedStyle(box);
+    if (overflowY !== 'auto' && overflowY !== 'scroll') continue;
+    const over = element.getBoundingClientRect().bottom - box.getBoundingClientRect().bottom;
+    if (over > 0) box.scrollTop += over + 8;
+    return;
+  }
+}
+
+/**
+ * Wires the story's buttons. page: { rp, state(), setState(state), selectCell(cell), showPanel(id),
+ * settingsOf(state) }.
+ */
+export function wireStory(root, page) {
+  // Reveals are written in the math notation of render/math-text.js.
+  const reveal = (name, text) => setMathText(root.querySelector(`[data-reveal="${name}"]`), text);
+  const press = (name, own) => {
+    const before = page.state();
+    const step = runStep(page.rp, page.settingsOf, name, before, own);
+    const changes = changedSettings(before, step.state);
+    setMathText(
+      root.querySelector(`[data-set="${name}"]`),
+      changes ? `This step set ${changes}.` : 'The page already had this step’s settings.',
+    );
+    page.setState(step.state);
+    if (step.cell) page.selectCell(step.cell);
+    reveal(name, own ? `On your sentence: ${step.text}` : step.text);
+    page.showPanel(STEPS[name].panel);
+    showWithin(root.querySelector(`[data-reveal="${name}"]`).closest('details.reveal'));
   };
   // One step open at a time (an accordion), so the story stays short beside the figures.
   const stepBoxes = [...root.querySelectorAll('details.step')];
@@ -160,6 +265,6 @@ export function wireStory(root, page) {
   }
   root.addEventListener('click', (event) => {
     const button = event.target.closest('[data-story]');
-    if (button) steps[button.dataset.story]();
+    if (button) press(button.dataset.story, button.dataset.own === 'true');
   });
 }

@@ -30,7 +30,8 @@ export function colourBarTicks(scale) {
   return ticks.length >= 3 ? ticks : inside(8);
 }
 
-export function drawColourBar(g, { x, y, width, height, scale, fg, label }) {
+/** `labelRoom`: the width the label may take from x (CSS px); a longer label is condensed to fit, never cut. */
+export function drawColourBar(g, { x, y, width, height, scale, fg, label, labelRoom = Infinity }) {
   g.save();
   g.imageSmoothingEnabled = false;
   g.drawImage(stripFor(colourTable(scale.map)), x, y, width, height);
@@ -65,6 +66,7 @@ export function drawColourBar(g, { x, y, width, height, scale, fg, label }) {
   if (label) {
     g.textAlign = 'left';
     g.textBaseline = 'bottom';
-    g.fillText(label, x, y - 3);
+    if (g.measureText(label).width > labelRoom) g.fillText(label, x, y - 3, labelRoom);
+    else g.fillText(label, x, y - 3);
   }
 }

@@ -409,7 +409,8 @@ function drawScaleAndNote(g, spec, layout, font) {
   const { scale, colours } = spec;
   const { width, fontScale } = layout;
   const { x, y, width: barWidth, height, noteY } = colourBarBox(layout);
-  drawColourBar(g, { x, y, width: barWidth, height, scale, fg: colours.fg, label: scale.label });
+  const labelRoom = width - x - 4; // to the canvas's right edge
+  drawColourBar(g, { x, y, width: barWidth, height, scale, fg: colours.fg, label: scale.label, labelRoom });
   if (!spec.note) return;
   const noteFont = { size: NOTE_FONT * fontScale, family: font, style: 'italic' };
   g.fillStyle = colours.muted;

@@ -53,6 +53,8 @@ export const CONTROLS = {
   noise: { param: 'noise', attribute: 'noise', kind: 'number', default: example.noise, min: 0, max: 2 },
   width: { param: 'width', attribute: 'width', kind: 'number', default: example.width, min: 0.1, max: 20 },
   asymmetry: { param: 'asym', attribute: 'asymmetry', kind: 'number', default: example.asymmetry, min: -0.9, max: 0.9 },
+  // The weight panels' colours: one scale for both (shared) or each its own (panel); the page only.
+  weightScale: { param: 'wscale', attribute: null, kind: 'choice', default: 'shared', choices: ['shared', 'panel'] },
   // The position schemes side by side (web/page/schemes-section.js): which columns, m for the
   // shift experiment, RoPE's pairing.
   schemes: { param: 'schemes', attribute: null, kind: 'text', default: 'shaw,t5,alibi,rope,sinusoidal' },

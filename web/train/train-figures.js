@@ -66,7 +66,7 @@ export function buildFigures(doc) {
   const handbook = figure('train-handbook', 'The handbook’s simulated profile');
   const handbookCanvas = canvasIn(handbook.wrap, 'The handbook’s simulated profile');
   handbook.caption.textContent =
-    'The handbook’s simulated table, as the handbook draws it (k = 5, dₖ = 4, noise 0.1, a Gaussian bump of width 1 on the first column of aᴷ, seed 42), read by the uniform query: u·aᴷ[c]/√dₖ. A symmetric bump plus noise, by construction. Compare its shape, not its scale, with the learned profiles.';
+    'The handbook’s simulated table, as the handbook draws it (k = 5, dₖ = 4, noise 0.1, a Gaussian bump of width 1 on the first column of aᴷ, seed 42), read by the uniform query u = (1, …, 1)/√dₖ as the handbook prints it: u·aᴷ[c] (the panels’ biases divide once more by √dₖ). A symmetric bump plus noise, by construction. Compare its shape, not its scale, with the learned profiles.';
   const history = figure('train-history', 'Profiles over training (steps × offset)', { wide: true });
   const historyCanvas = canvasIn(history.wrap, 'Learned profile of each head over training');
   const asymmetry = figure('train-asymmetry', 'Left or right? Attention mass per head (held-out)');
@@ -119,7 +119,7 @@ export function buildFigures(doc) {
     if (b) {
       const xs = L.length ? [L[0].step, L.at(-1).step] : [0, 1];
       series.push(
-        { label: `ln V = ${b.uniform.toFixed(2)}`, x: xs, y: [b.uniform, b.uniform], colour: '#666', dashed: true },
+        { label: `ln V = ${b.uniform.toFixed(2)}`, x: xs, y: [b.uniform, b.uniform], colour: '#888', dashed: true },
         {
           label: `unigram entropy ${b.unigram.toFixed(2)}`,
           x: xs,
@@ -158,12 +158,12 @@ export function buildFigures(doc) {
           label: 'handbook (simulated)',
           x: state.handbookProfile.map((_, c) => c - (state.handbookProfile.length - 1) / 2),
           y: state.handbookProfile,
-          colour: '#666',
+          colour: '#888', // a grey that reads on light and dark backgrounds
           dashed: true,
         },
       ],
       xLabel: 'offset j − i',
-      yLabel: 'u·aᴷ / √dₖ',
+      yLabel: 'u·aᴷ[c]',
       xInteger: true,
     });
   };

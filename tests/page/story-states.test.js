@@ -1,0 +1,282 @@
+// The story tells the truth whatever came before (Chromium, the real WASM module): every step puts
+// the page into the same settings from a fresh page, from a perturbed one and right after every
+// other step, leaves the panel it names drawn on screen, and every number in its reveal equals
+// the API's value for the state shown (recomputed here with rp.example, not the page's code).
+import { beforeAll, describe, expect, test } from 'vitest';
+import { createRelPos } from 'relpos-wasm';
+import { formatSignificant } from '../../web/figures/panels.js';
+import { ATTENTION_SETTINGS } from '../../web/settings/settings.js';
+import { pageExample, usePage } from './page-fixture.js';
+
+const env = usePage();
+let rp;
+beforeAll(async () => {
+  rp = await createRelPos();
+});
+
+const VIEW = { viewport: { width: 1280, height: 800 } };
+const SENTENCE = 'the cat sat on the mat';
+const STEPS = ['shuffle', 'same-query', 'clip', 'locality', 'output'];
+const PANEL = {
+  shuffle: 'contentWeights',
+  'same-query': 'positionBiases',
+  clip: 'positionBiases',
+  locality: 'combinedWeights',
+  output: 'tables',
+};
+// Causal on, k = 0, the same query, a random table, bump 2, other words, seed, d_k and numbers.
+const PERTURBED = '?causal=1&k=0&sameq=1&table=random&strength=2&seed=5&dk=6&draw=handbook&tokens=a+b+c+d+e+f+g+h';
+// Every ordered pair of different steps once (an Eulerian circuit of the complete digraph on 5).
+const CIRCUIT = [0, 4, 3, 4, 2, 4, 1, 4, 0, 3, 2, 3, 1, 3, 0, 2, 1, 2, 0, 1, 0];
+
+const settingsOf = (page) =>
+  page.evaluate(
+    (names) => {
+      const state = window.relposPage.state();
+      return Object.fromEntries(names.map((name) => [name, state[name]]));
+    },
+    [...ATTENTION_SETTINGS, 'long'],
+  );
+const revealOf = (page, name) => page.textContent(`[data-reveal="${name}"]`);
+const press = async (page, name, own = false) => {
+  const selector = `[data-story="${name}"][data-own="true"]`;
+  await page.evaluate((n) => {
+    document.querySelector(`[data-story="${n}"]`).closest('details.step').open = true;
+  }, name);
+  await page.click(own ? selector : `[data-story="${name}"]:not([data-own])`);
+};
+const number = (text) => Number(text.replace('−', '-'));
+const f2 = (v) => formatSignificant(v, 2);
+const percent = (v) => (100 * v).toFixed(0);
+
+/** The named figure: at least 120 px of it inside the viewport and its canvas drawn (many colours). */
+async function expectDrawnOnScreen(page, panel) {
+  const canvas = panel === 'tables' ? '#tables-canvas' : `#figure-${panel} canvas`;
+  await expect
+    .poll(
+      () =>
+        page.$eval(canvas, (c) => {
+          const box = c.getBoundingClientRect();
+          const visible = Math.min(box.bottom, innerHeight) - Math.max(box.top, 0);
+          const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+          const colours = new Set();
+          for (let i = 0; i < data.length; i += 4 * 37) colours.add(`${data[i]},${data[i + 1]},${data[i + 2]}`);
+          return visible >= 120 && colours.size >= 8;
+        }),
+      { timeout: 4000 },
+    )
+    .toBe(true);
+}
+
+const nearShare = (w, n) => {
+  let share = 0;
+  for (let i = 0; i < n; i += 1)
+    for (let j = Math.max(0, i - 1); j <= Math.min(n - 1, i + 1); j += 1) share += w[i * n + j];
+  return share / n;
+};
+
+/** Every permutation taking `from`'s words to `to`'s (repeated words in either order). */
+function wordMoves(from, to) {
+  const moves = [];
+  const walk = (p, used, moved) => {
+    if (p === from.length) return moves.push([...moved]);
+    for (let q = 0; q < to.length; q += 1) {
+      if (used[q] || to[q] !== from[p]) continue;
+      used[q] = true;
+      moved[p] = q;
+      walk(p + 1, used, moved);
+      used[q] = false;
+    }
+  };
+  walk(0, [], []);
+  return moves;
+}
+
+/** Checks each number of a reveal against the API, for the settings the page then shows. */
+const CHECK = {
+  shuffle(text, s) {
+    const before = SENTENCE.split(' ');
+    const after = s.tokens.split(' ');
+    expect(text).toContain(`“${SENTENCE}” became “${s.tokens}”`);
+    const a = pageExample(rp, { tokens: SENTENCE });
+    const b = pageExample(rp, { tokens: s.tokens });
+    const differences = wordMoves(before, after).map((moved) => {
+      const worst = (m) => {
+        let w = 0;
+        for (let i = 0; i < 6; i += 1)
+          for (let j = 0; j < 6; j += 1)
+            w = Math.max(w, Math.abs(a[m].data[i * 6 + j] - b[m].data[moved[i] * 6 + moved[j]]));
+        return w;
+      };
+      return { content: worst('contentWeights'), combined: worst('combinedWeights') };
+    });
+    const [, content] = text.match(/differ by at most (\S+) \(rounding\)/);
+    expect(number(content)).toBeLessThanOrEqual(1e-15);
+    for (const d of differences) expect(d.content).toBeLessThanOrEqual(1e-15);
+    const [, combined] = text.match(/combined weights \(panel 4\) differ by up to (\S+):/);
+    expect(differences.map((d) => f2(d.combined))).toContain(combined);
+    expect(number(combined)).toBeGreaterThan(0.05);
+  },
+  'same-query'(text, s) {
+    const ex = pageExample(rp, { sameQuery: true });
+    const b = ex.positionBiases.data;
+    let spread = 0;
+    for (let i = 0; i < 6; i += 1)
+      for (let j = 0; j < 6; j += 1) {
+        const c = Math.min(s.maxDistance, Math.max(-s.maxDistance, j - i));
+        const [i0, j0] = c >= 0 ? [0, c] : [-c, 0]; // the diagonal's first cell
+        spread = Math.max(spread, Math.abs(b[i * 6 + j] - b[i0 * 6 + j0]));
+      }
+    expect(text).toContain(`largest difference ${f2(spread)})`);
+  },
+  clip(text) {
+    const a = pageExample(rp, { maxDistance: 3 }).positionBiases.data;
+    const b = pageExample(rp, { maxDistance: 1 }).positionBiases.data;
+    let changed = 0;
+    let near = 0;
+    for (let i = 0; i < 6; i += 1)
+      for (let j = 0; j < 6; j += 1)
+        if (a[i * 6 + j] !== b[i * 6 + j]) {
+          changed += 1;
+          if (Math.abs(j - i) <= 1) near += 1;
+        }
+    expect(near).toBe(0);
+    expect(text).toContain(`From k = 3 to 1, ${changed} of 36 cells of panel 2 changed, ${near} of them within`);
+  },
+  locality(text, s, tokens = SENTENCE) {
+    const n = tokens.split(' ').length;
+    const same = pageExample(rp, { tokens, sameQuery: true });
+    const random = pageExample(rp, { tokens, sameQuery: true, table: 'random' });
+    const real = pageExample(rp, { tokens });
+    const positive = Array.from({ length: n }, (_, i) => real.inputs.q.data[i * 4]).filter((v) => v > 0).length;
+    const uniform = (3 * n - 2) / (n * n); // no mask: 2 keys in the two end rows, 3 in the others
+    expect(text).toContain(
+      `With one query for every row, ${percent(nearShare(same.combinedWeights.data, n))} % of the weight stays within one position with the locality table, ` +
+        `${percent(nearShare(random.combinedWeights.data, n))} % with a random table (uniform attention: about ${percent(uniform)} %). ` +
+        `With the words’ own queries it is ${percent(nearShare(real.combinedWeights.data, n))} %`,
+    );
+    expect(text).toContain(`as it is for ${positive} of these ${n} queries`);
+  },
+  output(text) {
+    expect(text).toContain('now shows query 2: its output split in two');
+  },
+};
+
+/** The settings each step's lesson is written for, stated here independently of the page. */
+const LESSON = {
+  draw: 'stable',
+  table: 'locality',
+  sameQuery: false,
+  seqLen: 6,
+  dK: 4,
+  maxDistance: 3,
+  seed: 42,
+  causal: false,
+  tokens: SENTENCE,
+  strength: 8,
+  noise: 0.1,
+  width: 1,
+  asymmetry: 0,
+  long: false,
+};
+
+describe('every story step, from every starting state', () => {
+  test('from a fresh page: the lesson’s settings, the named panel drawn on screen, every number the API’s', async () => {
+    const { page, context, problems } = await env.open('', VIEW);
+    const expected = {};
+    for (const name of STEPS) {
+      await page.goto(env.server.url);
+      await page.waitForSelector('body[data-ready="true"]');
+      await press(page, name);
+      const s = await settingsOf(page);
+      const text = await revealOf(page, name);
+      const want = {
+        ...LESSON,
+        ...{ 'same-query': { sameQuery: true }, clip: { maxDistance: 1 }, locality: { sameQuery: true } }[name],
+      };
+      if (name === 'shuffle') {
+        expect(s.tokens.split(' ').sort()).toEqual(SENTENCE.split(' ').sort());
+        expect(s.tokens).not.toBe(SENTENCE);
+        want.tokens = s.tokens;
+      }
+      expect(s, name).toEqual(want);
+      CHECK[name](text, s);
+      await expectDrawnOnScreen(page, PANEL[name]);
+      expected[name] = { s, text };
+      if (name === 'same-query') {
+        expect(await page.textContent('[data-set="same-query"]')).toBe(
+          'This step set same query in every row on (was off).',
+        );
+        await expect.poll(() => new URL(page.url()).search).toContain('sameq=1');
+      }
+    }
+    await expect.poll(() => page.textContent('#figure-tables .relpos-caption')).toContain('The selected cell (2, 3)');
+    env.expected = expected;
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test('from a perturbed page (causal, k = 0, same query, random table, bump 2, handbook numbers): the same', async () => {
+    const { page, context, problems } = await env.open(PERTURBED, VIEW);
+    for (const name of STEPS) {
+      await page.goto(`${env.server.url}${PERTURBED}`);
+      await page.waitForSelector('body[data-ready="true"]');
+      await press(page, name);
+      expect(await settingsOf(page), name).toEqual(env.expected[name].s);
+      expect(await revealOf(page, name), name).toBe(env.expected[name].text);
+      await expectDrawnOnScreen(page, PANEL[name]);
+      // What the step changed is said where it happens, the switch to stable numbers among it.
+      const set = await page.textContent(`[data-set="${name}"]`);
+      for (const change of [
+        'numbers: stable (was the handbook’s)',
+        'causal mask off (was on)',
+        'table: locality (was random)',
+        'bump height 8 (was 2)',
+        'seed 42 (was 5)',
+        'dk = 4 (was 6)',
+      ])
+        expect(set, name).toContain(change);
+      expect(set).toContain(name === 'clip' ? 'k = 1 (was 0)' : 'k = 3 (was 0)');
+      if (['same-query', 'locality'].includes(name))
+        expect(set).not.toContain('same query'); // on before and after
+      else expect(set).toContain('same query in every row off (was on)');
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test('right after each other step: the same', async () => {
+    // Instant scrolling (a reader's reduced-motion setting), so the circuit takes less time.
+    const { page, context, problems } = await env.open(PERTURBED, { ...VIEW, reducedMotion: 'reduce' });
+    for (let index = 0; index < CIRCUIT.length; index += 1) {
+      const name = STEPS[CIRCUIT[index]];
+      await press(page, name);
+      const after = index ? STEPS[CIRCUIT[index - 1]] : 'the perturbed page';
+      expect(await settingsOf(page), `${name} after ${after}`).toEqual(env.expected[name].s);
+      expect(await revealOf(page, name), `${name} after ${after}`).toBe(env.expected[name].text);
+      await expectDrawnOnScreen(page, PANEL[name]);
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test('“On my sentence” keeps the reader’s words and sets every other setting of the lesson', async () => {
+    const tokens = 'a dog chased the ball across the park';
+    const { page, context, problems } = await env.open(
+      `${PERTURBED.replace(/tokens=[^&]*/, `tokens=${tokens.replaceAll(' ', '+')}`)}`,
+      VIEW,
+    );
+    await press(page, 'locality', true);
+    const s = await settingsOf(page);
+    expect(s).toEqual({ ...LESSON, tokens, seqLen: 8, sameQuery: true });
+    const text = await revealOf(page, 'locality');
+    expect(text.startsWith('On your sentence: ')).toBe(true);
+    CHECK.locality(text, s, tokens);
+    await press(page, 'shuffle', true);
+    const shuffled = (await settingsOf(page)).tokens;
+    expect(shuffled.split(' ').sort()).toEqual(tokens.split(' ').sort());
+    expect(shuffled).not.toBe(tokens);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
