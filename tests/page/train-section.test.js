@@ -26,7 +26,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-const LAZY = /assets\/(train-section|train-worker|brown-corpus|relpos-core)-/; // relpos-core: the worker fetches the .wasm
+const LAZY = /assets\/(train-section|train-worker|training-corpus|relpos-core)-/; // relpos-core: the worker fetches the .wasm
 const steps = (page) => page.$eval('.relpos-train', (lab) => Number(lab.dataset.steps));
 /** A canvas has been drawn on: some pixel is not transparent. */
 const drawn = (page, selector) =>
@@ -74,7 +74,7 @@ describe('the training section', () => {
       { timeout: 60_000 },
     );
     expect(requests.filter((u) => /assets\/train-section-/.test(u)).length).toBe(1);
-    expect(requests.filter((u) => /assets\/brown-corpus-/.test(u)).length).toBe(1);
+    expect(requests.filter((u) => /assets\/training-corpus-/.test(u)).length).toBe(1);
     await page.locator('#train-section').screenshot({ path: await screenshotPath('train-start.png') });
 
     // A tiny model, so that the test is short.
@@ -280,15 +280,23 @@ describe('<relpos-train>', () => {
       .poll(() => message.textContent())
       .toMatch(/task: unknown "poetry"; choose from masked, next, copy \(using masked\)/);
     expect(await page.locator('#train [part="message"]').isHidden()).toBe(true);
+    // The untrained model's reading (step 0) may arrive after Train is enabled: count from it.
+    await page.waitForFunction(() =>
+      document.querySelector('#train').shadowRoot.querySelector('.relpos-train[data-analysis-step="0"]'),
+    );
     const renders = page.evaluate(
       () =>
         new Promise((done) => {
-          let count = 0;
-          document.querySelector('#train').addEventListener('relpos-render', () => (count += 1) === 2 && done(count));
+          const steps = [];
+          const lab = document.querySelector('#train').shadowRoot.querySelector('.relpos-train');
+          document.querySelector('#train').addEventListener('relpos-render', () => {
+            steps.push(Number(lab.dataset.analysisStep));
+            if (steps.length === 2) done(steps);
+          });
         }),
     );
     await page.locator('#train #train-start').click();
-    expect(await renders).toBe(2); // the readings at steps 100 and 200
+    expect(await renders).toEqual([100, 200]); // the readings at steps 100 and 200
     await page.locator('#train #train-pause').click();
     expect(Number(await page.locator('#train .relpos-train').getAttribute('data-steps'))).toBeGreaterThanOrEqual(200);
     expect(problems).toEqual([]);

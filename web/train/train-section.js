@@ -1,4 +1,4 @@
-// The "Learned position patterns" section (README.md): a model trained on the Brown corpus in a
+// The "Learned position patterns" section (docs/training.md): a model trained on English text in a
 // Web Worker (train-worker.js), drawn as it learns. Loaded only when the reader opens the section
 // (train-loader.js, <relpos-train>): this module, the worker, its WebAssembly and the corpus are
 // the lazy chunk. The page thread only draws (small canvases, the six panels at n ≤ 32).
@@ -10,7 +10,7 @@ import { SERIES_COLOURS, drawHistory, drawLines } from './train-plots.js';
 import { CLAIMS, PRESETS, TASKS, DEFAULT_RUN, PROFILE_POS } from './train-session.js';
 import { POS_NAMES } from './corpus-format.js';
 
-const CORPUS_URL = new URL('../../dist/brown-corpus.bin', import.meta.url).href;
+const CORPUS_URL = new URL('../../dist/training-corpus.bin', import.meta.url).href;
 const startWorker = () => new Worker(new URL('./train-worker.js', import.meta.url), { type: 'module' });
 /** The profile over training keeps at most this many snapshots (older ones thinned). */
 const MAX_HISTORY = 64;
@@ -36,7 +36,7 @@ const fmt = (v, d = 3) => (Number.isFinite(v) ? v.toFixed(d) : '–');
 
 /**
  * Builds the section into `root` (an element or a shadow root) and starts its worker. Options:
- * task, preset (the first run's), autostart, corpusUrl (brown-corpus.bin), onRender (called once
+ * task, preset (the first run's), autostart, corpusUrl (training-corpus.bin), onRender (called once
  * the model is ready and after each reading drawn). Returns { worker, state, dispose }.
  */
 export function mountTrainSection(
@@ -561,7 +561,7 @@ const shownBy = (claims, name, opposite) =>
  * plainly where it does not show them (a reading counts as "shown" when the head puts at least
  * 1.5 times the uniform weight there and more than on the opposite side).
  */
-export function claimsCaption(h, { layer, head, analysis }) {
+export function claimsCaption(h, { layer, head, analysis, corpus }) {
   const c = h.claims;
   const shown = (name, opposite) => shownBy(c, name, opposite);
   const say = (name, opposite, what) => {
@@ -589,6 +589,6 @@ export function claimsCaption(h, { layer, head, analysis }) {
     ),
     say('verbToPrecedingSubject', 'verbToFollowingNoun', 'It says verbs attend to preceding subjects'),
     `Over the whole model: ${overall('determinerToFollowingNoun', 'determinerToPrecedingNoun', 'determiners → following nouns')} ${overall('verbToPrecedingSubject', 'verbToFollowingNoun', 'verbs → preceding subjects')}`,
-    'Coarse tags from the Brown tag set; a noun or pronoun within three words before a verb stands in for its subject.',
+    `Coarse parts of speech${corpus?.tagger ? ` from ${corpus.tagger}` : ''}; a noun or pronoun within three words before a verb stands in for its subject.`,
   ].join(' ');
 }
