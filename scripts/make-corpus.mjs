@@ -162,7 +162,8 @@ async function bibleDocuments(settings) {
   const { default: nlp } = await import('compromise');
   const imp = execFileSync('mod2imp', [BIBLE_MODULE], { encoding: 'utf8', maxBuffer: 64 << 20 });
   const books = booksFromImp(imp);
-  if (books.length < 60) throw new Error(`make-corpus: ${BIBLE_MODULE} gave ${books.length} books; is sword-text-web installed?`);
+  if (books.length < 60)
+    throw new Error(`make-corpus: ${BIBLE_MODULE} gave ${books.length} books; is sword-text-web installed?`);
   const train = [];
   const heldOut = [];
   const heldOutNames = [];
@@ -233,7 +234,8 @@ function sentenceStarts(sentences) {
 if (process.argv[1] === import.meta.filename) {
   const flag = process.argv.indexOf('--source');
   const source = flag > 0 ? process.argv[flag + 1] : (process.env.RELPOS_CORPUS ?? 'bible');
-  if (source !== 'bible' && source !== 'brown') throw new Error(`make-corpus: --source must be bible or brown, got ${source}`);
+  if (source !== 'bible' && source !== 'brown')
+    throw new Error(`make-corpus: --source must be bible or brown, got ${source}`);
   const corpus = await buildCorpus(source);
   const bytes = gzipSync(encodeCorpus(corpus), { level: 9 });
   const out = join(root, 'dist', 'training-corpus.bin');

@@ -287,11 +287,11 @@ describe('<relpos-train>', () => {
     const renders = page.evaluate(
       () =>
         new Promise((done) => {
-          const steps = [];
+          const seen = [];
           const lab = document.querySelector('#train').shadowRoot.querySelector('.relpos-train');
           document.querySelector('#train').addEventListener('relpos-render', () => {
-            steps.push(Number(lab.dataset.analysisStep));
-            if (steps.length === 2) done(steps);
+            seen.push(Number(lab.dataset.analysisStep));
+            if (seen.length === 2) done(seen);
           });
         }),
     );

@@ -9,9 +9,9 @@ import { TRAIN_CSS } from './train-css.js';
 import { SERIES_COLOURS, drawHistory, drawLines } from './train-plots.js';
 import { CLAIMS, PRESETS, TASKS, DEFAULT_RUN, PROFILE_POS } from './train-session.js';
 import { POS_NAMES } from './corpus-format.js';
+import { startTrainWorker } from './start-train-worker.js';
 
 const CORPUS_URL = new URL('../../dist/training-corpus.bin', import.meta.url).href;
-const startWorker = () => new Worker(new URL('./train-worker.js', import.meta.url), { type: 'module' });
 /** The profile over training keeps at most this many snapshots (older ones thinned). */
 const MAX_HISTORY = 64;
 export { CORPUS_URL };
@@ -198,7 +198,7 @@ export function mountTrainSection(
     ]),
   );
 
-  const worker = startWorker();
+  const worker = startTrainWorker();
   const send = (data, transfer) => worker.postMessage(data, transfer);
 
   const setMessage = (text, ok = false) => {

@@ -53,14 +53,14 @@ async function loadCorpus(url) {
   try {
     response = await fetch(url);
   } catch (error) {
-    throw new Error(corpusHelp(url, error.message));
+    throw new Error(corpusHelp(url, error.message), { cause: error });
   }
   if (!response.ok) throw new Error(corpusHelp(url, `HTTP ${response.status} ${response.statusText}`.trim()));
   try {
     const stream = response.body.pipeThrough(new DecompressionStream('gzip'));
     return decodeCorpus(new Uint8Array(await new Response(stream).arrayBuffer()));
   } catch (error) {
-    throw new Error(corpusHelp(url, `not a relpos corpus file: ${error.message}`));
+    throw new Error(corpusHelp(url, `not a relpos corpus file: ${error.message}`), { cause: error });
   }
 }
 
