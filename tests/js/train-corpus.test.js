@@ -8,7 +8,15 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
-import { coarsePos, coarsePosOfTags, decodeCorpus, encodeCorpus, POS_NAMES, MASK_ID, UNK_ID } from '../../web/train/corpus-format.js';
+import {
+  coarsePos,
+  coarsePosOfTags,
+  decodeCorpus,
+  encodeCorpus,
+  POS_NAMES,
+  MASK_ID,
+  UNK_ID,
+} from '../../web/train/corpus-format.js';
 import { MASK_RATE, maskedBatch, nextWordBatch, seededRandom } from '../../web/train/batches.js';
 import { CLAIMS, TrainSession, headWeights, sessionFromExport } from '../../web/train/train-session.js';
 import { crc32, modelFromNpz, modelToNpz, npyBytes, parseNpy, unzipStored } from '../../web/train/model-files.js';
@@ -94,9 +102,17 @@ describe('the corpus', () => {
     ]);
     const [first, second] = sentencesOf(nlp, books[0].text, true);
     expect(first.map((t) => t.word)).toEqual(['in', 'the', 'beginning', ',', 'god', 'created', 'the', 'earth', '.']);
-    expect(first.map((t) => POS_NAMES[t.pos])).toEqual(
-      ['preposition', 'determiner', 'noun', 'other', 'noun', 'verb', 'determiner', 'noun', 'other'],
-    );
+    expect(first.map((t) => POS_NAMES[t.pos])).toEqual([
+      'preposition',
+      'determiner',
+      'noun',
+      'other',
+      'noun',
+      'verb',
+      'determiner',
+      'noun',
+      'other',
+    ]);
     expect(second.map((t) => t.word)).toEqual(['the', 'earth', 'was', 'empty', 'dark', '.']);
     // Untagged (the training text): the same tokens, no part of speech.
     expect(sentencesOf(nlp, books[0].text, false)[0].map((t) => [t.word, t.pos])[4]).toEqual(['god', undefined]);

@@ -174,7 +174,9 @@ describe('the host page', () => {
   });
 
   test('the resize snippet ignores a foreign page in the frame and clamps the height', async () => {
-    const { page, context, problems } = await openPage(browser, `${hosts.url}auto.html`, { viewport: { width: 800, height: 700 } });
+    const { page, context, problems } = await openPage(browser, `${hosts.url}auto.html`, {
+      viewport: { width: 800, height: 700 },
+    });
     await page.frameLocator('#frame').locator('body[data-ready="true"]').waitFor();
     await page.waitForFunction(() => document.querySelector('#frame').style.height !== '');
     const height = () => page.$eval('#frame', (f) => f.getBoundingClientRect().height);
