@@ -179,8 +179,11 @@ describe('the tarball', () => {
       './elements',
       './elements/bundle',
       './elements/train',
+      './elements/train/bundle',
       './package.json',
+      './react',
       './render',
+      './slim',
       './worker',
     ]);
     expect(attw.status).toBe(0);
@@ -669,6 +672,13 @@ describe('the training widget, from the tarball alone', () => {
     cpSync(join(app, 'node_modules/relpos-wasm/dist/relpos-train.js'), join(site, 'relpos-train.js'));
     cpSync(join(app, 'node_modules/relpos-wasm/dist/relpos.html'), join(site, 'relpos.html'));
     write(join(site, 'week5.html'), TRAIN_PAGE);
+    write(
+      join(site, 'missing.html'),
+      TRAIN_PAGE.replace(
+        '<relpos-train id="t" size="tiny"></relpos-train>',
+        '<relpos-train id="m" size="tiny" corpus="missing.bin"></relpos-train><relpos-train id="c" task="copy" size="tiny" corpus="missing.bin"></relpos-train>',
+      ),
+    );
     const server = await serveFolder(site, {
       headers: (path) => (path === '/relpos.html' ? {} : { 'content-security-policy': TRAIN_CSP }),
     });
@@ -701,6 +711,26 @@ describe('the training widget, from the tarball alone', () => {
         expect(problems, name).toEqual([]);
         await context.close();
       }
+      // A corpus that cannot load says where the file comes from and names the corpus attribute;
+      // the synthetic copy task never asks for it.
+      const tab = await browser.newPage();
+      const requests = [];
+      tab.context().on('request', (request) => requests.push(request.url()));
+      await tab.goto(`${server.url}missing.html`);
+      const message = () => tab.evaluate(() => document.getElementById('m').shadowRoot.textContent);
+      await expect
+        .poll(message, { timeout: 60_000 })
+        .toMatch(/Training stopped: could not load the corpus \S+missing\.bin \(HTTP 404/);
+      expect(await message()).toMatch(/dist\/training-corpus\.bin of the relpos-wasm package.*corpus attribute/);
+      await tab.waitForFunction(
+        () => document.getElementById('c').shadowRoot.querySelector('#train-start:not([disabled])'),
+        null,
+        {
+          timeout: 60_000,
+        },
+      );
+      expect(requests.filter((url) => url.endsWith('/missing.bin'))).toHaveLength(1); // the masked task's, not the copy task's
+      await tab.close();
     } finally {
       await browser.close();
       await server.close();
