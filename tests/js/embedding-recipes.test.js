@@ -20,7 +20,9 @@ test('every recipe file appears in docs/embedding.md as it is', () => {
     'lms/fragment.html',
   ])
     expect(EMBEDDING.includes(recipe(path)), path).toBe(true);
-  expect(EMBEDDING).toContain(readFileSync(new URL('../../examples/iframe-resize.js', import.meta.url), 'utf8').trimEnd());
+  expect(EMBEDDING).toContain(
+    readFileSync(new URL('../../examples/iframe-resize.js', import.meta.url), 'utf8').trimEnd(),
+  );
 });
 
 test('the Jupyter recipe is the page’s one-liner for its view, and in docs/embedding.md', () => {

@@ -54,7 +54,9 @@ describe('createRelPos(options)', () => {
     await expect(createRelPos({ wasmModule, wasmBinary: WASM })).rejects.toThrow(
       /^createRelPos: give one of options\.wasmUrl, options\.wasmBinary and options\.wasmModule, not wasmBinary and wasmModule$/,
     );
-    await expect(createRelPos({ wasmUrl: 42 })).rejects.toThrow(/^createRelPos: options\.wasmUrl must be a string or URL, got/);
+    await expect(createRelPos({ wasmUrl: 42 })).rejects.toThrow(
+      /^createRelPos: options\.wasmUrl must be a string or URL, got/,
+    );
     await expect(createRelPos({ wasmUrl: 'relpos-core.wasm' })).rejects.toThrow(
       /^createRelPos: options\.wasmUrl relpos-core\.wasm could not be fetched .*in Node, read the file and pass options\.wasmBinary$/,
     );
