@@ -3,23 +3,37 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 
+/** Whether a build's input is the training worker (which needs the full module). */
+const buildsTrainWorker = (options) => {
+  const inputs = Array.isArray(options.input) ? options.input : Object.values(options.input ?? {});
+  return inputs.some((input) => input.includes('/web/train/train-worker.js'));
+};
+
 /**
  * The page's own bundles take the WebAssembly module built without the training engine
- * (dist/relpos-core-lite*.mjs, 51 KiB less gzipped); workers keep the full one (top-level plugins
- * do not apply to worker bundles in a build), so the training section's worker can train.
+ * (dist/relpos-core-lite*.mjs, 51 KiB less gzipped); here workers keep the full one (top-level
+ * plugins do not apply to worker bundles in a build), so the training section's worker can
+ * train. The one-file bundles (vite.bundles.config.js) give it to their other workers too; the
+ * training worker's build never takes it.
  */
-export const liteCore = () => ({
-  name: 'relpos-lite-core',
-  enforce: 'pre',
-  resolveId(source, importer) {
-    if (!importer?.endsWith('/web/api/load-core.js')) return null;
-    const lite = {
-      '../../dist/relpos-core.mjs': 'dist/relpos-core-lite.mjs',
-      '../../dist/relpos-core-wasm.mjs': 'dist/relpos-core-lite-wasm.mjs',
-    }[source];
-    return lite ? resolve(import.meta.dirname, lite) : null;
-  },
-});
+export const liteCore = () => {
+  let skip = false;
+  return {
+    name: 'relpos-lite-core',
+    enforce: 'pre',
+    buildStart(options) {
+      skip = buildsTrainWorker(options);
+    },
+    resolveId(source, importer) {
+      if (skip || !importer?.endsWith('/web/api/load-core.js')) return null;
+      const lite = {
+        '../../dist/relpos-core.mjs': 'dist/relpos-core-lite.mjs',
+        '../../dist/relpos-core-wasm.mjs': 'dist/relpos-core-lite-wasm.mjs',
+      }[source];
+      return lite ? resolve(import.meta.dirname, lite) : null;
+    },
+  };
+};
 
 /**
  * The training section's worker fetches the core as a .wasm file (web/train/train-worker.js), so
@@ -32,8 +46,7 @@ export const coreFetchedByTrainWorker = () => {
     name: 'relpos-train-worker-core',
     enforce: 'pre',
     buildStart(options) {
-      const inputs = Array.isArray(options.input) ? options.input : Object.values(options.input ?? {});
-      active = inputs.some((input) => input.endsWith('/web/train/train-worker.js'));
+      active = buildsTrainWorker(options);
     },
     resolveId(source, importer) {
       if (!active || !importer?.endsWith('/web/api/load-core.js')) return null;

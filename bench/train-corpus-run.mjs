@@ -8,7 +8,7 @@ import { decodeCorpus } from '../web/train/corpus-format.js';
 import { TrainSession } from '../web/train/train-session.js';
 
 const [steps = 1500, preset = 'small', task = 'masked'] = process.argv.slice(2);
-const corpus = decodeCorpus(gunzipSync(readFileSync(new URL('../dist/brown-corpus.bin', import.meta.url))));
+const corpus = decodeCorpus(gunzipSync(readFileSync(new URL('../dist/training-corpus.bin', import.meta.url))));
 const rp = await createRelPos();
 const s = new TrainSession(rp, corpus, { task, preset });
 const t0 = performance.now();

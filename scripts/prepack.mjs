@@ -16,14 +16,26 @@ const PRODUCTS = [
     from: ['cpp', 'CMakeLists.txt', 'scripts/embed-wasm.mjs'],
   },
   {
-    built: ['dist/relpos-elements.js', 'dist/relpos.html', 'dist/custom-elements.json'],
+    built: [
+      'dist/relpos-elements.js',
+      'dist/relpos-elements.iife.js',
+      'dist/relpos-train.js',
+      'dist/relpos-slim.js',
+      'dist/relpos.html',
+      'dist/custom-elements.json',
+    ],
     from: [
       'web',
       'index.html',
       'vite.bundles.config.js',
       'scripts/make-single-html.mjs',
       'scripts/make-custom-elements.mjs',
+      'scripts/licence-banner.mjs',
     ],
+  },
+  {
+    built: ['dist/training-corpus.bin'],
+    from: ['scripts/make-corpus.mjs', 'web/train/corpus-format.js'],
   },
 ];
 
@@ -56,7 +68,7 @@ if (problem && process.env.RELPOS_PREPACK_BUILD !== '0' && toolchain()) {
 }
 if (problem) {
   process.stderr.write(
-    `prepack: refusing to pack: ${problem}. Build first: npm ci && npm run build (needs Emscripten; see README "Quick start").\n`,
+    `prepack: refusing to pack: ${problem}. Build first: npm ci && npm run build (needs Emscripten; see README "Build from source").\n`,
   );
   process.exit(1);
 }

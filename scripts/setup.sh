@@ -23,6 +23,9 @@ command -v jupyter-nbconvert >/dev/null || missing+=(jupyter-nbconvert)
 # Debian's nbconvert HTML loads these from /usr/share/javascript (its Recommends).
 [ -f /usr/share/javascript/requirejs/require.min.js ] || missing+=(libjs-requirejs)
 [ -f /usr/share/javascript/mathjax/MathJax.js ] || missing+=(libjs-mathjax)
+# The training corpus's text (scripts/make-corpus.mjs): the World English Bible and mod2imp to read it.
+[ -f /usr/share/sword/mods.d/engWEB2015eb.conf ] || missing+=(sword-text-web)
+command -v mod2imp >/dev/null || missing+=(libsword-utils)
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${missing[*]}"

@@ -317,7 +317,7 @@ describe('heads', () => {
 describe('README', () => {
   test('the "Scale, masks and heads" example runs and its comments are true', async () => {
     const { readFileSync } = await import('node:fs');
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
     const block = readme.match(/\*\*Scale, masks and heads\.\*\*[^`]*```js\n([\s\S]*?)```/)[1];
     // The names the README's first example defined.
     const [n, dK, k] = [6, 4, 2];

@@ -34,6 +34,12 @@ describe('createRelPos(options)', () => {
     }
   });
 
+  test('options.wasmUrl: the binary fetched from its address and compiled (a data: URL, which Node can fetch)', async () => {
+    const fromUrl = await createRelPos({ wasmUrl: `data:application/wasm;base64,${WASM.toString('base64')}` });
+    expect(fromUrl.randn(42, 1)[0]).toBe(0.4967141530112327);
+    fromUrl.dispose();
+  });
+
   test('wrong options are refused by name', async () => {
     await expect(createRelPos({ wasmBinary: 'x' })).rejects.toThrow(
       /^createRelPos: options\.wasmBinary must be an ArrayBuffer or Uint8Array .*, got a string/,
@@ -45,8 +51,19 @@ describe('createRelPos(options)', () => {
       /^createRelPos: options\.wasmModule must be a WebAssembly\.Module, got a Buffer/,
     );
     const wasmModule = await WebAssembly.compile(WASM);
-    await expect(createRelPos({ wasmModule, wasmBinary: WASM })).rejects.toThrow(/not both/);
-    await expect(createRelPos({ wasmUrl: 'x' })).rejects.toThrow(/^createRelPos: unknown option "wasmUrl"/);
+    await expect(createRelPos({ wasmModule, wasmBinary: WASM })).rejects.toThrow(
+      /^createRelPos: give one of options\.wasmUrl, options\.wasmBinary and options\.wasmModule, not wasmBinary and wasmModule$/,
+    );
+    await expect(createRelPos({ wasmUrl: 42 })).rejects.toThrow(
+      /^createRelPos: options\.wasmUrl must be a string or URL, got/,
+    );
+    await expect(createRelPos({ wasmUrl: 'relpos-core.wasm' })).rejects.toThrow(
+      /^createRelPos: options\.wasmUrl relpos-core\.wasm could not be fetched .*in Node, read the file and pass options\.wasmBinary$/,
+    );
+    await expect(createRelPos({ wasmUrl: 'data:application/wasm;base64,AAAA' })).rejects.toThrow(
+      /^createRelPos: options\.wasmUrl data:application\/wasm;base64,AAAA is not a WebAssembly module/,
+    );
+    await expect(createRelPos({ wasmURL: 'x' })).rejects.toThrow(/^createRelPos: unknown option "wasmURL"/);
     const { SIMD_PROBE } = await import('../../web/api/simd.js');
     await expect(createRelPos({ wasmModule: await WebAssembly.compile(SIMD_PROBE) })).rejects.toThrow(
       /^createRelPos: options\.wasmModule could not be instantiated; it must be relpos-wasm\/relpos-core\.wasm of this version/,

@@ -6,7 +6,7 @@ import { expect, test } from 'vitest';
 
 test('the README example runs and its comments are true', () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const example = readme.match(/## Use from JavaScript\s+```js\n([\s\S]*?)```/)[1];
+  const example = readme.match(/## The API in one screen\s+```js\n([\s\S]*?)```/)[1];
   const probe = `
 console.log(JSON.stringify({
   randn: Array.from(rp.randn(42, 5)),

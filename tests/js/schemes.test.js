@@ -454,8 +454,9 @@ describe('bad input names the argument', () => {
 
 test("the README's schemes example runs after its first example, and its comments are true", () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const first = readme.match(/## Use from JavaScript\s+```js\n([\s\S]*?)```/)[1];
-  const schemes = readme.match(/\*\*Other position schemes\*\*[\s\S]*?```js\n([\s\S]*?)```/)[1];
+  const first = readme.match(/## The API in one screen\s+```js\n([\s\S]*?)```/)[1];
+  const api = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+  const schemes = api.match(/\*\*Other position schemes\*\*[\s\S]*?```js\n([\s\S]*?)```/)[1];
   const lines = schemes.trim().split('\n');
   const probe = `
 console.log(JSON.stringify({

@@ -10,8 +10,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchBrowser } from '../page/browser.js';
+import { launchBrowser, screenshot } from '../page/browser.js';
 import { serveFolder } from '../page/static-server.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -65,6 +66,9 @@ describe('the tarball', () => {
       'dist/relpos-core-wasm.mjs',
       'dist/relpos-core.wasm',
       'dist/relpos-elements.js',
+      'dist/relpos-train.js',
+      'dist/relpos-slim.js',
+      'dist/training-corpus.bin',
       'dist/relpos.html',
       'dist/custom-elements.json',
       'web/api/index.js',
@@ -86,19 +90,49 @@ describe('the tarball', () => {
     }
     expect(manifest.sideEffects).toEqual([
       './web/elements/index.js',
+      './web/elements/react.js',
       './dist/relpos-elements.js',
       './web/elements/relpos-train.js',
+      './dist/relpos-train.js',
     ]);
-    // The training section's code, never the corpus built from the Brown Corpus (its terms: README).
+    // The training section's code and its public-domain corpus, never the Brown Corpus (its terms: docs/corpus.md).
     expect(files).toContain('web/train/train-section.js');
-    expect(files.filter((file) => /brown|corpus\.bin/.test(file))).toEqual([]);
+    expect(files.filter((file) => /brown/i.test(file))).toEqual([]);
+    const corpus = readFileSync(join(app, 'node_modules/relpos-wasm/dist/training-corpus.bin'));
+    expect(gunzipSync(corpus).toString('latin1')).toContain('derived from the World English Bible');
     expect(manifest.dependencies).toBeUndefined();
-    for (const field of ['repository', 'homepage', 'bugs']) expect(manifest[field], field).toBeDefined();
-    // Every document the README links to is in the package (relative links) or a web address.
+    // No address nobody can verify.
+    for (const field of ['repository', 'homepage', 'bugs']) expect(manifest[field], field).toBeUndefined();
+    // The README: a front door of at most 400 lines, whose every relative link is a file of the package.
     const readme = readFileSync(join(app, 'node_modules/relpos-wasm/README.md'), 'utf8');
+    expect(readme.split('\n').length).toBeLessThanOrEqual(400);
     expect(readme.indexOf('npm install relpos-wasm')).toBeLessThan(readme.indexOf('apt-get'));
     expect(readme).toMatch(/\*\*Browser support\.\*\* WebAssembly SIMD/);
-    expect(readme).not.toMatch(/\.\.\/shared|\/work\//);
+    expect(readme).not.toMatch(/\.\.\/shared|\/work\/|[Ii]ssue \d/);
+    const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)]
+      .map((m) => m[1])
+      .filter((href) => !/^(https?:|#)/.test(href));
+    expect(links.length).toBeGreaterThan(8);
+    for (const href of links) expect(files, href).toContain(href.split('#')[0]);
+  });
+
+  test('every built file starts with a licence banner naming the licences inside it', () => {
+    const dist = join(app, 'node_modules/relpos-wasm/dist');
+    const built = files.filter((file) => /^dist\/.*\.(m?js|html)$/.test(file));
+    expect(built.length).toBeGreaterThanOrEqual(7);
+    for (const file of built) {
+      const head = readFileSync(join(dist, file.slice(5)), 'utf8').slice(0, 1500);
+      expect(head, file).toMatch(/^(\/\*!|<!doctype html>\n<!--)/i);
+      expect(head, file).toContain('MIT License');
+      expect(head, file).toContain('THIRD-PARTY-NOTICES.md');
+      // What each holds: the WebAssembly core (Eigen), the colour tables (d3), the corpus.
+      const text = readFileSync(join(dist, file.slice(5)), 'utf8');
+      if (/AGFzbQ|data:application\/wasm/.test(text.slice(1500))) expect(head, file).toContain('Eigen 3.4.0 (MPL-2.0');
+      if (text.includes('#440154') || text.includes('68,1,84') || /viridis/i.test(text.slice(1500)))
+        expect(head, file).toContain('d3-scale-chromatic 3.1.1 (ISC');
+      if (/relpos-(train|\.html)|relpos\.html/.test(file))
+        expect(head, file).toContain('World English Bible (public domain)');
+    }
   });
 
   test('npm pack in a fresh clone (no dist/, no toolchain) refuses instead of packing a broken tarball', () => {
@@ -145,8 +179,11 @@ describe('the tarball', () => {
       './elements',
       './elements/bundle',
       './elements/train',
+      './elements/train/bundle',
       './package.json',
+      './react',
       './render',
+      './slim',
       './worker',
     ]);
     expect(attw.status).toBe(0);
@@ -177,6 +214,45 @@ console.log(JSON.stringify({ profile: Array.from(profile), rows: rp.example().co
     printed.profile.forEach((value, i) => expect(Math.abs(value - numpy[i])).toBeLessThan(1e-12));
     expect(printed).toMatchObject({ rows: 6, error: 'TypeError', same: true, disposed: true, dispose: 'function' });
     expect(printed.version).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+  });
+
+  test('relpos-wasm/slim: a minified bundle under 150 KiB computes with { wasmBinary }, and asks for a binary without one; require() and the worker API in Node say what is true', () => {
+    write(
+      join(app, 'slim/main.js'),
+      `import { readFileSync } from 'node:fs';
+import { createRelPos } from 'relpos-wasm/slim';
+const wasmBinary = readFileSync(process.argv[2]);
+const rp = await createRelPos({ wasmBinary });
+let message = '';
+try { await createRelPos(); } catch (e) { message = e.message; }
+console.log(JSON.stringify({ randn: rp.randn(42, 1)[0], rows: rp.example().combinedWeights.rows, message }));`,
+    );
+    const out = join(app, 'slim/bundle.mjs');
+    run(
+      join(BIN, 'esbuild'),
+      ['slim/main.js', '--bundle', '--minify', '--format=esm', '--platform=node', `--outfile=${out}`],
+      app,
+    );
+    const bytes = readFileSync(out).length;
+    expect(bytes).toBeLessThan(150 * 1024);
+    const wasm = join(app, 'node_modules/relpos-wasm/dist/relpos-core.wasm');
+    const printed = JSON.parse(run(process.execPath, [out, wasm], app));
+    expect(printed.randn).toBe(0.4967141530112327);
+    expect(printed.rows).toBe(6);
+    expect(printed.message).toMatch(
+      /no WebAssembly binary inside; pass options\.wasmUrl .*options\.wasmBinary .*options\.wasmModule/,
+    );
+    // require(): Node 20.19+ loads the ES modules (require(esm)), as the README says.
+    write(join(app, 'use.cjs'), "const m = require('relpos-wasm'); console.log(typeof m.createRelPos, m.version);");
+    expect(run(process.execPath, ['use.cjs'], app).trim()).toMatch(/^function \d+\.\d+\.\d+/);
+    // The worker API in Node: a clear error, not a ReferenceError.
+    write(
+      join(app, 'worker.mjs'),
+      "import { createRelPosWorker } from 'relpos-wasm/worker';\ncreateRelPosWorker().catch((e) => console.log(e.constructor.name + ': ' + e.message));",
+    );
+    expect(run(process.execPath, ['worker.mjs'], app)).toMatch(
+      /^Error: createRelPosWorker: this environment has no Web Worker \(Node\.js has none\)/,
+    );
   });
 
   test('SSR-style: the three element entry points and the renderers import in plain Node; the elements export their classes and define nothing', () => {
@@ -257,6 +333,59 @@ export const wrong = <relpos-attention theme="blue" />;
     },
     files: ['usage.ts', 'figure.tsx'],
   });
+
+  test('React 19 (strict, jsx react-jsx): relpos-wasm/react puts the three elements in React.JSX with their attributes, HTML attributes, events and a typed ref', () => {
+    const dir = join(app, 'ts-react');
+    for (const name of ['@types/react', 'csstype'])
+      cpSync(join(ROOT, 'node_modules', name), join(app, 'node_modules', name), { recursive: true });
+    write(
+      join(dir, 'figure.tsx'),
+      `import { useRef } from 'react';
+import 'relpos-wasm/react';
+import type { RelposAttentionElement, RelposRenderEvent } from 'relpos-wasm/react';
+
+export function Figure() {
+  const ref = useRef<RelposAttentionElement>(null);
+  const onRender = (event: RelposRenderEvent) => event.detail.notes.join();
+  return (
+    <div>
+      <relpos-attention ref={ref} seq-len={5} causal panels="combined-weights" theme="dark" tabIndex={0} title="weights"
+        className="figure" onClick={() => ref.current?.seed} onrelpos-render={onRender}
+        matrix={{ data: new Float32Array(6), dims: [2, 3], kind: 'weights' }} />
+      <relpos-profile width={2} asymmetry="0.4" hidden={false} style={{ display: 'block' }} />
+      <relpos-train task="masked" size="tiny" autostart id="train" />
+    </div>
+  );
+}
+// @ts-expect-error theme is light, dark, auto or inherit
+export const wrong = <relpos-attention theme="blue" />;
+// @ts-expect-error task is masked, next or copy
+export const wrongTask = <relpos-train task="poetry" />;
+// @ts-expect-error the ref is the element's type
+export const wrongRef = <relpos-profile ref={useRef<HTMLInputElement>(null)} />;
+`,
+    );
+    write(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+          lib: ['ES2022', 'DOM'],
+          jsx: 'react-jsx',
+        },
+        files: ['figure.tsx'],
+      }),
+    );
+    const result = spawnSync(join(BIN, 'tsc'), ['-p', dir], { cwd: app, encoding: 'utf8' });
+    expect(result.stdout + result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  }, 60_000);
 
   for (const [label, module, resolution] of [
     ['bundler', 'ESNext', 'Bundler'],
@@ -480,4 +609,131 @@ describe('bundled for the browser', () => {
       await server.close();
     }
   }, 120_000);
+});
+
+// The training widget as a course author uses it from the tarball alone: dist/relpos-train.js
+// beside a plain page (one script, the corpus inside), and dist/relpos.html's iframe view of the
+// training section; both train on real English in one Chromium session, light and dark.
+describe('the training widget, from the tarball alone', () => {
+  // What the one-file builds need beyond the strict policy: their workers start from Blob URLs and
+  // fetch their inlined WebAssembly module and corpus from data: URLs.
+  const TRAIN_CSP = `${CSP}; worker-src blob:; connect-src 'self' data:`;
+  const TRAIN_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Week 5</title><link rel="icon" href="data:,">
+<script type="module" src="relpos-train.js"></script></head><body><h1>Week 5: what a model learns</h1>
+<relpos-train id="t" size="tiny"></relpos-train></body></html>`;
+
+  /** Trains the widget (in the shadow root of #host, or the page itself) until step `steps`: the held-out losses seen. */
+  async function train(tab, host, steps) {
+    const status = () =>
+      tab.evaluate(
+        (h) =>
+          (h ? document.getElementById(h).shadowRoot : document.body).querySelector('#train-status')?.textContent ?? '',
+        host,
+      );
+    await tab.waitForFunction(
+      (h) => (h ? document.getElementById(h).shadowRoot : document.body)?.querySelector('#train-start:not([disabled])'),
+      host,
+      { timeout: 60_000 },
+    );
+    await tab.evaluate(
+      (h) => (h ? document.getElementById(h).shadowRoot : document.body).querySelector('#train-start').click(),
+      host,
+    );
+    const heldOut = async () => Number(/held-out loss ([\d.]+)/.exec(await status())?.[1]);
+    await expect.poll(status, { timeout: 60_000 }).toMatch(/held-out loss \d/);
+    const first = await heldOut();
+    await tab.waitForFunction(
+      ([h, n]) =>
+        Number(
+          (h ? document.getElementById(h).shadowRoot : document.body).querySelector('.relpos-train').dataset
+            .analysisStep,
+        ) >= n,
+      [host, steps],
+      { timeout: 120_000 },
+    );
+    await tab.evaluate(
+      (h) => (h ? document.getElementById(h).shadowRoot : document.body).querySelector('#train-pause').click(),
+      host,
+    );
+    const profileInked = await tab.evaluate((h) => {
+      const canvas = (h ? document.getElementById(h).shadowRoot : document.body).querySelector('#train-profile canvas');
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      return canvas.width > 0 && data.some((v, i) => i % 4 === 3 && v > 0);
+    }, host);
+    const text = await tab.evaluate(
+      (h) => (h ? document.getElementById(h).shadowRoot : document.body).textContent,
+      host,
+    );
+    return { first, last: await heldOut(), profileInked, text };
+  }
+
+  test('a plain page with <script src="relpos-train.js"> and <relpos-train>, and relpos.html?embed=1&panels=train, train on real English', async () => {
+    const site = join(app, 'course');
+    cpSync(join(app, 'node_modules/relpos-wasm/dist/relpos-train.js'), join(site, 'relpos-train.js'));
+    cpSync(join(app, 'node_modules/relpos-wasm/dist/relpos.html'), join(site, 'relpos.html'));
+    write(join(site, 'week5.html'), TRAIN_PAGE);
+    write(
+      join(site, 'missing.html'),
+      TRAIN_PAGE.replace(
+        '<relpos-train id="t" size="tiny"></relpos-train>',
+        '<relpos-train id="m" size="tiny" corpus="missing.bin"></relpos-train><relpos-train id="c" task="copy" size="tiny" corpus="missing.bin"></relpos-train>',
+      ),
+    );
+    const server = await serveFolder(site, {
+      headers: (path) => (path === '/relpos.html' ? {} : { 'content-security-policy': TRAIN_CSP }),
+    });
+    const browser = await launchBrowser();
+    try {
+      for (const [name, url, host] of [
+        ['plain page', 'week5.html', 't'],
+        ['relpos.html iframe view', 'relpos.html?embed=1&panels=train', null],
+      ]) {
+        const context = await browser.newContext({ viewport: { width: 900, height: 900 } });
+        await context.addInitScript(() => {
+          window.__violations = [];
+          document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective));
+        });
+        const tab = await context.newPage();
+        const problems = [];
+        tab.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+        tab.on('pageerror', (e) => problems.push(e.message));
+        await tab.goto(`${server.url}${url}`);
+        const { first, last, profileInked, text } = await train(tab, host, 100);
+        expect(last, name).toBeLessThan(first); // the held-out loss fell
+        expect(profileInked, `${name}: the profiles are drawn`).toBe(true);
+        expect(text, name).toMatch(/compromise 14\.17\.0/); // the corpus's tagger, named under the figures
+        for (const scheme of ['light', 'dark']) {
+          await tab.emulateMedia({ colorScheme: scheme });
+          await tab.waitForTimeout(300);
+          await screenshot(tab, `package-train-${name.split(' ')[0]}-${scheme}.png`);
+        }
+        expect(await tab.evaluate(() => window.__violations), name).toEqual([]);
+        expect(problems, name).toEqual([]);
+        await context.close();
+      }
+      // A corpus that cannot load says where the file comes from and names the corpus attribute;
+      // the synthetic copy task never asks for it.
+      const tab = await browser.newPage();
+      const requests = [];
+      tab.context().on('request', (request) => requests.push(request.url()));
+      await tab.goto(`${server.url}missing.html`);
+      const message = () => tab.evaluate(() => document.getElementById('m').shadowRoot.textContent);
+      await expect
+        .poll(message, { timeout: 60_000 })
+        .toMatch(/Training stopped: could not load the corpus \S+missing\.bin \(HTTP 404/);
+      expect(await message()).toMatch(/dist\/training-corpus\.bin of the relpos-wasm package.*corpus attribute/);
+      await tab.waitForFunction(
+        () => document.getElementById('c').shadowRoot.querySelector('#train-start:not([disabled])'),
+        null,
+        {
+          timeout: 60_000,
+        },
+      );
+      expect(requests.filter((url) => url.endsWith('/missing.bin'))).toHaveLength(1); // the masked task's, not the copy task's
+      await tab.close();
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  }, 300_000);
 });

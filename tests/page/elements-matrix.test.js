@@ -267,8 +267,8 @@ describe('<relpos-attention> el.matrix: a matrix of your own', () => {
   });
 
   test("the README's example runs as written (an onnxruntime-style Tensor's head, then JSON fetched) and draws what it says", async () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('### Draw your own data'));
+    const readme = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Draw your own data'));
     const example = section
       .match(/```js\n([\s\S]*?)```/)[1]
       .replace(/^import .*$/m, '') // the page has the elements already

@@ -25,6 +25,12 @@ beforeAll(async () => {
 <script src="iframe-resize.js"></script></head><body style="margin: 0">
 <iframe id="frame" src="${src}" ${extra} style="border: 0; display: block; width: 100%" height="300"></iframe></body></html>`;
   writeFileSync(join(folder, 'auto.html'), frame(`${site.url}?embed=1&fit=width&panels=combinedWeights,profile`));
+  // A page of another origin that claims to be the relpos view (what a link followed inside the
+  // frame could load), and a second frame of the same relpos view beside the first.
+  writeFileSync(
+    join(folder, 'foreign.html'),
+    `<!doctype html><script>setInterval(() => parent.postMessage({ type: 'relpos:height', height: 1e9, href: location.href }, '*'), 20);</script>`,
+  );
   writeFileSync(
     join(folder, 'sandbox-single.html'),
     frame('relpos.html?embed=1&panels=combinedWeights', 'sandbox="allow-scripts"'),
@@ -165,6 +171,34 @@ describe('the host page', () => {
       expect(problems).toEqual([]);
       await context.close();
     }
+  });
+
+  test('the resize snippet ignores a foreign page in the frame and clamps the height', async () => {
+    const { page, context, problems } = await openPage(browser, `${hosts.url}auto.html`, {
+      viewport: { width: 800, height: 700 },
+    });
+    await page.frameLocator('#frame').locator('body[data-ready="true"]').waitFor();
+    await page.waitForFunction(() => document.querySelector('#frame').style.height !== '');
+    const height = () => page.$eval('#frame', (f) => f.getBoundingClientRect().height);
+    const fitted = await height();
+    const relposFrame = page.frames().find((f) => f !== page.mainFrame());
+    // The relpos view itself posting an absurd height: the snippet clamps it to 10 000 px.
+    await relposFrame.evaluate(() => parent.postMessage({ type: 'relpos:height', height: 1e9 }, '*'));
+    await page.waitForFunction(() => document.querySelector('#frame').style.height === '10000px');
+    await relposFrame.evaluate(() => parent.postMessage({ type: 'relpos:height', height: 512 }, '*'));
+    await page.waitForFunction(() => document.querySelector('#frame').style.height === '512px');
+    // The page the frame was opened on (the relpos view's origin) is left for another origin's
+    // page, which posts height 1e9 every 20 ms: nothing changes.
+    await relposFrame.goto(`${hosts.url}foreign.html`);
+    await page.waitForTimeout(300);
+    expect(await height()).toBe(512);
+    // The host page's own window posting to itself is not a frame either.
+    await page.evaluate(() => postMessage({ type: 'relpos:height', height: 700 }, '*'));
+    await page.waitForTimeout(100);
+    expect(await height()).toBe(512);
+    expect(fitted).toBeGreaterThan(300);
+    expect(problems).toEqual([]);
+    await context.close();
   });
 
   test('sandbox="allow-scripts": the one-file relpos.html works; the multi-file page says what to do', async () => {

@@ -1,6 +1,7 @@
 // The README's "Embed in a course page" snippets, pasted into blank pages as an author would,
 // on a server with a strict CSP: the custom elements beside dist/relpos-elements.js, and the
-// iframe beside the files of build/site.
+// iframe of the one-file relpos.html (uploaded next to the page, served without that policy: it
+// is one file with inline scripts).
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { launchBrowser } from './browser.js';
 import { serveFolder } from './static-server.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const section = readme.slice(readme.indexOf('## Embed in a course page'), readme.indexOf('## Use from JavaScript'));
+const section = readme.slice(readme.indexOf('## Embed in a course page'), readme.indexOf('## The API in one screen'));
 const [elementsSnippet, iframeSnippet] = [...section.matchAll(/```html\n([\s\S]*?)```/g)].map((m) => m[1]);
 const CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:";
@@ -25,7 +26,9 @@ beforeAll(async () => {
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course</title><link rel="icon" href="data:,"></head><body><h1>Week 3</h1>${body}</body></html>`;
   writeFileSync(join(folder, 'course-elements.html'), page(elementsSnippet));
   writeFileSync(join(folder, 'course-iframe.html'), page(iframeSnippet));
-  server = await serveFolder(folder, { headers: { 'content-security-policy': CSP } });
+  server = await serveFolder(folder, {
+    headers: (path) => (path === '/relpos.html' ? {} : { 'content-security-policy': CSP }),
+  });
   browser = await launchBrowser();
 });
 afterAll(async () => {

@@ -1,5 +1,6 @@
 // A static file server for the page tests: serves a folder on an ephemeral localhost port,
-// with optional extra response headers (the embed tests add a Content-Security-Policy).
+// with optional extra response headers (the embed tests add a Content-Security-Policy): an object,
+// or a function of the request's path that returns one.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -32,7 +33,8 @@ export async function serveFolder(folder, { headers = {} } = {}) {
       response.writeHead(404).end('not found');
       return;
     }
-    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', ...headers });
+    const extra = typeof headers === 'function' ? headers(path) : headers;
+    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', ...extra });
     createReadStream(file).pipe(response);
   });
   await new Promise((done) => server.listen(0, '127.0.0.1', done));

@@ -26,7 +26,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-const LAZY = /assets\/(train-section|train-plots|train-worker|brown-corpus|relpos-core)-/; // relpos-core: the worker fetches the .wasm; train-plots: shared with "Longer than trained"
+const LAZY = /assets\/(train-section|train-plots|train-worker|training-corpus|relpos-core)-/; // relpos-core: the worker fetches the .wasm; train-plots: shared with "Longer than trained"
 const steps = (page) => page.$eval('.relpos-train', (lab) => Number(lab.dataset.steps));
 /** A canvas has been drawn on: some pixel is not transparent. */
 const drawn = (page, selector) =>
@@ -74,7 +74,7 @@ describe('the training section', () => {
       { timeout: 60_000 },
     );
     expect(requests.filter((u) => /assets\/train-section-/.test(u)).length).toBe(1);
-    expect(requests.filter((u) => /assets\/brown-corpus-/.test(u)).length).toBe(1);
+    expect(requests.filter((u) => /assets\/training-corpus-/.test(u)).length).toBe(1);
     await page.locator('#train-section').screenshot({ path: await screenshotPath('train-start.png') });
 
     // A tiny model, so that the test is short.
@@ -367,12 +367,16 @@ describe('<relpos-train>', () => {
     const renders = page.evaluate(
       () =>
         new Promise((done) => {
-          let count = 0;
-          document.querySelector('#train').addEventListener('relpos-render', () => (count += 1) === 2 && done(count));
+          const seen = [];
+          const lab = document.querySelector('#train').shadowRoot.querySelector('.relpos-train');
+          document.querySelector('#train').addEventListener('relpos-render', () => {
+            seen.push(Number(lab.dataset.analysisStep));
+            if (seen.length === 2) done(seen);
+          });
         }),
     );
     await page.locator('#train #train-start').click();
-    expect(await renders).toBe(2); // the readings at steps 100 and 200
+    expect(await renders).toEqual([100, 200]); // the readings at steps 100 and 200
     await page.locator('#train #train-pause').click();
     expect(Number(await page.locator('#train .relpos-train').getAttribute('data-steps'))).toBeGreaterThanOrEqual(200);
     expect(problems).toEqual([]);

@@ -123,9 +123,21 @@ rp.example({ draw: 'random' });
 const drawOnly = rp.example({ seqLen: 40, outputs: [] });
 const drawnQueries: Float64Array = drawOnly.inputs.q.data;
 void drawnQueries;
-rp.example({ outputs: ['combinedWeights', 'output'] });
+// @ts-expect-error: with outputs: [] no panel is there
+void drawOnly.combinedWeights;
+const two = rp.example({ outputs: ['combinedWeights', 'output'] });
+const twoWeights: Float64Array = two.combinedWeights.data;
+void twoWeights;
+// @ts-expect-error: only the outputs asked for are there
+void two.contentScores;
 // @ts-expect-error: an output attention() does not have
 rp.example({ outputs: ['weights'] });
+// A model's position is undefined with Shaw's tables (the default), else the resolved scheme.
+const position = rp.createModel({ vocabSize: 4 }).config.position;
+// @ts-expect-error: position may be undefined
+void position.scheme;
+const scheme: string | undefined = position?.scheme;
+void scheme;
 
 // Matrices as onnxruntime-web's Tensor ({ data, dims }) or { data, shape }; output typed by v.
 const tensor = { data: new Float32Array(4), dims: [2, 2] as const };

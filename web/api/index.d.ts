@@ -209,6 +209,9 @@ export interface ExampleResult extends AttentionResult<Float64Array> {
   output: Matrix<Float64Array>;
 }
 
+/** example()'s draw, whatever outputs it computes: its settings, words, inputs and profile. */
+export type ExampleDraw = Omit<ExampleResult, OutputName>;
+
 /** What attention() can compute and return. */
 export type OutputName =
   'contentScores' | 'positionBiases' | 'combinedScores' | 'contentWeights' | 'combinedWeights' | 'output';
@@ -284,6 +287,10 @@ export declare class RelPos {
   /** The handbook's simulated locality profile. */
   localityProfile(options?: LocalityProfileOptions): LocalityProfile;
   /** The page's default scenario, drawn from numpy's stream, and its attention panels. */
+  /** With outputs: the draw and only the outputs named ([]: the draw alone). */
+  example<O extends OutputName>(
+    options: ExampleOptions & { outputs: readonly O[] },
+  ): ExampleDraw & SelectedResult<Float64Array, O>;
   example(options?: ExampleOptions): ExampleResult;
   memory(): MemoryInfo;
   /** Milliseconds the core spent in each stage of the last attention() call. */
@@ -418,7 +425,10 @@ export interface PositionProfile {
 export declare class Model<A extends Float64Array | Float32Array = Float32Array> {
   private constructor();
   /** The resolved configuration, every default filled in. */
-  readonly config: Readonly<Required<ModelConfig>>;
+  readonly config: Readonly<Omit<Required<ModelConfig>, 'position'>> & {
+    /** undefined with Shaw's tables (the default); else the scheme with its options resolved. */
+    readonly position: Readonly<NonNullable<ModelConfig['position']>> | undefined;
+  };
   /** True after dispose(). */
   readonly disposed: boolean;
   /** Adam steps taken. */
@@ -467,7 +477,13 @@ export declare const MODEL_POSITION_SCHEMES: readonly (
 export declare const ADAM_DEFAULTS: Readonly<Required<AdamOptions>>;
 export declare const SYNTHETIC_DEFAULTS: Readonly<Required<SyntheticBatchOptions>>;
 
+/**
+ * Where the WebAssembly binary comes from: at most one of the three (relpos-wasm/slim needs one;
+ * relpos-wasm uses its inlined copy without).
+ */
 export interface CreateRelPosOptions {
+  /** The address of relpos-wasm/relpos-core.wasm, fetched and compiled (streaming when served as application/wasm). */
+  wasmUrl?: string | URL;
   /** The bytes of relpos-wasm/relpos-core.wasm (instead of the copy inlined in the package). */
   wasmBinary?: ArrayBuffer | Uint8Array;
   /** relpos-wasm/relpos-core.wasm compiled (e.g. by WebAssembly.compileStreaming), shareable with workers. */

@@ -1,8 +1,9 @@
 // Loading the WebAssembly core for createRelPos(options): by default from the binary inlined in
 // the package (dist/relpos-core-wasm.mjs: nothing is fetched, so it works in every bundler, in
-// Node and from file://); or from bytes or a compiled WebAssembly.Module the caller gives
-// (`relpos-wasm/relpos-core.wasm`), so a page can compile once, streaming, and share the module
-// with its workers.
+// Node and from file://); or from the address, the bytes or a compiled WebAssembly.Module of
+// `relpos-wasm/relpos-core.wasm` the caller gives (wasmUrl, wasmBinary, wasmModule), so a page can
+// compile once, streaming, and share the module with its workers. relpos-wasm/slim
+// (dist/relpos-slim.js) is this API built with no binary inside: one of the three is required.
 import createRelPosCore from '../../dist/relpos-core.mjs';
 import { wasmBase64 } from '../../dist/relpos-core-wasm.mjs';
 import { checkWasmSimd } from './simd.js';
@@ -12,14 +13,57 @@ let inlinedBinary = null;
 
 const isModule = (value) => Object.prototype.toString.call(value) === '[object WebAssembly.Module]';
 
-/** The core module, instantiated from options.wasmBinary, options.wasmModule or the inlined binary. */
-export async function loadCore(where, options) {
-  const given = checkOptions(where, 'options', options, { wasmBinary: undefined, wasmModule: undefined });
-  checkWasmSimd(where);
-  const { wasmBinary, wasmModule } = given;
-  if (wasmBinary !== undefined && wasmModule !== undefined) {
-    throw new TypeError(`${where}: give options.wasmBinary or options.wasmModule, not both`);
+/** relpos-core.wasm compiled from its address (a string or URL): streaming where the server says application/wasm. */
+async function compileFrom(where, wasmUrl) {
+  if (typeof wasmUrl !== 'string' && !(wasmUrl instanceof URL)) {
+    throw new TypeError(`${where}: options.wasmUrl must be a string or URL, got ${describe(wasmUrl)}`);
   }
+  const url = String(wasmUrl);
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    throw new TypeError(
+      `${where}: options.wasmUrl ${url} could not be fetched (${error.message}); in Node, read the file and pass options.wasmBinary`,
+      { cause: error },
+    );
+  }
+  if (!response.ok) {
+    throw new TypeError(
+      `${where}: options.wasmUrl ${url} answered HTTP ${response.status}; it must be the address of relpos-wasm/relpos-core.wasm`,
+    );
+  }
+  const streaming =
+    typeof WebAssembly.compileStreaming === 'function' && response.headers.get('content-type') === 'application/wasm';
+  try {
+    return await (streaming
+      ? WebAssembly.compileStreaming(response)
+      : WebAssembly.compile(await response.arrayBuffer()));
+  } catch (error) {
+    throw new TypeError(
+      `${where}: options.wasmUrl ${url} is not a WebAssembly module (${error.message}); it must be relpos-wasm/relpos-core.wasm`,
+      { cause: error },
+    );
+  }
+}
+
+/** The core module, instantiated from options.wasmUrl, options.wasmBinary, options.wasmModule or the inlined binary. */
+export async function loadCore(where, options) {
+  const given = checkOptions(where, 'options', options, {
+    wasmBinary: undefined,
+    wasmModule: undefined,
+    wasmUrl: undefined,
+  });
+  checkWasmSimd(where);
+  const { wasmBinary, wasmUrl } = given;
+  let { wasmModule } = given;
+  const sources = ['wasmUrl', 'wasmBinary', 'wasmModule'].filter((name) => given[name] !== undefined);
+  if (sources.length > 1) {
+    throw new TypeError(
+      `${where}: give one of options.wasmUrl, options.wasmBinary and options.wasmModule, not ${sources.join(' and ')}`,
+    );
+  }
+  if (wasmUrl !== undefined) wasmModule = await compileFrom(where, wasmUrl);
   if (wasmModule !== undefined) {
     if (!isModule(wasmModule)) {
       throw new TypeError(`${where}: options.wasmModule must be a WebAssembly.Module, got ${describe(wasmModule)}`);
@@ -59,6 +103,11 @@ export async function loadCore(where, options) {
       );
     }
     return createRelPosCore({ wasmBinary: bytes });
+  }
+  if (typeof wasmBase64 !== 'string') {
+    throw new TypeError(
+      `${where}: this build (relpos-wasm/slim) has no WebAssembly binary inside; pass options.wasmUrl (the address of relpos-wasm/relpos-core.wasm), options.wasmBinary (its bytes) or options.wasmModule (it compiled), or import relpos-wasm, which has it inside`,
+    );
   }
   inlinedBinary ??= Uint8Array.from(atob(wasmBase64), (c) => c.charCodeAt(0));
   return createRelPosCore({ wasmBinary: inlinedBinary });

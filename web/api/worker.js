@@ -16,5 +16,15 @@ export const startRelPosWorker = () => new Worker(new URL('./worker-entry.js', i
  * its own, e.g. from a Blob URL).
  */
 export function createRelPosWorker({ workers, createWorker = startRelPosWorker } = {}) {
+  if (createWorker === startRelPosWorker && typeof Worker === 'undefined') {
+    // Node.js (and other hosts without Web Workers): say so, rather than a ReferenceError.
+    return Promise.reject(
+      new Error(
+        'createRelPosWorker: this environment has no Web Worker (Node.js has none); the worker pool runs in browsers. ' +
+          "In Node, use createRelPos() from 'relpos-wasm' (one instance per thread, node:worker_threads for more), " +
+          'or pass createWorker: () => a Worker-like object of your own',
+      ),
+    );
+  }
   return startPool({ size: workers, createWorker });
 }

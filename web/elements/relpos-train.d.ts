@@ -2,7 +2,7 @@
 
 /**
  * <relpos-train>: the "Learned position patterns" section (train a small relative-attention
- * model on the Brown corpus in a worker, and read what it learned). Importing it outside a
+ * model on English text in a worker, and read what it learned). Importing it outside a
  * browser defines nothing.
  */
 export declare class RelposTrainElement extends HTMLElement {}
@@ -15,7 +15,7 @@ export interface RelposTrainAttributes {
   size?: 'tiny' | 'small' | 'large';
   /** Start training once loaded. */
   autostart?: boolean | '';
-  /** The URL of brown-corpus.bin (default: the file next to the module). */
+  /** The URL of training-corpus.bin (default: the package's, next to the module; inside dist/relpos-train.js). */
   corpus?: string;
   id?: string;
   class?: string;

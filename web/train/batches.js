@@ -1,4 +1,4 @@
-// Batches for the training section's tasks from the Brown corpus (corpus-format.js): masked words
+// Batches for the training section's tasks from the training corpus (corpus-format.js): masked words
 // (bidirectional), next word (causal), from windows of the token stream. Pure functions over a
 // seeded generator, so the held-out batches are the same every run (docs/corpus.md).
 import { MASK_ID, UNK_ID } from './corpus-format.js';

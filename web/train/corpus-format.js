@@ -1,5 +1,5 @@
 // The training corpus's binary layout (written by scripts/make-corpus.mjs, read by the training
-// worker; docs/corpus.md). The file is gzip of:
+// worker; docs/corpus.md), and the maps from each source's tags to the coarse parts of speech. The file is gzip of:
 //   u32 header length, the header as UTF-8 JSON (source, terms, settings, posNames, words),
 //   then four sections: training token ids, training sentence lengths, held-out token ids,
 //   held-out sentence lengths (each a u32 count, then that many varints), and the held-out
@@ -45,6 +45,26 @@ export function coarsePos(tag) {
   if (base === 'in') return 5;
   if (PRONOUNS.has(base)) return 6;
   if (base === 'cc' || base === 'cs') return 7;
+  return 8;
+}
+
+/**
+ * The coarse part of speech (an index into POS_NAMES) of a term tagged by the npm package
+ * compromise (its tag names, e.g. ['Noun', 'Pronoun']): possessive pronouns (his, their) are
+ * determiners, as Brown's pp$ is; a pronoun is a pronoun before it is a noun; the rest by the
+ * first of Determiner, Preposition, Conjunction, Verb, Adjective, Adverb, Noun it carries; any
+ * other term (numbers, negation, question words, punctuation) is "other".
+ */
+export function coarsePosOfTags(tags) {
+  const has = new Set(tags);
+  if (has.has('Determiner')) return 0;
+  if (has.has('Pronoun')) return has.has('Possessive') ? 0 : 6;
+  if (has.has('Preposition')) return 5;
+  if (has.has('Conjunction')) return 7;
+  if (has.has('Verb')) return 2;
+  if (has.has('Adjective')) return 3;
+  if (has.has('Adverb')) return 4;
+  if (has.has('Noun')) return 1;
   return 8;
 }
 

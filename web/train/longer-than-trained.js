@@ -3,6 +3,7 @@
 // on copy-offset at length L, the same batches and seed for each, and draws each model's held-out
 // accuracy and loss at L, 2L, 4L and 8L (length-extrapolation.js). Loaded on the first click.
 import { el } from './train-dom.js';
+import { startTrainWorker } from './start-train-worker.js';
 import { SERIES_COLOURS, drawLines } from './train-plots.js';
 import { EXTRAPOLATION, evaluationLengths } from './length-extrapolation.js';
 
@@ -17,7 +18,6 @@ const NAMES = {
   absolute: 'learned absolute',
   none: 'none',
 };
-const startWorker = () => new Worker(new URL('./train-worker.js', import.meta.url), { type: 'module' });
 
 /**
  * Runs the experiment into `box` (its status line, two plots and a table); `settings` overrides
@@ -109,7 +109,7 @@ export function runLongerThanTrained(box, settings = {}) {
     draw();
   }).observe(out);
   return new Promise((resolve, reject) => {
-    const worker = startWorker();
+    const worker = startTrainWorker();
     status.textContent = `Training ${EXTRAPOLATION_SCHEMES.length} small models (copy-offset, ${s.steps} steps at length ${s.length}) in a background worker…`;
     worker.onmessage = ({ data }) => {
       if (data.type === 'extrapolation-row') {

@@ -8,10 +8,10 @@ export const TRAIN_CSS = `
 .relpos-train .train-buttons { display: flex; gap: 0.5rem; flex-wrap: wrap; }
 .relpos-train button, .relpos-train select, .relpos-train input[type="text"] { font: inherit; min-height: 2.2rem; }
 .relpos-train .train-status { font-variant-numeric: tabular-nums; min-width: 18rem; padding: 0.3rem 0; }
-.relpos-train .train-message { border-left: 4px solid var(--relpos-accent, #d55e00); padding: 0.4rem 0.7rem; margin: 0.5rem 0; background: var(--relpos-panel, transparent); }
+.relpos-train .train-message { border-left: 4px solid var(--relpos-accent, #d55e00); padding: 0.4rem 0.7rem; margin: 0.5rem 0; background: var(--relpos-panel, transparent); color: var(--relpos-fg, inherit); }
 .relpos-train .train-message.ok { border-left-color: var(--relpos-line, #0072b2); }
 .relpos-train .train-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 440px), 1fr)); gap: 1rem; }
-.relpos-train figure { margin: 0; padding: 0.6rem; border: 1px solid var(--relpos-border, #ccc); border-radius: 6px; background: var(--relpos-panel, transparent); min-width: 0; }
+.relpos-train figure { margin: 0; padding: 0.6rem; border: 1px solid var(--relpos-border, #ccc); border-radius: 6px; background: var(--relpos-panel, transparent); color: var(--relpos-fg, inherit); min-width: 0; }
 .relpos-train figure h3 { font-size: 1rem; margin: 0 0 0.3rem; }
 .relpos-train figure p { margin: 0.3rem 0; font-size: 0.92rem; }
 .relpos-train .train-canvas-wrap { width: 100%; min-width: 0; }

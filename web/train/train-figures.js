@@ -344,7 +344,7 @@ export function lossCaption(state) {
  * The part-of-speech figure's caption: what this head shows for the handbook's two claims under
  * the rule (pos-verdicts.js), in words and numbers.
  */
-export function claimsCaption(h, { layer, head, analysis, plateau }) {
+export function claimsCaption(h, { layer, head, analysis, plateau, corpus }) {
   const say = (name, what) => {
     const v = h.verdicts[name];
     if (v.verdict === 'untestable') return `${what}: this head ${verdictText(v)}.`;
@@ -354,6 +354,6 @@ export function claimsCaption(h, { layer, head, analysis, plateau }) {
     `Layer ${layer}, head ${head}, step ${analysis.step}${plateau?.settled ? '' : ' (provisional: the held-out loss is not yet within 10 % of its plateau)'}: for each part of speech of the query, the mean combined weight at each offset over the held-out windows (count of queries in brackets).`,
     say('determinerToFollowingNoun', 'The handbook says determiners attend to following nouns'),
     say('verbToPrecedingSubject', 'It says verbs attend to preceding subjects'),
-    'Coarse tags from the corpus’s tag set; a noun or pronoun within three words before a verb stands in for its subject.',
+    `Coarse parts of speech${corpus?.tagger ? ` from ${corpus.tagger}` : ''}; a noun or pronoun within three words before a verb stands in for its subject.`,
   ].join(' ');
 }

@@ -1,5 +1,5 @@
 // The first-load part of the "Learned position patterns" section: a button. Everything else (the
-// section's code, its worker, that worker's WebAssembly and the Brown corpus) is fetched only when
+// section's code, its worker, that worker's WebAssembly and the corpus) is fetched only when
 // the reader opens the section, or at once in the iframe view that asks for it (?embed=1&panels=train).
 const section = document.getElementById('train-section');
 const button = document.getElementById('train-open');

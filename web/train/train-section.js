@@ -1,5 +1,5 @@
-// The "Learned position patterns" section (README.md): a model trained on the corpus in a Web
-// Worker (train-worker.js), drawn as it learns. Loaded only when the reader opens the section
+// The "Learned position patterns" section (docs/training.md): a model trained on English text in a
+// Web Worker (train-worker.js), drawn as it learns. Loaded only when the reader opens the section
 // (train-loader.js, <relpos-train>): this module, the worker, its WebAssembly and the corpus are
 // the lazy chunk. The page thread only draws (small canvases, the six panels at n ≤ 32). This
 // file wires the controls (train-controls.js), the figures (train-figures.js) and the worker's
@@ -13,9 +13,9 @@ import { el, fmt } from './train-dom.js';
 import { DEFAULT_RUN } from './train-session.js';
 import { clearestHead, lossPlateau } from './pos-verdicts.js';
 import { modelFileTooLarge } from './model-files.js';
+import { startTrainWorker } from './start-train-worker.js';
 
-const CORPUS_URL = new URL('../../dist/brown-corpus.bin', import.meta.url).href;
-const startWorker = () => new Worker(new URL('./train-worker.js', import.meta.url), { type: 'module' });
+const CORPUS_URL = new URL('../../dist/training-corpus.bin', import.meta.url).href;
 /** The profile over training keeps at most this many snapshots (older ones thinned). */
 const MAX_HISTORY = 64;
 export { CORPUS_URL };
@@ -26,7 +26,7 @@ const thinned = (list) =>
 
 /**
  * Builds the section into `root` (an element or a shadow root) and starts its worker. Options:
- * task, preset (the first run's), autostart, corpusUrl (brown-corpus.bin), onRender (called once
+ * task, preset (the first run's), autostart, corpusUrl (training-corpus.bin), onRender (called once
  * the model is ready and after each reading drawn). Returns { worker, state, dispose }.
  */
 export function mountTrainSection(
@@ -259,7 +259,7 @@ export function mountTrainSection(
     },
   };
   const client = createTrainClient(
-    startWorker,
+    startTrainWorker,
     (data, latest) => handlers[data.type]?.(data, latest),
     (text) => setMessage(`The training worker failed: ${text}`),
   );

@@ -38,11 +38,34 @@ let trainSeq = 0;
 
 const post = (message, transfer = []) => self.postMessage({ seq, ...message }, transfer);
 
+let corpusUrl = null;
+
+/** What to do when the corpus cannot be read: where the file comes from and how to point to it. */
+const corpusHelp = (url, why) =>
+  `could not load the corpus ${url} (${why}). It is dist/training-corpus.bin of the relpos-wasm package ` +
+  '(dist/relpos-train.js and dist/relpos.html carry it inside); give its address in the corpus attribute, ' +
+  '<relpos-train corpus="training-corpus.bin">, or build it from a clone with npm run build. ' +
+  'The copy task needs no corpus.';
+
 async function loadCorpus(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`could not load the corpus (${response.status} ${response.statusText})`);
-  const stream = response.body.pipeThrough(new DecompressionStream('gzip'));
-  return decodeCorpus(new Uint8Array(await new Response(stream).arrayBuffer()));
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    throw new Error(corpusHelp(url, error.message), { cause: error });
+  }
+  if (!response.ok) throw new Error(corpusHelp(url, `HTTP ${response.status} ${response.statusText}`.trim()));
+  try {
+    const stream = response.body.pipeThrough(new DecompressionStream('gzip'));
+    return decodeCorpus(new Uint8Array(await new Response(stream).arrayBuffer()));
+  } catch (error) {
+    throw new Error(corpusHelp(url, `not a relpos corpus file: ${error.message}`), { cause: error });
+  }
+}
+
+/** The corpus, loaded on first need: the copy task trains without it. */
+async function corpusFor(task) {
+  if (task !== 'copy') corpus ??= await loadCorpus(corpusUrl);
 }
 
 function describeSession(extra = {}) {
@@ -55,9 +78,10 @@ function describeSession(extra = {}) {
     steps: session.steps,
     handbookProfile: Array.from(rp.localityProfile().profile), // the handbook's own settings (k = 5)
     baselines: session.lossBaselines(),
-    corpus: {
+    corpus: corpus && {
       source: corpus.header.source,
       terms: corpus.header.terms,
+      tagger: corpus.header.tagger ?? null,
       train: corpus.train.length,
       heldOut: corpus.heldOut.length,
     },
@@ -120,16 +144,18 @@ async function compileCore() {
 }
 
 const handlers = {
-  async init({ corpusUrl, task = run.task, preset = run.preset }) {
+  async init({ corpusUrl: url, task = run.task, preset = run.preset }) {
     rp = await createRelPos({ wasmModule: await compileCore() });
-    corpus = await loadCorpus(corpusUrl);
+    corpusUrl = url;
+    await corpusFor(task);
     run = { ...run, task, preset };
     newSession();
     post(describeSession());
     post({ type: 'analysis', ...session.analyse() });
   },
-  configure({ task, preset }) {
+  async configure({ task, preset }) {
     running = false;
+    await corpusFor(task);
     run = { ...run, task, preset };
     newSession();
     post(describeSession());
@@ -187,8 +213,9 @@ const handlers = {
       post({ type: 'exported', format, text: JSON.stringify(model) });
     }
   },
-  import({ bytes, name }) {
+  async import({ bytes, name }) {
     const data = readModelFile(new Uint8Array(bytes), name);
+    if (data?.task !== 'copy') await corpusFor(data?.task);
     let loaded;
     try {
       loaded = sessionFromExport(rp, corpus, data);
