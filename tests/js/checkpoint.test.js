@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos, openCheckpoint, biasMass, CheckpointError, SAVED_MODEL_FORMAT } from 'relpos-wasm';
 import { halfToNumber, parseCheckpointHeader } from '../../web/api/checkpoint-file.js';
+import { checkpointCaption, positionTablesJson, tablesFromJson } from '../../web/figures/checkpoint-view.js';
 
 let rp;
 let dir;
@@ -284,5 +285,46 @@ describe('checkpointPositions', () => {
     const { profile } = model.positionProfile({ layer: 1, head: 1 });
     expect(Array.from(tables[1].bias.subarray(5, 10))).toEqual([0, 0, 3, 5, 6].map((row) => profile[row]));
     model.dispose();
+  });
+});
+
+describe('the saved position tables', () => {
+  test('round-trip: the JSON a course page hosts gives back the same tables and caption', async () => {
+    const checkpoint = await openCheckpoint(bytes('t5-tiny.safetensors'));
+    const tables = await rp.checkpointPositions(checkpoint, { config: config() });
+    const json = JSON.parse(JSON.stringify(positionTablesJson(tables, { files: ['t5-tiny.safetensors'] })));
+    expect(JSON.stringify(json).length).toBeLessThan(12_000);
+    const back = tablesFromJson(json, 'saved.json');
+    for (const [i, table] of tables.entries()) {
+      expect(Array.from(back[i].bias)).toEqual(Array.from(table.bias));
+      expect(Array.from(back[i].offsets)).toEqual(Array.from(table.offsets));
+    }
+    expect(checkpointCaption(back)).toBe(checkpointCaption(tables));
+  });
+
+  test('a saved file that is not one gets an Error naming it and what is wrong', () => {
+    expect(() => tablesFromJson({ format: 'x' }, 'course.json')).toThrow(
+      'course.json is not a position-tables file this page reads: its "format" is not "relpos-position-tables".',
+    );
+    const bad = {
+      format: 'relpos-position-tables',
+      version: 1,
+      tables: [{ heads: 1, part: 'encoder', offsets: [0], bias: [['a']] }],
+    };
+    expect(() => tablesFromJson(bad, 'course.json')).toThrow('tables[0].bias[0] must hold 1 numbers');
+  });
+
+  test('the caption states the numbers biasMass gives', async () => {
+    const tables = await rp.checkpointPositions(await openCheckpoint(bytes('t5-tiny.safetensors')), {
+      config: config(),
+    });
+    const encoder = tables.find((t) => t.part === 'encoder');
+    const caption = checkpointCaption([encoder]);
+    const m = biasMass(encoder, 1, 64);
+    expect(caption).toContain(
+      `head 1, puts ${m.left.toFixed(2)} left, ${m.self.toFixed(2)} on itself, ${m.right.toFixed(2)} right`,
+    );
+    const back = [0, 1, 2, 3].filter((h) => biasMass(encoder, h, 64).left > biasMass(encoder, h, 64).right).length;
+    expect(caption).toContain(`leans back (more softmax mass left than right) in ${back} of 4 heads`);
   });
 });

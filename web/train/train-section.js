@@ -9,6 +9,7 @@ import { TRAIN_CSS } from './train-css.js';
 import { SERIES_COLOURS, drawHistory, drawLines } from './train-plots.js';
 import { CLAIMS, PRESETS, TASKS, DEFAULT_RUN, PROFILE_POS } from './train-session.js';
 import { POS_NAMES } from './corpus-format.js';
+import { mountCheckpointEntry } from './checkpoint-entry.js';
 
 const CORPUS_URL = new URL('../../dist/brown-corpus.bin', import.meta.url).href;
 const startWorker = () => new Worker(new URL('./train-worker.js', import.meta.url), { type: 'module' });
@@ -197,6 +198,10 @@ export function mountTrainSection(
       el(doc, 'label', {}, ['Load a saved model ', loadInput]),
     ]),
   );
+  // A real model's tables, drawn beside this model's and the handbook's (checkpoint-section.js).
+  const checkpoints = mountCheckpointEntry(lab, {
+    training: () => ({ state, heads: state.analysis ? headsOfLayer() : [], offsets: state.config && offsets() }),
+  });
 
   const worker = startWorker();
   const send = (data, transfer) => worker.postMessage(data, transfer);
@@ -250,7 +255,7 @@ export function mountTrainSection(
   };
   const drawProfiles = () => {
     if (!state.analysis) return;
-    inTasks([drawProfileLines, drawHandbook, drawHistoryFigure, drawAsymmetry, drawPos]);
+    inTasks([drawProfileLines, drawHandbook, drawHistoryFigure, drawAsymmetry, drawPos, checkpoints.refresh]);
   };
   const drawProfileLines = () => {
     const x = offsets();
@@ -547,6 +552,7 @@ export function mountTrainSection(
     state,
     dispose() {
       resize.disconnect();
+      checkpoints.dispose();
       worker.terminate();
     },
   };
