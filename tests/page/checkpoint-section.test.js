@@ -62,6 +62,11 @@ describe('the checkpoint part of the learned-patterns section', () => {
     expect(await page.$$eval('#checkpoint-encoder-mass tr', (rows) => rows.length)).toBe(5);
     expect(await page.textContent('#checkpoint-status')).toBe('t5-tiny.safetensors, config.json: 2 position tables.');
     await page.locator('#checkpoint-section').screenshot({ path: shot('checkpoint-light.png') });
+    // A phone: nothing wider than the screen once the figure has redrawn.
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.waitForFunction(() => document.documentElement.scrollWidth <= 360, null, { timeout: 20_000 });
+    await page.locator('#checkpoint-section').screenshot({ path: shot('checkpoint-phone.png') });
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     // A bad file: a message naming it, the drawing unchanged.
     await page.setInputFiles('#checkpoint-files', [at('bad-overlap.safetensors')]);
@@ -109,6 +114,25 @@ describe('the checkpoint part of the learned-patterns section', () => {
       (el) => el.shadowRoot.querySelector('.checkpoint-caption').textContent,
     );
     expect(inElement).toBe(caption);
+    await page.locator('#from-file').screenshot({ path: shot('checkpoint-element.png') });
+    // A src that is missing or not a position-tables file: a message naming it, nothing thrown.
+    await context.route('**/course/other.json', (route) =>
+      route.fulfill({ body: '{"format":"x"}', contentType: 'application/json' }),
+    );
+    const messageFor = async (src) =>
+      page.evaluate(async (value) => {
+        const element = document.querySelector('#from-file');
+        const rendered = new Promise((done) => element.addEventListener('relpos-render', done, { once: true }));
+        element.setAttribute('src', value);
+        await rendered;
+        return element.shadowRoot.querySelector('[part="message"]').textContent;
+      }, src);
+    expect(await messageFor('/course/missing.json')).toContain('/course/missing.json: could not be fetched (HTTP 404)');
+    expect(await messageFor('/course/other.json')).toContain(
+      'other.json is not a position-tables file this page reads: its "format" is not "relpos-position-tables".',
+    );
+    expect(problems.filter((p) => !/missing\.json|status of 404/.test(p))).toEqual([]);
+    problems.length = 0;
     // Without src it is the simulated profile again.
     await page.evaluate(() => document.querySelector('#from-file').removeAttribute('src'));
     await page.waitForFunction(() => document.querySelector('#from-file').view !== null);

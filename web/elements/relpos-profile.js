@@ -61,7 +61,12 @@ export class RelposProfileElement extends RelposBaseElement {
     }
     const url = new URL(src, document.baseURI).href;
     if (url !== this.loadedSrc) {
+      // Until the file is in, neither figure: a file that fails leaves only the message.
       this.tables = null;
+      this.loadedSrc = null;
+      this.view = null;
+      this.parts.figure.hidden = true;
+      this.checkpoint.root.hidden = true;
       const tables = await fetchTables(url);
       if (this.getAttribute('src') !== src) return null; // a newer src is on its way
       this.tables = tables;

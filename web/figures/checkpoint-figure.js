@@ -18,9 +18,9 @@ export const CHECKPOINT_CSS = `
 .relpos-checkpoint canvas { display: block; }
 .relpos-checkpoint .checkpoint-wrap { width: 100%; min-width: 0; }
 .relpos-checkpoint table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 0.85rem; width: 100%; margin-top: 0.4rem; }
-.relpos-checkpoint th, .relpos-checkpoint td { padding: 0.1rem 0.35rem; text-align: right; border-bottom: 1px solid var(--relpos-grid, #ddd); }
+.relpos-checkpoint th, .relpos-checkpoint td { padding: 0.1rem 0.25rem; text-align: right; border-bottom: 1px solid var(--relpos-grid, #ddd); }
 .relpos-checkpoint th:first-child, .relpos-checkpoint td:first-child { text-align: left; }
-.relpos-checkpoint .mass { display: flex; height: 0.7rem; min-width: 6rem; border-radius: 2px; overflow: hidden; }
+.relpos-checkpoint .mass { display: flex; height: 0.7rem; min-width: 2.5rem; border-radius: 2px; overflow: hidden; }
 .relpos-checkpoint .mass span { display: block; height: 100%; }
 .relpos-checkpoint .mass .left { background: #0072b2; }
 .relpos-checkpoint .mass .self { background: var(--relpos-muted, #888); }
