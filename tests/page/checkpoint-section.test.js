@@ -114,6 +114,17 @@ describe('the checkpoint part of the learned-patterns section', () => {
       (el) => el.shadowRoot.querySelector('.checkpoint-caption').textContent,
     );
     expect(inElement).toBe(caption);
+    // Only the file's figure shows, and each canvas fits its column.
+    const layout = await page.$eval('#from-file', (el) => ({
+      simulated: getComputedStyle(el.parts.figure).display,
+      beside: el.checkpoint.compare.figure.hidden, // no trained model beside it on a course page
+      overflow: [...el.shadowRoot.querySelectorAll('.relpos-checkpoint canvas')].map(
+        (c) => c.getBoundingClientRect().width - c.parentElement.clientWidth,
+      ),
+    }));
+    expect(layout.simulated).toBe('none');
+    expect(layout.beside).toBe(true);
+    expect(layout.overflow.every((px) => px <= 1)).toBe(true);
     await page.locator('#from-file').screenshot({ path: shot('checkpoint-element.png') });
     // A src that is missing or not a position-tables file: a message naming it, nothing thrown.
     await context.route('**/course/other.json', (route) =>

@@ -46,8 +46,8 @@ export class RelposProfileElement extends RelposBaseElement {
     if (!src) {
       this.tables = null;
       this.loadedSrc = null;
-      if (this.checkpoint) this.checkpoint.root.hidden = true;
-      this.parts.figure.hidden = false;
+      if (this.checkpoint) this.checkpoint.root.style.display = 'none';
+      this.parts.figure.style.display = '';
       const { settings, notes } = settingsFromAttributes(this, PROFILE_SETTINGS);
       this.view = computeProfile(rp, settings);
       this.redraw();
@@ -65,16 +65,16 @@ export class RelposProfileElement extends RelposBaseElement {
       this.tables = null;
       this.loadedSrc = null;
       this.view = null;
-      this.parts.figure.hidden = true;
-      this.checkpoint.root.hidden = true;
+      this.parts.figure.style.display = 'none';
+      this.checkpoint.root.style.display = 'none';
       const tables = await fetchTables(url);
       if (this.getAttribute('src') !== src) return null; // a newer src is on its way
       this.tables = tables;
       this.loadedSrc = url;
     }
     this.view = null;
-    this.parts.figure.hidden = true;
-    this.checkpoint.root.hidden = false;
+    this.parts.figure.style.display = 'none';
+    this.checkpoint.root.style.display = '';
     this.redraw();
     return [];
   }

@@ -105,16 +105,18 @@ const scaledToOne = (y) => {
 /**
  * Draws `tables` (checkpointPositions' entries; the first of each part is drawn) into the parts;
  * `beside`: [{ label, x, y }] profiles (the Brown-trained model's, the handbook's) drawn by shape
- * with the file's mean encoder head. Returns the caption's text.
+ * with the file's mean encoder head (null: no such figure, as in <relpos-profile src>). Returns the caption's text.
  */
-export function drawCheckpointFigure(parts, tables, { beside = [], window = MASS_WINDOW } = {}) {
+export function drawCheckpointFigure(parts, tables, { beside = null, window = MASS_WINDOW } = {}) {
   const doc = parts.root.ownerDocument;
   const shown = [];
+  // Every figure shown or hidden first, so that each canvas is drawn at its final column's width.
+  for (const name of ['encoder', 'decoder']) parts.parts[name].figure.hidden = !tables.some((t) => t.part === name);
+  parts.compare.figure.hidden = tables.length === 0 || beside === null;
   for (const name of ['encoder', 'decoder']) {
     const p = parts.parts[name];
     const all = tables.filter((t) => t.part === name);
     const table = all[0];
-    p.figure.hidden = !table;
     if (!table) continue;
     shown.push(table);
     const series = Array.from({ length: table.heads }, (_, h) => {
@@ -143,8 +145,8 @@ export function drawCheckpointFigure(parts, tables, { beside = [], window = MASS
     p.table.replaceChildren(...massTable(doc, table, headMasses(table, window), window));
   }
   const encoder = shown.find((t) => t.bidirectional) ?? shown[0];
-  parts.compare.figure.hidden = !encoder;
-  if (encoder) {
+  parts.compare.figure.hidden = !encoder || beside === null;
+  if (encoder && beside !== null) {
     const count = encoder.offsets.length;
     const mean = Array.from(encoder.offsets, (_, o) => {
       let sum = 0;
