@@ -148,8 +148,15 @@ const elements = [
     RelposProfileElement,
     'relpos-profile',
     'web/elements/relpos-profile.js',
-    'The simulated learned locality profile.',
-    [THEME],
+    "The simulated learned locality profile, or with src a real model's position tables saved by the page.",
+    [
+      THEME,
+      [
+        'src',
+        'a position-tables JSON saved by the page (docs/checkpoints.md), drawn instead of the simulation',
+        'string',
+      ],
+    ],
   ],
 ];
 

@@ -20,6 +20,8 @@ command -v clang-tidy >/dev/null || missing+=(clang-tidy)
 command -v mkdocs >/dev/null || missing+=(mkdocs)
 command -v jupyter-nbconvert >/dev/null || missing+=(jupyter-nbconvert)
 /usr/bin/python3 -c 'import ipykernel' 2>/dev/null || missing+=(python3-ipykernel)
+# The checkpoint tests write their safetensors files with numpy (tests/fixtures/make_checkpoints.py).
+/usr/bin/python3 -c 'import numpy' 2>/dev/null || missing+=(python3-numpy)
 # Debian's nbconvert HTML loads these from /usr/share/javascript (its Recommends).
 [ -f /usr/share/javascript/requirejs/require.min.js ] || missing+=(libjs-requirejs)
 [ -f /usr/share/javascript/mathjax/MathJax.js ] || missing+=(libjs-mathjax)

@@ -78,7 +78,8 @@ describe('bad element attributes', () => {
           const rendered = new Promise((done) =>
             el.addEventListener('relpos-render', (e) => done(e.detail.notes), { once: true }),
           );
-          for (const name of el.constructor.observedAttributes) el.setAttribute(name, bad);
+          // src (a file to fetch) has its bad values in checkpoint-section.test.js.
+          for (const name of el.constructor.observedAttributes) if (name !== 'src') el.setAttribute(name, bad);
           out[el.id] = {
             notes: await rendered,
             drawn: el.view !== null,

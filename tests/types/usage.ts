@@ -1,6 +1,16 @@
 // Compiled by `tsc -p tests/types` in the test command: the published .d.ts must accept the
 // README's uses and reject the misuses marked @ts-expect-error (an unused marker fails too).
-import { createRelPos, type Matrix } from 'relpos-wasm';
+import {
+  createRelPos,
+  openCheckpoint,
+  biasMass,
+  type BiasMass,
+  type Checkpoint,
+  type CheckpointDtype,
+  type CheckpointPositionTable,
+  type CheckpointTensorInfo,
+  type Matrix,
+} from 'relpos-wasm';
 
 const rp = await createRelPos();
 const m64: Matrix<Float64Array> = { rows: 2, cols: 2, data: new Float64Array(4) };
@@ -178,3 +188,22 @@ const t5Model = rp.createModel({ vocabSize: 8, position: { scheme: 't5', numBuck
 t5Model.dispose();
 // @ts-expect-error: no such scheme
 rp.createModel({ vocabSize: 8, position: { scheme: 'xpos' } });
+
+// Checkpoints: openCheckpoint, checkpointPositions, biasMass.
+async function checkpointUsage(file: Blob, index: Blob): Promise<void> {
+  const checkpoint: Checkpoint = await rp.openCheckpoint([index, file], { name: 'model' });
+  const first: CheckpointTensorInfo | undefined = checkpoint.tensors[0];
+  const tensor = await checkpoint.read(first ? first.name : 'x');
+  const dtype: CheckpointDtype = tensor.dtype;
+  const tables: CheckpointPositionTable[] = await rp.checkpointPositions(checkpoint, {
+    config: { relative_attention_num_buckets: 32 },
+    offsets: [-1, 0, 1],
+  });
+  const mass: BiasMass = biasMass(tables[0], 0, 64);
+  const bias: Float64Array = tables[0].bias;
+  const also: Checkpoint = await openCheckpoint(new Uint8Array(8));
+  void [dtype, mass.left, bias, also.files];
+  // @ts-expect-error the rule is 't5' or 'shaw'
+  void rp.checkpointPositions(checkpoint, { tensor: 'x', rule: 'alibi' });
+}
+void checkpointUsage;

@@ -5,8 +5,10 @@ import type {
   SchemeMethods,
   SinusoidalAttentionInputs,
 } from './schemes.js';
+import type { CheckpointMethods } from './checkpoint.js';
 
 export * from './schemes.js';
+export * from './checkpoint.js';
 
 declare global {
   // Symbol.dispose (TypeScript's lib esnext.disposable, @types/node) for projects whose lib lacks it.
@@ -242,7 +244,7 @@ export interface MemoryInfo {
 
 /** The position schemes' methods (t5Buckets, alibiSlopes, rope, sinusoidal): schemes.d.ts. */
 // eslint-disable-next-line @typescript-eslint/no-empty-interface, @typescript-eslint/no-empty-object-type
-export interface RelPos extends SchemeMethods {}
+export interface RelPos extends SchemeMethods, CheckpointMethods {}
 export declare class RelPos {
   private constructor();
   /** np.random.seed(seed); np.random.randn(count). */

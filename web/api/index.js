@@ -23,6 +23,8 @@ import { PANEL_NAMES, checkOutputs, emptyResult } from './attention-options.js';
 import { checkAttentionArgs, checkReadAttentionArgs, readAttentionArgs } from './attention-args.js';
 import { Model, resolveModelConfig, resolveSyntheticOptions } from './model.js';
 import * as schemes from './schemes.js';
+import { openCheckpoint } from './checkpoint-file.js';
+import { checkpointPositions } from './checkpoint-positions.js';
 
 export { MAX_CALL_BYTES, MAX_DIMENSION, MAX_MAIN_THREAD_WORK, MAX_SEED } from './limits.js';
 export { OUTPUT_NAMES } from './attention-options.js';
@@ -37,6 +39,13 @@ export {
   ROPE_DEFAULTS,
   SINUSOIDAL_DEFAULTS,
 } from './schemes.js';
+export { openCheckpoint, CheckpointError, CHECKPOINT_DTYPES, MAX_CHECKPOINT_HEADER_BYTES } from './checkpoint-file.js';
+export {
+  biasMass,
+  CHECKPOINT_OFFSET_REACH,
+  MAX_CHECKPOINT_OFFSET,
+  SAVED_MODEL_FORMAT,
+} from './checkpoint-positions.js';
 
 const F64 = Float64Array.BYTES_PER_ELEMENT;
 // The page's first-load module is built without the training engine (vite.config.js).
@@ -561,6 +570,21 @@ export class RelPos {
   }
 
   // ---- end of the position schemes
+
+  // ---- Checkpoints (docs/checkpoints.md): web/api/checkpoint-file.js, checkpoint-positions.js
+
+  /** A safetensors file (or an index and its shards): its tensors, read on demand. */
+  openCheckpoint(source, options) {
+    return openCheckpoint(source, options);
+  }
+
+  /** The position tables a checkpoint holds, as bias against offset per head. */
+  checkpointPositions(checkpoint, options) {
+    this.#live('checkpointPositions');
+    return checkpointPositions(this, checkpoint, options);
+  }
+
+  // ---- end of the checkpoints
 
   /** WASM memory in bytes: its whole size, and the part malloc has handed out. */
   memory() {

@@ -1,5 +1,5 @@
 // Types for relpos-wasm/elements and relpos-wasm/elements/bundle (hand-written; see web/elements/*.js).
-import type { AttentionResult, LocalityProfile } from '../api/index.js';
+import type { AttentionResult, CheckpointPositionTable, LocalityProfile } from '../api/index.js';
 
 /** The panel ids of <relpos-attention>'s `panels` attribute. */
 export type RelposPanelId =
@@ -191,6 +191,7 @@ export interface RelposProfileAttributes extends ElementAttributes {
   width?: Attribute;
   asymmetry?: Attribute;
   theme?: RelposTheme;
+  src?: string;
 }
 
 declare global {

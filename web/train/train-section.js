@@ -14,6 +14,7 @@ import { DEFAULT_RUN } from './train-session.js';
 import { clearestHead, lossPlateau } from './pos-verdicts.js';
 import { modelFileTooLarge } from './model-files.js';
 import { startTrainWorker } from './start-train-worker.js';
+import { mountCheckpointEntry } from './checkpoint-entry.js';
 
 const CORPUS_URL = new URL('../../dist/training-corpus.bin', import.meta.url).href;
 /** The profile over training keeps at most this many snapshots (older ones thinned). */
@@ -69,6 +70,16 @@ export function mountTrainSection(
   const { taskSelect, presetSelect, trainButton, pauseButton, resetButton, saveJson, saveNpz, loadInput } = controls;
   const { layerSelect, headSelect, sentenceInput, attention } = figures;
   lab.append(controls.bar, controls.message, figures.grid, controls.files);
+  // A real model's tables, drawn beside this model's and the handbook's (checkpoint-section.js).
+  const checkpoints = mountCheckpointEntry(lab, {
+    training: () => ({
+      state,
+      heads: state.analysis ? state.analysis.heads.filter((h) => h.layer === state.layer) : [],
+      offsets:
+        state.config &&
+        Array.from({ length: 2 * state.config.maxDistance + 1 }, (_, c) => c - state.config.maxDistance),
+    }),
+  });
   const setMessage = controls.setMessage;
 
   const showStatus = () => {
@@ -97,7 +108,7 @@ export function mountTrainSection(
   const drawProfiles = () => {
     if (!state.analysis) return;
     const reading = state.readings;
-    inTasks([...figures.readingSteps(state), () => (lab.dataset.readingsDrawn = String(reading))]);
+    inTasks([...figures.readingSteps(state), checkpoints.refresh, () => (lab.dataset.readingsDrawn = String(reading))]);
   };
 
   const requestSentence = () => {
@@ -329,6 +340,7 @@ export function mountTrainSection(
     worker,
     state,
     dispose() {
+      checkpoints.dispose();
       resize.disconnect();
       client.terminate();
     },

@@ -1,0 +1,145 @@
+// Lines of y against an integer offset on a symmetric log axis: x ↦ sign(x)·log₂(1 + |x|), so
+// offsets 0, ±1, ±2 … stay apart while ±256 still fits, and T5's log-spaced buckets show as
+// steps of growing width. Ticks at 0 and ±2ⁿ; dashed marks at chosen offsets (a table's reach);
+// a legend above. Colours from the canvas's CSS custom properties (--relpos-fg, --relpos-grid).
+import { fitCanvas, pixelRatio } from './canvas-size.js';
+import { cssColour } from './plot-axes.js';
+import { formatTick, niceTicks, withMinus } from './ticks.js';
+
+const MARGIN = { top: 10, right: 14, bottom: 40, left: 52 };
+
+/** The symmetric log of an offset: sign(x)·log₂(1 + |x|). */
+export const symlog = (x) => Math.sign(x) * Math.log2(1 + Math.abs(x));
+
+/** 0 and the powers of two up to `reach`, both signs, ascending. */
+export function symlogTicks(reach) {
+  const ticks = [0];
+  for (let p = 1; p <= reach; p *= 2) ticks.push(p, -p);
+  return ticks.sort((a, b) => a - b);
+}
+
+/**
+ * series: [{ label, x: offsets (ascending), y, colour, dashed? }]; reach: the axis runs −reach…reach;
+ * marks: offsets to draw a dashed vertical line at. Returns { yMin, yMax } as drawn.
+ */
+export function drawSymlogPlot(canvas, { series, reach, marks = [], xLabel, yLabel, height = 240 }) {
+  const style = getComputedStyle(canvas);
+  const fg = cssColour(style, '--relpos-fg', '#222');
+  const grid = cssColour(style, '--relpos-grid', '#ddd');
+  const font = `12px ${style.fontFamily || 'sans-serif'}`;
+  const cssWidth = Math.max(220, canvas.parentElement.clientWidth);
+  const measure = canvas.getContext('2d');
+  measure.font = font;
+  // Legend rows: the canvas grows by each extra row.
+  const places = [];
+  let lx = MARGIN.left;
+  let ly = 14;
+  for (const s of series) {
+    const w = measure.measureText(s.label).width + 26;
+    if (lx + w > cssWidth - 4 && lx > MARGIN.left) {
+      lx = MARGIN.left;
+      ly += 16;
+    }
+    places.push([lx, ly]);
+    lx += w;
+  }
+  const top = MARGIN.top + ly + 6;
+  const fullHeight = height + ly;
+  const { context: g, width } = fitCanvas(canvas, cssWidth, fullHeight, pixelRatio(canvas.parentElement));
+  g.clearRect(0, 0, width, fullHeight);
+  g.font = font;
+  let yMin = Infinity;
+  let yMax = -Infinity;
+  for (const s of series)
+    for (const v of s.y) {
+      if (v < yMin) yMin = v;
+      if (v > yMax) yMax = v;
+    }
+  if (!Number.isFinite(yMin)) [yMin, yMax] = [-1, 1];
+  if (yMax === yMin) [yMin, yMax] = [yMin - 1, yMax + 1];
+  const pad = (yMax - yMin) * 0.06;
+  const ticksY = niceTicks(yMin - pad, yMax + pad, 5);
+  const lo = Math.min(yMin - pad, ticksY[0]);
+  const hi = Math.max(yMax + pad, ticksY.at(-1));
+  const plotW = width - MARGIN.left - MARGIN.right;
+  const plotH = fullHeight - top - MARGIN.bottom;
+  const span = symlog(reach);
+  const px = (x) => MARGIN.left + ((symlog(x) + span) / (2 * span)) * plotW;
+  const py = (y) => top + (1 - (y - lo) / (hi - lo)) * plotH;
+  // Grid, ticks and labels.
+  g.strokeStyle = grid;
+  g.fillStyle = fg;
+  g.lineWidth = 1;
+  g.textAlign = 'right';
+  g.textBaseline = 'middle';
+  for (const t of ticksY) {
+    g.beginPath();
+    g.moveTo(MARGIN.left, Math.round(py(t)) + 0.5);
+    g.lineTo(MARGIN.left + plotW, Math.round(py(t)) + 0.5);
+    g.stroke();
+    g.fillText(withMinus(formatTick(t, ticksY)), MARGIN.left - 6, py(t));
+  }
+  const ticksX = symlogTicks(reach);
+  const room = plotW / ticksX.length;
+  g.textAlign = 'center';
+  g.textBaseline = 'top';
+  ticksX.forEach((t, i) => {
+    const x = Math.round(px(t)) + 0.5;
+    g.beginPath();
+    g.moveTo(x, top);
+    g.lineTo(x, top + plotH);
+    g.stroke();
+    const everyOther = room < 26 && Math.abs(t) > 1 && Math.log2(Math.abs(t)) % 2 === 1;
+    if (!everyOther || i === 0 || i === ticksX.length - 1) g.fillText(withMinus(String(t)), x, top + plotH + 5);
+  });
+  g.strokeStyle = fg;
+  g.beginPath();
+  g.moveTo(MARGIN.left, Math.round(py(0)) + 0.5);
+  g.lineTo(MARGIN.left + plotW, Math.round(py(0)) + 0.5);
+  g.stroke();
+  g.setLineDash([3, 3]);
+  for (const m of marks) {
+    if (Math.abs(m) > reach) continue;
+    g.beginPath();
+    g.moveTo(Math.round(px(m)) + 0.5, top);
+    g.lineTo(Math.round(px(m)) + 0.5, top + plotH);
+    g.stroke();
+  }
+  g.setLineDash([]);
+  g.textBaseline = 'bottom';
+  g.fillText(xLabel, MARGIN.left + plotW / 2, fullHeight - 2);
+  g.save();
+  g.translate(14, top + plotH / 2);
+  g.rotate(-Math.PI / 2);
+  g.textBaseline = 'middle';
+  g.fillText(yLabel, 0, 0);
+  g.restore();
+  // The series, then the legend.
+  g.lineWidth = 1.8;
+  g.lineJoin = 'round';
+  series.forEach((s, index) => {
+    g.strokeStyle = s.colour;
+    g.setLineDash(s.dashed ? [5, 3] : []);
+    g.beginPath();
+    let started = false;
+    for (let i = 0; i < s.x.length; i += 1) {
+      if (Math.abs(s.x[i]) > reach || !Number.isFinite(s.y[i])) continue;
+      if (started) g.lineTo(px(s.x[i]), py(s.y[i]));
+      else g.moveTo(px(s.x[i]), py(s.y[i]));
+      started = true;
+    }
+    g.stroke();
+    const [x, y] = places[index];
+    g.beginPath();
+    g.moveTo(x, y - 4);
+    g.lineTo(x + 16, y - 4);
+    g.stroke();
+    g.setLineDash([]);
+    g.fillStyle = fg;
+    g.textAlign = 'left';
+    g.textBaseline = 'alphabetic';
+    g.fillText(s.label, x + 20, y);
+  });
+  g.setLineDash([]);
+  return { yMin: lo, yMax: hi };
+}
