@@ -3,15 +3,21 @@
 import { checkBoolean, checkMatrix, checkOptions, checkShape, floatArrayType } from './validate.js';
 import { checkReusableResult, outputShapes, resolveAttentionOptions } from './attention-options.js';
 import { checkAllowed, checkHeads, checkKeyPadding, checkScale } from './attention-masks.js';
+import { checkPosition, checkSchemeHeads, checkSchemeTables, sinusoidalInputs } from './schemes.js';
 
-const INPUT_DEFAULTS = {
-  v: undefined,
-  relValues: undefined,
+// Each scheme's inputs (besides the required ones) and their defaults.
+const SHARED_DEFAULTS = {
   causal: false,
   scale: undefined,
   heads: undefined,
   keyPadding: undefined,
   allowed: undefined,
+  position: undefined,
+};
+const INPUTS = {
+  shaw: { required: ['q', 'k', 'relKeys'], defaults: { v: undefined, relValues: undefined, ...SHARED_DEFAULTS } },
+  sinusoidal: { required: ['x', 'wQ', 'wK'], defaults: { wV: undefined, ...SHARED_DEFAULTS } },
+  other: { required: ['q', 'k'], defaults: { v: undefined, ...SHARED_DEFAULTS } },
 };
 
 // A table's width: d (one table shared by every head) or heads · d (one per head).
@@ -38,20 +44,32 @@ function checkHeadColumns(where, name, matrix, heads) {
 }
 
 /**
- * Returns { q, k, relKeys, v, relValues, causal, n (keys), dK, dV (all heads' columns),
+ * Returns { position (the scheme and its settings), q, k, relKeys (null but for Shaw's), v,
+ * relValues, x, wQ, wK, wV (the sinusoidal scheme's, else null), causal, n (keys), dK, dV (all heads' columns),
  * heads, headDK, headDV, perHeadKeyTable, perHeadValueTable, scale (null: 1/√d_k), keyPadding,
  * allowed (Uint8Arrays or null), tableRows, queryRows, queryOffset, shapes (output name →
  * [rows, cols]), out, legacyOutput }.
  */
 export function checkAttentionArgs(where, inputs, options) {
-  const given = checkOptions(where, 'inputs', inputs, INPUT_DEFAULTS, ['q', 'k', 'relKeys']);
+  const scheme = inputs?.position === undefined ? { scheme: 'shaw' } : checkPosition(where, inputs.position);
+  const { required, defaults } = INPUTS[scheme.scheme] ?? INPUTS.other;
+  if (inputs !== null && typeof inputs === 'object') checkSchemeTables(where, scheme.scheme, inputs);
+  const given = checkOptions(where, 'inputs', inputs, defaults, required);
   const heads = checkHeads(where, given.heads);
-  const q = checkMatrix(where, 'q', given.q);
+  // The sinusoidal scheme's queries, keys and values are x's projections: their shapes stand in.
+  const projected = scheme.scheme === 'sinusoidal' ? sinusoidalInputs(where, given) : null;
+  const matrixOf = (name, like) => (projected ? projected.shapes[name] : checkMatrix(where, name, given[name], like));
+  const q = matrixOf('q');
   checkHeadColumns(where, 'q', q, heads);
   const dK = q.cols;
   const headDK = dK / heads;
-  const k = checkMatrix(where, 'k', given.k, q);
-  const chosen = resolveAttentionOptions(where, options, given.v !== undefined);
+  const k = matrixOf('k', q);
+  const chosen = resolveAttentionOptions(where, options, (projected ? projected.shapes.v : given.v) !== undefined);
+  if (projected && chosen.queryOffset !== null) {
+    throw new TypeError(
+      `${where}: queryOffset needs q; position.scheme 'sinusoidal' takes its queries from every row of x`,
+    );
+  }
   const queryOffset = chosen.queryOffset ?? 0;
   const n = k.rows;
   if (chosen.queryOffset === null) {
@@ -64,15 +82,16 @@ export function checkAttentionArgs(where, inputs, options) {
       );
     }
   }
-  const relKeys = checkMatrix(where, 'relKeys', given.relKeys, q);
-  const perHeadKeyTable = checkTableCols(where, 'relKeys', relKeys, heads, headDK, 'q.cols');
-  if (relKeys.rows % 2 !== 1) {
+  const shaw = scheme.scheme === 'shaw';
+  const relKeys = shaw ? checkMatrix(where, 'relKeys', given.relKeys, q) : null;
+  const perHeadKeyTable = shaw && checkTableCols(where, 'relKeys', relKeys, heads, headDK, 'q.cols');
+  if (shaw && relKeys.rows % 2 !== 1) {
     throw new RangeError(
       `${where}: relKeys.rows must be odd (2k + 1 rows for clipping distance k), got ${relKeys.rows}`,
     );
   }
-  const tableRows = relKeys.rows;
-  const v = given.v === undefined ? null : checkMatrix(where, 'v', given.v, q);
+  const tableRows = shaw ? relKeys.rows : 0;
+  const v = (projected ? projected.shapes.v : given.v) === undefined ? null : matrixOf('v', q);
   if (v) checkShape(where, 'v', v, { rows: { value: n, what: chosen.queryOffset === null ? 'q.rows' : 'k.rows' } });
   if (v) checkHeadColumns(where, 'v', v, heads);
   const headDV = v ? v.cols / heads : 0;
@@ -99,7 +118,15 @@ export function checkAttentionArgs(where, inputs, options) {
     }
     checkReusableResult(where, chosen.out, floatArrayType(q.data), shapes);
   }
+  if (scheme.scheme === 'rope' && headDK % 2 !== 0) {
+    throw new RangeError(
+      `${where}: q.cols${heads > 1 ? ' / heads' : ''} must be even for position.scheme 'rope' (it rotates pairs), got ${headDK}`,
+    );
+  }
+  checkSchemeHeads(where, scheme, heads);
   return {
+    position: scheme,
+    ...(projected ? projected.matrices : { x: null, wQ: null, wK: null, wV: null }),
     q,
     k,
     relKeys,

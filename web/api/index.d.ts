@@ -276,6 +276,10 @@ export declare class RelPos {
     inputs: AttentionInputs<A>,
     options: AttentionOptions<A, O>,
   ): SelectedResult<A, O>;
+  attention<A extends Float64Array | Float32Array, O extends OutputName = OutputName>(
+    inputs: SchemeAttentionInputs<A> | SinusoidalAttentionInputs<A>,
+    options: AttentionOptions<A, O>,
+  ): SelectedResult<A, O>;
   /** A result of zeros shaped for attention(inputs, options), to pass as its `out`. */
   allocateAttention<A extends Float64Array | Float32Array, O extends OutputName = OutputName>(
     inputs: AttentionInputs<A>,

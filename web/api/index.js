@@ -21,6 +21,7 @@ import { PANEL_NAMES, checkOutputs, emptyResult } from './attention-options.js';
 import { checkAttentionArgs } from './attention-args.js';
 import { Model, resolveModelConfig, resolveSyntheticOptions } from './model.js';
 import * as schemes from './schemes.js';
+import { ROPE_DEFAULTS, T5_BUCKET_DEFAULTS } from './schemes.js';
 
 export { MAX_CALL_BYTES, MAX_DIMENSION, MAX_SEED } from './limits.js';
 export { OUTPUT_NAMES } from './attention-options.js';
@@ -157,65 +158,84 @@ export class RelPos {
    */
   attention(inputs, options) {
     const where = 'attention';
-    // position: { scheme, … } (web/api/schemes.js); Shaw's, the default, runs on unchanged.
-    const scheme = schemes.positionScheme(where, inputs);
-    if (scheme !== 'shaw') {
-      return schemes.schemeAttention(this.#schemeHost(), inputs, schemes.schemeOut(where, scheme, options));
-    }
-    const a = checkAttentionArgs(where, schemes.withoutPosition(inputs), options);
-    const { q, k, relKeys, v, relValues, causal, n, dK, dV, tableRows, queryRows, shapes, out } = a;
+    const a = checkAttentionArgs(where, inputs, options);
+    const { position, q, k, relKeys, v, relValues, causal, n, dK, dV, tableRows, queryRows, shapes, out } = a;
     const ArrayType = floatArrayType(q.data); // this realm's type, also for an iframe's array
     const size = ArrayType.BYTES_PER_ELEMENT;
-    // One table of the call's buffers, by the names both sides use (cpp/bindings.cpp
-    // AttentionBuffers): elements each; a panel nobody asked for has none (address 0).
-    const lengths = {
-      queries: queryRows * dK,
-      keys: n * dK,
-      relativeKeys: tableRows * relKeys.cols,
-      values: n * dV,
-      relativeValues: relValues ? tableRows * relValues.cols : 0,
+    const { scheme } = position;
+    const sinusoidal = scheme === 'sinusoidal';
+    // Every region of the call as the core's AttentionRequest names it (cpp/bindings/attention.cpp):
+    // [rows, cols, data, element bytes]; a panel nobody asked for is 0 × 0.
+    const matrixOf = (m) => (m ? [m.rows, m.cols, m.data, size] : [0, 0, null, size]);
+    const regions = {
+      queries: sinusoidal ? matrixOf(null) : matrixOf(q),
+      keys: sinusoidal ? matrixOf(null) : matrixOf(k),
+      values: sinusoidal ? matrixOf(null) : matrixOf(v),
+      relativeKeys: matrixOf(relKeys),
+      relativeValues: matrixOf(relValues),
+      x: matrixOf(a.x),
+      queryWeights: matrixOf(a.wQ),
+      keyWeights: matrixOf(a.wK),
+      valueWeights: matrixOf(a.wV),
+      bucketBiases:
+        scheme === 't5'
+          ? [position.biasRows, position.numBuckets, ArrayType.from(position.biases), size]
+          : matrixOf(null),
+      slopes: scheme === 'alibi' ? [1, position.slopes.length, position.slopes, F64] : [0, 0, null, F64],
+      keyPadding: a.keyPadding ? [1, n, a.keyPadding, 1] : [0, 0, null, 1],
+      allowed: a.allowed ? [queryRows, n, a.allowed, 1] : [0, 0, null, 1],
       ...Object.fromEntries(
-        [...PANEL_NAMES, 'output'].map((name) => [name, shapes[name] ? shapes[name][0] * shapes[name][1] : 0]),
+        [...PANEL_NAMES, 'output'].map((name) => [
+          name,
+          shapes[name] ? [...shapes[name], null, size] : [0, 0, null, size],
+        ]),
       ),
     };
-    const names = Object.keys(lengths);
-    // The masks, in bytes (one per flag), after the numbers.
-    const masks = { keyPadding: a.keyPadding, allowed: a.allowed };
-    const maskNames = Object.keys(masks).filter((name) => masks[name] !== null);
-    const maskBytes = maskNames.reduce((sum, name) => sum + masks[name].length, 0);
-    const scratch = 2 * queryRows * tableRows + 4 * 32 * n;
-    checkBudget(where, `n = ${n}`, (Object.values(lengths).reduce((sum, x) => sum + x) + scratch) * size + maskBytes);
+    const names = Object.keys(regions);
+    const bytes = names.map((name) => regions[name][0] * regions[name][1] * regions[name][3]);
+    // Scratch in the core: Shaw's projected band, the panels of a block nobody asked for; the
+    // sinusoidal scheme's projections; the rotated queries and keys.
+    const scratch = (2 * queryRows * tableRows + 4 * 32 * n) * size + (sinusoidal ? 6 * n * (dK + dV) * size : 0);
+    checkBudget(where, `n = ${n}`, bytes.reduce((sum, x) => sum + x) + scratch);
 
-    return this.#call(
-      where,
-      [...names.map((name) => lengths[name] * size), ...maskNames.map((name) => masks[name].length)],
-      (addresses) => {
-        const at = Object.fromEntries(names.map((name, index) => [name, lengths[name] ? addresses[index] : 0]));
-        at.keyPadding = 0;
-        at.allowed = 0;
-        maskNames.forEach((name, index) => {
-          at[name] = addresses[names.length + index];
-          this.#arena.write(at[name], masks[name]);
-        });
-        this.#arena.write(at.queries, q.data);
-        this.#arena.write(at.keys, k.data);
-        this.#arena.write(at.relativeKeys, relKeys.data);
-        if (v) this.#arena.write(at.values, v.data);
-        if (relValues) this.#arena.write(at.relativeValues, relValues.data);
-        const run = ArrayType === Float64Array ? this.#core.attentionIntoFloat64 : this.#core.attentionIntoFloat32;
-        const request = { n, queryRows, firstQuery: a.queryOffset, dK: a.headDK, dV: a.headDV, tableRows, causal };
-        const { heads, perHeadKeyTable, perHeadValueTable } = a;
-        const headsAndScale = { heads, perHeadKeyTable, perHeadValueTable, scale: a.scale ?? 0 };
-        run({ ...request, hasRelativeValues: relValues !== null, ...headsAndScale }, at);
-        const result = out ?? {};
-        result.maxDistance = (tableRows - 1) / 2;
-        for (const [name, [rows, cols]] of Object.entries(shapes)) {
-          result[name] = matrix(rows, cols, this.#arena.read(at[name], ArrayType, rows * cols, out?.[name].data));
-        }
-        if (a.legacyOutput && !v) result.output = null;
-        return result;
-      },
-    );
+    return this.#call(where, bytes, (addresses) => {
+      const request = {
+        heads: a.heads,
+        causal,
+        firstQuery: a.queryOffset,
+        queryRows,
+        scale: a.scale ?? 0,
+        scheme: schemes.schemeCode(this.#core, scheme),
+        t5: {
+          numBuckets: position.numBuckets ?? T5_BUCKET_DEFAULTS.numBuckets,
+          maxDistance: position.maxDistance ?? T5_BUCKET_DEFAULTS.maxDistance,
+          bidirectional: position.bidirectional ?? T5_BUCKET_DEFAULTS.bidirectional,
+        },
+        base: position.base ?? ROPE_DEFAULTS.base,
+        layout: schemes.layoutCode(this.#core, position.layout),
+      };
+      names.forEach((name, index) => {
+        const [rows, cols, data] = regions[name];
+        const address = bytes[index] ? addresses[index] : 0;
+        if (data && address) this.#arena.write(address, data);
+        request[name] = { address, rows, cols, bytes: bytes[index] };
+      });
+      const run = ArrayType === Float64Array ? this.#core.attentionIntoFloat64 : this.#core.attentionIntoFloat32;
+      const refused = run(request);
+      if (refused) throw new Error(`${where}: the core refused the request: ${refused}`);
+      const result = out ?? {};
+      result.maxDistance = scheme === 'shaw' ? (tableRows - 1) / 2 : null;
+      if (scheme !== 'shaw') result.position = schemes.describePosition(position);
+      for (const [name, [rows, cols]] of Object.entries(shapes)) {
+        result[name] = matrix(
+          rows,
+          cols,
+          this.#arena.read(request[name].address, ArrayType, rows * cols, out?.[name].data),
+        );
+      }
+      if (a.legacyOutput && !v) result.output = null;
+      return result;
+    });
   }
 
   /**
@@ -224,7 +244,7 @@ export class RelPos {
    */
   allocateAttention(inputs, options) {
     const a = checkAttentionArgs('allocateAttention', inputs, options);
-    const result = emptyResult(floatArrayType(a.q.data), a.shapes, (a.tableRows - 1) / 2);
+    const result = emptyResult(floatArrayType(a.q.data), a.shapes, a.relKeys ? (a.tableRows - 1) / 2 : null);
     if (a.legacyOutput && !a.v) result.output = null;
     return result;
   }
@@ -414,7 +434,7 @@ export class RelPos {
   createModel(config) {
     this.#live('createModel');
     const resolved = resolveModelConfig('createModel', config);
-    if (!this.#core.ModelHandle) throw new Error(NO_TRAINING('createModel'));
+    if (!this.#core.ModelHandleFloat32) throw new Error(NO_TRAINING('createModel'));
     const host = {
       core: this.#core,
       arena: this.#arena,

@@ -74,11 +74,14 @@ export class RelPosPool {
     const where = 'attention';
     const a = checkAttentionArgs(where, inputs, options);
     const ArrayType = a.q.data.constructor;
-    const parts = splitRows(a.queryRows, this.#workers.length);
+    // The sinusoidal scheme's queries are x's rows: one worker computes them all.
+    const whole = a.position.scheme === 'sinusoidal';
+    const parts = whole ? [{ first: 0, count: a.queryRows }] : splitRows(a.queryRows, this.#workers.length);
     const outputs = Object.keys(a.shapes);
     const shared = {
       k: compact(a.k),
-      relKeys: compact(a.relKeys),
+      ...(a.relKeys ? { relKeys: compact(a.relKeys) } : {}),
+      ...(inputs.position !== undefined ? { position: inputs.position } : {}),
       causal: a.causal,
       heads: a.heads,
       ...(a.v ? { v: compact(a.v) } : {}),
@@ -88,6 +91,7 @@ export class RelPosPool {
     };
     const results = await Promise.all(
       parts.map(({ first, count }, index) => {
+        if (whole) return this.#send(this.#workers[index], 'attention', [inputs, { outputs }], []);
         const data = a.q.data.slice(first * a.dK, (first + count) * a.dK);
         const q = { rows: count, cols: a.dK, data };
         const transfer = [data.buffer];
@@ -102,7 +106,8 @@ export class RelPosPool {
       }),
     );
     // One part (or one worker): its arrays are the result, unless there is an `out` to fill.
-    const result = a.out ?? (parts.length === 1 ? results[0] : emptyResult(ArrayType, a.shapes, (a.tableRows - 1) / 2));
+    const maxDistance = a.relKeys ? (a.tableRows - 1) / 2 : null;
+    const result = a.out ?? (parts.length === 1 ? results[0] : emptyResult(ArrayType, a.shapes, maxDistance));
     if (result !== results[0] || a.out) {
       for (const name of outputs) {
         const cols = a.shapes[name][1];
@@ -120,7 +125,8 @@ export class RelPosPool {
         });
       }
     }
-    result.maxDistance = (a.tableRows - 1) / 2;
+    result.maxDistance = maxDistance;
+    if (results[0].position) result.position = results[0].position;
     if (a.legacyOutput && !a.v) result.output = null;
     return result;
   }
@@ -128,7 +134,7 @@ export class RelPosPool {
   /** A result of zeros shaped for attention(inputs, options), to pass as `out`. */
   async allocateAttention(inputs, options) {
     const a = checkAttentionArgs('allocateAttention', inputs, options);
-    const result = emptyResult(a.q.data.constructor, a.shapes, (a.tableRows - 1) / 2);
+    const result = emptyResult(a.q.data.constructor, a.shapes, a.relKeys ? (a.tableRows - 1) / 2 : null);
     if (a.legacyOutput && !a.v) result.output = null;
     return result;
   }
