@@ -48,7 +48,7 @@ function checkHeadColumns(where, name, matrix, heads) {
  * relValues, x, wQ, wK, wV (the sinusoidal scheme's, else null), causal, n (keys), dK, dV (all heads' columns),
  * heads, headDK, headDV, perHeadKeyTable, perHeadValueTable, scale (null: 1/√d_k), keyPadding,
  * allowed (Uint8Arrays or null), tableRows, queryRows, queryOffset, shapes (output name →
- * [rows, cols]), out, legacyOutput }.
+ * [rows, cols]), out }.
  */
 export function checkAttentionArgs(where, inputs, options) {
   const scheme = inputs?.position === undefined ? { scheme: 'shaw' } : checkPosition(where, inputs.position);
@@ -109,9 +109,8 @@ export function checkAttentionArgs(where, inputs, options) {
   const allowed = checkAllowed(where, given.allowed, q.rows, n);
   const dV = v ? v.cols : 0;
   const shapes = outputShapes(chosen.outputs, q.rows, n, dV, heads);
-  const legacyOutput = options === undefined || chosen.out === options || options.outputs === undefined;
   if (chosen.out !== undefined) {
-    if (legacyOutput && !v && chosen.out.output !== null && chosen.out.output !== undefined) {
+    if (options?.outputs === undefined && !v && chosen.out.output !== null && chosen.out.output !== undefined) {
       throw new TypeError(
         `${where}: out has an output (it came from a call with v) but this call has no v; pass the result of a call without v as out`,
       );
@@ -149,6 +148,5 @@ export function checkAttentionArgs(where, inputs, options) {
     queryOffset,
     shapes,
     out: chosen.out,
-    legacyOutput,
   };
 }

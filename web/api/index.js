@@ -145,10 +145,10 @@ export class RelPos {
   }
 
   /**
-   * Every panel of relative self-attention for queries q, keys k (n × d_k) and the key table
-   * relKeys ((2k + 1) × d_k, which sets the clipping distance k); with values v (n × d_v) also
-   * the output, plus the value table relValues ((2k + 1) × d_v) if given. Options (or, as the
-   * second argument itself, an earlier result to write into):
+   * Every panel of self-attention for queries q, keys k (n × d_k) and the key table relKeys
+   * ((2k + 1) × d_k, which sets the clipping distance k), or another position scheme
+   * (`position`, docs/schemes.md); with values v (n × d_v) also the output, plus the value table
+   * relValues ((2k + 1) × d_v) if given. Options:
    * - outputs: the names to compute and return (OUTPUT_NAMES; default all, the output with v);
    *   the core computes only those and what they need, and only those are copied out;
    * - out: a result of an earlier call (or allocateAttention()) with the same shapes, outputs
@@ -233,7 +233,6 @@ export class RelPos {
           this.#arena.read(request[name].address, ArrayType, rows * cols, out?.[name].data),
         );
       }
-      if (a.legacyOutput && !v) result.output = null;
       return result;
     });
   }
@@ -245,7 +244,6 @@ export class RelPos {
   allocateAttention(inputs, options) {
     const a = checkAttentionArgs('allocateAttention', inputs, options);
     const result = emptyResult(floatArrayType(a.q.data), a.shapes, a.relKeys ? (a.tableRows - 1) / 2 : null);
-    if (a.legacyOutput && !a.v) result.output = null;
     return result;
   }
 

@@ -127,7 +127,6 @@ export class RelPosPool {
     }
     result.maxDistance = maxDistance;
     if (results[0].position) result.position = results[0].position;
-    if (a.legacyOutput && !a.v) result.output = null;
     return result;
   }
 
@@ -135,7 +134,6 @@ export class RelPosPool {
   async allocateAttention(inputs, options) {
     const a = checkAttentionArgs('allocateAttention', inputs, options);
     const result = emptyResult(a.q.data.constructor, a.shapes, a.relKeys ? (a.tableRows - 1) / 2 : null);
-    if (a.legacyOutput && !a.v) result.output = null;
     return result;
   }
 
