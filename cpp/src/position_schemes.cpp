@@ -138,13 +138,16 @@ void AbsoluteInputs<T>::computeSinusoidal(ConstMatrixRef<T> x, ConstMatrixRef<T>
   template void applyRope<T>(ConstMatrixRef<T>, const Eigen::Ref<const Vector<double>>&, \
                              const RopeParams&, MatrixRef<T>);                           \
   template void sinusoidalEncoding<T>(double, Index, MatrixRef<T>);                      \
-  template void t5BiasByOffset<T>(const T5BucketParams&, const T*, Index, T*);           \
-  template void alibiBiasByOffset<T>(double, Index, T*);                                 \
   template struct AbsoluteInputs<T>;
 
 RELPOS_INSTANTIATE(float)
 RELPOS_INSTANTIATE(double)
 
 #undef RELPOS_INSTANTIATE
+
+template void t5BiasByOffset<float>(const T5BucketParams&, const float*, Index, float*);
+template void t5BiasByOffset<double>(const T5BucketParams&, const double*, Index, double*);
+template void alibiBiasByOffset<float>(double, Index, float*);
+template void alibiBiasByOffset<double>(double, Index, double*);
 
 }  // namespace relpos
