@@ -140,7 +140,7 @@ async function main() {
     'Median ms of a full attention (all five n × n panels and the output); (×) = that time / relpos time, same run.',
   );
   console.log(
-    'relpos returns new arrays each call; "out=" writes into an earlier result\'s arrays (attention(inputs, out)); "core" is the WASM core alone (its stage times), without copying inputs in and results out: the like of the native builds.',
+    'relpos returns new arrays each call; "out=" writes into an earlier result\'s arrays (attention(inputs, { out })); "core" is the WASM core alone (its stage times), without copying inputs in and results out: the like of the native builds.',
   );
 
   const numpy = runNumpy(sizes, 1);
@@ -157,9 +157,9 @@ async function main() {
     const ours32 = await medianMs(() => rp.attention(m32));
     const stages32 = rp.lastTimings();
     const reused = rp.attention(m32);
-    const reuse32 = await medianMs(() => rp.attention(m32, reused));
+    const reuse32 = await medianMs(() => rp.attention(m32, { out: reused }));
     const core32 = await medianMs(
-      () => rp.attention(m32, reused),
+      () => rp.attention(m32, { out: reused }),
       () => coreMs(rp),
     );
     const ours64 = await medianMs(() => rp.attention(m64));
@@ -250,10 +250,10 @@ async function main() {
     const m32 = asMatrices(inputsFor(rp, n, k, Float32Array));
     const reused = rp.attention(m32);
     const core = await medianMs(
-      () => rp.attention(m32, reused),
+      () => rp.attention(m32, { out: reused }),
       () => coreMs(rp),
     );
-    const out = await medianMs(() => rp.attention(m32, reused));
+    const out = await medianMs(() => rp.attention(m32, { out: reused }));
     const fresh = await medianMs(() => rp.attention(m32));
     const two = await medianMs(() => rp.attention(m32, { outputs: ['combinedWeights', 'output'] }));
     const panels = Object.values(reused).filter((m) => m?.data?.length === n * n);
@@ -273,7 +273,7 @@ async function main() {
       ['what', 'ms'],
       [
         ['the core alone (its stage times)', fmt(core)],
-        ['attention(inputs, out): copies in and out, no allocation', fmt(out)],
+        ['attention(inputs, { out }): copies in and out, no allocation', fmt(out)],
         ['attention(inputs): fresh result arrays', fmt(fresh)],
         ["attention(inputs, { outputs: ['combinedWeights', 'output'] }): 1 panel fresh", fmt(two)],
         [`no WASM: ${panels.length} new Float32Array(n²), first touch of each page`, fmt(allocate)],

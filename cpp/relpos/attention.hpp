@@ -1,4 +1,5 @@
-// Relative self-attention (Shaw et al. 2018; docs/maths.md), templated on the scalar (float,
+// Self-attention with a position term (docs/maths.md, docs/schemes.md): Shaw et al.'s relative
+// tables, an offset bias, a rotation, an absolute encoding or none; templated on the scalar (float,
 // double). Every function writes into caller-owned Maps; the workspace holds the only scratch
 // memory and is reused from call to call, so a steady stream of same-sized calls allocates nothing.
 #pragma once
@@ -7,6 +8,7 @@
 
 #include "relpos/matrix_types.hpp"
 #include "relpos/packed_gemm.hpp"
+#include "relpos/position_term.hpp"
 
 namespace relpos {
 
@@ -31,7 +33,7 @@ template <typename T>
 struct AttentionInputs {
   ConstMatrixView<T> queries;         // n_q x d_k: queries firstQuery ... firstQuery + n_q - 1
   ConstMatrixView<T> keys;            // n x d_k (n_q = n, firstQuery = 0 for self-attention)
-  ConstMatrixView<T> relativeKeys;    // (2k + 1) x d_k
+  ConstMatrixView<T> relativeKeys;    // (2k + 1) x d_k (PositionKind::kShaw; else 0 x 0)
   ConstMatrixView<T> values;          // n x d_v, or 0 x 0 for no output
   ConstMatrixView<T> relativeValues;  // (2k + 1) x d_v, or 0 x 0 for no value position term
   bool causal = false;
@@ -69,6 +71,9 @@ class AttentionWorkspace {
   PackedRight<T> values;          // V in panels
   PackedRight<T> relativeKeys;    // the rows of a^K that some query reads, transposed
   PackedRight<T> relativeValues;  // the same rows of a^V
+  PackedRight<T> positionedKeys;  // kRotation, kAbsolute: the keys the combined scores read
+  Matrix<T> rotatedQueries, rotatedKeys;
+  Vector<double> positions;
   // One block of rows against a band of table rows: projections, then bucketed weights.
   MatrixMap<T> blockTable(Index rows, Index cols);
   // Scratch rows for a panel a block needs but nobody asked for (slot 0-3).
@@ -91,23 +96,37 @@ struct AttentionTimings {
   double valuePosition = 0;   // the bucketed a^V term
 };
 
-// Every requested panel of relative self-attention; the shapes are the caller's to check. Runs
-// block of rows by block of rows (each stage while the block is in cache); the position terms
-// touch only the band of table rows a block reads: n · min(n + block, 2k + 1) · d work each.
+// Every requested panel of self-attention with the position term; the shapes are the caller's to
+// check. Runs block of rows by block of rows (each stage while the block is in cache); Shaw's
+// terms touch only the band of table rows a block reads: n · min(n + block, 2k + 1) · d work each.
 // Blocks start at multiples of kAttentionBlockRows of the query position, so a caller that
 // splits the queries (firstQuery) at such multiples gets every row bit for bit as in one call.
 constexpr Index kAttentionBlockRows = 32;
 template <typename T>
+void computeAttention(const AttentionInputs<T>& in, const PositionTerm<T>& position,
+                      AttentionWorkspace<T>& workspace, AttentionPanels<T>& panels,
+                      AttentionTimings* timings = nullptr);
+// Shaw's tables (PositionKind::kShaw).
+template <typename T>
 void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& workspace,
-                      AttentionPanels<T>& panels, AttentionTimings* timings = nullptr);
+                      AttentionPanels<T>& panels, AttentionTimings* timings = nullptr) {
+  computeAttention(in, PositionTerm<T>{}, workspace, panels, timings);
+}
 
 // h heads side by side (docs/maths.md §9): queries n_q x (h d_k), keys n x (h d_k), values
 // n x (h d_v); each relative table either shared by every head ((2k + 1) x d_k, as Shaw et al.)
 // or one per head ((2k + 1) x (h d_k)), told apart by its width. Each panel is h blocks of n_q
 // rows, head after head (PyTorch's [h, n_q, n]); the output n_q x (h d_v), heads side by side.
-// Calls computeAttention once per head on the heads' columns (strided Maps, no copies).
+// Calls computeAttention once per head on the heads' columns (strided Maps, no copies); the
+// position term's queries and keys are split alike, its offset biases by biasHeadStride.
+template <typename T>
+void computeHeads(const AttentionInputs<T>& in, const PositionTerm<T>& position, Index heads,
+                  AttentionWorkspace<T>& workspace, AttentionPanels<T>& panels,
+                  AttentionTimings* timings = nullptr);
 template <typename T>
 void computeHeads(const AttentionInputs<T>& in, Index heads, AttentionWorkspace<T>& workspace,
-                  AttentionPanels<T>& panels, AttentionTimings* timings = nullptr);
+                  AttentionPanels<T>& panels, AttentionTimings* timings = nullptr) {
+  computeHeads(in, PositionTerm<T>{}, heads, workspace, panels, timings);
+}
 
 }  // namespace relpos

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "relpos/position_term.hpp"
+
 namespace relpos {
 
 // Defaults: the JS API repeats them (web/api/defaults.js, model.js); tests/js/defaults.test.js
@@ -22,22 +24,11 @@ struct ModelConfig {
   bool causal = false;         // position i attends to keys j <= i only
   bool perHeadTables = false;  // one a^K / a^V table per head (default: shared by a layer's heads)
   std::uint32_t seed = 0;      // initial parameters are np.random.seed(seed) Gaussians, scaled
-  // The position scheme (docs/schemes.md, ModelPosition): Shaw's tables above, or another;
-  // T5's buckets use numBuckets and bucketDistance (its maxDistance).
-  int positionScheme = 0;
+  // The position scheme (docs/schemes.md): Shaw's tables above, or another; T5's buckets use
+  // numBuckets and bucketDistance (its maxDistance).
+  PositionScheme positionScheme = PositionScheme::kShaw;
   int numBuckets = 32;
   int bucketDistance = 128;
-};
-
-// ModelConfig::positionScheme. Every scheme but kShaw leaves out the a^K / a^V tables.
-enum class ModelPosition : int {
-  kShaw = 0,
-  kT5 = 1,          // one learned bias per layer, head and bucket, added to the scores
-  kAlibi = 2,       // -m_h |j - i|, the ALiBi paper's slopes for the layer's heads
-  kRope = 3,        // queries and keys rotated by position (interleaved pairs, base 10000)
-  kSinusoidal = 4,  // Vaswani et al.'s encoding added to the embeddings
-  kAbsolute = 5,    // a learned seqLen x dModel table added to the embeddings
-  kNone = 6,        // no position at all
 };
 
 // An empty string if the configuration is usable, else what is wrong with it.

@@ -1,14 +1,15 @@
 // Position schemes beside Shaw's (docs/schemes.md): T5's bucketed biases, ALiBi's linear biases,
 // RoPE's rotations, the original sinusoidal encoding and none. Offsets are key minus query
 // (j - i), as everywhere in this project. Every function writes into caller-owned memory; the
-// shapes and parameters are the caller's to check (web/api/schemes.js does).
+// shapes and parameters are the caller's to check (web/api/schemes.js does). attention() with a
+// scheme is computeAttention with the scheme's PositionTerm (relpos/position_term.hpp).
 #pragma once
 
 #include <cstdint>
 
-#include "relpos/attention.hpp"
 #include "relpos/matrix_types.hpp"
 #include "relpos/packed_gemm.hpp"
+#include "relpos/position_term.hpp"
 
 namespace relpos {
 
@@ -34,16 +35,6 @@ void t5Buckets(const T5BucketParams& params, OffsetMatrixMap out);
 // (docs/schemes.md §2). out.size() is H >= 1.
 void alibiSlopes(Eigen::Ref<Vector<double>> out);
 
-enum class RopeLayout : int {
-  kInterleaved = 0,  // pairs (2t, 2t + 1): RoFormer (Su et al. 2021)
-  kHalf = 1,         // pairs (t, t + d/2): GPT-NeoX, LLaMA
-};
-
-struct RopeParams {
-  double base = 10000;
-  RopeLayout layout = RopeLayout::kInterleaved;
-};
-
 // out = x with row r's pair t rotated by positions[r] * base^(-2t/d) (docs/schemes.md §3); d even.
 // out may alias x.
 template <typename T>
@@ -55,49 +46,26 @@ void applyRope(ConstMatrixRef<T> x, const Eigen::Ref<const Vector<double>>& posi
 template <typename T>
 void sinusoidalEncoding(double base, Index firstPosition, MatrixRef<T> out);
 
-enum class PositionScheme : int { kNone = 0, kT5 = 1, kAlibi = 2, kRope = 3, kSinusoidal = 4 };
-
-// What position adds, per scheme (docs/schemes.md §5). bucketBiases: numBuckets values (T5).
+// PositionKind::kOffsetBias's biases for n keys: out(o + n - 1) = the bias of offset o = j - i,
+// o = -(n - 1) ... n - 1 (2n - 1 values).
+// T5: biases[t5Bucket(o)], numBuckets biases (docs/schemes.md §1).
 template <typename T>
-struct SchemePosition {
-  PositionScheme scheme = PositionScheme::kNone;
-  T5BucketParams t5;
-  const T* bucketBiases = nullptr;  // T5: numBuckets values
-  double slope = 0;                 // ALiBi
-  RopeParams rope;
-  double base = 10000;  // sinusoidal
+void t5BiasByOffset(const T5BucketParams& params, const T* biases, Index n, T* out);
+// ALiBi: -slope · |o| (docs/schemes.md §2).
+template <typename T>
+void alibiBiasByOffset(double slope, Index n, T* out);
+
+// The inputs of attention with an absolute encoding (docs/schemes.md §4): content queries and
+// keys x W_Q, x W_K; positioned ones (x + p) W_Q, (x + p) W_K; values (x + p) W_V. Reused.
+template <typename T>
+struct AbsoluteInputs {
+  Matrix<T> queries, keys, values, positionedQueries, positionedKeys;
+  Matrix<T> placed;  // x + p
+  PackedRight<T> packed;
+  // p = sinusoidalEncoding(base) of positions 0 ... n - 1; the queries of x's rows firstQuery
+  // ... firstQuery + queryRows - 1; wV 0 x 0 for no values.
+  void computeSinusoidal(ConstMatrixRef<T> x, ConstMatrixRef<T> wQ, ConstMatrixRef<T> wK,
+                         ConstMatrixRef<T> wV, double base, Index firstQuery, Index queryRows);
 };
-
-// The inputs: queries, keys (n x d_k) and values (n x d_v or 0 x 0) for every scheme but
-// sinusoidal, which reads x (n x d_model) and the projections W_Q, W_K (d_model x d_k) and W_V
-// (d_model x d_v or 0 x 0) instead, and adds the encoding to x before them.
-template <typename T>
-struct SchemeInputs {
-  ConstMatrixMap<T> queries;
-  ConstMatrixMap<T> keys;
-  ConstMatrixMap<T> values;
-  ConstMatrixMap<T> x;
-  ConstMatrixMap<T> queryWeights;
-  ConstMatrixMap<T> keyWeights;
-  ConstMatrixMap<T> valueWeights;
-  bool causal;
-};
-
-// Scratch for schemeAttention, reused from call to call.
-template <typename T>
-struct SchemeWorkspace {
-  Matrix<T> queries, keys, values;              // content-only (sinusoidal) or rotated (RoPE)
-  Matrix<T> placed, placedQueries, placedKeys;  // sinusoidal: x + PE and its projections
-  Vector<double> positions;
-  Vector<T> byOffset;    // T5: the bias of each offset -(n - 1) .. n - 1
-  PackedRight<T> right;  // the right operand of each product, packed (packed_gemm.hpp)
-};
-
-// Every panel of AttentionPanels for a scheme: content = q_i . k_j / sqrt(d_k) without
-// position; positionBiases = what the scheme adds (combined - content for RoPE and sinusoidal);
-// output = combined weights times the values (for sinusoidal, of x + PE).
-template <typename T>
-void schemeAttention(const SchemeInputs<T>& in, const SchemePosition<T>& position,
-                     SchemeWorkspace<T>& workspace, AttentionPanels<T>& panels);
 
 }  // namespace relpos

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "relpos/attention.hpp"
 #include "relpos/matrix_types.hpp"
 #include "relpos/model_config.hpp"
 #include "relpos/packed_gemm.hpp"
@@ -134,11 +135,11 @@ class TransformerModel {
   void backwardChunk(const std::int32_t* tokens, int sequences, int seqLen);
   void attentionForward(int layer, int sequences, int seqLen);
   void attentionBackward(int layer, int sequences, int seqLen, MatrixRef<T> dHeads);
-  // The other position schemes (ModelPosition): scores q kᵀ/√d_k plus a fixed or learned bias,
-  // queries and keys rotated first for RoPE; the embeddings' position term is in forwardChunk.
-  bool shawPositions() const { return config_.positionScheme == 0; }
+  // The forward pass is computeAttention per (sequence, head) with the scheme's PositionTerm;
+  // the other position schemes' backward pass (PositionScheme): scores q kᵀ/√d_k plus a fixed or
+  // learned bias, queries and keys rotated first for RoPE; the embeddings' term is in forwardChunk.
+  bool shawPositions() const { return config_.positionScheme == PositionScheme::kShaw; }
   void setUpPositions();  // the constructor's part for them
-  void schemeAttentionForward(int layer, int sequences, int seqLen);
   void schemeAttentionBackward(int layer, int sequences, int seqLen, MatrixRef<T> dHeads);
   // Rotates rows of m (positions 0 … rows − 1) by +angle (forward) or −angle (backward).
   void rotate(MatrixRef<T> m, bool inverse) const;
@@ -159,9 +160,11 @@ class TransformerModel {
   // Backward scratch.
   Matrix<T> dX_, dNormed1_, dHidden_, dHeads_, dQueries_, dKeys_, dValues_, dU_;
   // Per (sequence, head) attention scratch.
-  Matrix<T> scores_, dWeights_, projected_, buckets_;
+  Matrix<T> dWeights_, projected_, buckets_;
   PackedRight<T> packed_;
-  Vector<T> passPanels_;  // one depth pass of the weight gradients' right operand, in panels
+  AttentionWorkspace<T> attentionWorkspace_;
+  Vector<T> biasByOffset_;  // one head's T5 or ALiBi bias of each offset −(n − 1) … n − 1
+  Vector<T> passPanels_;    // one depth pass of the weight gradients' right operand, in panels
   long adamSteps_ = 0;
   int lastSeqLen_ = 0;
   // Position schemes other than Shaw's.

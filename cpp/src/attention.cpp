@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "relpos/exp_kernels.hpp"
+#include "relpos/position_schemes.hpp"
 #include "relpos/relative_offsets.hpp"
 #include "relpos/simd_vectors.hpp"
 
@@ -186,37 +187,65 @@ Index AttentionWorkspace<T>::elements() const {
   Index panels = 0;
   for (const Vector<T>& storage : blockPanels_) panels += storage.size();
   return keys.storedElements() + values.storedElements() + relativeKeys.storedElements() +
-         relativeValues.storedElements() + blockTable_.size() + panels;
+         relativeValues.storedElements() + positionedKeys.storedElements() + rotatedQueries.size() +
+         rotatedKeys.size() + blockTable_.size() + panels;
 }
 
 template <typename T>
-void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& workspace,
-                      AttentionPanels<T>& panels, AttentionTimings* timings) {
+void computeAttention(const AttentionInputs<T>& in, const PositionTerm<T>& position,
+                      AttentionWorkspace<T>& workspace, AttentionPanels<T>& panels,
+                      AttentionTimings* timings) {
   const Index queryRows = in.queries.rows();
   const Index n = in.keys.rows();
   const Index firstQuery = in.firstQuery;
-  const Index k = clippingDistance(in.relativeKeys.rows());
+  const bool shaw = position.kind == PositionKind::kShaw;
+  // kRotation, kAbsolute: the combined scores come from positioned queries and keys.
+  const bool positionedScores =
+      position.kind == PositionKind::kRotation || position.kind == PositionKind::kAbsolute;
+  const Index k = shaw ? clippingDistance(in.relativeKeys.rows()) : 0;
   // docs/maths.md §3: the caller's scale, or 1/sqrt(d_k).
   const T scale = in.scale > T(0) ? in.scale : inverseSqrt<T>(in.queries.cols());
   const bool masked = in.keyPadding.size() != 0 || in.allowed.size() != 0;
   // What is asked for, and what that needs (docs/kernels.md "Only the panels asked for").
   const bool needOutput = in.values.size() != 0 && panels.output.size() != 0;
-  const bool needRelativeValues = needOutput && in.relativeValues.size() != 0;
+  const bool needRelativeValues = shaw && needOutput && in.relativeValues.size() != 0;
   const bool needCombinedWeights = needOutput || panels.combinedWeights.size() != 0;
   const bool needCombined = needCombinedWeights || panels.combinedScores.size() != 0;
-  const bool needPosition = needCombined || panels.positionBiases.size() != 0;
+  const bool askedPosition = panels.positionBiases.size() != 0;
+  // Added terms: position is computed, then combined = content + position; positioned scores:
+  // combined is computed, then position = combined - content.
+  const bool needPosition = !positionedScores && (needCombined || askedPosition);
+  const bool needPositioned = positionedScores && (needCombined || askedPosition);
   const bool needContentWeights = panels.contentWeights.size() != 0;
-  const bool needContent = needCombined || needContentWeights || panels.contentScores.size() != 0;
+  const bool needContent = (positionedScores ? askedPosition : needCombined) ||
+                           needContentWeights || panels.contentScores.size() != 0;
   constexpr Index width = kPanelWidth<T>;
   StageClock clock(timings);
   if (queryRows == 0) return;
 
   // Only the table rows some query reads are packed: at most n + n_q - 1 of them.
-  const TableRows used = tableRowsRead(firstQuery, firstQuery + queryRows, n, k);
+  const TableRows used =
+      shaw ? tableRowsRead(firstQuery, firstQuery + queryRows, n, k) : TableRows{0, 0};
   if (needContent) workspace.keys.packTransposed(in.keys);
   clock.lap(&AttentionTimings::contentScores);
-  if (needPosition) {
+  if (shaw && needPosition) {
     workspace.relativeKeys.packTransposed(in.relativeKeys.middleRows(used.first, used.count));
+  }
+  // docs/schemes.md §3: the queries at firstQuery + r and the keys at j, rotated.
+  const bool rotation = position.kind == PositionKind::kRotation && needPositioned;
+  if (rotation) {
+    Vector<double>& positions = workspace.positions;
+    positions.resize(std::max(queryRows, n));
+    for (Index r = 0; r < queryRows; ++r) positions(r) = static_cast<double>(firstQuery + r);
+    workspace.rotatedQueries.resize(queryRows, in.queries.cols());
+    applyRope<T>(in.queries, positions.head(queryRows), position.rotation,
+                 workspace.rotatedQueries);
+    for (Index j = 0; j < n; ++j) positions(j) = static_cast<double>(j);
+    workspace.rotatedKeys.resize(n, in.keys.cols());
+    applyRope<T>(in.keys, positions.head(n), position.rotation, workspace.rotatedKeys);
+    workspace.positionedKeys.packTransposed(workspace.rotatedKeys);
+  } else if (needPositioned) {
+    workspace.positionedKeys.packTransposed(position.positionedKeys);
   }
   clock.lap(&AttentionTimings::positionBiases);
   if (needOutput) workspace.values.pack(in.values);
@@ -232,27 +261,42 @@ void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& works
     const Index rows = std::min((i / kBlockRows + 1) * kBlockRows - i, queryRows - first);
     const auto queries = in.queries.middleRows(first, rows);
     auto content = blockRows(panels.contentScores, first, rows, workspace, 0, n);
-    auto position = blockRows(panels.positionBiases, first, rows, workspace, 1, n);
+    auto positionRows = blockRows(panels.positionBiases, first, rows, workspace, 1, n);
     auto combined = blockRows(panels.combinedScores, first, rows, workspace, 2, n);
     auto combinedWeights = blockRows(panels.combinedWeights, first, rows, workspace, 3, n);
-    const TableRows band = tableRowsRead(i, i + rows, n, k);
+    const TableRows band = shaw ? tableRowsRead(i, i + rows, n, k) : TableRows{0, 0};
 
     // docs/maths.md §3: content(i, j) = scale · q_i . k_j (scale 1/sqrt(d_k) by default).
     if (needContent) multiplyPacked<T>(queries, workspace.keys, scale, false, content);
     clock.lap(&AttentionTimings::contentScores);
 
-    // position(i, j) = scale · q_i . a^K[clip(j - i) + k]: project onto the block's band
-    // (from a whole panel, so the projection's first column is panel-aligned), then gather.
-    if (needPosition) {
+    if (needPosition && shaw) {
+      // position(i, j) = scale · q_i . a^K[clip(j - i) + k]: project onto the block's band
+      // (from a whole panel, so the projection's first column is panel-aligned), then gather.
       const Index firstPanel = (band.first - used.first) / width;
       const Index projectedCols = band.first - used.first + band.count - firstPanel * width;
       MatrixMap<T> projected = workspace.blockTable(rows, projectedCols);
       multiplyPacked<T>(queries, workspace.relativeKeys, scale, false, projected, 0, firstPanel);
-      gatherByOffset<T>(projected, i, used.first + firstPanel * width, k, position);
+      gatherByOffset<T>(projected, i, used.first + firstPanel * width, k, positionRows);
+    } else if (needPosition && position.kind == PositionKind::kOffsetBias) {
+      // position(i, j) = bias[j - i], the window of the offsets -i ... n - 1 - i.
+      const ConstMatrixMap<T> byOffset(position.biasByOffset, 1, 2 * n - 1);
+      for (Index r = 0; r < rows; ++r) {
+        positionRows.row(r) = byOffset.middleCols(n - 1 - (i + r), n);
+      }
+    } else if (needPosition) {
+      positionRows.setZero();
+    } else if (needPositioned) {
+      // combined(i, j) = scale · q'_i . k'_j; position = combined - content.
+      const auto positioned =
+          rotation ? ConstMatrixView<T>(workspace.rotatedQueries.middleRows(first, rows))
+                   : ConstMatrixView<T>(position.positionedQueries.middleRows(first, rows));
+      multiplyPacked<T>(positioned, workspace.positionedKeys, scale, false, combined);
+      if (askedPosition) positionRows.noalias() = combined - content;
     }
     clock.lap(&AttentionTimings::positionBiases);
 
-    if (needCombined) combined.noalias() = content + position;
+    if (needCombined && !positionedScores) combined.noalias() = content + positionRows;
     if (masked) {
       const ConstFlagMap allowed(in.allowed.size() != 0 ? in.allowed.data() + first * n : nullptr,
                                  in.allowed.size() != 0 ? rows : 0, in.allowed.size() != 0 ? n : 0);
@@ -293,10 +337,11 @@ void computeAttention(const AttentionInputs<T>& in, AttentionWorkspace<T>& works
 }
 
 template <typename T>
-void computeHeads(const AttentionInputs<T>& in, Index heads, AttentionWorkspace<T>& workspace,
-                  AttentionPanels<T>& panels, AttentionTimings* timings) {
+void computeHeads(const AttentionInputs<T>& in, const PositionTerm<T>& position, Index heads,
+                  AttentionWorkspace<T>& workspace, AttentionPanels<T>& panels,
+                  AttentionTimings* timings) {
   if (heads <= 1) {
-    computeAttention(in, workspace, panels, timings);
+    computeAttention(in, position, workspace, panels, timings);
     return;
   }
   const Index queryRows = in.queries.rows();
@@ -329,6 +374,14 @@ void computeHeads(const AttentionInputs<T>& in, Index heads, AttentionWorkspace<
                                  in.keyPadding,
                                  in.allowed,
                                  in.scale};
+    const PositionTerm<T> headPosition{position.kind,
+                                       position.biasByOffset == nullptr
+                                           ? nullptr
+                                           : position.biasByOffset + h * position.biasHeadStride,
+                                       position.biasHeadStride,
+                                       position.rotation,
+                                       columns(position.positionedQueries, h, dK),
+                                       columns(position.positionedKeys, h, dK)};
     const bool output = panels.output.size() != 0;
     Eigen::Map<Matrix<T>, Eigen::Unaligned, Strided> outputColumns(
         output ? panels.output.data() + h * dV : nullptr, output ? queryRows : 0, output ? dV : 0,
@@ -336,7 +389,7 @@ void computeHeads(const AttentionInputs<T>& in, Index heads, AttentionWorkspace<
     AttentionPanels<T> part{block(panels.contentScores, h),   block(panels.positionBiases, h),
                             block(panels.combinedScores, h),  block(panels.contentWeights, h),
                             block(panels.combinedWeights, h), outputColumns};
-    computeAttention(one, workspace, part, timings != nullptr ? &head : nullptr);
+    computeAttention(one, headPosition, workspace, part, timings != nullptr ? &head : nullptr);
     total.contentScores += head.contentScores;
     total.positionBiases += head.positionBiases;
     total.softmax += head.softmax;
@@ -349,10 +402,11 @@ void computeHeads(const AttentionInputs<T>& in, Index heads, AttentionWorkspace<
 #define RELPOS_INSTANTIATE(T)                                                             \
   template void softmaxRows<T>(ConstMatrixRef<T>, bool, MatrixRef<T>, Index);             \
   template class AttentionWorkspace<T>;                                                   \
-  template void computeAttention<T>(const AttentionInputs<T>&, AttentionWorkspace<T>&,    \
-                                    AttentionPanels<T>&, AttentionTimings*);              \
-  template void computeHeads<T>(const AttentionInputs<T>&, Index, AttentionWorkspace<T>&, \
-                                AttentionPanels<T>&, AttentionTimings*);
+  template void computeAttention<T>(const AttentionInputs<T>&, const PositionTerm<T>&,    \
+                                    AttentionWorkspace<T>&, AttentionPanels<T>&,          \
+                                    AttentionTimings*);                                   \
+  template void computeHeads<T>(const AttentionInputs<T>&, const PositionTerm<T>&, Index, \
+                                AttentionWorkspace<T>&, AttentionPanels<T>&, AttentionTimings*);
 
 RELPOS_INSTANTIATE(float)
 RELPOS_INSTANTIATE(double)

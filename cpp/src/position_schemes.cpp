@@ -7,25 +7,11 @@
 namespace relpos {
 namespace {
 
-template <typename T>
-T inverseSqrt(Index d) {
-  return T(1) / std::sqrt(static_cast<T>(d));
-}
-
 // get_slopes_power_of_2(count): start = 2^(-2^-(log2(count) - 3)) = 2^(-8/count), slope i =
 // start * start^i (docs/schemes.md §2), written as the reference code writes it.
 void powerOfTwoSlopes(Index count, double* out) {
   const double start = std::pow(2.0, -std::pow(2.0, -(std::log2(static_cast<double>(count)) - 3)));
   for (Index i = 0; i < count; ++i) out[i] = start * std::pow(start, static_cast<double>(i));
-}
-
-// out = alpha · a · b^T with the project's kernel (Eigen's own product would add its code to the
-// module for both scalars).
-template <typename T>
-void multiplyTransposed(ConstMatrixRef<T> a, ConstMatrixRef<T> b, T alpha, PackedRight<T>& packed,
-                        MatrixRef<T> out) {
-  packed.packTransposed(b);
-  multiplyPacked<T>(a, packed, alpha, false, out);
 }
 
 // out = a · b, out resized to a.rows() x b.cols() first.
@@ -35,13 +21,6 @@ void multiplyInto(ConstMatrixRef<T> a, ConstMatrixRef<T> b, PackedRight<T>& pack
   out.resize(a.rows(), b.cols());
   packed.pack(b);
   multiplyPacked<T>(a, packed, T(1), false, out);
-}
-
-// content(i, j) = a_i . b_j / sqrt(d_k) (docs/maths.md §3).
-template <typename T>
-void scaledScores(ConstMatrixRef<T> a, ConstMatrixRef<T> b, PackedRight<T>& packed,
-                  MatrixRef<T> out) {
-  multiplyTransposed<T>(a, b, inverseSqrt<T>(a.cols()), packed, out);
 }
 
 }  // namespace
@@ -126,88 +105,49 @@ void sinusoidalEncoding(double base, Index firstPosition, MatrixRef<T> out) {
 }
 
 template <typename T>
-void schemeAttention(const SchemeInputs<T>& in, const SchemePosition<T>& position,
-                     SchemeWorkspace<T>& workspace, AttentionPanels<T>& panels) {
-  const bool sinusoidal = position.scheme == PositionScheme::kSinusoidal;
-  const Index n = sinusoidal ? in.x.rows() : in.queries.rows();
-  const bool hasValues = sinusoidal ? in.valueWeights.size() != 0 : in.values.size() != 0;
+void t5BiasByOffset(const T5BucketParams& params, const T* biases, Index n, T* out) {
+  for (Index c = 0; c < 2 * n - 1; ++c) out[c] = biases[t5Bucket(c - (n - 1), params)];
+}
 
-  if (sinusoidal) {
-    // docs/schemes.md §4: content from Q = X W_Q, K = X W_K; combined from (X + PE) W_Q, W_K.
-    PackedRight<T>& packed = workspace.right;
-    multiplyInto<T>(in.x, in.queryWeights, packed, workspace.queries);
-    multiplyInto<T>(in.x, in.keyWeights, packed, workspace.keys);
-    workspace.placed.resize(n, in.x.cols());
-    sinusoidalEncoding<T>(position.base, 0, workspace.placed);
-    workspace.placed += in.x;
-    multiplyInto<T>(workspace.placed, in.queryWeights, packed, workspace.placedQueries);
-    multiplyInto<T>(workspace.placed, in.keyWeights, packed, workspace.placedKeys);
-    scaledScores<T>(workspace.queries, workspace.keys, packed, panels.contentScores);
-    scaledScores<T>(workspace.placedQueries, workspace.placedKeys, packed, panels.combinedScores);
-    panels.positionBiases.noalias() = panels.combinedScores - panels.contentScores;
-  } else {
-    scaledScores<T>(in.queries, in.keys, workspace.right, panels.contentScores);
-    switch (position.scheme) {
-      case PositionScheme::kT5:
-        // bias(i, j) = b[bucket(j - i)], unscaled (docs/schemes.md §1).
-        workspace.byOffset.resize(2 * n - 1);
-        for (Index c = 0; c < 2 * n - 1; ++c) {
-          workspace.byOffset(c) = position.bucketBiases[t5Bucket(c - (n - 1), position.t5)];
-        }
-        for (Index i = 0; i < n; ++i) {
-          panels.positionBiases.row(i) = workspace.byOffset.segment(n - 1 - i, n).transpose();
-        }
-        break;
-      case PositionScheme::kAlibi:
-        // bias(i, j) = -m |j - i| (docs/schemes.md §2).
-        for (Index i = 0; i < n; ++i) {
-          for (Index j = 0; j < n; ++j) {
-            panels.positionBiases(i, j) =
-                static_cast<T>(-position.slope * static_cast<double>(std::abs(j - i)));
-          }
-        }
-        break;
-      case PositionScheme::kRope:
-        // docs/schemes.md §3: combined = rope(q_i, i) . rope(k_j, j) / sqrt(d_k).
-        workspace.positions = Vector<double>::LinSpaced(n, 0, static_cast<double>(n - 1));
-        workspace.queries.resize(n, in.queries.cols());
-        workspace.keys.resize(n, in.keys.cols());
-        applyRope<T>(in.queries, workspace.positions, position.rope, workspace.queries);
-        applyRope<T>(in.keys, workspace.positions, position.rope, workspace.keys);
-        scaledScores<T>(workspace.queries, workspace.keys, workspace.right, panels.combinedScores);
-        panels.positionBiases.noalias() = panels.combinedScores - panels.contentScores;
-        break;
-      default:
-        panels.positionBiases.setZero();
-        break;
-    }
-    if (position.scheme != PositionScheme::kRope) {
-      panels.combinedScores.noalias() = panels.contentScores + panels.positionBiases;
-    }
+template <typename T>
+void alibiBiasByOffset(double slope, Index n, T* out) {
+  for (Index c = 0; c < 2 * n - 1; ++c) {
+    out[c] = static_cast<T>(-slope * static_cast<double>(std::abs(c - (n - 1))));
   }
-  softmaxRows<T>(panels.contentScores, in.causal, panels.contentWeights);
-  softmaxRows<T>(panels.combinedScores, in.causal, panels.combinedWeights);
-  if (!hasValues) return;
-  if (sinusoidal) {
-    multiplyInto<T>(workspace.placed, in.valueWeights, workspace.right, workspace.values);
-    workspace.right.pack(workspace.values);
+}
+
+template <typename T>
+void AbsoluteInputs<T>::computeSinusoidal(ConstMatrixRef<T> x, ConstMatrixRef<T> wQ,
+                                          ConstMatrixRef<T> wK, ConstMatrixRef<T> wV, double base,
+                                          Index firstQuery, Index queryRows) {
+  multiplyInto<T>(x.middleRows(firstQuery, queryRows), wQ, packed, queries);
+  multiplyInto<T>(x, wK, packed, keys);
+  placed.resize(x.rows(), x.cols());
+  sinusoidalEncoding<T>(base, 0, placed);
+  placed += x;
+  multiplyInto<T>(placed.middleRows(firstQuery, queryRows), wQ, packed, positionedQueries);
+  multiplyInto<T>(placed, wK, packed, positionedKeys);
+  if (wV.size() != 0) {
+    multiplyInto<T>(placed, wV, packed, values);
   } else {
-    workspace.right.pack(in.values);
+    values.resize(0, 0);
   }
-  multiplyPacked<T>(panels.combinedWeights, workspace.right, T(1), false, panels.output);
 }
 
 #define RELPOS_INSTANTIATE(T)                                                            \
   template void applyRope<T>(ConstMatrixRef<T>, const Eigen::Ref<const Vector<double>>&, \
                              const RopeParams&, MatrixRef<T>);                           \
   template void sinusoidalEncoding<T>(double, Index, MatrixRef<T>);                      \
-  template struct SchemeWorkspace<T>;                                                    \
-  template void schemeAttention<T>(const SchemeInputs<T>&, const SchemePosition<T>&,     \
-                                   SchemeWorkspace<T>&, AttentionPanels<T>&);
+  template struct AbsoluteInputs<T>;
 
 RELPOS_INSTANTIATE(float)
 RELPOS_INSTANTIATE(double)
 
 #undef RELPOS_INSTANTIATE
+
+template void t5BiasByOffset<float>(const T5BucketParams&, const float*, Index, float*);
+template void t5BiasByOffset<double>(const T5BucketParams&, const double*, Index, double*);
+template void alibiBiasByOffset<float>(double, Index, float*);
+template void alibiBiasByOffset<double>(double, Index, double*);
 
 }  // namespace relpos

@@ -24,15 +24,16 @@ std::string checkModelConfig(const ModelConfig& c) {
   if (c.maxDistance < 0) return "maxDistance must be at least 0";
   if (c.seqLen < 1) return "seqLen must be at least 1";
   if (c.maxBatchSize < 1) return "maxBatchSize must be at least 1";
-  if (c.positionScheme < 0 || c.positionScheme > 6) return "positionScheme must be from 0 to 6";
-  if (c.positionScheme == static_cast<int>(ModelPosition::kT5)) {
+  const int scheme = static_cast<int>(c.positionScheme);
+  if (scheme < 0 || scheme > 6) return "positionScheme must be from 0 to 6";
+  if (c.positionScheme == PositionScheme::kT5) {
     // One-way (causal) buckets use all numBuckets for keys before the query, else half.
     const int exact = (c.causal ? c.numBuckets : c.numBuckets / 2) / 2;
     if (c.numBuckets < 4) return "numBuckets must be at least 4";
     if (c.bucketDistance <= exact)
       return "bucketDistance must exceed the exact buckets (numBuckets / 4, causal: / 2)";
   }
-  if (c.positionScheme == static_cast<int>(ModelPosition::kRope) && (c.dModel / c.heads) % 2 != 0)
+  if (c.positionScheme == PositionScheme::kRope && (c.dModel / c.heads) % 2 != 0)
     return "RoPE needs an even head width (dModel / heads)";
   return "";
 }
@@ -242,7 +243,7 @@ TransformerModel<T>::TransformerModel(const ModelConfig& config) : config_(confi
     lp.value = add(p + "attention.value", {d, d}, inD);
     lp.output = add(p + "attention.output", {d, d}, inD);
     const double tableScale = 1.0 / std::sqrt(static_cast<double>(dk));
-    if (config.positionScheme == static_cast<int>(ModelPosition::kT5)) {
+    if (config.positionScheme == PositionScheme::kT5) {
       lp.bucketBiases = add(p + "attention.bucketBiases", {H, config.numBuckets}, tableScale);
     }
     if (!shawPositions()) {
@@ -298,7 +299,7 @@ TransformerModel<T>::TransformerModel(const ModelConfig& config) : config_(confi
     m->setZero(R, d);
   }
   dHidden_.setZero(R, f);
-  scores_.setZero(n, n);
+  biasByOffset_.setZero(2 * n - 1);
   dWeights_.setZero(n, n);
   projected_.setZero(n, rows);
   buckets_.setZero(n, rows);
@@ -388,33 +389,39 @@ typename TransformerModel<T>::RelativeTables TransformerModel<T>::relativeTables
 template <typename T>
 __attribute__((noinline)) void TransformerModel<T>::attentionForward(int layer, int sequences,
                                                                      int seqLen) {
-  if (!shawPositions()) {
-    schemeAttentionForward(layer, sequences, seqLen);
-    return;
-  }
   LayerActivations& a = activations_[layer];
-  const Index n = seqLen, H = config_.heads, dk = headWidth(), k = config_.maxDistance;
-  const T scale = T(1) / std::sqrt(static_cast<T>(dk));
-  auto projected = projected_.topRows(n);
-  auto buckets = buckets_.topRows(n);
-  for (Index b = 0; b < sequences; ++b) {
-    for (Index h = 0; h < H; ++h) {
+  const LayerParameters& lp = layerParameters_[layer];
+  const Index n = seqLen, H = config_.heads, N = config_.seqLen;
+  const auto scheme = config_.positionScheme;
+  const ConstMatrixMap<T> none(nullptr, 0, 0);
+  // Shaw's tables, T5's and ALiBi's biases by offset, or nothing (RoPE rotates the queries and
+  // keys in place first: the backward pass reads them rotated; the absolute schemes are in x).
+  PositionTerm<T> position;
+  position.kind = scheme == PositionScheme::kShaw ? PositionKind::kShaw
+                  : scheme == PositionScheme::kT5 || scheme == PositionScheme::kAlibi
+                      ? PositionKind::kOffsetBias
+                      : PositionKind::kNone;
+  position.biasByOffset = biasByOffset_.data();
+  for (Index h = 0; h < H; ++h) {
+    // docs/schemes.md: T5's b[bucket(j − i)], ALiBi's −m_h |j − i|, unscaled.
+    if (scheme == PositionScheme::kT5) {
+      const T* biases = parameters_.data() + lp.bucketBiases + h * config_.numBuckets;
+      for (Index c = 0; c < 2 * n - 1; ++c) biasByOffset_(c) = biases[bucketOf_[c + N - n]];
+    } else if (scheme == PositionScheme::kAlibi) {
+      alibiBiasByOffset<T>(slopes_[h], n, biasByOffset_.data());
+    }
+    for (Index b = 0; b < sequences; ++b) {
       auto [q, keys, values, w] = headView(a, b, h, n);
-      const auto [aK, aV] = relativeTables(layer, h);
-      product(q, keys, true, w, false);        // q kᵀ
-      product(q, aK, true, projected, false);  // q a^Kᵀ, gathered by offset
-      addGathered<T>(projected, k, w);
-      for (Index i = 0; i < n; ++i) {
-        T* row = w.row(i).data();
-        const Index visible = config_.causal ? i + 1 : n;
-        for (Index j = 0; j < visible; ++j) row[j] *= scale;
-        softmaxInPlace(row, visible);
-        std::fill(row + visible, row + n, T(0));
+      if (scheme == PositionScheme::kRope) {
+        rotate(q, false);
+        rotate(keys, false);
       }
-      auto z = headSlice(a.heads, b, h, n);
-      product(w, values, false, z, false);  // w v
-      bucket<T>(w, k, buckets);
-      product(buckets, aV, false, z, true);  // + buckets a^V
+      const bool shaw = scheme == PositionScheme::kShaw;
+      const auto tables = shaw ? relativeTables(layer, h) : RelativeTables{none, none};
+      const AttentionInputs<T> in{q, keys, tables.keys, values, tables.values, config_.causal};
+      const MatrixMap<T> unused(nullptr, 0, 0);
+      AttentionPanels<T> panels{unused, unused, unused, unused, w, headSlice(a.heads, b, h, n)};
+      computeAttention<T>(in, position, attentionWorkspace_, panels);
     }
   }
 }
@@ -476,20 +483,20 @@ template <typename T>
 void TransformerModel<T>::setUpPositions() {
   const ModelConfig& c = config_;
   const Index n = c.seqLen, d = c.dModel, dk = headWidth();
-  switch (static_cast<ModelPosition>(c.positionScheme)) {
-    case ModelPosition::kT5: {
+  switch (c.positionScheme) {
+    case PositionScheme::kT5: {
       const T5BucketParams params{c.numBuckets, c.bucketDistance, !c.causal};
       bucketOf_.resize(2 * n - 1);
       for (Index o = -(n - 1); o < n; ++o) bucketOf_[o + n - 1] = t5Bucket(o, params);
       break;
     }
-    case ModelPosition::kAlibi: {
+    case PositionScheme::kAlibi: {
       Vector<double> slopes(c.heads);
       alibiSlopes(slopes);
       slopes_.assign(slopes.data(), slopes.data() + slopes.size());
       break;
     }
-    case ModelPosition::kRope:
+    case PositionScheme::kRope:
       // docs/schemes.md §3: angle p · 10000^(−2t/d_k), pairs (2t, 2t + 1).
       ropeCos_.resize(n, dk / 2);
       ropeSin_.resize(n, dk / 2);
@@ -503,11 +510,11 @@ void TransformerModel<T>::setUpPositions() {
         }
       }
       break;
-    case ModelPosition::kSinusoidal:
+    case PositionScheme::kSinusoidal:
       sinusoid_.resize(n, d);
       sinusoidalEncoding<T>(10000, 0, sinusoid_);
       break;
-    case ModelPosition::kAbsolute:
+    case PositionScheme::kAbsolute:
       absolute_ = add("position.absolute", {n, d}, 1.0 / std::sqrt(static_cast<double>(d)));
       break;
     default:
@@ -531,49 +538,13 @@ void TransformerModel<T>::rotate(MatrixRef<T> m, bool inverse) const {
 }
 
 template <typename T>
-void TransformerModel<T>::schemeAttentionForward(int layer, int sequences, int seqLen) {
-  LayerActivations& a = activations_[layer];
-  const LayerParameters& lp = layerParameters_[layer];
-  const Index n = seqLen, H = config_.heads, dk = headWidth(), N = config_.seqLen;
-  const T scale = T(1) / std::sqrt(static_cast<T>(dk));
-  const auto scheme = static_cast<ModelPosition>(config_.positionScheme);
-  for (Index b = 0; b < sequences; ++b) {
-    for (Index h = 0; h < H; ++h) {
-      auto [q, keys, values, w] = headView(a, b, h, n);
-      if (scheme == ModelPosition::kRope) {  // kept rotated: the backward pass reads them so
-        rotate(q, false);
-        rotate(keys, false);
-      }
-      product(q, keys, true, w, false);  // q kᵀ
-      const T* biases = parameters_.data() + lp.bucketBiases + h * config_.numBuckets;
-      for (Index i = 0; i < n; ++i) {
-        T* row = w.row(i).data();
-        const Index visible = config_.causal ? i + 1 : n;
-        for (Index j = 0; j < visible; ++j) {
-          row[j] *= scale;
-          // docs/schemes.md: T5's b[bucket(j − i)], ALiBi's −m_h |j − i|, unscaled.
-          if (scheme == ModelPosition::kT5) row[j] += biases[bucketOf_[j - i + N - 1]];
-          if (scheme == ModelPosition::kAlibi) {
-            row[j] -= static_cast<T>(slopes_[h] * static_cast<double>(std::abs(j - i)));
-          }
-        }
-        softmaxInPlace(row, visible);
-        std::fill(row + visible, row + n, T(0));
-      }
-      auto z = headSlice(a.heads, b, h, n);
-      product(w, values, false, z, false);  // w v
-    }
-  }
-}
-
-template <typename T>
 void TransformerModel<T>::schemeAttentionBackward(int layer, int sequences, int seqLen,
                                                   MatrixRef<T> dHeads) {
   LayerActivations& a = activations_[layer];
   const LayerParameters& lp = layerParameters_[layer];
   const Index n = seqLen, H = config_.heads, dk = headWidth(), N = config_.seqLen;
   const T scale = T(1) / std::sqrt(static_cast<T>(dk));
-  const auto scheme = static_cast<ModelPosition>(config_.positionScheme);
+  const auto scheme = config_.positionScheme;
   auto dW = dWeights_.topLeftCorner(n, n);
   for (Index b = 0; b < sequences; ++b) {
     for (Index h = 0; h < H; ++h) {
@@ -587,7 +558,7 @@ void TransformerModel<T>::schemeAttentionBackward(int layer, int sequences, int 
       for (Index i = 0; i < n; ++i) {
         const T dot = w.row(i).dot(dW.row(i));
         dW.row(i).array() = w.row(i).array() * (dW.row(i).array() - dot);  // d scores
-        if (scheme == ModelPosition::kT5) {
+        if (scheme == PositionScheme::kT5) {
           for (Index j = 0; j < n; ++j) gBiases[bucketOf_[j - i + N - 1]] += dW(i, j);
         }
       }
@@ -597,7 +568,7 @@ void TransformerModel<T>::schemeAttentionBackward(int layer, int sequences, int 
       auto dkey = headSlice(dKeys_, b, h, n);
       dkey.setZero();
       addTransposedLeftProduct<T>(dW, q, dkey, passPanels_.data());  // d keys = dSᵀ q
-      if (scheme == ModelPosition::kRope) {  // back through the rotation: its transpose
+      if (scheme == PositionScheme::kRope) {  // back through the rotation: its transpose
         rotate(dq, true);
         rotate(dkey, true);
       }
@@ -616,9 +587,9 @@ __attribute__((noinline)) void TransformerModel<T>::forwardChunk(const std::int3
     const auto E = parameter(embedding_, V, d);
     for (Index r = 0; r < R; ++r) x.row(r) = E.row(tokens[r]);
     // Absolute schemes: the position's row added to each token's embedding.
-    if (config_.positionScheme == static_cast<int>(ModelPosition::kSinusoidal)) {
+    if (config_.positionScheme == PositionScheme::kSinusoidal) {
       for (Index r = 0; r < R; ++r) x.row(r) += sinusoid_.row(r % seqLen);
-    } else if (config_.positionScheme == static_cast<int>(ModelPosition::kAbsolute)) {
+    } else if (config_.positionScheme == PositionScheme::kAbsolute) {
       const auto P = parameter(absolute_, config_.seqLen, d);
       for (Index r = 0; r < R; ++r) x.row(r) += P.row(r % seqLen);
     }
@@ -742,7 +713,7 @@ __attribute__((noinline)) void TransformerModel<T>::backwardChunk(const std::int
   }
   auto gE = gradient(embedding_, V, d);
   for (Index r = 0; r < R; ++r) gE.row(tokens[r]) += dX.row(r);
-  if (config_.positionScheme == static_cast<int>(ModelPosition::kAbsolute)) {
+  if (config_.positionScheme == PositionScheme::kAbsolute) {
     auto gP = gradient(absolute_, config_.seqLen, d);
     for (Index r = 0; r < R; ++r) gP.row(r % seqLen) += dX.row(r);
   }

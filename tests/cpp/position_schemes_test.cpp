@@ -1,5 +1,7 @@
 #include "relpos/position_schemes.hpp"
 
+#include "relpos/attention.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -128,7 +130,17 @@ TEST(Sinusoidal, MatchesThePaperFormula) {
   }
 }
 
-// Owns the inputs and panels of one schemeAttention call; x rows are the tokens.
+// A scheme as the tests choose it: T5's params and biases, ALiBi's slope, RoPE's params.
+struct Scheme {
+  PositionScheme scheme = PositionScheme::kNone;
+  T5BucketParams t5;
+  const double* bucketBiases = nullptr;
+  double slope = 0;
+  RopeParams rope;
+};
+
+// Owns the inputs and panels of one computeAttention call with a scheme's PositionTerm; x rows
+// are the tokens.
 struct SchemeProblem {
   SchemeProblem(const Matrix<double>& tokens, std::uint32_t seed)
       : x(tokens),
@@ -139,29 +151,54 @@ struct SchemeProblem {
         k(x * wK),
         v(x * wV) {}
 
-  void run(SchemePosition<double>& position) {
+  void run(const Scheme& s, bool causal = false) {
     const Index n = x.rows();
     for (Matrix<double>* m : {&content, &bias, &combined, &contentWeights, &combinedWeights}) {
       m->resize(n, n);
     }
     output.resize(n, 4);
-    const SchemeInputs<double> in{constMapOf(q),  constMapOf(k),  constMapOf(v),  constMapOf(x),
-                                  constMapOf(wQ), constMapOf(wK), constMapOf(wV), false};
+    Vector<double> byOffset(2 * n - 1);
+    PositionTerm<double> position;
+    position.kind = PositionKind::kNone;
+    if (s.scheme == PositionScheme::kT5) {
+      t5BiasByOffset<double>(s.t5, s.bucketBiases, n, byOffset.data());
+      position.kind = PositionKind::kOffsetBias;
+    } else if (s.scheme == PositionScheme::kAlibi) {
+      alibiBiasByOffset<double>(s.slope, n, byOffset.data());
+      position.kind = PositionKind::kOffsetBias;
+    } else if (s.scheme == PositionScheme::kRope) {
+      position.kind = PositionKind::kRotation;
+      position.rotation = s.rope;
+    }
+    position.biasByOffset = byOffset.data();
     AttentionPanels<double> panels{mapOf(content),         mapOf(bias),
                                    mapOf(combined),        mapOf(contentWeights),
                                    mapOf(combinedWeights), mapOf(output)};
-    schemeAttention(in, position, workspace, panels);
+    const ConstMatrixMap<double> none(nullptr, 0, 0);
+    if (s.scheme == PositionScheme::kSinusoidal) {
+      absolute.computeSinusoidal(x, wQ, wK, wV, 10000, 0, x.rows());
+      const PositionTerm<double> placed{
+          PositionKind::kAbsolute, nullptr, 0, {}, absolute.positionedQueries,
+          absolute.positionedKeys};
+      const AttentionInputs<double> in{absolute.queries, absolute.keys, none,
+                                       absolute.values,  none,          causal};
+      computeAttention(in, placed, workspace, panels);
+    } else {
+      const AttentionInputs<double> in{q, k, none, v, none, causal};
+      computeAttention(in, position, workspace, panels);
+    }
   }
 
   Matrix<double> x, wQ, wK, wV, q, k, v;
   Matrix<double> content, bias, combined, contentWeights, combinedWeights, output;
-  SchemeWorkspace<double> workspace;
+  AttentionWorkspace<double> workspace;
+  AbsoluteInputs<double> absolute;
 };
 
 TEST(SchemeAttention, BiasesArePerPairFormulas) {
   SchemeProblem p(randomMatrix<double>(9, 6, 1), 20);
   const Vector<double> biases = randomMatrix<double>(8, 1, 9);
-  SchemePosition<double> t5;
+  Scheme t5;
   t5.scheme = PositionScheme::kT5;
   t5.t5 = {8, 16, true};
   t5.bucketBiases = biases.data();
@@ -173,7 +210,7 @@ TEST(SchemeAttention, BiasesArePerPairFormulas) {
       EXPECT_EQ(p.combined(i, j), p.content(i, j) + p.bias(i, j));
     }
   }
-  SchemePosition<double> alibi;
+  Scheme alibi;
   alibi.scheme = PositionScheme::kAlibi;
   alibi.slope = 0.25;
   p.run(alibi);
@@ -181,7 +218,7 @@ TEST(SchemeAttention, BiasesArePerPairFormulas) {
     for (Index j = 0; j < 9; ++j)
       EXPECT_EQ(p.bias(i, j), -0.25 * std::abs(static_cast<double>(j - i)));
   }
-  SchemePosition<double> none;
+  Scheme none;
   p.run(none);
   EXPECT_EQ(p.bias.cwiseAbs().maxCoeff(), 0.0);
   EXPECT_EQ((p.combinedWeights - p.contentWeights).cwiseAbs().maxCoeff(), 0.0);
@@ -189,7 +226,7 @@ TEST(SchemeAttention, BiasesArePerPairFormulas) {
 
 TEST(SchemeAttention, RopeScoresAreRotatedProducts) {
   SchemeProblem p(randomMatrix<double>(7, 6, 2), 30);
-  SchemePosition<double> rope;
+  Scheme rope;
   rope.scheme = PositionScheme::kRope;
   rope.rope.layout = RopeLayout::kHalf;
   p.run(rope);
@@ -214,7 +251,7 @@ TEST(SchemeAttention, ShiftExperiment) {
   const Vector<double> biases = randomMatrix<double>(32, 1, 9);
   for (PositionScheme scheme : {PositionScheme::kNone, PositionScheme::kT5, PositionScheme::kAlibi,
                                 PositionScheme::kRope, PositionScheme::kSinusoidal}) {
-    SchemePosition<double> position;
+    Scheme position;
     position.scheme = scheme;
     position.slope = 0.5;
     position.bucketBiases = biases.data();

@@ -1,4 +1,4 @@
-// The trainable model with the other position schemes (ModelPosition; docs/schemes.md): every
+// The trainable model with the other position schemes (PositionScheme; docs/schemes.md): every
 // parameter's gradient against central finite differences (float64), the learned position
 // parameters among them (T5's bucket biases, the absolute table), and what each scheme adds.
 #include <gtest/gtest.h>
@@ -14,7 +14,7 @@ namespace {
 
 struct SchemeCase {
   const char* name;
-  ModelPosition scheme;
+  PositionScheme scheme;
   bool causal;
   int layers;
 };
@@ -31,7 +31,7 @@ ModelConfig schemeConfig(const SchemeCase& c) {
   config.maxBatchSize = 2;
   config.causal = c.causal;
   config.seed = 3;
-  config.positionScheme = static_cast<int>(c.scheme);
+  config.positionScheme = c.scheme;
   config.numBuckets = 8;  // 2 exact buckets a side (4 one-way), log-spaced to 8
   config.bucketDistance = 8;
   return config;
@@ -81,29 +81,29 @@ TEST_P(SchemeGradient, EveryParameterMatchesCentralDifferences) {
     }
     EXPECT_GT(norm, 0) << c.name << " " << info.name << " has no gradient";
   }
-  const bool learns = c.scheme == ModelPosition::kT5 || c.scheme == ModelPosition::kAbsolute;
+  const bool learns = c.scheme == PositionScheme::kT5 || c.scheme == PositionScheme::kAbsolute;
   EXPECT_EQ(learnedPosition, learns) << c.name;
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Schemes, SchemeGradient,
-    ::testing::Values(SchemeCase{"t5", ModelPosition::kT5, false, 1},
-                      SchemeCase{"t5Causal", ModelPosition::kT5, true, 2},
-                      SchemeCase{"alibi", ModelPosition::kAlibi, false, 1},
-                      SchemeCase{"alibiCausal", ModelPosition::kAlibi, true, 1},
-                      SchemeCase{"rope", ModelPosition::kRope, false, 2},
-                      SchemeCase{"ropeCausal", ModelPosition::kRope, true, 1},
-                      SchemeCase{"sinusoidal", ModelPosition::kSinusoidal, false, 1},
-                      SchemeCase{"absolute", ModelPosition::kAbsolute, true, 1},
-                      SchemeCase{"none", ModelPosition::kNone, false, 1}),
+    ::testing::Values(SchemeCase{"t5", PositionScheme::kT5, false, 1},
+                      SchemeCase{"t5Causal", PositionScheme::kT5, true, 2},
+                      SchemeCase{"alibi", PositionScheme::kAlibi, false, 1},
+                      SchemeCase{"alibiCausal", PositionScheme::kAlibi, true, 1},
+                      SchemeCase{"rope", PositionScheme::kRope, false, 2},
+                      SchemeCase{"ropeCausal", PositionScheme::kRope, true, 1},
+                      SchemeCase{"sinusoidal", PositionScheme::kSinusoidal, false, 1},
+                      SchemeCase{"absolute", PositionScheme::kAbsolute, true, 1},
+                      SchemeCase{"none", PositionScheme::kNone, false, 1}),
     [](const ::testing::TestParamInfo<SchemeCase>& info) { return std::string(info.param.name); });
 
 // Without any position signal a bidirectional model cannot tell where a token stands: the same
 // tokens in a rotated order give the same loss per token; each scheme with positions breaks it.
 TEST(SchemeModel, OnlyNoneIsBlindToOrder) {
-  for (ModelPosition scheme :
-       {ModelPosition::kNone, ModelPosition::kT5, ModelPosition::kAlibi, ModelPosition::kRope,
-        ModelPosition::kSinusoidal, ModelPosition::kAbsolute}) {
+  for (PositionScheme scheme :
+       {PositionScheme::kNone, PositionScheme::kT5, PositionScheme::kAlibi, PositionScheme::kRope,
+        PositionScheme::kSinusoidal, PositionScheme::kAbsolute}) {
     ModelConfig config = schemeConfig(SchemeCase{"", scheme, false, 1});
     TransformerModel<double> model(config);
     const std::vector<std::int32_t> tokens{1, 2, 3, 4, 5};
@@ -112,7 +112,7 @@ TEST(SchemeModel, OnlyNoneIsBlindToOrder) {
     std::vector<std::int32_t> movedTargets{-1, -1, 6, -1, -1};
     const double here = model.evaluate(BatchView{tokens.data(), targets.data(), 1, 5}).loss;
     const double there = model.evaluate(BatchView{moved.data(), movedTargets.data(), 1, 5}).loss;
-    if (scheme == ModelPosition::kNone) {
+    if (scheme == PositionScheme::kNone) {
       EXPECT_NEAR(here, there, 1e-12);
     } else {
       EXPECT_GT(std::abs(here - there), 1e-6) << static_cast<int>(scheme);
@@ -121,10 +121,10 @@ TEST(SchemeModel, OnlyNoneIsBlindToOrder) {
 }
 
 TEST(SchemeModel, ConfigChecks) {
-  ModelConfig config = schemeConfig(SchemeCase{"", ModelPosition::kRope, false, 1});
+  ModelConfig config = schemeConfig(SchemeCase{"", PositionScheme::kRope, false, 1});
   config.dModel = 6;  // head width 3
   EXPECT_EQ(checkModelConfig(config), "RoPE needs an even head width (dModel / heads)");
-  config = schemeConfig(SchemeCase{"", ModelPosition::kT5, false, 1});
+  config = schemeConfig(SchemeCase{"", PositionScheme::kT5, false, 1});
   config.bucketDistance = 2;
   EXPECT_EQ(checkModelConfig(config),
             "bucketDistance must exceed the exact buckets (numBuckets / 4, causal: / 2)");
@@ -133,7 +133,7 @@ TEST(SchemeModel, ConfigChecks) {
   EXPECT_NE(checkModelConfig(config), "");
   config.bucketDistance = 5;
   EXPECT_EQ(checkModelConfig(config), "");
-  config.positionScheme = 9;
+  config.positionScheme = static_cast<PositionScheme>(9);
   EXPECT_EQ(checkModelConfig(config), "positionScheme must be from 0 to 6");
 }
 

@@ -58,9 +58,9 @@ describe('attention outputs', () => {
     const full = rp.attention(inputs);
     expect(out.combinedWeights.data).toEqual(full.combinedWeights.data);
     expect(out.output.data).toEqual(full.output.data);
-    // The old form, an earlier result as the second argument, still works.
+    // An earlier result as the second argument itself is refused: it goes in { out }.
     const earlier = rp.attention(inputs);
-    expect(rp.attention(inputs, earlier)).toBe(earlier);
+    expect(() => rp.attention(inputs, earlier)).toThrow(TypeError);
   });
 
   test('blocks of query rows (queryOffset) equal the full call bit for bit, at block edges, causal, k >= n', () => {

@@ -74,7 +74,7 @@ const CASES = [
     'attention unknown option',
     (rp) => rp.attention({ ...good(), relkeys: 1 }),
     TypeError,
-    /^attention: unknown option "relkeys"; expected q, k, relKeys, v, relValues, causal, scale, heads, keyPadding, allowed$/,
+    /^attention: unknown option "relkeys"; expected q, k, relKeys, v, relValues, causal, scale, heads, keyPadding, allowed, position$/,
   ],
   [
     'attention missing relKeys',
@@ -494,12 +494,6 @@ const CASES = [
       rp.attention({ q: f64(6, 4), k: f64(6, 4), relKeys: f64(5, 2), v: f64(6, 4), relValues: f64(5, 3), heads: 2 }),
     RangeError,
     /^attention: relValues\.cols must equal v\.cols \/ heads \(2: one table shared by every head\) or v\.cols \(4: one table per head, side by side\), got 3$/,
-  ],
-  [
-    'attention heads with another position scheme',
-    (rp) => rp.attention({ q: f64(6, 4), k: f64(6, 4), heads: 2, position: { scheme: 'none' } }),
-    TypeError,
-    /^attention: heads works with Shaw's position terms only, not position\.scheme 'none'$/,
   ],
   [
     'attention out from one head for two',

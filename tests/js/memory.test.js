@@ -49,7 +49,7 @@ describe('memory', () => {
     const out = rp.allocateAttention({ ...inputs, heads: 2 });
     const round = (i) => {
       rp.attention({ ...inputs, heads: 2, keyPadding, allowed, causal: i % 2 === 0, scale: 0.5 });
-      rp.attention({ ...inputs, heads: 2, keyPadding }, out);
+      rp.attention({ ...inputs, heads: 2, keyPadding }, { out });
       rp.attention({ ...inputs, allowed: i % 3 ? allowed : undefined });
     };
     for (let i = 0; i < 3; i += 1) round(i);
@@ -90,13 +90,13 @@ describe('memory', () => {
   });
 });
 
-describe('attention(inputs, out)', () => {
+describe('attention(inputs, { out })', () => {
   test('writes into an earlier result: same numbers, same arrays', () => {
     const inputs = problem(rp, 11, 7, 4, 2, Float32Array);
     const fresh = rp.attention(inputs);
     const out = rp.attention(problem(rp, 12, 7, 4, 2, Float32Array));
     const arrays = [out.combinedWeights.data, out.output.data];
-    const returned = rp.attention(inputs, out);
+    const returned = rp.attention(inputs, { out });
     expect(returned).toBe(out);
     expect(out.combinedWeights.data).toBe(arrays[0]);
     expect(out.output.data).toBe(arrays[1]);
@@ -106,15 +106,21 @@ describe('attention(inputs, out)', () => {
   test('refuses a result of another shape or precision', () => {
     const inputs = problem(rp, 13, 6, 4, 2, Float64Array);
     const other = rp.attention(problem(rp, 14, 5, 4, 2, Float64Array));
-    expect(() => rp.attention(inputs, other)).toThrow(
+    expect(() => rp.attention(inputs, { out: other })).toThrow(
       new RangeError('attention: out.contentScores.data must hold 36 numbers for these inputs, got 25'),
     );
     const single = rp.attention(problem(rp, 15, 6, 4, 2, Float32Array));
-    expect(() => rp.attention(inputs, single)).toThrow(
+    expect(() => rp.attention(inputs, { out: single })).toThrow(
       new TypeError('attention: out.contentScores.data must be a Float64Array like the inputs, got a Float32Array'),
     );
-    expect(() => rp.attention(inputs, 5)).toThrow(
+    expect(() => rp.attention(inputs, { out: 5 })).toThrow(
       new TypeError('attention: out must be an earlier result of attention(), got 5'),
+    );
+    // a result as the second argument itself is not options
+    expect(() => rp.attention(inputs, other)).toThrow(
+      new TypeError(
+        'attention: the second argument is options { outputs, out, queryOffset }; pass an earlier result as { out: result }',
+      ),
     );
   });
 });

@@ -65,7 +65,7 @@ describe('attention matches an independent numpy implementation', () => {
           expect(relativeError(got[panel].data, expected[panel].data), panel).toBeLessThanOrEqual(tolerance);
         }
         if (expected.output === null) {
-          expect(got.output).toBeNull();
+          expect(got.output).toBeUndefined();
         } else {
           expect(got.output.data).toBeInstanceOf(ArrayType);
           expect([got.output.rows, got.output.cols]).toEqual([expected.output.rows, expected.output.cols]);

@@ -197,7 +197,7 @@ describe('calling conventions', () => {
       // and as `out`
       const out = rp.attention(inputs);
       const foreignOut = { ...out, output: foreign(out.output), combinedWeights: foreign(out.combinedWeights) };
-      expect(rp.attention(inputs, foreignOut)).toBe(foreignOut);
+      expect(rp.attention(inputs, { out: foreignOut })).toBe(foreignOut);
       expect(Array.from(foreignOut.output.data)).toEqual(Array.from(want.output.data));
     }
     const tokens = vm.runInContext('new Int32Array([1, 2, 3])', realm);
@@ -210,12 +210,12 @@ describe('calling conventions', () => {
     const base = { q: m(rp, 4, 2, 1), k: m(rp, 4, 2, 2), relKeys: m(rp, 3, 2, 3) };
     const withV = rp.attention({ ...base, v: m(rp, 4, 2, 4) });
     const withoutV = rp.attention(base);
-    expect(() => rp.attention(base, withV)).toThrow(
+    expect(() => rp.attention(base, { out: withV })).toThrow(
       new TypeError(
         'attention: out has an output (it came from a call with v) but this call has no v; pass the result of a call without v as out',
       ),
     );
-    expect(() => rp.attention({ ...base, v: m(rp, 4, 2, 4) }, withoutV)).toThrow(
+    expect(() => rp.attention({ ...base, v: m(rp, 4, 2, 4) }, { out: withoutV })).toThrow(
       /^attention: out has no output \(it came from a call without v\) but this call has v/,
     );
   });

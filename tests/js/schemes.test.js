@@ -298,7 +298,7 @@ describe('attention with position schemes', () => {
     const q = { rows: 3, cols: 2, data: Float32Array.from([1, 0, 0, 1, 1, 1]) };
     const first = rp.attention({ q, k: q, position: { scheme: 'alibi', slope: 1 } });
     expect(first.combinedWeights.data).toBeInstanceOf(Float32Array);
-    const again = rp.attention({ q, k: q, position: { scheme: 'alibi', slope: 2 } }, first);
+    const again = rp.attention({ q, k: q, position: { scheme: 'alibi', slope: 2 } }, { out: first });
     expect(again).toBe(first);
     expect(first.positionBiases.data[2]).toBe(-4);
   });

@@ -4,15 +4,21 @@ import { checkBoolean, checkMatrix, checkOptions, checkShape, floatArrayType } f
 import { OUTPUT_NAMES, checkReusableResult, outputShapes, resolveAttentionOptions } from './attention-options.js';
 import { checkAllowed, checkHeads, checkKeyPadding, checkScale } from './attention-masks.js';
 import { Snapshot } from './snapshot.js';
+import { checkPosition, checkSchemeHeads, checkSchemeTables, sinusoidalInputs } from './schemes.js';
 
-const INPUT_DEFAULTS = {
-  v: undefined,
-  relValues: undefined,
+// Each scheme's inputs (besides the required ones) and their defaults.
+const SHARED_DEFAULTS = {
   causal: false,
   scale: undefined,
   heads: undefined,
   keyPadding: undefined,
   allowed: undefined,
+  position: undefined,
+};
+const INPUTS = {
+  shaw: { required: ['q', 'k', 'relKeys'], defaults: { v: undefined, relValues: undefined, ...SHARED_DEFAULTS } },
+  sinusoidal: { required: ['x', 'wQ', 'wK'], defaults: { wV: undefined, ...SHARED_DEFAULTS } },
+  other: { required: ['q', 'k'], defaults: { v: undefined, ...SHARED_DEFAULTS } },
 };
 
 // A table's width: d (one table shared by every head) or heads · d (one per head).
@@ -53,7 +59,7 @@ function readOut(snapshot, out) {
 
 /**
  * attention()'s arguments read once, before anything is checked (web/api/snapshot.js): { inputs,
- * second, outTarget }, inputs and second (the options, or an earlier result) as objects of our
+ * second, outTarget }, inputs and second (the options) as objects of our
  * own holding primitives, copied lists and fresh views; outTarget the caller's `out` object.
  */
 export function readAttentionArgs(where, inputs, options) {
@@ -68,7 +74,7 @@ export function readAttentionArgs(where, inputs, options) {
     }
     if (key === 'position') {
       return snapshot.fields(value, (name, item) =>
-        name === 'biases' ? snapshot.list('position.biases', item) : item,
+        name === 'biases' || name === 'slope' ? snapshot.list(`position.${name}`, item) : item,
       );
     }
     return value;
@@ -76,18 +82,12 @@ export function readAttentionArgs(where, inputs, options) {
   let second = options;
   let outTarget;
   if (options !== null && typeof options === 'object' && !Array.isArray(options)) {
-    const keys = Object.keys(options);
-    if (keys.includes('maxDistance')) {
-      outTarget = options;
-      second = readOut(snapshot, options);
-    } else {
-      second = snapshot.fields(options, (key, value) => {
-        if (key === 'outputs') return snapshot.list('outputs', value);
-        if (key !== 'out' || value === null || typeof value !== 'object') return value;
-        outTarget = value;
-        return readOut(snapshot, value);
-      });
-    }
+    second = snapshot.fields(options, (key, value) => {
+      if (key === 'outputs') return snapshot.list('outputs', value);
+      if (key !== 'out' || value === null || typeof value !== 'object') return value;
+      outTarget = value;
+      return readOut(snapshot, value);
+    });
   }
   snapshot.seal();
   const read = { inputs: given, second, outTarget };
@@ -106,26 +106,38 @@ export function checkReadAttentionArgs(where, read) {
 }
 
 /**
- * Returns { q, k, relKeys, v, relValues, causal, n (keys), dK, dV (all heads' columns),
+ * Returns { position (the scheme and its settings), q, k, relKeys (null but for Shaw's), v,
+ * relValues, x, wQ, wK, wV (the sinusoidal scheme's, else null), causal, n (keys), dK, dV (all heads' columns),
  * heads, headDK, headDV, perHeadKeyTable, perHeadValueTable, scale (null: 1/√d_k), keyPadding,
  * allowed (Uint8Arrays or null), tableRows, queryRows, queryOffset, shapes (output name →
- * [rows, cols]), out, legacyOutput, outTarget }. Every argument is read once first
- * (readAttentionArgs), then checked: q, k, … are views of the caller's arrays as they were
- * read; `out` holds each output's view (`data`) and array (`original`); outTarget is the caller's
- * out object, which results are returned in.
+ * [rows, cols]), out, outTarget }. Every argument is read once first (readAttentionArgs), then
+ * checked: q, k, … are views of the caller's arrays as they were read; `out` holds each output's
+ * view (`data`) and array (`original`); outTarget is the caller's out object, which results are
+ * returned in.
  */
 export function checkAttentionArgs(where, inputsGiven, optionsGiven, alreadyRead = false) {
   const read = alreadyRead ? null : readAttentionArgs(where, inputsGiven, optionsGiven);
   const inputs = read ? read.inputs : inputsGiven;
   const options = read ? read.second : optionsGiven;
-  const given = checkOptions(where, 'inputs', inputs, INPUT_DEFAULTS, ['q', 'k', 'relKeys']);
+  const scheme = inputs?.position === undefined ? { scheme: 'shaw' } : checkPosition(where, inputs.position);
+  const { required, defaults } = INPUTS[scheme.scheme] ?? INPUTS.other;
+  if (inputs !== null && typeof inputs === 'object') checkSchemeTables(where, scheme.scheme, inputs);
+  const given = checkOptions(where, 'inputs', inputs, defaults, required);
   const heads = checkHeads(where, given.heads);
-  const q = checkMatrix(where, 'q', given.q);
+  // The sinusoidal scheme's queries, keys and values are x's projections: their shapes stand in.
+  const projected = scheme.scheme === 'sinusoidal' ? sinusoidalInputs(where, given) : null;
+  const matrixOf = (name, like) => (projected ? projected.shapes[name] : checkMatrix(where, name, given[name], like));
+  const q = matrixOf('q');
   checkHeadColumns(where, 'q', q, heads);
   const dK = q.cols;
   const headDK = dK / heads;
-  const k = checkMatrix(where, 'k', given.k, q);
-  const chosen = resolveAttentionOptions(where, options, given.v !== undefined);
+  const k = matrixOf('k', q);
+  const chosen = resolveAttentionOptions(where, options, (projected ? projected.shapes.v : given.v) !== undefined);
+  if (projected && chosen.queryOffset !== null) {
+    throw new TypeError(
+      `${where}: queryOffset needs q; position.scheme 'sinusoidal' takes its queries from every row of x`,
+    );
+  }
   const queryOffset = chosen.queryOffset ?? 0;
   const n = k.rows;
   if (chosen.queryOffset === null) {
@@ -138,15 +150,16 @@ export function checkAttentionArgs(where, inputsGiven, optionsGiven, alreadyRead
       );
     }
   }
-  const relKeys = checkMatrix(where, 'relKeys', given.relKeys, q);
-  const perHeadKeyTable = checkTableCols(where, 'relKeys', relKeys, heads, headDK, 'q.cols');
-  if (relKeys.rows % 2 !== 1) {
+  const shaw = scheme.scheme === 'shaw';
+  const relKeys = shaw ? checkMatrix(where, 'relKeys', given.relKeys, q) : null;
+  const perHeadKeyTable = shaw && checkTableCols(where, 'relKeys', relKeys, heads, headDK, 'q.cols');
+  if (shaw && relKeys.rows % 2 !== 1) {
     throw new RangeError(
       `${where}: relKeys.rows must be odd (2k + 1 rows for clipping distance k), got ${relKeys.rows}`,
     );
   }
-  const tableRows = relKeys.rows;
-  const v = given.v === undefined ? null : checkMatrix(where, 'v', given.v, q);
+  const tableRows = shaw ? relKeys.rows : 0;
+  const v = (projected ? projected.shapes.v : given.v) === undefined ? null : matrixOf('v', q);
   if (v) checkShape(where, 'v', v, { rows: { value: n, what: chosen.queryOffset === null ? 'q.rows' : 'k.rows' } });
   if (v) checkHeadColumns(where, 'v', v, heads);
   const headDV = v ? v.cols / heads : 0;
@@ -164,16 +177,23 @@ export function checkAttentionArgs(where, inputsGiven, optionsGiven, alreadyRead
   const allowed = checkAllowed(where, given.allowed, q.rows, n);
   const dV = v ? v.cols : 0;
   const shapes = outputShapes(chosen.outputs, q.rows, n, dV, heads);
-  const legacyOutput = options === undefined || chosen.out === options || options.outputs === undefined;
   if (chosen.out !== undefined) {
-    if (legacyOutput && !v && chosen.out.output !== null && chosen.out.output !== undefined) {
+    if (options?.outputs === undefined && !v && chosen.out.output !== null && chosen.out.output !== undefined) {
       throw new TypeError(
         `${where}: out has an output (it came from a call with v) but this call has no v; pass the result of a call without v as out`,
       );
     }
     checkReusableResult(where, chosen.out, floatArrayType(q.data), shapes);
   }
+  if (scheme.scheme === 'rope' && headDK % 2 !== 0) {
+    throw new RangeError(
+      `${where}: q.cols${heads > 1 ? ' / heads' : ''} must be even for position.scheme 'rope' (it rotates pairs), got ${headDK}`,
+    );
+  }
+  checkSchemeHeads(where, scheme, heads);
   return {
+    position: scheme,
+    ...(projected ? projected.matrices : { x: null, wQ: null, wK: null, wV: null }),
     q,
     k,
     relKeys,
@@ -196,7 +216,6 @@ export function checkAttentionArgs(where, inputsGiven, optionsGiven, alreadyRead
     queryOffset,
     shapes,
     out: chosen.out,
-    legacyOutput,
     outTarget: read?.outTarget,
   };
 }

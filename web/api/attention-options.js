@@ -17,25 +17,23 @@ export const OUTPUT_NAMES = Object.freeze([...PANEL_NAMES, 'output']);
 const OPTION_NAMES = ['outputs', 'out', 'queryOffset'];
 
 /**
- * The second argument of attention(): an options object { outputs, out, queryOffset }, or (as
- * before options existed) an earlier result to write into. Returns { outputs, out, queryOffset }
- * with outputs a list of OUTPUT_NAMES (default: all of them, the output only with v).
+ * The second argument of attention(): an options object { outputs, out, queryOffset }. Returns
+ * { outputs, out, queryOffset } with outputs a list of OUTPUT_NAMES (default: all of them, the
+ * output only with v).
  */
 export function resolveAttentionOptions(where, second, hasValues) {
-  let options = {};
-  if (second !== undefined) {
-    if (second === null || typeof second !== 'object' || Array.isArray(second) || ArrayBuffer.isView(second)) {
-      throw new TypeError(`${where}: out must be an earlier result of attention(), got ${describe(second)}`);
-    }
-    const keys = Object.keys(second);
-    const isResult = keys.includes('maxDistance'); // every result has it; options never do
-    options = isResult ? { out: second } : second;
-    if (!isResult) {
-      for (const key of keys) {
-        if (!OPTION_NAMES.includes(key)) {
-          throw new TypeError(`${where}: unknown option ${JSON.stringify(key)}; expected ${OPTION_NAMES.join(', ')}`);
-        }
-      }
+  const options = second ?? {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options) || ArrayBuffer.isView(options)) {
+    throw new TypeError(`${where}: options must be an object { outputs, out, queryOffset }, got ${describe(second)}`);
+  }
+  if ('maxDistance' in options) {
+    throw new TypeError(
+      `${where}: the second argument is options { outputs, out, queryOffset }; pass an earlier result as { out: result }`,
+    );
+  }
+  for (const key of Object.keys(options)) {
+    if (!OPTION_NAMES.includes(key)) {
+      throw new TypeError(`${where}: unknown option ${JSON.stringify(key)}; expected ${OPTION_NAMES.join(', ')}`);
     }
   }
   const outputs = options.outputs === undefined ? defaultOutputs(hasValues) : checkOutputs(where, options.outputs);
@@ -80,7 +78,7 @@ export function checkReusableResult(where, out, ArrayType, shapes) {
   if (out === null || typeof out !== 'object') {
     throw new TypeError(`${where}: out must be an earlier result of attention(), got ${describe(out)}`);
   }
-  if ('output' in shapes && out.output === null) {
+  if ('output' in shapes && (out.output === null || out.output === undefined)) {
     throw new TypeError(
       `${where}: out has no output (it came from a call without v) but this call has v; pass the result of a call with v of the same shapes as out`,
     );

@@ -112,8 +112,8 @@ export interface AttentionResult<A extends Float64Array | Float32Array = Float64
   contentWeights: Matrix<A>;
   /** Row softmax of combinedScores (masked keys weigh 0; a row with no key left is all 0). */
   combinedWeights: Matrix<A>;
-  /** z_i = sum_j w_ij (v_j + a^V[clip(j - i) + k]), n × d_v (heads · d_v with heads); null without v. */
-  output: Matrix<A> | null;
+  /** z_i = sum_j w_ij (v_j + a^V[clip(j - i) + k]), n × d_v (heads · d_v with heads); absent without v. */
+  output?: Matrix<A>;
 }
 
 export interface LocalityProfileOptions {
@@ -252,25 +252,19 @@ export declare class RelPos {
   /** The n × n matrix clip(j - i, -maxDistance, maxDistance). */
   relativeOffsets(n: number, maxDistance: number): OffsetMatrix;
   /**
-   * Every panel of relative self-attention; results keep the inputs' precision. With `out` (an
-   * earlier result of the same shapes), its arrays are overwritten and it is returned.
+   * Every panel of relative self-attention; results keep the inputs' precision. Pass an earlier
+   * result of the same shapes as `{ out }` to have its arrays overwritten and it returned.
    */
   attention<A extends Float64Array | Float32Array>(
     inputs: AttentionInputs<A> & { v: MatrixInput<A> },
-    out?: AttentionResult<A>,
   ): AttentionResult<A> & { output: Matrix<A> };
   attention<A extends Float64Array | Float32Array>(
     inputs: AttentionInputs<A> & { v?: undefined },
-    out?: AttentionResult<A>,
-  ): AttentionResult<A> & { output: null };
-  attention<A extends Float64Array | Float32Array>(
-    inputs: AttentionInputs<A>,
-    out?: AttentionResult<A>,
-  ): AttentionResult<A>;
+  ): AttentionResult<A> & { output?: undefined };
+  attention<A extends Float64Array | Float32Array>(inputs: AttentionInputs<A>): AttentionResult<A>;
   /** With position: { scheme: 't5' | 'alibi' | 'rope' | 'sinusoidal' | 'none', … } (schemes.d.ts). */
   attention<A extends Float64Array | Float32Array>(
     inputs: SchemeAttentionInputs<A> | SinusoidalAttentionInputs<A>,
-    out?: SchemeAttentionResult<A>,
   ): SchemeAttentionResult<A>;
   /**
    * Only the outputs named (and what they need) are computed and copied out; `out` (from an
@@ -279,6 +273,10 @@ export declare class RelPos {
    */
   attention<A extends Float64Array | Float32Array, O extends OutputName = OutputName>(
     inputs: AttentionInputs<A>,
+    options: AttentionOptions<A, O>,
+  ): SelectedResult<A, O>;
+  attention<A extends Float64Array | Float32Array, O extends OutputName = OutputName>(
+    inputs: SchemeAttentionInputs<A> | SinusoidalAttentionInputs<A>,
     options: AttentionOptions<A, O>,
   ): SelectedResult<A, O>;
   /** A result of zeros shaped for attention(inputs, options), to pass as its `out`. */

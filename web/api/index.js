@@ -25,6 +25,7 @@ import { Model, resolveModelConfig, resolveSyntheticOptions } from './model.js';
 import * as schemes from './schemes.js';
 import { openCheckpoint } from './checkpoint-file.js';
 import { checkpointPositions } from './checkpoint-positions.js';
+import { ROPE_DEFAULTS, T5_BUCKET_DEFAULTS } from './schemes.js';
 
 export { MAX_CALL_BYTES, MAX_DIMENSION, MAX_MAIN_THREAD_WORK, MAX_SEED } from './limits.js';
 export { OUTPUT_NAMES } from './attention-options.js';
@@ -62,7 +63,9 @@ const matrix = (rows, cols, data) => ({ rows, cols, data });
 // softmax, masks and copies (counted as 32 per score) and the output (docs/api-boundary.md).
 function attentionWork(a) {
   const scores = a.heads * a.queryRows * a.n;
-  return a.queryRows * a.n * a.dK + a.queryRows * a.tableRows * a.dK + 32 * scores + a.queryRows * a.n * a.dV;
+  const table = a.queryRows * (a.tableRows || 0) * a.dK;
+  const projections = a.x ? a.x.rows * a.x.cols * (2 * a.dK + a.dV) : 0; // the sinusoidal scheme's x·W
+  return a.queryRows * a.n * a.dK + table + 32 * scores + a.queryRows * a.n * a.dV + projections;
 }
 
 const utf8 = new TextEncoder();
@@ -193,10 +196,10 @@ export class RelPos {
   }
 
   /**
-   * Every panel of relative self-attention for queries q, keys k (n × d_k) and the key table
-   * relKeys ((2k + 1) × d_k, which sets the clipping distance k); with values v (n × d_v) also
-   * the output, plus the value table relValues ((2k + 1) × d_v) if given. Options (or, as the
-   * second argument itself, an earlier result to write into):
+   * Every panel of self-attention for queries q, keys k (n × d_k) and the key table relKeys
+   * ((2k + 1) × d_k, which sets the clipping distance k), or another position scheme
+   * (`position`, docs/schemes.md); with values v (n × d_v) also the output, plus the value table
+   * relValues ((2k + 1) × d_v) if given. Options:
    * - outputs: the names to compute and return (OUTPUT_NAMES; default all, the output with v);
    *   the core computes only those and what they need, and only those are copied out;
    * - out: a result of an earlier call (or allocateAttention()) with the same shapes, outputs
@@ -211,72 +214,82 @@ export class RelPos {
   #attention(inputs, options) {
     const where = 'attention';
     // Every argument read once, then checked, then copied (attention-args.js).
-    const read = readAttentionArgs(where, inputs, options);
-    // position: { scheme, … } (web/api/schemes.js); Shaw's, the default, runs on unchanged.
-    const scheme = schemes.positionScheme(where, read.inputs);
-    if (scheme !== 'shaw') {
-      const out = schemes.schemeOut(where, scheme, read.second);
-      return schemes.schemeAttention(this.#schemeHost(), read.inputs, out, read.outTarget);
-    }
-    if (read.inputs !== null && typeof read.inputs === 'object') delete read.inputs.position;
-    const a = checkReadAttentionArgs(where, read);
-    const { q, k, relKeys, v, relValues, causal, n, dK, dV, tableRows, queryRows, shapes, out } = a;
+    const a = checkReadAttentionArgs(where, readAttentionArgs(where, inputs, options));
+    const { position, q, k, relKeys, v, relValues, causal, n, dK, dV, tableRows, queryRows, shapes, out } = a;
     const ArrayType = floatArrayType(q.data); // this realm's type, also for an iframe's array
     const size = ArrayType.BYTES_PER_ELEMENT;
-    // One table of the call's buffers, by the names both sides use (cpp/bindings.cpp
-    // AttentionBuffers): elements each; a panel nobody asked for has none (address 0).
-    const lengths = {
-      queries: queryRows * dK,
-      keys: n * dK,
-      relativeKeys: tableRows * relKeys.cols,
-      values: n * dV,
-      relativeValues: relValues ? tableRows * relValues.cols : 0,
+    const { scheme } = position;
+    const sinusoidal = scheme === 'sinusoidal';
+    // Every region of the call as the core's AttentionRequest names it (cpp/bindings/attention.cpp):
+    // [rows, cols, data, element bytes]; a panel nobody asked for is 0 × 0.
+    const matrixOf = (m) => (m ? [m.rows, m.cols, m.data, size] : [0, 0, null, size]);
+    const regions = {
+      queries: sinusoidal ? matrixOf(null) : matrixOf(q),
+      keys: sinusoidal ? matrixOf(null) : matrixOf(k),
+      values: sinusoidal ? matrixOf(null) : matrixOf(v),
+      relativeKeys: matrixOf(relKeys),
+      relativeValues: matrixOf(relValues),
+      x: matrixOf(a.x),
+      queryWeights: matrixOf(a.wQ),
+      keyWeights: matrixOf(a.wK),
+      valueWeights: matrixOf(a.wV),
+      bucketBiases:
+        scheme === 't5'
+          ? [position.biasRows, position.numBuckets, ArrayType.from(position.biases), size]
+          : matrixOf(null),
+      slopes: scheme === 'alibi' ? [1, position.slopes.length, position.slopes, F64] : [0, 0, null, F64],
+      keyPadding: a.keyPadding ? [1, n, a.keyPadding, 1] : [0, 0, null, 1],
+      allowed: a.allowed ? [queryRows, n, a.allowed, 1] : [0, 0, null, 1],
       ...Object.fromEntries(
-        [...PANEL_NAMES, 'output'].map((name) => [name, shapes[name] ? shapes[name][0] * shapes[name][1] : 0]),
+        [...PANEL_NAMES, 'output'].map((name) => [
+          name,
+          shapes[name] ? [...shapes[name], null, size] : [0, 0, null, size],
+        ]),
       ),
     };
-    const names = Object.keys(lengths);
-    // The masks, in bytes (one per flag), after the numbers.
-    const masks = { keyPadding: a.keyPadding, allowed: a.allowed };
-    const maskNames = Object.keys(masks).filter((name) => masks[name] !== null);
-    const maskBytes = maskNames.reduce((sum, name) => sum + masks[name].length, 0);
-    const scratch = 2 * queryRows * tableRows + 4 * 32 * n;
-    checkBudget(where, `n = ${n}`, (Object.values(lengths).reduce((sum, x) => sum + x) + scratch) * size + maskBytes);
+    const names = Object.keys(regions);
+    const bytes = names.map((name) => regions[name][0] * regions[name][1] * regions[name][3]);
+    // Scratch in the core: Shaw's projected band, the panels of a block nobody asked for; the
+    // sinusoidal scheme's projections; the rotated queries and keys.
+    const scratch = (2 * queryRows * tableRows + 4 * 32 * n) * size + (sinusoidal ? 6 * n * (dK + dV) * size : 0);
+    checkBudget(where, `n = ${n}`, bytes.reduce((sum, x) => sum + x) + scratch);
     checkWork(where, `n = ${n} with d_k = ${dK}`, attentionWork(a));
 
-    return this.#call(
-      where,
-      [...names.map((name) => lengths[name] * size), ...maskNames.map((name) => masks[name].length)],
-      (addresses) => {
-        const at = Object.fromEntries(names.map((name, index) => [name, lengths[name] ? addresses[index] : 0]));
-        at.keyPadding = 0;
-        at.allowed = 0;
-        maskNames.forEach((name, index) => {
-          at[name] = addresses[names.length + index];
-          this.#arena.write(at[name], masks[name]);
-        });
-        this.#arena.write(at.queries, q.data);
-        this.#arena.write(at.keys, k.data);
-        this.#arena.write(at.relativeKeys, relKeys.data);
-        if (v) this.#arena.write(at.values, v.data);
-        if (relValues) this.#arena.write(at.relativeValues, relValues.data);
-        const run = ArrayType === Float64Array ? this.#core.attentionIntoFloat64 : this.#core.attentionIntoFloat32;
-        const request = { n, queryRows, firstQuery: a.queryOffset, dK: a.headDK, dV: a.headDV, tableRows, causal };
-        const { heads, perHeadKeyTable, perHeadValueTable } = a;
-        const headsAndScale = { heads, perHeadKeyTable, perHeadValueTable, scale: a.scale ?? 0 };
-        run({ ...request, hasRelativeValues: relValues !== null, ...headsAndScale }, at);
-        // Every result copied out first (into the views of `out` read at the start), then handed over.
-        const panels = Object.entries(shapes).map(([name, [rows, cols]]) => {
-          const data = this.#arena.read(at[name], ArrayType, rows * cols, out?.[name].data);
-          return [name, matrix(rows, cols, out ? out[name].original : data)];
-        });
-        const result = a.outTarget ?? {};
-        result.maxDistance = (tableRows - 1) / 2;
-        for (const [name, panel] of panels) result[name] = panel;
-        if (a.legacyOutput && !v) result.output = null;
-        return result;
-      },
-    );
+    return this.#call(where, bytes, (addresses) => {
+      const request = {
+        heads: a.heads,
+        causal,
+        firstQuery: a.queryOffset,
+        queryRows,
+        scale: a.scale ?? 0,
+        scheme: schemes.schemeCode(this.#core, scheme),
+        t5: {
+          numBuckets: position.numBuckets ?? T5_BUCKET_DEFAULTS.numBuckets,
+          maxDistance: position.maxDistance ?? T5_BUCKET_DEFAULTS.maxDistance,
+          bidirectional: position.bidirectional ?? T5_BUCKET_DEFAULTS.bidirectional,
+        },
+        base: position.base ?? ROPE_DEFAULTS.base,
+        layout: schemes.layoutCode(this.#core, position.layout),
+      };
+      names.forEach((name, index) => {
+        const [rows, cols, data] = regions[name];
+        const address = bytes[index] ? addresses[index] : 0;
+        if (data && address) this.#arena.write(address, data);
+        request[name] = { address, rows, cols, bytes: bytes[index] };
+      });
+      const run = ArrayType === Float64Array ? this.#core.attentionIntoFloat64 : this.#core.attentionIntoFloat32;
+      const refused = run(request);
+      if (refused) throw new Error(`${where}: the core refused the request: ${refused}`);
+      // Every result copied out first (into the views of `out` read at the start), then handed over.
+      const result = a.outTarget ?? {};
+      result.maxDistance = scheme === 'shaw' ? (tableRows - 1) / 2 : null;
+      if (scheme !== 'shaw') result.position = schemes.describePosition(position);
+      for (const [name, [rows, cols]] of Object.entries(shapes)) {
+        const data = this.#arena.read(request[name].address, ArrayType, rows * cols, out?.[name].data);
+        result[name] = matrix(rows, cols, out ? out[name].original : data);
+      }
+      return result;
+    });
   }
 
   /**
@@ -289,8 +302,7 @@ export class RelPos {
 
   #allocateAttention(inputs, options) {
     const a = checkAttentionArgs('allocateAttention', inputs, options);
-    const result = emptyResult(floatArrayType(a.q.data), a.shapes, (a.tableRows - 1) / 2);
-    if (a.legacyOutput && !a.v) result.output = null;
+    const result = emptyResult(floatArrayType(a.q.data), a.shapes, a.relKeys ? (a.tableRows - 1) / 2 : null);
     return result;
   }
 
@@ -491,7 +503,7 @@ export class RelPos {
 
   #createModel(config) {
     const resolved = resolveModelConfig('createModel', config);
-    if (!this.#core.ModelHandle) throw new Error(NO_TRAINING('createModel'));
+    if (!this.#core.ModelHandleFloat32) throw new Error(NO_TRAINING('createModel'));
     const host = {
       core: this.#core,
       arena: this.#arena,

@@ -3,6 +3,7 @@
 // makes one; every argument is checked here before the core runs (validate.js conventions: a
 // wrong type is a TypeError, a wrong value a RangeError, messages name the method and argument).
 import { MAX_SEED } from './limits.js';
+import { SCHEMES } from './schemes.js';
 import {
   checkBoolean,
   checkBudget,
@@ -34,7 +35,7 @@ export const MODEL_DEFAULTS = Object.freeze({
 });
 
 /** createModel's position schemes (docs/schemes.md); 'shaw' (the a^K / a^V tables) is the default. */
-export const MODEL_POSITION_SCHEMES = Object.freeze(['shaw', 't5', 'alibi', 'rope', 'sinusoidal', 'absolute', 'none']);
+export const MODEL_POSITION_SCHEMES = SCHEMES;
 const MODEL_POSITION_DEFAULTS = Object.freeze({ scheme: 'shaw', numBuckets: 32, maxDistance: 128 });
 
 /** Defaults of trainStep()'s options (Adam with decoupled weight decay). */
@@ -180,7 +181,7 @@ export class Model {
     const { precision, position, ...rest } = config;
     const coreConfig = {
       ...rest,
-      positionScheme: MODEL_POSITION_SCHEMES.indexOf(position?.scheme ?? 'shaw'),
+      positionScheme: host.core.PositionScheme[position?.scheme ?? 'shaw'],
       numBuckets: position?.numBuckets ?? MODEL_POSITION_DEFAULTS.numBuckets,
       bucketDistance: position?.maxDistance ?? MODEL_POSITION_DEFAULTS.maxDistance,
     };
@@ -191,7 +192,7 @@ export class Model {
         `createModel: could not allocate ${modelBytes(config)} bytes of WebAssembly memory for this model`,
       );
     host.core._free(probe);
-    this.#handle = new host.core.ModelHandle(coreConfig, precision === 'float64');
+    this.#handle = new host.core[precision === 'float64' ? 'ModelHandleFloat64' : 'ModelHandleFloat32'](coreConfig);
     this.#table = this.#handle
       .parameterTable()
       .map((entry) => Object.freeze({ ...entry, shape: Object.freeze(entry.shape) }));

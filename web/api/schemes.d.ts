@@ -1,6 +1,6 @@
 // Types for the position schemes (web/api/schemes.js; docs/schemes.md). Offsets are key minus
 // query, j − i, as everywhere in relpos.
-import type { AttentionResult, Matrix, OffsetMatrix } from './index.js';
+import type { AttentionInputs, AttentionResult, Matrix, OffsetMatrix } from './index.js';
 
 export type PositionSchemeName = 'shaw' | 't5' | 'alibi' | 'rope' | 'sinusoidal' | 'none';
 export type RopeLayout = 'interleaved' | 'half';
@@ -26,13 +26,14 @@ export interface RopeOptions {
 /** T5: bias b[bucket(j − i)], one learned number per bucket, added unscaled. */
 export interface T5Position extends T5BucketOptions {
   scheme: 't5';
-  /** numBuckets numbers. */
+  /** numBuckets numbers, or heads × numBuckets (one row per head). */
   biases: ArrayLike<number>;
 }
 /** ALiBi: bias −slope · |j − i|. */
 export interface AlibiPosition {
   scheme: 'alibi';
-  slope: number;
+  /** One slope, or one per head (e.g. rp.alibiSlopes(heads)). */
+  slope: number | ArrayLike<number>;
 }
 /** RoPE: queries and keys rotated by their positions; bias = combined − content scores. */
 export interface RopePosition {
@@ -50,8 +51,16 @@ export interface SinusoidalPosition {
   base?: number;
 }
 
-/** attention() inputs for T5, ALiBi, RoPE or none: queries and keys, optional values (computed in float64, returned in their type). */
-export interface SchemeAttentionInputs<A extends Float64Array | Float32Array = Float64Array | Float32Array> {
+/** What every scheme takes as Shaw's does: heads, the scale and the masks. */
+type SharedInputs<A extends Float64Array | Float32Array> = Pick<
+  AttentionInputs<A>,
+  'heads' | 'scale' | 'keyPadding' | 'allowed'
+>;
+
+/** attention() inputs for T5, ALiBi, RoPE or none: queries and keys, optional values (computed in their precision). */
+export interface SchemeAttentionInputs<
+  A extends Float64Array | Float32Array = Float64Array | Float32Array,
+> extends SharedInputs<A> {
   q: Matrix<A>;
   k: Matrix<A>;
   v?: Matrix<A>;
@@ -60,7 +69,9 @@ export interface SchemeAttentionInputs<A extends Float64Array | Float32Array = F
 }
 
 /** attention() inputs for the sinusoidal encoding: x and the projections it goes through. */
-export interface SinusoidalAttentionInputs<A extends Float64Array | Float32Array = Float64Array | Float32Array> {
+export interface SinusoidalAttentionInputs<
+  A extends Float64Array | Float32Array = Float64Array | Float32Array,
+> extends SharedInputs<A> {
   /** Token vectors, n × d_model. */
   x: Matrix<A>;
   /** d_model × d_k */

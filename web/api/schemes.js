@@ -1,9 +1,9 @@
-// Position schemes beside Shaw's (issue #15; docs/schemes.md): T5 buckets, ALiBi slopes, RoPE,
-// the sinusoidal encoding, and attention() with a `position: { scheme, … }`. Each function takes
-// the RelPos instance's host ({ core, arena, call }), validates every argument (validate.js)
-// before any WASM runs, lays the data out in the arena and returns copies. The schemes run in
-// float64 (one build of their kernels keeps the module small): float32 inputs are widened and
-// the results narrowed back, so they keep the inputs' type.
+// Position schemes beside Shaw's (docs/schemes.md): T5 buckets, ALiBi slopes, RoPE, the
+// sinusoidal encoding, and the checks of attention()'s `position: { scheme, … }` (attention()
+// itself runs every scheme through one core call, web/api/index.js). Each function takes the
+// RelPos instance's host ({ core, arena, call }), validates every argument (validate.js) before
+// any WASM runs, lays the data out in the arena and returns copies. rope() runs in float64:
+// float32 inputs are widened and the result narrowed back.
 import { MAX_DIMENSION } from './limits.js';
 import {
   describe,
@@ -15,7 +15,6 @@ import {
   checkNumber,
   checkOptions,
   checkShape,
-  checkWork,
   readMatrix,
 } from './validate.js';
 import { Snapshot } from './snapshot.js';
@@ -29,8 +28,10 @@ const narrow = (data, ArrayType) => (data instanceof ArrayType ? data : ArrayTyp
 // This realm's Float64Array or Float32Array for a checked matrix's data (read by its internal slot).
 const floatType = (data) => (data instanceof Float64Array ? Float64Array : Float32Array);
 
-/** The schemes attention() knows; 'shaw' (relKeys, relValues) is the default. */
-export const POSITION_SCHEMES = Object.freeze(['shaw', 't5', 'alibi', 'rope', 'sinusoidal', 'none']);
+/** Every position scheme, by the names of the core's PositionScheme enum (cpp/relpos/position_term.hpp). */
+export const SCHEMES = Object.freeze(['shaw', 't5', 'alibi', 'rope', 'sinusoidal', 'absolute', 'none']);
+/** The schemes attention() knows ('absolute' is a model's learned table); 'shaw' (relKeys, relValues) is the default. */
+export const POSITION_SCHEMES = Object.freeze(SCHEMES.filter((scheme) => scheme !== 'absolute'));
 /** The most heads alibiSlopes() computes slopes for. */
 export const MAX_ALIBI_HEADS = 4096;
 
@@ -43,14 +44,12 @@ const POSITION_DEFAULTS = {
   shaw: {},
   t5: { biases: undefined, ...T5_BUCKET_DEFAULTS },
   alibi: { slope: undefined },
-  rope: { base: 10000, layout: 'interleaved' },
-  sinusoidal: { base: 10000 },
+  rope: { base: ROPE_DEFAULTS.base, layout: ROPE_DEFAULTS.layout },
+  sinusoidal: SINUSOIDAL_DEFAULTS,
   none: {},
 };
 const REQUIRED = { t5: ['biases'], alibi: ['slope'] };
-const SCHEME_CODES = { none: 0, t5: 1, alibi: 2, rope: 3, sinusoidal: 4 };
-const LAYOUT_CODES = { interleaved: 0, half: 1 };
-const PANEL_NAMES = ['contentScores', 'positionBiases', 'combinedScores', 'contentWeights', 'combinedWeights'];
+const LAYOUTS = ['interleaved', 'half'];
 
 // numBuckets, maxDistance and bidirectional as T5's bucketing needs them (docs/schemes.md §1):
 // at least one exact bucket a side, and maxDistance past the exact ones (else log(1) = 0 divides).
@@ -65,16 +64,16 @@ function checkT5Params(where, prefix, p) {
 
 // A list of finite numbers (an Array or a typed array) of a given length, as a new ArrayType
 // (read once: a list copied, a typed array viewed by its intrinsic length).
-function checkNumbers(where, name, given, length, ArrayType) {
+function checkNumbers(where, name, given, length, ArrayType, what = length) {
   const snapshot = new Snapshot(where);
   const value = snapshot.list(name, given);
   snapshot.seal();
   const isList = Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView));
   if (!isList || value instanceof BigInt64Array || value instanceof BigUint64Array) {
-    throw new TypeError(`${where}: ${name} must be an array of ${length} numbers, got ${describe(value)}`);
+    throw new TypeError(`${where}: ${name} must be an array of ${what} numbers, got ${describe(value)}`);
   }
   if (value.length !== length) {
-    throw new RangeError(`${where}: ${name} must hold ${length} numbers, got ${value.length}`);
+    throw new RangeError(`${where}: ${name} must hold ${what} numbers, got ${value.length}`);
   }
   for (let index = 0; index < length; index += 1) {
     if (typeof value[index] !== 'number') {
@@ -130,7 +129,7 @@ export function rope(host, given, options) {
   const x = checkMatrix(where, 'x', readMatrix(where, 'x', given));
   const p = checkOptions(where, 'options', options, ROPE_DEFAULTS);
   checkNumber(where, 'base', p.base, { min: 0, max: 1e300, minInclusive: false });
-  checkChoice(where, 'layout', p.layout, Object.keys(LAYOUT_CODES));
+  checkChoice(where, 'layout', p.layout, LAYOUTS);
   if (x.cols % 2 !== 0) {
     throw new RangeError(`${where}: x.cols must be even (RoPE rotates pairs of dimensions), got ${x.cols}`);
   }
@@ -149,7 +148,7 @@ export function rope(host, given, options) {
       n,
       d,
       base: p.base,
-      layout: LAYOUT_CODES[p.layout],
+      layout: layoutCode(host.core, p.layout),
       x: xAt,
       positions: positionsAt,
       out: outAt,
@@ -158,8 +157,8 @@ export function rope(host, given, options) {
   });
 }
 
-// attention()'s `position`: { scheme, …that scheme's options } with the defaults filled in.
-function checkPosition(where, position) {
+/** attention()'s `position`: { scheme, …that scheme's options } with the defaults filled in. */
+export function checkPosition(where, position) {
   if (position === null || typeof position !== 'object' || Array.isArray(position)) {
     throw new TypeError(`${where}: position must be an object { scheme, … }, got ${describe(position)}`);
   }
@@ -168,207 +167,95 @@ function checkPosition(where, position) {
   const p = checkOptions(where, 'position', position, { scheme, ...POSITION_DEFAULTS[scheme] }, REQUIRED[scheme]);
   p.scheme = scheme;
   if (scheme === 't5') Object.assign(p, checkT5Params(where, 'position.', p));
-  if (scheme === 'alibi') checkNumber(where, 'position.slope', p.slope, { min: 0, max: 1e6 });
   if (scheme === 'rope' || scheme === 'sinusoidal') {
     checkNumber(where, 'position.base', p.base, { min: 0, max: 1e300, minInclusive: false });
   }
-  if (scheme === 'rope') checkChoice(where, 'position.layout', p.layout, Object.keys(LAYOUT_CODES));
+  if (scheme === 'rope') checkChoice(where, 'position.layout', p.layout, LAYOUTS);
   return p;
 }
 
-/** The scheme attention(inputs) asks for: 'shaw' without a `position` (or without inputs). */
-export function positionScheme(where, inputs) {
-  if (inputs === null || typeof inputs !== 'object' || inputs.position === undefined) return 'shaw';
-  return checkPosition(where, inputs.position).scheme;
-}
-
-/**
- * attention()'s second argument for a scheme other than Shaw's: an earlier result to write
- * into, or { out }. `outputs` and `queryOffset` (web/api/attention-options.js) are Shaw's only.
- */
-export function schemeOut(where, scheme, options) {
-  if (options === undefined || options === null || typeof options !== 'object') return options;
-  if ('contentScores' in options || 'maxDistance' in options) return options; // a result
-  for (const name of ['outputs', 'queryOffset']) {
-    if (options[name] !== undefined) {
-      throw new TypeError(
-        `${where}: ${name} works with Shaw's position terms only; position.scheme '${scheme}' computes every panel`,
-      );
-    }
-  }
-  return options.out;
-}
-
-/** Shaw's inputs without `position`, so that the Shaw path runs exactly as before. */
-export function withoutPosition(inputs) {
-  if (inputs === null || typeof inputs !== 'object' || inputs.position === undefined) return inputs;
-  const rest = { ...inputs };
-  delete rest.position;
-  return rest;
-}
-
-// `out` for a scheme's attention(): an earlier result with arrays of this call's shapes and type.
-function checkReusable(where, out, ArrayType, n, dV) {
-  if (out === null || typeof out !== 'object') {
-    throw new TypeError(`${where}: out must be an earlier result of attention(), got ${describe(out)}`);
-  }
-  for (const [name, length] of [...PANEL_NAMES.map((panel) => [panel, n * n]), ['output', n * dV]]) {
-    if (name === 'output' && dV === 0 && out.output === null) continue;
-    const data = out[name]?.data;
-    if (!(data instanceof ArrayType)) {
-      throw new TypeError(
-        `${where}: out.${name}.data must be a ${ArrayType.name} like the inputs, got ${describe(data)}`,
-      );
-    }
-    if (data.length !== length) {
-      throw new RangeError(
-        `${where}: out.${name}.data must hold ${length} numbers for these inputs, got ${data.length}`,
-      );
-    }
-  }
-}
-
-/**
- * attention(inputs) for position.scheme 't5', 'alibi', 'rope', 'sinusoidal' or 'none'. `inputs`
- * and `out` as readAttentionArgs read them (out's arrays as views, with the caller's arrays as
- * `original`); results are returned in `target` (the caller's out object) when out is given.
- */
-export function schemeAttention(host, inputs, out, target) {
-  const where = 'attention';
-  const position = checkPosition(where, inputs.position);
-  const { scheme } = position;
-  const sinusoidalScheme = scheme === 'sinusoidal';
-  for (const name of ['relKeys', 'relValues']) {
-    if (inputs[name] !== undefined) {
-      throw new TypeError(`${where}: ${name} is Shaw's table; position.scheme '${scheme}' does not read it`);
-    }
-  }
-  for (const name of ['scale', 'heads', 'keyPadding', 'allowed']) {
-    if (inputs[name] !== undefined) {
-      throw new TypeError(`${where}: ${name} works with Shaw's position terms only, not position.scheme '${scheme}'`);
-    }
-  }
-  if (sinusoidalScheme) {
-    for (const name of ['q', 'k', 'v']) {
-      if (inputs[name] !== undefined) {
-        throw new TypeError(
-          `${where}: position.scheme 'sinusoidal' adds the encoding to x before the projections: give x, wQ, wK (and wV), not ${name}`,
-        );
+/** Refuses the inputs another scheme reads: Shaw's tables, or the sinusoidal scheme's x and weights. */
+export function checkSchemeTables(where, scheme, given) {
+  if (scheme !== 'shaw') {
+    for (const name of ['relKeys', 'relValues']) {
+      if (given[name] !== undefined) {
+        throw new TypeError(`${where}: ${name} is Shaw's table; position.scheme '${scheme}' does not read it`);
       }
     }
   }
-  const given = sinusoidalScheme
-    ? checkOptions(where, 'inputs', inputs, { wV: undefined, causal: false, position: undefined }, ['x', 'wQ', 'wK'])
-    : checkOptions(where, 'inputs', inputs, { v: undefined, causal: false, position: undefined }, ['q', 'k']);
-  const causal = checkBoolean(where, 'causal', given.causal);
-  let n;
-  let dK;
-  let dV = 0;
-  let dModel = 0;
-  let first;
-  const arrays = {};
-  if (sinusoidalScheme) {
-    const x = checkMatrix(where, 'x', given.x);
-    first = x;
-    ({ rows: n, cols: dModel } = x);
-    const wQ = checkMatrix(where, 'wQ', given.wQ, x);
-    checkShape(where, 'wQ', wQ, { rows: { value: dModel, what: 'x.cols' } });
-    dK = wQ.cols;
-    const wK = checkMatrix(where, 'wK', given.wK, x);
-    checkShape(where, 'wK', wK, { rows: { value: dModel, what: 'x.cols' }, cols: { value: dK, what: 'wQ.cols' } });
-    Object.assign(arrays, { x: x.data, queryWeights: wQ.data, keyWeights: wK.data });
-    if (given.wV !== undefined) {
-      const wV = checkMatrix(where, 'wV', given.wV, x);
-      checkShape(where, 'wV', wV, { rows: { value: dModel, what: 'x.cols' } });
-      dV = wV.cols;
-      arrays.valueWeights = wV.data;
-    }
-  } else {
-    const q = checkMatrix(where, 'q', given.q);
-    first = q;
-    ({ rows: n, cols: dK } = q);
-    const k = checkMatrix(where, 'k', given.k, q);
-    checkShape(where, 'k', k, { rows: { value: n, what: 'q.rows' }, cols: { value: dK, what: 'q.cols' } });
-    Object.assign(arrays, { queries: q.data, keys: k.data });
-    if (given.v !== undefined) {
-      const v = checkMatrix(where, 'v', given.v, q);
-      checkShape(where, 'v', v, { rows: { value: n, what: 'q.rows' } });
-      dV = v.cols;
-      arrays.values = v.data;
-    }
+  const names = scheme === 'sinusoidal' ? ['q', 'k', 'v'] : ['x', 'wQ', 'wK', 'wV'];
+  for (const name of names) {
+    if (given[name] === undefined) continue;
+    throw new TypeError(
+      scheme === 'sinusoidal'
+        ? `${where}: position.scheme 'sinusoidal' adds the encoding to x before the projections: give x, wQ, wK (and wV), not ${name}`
+        : `${where}: ${name} is read by position.scheme 'sinusoidal' only, not '${scheme}'`,
+    );
   }
-  const ArrayType = floatType(first.data);
-  if (scheme === 'rope' && dK % 2 !== 0) {
-    throw new RangeError(`${where}: q.cols must be even for position.scheme 'rope' (it rotates pairs), got ${dK}`);
-  }
-  if (scheme === 't5') {
-    arrays.bucketBiases = checkNumbers(where, 'position.biases', position.biases, position.numBuckets, ArrayType);
-  }
-  if (out !== undefined) checkReusable(where, out, ArrayType, n, dV);
-
-  const size = F64;
-  const lengths = {
-    queries: sinusoidalScheme ? 0 : n * dK,
-    keys: sinusoidalScheme ? 0 : n * dK,
-    values: sinusoidalScheme ? 0 : n * dV,
-    x: n * dModel,
-    queryWeights: dModel * dK,
-    keyWeights: dModel * dK,
-    valueWeights: dModel * dV,
-    bucketBiases: scheme === 't5' ? position.numBuckets : 0,
-    ...Object.fromEntries(PANEL_NAMES.map((name) => [name, n * n])),
-    output: n * dV,
-  };
-  const names = Object.keys(lengths);
-  // Scratch in the core: rotated or projected queries, keys and values, x + PE, one row of biases.
-  const scratch = 4 * n * Math.max(dK, dV, dModel) + 2 * n;
-  checkBudget(where, `n = ${n}`, (Object.values(lengths).reduce((a, b) => a + b) + scratch) * size);
-  checkWork(where, `n = ${n} with d_k = ${dK}`, n * n * (dK + dV + 32) + n * dModel * (2 * dK + dV));
-  return host.call(
-    where,
-    names.map((name) => lengths[name] * size),
-    (addresses) => {
-      const at = Object.fromEntries(names.map((name, index) => [name, addresses[index]]));
-      for (const [name, data] of Object.entries(arrays)) host.arena.write(at[name], widen(data));
-      host.core.schemeAttentionIntoFloat64(
-        {
-          scheme: SCHEME_CODES[scheme],
-          n,
-          dModel,
-          dK,
-          dV,
-          causal,
-          t5: {
-            numBuckets: position.numBuckets ?? 32,
-            maxDistance: position.maxDistance ?? 128,
-            bidirectional: position.bidirectional ?? true,
-          },
-          slope: position.slope ?? 0,
-          base: position.base ?? 10000,
-          layout: LAYOUT_CODES[position.layout ?? 'interleaved'],
-        },
-        at,
-      );
-      const read = (name, rows, cols) => {
-        if (!out) return matrix(rows, cols, narrow(host.arena.read(at[name], Float64Array, rows * cols), ArrayType));
-        host.arena.read(at[name], Float64Array, rows * cols, out[name].data);
-        return matrix(rows, cols, out[name].original ?? out[name].data);
-      };
-      // Every result copied out first, then handed over (a setter on `target` runs after).
-      const panels = PANEL_NAMES.map((name) => [name, read(name, n, n)]);
-      const output = dV ? read('output', n, dV) : null;
-      const result = target ?? out ?? {};
-      result.maxDistance = null;
-      result.position = describePosition(position);
-      for (const [name, panel] of panels) result[name] = panel;
-      result.output = output;
-      return result;
-    },
-  );
 }
 
-// The resolved position settings a result reports (biases copied, so the caller's stay theirs).
-function describePosition(position) {
+/**
+ * The sinusoidal scheme's x (n × d), wQ, wK (d × d_k) and wV (d × d_v), checked; `shapes` are
+ * the queries, keys and values they make (n × d_k, n × d_k, n × d_v), for attention()'s checks.
+ */
+export function sinusoidalInputs(where, given) {
+  const x = checkMatrix(where, 'x', given.x);
+  const n = x.rows;
+  const dModel = x.cols;
+  const wQ = checkMatrix(where, 'wQ', given.wQ, x);
+  checkShape(where, 'wQ', wQ, { rows: { value: dModel, what: 'x.cols' } });
+  const wK = checkMatrix(where, 'wK', given.wK, x);
+  checkShape(where, 'wK', wK, { rows: { value: dModel, what: 'x.cols' }, cols: { value: wQ.cols, what: 'wQ.cols' } });
+  let wV = null;
+  if (given.wV !== undefined) {
+    wV = checkMatrix(where, 'wV', given.wV, x);
+    checkShape(where, 'wV', wV, { rows: { value: dModel, what: 'x.cols' } });
+  }
+  const stand = (cols) => ({ rows: n, cols, data: x.data.subarray(0, 0) });
+  return {
+    shapes: { q: stand(wQ.cols), k: stand(wQ.cols), v: wV ? stand(wV.cols) : undefined },
+    matrices: { x, wQ, wK, wV },
+  };
+}
+
+/**
+ * T5's biases (numBuckets, or heads × numBuckets: one row per head) and ALiBi's slope (a number,
+ * or one per head) for `heads` heads; sets position.biasRows and position.slopes (Float64Array).
+ */
+export function checkSchemeHeads(where, position, heads) {
+  if (position.scheme === 't5') {
+    const { numBuckets } = position;
+    const length = position.biases?.length;
+    const rows = heads > 1 && length === heads * numBuckets ? heads : 1;
+    const what = heads > 1 ? `${numBuckets} or ${heads * numBuckets} (one row per head)` : numBuckets;
+    position.biases = checkNumbers(where, 'position.biases', position.biases, rows * numBuckets, Float64Array, what);
+    position.biasRows = rows;
+  }
+  if (position.scheme === 'alibi') {
+    if (typeof position.slope === 'number') {
+      checkNumber(where, 'position.slope', position.slope, { min: 0, max: 1e6 });
+      position.slopes = Float64Array.of(position.slope);
+    } else {
+      position.slopes = checkNumbers(where, 'position.slope', position.slope, heads, Float64Array);
+      position.slopes.forEach((slope, h) => checkNumber(where, `position.slope[${h}]`, slope, { min: 0, max: 1e6 }));
+      position.slope = Float64Array.from(position.slopes);
+    }
+  }
+}
+
+/** The resolved position settings a result reports (arrays copied, so the caller's stay theirs). */
+export function describePosition(position) {
   const { biases, ...rest } = position;
+  delete rest.biasRows; // the core's layout of biases and slopes, not a setting
+  delete rest.slopes;
+  if (ArrayBuffer.isView(rest.slope)) rest.slope = Float64Array.from(rest.slope);
   return biases === undefined ? rest : { ...rest, biases: Float64Array.from(biases) };
+}
+
+/** The core's code for a scheme and a RoPE layout (its registered enums). */
+export function schemeCode(core, scheme) {
+  return core.PositionScheme[scheme];
+}
+export function layoutCode(core, layout) {
+  return core.RopeLayout[layout ?? 'interleaved'];
 }

@@ -74,11 +74,14 @@ export class RelPosPool {
     const where = 'attention';
     const a = checkAttentionArgs(where, inputs, options);
     const ArrayType = a.q.data.constructor;
-    const parts = splitRows(a.queryRows, this.#workers.length);
+    // The sinusoidal scheme's queries are x's rows: one worker computes them all.
+    const whole = a.position.scheme === 'sinusoidal';
+    const parts = whole ? [{ first: 0, count: a.queryRows }] : splitRows(a.queryRows, this.#workers.length);
     const outputs = Object.keys(a.shapes);
     const shared = {
       k: compact(a.k),
-      relKeys: compact(a.relKeys),
+      ...(a.relKeys ? { relKeys: compact(a.relKeys) } : {}),
+      ...(inputs.position !== undefined ? { position: inputs.position } : {}),
       causal: a.causal,
       heads: a.heads,
       ...(a.v ? { v: compact(a.v) } : {}),
@@ -88,6 +91,7 @@ export class RelPosPool {
     };
     const results = await Promise.all(
       parts.map(({ first, count }, index) => {
+        if (whole) return this.#send(this.#workers[index], 'attention', [inputs, { outputs }], []);
         const data = a.q.data.slice(first * a.dK, (first + count) * a.dK);
         const q = { rows: count, cols: a.dK, data };
         const transfer = [data.buffer];
@@ -102,8 +106,8 @@ export class RelPosPool {
       }),
     );
     // One part (or one worker): its arrays are the result, unless there is an `out` to fill.
-    const result =
-      a.outTarget ?? (parts.length === 1 ? results[0] : emptyResult(ArrayType, a.shapes, (a.tableRows - 1) / 2));
+    const maxDistance = a.relKeys ? (a.tableRows - 1) / 2 : null;
+    const result = a.outTarget ?? (parts.length === 1 ? results[0] : emptyResult(ArrayType, a.shapes, maxDistance));
     // `out`'s arrays as they were read (views over the caller's memory), else the result's own.
     const into = a.out ?? result;
     if (result !== results[0] || a.out) {
@@ -123,16 +127,15 @@ export class RelPosPool {
         });
       }
     }
-    result.maxDistance = (a.tableRows - 1) / 2;
-    if (a.legacyOutput && !a.v) result.output = null;
+    result.maxDistance = maxDistance;
+    if (results[0].position) result.position = results[0].position;
     return result;
   }
 
   /** A result of zeros shaped for attention(inputs, options), to pass as `out`. */
   async allocateAttention(inputs, options) {
     const a = checkAttentionArgs('allocateAttention', inputs, options);
-    const result = emptyResult(a.q.data.constructor, a.shapes, (a.tableRows - 1) / 2);
-    if (a.legacyOutput && !a.v) result.output = null;
+    const result = emptyResult(a.q.data.constructor, a.shapes, a.relKeys ? (a.tableRows - 1) / 2 : null);
     return result;
   }
 
