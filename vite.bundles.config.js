@@ -10,7 +10,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
-const INLINE_WORKER = fileURLToPath(new URL('./web/workers/start-attention-worker-inline.js', import.meta.url));
+const INLINE_WORKER = fileURLToPath(new URL('./web/workers/start-view-worker-inline.js', import.meta.url));
 const INLINE_POOL_WORKER = fileURLToPath(new URL('./web/workers/start-pool-worker-inline.js', import.meta.url));
 // Both bundles are single files: the pool's workers (elements above n = 64) start from Blob URLs.
 const POOL_ALIAS = { find: /^.*\/start-pool-worker\.js$/, replacement: INLINE_POOL_WORKER };
@@ -30,7 +30,7 @@ export default defineConfig(({ mode }) => ({
   resolve: {
     alias:
       mode === 'single'
-        ? [{ find: /^.*\/start-attention-worker\.js$/, replacement: INLINE_WORKER }, POOL_ALIAS]
+        ? [{ find: /^.*\/start-view-worker\.js$/, replacement: INLINE_WORKER }, POOL_ALIAS]
         : [POOL_ALIAS],
   },
   worker: { format: 'iife' },

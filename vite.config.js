@@ -5,21 +5,28 @@ import { defineConfig } from 'vite';
 
 /**
  * The page's own bundles take the WebAssembly module built without the training engine
- * (dist/relpos-core-lite*.mjs, 51 KiB less gzipped); workers keep the full one (top-level plugins
- * do not apply to worker bundles in a build), so the training section's worker can train.
+ * (dist/relpos-core-lite*.mjs, 51 KiB less gzipped), and so do its view workers; the training
+ * section's worker keeps the full one, so it can train.
  */
-export const liteCore = () => ({
+export const liteCore = ({ exceptTrainWorker = false } = {}) => {
+  let trainWorker = false;
+  return {
   name: 'relpos-lite-core',
   enforce: 'pre',
+  buildStart(options) {
+    const inputs = Array.isArray(options.input) ? options.input : Object.values(options.input ?? {});
+    trainWorker = exceptTrainWorker && inputs.some((input) => input.endsWith('/web/train/train-worker.js'));
+  },
   resolveId(source, importer) {
-    if (!importer?.endsWith('/web/api/load-core.js')) return null;
+    if (trainWorker || !importer?.endsWith('/web/api/load-core.js')) return null;
     const lite = {
       '../../dist/relpos-core.mjs': 'dist/relpos-core-lite.mjs',
       '../../dist/relpos-core-wasm.mjs': 'dist/relpos-core-lite-wasm.mjs',
     }[source];
     return lite ? resolve(import.meta.dirname, lite) : null;
   },
-});
+  };
+};
 
 /**
  * The training section's worker fetches the core as a .wasm file (web/train/train-worker.js), so
@@ -48,7 +55,9 @@ export const coreFetchedByTrainWorker = () => {
 export default defineConfig({
   base: './',
   plugins: [liteCore()],
-  worker: { plugins: () => [coreFetchedByTrainWorker()] },
+  // The view workers take the page's module too (the pool posts them the page's compiled lite
+  // core); the training worker keeps the full one.
+  worker: { plugins: () => [coreFetchedByTrainWorker(), liteCore({ exceptTrainWorker: true })] },
   build: {
     outDir: 'build/site',
     emptyOutDir: true,

@@ -7,10 +7,10 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
 import { splitRows } from '../../web/api/worker-pool.js';
-import { panelRanges } from '../../web/figures/panel-extents.js';
-import { assembleLongView, computeLongViewBlock, pixelRowsOf } from '../../web/figures/long-view-blocks.js';
-import { PANEL_IDS, computeOffsetMeans, offsetValue } from '../../web/figures/offset-space.js';
-import { computeAttentionView } from '../../web/figures/view.js';
+import { panelRanges } from '../../web/views/panel-extents.js';
+import { assembleLongView, computeLongViewBlock, pixelRowsOf } from '../../web/views/long-view-blocks.js';
+import { PANEL_IDS, computeOffsetMeans, offsetValue } from '../../web/views/offset-space.js';
+import { computeAttentionView } from '../../web/views/view.js';
 import { ATTENTION_SETTINGS, defaultState } from '../../web/settings/settings.js';
 
 let single; // the single worker's instance

@@ -3,8 +3,8 @@
 // clip(j − i, −k, k), for several n, k (0, 1, small, n − 2, n − 1, ≥ n) and the causal mask.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from '../../web/api/index.js';
-import { computeAttentionView } from '../../web/figures/view.js';
-import { computeOffsetSpace, keysOf, offsetReach, offsetValue } from '../../web/figures/offset-space.js';
+import { computeAttentionView } from '../../web/views/view.js';
+import { computeOffsetSpace, keysOf, offsetReach, offsetValue } from '../../web/views/offset-space.js';
 
 let rp;
 beforeAll(async () => {

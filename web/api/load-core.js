@@ -9,6 +9,15 @@ import { checkWasmSimd } from './simd.js';
 import { checkOptions, describe } from './validate.js';
 
 let inlinedBinary = null;
+let compiledCore = null;
+
+const inlined = () => (inlinedBinary ??= Uint8Array.from(atob(wasmBase64), (c) => c.charCodeAt(0)));
+
+/** The inlined binary compiled, once: the WebAssembly.Module a worker pool posts to its workers. */
+export function compileCore() {
+  compiledCore ??= WebAssembly.compile(inlined());
+  return compiledCore;
+}
 
 const isModule = (value) => Object.prototype.toString.call(value) === '[object WebAssembly.Module]';
 
@@ -24,24 +33,7 @@ export async function loadCore(where, options) {
     if (!isModule(wasmModule)) {
       throw new TypeError(`${where}: options.wasmModule must be a WebAssembly.Module, got ${describe(wasmModule)}`);
     }
-    // Emscripten's hook for instantiating a module it did not compile itself; a module that is
-    // not this package's core fails there, and that failure is this call's.
-    let fail;
-    const failed = new Promise((_, reject) => {
-      fail = (error) =>
-        reject(
-          new TypeError(
-            `${where}: options.wasmModule could not be instantiated; it must be relpos-wasm/relpos-core.wasm of this version (${error.message})`,
-          ),
-        );
-    });
-    const instantiateWasm = (imports, receive) => {
-      WebAssembly.instantiate(wasmModule, imports)
-        .then((instance) => receive(instance, wasmModule))
-        .catch(fail);
-      return {};
-    };
-    return Promise.race([createRelPosCore({ instantiateWasm }), failed]);
+    return fromModule(where, wasmModule);
   }
   if (wasmBinary !== undefined) {
     const isBuffer = Object.prototype.toString.call(wasmBinary) === '[object ArrayBuffer]';
@@ -60,6 +52,27 @@ export async function loadCore(where, options) {
     }
     return createRelPosCore({ wasmBinary: bytes });
   }
-  inlinedBinary ??= Uint8Array.from(atob(wasmBase64), (c) => c.charCodeAt(0));
-  return createRelPosCore({ wasmBinary: inlinedBinary });
+  // The inlined binary, compiled once (compileCore): the same module then goes to a pool's workers.
+  return fromModule(where, await compileCore());
+}
+
+// Emscripten's hook for instantiating a module it did not compile itself; a module that is not
+// this package's core fails there, and that failure is this call's.
+function fromModule(where, wasmModule) {
+  let fail;
+  const failed = new Promise((_, reject) => {
+    fail = (error) =>
+      reject(
+        new TypeError(
+          `${where}: options.wasmModule could not be instantiated; it must be relpos-wasm/relpos-core.wasm of this version (${error.message})`,
+        ),
+      );
+  });
+  const instantiateWasm = (imports, receive) => {
+    WebAssembly.instantiate(wasmModule, imports)
+      .then((instance) => receive(instance, wasmModule))
+      .catch(fail);
+    return {};
+  };
+  return Promise.race([createRelPosCore({ instantiateWasm }), failed]);
 }

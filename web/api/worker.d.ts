@@ -33,7 +33,16 @@ export interface WorkerPoolOptions {
   workers?: number;
   /** Starts one worker running worker-entry.js (default: a module worker beside worker.js). */
   createWorker?: () => Worker;
+  /** relpos-wasm/relpos-core.wasm compiled, posted to every worker (default: the inlined binary, compiled once). */
+  wasmModule?: WebAssembly.Module;
+  /** The time every call is given before the time its work adds, in ms (default BASE_TIMEOUT_MS, 10 000). */
+  timeoutMs?: number;
 }
+
+/** The time every call is given before the time its work adds, in ms (10 000). */
+export declare const BASE_TIMEOUT_MS: number;
+/** The time limit of a call of `work` multiply-adds: base + work / 50 000 per ms. */
+export declare function timeoutFor(work: number, base?: number): number;
 
 /** The methods of RelPos, returning Promises; results are transferred from the workers. */
 export declare class RelPosPool {
@@ -61,6 +70,10 @@ export declare class RelPosPool {
   lastTimings(): Promise<AttentionTimings[]>;
   /** Each worker's WebAssembly memory. */
   memory(): Promise<MemoryInfo[]>;
+  /** How many calls of each method the workers have computed (each since it started). */
+  taskCounts(): Promise<Record<string, number>>;
+  /** Where each worker's instance came from: the pool's compiled module, or its own inlined binary. */
+  loadedFrom(): Promise<('wasmModule' | 'inlined')[]>;
   /** Stops every worker; calls still running reject. */
   terminate(): void;
 }

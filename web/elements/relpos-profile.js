@@ -4,7 +4,7 @@
 import { setMathText } from '../figures/math-dom.js';
 import { createProfileFigure, drawProfile, profileCaption } from '../figures/profile-figure.js';
 import { PROFILE_SETTINGS } from '../settings/settings.js';
-import { computeProfile } from '../figures/view.js';
+import { computeProfile } from '../views/view.js';
 import { RelposBaseElement } from './base-element.js';
 import { attributesOf, settingsFromAttributes } from './element-settings.js';
 import { reflectAttributes } from './reflect.js';

@@ -9,33 +9,19 @@ import { createTooltip, followScroll, showTooltip, wirePanel } from './interacti
 import { download } from '../files/download.js';
 import { drawOffsetPanel, offsetAriaLabel, offsetReading, OFFSET_TEXT } from './offset-panel.js';
 import { forgetRectImage, rectGrid } from '../render/heatmap-rect.js';
-import { offsetReach } from './offset-space.js';
+import { offsetReach } from '../views/offset-space.js';
 import { createPanelFigure } from './panel-figure.js';
-import { extentFor, longViewColours } from './panel-extents.js';
+import { extentFor, longViewColours } from '../views/panel-extents.js';
 import { plainMath } from '../render/math-text.js';
 import { setMathText } from './math-dom.js';
-import { PANELS, formatSignificant, formatters } from './panels.js';
+import { PANELS, formatSignificant, formatters } from '../views/panels.js';
 import { PresentView, presentSize } from './present-view.js';
-import { clippedOffset } from './view.js';
+import { themeColours } from './theme-colours.js';
+import { clippedOffset } from '../views/view.js';
 
 const minus = (text) => String(text).replace('-', '−');
 /** A progressive draw (setView) yields to input once a task has drawn for this long. */
 const PROGRESSIVE_TASK_MS = 12;
-
-/** Colours for the canvases, from the CSS custom properties in force at `element`. */
-export function themeColours(element) {
-  const style = getComputedStyle(element);
-  const v = (name) => style.getPropertyValue(name).trim();
-  return {
-    fg: v('--relpos-fg'),
-    muted: v('--relpos-muted'),
-    panel: v('--relpos-panel'),
-    masked: v('--relpos-masked'),
-    outline: v('--relpos-outline'),
-    outlineHalo: v('--relpos-outline-halo'),
-    font: style.fontFamily,
-  };
-}
 
 /** A token for reading out: the word, or its position where the sentence ran out of words. */
 export const tokenName = (tokens, i) => tokens[i] || `#${i}`;

@@ -6,11 +6,11 @@
 import { makeScale } from '../render/colormaps.js';
 import { drawRectHeatmap } from '../render/heatmap-rect.js';
 import { download } from '../files/download.js';
-import { themeColours } from './attention-figure.js';
+import { themeColours } from './theme-colours.js';
 import { createTooltip, followScroll, showTooltip, wirePanel } from './interaction.js';
-import { MATRIX_KINDS, queryCount } from './matrix-panels.js';
+import { MATRIX_KINDS, queryCount } from '../views/matrix-panels.js';
 import { createPanelFigure } from './panel-figure.js';
-import { formatSignificant } from './panels.js';
+import { formatSignificant } from '../views/panels.js';
 
 const LABEL_SPACE = 62; // as heatmap-rect.js: the label margin the canvas width is reckoned with
 const MARGIN_SIDES = LABEL_SPACE + 30 + Math.round(LABEL_SPACE * 0.35);

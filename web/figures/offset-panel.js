@@ -9,8 +9,8 @@
 // weight, usually do. With nothing clipped (k ≥ n − 1) or k = 0, every column counts.
 import { makeScale } from '../render/colormaps.js';
 import { drawRectHeatmap } from '../render/heatmap-rect.js';
-import { kthSmallestOf, offsetExtentFor } from './panel-extents.js';
-import { keysOf, offsetMaskFrom, offsetRowSpan, offsetValue } from './offset-space.js';
+import { kthSmallestOf, offsetExtentFor } from '../views/panel-extents.js';
+import { keysOf, offsetMaskFrom, offsetRowSpan, offsetValue } from '../views/offset-space.js';
 
 const PERCENTILE = 0.99;
 const minus = (text) => String(text).replace(/-/g, '−');

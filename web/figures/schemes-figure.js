@@ -7,10 +7,10 @@ import { drawLinePlot } from '../render/line-plot.js';
 import { drawScatterPlot } from '../render/scatter-plot.js';
 import { fitCanvas } from '../render/canvas-size.js';
 import { extentOf, makeScale } from '../render/colormaps.js';
-import { themeColours } from './attention-figure.js';
+import { themeColours } from './theme-colours.js';
 import { setMathText } from './math-dom.js';
-import { formatSignificant } from './panels.js';
-import { T5_VIEW, ALIBI_HEADS } from './schemes-view.js';
+import { formatSignificant } from '../views/panels.js';
+import { T5_VIEW, ALIBI_HEADS } from '../views/schemes-view.js';
 
 const el = (doc, tag, className, text) => {
   const node = doc.createElement(tag);

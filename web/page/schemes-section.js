@@ -4,7 +4,7 @@
 // shift and RoPE-layout inputs are wired by controls.js like every control. In the iframe view
 // (?embed=1) the section shows only when ?panels= names `schemes`.
 import { createSchemesFigure, drawSchemesFigure } from '../figures/schemes-figure.js';
-import { SCHEME_IDS, SCHEME_INFO, computeSchemesView, parseSchemes } from '../figures/schemes-view.js';
+import { SCHEME_IDS, SCHEME_INFO, computeSchemesView, parseSchemes } from '../views/schemes-view.js';
 
 const $ = (id) => document.getElementById(id);
 

@@ -3,9 +3,9 @@
 // then shows (before/after views from the same API the panels use), so every sentence is true
 // for what is on screen.
 import { setMathText } from '../figures/math-dom.js';
-import { formatSignificant } from '../figures/panels.js';
+import { formatSignificant } from '../views/panels.js';
 import { MAX_TOKENS, splitTokens } from '../settings/settings.js';
-import { computeAttentionView } from '../figures/view.js';
+import { computeAttentionView } from '../views/view.js';
 
 const f = (v) => formatSignificant(v, 2);
 const percent = (v) => `${(100 * v).toFixed(0)} %`;

@@ -4,7 +4,7 @@
 // the lazy chunk. The page thread only draws (small canvases, the six panels at n ≤ 32).
 import { AttentionFigure } from '../figures/attention-figure.js';
 import { download } from '../files/download.js';
-import { PANELS } from '../figures/panels.js';
+import { PANELS } from '../views/panels.js';
 import { TRAIN_CSS } from './train-css.js';
 import { SERIES_COLOURS, drawHistory, drawLines } from './train-plots.js';
 import { CLAIMS, PRESETS, TASKS, DEFAULT_RUN, PROFILE_POS } from './train-session.js';
