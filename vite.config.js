@@ -11,20 +11,20 @@ import { defineConfig } from 'vite';
 export const liteCore = ({ exceptTrainWorker = false } = {}) => {
   let trainWorker = false;
   return {
-  name: 'relpos-lite-core',
-  enforce: 'pre',
-  buildStart(options) {
-    const inputs = Array.isArray(options.input) ? options.input : Object.values(options.input ?? {});
-    trainWorker = exceptTrainWorker && inputs.some((input) => input.endsWith('/web/train/train-worker.js'));
-  },
-  resolveId(source, importer) {
-    if (trainWorker || !importer?.endsWith('/web/api/load-core.js')) return null;
-    const lite = {
-      '../../dist/relpos-core.mjs': 'dist/relpos-core-lite.mjs',
-      '../../dist/relpos-core-wasm.mjs': 'dist/relpos-core-lite-wasm.mjs',
-    }[source];
-    return lite ? resolve(import.meta.dirname, lite) : null;
-  },
+    name: 'relpos-lite-core',
+    enforce: 'pre',
+    buildStart(options) {
+      const inputs = Array.isArray(options.input) ? options.input : Object.values(options.input ?? {});
+      trainWorker = exceptTrainWorker && inputs.some((input) => input.endsWith('/web/train/train-worker.js'));
+    },
+    resolveId(source, importer) {
+      if (trainWorker || !importer?.endsWith('/web/api/load-core.js')) return null;
+      const lite = {
+        '../../dist/relpos-core.mjs': 'dist/relpos-core-lite.mjs',
+        '../../dist/relpos-core-wasm.mjs': 'dist/relpos-core-lite-wasm.mjs',
+      }[source];
+      return lite ? resolve(import.meta.dirname, lite) : null;
+    },
   };
 };
 

@@ -21,8 +21,7 @@ export const LAYERS = {
 };
 
 // import … from '…', import('…'), export … from '…', new URL('…', import.meta.url).
-const SPECIFIER =
-  /(?:\bimport\s*\(\s*|\bfrom\s*|\bimport\s+|new URL\(\s*)(['"])(\.{1,2}\/[^'"?]+)(?:\?[^'"]*)?\1/g;
+const SPECIFIER = /(?:\bimport\s*\(\s*|\bfrom\s*|\bimport\s+|new URL\(\s*)(['"])(\.{1,2}\/[^'"?]+)(?:\?[^'"]*)?\1/g;
 
 /** Every import of a file's text that names a relative path: [spec]. */
 export function importsOf(text) {
@@ -54,7 +53,8 @@ export function problemsOf(graph) {
     state.set(file, 1);
     path.push(file);
     for (const target of graph[file] ?? []) {
-      if (state.get(target) === 1) problems.push(`circle: ${[...path.slice(path.indexOf(target)), target].join(' → ')}`);
+      if (state.get(target) === 1)
+        problems.push(`circle: ${[...path.slice(path.indexOf(target)), target].join(' → ')}`);
       else if (!state.has(target)) visit(target);
     }
     path.pop();

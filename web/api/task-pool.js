@@ -65,7 +65,14 @@ export class TaskPool {
    * { wasmModule }) first; `where` starts every message; `timeoutMs` is BASE_TIMEOUT_MS by
    * default; onLost(error) once when the pool is lost (a worker cannot start).
    */
-  constructor({ size, createWorker, init = {}, where = 'worker pool', timeoutMs = BASE_TIMEOUT_MS, onLost = () => {} }) {
+  constructor({
+    size,
+    createWorker,
+    init = {},
+    where = 'worker pool',
+    timeoutMs = BASE_TIMEOUT_MS,
+    onLost = () => {},
+  }) {
     this.#createWorker = createWorker;
     this.#init = init;
     this.#where = where;
@@ -227,7 +234,11 @@ export class TaskPool {
         slot.worker.postMessage({ id: call.id, task: call.task, args: call.args }, call.transfer);
       } catch (error) {
         slot.call = null;
-        this.#settle(call, null, new TypeError(`${call.task}: arguments cannot be sent to a worker (${error.message})`));
+        this.#settle(
+          call,
+          null,
+          new TypeError(`${call.task}: arguments cannot be sent to a worker (${error.message})`),
+        );
         continue;
       }
       const ms = timeoutFor(call.work, this.#timeoutMs);
@@ -238,7 +249,9 @@ export class TaskPool {
         this.#settle(
           call,
           null,
-          new Error(`${this.#where}: a worker did not answer ${call.task} within ${ms} ms; it was stopped and replaced`),
+          new Error(
+            `${this.#where}: a worker did not answer ${call.task} within ${ms} ms; it was stopped and replaced`,
+          ),
         );
         worker.terminate();
         this.#start(slot);

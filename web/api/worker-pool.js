@@ -185,7 +185,6 @@ export class RelPosPool {
   }
 }
 
-
 /**
  * Starts `size` workers with `createWorker`, posts each the compiled core (`wasmModule`, or the
  * inlined binary compiled here once) and waits until each has its instance. `timeoutMs`: the

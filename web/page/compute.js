@@ -125,4 +125,3 @@ export class ViewCompute {
     this.#handlers.onWorkerView(this.view, id);
   }
 }
-

@@ -21,7 +21,7 @@ export const viewPoolSize = () => Math.max(1, Math.min(MAX_WORKERS, globalThis.n
  * stopped and the page computes on its own thread).
  */
 export function startViewPool({ size = viewPoolSize(), start = startViewWorker, wasmModule, onLost } = {}) {
-  return new TaskPool({ size, createWorker: start, init: { wasmModule }, where: 'the page\'s workers', onLost });
+  return new TaskPool({ size, createWorker: start, init: { wasmModule }, where: "the page's workers", onLost });
 }
 
 // Multiply-adds of a block of the long view (four n-wide panels per row over d_k), for its time limit.
