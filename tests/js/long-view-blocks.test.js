@@ -9,7 +9,8 @@ import { createRelPos } from 'relpos-wasm';
 import { splitRows } from '../../web/api/worker-pool.js';
 import { panelRanges } from '../../web/views/panel-extents.js';
 import { assembleLongView, computeLongViewBlock, pixelRowsOf } from '../../web/views/long-view-blocks.js';
-import { PANEL_IDS, computeOffsetMeans, offsetValue } from '../../web/views/offset-space.js';
+import { computeOffsetMeans, offsetValue } from '../../web/views/offset-space.js';
+import { PANEL_IDS } from '../../web/views/panels.js';
 import { computeAttentionView } from '../../web/views/view.js';
 import { ATTENTION_SETTINGS, defaultState } from '../../web/settings/settings.js';
 

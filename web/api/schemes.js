@@ -4,6 +4,7 @@
 // before any WASM runs, lays the data out in the arena and returns copies. The schemes run in
 // float64 (one build of their kernels keeps the module small): float32 inputs are widened and
 // the results narrowed back, so they keep the inputs' type.
+import { PANEL_NAMES } from './attention-options.js';
 import { MAX_DIMENSION } from './limits.js';
 import {
   describe,
@@ -45,7 +46,6 @@ const POSITION_DEFAULTS = {
 const REQUIRED = { t5: ['biases'], alibi: ['slope'] };
 const SCHEME_CODES = { none: 0, t5: 1, alibi: 2, rope: 3, sinusoidal: 4 };
 const LAYOUT_CODES = { interleaved: 0, half: 1 };
-const PANEL_NAMES = ['contentScores', 'positionBiases', 'combinedScores', 'contentWeights', 'combinedWeights'];
 
 // numBuckets, maxDistance and bidirectional as T5's bucketing needs them (docs/schemes.md §1):
 // at least one exact bucket a side, and maxDistance past the exact ones (else log(1) = 0 divides).

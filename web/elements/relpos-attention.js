@@ -6,7 +6,7 @@ import { AttentionFigure } from '../figures/attention-figure.js';
 import { fitHeight, rowsOf } from '../figures/fit-height.js';
 import { fitOptions } from '../views/fit-options.js';
 import { screenScale } from '../render/canvas-size.js';
-import { PANELS, parsePanelList } from '../views/panels.js';
+import { PANEL_IDS, parsePanelList } from '../views/panels.js';
 import { checkResult, viewFromResult } from '../views/result-view.js';
 import { checkMatrixInput } from '../views/matrix-input.js';
 import { MatrixFigure } from '../figures/matrix-figure.js';
@@ -19,7 +19,6 @@ import { RelposBaseElement } from './base-element.js';
 import { attributesOf, settingsFromAttributes } from './element-settings.js';
 import { reflectAttributes } from './reflect.js';
 
-const PANEL_IDS = PANELS.map((panel) => panel.id);
 const kebab = (id) => id.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 export class RelposAttentionElement extends RelposBaseElement {

@@ -2,6 +2,7 @@
 // up to show its step, and its reveal is written from numbers computed on the inputs the page
 // then shows (before/after views from the same API the panels use), so every sentence is true
 // for what is on screen.
+import { seededRandom } from '../api/seeded-random.js';
 import { setMathText } from '../figures/math-dom.js';
 import { formatSignificant } from '../views/panels.js';
 import { MAX_TOKENS, splitTokens } from '../settings/settings.js';
@@ -29,11 +30,7 @@ export function nearShare(weights, n) {
 
 /** A permutation of 0..n−1 that moves every position when n > 1 (a seeded shuffle, redrawn until it does). */
 function derangement(n, seed) {
-  let state = seed >>> 0 || 1;
-  const next = () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
+  const next = seededRandom(seed);
   for (;;) {
     const order = Array.from({ length: n }, (_, i) => i);
     for (let i = n - 1; i > 0; i -= 1) {

@@ -12,7 +12,8 @@ import { ATTENTION_BLOCK_ROWS } from '../api/limits.js';
 import { buffersOf } from '../api/transfer.js';
 import { bounds, blockMeans } from '../render/block-means.js';
 import { rememberRanges } from './panel-extents.js';
-import { PANEL_IDS, offsetExtent, offsetMaskFrom, offsetRowSpan, offsetSpaceRows } from './offset-space.js';
+import { offsetExtent, offsetMaskFrom, offsetRowSpan, offsetSpaceRows } from './offset-space.js';
+import { PANEL_IDS } from './panels.js';
 import { exampleOptions } from './view.js';
 
 // What the content panels depend on (the long view has no words: positions only).
