@@ -1,4 +1,4 @@
-// "Longer than trained" (issue #15): one small model per position scheme, trained on copy-offset
+// "Longer than trained" (docs/schemes.md): one small model per position scheme, trained on copy-offset
 // at length L, then its held-out loss and accuracy at L, 2L, 4L and 8L — the experiment of the
 // ALiBi paper's Figure 1 at toy scale. Prints a table; whatever happens is the result.
 //   node bench/length-extrapolation.mjs [L=16] [steps=300] [offset=-2] [causal=1]

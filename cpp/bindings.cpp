@@ -324,7 +324,7 @@ EMSCRIPTEN_BINDINGS(relpos) {
   emscripten::function("lastAttentionTimings", &lastAttentionTimings);
 }
 
-// ---- Position schemes (issue #15): web/api/schemes.js validates every argument before calling.
+// ---- Position schemes (docs/schemes.md): web/api/schemes.js validates every argument before calling.
 
 namespace {
 
@@ -458,7 +458,7 @@ EMSCRIPTEN_BINDINGS(relpos_schemes) {
   emscripten::function("schemeAttentionIntoFloat64", &schemeAttentionInto<double>);
 }
 
-// ---- Training engine (issue #13): the model as an Embind class, its config and Adam settings
+// ---- Training engine: the model as an Embind class, its config and Adam settings
 // as value objects. web/api/model.js validates every argument before calling in.
 // Left out of the page's first-load module (RELPOS_NO_TRAINING, CMake target relpos_wasm_lite):
 // the training section loads the full module in its worker.

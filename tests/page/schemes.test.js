@@ -1,4 +1,4 @@
-// The position schemes side by side (issue #15) in headless Chromium, in one browser session:
+// The position schemes side by side (docs/schemes.md) in headless Chromium, in one browser session:
 // the comparison view draws (non-blank canvases, no console errors), its table says what the
 // page computed, its URL state round-trips, and the iframe view shows it alone when asked.
 import { describe, expect, test } from 'vitest';

@@ -1,4 +1,4 @@
-// Position schemes beside Shaw's (issue #15; docs/schemes.md): T5 buckets, ALiBi slopes, RoPE,
+// Position schemes beside Shaw's (docs/schemes.md): T5 buckets, ALiBi slopes, RoPE,
 // the sinusoidal encoding, and attention() with a `position: { scheme, … }`. Each function takes
 // the RelPos instance's host ({ core, arena, call }), validates every argument (validate.js)
 // before any WASM runs, lays the data out in the arena and returns copies. The schemes run in

@@ -49,6 +49,18 @@ export declare class RelPosPool {
   private constructor();
   /** How many workers the pool runs. */
   readonly size: number;
+  /**
+   * One method on a worker by name. `signal` cancels it (a call not yet started is never
+   * computed; the Promise rejects with an AbortError); `worker` picks one (default: the least
+   * busy); `transfer` hands buffers of args over; `work` (multiply-adds) scales its time limit.
+   */
+  run(
+    method: string,
+    args: unknown[],
+    options?: { signal?: AbortSignal; worker?: number; transfer?: Transferable[]; work?: number },
+  ): Promise<unknown>;
+  /** A signal for the newest request of `key`: the key's earlier request is cancelled. */
+  latest(key: unknown): AbortSignal;
   attention<A extends Float64Array | Float32Array>(
     inputs: AttentionInputs<A>,
     out?: AttentionResult<A>,

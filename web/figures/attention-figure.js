@@ -5,7 +5,8 @@
 import { pixelRatio } from '../render/canvas-size.js';
 import { makeScale } from '../render/colormaps.js';
 import { drawHeatmap, forgetMatrixImage, heatmapWidth } from '../render/heatmap.js';
-import { createTooltip, followScroll, showTooltip, wirePanel } from './interaction.js';
+import { CellTip, clearSelection } from './cell-tip.js';
+import { wirePanel } from './interaction.js';
 import { download } from '../files/download.js';
 import { drawOffsetPanel, offsetAriaLabel, offsetReading, OFFSET_TEXT } from './offset-panel.js';
 import { forgetRectImage, rectGrid } from '../render/heatmap-rect.js';
@@ -66,15 +67,14 @@ export class AttentionFigure {
     this.view = null;
     this.selection = null;
     this.lastCell = null; // the cell selected last, kept after Escape: the keys resume there
-    this.tipSpot = null; // where the tooltip points, in its canvas's pixels: it follows on scroll
-    this.stopFollow = null; // removes the scroll listener (while no tooltip is shown)
     this.layouts = new Map();
     this.specs = new Map(); // panel id -> the spec it was drawn from (figure-export.js)
     this.exportOptions = {}; // figure-export.js: scale, theme, title, caption, settings
     this.parts = new Map();
     this.shown = new Map(); // panel id -> what its canvas shows: { values, key } (see drawPanel)
     const doc = container.ownerDocument ?? container;
-    ({ tooltip: this.tooltip, readout: this.readout } = createTooltip(doc, overlay));
+    this.tip = new CellTip(doc, overlay);
+    ({ tooltip: this.tooltip, readout: this.readout } = this.tip);
     this.panels.forEach((panel) => {
       const parts = createPanelFigure(panel, numbered ? PANELS.indexOf(panel) + 1 : null);
       container.append(parts.figure);
@@ -378,13 +378,7 @@ export class AttentionFigure {
   /** Selects a cell (or null), redraws the highlight, shows the tooltip and the readout. */
   select(cell, { panelId, anchor, announce } = {}) {
     if (!cell) {
-      if (!this.selection) return;
-      this.selection = null;
-      this.tooltip.hidden = true;
-      this.stopFollow?.();
-      this.stopFollow = null;
-      this.draw();
-      this.onSelect(null, null);
+      if (clearSelection(this)) this.onSelect(null, null);
       return;
     }
     const same = this.selection && this.selection.i === cell.i && this.selection.j === cell.j;
@@ -399,8 +393,8 @@ export class AttentionFigure {
         this.draw();
         this.onSelect(reading.offset, null);
       }
-      showTooltip(this.tooltip, reading.lines, anchor ?? { x: 16, y: 16 });
-      if (announce) this.readout.textContent = reading.sentence;
+      this.tip.show(reading.lines, anchor, this.canvasOf(panelId));
+      if (announce) this.tip.announce(reading.sentence);
       return;
     }
     if (!same) {
@@ -415,8 +409,7 @@ export class AttentionFigure {
     const clipped = minus(clippedOffset(i, j, view.maxDistance));
     const query = tokenName(view.tokens, i);
     const key = tokenName(view.tokens, j);
-    showTooltip(
-      this.tooltip,
+    this.tip.show(
       [
         [panel.title, value],
         ['(i, j)', `(${i}, ${j})`],
@@ -425,14 +418,13 @@ export class AttentionFigure {
         ['clipped offset', clipped],
         ...cellBreakdown(view, i, j, isMasked),
       ],
-      anchor ?? { x: 16, y: 16 },
+      anchor,
+      this.canvasOf(panelId),
     );
-    const canvas = this.canvasOf(panelId);
-    const box = anchor && canvas ? canvas.getBoundingClientRect() : null;
-    this.tipSpot = box ? { canvas, dx: anchor.x - box.left, dy: anchor.y - box.top } : null;
-    this.stopFollow ??= followScroll(this.tooltip, () => this.tipSpot);
     if (announce) {
-      this.readout.textContent = `${panel.title}, row ${i} “${query}”, column ${j} “${key}”: offset ${offset}, clipped ${clipped}, value ${value}.`;
+      this.tip.announce(
+        `${panel.title}, row ${i} “${query}”, column ${j} “${key}”: offset ${offset}, clipped ${clipped}, value ${value}.`,
+      );
     }
   }
 }

@@ -1,4 +1,4 @@
-// The position schemes side by side (issue #15): one column per scheme (its position-bias panel,
+// The position schemes side by side (docs/schemes.md): one column per scheme (its position-bias panel,
 // its combined weights and its profile over offsets, with the shift experiment's result), the
 // static facts (T5's bucket map, ALiBi's slopes, RoPE's angle per pair) and a table whose every
 // cell is a number the view computed (schemes-view.js). Built with DOM calls only.

@@ -1,4 +1,4 @@
-// The page's "position schemes side by side" section (issue #15): the scheme picker (2 to 4),
+// The page's "position schemes side by side" section (docs/schemes.md): the scheme picker (2 to 4),
 // the shift experiment's button, and the comparison figure drawn from the page's state. The
 // state's `schemes`, `shift` and `ropeLayout` live in the URL with the rest (settings.js); the
 // shift and RoPE-layout inputs are wired by controls.js like every control. In the iframe view
