@@ -324,7 +324,7 @@ EMSCRIPTEN_BINDINGS(relpos) {
   emscripten::function("lastAttentionTimings", &lastAttentionTimings);
 }
 
-// ---- Position schemes (docs/schemes.md): web/api/schemes.js validates every argument before calling.
+// ---- Position schemes (docs/schemes.md): web/api/schemes.js validates every argument first.
 
 namespace {
 

@@ -210,6 +210,8 @@ describe('long view: only the work a change needs', () => {
     // superseded before their turn were not computed.
     const blocks = after.longViewBlock - (before.longViewBlock ?? 0);
     expect(blocks).toBeGreaterThanOrEqual(workers);
+    // Every view worker instantiated the page's compiled core: none compiled its own.
+    expect(await page.evaluate(() => window.relposPage.workerModules())).toEqual(Array(workers).fill('wasmModule'));
     expect(blocks / workers).toBeLessThanOrEqual(6);
     expect(problems).toEqual([]);
     await context.close();

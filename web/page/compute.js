@@ -95,6 +95,11 @@ export class ViewCompute {
     return this.#pool ? this.#pool.taskCounts() : Promise.resolve({});
   }
 
+  /** Where each worker's instance came from: 'wasmModule' (the page's compiled core) or 'inlined'. */
+  workerModules() {
+    return this.#pool ? this.#pool.each('loadedFrom') : Promise.resolve([]);
+  }
+
   #getPool() {
     if (this.#pool || this.#poolFailed) return this.#pool;
     try {

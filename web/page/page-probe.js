@@ -11,6 +11,7 @@ export function exposePageProbe({ rp, figure, compute, getState }) {
       computedBy: () => compute.computedBy,
       // How many of each task the page's workers have computed (longViewBlock: blocks of rows).
       workerTasks: () => compute.taskCounts(),
+      workerModules: () => compute.workerModules(),
       panelsDrawn: () => figure.drawCount, // panels drawn so far (not skipped as unchanged)
       // The pool's long view computes the row asked for (its n × n matrices stay in the workers).
       valueAt: (panelId, i, j) =>
