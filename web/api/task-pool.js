@@ -62,7 +62,7 @@ export class TaskPool {
 
   /**
    * `size` workers from createWorker(), each sent `init` (structured-cloneable: e.g.
-   * { wasmModule }) first; `where` starts every message; `timeoutMs` is BASE_TIMEOUT_MS by
+   * { wasmModule }; or a Promise of it) first; `where` starts every message; `timeoutMs` is BASE_TIMEOUT_MS by
    * default; onLost(error) once when the pool is lost (a worker cannot start).
    */
   constructor({
@@ -176,11 +176,11 @@ export class TaskPool {
       () => this.#failed(slot, worker, `it did not start within ${START_TIMEOUT_MS} ms`),
       START_TIMEOUT_MS,
     );
-    try {
-      worker.postMessage({ init: this.#init });
-    } catch (error) {
-      this.#failed(slot, worker, `it could not be sent its module (${error.message})`);
-    }
+    Promise.resolve(this.#init)
+      .then((init) => {
+        if (slot.worker === worker && !this.#closed) worker.postMessage({ init });
+      })
+      .catch((error) => this.#failed(slot, worker, `it could not be sent its module (${error?.message ?? error})`));
   }
 
   #message(slot, worker, data) {

@@ -40,17 +40,10 @@ export class ViewCompute {
   #poolFailed = false;
   #latest = new Latest();
   #requestId = 0;
-  #wasmModule; // the page's compiled core (load-core.js): the one module every worker instantiates
 
   constructor({ rp, onWorkerView, onError, onWorkerLost }) {
     this.#rp = rp;
     this.#handlers = { onWorkerView, onError, onWorkerLost };
-    compileCore().then(
-      (module) => {
-        this.#wasmModule = module;
-      },
-      () => {},
-    );
   }
 
   /** Computes the view of `state` here and returns false, or returns true: then request() it. */
@@ -104,7 +97,7 @@ export class ViewCompute {
     if (this.#pool || this.#poolFailed) return this.#pool;
     try {
       this.#pool = startViewPool({
-        wasmModule: this.#wasmModule,
+        wasmModule: compileCore(), // the page's compiled core (load-core.js): every worker instantiates it
         onLost: () => {
           this.#poolFailed = true; // no workers here: compute on the main thread instead
           this.#pool = null;

@@ -17,11 +17,12 @@ export const viewPoolSize = () => Math.max(1, Math.min(MAX_WORKERS, globalThis.n
 
 /**
  * The page's pool of view workers, `size` of them from start() (default: the view worker beside
- * this file), each sent `wasmModule`; onLost(error) when one cannot start (the pool is then
+ * this file), each sent `wasmModule` (a WebAssembly.Module or a Promise of one); onLost(error) when one cannot start (the pool is then
  * stopped and the page computes on its own thread).
  */
 export function startViewPool({ size = viewPoolSize(), start = startViewWorker, wasmModule, onLost } = {}) {
-  return new TaskPool({ size, createWorker: start, init: { wasmModule }, where: "the page's workers", onLost });
+  const init = Promise.resolve(wasmModule).then((module) => ({ wasmModule: module }));
+  return new TaskPool({ size, createWorker: start, init, where: "the page's workers", onLost });
 }
 
 // Multiply-adds of a block of the long view (four n-wide panels per row over d_k), for its time limit.
