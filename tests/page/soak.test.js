@@ -2,7 +2,6 @@
 // No console error, and the JS heap (after a forced garbage collection) and WASM memory stay
 // flat between the first few hundred changes and the last. The numbers are printed.
 import { describe, expect, test } from 'vitest';
-import { seededRandom } from '../../web/api/seeded-random.js';
 import { openPage } from './browser.js';
 import { usePage } from './page-fixture.js';
 
@@ -19,7 +18,8 @@ async function heapAfterGc(page) {
 
 // In the page: `count` random changes of the controls, each dispatched as a user's input.
 function randomChanges([count, seed]) {
-  const random = window.seededRandom(seed);
+  let state = seed;
+  const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
   const ids = [
     'seqLen',
     'dK',
@@ -54,7 +54,6 @@ function randomChanges([count, seed]) {
 describe('soak', () => {
   test(`${CHANGES} random control changes on the page`, async () => {
     const { page, context, problems } = await env.open('', { viewport: { width: 1280, height: 900 } });
-    await page.evaluate(`window.seededRandom = ${seededRandom}`); // the project's generator, in the page
     await page.evaluate(randomChanges, [300, 1]);
     // Reach the largest sizes once: buffers grow to their high-water mark and stay there. The
     // core's projection workspace is largest at the largest k with 2k + 1 <= n (k = 31 at n = 64).
@@ -90,11 +89,11 @@ describe('soak', () => {
     await page.waitForFunction(() =>
       [...document.querySelectorAll('relpos-attention, relpos-profile')].every((el) => el.view),
     );
-    await page.evaluate(`window.seededRandom = ${seededRandom}`);
     const soak = (count, seed) =>
       page.evaluate(
         async ([total, start]) => {
-          const random = window.seededRandom(start);
+          let state = start;
+          const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
           const values = [
             '1',
             '7',
