@@ -30,7 +30,10 @@ export default [
   },
   // What runs in the browser: the page, the figures, the elements, the examples.
   { files: ['web/**/*.js', 'examples/**/*.js'], languageOptions: { globals: globals.browser } },
-  { files: ['web/figures/attention-worker.js'], languageOptions: { globals: globals.worker } },
+  {
+    files: ['web/workers/view-worker.js', 'web/api/worker-entry.js', 'web/api/task-worker.js'],
+    languageOptions: { globals: globals.worker },
+  },
   { files: ['examples/recipes/reveal/*.js'], languageOptions: { globals: { Reveal: 'readonly' } } },
   // What runs in Node; the page tests also hand functions to the browser (page.evaluate).
   {

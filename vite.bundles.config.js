@@ -21,7 +21,7 @@ import { defineConfig } from 'vite';
 import { coreFetchedByTrainWorker, liteCore } from './vite.config.js';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
-const INLINE_WORKER = here('./web/workers/start-attention-worker-inline.js');
+const INLINE_WORKER = here('./web/workers/start-view-worker-inline.js');
 // The single-file bundles' pool workers (elements above n = 64) and training worker start from Blob URLs.
 const INLINE_WORKERS = [
   { find: /^.*\/start-pool-worker\.js$/, replacement: here('./web/workers/start-pool-worker-inline.js') },
@@ -94,7 +94,7 @@ export default defineConfig(({ mode }) => ({
   resolve: {
     alias:
       mode === 'single'
-        ? [{ find: /^.*\/start-attention-worker\.js$/, replacement: INLINE_WORKER }, ...INLINE_WORKERS]
+        ? [{ find: /^.*\/start-view-worker\.js$/, replacement: INLINE_WORKER }, ...INLINE_WORKERS]
         : INLINE_WORKERS,
   },
   worker: { format: 'iife', plugins: () => [coreFetchedByTrainWorker(), liteCore()] },

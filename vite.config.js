@@ -61,7 +61,9 @@ export const coreFetchedByTrainWorker = () => {
 export default defineConfig({
   base: './',
   plugins: [liteCore()],
-  worker: { plugins: () => [coreFetchedByTrainWorker()] },
+  // The view workers take the page's module too (the pool posts them the page's compiled lite
+  // core); the training worker keeps the full one.
+  worker: { plugins: () => [coreFetchedByTrainWorker(), liteCore({ exceptTrainWorker: true })] },
   build: {
     outDir: 'build/site',
     emptyOutDir: true,

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # The style checks (npm run lint; the last step of npm test), each of which fails the run:
+#   the layers' import rule (scripts/check-imports.mjs: no import upward, no circle);
 #   ESLint (eslint.config.js), Prettier (.prettierrc.json) for JS, TS and CSS;
 #   clang-format (.clang-format) and clang-tidy (.clang-tidy, the core's sources) for C++.
 # `npm run format` (scripts/format.sh) writes what Prettier and clang-format want.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
+
+echo "lint: imports (docs/architecture.md: no arrow upward, no circle)"
+node scripts/check-imports.mjs
 
 echo "lint: ESLint"
 npx eslint .

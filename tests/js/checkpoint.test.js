@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos, openCheckpoint, biasMass, CheckpointError, SAVED_MODEL_FORMAT } from 'relpos-wasm';
 import { halfToNumber, parseCheckpointHeader } from '../../web/api/checkpoint-file.js';
-import { checkpointCaption, positionTablesJson, tablesFromJson } from '../../web/figures/checkpoint-view.js';
+import { checkpointCaption, positionTablesJson, tablesFromJson } from '../../web/views/checkpoint-view.js';
 
 let rp;
 let dir;

@@ -1,6 +1,7 @@
 // The heatmaps' colour entry: roundEntry (x + 0.5, truncated) must be exactly Math.round(x)
 // clamped to 0..255, the documented rule (README "The page"), for every x a scale can produce.
 import { describe, expect, test } from 'vitest';
+import { seededRandom } from '../../web/api/seeded-random.js';
 import { colourTable, entryFor, entryOf, makeScale, roundEntry } from '../../web/render/colormaps.js';
 
 const reference = (x) => Math.min(255, Math.max(0, Math.round(x)));
@@ -33,8 +34,7 @@ describe('colour table entries', () => {
   });
 
   test('a million random positions in and around 0..255', () => {
-    let state = 12345;
-    const random = () => ((state = Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const random = seededRandom(12345);
     for (let index = 0; index < 1e6; index += 1) {
       const x = random() * 300 - 20;
       if (roundEntry(x) !== reference(x)) expect(roundEntry(x), `x = ${x}`).toBe(reference(x));

@@ -189,7 +189,7 @@ test('the locality table gives the combined weights a diagonal band', () => {
 
 describe('the output split the tables figure shows', () => {
   test('Σ w·v is the output without aⱽ, and the two parts add up to the output', async () => {
-    const { computeAttentionView, outputParts } = await import('../../web/figures/view.js');
+    const { computeAttentionView, outputParts } = await import('../../web/views/view.js');
     const settings = {
       draw: 'stable',
       table: 'locality',

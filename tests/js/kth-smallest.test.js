@@ -1,8 +1,8 @@
 // kthSmallestOf (the long view's colour range: a high percentile of the drawn values) against a
 // full sort of the same values: a min-heap of the largest near the top, quickselect elsewhere.
 import { describe, expect, test } from 'vitest';
-import { kthSmallestOf } from '../../web/figures/panel-extents.js';
-import { seededRandom as generator } from '../../web/train/batches.js'; // mulberry32: a failure replays
+import { kthSmallestOf } from '../../web/views/panel-extents.js';
+import { seededRandom as generator } from '../../web/api/seeded-random.js'; // mulberry32: a failure replays
 
 const sortedOf = (values, f) => Float64Array.from(values, f ?? ((v) => v)).sort();
 

@@ -1,16 +1,19 @@
-// The long view by blocks of query rows (figures/long-view-blocks.js, what each worker of the
+// The long view by blocks of query rows (views/long-view-blocks.js, what each worker of the
 // page's pool computes) put together equals the single worker's view bit for bit: every
 // offset-space panel, the block means, the ranges, the n × n rows a tooltip reads, the output;
 // at block edges, causal, k = 0 and k ≥ n; and a change of k, the table or causal that reuses
 // the kept content panels gives the numbers of a full recompute. Real WASM instances, one per
 // "worker".
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
+import { ATTENTION_BLOCK_ROWS } from '../../web/api/limits.js';
 import { splitRows } from '../../web/api/worker-pool.js';
-import { panelRanges } from '../../web/figures/panel-extents.js';
-import { assembleLongView, computeLongViewBlock, pixelRowsOf } from '../../web/figures/long-view-blocks.js';
-import { PANEL_IDS, computeOffsetMeans, offsetValue } from '../../web/figures/offset-space.js';
-import { computeAttentionView } from '../../web/figures/view.js';
+import { panelRanges } from '../../web/views/panel-extents.js';
+import { assembleLongView, computeLongViewBlock, pixelRowsOf } from '../../web/views/long-view-blocks.js';
+import { computeOffsetMeans, offsetValue } from '../../web/views/offset-space.js';
+import { PANEL_IDS } from '../../web/views/panels.js';
+import { computeAttentionView } from '../../web/views/view.js';
 import { ATTENTION_SETTINGS, defaultState } from '../../web/settings/settings.js';
 
 let single; // the single worker's instance
@@ -28,7 +31,7 @@ const settingsFor = (changes) => {
   return Object.fromEntries(ATTENTION_SETTINGS.map((name) => [name, state[name]]));
 };
 
-/** The single worker's view (attention-worker.js before the pool): the reference. */
+/** The single worker's view (the view worker's attentionView task): the reference. */
 function singleView(settings, grid) {
   const view = computeAttentionView(single, settings, { positionsOnly: true });
   if (grid) view.offsetSpace.means = computeOffsetMeans(view, grid);
@@ -82,6 +85,13 @@ function expectSameView(got, want, gotRanges, wantRanges) {
 }
 
 describe('the long view by blocks of rows', () => {
+  test("the JS block of rows is the core's (kAttentionBlockRows), where the pool splits", () => {
+    const header = readFileSync(new URL('../../cpp/relpos/attention.hpp', import.meta.url), 'utf8');
+    const core = Number(/constexpr Index kAttentionBlockRows = (\d+);/.exec(header)[1]);
+    expect(ATTENTION_BLOCK_ROWS).toBe(core);
+    for (const { first } of splitRows(1000, 3)) expect(first % core).toBe(0);
+  });
+
   test.each([
     // n, k, causal, workers, grid (block means) or null
     [33, 2, false, 2, null],

@@ -1,10 +1,10 @@
-// The long view's offset space (web/figures/offset-space.js) against an independent derivation
+// The long view's offset space (web/views/offset-space.js) against an independent derivation
 // from the API's n × n matrices: every key j of row i put in the bucket of its clipped offset
 // clip(j − i, −k, k), for several n, k (0, 1, small, n − 2, n − 1, ≥ n) and the causal mask.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from '../../web/api/index.js';
-import { computeAttentionView } from '../../web/figures/view.js';
-import { computeOffsetSpace, keysOf, offsetReach, offsetValue } from '../../web/figures/offset-space.js';
+import { computeAttentionView } from '../../web/views/view.js';
+import { computeOffsetSpace, keysOf, offsetReach, offsetValue } from '../../web/views/offset-space.js';
 
 let rp;
 beforeAll(async () => {

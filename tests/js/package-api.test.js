@@ -1,4 +1,4 @@
-// The API's package-level contract (issue 12): loading from options, the SIMD check, dispose()
+// The API's package-level contract: loading from options, the SIMD check, dispose()
 // and what it gives back, detached methods, typed arrays from another realm, the `out` misuse
 // message, the version, and importing the elements where there is no DOM.
 import { execFileSync } from 'node:child_process';

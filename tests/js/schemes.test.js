@@ -1,4 +1,4 @@
-// The position schemes of issue #15 through the real WASM module, each against an independent
+// The position schemes (docs/schemes.md) through the real WASM module, each against an independent
 // JS reference written from the source papers' reference code (docs/schemes.md).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -17,7 +17,8 @@ import {
   MASK_ID,
   UNK_ID,
 } from '../../web/train/corpus-format.js';
-import { MASK_RATE, maskedBatch, nextWordBatch, seededRandom } from '../../web/train/batches.js';
+import { seededRandom } from '../../web/api/seeded-random.js';
+import { MASK_RATE, maskedBatch, nextWordBatch } from '../../web/train/batches.js';
 import { CLAIMS, TrainSession, headWeights, sessionFromExport } from '../../web/train/train-session.js';
 import { crc32, modelFromNpz, modelToNpz, npyBytes, parseNpy, unzipStored } from '../../web/train/model-files.js';
 import nlp from 'compromise';

@@ -1,4 +1,4 @@
-// The npm package as a user gets it (issue 12): `npm pack` once (prepack refuses in a fresh
+// The npm package as a user gets it: `npm pack` once (prepack refuses in a fresh
 // clone without dist/), the tarball installed offline into a new project, and then: Node ESM
 // (the API, createRelPos({ wasmBinary }) from the exported .wasm, the elements imported with no
 // DOM as under SSR), TypeScript strict under moduleResolution bundler, node16 and nodenext with a

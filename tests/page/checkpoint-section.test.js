@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos, openCheckpoint } from 'relpos-wasm';
-import { checkpointCaption } from '../../web/figures/checkpoint-view.js';
+import { checkpointCaption } from '../../web/views/checkpoint-view.js';
 import { ARTIFACTS } from './browser.js';
 import { usePage } from './page-fixture.js';
 

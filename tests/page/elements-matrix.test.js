@@ -1,4 +1,4 @@
-// <relpos-attention>'s `matrix` property in Chromium (issue 12, "draw your own data"): one matrix
+// <relpos-attention>'s `matrix` property in Chromium ("draw your own data"): one matrix
 // of the user's own, any rows × cols, drawn with the colours d3-scale-chromatic gives its values
 // (computed here in Node, independently of the build's tables), square cells, a caption true for
 // the numbers, the tooltip reading a cell with its labels, −Infinity cells masked, and bad values

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
 import { defaultState, tokenLabels } from '../../web/settings/settings.js';
-import { exampleOptions } from '../../web/figures/view.js';
+import { exampleOptions } from '../../web/views/view.js';
 import { usePage } from './page-fixture.js';
 
 const env = usePage();

@@ -1,4 +1,4 @@
-// The elements' JavaScript face (issue 12), in Chromium on the examples page: every attribute is
+// The elements' JavaScript face, in Chromium on the examples page: every attribute is
 // a property that reflects it, a property set before the element is upgraded still counts,
 // relpos-render reaches the document from inside another shadow root, and the panels note names
 // the ids as the attribute spells them.

@@ -175,4 +175,48 @@ describe('long view: only the work a change needs', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  test('thirty changes in quick succession: the superseded ones are not computed, the last is shown', async () => {
+    const { page, context, problems } = await env.open('?long=1&n=2048&k=16', {
+      viewport: { width: 1280, height: 900 },
+    });
+    await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 60_000 });
+    const before = await page.evaluate(() => window.relposPage.workerTasks());
+    const workers = navigatorCores(await page.evaluate(() => navigator.hardwareConcurrency));
+    // Seeds 101 … 130, one input event every 5 ms (each in its own task, as a slider drags).
+    await page.evaluate(
+      () =>
+        new Promise((done) => {
+          let seed = 101;
+          const step = () => {
+            const input = document.getElementById('seed');
+            input.value = String(seed);
+            input.dispatchEvent(new Event('input', { bubbles: true }));
+            seed += 1;
+            if (seed <= 130) setTimeout(step, 5);
+            else done();
+          };
+          step();
+        }),
+    );
+    await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 120_000 });
+    const after = await page.evaluate(() => window.relposPage.workerTasks());
+    expect(await page.evaluate(() => window.relposPage.state().seed)).toBe(130);
+    // The view drawn is seed 130's: a cell read from it equals the API's for that seed.
+    const cell = await page.evaluate(() => window.relposPage.valueAt('combinedWeights', 5, 3));
+    const ex = pageExample(rp, { seed: 130, seqLen: 2048, maxDistance: 16, tokens: '' });
+    expect(cell).toBe(ex.combinedWeights.data[5 * 2048 + 3]);
+    // Each change computed would be `workers` blocks (30 changes: 30 × workers); the ones
+    // superseded before their turn were not computed.
+    const blocks = after.longViewBlock - (before.longViewBlock ?? 0);
+    expect(blocks).toBeGreaterThanOrEqual(workers);
+    // Every view worker instantiated the page's compiled core: none compiled its own.
+    expect(await page.evaluate(() => window.relposPage.workerModules())).toEqual(Array(workers).fill('wasmModule'));
+    expect(blocks / workers).toBeLessThanOrEqual(6);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
+
+/** The page's pool size for `cores` (workers/long-view.js): one per core, 1 … 8. */
+const navigatorCores = (cores) => Math.max(1, Math.min(8, cores ?? 2));

@@ -2,7 +2,7 @@
 // the files package.json exports them as ('.' and './worker'), and compares the pool with one
 // instance in the page, bit for bit.
 import { OUTPUT_NAMES, createRelPos } from '../../web/api/index.js';
-import { createRelPosWorker } from '../../web/api/worker.js';
+import { createRelPosWorker, startRelPosWorker } from '../../web/api/worker.js';
 
 const random = (rp, seed, rows, cols, ArrayType) => ({ rows, cols, data: ArrayType.from(rp.randn(seed, rows * cols)) });
 
@@ -78,6 +78,60 @@ window.poolErrors = async () => {
   const offsets = await pool.relativeOffsets(3, 1);
   pool.terminate();
   return { caught, offsets: Array.from(offsets.data) };
+};
+
+/**
+ * A worker stopped while it computes (terminate(): no event), then one whose `error` event
+ * fires: each call in flight rejects, and the next split attention() and randn() work.
+ */
+window.poolFailures = async () => {
+  const rp = await createRelPos();
+  const made = [];
+  const createWorker = () => {
+    const worker = startRelPosWorker();
+    made.push(worker);
+    return worker;
+  };
+  const pool = await createRelPosWorker({ workers: 3, createWorker, timeoutMs: 1000 });
+  const loadedFrom = await pool.loadedFrom();
+  const n = 1024;
+  const inputs = {
+    q: random(rp, 1, n, 32, Float32Array),
+    k: random(rp, 2, n, 32, Float32Array),
+    v: random(rp, 3, n, 16, Float32Array),
+    relKeys: random(rp, 4, 33, 32, Float32Array),
+    relValues: random(rp, 5, 33, 16, Float32Array),
+    causal: true,
+  };
+  const want = rp.attention(inputs, { outputs: ['output'] }).output.data;
+  const outcome = async (call) => {
+    const started = performance.now();
+    try {
+      await call();
+      return { message: 'no error', ms: performance.now() - started };
+    } catch (error) {
+      return { message: error.message, ms: performance.now() - started };
+    }
+  };
+  const next = async () => {
+    const split = await pool.attention(inputs, { outputs: ['output'] });
+    const drawn = await pool.randn(7, 4);
+    return { same: sameBits(split.output.data, want), randn: sameBits(drawn, rp.randn(7, 4)), size: pool.size };
+  };
+  // Worker 1 stopped right after its block was posted: it never answers.
+  const running = pool.attention(inputs, { outputs: ['output'] });
+  made[1].terminate();
+  const stopped = await outcome(() => running);
+  const afterStopped = await next();
+  // Worker 0's `error` event (what a crashed worker fires) while it computes.
+  const failing = pool.attention(inputs, { outputs: ['output'] });
+  made[0].dispatchEvent(new ErrorEvent('error', { message: 'out of memory' }));
+  const failed = await outcome(() => failing);
+  const afterFailed = await next();
+  const started = made.length;
+  const counts = await pool.taskCounts();
+  pool.terminate();
+  return { loadedFrom, stopped, afterStopped, failed, afterFailed, started, counts };
 };
 
 document.body.dataset.ready = 'true';

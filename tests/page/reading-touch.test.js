@@ -1,4 +1,4 @@
-// Reading values on a touch screen and from the keyboard (issue 10, "defects found on the way"):
+// Reading values on a touch screen and from the keyboard:
 // a tap reads the tapped cell and keeps it; the tooltip follows its cell when the page scrolls
 // (and hides once the cell has left the window); Escape then an arrow key resumes from the last
 // cell instead of jumping to (0, 0).

@@ -4,7 +4,7 @@
 // the API's value for the state shown (recomputed here with rp.example, not the page's code).
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
-import { formatSignificant } from '../../web/figures/panels.js';
+import { formatSignificant } from '../../web/views/panels.js';
 import { ATTENTION_SETTINGS } from '../../web/settings/settings.js';
 import { pageExample, usePage } from './page-fixture.js';
 

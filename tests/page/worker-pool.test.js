@@ -68,6 +68,23 @@ describe('relpos-wasm/worker', () => {
     expect(env.opened.problems.filter((line) => !line.startsWith('console: Failed to load resource'))).toEqual([]);
   });
 
+  test('a worker that stops or fails: its call rejects, a new worker takes its place, later calls work', async () => {
+    const got = await env.opened.page.evaluate(() => window.poolFailures());
+    // One compiled module, posted to every worker: none compiled its own.
+    expect(got.loadedFrom).toEqual(['wasmModule', 'wasmModule', 'wasmModule']);
+    // Stopped: no event, so the time limit (1000 ms + the block's work) finds it.
+    expect(got.stopped.message).toMatch(
+      /^relpos-wasm\/worker: a worker did not answer attention within \d+ ms; it was stopped and replaced$/,
+    );
+    expect(got.stopped.ms).toBeLessThan(30_000);
+    expect(got.afterStopped).toEqual({ same: true, randn: true, size: 3 });
+    expect(got.failed.message).toBe(
+      'relpos-wasm/worker: a worker failed while running attention (out of memory); it was replaced',
+    );
+    expect(got.afterFailed).toEqual({ same: true, randn: true, size: 3 });
+    expect(got.started).toBe(5); // 3, then one for each lost worker
+  });
+
   test('errors keep their type and message; other calls go to a worker', async () => {
     const { caught, offsets } = await env.opened.page.evaluate(() => window.poolErrors());
     expect(caught[0]).toMatch(/^RangeError: attention: outputs\[0\] must be one of 'contentScores'/);

@@ -161,7 +161,7 @@ const zTensor: Float32Array = fromTensor.output.data;
 // @ts-expect-error without v, output is null
 rp.attention({ q: tensor, k: tensor, relKeys: tensor }).output.data;
 void zTensor;
-// Position schemes (issue #15).
+// Position schemes (docs/schemes.md).
 const buckets: Int32Array = rp.t5Buckets(8, { numBuckets: 16, maxDistance: 32, bidirectional: false }).data;
 const slopes: Float64Array = rp.alibiSlopes(6);
 const rotated: Float32Array = rp.rope(

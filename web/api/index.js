@@ -490,7 +490,7 @@ export class RelPos {
     return this.#entry('lastTimings', () => this.#core.lastAttentionTimings());
   }
 
-  // ---- Training engine (issue #13): web/api/model.js
+  // ---- Training engine: web/api/model.js
 
   /**
    * A trainable relative-attention model in this instance's memory (README "Training a model"):
@@ -555,7 +555,7 @@ export class RelPos {
 
   // ---- end of the training engine
 
-  // ---- Position schemes (issue #15): web/api/schemes.js
+  // ---- Position schemes (docs/schemes.md): web/api/schemes.js
 
   /** T5's bucket of j - i for an n × n grid: { rows, cols, data: Int32Array }. */
   t5Buckets(n, options) {

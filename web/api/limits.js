@@ -13,6 +13,13 @@ export const MAX_MAIN_THREAD_WORK = 2 ** 33;
 /** The largest matrix side or vector length accepted anywhere (keeps every index in int32). */
 export const MAX_DIMENSION = 2 ** 24;
 
+/**
+ * Query rows of one block of the core's attention (cpp/relpos/attention.hpp,
+ * kAttentionBlockRows): rows computed on their own from a multiple of it are bit for bit those
+ * of the whole, so work is split only there.
+ */
+export const ATTENTION_BLOCK_ROWS = 32;
+
 /** The largest seed: numpy's legacy seeding takes a 32-bit unsigned integer. */
 export const MAX_SEED = 2 ** 32 - 1;
 

@@ -10,6 +10,19 @@ import { checkWasmSimd } from './simd.js';
 import { checkOptions, describe } from './validate.js';
 
 let inlinedBinary = null;
+let compiledCore = null;
+
+const inlined = () => (inlinedBinary ??= Uint8Array.from(atob(wasmBase64), (c) => c.charCodeAt(0)));
+
+/** The inlined binary compiled, once: the WebAssembly.Module a worker pool posts to its workers. */
+export function compileCore(where = 'compileCore') {
+  if (typeof wasmBase64 !== 'string') throw new TypeError(noBinary(where));
+  compiledCore ??= WebAssembly.compile(inlined());
+  return compiledCore;
+}
+
+const noBinary = (where) =>
+  `${where}: this build (relpos-wasm/slim) has no WebAssembly binary inside; pass options.wasmUrl (the address of relpos-wasm/relpos-core.wasm), options.wasmBinary (its bytes) or options.wasmModule (it compiled), or import relpos-wasm, which has it inside`;
 
 const isModule = (value) => Object.prototype.toString.call(value) === '[object WebAssembly.Module]';
 
@@ -68,24 +81,7 @@ export async function loadCore(where, options) {
     if (!isModule(wasmModule)) {
       throw new TypeError(`${where}: options.wasmModule must be a WebAssembly.Module, got ${describe(wasmModule)}`);
     }
-    // Emscripten's hook for instantiating a module it did not compile itself; a module that is
-    // not this package's core fails there, and that failure is this call's.
-    let fail;
-    const failed = new Promise((_, reject) => {
-      fail = (error) =>
-        reject(
-          new TypeError(
-            `${where}: options.wasmModule could not be instantiated; it must be relpos-wasm/relpos-core.wasm of this version (${error.message})`,
-          ),
-        );
-    });
-    const instantiateWasm = (imports, receive) => {
-      WebAssembly.instantiate(wasmModule, imports)
-        .then((instance) => receive(instance, wasmModule))
-        .catch(fail);
-      return {};
-    };
-    return Promise.race([createRelPosCore({ instantiateWasm }), failed]);
+    return fromModule(where, wasmModule);
   }
   if (wasmBinary !== undefined) {
     const isBuffer = Object.prototype.toString.call(wasmBinary) === '[object ArrayBuffer]';
@@ -104,11 +100,27 @@ export async function loadCore(where, options) {
     }
     return createRelPosCore({ wasmBinary: bytes });
   }
-  if (typeof wasmBase64 !== 'string') {
-    throw new TypeError(
-      `${where}: this build (relpos-wasm/slim) has no WebAssembly binary inside; pass options.wasmUrl (the address of relpos-wasm/relpos-core.wasm), options.wasmBinary (its bytes) or options.wasmModule (it compiled), or import relpos-wasm, which has it inside`,
-    );
-  }
-  inlinedBinary ??= Uint8Array.from(atob(wasmBase64), (c) => c.charCodeAt(0));
-  return createRelPosCore({ wasmBinary: inlinedBinary });
+  // The inlined binary, compiled once (compileCore): the same module then goes to a pool's workers.
+  return fromModule(where, await compileCore(where));
+}
+
+// Emscripten's hook for instantiating a module it did not compile itself; a module that is not
+// this package's core fails there, and that failure is this call's.
+function fromModule(where, wasmModule) {
+  let fail;
+  const failed = new Promise((_, reject) => {
+    fail = (error) =>
+      reject(
+        new TypeError(
+          `${where}: options.wasmModule could not be instantiated; it must be relpos-wasm/relpos-core.wasm of this version (${error.message})`,
+        ),
+      );
+  });
+  const instantiateWasm = (imports, receive) => {
+    WebAssembly.instantiate(wasmModule, imports)
+      .then((instance) => receive(instance, wasmModule))
+      .catch(fail);
+    return {};
+  };
+  return Promise.race([createRelPosCore({ instantiateWasm }), failed]);
 }

@@ -1,25 +1,26 @@
-// A pool of workers, each with its own WebAssembly instance (worker-entry.js): no
-// SharedArrayBuffer, so no cross-origin isolation is needed. attention() is split by blocks of
-// query rows (each panel row depends only on its own query and all keys; with causal, on the
-// keys up to it), whose results the workers transfer, not copy; the pool puts them together.
-// The other calls go to one worker. Arguments are checked here first, with the instance's
-// messages (attention-args.js).
+// relpos-wasm/worker's pool: the API's tasks (worker-tasks.js) on a task pool (task-pool.js),
+// each worker with its own WebAssembly instance from one compiled module; no SharedArrayBuffer,
+// so no cross-origin isolation is needed. attention() is split by blocks of query rows (each
+// panel row depends only on its own query and all keys; with causal, on the keys up to it),
+// whose results the workers transfer, not copy; the pool puts them together. The other calls go
+// to one worker. Arguments are checked here first, with the instance's messages
+// (attention-args.js).
 import { checkAttentionArgs } from './attention-args.js';
 import { emptyResult } from './attention-options.js';
+import { ATTENTION_BLOCK_ROWS } from './limits.js';
+import { compileCore } from './load-core.js';
+import { MAX_WORKERS, TaskPool } from './task-pool.js';
 import { checkInteger, describe } from './validate.js';
 
-/** The most workers a pool starts. */
-export const MAX_WORKERS = 8;
-/** Rows of a block: the core's (kAttentionBlockRows); the pool splits only at its multiples. */
-export const BLOCK_ROWS = 32;
+export { MAX_WORKERS };
+/** Rows of a block: the core's (limits.js); the pool splits only at its multiples. */
+export const BLOCK_ROWS = ATTENTION_BLOCK_ROWS;
 
 /** hardwareConcurrency − 1 (the page keeps a core), from 1 to MAX_WORKERS. */
 export function defaultPoolSize() {
   const cores = globalThis.navigator?.hardwareConcurrency ?? 2;
   return Math.max(1, Math.min(MAX_WORKERS, cores - 1));
 }
-
-const ERRORS = { TypeError, RangeError, Error };
 
 // A matrix whose array is the whole of its buffer (a clone copies the whole buffer of a view).
 const compact = (m) =>
@@ -46,27 +47,29 @@ export function splitRows(n, parts) {
 }
 
 export class RelPosPool {
-  #workers;
-  #pending = new Map();
-  #nextId = 0;
-  #next = 0;
-  #closed = false;
+  #tasks;
 
-  /** Use createRelPosWorker(); takes started workers. */
-  constructor(workers) {
-    this.#workers = workers;
-    for (const worker of workers) {
-      worker.addEventListener('message', ({ data }) => this.#settle(data));
-      worker.addEventListener('error', (event) => {
-        event.preventDefault?.();
-        this.#failAll(new Error(`relpos-wasm/worker: a worker failed: ${event.message ?? 'could not start'}`));
-      });
-    }
+  /** Use createRelPosWorker(); takes a started TaskPool of API workers. */
+  constructor(tasks) {
+    this.#tasks = tasks;
   }
 
   /** How many workers (WebAssembly instances) the pool runs. */
   get size() {
-    return this.#workers.length;
+    return this.#tasks.size;
+  }
+
+  /**
+   * One method on a worker by name, with the task pool's options: `signal` (cancels it; a call
+   * not yet started is never computed), `worker`, `transfer`, `work` (task-pool.js).
+   */
+  run(method, args, options) {
+    return this.#tasks.run(method, args, options);
+  }
+
+  /** A signal for the newest request of `key`: the key's earlier request is cancelled. */
+  latest(key) {
+    return this.#tasks.latest(key);
   }
 
   /** attention() split across the workers by blocks of query rows; the same result, bit for bit. */
@@ -76,7 +79,7 @@ export class RelPosPool {
     const ArrayType = a.q.data.constructor;
     // The sinusoidal scheme's queries are x's rows: one worker computes them all.
     const whole = a.position.scheme === 'sinusoidal';
-    const parts = whole ? [{ first: 0, count: a.queryRows }] : splitRows(a.queryRows, this.#workers.length);
+    const parts = whole ? [{ first: 0, count: a.queryRows }] : splitRows(a.queryRows, this.#tasks.size);
     const outputs = Object.keys(a.shapes);
     const shared = {
       k: compact(a.k),
@@ -91,7 +94,10 @@ export class RelPosPool {
     };
     const results = await Promise.all(
       parts.map(({ first, count }, index) => {
-        if (whole) return this.#send(this.#workers[index], 'attention', [inputs, { outputs }], []);
+        if (whole) {
+          const work = 2 * a.queryRows * a.n * (a.dK + (a.dV ?? 0)) + a.x.rows * a.x.cols * (2 * a.dK + a.dV);
+          return this.#tasks.run('attention', [inputs, { outputs }], { worker: index, work });
+        }
         const data = a.q.data.slice(first * a.dK, (first + count) * a.dK);
         const q = { rows: count, cols: a.dK, data };
         const transfer = [data.buffer];
@@ -102,7 +108,9 @@ export class RelPosPool {
           transfer.push(block.allowed.data.buffer);
         }
         const part = { outputs, queryOffset: a.queryOffset + first };
-        return this.#send(this.#workers[index], 'attention', [block, part], transfer);
+        // Multiply-adds of the block: scores and weighted sums over every key and table row.
+        const work = 2 * count * (a.n + (a.tableRows || 0)) * (a.dK + (a.dV ?? 0));
+        return this.#tasks.run('attention', [block, part], { worker: index, transfer, work });
       }),
     );
     // One part (or one worker): its arrays are the result, unless there is an `out` to fill.
@@ -141,86 +149,68 @@ export class RelPosPool {
 
   /** The page's example scenario and its panels (one worker). */
   example(options) {
-    return this.#one('example', [options]);
+    return this.#tasks.run('example', [options]);
   }
 
   randn(seed, count) {
-    return this.#one('randn', [seed, count]);
+    return this.#tasks.run('randn', [seed, count]);
   }
 
   relativeOffsets(n, maxDistance) {
-    return this.#one('relativeOffsets', [n, maxDistance]);
+    return this.#tasks.run('relativeOffsets', [n, maxDistance]);
   }
 
   localityProfile(options) {
-    return this.#one('localityProfile', [options]);
+    return this.#tasks.run('localityProfile', [options]);
   }
 
   syntheticBatch(options) {
-    return this.#one('syntheticBatch', [options]);
+    return this.#tasks.run('syntheticBatch', [options]);
   }
 
   /** Each worker's stage times of its last attention() call (its part of the rows). */
   lastTimings() {
-    return Promise.all(this.#workers.map((worker) => this.#send(worker, 'lastTimings', [])));
+    return this.#tasks.each('lastTimings');
   }
 
   /** Each worker's WebAssembly memory, { wasmBytes, heapInUseBytes }. */
   memory() {
-    return Promise.all(this.#workers.map((worker) => this.#send(worker, 'memory', [])));
+    return this.#tasks.each('memory');
+  }
+
+  /** How many calls of each method the workers have computed. */
+  taskCounts() {
+    return this.#tasks.taskCounts();
+  }
+
+  /** Where each worker's instance came from: 'wasmModule' (the pool's) or 'inlined'. */
+  loadedFrom() {
+    return this.#tasks.each('loadedFrom');
   }
 
   /** Stops every worker; calls still running reject. */
   terminate() {
-    if (this.#closed) return;
-    this.#closed = true;
-    for (const worker of this.#workers) worker.terminate();
-    this.#failAll(new Error('relpos-wasm/worker: the pool was terminated'));
-  }
-
-  // One call on the next worker in turn.
-  #one(method, args) {
-    const worker = this.#workers[this.#next];
-    this.#next = (this.#next + 1) % this.#workers.length;
-    return this.#send(worker, method, args);
-  }
-
-  #send(worker, method, args, transfer = []) {
-    if (this.#closed) return Promise.reject(new Error('relpos-wasm/worker: the pool was terminated'));
-    const id = this.#nextId;
-    this.#nextId += 1;
-    return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
-      try {
-        worker.postMessage({ id, method, args }, transfer);
-      } catch (error) {
-        this.#pending.delete(id);
-        reject(new TypeError(`${method}: arguments cannot be sent to a worker (${error.message})`));
-      }
-    });
-  }
-
-  #settle({ id, result, error }) {
-    const call = this.#pending.get(id);
-    if (!call) return;
-    this.#pending.delete(id);
-    if (error) call.reject(new (ERRORS[error.name] ?? Error)(error.message));
-    else call.resolve(result);
-  }
-
-  #failAll(error) {
-    for (const call of this.#pending.values()) call.reject(error);
-    this.#pending.clear();
+    this.#tasks.terminate();
   }
 }
 
-/** Starts `size` workers with `createWorker` and waits until each has its instance. */
-export async function startPool({ size = defaultPoolSize(), createWorker } = {}) {
-  checkInteger('createRelPosWorker', 'workers', size, 1, MAX_WORKERS);
+/**
+ * Starts `size` workers with `createWorker`, posts each the compiled core (`wasmModule`, or the
+ * inlined binary compiled here once) and waits until each has its instance. `timeoutMs`: the
+ * time any call is given before the time its work adds (task-pool.js).
+ */
+export async function startPool({ size = defaultPoolSize(), createWorker, wasmModule, timeoutMs } = {}) {
+  const where = 'createRelPosWorker';
+  checkInteger(where, 'workers', size, 1, MAX_WORKERS);
   if (typeof createWorker !== 'function') {
-    throw new TypeError(`createRelPosWorker: createWorker must be a function, got ${describe(createWorker)}`);
+    throw new TypeError(`${where}: createWorker must be a function, got ${describe(createWorker)}`);
   }
-  const pool = new RelPosPool(Array.from({ length: size }, () => createWorker()));
-  await pool.memory(); // every worker answers once its WebAssembly instance is ready
-  return pool;
+  if (wasmModule !== undefined && Object.prototype.toString.call(wasmModule) !== '[object WebAssembly.Module]') {
+    throw new TypeError(`${where}: wasmModule must be a WebAssembly.Module, got ${describe(wasmModule)}`);
+  }
+  if (timeoutMs !== undefined) checkInteger(where, 'timeoutMs', timeoutMs, 1, 2 ** 31 - 1);
+  const init = { wasmModule: wasmModule ?? (await compileCore()) };
+  const tasks = new TaskPool({ size, createWorker, init, where: 'relpos-wasm/worker', timeoutMs });
+  await tasks.ready();
+  return new RelPosPool(tasks);
 }

@@ -33,13 +33,34 @@ export interface WorkerPoolOptions {
   workers?: number;
   /** Starts one worker running worker-entry.js (default: a module worker beside worker.js). */
   createWorker?: () => Worker;
+  /** relpos-wasm/relpos-core.wasm compiled, posted to every worker (default: the inlined binary, compiled once). */
+  wasmModule?: WebAssembly.Module;
+  /** The time every call is given before the time its work adds, in ms (default BASE_TIMEOUT_MS, 10 000). */
+  timeoutMs?: number;
 }
+
+/** The time every call is given before the time its work adds, in ms (10 000). */
+export declare const BASE_TIMEOUT_MS: number;
+/** The time limit of a call of `work` multiply-adds: base + work / 50 000 per ms. */
+export declare function timeoutFor(work: number, base?: number): number;
 
 /** The methods of RelPos, returning Promises; results are transferred from the workers. */
 export declare class RelPosPool {
   private constructor();
   /** How many workers the pool runs. */
   readonly size: number;
+  /**
+   * One method on a worker by name. `signal` cancels it (a call not yet started is never
+   * computed; the Promise rejects with an AbortError); `worker` picks one (default: the least
+   * busy); `transfer` hands buffers of args over; `work` (multiply-adds) scales its time limit.
+   */
+  run(
+    method: string,
+    args: unknown[],
+    options?: { signal?: AbortSignal; worker?: number; transfer?: Transferable[]; work?: number },
+  ): Promise<unknown>;
+  /** A signal for the newest request of `key`: the key's earlier request is cancelled. */
+  latest(key: unknown): AbortSignal;
   attention<A extends Float64Array | Float32Array>(
     inputs: AttentionInputs<A>,
     out?: AttentionResult<A>,
@@ -61,6 +82,10 @@ export declare class RelPosPool {
   lastTimings(): Promise<AttentionTimings[]>;
   /** Each worker's WebAssembly memory. */
   memory(): Promise<MemoryInfo[]>;
+  /** How many calls of each method the workers have computed (each since it started). */
+  taskCounts(): Promise<Record<string, number>>;
+  /** Where each worker's instance came from: the pool's compiled module, or its own inlined binary. */
+  loadedFrom(): Promise<('wasmModule' | 'inlined')[]>;
   /** Stops every worker; calls still running reject. */
   terminate(): void;
 }

@@ -4,21 +4,21 @@
 //                     theme="auto"></relpos-attention>
 import { AttentionFigure } from '../figures/attention-figure.js';
 import { fitHeight, rowsOf } from '../figures/fit-height.js';
-import { fitOptions } from '../figures/fit-options.js';
+import { fitOptions } from '../views/fit-options.js';
 import { screenScale } from '../render/canvas-size.js';
-import { PANELS, parsePanelList } from '../figures/panels.js';
-import { checkResult, viewFromResult } from '../figures/result-view.js';
-import { checkMatrixInput } from '../figures/matrix-input.js';
+import { PANEL_IDS, parsePanelList } from '../views/panels.js';
+import { checkResult, viewFromResult } from '../views/result-view.js';
+import { checkMatrixInput } from '../views/matrix-input.js';
 import { MatrixFigure } from '../figures/matrix-figure.js';
-import { MATRIX_KINDS } from '../figures/matrix-panels.js';
+import { MATRIX_KINDS } from '../views/matrix-panels.js';
 import { ATTENTION_SETTINGS, MAX_TOKENS, tokenLabels } from '../settings/settings.js';
-import { sharedPool } from '../figures/shared-pool.js';
-import { computeAttentionView, computeAttentionViewInWorkers } from '../figures/view.js';
+import { isAbort, Latest } from '../api/task-pool.js';
+import { sharedPool } from '../workers/shared-pool.js';
+import { computeAttentionView, computeAttentionViewInWorkers } from '../views/view.js';
 import { RelposBaseElement } from './base-element.js';
 import { attributesOf, settingsFromAttributes } from './element-settings.js';
 import { reflectAttributes } from './reflect.js';
 
-const PANEL_IDS = PANELS.map((panel) => panel.id);
 const kebab = (id) => id.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 export class RelposAttentionElement extends RelposBaseElement {
@@ -35,6 +35,7 @@ export class RelposAttentionElement extends RelposBaseElement {
 
   #given = null;
   #matrix = null; // a checked matrix of one's own (matrix-input.js), or null
+  #latest = new Latest(); // the latest render wins: an older one's work in the pool is cancelled
 
   constructor() {
     super();
@@ -115,7 +116,7 @@ export class RelposAttentionElement extends RelposBaseElement {
       const words =
         this.hasAttribute('tokens') && matrix.rows === matrix.cols ? tokenLabels(settings.tokens, matrix.rows) : null;
       const labels = words?.map((word, i) => word || String(i)) ?? null;
-      this.renderId = (this.renderId ?? 0) + 1;
+      this.#latest.next();
       this.view = null;
       this.computedBy = 'main';
       this.figure.setView({ ...matrix, rowLabels: matrix.rowLabels ?? labels, colLabels: matrix.colLabels ?? labels });
@@ -125,9 +126,9 @@ export class RelposAttentionElement extends RelposBaseElement {
     // Numbers of your own (el.result) are drawn as given. Above MAX_TOKENS the numbers come
     // from the worker pool (or, where workers cannot start, the main thread); the latest
     // render wins.
-    this.renderId = (this.renderId ?? 0) + 1;
-    const id = this.renderId;
+    const signal = this.#latest.next();
     const pool = !this.#given && settings.seqLen > MAX_TOKENS ? await sharedPool() : null;
+    if (signal.aborted) return null;
     let view;
     if (this.#given)
       view = viewFromResult(rp, this.#given, {
@@ -135,9 +136,15 @@ export class RelposAttentionElement extends RelposBaseElement {
         causal: settings.causal,
         previous: this.view,
       });
-    else if (pool) view = await computeAttentionViewInWorkers(pool, settings, { previous: this.view });
-    else view = computeAttentionView(rp, settings, { previous: this.view });
-    if (id !== this.renderId) return null;
+    else if (pool) {
+      try {
+        view = await computeAttentionViewInWorkers(pool, settings, { previous: this.view, signal });
+      } catch (error) {
+        if (isAbort(error)) return null;
+        throw error;
+      }
+    } else view = computeAttentionView(rp, settings, { previous: this.view });
+    if (signal.aborted) return null;
     this.view = view;
     this.computedBy = pool ? 'workers' : 'main';
     this.figure.setView(this.view);

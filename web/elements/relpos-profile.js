@@ -7,9 +7,9 @@
 import { setMathText } from '../figures/math-dom.js';
 import { createProfileFigure, drawProfile, profileCaption } from '../figures/profile-figure.js';
 import { CHECKPOINT_CSS, createCheckpointFigure, drawCheckpointFigure } from '../figures/checkpoint-figure.js';
-import { tablesFromJson } from '../figures/checkpoint-view.js';
+import { tablesFromJson } from '../views/checkpoint-view.js';
 import { PROFILE_SETTINGS } from '../settings/settings.js';
-import { computeProfile } from '../figures/view.js';
+import { computeProfile } from '../views/view.js';
 import { RelposBaseElement } from './base-element.js';
 import { attributesOf, settingsFromAttributes } from './element-settings.js';
 import { reflectAttributes } from './reflect.js';

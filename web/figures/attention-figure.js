@@ -5,38 +5,25 @@
 import { pixelRatio } from '../render/canvas-size.js';
 import { makeScale } from '../render/colormaps.js';
 import { drawHeatmap, forgetMatrixImage, heatmapMargins, heatmapWidth } from '../render/heatmap.js';
-import { createTooltip, followScroll, showTooltip, wirePanel } from './interaction.js';
+import { CellTip, clearSelection } from './cell-tip.js';
+import { wirePanel } from './interaction.js';
 import { download } from '../files/download.js';
 import { drawOffsetPanel, offsetAriaLabel, offsetReading, OFFSET_TEXT } from './offset-panel.js';
 import { forgetRectImage, rectGrid } from '../render/heatmap-rect.js';
-import { offsetReach } from './offset-space.js';
+import { offsetReach } from '../views/offset-space.js';
 import { createPanelFigure } from './panel-figure.js';
-import { extentFor, longViewColours } from './panel-extents.js';
+import { extentFor, longViewColours } from '../views/panel-extents.js';
 import { plainMath } from '../render/math-text.js';
 import { setMathText } from './math-dom.js';
-import { PANELS, formatSignificant, formatters } from './panels.js';
+import { PANELS, formatSignificant, formatters } from '../views/panels.js';
 import { PresentView, presentSize } from './present-view.js';
 import { labelRoom } from './label-room.js';
-import { clippedOffset } from './view.js';
+import { themeColours } from './theme-colours.js';
+import { clippedOffset } from '../views/view.js';
 
 const minus = (text) => String(text).replace('-', '−');
 /** A progressive draw (setView) yields to input once a task has drawn for this long. */
 const PROGRESSIVE_TASK_MS = 12;
-
-/** Colours for the canvases, from the CSS custom properties in force at `element`. */
-export function themeColours(element) {
-  const style = getComputedStyle(element);
-  const v = (name) => style.getPropertyValue(name).trim();
-  return {
-    fg: v('--relpos-fg'),
-    muted: v('--relpos-muted'),
-    panel: v('--relpos-panel'),
-    masked: v('--relpos-masked'),
-    outline: v('--relpos-outline'),
-    outlineHalo: v('--relpos-outline-halo'),
-    font: style.fontFamily,
-  };
-}
 
 /** A token for reading out: the word, or its position where the sentence ran out of words. */
 export const tokenName = (tokens, i) => tokens[i] || `#${i}`;
@@ -109,15 +96,14 @@ export class AttentionFigure {
     this.view = null;
     this.selection = null;
     this.lastCell = null; // the cell selected last, kept after Escape: the keys resume there
-    this.tipSpot = null; // where the tooltip points, in its canvas's pixels: it follows on scroll
-    this.stopFollow = null; // removes the scroll listener (while no tooltip is shown)
     this.layouts = new Map();
     this.specs = new Map(); // panel id -> the spec it was drawn from (figure-export.js)
     this.exportOptions = {}; // figure-export.js: scale, theme, title, caption, settings
     this.parts = new Map();
     this.shown = new Map(); // panel id -> what its canvas shows: { values, key } (see drawPanel)
     const doc = container.ownerDocument ?? container;
-    ({ tooltip: this.tooltip, readout: this.readout } = createTooltip(doc, overlay));
+    this.tip = new CellTip(doc, overlay);
+    ({ tooltip: this.tooltip, readout: this.readout } = this.tip);
     this.panels.forEach((panel) => {
       const parts = createPanelFigure(panel, numbered ? PANELS.indexOf(panel) + 1 : null);
       container.append(parts.figure);
@@ -427,13 +413,7 @@ export class AttentionFigure {
   /** Selects a cell (or null), redraws the highlight, shows the tooltip and the readout. */
   select(cell, { panelId, anchor, announce } = {}) {
     if (!cell) {
-      if (!this.selection) return;
-      this.selection = null;
-      this.tooltip.hidden = true;
-      this.stopFollow?.();
-      this.stopFollow = null;
-      this.draw();
-      this.onSelect(null, null);
+      if (clearSelection(this)) this.onSelect(null, null);
       return;
     }
     const same = this.selection && this.selection.i === cell.i && this.selection.j === cell.j;
@@ -448,8 +428,8 @@ export class AttentionFigure {
         this.draw();
         this.onSelect(reading.offset, null);
       }
-      showTooltip(this.tooltip, reading.lines, anchor ?? { x: 16, y: 16 });
-      if (announce) this.readout.textContent = reading.sentence;
+      this.tip.show(reading.lines, anchor, this.canvasOf(panelId));
+      if (announce) this.tip.announce(reading.sentence);
       return;
     }
     if (!same) {
@@ -464,8 +444,7 @@ export class AttentionFigure {
     const clipped = minus(clippedOffset(i, j, view.maxDistance));
     const query = tokenName(view.tokens, i);
     const key = tokenName(view.tokens, j);
-    showTooltip(
-      this.tooltip,
+    this.tip.show(
       [
         [panel.title, value],
         ['(i, j)', `(${i}, ${j})`],
@@ -474,14 +453,13 @@ export class AttentionFigure {
         ['clipped offset', clipped],
         ...cellBreakdown(view, i, j, isMasked),
       ],
-      anchor ?? { x: 16, y: 16 },
+      anchor,
+      this.canvasOf(panelId),
     );
-    const canvas = this.canvasOf(panelId);
-    const box = anchor && canvas ? canvas.getBoundingClientRect() : null;
-    this.tipSpot = box ? { canvas, dx: anchor.x - box.left, dy: anchor.y - box.top } : null;
-    this.stopFollow ??= followScroll(this.tooltip, () => this.tipSpot);
     if (announce) {
-      this.readout.textContent = `${panel.title}, row ${i} “${query}”, column ${j} “${key}”: offset ${offset}, clipped ${clipped}, value ${value}.`;
+      this.tip.announce(
+        `${panel.title}, row ${i} “${query}”, column ${j} “${key}”: offset ${offset}, clipped ${clipped}, value ${value}.`,
+      );
     }
   }
 }

@@ -3,7 +3,7 @@
 // shapes of the Brown-trained model's and the handbook's profiles; under each part a table of
 // each head's softmax mass left / self / right of the bias alone; a caption from the numbers.
 import { drawSymlogPlot } from '../render/symlog-plot.js';
-import { MASS_WINDOW, checkpointCaption, headMasses, headSeries } from './checkpoint-view.js';
+import { MASS_WINDOW, checkpointCaption, headMasses, headSeries } from '../views/checkpoint-view.js';
 
 /** Okabe–Ito, distinguishable with colour-blindness; heads past eight are dashed. */
 const COLOURS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#7f7f7f', '#f0e442'];

@@ -5,7 +5,7 @@
 import { drawHeatmap } from '../render/heatmap.js';
 import { heatmapSvg } from '../render/heatmap-svg.js';
 import { plainMath } from '../render/math-text.js';
-import { themeColours } from './attention-figure.js';
+import { themeColours } from './theme-colours.js';
 import { themeVariables } from './figure-css.js';
 
 const TITLE_SIZE = 16;

@@ -4,13 +4,14 @@
 // and a PNG of what is drawn. The same outside interface as AttentionFigure where the element
 // uses it: maxSide, draw(), tooltip, readout.
 import { makeScale } from '../render/colormaps.js';
-import { drawRectHeatmap } from '../render/heatmap-rect.js';
+import { drawRectHeatmap, rectHeatmapGrid } from '../render/heatmap-rect.js';
 import { download } from '../files/download.js';
-import { themeColours } from './attention-figure.js';
-import { createTooltip, followScroll, showTooltip, wirePanel } from './interaction.js';
-import { MATRIX_KINDS, queryCount } from './matrix-panels.js';
+import { themeColours } from './theme-colours.js';
+import { CellTip, clearSelection } from './cell-tip.js';
+import { wirePanel } from './interaction.js';
+import { MATRIX_KINDS, queryCount } from '../views/matrix-panels.js';
 import { createPanelFigure } from './panel-figure.js';
-import { formatSignificant } from './panels.js';
+import { formatSignificant } from '../views/panels.js';
 
 const LABEL_SPACE = 62; // as heatmap-rect.js: the label margin the canvas width is reckoned with
 const MARGIN_SIDES = LABEL_SPACE + 30 + Math.round(LABEL_SPACE * 0.35);
@@ -31,13 +32,12 @@ export class MatrixFigure {
     this.view = null;
     this.selection = null;
     this.layout = null;
-    this.tipSpot = null;
-    this.stopFollow = null;
     const doc = container.ownerDocument ?? container;
     this.parts = createPanelFigure({ id: 'matrix', title: 'Attention weights' }, null);
     this.heading = this.parts.figure.querySelector('h2');
     container.append(this.parts.figure);
-    ({ tooltip: this.tooltip, readout: this.readout } = createTooltip(doc, overlay));
+    this.tip = new CellTip(doc, overlay);
+    ({ tooltip: this.tooltip, readout: this.readout } = this.tip);
     const { canvas, wrap, png } = this.parts;
     png.addEventListener('click', () => this.downloadPng());
     wirePanel({
@@ -79,24 +79,25 @@ export class MatrixFigure {
     scale.label = kind.barLabel(view, scale);
     const label = (labels) => (index) => (labels ? labels[index] : String(index));
     const { rows, cols } = view;
-    this.layout = drawRectHeatmap(canvas, {
+    const spec = {
       rows,
       cols,
       values: view.values,
       scale,
-      scaleKey: `${scale.kind}|${scale.min}|${scale.max}`,
       squareCells: true,
       rowLabel: label(view.rowLabels),
       colLabel: label(view.colLabels),
       colValue: (j) => j,
       xTitle: 'key j →',
       yTitle: 'query i ↓',
-      note: (gRows, gCols) => noteFor(view, gRows, gCols),
       highlight: this.selection ? { i: this.selection.i, j: this.selection.j } : null,
       width,
       maxSide: this.maxSide,
       colours: themeColours(canvas),
-    });
+    };
+    // The grid it is drawn with (block means past a pixel per cell); the note says which.
+    const grid = rectHeatmapGrid(canvas, spec);
+    this.layout = drawRectHeatmap(canvas, { ...spec, grid, note: noteFor(view, grid.gRows, grid.gCols) });
     const text = view.caption ?? kind.caption(view, scale);
     if (caption.textContent !== text) caption.textContent = text;
     const format = (v) => formatSignificant(v, 3);
@@ -122,12 +123,7 @@ export class MatrixFigure {
   /** Selects a cell (or null): outlines it, shows the tooltip and reads it out. */
   select(cell, { anchor, announce } = {}) {
     if (!cell) {
-      if (!this.selection) return;
-      this.selection = null;
-      this.tooltip.hidden = true;
-      this.stopFollow?.();
-      this.stopFollow = null;
-      this.draw();
+      clearSelection(this);
       return;
     }
     const same = this.selection && this.selection.i === cell.i && this.selection.j === cell.j;
@@ -142,11 +138,8 @@ export class MatrixFigure {
     ];
     if (view.rowLabels || view.colLabels)
       lines.push(['query → key', `${view.rowLabels?.[i] ?? i} → ${view.colLabels?.[j] ?? j}`]);
-    showTooltip(this.tooltip, lines, anchor ?? { x: 16, y: 16 });
-    const box = anchor ? this.canvas.getBoundingClientRect() : null;
-    this.tipSpot = box ? { canvas: this.canvas, dx: anchor.x - box.left, dy: anchor.y - box.top } : null;
-    this.stopFollow ??= followScroll(this.tooltip, () => this.tipSpot);
-    if (announce) this.readout.textContent = `${this.title}, row ${i}, column ${j}: ${value}.`;
+    this.tip.show(lines, anchor, this.canvas);
+    if (announce) this.tip.announce(`${this.title}, row ${i}, column ${j}: ${value}.`);
   }
 
   /** The canvas as drawn, on the panel's background (opaque), as a PNG file. */

@@ -8,9 +8,9 @@
 // saturate (pointed ends on the colour bar): the edge columns, which total every clipped key's
 // weight, usually do. With nothing clipped (k ≥ n − 1) or k = 0, every column counts.
 import { makeScale } from '../render/colormaps.js';
-import { drawRectHeatmap } from '../render/heatmap-rect.js';
-import { kthSmallestOf, offsetExtentFor } from './panel-extents.js';
-import { keysOf, offsetMaskFrom, offsetRowSpan, offsetValue } from './offset-space.js';
+import { drawRectHeatmap, rectHeatmapGrid } from '../render/heatmap-rect.js';
+import { kthSmallestOf, offsetExtentFor } from '../views/panel-extents.js';
+import { keysOf, offsetMaskFrom, offsetRowSpan, offsetValue } from '../views/offset-space.js';
 
 const PERCENTILE = 0.99;
 const minus = (text) => String(text).replace(/-/g, '−');
@@ -117,24 +117,25 @@ function quantile(sample, count, f) {
   return kthSmallestOf(sample, count, Math.min(count - 1, Math.floor(PERCENTILE * count)), f);
 }
 
-/** The colour scale from the drawn values (see the rule above). */
-function scaleFor(panel, label) {
-  return (sample, count, drawn) => {
-    const extent = drawn.min <= drawn.max ? drawn : { min: 0, max: 0 };
-    let fixed;
-    if (panel.scale === 'diverging') {
-      const m = count ? quantile(sample, count, Math.abs) : NaN;
-      if (m > 0 && m < Math.max(-extent.min, extent.max)) fixed = m;
-    } else {
-      const low = Math.min(0, extent.min);
-      const high = count ? quantile(sample, count, null) : NaN;
-      fixed = high > low && high < extent.max ? [low, high] : [low, extent.max > low ? extent.max : low + 1];
-    }
-    const scale = makeScale(panel.scale, extent, fixed);
-    scale.beyond = { low: extent.min < scale.min, high: extent.max > scale.max };
-    scale.label = label;
-    return scale;
-  };
+const scales = new WeakMap(); // grid (rectHeatmapGrid's) -> its scale, while the grid stays
+
+/** The colour scale from the drawn values of a grid (see the rule above). */
+function scaleOf(panel, label, { drawn }) {
+  const { sample, count } = drawn;
+  const extent = drawn.min <= drawn.max ? drawn : { min: 0, max: 0 };
+  let fixed;
+  if (panel.scale === 'diverging') {
+    const m = count ? quantile(sample, count, Math.abs) : NaN;
+    if (m > 0 && m < Math.max(-extent.min, extent.max)) fixed = m;
+  } else {
+    const low = Math.min(0, extent.min);
+    const high = count ? quantile(sample, count, null) : NaN;
+    fixed = high > low && high < extent.max ? [low, high] : [low, extent.max > low ? extent.max : low + 1];
+  }
+  const scale = makeScale(panel.scale, extent, fixed);
+  scale.beyond = { low: extent.min < scale.min, high: extent.max > scale.max };
+  scale.label = label;
+  return scale;
 }
 
 /** The note under the colour bar: how the pixels and the colours relate to the cells. */
@@ -170,13 +171,11 @@ export function drawOffsetPanel(canvas, panel, view, { width, colours, maxSide, 
     scale.label = text.bar;
   }
   const edgeLabel = (j) => (j === 0 ? `≤${minus(-reach)}` : `≥${reach}`);
-  const layout = drawRectHeatmap(canvas, {
+  const spec = {
     rows: n,
     cols,
     values,
-    scale,
-    scaleFor: panel.integer ? null : scaleFor(panel, text.bar),
-    scaleKey: `${panel.id}|${rangeColsOf(view).join(',')}`,
+    scaleKey: panel.id,
     rangeCols: rangeColsOf(view),
     maskFrom,
     rowSpan: offsetRowSpan(n, reach),
@@ -189,12 +188,19 @@ export function drawOffsetPanel(canvas, panel, view, { width, colours, maxSide, 
     xTitle: 'clipped offset c = clip(j − i, ±k) →',
     yTitle: 'query position i ↓',
     edgeLines: clipping,
-    note: (gRows, gCols) => noteFor(panel, view, gRows, gCols),
     highlight: selection ? { i: selection.i, j: selection.j, rows: rowsWithKey(view, selection.j) } : null,
     width,
     maxSide,
     colours,
-  });
+  };
+  // The grid the panel is drawn with; the scale from its drawn values, the note from its size.
+  const grid = rectHeatmapGrid(canvas, spec);
+  if (!scale) {
+    if (!scales.has(grid)) scales.set(grid, scaleOf(panel, text.bar, grid));
+    scale = scales.get(grid);
+  }
+  const note = noteFor(panel, view, grid.gRows, grid.gCols);
+  const layout = drawRectHeatmap(canvas, { ...spec, grid, scale, note });
   return { ...layout, extent: offsetExtentFor(values, n, cols, maskFrom) };
 }
 

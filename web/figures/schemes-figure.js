@@ -1,4 +1,4 @@
-// The position schemes side by side (issue #15): one column per scheme (its position-bias panel,
+// The position schemes side by side (docs/schemes.md): one column per scheme (its position-bias panel,
 // its combined weights and its profile over offsets, with the shift experiment's result), the
 // static facts (T5's bucket map, ALiBi's slopes, RoPE's angle per pair) and a table whose every
 // cell is a number the view computed (schemes-view.js). Built with DOM calls only.
@@ -7,10 +7,10 @@ import { drawLinePlot } from '../render/line-plot.js';
 import { drawScatterPlot } from '../render/scatter-plot.js';
 import { fitCanvas } from '../render/canvas-size.js';
 import { colourTable, extentOf, makeScale } from '../render/colormaps.js';
-import { themeColours } from './attention-figure.js';
+import { themeColours } from './theme-colours.js';
 import { setMathText } from './math-dom.js';
-import { formatSignificant } from './panels.js';
-import { T5_VIEW, ALIBI_HEADS } from './schemes-view.js';
+import { formatSignificant } from '../views/panels.js';
+import { T5_VIEW, ALIBI_HEADS } from '../views/schemes-view.js';
 
 const el = (doc, tag, className, text) => {
   const node = doc.createElement(tag);

@@ -7,8 +7,8 @@ import { downloadCanvas } from '../files/download.js';
 import { createFigureShell } from './figure-shell.js';
 import { plainMath } from '../render/math-text.js';
 import { setMathText } from './math-dom.js';
-import { formatSignificant } from './panels.js';
-import { clippedOffset, outputParts } from './view.js';
+import { formatSignificant } from '../views/panels.js';
+import { clippedOffset, outputParts } from '../views/view.js';
 
 const minus = (value) => String(value).replace('-', '−');
 const rowsOf = (matrix, label) =>

@@ -1,13 +1,15 @@
 // The compute path. Up to SYNC_LIMIT positions the view is computed on the main thread, in the
-// task of the change; above, a worker computes it (the latest request wins) and the page draws
-// the panels in tasks of at most ~12 ms each (AttentionFigure.setView), so input never waits long. The long view's workers are a pool, one per
-// core, each computing a block of query rows (workers/long-view-pool.js). Without workers, all on
-// the main thread.
-import { rememberRanges } from '../figures/panel-extents.js';
-import { computeAttentionView, keepOffsets } from '../figures/view.js';
+// task of the change; above, the page's pool of view workers computes it (one per core; the
+// long view by blocks of query rows, workers/long-view.js; the latest request wins, and a
+// superseded one is not computed once its turn comes) and the page draws the panels in tasks of
+// at most ~12 ms each (AttentionFigure.setView), so input never waits long. Without workers,
+// all on the main thread.
+import { compileCore } from '../api/load-core.js';
+import { isAbort, Latest } from '../api/task-pool.js';
+import { rememberRanges } from '../views/panel-extents.js';
+import { computeAttentionView, keepOffsets } from '../views/view.js';
 import { ATTENTION_SETTINGS } from '../settings/settings.js';
-import { LongViewPool } from '../workers/long-view-pool.js';
-import { startAttentionWorker } from '../workers/start-attention-worker.js';
+import { computeLongView, startViewPool } from '../workers/long-view.js';
 
 /** Above this n, attention is computed in a worker and the panels drawn progressively. */
 export const SYNC_LIMIT = 384;
@@ -27,19 +29,19 @@ function wantsWorker({ long, seqLen, maxDistance }) {
 }
 
 /**
- * The view of the page's state, computed here or in the worker. `view` is the latest view and
- * `computedBy` where it was computed ('main' or 'worker'). The worker's views come to
- * `onWorkerView(view, id)`, its errors to `onError(message)`; `onWorkerLost()` when it fails to run.
+ * The view of the page's state, computed here or in the workers. `view` is the latest view and
+ * `computedBy` where it was computed ('main' or 'worker'). The workers' views come to
+ * `onWorkerView(view, id)`, their errors to `onError(message)`; `onWorkerLost()` when they fail
+ * to start (the page then computes on the main thread).
  */
 export class ViewCompute {
   view = null;
   computedBy = 'main';
   #rp;
   #handlers;
-  #worker = null;
-  #workerFailed = false;
   #pool = null;
   #poolFailed = false;
+  #latest = new Latest();
   #requestId = 0;
 
   constructor({ rp, onWorkerView, onError, onWorkerLost }) {
@@ -49,8 +51,9 @@ export class ViewCompute {
 
   /** Computes the view of `state` here and returns false, or returns true: then request() it. */
   computeOrDefer(state) {
-    if (wantsWorker(state) && (state.long ? this.#getPool() : this.#getWorker())) return true;
-    this.#requestId += 1; // a worker's answer still on its way is older than this view
+    if (wantsWorker(state) && this.#getPool()) return true;
+    this.#requestId += 1;
+    this.#latest.next(); // a worker's answer still on its way is older than this view
     this.view = computeAttentionView(this.#rp, attentionSettings(state), {
       positionsOnly: state.long,
       previous: this.view,
@@ -59,20 +62,23 @@ export class ViewCompute {
     return false;
   }
 
-  /** Asks the worker for the view of `state`; `offsetGrid`: the long view's block means, or null. */
+  /** Asks the workers for the view of `state`; `offsetGrid`: the long view's block means, or null. */
   request(state, offsetGrid) {
     this.#requestId += 1;
+    const id = this.#requestId;
+    const signal = this.#latest.next();
     const settings = attentionSettings(state);
-    if (state.long) {
-      const id = this.#requestId;
-      const previous = this.view?.offsetSpace ? this.view : null;
-      this.#pool.compute(this.#rp, settings, { grid: offsetGrid, previous }).then(
-        (answer) => answer && this.#onResult({ id, ...answer, kept: true }),
-        (error) => this.#onResult({ id, error: error.message }),
-      );
-      return;
-    }
-    this.#worker.postMessage({ id: this.#requestId, settings, positionsOnly: state.long, offsetGrid });
+    const answer = state.long
+      ? computeLongView(this.#pool, this.#rp, settings, {
+          grid: offsetGrid,
+          previous: this.view?.offsetSpace ? this.view : null,
+          signal,
+        }).then((long) => ({ ...long, kept: true }))
+      : this.#pool.run('attentionView', [settings, { positionsOnly: false, offsetGrid }], { worker: 0, signal });
+    answer.then(
+      (result) => this.#onResult({ id, ...result }),
+      (error) => !isAbort(error) && this.#onResult({ id, error: error.message }),
+    );
   }
 
   /** Whether request `id` is still the latest. */
@@ -80,26 +86,21 @@ export class ViewCompute {
     return id === this.#requestId;
   }
 
-  #getWorker() {
-    if (this.#worker || this.#workerFailed) return this.#worker;
-    try {
-      this.#worker = startAttentionWorker();
-      this.#worker.addEventListener('message', ({ data }) => this.#onResult(data));
-      this.#worker.addEventListener('error', () => {
-        this.#workerFailed = true; // no worker here: compute on the main thread instead
-        this.#worker = null;
-        this.#handlers.onWorkerLost();
-      });
-    } catch {
-      this.#workerFailed = true;
-    }
-    return this.#worker;
+  /** How many of each task the workers have computed (the page's probe). */
+  taskCounts() {
+    return this.#pool ? this.#pool.taskCounts() : Promise.resolve({});
+  }
+
+  /** Where each worker's instance came from: 'wasmModule' (the page's compiled core) or 'inlined'. */
+  workerModules() {
+    return this.#pool ? this.#pool.each('loadedFrom') : Promise.resolve([]);
   }
 
   #getPool() {
     if (this.#pool || this.#poolFailed) return this.#pool;
     try {
-      this.#pool = new LongViewPool({
+      this.#pool = startViewPool({
+        wasmModule: compileCore(), // the page's compiled core (load-core.js): every worker instantiates it
         onLost: () => {
           this.#poolFailed = true; // no workers here: compute on the main thread instead
           this.#pool = null;
@@ -112,7 +113,7 @@ export class ViewCompute {
     return this.#pool;
   }
 
-  // `kept`: the pool's view, which kept the offsets itself.
+  // `kept`: the long view, which kept the offsets itself.
   #onResult({ id, view, ranges, error, kept = false }) {
     if (!this.isLatest(id)) return; // a newer request is on its way
     if (error) {
@@ -120,7 +121,7 @@ export class ViewCompute {
       return;
     }
     this.view = kept ? view : keepOffsets(view, this.view);
-    if (!kept) rememberRanges(this.view, ranges); // the pool's view remembers each when put together
+    if (!kept) rememberRanges(this.view, ranges); // the long view remembers each when put together
     this.computedBy = 'worker';
     this.#handlers.onWorkerView(this.view, id);
   }

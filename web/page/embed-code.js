@@ -3,6 +3,7 @@
 // Jupyter one-liner — each with a Copy button.
 import { heatmapHeight } from '../render/heatmap.js';
 import { ATTENTION_SETTINGS, CONTROLS, MAX_TOKENS, splitTokens } from '../settings/settings.js';
+import { PANEL_IDS } from '../views/panels.js';
 import { queryFromState } from './url-state.js';
 
 const SCRIPT = 'script'; // spelt apart: no script tag in this file's text (relpos.html inlines it)
@@ -103,10 +104,7 @@ export function jupyterSnippet(state, panelIds) {
 const CHOICES = [
   ['combinedWeights,offsets', 'combined weights and offsets'],
   ['combinedWeights,profile', 'combined weights and the profile'],
-  ...['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights', 'difference', 'offsets'].map((id) => [
-    id,
-    kebab(id).replace(/-/g, ' '),
-  ]),
+  ...PANEL_IDS.map((id) => [id, kebab(id).replace(/-/g, ' ')]),
 ];
 const BOXES = [
   ['element', 'Custom element'],

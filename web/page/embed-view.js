@@ -1,7 +1,7 @@
 // The iframe view (?embed=1): only the panels named in ?panels=…, without the page's chrome; the
 // largest matrices that fit the frame (fit=frame, the default) or max-height, and the content's
 // height told to the host page ({ type: 'relpos:height', height }, README).
-import { PANELS, parsePanelList } from '../figures/panels.js';
+import { PANELS, parsePanelList } from '../views/panels.js';
 
 // 'train': the training section (web/train/train-loader.js opens it in the iframe view);
 // 'schemes': the position schemes side by side (web/page/schemes-section.js).
@@ -30,7 +30,7 @@ export async function viewOptions(search) {
   if (!embed) return { embed, shown, fit: null };
   const [{ fitHeight, rowsOf }, { fitOptions }] = await Promise.all([
     import('../figures/fit-height.js'),
-    import('../figures/fit-options.js'),
+    import('../views/fit-options.js'),
   ]);
   const options = fitOptions((name) => params.get(name), { fits: ['frame', 'width'], actions: false });
   document.body.classList.toggle('embed-actions', options.actions);

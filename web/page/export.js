@@ -1,7 +1,7 @@
 // The page's exports: the current matrices as CSV (long format) and as JSON.
-import { PANELS } from '../figures/panels.js';
+import { PANELS } from '../views/panels.js';
 import { ATTENTION_SETTINGS, CONTROLS } from '../settings/settings.js';
-import { clippedOffset } from '../figures/view.js';
+import { clippedOffset } from '../views/view.js';
 
 // A CSV field: quoted when needed; text that a spreadsheet would run as a formula is prefixed.
 function field(value) {

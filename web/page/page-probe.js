@@ -1,6 +1,6 @@
 // window.relposPage: for tests, benchmarks and curious readers, read-only looks at what is on screen.
-import { offsetValue } from '../figures/offset-space.js';
-import { PANELS } from '../figures/panels.js';
+import { offsetValue } from '../views/offset-space.js';
+import { PANELS } from '../views/panels.js';
 
 /** `compute`: the page's ViewCompute (its view and where it was computed). */
 export function exposePageProbe({ rp, figure, compute, getState }) {
@@ -9,6 +9,9 @@ export function exposePageProbe({ rp, figure, compute, getState }) {
     value: Object.freeze({
       state: () => ({ ...getState() }),
       computedBy: () => compute.computedBy,
+      // How many of each task the page's workers have computed (longViewBlock: blocks of rows).
+      workerTasks: () => compute.taskCounts(),
+      workerModules: () => compute.workerModules(),
       panelsDrawn: () => figure.drawCount, // panels drawn so far (not skipped as unchanged)
       // The pool's long view computes the row asked for (its n × n matrices stay in the workers).
       valueAt: (panelId, i, j) =>

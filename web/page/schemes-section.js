@@ -1,10 +1,10 @@
-// The page's "position schemes side by side" section (issue #15): the scheme picker (2 to 5),
+// The page's "position schemes side by side" section (docs/schemes.md): the scheme picker (2 to 5),
 // the shift experiment's button, and the comparison figure drawn from the page's state. The
 // state's `schemes`, `shift` and `ropeLayout` live in the URL with the rest (settings.js); the
 // shift and RoPE-layout inputs are wired by controls.js like every control. In the iframe view
 // (?embed=1) the section shows only when ?panels= names `schemes`.
 import { createSchemesFigure, drawSchemesFigure } from '../figures/schemes-figure.js';
-import { MAX_SCHEMES, SCHEME_IDS, SCHEME_INFO, computeSchemesView, parseSchemes } from '../figures/schemes-view.js';
+import { MAX_SCHEMES, SCHEME_IDS, SCHEME_INFO, computeSchemesView, parseSchemes } from '../views/schemes-view.js';
 
 const $ = (id) => document.getElementById(id);
 

@@ -1,9 +1,9 @@
 // The two figures beside the panels: the table read by one query (the profile) and what the
 // selected cell is made of (the tables). In the iframe view they join the panels' grid, so that
 // the frame is filled evenly; ?panels= may leave either out.
-import { themeColours } from '../figures/attention-figure.js';
+import { themeColours } from '../figures/theme-colours.js';
 import { setMathText } from '../figures/math-dom.js';
-import { PANELS } from '../figures/panels.js';
+import { PANELS } from '../views/panels.js';
 import { createProfileFigure, drawProfile, tableProfileCaption } from '../figures/profile-figure.js';
 import { createTablesFigure, drawTablesFigure } from '../figures/tables-figure.js';
 

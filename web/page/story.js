@@ -4,10 +4,11 @@
 // names into view. Its second button applies the same lesson to the reader's own sentence (the
 // tokens kept, every other setting the lesson's). Every number in a reveal is computed from the
 // view then shown (the same API the panels use).
+import { seededRandom } from '../api/seeded-random.js';
 import { setMathText } from '../figures/math-dom.js';
-import { formatSignificant } from '../figures/panels.js';
+import { formatSignificant } from '../views/panels.js';
 import { ATTENTION_SETTINGS, MAX_TOKENS, defaultState, splitTokens } from '../settings/settings.js';
-import { computeAttentionView } from '../figures/view.js';
+import { computeAttentionView } from '../views/view.js';
 
 const f = (v) => formatSignificant(v, 2);
 const percent = (v) => `${(100 * v).toFixed(0)} %`;
@@ -56,11 +57,7 @@ export function uniformNearShare(n, causal) {
 
 /** A permutation of 0..n−1 that moves every position when n > 1 (a seeded shuffle, redrawn until it does). */
 export function derangement(n, seed) {
-  let state = seed >>> 0 || 1;
-  const next = () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
+  const next = seededRandom(seed);
   for (;;) {
     const order = Array.from({ length: n }, (_, i) => i);
     for (let i = n - 1; i > 0; i -= 1) {

@@ -1,6 +1,6 @@
 // Block means of a rows × cols matrix for a grid of gRows × gCols pixels: what each pixel of a
 // long heatmap shows (render/heatmap-rect.js), computed there or ahead in a worker
-// (figures/offset-space.js). No DOM: a worker imports it.
+// (views/offset-space.js). No DOM: a worker imports it.
 
 export const MASKED = -Infinity; // a block mean whose cells are all masked (none is a no-key cell's NaN)
 

@@ -2,9 +2,11 @@
 // offsets c = −k…k). Cells are rectangles, a whole number of device pixels on each axis while
 // they are at least a pixel; with more cells than pixels on an axis, each device pixel shows the
 // mean of the cells it covers (no-key and masked cells left out). NaN cells ("no key") are left
-// blank, masked cells grey. The colour range can be taken from what is drawn (spec.scaleFor):
-// the cells, or the block means where pixels average several. Square n × n matrices keep
-// heatmap.js's drawHeatmap; the margins and the canvas height are the same as there.
+// blank, masked cells grey. Two steps: rectHeatmapGrid() gives the grid of pixels that will be
+// drawn (the cells, or the block means where pixels average several) and a sample of its
+// values, from which the caller chooses the colour scale and the note; drawRectHeatmap() draws
+// with them. Square n × n matrices keep heatmap.js's drawHeatmap; the margins and the canvas
+// height are the same as there.
 import { fitCanvas } from './canvas-size.js';
 import { colourTable, parseColour, roundEntry } from './colormaps.js';
 import { drawColourBar } from './colour-bar.js';
@@ -16,7 +18,7 @@ const NICE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 250, 500, 1000];
 const ROW_LABEL_GAP = 13 * 1.8; // CSS px between row labels
 const COL_LABEL_GAP = 44; // CSS px between column labels (horizontal text)
 const LABEL_SPACE = 62; // positions only (the long view): the narrow label space at any width
-const MAX_SAMPLE = 1 << 16; // drawn values handed to scaleFor, at most
+const MAX_SAMPLE = 1 << 16; // drawn values in a grid's sample, at most
 const NOTE_LINE = 15;
 const marginsFor = (width) => heatmapMargins(width, 1, LABEL_SPACE);
 
@@ -80,36 +82,55 @@ function drawnSample(grid, gRows, gCols, bx, rangeCols, maskFrom) {
 }
 
 const imageCache = new WeakMap();
+const gridCache = new WeakMap();
 
-/** Drops a canvas's cached image (benchmarks). */
+/** Drops a canvas's cached grid and image (benchmarks). */
 export function forgetRectImage(canvas) {
   imageCache.delete(canvas);
+  gridCache.delete(canvas);
 }
 
-// The colour-mapped image (gCols × gRows pixels, stretched to the matrix's device size) and the
-// scale it was mapped with; cached per canvas until the values, the size or the scale's key change.
-function matrixImage(canvas, spec, widthDevice, heightDevice) {
+/**
+ * The grid of pixels `spec` (drawRectHeatmap's, without scale and note) is drawn with on
+ * `canvas`: { gRows, gCols, grid (the values, or the block means: spec.means when they were
+ * computed for this grid, in a worker), drawn } with drawn = { sample, count, min, max }: the
+ * drawn values in the columns wholly inside spec.rangeCols (at a stride beyond 65,536; null
+ * without rangeCols) and the extent of every drawn value. The same object while the values,
+ * the size and the mask stay (kept per canvas).
+ */
+export function rectHeatmapGrid(canvas, spec) {
+  const { across, down } = axesOf(spec);
   const { rows, cols, values } = spec;
-  const key = `${rows}|${cols}|${spec.scaleKey}|${widthDevice}|${heightDevice}|${spec.colours.masked}|${spec.maskKey ?? ''}`;
-  const cached = imageCache.get(canvas);
-  if (cached && cached.values === values && cached.key === key) return cached;
+  const heightDevice = down.device;
+  const widthDevice = across.device;
+  const key = `${rows}|${cols}|${widthDevice}|${heightDevice}|${spec.maskKey ?? ''}|${spec.rangeCols ?? ''}`;
+  const cached = gridCache.get(canvas);
+  if (cached && cached.values === values && cached.means === spec.means && cached.key === key) return cached;
   const gRows = Math.min(rows, heightDevice);
   const gCols = Math.min(cols, widthDevice);
   let grid = values;
   let bx = bounds(cols, gCols);
   let maskFrom = spec.maskFrom ?? null;
   if (gRows !== rows || gCols !== cols) {
-    // The block means: spec.means when they were computed for this grid (in a worker), else here.
     const { means } = spec;
     if (means && means.gRows === gRows && means.gCols === gCols) grid = means.grid;
     else ({ grid, bx } = blockMeans(values, rows, cols, gRows, gCols, maskFrom, spec.rowSpan));
     maskFrom = null; // block means carry MASKED themselves
   }
-  let { scale } = spec;
-  if (spec.scaleFor) {
-    const drawn = drawnSample(grid, gRows, gCols, bx, spec.rangeCols ?? [0, cols - 1], maskFrom);
-    scale = spec.scaleFor(drawn.sample, drawn.count, { min: drawn.min, max: drawn.max });
-  }
+  const drawn = spec.rangeCols ? drawnSample(grid, gRows, gCols, bx, spec.rangeCols, maskFrom) : null;
+  const result = { values, means: spec.means, key, gRows, gCols, grid, maskFrom, drawn };
+  gridCache.set(canvas, result);
+  return result;
+}
+
+// The colour-mapped image (gCols × gRows pixels, stretched to the matrix's device size) of a
+// grid (rectHeatmapGrid); cached per canvas until the grid, the scale or the masked colour change.
+function matrixImage(canvas, spec, made, widthDevice, heightDevice) {
+  const { scale } = spec;
+  const { values, gRows, gCols, grid, maskFrom } = made;
+  const key = `${scale.kind}|${scale.map}|${scale.min}|${scale.max}|${spec.scaleKey ?? ''}|${spec.colours.masked}`;
+  const cached = imageCache.get(canvas);
+  if (cached && cached.made === made && cached.key === key) return cached;
   // The offscreen canvases and the ImageData are kept with the canvas while their sizes hold.
   const entry = cached ?? {};
   if (entry.gRows !== gRows || entry.gCols !== gCols) {
@@ -141,7 +162,7 @@ function matrixImage(canvas, spec, widthDevice, heightDevice) {
     g.drawImage(entry.cells, 0, 0, widthDevice, heightDevice);
     picture = entry.scaled;
   }
-  Object.assign(entry, { values, key, picture, scale, gRows, gCols });
+  Object.assign(entry, { made, values, key, picture, scale, gRows, gCols });
   imageCache.set(canvas, entry);
   return entry;
 }
@@ -157,6 +178,18 @@ export function rectGrid(rows, cols, width, maxSide, ratio = globalThis.devicePi
     gRows: Math.min(rows, axis(rows, available, ratio).device),
     gCols: Math.min(cols, axis(cols, available, ratio).device),
   };
+}
+
+// The matrix's two axes in device pixels for a spec's width, maxSide and squareCells.
+function axesOf(spec) {
+  const { rows, cols } = spec;
+  const ratio = globalThis.devicePixelRatio || 1;
+  const MARGIN = marginsFor(spec.width);
+  const available = Math.min(spec.maxSide ?? Infinity, spec.width - MARGIN.left - MARGIN.right);
+  const { across, down } = spec.squareCells
+    ? squareAxes(rows, cols, available, ratio)
+    : { across: axis(cols, available, ratio), down: axis(rows, available, ratio) };
+  return { ratio, MARGIN, available, across, down };
 }
 
 /** One axis: a whole number of device pixels per cell while cells are a pixel or more. */
@@ -188,16 +221,15 @@ function squareAxes(rows, cols, available, ratio) {
 
 /**
  * Draws `values` (rows × cols, row-major; NaN: no key, blank) into `canvas`.
- * spec: { rows, cols, values, scale (colormaps.makeScale) | scaleFor(sample, count, drawnExtent)
- *         -> scale (with scaleKey: what the scale depends on besides the values), rangeCols:
- *         [first, last] (the columns whose drawn values scaleFor sees), rowSpan(i) -> [lo, hi)
+ * spec: { rows, cols, values, scale (colormaps.makeScale; scaleKey: anything else it depends
+ *         on), grid (rectHeatmapGrid's for this spec; default computed here), rangeCols:
+ *         [first, last] (the columns whose drawn values the grid's sample holds), rowSpan(i) -> [lo, hi)
  *         (optional: row i's cells outside it are NaN, inside numbers), means: { gRows, gCols,
  *         grid } (optional: blockMeans' grid computed ahead), maskFrom(i) -> the first
  *         masked column of row i | null (maskKey), rowLabel(i), colLabel(j) -> text,
  *         colValue(j) -> number (columns whose value is a multiple of the label step are
  *         labelled, and always those with colLabelAlways(j)), xTitle, yTitle, edgeLines:
- *         boolean (dashed lines inside the first and last column), note (text, or
- *         (gRows, gCols) -> text: the drawn grid's size),
+ *         boolean (dashed lines inside the first and last column), note (text),
  *         highlight: { i, j, rows: [first, last] (the column's cells to outline) } | null,
  *         squareCells: boolean (cells as wide as tall, the height following the shape),
  *         width, maxSide, colours }
@@ -205,12 +237,7 @@ function squareAxes(rows, cols, available, ratio) {
  */
 export function drawRectHeatmap(canvas, spec) {
   const { rows, cols, colours } = spec;
-  const ratio = globalThis.devicePixelRatio || 1;
-  const MARGIN = marginsFor(spec.width);
-  const available = Math.min(spec.maxSide ?? Infinity, spec.width - MARGIN.left - MARGIN.right);
-  const { across, down } = spec.squareCells
-    ? squareAxes(rows, cols, available, ratio)
-    : { across: axis(cols, available, ratio), down: axis(rows, available, ratio) };
+  const { ratio, MARGIN, available, across, down } = axesOf(spec);
   // The height depends only on the width, or with square cells also on the matrix's shape.
   const height = spec.squareCells
     ? MARGIN.top + Math.max(down.side, 40) + MARGIN.bottom + NOTE_LINE
@@ -224,7 +251,8 @@ export function drawRectHeatmap(canvas, spec) {
   const x0 = Math.round((MARGIN.left + (available - across.side) / 2) * ratio) / ratio;
   const y0 = Math.round(MARGIN.top * ratio) / ratio;
 
-  const { picture, scale, gRows, gCols } = matrixImage(canvas, spec, across.device, down.device);
+  const made = spec.grid ?? rectHeatmapGrid(canvas, spec);
+  const { picture, scale, gRows, gCols } = matrixImage(canvas, spec, made, across.device, down.device);
   g.drawImage(picture, x0, y0, across.side, down.side);
 
   // Dashed lines inside the edge columns: the cells beyond them sum or stand for clipped keys.
@@ -313,7 +341,7 @@ export function drawRectHeatmap(canvas, spec) {
   const barWidth = Math.max(across.side, Math.min(160, width - x0 - MARGIN.right));
   const barY = y0 + down.side + 26;
   drawColourBar(g, { x: x0, y: barY, width: barWidth, height: 10, scale, fg: colours.fg, label: scale.label });
-  const note = typeof spec.note === 'function' ? spec.note(gRows, gCols) : spec.note;
+  const { note } = spec;
   if (note) {
     g.font = `italic 12px ${font}`;
     g.fillStyle = colours.muted;

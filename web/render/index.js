@@ -162,7 +162,6 @@ export function heatmap(canvas, matrix, options = {}) {
     cols,
     values,
     scale,
-    scaleKey: `${scale.kind}|${scale.min}|${scale.max}`,
     maskFrom: firstMasked ? (i) => firstMasked[i] : null,
     maskKey: firstMasked ? firstMasked.join(',') : '',
     rowLabel: label(options.rowLabels, 'rowLabels'),

@@ -3,18 +3,6 @@
 // seeded generator, so the held-out batches are the same every run (docs/corpus.md).
 import { MASK_ID, UNK_ID } from './corpus-format.js';
 
-/** A small seeded generator (mulberry32): uniform numbers in [0, 1). */
-export function seededRandom(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Ids for a model of `vocabSize` (= words + 2): corpus ids beyond it become <unk>. */
 export const clampId = (id, vocabSize) => (id < vocabSize ? id : UNK_ID);
 

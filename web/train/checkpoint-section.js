@@ -11,7 +11,7 @@ const loadParts = () =>
   Promise.all([
     import('../api/checkpoint-file.js'),
     import('../figures/checkpoint-figure.js'),
-    import('../figures/checkpoint-view.js'),
+    import('../views/checkpoint-view.js'),
   ]).then(([file, figure, view]) => ({ ...file, ...figure, ...view }));
 
 const SECTION_CSS = `

@@ -8,7 +8,7 @@
 // so that a head reading the previous word for every query, or reading nouns for every query,
 // has no effect: only what is specific to P counts. The interval is a bootstrap over the windows
 // (resampled with the project's seeded generator). Pure: no DOM; runs in the worker and in Node.
-import { seededRandom } from './batches.js';
+import { seededRandom } from '../api/seeded-random.js';
 import { POS_NAMES } from './corpus-format.js';
 
 /** The claims, by part-of-speech names (the corpus format's names); offsets j − i. */

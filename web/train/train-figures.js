@@ -3,7 +3,7 @@
 // training, left/right mass, part-of-speech profiles with the verdicts and how they moved, and
 // the trained model on a sentence. Builds the DOM and draws a state; knows nothing of the worker.
 import { AttentionFigure } from '../figures/attention-figure.js';
-import { PANELS } from '../figures/panels.js';
+import { PANELS } from '../views/panels.js';
 import { el, fmt, pct, signed } from './train-dom.js';
 import { SERIES_COLOURS, drawHistory, drawLines } from './train-plots.js';
 import { PROFILE_POS } from './train-session.js';

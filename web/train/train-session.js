@@ -4,7 +4,8 @@
 // each head's position profile, its left/right attention mass and its profiles by the query's part
 // of speech. Runs in the training worker; plain JS on the API, so Node tests run it as it is.
 import { POS_NAMES, UNK_ID } from './corpus-format.js';
-import { evenStarts, maskedBatch, nextWordBatch, seededRandom } from './batches.js';
+import { seededRandom } from '../api/seeded-random.js';
+import { evenStarts, maskedBatch, nextWordBatch } from './batches.js';
 import { claimTally, headVerdicts, quantileOfSorted } from './pos-verdicts.js';
 
 export { CLAIMS } from './pos-verdicts.js';

@@ -1,4 +1,5 @@
 import { blockMeans } from '../render/block-means.js';
+import { PANEL_IDS } from './panels.js';
 
 // The long view's panels in offset space: for each panel an n × (2k′ + 1) matrix indexed by
 // (query i, clipped offset c = −k′…k′), the layout of Shaw et al.'s efficient implementation, so
@@ -77,15 +78,6 @@ export function rowOf(view, panelId, i) {
   if (view.squareRow) return view.squareRow(panelId, i);
   return squareOf(view, panelId).subarray(i * view.n, (i + 1) * view.n);
 }
-
-export const PANEL_IDS = [
-  'contentScores',
-  'positionBiases',
-  'contentWeights',
-  'combinedWeights',
-  'difference',
-  'offsets',
-];
 
 /**
  * Every panel in offset space for a view (computeAttentionView's): { reach: k′, cols: 2k′ + 1,

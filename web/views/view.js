@@ -50,14 +50,16 @@ export function computeAttentionView(rp, settings, { positionsOnly = false, prev
 
 /**
  * The same view (the sentence view's) from relpos-wasm/worker's pool, whose methods return
- * Promises: the numbers are computed off the main thread.
+ * Promises: the numbers are computed off the main thread; `signal` cancels it (an AbortError).
  */
-export async function computeAttentionViewInWorkers(pool, settings, { previous = null } = {}) {
+export async function computeAttentionViewInWorkers(pool, settings, { previous = null, signal } = {}) {
   const n = settings.seqLen;
   const tokens = tokenLabels(settings.tokens, n);
   const [result, offsets] = await Promise.all([
-    pool.example(exampleOptions({ ...settings, seqLen: n }, tokens)),
-    sameOffsets(previous, n, settings.maxDistance) ? previous.offsets : pool.relativeOffsets(n, settings.maxDistance),
+    pool.run('example', [exampleOptions({ ...settings, seqLen: n }, tokens)], { signal }),
+    sameOffsets(previous, n, settings.maxDistance)
+      ? previous.offsets
+      : pool.run('relativeOffsets', [n, settings.maxDistance], { signal }),
   ]);
   return assembleView(settings, tokens, result, offsets, false, previous);
 }

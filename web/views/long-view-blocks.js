@@ -8,9 +8,12 @@
 // page computes an n × n row when a tooltip reads it (squareReader), and a whole matrix only for
 // an export. Bit for bit the numbers of computeAttentionView + computeOffsetSpace +
 // computeOffsetMeans (tests/js/long-view-blocks.test.js).
+import { ATTENTION_BLOCK_ROWS } from '../api/limits.js';
+import { buffersOf } from '../api/transfer.js';
 import { bounds, blockMeans } from '../render/block-means.js';
 import { rememberRanges } from './panel-extents.js';
-import { PANEL_IDS, offsetExtent, offsetMaskFrom, offsetRowSpan, offsetSpaceRows } from './offset-space.js';
+import { offsetExtent, offsetMaskFrom, offsetRowSpan, offsetSpaceRows } from './offset-space.js';
+import { PANEL_IDS } from './panels.js';
 import { exampleOptions } from './view.js';
 
 // What the content panels depend on (the long view has no words: positions only).
@@ -122,13 +125,6 @@ export function computeLongViewBlock(rp, settings, block, { grid = null, cache =
   return { block: out, transfer: buffersOf(out) };
 }
 
-/** Every ArrayBuffer under `value` (the typed arrays of a block), for the transfer list. */
-export function buffersOf(value, found = new Set()) {
-  if (ArrayBuffer.isView(value)) found.add(value.buffer);
-  else if (value && typeof value === 'object') for (const child of Object.values(value)) buffersOf(child, found);
-  return [...found];
-}
-
 /** The n × n clipped offsets, clip(j − i, ±k), computed in JS when first read. */
 function lazyOffsets(n, k) {
   let data = null;
@@ -146,7 +142,7 @@ function lazyOffsets(n, k) {
   };
 }
 
-const ROW_BLOCK = 32; // the core's block of rows: rows computed on their own are bit for bit the same
+const ROW_BLOCK = ATTENTION_BLOCK_ROWS; // rows computed on their own from here: bit for bit the same
 
 /**
  * The n × n panels of a long view, computed on this thread (`rp`) from the view's inputs when

@@ -149,6 +149,9 @@ export const PANELS = [
   },
 ];
 
+/** The panels' ids, in the order they are drawn: the one list of them. */
+export const PANEL_IDS = Object.freeze(PANELS.map((panel) => panel.id));
+
 export const formatters = {
   cell: (panel) => (panel.integer ? (v) => String(v).replace('-', '−') : fixed(2)),
   readout: (panel) => (panel.integer ? (v) => String(v).replace('-', '−') : (v) => formatSignificant(v, 3)),

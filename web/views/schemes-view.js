@@ -1,4 +1,4 @@
-// The position schemes side by side (issue #15; docs/schemes.md): from the page's settings to
+// The position schemes side by side (docs/schemes.md): from the page's settings to
 // the numbers the comparison view draws, all through the JS API. Every scheme reads the same
 // tokens and weights (the stable draw, so that a word keeps its vectors wherever it stands).
 import { exampleOptions } from './view.js';

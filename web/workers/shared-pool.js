@@ -2,7 +2,7 @@
 // main thread (the elements above the synchronous size): started on first use; null when
 // workers cannot start here (the caller then computes on the main thread).
 import { startPool } from '../api/worker-pool.js';
-import { startPoolWorker } from '../workers/start-pool-worker.js';
+import { startPoolWorker } from './start-pool-worker.js';
 
 let pool = null;
 

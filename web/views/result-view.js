@@ -2,9 +2,8 @@
 // n × n matrices of an attention() result, drawn instead of the seeded example. The captions
 // state the maths of attention(), true for any of its results; labels are the positions, or the
 // words of the element's `tokens` attribute when it has one.
+import { PANEL_NAMES } from '../api/attention-options.js';
 import { MAX_TOKENS, tokenLabels } from '../settings/settings.js';
-
-const WEIGHT_PANELS = ['contentScores', 'positionBiases', 'combinedScores', 'contentWeights', 'combinedWeights'];
 
 const kind = (value) =>
   value === null ? 'null' : Array.isArray(value) ? 'an Array' : typeof value === 'object' ? 'an object' : typeof value;
@@ -20,7 +19,7 @@ export function checkResult(where, result) {
       `${where}: result.combinedWeights must be n × n with n from 1 to ${MAX_TOKENS} (larger: relpos-wasm/render's heatmap), got ${n}`,
     );
   }
-  for (const name of WEIGHT_PANELS) {
+  for (const name of PANEL_NAMES) {
     const matrix = result[name];
     const tag = Object.prototype.toString.call(matrix?.data);
     if (

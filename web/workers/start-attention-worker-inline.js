@@ -1,7 +1,0 @@
-// The attention worker for the self-contained page, which is opened from file:// where no
-// worker script can be loaded: the worker's code (its own WASM copy included) is bundled into
-// the page and started from a Blob URL. vite.bundles.config.js puts this module in place of
-// start-attention-worker.js for that build only.
-import AttentionWorker from './attention-worker.js?worker&inline';
-
-export const startAttentionWorker = () => new AttentionWorker();
