@@ -140,7 +140,7 @@ async function main() {
     'Median ms of a full attention (all five n × n panels and the output); (×) = that time / relpos time, same run.',
   );
   console.log(
-    'relpos returns new arrays each call; "out=" writes into an earlier result\'s arrays (attention(inputs, out)); "core" is the WASM core alone (its stage times), without copying inputs in and results out: the like of the native builds.',
+    'relpos returns new arrays each call; "out=" writes into an earlier result\'s arrays (attention(inputs, out)); "views" returns views of WASM memory (attention(inputs, { views: true })); "core" is the WASM core alone (its stage times), without copying inputs in and results out: the like of the native builds.',
   );
 
   const numpy = runNumpy(sizes, 1);
@@ -158,6 +158,7 @@ async function main() {
     const stages32 = rp.lastTimings();
     const reused = rp.attention(m32);
     const reuse32 = await medianMs(() => rp.attention(m32, reused));
+    const views32 = await medianMs(() => rp.attention(m32, { views: true }));
     const core32 = await medianMs(
       () => rp.attention(m32, reused),
       () => coreMs(rp),
@@ -174,6 +175,7 @@ async function main() {
       k,
       fmt(ours32),
       cell(reuse32, ours32),
+      cell(views32, ours32),
       cell(core32, ours32),
       cell(plain32, ours32),
       cell(tf32, ours32),
@@ -215,6 +217,7 @@ async function main() {
       'k',
       'relpos',
       'relpos, out=',
+      'relpos, views',
       'relpos core',
       'plain JS',
       'TF.js WASM',
@@ -255,6 +258,7 @@ async function main() {
     );
     const out = await medianMs(() => rp.attention(m32, reused));
     const fresh = await medianMs(() => rp.attention(m32));
+    const views = await medianMs(() => rp.attention(m32, { views: true }));
     const two = await medianMs(() => rp.attention(m32, { outputs: ['combinedWeights', 'output'] }));
     const panels = Object.values(reused).filter((m) => m?.data?.length === n * n);
     const allocate = await medianMs(() => {
@@ -275,6 +279,7 @@ async function main() {
         ['the core alone (its stage times)', fmt(core)],
         ['attention(inputs, out): copies in and out, no allocation', fmt(out)],
         ['attention(inputs): fresh result arrays', fmt(fresh)],
+        ['attention(inputs, { views: true }): views of WASM memory, no copy out', fmt(views)],
         ["attention(inputs, { outputs: ['combinedWeights', 'output'] }): 1 panel fresh", fmt(two)],
         [`no WASM: ${panels.length} new Float32Array(n²), first touch of each page`, fmt(allocate)],
         [`no WASM: ${panels.length} × copying n² floats into existing arrays`, fmt(copy)],
@@ -333,6 +338,14 @@ async function main() {
   }
 
   const notes = [];
+  const at1024 = rows32.find(([n, k]) => n === 1024 && k === 16);
+  const numpyAt1024 = find(numpy.results, 1024, 16, 'float32')?.median_ms;
+  if (at1024 && numpyAt1024 !== undefined) {
+    const viewsMs = Number(at1024[4].split(' ')[0]);
+    notes.push(
+      `target: attention(…, { views: true }) at n = 1024, k = 16, float32 ≥ 1.3× numpy 1 thread: ${fmt(viewsMs)} ms against ${fmt(numpyAt1024)} ms, ${(numpyAt1024 / viewsMs).toFixed(2)}×.`,
+    );
+  }
   if (numpy.error) notes.push(`numpy: ${numpy.error}`);
   else
     notes.push(

@@ -41,7 +41,7 @@ function checkHeadColumns(where, name, matrix, heads) {
  * Returns { q, k, relKeys, v, relValues, causal, n (keys), dK, dV (all heads' columns),
  * heads, headDK, headDV, perHeadKeyTable, perHeadValueTable, scale (null: 1/√d_k), keyPadding,
  * allowed (Uint8Arrays or null), tableRows, queryRows, queryOffset, shapes (output name →
- * [rows, cols]), out, legacyOutput }.
+ * [rows, cols]), out, views, legacyOutput }.
  */
 export function checkAttentionArgs(where, inputs, options) {
   const given = checkOptions(where, 'inputs', inputs, INPUT_DEFAULTS, ['q', 'k', 'relKeys']);
@@ -122,6 +122,7 @@ export function checkAttentionArgs(where, inputs, options) {
     queryOffset,
     shapes,
     out: chosen.out,
+    views: chosen.views,
     legacyOutput,
   };
 }

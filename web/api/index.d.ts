@@ -173,6 +173,8 @@ export interface ExampleOptions {
    * only the draw (the result's panels are then absent).
    */
   outputs?: readonly OutputName[];
+  /** The panels as views of WASM memory, as attention()'s `views`. Default false. */
+  views?: boolean;
 }
 
 export interface LocalityTableOptions {
@@ -187,7 +189,7 @@ export interface LocalityTableOptions {
 }
 
 export interface ExampleResult extends AttentionResult<Float64Array> {
-  params: Required<Omit<ExampleOptions, 'tokens' | 'locality' | 'outputs'>> & {
+  params: Required<Omit<ExampleOptions, 'tokens' | 'locality' | 'outputs' | 'views'>> & {
     tokens: string[] | undefined;
     locality: Required<LocalityTableOptions>;
   };
@@ -223,6 +225,11 @@ export interface AttentionOptions<A extends Float64Array | Float32Array, O exten
   out?: SelectedResult<A, O>;
   /** q holds queries queryOffset … queryOffset + q.rows − 1 of the k.rows positions. */
   queryOffset?: number;
+  /**
+   * Views of the instance's WASM memory instead of copies (not with `out`): valid until the
+   * next call on the instance or dispose(), which detach them (length 0).
+   */
+  views?: boolean;
 }
 
 /** The outputs asked for, and maxDistance. */

@@ -1,7 +1,9 @@
 // relpos-wasm: relative position encoding in self-attention (Shaw et al. 2018), computed by a
 // C++/Eigen core compiled to WebAssembly. This file is the package's public face: it validates
 // every argument (validate.js), lays the data out in WASM memory (wasm-arena.js), calls the core
-// and returns copies that belong to the caller. Maths and conventions: docs/maths.md, docs/random-stream.md.
+// and returns copies that belong to the caller (or, with attention()'s `views`, views of WASM
+// memory that the next call detaches: docs/memory-views.md). Maths and conventions:
+// docs/maths.md, docs/random-stream.md.
 import { EXAMPLE_DEFAULTS, LOCALITY_PROFILE_DEFAULTS, LOCALITY_TABLE_DEFAULTS } from './defaults.js';
 import { addSymbolDispose } from './dispose.js';
 import { MAX_DIMENSION, MAX_SEED } from './limits.js';
@@ -80,6 +82,8 @@ export class RelPos {
   #core;
   #arena;
   #models = new Set();
+  // True while views of WASM memory handed out by the last call are live.
+  #viewsOut = false;
 
   /** Use createRelPos(); the constructor takes the loaded core module. */
   constructor(core) {
@@ -106,6 +110,7 @@ export class RelPos {
    */
   dispose() {
     if (this.#core === null) return;
+    this.#retireViews();
     for (const model of this.#models) model.deref()?.dispose();
     this.#models.clear();
     this.#arena.release();
@@ -153,7 +158,10 @@ export class RelPos {
    * - out: a result of an earlier call (or allocateAttention()) with the same shapes, outputs
    *   and precision: the results are written into its arrays, and `out` is returned;
    * - queryOffset: q holds queries queryOffset … queryOffset + q.rows − 1 of the k.rows
-   *   positions (a block of rows; panels are q.rows × k.rows).
+   *   positions (a block of rows; panels are q.rows × k.rows);
+   * - views: true returns views of this instance's WASM memory instead of copies (no copy, no
+   *   allocation): valid until the next call on this instance or dispose(), which detach them
+   *   (length 0; docs/memory-views.md).
    */
   attention(inputs, options) {
     const where = 'attention';
@@ -210,8 +218,12 @@ export class RelPos {
         const result = out ?? {};
         result.maxDistance = (tableRows - 1) / 2;
         for (const [name, [rows, cols]] of Object.entries(shapes)) {
-          result[name] = matrix(rows, cols, this.#arena.read(at[name], ArrayType, rows * cols, out?.[name].data));
+          const data = a.views
+            ? this.#arena.view(at[name], ArrayType, rows * cols)
+            : this.#arena.read(at[name], ArrayType, rows * cols, out?.[name].data);
+          result[name] = matrix(rows, cols, data);
         }
+        if (a.views) this.#viewsOut = true;
         if (a.legacyOutput && !v) result.output = null;
         return result;
       },
@@ -272,12 +284,15 @@ export class RelPos {
    * and every panel of attention(). `inputs` can be passed straight back to attention().
    * options.outputs: which of attention()'s outputs to compute (its `outputs`; default all;
    * [] computes none, only the draw: a caller that splits the rows, or keeps panels it has).
+   * options.views: the panels as attention()'s `views` (the draw is copied; it is small).
    */
   example(options) {
     const where = 'example';
-    const p = checkOptions(where, 'options', options, { ...EXAMPLE_DEFAULTS, outputs: undefined });
+    const p = checkOptions(where, 'options', options, { ...EXAMPLE_DEFAULTS, outputs: undefined, views: false });
     const outputs = p.outputs === undefined ? undefined : checkOutputs(where, p.outputs);
+    const views = checkBoolean(where, 'views', p.views);
     delete p.outputs;
+    delete p.views;
     checkInteger(where, 'seed', p.seed, 0, MAX_SEED);
     checkChoice(where, 'draw', p.draw, ['handbook', 'stable']);
     const tokens = p.tokens === undefined ? undefined : checkTokens(where, p.tokens);
@@ -392,7 +407,10 @@ export class RelPos {
       profile,
       ...(outputs?.length === 0
         ? { maxDistance: p.maxDistance }
-        : this.attention(inputs, outputs ? { outputs } : undefined)),
+        : this.attention(
+            inputs,
+            outputs || views ? { ...(outputs && { outputs }), ...(views && { views }) } : undefined,
+          )),
     };
   }
 
@@ -495,15 +513,25 @@ export class RelPos {
     return { wasmBytes: core.HEAPU8.length, heapInUseBytes: core.heapBytesInUse() };
   }
 
-  // Reserves the arena regions, runs `body` with their addresses, and trims the arena after.
+  // Reserves the arena regions, runs `body` with their addresses, and trims the arena after
+  // (after the next call instead when this one handed out views: their memory stays allocated).
   #call(where, byteLengths, body) {
     this.#live(where);
+    this.#retireViews();
     const addresses = this.#arena.reserve(where, byteLengths);
     try {
       return body(addresses);
     } finally {
-      this.#arena.trim();
+      if (!this.#viewsOut) this.#arena.trim();
     }
+  }
+
+  // Detaches the views the last call handed out, before anything can overwrite their memory.
+  #retireViews() {
+    if (!this.#viewsOut) return;
+    this.#viewsOut = false;
+    this.#core.detachMemoryViews();
+    this.#arena.trim();
   }
 }
 

@@ -180,7 +180,7 @@ export function positionScheme(where, inputs) {
 export function schemeOut(where, scheme, options) {
   if (options === undefined || options === null || typeof options !== 'object') return options;
   if ('contentScores' in options || 'maxDistance' in options) return options; // a result
-  for (const name of ['outputs', 'queryOffset']) {
+  for (const name of ['outputs', 'queryOffset', 'views']) {
     if (options[name] !== undefined) {
       throw new TypeError(
         `${where}: ${name} works with Shaw's position terms only; position.scheme '${scheme}' computes every panel`,
