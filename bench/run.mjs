@@ -130,14 +130,17 @@ function printTable(title, header, rows) {
 
 async function main() {
   const sizes = chosenSizes();
+  // The default kernels (relaxed SIMD where this Node validates it: npm run bench passes
+  // --experimental-wasm-relaxed-simd) and the plain build.
   const rp = await createRelPos();
+  const rpPlain = await createRelPos({ kernels: 'plain' });
   const tfjs = await createTfjsAttention();
   const cpu = (readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/) ?? [])[1] ?? os.cpus()[0]?.model;
   console.log(
     `relpos benchmark, ${new Date().toISOString().slice(0, 10)}: ${cpu}, ${os.cpus().length} cores (one used), Node ${process.version}, d_k = ${D}`,
   );
   console.log(
-    'Median ms of a full attention (all five n × n panels and the output); (×) = that time / relpos time, same run.',
+    `Median ms of a full attention (all five n × n panels and the output); (×) = that time / relpos time, same run. relpos runs the ${rp.kernels} GEMM kernels; "plain kernels" the plain-SIMD build.`,
   );
   console.log(
     'relpos returns new arrays each call; "out=" writes into an earlier result\'s arrays (attention(inputs, out)); "views" returns views of WASM memory (attention(inputs, { views: true })); "core" is the WASM core alone (its stage times), without copying inputs in and results out: the like of the native builds.',
@@ -163,6 +166,8 @@ async function main() {
       () => rp.attention(m32, reused),
       () => coreMs(rp),
     );
+    const plainKernels32 = await medianMs(() => rpPlain.attention(m32));
+    const plainStages32 = rpPlain.lastTimings();
     const ours64 = await medianMs(() => rp.attention(m64));
     const stages64 = rp.lastTimings();
     const plain32 = await medianMs(() => plainJsAttention(x32));
@@ -177,6 +182,7 @@ async function main() {
       cell(reuse32, ours32),
       cell(views32, ours32),
       cell(core32, ours32),
+      cell(plainKernels32, ours32),
       cell(plain32, ours32),
       cell(tf32, ours32),
       cell(tfDirect32, ours32),
@@ -201,6 +207,8 @@ async function main() {
       k,
       gflops(n, stages32.contentScores),
       gflops(n, stages32.valueProduct),
+      gflops(n, plainStages32.contentScores),
+      gflops(n, plainStages32.valueProduct),
       gflops(n, stages64.contentScores),
       gflops(n, stages64.valueProduct),
       gflops(n, s?.contentScores),
@@ -209,6 +217,7 @@ async function main() {
     process.stderr.write(`  measured n = ${n}, k = ${k}\n`);
   }
   tfjs.dispose();
+  rpPlain.dispose();
 
   printTable(
     'float32',
@@ -219,6 +228,7 @@ async function main() {
       'relpos, out=',
       'relpos, views',
       'relpos core',
+      'relpos, plain kernels',
       'plain JS',
       'TF.js WASM',
       'TF.js WASM, direct',
@@ -245,7 +255,18 @@ async function main() {
   );
   printTable(
     "GFLOP/s of the two matrix products (2·n²·d_k flops each; from the core's stage times)",
-    ['n', 'k', 'QKᵀ f32', 'WV f32', 'QKᵀ f64', 'WV f64', 'QKᵀ f32 SSE4.2', 'WV f32 SSE4.2'],
+    [
+      'n',
+      'k',
+      `QKᵀ f32 ${rp.kernels}`,
+      `WV f32 ${rp.kernels}`,
+      'QKᵀ f32 plain',
+      'WV f32 plain',
+      'QKᵀ f64',
+      'WV f64',
+      'QKᵀ f32 SSE4.2',
+      'WV f32 SSE4.2',
+    ],
     flops,
   );
   // Where a call with fresh arrays spends the time the core does not (float32, the issue's size).

@@ -301,6 +301,8 @@ export declare class RelPos {
   syntheticBatch(options?: SyntheticBatchOptions): Batch;
   /** True after dispose(). */
   readonly disposed: boolean;
+  /** The GEMM kernels this instance runs ('relaxed' or 'plain'). */
+  readonly kernels: KernelBuild;
   /**
    * Frees this instance's blocks and models inside its WebAssembly memory and lets go of the
    * instance; later calls throw. WebAssembly memory never shrinks: it goes back to the system
@@ -479,7 +481,16 @@ export interface CreateRelPosOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;
   /** relpos-wasm/relpos-core.wasm compiled (e.g. by WebAssembly.compileStreaming), shareable with workers. */
   wasmModule?: WebAssembly.Module;
+  /**
+   * The GEMM kernels: 'relaxed' (relaxed SIMD, fused multiply-add) or 'plain' (SIMD128). Default:
+   * relaxed where the engine validates it (Chrome or Edge 114+, Node.js 21+, Node.js 20 with
+   * --experimental-wasm-relaxed-simd), plain elsewhere (Safari).
+   */
+  kernels?: KernelBuild;
 }
+
+/** The builds of the GEMM kernels. */
+export type KernelBuild = 'relaxed' | 'plain';
 
 /**
  * Loads the WebAssembly module: each call gives an instance with its own memory. Rejects with an

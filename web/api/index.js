@@ -84,10 +84,12 @@ export class RelPos {
   #models = new Set();
   // True while views of WASM memory handed out by the last call are live.
   #viewsOut = false;
+  #kernels;
 
   /** Use createRelPos(); the constructor takes the loaded core module. */
   constructor(core) {
     this.#core = core;
+    this.#kernels = core.kernels;
     this.#arena = new WasmArena(core);
     // Methods work detached too: const { attention } = rp.
     for (const name of Object.getOwnPropertyNames(RelPos.prototype)) {
@@ -100,6 +102,11 @@ export class RelPos {
   /** True after dispose(). */
   get disposed() {
     return this.#core === null;
+  }
+
+  /** The GEMM kernels this instance runs: 'relaxed' (relaxed SIMD) or 'plain' (web/api/kernels.js). */
+  get kernels() {
+    return this.#kernels;
   }
 
   /**
