@@ -64,6 +64,7 @@ describe('the tarball', () => {
       'dist/relpos-core.mjs',
       'dist/relpos-core-wasm.mjs',
       'dist/relpos-core.wasm',
+      'dist/relpos-kernels-wasm.mjs',
       'dist/relpos-elements.js',
       'dist/relpos.html',
       'dist/custom-elements.json',
