@@ -4,7 +4,7 @@ Usage: /usr/bin/python3 bench/numpy_attention.py '<json config>'
   config: {"sizes": [[n, k], ...], "d": 64, "dtypes": ["float32", "float64"],
            "budget_seconds": 0.4, "max_reps": 20, "min_reps": 3}
 Prints one line of JSON:
-  {"numpy": "<version>", "results": [{"n", "k", "dtype", "median_ms", "reps"}, ...]}
+  {"numpy": "<version>", "results": [{"n", "k", "dtype", "median_ms", "median_cpu_ms", "reps"}, ...]}
 or {"error": "numpy not installed"} (exit 0) when numpy is missing.
 
 Each timed call computes all six results of a full attention: content scores, position
@@ -60,17 +60,28 @@ def random_inputs(n, k, d, dtype):
 
 
 def time_attention(n, k, d, dtype, budget, min_reps, max_reps):
-    """Median wall time in ms over as many reps as fit in budget (min_reps..max_reps), after a warm-up."""
+    """Median wall time and process CPU time in ms over as many reps as fit in budget
+    (min_reps..max_reps), after a warm-up."""
     q, key, v, rel_keys, rel_values = random_inputs(n, k, d, dtype)
     flat = flat_table_indices(n, k)
     attention(q, key, v, rel_keys, rel_values, flat)  # warm-up
     times = []
+    cpu = []
     start = time.perf_counter()
     while len(times) < max_reps and (len(times) < min_reps or time.perf_counter() - start < budget):
         t0 = time.perf_counter()
+        c0 = time.process_time()
         attention(q, key, v, rel_keys, rel_values, flat)
+        cpu.append(time.process_time() - c0)
         times.append(time.perf_counter() - t0)
-    return {"n": n, "k": k, "dtype": dtype, "median_ms": float(np.median(times)) * 1e3, "reps": len(times)}
+    return {
+        "n": n,
+        "k": k,
+        "dtype": dtype,
+        "median_ms": float(np.median(times)) * 1e3,
+        "median_cpu_ms": float(np.median(cpu)) * 1e3,
+        "reps": len(times),
+    }
 
 
 def blas_in_use():

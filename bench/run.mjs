@@ -130,17 +130,23 @@ function printTable(title, header, rows) {
 
 async function main() {
   const sizes = chosenSizes();
+  let viewsCpu1024;
+  let cpuStart;
+  let cpuUsed;
+  // The default kernels (relaxed SIMD where this Node validates it: npm run bench passes
+  // --experimental-wasm-relaxed-simd) and the plain build.
   const rp = await createRelPos();
+  const rpPlain = await createRelPos({ kernels: 'plain' });
   const tfjs = await createTfjsAttention();
   const cpu = (readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/) ?? [])[1] ?? os.cpus()[0]?.model;
   console.log(
     `relpos benchmark, ${new Date().toISOString().slice(0, 10)}: ${cpu}, ${os.cpus().length} cores (one used), Node ${process.version}, d_k = ${D}`,
   );
   console.log(
-    'Median ms of a full attention (all five n × n panels and the output); (×) = that time / relpos time, same run.',
+    `Median ms of a full attention (all five n × n panels and the output); (×) = that time / relpos time, same run. relpos runs the ${rp.kernels} GEMM kernels; "plain kernels" the plain-SIMD build.`,
   );
   console.log(
-    'relpos returns new arrays each call; "out=" writes into an earlier result\'s arrays (attention(inputs, { out })); "core" is the WASM core alone (its stage times), without copying inputs in and results out: the like of the native builds.',
+    'relpos returns new arrays each call; "out=" writes into an earlier result\'s arrays (attention(inputs, { out })); "views" returns views of WASM memory (attention(inputs, { views: true })); "core" is the WASM core alone (its stage times), without copying inputs in and results out: the like of the native builds.',
   );
 
   const numpy = runNumpy(sizes, 1);
@@ -158,10 +164,13 @@ async function main() {
     const stages32 = rp.lastTimings();
     const reused = rp.attention(m32);
     const reuse32 = await medianMs(() => rp.attention(m32, { out: reused }));
+    const views32 = await medianMs(() => rp.attention(m32, { views: true }));
     const core32 = await medianMs(
       () => rp.attention(m32, { out: reused }),
       () => coreMs(rp),
     );
+    const plainKernels32 = await medianMs(() => rpPlain.attention(m32));
+    const plainStages32 = rpPlain.lastTimings();
     const ours64 = await medianMs(() => rp.attention(m64));
     const stages64 = rp.lastTimings();
     const plain32 = await medianMs(() => plainJsAttention(x32));
@@ -174,7 +183,9 @@ async function main() {
       k,
       fmt(ours32),
       cell(reuse32, ours32),
+      cell(views32, ours32),
       cell(core32, ours32),
+      cell(plainKernels32, ours32),
       cell(plain32, ours32),
       cell(tf32, ours32),
       cell(tfDirect32, ours32),
@@ -199,6 +210,8 @@ async function main() {
       k,
       gflops(n, stages32.contentScores),
       gflops(n, stages32.valueProduct),
+      gflops(n, plainStages32.contentScores),
+      gflops(n, plainStages32.valueProduct),
       gflops(n, stages64.contentScores),
       gflops(n, stages64.valueProduct),
       gflops(n, s?.contentScores),
@@ -207,6 +220,7 @@ async function main() {
     process.stderr.write(`  measured n = ${n}, k = ${k}\n`);
   }
   tfjs.dispose();
+  rpPlain.dispose();
 
   printTable(
     'float32',
@@ -215,7 +229,9 @@ async function main() {
       'k',
       'relpos',
       'relpos, out=',
+      'relpos, views',
       'relpos core',
+      'relpos, plain kernels',
       'plain JS',
       'TF.js WASM',
       'TF.js WASM, direct',
@@ -242,7 +258,18 @@ async function main() {
   );
   printTable(
     "GFLOP/s of the two matrix products (2·n²·d_k flops each; from the core's stage times)",
-    ['n', 'k', 'QKᵀ f32', 'WV f32', 'QKᵀ f64', 'WV f64', 'QKᵀ f32 SSE4.2', 'WV f32 SSE4.2'],
+    [
+      'n',
+      'k',
+      `QKᵀ f32 ${rp.kernels}`,
+      `WV f32 ${rp.kernels}`,
+      'QKᵀ f32 plain',
+      'WV f32 plain',
+      'QKᵀ f64',
+      'WV f64',
+      'QKᵀ f32 SSE4.2',
+      'WV f32 SSE4.2',
+    ],
     flops,
   );
   // Where a call with fresh arrays spends the time the core does not (float32, the issue's size).
@@ -255,6 +282,15 @@ async function main() {
     );
     const out = await medianMs(() => rp.attention(m32, { out: reused }));
     const fresh = await medianMs(() => rp.attention(m32));
+    const views = await medianMs(() => rp.attention(m32, { views: true }));
+    viewsCpu1024 = await medianMs(
+      () => {
+        cpuStart = process.cpuUsage();
+        rp.attention(m32, { views: true });
+        cpuUsed = process.cpuUsage(cpuStart);
+      },
+      () => (cpuUsed.user + cpuUsed.system) / 1000,
+    );
     const two = await medianMs(() => rp.attention(m32, { outputs: ['combinedWeights', 'output'] }));
     const panels = Object.values(reused).filter((m) => m?.data?.length === n * n);
     const allocate = await medianMs(() => {
@@ -275,6 +311,7 @@ async function main() {
         ['the core alone (its stage times)', fmt(core)],
         ['attention(inputs, { out }): copies in and out, no allocation', fmt(out)],
         ['attention(inputs): fresh result arrays', fmt(fresh)],
+        ['attention(inputs, { views: true }): views of WASM memory, no copy out', fmt(views)],
         ["attention(inputs, { outputs: ['combinedWeights', 'output'] }): 1 panel fresh", fmt(two)],
         [`no WASM: ${panels.length} new Float32Array(n²), first touch of each page`, fmt(allocate)],
         [`no WASM: ${panels.length} × copying n² floats into existing arrays`, fmt(copy)],
@@ -333,6 +370,14 @@ async function main() {
   }
 
   const notes = [];
+  const at1024 = rows32.find(([n, k]) => n === 1024 && k === 16);
+  const numpyAt1024 = find(numpy.results, 1024, 16, 'float32');
+  if (at1024 && numpyAt1024) {
+    const viewsMs = Number(at1024[4].split(' ')[0]);
+    notes.push(
+      `target: attention(…, { views: true }) at n = 1024, k = 16, float32 ≥ 1.3× numpy 1 thread: wall ${fmt(viewsMs)} ms against ${fmt(numpyAt1024.median_ms)} ms (${(numpyAt1024.median_ms / viewsMs).toFixed(2)}×); CPU ${fmt(viewsCpu1024)} ms against ${fmt(numpyAt1024.median_cpu_ms)} ms (${(numpyAt1024.median_cpu_ms / viewsCpu1024).toFixed(2)}×; CPU time is the steadier on a shared machine).`,
+    );
+  }
   if (numpy.error) notes.push(`numpy: ${numpy.error}`);
   else
     notes.push(

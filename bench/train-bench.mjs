@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { createRelPos } from '../web/api/index.js';
+import { runGemmBench } from './gemm-bench.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 // name, V, d, heads, layers, k, n, B, ffn (ffn = 4 d, the API's default)
@@ -107,9 +108,15 @@ async function main() {
   console.log(
     `relpos training benchmark, ${new Date().toISOString().slice(0, 10)}: ${cpu}, ${os.cpus().length} cores, Node ${process.version}`,
   );
+  // The default kernels (relaxed SIMD under --experimental-wasm-relaxed-simd, as npm run
+  // bench:train runs it) and the plain build, on the same configurations.
   const rp = await createRelPos();
+  const rpPlain = await createRelPos({ kernels: 'plain' });
   const ours = {};
+  const oursPlain = {};
   for (const c of configs) ours[c.name] = await runOurs(rp, c);
+  for (const c of configs) oursPlain[c.name] = await runOurs(rpPlain, c);
+  console.log(`relpos kernels: ${rp.kernels} (and plain, for the plain column)`);
   const specs = configs.map(spec);
   const native = runProcess('native SSE4.2', `${ROOT}build/native/relpos_train_bench_sse42`, specs);
   const torch1 = skip.has('torch')
@@ -147,7 +154,8 @@ async function main() {
         'n',
         'B',
         'ffn',
-        'relpos (WASM, Node)',
+        `relpos (WASM, Node, ${rp.kernels})`,
+        'relpos, plain kernels',
         'native SSE4.2',
         'PyTorch 1 thread',
         allThreads,
@@ -166,6 +174,7 @@ async function main() {
           c.batchSize,
           c.ffnWidth,
           fmt(base),
+          cell(oursPlain[c.name][key], base),
           cell(find(native, c.name, key), base),
           cell(find(torch1, c.name, key), base),
           cell(find(torchAll, c.name, key), base),
@@ -174,6 +183,21 @@ async function main() {
       }),
     );
   }
+  const gemm = runGemmBench();
+  console.log(
+    '\nGFLOP/s of the GEMM micro-kernel per build (bench/gemm-bench.mjs: the kernels modules called wasm to wasm, as the core calls them; CPU time, packing not timed)\n',
+  );
+  const gflop = (x) => (x === undefined ? '— (this engine has no relaxed SIMD)' : x.toFixed(1));
+  printTable(
+    ['product', 'm × depth × n', 'relaxed SIMD', 'plain SIMD', 'relaxed / plain'],
+    gemm.map(([what, shape, relaxed, plain]) => [
+      what,
+      shape,
+      gflop(relaxed),
+      gflop(plain),
+      relaxed === undefined ? '—' : `${(relaxed / plain).toFixed(2)}×`,
+    ]),
+  );
   console.log(
     `\nThe issue's PyTorch anchors (1 thread, OpenBLAS, measured here earlier): ${configs.map((c) => `${c.name} ${ANCHORS[c.name]} ms`).join(', ')}.`,
   );

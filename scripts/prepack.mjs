@@ -12,8 +12,13 @@ const ROOT = new URL('../', import.meta.url).pathname;
 /** What the package's files and exports name from dist/ (package.json "files"), and what each is built from. */
 const PRODUCTS = [
   {
-    built: ['dist/relpos-core.mjs', 'dist/relpos-core-wasm.mjs', 'dist/relpos-core.wasm'],
-    from: ['cpp', 'CMakeLists.txt', 'scripts/embed-wasm.mjs'],
+    built: [
+      'dist/relpos-core.mjs',
+      'dist/relpos-core-wasm.mjs',
+      'dist/relpos-core.wasm',
+      'dist/relpos-kernels-wasm.mjs',
+    ],
+    from: ['cpp', 'CMakeLists.txt', 'scripts/embed-wasm.mjs', 'scripts/embed-kernels.mjs'],
   },
   {
     built: [

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what relpos needs to build, test and serve, and only what is missing: Debian
-# packages (Emscripten, Eigen, Chromium, the native toolchain, clang-format and clang-tidy; MkDocs,
+# packages (Emscripten, Eigen, Chromium, the native toolchain, clang-19 and lld-19 for the kernels, clang-format and clang-tidy; MkDocs,
 # nbconvert and an IPython kernel for the recipes' tests) and
 # the npm packages pinned in package-lock.json. Safe to run again; sourced by build.sh,
 # test.sh, start.sh, lint.sh and format.sh.
@@ -12,6 +12,9 @@ command -v emcc >/dev/null || missing+=(emscripten)
 [ -f /usr/include/eigen3/Eigen/Core ] || missing+=(libeigen3-dev)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 command -v cmake >/dev/null || missing+=(cmake)
+# The GEMM kernels' relaxed-SIMD module (Emscripten 3.1.6's clang emits pre-standard opcodes).
+command -v clang-19 >/dev/null || missing+=(clang-19)
+command -v wasm-ld-19 >/dev/null || missing+=(lld-19)
 command -v g++ >/dev/null || missing+=(g++)
 [ -f /usr/include/gtest/gtest.h ] || missing+=(libgtest-dev)
 command -v clang-format >/dev/null || missing+=(clang-format)

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cassert>
+#include <type_traits>
 
+#include "relpos/kernels/gemm_f32_4x8.hpp"
 #include "relpos/simd_vectors.hpp"
 
 namespace relpos {
@@ -56,6 +58,44 @@ void kernel(Index depth, const T* a, Index aStride, const T* panel, T alpha, boo
   }
 }
 
+// A float block through the imported micro-kernel (relaxed SIMD where it runs,
+// cpp/relpos/kernels/): a full 4 × 8 block directly, a block at an edge (fewer rows or columns)
+// on copies padded to 4 × 8 (zero rows of a; the panel is zero-padded already), so that every
+// element is rounded alike wherever its block falls: the panels a call packs, and so the edges,
+// depend on the call, and a split call must give the same bits (attention_split_test.cpp).
+void multiplyBlockF32(Index rows, Index depth, const float* a, Index aStride, const float* panel,
+                      float alpha, bool accumulate, float* c, Index cStride, Index cols) {
+  constexpr Index width = kPanelWidth<float>;
+  if (rows == kRowsPerKernel && cols == width) {
+    relpos_gemm_f32_4x8(static_cast<int>(depth), a, static_cast<int>(aStride), 1, panel, alpha,
+                        accumulate, c, static_cast<int>(cStride));
+    return;
+  }
+  assert(depth <= kDepthPerPass && "a pass is at most kDepthPerPass deep");
+  float paddedA[kRowsPerKernel * kDepthPerPass];
+  float paddedC[kRowsPerKernel * width] = {};
+  const float* from = a;
+  Index fromStride = aStride;
+  if (rows < kRowsPerKernel) {
+    for (Index r = 0; r < kRowsPerKernel; ++r) {
+      for (Index p = 0; p < depth; ++p)
+        paddedA[r * depth + p] = r < rows ? a[r * aStride + p] : 0.0F;
+    }
+    from = paddedA;
+    fromStride = depth;
+  }
+  if (accumulate) {
+    for (Index r = 0; r < rows; ++r) {
+      for (Index j = 0; j < cols; ++j) paddedC[r * width + j] = c[r * cStride + j];
+    }
+  }
+  relpos_gemm_f32_4x8(static_cast<int>(depth), from, static_cast<int>(fromStride), 1, panel, alpha,
+                      accumulate, paddedC, static_cast<int>(width));
+  for (Index r = 0; r < rows; ++r) {
+    for (Index j = 0; j < cols; ++j) c[r * cStride + j] = paddedC[r * width + j];
+  }
+}
+
 // The micro-kernel for a block of 1 to 4 rows and 1 to kPanelWidth columns (the callers' blocking
 // guarantees both; checked in every build with assertions on: the tests and the sanitizers).
 template <typename T>
@@ -63,19 +103,23 @@ void kernelForRows(Index rows, Index depth, const T* a, Index aStride, const T* 
                    bool accumulate, T* c, Index cStride, Index cols) {
   assert(rows >= 1 && rows <= 4 && "a block has 1 to 4 rows");
   assert(cols >= 1 && cols <= kPanelWidth<T> && "a block has 1 to kPanelWidth columns");
-  switch (rows) {
-    case 4:
-      kernel<T, 4>(depth, a, aStride, panel, alpha, accumulate, c, cStride, cols);
-      break;
-    case 3:
-      kernel<T, 3>(depth, a, aStride, panel, alpha, accumulate, c, cStride, cols);
-      break;
-    case 2:
-      kernel<T, 2>(depth, a, aStride, panel, alpha, accumulate, c, cStride, cols);
-      break;
-    default:  // 1
-      kernel<T, 1>(depth, a, aStride, panel, alpha, accumulate, c, cStride, cols);
-      break;
+  if constexpr (std::is_same_v<T, float>) {
+    multiplyBlockF32(rows, depth, a, aStride, panel, alpha, accumulate, c, cStride, cols);
+  } else {
+    switch (rows) {
+      case 4:
+        kernel<T, 4>(depth, a, aStride, panel, alpha, accumulate, c, cStride, cols);
+        break;
+      case 3:
+        kernel<T, 3>(depth, a, aStride, panel, alpha, accumulate, c, cStride, cols);
+        break;
+      case 2:
+        kernel<T, 2>(depth, a, aStride, panel, alpha, accumulate, c, cStride, cols);
+        break;
+      default:  // 1
+        kernel<T, 1>(depth, a, aStride, panel, alpha, accumulate, c, cStride, cols);
+        break;
+    }
   }
 }
 

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <type_traits>
 
 #include "relpos/exp_kernels.hpp"
+#include "relpos/kernels/gemm_f32_4x8.hpp"
 #include "relpos/numpy_random.hpp"
 #include "relpos/relative_offsets.hpp"
 #include "relpos/simd_vectors.hpp"
@@ -197,8 +199,13 @@ __attribute__((noinline)) void addTransposedLeftProduct(ConstMatrixRef<T> a, Con
       const T* panel = panels + (j / width) * passDepth * width;
       Index i = 0;
       for (; i + 4 <= m; i += 4) {
-        transposedLeftKernel<T, 4>(passDepth, aPass + i, lda, panel, width, c.data() + i * ldc + j,
-                                   ldc);
+        if constexpr (std::is_same_v<T, float>) {  // c += aᵀ b: the micro-kernel, alpha 1
+          relpos_gemm_f32_4x8(static_cast<int>(passDepth), aPass + i, 1, static_cast<int>(lda),
+                              panel, 1.0F, 1, c.data() + i * ldc + j, static_cast<int>(ldc));
+        } else {
+          transposedLeftKernel<T, 4>(passDepth, aPass + i, lda, panel, width,
+                                     c.data() + i * ldc + j, ldc);
+        }
       }
       for (; i < m; ++i) {
         transposedLeftKernel<T, 1>(passDepth, aPass + i, lda, panel, width, c.data() + i * ldc + j,

@@ -112,7 +112,7 @@ describe('attention options: bad input', () => {
 
   test('unknown options, a bad queryOffset, and an out of the wrong outputs are refused', () => {
     expect(() => rp.attention(inputs(), { output: ['output'] })).toThrow(
-      new TypeError('attention: unknown option "output"; expected outputs, out, queryOffset'),
+      new TypeError('attention: unknown option "output"; expected outputs, out, queryOffset, views'),
     );
     expect(() => rp.attention(inputs(), { queryOffset: 1 })).toThrow(
       new RangeError(

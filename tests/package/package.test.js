@@ -65,6 +65,7 @@ describe('the tarball', () => {
       'dist/relpos-core.mjs',
       'dist/relpos-core-wasm.mjs',
       'dist/relpos-core.wasm',
+      'dist/relpos-kernels-wasm.mjs',
       'dist/relpos-elements.js',
       'dist/relpos-train.js',
       'dist/relpos-slim.js',

@@ -148,6 +148,17 @@ const position = rp.createModel({ vocabSize: 4 }).config.position;
 void position.scheme;
 const scheme: string | undefined = position?.scheme;
 void scheme;
+// views: the panels as views of WASM memory (valid until the next call); the kernels in use.
+const viewed: Float32Array = rp.attention({ q: m32, k: m32, relKeys: m32 }, { views: true }).combinedWeights.data;
+void viewed;
+rp.example({ views: true });
+const kernels: 'relaxed' | 'plain' = rp.kernels;
+void kernels;
+void createRelPos({ kernels: 'plain' });
+// @ts-expect-error: the kernels are 'relaxed' or 'plain'
+void createRelPos({ kernels: 'fma' });
+// @ts-expect-error: rp.kernels is read-only
+rp.kernels = 'plain';
 
 // Matrices as onnxruntime-web's Tensor ({ data, dims }) or { data, shape }; output typed by v.
 const tensor = { data: new Float32Array(4), dims: [2, 2] as const };

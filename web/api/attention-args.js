@@ -110,10 +110,10 @@ export function checkReadAttentionArgs(where, read) {
  * relValues, x, wQ, wK, wV (the sinusoidal scheme's, else null), causal, n (keys), dK, dV (all heads' columns),
  * heads, headDK, headDV, perHeadKeyTable, perHeadValueTable, scale (null: 1/√d_k), keyPadding,
  * allowed (Uint8Arrays or null), tableRows, queryRows, queryOffset, shapes (output name →
- * [rows, cols]), out, outTarget }. Every argument is read once first (readAttentionArgs), then
- * checked: q, k, … are views of the caller's arrays as they were read; `out` holds each output's
- * view (`data`) and array (`original`); outTarget is the caller's out object, which results are
- * returned in.
+ * [rows, cols]), out, outTarget, views }. Every argument is read once first (readAttentionArgs),
+ * then checked: q, k, … are views of the caller's arrays as they were read; `out` holds each
+ * output's view (`data`) and array (`original`); outTarget is the caller's out object, which
+ * results are returned in.
  */
 export function checkAttentionArgs(where, inputsGiven, optionsGiven, alreadyRead = false) {
   const read = alreadyRead ? null : readAttentionArgs(where, inputsGiven, optionsGiven);
@@ -217,5 +217,6 @@ export function checkAttentionArgs(where, inputsGiven, optionsGiven, alreadyRead
     shapes,
     out: chosen.out,
     outTarget: read?.outTarget,
+    views: chosen.views,
   };
 }

@@ -1,6 +1,7 @@
-// attention()'s second argument: what to compute (`outputs`), where to write it (`out`), and
-// where the queries stand among the keys (`queryOffset`); and empty results to reuse as `out`.
-import { checkInteger, describe, floatArrayType } from './validate.js';
+// attention()'s second argument: what to compute (`outputs`), where to write it (`out`) or
+// whether to return views of WASM memory (`views`), and where the queries stand among the keys
+// (`queryOffset`); and empty results to reuse as `out`.
+import { checkBoolean, checkInteger, describe, floatArrayType } from './validate.js';
 
 /** The panels attention() can return, in the order the core computes them. */
 export const PANEL_NAMES = Object.freeze([
@@ -14,12 +15,12 @@ export const PANEL_NAMES = Object.freeze([
 /** Everything attention() can return: the five panels and the output (which needs v). */
 export const OUTPUT_NAMES = Object.freeze([...PANEL_NAMES, 'output']);
 
-const OPTION_NAMES = ['outputs', 'out', 'queryOffset'];
+const OPTION_NAMES = ['outputs', 'out', 'queryOffset', 'views'];
 
 /**
- * The second argument of attention(): an options object { outputs, out, queryOffset }. Returns
- * { outputs, out, queryOffset } with outputs a list of OUTPUT_NAMES (default: all of them, the
- * output only with v).
+ * The second argument of attention(): an options object { outputs, out, queryOffset, views }.
+ * Returns { outputs, out, queryOffset, views } with outputs a list of OUTPUT_NAMES (default: all
+ * of them, the output only with v).
  */
 export function resolveAttentionOptions(where, second, hasValues) {
   const options = second ?? {};
@@ -42,7 +43,11 @@ export function resolveAttentionOptions(where, second, hasValues) {
   }
   const queryOffset = options.queryOffset === undefined ? null : options.queryOffset;
   if (queryOffset !== null) checkInteger(where, 'queryOffset', queryOffset, 0, 2 ** 31 - 1);
-  return { outputs, out: options.out, queryOffset };
+  const views = options.views === undefined ? false : checkBoolean(where, 'views', options.views);
+  if (views && options.out !== undefined) {
+    throw new TypeError(`${where}: give views or out, not both (views returns arrays in WASM memory, out your own)`);
+  }
+  return { outputs, out: options.out, queryOffset, views };
 }
 
 const defaultOutputs = (hasValues) => (hasValues ? [...OUTPUT_NAMES] : [...PANEL_NAMES]);

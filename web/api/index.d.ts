@@ -175,6 +175,8 @@ export interface ExampleOptions {
    * only the draw (the result's panels are then absent).
    */
   outputs?: readonly OutputName[];
+  /** The panels as views of WASM memory, as attention()'s `views`. Default false. */
+  views?: boolean;
 }
 
 export interface LocalityTableOptions {
@@ -189,7 +191,7 @@ export interface LocalityTableOptions {
 }
 
 export interface ExampleResult extends AttentionResult<Float64Array> {
-  params: Required<Omit<ExampleOptions, 'tokens' | 'locality' | 'outputs'>> & {
+  params: Required<Omit<ExampleOptions, 'tokens' | 'locality' | 'outputs' | 'views'>> & {
     tokens: string[] | undefined;
     locality: Required<LocalityTableOptions>;
   };
@@ -228,6 +230,11 @@ export interface AttentionOptions<A extends Float64Array | Float32Array, O exten
   out?: SelectedResult<A, O>;
   /** q holds queries queryOffset … queryOffset + q.rows − 1 of the k.rows positions. */
   queryOffset?: number;
+  /**
+   * Views of the instance's WASM memory instead of copies (not with `out`): valid until the
+   * next call on the instance or dispose(), which detach them (length 0).
+   */
+  views?: boolean;
 }
 
 /** The outputs asked for, and maxDistance. */
@@ -301,6 +308,8 @@ export declare class RelPos {
   syntheticBatch(options?: SyntheticBatchOptions): Batch;
   /** True after dispose(). */
   readonly disposed: boolean;
+  /** The GEMM kernels this instance runs ('relaxed' or 'plain'). */
+  readonly kernels: KernelBuild;
   /**
    * Frees this instance's blocks and models inside its WebAssembly memory and lets go of the
    * instance; later calls throw. WebAssembly memory never shrinks: it goes back to the system
@@ -488,7 +497,16 @@ export interface CreateRelPosOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;
   /** relpos-wasm/relpos-core.wasm compiled (e.g. by WebAssembly.compileStreaming), shareable with workers. */
   wasmModule?: WebAssembly.Module;
+  /**
+   * The GEMM kernels: 'relaxed' (relaxed SIMD, fused multiply-add) or 'plain' (SIMD128). Default:
+   * relaxed where the engine validates it (Chrome or Edge 114+, Node.js 21+, Node.js 20 with
+   * --experimental-wasm-relaxed-simd), plain elsewhere (Safari).
+   */
+  kernels?: KernelBuild;
 }
+
+/** The builds of the GEMM kernels. */
+export type KernelBuild = 'relaxed' | 'plain';
 
 /**
  * Loads the WebAssembly module: each call gives an instance with its own memory. Rejects with an

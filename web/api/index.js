@@ -1,7 +1,9 @@
 // relpos-wasm: relative position encoding in self-attention (Shaw et al. 2018), computed by a
 // C++/Eigen core compiled to WebAssembly. This file is the package's public face: it validates
 // every argument (validate.js), lays the data out in WASM memory (wasm-arena.js), calls the core
-// and returns copies that belong to the caller. Maths and conventions: docs/maths.md, docs/random-stream.md.
+// and returns copies that belong to the caller (or, with attention()'s `views`, views of WASM
+// memory that the next call detaches: docs/memory-views.md). Maths and conventions:
+// docs/maths.md, docs/random-stream.md.
 import { EXAMPLE_DEFAULTS, LOCALITY_PROFILE_DEFAULTS, LOCALITY_TABLE_DEFAULTS } from './defaults.js';
 import { addSymbolDispose } from './dispose.js';
 import { MAX_DIMENSION, MAX_SEED } from './limits.js';
@@ -104,10 +106,14 @@ export class RelPos {
   #models = new Set();
   /** The call running now (its name), or null: a call made while another runs is refused. */
   #running = null;
+  // True while views of WASM memory handed out by the last call are live.
+  #viewsOut = false;
+  #kernels;
 
   /** Use createRelPos(); the constructor takes the loaded core module. */
   constructor(core) {
     this.#core = core;
+    this.#kernels = core.kernels;
     this.#arena = new WasmArena(core);
     // Methods work detached too: const { attention } = rp.
     for (const name of Object.getOwnPropertyNames(RelPos.prototype)) {
@@ -122,6 +128,11 @@ export class RelPos {
     return this.#core === null;
   }
 
+  /** The GEMM kernels this instance runs: 'relaxed' (relaxed SIMD) or 'plain' (web/api/kernels.js). */
+  get kernels() {
+    return this.#kernels;
+  }
+
   /**
    * Frees what this instance holds in its WebAssembly memory (its block and its models, which
    * are disposed too) and lets go of the WebAssembly instance: every later call throws. The
@@ -131,6 +142,7 @@ export class RelPos {
   dispose() {
     if (this.#core === null) return;
     this.#refuseReentry('dispose');
+    this.#retireViews();
     for (const model of this.#models) model.deref()?.dispose();
     this.#models.clear();
     this.#arena.release();
@@ -205,7 +217,10 @@ export class RelPos {
    * - out: a result of an earlier call (or allocateAttention()) with the same shapes, outputs
    *   and precision: the results are written into its arrays, and `out` is returned;
    * - queryOffset: q holds queries queryOffset … queryOffset + q.rows − 1 of the k.rows
-   *   positions (a block of rows; panels are q.rows × k.rows).
+   *   positions (a block of rows; panels are q.rows × k.rows);
+   * - views: true returns views of this instance's WASM memory instead of copies (no copy, no
+   *   allocation): valid until the next call on this instance or dispose(), which detach them
+   *   (length 0; docs/memory-views.md).
    */
   attention(inputs, options) {
     return this.#entry('attention', () => this.#attention(inputs, options));
@@ -285,9 +300,14 @@ export class RelPos {
       result.maxDistance = scheme === 'shaw' ? (tableRows - 1) / 2 : null;
       if (scheme !== 'shaw') result.position = schemes.describePosition(position);
       for (const [name, [rows, cols]] of Object.entries(shapes)) {
+        if (a.views) {
+          result[name] = matrix(rows, cols, this.#arena.view(request[name].address, ArrayType, rows * cols));
+          continue;
+        }
         const data = this.#arena.read(request[name].address, ArrayType, rows * cols, out?.[name].data);
         result[name] = matrix(rows, cols, out ? out[name].original : data);
       }
+      if (a.views) this.#viewsOut = true;
       return result;
     });
   }
@@ -353,6 +373,7 @@ export class RelPos {
    * and every panel of attention(). `inputs` can be passed straight back to attention().
    * options.outputs: which of attention()'s outputs to compute (its `outputs`; default all;
    * [] computes none, only the draw: a caller that splits the rows, or keeps panels it has).
+   * options.views: the panels as attention()'s `views` (the draw is copied; it is small).
    */
   example(options) {
     return this.#entry('example', () => this.#example(options));
@@ -361,9 +382,11 @@ export class RelPos {
   #example(options) {
     const where = 'example';
     const given = new Snapshot(where).fields(options);
-    const p = checkOptions(where, 'options', given, { ...EXAMPLE_DEFAULTS, outputs: undefined });
+    const p = checkOptions(where, 'options', given, { ...EXAMPLE_DEFAULTS, outputs: undefined, views: false });
     const outputs = p.outputs === undefined ? undefined : checkOutputs(where, p.outputs);
+    const views = checkBoolean(where, 'views', p.views);
     delete p.outputs;
+    delete p.views;
     checkInteger(where, 'seed', p.seed, 0, MAX_SEED);
     checkChoice(where, 'draw', p.draw, ['handbook', 'stable']);
     const tokens = p.tokens === undefined ? undefined : checkTokens(where, p.tokens);
@@ -478,7 +501,10 @@ export class RelPos {
       profile,
       ...(outputs?.length === 0
         ? { maxDistance: p.maxDistance }
-        : this.#attention(inputs, outputs ? { outputs } : undefined)),
+        : this.#attention(
+            inputs,
+            outputs || views ? { ...(outputs && { outputs }), ...(views && { views }) } : undefined,
+          )),
     };
   }
 
@@ -605,15 +631,25 @@ export class RelPos {
     return { wasmBytes: core.HEAPU8.length, heapInUseBytes: core.heapBytesInUse() };
   }
 
-  // Reserves the arena regions, runs `body` with their addresses, and trims the arena after.
+  // Reserves the arena regions, runs `body` with their addresses, and trims the arena after
+  // (after the next call instead when this one handed out views: their memory stays allocated).
   #call(where, byteLengths, body) {
     this.#live(where);
+    this.#retireViews();
     const addresses = this.#arena.reserve(where, byteLengths);
     try {
       return body(addresses);
     } finally {
-      this.#arena.trim();
+      if (!this.#viewsOut) this.#arena.trim();
     }
+  }
+
+  // Detaches the views the last call handed out, before anything can overwrite their memory.
+  #retireViews() {
+    if (!this.#viewsOut) return;
+    this.#viewsOut = false;
+    this.#core.detachMemoryViews();
+    this.#arena.trim();
   }
 }
 

@@ -4,8 +4,10 @@
 // `relpos-wasm/relpos-core.wasm` the caller gives (wasmUrl, wasmBinary, wasmModule), so a page can
 // compile once, streaming, and share the module with its workers. relpos-wasm/slim
 // (dist/relpos-slim.js) is this API built with no binary inside: one of the three is required.
+// Either way its GEMM kernels come from a module of their own (kernels.js).
 import createRelPosCore from '../../dist/relpos-core.mjs';
 import { wasmBase64 } from '../../dist/relpos-core-wasm.mjs';
+import { chooseKernels, linkKernels } from './kernels.js';
 import { checkWasmSimd } from './simd.js';
 import { checkOptions, describe } from './validate.js';
 
@@ -60,12 +62,18 @@ async function compileFrom(where, wasmUrl) {
   }
 }
 
-/** The core module, instantiated from options.wasmUrl, options.wasmBinary, options.wasmModule or the inlined binary. */
+/**
+ * The core module, instantiated from options.wasmUrl, options.wasmBinary, options.wasmModule or
+ * the inlined binary, with the GEMM kernels of options.kernels ('relaxed' or 'plain'; default:
+ * relaxed SIMD where this engine has it, web/api/kernels.js) linked in. `core.kernels` names the
+ * build in use.
+ */
 export async function loadCore(where, options) {
   const given = checkOptions(where, 'options', options, {
     wasmBinary: undefined,
     wasmModule: undefined,
     wasmUrl: undefined,
+    kernels: undefined,
   });
   checkWasmSimd(where);
   const { wasmBinary, wasmUrl } = given;
@@ -76,12 +84,13 @@ export async function loadCore(where, options) {
       `${where}: give one of options.wasmUrl, options.wasmBinary and options.wasmModule, not ${sources.join(' and ')}`,
     );
   }
+  const kernels = chooseKernels(where, given.kernels);
   if (wasmUrl !== undefined) wasmModule = await compileFrom(where, wasmUrl);
   if (wasmModule !== undefined) {
     if (!isModule(wasmModule)) {
       throw new TypeError(`${where}: options.wasmModule must be a WebAssembly.Module, got ${describe(wasmModule)}`);
     }
-    return fromModule(where, wasmModule);
+    return fromModule(where, wasmModule, kernels, 'options.wasmModule');
   }
   if (wasmBinary !== undefined) {
     const isBuffer = Object.prototype.toString.call(wasmBinary) === '[object ArrayBuffer]';
@@ -98,29 +107,37 @@ export async function loadCore(where, options) {
         `${where}: options.wasmBinary is not a valid WebAssembly module; pass the bytes of relpos-wasm/relpos-core.wasm`,
       );
     }
-    return createRelPosCore({ wasmBinary: bytes });
+    return fromModule(where, WebAssembly.compile(bytes), kernels, 'options.wasmBinary');
   }
   // The inlined binary, compiled once (compileCore): the same module then goes to a pool's workers.
-  return fromModule(where, await compileCore(where));
+  return fromModule(where, compileCore(where), kernels, 'the inlined core');
 }
 
-// Emscripten's hook for instantiating a module it did not compile itself; a module that is not
-// this package's core fails there, and that failure is this call's.
-function fromModule(where, wasmModule) {
+// Emscripten's hook for instantiating the module ourselves: the kernels are linked into its
+// imports first. A module that is not this package's core fails there, and that failure is this
+// call's. `module`: a WebAssembly.Module or a promise of one.
+async function fromModule(where, module, kernels, source) {
   let fail;
   const failed = new Promise((_, reject) => {
     fail = (error) =>
       reject(
         new TypeError(
-          `${where}: options.wasmModule could not be instantiated; it must be relpos-wasm/relpos-core.wasm of this version (${error.message})`,
+          `${where}: ${source} could not be instantiated; it must be relpos-wasm/relpos-core.wasm of this version (${error.message})`,
         ),
       );
   });
-  const instantiateWasm = (imports, receive) => {
-    WebAssembly.instantiate(wasmModule, imports)
-      .then((instance) => receive(instance, wasmModule))
-      .catch(fail);
-    return {};
+  const settings = {
+    instantiateWasm(imports, receive) {
+      Promise.resolve(module)
+        .then(async (compiled) => {
+          linkKernels(imports, settings.kernelImports ?? {}, kernels);
+          receive(await WebAssembly.instantiate(compiled, imports), compiled);
+        })
+        .catch(fail);
+      return {};
+    },
   };
-  return Promise.race([createRelPosCore({ instantiateWasm }), failed]);
+  const core = await Promise.race([createRelPosCore(settings), failed]);
+  core.kernels = kernels;
+  return core;
 }

@@ -82,6 +82,14 @@ export class WasmArena {
     return target;
   }
 
+  /**
+   * A view (not a copy) of `length` elements of type `ArrayType` at `address`: valid until the
+   * memory's views are detached (RelPos does that before its next call, docs/memory-views.md).
+   */
+  view(address, ArrayType, length) {
+    return new ArrayType(this.core.HEAPU8.buffer, address, length);
+  }
+
   // The heap views are re-read on every use: memory growth replaces them.
   heapFor(ArrayType) {
     if (ArrayType === Float64Array) return this.core.HEAPF64;
