@@ -17,6 +17,7 @@ const PARTS = {
   glue: 'the Emscripten 3.1.6 JavaScript runtime (MIT / NCSA)',
   colours:
     'colour tables sampled from d3-scale-chromatic 3.1.1 (ISC; the RdBu scheme: ColorBrewer, Apache-2.0; viridis: CC0-1.0)',
+  kernels: "its GEMM kernels modules: this package's own code (MIT), built by clang-19 with no library",
   corpus:
     'a training corpus of English text derived from the World English Bible (public domain), ' +
     'its parts of speech tagged by compromise 14.17.0 (MIT)',
@@ -28,6 +29,7 @@ export const BUILT_FILES = Object.freeze({
   'relpos-core-lite.mjs': ['relpos', 'glue'],
   'relpos-core-wasm.mjs': ['relpos', 'core'],
   'relpos-core-lite-wasm.mjs': ['relpos', 'core'],
+  'relpos-kernels-wasm.mjs': ['relpos', 'kernels'],
   'relpos-slim.js': ['relpos', 'glue'],
   'relpos-elements.js': ['relpos', 'core', 'colours'],
   'relpos-elements.iife.js': ['relpos', 'core', 'colours'],

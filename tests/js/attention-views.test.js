@@ -120,7 +120,18 @@ describe('attention views', () => {
     expect(() => rp.attention(inputs, { views: true, out })).toThrow(TypeError);
     expect(() => rp.attention(inputs, { views: true, out })).toThrow(/give views or out, not both/);
     expect(() => rp.example({ views: 'yes' })).toThrow(/example: views must be true or false/);
+  });
+
+  test('every scheme returns views through the one operator, equal to its copies bit for bit', () => {
+    const inputs = problem(rp, { n: 8, k: 1 });
     const alibi = { q: inputs.q, k: inputs.k, v: inputs.v, position: { scheme: 'alibi', slope: 0.5 } };
-    expect(() => rp.attention(alibi, { views: true })).toThrow(/views works with Shaw's position terms only/);
+    const copied = rp.attention(alibi);
+    const viewed = rp.attention(alibi, { views: true });
+    for (const name of Object.keys(copied).filter((key) => copied[key]?.data)) {
+      expect(viewed[name].data.buffer, name).not.toBe(copied[name].data.buffer);
+      expect(Array.from(viewed[name].data), name).toEqual(Array.from(copied[name].data));
+    }
+    rp.randn(1, 1); // the next call detaches them
+    expect(viewed.combinedWeights.data.length).toBe(0);
   });
 });

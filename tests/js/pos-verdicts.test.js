@@ -4,7 +4,7 @@
 // under a causal mask a claim about following words cannot be tested; the plateau estimate; the
 // summary sentence says what the numbers say.
 import { describe, expect, test } from 'vitest';
-import { seededRandom } from '../../web/train/batches.js';
+import { seededRandom } from '../../web/api/seeded-random.js';
 import { POS_NAMES } from '../../web/train/corpus-format.js';
 import {
   CLAIMS,

@@ -149,7 +149,9 @@ describe('dist/relpos.html, the self-contained page', () => {
 describe('weight', () => {
   // The first load: the module without the training engine (relpos_wasm_lite; the training
   // section loads its own when opened), with the position schemes the comparison view needs.
-  test('what the page loads first is at most 150 KiB gzipped', () => {
+  // 170 KiB: the base64 module (float32 paths for every scheme, the binding checks: ~77 KiB),
+  // the checkpoint reader the API re-exports, the lesson header and the story.
+  test('what the page loads first is at most 170 KiB gzipped', () => {
     const html = readFileSync(`${SITE}index.html`, 'utf8');
     // index.html and every script, preload and style sheet it names (the WASM is inside a script)
     const files = ['index.html', ...[...html.matchAll(/(?:src|href)="\.\/(assets\/[^"]+)"/g)].map((m) => m[1])];
@@ -161,6 +163,6 @@ describe('weight', () => {
     console.table(rows);
     console.log(`page weight: ${(total / 1024).toFixed(1)} KiB gzipped`);
     expect(files.some((file) => file.endsWith('.js'))).toBe(true);
-    expect(total).toBeLessThanOrEqual(150 * 1024);
+    expect(total).toBeLessThanOrEqual(170 * 1024);
   });
 });

@@ -5,6 +5,7 @@ import { heatmapHeight } from '../render/heatmap.js';
 import { ATTENTION_SETTINGS, CONTROLS, MAX_TOKENS, splitTokens } from '../settings/settings.js';
 import { PANEL_IDS } from '../views/panels.js';
 import { queryFromState } from './url-state.js';
+import { labelRoom } from '../figures/label-room.js';
 
 const SCRIPT = 'script'; // spelt apart: no script tag in this file's text (relpos.html inlines it)
 const kebab = (id) => id.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -54,9 +55,10 @@ function lineCount(text, width, font) {
  * The iframe view's height (CSS px) with fit=width in a column `width` px wide: panels in
  * columns of at least 320 px (the view's grid), each its title, its caption wrapped at the
  * column's width (measured in the page's own figure of that panel: font, line height, padding)
- * and a heatmap (heatmap.js) or the 260 px profile plot; the view's 8 px padding and gaps.
+ * and a heatmap (heatmap.js, with the room its row and column labels take: label-room.js) or the
+ * 260 px profile plot; the view's 8 px padding and gaps.
  */
-export function embedHeight(panelIds, width = 700, doc = globalThis.document) {
+export function embedHeight(panelIds, width = 700, doc = globalThis.document, labels = null) {
   const inner = width - 16;
   const cols = Math.max(1, Math.min(panelIds.length, Math.floor((inner + 8) / 328)));
   const colWidth = (inner - 8 * (cols - 1)) / cols;
@@ -73,7 +75,11 @@ export function embedHeight(panelIds, width = 700, doc = globalThis.document) {
     const lines = caption ? lineCount(caption.textContent, textWidth, `${style.fontSize} ${style.fontFamily}`) : 4;
     const captionHeight = Math.max(lines * lineHeight, style ? parseFloat(style.minHeight) || 0 : 60) + 8;
     const titleHeight = title ? title.getBoundingClientRect().height + 4 : 28;
-    const plot = id === 'profile' ? 260 : heatmapHeight(Math.floor(textWidth), 560);
+    const labelSpace =
+      labels && figureStyle && typeof OffscreenCanvas !== 'undefined'
+        ? labelRoom(labels, figureStyle.fontFamily, Math.floor(textWidth))
+        : null;
+    const plot = id === 'profile' ? 260 : heatmapHeight(Math.floor(textWidth), 560, 1, labelSpace);
     return padY + titleHeight + captionHeight + plot;
   };
   let total = 16;
@@ -87,11 +93,14 @@ export function embedQuery(state, panelIds) {
   return `embed=1&fit=width&panels=${panelIds.join(',')}${query ? `&${query}` : ''}`;
 }
 
+/** The panels' axis labels for the state's tokens ("0 the", …), as the view writes them. */
+const tokenLabels = (state) => splitTokens(state.tokens ?? '').map((token, i) => `${i} ${token}`);
+
 export function iframeSnippet(state, panelIds, page = 'index.html') {
   return (
     `<iframe src="${attr(`${page}?${embedQuery(state, panelIds)}`)}"\n` +
     `        title="Relative position encoding: ${attr(panelIds.join(', '))}"\n` +
-    `        width="100%" height="${embedHeight(panelIds)}" loading="lazy" style="border: 0"></iframe>`
+    `        width="100%" height="${embedHeight(panelIds, 700, globalThis.document, tokenLabels(state))}" loading="lazy" style="border: 0"></iframe>`
   );
 }
 
