@@ -146,7 +146,9 @@ describe('the training section', () => {
     expect(await page.textContent('#train-rule')).toMatch(/at least 1\.5× the weight, and at least 0\.03 more/);
     // The summary's numbers are the asymmetry table's: layer 0's left/right range.
     const summary = await page.textContent('#train-summary');
-    expect(summary).toMatch(/^Step \d+(, provisional)?: layer 0 is (local|not local|local in \d of \d heads) and /);
+    expect(summary).toMatch(
+      /^Step \d+(, provisional)?: layer 0 is (neither local nor lopsided|not local(,| but)|(local|local in \d of \d heads) and) /,
+    );
     const ratios = await page.$$eval('#train-asymmetry-table tbody tr', (rows) =>
       rows.map((r) => Number(r.lastElementChild.textContent)),
     );
