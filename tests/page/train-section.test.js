@@ -173,6 +173,13 @@ describe('the training section', () => {
     expect(await drawn(page, '#train-verdict-history canvas')).toBe(true);
     await page.waitForFunction(() => document.querySelector('.relpos-train').dataset.sentenceDrawn);
     expect(await drawn(page, '#train-figure-combinedWeights canvas')).toBe(true);
+    // The trained panels' captions name no control the section lacks, nor a mask its task has not.
+    expect(await page.textContent('#train-figure-positionBiases .relpos-caption')).toContain(
+      'the query qi changes from row to row',
+    );
+    expect(await page.textContent('#train-figure-positionBiases .relpos-caption')).not.toContain('tick it');
+    expect(await page.textContent('#train-figure-contentWeights .relpos-caption')).toContain('Every row sums to 1');
+    expect(await page.textContent('#train-figure-contentWeights .relpos-caption')).not.toContain('causal mask');
     await page.locator('#train-section').screenshot({ path: await screenshotPath('train-trained.png') });
 
     // The sentence panels follow the typed words.
