@@ -213,6 +213,13 @@ describe('every story step, from every starting state', () => {
       }
     }
     await expect.poll(() => page.textContent('#figure-tables .relpos-caption')).toContain('The selected cell (2, 3)');
+    // The lead does not claim every reveal number is of the panels shown: it names the contrasts
+    // (step 3 compares with k = 3, step 4 quotes a random table and the words' own queries).
+    const lead = (await page.textContent('.story-lead')).replace(/\s+/g, ' ');
+    expect(lead).toContain('for what the panels then show, or for a contrast the reveal names');
+    for (const contrast of ['k = 3', 'a random table', 'the words’ own queries']) expect(lead).toContain(contrast);
+    expect(expected.clip.text).toContain('Compared with k = 3');
+    expect(expected.locality.text).toContain('with a random table');
     env.expected = expected;
     expect(problems).toEqual([]);
     await context.close();
