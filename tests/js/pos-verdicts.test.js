@@ -219,14 +219,33 @@ describe('the summary sentence', () => {
       ],
     };
     expect(summariseRun(analysis, { plateau: 3.9, settled: true })).toBe(
-      'Step 1200: layer 0 is not local and symmetric (left/right 0.96–1.00) and layer 1 is local and asymmetric, looking back (left/right 2.00–3.50); determiners → following nouns: no head shows a determiner-specific effect; verbs → preceding subjects: 1 of 4 heads show it (strongest layer 1 head 1: +0.081, 95 % interval +0.032 … +0.129).',
+      'Step 1200: layer 0 is neither local nor lopsided (left/right 0.96–1.00) and layer 1 is local and asymmetric, looking back (left/right 2.00–3.50); determiners → following nouns: no head shows a determiner-specific effect; verbs → preceding subjects: 1 of 4 heads show it (strongest layer 1 head 1: +0.081, 95 % interval +0.032 … +0.129).',
     );
     // Change the numbers: the sentence changes with them.
     analysis.heads[3].right = 0.6;
     analysis.heads[3].verdicts = none;
     analysis.heads[1].verdicts = { ...none, determinerToFollowingNoun: verdict('opposite', -0.1, -0.2, -0.05) };
     expect(summariseRun(analysis, { plateau: 3.9, settled: false })).toBe(
-      'Step 1200, provisional: layer 0 is not local and symmetric (left/right 0.96–1.00) and layer 1 is local and mixed (1 looks back, 1 is symmetric) (left/right 1.00–3.50); determiners → following nouns: no head shows a determiner-specific effect (1 of 4 show the opposite); verbs → preceding subjects: no head shows a verb-specific effect.',
+      'Step 1200, provisional: layer 0 is neither local nor lopsided (left/right 0.96–1.00) and layer 1 is local and mixed (1 looks back, 1 is symmetric; left/right 1.00–3.50); determiners → following nouns: no head shows a determiner-specific effect (1 of 4 show the opposite); verbs → preceding subjects: no head shows a verb-specific effect.',
+    );
+  });
+  test('symmetric only within left/right 0.8–1.25: 0.68 and 0.53 look ahead, 1.3 looks back', () => {
+    const layerOf = (ratios, near = 0.5) => ({
+      step: 100,
+      causal: false,
+      heads: ratios.map((r, h) => head(1, h, r / (1 + r), 1 / (1 + r), near, none)),
+    });
+    expect(summariseRun(layerOf([0.51, 0.53, 0.68, 0.79]))).toContain(
+      'layer 1 is local and asymmetric, looking ahead (left/right 0.51–0.79)',
+    );
+    expect(summariseRun(layerOf([0.68, 0.85, 1.2, 1.3]))).toContain(
+      'layer 1 is local and mixed (1 looks back, 1 looks ahead, 2 are symmetric; left/right 0.68–1.30)',
+    );
+    expect(summariseRun(layerOf([0.53, 1.0], 0.1))).toContain(
+      'layer 1 is not local, its heads mixed (1 looks ahead, 1 is symmetric; left/right 0.53–1.00)',
+    );
+    expect(summariseRun(layerOf([2, 3], 0.1))).toContain(
+      'layer 1 is not local but asymmetric, looking back (left/right 2.00–3.00)',
     );
   });
   test('causal: says the following-word claim cannot be tested', () => {

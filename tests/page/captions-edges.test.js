@@ -106,6 +106,9 @@ describe('band edges', () => {
           );
         }
       }
+      // No dashed line drawn, none named in the captions.
+      for (const id of ['positionBiases', 'offsets'])
+        expect(await page.textContent(`#figure-${id} .relpos-caption`), `${query} ${id}`).not.toMatch(/dashed/);
       await context.close();
     }
   });

@@ -107,6 +107,13 @@ describe('position schemes side by side', () => {
       expect(new Set(tops).size, panel).toBe(1);
     }
     await page.locator('#schemes-section').screenshot({ path: await artifact('schemes-1920.png') });
+    // Its button is styled as the page's other buttons (readable in both themes).
+    const look = (selector) =>
+      page.$eval(selector, (b) => {
+        const c = getComputedStyle(b);
+        return [c.color, c.backgroundColor, c.borderTopColor, c.borderTopWidth, c.padding, c.borderRadius];
+      });
+    expect(await look('#schemes-longer-run')).toEqual(await look('#schemes-run-shift'));
     // Longer than trained, one click: a small model per scheme in a worker, accuracy against length.
     await page.click('#schemes-longer-run');
     await page.waitForSelector('#schemes-longer[data-done]', { timeout: 240_000 });
@@ -120,6 +127,7 @@ describe('position schemes side by side', () => {
     expect(longer.shaw[0]).toBeGreaterThan(0.9); // learned at the trained length
     const caption = await page.textContent('#schemes-longer .longer-caption');
     expect(caption).toMatch(/trained 200 steps at length 16 .* read on held-out sequences 16, 32, 64, 128 long/);
+    expect(caption).not.toContain('..');
     for (const canvas of await page.$$('#schemes-longer canvas'))
       expect(await canvas.evaluate((c) => c.width > 0)).toBe(true);
     expect(await drawnColours(page, '#schemes-longer .longer-plot canvas')).toBeGreaterThan(3);
@@ -175,6 +183,10 @@ describe('position schemes side by side', () => {
     });
     await page.waitForSelector('#schemes-section[data-drawn]');
     expect(await page.textContent('#schemes-column-rope .schemes-error')).toMatch(/d_?k = 5 is odd/);
+    // d_k is typeset (a subscript) everywhere in the section, the RoPE angle formula's exponent too.
+    const section = await page.textContent('#schemes-section');
+    expect(section).toContain('θt = 10000−2t/d (d = dk)');
+    expect(section).not.toContain('_');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await screenshot(page, 'schemes-phone.png');
     expect(problems).toEqual([]);

@@ -141,7 +141,9 @@ const CHECK = {
           if (Math.abs(j - i) <= 1) near += 1;
         }
     expect(near).toBe(0);
-    expect(text).toContain(`From k = 3 to 1, ${changed} of 36 cells of panel 2 changed, ${near} of them within`);
+    expect(text).toContain(
+      `Compared with k = 3, the lesson’s k, ${changed} of 36 cells of panel 2 changed at k = 1, ${near} of them within |j − i| ≤ 1: clipping only changes`,
+    );
   },
   locality(text, s, tokens = SENTENCE) {
     const n = tokens.split(' ').length;
@@ -211,6 +213,13 @@ describe('every story step, from every starting state', () => {
       }
     }
     await expect.poll(() => page.textContent('#figure-tables .relpos-caption')).toContain('The selected cell (2, 3)');
+    // The lead does not claim every reveal number is of the panels shown: it names the contrasts
+    // (step 3 compares with k = 3, step 4 quotes a random table and the words' own queries).
+    const lead = (await page.textContent('.story-lead')).replace(/\s+/g, ' ');
+    expect(lead).toContain('for what the panels then show, or for a contrast the reveal names');
+    for (const contrast of ['k = 3', 'a random table', 'the words’ own queries']) expect(lead).toContain(contrast);
+    expect(expected.clip.text).toContain('Compared with k = 3');
+    expect(expected.locality.text).toContain('with a random table');
     env.expected = expected;
     expect(problems).toEqual([]);
     await context.close();
@@ -276,6 +285,40 @@ describe('every story step, from every starting state', () => {
     const shuffled = (await settingsOf(page)).tokens;
     expect(shuffled.split(' ').sort()).toEqual(tokens.split(' ').sort());
     expect(shuffled).not.toBe(tokens);
+    // A main step shows the lesson's sentence; "On my sentence" then still uses the reader's, and
+    // its clip reveal compares with the lesson's k = 3 (named), not with the page's k before.
+    await press(page, 'locality');
+    expect((await settingsOf(page)).tokens).toBe(SENTENCE);
+    await page.fill('#maxDistance', '0');
+    await press(page, 'clip', true);
+    expect((await settingsOf(page)).tokens).toBe(tokens);
+    expect(await page.textContent('[data-set="clip"]')).toContain('k = 1 (was 0)');
+    const clip = await revealOf(page, 'clip');
+    const a = pageExample(rp, { tokens, maxDistance: 3 }).positionBiases.data;
+    const b = pageExample(rp, { tokens, maxDistance: 1 }).positionBiases.data;
+    const changed = a.filter((v, c) => v !== b[c]).length;
+    expect(changed).toBeGreaterThan(0);
+    expect(clip).toContain(`On your sentence: Compared with k = 3, the lesson’s k, ${changed} of 64 cells`);
+    // A sentence typed into Tokens becomes the reader's own.
+    await page.fill('#tokens', 'one two three');
+    await press(page, 'shuffle');
+    await press(page, 'same-query', true);
+    expect((await settingsOf(page)).tokens).toBe('one two three');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test('“On my sentence” before any sentence was typed says it runs on the lesson’s; at n = 2 nothing is clipped', async () => {
+    const { page, context, problems } = await env.open('?k=0', VIEW);
+    await press(page, 'locality', true);
+    const text = await revealOf(page, 'locality');
+    expect(text.startsWith('You have not typed a sentence (Tokens), so on the lesson’s: ')).toBe(true);
+    CHECK.locality(text.slice(text.indexOf(': ') + 2), await settingsOf(page));
+    await page.fill('#tokens', 'two words');
+    await press(page, 'clip', true);
+    expect(await revealOf(page, 'clip')).toBe(
+      'On your sentence: Compared with k = 3, the lesson’s k, none of the 4 cells of panel 2 changed at k = 1: with 2 words no offset |j − i| is larger than 1, so nothing is clipped and no dashed line is drawn.',
+    );
     expect(problems).toEqual([]);
     await context.close();
   });

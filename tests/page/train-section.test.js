@@ -154,7 +154,9 @@ describe('the training section', () => {
     expect(await page.textContent('#train-rule')).toMatch(/at least 1\.5× the weight, and at least 0\.03 more/);
     // The summary's numbers are the asymmetry table's: layer 0's left/right range.
     const summary = await page.textContent('#train-summary');
-    expect(summary).toMatch(/^Step \d+(, provisional)?: layer 0 is (local|not local|local in \d of \d heads) and /);
+    expect(summary).toMatch(
+      /^Step \d+(, provisional)?: layer 0 is (neither local nor lopsided|not local(,| but)|(local|local in \d of \d heads) and) /,
+    );
     const ratios = await page.$$eval('#train-asymmetry-table tbody tr', (rows) =>
       rows.map((r) => Number(r.lastElementChild.textContent)),
     );
@@ -179,6 +181,13 @@ describe('the training section', () => {
     expect(await drawn(page, '#train-verdict-history canvas')).toBe(true);
     await page.waitForFunction(() => document.querySelector('.relpos-train').dataset.sentenceDrawn);
     expect(await drawn(page, '#train-figure-combinedWeights canvas')).toBe(true);
+    // The trained panels' captions name no control the section lacks, nor a mask its task has not.
+    expect(await page.textContent('#train-figure-positionBiases .relpos-caption')).toContain(
+      'the query qi changes from row to row',
+    );
+    expect(await page.textContent('#train-figure-positionBiases .relpos-caption')).not.toContain('tick it');
+    expect(await page.textContent('#train-figure-contentWeights .relpos-caption')).toContain('Every row sums to 1');
+    expect(await page.textContent('#train-figure-contentWeights .relpos-caption')).not.toContain('causal mask');
     await page.locator('#train-section').screenshot({ path: await screenshotPath('train-trained.png') });
 
     // The sentence panels follow the typed words.

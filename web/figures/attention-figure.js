@@ -80,17 +80,20 @@ export function weightChangeReason(view, i, j) {
 export class AttentionFigure {
   /**
    * container: where the figures go; panelIds: which PANELS, in order; overlay: where the
-   * tooltip and the live readout go; onSelect(offset | null): the selected cell's clipped offset.
+   * tooltip and the live readout go; onSelect(offset | null): the selected cell's clipped offset;
+   * controls: whether the page beside it has the causal and same-query controls its captions name.
    */
   constructor({
     container,
     panelIds = PANELS.map((p) => p.id),
     overlay = container,
     numbered = true,
+    controls = true,
     onSelect = () => {},
     onPresent = () => {},
   }) {
     this.panels = PANELS.filter((panel) => panelIds.includes(panel.id));
+    this.captionContext = { controls }; // what panel.caption(view, context) may name
     this.onSelect = onSelect;
     this.maxSide = 560; // the largest matrix side, in CSS px
     this.view = null;
@@ -364,7 +367,7 @@ export class AttentionFigure {
       labels: heatmapMargins(width, fontScale, labelSpace).labels, // the room given the row and column labels
       labelsCut: layout.labelsCut,
     });
-    setMathText(caption, panel.caption(view));
+    setMathText(caption, panel.caption(view, this.captionContext));
     if (canvas.describedValues !== values) {
       // Once per new matrix (not on every hover): the label reads all n² values.
       const format = formatters.readout(panel);

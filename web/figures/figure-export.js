@@ -76,11 +76,13 @@ export async function exportPanel(figure, panelId, options = {}) {
     );
   if (caption)
     header.push(
-      ...wrap(plainMath(panel.caption(figure.view)), width - 8, `${TEXT_SIZE}px ${family}`).map((text) => ({
-        text,
-        size: TEXT_SIZE,
-        colour: colours.muted,
-      })),
+      ...wrap(plainMath(panel.caption(figure.view, figure.captionContext)), width - 8, `${TEXT_SIZE}px ${family}`).map(
+        (text) => ({
+          text,
+          size: TEXT_SIZE,
+          colour: colours.muted,
+        }),
+      ),
     );
   const footer = settings
     ? wrap(settings, width - 8, `${TEXT_SIZE}px ${family}`).map((text) => ({

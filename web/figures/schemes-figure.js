@@ -317,7 +317,7 @@ function drawFacts(parts, view, colours) {
     g.fillText(`d_k = ${view.dK} is odd: no pairs to rotate`, w / 2, 100);
     setMathText(
       parts.angles.caption,
-      `RoPE rotates pairs of dimensions; pick an even d_k to see θ_t = 10000^{−2t/d_k}.`,
+      `RoPE rotates pairs of dimensions; pick an even d_k to see θ_t = 10000^{−2t/d} (d = d_k).`,
     );
     canvas.setAttribute('aria-label', `No RoPE angles: d_k = ${view.dK} is odd.`);
   } else {
@@ -330,7 +330,7 @@ function drawFacts(parts, view, colours) {
     });
     setMathText(
       parts.angles.caption,
-      `θ_t = 10000^{−2t/d_k}, read back from the core (e_a rotated at position 1), pairs ${view.ropeLayout === 'half' ? '(t, t + d_k/2) as GPT-NeoX and LLaMA' : '(2t, 2t + 1) as RoFormer'}.`,
+      `θ_t = 10000^{−2t/d} with d = d_k, read back from the core (e_a rotated at position 1), pairs ${view.ropeLayout === 'half' ? '(t, t + d_k/2) as GPT-NeoX and LLaMA' : '(2t, 2t + 1) as RoFormer'}.`,
     );
     parts.angles.canvas.setAttribute(
       'aria-label',

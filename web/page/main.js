@@ -155,6 +155,7 @@ class Page {
       setState: (next) => this.change(next),
       selectCell: (cell) => this.figure.select(cell, { panelId: null }),
       showPanel: (id) => showStoryTarget($(`figure-${id}`)),
+      tokensInput: $('tokens'),
     });
   }
 

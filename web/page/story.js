@@ -2,8 +2,8 @@
 // the page into the one state its lesson is written for (lessonState: the page's sentence and
 // defaults, whatever was set before), computes its reveal in that state, and brings the panel it
 // names into view. Its second button applies the same lesson to the reader's own sentence (the
-// tokens kept, every other setting the lesson's). Every number in a reveal is computed from the
-// view then shown (the same API the panels use).
+// tokens kept, every other setting the lesson's). Every number in a reveal is computed with the API
+// the panels use: for the state the step leaves on screen, or for a contrast state the reveal names.
 import { seededRandom } from '../api/seeded-random.js';
 import { setMathText } from '../figures/math-dom.js';
 import { formatSignificant } from '../views/panels.js';
@@ -137,10 +137,20 @@ const STEPS = {
           if (Math.abs(j - i) <= 1) changedNear += 1;
         }
       }
+      const k = lesson.maxDistance;
+      if (changed === 0)
+        return {
+          state,
+          text: `Compared with k = ${k}, the lesson’s k, none of the ${n * n} cells of panel 2 changed at k = 1: with ${n} word${n === 1 ? '' : 's'} no offset |j − i| is larger than 1, so nothing is clipped and no dashed line is drawn.`,
+        };
+      const where =
+        changedNear === 0
+          ? 'clipping only changes the cells beyond the new boundary'
+          : 'the cells near the diagonal changed too';
       return {
         state,
         text:
-          `From k = ${lesson.maxDistance} to 1, ${changed} of ${n * n} cells of panel 2 changed, ${changedNear} of them within |j − i| ≤ 1: clipping only changes the cells beyond the new boundary. ` +
+          `Compared with k = ${k}, the lesson’s k, ${changed} of ${n * n} cells of panel 2 changed at k = 1, ${changedNear} of them within |j − i| ≤ 1: ${where}. ` +
           'There every cell of a row now reads the edge row a^K[±1]: the dashed lines mark where that shared run starts.',
       };
     },
@@ -214,11 +224,14 @@ export function changedSettings(before, after) {
   return changes.join(', ');
 }
 
-/** The state a step puts the page into, and its reveal text, from the page's `current` state. */
-export function runStep(rp, settingsOf, name, current, own = false) {
+/**
+ * The state a step puts the page into, and its reveal text: on the lesson's sentence, or on
+ * `ownTokens` (the reader's own sentence) when given.
+ */
+export function runStep(rp, settingsOf, name, ownTokens) {
   const view = (state) => computeAttentionView(rp, settingsOf(state));
-  const lesson = own ? lessonState(current.tokens || undefined) : lessonState();
-  return STEPS[name].run(view, lesson, own);
+  const own = Boolean(ownTokens);
+  return STEPS[name].run(view, lessonState(own ? ownTokens : undefined), own);
 }
 
 /** Scrolls the story's own scrolling column (beside the figures) so that `element` is in it; never the window. */
@@ -234,14 +247,23 @@ function showWithin(element) {
 
 /**
  * Wires the story's buttons. page: { rp, state(), setState(state), selectCell(cell), showPanel(id),
- * settingsOf(state) }.
+ * settingsOf(state), tokensInput (the Tokens box) }.
  */
 export function wireStory(root, page) {
   // Reveals are written in the math notation of render/math-text.js.
   const reveal = (name, text) => setMathText(root.querySelector(`[data-reveal="${name}"]`), text);
+  // The reader's own sentence: the last one typed (or opened in a link), kept while steps show the lesson's.
+  // The Tokens box's listener (wired first) has already put the typed words into page.state().
+  const opened = page.state().tokens;
+  let readerTokens = opened !== lessonState().tokens ? opened : undefined;
+  page.tokensInput.addEventListener('input', () => {
+    const typed = page.state().tokens;
+    if (splitTokens(typed).length > 0) readerTokens = typed;
+  });
   const press = (name, own) => {
     const before = page.state();
-    const step = runStep(page.rp, page.settingsOf, name, before, own);
+    const ownTokens = own ? readerTokens : undefined;
+    const step = runStep(page.rp, page.settingsOf, name, ownTokens);
     const changes = changedSettings(before, step.state);
     setMathText(
       root.querySelector(`[data-set="${name}"]`),
@@ -249,7 +271,8 @@ export function wireStory(root, page) {
     );
     page.setState(step.state);
     if (step.cell) page.selectCell(step.cell);
-    reveal(name, own ? `On your sentence: ${step.text}` : step.text);
+    const label = ownTokens ? 'On your sentence: ' : 'You have not typed a sentence (Tokens), so on the lesson’s: ';
+    reveal(name, own ? `${label}${step.text}` : step.text);
     page.showPanel(STEPS[name].panel);
     showWithin(root.querySelector(`[data-reveal="${name}"]`).closest('details.reveal'));
   };

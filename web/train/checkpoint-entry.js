@@ -30,7 +30,7 @@ export function mountCheckpointEntry(container, { training }) {
       textContent:
         'Nothing leaves your machine: the file is read here, in this page, and only its header and its position tables are read.',
     }),
-    el(doc, 'div', { className: 'checkpoint-files' }, [el(doc, 'label', {}, ['Open a model file', input])]),
+    el(doc, 'div', { className: 'checkpoint-files' }, [el(doc, 'label', {}, ['Open a model file ', input])]),
   ]);
   container.append(section);
   let part = null;

@@ -136,6 +136,9 @@ export function runLongerThanTrained(box, settings = {}) {
   });
 }
 
+/** The text with one full stop at its end (a list may already end in “et al.”). */
+const endSentence = (text) => (text.endsWith('.') ? text : `${text}.`);
+
 /** What the run shows, from its numbers: who holds up at 8L, who falls to chance. */
 export function longerCaption({ rows, lengths }, s) {
   const chance = 1 / s.vocabSize;
@@ -150,7 +153,7 @@ export function longerCaption({ rows, lengths }, s) {
   const parts = [
     `Copy-offset: the target at i is the token at i ${s.offset < 0 ? '−' : '+'} ${Math.abs(s.offset)}, ${s.vocabSize} symbols (chance accuracy ${chance.toFixed(3)}), ${s.causal ? 'causal, ' : ''}each model trained ${s.steps} steps at length ${s.length} with the same batches and seed, then read on held-out sequences ${lengths.join(', ')} long.`,
     holds.length
-      ? `Still at least 0.9 at ${lengths[last]}: ${holds.join(', ')}.`
+      ? endSentence(`Still at least 0.9 at ${lengths[last]}: ${holds.join(', ')}`)
       : `No scheme stays at 0.9 or more at ${lengths[last]}.`,
     falls.length ? `Learned at ${s.length} but lost at longer lengths: ${falls.join('; ')}.` : '',
     never.length ? `Not learned at ${s.length} in ${s.steps} steps: ${never.join(', ')}.` : '',

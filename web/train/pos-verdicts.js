@@ -245,11 +245,14 @@ export function lossPlateau(losses, { within = 0.1 } = {}) {
   return { plateau, latest, gap, settled: gap <= within };
 }
 
-/** How a head's attention splits left and right: 'back', 'ahead' or 'symmetric' (ratio 1.5). */
+/** The left/right mass ratios a head counts as symmetric within (docs/verdicts.md): 0.8 to 1.25. */
+export const SYMMETRIC_BAND = Object.freeze({ low: 0.8, high: 1.25 });
+
+/** How a head's attention splits left and right: 'back', 'ahead' or 'symmetric' (SYMMETRIC_BAND). */
 export function sideOf(head) {
   const ratio = head.right > 0 ? head.left / head.right : Infinity;
-  if (ratio >= 1.5) return 'back';
-  if (ratio <= 1 / 1.5) return 'ahead';
+  if (ratio > SYMMETRIC_BAND.high) return 'back';
+  if (ratio < SYMMETRIC_BAND.low) return 'ahead';
   return 'symmetric';
 }
 
@@ -287,8 +290,10 @@ export function summariseRun(analysis, plateau = null) {
       ]
         .filter(([s]) => count(s))
         .map(([s, say]) => `${count(s)} ${count(s) === 1 ? say.replace(/^are/, 'is').replace(/^look/, 'looks') : say}`);
-      side = `mixed (${parts.join(', ')})`;
+      return `layer ${layer} is ${where === 'not local' ? 'not local, its heads' : `${where} and`} mixed (${parts.join(', ')}; ${range})`;
     }
+    if (where === 'not local')
+      return `layer ${layer} is ${side === 'symmetric' ? 'neither local nor lopsided' : `not local but ${side}`} (${range})`;
     return `layer ${layer} is ${where} and ${side} (${range})`;
   });
   const claimParts = heads[0]?.verdicts

@@ -100,7 +100,12 @@ export function buildFigures(doc) {
     moved.figure,
     sentence.figure,
   );
-  const attention = new AttentionFigure({ container: panelsBox, panelIds: PANELS.map((p) => p.id), numbered: false });
+  const attention = new AttentionFigure({
+    container: panelsBox,
+    panelIds: PANELS.map((p) => p.id),
+    numbered: false,
+    controls: false, // the section has no causal or same-query controls: its captions do not name them
+  });
   for (const figureEl of panelsBox.querySelectorAll('figure')) figureEl.id = `train-${figureEl.id}`;
 
   const offsets = (state) =>

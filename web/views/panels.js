@@ -64,6 +64,9 @@ function awayFromBump(view) {
   return `Offset 0 is negative in row${rows.length > 1 ? 's' : ''} ${list}: q_i points away from the bump a^K[0] there.`;
 }
 
+/** Whether the matrix panels draw the dashed |j − i| = k lines: only when some cell is clipped (0 < k < n − 1). */
+const bandEdgesDrawn = (view) => !view || (view.maxDistance > 0 && view.maxDistance < view.n - 1);
+
 export const PANELS = [
   {
     id: 'contentScores',
@@ -84,10 +87,15 @@ export const PANELS = [
     bandEdges: true,
     barLabel: 'bias (blue < 0 < red)',
     values: (view) => view.result.positionBiases.data,
-    caption: (view) =>
-      view?.sameQuery
-        ? 'q_i · a^K[clip(j − i, ±k)] / √d_k with the same query in every row: a diagonal shares one embedding a^K and one query, so it is constant (a Toeplitz matrix), one point of the profile per diagonal. From the dashed lines outward (|j − i| ≥ k) a row reuses one edge embedding.'
-        : 'q_i · a^K[clip(j − i, ±k)] / √d_k. A diagonal shares one embedding a^K, but the query q_i changes from row to row, so values along a diagonal differ: a diagonal is constant only with the same query in every row (tick it to see). From the dashed lines outward (|j − i| ≥ k) a row reuses one edge embedding, so its values there are equal.',
+    caption: (view, { controls = true } = {}) => {
+      const edges = bandEdgesDrawn(view)
+        ? ' From the dashed lines outward (|j − i| ≥ k) a row reuses one edge embedding, so its values there are equal.'
+        : '';
+      if (view?.sameQuery)
+        return `q_i · a^K[clip(j − i, ±k)] / √d_k with the same query in every row: a diagonal shares one embedding a^K and one query, so it is constant (a Toeplitz matrix), one point of the profile per diagonal.${edges}`;
+      const tick = controls ? ' (tick it to see)' : '';
+      return `q_i · a^K[clip(j − i, ±k)] / √d_k. A diagonal shares one embedding a^K, but the query q_i changes from row to row, so values along a diagonal differ: a diagonal is constant only with the same query in every row${tick}.${edges}`;
+    },
     note: (view) => {
       if (rowConstantBias(view)) return 'k = 0: one embedding, so one bias per row.';
       if (view.maxDistance >= view.n - 1) return `k = ${view.maxDistance} ≥ n − 1: no cell is clipped.`;
@@ -100,8 +108,10 @@ export const PANELS = [
     ...weightScale('contentWeights'),
     values: (view) => view.result.contentWeights.data,
     masked: causalMask,
-    caption: (view) =>
-      `softmax of each row of the content scores: attention with no position information. Every row sums to 1; under the causal mask, keys after the query (j > i) get weight 0. ${weightColours(view)}`,
+    caption: (view, { controls = true } = {}) => {
+      const mask = controls || view?.causal ? '; under the causal mask, keys after the query (j > i) get weight 0' : '';
+      return `softmax of each row of the content scores: attention with no position information. Every row sums to 1${mask}. ${weightColours(view)}`;
+    },
     note: (view) =>
       view.causal
         ? 'Grey: keys after the query, masked.'
@@ -140,8 +150,12 @@ export const PANELS = [
     barLabel: 'offset j − i, clipped',
     values: (view) => view.offsets.data,
     range: (view) => Math.max(1, Math.min(view.maxDistance, view.n - 1)),
-    caption: () =>
-      'clip(j − i, ±k): exactly constant along every diagonal (a Toeplitz matrix). It picks the row of a^K and a^V for each cell. The dashed lines mark where the shared runs begin: every cell with |j − i| ≥ k uses an edge row (the |j − i| = k diagonal already does), so from each line outward every cell uses that line’s edge row.',
+    caption: (view) =>
+      `clip(j − i, ±k): exactly constant along every diagonal (a Toeplitz matrix). It picks the row of a^K and a^V for each cell.${
+        bandEdgesDrawn(view)
+          ? ' The dashed lines mark where the shared runs begin: every cell with |j − i| ≥ k uses an edge row (the |j − i| = k diagonal already does), so from each line outward every cell uses that line’s edge row.'
+          : ''
+      }`,
     note: (view) => {
       if (view.maxDistance >= view.n - 1) return `k = ${view.maxDistance} ≥ n − 1: no cell is clipped.`;
       return view.causal && view.maxDistance > 0 ? DECODER_NOTE : '';
