@@ -229,14 +229,12 @@ describe('the training section', () => {
     await page.waitForFunction(() => document.querySelector('#train-status').textContent.indexOf('training') < 0);
     // The pause's own reading (of the model trained further) drawn first, so that the next
     // reading drawn is the loaded model's.
-    await page.waitForTimeout(300);
-    const pausedAgain = await steps(page);
     await page.waitForFunction(
-      (n) => {
+      () => {
         const lab = document.querySelector('.relpos-train').dataset;
-        return Number(lab.analysisStep) >= n && lab.readingsDrawn === lab.readings;
+        return lab.running === 'false' && lab.analysisStep === lab.steps && lab.readingsDrawn === lab.readings;
       },
-      pausedAgain,
+      null,
       { timeout: 60_000 },
     );
     const readingsDrawn = () => page.$eval('.relpos-train', (lab) => Number(lab.dataset.readingsDrawn));
@@ -249,9 +247,12 @@ describe('the training section', () => {
         base,
         { timeout: 30_000 },
       );
-      // The loaded model's reading, drawn in full.
+      // The loaded model's reading (its step count starts at 0 again), drawn in full.
       await page.waitForFunction(
-        (n) => Number(document.querySelector('.relpos-train').dataset.readingsDrawn) > n,
+        (n) => {
+          const lab = document.querySelector('.relpos-train').dataset;
+          return Number(lab.readingsDrawn) > n && lab.analysisStep === '0' && lab.readingsDrawn === lab.readings;
+        },
         drawnBefore,
         { timeout: 60_000 },
       );
