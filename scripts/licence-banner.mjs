@@ -30,7 +30,7 @@ export const BUILT_FILES = Object.freeze({
   'relpos-core-wasm.mjs': ['relpos', 'core'],
   'relpos-core-lite-wasm.mjs': ['relpos', 'core'],
   'relpos-kernels-wasm.mjs': ['relpos', 'kernels'],
-  'relpos-slim.js': ['relpos', 'glue'],
+  'relpos-slim.js': ['relpos', 'glue', 'kernels'],
   'relpos-elements.js': ['relpos', 'core', 'colours'],
   'relpos-elements.iife.js': ['relpos', 'core', 'colours'],
   'relpos-train.js': ['relpos', 'core', 'colours', 'corpus'],
