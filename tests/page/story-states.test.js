@@ -183,6 +183,17 @@ const LESSON = {
 };
 
 describe('every story step, from every starting state', () => {
+  test('the lesson on the first screen: at 1280 × 800 and 1920 × 1080, unscrolled, panel 2 (the biases) and panel 1 (at 1920 panel 3) are drawn in view', async () => {
+    for (const viewport of [VIEW.viewport, { width: 1920, height: 1080 }]) {
+      const { page, context, problems } = await env.open('', { viewport });
+      expect(await page.evaluate(() => scrollY)).toBe(0);
+      await expectDrawnOnScreen(page, 'positionBiases');
+      await expectDrawnOnScreen(page, viewport.width >= 1920 ? 'contentWeights' : 'contentScores');
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+  });
+
   test('from a fresh page: the lesson’s settings, the named panel drawn on screen, every number the API’s', async () => {
     const { page, context, problems } = await env.open('', VIEW);
     const expected = {};
