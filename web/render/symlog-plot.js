@@ -5,6 +5,7 @@
 import { fitCanvas, pixelRatio } from './canvas-size.js';
 import { cssColour } from './plot-axes.js';
 import { formatTick, niceTicks, withMinus } from './ticks.js';
+import { legendRows } from './legend-rows.js';
 
 const MARGIN = { top: 10, right: 14, bottom: 40, left: 52 };
 
@@ -31,18 +32,12 @@ export function drawSymlogPlot(canvas, { series, reach, marks = [], xLabel, yLab
   const measure = canvas.getContext('2d');
   measure.font = font;
   // Legend rows: the canvas grows by each extra row.
-  const places = [];
-  let lx = MARGIN.left;
-  let ly = 14;
-  for (const s of series) {
-    const w = measure.measureText(s.label).width + 26;
-    if (lx + w > cssWidth - 4 && lx > MARGIN.left) {
-      lx = MARGIN.left;
-      ly += 16;
-    }
-    places.push([lx, ly]);
-    lx += w;
-  }
+  const { places, ly } = legendRows(
+    measure,
+    series.map((s) => s.label),
+    MARGIN.left,
+    cssWidth,
+  );
   const top = MARGIN.top + ly + 6;
   const fullHeight = height + ly;
   const { context: g, width } = fitCanvas(canvas, cssWidth, fullHeight, pixelRatio(canvas.parentElement));

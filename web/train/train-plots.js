@@ -4,6 +4,7 @@
 import { fitCanvas } from '../render/canvas-size.js';
 import { colourTable } from '../render/colormaps.js';
 import { formatTick, niceTicks, withMinus } from '../render/ticks.js';
+import { legendRows } from '../render/legend-rows.js';
 
 /** Series colours (Okabe–Ito: distinguishable with colour-blindness). */
 export const SERIES_COLOURS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000', '#f0e442'];
@@ -32,18 +33,12 @@ export function drawLines(canvas, { series, xLabel, yLabel, height = 220, yFromZ
   // Legend: coloured labels in rows (wrapping); the canvas grows by the extra rows.
   const measure = canvas.getContext('2d');
   measure.font = t.font;
-  const places = [];
-  let lx = MARGIN.left;
-  let ly = 14;
-  for (const s of series) {
-    const w = measure.measureText(s.label).width + 26;
-    if (lx + w > cssWidth - 4 && lx > MARGIN.left) {
-      lx = MARGIN.left;
-      ly += 16;
-    }
-    places.push([lx, ly]);
-    lx += w;
-  }
+  const { places, ly } = legendRows(
+    measure,
+    series.map((s) => s.label),
+    MARGIN.left,
+    cssWidth,
+  );
   height += ly - 14;
   const { context: g, width } = fitCanvas(canvas, cssWidth, height);
   g.clearRect(0, 0, width, height);
@@ -52,16 +47,16 @@ export function drawLines(canvas, { series, xLabel, yLabel, height = 220, yFromZ
   g.textBaseline = 'alphabetic';
   const shown = series.filter((s) => s.x.length > 0);
   for (const [index, s] of series.entries()) {
-    [lx, ly] = places[index];
+    const [lx, y] = places[index];
     g.strokeStyle = s.colour ?? SERIES_COLOURS[index % SERIES_COLOURS.length];
     g.lineWidth = 2;
     g.setLineDash(s.dashed ? [5, 3] : []);
     g.beginPath();
-    g.moveTo(lx, ly - 4);
-    g.lineTo(lx + 16, ly - 4);
+    g.moveTo(lx, y - 4);
+    g.lineTo(lx + 16, y - 4);
     g.stroke();
     g.fillStyle = t.fg;
-    g.fillText(s.label, lx + 20, ly);
+    g.fillText(s.label, lx + 20, y);
   }
   g.setLineDash([]);
   const top = ly + 10;
