@@ -73,6 +73,7 @@ class AttentionWorkspace {
   PackedRight<T> relativeValues;  // the same rows of a^V
   PackedRight<T> positionedKeys;  // kRotation, kAbsolute: the keys the combined scores read
   Matrix<T> rotatedQueries, rotatedKeys;
+  Matrix<T> ropeCosines, ropeSines;  // kRotation: the angles of positions 0 ... n - 1
   Vector<double> positions;
   // One block of rows against a band of table rows: projections, then bucketed weights.
   MatrixMap<T> blockTable(Index rows, Index cols);

@@ -35,8 +35,21 @@ void t5Buckets(const T5BucketParams& params, OffsetMatrixMap out);
 // (docs/schemes.md §2). out.size() is H >= 1.
 void alibiSlopes(Eigen::Ref<Vector<double>> out);
 
+// RoPE's angles (docs/schemes.md §3): row r, pair t of a d-wide row turns by
+// positions[r] * theta_t, theta_t = 1 / base^(2t/d); cosines and sines are positions x d / 2.
+template <typename T>
+void ropeAngles(const Eigen::Ref<const Vector<double>>& positions, Index d, double base,
+                MatrixRef<T> cosines, MatrixRef<T> sines);
+
+// The one rotation of RoPE: out = x with row r's pair t (t, t + d/2 for the half layout, else
+// 2t, 2t + 1) turned by the angle whose cosine and sine are cosines(r, t), sines(r, t); with
+// sign -1 by minus it (the transpose: the backward pass). d even; out may alias x.
+template <typename T>
+void rotatePairs(ConstMatrixRef<T> x, ConstMatrixRef<T> cosines, ConstMatrixRef<T> sines,
+                 RopeLayout layout, T sign, MatrixRef<T> out);
+
 // out = x with row r's pair t rotated by positions[r] * base^(-2t/d) (docs/schemes.md §3); d even.
-// out may alias x.
+// out may alias x. ropeAngles, then rotatePairs (the angles in a table it allocates).
 template <typename T>
 void applyRope(ConstMatrixRef<T> x, const Eigen::Ref<const Vector<double>>& positions,
                const RopeParams& params, MatrixRef<T> out);

@@ -188,7 +188,7 @@ Index AttentionWorkspace<T>::elements() const {
   for (const Vector<T>& storage : blockPanels_) panels += storage.size();
   return keys.storedElements() + values.storedElements() + relativeKeys.storedElements() +
          relativeValues.storedElements() + positionedKeys.storedElements() + rotatedQueries.size() +
-         rotatedKeys.size() + blockTable_.size() + panels;
+         rotatedKeys.size() + ropeCosines.size() + ropeSines.size() + blockTable_.size() + panels;
 }
 
 template <typename T>
@@ -234,15 +234,21 @@ void computeAttention(const AttentionInputs<T>& in, const PositionTerm<T>& posit
   // docs/schemes.md §3: the queries at firstQuery + r and the keys at j, rotated.
   const bool rotation = position.kind == PositionKind::kRotation && needPositioned;
   if (rotation) {
-    Vector<double>& positions = workspace.positions;
-    positions.resize(std::max(queryRows, n));
-    for (Index r = 0; r < queryRows; ++r) positions(r) = static_cast<double>(firstQuery + r);
-    workspace.rotatedQueries.resize(queryRows, in.queries.cols());
-    applyRope<T>(in.queries, positions.head(queryRows), position.rotation,
-                 workspace.rotatedQueries);
-    for (Index j = 0; j < n; ++j) positions(j) = static_cast<double>(j);
+    // One table of angles for the positions 0 ... n - 1; the queries read its rows firstQuery on.
+    const Index d = in.queries.cols();
+    workspace.positions.resize(n);
+    for (Index j = 0; j < n; ++j) workspace.positions(j) = static_cast<double>(j);
+    workspace.ropeCosines.resize(n, d / 2);
+    workspace.ropeSines.resize(n, d / 2);
+    ropeAngles<T>(workspace.positions, d, position.rotation.base, workspace.ropeCosines,
+                  workspace.ropeSines);
+    workspace.rotatedQueries.resize(queryRows, d);
+    rotatePairs<T>(in.queries, workspace.ropeCosines.middleRows(firstQuery, queryRows),
+                   workspace.ropeSines.middleRows(firstQuery, queryRows), position.rotation.layout,
+                   T(1), workspace.rotatedQueries);
     workspace.rotatedKeys.resize(n, in.keys.cols());
-    applyRope<T>(in.keys, positions.head(n), position.rotation, workspace.rotatedKeys);
+    rotatePairs<T>(in.keys, workspace.ropeCosines, workspace.ropeSines, position.rotation.layout,
+                   T(1), workspace.rotatedKeys);
     workspace.positionedKeys.packTransposed(workspace.rotatedKeys);
   } else if (needPositioned) {
     workspace.positionedKeys.packTransposed(position.positionedKeys);

@@ -68,27 +68,45 @@ void alibiSlopes(Eigen::Ref<Vector<double>> out) {
 }
 
 template <typename T>
-void applyRope(ConstMatrixRef<T> x, const Eigen::Ref<const Vector<double>>& positions,
-               const RopeParams& params, MatrixRef<T> out) {
-  const Index d = x.cols();
-  const Index pairs = d / 2;
-  const bool half = params.layout == RopeLayout::kHalf;
-  for (Index t = 0; t < pairs; ++t) {
+void ropeAngles(const Eigen::Ref<const Vector<double>>& positions, Index d, double base,
+                MatrixRef<T> cosines, MatrixRef<T> sines) {
+  for (Index t = 0; t < d / 2; ++t) {
     // docs/schemes.md §3: theta_t = base^(-2t/d), as 1 / base^(2t/d) (the reference's inv_freq).
-    const double theta =
-        1.0 / std::pow(params.base, static_cast<double>(2 * t) / static_cast<double>(d));
-    const Index a = half ? t : 2 * t;
-    const Index b = half ? t + pairs : 2 * t + 1;
-    for (Index r = 0; r < x.rows(); ++r) {
+    const double theta = 1.0 / std::pow(base, static_cast<double>(2 * t) / static_cast<double>(d));
+    for (Index r = 0; r < positions.size(); ++r) {
       const double angle = positions(r) * theta;
-      const T c = static_cast<T>(std::cos(angle));
-      const T s = static_cast<T>(std::sin(angle));
+      cosines(r, t) = static_cast<T>(std::cos(angle));
+      sines(r, t) = static_cast<T>(std::sin(angle));
+    }
+  }
+}
+
+template <typename T>
+void rotatePairs(ConstMatrixRef<T> x, ConstMatrixRef<T> cosines, ConstMatrixRef<T> sines,
+                 RopeLayout layout, T sign, MatrixRef<T> out) {
+  const Index pairs = x.cols() / 2;
+  const bool half = layout == RopeLayout::kHalf;
+  for (Index r = 0; r < x.rows(); ++r) {
+    for (Index t = 0; t < pairs; ++t) {
+      const Index a = half ? t : 2 * t;
+      const Index b = half ? t + pairs : 2 * t + 1;
+      const T c = cosines(r, t);
+      const T s = sign * sines(r, t);
       const T xa = x(r, a);
       const T xb = x(r, b);
       out(r, a) = xa * c - xb * s;
       out(r, b) = xa * s + xb * c;
     }
   }
+}
+
+template <typename T>
+void applyRope(ConstMatrixRef<T> x, const Eigen::Ref<const Vector<double>>& positions,
+               const RopeParams& params, MatrixRef<T> out) {
+  Matrix<T> cosines(x.rows(), x.cols() / 2);
+  Matrix<T> sines(x.rows(), x.cols() / 2);
+  ropeAngles<T>(positions, x.cols(), params.base, cosines, sines);
+  rotatePairs<T>(x, cosines, sines, params.layout, T(1), out);
 }
 
 template <typename T>
@@ -135,6 +153,10 @@ void AbsoluteInputs<T>::computeSinusoidal(ConstMatrixRef<T> x, ConstMatrixRef<T>
 }
 
 #define RELPOS_INSTANTIATE(T)                                                            \
+  template void ropeAngles<T>(const Eigen::Ref<const Vector<double>>&, Index, double,    \
+                              MatrixRef<T>, MatrixRef<T>);                               \
+  template void rotatePairs<T>(ConstMatrixRef<T>, ConstMatrixRef<T>, ConstMatrixRef<T>,  \
+                               RopeLayout, T, MatrixRef<T>);                             \
   template void applyRope<T>(ConstMatrixRef<T>, const Eigen::Ref<const Vector<double>>&, \
                              const RopeParams&, MatrixRef<T>);                           \
   template void sinusoidalEncoding<T>(double, Index, MatrixRef<T>);                      \

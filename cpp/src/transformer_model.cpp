@@ -318,6 +318,9 @@ TransformerModel<T>::TransformerModel(const ModelConfig& config) : config_(confi
   packed_.reserve(
       std::max({d * padded(V), V * padded(d), d * padded(f), f * padded(d), d * padded(d),
                 dk * padded(n), n * padded(dk), dk * padded(rows), rows * padded(dk)}));
+  // The attention workspace too: one pass of the first layer's attention over one sequence of the
+  // longest length (on the zeroed activations, overwritten by every forward pass).
+  attentionForward(0, 1, config.seqLen);
 }
 
 template <typename T>
@@ -507,15 +510,8 @@ void TransformerModel<T>::setUpPositions() {
       // docs/schemes.md §3: angle p · 10000^(−2t/d_k), pairs (2t, 2t + 1).
       ropeCos_.resize(n, dk / 2);
       ropeSin_.resize(n, dk / 2);
-      for (Index p = 0; p < n; ++p) {
-        for (Index t = 0; t < dk / 2; ++t) {
-          const double angle =
-              static_cast<double>(p) /
-              std::pow(10000.0, static_cast<double>(2 * t) / static_cast<double>(dk));
-          ropeCos_(p, t) = static_cast<T>(std::cos(angle));
-          ropeSin_(p, t) = static_cast<T>(std::sin(angle));
-        }
-      }
+      ropeAngles<T>(Vector<double>::LinSpaced(n, 0, static_cast<double>(n - 1)), dk,
+                    RopeParams{}.base, ropeCos_, ropeSin_);
       break;
     case PositionScheme::kSinusoidal:
       sinusoid_.resize(n, d);
@@ -531,17 +527,8 @@ void TransformerModel<T>::setUpPositions() {
 
 template <typename T>
 void TransformerModel<T>::rotate(MatrixRef<T> m, bool inverse) const {
-  const T sign = inverse ? T(-1) : T(1);
-  for (Index p = 0; p < m.rows(); ++p) {
-    for (Index t = 0; t < m.cols() / 2; ++t) {
-      const T c = ropeCos_(p, t);
-      const T s = sign * ropeSin_(p, t);
-      const T x = m(p, 2 * t);
-      const T y = m(p, 2 * t + 1);
-      m(p, 2 * t) = x * c - y * s;
-      m(p, 2 * t + 1) = x * s + y * c;
-    }
-  }
+  rotatePairs<T>(m, ropeCos_.topRows(m.rows()), ropeSin_.topRows(m.rows()),
+                 RopeLayout::kInterleaved, inverse ? T(-1) : T(1), m);
 }
 
 template <typename T>
