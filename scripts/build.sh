@@ -32,6 +32,9 @@ targets=(--target relpos_wasm --target relpos_wasm_lite)
 [ "${1:-}" = "all" ] && targets+=(--target relpos_tests_wasm)
 cmake --build build/wasm -j "$jobs" "${targets[@]}"
 
+echo "build: the API's defaults from the core's structs (web/api/core-defaults.js)"
+node scripts/make-defaults.mjs
+
 echo "build: colour tables from d3-scale-chromatic (web/render/colour-tables.js)"
 node scripts/make-colour-tables.mjs
 

@@ -1,8 +1,8 @@
 // attention() and the other calls of the page's first screen: the offsets, the profile, the
 // example scenario, the stream. The only C++ that knows JavaScript, with schemes.cpp and
 // training.cpp beside it. Each function takes regions of WASM memory the JS layer laid out and
-// validated (web/api/); attention() checks every region against its request first
-// (buffers.hpp) and returns what is wrong, writing nothing, or an empty string.
+// validated (web/api/), checks every region against its call first (buffers.hpp) and returns
+// what is wrong, writing nothing, or an empty string.
 #include <emscripten/bind.h>
 #include <malloc.h>
 
@@ -19,25 +19,26 @@
 #include "relpos/relative_offsets.hpp"
 #include "relpos/synthetic_tasks.hpp"
 
+namespace relpos::bindings {
 namespace {
 
-using relpos::Index;
-using relpos::PositionKind;
-using relpos::PositionScheme;
-using relpos::bindings::Address;
-using relpos::bindings::at;
-using relpos::bindings::BufferCheck;
-using relpos::bindings::constMatrixAt;
-using relpos::bindings::matrixAt;
-using relpos::bindings::MatrixBuffer;
-
-void randnInto(std::uint32_t seed, double count, Address out) {
+std::string randnInto(std::uint32_t seed, const MatrixBuffer& out) {
+  BufferCheck c;
+  c.matrix<double>("out", out, 1, -1);
+  if (!c.ok()) return c.error();
   relpos::NumpyRandom random(seed);
-  random.fillGaussian(at<double>(out), static_cast<std::size_t>(count));
+  random.fillGaussian(at<double>(out.address), static_cast<std::size_t>(out.cols));
+  return {};
 }
 
-void relativeOffsetsInto(int n, int maxDistance, Address out) {
-  relpos::relativeOffsets(maxDistance, relpos::OffsetMatrixMap(at<std::int32_t>(out), n, n));
+std::string relativeOffsetsInto(int maxDistance, const MatrixBuffer& out) {
+  BufferCheck c;
+  c.require(maxDistance >= 0, "maxDistance must be >= 0");
+  c.matrix<std::int32_t>("out", out, out.rows, out.rows);
+  if (!c.ok()) return c.error();
+  relpos::relativeOffsets(
+      maxDistance, relpos::OffsetMatrixMap(at<std::int32_t>(out.address), out.rows, out.rows));
+  return {};
 }
 
 // Scratch kept between calls; dropped after a call that needed more than this many elements.
@@ -100,10 +101,9 @@ std::string checkAttention(const AttentionRequest& r, std::size_t size) {
     }
     dK = r.queryWeights.cols;
     dV = r.valueWeights.cols;
-    for (const auto* name : {"queries", "keys", "values"}) {
-      const MatrixBuffer& b = std::string(name) == "queries" ? r.queries
-                              : std::string(name) == "keys"  ? r.keys
-                                                             : r.values;
+    for (const auto& [name, b] : {std::pair<const char*, const MatrixBuffer&>{"queries", r.queries},
+                                  {"keys", r.keys},
+                                  {"values", r.values}}) {
       c.none(name, b, "the sinusoidal scheme projects x");
     }
   } else {
@@ -113,11 +113,10 @@ std::string checkAttention(const AttentionRequest& r, std::size_t size) {
     if (r.values.rows != 0 || r.values.cols != 0) c.shape("values", r.values, n, -1, size);
     dK = r.queries.cols;
     dV = r.values.cols;
-    for (const auto* name : {"x", "queryWeights", "keyWeights", "valueWeights"}) {
-      const MatrixBuffer& b = std::string(name) == "x"              ? r.x
-                              : std::string(name) == "queryWeights" ? r.queryWeights
-                              : std::string(name) == "keyWeights"   ? r.keyWeights
-                                                                    : r.valueWeights;
+    for (const auto& [name, b] : {std::pair<const char*, const MatrixBuffer&>{"x", r.x},
+                                  {"queryWeights", r.queryWeights},
+                                  {"keyWeights", r.keyWeights},
+                                  {"valueWeights", r.valueWeights}}) {
       c.none(name, b, "only the sinusoidal scheme reads it");
     }
   }
@@ -269,133 +268,110 @@ std::string attentionInto(const AttentionRequest& r) {
   return error;
 }
 
-// Where localityProfile() writes.
-struct ProfileBuffers {
-  Address embeddings, query, profile;
-};
-
-void localityProfileInto(const relpos::LocalityProfileParams& params, const ProfileBuffers& b) {
-  const auto tableRows = static_cast<int>(2 * params.maxDistance + 1);
-  const auto dK = static_cast<int>(params.dK);
-  relpos::localityProfile(params, matrixAt<double>(b.embeddings, tableRows, dK),
-                          Eigen::Map<relpos::Vector<double>>(at<double>(b.query), dK),
-                          Eigen::Map<relpos::Vector<double>>(at<double>(b.profile), tableRows));
+// Writes embeddings ((2k + 1) x d_k), query (1 x d_k) and profile (1 x (2k + 1)), float64.
+std::string localityProfileInto(const relpos::LocalityProfileParams& params,
+                                const MatrixBuffer& embeddings, const MatrixBuffer& query,
+                                const MatrixBuffer& profile) {
+  BufferCheck c;
+  c.require(params.dK >= 1 && params.maxDistance >= 0, "dK must be >= 1 and maxDistance >= 0");
+  const Index tableRows = 2 * params.maxDistance + 1;
+  c.matrix<double>("embeddings", embeddings, tableRows, params.dK);
+  c.matrix<double>("query", query, 1, params.dK);
+  c.matrix<double>("profile", profile, 1, tableRows);
+  if (!c.ok()) return c.error();
+  relpos::localityProfile(params, matrixAt<double>(embeddings), vectorAt<double>(query),
+                          vectorAt<double>(profile));
+  return {};
 }
 
-// One example() call, named field by field on both sides (web/api/index.js builds it).
-struct ExampleRequest {
-  std::uint32_t seed;
-  int n;
-  int dModel;
-  int dK;
-  int maxDistance;
-  bool stable;     // the stable draw (else the handbook's)
-  bool locality;   // a^K is the locality table (else as drawn)
-  bool sameQuery;  // every query row is the uniform query
-  double noise;
-  double width;
-  double asymmetry;
-  double strength;
-  Address tokenBytes;    // UTF-8, the tokens one after another (stable draw)
-  Address tokenLengths;  // n int32 byte lengths
+// The example's sizes (its draw is relpos::ScenarioSettings), by default the handbook's: n tokens
+// of width dModel, queries and keys dK wide, tables clipped at maxDistance.
+struct ExampleSizes {
+  int n = 6, dModel = 8, dK = 4, maxDistance = 3;
 };
 
-// Where example() writes: one buffer per matrix of relpos::ExampleScenario.
+// Where example() writes (one region per matrix of relpos::ExampleScenario, float64), and the
+// tokens it reads for the stable draw: their UTF-8 bytes one after another, and n int32 lengths.
 struct ExampleBuffers {
-  Address x, queryWeights, keyWeights, valueWeights, relativeKeys, relativeValues;
-  Address queries, keys, values, profile;
+  MatrixBuffer x, queryWeights, keyWeights, valueWeights, relativeKeys, relativeValues;
+  MatrixBuffer queries, keys, values, profile;
+  MatrixBuffer tokenBytes, tokenLengths;
 };
 
-void exampleScenarioInto(const ExampleRequest& r, const ExampleBuffers& b) {
-  const int tableRows = 2 * r.maxDistance + 1;
-  relpos::ScenarioSettings settings;
-  settings.seed = r.seed;
-  settings.draw = r.stable ? relpos::ScenarioDraw::kStable : relpos::ScenarioDraw::kHandbook;
-  settings.table = r.locality ? relpos::PositionTable::kLocality : relpos::PositionTable::kRandom;
-  settings.locality = {r.noise, r.width, r.asymmetry, r.strength};
-  settings.sameQuery = r.sameQuery;
-  relpos::ExampleScenario scenario{
-      matrixAt<double>(b.x, r.n, r.dModel),
-      matrixAt<double>(b.queryWeights, r.dModel, r.dK),
-      matrixAt<double>(b.keyWeights, r.dModel, r.dK),
-      matrixAt<double>(b.valueWeights, r.dModel, r.dK),
-      matrixAt<double>(b.relativeKeys, tableRows, r.dK),
-      matrixAt<double>(b.relativeValues, tableRows, r.dK),
-      matrixAt<double>(b.queries, r.n, r.dK),
-      matrixAt<double>(b.keys, r.n, r.dK),
-      matrixAt<double>(b.values, r.n, r.dK),
-      Eigen::Map<relpos::Vector<double>>(at<double>(b.profile), tableRows)};
-  relpos::drawExampleScenario(
-      settings,
-      relpos::Utf8Tokens{at<const char>(r.tokenBytes), at<const std::int32_t>(r.tokenLengths)},
-      scenario);
+std::string exampleScenarioInto(const ExampleSizes& s, const relpos::ScenarioSettings& settings,
+                                const ExampleBuffers& b) {
+  BufferCheck c;
+  c.require(s.n >= 1 && s.dModel >= 1 && s.dK >= 1 && s.maxDistance >= 0,
+            "n, dModel and dK must be >= 1 and maxDistance >= 0");
+  if (!c.ok()) return c.error();
+  const int tableRows = 2 * s.maxDistance + 1;
+  c.matrix<double>("x", b.x, s.n, s.dModel);
+  for (const auto& [name, m] :
+       {std::pair<const char*, const MatrixBuffer&>{"queryWeights", b.queryWeights},
+        {"keyWeights", b.keyWeights},
+        {"valueWeights", b.valueWeights}}) {
+    c.matrix<double>(name, m, s.dModel, s.dK);
+  }
+  c.matrix<double>("relativeKeys", b.relativeKeys, tableRows, s.dK);
+  c.matrix<double>("relativeValues", b.relativeValues, tableRows, s.dK);
+  for (const auto& [name, m] : {std::pair<const char*, const MatrixBuffer&>{"queries", b.queries},
+                                {"keys", b.keys},
+                                {"values", b.values}}) {
+    c.matrix<double>(name, m, s.n, s.dK);
+  }
+  c.matrix<double>("profile", b.profile, tableRows, 1);
+  const bool stable = settings.draw == relpos::ScenarioDraw::kStable;
+  if (stable) {
+    c.matrix<std::int32_t>("tokenLengths", b.tokenLengths, 1, s.n);
+    c.matrix<char>("tokenBytes", b.tokenBytes, 1, -1);
+    if (c.ok()) {
+      double total = 0;
+      for (int i = 0; i < s.n; ++i) {
+        const std::int32_t length = at<const std::int32_t>(b.tokenLengths.address)[i];
+        c.require(length >= 0, "tokenLengths must be >= 0");
+        total += length;
+      }
+      c.require(total <= b.tokenBytes.cols, "tokenLengths add up to more than tokenBytes holds");
+    }
+  }
+  if (!c.ok()) return c.error();
+  relpos::ExampleScenario scenario{matrixAt<double>(b.x),
+                                   matrixAt<double>(b.queryWeights),
+                                   matrixAt<double>(b.keyWeights),
+                                   matrixAt<double>(b.valueWeights),
+                                   matrixAt<double>(b.relativeKeys),
+                                   matrixAt<double>(b.relativeValues),
+                                   matrixAt<double>(b.queries),
+                                   matrixAt<double>(b.keys),
+                                   matrixAt<double>(b.values),
+                                   vectorAt<double>(b.profile)};
+  const relpos::Utf8Tokens tokens =
+      stable ? relpos::Utf8Tokens{at<const char>(b.tokenBytes.address),
+                                  at<const std::int32_t>(b.tokenLengths.address)}
+             : relpos::Utf8Tokens{};
+  relpos::drawExampleScenario(settings, tokens, scenario);
+  return {};
 }
 
-// The core's own defaults (its structs default-constructed), so a test can hold the JS API's
-// defaults (web/api/index.js, web/api/model.js) equal to them: one value, checked in one place.
-emscripten::val coreDefaults() {
-  const relpos::LocalityProfileParams profile;
-  const relpos::ScenarioSettings scenario;
-  const relpos::ModelConfig model;
-  const relpos::AdamOptions adam;
-  const relpos::SyntheticBatchOptions synthetic;
-  emscripten::val out = emscripten::val::object();
-  emscripten::val p = emscripten::val::object();
-  p.set("seed", profile.seed);
-  p.set("dK", static_cast<int>(profile.dK));
-  p.set("maxDistance", static_cast<int>(profile.maxDistance));
-  p.set("noise", profile.noise);
-  p.set("width", profile.width);
-  p.set("asymmetry", profile.asymmetry);
-  out.set("localityProfile", p);
-  emscripten::val e = emscripten::val::object();
-  e.set("seed", scenario.seed);
-  e.set("draw", scenario.draw == relpos::ScenarioDraw::kStable ? "stable" : "handbook");
-  e.set("table", scenario.table == relpos::PositionTable::kLocality ? "locality" : "random");
-  e.set("sameQuery", scenario.sameQuery);
-  out.set("example", e);
-  emscripten::val t = emscripten::val::object();
-  t.set("noise", scenario.locality.noise);
-  t.set("width", scenario.locality.width);
-  t.set("asymmetry", scenario.locality.asymmetry);
-  t.set("strength", scenario.locality.strength);
-  out.set("localityTable", t);
-  emscripten::val m = emscripten::val::object();
-  m.set("dModel", model.dModel);
-  m.set("heads", model.heads);
-  m.set("layers", model.layers);
-  m.set("maxDistance", model.maxDistance);
-  m.set("seqLen", model.seqLen);
-  m.set("maxBatchSize", model.maxBatchSize);
-  m.set("causal", model.causal);
-  m.set("perHeadTables", model.perHeadTables);
-  m.set("seed", model.seed);
-  out.set("model", m);
-  emscripten::val a = emscripten::val::object();
-  a.set("learningRate", adam.learningRate);
-  a.set("beta1", adam.beta1);
-  a.set("beta2", adam.beta2);
-  a.set("epsilon", adam.epsilon);
-  a.set("weightDecay", adam.weightDecay);
-  a.set("maxGradNorm", adam.maxGradNorm);
-  out.set("adam", a);
-  emscripten::val y = emscripten::val::object();
-  y.set("task", synthetic.task == relpos::SyntheticTask::CopyOffset ? "copy-offset" : "sum-offset");
-  y.set("offset", synthetic.offset);
-  y.set("vocabSize", synthetic.vocabSize);
-  y.set("seqLen", synthetic.seqLen);
-  y.set("batchSize", synthetic.batchSize);
-  y.set("seed", synthetic.seed);
-  out.set("synthetic", y);
-  return out;
-}
+// What every struct the bindings take holds when default-constructed: the one source of the JS
+// API's defaults (scripts/make-defaults.mjs writes web/api/defaults.js from it at build time).
+struct CoreDefaults {
+  relpos::LocalityProfileParams localityProfile;
+  relpos::ScenarioSettings example;
+  ExampleSizes exampleSizes;
+  relpos::T5BucketParams t5;
+  relpos::RopeParams rope;
+  relpos::SinusoidalParams sinusoidal;
+};
+
+CoreDefaults coreDefaults() { return {}; }
 
 // Bytes of WASM heap in use by malloc: lets tests prove that repeated calls leave memory flat.
 double heapBytesInUse() { return static_cast<double>(mallinfo().uordblks); }
 
-}  // namespace
-
-EMSCRIPTEN_BINDINGS(relpos_attention) {
+// Every name of this file that JS sees.
+void registerAttention() {
+  using relpos::T5BucketParams;
   emscripten::enum_<PositionScheme>("PositionScheme")
       .value("shaw", PositionScheme::kShaw)
       .value("t5", PositionScheme::kT5)
@@ -407,88 +383,74 @@ EMSCRIPTEN_BINDINGS(relpos_attention) {
   emscripten::enum_<relpos::RopeLayout>("RopeLayout")
       .value("interleaved", relpos::RopeLayout::kInterleaved)
       .value("half", relpos::RopeLayout::kHalf);
-  emscripten::value_object<MatrixBuffer>("MatrixBuffer")
-      .field("address", &MatrixBuffer::address)
-      .field("rows", &MatrixBuffer::rows)
-      .field("cols", &MatrixBuffer::cols)
-      .field("bytes", &MatrixBuffer::bytes);
-  emscripten::value_object<relpos::T5BucketParams>("T5BucketParams")
-      .field("numBuckets", &relpos::T5BucketParams::numBuckets)
-      .field("maxDistance", &relpos::T5BucketParams::maxDistance)
-      .field("bidirectional", &relpos::T5BucketParams::bidirectional);
-  emscripten::value_object<AttentionRequest>("AttentionRequest")
-      .field("heads", &AttentionRequest::heads)
-      .field("causal", &AttentionRequest::causal)
-      .field("firstQuery", &AttentionRequest::firstQuery)
-      .field("queryRows", &AttentionRequest::queryRows)
-      .field("scale", &AttentionRequest::scale)
-      .field("scheme", &AttentionRequest::scheme)
-      .field("t5", &AttentionRequest::t5)
-      .field("base", &AttentionRequest::base)
-      .field("layout", &AttentionRequest::layout)
-      .field("queries", &AttentionRequest::queries)
-      .field("keys", &AttentionRequest::keys)
-      .field("values", &AttentionRequest::values)
-      .field("relativeKeys", &AttentionRequest::relativeKeys)
-      .field("relativeValues", &AttentionRequest::relativeValues)
-      .field("x", &AttentionRequest::x)
-      .field("queryWeights", &AttentionRequest::queryWeights)
-      .field("keyWeights", &AttentionRequest::keyWeights)
-      .field("valueWeights", &AttentionRequest::valueWeights)
-      .field("bucketBiases", &AttentionRequest::bucketBiases)
-      .field("slopes", &AttentionRequest::slopes)
-      .field("keyPadding", &AttentionRequest::keyPadding)
-      .field("allowed", &AttentionRequest::allowed)
-      .field("contentScores", &AttentionRequest::contentScores)
-      .field("positionBiases", &AttentionRequest::positionBiases)
-      .field("combinedScores", &AttentionRequest::combinedScores)
-      .field("contentWeights", &AttentionRequest::contentWeights)
-      .field("combinedWeights", &AttentionRequest::combinedWeights)
-      .field("output", &AttentionRequest::output);
-  emscripten::value_object<ExampleRequest>("ExampleRequest")
-      .field("seed", &ExampleRequest::seed)
-      .field("n", &ExampleRequest::n)
-      .field("dModel", &ExampleRequest::dModel)
-      .field("dK", &ExampleRequest::dK)
-      .field("maxDistance", &ExampleRequest::maxDistance)
-      .field("stable", &ExampleRequest::stable)
-      .field("locality", &ExampleRequest::locality)
-      .field("sameQuery", &ExampleRequest::sameQuery)
-      .field("noise", &ExampleRequest::noise)
-      .field("width", &ExampleRequest::width)
-      .field("asymmetry", &ExampleRequest::asymmetry)
-      .field("strength", &ExampleRequest::strength)
-      .field("tokenBytes", &ExampleRequest::tokenBytes)
-      .field("tokenLengths", &ExampleRequest::tokenLengths);
-  emscripten::value_object<relpos::LocalityProfileParams>("LocalityProfileParams")
-      .field("seed", &relpos::LocalityProfileParams::seed)
-      .field("dK", &relpos::LocalityProfileParams::dK)
-      .field("maxDistance", &relpos::LocalityProfileParams::maxDistance)
-      .field("noise", &relpos::LocalityProfileParams::noise)
-      .field("width", &relpos::LocalityProfileParams::width)
-      .field("asymmetry", &relpos::LocalityProfileParams::asymmetry);
-  emscripten::value_object<ProfileBuffers>("ProfileBuffers")
-      .field("embeddings", &ProfileBuffers::embeddings)
-      .field("query", &ProfileBuffers::query)
-      .field("profile", &ProfileBuffers::profile);
-  emscripten::value_object<ExampleBuffers>("ExampleBuffers")
-      .field("x", &ExampleBuffers::x)
-      .field("queryWeights", &ExampleBuffers::queryWeights)
-      .field("keyWeights", &ExampleBuffers::keyWeights)
-      .field("valueWeights", &ExampleBuffers::valueWeights)
-      .field("relativeKeys", &ExampleBuffers::relativeKeys)
-      .field("relativeValues", &ExampleBuffers::relativeValues)
-      .field("queries", &ExampleBuffers::queries)
-      .field("keys", &ExampleBuffers::keys)
-      .field("values", &ExampleBuffers::values)
-      .field("profile", &ExampleBuffers::profile);
-  emscripten::function("randnInto", &randnInto);
-  emscripten::function("relativeOffsetsInto", &relativeOffsetsInto);
-  emscripten::function("attentionIntoFloat64", &attentionInto<double>);
-  emscripten::function("attentionIntoFloat32", &attentionInto<float>);
-  emscripten::function("localityProfileInto", &localityProfileInto);
-  emscripten::function("exampleScenarioInto", &exampleScenarioInto);
-  emscripten::function("heapBytesInUse", &heapBytesInUse);
-  emscripten::function("coreDefaults", &coreDefaults);
-  emscripten::function("lastAttentionTimings", &lastAttentionTimings);
+  emscripten::enum_<relpos::ScenarioDraw>("ScenarioDraw")
+      .value("handbook", relpos::ScenarioDraw::kHandbook)
+      .value("stable", relpos::ScenarioDraw::kStable);
+  emscripten::enum_<relpos::PositionTable>("PositionTable")
+      .value("random", relpos::PositionTable::kRandom)
+      .value("locality", relpos::PositionTable::kLocality);
+  registerValueObject("MatrixBuffer", field("address", &MatrixBuffer::address),
+                      field("rows", &MatrixBuffer::rows), field("cols", &MatrixBuffer::cols),
+                      field("bytes", &MatrixBuffer::bytes));
+  registerValueObject("T5BucketParams", field("numBuckets", &T5BucketParams::numBuckets),
+                      field("maxDistance", &T5BucketParams::maxDistance),
+                      field("bidirectional", &T5BucketParams::bidirectional));
+  registerValueObject("RopeParams", field("base", &RopeParams::base),
+                      field("layout", &RopeParams::layout));
+  registerValueObject("SinusoidalParams", field("base", &relpos::SinusoidalParams::base));
+  using R = AttentionRequest;
+  registerValueObject(
+      "AttentionRequest", field("heads", &R::heads), field("causal", &R::causal),
+      field("firstQuery", &R::firstQuery), field("queryRows", &R::queryRows),
+      field("scale", &R::scale), field("scheme", &R::scheme), field("t5", &R::t5),
+      field("base", &R::base), field("layout", &R::layout), field("queries", &R::queries),
+      field("keys", &R::keys), field("values", &R::values), field("relativeKeys", &R::relativeKeys),
+      field("relativeValues", &R::relativeValues), field("x", &R::x),
+      field("queryWeights", &R::queryWeights), field("keyWeights", &R::keyWeights),
+      field("valueWeights", &R::valueWeights), field("bucketBiases", &R::bucketBiases),
+      field("slopes", &R::slopes), field("keyPadding", &R::keyPadding),
+      field("allowed", &R::allowed), field("contentScores", &R::contentScores),
+      field("positionBiases", &R::positionBiases), field("combinedScores", &R::combinedScores),
+      field("contentWeights", &R::contentWeights), field("combinedWeights", &R::combinedWeights),
+      field("output", &R::output));
+  registerValueObject(
+      "LocalityShape", field("noise", &LocalityShape::noise), field("width", &LocalityShape::width),
+      field("asymmetry", &LocalityShape::asymmetry), field("strength", &LocalityShape::strength));
+  registerValueObject("ScenarioSettings", field("seed", &ScenarioSettings::seed),
+                      field("draw", &ScenarioSettings::draw),
+                      field("table", &ScenarioSettings::table),
+                      field("locality", &ScenarioSettings::locality),
+                      field("sameQuery", &ScenarioSettings::sameQuery));
+  registerValueObject("ExampleSizes", field("n", &ExampleSizes::n),
+                      field("dModel", &ExampleSizes::dModel), field("dK", &ExampleSizes::dK),
+                      field("maxDistance", &ExampleSizes::maxDistance));
+  using E = ExampleBuffers;
+  registerValueObject("ExampleBuffers", field("x", &E::x), field("queryWeights", &E::queryWeights),
+                      field("keyWeights", &E::keyWeights), field("valueWeights", &E::valueWeights),
+                      field("relativeKeys", &E::relativeKeys),
+                      field("relativeValues", &E::relativeValues), field("queries", &E::queries),
+                      field("keys", &E::keys), field("values", &E::values),
+                      field("profile", &E::profile), field("tokenBytes", &E::tokenBytes),
+                      field("tokenLengths", &E::tokenLengths));
+  using L = LocalityProfileParams;
+  registerValueObject("LocalityProfileParams", field("seed", &L::seed), field("dK", &L::dK),
+                      field("maxDistance", &L::maxDistance), field("noise", &L::noise),
+                      field("width", &L::width), field("asymmetry", &L::asymmetry));
+  using D = CoreDefaults;
+  registerValueObject("CoreDefaults", field("localityProfile", &D::localityProfile),
+                      field("example", &D::example), field("exampleSizes", &D::exampleSizes),
+                      field("t5", &D::t5), field("rope", &D::rope),
+                      field("sinusoidal", &D::sinusoidal));
+  registerFunctions(
+      bound("randnInto", &randnInto), bound("relativeOffsetsInto", &relativeOffsetsInto),
+      bound("attentionIntoFloat64", &attentionInto<double>),
+      bound("attentionIntoFloat32", &attentionInto<float>),
+      bound("localityProfileInto", &localityProfileInto),
+      bound("exampleScenarioInto", &exampleScenarioInto), bound("heapBytesInUse", &heapBytesInUse),
+      bound("coreDefaults", &coreDefaults), bound("lastAttentionTimings", &lastAttentionTimings));
 }
+
+}  // namespace
+}  // namespace relpos::bindings
+
+EMSCRIPTEN_BINDINGS(relpos_attention) { relpos::bindings::registerAttention(); }

@@ -1,8 +1,9 @@
-// What every binding file shares: addresses of WASM memory as JS hands them over, and the check
-// of a matrix's region against the shape a request implies (a mismatch is a message, never a
-// write).
+// What every binding file shares: regions of WASM memory as JS hands them over, the check of a
+// region against the shape a call implies (a mismatch is a message, never a write), and the
+// registration of a struct's fields and of functions from one list each.
 #pragma once
 
+#include <emscripten/bind.h>
 #include <emscripten/heap.h>
 
 #include <cstdint>
@@ -30,12 +31,36 @@ ConstMatrixMap<T> constMatrixAt(Address address, int rows, int cols) {
 }
 
 // A row-major matrix in WASM memory: rows x cols elements in the `bytes` reserved at `address`
-// (0 x 0 at 0 for none). JS fills every field (an Embind value_object).
+// (0 x 0 at 0 for none). Every binding takes its memory as these, checked (BufferCheck) before
+// anything is read or written; JS fills every field (an Embind value_object, "MatrixBuffer").
 struct MatrixBuffer {
-  Address address;
-  int rows, cols;
-  double bytes;
+  Address address = 0;
+  int rows = 0, cols = 0;
+  double bytes = 0;
 };
+
+// The region rows x cols elements of T at `data` occupy: the core's own memory, for JS to read.
+template <typename T>
+MatrixBuffer regionOf(const T* data, Index rows, Index cols) {
+  return MatrixBuffer{reinterpret_cast<Address>(data), static_cast<int>(rows),
+                      static_cast<int>(cols), static_cast<double>(rows * cols * sizeof(T))};
+}
+
+template <typename T>
+MatrixMap<T> matrixAt(const MatrixBuffer& b) {
+  return matrixAt<T>(b.address, b.rows, b.cols);
+}
+
+template <typename T>
+ConstMatrixMap<T> constMatrixAt(const MatrixBuffer& b) {
+  return constMatrixAt<T>(b.address, b.rows, b.cols);
+}
+
+// A region's elements as a column (a 1 x n or n x 1 region).
+template <typename T>
+Eigen::Map<Vector<T>> vectorAt(const MatrixBuffer& b) {
+  return Eigen::Map<Vector<T>>(at<T>(b.address), Index{b.rows} * b.cols);
+}
 
 // Collects what is wrong with a request's buffers; the first message wins.
 class BufferCheck {
@@ -70,7 +95,13 @@ class BufferCheck {
   void require(bool condition, const std::string& message) {
     if (error_.empty() && !condition) fail(message);
   }
+  // Every element of `name` is a T: shape() with sizeof(T).
+  template <typename T>
+  void matrix(const char* name, const MatrixBuffer& b, Index rows, Index cols) {
+    shape(name, b, rows, cols, sizeof(T));
+  }
   const std::string& error() const { return error_; }
+  bool ok() const { return error_.empty(); }
 
  private:
   void fail(std::string message) { error_ = std::move(message); }
@@ -81,5 +112,39 @@ class BufferCheck {
   }
   std::string error_;
 };
+
+// One field of S, by the name JS gives it.
+template <typename S, typename M>
+struct Field {
+  const char* name;
+  M S::*member;
+};
+template <typename S, typename M>
+constexpr Field<S, M> field(const char* name, M S::*member) {
+  return {name, member};
+}
+
+// S as an Embind value_object (a plain JS object both ways) with the listed fields.
+template <typename S, typename... M>
+void registerValueObject(const char* name, Field<S, M>... fields) {
+  emscripten::value_object<S> object(name);
+  (object.field(fields.name, fields.member), ...);
+}
+
+// One free function, by the name JS calls it.
+template <typename F>
+struct Function {
+  const char* name;
+  F* pointer;
+};
+template <typename F>
+constexpr Function<F> bound(const char* name, F* pointer) {
+  return {name, pointer};
+}
+
+template <typename... F>
+void registerFunctions(Function<F>... functions) {
+  (emscripten::function(functions.name, functions.pointer), ...);
+}
 
 }  // namespace relpos::bindings

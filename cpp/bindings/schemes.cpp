@@ -1,61 +1,77 @@
 // The position schemes' own calls (docs/schemes.md): T5's buckets, ALiBi's slopes, the sinusoidal
-// encoding and RoPE's rotation (attention() with a scheme is in attention.cpp).
+// encoding and RoPE's rotation (attention() with a scheme is in attention.cpp). Each checks its
+// regions (buffers.hpp) and returns what is wrong, writing nothing, or an empty string;
 // web/api/schemes.js validates every argument before calling.
 #include <emscripten/bind.h>
 
 #include <cstdint>
+#include <string>
 
 #include "buffers.hpp"
 #include "relpos/position_schemes.hpp"
 
+namespace relpos::bindings {
 namespace {
 
-using relpos::bindings::Address;
-using relpos::bindings::at;
-using relpos::bindings::constMatrixAt;
-using relpos::bindings::matrixAt;
-
-void t5BucketsInto(int n, const relpos::T5BucketParams& params, Address out) {
-  relpos::t5Buckets(params, relpos::OffsetMatrixMap(at<std::int32_t>(out), n, n));
+// out: n x n int32, the bucket of j - i.
+std::string t5BucketsInto(const relpos::T5BucketParams& params, const MatrixBuffer& out) {
+  BufferCheck c;
+  c.matrix<std::int32_t>("out", out, out.rows, out.rows);
+  if (!c.ok()) return c.error();
+  relpos::t5Buckets(params,
+                    relpos::OffsetMatrixMap(at<std::int32_t>(out.address), out.rows, out.rows));
+  return {};
 }
 
-void alibiSlopesInto(int heads, Address out) {
-  relpos::alibiSlopes(Eigen::Map<relpos::Vector<double>>(at<double>(out), heads));
+// out: 1 x heads float64.
+std::string alibiSlopesInto(const MatrixBuffer& out) {
+  BufferCheck c;
+  c.matrix<double>("out", out, 1, -1);
+  c.require(out.cols >= 1, "out must hold at least one head");
+  if (!c.ok()) return c.error();
+  relpos::alibiSlopes(vectorAt<double>(out));
+  return {};
 }
 
-void sinusoidalInto(int n, int d, double base, Address out) {
-  relpos::sinusoidalEncoding<double>(base, 0, matrixAt<double>(out, n, d));
+// out: n x d float64.
+std::string sinusoidalInto(const relpos::SinusoidalParams& params, const MatrixBuffer& out) {
+  BufferCheck c;
+  c.matrix<double>("out", out, -1, -1);
+  if (!c.ok()) return c.error();
+  relpos::sinusoidalEncoding<double>(params.base, 0, matrixAt<double>(out));
+  return {};
 }
 
-// One rope() call: x (n x d) rotated by positions (n float64) into out.
+// One rope() call: x (n x d, d even) rotated by positions (1 x n float64) into out (n x d).
 struct RopeRequest {
-  int n;
-  int d;
-  double base;
-  relpos::RopeLayout layout;
-  Address x, positions, out;
+  relpos::RopeParams params;
+  MatrixBuffer x, positions, out;
 };
 
 template <typename T>
-void ropeInto(const RopeRequest& r) {
-  relpos::applyRope<T>(constMatrixAt<T>(r.x, r.n, r.d),
-                       Eigen::Map<const relpos::Vector<double>>(at<const double>(r.positions), r.n),
-                       relpos::RopeParams{r.base, r.layout}, matrixAt<T>(r.out, r.n, r.d));
+std::string ropeInto(const RopeRequest& r) {
+  BufferCheck c;
+  c.matrix<T>("x", r.x, -1, -1);
+  c.require(r.x.cols % 2 == 0, "x must have an even number of columns");
+  c.matrix<double>("positions", r.positions, 1, r.x.rows);
+  c.matrix<T>("out", r.out, r.x.rows, r.x.cols);
+  if (!c.ok()) return c.error();
+  relpos::applyRope<T>(constMatrixAt<T>(r.x), vectorAt<double>(r.positions), r.params,
+                       matrixAt<T>(r.out));
+  return {};
+}
+
+// Every name of this file that JS sees.
+void registerSchemes() {
+  registerValueObject("RopeRequest", field("params", &RopeRequest::params),
+                      field("x", &RopeRequest::x), field("positions", &RopeRequest::positions),
+                      field("out", &RopeRequest::out));
+  registerFunctions(
+      bound("t5BucketsInto", &t5BucketsInto), bound("alibiSlopesInto", &alibiSlopesInto),
+      bound("sinusoidalInto", &sinusoidalInto), bound("ropeIntoFloat64", &ropeInto<double>));
 }
 
 }  // namespace
+}  // namespace relpos::bindings
 
-EMSCRIPTEN_BINDINGS(relpos_schemes) {
-  emscripten::value_object<RopeRequest>("RopeRequest")
-      .field("n", &RopeRequest::n)
-      .field("d", &RopeRequest::d)
-      .field("base", &RopeRequest::base)
-      .field("layout", &RopeRequest::layout)
-      .field("x", &RopeRequest::x)
-      .field("positions", &RopeRequest::positions)
-      .field("out", &RopeRequest::out);
-  emscripten::function("t5BucketsInto", &t5BucketsInto);
-  emscripten::function("alibiSlopesInto", &alibiSlopesInto);
-  emscripten::function("sinusoidalInto", &sinusoidalInto);
-  emscripten::function("ropeIntoFloat64", &ropeInto<double>);
-}
+EMSCRIPTEN_BINDINGS(relpos_schemes) { relpos::bindings::registerSchemes(); }

@@ -11,14 +11,33 @@
 #include "relpos/synthetic_tasks.hpp"
 #include "relpos/transformer_model.hpp"
 
+namespace relpos::bindings {
 namespace {
 
-using relpos::Index;
-using relpos::bindings::Address;
-using relpos::bindings::at;
+emscripten::val refusal(const std::string& error) {
+  emscripten::val out = emscripten::val::object();
+  out.set("error", error);
+  return out;
+}
+
+// What is wrong with ids[0 .. count) for ids in [min, end), or an empty string.
+void checkIds(BufferCheck& c, const char* name, const MatrixBuffer& b, int min, int end) {
+  if (!c.ok()) return;
+  const std::int32_t* ids = at<const std::int32_t>(b.address);
+  const Index count = Index{b.rows} * b.cols;
+  for (Index i = 0; i < count; ++i) {
+    if (ids[i] < min || ids[i] >= end) {
+      c.require(false, std::string(name) + "[" + std::to_string(i) + "] is " +
+                           std::to_string(ids[i]) + ", outside " + std::to_string(min) + " .. " +
+                           std::to_string(end - 1));
+      return;
+    }
+  }
+}
 
 // One model of scalar T; registered once per precision (ModelHandleFloat32, ModelHandleFloat64).
-// Batches are addresses of Int32 arrays the JS layer wrote into WASM memory.
+// Every batch, sequence and output crosses as a region the handle checks against the model's
+// shapes, and what JS reads of the model's own memory is described by the handle as a region.
 template <typename T>
 class ModelHandle {
  public:
@@ -39,21 +58,29 @@ class ModelHandle {
     return table;
   }
 
-  Address parametersAddress() { return address(model_.parameters()); }
-  Address gradientsAddress() { return address(model_.gradients()); }
+  // Every parameter (gradient), count x 1, in the order of parameterTable().
+  MatrixBuffer parameters() { return regionOf(model_.parameters(), model_.parameterCount(), 1); }
+  MatrixBuffer gradients() { return regionOf(model_.gradients(), model_.parameterCount(), 1); }
   double adamSteps() const { return static_cast<double>(model_.adamSteps()); }
 
-  double lossAndGradients(Address tokens, Address targets, int batchSize, int seqLen) {
-    return model_.lossAndGradients(view(tokens, targets, batchSize, seqLen));
+  // A batch crosses as tokens and targets, each batchSize x seqLen int32.
+  emscripten::val lossAndGradients(const MatrixBuffer& tokens, const MatrixBuffer& targets) {
+    const std::string error = checkBatch(tokens, targets);
+    if (!error.empty()) return refusal(error);
+    return loss(model_.lossAndGradients(view(tokens, targets)));
   }
 
-  double trainStep(Address tokens, Address targets, int batchSize, int seqLen,
-                   const relpos::AdamOptions& options) {
-    return model_.trainStep(view(tokens, targets, batchSize, seqLen), options);
+  emscripten::val trainStep(const MatrixBuffer& tokens, const MatrixBuffer& targets,
+                            const relpos::AdamOptions& options) {
+    const std::string error = checkBatch(tokens, targets);
+    if (!error.empty()) return refusal(error);
+    return loss(model_.trainStep(view(tokens, targets), options));
   }
 
-  emscripten::val evaluate(Address tokens, Address targets, int batchSize, int seqLen) {
-    const relpos::Evaluation e = model_.evaluate(view(tokens, targets, batchSize, seqLen));
+  emscripten::val evaluate(const MatrixBuffer& tokens, const MatrixBuffer& targets) {
+    const std::string error = checkBatch(tokens, targets);
+    if (!error.empty()) return refusal(error);
+    const relpos::Evaluation e = model_.evaluate(view(tokens, targets));
     emscripten::val out = emscripten::val::object();
     out.set("loss", e.loss);
     out.set("accuracy", e.accuracy);
@@ -61,102 +88,173 @@ class ModelHandle {
     return out;
   }
 
-  // One sequence through the model, then that head's queries, keys and values (seqLen x
-  // headWidth each) into the three addresses.
-  void headInputsInto(Address tokens, int seqLen, int layer, int head, Address queries,
-                      Address keys, Address values) {
-    forwardSequenceOf(tokens, seqLen);
-    headInputsOf(layer, head, queries, keys, values);
+  // One sequence (1 x n int32) through the model; then headInputs reads any head's inputs.
+  std::string forwardSequence(const MatrixBuffer& tokens) {
+    BufferCheck c;
+    c.matrix<std::int32_t>("tokens", tokens, 1, -1);
+    c.require(tokens.cols >= 1 && tokens.cols <= model_.config().seqLen,
+              "tokens must hold 1 to seqLen ids");
+    checkIds(c, "tokens", tokens, 0, model_.config().vocabSize);
+    if (!c.ok()) return c.error();
+    model_.forwardSequence(at<const std::int32_t>(tokens.address), tokens.cols);
+    sequenceLength_ = tokens.cols;
+    return {};
   }
 
-  // One sequence through the model, then every head's inputs read from it (headInputsOf).
-  void forwardSequenceOf(Address tokens, int seqLen) {
-    model_.forwardSequence(at<const std::int32_t>(tokens), seqLen);
-  }
-  void headInputsOf(int layer, int head, Address queries, Address keys, Address values) const {
-    model_.headInputs(layer, head, at<T>(queries), at<T>(keys), at<T>(values));
+  // One head's queries, keys and values of the last forwardSequence, n x headWidth each.
+  std::string headInputs(int layer, int head, const MatrixBuffer& queries, const MatrixBuffer& keys,
+                         const MatrixBuffer& values) const {
+    BufferCheck c;
+    c.require(sequenceLength_ > 0, "no sequence has been through the model (forwardSequence)");
+    checkHead(c, layer, head);
+    for (const auto& [name, m] : {std::pair<const char*, const MatrixBuffer&>{"queries", queries},
+                                  {"keys", keys},
+                                  {"values", values}}) {
+      c.matrix<T>(name, m, sequenceLength_, model_.headWidth());
+    }
+    if (!c.ok()) return c.error();
+    model_.headInputs(layer, head, at<T>(queries.address), at<T>(keys.address),
+                      at<T>(values.address));
+    return {};
   }
 
-  Address relativeKeysAddress(int layer, int head) const {
-    return address(model_.relativeKeys(layer, head));
+  // The layer's a^K / a^V for one head, tableRows x headWidth (0 x 0 for no such head).
+  MatrixBuffer relativeKeys(int layer, int head) const {
+    return table(layer, head, &relpos::TransformerModel<T>::relativeKeys);
   }
-  Address relativeValuesAddress(int layer, int head) const {
-    return address(model_.relativeValues(layer, head));
+  MatrixBuffer relativeValues(int layer, int head) const {
+    return table(layer, head, &relpos::TransformerModel<T>::relativeValues);
   }
 
  private:
-  static Address address(const T* pointer) { return reinterpret_cast<Address>(pointer); }
-  static relpos::BatchView view(Address tokens, Address targets, int batchSize, int seqLen) {
-    return relpos::BatchView{at<const std::int32_t>(tokens), at<const std::int32_t>(targets),
-                             batchSize, seqLen};
+  using Table = const T* (relpos::TransformerModel<T>::*)(int, int) const;
+  MatrixBuffer table(int layer, int head, Table which) const {
+    BufferCheck c;
+    checkHead(c, layer, head);
+    if (!c.ok()) return {};
+    return regionOf((model_.*which)(layer, head), model_.tableRows(), model_.headWidth());
+  }
+  void checkHead(BufferCheck& c, int layer, int head) const {
+    c.require(
+        layer >= 0 && layer < model_.config().layers && head >= 0 && head < model_.config().heads,
+        "layer and head must name one of the model's heads");
+  }
+  std::string checkBatch(const MatrixBuffer& tokens, const MatrixBuffer& targets) const {
+    BufferCheck c;
+    const relpos::ModelConfig& config = model_.config();
+    c.matrix<std::int32_t>("tokens", tokens, -1, -1);
+    c.require(tokens.rows >= 1 && tokens.cols >= 1 && tokens.cols <= config.seqLen,
+              "tokens must be batchSize x seqLen, batchSize >= 1, seqLen 1 to the model's seqLen");
+    c.matrix<std::int32_t>("targets", targets, tokens.rows, tokens.cols);
+    checkIds(c, "tokens", tokens, 0, config.vocabSize);
+    checkIds(c, "targets", targets, -1, config.vocabSize);
+    return c.error();
+  }
+  static emscripten::val loss(double value) {
+    emscripten::val out = emscripten::val::object();
+    out.set("loss", value);
+    return out;
+  }
+  static relpos::BatchView view(const MatrixBuffer& tokens, const MatrixBuffer& targets) {
+    return relpos::BatchView{at<const std::int32_t>(tokens.address),
+                             at<const std::int32_t>(targets.address), tokens.rows, tokens.cols};
   }
 
   relpos::TransformerModel<T> model_;
+  int sequenceLength_ = 0;
 };
+
+template <typename F>
+struct Method {
+  const char* name;
+  F pointer;
+};
+template <typename F>
+Method<F> method(const char* name, F pointer) {
+  return {name, pointer};
+}
+
+template <typename T, typename... F>
+void registerModelHandle(const char* name, Method<F>... methods) {
+  emscripten::class_<ModelHandle<T>> handle(name);
+  handle.template constructor<const relpos::ModelConfig&>();
+  (handle.function(methods.name, methods.pointer), ...);
+}
 
 template <typename T>
 void registerModelHandle(const char* name) {
-  using Handle = ModelHandle<T>;
-  emscripten::class_<Handle>(name)
-      .template constructor<const relpos::ModelConfig&>()
-      .function("parameterTable", &Handle::parameterTable)
-      .function("parametersAddress", &Handle::parametersAddress)
-      .function("gradientsAddress", &Handle::gradientsAddress)
-      .function("adamSteps", &Handle::adamSteps)
-      .function("lossAndGradients", &Handle::lossAndGradients)
-      .function("trainStep", &Handle::trainStep)
-      .function("evaluate", &Handle::evaluate)
-      .function("headInputsInto", &Handle::headInputsInto)
-      .function("forwardSequenceOf", &Handle::forwardSequenceOf)
-      .function("headInputsOf", &Handle::headInputsOf)
-      .function("relativeKeysAddress", &Handle::relativeKeysAddress)
-      .function("relativeValuesAddress", &Handle::relativeValuesAddress);
+  using H = ModelHandle<T>;
+  registerModelHandle<T>(
+      name, method("parameterTable", &H::parameterTable), method("parameters", &H::parameters),
+      method("gradients", &H::gradients), method("adamSteps", &H::adamSteps),
+      method("lossAndGradients", &H::lossAndGradients), method("trainStep", &H::trainStep),
+      method("evaluate", &H::evaluate), method("forwardSequence", &H::forwardSequence),
+      method("headInputs", &H::headInputs), method("relativeKeys", &H::relativeKeys),
+      method("relativeValues", &H::relativeValues));
 }
 
 std::string checkModelConfigText(const relpos::ModelConfig& config) {
   return relpos::checkModelConfig(config);
 }
 
-// task: 0 copy-offset, 1 sum-offset.
-void syntheticBatchInto(int task, int offset, int vocabSize, int seqLen, int batchSize,
-                        std::uint32_t seed, Address tokens, Address targets) {
-  relpos::SyntheticBatchOptions options;
-  options.task = task == 0 ? relpos::SyntheticTask::CopyOffset : relpos::SyntheticTask::SumOffset;
-  options.offset = offset;
-  options.vocabSize = vocabSize;
-  options.seqLen = seqLen;
-  options.batchSize = batchSize;
-  options.seed = seed;
-  relpos::syntheticBatch(options, at<std::int32_t>(tokens), at<std::int32_t>(targets));
+// tokens and targets: batchSize x seqLen int32 each.
+std::string syntheticBatchInto(const relpos::SyntheticBatchOptions& options,
+                               const MatrixBuffer& tokens, const MatrixBuffer& targets) {
+  BufferCheck c;
+  c.require(options.batchSize >= 1 && options.seqLen >= 1 && options.vocabSize >= 1,
+            "batchSize, seqLen and vocabSize must be >= 1");
+  c.matrix<std::int32_t>("tokens", tokens, options.batchSize, options.seqLen);
+  c.matrix<std::int32_t>("targets", targets, options.batchSize, options.seqLen);
+  if (!c.ok()) return c.error();
+  relpos::syntheticBatch(options, at<std::int32_t>(tokens.address),
+                         at<std::int32_t>(targets.address));
+  return {};
+}
+
+// The training structs default-constructed: with coreDefaults() (attention.cpp), the one source
+// of the JS API's defaults (scripts/make-defaults.mjs).
+struct TrainingDefaults {
+  relpos::ModelConfig model;
+  relpos::AdamOptions adam;
+  relpos::SyntheticBatchOptions synthetic;
+};
+
+TrainingDefaults trainingDefaults() { return {}; }
+
+// Every name of this file that JS sees.
+void registerTraining() {
+  emscripten::enum_<relpos::SyntheticTask>("SyntheticTask")
+      .value("copy-offset", relpos::SyntheticTask::CopyOffset)
+      .value("sum-offset", relpos::SyntheticTask::SumOffset);
+  using M = ModelConfig;
+  registerValueObject("ModelConfig", field("vocabSize", &M::vocabSize), field("dModel", &M::dModel),
+                      field("heads", &M::heads), field("layers", &M::layers),
+                      field("ffnWidth", &M::ffnWidth), field("maxDistance", &M::maxDistance),
+                      field("seqLen", &M::seqLen), field("maxBatchSize", &M::maxBatchSize),
+                      field("causal", &M::causal), field("perHeadTables", &M::perHeadTables),
+                      field("seed", &M::seed), field("positionScheme", &M::positionScheme),
+                      field("numBuckets", &M::numBuckets),
+                      field("bucketDistance", &M::bucketDistance));
+  using A = AdamOptions;
+  registerValueObject("AdamOptions", field("learningRate", &A::learningRate),
+                      field("beta1", &A::beta1), field("beta2", &A::beta2),
+                      field("epsilon", &A::epsilon), field("weightDecay", &A::weightDecay),
+                      field("maxGradNorm", &A::maxGradNorm));
+  using S = SyntheticBatchOptions;
+  registerValueObject("SyntheticBatchOptions", field("task", &S::task), field("offset", &S::offset),
+                      field("vocabSize", &S::vocabSize), field("seqLen", &S::seqLen),
+                      field("batchSize", &S::batchSize), field("seed", &S::seed));
+  using D = TrainingDefaults;
+  registerValueObject("TrainingDefaults", field("model", &D::model), field("adam", &D::adam),
+                      field("synthetic", &D::synthetic));
+  registerModelHandle<float>("ModelHandleFloat32");
+  registerModelHandle<double>("ModelHandleFloat64");
+  registerFunctions(bound("checkModelConfig", &checkModelConfigText),
+                    bound("syntheticBatchInto", &syntheticBatchInto),
+                    bound("trainingDefaults", &trainingDefaults));
 }
 
 }  // namespace
+}  // namespace relpos::bindings
 
-EMSCRIPTEN_BINDINGS(relpos_training) {
-  emscripten::value_object<relpos::ModelConfig>("ModelConfig")
-      .field("vocabSize", &relpos::ModelConfig::vocabSize)
-      .field("dModel", &relpos::ModelConfig::dModel)
-      .field("heads", &relpos::ModelConfig::heads)
-      .field("layers", &relpos::ModelConfig::layers)
-      .field("ffnWidth", &relpos::ModelConfig::ffnWidth)
-      .field("maxDistance", &relpos::ModelConfig::maxDistance)
-      .field("seqLen", &relpos::ModelConfig::seqLen)
-      .field("maxBatchSize", &relpos::ModelConfig::maxBatchSize)
-      .field("causal", &relpos::ModelConfig::causal)
-      .field("perHeadTables", &relpos::ModelConfig::perHeadTables)
-      .field("seed", &relpos::ModelConfig::seed)
-      .field("positionScheme", &relpos::ModelConfig::positionScheme)
-      .field("numBuckets", &relpos::ModelConfig::numBuckets)
-      .field("bucketDistance", &relpos::ModelConfig::bucketDistance);
-  emscripten::value_object<relpos::AdamOptions>("AdamOptions")
-      .field("learningRate", &relpos::AdamOptions::learningRate)
-      .field("beta1", &relpos::AdamOptions::beta1)
-      .field("beta2", &relpos::AdamOptions::beta2)
-      .field("epsilon", &relpos::AdamOptions::epsilon)
-      .field("weightDecay", &relpos::AdamOptions::weightDecay)
-      .field("maxGradNorm", &relpos::AdamOptions::maxGradNorm);
-  registerModelHandle<float>("ModelHandleFloat32");
-  registerModelHandle<double>("ModelHandleFloat64");
-  emscripten::function("checkModelConfig", &checkModelConfigText);
-  emscripten::function("syntheticBatchInto", &syntheticBatchInto);
-}
+EMSCRIPTEN_BINDINGS(relpos_training) { relpos::bindings::registerTraining(); }

@@ -40,8 +40,7 @@ enum class PositionTable { kRandom, kLocality };
 // The simulated table's shape (docs/maths.md): a Gaussian bump of height `strength` and width
 // sigma = width * (1 + asymmetry) looking back (offset < 0), width * (1 - asymmetry) ahead,
 // on the first column of `noise` times a random table.
-// Defaults: the JS API repeats them (web/api/defaults.js, model.js); tests/js/defaults.test.js
-// holds the two equal.
+// Defaults: the JS API's too, read from here (docs/architecture.md, "Defaults, one source").
 struct LocalityShape {
   double noise = 0.1;
   double width = 1.0;

@@ -9,8 +9,7 @@
 
 namespace relpos {
 
-// Defaults: the JS API repeats them (web/api/defaults.js, model.js); tests/js/defaults.test.js
-// holds the two equal.
+// Defaults: the JS API's too, read from here (docs/architecture.md, "Defaults, one source").
 struct LocalityProfileParams {
   std::uint32_t seed = 42;
   Index dK = 4;

@@ -10,8 +10,7 @@
 
 namespace relpos {
 
-// Defaults: the JS API repeats them (web/api/defaults.js, model.js); tests/js/defaults.test.js
-// holds the two equal.
+// Defaults: the JS API's too, read from here (docs/architecture.md, "Defaults, one source").
 struct ModelConfig {
   int vocabSize = 64;          // token ids are 0 .. vocabSize - 1
   int dModel = 32;             // model width d

@@ -38,6 +38,11 @@ struct RopeParams {
   RopeLayout layout = RopeLayout::kInterleaved;
 };
 
+// The sinusoidal encoding's base (Vaswani et al. 2017).
+struct SinusoidalParams {
+  double base = 10000;
+};
+
 // The position term of one computeAttention or computeHeads call. For kRotation and kAbsolute
 // the position bias panel is combined − content.
 template <typename T>

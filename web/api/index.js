@@ -20,7 +20,7 @@ import {
   floatArrayType,
 } from './validate.js';
 import { Snapshot } from './snapshot.js';
-import { WasmArena } from './wasm-arena.js';
+import { regionAt, throwIfRefused, WasmArena } from './wasm-arena.js';
 import { PANEL_NAMES, checkOutputs, emptyResult } from './attention-options.js';
 import { checkAttentionArgs, checkReadAttentionArgs, readAttentionArgs } from './attention-args.js';
 import { Model, resolveModelConfig, resolveSyntheticOptions } from './model.js';
@@ -183,9 +183,9 @@ export class RelPos {
       checkInteger(where, 'seed', seed, 0, MAX_SEED);
       checkInteger(where, 'count', count, 0, Number.MAX_SAFE_INTEGER);
       checkBudget(where, `count = ${count}`, count * F64);
-      return this.#call(where, [count * F64], ([out]) => {
-        this.#core.randnInto(seed, count, out);
-        return this.#arena.read(out, Float64Array, count);
+      return this.#callRegions(where, [[1, count, Float64Array]], ([out]) => {
+        throwIfRefused(where, this.#core.randnInto(seed, out));
+        return this.#arena.readRegion(out, Float64Array);
       });
     });
   }
@@ -201,9 +201,9 @@ export class RelPos {
     checkInteger(where, 'maxDistance', maxDistance, 0, 2 ** 31 - 1);
     const bytes = n * n * Int32Array.BYTES_PER_ELEMENT;
     checkBudget(where, `n = ${n}`, bytes);
-    return this.#call(where, [bytes], ([out]) => {
-      this.#core.relativeOffsetsInto(n, maxDistance, out);
-      return matrix(n, n, this.#arena.read(out, Int32Array, n * n));
+    return this.#callRegions(where, [[n, n, Int32Array]], ([out]) => {
+      throwIfRefused(where, this.#core.relativeOffsetsInto(maxDistance, out));
+      return matrix(n, n, this.#arena.readRegion(out, Int32Array));
     });
   }
 
@@ -294,7 +294,7 @@ export class RelPos {
       });
       const run = ArrayType === Float64Array ? this.#core.attentionIntoFloat64 : this.#core.attentionIntoFloat32;
       const refused = run(request);
-      if (refused) throw new Error(`${where}: the core refused the request: ${refused}`);
+      throwIfRefused(where, refused);
       // Every result copied out first (into the views of `out` read at the start), then handed over.
       const result = a.outTarget ?? {};
       result.maxDistance = scheme === 'shaw' ? (tableRows - 1) / 2 : null;
@@ -344,23 +344,27 @@ export class RelPos {
     checkNumber(where, 'width', p.width, { min: 0, max: 1e6, minInclusive: false });
     checkNumber(where, 'asymmetry', p.asymmetry, { min: -1, max: 1, minInclusive: false, maxInclusive: false });
     const tableRows = 2 * p.maxDistance + 1;
-    const lengths = [tableRows * p.dK * F64, p.dK * F64, tableRows * F64];
+    const shapes = [
+      [tableRows, p.dK, Float64Array],
+      [1, p.dK, Float64Array],
+      [1, tableRows, Float64Array],
+    ];
     checkBudget(
       where,
       `maxDistance = ${p.maxDistance} with dK = ${p.dK}`,
-      lengths.reduce((a, b) => a + b),
+      shapes.reduce((sum, [rows, cols]) => sum + rows * cols * F64, 0),
     );
-    return this.#call(where, lengths, ([embeddingsAt, queryAt, profileAt]) => {
+    return this.#callRegions(where, shapes, ([embeddings, query, profile]) => {
       const { seed, dK, maxDistance, noise, width, asymmetry } = p;
-      this.#core.localityProfileInto(
-        { seed, dK, maxDistance, noise, width, asymmetry },
-        { embeddings: embeddingsAt, query: queryAt, profile: profileAt },
+      throwIfRefused(
+        where,
+        this.#core.localityProfileInto({ seed, dK, maxDistance, noise, width, asymmetry }, embeddings, query, profile),
       );
       return {
         offsets: Int32Array.from({ length: tableRows }, (_, index) => index - p.maxDistance),
-        embeddings: matrix(tableRows, p.dK, this.#arena.read(embeddingsAt, Float64Array, tableRows * p.dK)),
-        query: this.#arena.read(queryAt, Float64Array, p.dK),
-        profile: this.#arena.read(profileAt, Float64Array, tableRows),
+        embeddings: matrix(tableRows, p.dK, this.#arena.readRegion(embeddings, Float64Array)),
+        query: this.#arena.readRegion(query, Float64Array),
+        profile: this.#arena.readRegion(profile, Float64Array),
       };
     });
   }
@@ -441,42 +445,42 @@ export class RelPos {
       drawBytes + attentionBytes + tokenBytes + 4 * n,
     );
     const names = Object.keys(shapes);
-    const drawn = this.#call(
+    const drawn = this.#callRegions(
       where,
-      [...names.map((name) => shapes[name][0] * shapes[name][1] * F64), tokenBytes, 4 * n],
-      (addresses) => {
-        const buffers = Object.fromEntries(names.map((name, index) => [name, addresses[index]]));
-        const [tokenBytesAt, tokenLengthsAt] = addresses.slice(names.length);
-        let at = tokenBytesAt;
+      [
+        ...names.map((name) => [...shapes[name], Float64Array]),
+        [1, tokenBytes, Uint8Array],
+        [1, encoded.length, Int32Array],
+      ],
+      (regions) => {
+        const buffers = Object.fromEntries(names.map((name, index) => [name, regions[index]]));
+        [buffers.tokenBytes, buffers.tokenLengths] = regions.slice(names.length);
+        let at = buffers.tokenBytes.address;
         for (const bytes of encoded) {
           this.#arena.write(at, bytes);
           at += bytes.length;
         }
         if (encoded.length)
           this.#arena.write(
-            tokenLengthsAt,
+            buffers.tokenLengths.address,
             Int32Array.from(encoded, (bytes) => bytes.length),
           );
-        this.#core.exampleScenarioInto(
+        const refusal = this.#core.exampleScenarioInto(
+          { n, dModel, dK, maxDistance: p.maxDistance },
           {
             seed: p.seed,
-            n,
-            dModel,
-            dK,
-            maxDistance: p.maxDistance,
-            stable: p.draw === 'stable',
-            locality: p.table === 'locality',
+            draw: this.#core.ScenarioDraw[p.draw],
+            table: this.#core.PositionTable[p.table],
+            locality: shape,
             sameQuery: p.sameQuery,
-            ...shape,
-            tokenBytes: tokenBytesAt,
-            tokenLengths: tokenLengthsAt,
           },
           buffers,
         );
+        throwIfRefused(where, refusal);
         return Object.fromEntries(
           names.map((name) => {
             const [rows, cols] = shapes[name];
-            return [name, matrix(rows, cols, this.#arena.read(buffers[name], Float64Array, rows * cols))];
+            return [name, matrix(rows, cols, this.#arena.readRegion(buffers[name], Float64Array))];
           }),
         );
       },
@@ -535,6 +539,7 @@ export class RelPos {
       arena: this.#arena,
       entry: (where, body) => this.#entry(where, body),
       call: (where, lengths, body) => this.#call(where, lengths, body),
+      callRegions: (where, shapes, body) => this.#callRegions(where, shapes, body),
       attention: (inputs) => this.#attention(inputs),
       syntheticBatch: (options) => this.#syntheticBatch(options),
     };
@@ -557,22 +562,20 @@ export class RelPos {
     const where = 'syntheticBatch';
     if (!this.#core.syntheticBatchInto) throw new Error(NO_TRAINING(where));
     const o = resolveSyntheticOptions(where, options);
-    const length = o.batchSize * o.seqLen;
-    const bytes = length * Int32Array.BYTES_PER_ELEMENT;
-    return this.#call(where, [bytes, bytes], ([tokensAt, targetsAt]) => {
-      this.#core.syntheticBatchInto(
-        o.task === 'copy-offset' ? 0 : 1,
-        o.offset,
-        o.vocabSize,
-        o.seqLen,
-        o.batchSize,
-        o.seed,
-        tokensAt,
-        targetsAt,
+    const shape = [o.batchSize, o.seqLen, Int32Array];
+    return this.#callRegions(where, [shape, shape], ([tokens, targets]) => {
+      const { task, offset, vocabSize, seqLen, batchSize, seed } = o;
+      throwIfRefused(
+        where,
+        this.#core.syntheticBatchInto(
+          { task: this.#core.SyntheticTask[task], offset, vocabSize, seqLen, batchSize, seed },
+          tokens,
+          targets,
+        ),
       );
       return {
-        tokens: this.#arena.read(tokensAt, Int32Array, length),
-        targets: this.#arena.read(targetsAt, Int32Array, length),
+        tokens: this.#arena.readRegion(tokens, Int32Array),
+        targets: this.#arena.readRegion(targets, Int32Array),
         batchSize: o.batchSize,
         seqLen: o.seqLen,
       };
@@ -604,7 +607,12 @@ export class RelPos {
   }
 
   #schemeHost() {
-    return { core: this.#core, arena: this.#arena, call: (where, lengths, body) => this.#call(where, lengths, body) };
+    return {
+      core: this.#core,
+      arena: this.#arena,
+      call: (where, lengths, body) => this.#call(where, lengths, body),
+      callRegions: (where, shapes, body) => this.#callRegions(where, shapes, body),
+    };
   }
 
   // ---- end of the position schemes
@@ -642,6 +650,14 @@ export class RelPos {
     } finally {
       if (!this.#viewsOut) this.#arena.trim();
     }
+  }
+
+  // #call with one region per [rows, cols, ArrayType] of `shapes` (regionAt: what the core checks).
+  #callRegions(where, shapes, body) {
+    const bytes = shapes.map(([rows, cols, ArrayType]) => rows * cols * ArrayType.BYTES_PER_ELEMENT);
+    return this.#call(where, bytes, (addresses) =>
+      body(shapes.map(([rows, cols, ArrayType], index) => regionAt(addresses[index], rows, cols, ArrayType))),
+    );
   }
 
   // Detaches the views the last call handed out, before anything can overwrite their memory.

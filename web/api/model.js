@@ -2,6 +2,7 @@
 // whose only order signal is Shaw's relative tables, trained in WebAssembly. RelPos.createModel()
 // makes one; every argument is checked here before the core runs (validate.js conventions: a
 // wrong type is a TypeError, a wrong value a RangeError, messages name the method and argument).
+import { ADAM_DEFAULTS, MODEL_DEFAULTS, MODEL_POSITION_DEFAULTS, SYNTHETIC_DEFAULTS } from './defaults.js';
 import { MAX_SEED } from './limits.js';
 import { SCHEMES } from './schemes.js';
 import {
@@ -17,45 +18,13 @@ import {
   typedArrayType,
 } from './validate.js';
 import { Snapshot } from './snapshot.js';
+import { throwIfRefused } from './wasm-arena.js';
 
-/** Defaults of createModel(); vocabSize is required, ffnWidth defaults to 4 · dModel. */
-export const MODEL_DEFAULTS = Object.freeze({
-  dModel: 32,
-  heads: 2,
-  layers: 1,
-  ffnWidth: undefined,
-  maxDistance: 4,
-  seqLen: 16,
-  maxBatchSize: 32,
-  causal: false,
-  perHeadTables: false,
-  precision: 'float32',
-  seed: 0,
-  position: undefined,
-});
+export { ADAM_DEFAULTS, MODEL_DEFAULTS, SYNTHETIC_DEFAULTS };
 
 /** createModel's position schemes (docs/schemes.md); 'shaw' (the a^K / a^V tables) is the default. */
 export const MODEL_POSITION_SCHEMES = SCHEMES;
-const MODEL_POSITION_DEFAULTS = Object.freeze({ scheme: 'shaw', numBuckets: 32, maxDistance: 128 });
 
-/** Defaults of trainStep()'s options (Adam with decoupled weight decay). */
-export const ADAM_DEFAULTS = Object.freeze({
-  learningRate: 1e-3,
-  beta1: 0.9,
-  beta2: 0.999,
-  epsilon: 1e-8,
-  weightDecay: 0,
-  maxGradNorm: 0,
-});
-
-export const SYNTHETIC_DEFAULTS = Object.freeze({
-  task: 'copy-offset',
-  offset: 1,
-  vocabSize: 16,
-  seqLen: 16,
-  batchSize: 32,
-  seed: 0,
-});
 const SYNTHETIC_TASKS = ['copy-offset', 'sum-offset'];
 
 const LIMITS = {
@@ -217,7 +186,7 @@ export class Model {
   parameters() {
     const handle = this.#live('model.parameters');
     return this.#entry('model.parameters', () =>
-      this.#readAll(handle.parametersAddress(), (entry, data) => ({ shape: [...entry.shape], data })),
+      this.#readAll(handle.parameters(), (entry, data) => ({ shape: [...entry.shape], data })),
     );
   }
 
@@ -262,11 +231,11 @@ export class Model {
       if (this.#ArrayType === Float32Array) checkFloat32Range(where, name, data);
       checked.push([entry, data]);
     }
-    const base = handle.parametersAddress();
+    const region = handle.parameters();
     for (const [entry, data] of checked) {
-      const heap = this.#heap();
-      const start = base / this.#ArrayType.BYTES_PER_ELEMENT + entry.offset;
-      heap.set(data, start);
+      if (entry.offset + entry.size > region.rows)
+        throw new RangeError(`${where}: ${entry.name} lies outside the parameters`);
+      this.#heap().set(data, region.address / this.#ArrayType.BYTES_PER_ELEMENT + entry.offset);
     }
   }
 
@@ -276,10 +245,8 @@ export class Model {
     const handle = this.#live(where);
     return this.#entry(where, () => {
       const b = this.#checkBatch(where, batch);
-      const loss = this.#withBatch(where, b, (tokens, targets) =>
-        handle.lossAndGradients(tokens, targets, b.batchSize, b.seqLen),
-      );
-      return { loss, gradients: this.#readAll(handle.gradientsAddress(), (entry, data) => data) };
+      const { loss } = this.#withBatch(where, b, ({ tokens, targets }) => handle.lossAndGradients(tokens, targets));
+      return { loss, gradients: this.#readAll(handle.gradients(), (entry, data) => data) };
     });
   }
 
@@ -304,9 +271,7 @@ export class Model {
     }
     checkNumber(where, 'weightDecay', o.weightDecay, { min: 0, max: 1e6 });
     checkNumber(where, 'maxGradNorm', o.maxGradNorm, { min: 0, max: Number.MAX_VALUE });
-    const loss = this.#withBatch(where, b, (tokens, targets) =>
-      handle.trainStep(tokens, targets, b.batchSize, b.seqLen, o),
-    );
+    const { loss } = this.#withBatch(where, b, ({ tokens, targets }) => handle.trainStep(tokens, targets, o));
     return { loss };
   }
 
@@ -316,9 +281,7 @@ export class Model {
     const handle = this.#live(where);
     return this.#entry(where, () => {
       const b = this.#checkBatch(where, batch);
-      const { loss, accuracy } = this.#withBatch(where, b, (tokens, targets) =>
-        handle.evaluate(tokens, targets, b.batchSize, b.seqLen),
-      );
+      const { loss, accuracy } = this.#withBatch(where, b, ({ tokens, targets }) => handle.evaluate(tokens, targets));
       return { loss, accuracy };
     });
   }
@@ -351,20 +314,13 @@ export class Model {
 
   #allHeadInputs(where, handle, tokens) {
     this.#checkSequence(where, tokens);
-    const { dModel, heads, layers } = this.#config;
-    const n = tokens.length;
-    const dk = dModel / heads;
-    const ArrayType = this.#ArrayType;
-    const bytes = n * dk * ArrayType.BYTES_PER_ELEMENT;
-    return this.#host.call(where, [n * I32, bytes, bytes, bytes], ([tokensAt, qAt, kAt, vAt]) => {
-      const arena = this.#host.arena;
-      arena.write(tokensAt, tokens);
-      handle.forwardSequenceOf(tokensAt, n);
+    const { heads, layers } = this.#config;
+    return this.#withSequence(where, tokens, (regions) => {
       const out = [];
       for (let layer = 0; layer < layers; layer += 1) {
         for (let head = 0; head < heads; head += 1) {
-          handle.headInputsOf(layer, head, qAt, kAt, vAt);
-          out.push({ layer, head, ...this.#readHeadInputs({ layer, head, n, qAt, kAt, vAt }) });
+          throwIfRefused(where, handle.headInputs(layer, head, regions.queries, regions.keys, regions.values));
+          out.push({ layer, head, ...this.#readHeadInputs(layer, head, regions) });
         }
       }
       return out;
@@ -492,11 +448,14 @@ export class Model {
     return this.#ArrayType === Float64Array ? this.#host.core.HEAPF64 : this.#host.core.HEAPF32;
   }
 
-  #readAll(address, make) {
+  // Every parameter's entries of the core's region (parameters() or gradients()), by name.
+  #readAll(region, make) {
     const heap = this.#heap();
-    const base = address / this.#ArrayType.BYTES_PER_ELEMENT;
+    const base = region.address / this.#ArrayType.BYTES_PER_ELEMENT;
     const out = {};
     for (const entry of this.#table) {
+      if (entry.offset + entry.size > region.rows)
+        throw new RangeError(`${entry.name} lies outside the model's region`);
       out[entry.name] = make(entry, heap.slice(base + entry.offset, base + entry.offset + entry.size));
     }
     return out;
@@ -554,52 +513,62 @@ export class Model {
     return batch;
   }
 
+  // The batch laid out as two regions, tokens and targets; body's result is the core's { error } or result.
   #withBatch(where, batch, body) {
-    const bytes = batch.tokens.length * I32;
-    return this.#host.call(where, [bytes, bytes], ([tokensAt, targetsAt]) => {
-      this.#host.arena.write(tokensAt, batch.tokens);
-      this.#host.arena.write(targetsAt, batch.targets);
-      return body(tokensAt, targetsAt);
+    const shape = [batch.batchSize, batch.seqLen, Int32Array];
+    return this.#host.callRegions(where, [shape, shape], ([tokens, targets]) => {
+      this.#host.arena.write(tokens.address, batch.tokens);
+      this.#host.arena.write(targets.address, batch.targets);
+      const result = body({ tokens, targets });
+      throwIfRefused(where, result.error);
+      return result;
     });
   }
 
-  #headInputs(where, tokens, layer, head) {
-    const { dModel, heads, position } = this.#config;
-    if (position && position.scheme !== 'shaw') {
-      throw new TypeError(`${where}: reads Shaw's a^K and a^V; this model's position scheme is '${position.scheme}'`);
-    }
+  // One sequence through the model (forwardSequence), then body(regions) with the regions one
+  // head's queries, keys and values are written into (headInputs).
+  #withSequence(where, tokens, body) {
     const n = tokens.length;
-    const dk = dModel / heads;
-    const ArrayType = this.#ArrayType;
-    const size = ArrayType.BYTES_PER_ELEMENT;
-    const handle = this.#handle;
-    return this.#host.call(
+    const head = [n, this.#config.dModel / this.#config.heads, this.#ArrayType];
+    return this.#host.callRegions(
       where,
-      [n * I32, n * dk * size, n * dk * size, n * dk * size],
-      ([tokensAt, qAt, kAt, vAt]) => {
-        const arena = this.#host.arena;
-        arena.write(tokensAt, tokens);
-        handle.headInputsInto(tokensAt, n, layer, head, qAt, kAt, vAt);
-        return this.#readHeadInputs({ layer, head, n, qAt, kAt, vAt });
+      [[1, n, Int32Array], head, head, head],
+      ([sequence, queries, keys, values]) => {
+        this.#host.arena.write(sequence.address, tokens);
+        throwIfRefused(where, this.#handle.forwardSequence(sequence));
+        return body({ queries, keys, values });
       },
     );
   }
-  // One head's attention() inputs, copied out of WASM memory: q, k, v where the core wrote them
-  // for n tokens, and the head's a^K and a^V tables.
-  #readHeadInputs({ layer, head, n, qAt, kAt, vAt }) {
-    const { dModel, heads, maxDistance, causal } = this.#config;
-    const dk = dModel / heads;
-    const rows = 2 * maxDistance + 1;
+
+  #headInputs(where, tokens, layer, head) {
+    const { position } = this.#config;
+    if (position && position.scheme !== 'shaw') {
+      throw new TypeError(`${where}: reads Shaw's a^K and a^V; this model's position scheme is '${position.scheme}'`);
+    }
+    return this.#withSequence(where, tokens, (regions) => {
+      throwIfRefused(where, this.#handle.headInputs(layer, head, regions.queries, regions.keys, regions.values));
+      return this.#readHeadInputs(layer, head, regions);
+    });
+  }
+
+  // One head's attention() inputs, copied out of WASM memory: q, k, v from the regions the core
+  // wrote, and the head's a^K and a^V tables (regions the core describes).
+  #readHeadInputs(layer, head, { queries, keys, values }) {
     const { arena } = this.#host;
     const handle = this.#handle;
-    const matrix = (at, count) => ({ rows: count, cols: dk, data: arena.read(at, this.#ArrayType, count * dk) });
+    const matrix = (region) => ({
+      rows: region.rows,
+      cols: region.cols,
+      data: arena.readRegion(region, this.#ArrayType),
+    });
     return {
-      q: matrix(qAt, n),
-      k: matrix(kAt, n),
-      v: matrix(vAt, n),
-      relKeys: matrix(handle.relativeKeysAddress(layer, head), rows),
-      relValues: matrix(handle.relativeValuesAddress(layer, head), rows),
-      causal,
+      q: matrix(queries),
+      k: matrix(keys),
+      v: matrix(values),
+      relKeys: matrix(handle.relativeKeys(layer, head)),
+      relValues: matrix(handle.relativeValues(layer, head)),
+      causal: this.#config.causal,
     };
   }
 }

@@ -4,6 +4,7 @@
 // RelPos instance's host ({ core, arena, call }), validates every argument (validate.js) before
 // any WASM runs, lays the data out in the arena and returns copies. rope() runs in float64:
 // float32 inputs are widened and the result narrowed back.
+import { ROPE_DEFAULTS, SINUSOIDAL_DEFAULTS, T5_BUCKET_DEFAULTS } from './defaults.js';
 import { MAX_DIMENSION } from './limits.js';
 import {
   describe,
@@ -18,6 +19,7 @@ import {
   readMatrix,
 } from './validate.js';
 import { Snapshot } from './snapshot.js';
+import { throwIfRefused } from './wasm-arena.js';
 
 const F64 = Float64Array.BYTES_PER_ELEMENT;
 const I32 = Int32Array.BYTES_PER_ELEMENT;
@@ -35,9 +37,7 @@ export const POSITION_SCHEMES = Object.freeze(SCHEMES.filter((scheme) => scheme 
 /** The most heads alibiSlopes() computes slopes for. */
 export const MAX_ALIBI_HEADS = 4096;
 
-export const T5_BUCKET_DEFAULTS = Object.freeze({ numBuckets: 32, maxDistance: 128, bidirectional: true });
-export const ROPE_DEFAULTS = Object.freeze({ base: 10000, positions: undefined, layout: 'interleaved' });
-export const SINUSOIDAL_DEFAULTS = Object.freeze({ base: 10000 });
+export { ROPE_DEFAULTS, SINUSOIDAL_DEFAULTS, T5_BUCKET_DEFAULTS };
 
 // Each scheme's options in attention()'s `position` (besides `scheme`) and their defaults.
 const POSITION_DEFAULTS = {
@@ -91,11 +91,10 @@ export function t5Buckets(host, n, options) {
   const where = 't5Buckets';
   checkInteger(where, 'n', n, 1, MAX_DIMENSION);
   const params = checkT5Params(where, '', checkOptions(where, 'options', options, T5_BUCKET_DEFAULTS));
-  const bytes = n * n * I32;
-  checkBudget(where, `n = ${n}`, bytes);
-  return host.call(where, [bytes], ([out]) => {
-    host.core.t5BucketsInto(n, params, out);
-    return matrix(n, n, host.arena.read(out, Int32Array, n * n));
+  checkBudget(where, `n = ${n}`, n * n * I32);
+  return host.callRegions(where, [[n, n, Int32Array]], ([out]) => {
+    throwIfRefused(where, host.core.t5BucketsInto(params, out));
+    return matrix(n, n, host.arena.readRegion(out, Int32Array));
   });
 }
 
@@ -103,9 +102,9 @@ export function t5Buckets(host, n, options) {
 export function alibiSlopes(host, heads) {
   const where = 'alibiSlopes';
   checkInteger(where, 'heads', heads, 1, MAX_ALIBI_HEADS);
-  return host.call(where, [heads * F64], ([out]) => {
-    host.core.alibiSlopesInto(heads, out);
-    return host.arena.read(out, Float64Array, heads);
+  return host.callRegions(where, [[1, heads, Float64Array]], ([out]) => {
+    throwIfRefused(where, host.core.alibiSlopesInto(out));
+    return host.arena.readRegion(out, Float64Array);
   });
 }
 
@@ -117,9 +116,9 @@ export function sinusoidal(host, n, d, options) {
   const p = checkOptions(where, 'options', options, SINUSOIDAL_DEFAULTS);
   checkNumber(where, 'base', p.base, { min: 0, max: 1e300, minInclusive: false });
   checkBudget(where, `n = ${n} with d = ${d}`, n * d * F64);
-  return host.call(where, [n * d * F64], ([out]) => {
-    host.core.sinusoidalInto(n, d, p.base, out);
-    return matrix(n, d, host.arena.read(out, Float64Array, n * d));
+  return host.callRegions(where, [[n, d, Float64Array]], ([out]) => {
+    throwIfRefused(where, host.core.sinusoidalInto({ base: p.base }, out));
+    return matrix(n, d, host.arena.readRegion(out, Float64Array));
   });
 }
 
@@ -139,21 +138,18 @@ export function rope(host, given, options) {
       ? Float64Array.from({ length: n }, (_, i) => i)
       : checkNumbers(where, 'positions', p.positions, n, Float64Array);
   const ArrayType = floatType(x.data);
-  const lengths = [n * d * F64, n * F64, n * d * F64];
-  checkBudget(where, `x of ${n} × ${d}`, lengths[0] + lengths[1] + lengths[2]);
-  return host.call(where, lengths, ([xAt, positionsAt, outAt]) => {
-    host.arena.write(xAt, widen(x.data));
-    host.arena.write(positionsAt, positions);
-    host.core.ropeIntoFloat64({
-      n,
-      d,
-      base: p.base,
-      layout: layoutCode(host.core, p.layout),
-      x: xAt,
-      positions: positionsAt,
-      out: outAt,
-    });
-    return matrix(n, d, narrow(host.arena.read(outAt, Float64Array, n * d), ArrayType));
+  checkBudget(where, `x of ${n} × ${d}`, (2 * n * d + n) * F64);
+  const shapes = [
+    [n, d, Float64Array],
+    [1, n, Float64Array],
+    [n, d, Float64Array],
+  ];
+  return host.callRegions(where, shapes, ([xAt, positionsAt, out]) => {
+    host.arena.write(xAt.address, widen(x.data));
+    host.arena.write(positionsAt.address, positions);
+    const params = { base: p.base, layout: layoutCode(host.core, p.layout) };
+    throwIfRefused(where, host.core.ropeIntoFloat64({ params, x: xAt, positions: positionsAt, out }));
+    return matrix(n, d, narrow(host.arena.readRegion(out, Float64Array), ArrayType));
   });
 }
 

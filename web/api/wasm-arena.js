@@ -13,6 +13,23 @@ const KEEP_BYTES = 64 * 2 ** 20;
 
 const align = (bytes) => Math.ceil(bytes / ALIGNMENT) * ALIGNMENT;
 
+/**
+ * A region as every binding takes it (cpp/bindings/buffers.hpp, MatrixBuffer): rows × cols
+ * elements of ArrayType at `address`, and the bytes reserved there. The core checks it against
+ * the shape the call implies before it reads or writes anything.
+ */
+export const regionAt = (address, rows, cols, ArrayType) => ({
+  address,
+  rows,
+  cols,
+  bytes: rows * cols * ArrayType.BYTES_PER_ELEMENT,
+});
+
+/** The core's refusal of a call's regions (an empty string: none) as a RangeError. */
+export function throwIfRefused(where, refusal) {
+  if (refusal) throw new RangeError(`${where}: the core refused the call: ${refusal}`);
+}
+
 export class WasmArena {
   constructor(core) {
     this.core = core;
@@ -80,6 +97,11 @@ export class WasmArena {
     if (!target) return this.heapFor(ArrayType).slice(start, start + length);
     target.set(this.heapFor(ArrayType).subarray(start, start + length));
     return target;
+  }
+
+  /** A copy of a region's elements (regionAt, or one the core describes). */
+  readRegion(region, ArrayType, target = null) {
+    return this.read(region.address, ArrayType, region.rows * region.cols, target);
   }
 
   /**
