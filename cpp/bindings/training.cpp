@@ -1,5 +1,6 @@
-// The training engine: the model as one Embind class per precision, its config and Adam settings
-// as value objects. web/api/model.js validates every argument before calling in. Left out of the
+// The training engine: the model as one Embind class per precision, its config, Adam settings and
+// synthetic batches as value objects, every batch and output as a region the handle checks
+// (buffers.hpp); web/api/model.js validates every argument before calling in. Left out of the
 // page's first-load module (CMake target relpos_wasm_lite links attention.cpp and schemes.cpp
 // only): the training section loads the full one in its worker.
 #include <emscripten/bind.h>

@@ -141,7 +141,8 @@ class TransformerModel {
   bool shawPositions() const { return config_.positionScheme == PositionScheme::kShaw; }
   void setUpPositions();  // the constructor's part for them
   void schemeAttentionBackward(int layer, int sequences, int seqLen, MatrixRef<T> dHeads);
-  // Rotates rows of m (positions 0 … rows − 1) by +angle (forward) or −angle (backward).
+  // Rotates rows of m (positions 0 … rows − 1) by +angle (forward) or −angle (backward): the
+  // core's one rotation (rotatePairs) over the model's table of angles.
   void rotate(MatrixRef<T> m, bool inverse) const;
 
   ModelConfig config_;

@@ -538,7 +538,6 @@ export class RelPos {
       core: this.#core,
       arena: this.#arena,
       entry: (where, body) => this.#entry(where, body),
-      call: (where, lengths, body) => this.#call(where, lengths, body),
       callRegions: (where, shapes, body) => this.#callRegions(where, shapes, body),
       attention: (inputs) => this.#attention(inputs),
       syntheticBatch: (options) => this.#syntheticBatch(options),
@@ -610,7 +609,6 @@ export class RelPos {
     return {
       core: this.#core,
       arena: this.#arena,
-      call: (where, lengths, body) => this.#call(where, lengths, body),
       callRegions: (where, shapes, body) => this.#callRegions(where, shapes, body),
     };
   }

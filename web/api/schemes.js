@@ -1,8 +1,9 @@
 // Position schemes beside Shaw's (docs/schemes.md): T5 buckets, ALiBi slopes, RoPE, the
 // sinusoidal encoding, and the checks of attention()'s `position: { scheme, … }` (attention()
 // itself runs every scheme through one core call, web/api/index.js). Each function takes the
-// RelPos instance's host ({ core, arena, call }), validates every argument (validate.js) before
-// any WASM runs, lays the data out in the arena and returns copies. rope() runs in float64:
+// RelPos instance's host ({ core, arena, callRegions }), validates every argument
+// (validate.js) before any WASM runs, lays the data out in the arena as the regions the core
+// checks (a refusal is a RangeError) and returns copies. rope() runs in float64:
 // float32 inputs are widened and the result narrowed back.
 import { ROPE_DEFAULTS, SINUSOIDAL_DEFAULTS, T5_BUCKET_DEFAULTS } from './defaults.js';
 import { MAX_DIMENSION } from './limits.js';
