@@ -1,6 +1,6 @@
-// Writes web/api/core-defaults.js: every struct the bindings take, default-constructed in the
-// core (cpp/bindings: coreDefaults() in attention.cpp, trainingDefaults() in training.cpp), read
-// through Embind's value objects, enums by their registered names. The one source of the JS
+// Writes web/api/core-defaults.js: every settings struct the bindings take, default-constructed
+// in the core and read through Embind's value objects by the struct's name (coreDefaults(), every
+// struct registered with registerSettings in cpp/bindings/), enums by their registered names. The one source of the JS
 // API's defaults (web/api/defaults.js), as a file, so the page's settings read them without
 // loading the module. Run by scripts/build.sh after the module is built;
 // tests/js/defaults.test.js checks the committed file against the module.
@@ -18,9 +18,9 @@ function plain(core, value) {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plain(core, item)]));
 }
 
-/** The core's defaults, plain: { localityProfile, example, exampleSizes, t5, rope, model, adam, synthetic }. */
+/** The core's defaults, plain: { LocalityProfileParams, ScenarioSettings, …, ModelConfig, … }. */
 export function coreDefaultsOf(core) {
-  return plain(core, { ...core.coreDefaults(), ...core.trainingDefaults() });
+  return plain(core, core.coreDefaults());
 }
 
 export function coreDefaultsSource(core) {

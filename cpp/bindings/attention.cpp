@@ -353,19 +353,6 @@ std::string exampleScenarioInto(const ExampleSizes& s, const relpos::ScenarioSet
   return {};
 }
 
-// What every struct the bindings take holds when default-constructed: the one source of the JS
-// API's defaults (scripts/make-defaults.mjs writes web/api/defaults.js from it at build time).
-struct CoreDefaults {
-  relpos::LocalityProfileParams localityProfile;
-  relpos::ScenarioSettings example;
-  ExampleSizes exampleSizes;
-  relpos::T5BucketParams t5;
-  relpos::RopeParams rope;
-  relpos::SinusoidalParams sinusoidal;
-};
-
-CoreDefaults coreDefaults() { return {}; }
-
 // Bytes of WASM heap in use by malloc: lets tests prove that repeated calls leave memory flat.
 double heapBytesInUse() { return static_cast<double>(mallinfo().uordblks); }
 
@@ -392,12 +379,12 @@ void registerAttention() {
   registerValueObject("MatrixBuffer", field("address", &MatrixBuffer::address),
                       field("rows", &MatrixBuffer::rows), field("cols", &MatrixBuffer::cols),
                       field("bytes", &MatrixBuffer::bytes));
-  registerValueObject("T5BucketParams", field("numBuckets", &T5BucketParams::numBuckets),
-                      field("maxDistance", &T5BucketParams::maxDistance),
-                      field("bidirectional", &T5BucketParams::bidirectional));
-  registerValueObject("RopeParams", field("base", &RopeParams::base),
-                      field("layout", &RopeParams::layout));
-  registerValueObject("SinusoidalParams", field("base", &relpos::SinusoidalParams::base));
+  registerSettings("T5BucketParams", field("numBuckets", &T5BucketParams::numBuckets),
+                   field("maxDistance", &T5BucketParams::maxDistance),
+                   field("bidirectional", &T5BucketParams::bidirectional));
+  registerSettings("RopeParams", field("base", &RopeParams::base),
+                   field("layout", &RopeParams::layout));
+  registerSettings("SinusoidalParams", field("base", &relpos::SinusoidalParams::base));
   using R = AttentionRequest;
   registerValueObject(
       "AttentionRequest", field("heads", &R::heads), field("causal", &R::causal),
@@ -416,14 +403,13 @@ void registerAttention() {
   registerValueObject(
       "LocalityShape", field("noise", &LocalityShape::noise), field("width", &LocalityShape::width),
       field("asymmetry", &LocalityShape::asymmetry), field("strength", &LocalityShape::strength));
-  registerValueObject("ScenarioSettings", field("seed", &ScenarioSettings::seed),
-                      field("draw", &ScenarioSettings::draw),
-                      field("table", &ScenarioSettings::table),
-                      field("locality", &ScenarioSettings::locality),
-                      field("sameQuery", &ScenarioSettings::sameQuery));
-  registerValueObject("ExampleSizes", field("n", &ExampleSizes::n),
-                      field("dModel", &ExampleSizes::dModel), field("dK", &ExampleSizes::dK),
-                      field("maxDistance", &ExampleSizes::maxDistance));
+  registerSettings("ScenarioSettings", field("seed", &ScenarioSettings::seed),
+                   field("draw", &ScenarioSettings::draw), field("table", &ScenarioSettings::table),
+                   field("locality", &ScenarioSettings::locality),
+                   field("sameQuery", &ScenarioSettings::sameQuery));
+  registerSettings("ExampleSizes", field("n", &ExampleSizes::n),
+                   field("dModel", &ExampleSizes::dModel), field("dK", &ExampleSizes::dK),
+                   field("maxDistance", &ExampleSizes::maxDistance));
   using E = ExampleBuffers;
   registerValueObject("ExampleBuffers", field("x", &E::x), field("queryWeights", &E::queryWeights),
                       field("keyWeights", &E::keyWeights), field("valueWeights", &E::valueWeights),
@@ -433,14 +419,9 @@ void registerAttention() {
                       field("profile", &E::profile), field("tokenBytes", &E::tokenBytes),
                       field("tokenLengths", &E::tokenLengths));
   using L = LocalityProfileParams;
-  registerValueObject("LocalityProfileParams", field("seed", &L::seed), field("dK", &L::dK),
-                      field("maxDistance", &L::maxDistance), field("noise", &L::noise),
-                      field("width", &L::width), field("asymmetry", &L::asymmetry));
-  using D = CoreDefaults;
-  registerValueObject("CoreDefaults", field("localityProfile", &D::localityProfile),
-                      field("example", &D::example), field("exampleSizes", &D::exampleSizes),
-                      field("t5", &D::t5), field("rope", &D::rope),
-                      field("sinusoidal", &D::sinusoidal));
+  registerSettings("LocalityProfileParams", field("seed", &L::seed), field("dK", &L::dK),
+                   field("maxDistance", &L::maxDistance), field("noise", &L::noise),
+                   field("width", &L::width), field("asymmetry", &L::asymmetry));
   registerFunctions(
       bound("randnInto", &randnInto), bound("relativeOffsetsInto", &relativeOffsetsInto),
       bound("attentionIntoFloat64", &attentionInto<double>),

@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "relpos/matrix_types.hpp"
 
@@ -129,6 +131,28 @@ template <typename S, typename... M>
 void registerValueObject(const char* name, Field<S, M>... fields) {
   emscripten::value_object<S> object(name);
   (object.field(fields.name, fields.member), ...);
+}
+
+// The structs whose default-constructed values are the JS API's defaults, by name: every struct
+// registered with registerSettings, in every binding file linked in.
+inline std::vector<std::pair<const char*, emscripten::val (*)()>>& settingsDefaults() {
+  static std::vector<std::pair<const char*, emscripten::val (*)()>> all;
+  return all;
+}
+
+// S as a value object (registerValueObject) whose default-constructed value is one of the core's
+// defaults: coreDefaults() hands it to JS under `name`.
+template <typename S, typename... M>
+void registerSettings(const char* name, Field<S, M>... fields) {
+  registerValueObject(name, fields...);
+  settingsDefaults().emplace_back(name, [] { return emscripten::val(S{}); });
+}
+
+// { [name]: S{} } for every struct registered with registerSettings.
+inline emscripten::val coreDefaults() {
+  emscripten::val out = emscripten::val::object();
+  for (const auto& [name, make] : settingsDefaults()) out.set(name, make());
+  return out;
 }
 
 // One free function, by the name JS calls it.

@@ -212,47 +212,33 @@ std::string syntheticBatchInto(const relpos::SyntheticBatchOptions& options,
   return {};
 }
 
-// The training structs default-constructed: with coreDefaults() (attention.cpp), the one source
-// of the JS API's defaults (scripts/make-defaults.mjs).
-struct TrainingDefaults {
-  relpos::ModelConfig model;
-  relpos::AdamOptions adam;
-  relpos::SyntheticBatchOptions synthetic;
-};
-
-TrainingDefaults trainingDefaults() { return {}; }
-
 // Every name of this file that JS sees.
 void registerTraining() {
   emscripten::enum_<relpos::SyntheticTask>("SyntheticTask")
       .value("copy-offset", relpos::SyntheticTask::CopyOffset)
       .value("sum-offset", relpos::SyntheticTask::SumOffset);
   using M = ModelConfig;
-  registerValueObject("ModelConfig", field("vocabSize", &M::vocabSize), field("dModel", &M::dModel),
-                      field("heads", &M::heads), field("layers", &M::layers),
-                      field("ffnWidth", &M::ffnWidth), field("maxDistance", &M::maxDistance),
-                      field("seqLen", &M::seqLen), field("maxBatchSize", &M::maxBatchSize),
-                      field("causal", &M::causal), field("perHeadTables", &M::perHeadTables),
-                      field("seed", &M::seed), field("positionScheme", &M::positionScheme),
-                      field("numBuckets", &M::numBuckets),
-                      field("bucketDistance", &M::bucketDistance));
+  registerSettings("ModelConfig", field("vocabSize", &M::vocabSize), field("dModel", &M::dModel),
+                   field("heads", &M::heads), field("layers", &M::layers),
+                   field("ffnWidth", &M::ffnWidth), field("maxDistance", &M::maxDistance),
+                   field("seqLen", &M::seqLen), field("maxBatchSize", &M::maxBatchSize),
+                   field("causal", &M::causal), field("perHeadTables", &M::perHeadTables),
+                   field("seed", &M::seed), field("positionScheme", &M::positionScheme),
+                   field("numBuckets", &M::numBuckets),
+                   field("bucketDistance", &M::bucketDistance));
   using A = AdamOptions;
-  registerValueObject("AdamOptions", field("learningRate", &A::learningRate),
-                      field("beta1", &A::beta1), field("beta2", &A::beta2),
-                      field("epsilon", &A::epsilon), field("weightDecay", &A::weightDecay),
-                      field("maxGradNorm", &A::maxGradNorm));
+  registerSettings("AdamOptions", field("learningRate", &A::learningRate),
+                   field("beta1", &A::beta1), field("beta2", &A::beta2),
+                   field("epsilon", &A::epsilon), field("weightDecay", &A::weightDecay),
+                   field("maxGradNorm", &A::maxGradNorm));
   using S = SyntheticBatchOptions;
-  registerValueObject("SyntheticBatchOptions", field("task", &S::task), field("offset", &S::offset),
-                      field("vocabSize", &S::vocabSize), field("seqLen", &S::seqLen),
-                      field("batchSize", &S::batchSize), field("seed", &S::seed));
-  using D = TrainingDefaults;
-  registerValueObject("TrainingDefaults", field("model", &D::model), field("adam", &D::adam),
-                      field("synthetic", &D::synthetic));
+  registerSettings("SyntheticBatchOptions", field("task", &S::task), field("offset", &S::offset),
+                   field("vocabSize", &S::vocabSize), field("seqLen", &S::seqLen),
+                   field("batchSize", &S::batchSize), field("seed", &S::seed));
   registerModelHandle<float>("ModelHandleFloat32");
   registerModelHandle<double>("ModelHandleFloat64");
   registerFunctions(bound("checkModelConfig", &checkModelConfigText),
-                    bound("syntheticBatchInto", &syntheticBatchInto),
-                    bound("trainingDefaults", &trainingDefaults));
+                    bound("syntheticBatchInto", &syntheticBatchInto));
 }
 
 }  // namespace

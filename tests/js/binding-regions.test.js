@@ -28,7 +28,7 @@ function block(bytes = 4096) {
 const F64 = Float64Array;
 const I32 = Int32Array;
 const d = core.coreDefaults();
-const t = core.trainingDefaults();
+const t = core.coreDefaults();
 
 // [name, call(block) → the binding's refusal, the region the message must name, what it says]
 const forged = [
@@ -39,7 +39,7 @@ const forged = [
     'localityProfileInto',
     (b) =>
       core.localityProfileInto(
-        d.localityProfile,
+        d.LocalityProfileParams,
         b.region(0, 11, 4, F64),
         b.region(512, 1, 4, F64),
         b.region(1024, 1, 12, F64),
@@ -64,18 +64,22 @@ const forged = [
         tokenBytes: b.region(0, 1, 0, Uint8Array),
         tokenLengths: b.region(0, 1, 0, I32),
       };
-      return core.exampleScenarioInto(d.exampleSizes, d.example, buffers);
+      return core.exampleScenarioInto(d.ExampleSizes, d.ScenarioSettings, buffers);
     },
     'keys needs 192 bytes, 8 reserved',
   ],
-  ['t5BucketsInto', (b) => core.t5BucketsInto(d.t5, b.region(0, 16, 16, I32, 64)), 'out needs 1024 bytes'],
+  ['t5BucketsInto', (b) => core.t5BucketsInto(d.T5BucketParams, b.region(0, 16, 16, I32, 64)), 'out needs 1024 bytes'],
   ['alibiSlopesInto', (b) => core.alibiSlopesInto(b.region(0, 1, 64, F64, 16)), 'out needs 512 bytes'],
-  ['sinusoidalInto', (b) => core.sinusoidalInto(d.sinusoidal, b.region(0, 16, 8, F64, 64)), 'out needs 1024 bytes'],
+  [
+    'sinusoidalInto',
+    (b) => core.sinusoidalInto(d.SinusoidalParams, b.region(0, 16, 8, F64, 64)),
+    'out needs 1024 bytes',
+  ],
   [
     'ropeIntoFloat64',
     (b) =>
       core.ropeIntoFloat64({
-        params: d.rope,
+        params: d.RopeParams,
         x: b.region(0, 4, 4, F64),
         positions: b.region(256, 1, 4, F64),
         out: b.region(512, 4, 2, F64),
@@ -84,7 +88,7 @@ const forged = [
   ],
   [
     'syntheticBatchInto',
-    (b) => core.syntheticBatchInto(t.synthetic, b.region(0, 32, 16, I32, 4), b.region(0, 32, 16, I32)),
+    (b) => core.syntheticBatchInto(t.SyntheticBatchOptions, b.region(0, 32, 16, I32, 4), b.region(0, 32, 16, I32)),
     'tokens needs 2048 bytes, 4 reserved',
   ],
   [
@@ -104,14 +108,14 @@ describe('bindings: a forged region is refused, nothing written', () => {
   });
 
   it('the model: a batch, a sequence and a head region that disagree with it', () => {
-    const handle = new core.ModelHandleFloat32({ ...t.model, seqLen: 8, vocabSize: 10 });
+    const handle = new core.ModelHandleFloat32({ ...t.ModelConfig, seqLen: 8, vocabSize: 10 });
     const b = block();
     const before = core.HEAPF32.slice(
       handle.parameters().address / 4,
       handle.parameters().address / 4 + handle.parameters().rows,
     );
     // Targets forged short, a sequence longer than seqLen, a token outside the vocabulary.
-    expect(handle.trainStep(b.region(0, 2, 8, I32), b.region(64, 2, 8, I32, 4), t.adam).error).toContain(
+    expect(handle.trainStep(b.region(0, 2, 8, I32), b.region(64, 2, 8, I32, 4), t.AdamOptions).error).toContain(
       'targets needs 64 bytes, 4 reserved',
     );
     expect(handle.lossAndGradients(b.region(0, 1, 9, I32), b.region(64, 1, 9, I32)).error).toContain('seqLen');
@@ -122,12 +126,12 @@ describe('bindings: a forged region is refused, nothing written', () => {
       handle.headInputs(0, 0, b.region(0, 4, 16, F64), b.region(0, 4, 16, F64), b.region(0, 4, 16, F64)),
     ).toContain('no sequence');
     expect(handle.forwardSequence(b.region(0, 1, 4, I32))).toBe('');
-    const head = t.model.dModel / t.model.heads;
+    const head = t.ModelConfig.dModel / t.ModelConfig.heads;
     const q = b.region(256, 4, head, Float32Array);
     expect(handle.headInputs(0, 0, q, q, { ...q, bytes: 16 })).toContain('values needs 256 bytes, 16 reserved');
     expect(handle.headInputs(0, 5, q, q, q)).toContain('layer and head');
     expect(handle.relativeKeys(3, 0)).toEqual({ address: 0, rows: 0, cols: 0, bytes: 0 });
-    expect(handle.relativeKeys(0, 1)).toMatchObject({ rows: 2 * t.model.maxDistance + 1, cols: head });
+    expect(handle.relativeKeys(0, 1)).toMatchObject({ rows: 2 * t.ModelConfig.maxDistance + 1, cols: head });
     // No refused call changed the model.
     const after = core.HEAPF32.subarray(
       handle.parameters().address / 4,

@@ -37,7 +37,7 @@ describe('defaults: one source, the core', () => {
   });
 
   it('localityProfile() with no options is the core on its default LocalityProfileParams', () => {
-    const p = core.coreDefaults().localityProfile;
+    const p = core.coreDefaults().LocalityProfileParams;
     const rows = 2 * p.maxDistance + 1;
     const { made, read, free } = regions([
       [rows, p.dK, Float64Array],
@@ -54,7 +54,7 @@ describe('defaults: one source, the core', () => {
 
   it('example() with no options is the core on its default ExampleSizes and ScenarioSettings', () => {
     const d = core.coreDefaults();
-    const { n, dModel, dK, maxDistance } = d.exampleSizes;
+    const { n, dModel, dK, maxDistance } = d.ExampleSizes;
     const rows = 2 * maxDistance + 1;
     const names = ['x', 'queryWeights', 'keyWeights', 'valueWeights', 'relativeKeys', 'relativeValues'];
     const shapes = [
@@ -70,7 +70,7 @@ describe('defaults: one source, the core', () => {
     const { made, read, free } = regions([...all, [1, 0, Uint8Array], [1, 0, Int32Array]]);
     const buffers = Object.fromEntries([...names, ...Object.keys(extra)].map((name, i) => [name, made[i]]));
     [buffers.tokenBytes, buffers.tokenLengths] = made.slice(all.length);
-    expect(core.exampleScenarioInto(d.exampleSizes, d.example, buffers)).toBe('');
+    expect(core.exampleScenarioInto(d.ExampleSizes, d.ScenarioSettings, buffers)).toBe('');
     const api = rp.example({ outputs: [] });
     expect(api.weights.x.data).toEqual(read(buffers.x));
     expect(api.inputs.relKeys.data).toEqual(read(buffers.relativeKeys));
@@ -79,18 +79,18 @@ describe('defaults: one source, the core', () => {
   });
 
   it('createModel, trainStep and syntheticBatch without options are the core on its default structs', () => {
-    const d = core.trainingDefaults();
+    const d = core.coreDefaults();
     const { made, read, free } = regions([
-      [d.synthetic.batchSize, d.synthetic.seqLen, Int32Array],
-      [d.synthetic.batchSize, d.synthetic.seqLen, Int32Array],
+      [d.SyntheticBatchOptions.batchSize, d.SyntheticBatchOptions.seqLen, Int32Array],
+      [d.SyntheticBatchOptions.batchSize, d.SyntheticBatchOptions.seqLen, Int32Array],
     ]);
     const [tokens, targets] = made;
-    expect(core.syntheticBatchInto(d.synthetic, tokens, targets)).toBe('');
+    expect(core.syntheticBatchInto(d.SyntheticBatchOptions, tokens, targets)).toBe('');
     const batch = rp.syntheticBatch();
     expect(batch.tokens).toEqual(read(tokens));
-    const handle = new core.ModelHandleFloat32(d.model);
-    const model = rp.createModel({ vocabSize: d.model.vocabSize });
-    const loss = handle.trainStep(tokens, targets, d.adam).loss;
+    const handle = new core.ModelHandleFloat32(d.ModelConfig);
+    const model = rp.createModel({ vocabSize: d.ModelConfig.vocabSize });
+    const loss = handle.trainStep(tokens, targets, d.AdamOptions).loss;
     expect(model.trainStep(batch).loss).toBe(loss);
     const table = handle.parameterTable();
     const after = read({ ...handle.parameters(), ArrayType: Float32Array });

@@ -4,7 +4,17 @@
 // their defaults from this file without loading the module.
 import { CORE_DEFAULTS } from './core-defaults.js';
 
-const { localityProfile, example, exampleSizes, t5, rope, sinusoidal, model, adam, synthetic } = CORE_DEFAULTS;
+const {
+  LocalityProfileParams: localityProfile,
+  ScenarioSettings: example,
+  ExampleSizes: exampleSizes,
+  T5BucketParams: t5,
+  RopeParams: rope,
+  SinusoidalParams: sinusoidal,
+  ModelConfig: model,
+  AdamOptions: adam,
+  SyntheticBatchOptions: synthetic,
+} = CORE_DEFAULTS;
 
 export const LOCALITY_PROFILE_DEFAULTS = Object.freeze({ ...localityProfile });
 
