@@ -2,7 +2,9 @@
 // output) at d_k = 64 for n in {16, 64, 256, 1024, 2048} and k in {16, n - 1}, for this module
 // (float32, float64) and what a user would compare it with: plain JS typed arrays, TensorFlow.js
 // on its WASM backend, numpy (when /usr/bin/python3 has it), and native builds of the same
-// core (-O3 -msse4.2: the same 128-bit vectors as WASM SIMD; -O3 -march=native). Every ratio is
+// core (-O3 -msse4.2: the same 128-bit vectors as WASM SIMD; -O3 -march=native); at n = 1024,
+// k = 16 also onnxruntime-web's WASM backend on a hand-written ONNX graph of the same attention
+// (bench/onnx-shaw-attention.mjs). Every ratio is
 // the other's time over this module's, from the same run: above 1, this module is faster.
 // Options: --quick (n up to 256), --sizes 64:16,1024:16 (any n:k list).
 import { execFileSync } from 'node:child_process';
@@ -11,6 +13,7 @@ import os from 'node:os';
 import { createRelPos } from '../web/api/index.js';
 import { plainJsAttention } from './plain-js-attention.js';
 import { createTfjsAttention } from './tfjs-attention.js';
+import { createOrtAttention } from './onnx-shaw-attention.mjs';
 import { poolTable, runPoolBench } from './pool-bench.mjs';
 
 const D = 64;
@@ -292,6 +295,36 @@ async function main() {
       () => (cpuUsed.user + cpuUsed.system) / 1000,
     );
     const two = await medianMs(() => rp.attention(m32, { outputs: ['combinedWeights', 'output'] }));
+    const cpuMs = (run) => async () => {
+      cpuStart = process.cpuUsage();
+      await run();
+      cpuUsed = process.cpuUsage(cpuStart);
+    };
+    const readCpu = () => (cpuUsed.user + cpuUsed.system) / 1000;
+    // onnxruntime-web's WebAssembly backend on the same inputs (the output only, as its graph
+    // computes), against relpos asked for the output alone; checked against relpos's output.
+    const outputOnly = () => rp.attention(m32, { outputs: ['output'], views: true });
+    const outputCpu = await medianMs(cpuMs(outputOnly), readCpu);
+    const ort = await createOrtAttention({ n, k, dk: D, dv: D });
+    let ortRows = [['onnxruntime-web: not installed (scripts/bench-setup.sh installs it)', '—']];
+    if (ort) {
+      const ortOutput = await ort.run(m32);
+      const ours = rp.attention(m32, { outputs: ['output'] }).output.data;
+      const differs = ours.reduce((worst, x, i) => Math.max(worst, Math.abs(x - ortOutput[i])), 0);
+      const ortMs = await medianMs(() => ort.run(m32));
+      const ortCpu = await medianMs(
+        cpuMs(() => ort.run(m32)),
+        readCpu,
+      );
+      ort.dispose();
+      ortRows = [
+        [`relpos, outputs: ['output'], views (CPU ms ${fmt(outputCpu)})`, fmt(await medianMs(outputOnly))],
+        [
+          `onnxruntime-web ${ort.version} WASM backend, 1 thread, the output (hand-written ONNX graph; max |difference| from relpos ${differs.toExponential(1)}; CPU ms ${fmt(ortCpu)}, ${(ortCpu / outputCpu).toFixed(2)}× relpos's)`,
+          fmt(ortMs),
+        ],
+      ];
+    }
     const panels = Object.values(reused).filter((m) => m?.data?.length === n * n);
     const allocate = await medianMs(() => {
       for (let p = 0; p < panels.length; p += 1) {
@@ -315,6 +348,7 @@ async function main() {
         ["attention(inputs, { outputs: ['combinedWeights', 'output'] }): 1 panel fresh", fmt(two)],
         [`no WASM: ${panels.length} new Float32Array(n²), first touch of each page`, fmt(allocate)],
         [`no WASM: ${panels.length} × copying n² floats into existing arrays`, fmt(copy)],
+        ...ortRows,
       ],
     );
   }

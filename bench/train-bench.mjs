@@ -185,7 +185,7 @@ async function main() {
   }
   const gemm = runGemmBench();
   console.log(
-    '\nGFLOP/s of the GEMM micro-kernel per build (bench/gemm-bench.mjs: the kernels modules called wasm to wasm, as the core calls them; CPU time, packing not timed)\n',
+    "\nGFLOP/s of the GEMM micro-kernel per build (bench/gemm-bench.mjs: the kernels modules called wasm to wasm by the core's two product loops; CPU time; the packing of B not timed for A·B, the panel copies of each depth pass timed for Aᵀ·B)\n",
   );
   const gflop = (x) => (x === undefined ? '— (this engine has no relaxed SIMD)' : x.toFixed(1));
   printTable(

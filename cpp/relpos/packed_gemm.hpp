@@ -1,11 +1,13 @@
-// The two big matrix products of attention (Q K^T and W V), written as a register-blocked kernel
-// over 128-bit vectors: Eigen 3.4 has no WebAssembly SIMD backend, and its generic product
-// reaches 10-20 GFLOP/s there. The same source compiles to WASM SIMD (with -msimd128) and to SSE
+// The core's matrix products (the attention's Q K^T, W V and position terms; the model's forward
+// products and weight gradients), all through the one register-blocked micro-kernel of
+// relpos/kernels/ over 128-bit vectors: Eigen 3.4 has no WebAssembly SIMD backend, and its
+// generic product reaches 10-20 GFLOP/s there. The same source compiles to WASM SIMD and to SSE
 // natively, through the compiler's vector extensions, so the native build runs the same kernel.
 //
 // C = alpha · A · B (+ C), A row-major (any row stride), B packed once into column panels of
 // kPanelWidth<T> columns (K x width, zero-padded), so the kernel streams both operands
 // contiguously: each step multiplies a few rows of A (one scalar each, broadcast) by one panel row.
+// C += Aᵀ B reads A by columns and packs B a depth pass at a time (addTransposedProduct).
 #pragma once
 
 #include "relpos/matrix_types.hpp"
@@ -50,5 +52,23 @@ class PackedRight {
 template <typename T>
 void multiplyPacked(ConstMatrixRef<T> a, const PackedRight<T>& b, T alpha, bool accumulate,
                     MatrixRef<T> out, Index firstRow = 0, Index firstPanel = 0);
+
+// Depth per pass of addTransposedProduct: a pass's panels of b (128 rows × 8 floats = 4 KiB
+// each) stay in L1 across the rows of c.
+constexpr Index kTransposedPassDepth = 128;
+
+// Values of the `panels` workspace that addTransposedProduct needs for b with `cols` columns.
+template <typename T>
+constexpr Index transposedProductWorkspace(Index cols) {
+  return kTransposedPassDepth * ((cols + kPanelWidth<T> - 1) / kPanelWidth<T> * kPanelWidth<T>);
+}
+
+// c += aᵀ · b, a (depth × m) and b (depth × n) row-major with any row strides, c (m × n), without
+// transposing a: each depth pass of b is copied into zero-padded panels in `panels`
+// (transposedProductWorkspace<T>(n) values, allocated by the caller once), then every block of
+// 4 columns of a (4 rows of c) runs the micro-kernel over them. Each element's pass sums in
+// order of depth; passes add to c in order.
+template <typename T>
+void addTransposedProduct(ConstMatrixRef<T> a, ConstMatrixRef<T> b, MatrixRef<T> c, T* panels);
 
 }  // namespace relpos

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
@@ -12,28 +13,13 @@
 
 namespace relpos::simd {
 
-typedef float Float4 __attribute__((vector_size(16)));
-typedef double Double2 __attribute__((vector_size(16)));
-typedef std::int32_t Int4 __attribute__((vector_size(16)));
-typedef std::int64_t Long2 __attribute__((vector_size(16)));
-typedef std::uint32_t UInt4 __attribute__((vector_size(16)));
-typedef std::uint64_t ULong2 __attribute__((vector_size(16)));
-
+// The 128-bit vector of T's lanes, and same-width signed and unsigned integer vectors.
 template <typename T>
-struct VectorOf;
-template <>
-struct VectorOf<float> {
-  using type = Float4;
-  using integer = Int4;
-  using unsignedInteger = UInt4;
-  using unsignedLane = std::uint32_t;
-};
-template <>
-struct VectorOf<double> {
-  using type = Double2;
-  using integer = Long2;
-  using unsignedInteger = ULong2;
-  using unsignedLane = std::uint64_t;
+struct VectorOf {
+  using unsignedLane = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  typedef T type __attribute__((vector_size(16)));
+  typedef std::make_signed_t<unsignedLane> integer __attribute__((vector_size(16)));
+  typedef unsignedLane unsignedInteger __attribute__((vector_size(16)));
 };
 
 template <typename T>

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "relpos/simd_vectors.hpp"
 
@@ -30,37 +31,6 @@ constexpr double kQD[4] = {3.00198505138664455042E-6, 2.52448340349684104192E-3,
 constexpr float kFlushF = kExpFlushBelow<float>;
 constexpr double kFlushD = kExpFlushBelow<double>;
 
-float expScalar(float x) {
-  if (std::isnan(x)) return x;  // (converting NaN to an integer below would be undefined)
-  if (x < kFlushF) return 0.0F;
-  const float m = std::nearbyint(x * kLog2eF);
-  float r = x - m * kLn2HiF;
-  r = r - m * kLn2LoF;
-  float p = kPF[0];
-  for (int c = 1; c < 6; ++c) p = p * r + kPF[c];
-  const float y = (p * (r * r) + r) + 1.0F;
-  const auto bits = static_cast<std::uint32_t>(static_cast<std::int32_t>(m) + 127) << 23;
-  float scale = 0.0F;
-  std::memcpy(&scale, &bits, sizeof scale);
-  return y * scale;
-}
-
-double expScalar(double x) {
-  if (std::isnan(x)) return x;  // (converting NaN to an integer below would be undefined)
-  if (x < kFlushD) return 0.0;
-  const double m = std::nearbyint(x * kLog2eD);
-  double r = x - m * kLn2HiD;
-  r = r - m * kLn2LoD;
-  const double rr = r * r;
-  const double px = r * ((kPD[0] * rr + kPD[1]) * rr + kPD[2]);
-  const double q = ((kQD[0] * rr + kQD[1]) * rr + kQD[2]) * rr + kQD[3];
-  const double y = 1.0 + 2.0 * (px / (q - px));
-  const auto bits = static_cast<std::uint64_t>(static_cast<std::int64_t>(m) + 1023) << 52;
-  double scale = 0.0;
-  std::memcpy(&scale, &bits, sizeof scale);
-  return y * scale;
-}
-
 // The vector kernels: the same steps on 128-bit vectors (relpos/simd_vectors.hpp), in WASM SIMD
 // and natively. The constants are made once per call and kept in registers (splatRealized).
 template <typename T>
@@ -82,6 +52,45 @@ struct ExpScalars {
 constexpr double kPQD[7] = {kPD[0], kPD[1], kPD[2], kQD[0], kQD[1], kQD[2], kQD[3]};
 constexpr ExpScalars<float> kExpF{kFlushF, kLog2eF, kRoundF, kLn2HiF, kLn2LoF, kPF, 6, 127};
 constexpr ExpScalars<double> kExpD{kFlushD, kLog2eD, kRoundD, kLn2HiD, kLn2LoD, kPQD, 7, 1023};
+
+// exp(r) on |r| <= ln 2 / 2, for one value or a vector of them (V = T or simd::Vec<T>, the
+// coefficients as V): float, 1 + r + r^2 p(r); double, Cephes's 1 + 2 r P / (Q - r P). The same
+// operations in both, so the scalar and the vector exp round alike.
+template <typename T, typename V>
+V expOfReduced(V r, const V* poly, V one, V two) {
+  if constexpr (sizeof(T) == 4) {
+    V p = poly[0];
+    for (int i = 1; i < 6; ++i) p = p * r + poly[i];
+    return (p * (r * r) + r) + one;
+  } else {
+    const V rr = r * r;
+    const V px = r * ((poly[0] * rr + poly[1]) * rr + poly[2]);
+    const V q = ((poly[3] * rr + poly[4]) * rr + poly[5]) * rr + poly[6];
+    return one + two * (px / (q - px));
+  }
+}
+
+// exp(x) one value at a time: the steps of expVector below, with nearbyint for the rounding.
+template <typename T>
+T expScalarOf(T x, const ExpScalars<T>& s) {
+  using Bits = simd::UIntLane<T>;
+  using Signed = std::make_signed_t<Bits>;
+  constexpr int mantissaBits = sizeof(T) == 4 ? 23 : 52;
+  if (std::isnan(x)) return x;  // (converting NaN to an integer below would be undefined)
+  if (x < s.flush) return T(0);
+  const T m = std::nearbyint(x * s.log2e);
+  T r = x - m * s.ln2Hi;
+  r = r - m * s.ln2Lo;
+  const T y = expOfReduced<T>(r, s.poly, T(1), T(2));
+  const auto bits = static_cast<Bits>(static_cast<Signed>(m) + static_cast<Signed>(s.exponentBias))
+                    << mantissaBits;
+  T scale = 0;
+  std::memcpy(&scale, &bits, sizeof scale);
+  return y * scale;
+}
+
+float expScalar(float x) { return expScalarOf(x, kExpF); }
+double expScalar(double x) { return expScalarOf(x, kExpD); }
 
 template <typename T>
 ExpConstants<T> makeExpConstants(const ExpScalars<T>& s) {
@@ -108,20 +117,6 @@ ExpConstants<double> expConstants(double /*tag*/) { return makeExpConstants(kExp
 // WASM SIMD), and 2^m is (m + bias) shifted into the exponent field (on unsigned lanes: the
 // clamped inputs keep m in range, and wrap-around is defined). Lanes below the flush point are
 // computed at it, then zeroed.
-// exp(r) on |r| <= ln 2 / 2: float, 1 + r + r^2 p(r); double, Cephes's 1 + 2 r P / (Q - r P).
-simd::Float4 expOfReduced(simd::Float4 r, const ExpConstants<float>& c) {
-  simd::Float4 p = c.poly[0];
-  for (int i = 1; i < 6; ++i) p = p * r + c.poly[i];
-  return (p * (r * r) + r) + c.one;
-}
-
-simd::Double2 expOfReduced(simd::Double2 r, const ExpConstants<double>& c) {
-  const simd::Double2 rr = r * r;
-  const simd::Double2 px = r * ((c.poly[0] * rr + c.poly[1]) * rr + c.poly[2]);
-  const simd::Double2 q = ((c.poly[3] * rr + c.poly[4]) * rr + c.poly[5]) * rr + c.poly[6];
-  return c.one + c.two * (px / (q - px));
-}
-
 template <typename T>
 simd::Vec<T> expVector(simd::Vec<T> input, const ExpConstants<T>& c) {
   constexpr int mantissaBits = sizeof(T) == 4 ? 23 : 52;
@@ -133,7 +128,7 @@ simd::Vec<T> expVector(simd::Vec<T> input, const ExpConstants<T>& c) {
   r = r - m * c.ln2Lo;
   const simd::Vec<T> twoToM =
       (simd::Vec<T>)(((simd::UIntVec<T>)t - c.exponentBias) << mantissaBits);
-  const simd::Vec<T> e = expOfReduced(r, c) * twoToM;
+  const simd::Vec<T> e = expOfReduced<T>(r, c.poly, c.one, c.two) * twoToM;
   return (simd::Vec<T>)((simd::IntVec<T>)e & ~flushed);
 }
 

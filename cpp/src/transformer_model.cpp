@@ -6,7 +6,6 @@
 #include <type_traits>
 
 #include "relpos/exp_kernels.hpp"
-#include "relpos/kernels/gemm_f32_4x8.hpp"
 #include "relpos/numpy_random.hpp"
 #include "relpos/relative_offsets.hpp"
 #include "relpos/simd_vectors.hpp"
@@ -141,87 +140,6 @@ T rowMaximum(const T* row, Index count) {
   return maximum;
 }
 
-// The weight gradients' product c += aᵀ b, with a (depth x m) and b (depth x n) row-major, depth
-// = the batch's rows, without transposing a: per step p, 4 scalars of a's row p (4 rows of c)
-// times 8 values of b's row p (a panel of c), accumulated in 128-bit vectors; depth in passes,
-// each pass's slice of b copied into contiguous panels that stay in L1 across the rows of c.
-constexpr Index kPassDepth = 128;
-
-template <typename T, int Rows>
-void transposedLeftKernel(Index depth, const T* a, Index lda, const T* b, Index ldb, T* c,
-                          Index ldc) {
-  using simd::load;
-  using simd::store;
-  using simd::Vec;
-  constexpr int lanes = simd::kLanes<T>;
-  Vec<T> sum[Rows][2] = {};
-  for (Index p = 0; p < depth; ++p) {
-    const Vec<T> b0 = load(b + p * ldb);
-    const Vec<T> b1 = load(b + p * ldb + lanes);
-#pragma GCC unroll 4
-    for (int r = 0; r < Rows; ++r) {
-      const T ar = a[p * lda + r];
-      sum[r][0] += ar * b0;
-      sum[r][1] += ar * b1;
-    }
-  }
-  for (int r = 0; r < Rows; ++r) {
-    T* row = c + r * ldc;
-    store(row, load(row) + sum[r][0]);
-    store(row + lanes, load(row + lanes) + sum[r][1]);
-  }
-}
-
-// A pass's slice of b (passDepth x the full panels) is first copied into contiguous panels of
-// `width` columns (`panels`, kPassDepth x n rounded up): b's rows can be far apart (a row of the
-// logits' gradient is 8 KB at V = 2000), and reading 8 values from each of 128 rows would touch
-// 128 pages per panel.
-template <typename T>
-__attribute__((noinline)) void addTransposedLeftProduct(ConstMatrixRef<T> a, ConstMatrixRef<T> b,
-                                                        MatrixRef<T> c, T* panels) {
-  constexpr Index width = 2 * simd::kLanes<T>;
-  const Index depth = a.rows(), m = a.cols(), n = b.cols();
-  const Index lda = a.outerStride(), ldb = b.outerStride(), ldc = c.outerStride();
-  const Index fullCols = n / width * width;
-  for (Index p0 = 0; p0 < depth; p0 += kPassDepth) {
-    const Index passDepth = std::min(kPassDepth, depth - p0);
-    const T* aPass = a.data() + p0 * lda;
-    const T* bPass = b.data() + p0 * ldb;
-    for (Index p = 0; p < passDepth; ++p) {
-      const T* row = bPass + p * ldb;
-      for (Index j = 0; j < fullCols; j += width) {
-        T* to = panels + (j / width) * passDepth * width + p * width;
-        simd::store(to, simd::load(row + j));
-        simd::store(to + width / 2, simd::load(row + j + width / 2));
-      }
-    }
-    for (Index j = 0; j < fullCols; j += width) {
-      const T* panel = panels + (j / width) * passDepth * width;
-      Index i = 0;
-      for (; i + 4 <= m; i += 4) {
-        if constexpr (std::is_same_v<T, float>) {  // c += aᵀ b: the micro-kernel, alpha 1
-          relpos_gemm_f32_4x8(static_cast<int>(passDepth), aPass + i, 1, static_cast<int>(lda),
-                              panel, 1.0F, 1, c.data() + i * ldc + j, static_cast<int>(ldc));
-        } else {
-          transposedLeftKernel<T, 4>(passDepth, aPass + i, lda, panel, width,
-                                     c.data() + i * ldc + j, ldc);
-        }
-      }
-      for (; i < m; ++i) {
-        transposedLeftKernel<T, 1>(passDepth, aPass + i, lda, panel, width, c.data() + i * ldc + j,
-                                   ldc);
-      }
-    }
-    for (Index j = fullCols; j < n; ++j) {  // the last columns, fewer than a panel
-      for (Index i = 0; i < m; ++i) {
-        T sum = 0;
-        for (Index p = 0; p < passDepth; ++p) sum += aPass[p * lda + i] * bPass[p * ldb + j];
-        c(i, j) += sum;
-      }
-    }
-  }
-}
-
 }  // namespace
 
 template <typename T>
@@ -313,7 +231,7 @@ TransformerModel<T>::TransformerModel(const ModelConfig& config) : config_(confi
   // The packed right operand (always a weight matrix or its transpose) reaches its largest size
   // now, not during a step: depth x the columns rounded up to whole panels.
   constexpr Index panel = kPanelWidth<T>;
-  passPanels_.setZero(kPassDepth * std::max({V, f, d, n}));
+  passPanels_.setZero(transposedProductWorkspace<T>(std::max({V, f, d, n})));
   const auto padded = [](Index cols) { return (cols + panel - 1) / panel * panel; };
   packed_.reserve(
       std::max({d * padded(V), V * padded(d), d * padded(f), f * padded(d), d * padded(d),
@@ -363,7 +281,7 @@ void TransformerModel<T>::gemm(ConstMatrixRef<T> a, bool transposeA, ConstMatrix
   if (transposeA) {
     // Only the weight gradients: out += aᵀ b.
     assert(accumulate && !transposeB && alpha == T(1));
-    addTransposedLeftProduct<T>(a, b, out, passPanels_.data());
+    addTransposedProduct<T>(a, b, out, passPanels_.data());
     return;
   }
   { multiplyPacked<T>(a, packed_, alpha, accumulate, out); }
@@ -468,9 +386,9 @@ __attribute__((noinline)) void TransformerModel<T>::attentionBackward(int layer,
       // d values = wᵀ dz, d a^V += buckets(w)ᵀ dz
       auto dv = headSlice(dValues_, b, h, n);
       dv.setZero();
-      addTransposedLeftProduct<T>(w, dz, dv, passPanels_.data());
+      addTransposedProduct<T>(w, dz, dv, passPanels_.data());
       bucket<T>(w, k, buckets);
-      addTransposedLeftProduct<T>(buckets, dz, gV, passPanels_.data());
+      addTransposedProduct<T>(buckets, dz, gV, passPanels_.data());
       // d scores (softmax backward), with the 1/sqrt(d_k) folded in
       for (Index i = 0; i < n; ++i) {
         const T dot = w.row(i).dot(dW.row(i));
@@ -483,8 +401,8 @@ __attribute__((noinline)) void TransformerModel<T>::attentionBackward(int layer,
       product(buckets, aK, false, dq, true);
       auto dkey = headSlice(dKeys_, b, h, n);
       dkey.setZero();
-      addTransposedLeftProduct<T>(dW, q, dkey, passPanels_.data());
-      addTransposedLeftProduct<T>(buckets, q, gK, passPanels_.data());
+      addTransposedProduct<T>(dW, q, dkey, passPanels_.data());
+      addTransposedProduct<T>(buckets, q, gK, passPanels_.data());
     }
   }
 }
@@ -547,7 +465,7 @@ void TransformerModel<T>::schemeAttentionBackward(int layer, int sequences, int 
       product(dz, values, true, dW, false);  // d weights = dz vᵀ
       auto dv = headSlice(dValues_, b, h, n);
       dv.setZero();
-      addTransposedLeftProduct<T>(w, dz, dv, passPanels_.data());
+      addTransposedProduct<T>(w, dz, dv, passPanels_.data());
       T* gBiases = gradients_.data() + lp.bucketBiases + h * config_.numBuckets;
       for (Index i = 0; i < n; ++i) {
         const T dot = w.row(i).dot(dW.row(i));
@@ -561,7 +479,7 @@ void TransformerModel<T>::schemeAttentionBackward(int layer, int sequences, int 
       product(dW, keys, false, dq, false);  // d queries = dS k
       auto dkey = headSlice(dKeys_, b, h, n);
       dkey.setZero();
-      addTransposedLeftProduct<T>(dW, q, dkey, passPanels_.data());  // d keys = dSᵀ q
+      addTransposedProduct<T>(dW, q, dkey, passPanels_.data());  // d keys = dSᵀ q
       if (scheme == PositionScheme::kRope) {  // back through the rotation: its transpose
         rotate(dq, true);
         rotate(dkey, true);

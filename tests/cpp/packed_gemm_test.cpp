@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <tuple>
 
 #include "test_matrices.hpp"
@@ -104,6 +105,62 @@ TEST(PackedGemm, RepackingSmallerReusesStorage) {
   const Matrix<float> expected = a * bt.transpose();
   EXPECT_LE(maxRelativeError(out, expected), 2e-6F);
 }
+
+// c += aᵀ b (the weight gradients): (depth, m, n) at the edges of its 4-column blocks of a,
+// 8- and 4-column panels and 128-deep passes, a and b strided (blocks of wider matrices).
+class TransposedShapes : public ::testing::TestWithParam<std::tuple<int, int, int>> {};
+
+template <typename T>
+Matrix<T> transposedProduct(Index depth, Index m, Index n, Matrix<T>* aOut, Matrix<T>* bOut) {
+  const Matrix<T> wideA = randomMatrix<T>(depth, m + 3, 8);
+  const Matrix<T> wideB = randomMatrix<T>(depth, n + 5, 9);
+  *aOut = wideA.middleCols(1, m);
+  *bOut = wideB.middleCols(2, n);
+  Matrix<T> c = Matrix<T>::Ones(m, n);
+  Vector<T> panels(transposedProductWorkspace<T>(n));
+  addTransposedProduct<T>(wideA.middleCols(1, m), wideB.middleCols(2, n), c, panels.data());
+  return c;
+}
+
+TEST_P(TransposedShapes, MatchesEigenInBothPrecisions) {
+  const auto [depth, m, n] = GetParam();
+  Matrix<float> af, bf;
+  const Matrix<float> cf = transposedProduct<float>(depth, m, n, &af, &bf);
+  EXPECT_LE(maxRelativeError(cf, Matrix<float>((af.transpose() * bf).array() + 1.0F)),
+            tolerance<float>());
+  Matrix<double> ad, bd;
+  const Matrix<double> cd = transposedProduct<double>(depth, m, n, &ad, &bd);
+  EXPECT_LE(maxRelativeError(cd, Matrix<double>((ad.transpose() * bd).array() + 1.0)),
+            tolerance<double>());
+}
+
+// Natively the kernel is built with -ffp-contract=off: each element is the sum of each pass in
+// order of depth, each step rounded, added to c pass after pass, bit for bit.
+TEST_P(TransposedShapes, FloatIsTheOrderedSumBitForBit) {
+  const auto [depth, m, n] = GetParam();
+  Matrix<float> a, b;
+  const Matrix<float> c = transposedProduct<float>(depth, m, n, &a, &b);
+  for (Index i = 0; i < m; ++i) {
+    for (Index j = 0; j < n; ++j) {
+      float total = 1.0F;
+      for (Index p0 = 0; p0 < depth; p0 += kTransposedPassDepth) {
+        float sum = 0.0F;
+        for (Index p = p0; p < std::min<Index>(depth, p0 + kTransposedPassDepth); ++p) {
+          const float product = a(p, i) * b(p, j);
+          sum += product;
+        }
+        total = sum + total;
+      }
+      ASSERT_EQ(c(i, j), total) << i << ", " << j;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, TransposedShapes,
+                         ::testing::Values(std::make_tuple(1, 1, 1), std::make_tuple(3, 5, 7),
+                                           std::make_tuple(128, 4, 8), std::make_tuple(129, 5, 9),
+                                           std::make_tuple(300, 7, 17), std::make_tuple(2, 13, 16),
+                                           std::make_tuple(257, 3, 33)));
 
 }  // namespace
 }  // namespace relpos

@@ -7,6 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
+import { plainKernelsBase64 } from '../../dist/relpos-kernels-wasm.mjs';
+import { checkGemmEdges } from './kernels/gemm-edges.mjs';
 
 const CHILD = fileURLToPath(new URL('./kernels/twin-run.mjs', import.meta.url));
 const U = 2 ** -24; // float32's unit roundoff
@@ -69,6 +71,16 @@ describe('kernels', () => {
     const close = (a, b, tolerance) => a.every((x, index) => Math.abs(x - b[index]) <= tolerance);
     expect(close(twin.relaxed.random.combinedWeights, twin.plain.random.combinedWeights, 1e-5)).toBe(true);
     expect(close(twin.relaxed.random.output, twin.plain.random.output, 1e-4)).toBe(true);
+  });
+
+  test('the micro-kernel at every blocking edge: plain = the ordered float32 sum bit for bit, relaxed within the bound', () => {
+    const all = { cases: 672, notOrderedSum: 0, outsideBound: 0, touchedOutside: 0 };
+    expect(checkGemmEdges(Buffer.from(plainKernelsBase64, 'base64'))).toEqual(all); // this Node
+    expect(twin.edges.plain).toEqual(all); // and with the flag
+    const { notOrderedSum, ...rest } = twin.edges.relaxed;
+    expect(rest).toEqual({ cases: 672, outsideBound: 0, touchedOutside: 0 });
+    // fused somewhere exactly where the hardware fuses (the probe of the previous test)
+    expect(notOrderedSum > 0).toBe(twin.fused.relaxed !== 0);
   });
 
   test('a call split by rows gives the same bits as the whole call in both builds (the pool relies on it)', () => {

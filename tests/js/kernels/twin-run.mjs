@@ -2,6 +2,8 @@
 // runs relaxed SIMD only with it): the same problems on a relaxed-kernels and a plain-kernels
 // instance; prints their results as JSON for the test to compare.
 import { createRelPos } from 'relpos-wasm';
+import { plainKernelsBase64, relaxedKernelsBase64 } from '../../../dist/relpos-kernels-wasm.mjs';
+import { checkGemmEdges } from './gemm-edges.mjs';
 
 const relaxed = await createRelPos({ kernels: 'relaxed' });
 const plain = await createRelPos({ kernels: 'plain' });
@@ -97,6 +99,10 @@ function splitAgrees(rp) {
 process.stdout.write(
   JSON.stringify({
     automatic: automatic.kernels,
+    edges: {
+      relaxed: checkGemmEdges(Buffer.from(relaxedKernelsBase64, 'base64')),
+      plain: checkGemmEdges(Buffer.from(plainKernelsBase64, 'base64')),
+    },
     fused: { relaxed: fusedProbe(relaxed), plain: fusedProbe(plain) },
     splitAgrees: { relaxed: splitAgrees(relaxed), plain: splitAgrees(plain) },
     relaxed: run(relaxed),
