@@ -262,8 +262,10 @@ export class AttentionFigure {
       : this.view && wrap.isConnected
         ? labelRoom(this.view.labels, colours.font || 'sans-serif', wrap.clientWidth)
         : null;
+    // Not drawn while not rendered (in a closed <details>): its owner redraws when it opens.
+    const rendered = wrap.isConnected && (wrap.checkVisibility?.() ?? true);
     return {
-      width: wrap.isConnected ? heatmapWidth(wrap.clientWidth, this.maxSide, 1, labelSpace) : 0,
+      width: rendered ? heatmapWidth(wrap.clientWidth, this.maxSide, 1, labelSpace) : 0,
       colours,
       maxSide: this.maxSide,
       fontScale: 1,

@@ -4,6 +4,7 @@
 // shift and RoPE-layout inputs are wired by controls.js like every control. In the iframe view
 // (?embed=1) the section shows only when ?panels= names `schemes`.
 import { createSchemesFigure, drawSchemesFigure } from '../figures/schemes-figure.js';
+import { CONTROLS } from '../settings/settings.js';
 import { MAX_SCHEMES, SCHEME_IDS, SCHEME_INFO, computeSchemesView, parseSchemes } from '../views/schemes-view.js';
 
 const $ = (id) => document.getElementById(id);
@@ -42,6 +43,27 @@ export function startSchemesSection({ rp, embed, panelsAsked, getState, setState
     result.classList.add('schemes-flash');
   });
 
+  // The m asked for (typed, or in the link) when it is outside 1…16: the experiment's sentence says
+  // which m it ran with, and this note beside the box says why.
+  const { min: shiftMin, max: shiftMax } = CONTROLS.shift;
+  const askedShift = (text) => {
+    const asked = Number(String(text).trim());
+    return String(text).trim() !== '' && Number.isFinite(asked) ? asked : null;
+  };
+  let asked = askedShift(new URLSearchParams(location.search).get('shift') ?? '');
+  $('shift').addEventListener('input', () => {
+    asked = askedShift($('shift').value);
+  });
+  function showShiftNote(ran) {
+    const note = $('schemes-shift-note');
+    const clamped = asked !== null && asked !== ran;
+    const text = clamped
+      ? `m = ${asked} is outside ${shiftMin} to ${shiftMax} filler tokens: the experiment ran with m = ${ran}.`
+      : '';
+    if (note.textContent !== text) note.textContent = text;
+    note.hidden = !clamped;
+  }
+
   let reported = '';
   let shown = null;
   // Drawn in a task of its own, after the panels above: a control change never waits for it.
@@ -73,6 +95,7 @@ export function startSchemesSection({ rp, embed, panelsAsked, getState, setState
       // 2 to MAX_SCHEMES columns: the last two cannot be unticked, one more cannot be ticked.
       box.disabled = box.checked ? ids.length <= 2 : ids.length >= MAX_SCHEMES;
     }
+    showShiftNote(state.shift); // the m the experiment runs with (view.shift)
     const key = JSON.stringify([state, ids, section.clientWidth]);
     if (shown === key) return;
     shown = key;
