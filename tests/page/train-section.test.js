@@ -181,6 +181,14 @@ describe('the training section', () => {
     expect(await drawn(page, '#train-verdict-history canvas')).toBe(true);
     await page.waitForFunction(() => document.querySelector('.relpos-train').dataset.sentenceDrawn);
     expect(await drawn(page, '#train-figure-combinedWeights canvas')).toBe(true);
+    // "park" is outside the vocabulary: marked * in a label drawn whole, and the caption says why.
+    expect(await page.textContent('#train-sentence .train-caption')).toMatch(
+      /on your words \(\d+ not in its 500-word vocabulary, marked \*: it sees <unk> there\)/,
+    );
+    for (const panel of ['combinedWeights', 'positionBiases']) {
+      const layout = JSON.parse(await page.getAttribute(`#train-figure-${panel} canvas`, 'data-layout'));
+      expect(layout.labelsCut, panel).toBe(0);
+    }
     // The trained panels' captions name no control the section lacks, nor a mask its task has not.
     expect(await page.textContent('#train-figure-positionBiases .relpos-caption')).toContain(
       'the query qi changes from row to row',
