@@ -142,6 +142,16 @@ describe('the training section', () => {
     ]) {
       expect(await drawn(page, id), id).toBe(true);
     }
+    // A light ↔ dark change draws the plots again in the new scheme's label and grid colours
+    // (the model is paused: nothing else changes them), and back.
+    const plots = ['#train-loss canvas', '#train-profile canvas', '#train-handbook canvas'];
+    const light = await Promise.all(plots.map((id) => canvasHash(page, id)));
+    await page.emulateMedia({ colorScheme: 'dark' });
+    for (const [index, id] of plots.entries())
+      await expect.poll(() => canvasHash(page, id), { message: id }).not.toBe(light[index]);
+    await page.emulateMedia({ colorScheme: 'light' });
+    for (const [index, id] of plots.entries())
+      await expect.poll(() => canvasHash(page, id), { message: id }).toBe(light[index]);
     const table = await readings(page);
     expect(table.asymmetry).toMatch(/layer 0, head 1/);
     // The handbook's profile is localityProfile()'s u·aᴷ[c] (no second 1/√dₖ), and its caption says so.
