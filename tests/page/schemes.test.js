@@ -35,6 +35,26 @@ describe('position schemes side by side', () => {
     await page.waitForSelector('#schemes-section[data-drawn]');
     const ids = ['shaw', 't5', 'alibi', 'rope', 'sinusoidal'];
     expect(await columnIds(page)).toEqual(ids);
+    // Each column's biases and weights shown; its offset plot, the shift drawn and the facts' charts
+    // one click away, drawn when shown.
+    const visible = (selector) => page.$$eval(selector, (list) => list.map((c) => c.checkVisibility()));
+    expect(
+      await visible('.schemes-column canvas[data-panel="bias"], .schemes-column canvas[data-panel="weights"]'),
+    ).toEqual(Array(10).fill(true));
+    expect(await visible('canvas[data-panel="profile"], canvas[data-panel^="shift-"], .schemes-facts canvas')).toEqual(
+      Array(5 * 4 + 3).fill(false),
+    );
+    expect(await page.getAttribute('#schemes-more', 'aria-expanded')).toBe('false');
+    const drawnBefore = Number(await page.getAttribute('#schemes-section', 'data-drawn'));
+    await page.click('#schemes-more');
+    await page.waitForFunction(
+      (n) => Number(document.getElementById('schemes-section').dataset.drawn) > n,
+      drawnBefore,
+    );
+    expect(await page.getAttribute('#schemes-more', 'aria-expanded')).toBe('true');
+    expect(await visible('canvas[data-panel="profile"], canvas[data-panel^="shift-"], .schemes-facts canvas')).toEqual(
+      Array(5 * 4 + 3).fill(true),
+    );
     for (const id of ids) {
       for (const panel of ['bias', 'weights', 'profile', 'shift-before', 'shift-after']) {
         expect(
@@ -83,7 +103,7 @@ describe('position schemes side by side', () => {
       offsetSpread = Math.max(offsetSpread, Math.max(...diagonal) - Math.min(...diagonal));
     }
     const ropeCell =
-      /moves a cell’s bias by up to (\S+) \(the same cell, a new query; the (\S+) of the plot above compares the cells of one offset, each with its own query and key\)$/.exec(
+      /moves a cell’s bias by up to (\S+) \(the same cell, a new query; the (\S+) of its “Profile over offsets” compares the cells of one offset, each with its own query and key\)$/.exec(
         cells.rope[0],
       );
     expect(ropeCell, cells.rope[0]).not.toBeNull();

@@ -35,7 +35,20 @@ export function startSchemesSection({ rp, embed, panelsAsked, getState, setState
     });
     return box;
   });
+  // Each column's biases and weights are open; its offset plot, the shift drawn and the facts'
+  // charts one click away (drawn again when shown: a hidden canvas has no width to draw to).
+  const more = $('schemes-more');
+  const showMore = (open) => {
+    more.setAttribute('aria-expanded', String(open));
+    $('schemes-figure').classList.toggle('schemes-less', !open);
+    shown = null;
+  };
+  more.addEventListener('click', () => {
+    showMore(more.getAttribute('aria-expanded') !== 'true');
+    update(getState());
+  });
   $('schemes-run-shift').addEventListener('click', () => {
+    showMore(true); // the experiment's matrices are among the charts it opens
     setState({});
     const result = $('schemes-figure').querySelector('.schemes-table');
     result.classList.remove('schemes-flash');
