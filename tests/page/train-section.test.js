@@ -142,6 +142,14 @@ describe('the training section', () => {
     ]) {
       expect(await drawn(page, id), id).toBe(true);
     }
+    // The figures beyond the first look are one click away, and opened they take their full width.
+    expect(await page.$eval('#train-more', (details) => details.open)).toBe(false);
+    expect(await page.isVisible('#train-loss canvas')).toBe(true);
+    expect(await page.isVisible('#train-history canvas')).toBe(false);
+    await page.click('#train-more > summary');
+    await expect
+      .poll(() => page.$eval('#train-history canvas', (c) => c.getBoundingClientRect().width))
+      .toBeGreaterThan(300);
     // A light ↔ dark change draws the plots again in the new scheme's label and grid colours
     // (the model is paused: nothing else changes them), and back.
     const plots = ['#train-loss canvas', '#train-profile canvas', '#train-handbook canvas'];

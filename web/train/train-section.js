@@ -343,6 +343,7 @@ export function mountTrainSection(
   resize.observe(lab);
   const scheme = doc.defaultView?.matchMedia?.('(prefers-color-scheme: dark)');
   scheme?.addEventListener('change', redraw);
+  figures.more.addEventListener('toggle', () => figures.more.open && redraw());
 
   client.command({ type: 'init', corpusUrl, task, preset });
   return {
