@@ -44,6 +44,9 @@ describe('position schemes side by side', () => {
     expect(await visible('canvas[data-panel="profile"], canvas[data-panel^="shift-"], .schemes-facts canvas')).toEqual(
       Array(5 * 4 + 3).fill(false),
     );
+    // The shift's sentence stays; the caption of its matrices goes with them.
+    expect(await visible('.schemes-shift')).toEqual(Array(5).fill(true));
+    expect(await visible('.schemes-shift-block .schemes-caption')).toEqual(Array(5).fill(false));
     expect(await page.getAttribute('#schemes-more', 'aria-expanded')).toBe('false');
     const drawnBefore = Number(await page.getAttribute('#schemes-section', 'data-drawn'));
     await page.click('#schemes-more');
