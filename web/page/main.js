@@ -62,6 +62,7 @@ class Page {
       panelIds: shown.ids,
       numbered: !embed,
       controls: !embed, // the iframe view hides the controls: its captions do not name them
+      onlyRendered: !embed, // panels 5–6 wait, closed, under "More panels"
       onSelect: (offset, cell) => this.#select(offset, cell),
       onPresent: () => this.url.schedule(), // ?present=<panel> keeps the present view
     });
