@@ -88,6 +88,25 @@ describe('custom elements', () => {
     await page.waitForFunction(() =>
       document.getElementById('profile').shadowRoot.querySelector('.relpos-caption').textContent.includes('σ = 3'),
     );
+    // The element has no checkboxes: its captions name none ("tick it"), and the causal mask only
+    // when its attribute is on.
+    const captions = () =>
+      inShadow(page, 'attention', 'figure', (nodes) =>
+        nodes.map((n) => [n.dataset.panel, n.querySelector('.relpos-caption').textContent]),
+      );
+    await page.evaluate(() =>
+      document.getElementById('attention').setAttribute('panels', 'position-biases content-weights'),
+    );
+    await expect.poll(async () => (await captions()).length).toBe(2);
+    const [[, biases], [, weights]] = await captions();
+    expect(biases).toContain('a diagonal is constant only with the same query in every row.');
+    expect(biases).not.toMatch(/tick/);
+    expect(weights).not.toContain('causal mask');
+    await page.evaluate(() => document.getElementById('attention').setAttribute('causal', ''));
+    await expect
+      .poll(async () => (await captions())[1][1])
+      .toContain('under the causal mask, keys after the query (j > i) get weight 0');
+    expect((await captions())[0][1]).not.toMatch(/tick/);
     await context.close();
   });
 

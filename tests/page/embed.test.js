@@ -138,9 +138,10 @@ describe('dist/relpos.html, the self-contained page', () => {
     await page.waitForSelector('body[data-ready="true"]');
     await page.waitForFunction(() => !document.body.dataset.busy);
     expect(await page.evaluate(() => window.relposPage.computedBy())).toBe('worker');
-    expect(await page.getAttribute('#figure-offsets canvas', 'aria-label')).toContain(
-      '1024 by 7 heatmap in offset space',
-    ); // k = 3: columns −3…3
+    await page.click('#more-panels > summary'); // panel 6 is under "More panels"
+    await expect
+      .poll(() => page.getAttribute('#figure-offsets canvas', 'aria-label'))
+      .toContain('1024 by 7 heatmap in offset space'); // k = 3: columns −3…3
     expect(problems).toEqual([]);
     await context.close();
   });

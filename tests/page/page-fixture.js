@@ -7,20 +7,21 @@ export const SITE = new URL('../../build/site/', import.meta.url).pathname;
 
 /**
  * Starts the server and browser for the calling test file; `env.open(query, options)` opens the
- * page (options: the browser context's, and `closedSettings: true` to leave "More settings" as a
- * reader first sees it; by default the tests open it, as a reader does with one click, to reach
- * its controls).
+ * page (options: the browser context's, `closedSettings: true` to leave "More settings" and
+ * `closedPanels: true` to leave "More panels" closed, as a reader first sees them; by default the
+ * tests open both, as a reader does with one click each, to reach the controls and panels 5–8).
  */
 export function usePage() {
   const env = {};
   beforeAll(async () => {
     env.server = await serveFolder(SITE);
     env.browser = await launchBrowser();
-    env.open = async (query = '', { closedSettings = false, ...options } = {}) => {
+    env.open = async (query = '', { closedSettings = false, closedPanels = false, ...options } = {}) => {
       const opened = await openPage(env.browser, `${env.server.url}${query}`, options);
       await opened.page.waitForSelector('body[data-ready="true"]');
       if (!closedSettings)
         await opened.page.evaluate(() => document.getElementById('more-settings')?.setAttribute('open', ''));
+      if (!closedPanels) await openMorePanels(opened.page);
       return opened;
     };
   });
@@ -29,6 +30,21 @@ export function usePage() {
     await env.server?.close();
   });
   return env;
+}
+
+/** Opens "More panels" (panels 5–8), as a click on it does, and waits until they are drawn. */
+export async function openMorePanels(page) {
+  const opened = await page.evaluate(() => {
+    const drawer = document.getElementById('more-panels');
+    if (!drawer || drawer.open || document.body.classList.contains('embed')) return false;
+    drawer.open = true;
+    return true;
+  });
+  if (opened)
+    await page.waitForFunction(() => {
+      const canvas = document.querySelector('#figure-offsets canvas');
+      return !canvas || canvas.dataset.layout !== undefined || document.body.dataset.busy === 'true';
+    });
 }
 
 export const MATRIX_PANELS = [

@@ -11,16 +11,16 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
 const SENTENCE = '?tokens=the+cat+sat+on+the+mat+and+then+it+saw+the+big+brown+waterfall&k=2'; // n = 14
 
 const panelBoxes = (page) =>
-  page.$$eval('#panels > figure', (list) =>
+  page.$$eval('#panels > figure, #more-panels-grid > figure', (list) =>
     list.map((figure) => ({ id: figure.dataset.panel, ...figure.getBoundingClientRect().toJSON() })),
   );
 
 describe('the width of the screen is used', () => {
   // Beside the story: a sentence of 14 words two a row at 1280 px, three at 1920 px; 30 positions
-  // get panels at least 580 px wide.
+  // get panels at least 580 px wide. Panels 1–4, then 5–6 under "More panels" (opened).
   for (const [width, height, query, n, rows, side] of [
     [1280, 800, SENTENCE, 14, 3, 220],
-    [1920, 1080, SENTENCE, 14, 2, 270],
+    [1920, 1080, SENTENCE, 14, 3, 270], // panels 1–3, panel 4, then 5–6
     [1280, 800, '?n=30', 30, 6, 520],
     [1920, 1080, '?n=30', 30, 3, 520],
   ]) {

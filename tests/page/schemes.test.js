@@ -3,11 +3,17 @@
 // shift experiment drawn, one colour scale shared by default, RoPE's fixed-content diagonals, the
 // columns' panels aligned, "Longer than trained" from one click; its table says what the page
 // computed, its URL state round-trips, and the iframe view shows it alone when asked.
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { screenshot } from './browser.js';
-import { canvasHash, usePage } from './page-fixture.js';
+import { createRelPos } from 'relpos-wasm';
+import { formatSignificant } from '../../web/views/panels.js';
+import { canvasHash, pageExample, usePage } from './page-fixture.js';
 
 const env = usePage();
+let rp;
+beforeAll(async () => {
+  rp = await createRelPos();
+});
 
 const columnIds = (page) => page.$$eval('.schemes-column', (list) => list.map((c) => c.dataset.scheme));
 const tableCells = (page) =>
@@ -29,6 +35,29 @@ describe('position schemes side by side', () => {
     await page.waitForSelector('#schemes-section[data-drawn]');
     const ids = ['shaw', 't5', 'alibi', 'rope', 'sinusoidal'];
     expect(await columnIds(page)).toEqual(ids);
+    // Each column's biases and weights shown; its offset plot, the shift drawn and the facts' charts
+    // one click away, drawn when shown.
+    const visible = (selector) => page.$$eval(selector, (list) => list.map((c) => c.checkVisibility()));
+    expect(
+      await visible('.schemes-column canvas[data-panel="bias"], .schemes-column canvas[data-panel="weights"]'),
+    ).toEqual(Array(10).fill(true));
+    expect(await visible('canvas[data-panel="profile"], canvas[data-panel^="shift-"], .schemes-facts canvas')).toEqual(
+      Array(5 * 4 + 3).fill(false),
+    );
+    // The shift's sentence stays; the caption of its matrices goes with them.
+    expect(await visible('.schemes-shift')).toEqual(Array(5).fill(true));
+    expect(await visible('.schemes-shift-block .schemes-caption')).toEqual(Array(5).fill(false));
+    expect(await page.getAttribute('#schemes-more', 'aria-expanded')).toBe('false');
+    const drawnBefore = Number(await page.getAttribute('#schemes-section', 'data-drawn'));
+    await page.click('#schemes-more');
+    await page.waitForFunction(
+      (n) => Number(document.getElementById('schemes-section').dataset.drawn) > n,
+      drawnBefore,
+    );
+    expect(await page.getAttribute('#schemes-more', 'aria-expanded')).toBe('true');
+    expect(await visible('canvas[data-panel="profile"], canvas[data-panel^="shift-"], .schemes-facts canvas')).toEqual(
+      Array(5 * 4 + 3).fill(true),
+    );
     for (const id of ids) {
       for (const panel of ['bias', 'weights', 'profile', 'shift-before', 'shift-after']) {
         expect(
@@ -56,7 +85,34 @@ describe('position schemes side by side', () => {
       expect(await drawnColours(page, `.schemes-facts canvas[data-panel="${panel}"]`), panel).toBeGreaterThan(3);
     const cells = await tableCells(page);
     // depends on the query? translation-invariant? parameters, extrapolation
-    expect(cells.shaw[0]).toMatch(/^yes: other queries move the bias/);
+    expect(cells.shaw[0]).toMatch(/^yes: every query swapped for another draw moves a cell’s bias/);
+    // RoPE's two spreads, each named for what it compares, recomputed here with the API: one cell
+    // with every query redrawn (seed + 1), and the cells of one offset (the plot's note).
+    const ex = pageExample(rp, {});
+    const n = 6;
+    const ropeBias = (q) => {
+      const run = (position) => rp.attention({ q, k: ex.inputs.k, v: ex.inputs.v, position }).combinedScores.data;
+      const rope = run({ scheme: 'rope', layout: 'interleaved' });
+      const plain = run({ scheme: 'none' });
+      return rope.map((value, c) => value - plain[c]);
+    };
+    const before = ropeBias(ex.inputs.q);
+    const after = ropeBias({ rows: n, cols: 4, data: rp.randn(43, n * 4) });
+    const moved = Math.max(...before.map((value, c) => Math.abs(value - after[c])));
+    let offsetSpread = 0;
+    for (let o = -(n - 1); o < n; o += 1) {
+      const diagonal = [];
+      for (let i = Math.max(0, -o); i < n && i + o < n; i += 1) diagonal.push(before[i * n + i + o]);
+      offsetSpread = Math.max(offsetSpread, Math.max(...diagonal) - Math.min(...diagonal));
+    }
+    const ropeCell =
+      /moves a cell’s bias by up to (\S+) \(the same cell, a new query; the (\S+) of its “Profile over offsets” compares the cells of one offset, each with its own query and key\)$/.exec(
+        cells.rope[0],
+      );
+    expect(ropeCell, cells.rope[0]).not.toBeNull();
+    expect(ropeCell[1]).toBe(formatSignificant(moved, 2));
+    expect(ropeCell[2]).toBe(formatSignificant(offsetSpread, 2));
+    expect(ropeCell[1]).not.toBe(ropeCell[2]);
     expect(cells.t5[0]).toBe('no: other queries leave the bias unchanged');
     expect(cells.alibi[0]).toBe('no: other queries leave the bias unchanged');
     expect(cells.rope[0]).toMatch(/^yes/);
@@ -173,6 +229,24 @@ describe('position schemes side by side', () => {
     await page.waitForSelector('#schemes-section[data-drawn]');
     expect(await columnIds(page)).toEqual(['shaw', 't5', 'alibi', 'rope', 'sinusoidal']);
     expect(await page.textContent('#notes')).toMatch(/schemes must be 2 to 5 of/);
+    // m past 16 runs with 16, and the note beside the box says so: the same sentence as m = 16.
+    expect(await page.isHidden('#schemes-shift-note')).toBe(true);
+    await page.goto(`${env.server.url}?schemes=shaw,sinusoidal&shift=16`);
+    await page.waitForSelector('#schemes-section[data-drawn]');
+    const at16 = await page.textContent('#schemes-column-sinusoidal .schemes-shift');
+    expect(at16).toContain('with 16 filler tokens in front');
+    expect(await page.isHidden('#schemes-shift-note')).toBe(true);
+    await page.fill('#shift', '200');
+    await expect
+      .poll(() => page.textContent('#schemes-shift-note'))
+      .toBe('m = 200 is outside 1 to 16 filler tokens: the experiment ran with m = 16.');
+    expect(await page.isVisible('#schemes-shift-note')).toBe(true);
+    expect(await page.textContent('#schemes-column-sinusoidal .schemes-shift')).toBe(at16);
+    await page.goto(`${env.server.url}?schemes=shaw,sinusoidal&shift=0`);
+    await page.waitForSelector('#schemes-section[data-drawn]');
+    expect(await page.textContent('#schemes-shift-note')).toBe(
+      'm = 0 is outside 1 to 16 filler tokens: the experiment ran with m = 1.',
+    );
     expect(problems).toEqual([]);
     await context.close();
   }, 60_000);

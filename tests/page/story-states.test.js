@@ -183,23 +183,83 @@ const LESSON = {
 };
 
 describe('every story step, from every starting state', () => {
-  test('the lesson on the first screen: at 1280 × 800 and 1920 × 1080, unscrolled, panel 2 (the biases) and panel 1 (at 1920 panel 3) are drawn in view', async () => {
+  test('the lesson on the first screen: at 1280 × 800 and 1920 × 1080, unscrolled, panel 2 (the biases) and panel 1 (at 1920 panel 3) are drawn in view; on a phone the idea, then panel 2 drawn, then the controls', async () => {
     for (const viewport of [VIEW.viewport, { width: 1920, height: 1080 }]) {
-      const { page, context, problems } = await env.open('', { viewport });
+      const { page, context, problems } = await env.open('', { viewport, closedPanels: true });
       expect(await page.evaluate(() => scrollY)).toBe(0);
       await expectDrawnOnScreen(page, 'positionBiases');
-      await expectDrawnOnScreen(page, viewport.width >= 1920 ? 'contentWeights' : 'contentScores');
+      for (const panel of viewport.width >= 1920 ? ['contentScores', 'contentWeights'] : ['contentScores'])
+        await expectDrawnOnScreen(page, panel);
       expect(problems).toEqual([]);
       await context.close();
     }
+    const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, closedPanels: true };
+    const { page, context, problems } = await env.open('', phone);
+    await expectDrawnOnScreen(page, 'positionBiases');
+    const top = (selector) => page.$eval(selector, (el) => el.getBoundingClientRect().top);
+    const idea = await page.$eval('.idea-sentence', (el) => el.getBoundingClientRect());
+    expect(idea.top).toBeGreaterThanOrEqual(0);
+    expect(idea.bottom).toBeLessThanOrEqual(await top('#figure-positionBiases canvas'));
+    expect(await top('section.controls')).toBeGreaterThan(await top('#figure-positionBiases canvas'));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390); // nothing sideways
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test('panels 5–8 wait under “More panels”, closed: a click draws them; a link or ?present= naming one opens it', async () => {
+    const { page, context, problems } = await env.open('', { ...VIEW, closedPanels: true });
+    const drawn = (id) => page.$eval(`#figure-${id} canvas`, (c) => c.dataset.layout !== undefined);
+    const inDrawer = (id) => page.$eval(`#figure-${id}`, (f) => Boolean(f.closest('#more-panels')));
+    for (const id of ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights']) {
+      expect(await inDrawer(id)).toBe(false);
+      expect(await drawn(id)).toBe(true);
+    }
+    for (const id of ['difference', 'offsets', 'tables', 'profile']) expect(await inDrawer(id), id).toBe(true);
+    expect(await page.$eval('#more-panels', (d) => d.open)).toBe(false);
+    expect(await drawn('difference')).toBe(false);
+    await page.click('#more-panels > summary');
+    await expect.poll(() => drawn('difference')).toBe(true);
+    expect(await drawn('offsets')).toBe(true);
+    const profileColours = () =>
+      page.$eval('#profile-canvas', (c) => {
+        const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+        const colours = new Set();
+        for (let i = 0; i < data.length; i += 4 * 31) colours.add(`${data[i]},${data[i + 1]},${data[i + 2]}`);
+        return colours.size;
+      });
+    expect(await profileColours()).toBeGreaterThan(4);
+    // A link to a figure in the drawer, and ?present= of a panel in it, open the drawer.
+    await page.goto(`${env.server.url}?k=2#figure-offsets`);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.$eval('#more-panels', (d) => d.open)).toBe(true);
+    await expectDrawnOnScreen(page, 'offsets');
+    await page.goto(`${env.server.url}?present=difference`);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.$eval('#more-panels', (d) => d.open)).toBe(true);
+    expect(await page.$eval('#figure-difference', (f) => f.classList.contains('relpos-presenting'))).toBe(true);
+    await expectDrawnOnScreen(page, 'difference');
+    // The iframe view keeps every panel it is asked for in its own grid, no drawer.
+    await page.goto(`${env.server.url}?embed=1&panels=offsets,profile`);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.$eval('#more-panels', (d) => getComputedStyle(d).display)).toBe('none');
+    expect(await page.$$eval('#panels > figure:not([hidden])', (figures) => figures.map((f) => f.id))).toEqual([
+      'figure-offsets',
+      'figure-profile',
+    ]);
+    expect(await drawn('offsets')).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
   });
 
   test('from a fresh page: the lesson’s settings, the named panel drawn on screen, every number the API’s', async () => {
-    const { page, context, problems } = await env.open('', VIEW);
+    // "More panels" closed, as a reader first sees it: step 5 opens it for panel 7.
+    const { page, context, problems } = await env.open('', { ...VIEW, closedPanels: true });
     const expected = {};
     for (const name of STEPS) {
-      await page.goto(env.server.url);
-      await page.waitForSelector('body[data-ready="true"]');
+      if (name !== STEPS[0]) {
+        await page.goto(env.server.url); // fresh again (the first step's page is fresh already)
+        await page.waitForSelector('body[data-ready="true"]');
+      }
       await press(page, name);
       const s = await settingsOf(page);
       const text = await revealOf(page, name);
@@ -237,10 +297,12 @@ describe('every story step, from every starting state', () => {
   });
 
   test('from a perturbed page (causal, k = 0, same query, random table, bump 2, handbook numbers): the same', async () => {
-    const { page, context, problems } = await env.open(PERTURBED, VIEW);
+    const { page, context, problems } = await env.open(PERTURBED, { ...VIEW, closedPanels: true });
     for (const name of STEPS) {
-      await page.goto(`${env.server.url}${PERTURBED}`);
-      await page.waitForSelector('body[data-ready="true"]');
+      if (name !== STEPS[0]) {
+        await page.goto(`${env.server.url}${PERTURBED}`);
+        await page.waitForSelector('body[data-ready="true"]');
+      }
       await press(page, name);
       expect(await settingsOf(page), name).toEqual(env.expected[name].s);
       expect(await revealOf(page, name), name).toBe(env.expected[name].text);
@@ -267,7 +329,11 @@ describe('every story step, from every starting state', () => {
 
   test('right after each other step: the same', async () => {
     // Instant scrolling (a reader's reduced-motion setting), so the circuit takes less time.
-    const { page, context, problems } = await env.open(PERTURBED, { ...VIEW, reducedMotion: 'reduce' });
+    const { page, context, problems } = await env.open(PERTURBED, {
+      ...VIEW,
+      reducedMotion: 'reduce',
+      closedPanels: true,
+    });
     for (let index = 0; index < CIRCUIT.length; index += 1) {
       const name = STEPS[CIRCUIT[index]];
       await press(page, name);

@@ -142,6 +142,24 @@ describe('the training section', () => {
     ]) {
       expect(await drawn(page, id), id).toBe(true);
     }
+    // The figures beyond the first look are one click away, and opened they take their full width.
+    expect(await page.$eval('#train-more', (details) => details.open)).toBe(false);
+    expect(await page.isVisible('#train-loss canvas')).toBe(true);
+    expect(await page.isVisible('#train-history canvas')).toBe(false);
+    await page.click('#train-more > summary');
+    await expect
+      .poll(() => page.$eval('#train-history canvas', (c) => c.getBoundingClientRect().width))
+      .toBeGreaterThan(300);
+    // A light ↔ dark change draws the plots again in the new scheme's label and grid colours
+    // (the model is paused: nothing else changes them), and back.
+    const plots = ['#train-loss canvas', '#train-profile canvas', '#train-handbook canvas'];
+    const light = await Promise.all(plots.map((id) => canvasHash(page, id)));
+    await page.emulateMedia({ colorScheme: 'dark' });
+    for (const [index, id] of plots.entries())
+      await expect.poll(() => canvasHash(page, id), { message: id }).not.toBe(light[index]);
+    await page.emulateMedia({ colorScheme: 'light' });
+    for (const [index, id] of plots.entries())
+      await expect.poll(() => canvasHash(page, id), { message: id }).toBe(light[index]);
     const table = await readings(page);
     expect(table.asymmetry).toMatch(/layer 0, head 1/);
     // The handbook's profile is localityProfile()'s u·aᴷ[c] (no second 1/√dₖ), and its caption says so.
@@ -181,6 +199,14 @@ describe('the training section', () => {
     expect(await drawn(page, '#train-verdict-history canvas')).toBe(true);
     await page.waitForFunction(() => document.querySelector('.relpos-train').dataset.sentenceDrawn);
     expect(await drawn(page, '#train-figure-combinedWeights canvas')).toBe(true);
+    // "park" is outside the vocabulary: marked * in a label drawn whole, and the caption says why.
+    expect(await page.textContent('#train-sentence .train-caption')).toMatch(
+      /on your words \(\d+ not in its 500-word vocabulary, marked \*: it sees <unk> there\)/,
+    );
+    for (const panel of ['combinedWeights', 'positionBiases']) {
+      const layout = JSON.parse(await page.getAttribute(`#train-figure-${panel} canvas`, 'data-layout'));
+      expect(layout.labelsCut, panel).toBe(0);
+    }
     // The trained panels' captions name no control the section lacks, nor a mask its task has not.
     expect(await page.textContent('#train-figure-positionBiases .relpos-caption')).toContain(
       'the query qi changes from row to row',

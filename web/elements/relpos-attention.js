@@ -108,7 +108,13 @@ export class RelposAttentionElement extends RelposBaseElement {
       this.shadow.append(this.grid);
       this.figure = matrix
         ? new MatrixFigure({ container: this.grid, overlay: this.shadow })
-        : new AttentionFigure({ container: this.grid, overlay: this.shadow, panelIds: ids, numbered: false });
+        : new AttentionFigure({
+            container: this.grid,
+            overlay: this.shadow,
+            panelIds: ids,
+            numbered: false,
+            controls: false, // no checkboxes: its captions name no control (the causal mask only when on)
+          });
       this.panelKey = key;
     }
     if (matrix) {

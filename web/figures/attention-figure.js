@@ -81,7 +81,9 @@ export class AttentionFigure {
   /**
    * container: where the figures go; panelIds: which PANELS, in order; overlay: where the
    * tooltip and the live readout go; onSelect(offset | null): the selected cell's clipped offset;
-   * controls: whether the page beside it has the causal and same-query controls its captions name.
+   * controls: whether the page beside it has the causal and same-query controls its captions name;
+   * onlyRendered: draw only the panels rendered (not in a closed <details>), the owner drawing
+   * again when one opens.
    */
   constructor({
     container,
@@ -89,11 +91,13 @@ export class AttentionFigure {
     overlay = container,
     numbered = true,
     controls = true,
+    onlyRendered = false,
     onSelect = () => {},
     onPresent = () => {},
   }) {
     this.panels = PANELS.filter((panel) => panelIds.includes(panel.id));
     this.captionContext = { controls }; // what panel.caption(view, context) may name
+    this.onlyRendered = onlyRendered;
     this.onSelect = onSelect;
     this.maxSide = 560; // the largest matrix side, in CSS px
     this.view = null;
@@ -262,8 +266,11 @@ export class AttentionFigure {
       : this.view && wrap.isConnected
         ? labelRoom(this.view.labels, colours.font || 'sans-serif', wrap.clientWidth)
         : null;
+    // With `onlyRendered`, a panel not rendered (in a closed <details>) is not drawn: its owner
+    // draws again when it opens.
+    const rendered = wrap.isConnected && (!this.onlyRendered || (wrap.checkVisibility?.() ?? true));
     return {
-      width: wrap.isConnected ? heatmapWidth(wrap.clientWidth, this.maxSide, 1, labelSpace) : 0,
+      width: rendered ? heatmapWidth(wrap.clientWidth, this.maxSide, 1, labelSpace) : 0,
       colours,
       maxSide: this.maxSide,
       fontScale: 1,

@@ -50,8 +50,13 @@ const FIGURES = `
 .relpos-panel h2 { display: flex; align-items: baseline; gap: 8px; font-size: 1.05rem; margin: 0 0 4px; }
 .relpos-number { display: inline-grid; place-items: center; min-width: 1.5em; height: 1.5em; border-radius: 50%;
   background: var(--relpos-accent); color: var(--relpos-accent-fg); font-size: 0.8rem; }
-.relpos-caption { margin: 0 0 8px; font-size: 0.88rem; color: var(--relpos-muted); min-height: 4.2em; }
-.relpos-canvas-wrap { width: 100%; border-radius: 4px; margin-top: auto; }
+/* The title, then the figure, then its caption: the matrices of one row start level below their
+   one-line titles, whatever their captions' lengths (the caption's length only moves what is under it). */
+.relpos-panel > figcaption { display: contents; }
+.relpos-caption { order: 2; margin: 8px 0 0; font-size: 0.88rem; color: var(--relpos-muted); }
+.relpos-canvas-wrap { order: 1; width: 100%; border-radius: 4px; }
+.relpos-panel > :not(figcaption, .relpos-canvas-wrap) { order: 3; }
+.relpos-panel > .relpos-actions { margin-top: auto; padding-top: 8px; }
 .relpos-canvas-wrap:focus-visible { outline: 3px solid var(--relpos-accent); outline-offset: 2px; }
 .relpos-panel canvas { display: block; margin: 0 auto; touch-action: pan-y; font-family: inherit; }
 .relpos-actions { display: flex; flex-wrap: wrap; gap: 8px; margin-top: 8px; }

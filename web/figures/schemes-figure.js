@@ -349,9 +349,10 @@ function tableRow(doc, view, entry) {
     row.append(header, cell);
     return row;
   }
+  // Two different spreads, so both are named: one cell with another query, and cells of one offset.
   const query =
     entry.queryDependence > 1e-9
-      ? `yes: other queries move the bias by up to ${fmt(entry.queryDependence)}`
+      ? `yes: every query swapped for another draw moves a cell’s bias by up to ${fmt(entry.queryDependence)} (the same cell, a new query; the ${fmt(entry.profile.spread)} of its “Profile over offsets” compares the cells of one offset, each with its own query and key)`
       : 'no: other queries leave the bias unchanged';
   const invariant =
     entry.shiftDifference <= 1e-12

@@ -22,6 +22,13 @@ const $ = (id) => document.getElementById(id);
 /** Above this many positions the panels are at least 580 px wide (style.css .panels.roomy). */
 const ROOMY_FROM = 24;
 
+/**
+ * The panels one click away, under "More panels" (the lesson's panels 1–4 stay open): a link, a
+ * story step or ?present= that names one opens the drawer.
+ */
+const DRAWER_PANELS = ['difference', 'offsets'];
+const DRAWER_FIGURES = new Set([...DRAWER_PANELS, 'tables', 'profile']);
+
 /** Brings the figure a story step names into view and outlines it for a moment. */
 function showStoryTarget(figure) {
   if (!figure) return;
@@ -54,10 +61,13 @@ class Page {
       overlay: document.querySelector('main'),
       panelIds: shown.ids,
       numbered: !embed,
+      controls: !embed, // the iframe view hides the controls: its captions do not name them
+      onlyRendered: !embed, // panels 5–6 wait, closed, under "More panels"
       onSelect: (offset, cell) => this.#select(offset, cell),
       onPresent: () => this.url.schedule(), // ?present=<panel> keeps the present view
     });
     this.sides = new SideFigures({ embed, ids: shown.ids });
+    if (!embed) this.#wireDrawer();
     this.#wireSections(new URLSearchParams(location.search).has('panels') ? shown.ids : []);
     this.url = startUrlWriter({ embed, getState: () => this.state, presenting: () => this.figure.presenting });
     this.compute = new ViewCompute({
@@ -116,11 +126,41 @@ class Page {
     document.dispatchEvent(new CustomEvent('relpos-drawn', { detail }));
   }
 
+  /** Opens "More panels" (if closed) and draws what it holds now, so that it can be scrolled to at once. */
+  openDrawer() {
+    const drawer = $('more-panels');
+    if (!drawer || drawer.open) return;
+    drawer.open = true;
+    if (this.compute.view) this.draw(true);
+  }
+
+  /** Panels 5–6 join the tables and the profile in "More panels"; opened, they are drawn. */
+  #wireDrawer() {
+    const drawer = $('more-panels');
+    const grid = $('more-panels-grid');
+    for (const id of DRAWER_PANELS) {
+      const figure = $(`figure-${id}`);
+      if (figure) grid.append(figure);
+    }
+    drawer.addEventListener('toggle', () => drawer.open && this.compute.view && this.draw(true));
+    // A link to a figure in the drawer (#figure-offsets) opens it and goes there.
+    const followHash = () => {
+      const id = decodeURIComponent(location.hash.slice(1));
+      if (!id.startsWith('figure-') || !DRAWER_FIGURES.has(id.slice(7))) return;
+      this.openDrawer();
+      $(id)?.scrollIntoView();
+    };
+    addEventListener('hashchange', followHash);
+    this.followHash = followHash;
+  }
+
   /** The first draw, ?present=, and what redraws the view. */
   start(notes) {
     const presentAsked = new URLSearchParams(location.search).get('present');
     this.notes.set(notes);
+    if (presentAsked && DRAWER_FIGURES.has(presentAsked)) $('more-panels').open = true; // drawn by update()
     this.update();
+    this.followHash?.();
     if (presentAsked && !this.figure.present(presentAsked)) {
       const ids = this.figure.panels.map((p) => p.id).join(', ');
       this.notes.set([`Link corrected: present: unknown ${presentAsked}; choose from ${ids}.`]);
@@ -154,7 +194,11 @@ class Page {
       settingsOf: attentionSettings,
       setState: (next) => this.change(next),
       selectCell: (cell) => this.figure.select(cell, { panelId: null }),
-      showPanel: (id) => showStoryTarget($(`figure-${id}`)),
+      showPanel: (id) => {
+        if (DRAWER_FIGURES.has(id)) this.openDrawer();
+        showStoryTarget($(`figure-${id}`));
+      },
+      openPanels: (ids) => ids.some((id) => DRAWER_FIGURES.has(id)) && this.openDrawer(),
       tokensInput: $('tokens'),
     });
   }
@@ -188,11 +232,18 @@ class Page {
   }
 
   #drawSides(force) {
+    if (!this.#sidesShown()) return; // drawn when "More panels" opens
     this.#drawProfile(force);
     this.sides.drawTables(this.compute.view, this.#selectedCell);
   }
 
+  /** The profile and the tables are in "More panels" on the page, in the grid in the iframe view. */
+  #sidesShown() {
+    return this.embed || $('more-panels').open;
+  }
+
   #drawProfile(force) {
+    if (!this.#sidesShown()) return;
     // In the iframe view the profile shrinks with the fit.
     const height = this.fit ? Math.min(260, Math.max(120, this.fit.side + 60)) : 260;
     this.sides.drawProfile(this.compute.view, this.state, this.#highlightOffset, { height, force });
@@ -201,8 +252,8 @@ class Page {
   /** A short sentence's panels sit two or three a row; long ones (and the long view) get wide panels. */
   #sizePanels(view) {
     const roomy = !this.embed && (view.long || view.n > ROOMY_FROM); // the iframe view has its own grid
-    const panels = $('panels');
-    if (panels.classList.contains('roomy') !== roomy) panels.classList.toggle('roomy', roomy);
+    for (const panels of [$('panels'), $('more-panels-grid')])
+      if (panels.classList.contains('roomy') !== roomy) panels.classList.toggle('roomy', roomy);
   }
 
   #maxSide() {

@@ -4,6 +4,7 @@
 // shift and RoPE-layout inputs are wired by controls.js like every control. In the iframe view
 // (?embed=1) the section shows only when ?panels= names `schemes`.
 import { createSchemesFigure, drawSchemesFigure } from '../figures/schemes-figure.js';
+import { CONTROLS } from '../settings/settings.js';
 import { MAX_SCHEMES, SCHEME_IDS, SCHEME_INFO, computeSchemesView, parseSchemes } from '../views/schemes-view.js';
 
 const $ = (id) => document.getElementById(id);
@@ -34,13 +35,47 @@ export function startSchemesSection({ rp, embed, panelsAsked, getState, setState
     });
     return box;
   });
+  // Each column's biases and weights are open; its offset plot, the shift drawn and the facts'
+  // charts one click away (drawn again when shown: a hidden canvas has no width to draw to).
+  const more = $('schemes-more');
+  const showMore = (open) => {
+    more.setAttribute('aria-expanded', String(open));
+    $('schemes-figure').classList.toggle('schemes-less', !open);
+    shown = null;
+  };
+  more.addEventListener('click', () => {
+    showMore(more.getAttribute('aria-expanded') !== 'true');
+    update(getState());
+  });
   $('schemes-run-shift').addEventListener('click', () => {
+    showMore(true); // the experiment's matrices are among the charts it opens
     setState({});
     const result = $('schemes-figure').querySelector('.schemes-table');
     result.classList.remove('schemes-flash');
     void result.offsetWidth; // restart the highlight
     result.classList.add('schemes-flash');
   });
+
+  // The m asked for (typed, or in the link) when it is outside 1…16: the experiment's sentence says
+  // which m it ran with, and this note beside the box says why.
+  const { min: shiftMin, max: shiftMax } = CONTROLS.shift;
+  const askedShift = (text) => {
+    const asked = Number(String(text).trim());
+    return String(text).trim() !== '' && Number.isFinite(asked) ? asked : null;
+  };
+  let asked = askedShift(new URLSearchParams(location.search).get('shift') ?? '');
+  $('shift').addEventListener('input', () => {
+    asked = askedShift($('shift').value);
+  });
+  function showShiftNote(ran) {
+    const note = $('schemes-shift-note');
+    const clamped = asked !== null && asked !== ran;
+    const text = clamped
+      ? `m = ${asked} is outside ${shiftMin} to ${shiftMax} filler tokens: the experiment ran with m = ${ran}.`
+      : '';
+    if (note.textContent !== text) note.textContent = text;
+    note.hidden = !clamped;
+  }
 
   let reported = '';
   let shown = null;
@@ -73,6 +108,7 @@ export function startSchemesSection({ rp, embed, panelsAsked, getState, setState
       // 2 to MAX_SCHEMES columns: the last two cannot be unticked, one more cannot be ticked.
       box.disabled = box.checked ? ids.length <= 2 : ids.length >= MAX_SCHEMES;
     }
+    showShiftNote(state.shift); // the m the experiment runs with (view.shift)
     const key = JSON.stringify([state, ids, section.clientWidth]);
     if (shown === key) return;
     shown = key;

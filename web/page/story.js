@@ -69,7 +69,7 @@ export function derangement(n, seed) {
 }
 
 /**
- * Each step: the panel it names, and run(view, lesson, own) → { state, text }: the state the page
+ * Each step: the panel it names (and `also`, the panels its reveal refers to), and run(view, lesson, own) → { state, text }: the state the page
  * is put into and the reveal, computed in it. `lesson` is lessonState() (or on the reader's
  * tokens when `own`); `view(state)` computes a state's view.
  */
@@ -102,6 +102,7 @@ const STEPS = {
   },
   'same-query': {
     panel: 'positionBiases',
+    also: ['profile'], // the reveal compares with panel 8
     run(view, lesson) {
       const state = { ...lesson, sameQuery: true };
       const v = view(state);
@@ -157,6 +158,7 @@ const STEPS = {
   },
   locality: {
     panel: 'combinedWeights',
+    also: ['difference'], // the reveal asks to read panel 5
     run(view, lesson) {
       const state = { ...lesson, sameQuery: true };
       const same = view(state);
@@ -246,8 +248,9 @@ function showWithin(element) {
 }
 
 /**
- * Wires the story's buttons. page: { rp, state(), setState(state), selectCell(cell), showPanel(id),
- * settingsOf(state), tokensInput (the Tokens box) }.
+ * Wires the story's buttons. page: { rp, state(), setState(state), selectCell(cell), showPanel(id)
+ * (opens it if closed, scrolls to it), openPanels(ids) (the others a reveal names, opened in
+ * place), settingsOf(state), tokensInput (the Tokens box) }.
  */
 export function wireStory(root, page) {
   // Reveals are written in the math notation of render/math-text.js.
@@ -273,6 +276,7 @@ export function wireStory(root, page) {
     if (step.cell) page.selectCell(step.cell);
     const label = ownTokens ? 'On your sentence: ' : 'You have not typed a sentence (Tokens), so on the lesson’s: ';
     reveal(name, own ? `${label}${step.text}` : step.text);
+    page.openPanels(STEPS[name].also ?? []);
     page.showPanel(STEPS[name].panel);
     showWithin(root.querySelector(`[data-reveal="${name}"]`).closest('details.reveal'));
   };

@@ -20,6 +20,7 @@ export const TRAIN_CSS = `
 .relpos-train th, .relpos-train td { padding: 0.15rem 0.4rem; text-align: right; border-bottom: 1px solid var(--relpos-grid, #ddd); }
 .relpos-train th:first-child, .relpos-train td:first-child { text-align: left; }
 .relpos-train .train-wide { grid-column: 1 / -1; }
+.relpos-train .train-more > summary { cursor: pointer; font-weight: 600; color: var(--relpos-accent); margin-bottom: 0.5rem; }
 .relpos-train .train-sentence-controls { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: end; }
 .relpos-train .train-sentence-controls label { display: flex; flex-direction: column; font-size: 0.9rem; }
 .relpos-train .train-sentence-controls input[type="text"] { min-width: min(24rem, 80vw); }

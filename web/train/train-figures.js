@@ -88,18 +88,15 @@ export function buildFigures(doc) {
   );
   const panelsBox = el(doc, 'div', { className: 'train-panels' });
   sentence.wrap.append(panelsBox);
-  grid.append(
-    summary,
-    loss.figure,
-    selectors,
-    profile.figure,
-    handbook.figure,
-    history.figure,
-    asymmetry.figure,
-    pos.figure,
-    moved.figure,
-    sentence.figure,
-  );
+  // The figures a first look needs (the loss, what each head learned, the claims tested, the
+  // trained panels) open; the others one click away, drawn again when opened (train-section.js).
+  const more = el(doc, 'details', { id: 'train-more', className: 'train-more train-wide' }, [
+    el(doc, 'summary', {
+      text: 'More figures: the handbook’s simulated profile, profiles over training, left or right per head, how the verdicts moved',
+    }),
+    el(doc, 'div', { className: 'train-grid' }, [handbook.figure, history.figure, asymmetry.figure, moved.figure]),
+  ]);
+  grid.append(summary, loss.figure, selectors, profile.figure, pos.figure, sentence.figure, more);
   const attention = new AttentionFigure({
     container: panelsBox,
     panelIds: PANELS.map((p) => p.id),
@@ -304,6 +301,7 @@ export function buildFigures(doc) {
 
   return {
     grid,
+    more,
     summary,
     attention,
     sentenceInput,

@@ -225,9 +225,13 @@ export function mountTrainSection(
       const r = data.result;
       const difference = new Float64Array(n * n).map((_, i) => r.combinedWeights.data[i] - r.contentWeights.data[i]);
       const k = data.maxDistance;
-      const labels = data.words.map((w, i) =>
-        data.seen[i] === w.toLowerCase() ? `${i} ${w}` : `${i} ${w} (${data.seen[i]})`,
-      );
+      // A word outside the vocabulary is marked * (the caption says the model sees <unk> there),
+      // so that its label stays short enough to be drawn whole.
+      const labels = data.words.map((w, i) => {
+        const seen = data.seen[i];
+        if (seen === w.toLowerCase()) return `${i} ${w}`;
+        return seen === '<unk>' ? `${i} ${w}*` : `${i} ${w} (${seen})`;
+      });
       // One panel per task (AttentionFigure's progressive drawing): no long task on the page.
       const drawnAll = attention.setView(
         {
@@ -251,7 +255,7 @@ export function mountTrainSection(
         { progressive: true },
       );
       const unknown = data.seen.filter((w) => w === '<unk>').length;
-      figures.sentenceCaption.textContent = `Layer ${data.layer}, head ${data.head} of the model as it is now (step ${state.steps}), on your words${unknown ? ` (${unknown} not in its ${state.config.vocabSize - 2}-word vocabulary: it sees <unk> there)` : ''}. The same six panels as above, with the trained queries, keys, values and tables.`;
+      figures.sentenceCaption.textContent = `Layer ${data.layer}, head ${data.head} of the model as it is now (step ${state.steps}), on your words${unknown ? ` (${unknown} not in its ${state.config.vocabSize - 2}-word vocabulary, marked *: it sees <unk> there)` : ''}. The same six panels as above, with the trained queries, keys, values and tables.`;
       drawnAll.then(() => {
         if (data.id === state.sentenceId) lab.dataset.sentenceDrawn = String(data.id);
       });
@@ -327,13 +331,19 @@ export function mountTrainSection(
     loadInput.value = '';
     client.command({ type: 'import', bytes, name: file.name }, [bytes]);
   });
-  const resize = new ResizeObserver(() => {
+  // A new width, or a new colour scheme (light ↔ dark: the plots' text, grid and label colours
+  // are read from the theme when drawn), draws every figure again.
+  const redraw = () => {
     if (!state.config) return;
     figures.drawLoss(state);
     drawProfiles();
     if (attention.view) attention.draw();
-  });
+  };
+  const resize = new ResizeObserver(redraw);
   resize.observe(lab);
+  const scheme = doc.defaultView?.matchMedia?.('(prefers-color-scheme: dark)');
+  scheme?.addEventListener('change', redraw);
+  figures.more.addEventListener('toggle', () => figures.more.open && redraw());
 
   client.command({ type: 'init', corpusUrl, task, preset });
   return {
@@ -342,6 +352,7 @@ export function mountTrainSection(
     dispose() {
       checkpoints.dispose();
       resize.disconnect();
+      scheme?.removeEventListener('change', redraw);
       client.terminate();
     },
   };
