@@ -60,6 +60,16 @@ function drawXTicks(g, scales, x, { gap, xSpacing }) {
 }
 
 // The x label's top stands size + 3 px above the bottom, the y label's centre size + 1 px from the left.
+/** A y-axis label: `text` turned a quarter turn anticlockwise, centred at (x, y). */
+export function fillTurnedText(g, text, x, y) {
+  g.save();
+  g.translate(x, y);
+  g.rotate(-Math.PI / 2);
+  g.textBaseline = 'middle';
+  g.fillText(text, 0, 0);
+  g.restore();
+}
+
 function drawLabels(g, scales, { xLabel, yLabel }, { size, family }) {
   const { margin, plotW, plotH, height } = scales;
   g.fillText(xLabel, margin.left + plotW / 2, height - (size + 3));

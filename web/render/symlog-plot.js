@@ -3,7 +3,7 @@
 // steps of growing width. Ticks at 0 and ±2ⁿ; dashed marks at chosen offsets (a table's reach);
 // a legend above. Colours from the canvas's CSS custom properties (--relpos-fg, --relpos-grid).
 import { fitCanvas, pixelRatio } from './canvas-size.js';
-import { cssColour } from './plot-axes.js';
+import { cssColour, fillTurnedText } from './plot-axes.js';
 import { formatTick, niceTicks, withMinus } from './ticks.js';
 import { legendRows } from './legend-rows.js';
 
@@ -103,12 +103,7 @@ export function drawSymlogPlot(canvas, { series, reach, marks = [], xLabel, yLab
   g.setLineDash([]);
   g.textBaseline = 'bottom';
   g.fillText(xLabel, MARGIN.left + plotW / 2, fullHeight - 2);
-  g.save();
-  g.translate(14, top + plotH / 2);
-  g.rotate(-Math.PI / 2);
-  g.textBaseline = 'middle';
-  g.fillText(yLabel, 0, 0);
-  g.restore();
+  fillTurnedText(g, yLabel, 14, top + plotH / 2);
   // The series, then the legend.
   g.lineWidth = 1.8;
   g.lineJoin = 'round';

@@ -2,6 +2,7 @@
 // profiles per head or per part of speech) and a row of steps × offset heatmaps (the profile over
 // training). Colours from the theme's CSS custom properties and the project's colour tables.
 import { fitCanvas } from '../render/canvas-size.js';
+import { fillTurnedText } from '../render/plot-axes.js';
 import { colourTable } from '../render/colormaps.js';
 import { formatTick, niceTicks, withMinus } from '../render/ticks.js';
 import { legendRows } from '../render/legend-rows.js';
@@ -103,12 +104,7 @@ export function drawLines(canvas, { series, xLabel, yLabel, height = 220, yFromZ
     g.fillText(withMinus(formatTick(v, xTicks)), px(v), top + plotH + 6);
   }
   g.fillText(xLabel, MARGIN.left + plotW / 2, top + plotH + 22);
-  g.save();
-  g.translate(12, top + plotH / 2);
-  g.rotate(-Math.PI / 2);
-  g.textBaseline = 'middle';
-  g.fillText(yLabel, 0, 0);
-  g.restore();
+  fillTurnedText(g, yLabel, 12, top + plotH / 2);
   g.save();
   g.globalAlpha = 0.16;
   for (const [index, s] of series.entries()) {
