@@ -56,14 +56,14 @@ function parseArguments(args) {
 
 /** The text of `file`, or an Error naming the file and what is wrong with it. */
 function readText(file) {
-  let stats;
+  let bytes;
   try {
-    stats = statSync(file);
-  } catch {
-    throw new Error(`${file}: no such file`);
+    if (statSync(file).isDirectory()) throw Object.assign(new Error(), { code: 'EISDIR' });
+    bytes = readFileSync(file);
+  } catch (error) {
+    const why = { ENOENT: ': no such file', EISDIR: ' is a folder; give a plain text file' }[error.code];
+    throw new Error(`${file}${why ?? ` could not be read (${error.code ?? error.message})`}`, { cause: error });
   }
-  if (stats.isDirectory()) throw new Error(`${file} is a folder; give a plain text file`);
-  const bytes = readFileSync(file);
   const nul = bytes.indexOf(0);
   let text;
   try {
@@ -84,9 +84,10 @@ async function loadTagger() {
   try {
     const { default: nlp } = await import('compromise');
     return nlp;
-  } catch {
+  } catch (error) {
     throw new Error(
       `the held-out words are tagged by compromise, which is not installed here: npm install --save-dev compromise@${TAGGER_VERSION} (the tagger of the package's own corpus), then run this again`,
+      { cause: error },
     );
   }
 }
@@ -138,7 +139,7 @@ async function main(args) {
   try {
     writeFileSync(out, bytes);
   } catch (error) {
-    throw new Error(`${out} could not be written (${error.code ?? error.message})`);
+    throw new Error(`${out} could not be written (${error.code ?? error.message})`, { cause: error });
   }
   const unknown = corpus.train.reduce((n, id) => n + (id === 1 ? 1 : 0), 0);
   console.log(

@@ -197,7 +197,8 @@ describe('the tarball', () => {
       }
       return counts;
     };
-    const cores = (file) => Object.fromEntries(Object.entries(copies(file)).filter(([name]) => !name.startsWith('kernels')));
+    const cores = (file) =>
+      Object.fromEntries(Object.entries(copies(file)).filter(([name]) => !name.startsWith('kernels')));
     expect(cores('relpos-elements.js')).toEqual({ lite: 1 });
     expect(cores('relpos-elements.iife.js')).toEqual({ lite: 1 });
     expect(cores('relpos-train.js')).toEqual({ lite: 1, full: 1 });
@@ -604,17 +605,19 @@ window.__worker = { size: pool.size, runs };
 describe('bundled for the browser', () => {
   const apps = [];
   let workerApp;
+  // The builds run at once: Vite's and esbuild's native work overlaps rollup's and webpack's.
   beforeAll(async () => {
-    for (const bundler of BUNDLERS)
-      for (const entry of ENTRIES) apps.push([bundler, entry, await buildApp(bundler, entry)]);
+    const pairs = BUNDLERS.flatMap((bundler) => ENTRIES.map((entry) => [bundler, entry]));
+    const names = await Promise.all(pairs.map(([bundler, entry]) => buildApp(bundler, entry)));
+    pairs.forEach(([bundler, entry], i) => apps.push([bundler, entry, names[i]]));
     workerApp = await buildWorkerApp();
   }, 240_000);
 
   test('a module worker: relpos-wasm/worker bundled by Vite runs attention in its workers, bit for bit as the main thread, under a strict CSP', async () => {
     const server = await serveFolder(join(app, 'out'), { headers: { 'content-security-policy': CSP } });
-    const browser = await sharedBrowser();
+    const chromium = await sharedBrowser();
     try {
-      const tab = await browser.newPage();
+      const tab = await chromium.newPage();
       const problems = [];
       tab.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
       tab.on('pageerror', (e) => problems.push(e.message));
@@ -642,11 +645,11 @@ describe('bundled for the browser', () => {
 
   test('production builds by Vite, esbuild, rollup and webpack of both entry points keep the elements, and they draw in Chromium under a strict CSP', async () => {
     const server = await serveFolder(join(app, 'out'), { headers: { 'content-security-policy': CSP } });
-    const browser = await sharedBrowser();
+    const chromium = await sharedBrowser();
     try {
       for (const [bundler, entry, name] of apps) {
         const label = `${bundler}, relpos-wasm/${entry}`;
-        const context = await browser.newContext();
+        const context = await chromium.newContext();
         await context.addInitScript(() => {
           window.__violations = [];
           document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective));
@@ -753,13 +756,13 @@ describe('the training widget, from the tarball alone', () => {
     const server = await serveFolder(site, {
       headers: (path) => (path === '/relpos.html' ? {} : { 'content-security-policy': TRAIN_CSP }),
     });
-    const browser = await sharedBrowser();
+    const chromium = await sharedBrowser();
     try {
       for (const [name, url, host] of [
         ['plain page', 'week5.html', 't'],
         ['relpos.html iframe view', 'relpos.html?embed=1&panels=train', null],
       ]) {
-        const context = await browser.newContext({ viewport: { width: 900, height: 900 } });
+        const context = await chromium.newContext({ viewport: { width: 900, height: 900 } });
         await context.addInitScript(() => {
           window.__violations = [];
           document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective));
@@ -784,7 +787,7 @@ describe('the training widget, from the tarball alone', () => {
       }
       // A corpus that cannot load says where the file comes from and names the corpus attribute;
       // the synthetic copy task never asks for it.
-      const tab = await browser.newPage();
+      const tab = await chromium.newPage();
       const requests = [];
       tab.context().on('request', (request) => requests.push(request.url()));
       await tab.goto(`${server.url}missing.html`);
@@ -830,7 +833,11 @@ describe('npx relpos-wasm corpus, from the tarball', () => {
       [['corpus', 'photo.png'], /photo\.png is not a text file \(a zero byte at byte 8\); save it as plain text/, 1],
       [['corpus'], /give the text file\(s\)/, 2],
       [['corpus', 'readme.txt', '--frames'], /unknown option --frames/, 2],
-      [['corpus', 'readme.txt'], /tagged by compromise, which is not installed here: npm install --save-dev compromise@14\.17\.0/, 1],
+      [
+        ['corpus', 'readme.txt'],
+        /tagged by compromise, which is not installed here: npm install --save-dev compromise@14\.17\.0/,
+        1,
+      ],
     ]) {
       const result = cli(args);
       expect(result.stderr, args.join(' ')).toMatch(message);
@@ -843,12 +850,18 @@ describe('npx relpos-wasm corpus, from the tarball', () => {
     const help = spawnSync('npx', ['--no-install', 'relpos-wasm', '--help'], { cwd: dir, encoding: 'utf8' });
     expect(help.stdout).toMatch(/^Usage: relpos-wasm corpus <text file>\.\.\. \[--out <file>\]/);
     expect(help.stdout).toContain('<relpos-train corpus="training-corpus.bin">');
-    const built = spawnSync('npx', ['--no-install', 'relpos-wasm', 'corpus', 'readme.txt', 'training.txt', '-o', 'course.bin'], {
-      cwd: dir,
-      encoding: 'utf8',
-    });
+    const built = spawnSync(
+      'npx',
+      ['--no-install', 'relpos-wasm', 'corpus', 'readme.txt', 'training.txt', '-o', 'course.bin'],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+      },
+    );
     expect(built.stderr).toBe('');
-    expect(built.stdout).toMatch(/^relpos-wasm corpus: wrote course\.bin \([\d.]+ KiB\): [\d,]+ training tokens .*tagged by compromise 14\.17\.0/);
+    expect(built.stdout).toMatch(
+      /^relpos-wasm corpus: wrote course\.bin \([\d.]+ KiB\): [\d,]+ training tokens .*tagged by compromise 14\.17\.0/,
+    );
     expect(built.stdout).toContain('<relpos-train corpus="course.bin">');
 
     write(

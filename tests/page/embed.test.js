@@ -152,7 +152,9 @@ describe('weight', () => {
   // when opened) as a .wasm file compiled while it downloads, the page's scripts, style sheet
   // and the lesson. 150 KiB gzipped.
   test('what the page loads first is at most 150 KiB gzipped, the core a .wasm file and no base64 copy', async () => {
-    const { page, context, problems } = await openPage(browser, 'about:blank', { viewport: { width: 1280, height: 900 } });
+    const { page, context, problems } = await openPage(browser, 'about:blank', {
+      viewport: { width: 1280, height: 900 },
+    });
     const fetched = [];
     page.on('request', (request) => fetched.push(request.url()));
     await page.goto(plain.url);
