@@ -16,11 +16,19 @@ const decode = (base64) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))
 
 /**
  * The package's own binary compiled, once: the WebAssembly.Module createRelPos() instantiates by
- * default and a worker pool posts to its workers.
+ * default and a worker pool posts to its workers. A failure (the served file unreachable) is not
+ * kept: the next call tries again.
  */
 export function compileCore(where = 'compileCore') {
   if (typeof wasmBase64 !== 'string' && coreUrl === undefined) throw new TypeError(noBinary(where));
-  compiledCore ??= coreUrl === undefined ? WebAssembly.compile(decode(wasmBase64)) : compileFrom(where, coreUrl);
+  compiledCore ??= (
+    coreUrl === undefined
+      ? WebAssembly.compile(decode(wasmBase64))
+      : compileFrom(where, coreUrl, "the core's .wasm file")
+  ).catch((error) => {
+    compiledCore = null;
+    throw error;
+  });
   return compiledCore;
 }
 

@@ -15,10 +15,13 @@ export const noBinary = (where) =>
 
 const isModule = (value) => Object.prototype.toString.call(value) === '[object WebAssembly.Module]';
 
-/** relpos-core.wasm compiled from its address (a string or URL): streaming where the server says application/wasm. */
-export async function compileFrom(where, wasmUrl) {
+/**
+ * relpos-core.wasm compiled from its address (a string or URL): streaming where the server says
+ * application/wasm. `what` names the address in messages.
+ */
+export async function compileFrom(where, wasmUrl, what = 'options.wasmUrl') {
   if (typeof wasmUrl !== 'string' && !(wasmUrl instanceof URL)) {
-    throw new TypeError(`${where}: options.wasmUrl must be a string or URL, got ${describe(wasmUrl)}`);
+    throw new TypeError(`${where}: ${what} must be a string or URL, got ${describe(wasmUrl)}`);
   }
   const url = String(wasmUrl);
   let response;
@@ -26,13 +29,13 @@ export async function compileFrom(where, wasmUrl) {
     response = await fetch(url);
   } catch (error) {
     throw new TypeError(
-      `${where}: options.wasmUrl ${url} could not be fetched (${error.message}); in Node, read the file and pass options.wasmBinary`,
+      `${where}: ${what} ${url} could not be fetched (${error.message}); in Node, read the file and pass options.wasmBinary`,
       { cause: error },
     );
   }
   if (!response.ok) {
     throw new TypeError(
-      `${where}: options.wasmUrl ${url} answered HTTP ${response.status}; it must be the address of relpos-wasm/relpos-core.wasm`,
+      `${where}: ${what} ${url} answered HTTP ${response.status}; it must be the address of relpos-wasm/relpos-core.wasm`,
     );
   }
   const streaming =
@@ -43,7 +46,7 @@ export async function compileFrom(where, wasmUrl) {
       : WebAssembly.compile(await response.arrayBuffer()));
   } catch (error) {
     throw new TypeError(
-      `${where}: options.wasmUrl ${url} is not a WebAssembly module (${error.message}); it must be relpos-wasm/relpos-core.wasm`,
+      `${where}: ${what} ${url} is not a WebAssembly module (${error.message}); it must be relpos-wasm/relpos-core.wasm`,
       { cause: error },
     );
   }
