@@ -65,9 +65,7 @@ export default defineConfig({
   plugins: [servedCore(), liteCore()],
   // The view workers take the page's glue code too (the pool posts them the page's compiled lite
   // core; they carry no binary: web/api/worker-tasks.js); the training worker keeps the full one.
-  // Module workers (each is started with { type: 'module' }), so code a worker loads on first use
-  // only, such as the checkpoint reader, stays a chunk of its own.
-  worker: { format: 'es', plugins: () => [liteCore()] },
+  worker: { plugins: () => [liteCore()] },
   build: {
     outDir: 'build/site',
     emptyOutDir: true,

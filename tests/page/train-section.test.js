@@ -1,5 +1,5 @@
 // The "Learned position patterns" section in headless Chromium, in one browser session: nothing of
-// it is fetched on first load (network log), opening it fetches the lazy chunk (≤ 300 KiB
+// it is fetched on first load (network log), opening it fetches the lazy chunk (≤ 310 KiB
 // gzipped), a tiny model trains (the loss falls, pausing stops the steps), the profiles and
 // part-of-speech profiles draw, a downloaded model loads back to the same readings and panels, bad
 // files give a clear message and change nothing; the iframe view; screenshots (start, mid, trained,
@@ -46,10 +46,10 @@ const readings = (page) =>
   }));
 
 describe('the training section', () => {
-  // 300 KiB: the corpus (154 KiB), the full module as a .wasm file (93 KiB), the worker (no binary
-  // of its own, nor the checkpoint reader, a chunk it loads on first use) and the section, with
-  // every chunk they import that the first load has not fetched.
-  test('the lazy chunk: at most 300 KiB gzipped', () => {
+  // 310 KiB: the corpus (154 KiB), the full module as a .wasm file (93 KiB), the worker (no binary
+  // of its own; the API's checkpoint reader is in it, as in every bundle of the API) and the
+  // section, with every chunk they import that the first load has not fetched.
+  test('the lazy chunk: at most 310 KiB gzipped', () => {
     const named = readdirSync(`${SITE}assets`).filter((f) => LAZY.test(`assets/${f}`));
     for (const part of ['train-section', 'train-worker', 'training-corpus', 'relpos-core'])
       expect(
@@ -72,7 +72,7 @@ describe('the training section', () => {
       0,
     );
     console.log(`training section's lazy chunk: ${(total / 1024).toFixed(1)} KiB gzipped (${[...files].join(', ')})`);
-    expect(total).toBeLessThanOrEqual(300 * 1024);
+    expect(total).toBeLessThanOrEqual(310 * 1024);
   });
 
   test('first load fetches nothing of it; opening it loads, trains, pauses, draws, saves and loads back', async () => {

@@ -4,16 +4,42 @@
 // Blob or File, a view for bytes in memory). Every number in the header is checked against the
 // file before anything is returned; a bad file is an Error naming the file and what is wrong.
 // Pure code: no DOM, so it runs in workers and in Node.
-import { CheckpointError, CHECKPOINT_DTYPES, MAX_CHECKPOINT_HEADER_BYTES } from './checkpoint-error.js';
 import { describe } from './validate.js';
 
-export { CheckpointError, CHECKPOINT_DTYPES, MAX_CHECKPOINT_HEADER_BYTES };
+/** The largest header read: the safetensors reference implementation's limit (100 MB). */
+export const MAX_CHECKPOINT_HEADER_BYTES = 100_000_000;
+
+/** Each safetensors dtype this reader converts: bytes per element and the array it reads into. */
+export const CHECKPOINT_DTYPES = Object.freeze({
+  F64: { size: 8, ArrayType: Float64Array },
+  F32: { size: 4, ArrayType: Float32Array },
+  F16: { size: 2, ArrayType: Float32Array },
+  BF16: { size: 2, ArrayType: Float32Array },
+  I64: { size: 8, ArrayType: BigInt64Array },
+  I32: { size: 4, ArrayType: Int32Array },
+  I16: { size: 2, ArrayType: Int16Array },
+  I8: { size: 1, ArrayType: Int8Array },
+  U64: { size: 8, ArrayType: BigUint64Array },
+  U32: { size: 4, ArrayType: Uint32Array },
+  U16: { size: 2, ArrayType: Uint16Array },
+  U8: { size: 1, ArrayType: Uint8Array },
+  BOOL: { size: 1, ArrayType: Uint8Array },
+});
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const own = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 const isBlob = (value) => typeof Blob !== 'undefined' && value instanceof Blob;
 const isBytes = (value) => value instanceof Uint8Array || value instanceof ArrayBuffer;
+
+/** The error a bad file gets: its name, then what is wrong. */
+export class CheckpointError extends Error {
+  constructor(file, what) {
+    super(`${file}: ${what}`);
+    this.name = 'CheckpointError';
+    this.file = file;
+  }
+}
 
 // One file as byte ranges: { name, size, read(begin, end) → Promise<Uint8Array> }.
 function byteSource(where, value, index, fallbackName) {

@@ -3,12 +3,16 @@
 // bucket rule (t5Buckets, docs/schemes.md §1); the page's own saved models' Shaw aᴷ through
 // the model's mean-query profile (model.positionProfile); a tensor the caller names, by the
 // rule the caller names.
-import { CheckpointError } from './checkpoint-error.js';
-import { CHECKPOINT_OFFSET_REACH, MAX_CHECKPOINT_OFFSET, SAVED_MODEL_FORMAT, biasMass } from './checkpoint-offsets.js';
+import { CheckpointError } from './checkpoint-file.js';
 import { T5_BUCKET_DEFAULTS } from './schemes.js';
 import { describe } from './validate.js';
 
-export { CHECKPOINT_OFFSET_REACH, MAX_CHECKPOINT_OFFSET, SAVED_MODEL_FORMAT, biasMass };
+/** The `format` of a model the training section saves (JSON, or model.json inside a .npz). */
+export const SAVED_MODEL_FORMAT = 'relpos-train-model';
+/** checkpointPositions' offsets when none are given: −256 … 256. */
+export const CHECKPOINT_OFFSET_REACH = 256;
+/** The farthest offset checkpointPositions reads a table at. */
+export const MAX_CHECKPOINT_OFFSET = 2048;
 
 // transformers' T5 names: {encoder|decoder}.block.N.layer.0.SelfAttention.relative_attention_bias.weight
 // (block 0 holds it and every layer uses it; UMT5 has one in every block). Any prefix.
@@ -252,4 +256,36 @@ export async function checkpointPositions(rp, checkpoint, options = {}) {
     );
   if (options.tensor !== undefined) return namedTable(rp, checkpoint, config, offsets, options, where);
   return t5Tables(rp, checkpoint, config, offsets, options);
+}
+
+/**
+ * Where one head's bias alone puts the softmax mass over offsets −window…window (keys after the
+ * query left out when the table is the past only): { left, self, right, meanDistance }.
+ */
+export function biasMass(entry, head, window) {
+  const { offsets, bias, bidirectional } = entry;
+  const count = offsets.length;
+  let max = -Infinity;
+  const inside = [];
+  for (let o = 0; o < count; o += 1) {
+    const c = offsets[o];
+    if (Math.abs(c) > window || (!bidirectional && c > 0)) continue;
+    inside.push(o);
+    max = Math.max(max, bias[head * count + o]);
+  }
+  let left = 0;
+  let self = 0;
+  let right = 0;
+  let distance = 0;
+  let sum = 0;
+  for (const o of inside) {
+    const e = Math.exp(bias[head * count + o] - max);
+    sum += e;
+    const c = offsets[o];
+    if (c < 0) left += e;
+    else if (c > 0) right += e;
+    else self += e;
+    distance += e * Math.abs(c);
+  }
+  return { left: left / sum, self: self / sum, right: right / sum, meanDistance: distance / sum };
 }

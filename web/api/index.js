@@ -25,6 +25,8 @@ import { PANEL_NAMES, checkOutputs, emptyResult } from './attention-options.js';
 import { checkAttentionArgs, checkReadAttentionArgs, readAttentionArgs } from './attention-args.js';
 import { Model, resolveModelConfig, resolveSyntheticOptions } from './model.js';
 import * as schemes from './schemes.js';
+import { openCheckpoint } from './checkpoint-file.js';
+import { checkpointPositions } from './checkpoint-positions.js';
 import { ROPE_DEFAULTS, T5_BUCKET_DEFAULTS } from './schemes.js';
 
 export { MAX_CALL_BYTES, MAX_DIMENSION, MAX_MAIN_THREAD_WORK, MAX_SEED } from './limits.js';
@@ -40,18 +42,13 @@ export {
   ROPE_DEFAULTS,
   SINUSOIDAL_DEFAULTS,
 } from './schemes.js';
-export { CheckpointError, CHECKPOINT_DTYPES, MAX_CHECKPOINT_HEADER_BYTES } from './checkpoint-error.js';
-export { biasMass, CHECKPOINT_OFFSET_REACH, MAX_CHECKPOINT_OFFSET, SAVED_MODEL_FORMAT } from './checkpoint-offsets.js';
-
-// The checkpoint reader's code (checkpoint-file.js, checkpoint-positions.js) is loaded on first
-// use: a chunk of its own where the bundle splits, so a page that reads no checkpoint never
-// fetches it.
-const checkpointReader = () => import('./checkpoint-file.js');
-const checkpointTables = () => import('./checkpoint-positions.js');
-
-/** A safetensors file (or an index and its shards): its tensors, read on demand (docs/checkpoints.md). */
-export const openCheckpoint = (source, options) =>
-  checkpointReader().then((reader) => reader.openCheckpoint(source, options));
+export { openCheckpoint, CheckpointError, CHECKPOINT_DTYPES, MAX_CHECKPOINT_HEADER_BYTES } from './checkpoint-file.js';
+export {
+  biasMass,
+  CHECKPOINT_OFFSET_REACH,
+  MAX_CHECKPOINT_OFFSET,
+  SAVED_MODEL_FORMAT,
+} from './checkpoint-positions.js';
 
 const F64 = Float64Array.BYTES_PER_ELEMENT;
 // The page's first-load module is built without the training engine (vite.config.js).
@@ -622,7 +619,7 @@ export class RelPos {
   /** The position tables a checkpoint holds, as bias against offset per head. */
   checkpointPositions(checkpoint, options) {
     this.#live('checkpointPositions');
-    return checkpointTables().then((tables) => tables.checkpointPositions(this, checkpoint, options));
+    return checkpointPositions(this, checkpoint, options);
   }
 
   // ---- end of the checkpoints
