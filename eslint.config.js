@@ -54,7 +54,7 @@ export default [
   },
   // What runs in Node; the page tests also hand functions to the browser (page.evaluate).
   {
-    files: ['scripts/**', 'bench/**', 'tests/**', '*.config.js'],
+    files: ['bin/**', 'scripts/**', 'bench/**', 'tests/**', '*.config.js'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
 ];

@@ -13,12 +13,13 @@
 //   --mode slim:     the API (web/api/index.js) as one ES module with no binary inside,
 //                    dist/relpos-slim.js: relpos-wasm/slim, which loads relpos-core.wasm from
 //                    options.wasmUrl, options.wasmBinary or options.wasmModule.
-// Every bundle's own code and its attention workers use the module without the training engine
-// (dist/relpos-core-lite*); only the training worker takes the full one, as a file inlined once
-// (no base64 copy of the API's besides).
+// Every bundle's own code uses the module without the training engine (dist/relpos-core-lite*),
+// inlined once: its view and pool workers are posted that module compiled and carry no binary
+// (web/api/worker-tasks.js); only the training worker takes the full one, as a file inlined once
+// (a data: URL it compiles).
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-import { coreFetchedByTrainWorker, liteCore } from './vite.config.js';
+import { liteCore } from './vite.config.js';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const INLINE_WORKER = here('./web/workers/start-view-worker-inline.js');
@@ -97,7 +98,7 @@ export default defineConfig(({ mode }) => ({
         ? [{ find: /^.*\/start-view-worker\.js$/, replacement: INLINE_WORKER }, ...INLINE_WORKERS]
         : INLINE_WORKERS,
   },
-  worker: { format: 'iife', plugins: () => [coreFetchedByTrainWorker(), liteCore()] },
+  worker: { format: 'iife', plugins: () => [liteCore()] },
   build: {
     outDir: `build/${mode}`,
     emptyOutDir: true,

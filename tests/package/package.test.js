@@ -6,7 +6,8 @@
 // (all opened in one Chromium under a strict Content-Security-Policy: the elements are defined
 // and draw), a module worker of relpos-wasm/worker bundled by Vite (bit for bit as the main
 // thread), publint and are-the-types-wrong.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -37,6 +38,23 @@ const write = (path, text) => {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
 };
+/** A child process run in the background: resolves to { status, stdout, stderr } when it ends. */
+const runInBackground = (command, args, cwd) =>
+  new Promise((done, fail) => {
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = { stdout: '', stderr: '' };
+    child.stdout.on('data', (chunk) => (out.stdout += chunk));
+    child.stderr.on('data', (chunk) => (out.stderr += chunk));
+    child.on('error', fail);
+    child.on('close', (status) => done({ status, ...out }));
+  });
+// The checks that only read the tarball (publint, are-the-types-wrong, the TypeScript projects) are
+// child processes started together once it is installed, so they run while the other tests do;
+// each test awaits its own result.
+const background = {};
+// One Chromium for every browser test of this file, started on first use.
+let browser = null;
+const sharedBrowser = async () => (browser ??= await launchBrowser());
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'relpos-package-'));
@@ -48,9 +66,28 @@ beforeAll(() => {
   // The package has no dependencies: nothing is fetched. The tools come from this repository's
   // node_modules (the bundlers resolve relpos-wasm from the app's files, not from themselves).
   run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], app);
+  background.publint = runInBackground(join(BIN, 'publint'), ['run', tarball, '--strict'], work);
+  background.attw = runInBackground(
+    join(BIN, 'attw'),
+    [
+      tarball,
+      '--profile',
+      'esm-only',
+      '--exclude-entrypoints',
+      './relpos-core.wasm',
+      './custom-elements.json',
+      '--format',
+      'json',
+    ],
+    work,
+  );
+  background.types = startTypeChecks();
 }, 180_000);
 
-afterAll(() => {
+afterAll(async () => {
+  await browser?.close();
+  // Nothing left running in the background (a failed test may not have awaited its check).
+  await Promise.allSettled([background.publint, background.attw, ...Object.values(background.types ?? {})]);
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
@@ -139,6 +176,38 @@ describe('the tarball', () => {
     }
   });
 
+  test('each built file carries one copy of each WebAssembly binary it needs: the lite core where nothing trains, the full one only for training', () => {
+    const dist = join(app, 'node_modules/relpos-wasm/dist');
+    const digest = (bytes) => createHash('sha256').update(bytes).digest('hex');
+    // The package's binaries by digest (the lite core is a build product the tarball has only inlined).
+    const names = Object.fromEntries(
+      [
+        ['full', join(dist, 'relpos-core.wasm')],
+        ['lite', join(ROOT, 'dist/relpos-core-lite.wasm')],
+        ['kernels', join(ROOT, 'dist/relpos-kernels.wasm')],
+        ['kernels-relaxed', join(ROOT, 'dist/relpos-kernels-relaxed.wasm')],
+      ].map(([name, path]) => [digest(readFileSync(path)), name]),
+    );
+    /** The base64 copies of WebAssembly binaries in a file (decoded and named), counted. */
+    const copies = (file) => {
+      const counts = {};
+      for (const [base64] of readFileSync(join(dist, file), 'latin1').matchAll(/AGFzbQ[A-Za-z0-9+/]*={0,2}/g)) {
+        const name = names[digest(Buffer.from(base64, 'base64'))] ?? `a binary of ${base64.length} base64 characters`;
+        counts[name] = (counts[name] ?? 0) + 1;
+      }
+      return counts;
+    };
+    const cores = (file) =>
+      Object.fromEntries(Object.entries(copies(file)).filter(([name]) => !name.startsWith('kernels')));
+    expect(cores('relpos-elements.js')).toEqual({ lite: 1 });
+    expect(cores('relpos-elements.iife.js')).toEqual({ lite: 1 });
+    expect(cores('relpos-train.js')).toEqual({ lite: 1, full: 1 });
+    expect(cores('relpos.html')).toEqual({ lite: 1, full: 1 });
+    expect(cores('relpos-slim.js')).toEqual({});
+    expect(cores('relpos-core-wasm.mjs')).toEqual({ full: 1 });
+    expect(copies('relpos-kernels-wasm.mjs')).toEqual({ kernels: 1, 'kernels-relaxed': 1 });
+  });
+
   test('npm pack in a fresh clone (no dist/, no toolchain) refuses instead of packing a broken tarball', () => {
     const clone = join(work, 'clone');
     const tracked = run('git', ['ls-files', '-co', '--exclude-standard'], ROOT).split('\n').filter(Boolean);
@@ -155,23 +224,10 @@ describe('the tarball', () => {
     );
   });
 
-  test('publint finds nothing (strict), and are-the-types-wrong finds no problem for ESM users', () => {
-    const publint = run(join(BIN, 'publint'), ['run', tarball, '--strict'], work);
-    expect(publint).toContain('All good!');
-    const attw = spawnSync(
-      join(BIN, 'attw'),
-      [
-        tarball,
-        '--profile',
-        'esm-only',
-        '--exclude-entrypoints',
-        './relpos-core.wasm',
-        './custom-elements.json',
-        '--format',
-        'json',
-      ],
-      { cwd: work, encoding: 'utf8' },
-    );
+  test('publint finds nothing (strict), and are-the-types-wrong finds no problem for ESM users', async () => {
+    const publint = await background.publint;
+    expect(publint.stdout).toContain('All good!');
+    const attw = await background.attw;
     const report = JSON.parse(attw.stdout);
     // CommonJS require() and node10 resolution are out of scope for an ESM-only package (the profile).
     const problems = (report.analysis.problems ?? []).filter(
@@ -281,8 +337,11 @@ console.log(JSON.stringify({ a: Object.keys(a).sort(), b: Object.keys(b).sort(),
   });
 });
 
-describe('TypeScript (strict)', () => {
-  const USAGE = `import { createRelPos, version, type Matrix } from 'relpos-wasm';
+// The TypeScript projects a user would write (strict; the package's .d.ts checked too, no
+// skipLibCheck; TypeScript's own lib.*.d.ts are not re-checked, skipDefaultLibCheck, which
+// takes most of tsc's time and says nothing of the package), each checked by its own tsc,
+// all at once.
+const USAGE = `import { createRelPos, version, type Matrix } from 'relpos-wasm';
 import { RelposAttentionElement } from 'relpos-wasm/elements';
 import * as bundle from 'relpos-wasm/elements/bundle';
 import { heatmap, type HeatmapLayout } from 'relpos-wasm/render';
@@ -313,7 +372,7 @@ const layout: HeatmapLayout = heatmap(document.createElement('canvas'), { data: 
 heatmap(document.createElement('canvas'), { rows: 1, cols: 1, data: [0] }, { scale: 'rainbow' });
 export { z, v, same, fromBundle, layout };
 `;
-  const TSX = `import 'relpos-wasm/elements';
+const TSX = `import 'relpos-wasm/elements';
 
 export const figure = <relpos-attention seq-len={5} causal panels="combined-weights" theme="dark" />;
 export const profile = <relpos-profile width={2} asymmetry="0.4" />;
@@ -323,28 +382,37 @@ export const wrongKind = <relpos-attention matrix={{ data: [1], rows: 1, cols: 1
 // @ts-expect-error theme is light, dark or auto
 export const wrong = <relpos-attention theme="blue" />;
 `;
-  const config = (module, moduleResolution) => ({
-    compilerOptions: {
-      target: 'ES2022',
-      module,
-      moduleResolution,
-      strict: true,
-      noEmit: true,
-      skipLibCheck: false,
-      types: [],
-      lib: ['ES2022', 'DOM'],
-      jsx: 'preserve',
-    },
-    files: ['usage.ts', 'figure.tsx'],
-  });
+const config = (module, moduleResolution) => ({
+  compilerOptions: {
+    target: 'ES2022',
+    module,
+    moduleResolution,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+    skipDefaultLibCheck: true,
+    types: [],
+    lib: ['ES2022', 'DOM'],
+    jsx: 'preserve',
+  },
+  files: ['usage.ts', 'figure.tsx'],
+});
 
-  test('React 19 (strict, jsx react-jsx): relpos-wasm/react puts the three elements in React.JSX with their attributes, HTML attributes, events and a typed ref', () => {
-    const dir = join(app, 'ts-react');
-    for (const name of ['@types/react', 'csstype'])
-      cpSync(join(ROOT, 'node_modules', name), join(app, 'node_modules', name), { recursive: true });
-    write(
-      join(dir, 'figure.tsx'),
-      `import { useRef } from 'react';
+const MODULE_RESOLUTIONS = [
+  ['bundler', 'ESNext', 'Bundler'],
+  ['node16', 'Node16', 'Node16'],
+  ['nodenext', 'NodeNext', 'NodeNext'],
+];
+
+/** Writes the React project and one per moduleResolution, and starts tsc on each: { name: Promise }. */
+function startTypeChecks() {
+  const checks = {};
+  const react = join(app, 'ts-react');
+  for (const name of ['@types/react', 'csstype'])
+    cpSync(join(ROOT, 'node_modules', name), join(app, 'node_modules', name), { recursive: true });
+  write(
+    join(react, 'figure.tsx'),
+    `import { useRef } from 'react';
 import 'relpos-wasm/react';
 import type { RelposAttentionElement, RelposRenderEvent } from 'relpos-wasm/react';
 
@@ -368,43 +436,49 @@ export const wrongTask = <relpos-train task="poetry" />;
 // @ts-expect-error the ref is the element's type
 export const wrongRef = <relpos-profile ref={useRef<HTMLInputElement>(null)} />;
 `,
-    );
-    write(
-      join(dir, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'ESNext',
-          moduleResolution: 'Bundler',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: false,
-          types: [],
-          lib: ['ES2022', 'DOM'],
-          jsx: 'react-jsx',
-        },
-        files: ['figure.tsx'],
-      }),
-    );
-    const result = spawnSync(join(BIN, 'tsc'), ['-p', dir], { cwd: app, encoding: 'utf8' });
+  );
+  write(
+    join(react, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'ESNext',
+        moduleResolution: 'Bundler',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        skipDefaultLibCheck: true,
+        types: [],
+        lib: ['ES2022', 'DOM'],
+        jsx: 'react-jsx',
+      },
+      files: ['figure.tsx'],
+    }),
+  );
+  checks.react = runInBackground(join(BIN, 'tsc'), ['-p', react], app);
+  for (const [label, module, resolution] of MODULE_RESOLUTIONS) {
+    const dir = join(app, `ts-${label}`);
+    write(join(dir, 'usage.ts'), USAGE);
+    write(join(dir, 'figure.tsx'), TSX);
+    write(join(dir, 'tsconfig.json'), JSON.stringify(config(module, resolution)));
+    checks[label] = runInBackground(join(BIN, 'tsc'), ['-p', dir], app);
+  }
+  return checks;
+}
+
+describe('TypeScript (strict)', () => {
+  test('React 19 (strict, jsx react-jsx): relpos-wasm/react puts the three elements in React.JSX with their attributes, HTML attributes, events and a typed ref', async () => {
+    const result = await background.types.react;
     expect(result.stdout + result.stderr).toBe('');
     expect(result.status).toBe(0);
-  }, 60_000);
+  }, 120_000);
 
-  for (const [label, module, resolution] of [
-    ['bundler', 'ESNext', 'Bundler'],
-    ['node16', 'Node16', 'Node16'],
-    ['nodenext', 'NodeNext', 'NodeNext'],
-  ]) {
-    test(`moduleResolution ${label}: the README's uses compile, the misuses are errors (TS and TSX)`, () => {
-      const dir = join(app, `ts-${label}`);
-      write(join(dir, 'usage.ts'), USAGE);
-      write(join(dir, 'figure.tsx'), TSX);
-      write(join(dir, 'tsconfig.json'), JSON.stringify(config(module, resolution)));
-      const result = spawnSync(join(BIN, 'tsc'), ['-p', dir], { cwd: app, encoding: 'utf8' });
+  for (const [label] of MODULE_RESOLUTIONS) {
+    test(`moduleResolution ${label}: the README's uses compile, the misuses are errors (TS and TSX)`, async () => {
+      const result = await background.types[label];
       expect(result.stdout + result.stderr).toBe('');
       expect(result.status).toBe(0);
-    }, 60_000);
+    }, 120_000);
   }
 });
 
@@ -535,17 +609,19 @@ window.__worker = { size: pool.size, runs };
 describe('bundled for the browser', () => {
   const apps = [];
   let workerApp;
+  // The builds run at once: Vite's and esbuild's native work overlaps rollup's and webpack's.
   beforeAll(async () => {
-    for (const bundler of BUNDLERS)
-      for (const entry of ENTRIES) apps.push([bundler, entry, await buildApp(bundler, entry)]);
+    const pairs = BUNDLERS.flatMap((bundler) => ENTRIES.map((entry) => [bundler, entry]));
+    const names = await Promise.all(pairs.map(([bundler, entry]) => buildApp(bundler, entry)));
+    pairs.forEach(([bundler, entry], i) => apps.push([bundler, entry, names[i]]));
     workerApp = await buildWorkerApp();
   }, 240_000);
 
   test('a module worker: relpos-wasm/worker bundled by Vite runs attention in its workers, bit for bit as the main thread, under a strict CSP', async () => {
     const server = await serveFolder(join(app, 'out'), { headers: { 'content-security-policy': CSP } });
-    const browser = await launchBrowser();
+    const chromium = await sharedBrowser();
     try {
-      const tab = await browser.newPage();
+      const tab = await chromium.newPage();
       const problems = [];
       tab.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
       tab.on('pageerror', (e) => problems.push(e.message));
@@ -567,18 +643,17 @@ describe('bundled for the browser', () => {
       for (const url of workers) expect(url).toMatch(new RegExp(`^${server.url}${workerApp}/assets/.+\\.js$`));
       expect(problems).toEqual([]);
     } finally {
-      await browser.close();
       await server.close();
     }
   }, 60_000);
 
   test('production builds by Vite, esbuild, rollup and webpack of both entry points keep the elements, and they draw in Chromium under a strict CSP', async () => {
     const server = await serveFolder(join(app, 'out'), { headers: { 'content-security-policy': CSP } });
-    const browser = await launchBrowser();
+    const chromium = await sharedBrowser();
     try {
       for (const [bundler, entry, name] of apps) {
         const label = `${bundler}, relpos-wasm/${entry}`;
-        const context = await browser.newContext();
+        const context = await chromium.newContext();
         await context.addInitScript(() => {
           window.__violations = [];
           document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective));
@@ -609,7 +684,6 @@ describe('bundled for the browser', () => {
         await context.close();
       }
     } finally {
-      await browser.close();
       await server.close();
     }
   }, 120_000);
@@ -686,13 +760,13 @@ describe('the training widget, from the tarball alone', () => {
     const server = await serveFolder(site, {
       headers: (path) => (path === '/relpos.html' ? {} : { 'content-security-policy': TRAIN_CSP }),
     });
-    const browser = await launchBrowser();
+    const chromium = await sharedBrowser();
     try {
       for (const [name, url, host] of [
         ['plain page', 'week5.html', 't'],
         ['relpos.html iframe view', 'relpos.html?embed=1&panels=train', null],
       ]) {
-        const context = await browser.newContext({ viewport: { width: 900, height: 900 } });
+        const context = await chromium.newContext({ viewport: { width: 900, height: 900 } });
         await context.addInitScript(() => {
           window.__violations = [];
           document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective));
@@ -717,7 +791,7 @@ describe('the training widget, from the tarball alone', () => {
       }
       // A corpus that cannot load says where the file comes from and names the corpus attribute;
       // the synthetic copy task never asks for it.
-      const tab = await browser.newPage();
+      const tab = await chromium.newPage();
       const requests = [];
       tab.context().on('request', (request) => requests.push(request.url()));
       await tab.goto(`${server.url}missing.html`);
@@ -736,8 +810,86 @@ describe('the training widget, from the tarball alone', () => {
       expect(requests.filter((url) => url.endsWith('/missing.bin'))).toHaveLength(1); // the masked task's, not the copy task's
       await tab.close();
     } finally {
-      await browser.close();
       await server.close();
     }
   }, 300_000);
+});
+
+// The corpus tool as an author runs it from the installed package: `npx relpos-wasm corpus`
+// over their own text (here the package's README and training guide), with compromise installed
+// beside it; the file it writes decodes as <relpos-train corpus> reads it and trains through the API.
+describe('npx relpos-wasm corpus, from the tarball', () => {
+  test('builds a training corpus from text files that trains; a missing, empty, binary or short file, or no tagger, is named with what to do', () => {
+    const dir = join(app, 'corpus');
+    mkdirSync(dir, { recursive: true });
+    const pkg = join(app, 'node_modules/relpos-wasm');
+    const bin = join(app, 'node_modules/.bin/relpos-wasm');
+    const cli = (args) => spawnSync(bin, args, { cwd: dir, encoding: 'utf8' });
+    write(join(dir, 'empty.txt'), '  \n');
+    writeFileSync(join(dir, 'photo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
+    write(join(dir, 'short.txt'), 'One sentence is not enough to train on.');
+    cpSync(join(pkg, 'README.md'), join(dir, 'readme.txt'));
+    cpSync(join(pkg, 'docs/training.md'), join(dir, 'training.txt'));
+
+    for (const [args, message, status] of [
+      [['corpus', 'missing.txt'], /^relpos-wasm corpus: missing\.txt: no such file$/m, 1],
+      [['corpus', 'empty.txt'], /empty\.txt is empty/, 1],
+      [['corpus', 'photo.png'], /photo\.png is not a text file \(a zero byte at byte 8\); save it as plain text/, 1],
+      [['corpus'], /give the text file\(s\)/, 2],
+      [['corpus', 'readme.txt', '--frames'], /unknown option --frames/, 2],
+      [
+        ['corpus', 'readme.txt'],
+        /tagged by compromise, which is not installed here: npm install --save-dev compromise@14\.17\.0/,
+        1,
+      ],
+    ]) {
+      const result = cli(args);
+      expect(result.stderr, args.join(' ')).toMatch(message);
+      expect(result.status, args.join(' ')).toBe(status);
+    }
+    // The tagger the package's own corpus was tagged by, installed beside it (with its dependencies).
+    for (const name of ['compromise', 'efrt', 'grad-school', 'suffix-thumb'])
+      cpSync(join(ROOT, 'node_modules', name), join(app, 'node_modules', name), { recursive: true });
+    expect(cli(['corpus', 'short.txt']).stderr).toMatch(/short\.txt: 8 words; a corpus needs at least 2,000/);
+    const help = spawnSync('npx', ['--no-install', 'relpos-wasm', '--help'], { cwd: dir, encoding: 'utf8' });
+    expect(help.stdout).toMatch(/^Usage: relpos-wasm corpus <text file>\.\.\. \[--out <file>\]/);
+    expect(help.stdout).toContain('<relpos-train corpus="training-corpus.bin">');
+    const built = spawnSync(
+      'npx',
+      ['--no-install', 'relpos-wasm', 'corpus', 'readme.txt', 'training.txt', '-o', 'course.bin'],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+      },
+    );
+    expect(built.stderr).toBe('');
+    expect(built.stdout).toMatch(
+      /^relpos-wasm corpus: wrote course\.bin \([\d.]+ KiB\): [\d,]+ training tokens .*tagged by compromise 14\.17\.0/,
+    );
+    expect(built.stdout).toContain('<relpos-train corpus="course.bin">');
+
+    write(
+      join(dir, 'train.mjs'),
+      `import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { createRelPos } from 'relpos-wasm';
+import { decodeCorpus } from '../node_modules/relpos-wasm/web/train/corpus-format.js';
+import { TrainSession } from '../node_modules/relpos-wasm/web/train/train-session.js';
+const corpus = decodeCorpus(gunzipSync(readFileSync('course.bin')));
+const session = new TrainSession(await createRelPos(), corpus, { task: 'masked', preset: 'tiny' });
+const before = session.heldOut().loss;
+const losses = Array.from({ length: 40 }, () => session.step());
+console.log(JSON.stringify({ header: corpus.header, train: corpus.train.length, heldOut: corpus.heldOut.length,
+  tagged: new Set(corpus.heldOutPos).size, before, after: session.heldOut().loss, finite: losses.every(Number.isFinite) }));`,
+    );
+    const trained = JSON.parse(run(process.execPath, ['train.mjs'], dir));
+    expect(trained.header.tagger).toBe('compromise 14.17.0 (npm, MIT)');
+    expect(trained.header.source).toMatch(/^readme\.txt, training\.txt: the author's own text/);
+    expect(trained.header.words.slice(0, 2)).toEqual(['<mask>', '<unk>']);
+    expect(trained.train).toBeGreaterThan(2000);
+    expect(trained.heldOut).toBeGreaterThan(200);
+    expect(trained.tagged).toBeGreaterThan(4); // nouns, verbs, determiners, … told apart
+    expect(trained.finite).toBe(true);
+    expect(trained.after).toBeLessThan(trained.before); // the held-out loss fell in 40 steps
+  }, 60_000);
 });

@@ -1,143 +1,36 @@
 // Loading the WebAssembly core for createRelPos(options): by default from the binary inlined in
 // the package (dist/relpos-core-wasm.mjs: nothing is fetched, so it works in every bundler, in
 // Node and from file://); or from the address, the bytes or a compiled WebAssembly.Module of
-// `relpos-wasm/relpos-core.wasm` the caller gives (wasmUrl, wasmBinary, wasmModule), so a page can
-// compile once, streaming, and share the module with its workers. relpos-wasm/slim
-// (dist/relpos-slim.js) is this API built with no binary inside: one of the three is required.
-// Either way its GEMM kernels come from a module of their own (kernels.js).
-import createRelPosCore from '../../dist/relpos-core.mjs';
+// `relpos-wasm/relpos-core.wasm` the caller gives (wasmUrl, wasmBinary, wasmModule:
+// load-given-core.js), so a page can compile once, streaming, and share the module with its
+// workers. relpos-wasm/slim (dist/relpos-slim.js) is this API built with no binary inside: one of
+// the three is required. The served page is built with the address of its .wasm file in place of
+// the inlined binary (core-url.js), which it then compiles, streaming.
 import { wasmBase64 } from '../../dist/relpos-core-wasm.mjs';
-import { chooseKernels, linkKernels } from './kernels.js';
-import { checkWasmSimd } from './simd.js';
-import { checkOptions, describe } from './validate.js';
+import { coreUrl } from './core-url.js';
+import { compileFrom, loadGivenCore, noBinary } from './load-given-core.js';
 
-let inlinedBinary = null;
 let compiledCore = null;
 
-const inlined = () => (inlinedBinary ??= Uint8Array.from(atob(wasmBase64), (c) => c.charCodeAt(0)));
+const decode = (base64) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
 
-/** The inlined binary compiled, once: the WebAssembly.Module a worker pool posts to its workers. */
+/**
+ * The package's own binary compiled, once: the WebAssembly.Module createRelPos() instantiates by
+ * default and a worker pool posts to its workers. A failure (the served file unreachable) is not
+ * kept: the next call tries again.
+ */
 export function compileCore(where = 'compileCore') {
-  if (typeof wasmBase64 !== 'string') throw new TypeError(noBinary(where));
-  compiledCore ??= WebAssembly.compile(inlined());
+  if (typeof wasmBase64 !== 'string' && coreUrl === undefined) throw new TypeError(noBinary(where));
+  compiledCore ??= (
+    coreUrl === undefined
+      ? WebAssembly.compile(decode(wasmBase64))
+      : compileFrom(where, coreUrl, "the core's .wasm file")
+  ).catch((error) => {
+    compiledCore = null;
+    throw error;
+  });
   return compiledCore;
 }
 
-const noBinary = (where) =>
-  `${where}: this build (relpos-wasm/slim) has no WebAssembly binary inside; pass options.wasmUrl (the address of relpos-wasm/relpos-core.wasm), options.wasmBinary (its bytes) or options.wasmModule (it compiled), or import relpos-wasm, which has it inside`;
-
-const isModule = (value) => Object.prototype.toString.call(value) === '[object WebAssembly.Module]';
-
-/** relpos-core.wasm compiled from its address (a string or URL): streaming where the server says application/wasm. */
-async function compileFrom(where, wasmUrl) {
-  if (typeof wasmUrl !== 'string' && !(wasmUrl instanceof URL)) {
-    throw new TypeError(`${where}: options.wasmUrl must be a string or URL, got ${describe(wasmUrl)}`);
-  }
-  const url = String(wasmUrl);
-  let response;
-  try {
-    response = await fetch(url);
-  } catch (error) {
-    throw new TypeError(
-      `${where}: options.wasmUrl ${url} could not be fetched (${error.message}); in Node, read the file and pass options.wasmBinary`,
-      { cause: error },
-    );
-  }
-  if (!response.ok) {
-    throw new TypeError(
-      `${where}: options.wasmUrl ${url} answered HTTP ${response.status}; it must be the address of relpos-wasm/relpos-core.wasm`,
-    );
-  }
-  const streaming =
-    typeof WebAssembly.compileStreaming === 'function' && response.headers.get('content-type') === 'application/wasm';
-  try {
-    return await (streaming
-      ? WebAssembly.compileStreaming(response)
-      : WebAssembly.compile(await response.arrayBuffer()));
-  } catch (error) {
-    throw new TypeError(
-      `${where}: options.wasmUrl ${url} is not a WebAssembly module (${error.message}); it must be relpos-wasm/relpos-core.wasm`,
-      { cause: error },
-    );
-  }
-}
-
-/**
- * The core module, instantiated from options.wasmUrl, options.wasmBinary, options.wasmModule or
- * the inlined binary, with the GEMM kernels of options.kernels ('relaxed' or 'plain'; default:
- * relaxed SIMD where this engine has it, web/api/kernels.js) linked in. `core.kernels` names the
- * build in use.
- */
-export async function loadCore(where, options) {
-  const given = checkOptions(where, 'options', options, {
-    wasmBinary: undefined,
-    wasmModule: undefined,
-    wasmUrl: undefined,
-    kernels: undefined,
-  });
-  checkWasmSimd(where);
-  const { wasmBinary, wasmUrl } = given;
-  let { wasmModule } = given;
-  const sources = ['wasmUrl', 'wasmBinary', 'wasmModule'].filter((name) => given[name] !== undefined);
-  if (sources.length > 1) {
-    throw new TypeError(
-      `${where}: give one of options.wasmUrl, options.wasmBinary and options.wasmModule, not ${sources.join(' and ')}`,
-    );
-  }
-  const kernels = chooseKernels(where, given.kernels);
-  if (wasmUrl !== undefined) wasmModule = await compileFrom(where, wasmUrl);
-  if (wasmModule !== undefined) {
-    if (!isModule(wasmModule)) {
-      throw new TypeError(`${where}: options.wasmModule must be a WebAssembly.Module, got ${describe(wasmModule)}`);
-    }
-    return fromModule(where, wasmModule, kernels, 'options.wasmModule');
-  }
-  if (wasmBinary !== undefined) {
-    const isBuffer = Object.prototype.toString.call(wasmBinary) === '[object ArrayBuffer]';
-    if (!isBuffer && !ArrayBuffer.isView(wasmBinary)) {
-      throw new TypeError(
-        `${where}: options.wasmBinary must be an ArrayBuffer or Uint8Array of relpos-wasm/relpos-core.wasm, got ${describe(wasmBinary)}`,
-      );
-    }
-    const bytes = ArrayBuffer.isView(wasmBinary)
-      ? new Uint8Array(wasmBinary.buffer, wasmBinary.byteOffset, wasmBinary.byteLength)
-      : new Uint8Array(wasmBinary);
-    if (!WebAssembly.validate(bytes)) {
-      throw new TypeError(
-        `${where}: options.wasmBinary is not a valid WebAssembly module; pass the bytes of relpos-wasm/relpos-core.wasm`,
-      );
-    }
-    return fromModule(where, WebAssembly.compile(bytes), kernels, 'options.wasmBinary');
-  }
-  // The inlined binary, compiled once (compileCore): the same module then goes to a pool's workers.
-  return fromModule(where, compileCore(where), kernels, 'the inlined core');
-}
-
-// Emscripten's hook for instantiating the module ourselves: the kernels are linked into its
-// imports first. A module that is not this package's core fails there, and that failure is this
-// call's. `module`: a WebAssembly.Module or a promise of one.
-async function fromModule(where, module, kernels, source) {
-  let fail;
-  const failed = new Promise((_, reject) => {
-    fail = (error) =>
-      reject(
-        new TypeError(
-          `${where}: ${source} could not be instantiated; it must be relpos-wasm/relpos-core.wasm of this version (${error.message})`,
-        ),
-      );
-  });
-  const settings = {
-    instantiateWasm(imports, receive) {
-      Promise.resolve(module)
-        .then(async (compiled) => {
-          linkKernels(imports, settings.kernelImports ?? {}, kernels);
-          receive(await WebAssembly.instantiate(compiled, imports), compiled);
-        })
-        .catch(fail);
-      return {};
-    },
-  };
-  const core = await Promise.race([createRelPosCore(settings), failed]);
-  core.kernels = kernels;
-  return core;
-}
+/** The core module from options.wasmUrl, options.wasmBinary or options.wasmModule, or the package's binary (compileCore). */
+export const loadCore = (where, options) => loadGivenCore(where, options, compileCore);

@@ -183,7 +183,7 @@ export class RelPosPool {
     return this.#tasks.taskCounts();
   }
 
-  /** Where each worker's instance came from: 'wasmModule' (the pool's) or 'inlined'. */
+  /** Where each worker's instance came from: 'wasmModule' (the pool's compiled core, the one source). */
   loadedFrom() {
     return this.#tasks.each('loadedFrom');
   }

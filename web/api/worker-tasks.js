@@ -1,6 +1,8 @@
 // The API's tasks for a pool worker (task-worker.js): the RelPos methods relpos-wasm/worker
-// runs, by name, and the instance they run on, made from the module the pool posts.
-import { createRelPos } from './index.js';
+// runs, by name, and the instance they run on, made from the module the pool posts. A worker
+// loads only what it is given (load-given-core.js), so its bundle carries no copy of the binary.
+import { RelPos } from './index.js';
+import { loadGivenCore } from './load-given-core.js';
 
 const METHODS = [
   'attention',
@@ -19,20 +21,16 @@ export const API_TASKS = Object.fromEntries(
 );
 
 /**
- * The worker's instance from the pool's { wasmModule }; a module that does not fit this
- * worker's own code (another build of the core) gives way to the worker's inlined binary.
- * Resolves to { rp, loadedFrom: 'wasmModule' | 'inlined' }.
+ * The worker's instance from the pool's { wasmModule } (a WebAssembly.Module of the core this
+ * worker's code was built with). Resolves to { rp, loadedFrom: 'wasmModule' }; rejects with the
+ * reason if the module is missing or does not fit (the pool then reports the worker lost).
  */
 export async function startInstance({ wasmModule } = {}) {
-  if (wasmModule) {
-    try {
-      return { rp: await createRelPos({ wasmModule }), loadedFrom: 'wasmModule' };
-    } catch {
-      // fall through: this worker's own copy
-    }
+  if (wasmModule === undefined) {
+    throw new TypeError("a pool worker: the pool posted no compiled core (init's wasmModule); it must post one");
   }
-  return { rp: await createRelPos(), loadedFrom: 'inlined' };
+  return { rp: new RelPos(await loadGivenCore('a pool worker', { wasmModule })), loadedFrom: 'wasmModule' };
 }
 
-/** Where the worker's instance came from: the pool's module, or the worker's own binary. */
+/** Where the worker's instance came from: the pool's module (the one source there is). */
 API_TASKS.loadedFrom = ({ loadedFrom }) => loadedFrom;

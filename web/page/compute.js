@@ -91,7 +91,7 @@ export class ViewCompute {
     return this.#pool ? this.#pool.taskCounts() : Promise.resolve({});
   }
 
-  /** Where each worker's instance came from: 'wasmModule' (the page's compiled core) or 'inlined'. */
+  /** Where each worker's instance came from: 'wasmModule' (the page's compiled core, the one source). */
   workerModules() {
     return this.#pool ? this.#pool.each('loadedFrom') : Promise.resolve([]);
   }

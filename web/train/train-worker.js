@@ -13,7 +13,8 @@
 // Out: { type: 'ready', words, config, baselines, ... } | { type: 'progress', ... } |
 //      { type: 'analysis', ... } | { type: 'sentence', ... } | { type: 'exported', model } |
 //      { type: 'error', message, during }, each with the seq of the command that caused it
-import { createRelPos } from '../api/index.js';
+import { RelPos } from '../api/index.js';
+import { loadGivenCore } from '../api/load-given-core.js';
 import { decodeCorpus } from './corpus-format.js';
 import { modelToNpz, readModelFile } from './model-files.js';
 import { DEFAULT_RUN, TrainSession, sessionFromExport } from './train-session.js';
@@ -134,18 +135,17 @@ function slice() {
   sliceTimer = setTimeout(slice, 0);
 }
 
-// The full core (with the training engine) as a file beside the worker, compiled here: the raw
-// .wasm gzips to 30 % less than the base64 copy the API inlines, which this worker's build leaves
-// out (vite.config.js, coreFetchedByTrainWorker).
-async function compileCore() {
-  const response = await fetch(new URL('../../dist/relpos-core.wasm', import.meta.url));
-  if (!response.ok) throw new Error(`the training engine could not be loaded (HTTP ${response.status})`);
-  return WebAssembly.compile(await response.arrayBuffer());
-}
+// The full core (with the training engine) as a file beside the worker, compiled here (streaming
+// where served as application/wasm): the raw .wasm gzips to 30 % less than a base64 copy, and
+// this worker loads only what it is given (load-given-core.js), so its bundle carries none.
+const loadTrainingCore = async () =>
+  new RelPos(
+    await loadGivenCore('the training worker', { wasmUrl: new URL('../../dist/relpos-core.wasm', import.meta.url) }),
+  );
 
 const handlers = {
   async init({ corpusUrl: url, task = run.task, preset = run.preset }) {
-    rp = await createRelPos({ wasmModule: await compileCore() });
+    rp = await loadTrainingCore();
     corpusUrl = url;
     await corpusFor(task);
     run = { ...run, task, preset };
@@ -186,7 +186,7 @@ const handlers = {
   },
   /** "Longer than trained" (length-extrapolation.js): a row per scheme as it is done, then all. */
   async extrapolate({ schemes, settings }) {
-    rp ??= await createRelPos({ wasmModule: await compileCore() });
+    rp ??= await loadTrainingCore();
     const result = lengthExtrapolation(rp, schemes, settings, (row) => post({ type: 'extrapolation-row', row }));
     post({ type: 'extrapolation', ...result });
   },

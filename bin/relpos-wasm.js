@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+// relpos-wasm's command line: `npx relpos-wasm corpus my-text.txt` builds the training corpus
+// <relpos-train corpus="…"> loads, from text the author owns, the way the package's own corpus is
+// built (web/train/build-corpus.js: the same vocabulary, sampling and held-out split; held-out
+// parts of speech by the tagger compromise, which the author installs: it is an optional peer
+// dependency, so the package itself needs nothing).
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { CORPUS_SETTINGS, buildCorpus, splitDocuments } from '../web/train/build-corpus.js';
+import { encodeCorpus } from '../web/train/corpus-format.js';
+
+/** The tagger the package's corpus was tagged by. */
+const TAGGER_VERSION = '14.17.0';
+/** The text is cut into this many documents of consecutive sentences; every 10th is held out. */
+const DOCUMENTS = 20;
+/** Fewer words than this leave too little to train on and to hold out (windows of 32 tokens). */
+export const MIN_WORDS = 2000;
+
+const HELP = `Usage: relpos-wasm corpus <text file>... [--out <file>]
+
+Builds the training corpus for <relpos-train corpus="..."> from plain text (UTF-8) you own: the
+words lower-cased, a vocabulary of the ${CORPUS_SETTINGS.vocabularyWords.toLocaleString('en')} most frequent, up to ${CORPUS_SETTINGS.trainTokens.toLocaleString('en')} tokens to train on and
+${CORPUS_SETTINGS.heldOutTokens.toLocaleString('en')} held out, the held-out words tagged with their part of speech by compromise
+(npm install --save-dev compromise@${TAGGER_VERSION}, the tagger of the package's own corpus). At least
+${MIN_WORDS.toLocaleString('en')} words of text.
+
+Options:
+  -o, --out <file>  where to write it (default: training-corpus.bin)
+  -h, --help        this help
+
+Then serve the file beside your page: <relpos-train corpus="training-corpus.bin"></relpos-train>
+`;
+
+class UsageError extends Error {}
+
+function parseArguments(args) {
+  const [command, ...rest] = args;
+  if (command === undefined || command === '-h' || command === '--help') return { help: true };
+  if (command !== 'corpus') throw new UsageError(`unknown command ${JSON.stringify(command)}; the command is corpus`);
+  const files = [];
+  let out = 'training-corpus.bin';
+  for (let i = 0; i < rest.length; i += 1) {
+    const arg = rest[i];
+    if (arg === '-h' || arg === '--help') return { help: true };
+    if (arg === '-o' || arg === '--out') {
+      out = rest[(i += 1)];
+      if (out === undefined || out === '') throw new UsageError(`${arg} needs a file name`);
+    } else if (arg.startsWith('--out=')) out = arg.slice(6);
+    else if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg}`);
+    else files.push(arg);
+  }
+  if (files.length === 0) throw new UsageError('give the text file(s) to build the corpus from');
+  return { files, out };
+}
+
+/** The text of `file`, or an Error naming the file and what is wrong with it. */
+function readText(file) {
+  let bytes;
+  try {
+    if (statSync(file).isDirectory()) throw Object.assign(new Error(), { code: 'EISDIR' });
+    bytes = readFileSync(file);
+  } catch (error) {
+    const why = { ENOENT: ': no such file', EISDIR: ' is a folder; give a plain text file' }[error.code];
+    throw new Error(`${file}${why ?? ` could not be read (${error.code ?? error.message})`}`, { cause: error });
+  }
+  const nul = bytes.indexOf(0);
+  let text;
+  try {
+    if (nul >= 0) throw new Error();
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new Error(
+      `${file} is not a text file (${nul >= 0 ? `a zero byte at byte ${nul}` : 'it is not UTF-8 text'}); ` +
+        'save it as plain text (UTF-8) first: a .docx, .pdf or image cannot be read',
+    );
+  }
+  if (text.trim() === '') throw new Error(`${file} is empty; it must hold English text`);
+  return text.replace(/^\uFEFF/, '');
+}
+
+/** compromise, or an Error saying how to install it. */
+async function loadTagger() {
+  try {
+    const { default: nlp } = await import('compromise');
+    return nlp;
+  } catch (error) {
+    throw new Error(
+      `the held-out words are tagged by compromise, which is not installed here: npm install --save-dev compromise@${TAGGER_VERSION} (the tagger of the package's own corpus), then run this again`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * The corpus of `files` ({ name, text }): every file's sentences in order, cut into DOCUMENTS
+ * documents of about equal length, every 10th held out and tagged (splitDocuments).
+ */
+export function corpusOfTexts(nlp, texts, tagger) {
+  const sentences = texts.flatMap(({ text }) => nlp.tokenize(text).out('array'));
+  const words = sentences.reduce((sum, sentence) => sum + sentence.split(/\s+/).filter(Boolean).length, 0);
+  const names = texts.map(({ name }) => name).join(', ');
+  if (words < MIN_WORDS) {
+    throw new Error(
+      `${names}: ${words.toLocaleString('en')} words; a corpus needs at least ${MIN_WORDS.toLocaleString('en')} (a few pages), to train on and to hold some out`,
+    );
+  }
+  const documents = Array.from({ length: DOCUMENTS }, (_, d) => ({
+    name: `part ${d + 1} of ${DOCUMENTS}`,
+    text: sentences
+      .slice(Math.floor((d * sentences.length) / DOCUMENTS), Math.floor(((d + 1) * sentences.length) / DOCUMENTS))
+      .join(' '),
+  }));
+  const docs = splitDocuments(nlp, documents, CORPUS_SETTINGS);
+  return buildCorpus({
+    ...docs,
+    source: `${names}: the author's own text, lower-cased and sampled`,
+    terms: "The author's own text, under the author's terms.",
+    tagger: `compromise ${tagger} (npm, MIT)`,
+  });
+}
+
+async function main(args) {
+  const { help, files, out } = parseArguments(args);
+  if (help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const texts = files.map((file) => ({ name: basename(file), text: readText(file) }));
+  const nlp = await loadTagger();
+  const version = nlp.version ?? 'of unknown version';
+  if (version !== TAGGER_VERSION) {
+    console.warn(
+      `relpos-wasm corpus: compromise ${version} is installed; the package's own corpus was tagged by ${TAGGER_VERSION}, so parts of speech may differ slightly`,
+    );
+  }
+  const corpus = corpusOfTexts(nlp, texts, version);
+  const bytes = gzipSync(encodeCorpus(corpus), { level: 9 });
+  try {
+    writeFileSync(out, bytes);
+  } catch (error) {
+    throw new Error(`${out} could not be written (${error.code ?? error.message})`, { cause: error });
+  }
+  const unknown = corpus.train.reduce((n, id) => n + (id === 1 ? 1 : 0), 0);
+  console.log(
+    `relpos-wasm corpus: wrote ${out} (${(bytes.length / 1024).toFixed(1)} KiB): ${corpus.train.length.toLocaleString('en')} training tokens ` +
+      `(${((100 * unknown) / corpus.train.length).toFixed(1)} % outside the vocabulary), ${corpus.heldOut.length.toLocaleString('en')} held-out tokens ` +
+      `tagged by compromise ${version}, a vocabulary of ${(corpus.header.words.length - 2).toLocaleString('en')} words.\n` +
+      `Serve it beside your page: <relpos-train corpus="${basename(out)}"></relpos-train>`,
+  );
+}
+
+if (process.argv[1] && import.meta.filename === (await import('node:fs')).realpathSync(process.argv[1])) {
+  main(process.argv.slice(2)).catch((error) => {
+    console.error(`relpos-wasm corpus: ${error.message}`);
+    if (error instanceof UsageError) console.error('Run relpos-wasm --help for the usage.');
+    process.exitCode = error instanceof UsageError ? 2 : 1;
+  });
+}
