@@ -73,6 +73,10 @@ describe('the training section', () => {
     );
     console.log(`training section's lazy chunk: ${(total / 1024).toFixed(1)} KiB gzipped (${[...files].join(', ')})`);
     expect(total).toBeLessThanOrEqual(310 * 1024);
+    // The button's note says what opening costs: its number within 10 % of the measured total.
+    const note = /loads about (\d+) KiB compressed/.exec(html);
+    expect(note, 'the training button states its weight').not.toBeNull();
+    expect(Math.abs(Number(note[1]) - total / 1024)).toBeLessThanOrEqual(0.1 * (total / 1024));
   });
 
   test('first load fetches nothing of it; opening it loads, trains, pauses, draws, saves and loads back', async () => {
