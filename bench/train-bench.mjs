@@ -17,8 +17,6 @@ const CONFIGS = [
   { name: 'large', vocabSize: 2000, dModel: 128, heads: 4, layers: 2, maxDistance: 16, seqLen: 128, batchSize: 16 },
 ].map((c) => ({ ...c, ffnWidth: 4 * c.dModel }));
 // PyTorch 1.13, 1 thread, OpenBLAS, measured on this machine when the issue was written.
-const ANCHORS = { tiny: 12, medium: 268, large: 382 };
-
 const argValue = (name) => {
   const at = process.argv.indexOf(name);
   return at > 0 ? process.argv[at + 1].split(',') : null;
@@ -197,9 +195,6 @@ async function main() {
       gflop(plain),
       relaxed === undefined ? '—' : `${(relaxed / plain).toFixed(2)}×`,
     ]),
-  );
-  console.log(
-    `\nThe issue's PyTorch anchors (1 thread, OpenBLAS, measured here earlier): ${configs.map((c) => `${c.name} ${ANCHORS[c.name]} ms`).join(', ')}.`,
   );
   const notes = [];
   if (torch1.torch)
