@@ -440,18 +440,7 @@ export const wrongRef = <relpos-profile ref={useRef<HTMLInputElement>(null)} />;
   write(
     join(react, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'ESNext',
-        moduleResolution: 'Bundler',
-        strict: true,
-        noEmit: true,
-        skipLibCheck: false,
-        skipDefaultLibCheck: true,
-        types: [],
-        lib: ['ES2022', 'DOM'],
-        jsx: 'react-jsx',
-      },
+      compilerOptions: { ...config('ESNext', 'Bundler').compilerOptions, jsx: 'react-jsx' },
       files: ['figure.tsx'],
     }),
   );

@@ -183,8 +183,8 @@ const LESSON = {
 };
 
 describe('every story step, from every starting state', () => {
-  test('the lesson on the first screen: at 1280 × 800 and 1920 × 1080, unscrolled, panel 2 (the biases) and panel 1 (at 1920 panel 3) are drawn in view; on a phone the idea, then panel 2 drawn, then the controls', async () => {
-    for (const viewport of [VIEW.viewport, { width: 1920, height: 1080 }]) {
+  test('the lesson on the first screen: at 1280 × 800, 1920 × 1080 and a 1024 × 768 tablet, unscrolled, panel 2 (the biases) and panel 1 (at 1920 panel 3) are drawn in view; on a phone the idea, then panel 2 drawn, then the controls', async () => {
+    for (const viewport of [VIEW.viewport, { width: 1920, height: 1080 }, { width: 1024, height: 768 }]) {
       const { page, context, problems } = await env.open('', { viewport, closedPanels: true });
       expect(await page.evaluate(() => scrollY)).toBe(0);
       await expectDrawnOnScreen(page, 'positionBiases');
