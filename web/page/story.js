@@ -220,7 +220,9 @@ export function changedSettings(before, after) {
   const changes = [];
   for (const [name, [label, value]] of Object.entries(SETTING_TEXT)) {
     if (before[name] === after[name]) continue;
-    if (name === 'seqLen' && before.tokens !== after.tokens) continue; // follows the words
+    // n follows the words when each state shows all of its words; else it is said too.
+    const showsAll = (state) => splitTokens(state.tokens).length === state.seqLen;
+    if (name === 'seqLen' && before.tokens !== after.tokens && showsAll(before) && showsAll(after)) continue;
     changes.push(`${label}${value(after[name])} (was ${value(before[name])})`);
   }
   return changes.join(', ');

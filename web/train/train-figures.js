@@ -149,7 +149,7 @@ export function buildFigures(doc) {
       yLabel: 'q·aᴷ / √dₖ',
       xInteger: true,
     });
-    profile.caption.textContent = `Layer ${state.layer}, step ${state.analysis.step}: for each head, the position bias qᵢ·aᴷ[c]/√dₖ that offset c adds to a score before the softmax, over the held-out queries whose key i + c exists: the line is the mean, the band the 10th to 90th percentile. A wide band: the bias depends on the query, as the six panels above show for one query at a time. Higher: the head prefers that offset.`;
+    profile.caption.textContent = `Layer ${state.layer}, step ${state.analysis.step}: for each head, the position bias qᵢ·aᴷ[c]/√dₖ that offset c adds to a score before the softmax, over the held-out queries whose key i + c exists: the line is the mean, the band the 10th to 90th percentile. A wide band: the bias depends on the query, as the six panels of “The trained model on your sentence” below show, one query to a row. Higher: the head prefers that offset.`;
   };
 
   const drawHandbook = (state) => {

@@ -255,7 +255,7 @@ export function mountTrainSection(
         { progressive: true },
       );
       const unknown = data.seen.filter((w) => w === '<unk>').length;
-      figures.sentenceCaption.textContent = `Layer ${data.layer}, head ${data.head} of the model as it is now (step ${state.steps}), on your words${unknown ? ` (${unknown} not in its ${state.config.vocabSize - 2}-word vocabulary, marked *: it sees <unk> there)` : ''}. The same six panels as above, with the trained queries, keys, values and tables.`;
+      figures.sentenceCaption.textContent = `Layer ${data.layer}, head ${data.head} of the model as it is now (step ${state.steps}), on your words${unknown ? ` (${unknown} not in its ${state.config.vocabSize - 2}-word vocabulary, marked *: it sees <unk> there)` : ''}. The page’s panels 1–6, with the trained queries, keys, values and tables.`;
       drawnAll.then(() => {
         if (data.id === state.sentenceId) lab.dataset.sentenceDrawn = String(data.id);
       });

@@ -88,6 +88,8 @@ export const PANELS = [
     barLabel: 'bias (blue < 0 < red)',
     values: (view) => view.result.positionBiases.data,
     caption: (view, { controls = true } = {}) => {
+      if (view?.n === 1)
+        return 'q_i · a^K[clip(j − i, ±k)] / √d_k. With one token there is one cell, offset 0: q_0 reads a^K[0]. With more tokens each diagonal reads one row of a^K.';
       const edges = bandEdgesDrawn(view)
         ? ' From the dashed lines outward (|j − i| ≥ k) a row reuses one edge embedding, so its values there are equal.'
         : '';
