@@ -3,12 +3,14 @@
 // loops around the kernel imported from dist/relpos-kernels.wasm and
 // dist/relpos-kernels-relaxed.wasm, as the core does. For C = A·B the packing is not timed (the
 // core packs each weight once per product); for the weight gradients C += Aᵀ·B the copy of each
-// depth pass into panels is. Times are CPU times (the
-// machine may be shared). Run with
-// --experimental-wasm-relaxed-simd for the relaxed row (npm run bench does).
+// depth pass into panels is. Against each build's ceiling: bench/fma-ceiling.cpp, the kernel's
+// own multiply-add step on 12 accumulators with no memory traffic. The two builds and the two
+// ceilings are timed in alternation (bench/interleaved.mjs), in CPU time (the machine may be
+// shared). Run with --experimental-wasm-relaxed-simd for the relaxed column (npm run bench does).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
+import { cpuMsOf, interleavedMedians } from './interleaved.mjs';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 
@@ -25,42 +27,69 @@ export const GEMM_SHAPES = [
   { what: 'attention W V, n = 1024', m: 1024, depth: 1024, n: 64 },
 ];
 
-function buildDriver() {
-  const dir = mkdtempSync(`${os.tmpdir()}/relpos-gemm-`);
-  const object = `${dir}/driver.o`;
+function buildWasm(dir, name, source, flags, exports, linkFlags = []) {
+  const object = `${dir}/${name}.o`;
   execFileSync('clang-19', [
     '--target=wasm32',
     '-nostdlib',
     '-O3',
     '-msimd128',
+    ...flags,
     '-fno-exceptions',
     `-I${ROOT}cpp`,
     '-c',
-    `${ROOT}bench/gemm-driver.cpp`,
+    source,
     '-o',
     object,
   ]);
-  execFileSync('wasm-ld-19', [
-    '--no-entry',
-    '--import-memory',
-    '--allow-undefined',
-    '--export=multiply',
-    '--export=multiplyTransposed',
-    '-o',
-    `${dir}/driver.wasm`,
-    object,
-  ]);
-  return new WebAssembly.Module(readFileSync(`${dir}/driver.wasm`));
+  const wasm = `${dir}/${name}.wasm`;
+  execFileSync('wasm-ld-19', ['--no-entry', ...linkFlags, ...exports.map((e) => `--export=${e}`), '-o', wasm, object]);
+  return readFileSync(wasm);
 }
 
-function timeBuild(driver, kernelsPath, shape, budgetMs) {
-  const bytes = readFileSync(kernelsPath);
-  if (!WebAssembly.validate(bytes)) return undefined;
+const KERNELS = [
+  { build: 'relaxed', path: `${ROOT}dist/relpos-kernels-relaxed.wasm`, flags: ['-mrelaxed-simd'] },
+  { build: 'plain', path: `${ROOT}dist/relpos-kernels.wasm`, flags: [] },
+];
+
+// The builds this engine runs: each kernels module with the ceiling built the same way.
+function loadBuilds() {
+  const dir = mkdtempSync(`${os.tmpdir()}/relpos-gemm-`);
+  const driver = new WebAssembly.Module(
+    buildWasm(
+      dir,
+      'driver',
+      `${ROOT}bench/gemm-driver.cpp`,
+      [],
+      ['multiply', 'multiplyTransposed'],
+      ['--import-memory', '--allow-undefined'],
+    ),
+  );
+  return KERNELS.map((k) => {
+    const kernels = readFileSync(k.path);
+    if (!WebAssembly.validate(kernels)) return { ...k, kernels: null };
+    const ceilingBytes = buildWasm(dir, `ceiling-${k.build}`, `${ROOT}bench/fma-ceiling.cpp`, k.flags, [
+      'multiplyAddSteps',
+    ]);
+    const ceiling = new WebAssembly.Instance(new WebAssembly.Module(ceilingBytes)).exports.multiplyAddSteps;
+    return { ...k, kernels: new WebAssembly.Module(kernels), driver, ceiling };
+  });
+}
+
+// GFLOP/s of each build's ceiling: many short calls (a long single call would stay in V8's
+// baseline tier), 12 accumulators × 8 flops per step.
+const CEILING_STEPS = 100_000;
+function ceilingMeasure(build) {
+  for (let i = 0; i < 200; i += 1) build.ceiling(1000, 1);
+  return () => cpuMsOf(() => build.ceiling(CEILING_STEPS, 1));
+}
+
+function gemmMeasure(build, shape) {
   const { m, depth, n, transposed } = shape;
   const floats = m * depth + depth * n + m * n + 128 * (n + 8);
   const memory = new WebAssembly.Memory({ initial: Math.ceil((floats * 4 + 65536) / 65536) + 1 });
-  const kernels = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { memory } }).exports;
-  const exports = new WebAssembly.Instance(driver, {
+  const kernels = new WebAssembly.Instance(build.kernels, { env: { memory } }).exports;
+  const exports = new WebAssembly.Instance(build.driver, {
     env: { memory, relpos_gemm_f32_4x8: kernels.relpos_gemm_f32_4x8 },
   }).exports;
   const heap = new Float32Array(memory.buffer);
@@ -72,34 +101,38 @@ function timeBuild(driver, kernelsPath, shape, budgetMs) {
   const multiply = transposed
     ? () => exports.multiplyTransposed(a, packed, panels, c, m, n, depth)
     : () => exports.multiply(a, packed, c, m, n, depth);
-  multiply();
-  // CPU time of this thread's process (steadier than wall time on a shared machine), median.
-  const times = [];
-  let spent = 0;
-  while (times.length < 3 || (spent < budgetMs && times.length < 20)) {
-    const start = performance.now();
-    const cpuStart = process.cpuUsage();
-    multiply();
-    const used = process.cpuUsage(cpuStart);
-    times.push((used.user + used.system) / 1000);
-    spent += performance.now() - start;
-  }
-  times.sort((x, y) => x - y);
-  const ms = times[Math.floor(times.length / 2)];
-  return (2 * m * n * depth) / (ms * 1e6);
+  return () => cpuMsOf(multiply);
 }
 
-/** Rows [what, m × depth × n, relaxed GFLOP/s or undefined, plain GFLOP/s]. */
-export function runGemmBench(budgetMs = 300) {
-  const driver = buildDriver();
-  return GEMM_SHAPES.map((shape) => [
-    shape.what,
-    `${shape.m} × ${shape.depth} × ${shape.n}`,
-    timeBuild(driver, `${ROOT}dist/relpos-kernels-relaxed.wasm`, shape, budgetMs),
-    timeBuild(driver, `${ROOT}dist/relpos-kernels.wasm`, shape, budgetMs),
-  ]);
+/**
+ * { ceiling: {relaxed, plain}, rows: [{ what, shape, relaxed, plain }] } in GFLOP/s; relaxed is
+ * undefined where this engine has no relaxed SIMD.
+ */
+export async function runGemmBench(budgetMs = 1500) {
+  const builds = loadBuilds().filter((b) => b.kernels);
+  const gflops = (flop, ms) => flop / (ms * 1e6);
+  const byBuild = (values) => Object.fromEntries(builds.map((b, i) => [b.build, values[i]]));
+  const ceilingMs = await interleavedMedians(builds.map(ceilingMeasure), { budgetMs: 500 });
+  const ceiling = byBuild(ceilingMs.map((ms) => gflops(CEILING_STEPS * 12 * 8, ms)));
+  const rows = [];
+  for (const shape of GEMM_SHAPES) {
+    const ms = await interleavedMedians(
+      builds.map((b) => gemmMeasure(b, shape)),
+      { budgetMs },
+    );
+    const flop = 2 * shape.m * shape.n * shape.depth;
+    rows.push({
+      what: shape.what,
+      shape: `${shape.m} × ${shape.depth} × ${shape.n}`,
+      ...byBuild(ms.map((t) => gflops(flop, t))),
+    });
+  }
+  return { ceiling, rows };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const row of runGemmBench()) console.log(row.map((x) => (typeof x === 'number' ? x.toFixed(1) : x)).join(' | '));
+  const { ceiling, rows } = await runGemmBench();
+  const f = (x) => (x === undefined ? '—' : x.toFixed(1));
+  console.log(`ceiling | relaxed ${f(ceiling.relaxed)} | plain ${f(ceiling.plain)}`);
+  for (const r of rows) console.log(`${r.what} | ${r.shape} | ${f(r.relaxed)} | ${f(r.plain)}`);
 }

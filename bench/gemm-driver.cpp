@@ -3,6 +3,7 @@
 // (relpos-kernels*.wasm) exactly as the core imports it. Built by clang-19 alone (wasm32, no
 // libc), like the kernels.
 #include "relpos/kernels/gemm_f32_4x8.hpp"
+#include "relpos/kernels/panel_copy.hpp"
 
 namespace {
 constexpr int kRows = 4;
@@ -26,17 +27,13 @@ extern "C" __attribute__((export_name("multiply"))) void multiply(const float* a
 }
 
 // C (m × n) += Aᵀ · B, A (depth × m), B (depth × n) row-major: depth in passes of 128, each
-// pass of B copied into panels (addTransposedProduct; the copy is timed here).
+// pass of B copied into panels by the core's copy (addTransposedProduct; the copy is timed here).
 extern "C" __attribute__((export_name("multiplyTransposed"))) void multiplyTransposed(
     const float* a, const float* b, float* panels, float* c, int m, int n, int depth) {
   constexpr int kPassDepth = 128;
   for (int p0 = 0; p0 < depth; p0 += kPassDepth) {
     const int passDepth = smaller(kPassDepth, depth - p0);
-    for (int p = 0; p < passDepth; ++p) {
-      for (int j = 0; j < n; ++j) {
-        panels[(j / kWidth) * passDepth * kWidth + p * kWidth + j % kWidth] = b[(p0 + p) * n + j];
-      }
-    }
+    relpos::kernels::copyIntoPanels(b + p0 * n, n, passDepth, n, panels);
     for (int i = 0; i < m; i += kRows) {
       relpos_gemm_f32_4x8(smaller(kRows, m - i), n, passDepth, a + p0 * m + i, 1, m, panels,
                           passDepth * kWidth, 1.0F, 1, c + i * n, n);

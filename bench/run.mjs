@@ -15,6 +15,7 @@ import { plainJsAttention } from './plain-js-attention.js';
 import { createTfjsAttention } from './tfjs-attention.js';
 import { createOrtAttention } from './onnx-shaw-attention.mjs';
 import { poolTable, runPoolBench } from './pool-bench.mjs';
+import { interleavedMedians } from './interleaved.mjs';
 
 const D = 64;
 const ROOT = new URL('../', import.meta.url).pathname;
@@ -51,6 +52,13 @@ async function medianMs(run, reading = null) {
   }
   values.sort((a, b) => a - b);
   return values[Math.floor(values.length / 2)];
+}
+
+/** Wall ms of one call of `run` (sync). */
+function msOf(run) {
+  const start = performance.now();
+  run();
+  return performance.now() - start;
 }
 
 /** The core's own time of the last call: the sum of its stage times (no JS copies). */
@@ -146,7 +154,7 @@ async function main() {
     `relpos benchmark, ${new Date().toISOString().slice(0, 10)}: ${cpu}, ${os.cpus().length} cores (one used), Node ${process.version}, d_k = ${D}`,
   );
   console.log(
-    `Median ms of a full attention (all five n × n panels and the output); (×) = that time / relpos time, same run. relpos runs the ${rp.kernels} GEMM kernels; "plain kernels" the plain-SIMD build.`,
+    `Median ms of a full attention (all five n × n panels and the output); (×) = that time / relpos time, same run. relpos runs the ${rp.kernels} GEMM kernels; "plain kernels" the plain-SIMD build. The five relpos columns are timed in alternation, call after call (bench/interleaved.mjs); the other columns one after another.`,
   );
   console.log(
     'relpos returns new arrays each call; "out=" writes into an earlier result\'s arrays (attention(inputs, { out })); "views" returns views of WASM memory (attention(inputs, { views: true })); "core" is the WASM core alone (its stage times), without copying inputs in and results out: the like of the native builds.',
@@ -163,16 +171,24 @@ async function main() {
     const x64 = inputsFor(rp, n, k, Float64Array);
     const m32 = asMatrices(x32);
     const m64 = asMatrices(x64);
-    const ours32 = await medianMs(() => rp.attention(m32));
-    const stages32 = rp.lastTimings();
     const reused = rp.attention(m32);
-    const reuse32 = await medianMs(() => rp.attention(m32, { out: reused }));
-    const views32 = await medianMs(() => rp.attention(m32, { views: true }));
-    const core32 = await medianMs(
-      () => rp.attention(m32, { out: reused }),
-      () => coreMs(rp),
+    // The five ways of calling relpos, in alternation (their ratios are the table's point).
+    const [ours32, reuse32, views32, core32, plainKernels32] = await interleavedMedians(
+      [
+        () => msOf(() => rp.attention(m32)),
+        () => msOf(() => rp.attention(m32, { out: reused })),
+        () => msOf(() => rp.attention(m32, { views: true })),
+        () => {
+          rp.attention(m32, { out: reused });
+          return coreMs(rp);
+        },
+        () => msOf(() => rpPlain.attention(m32)),
+      ],
+      { budgetMs: 5 * BUDGET_MS, maxRounds: 20 },
     );
-    const plainKernels32 = await medianMs(() => rpPlain.attention(m32));
+    rp.attention(m32);
+    const stages32 = rp.lastTimings();
+    rpPlain.attention(m32);
     const plainStages32 = rpPlain.lastTimings();
     const ours64 = await medianMs(() => rp.attention(m64));
     const stages64 = rp.lastTimings();
@@ -279,13 +295,18 @@ async function main() {
   for (const [n, k] of sizes.filter(([m, l]) => m === 1024 && l === 16)) {
     const m32 = asMatrices(inputsFor(rp, n, k, Float32Array));
     const reused = rp.attention(m32);
-    const core = await medianMs(
-      () => rp.attention(m32, { out: reused }),
-      () => coreMs(rp),
+    const [core, out, fresh, views] = await interleavedMedians(
+      [
+        () => {
+          rp.attention(m32, { out: reused });
+          return coreMs(rp);
+        },
+        () => msOf(() => rp.attention(m32, { out: reused })),
+        () => msOf(() => rp.attention(m32)),
+        () => msOf(() => rp.attention(m32, { views: true })),
+      ],
+      { budgetMs: 4 * BUDGET_MS, maxRounds: 20 },
     );
-    const out = await medianMs(() => rp.attention(m32, { out: reused }));
-    const fresh = await medianMs(() => rp.attention(m32));
-    const views = await medianMs(() => rp.attention(m32, { views: true }));
     viewsCpu1024 = await medianMs(
       () => {
         cpuStart = process.cpuUsage();
@@ -304,21 +325,29 @@ async function main() {
     // onnxruntime-web's WebAssembly backend on the same inputs (the output only, as its graph
     // computes), against relpos asked for the output alone; checked against relpos's output.
     const outputOnly = () => rp.attention(m32, { outputs: ['output'], views: true });
-    const outputCpu = await medianMs(cpuMs(outputOnly), readCpu);
     const ort = await createOrtAttention({ n, k, dk: D, dv: D });
     let ortRows = [['onnxruntime-web: not installed (scripts/bench-setup.sh installs it)', '—']];
     if (ort) {
       const ortOutput = await ort.run(m32);
       const ours = rp.attention(m32, { outputs: ['output'] }).output.data;
       const differs = ours.reduce((worst, x, i) => Math.max(worst, Math.abs(x - ortOutput[i])), 0);
-      const ortMs = await medianMs(() => ort.run(m32));
-      const ortCpu = await medianMs(
-        cpuMs(() => ort.run(m32)),
-        readCpu,
+      // relpos and onnxruntime-web in alternation, wall and CPU time.
+      const wallOf = (run) => async () => {
+        const start = performance.now();
+        await run();
+        return performance.now() - start;
+      };
+      const cpuOf = (run) => async () => {
+        await cpuMs(run)();
+        return readCpu();
+      };
+      const [outputMs, ortMs, outputCpu, ortCpu] = await interleavedMedians(
+        [wallOf(outputOnly), wallOf(() => ort.run(m32)), cpuOf(outputOnly), cpuOf(() => ort.run(m32))],
+        { budgetMs: 4 * BUDGET_MS, maxRounds: 20 },
       );
       ort.dispose();
       ortRows = [
-        [`relpos, outputs: ['output'], views (CPU ms ${fmt(outputCpu)})`, fmt(await medianMs(outputOnly))],
+        [`relpos, outputs: ['output'], views (CPU ms ${fmt(outputCpu)})`, fmt(outputMs)],
         [
           `onnxruntime-web ${ort.version} WASM backend, 1 thread, the output (hand-written ONNX graph; max |difference| from relpos ${differs.toExponential(1)}; CPU ms ${fmt(ortCpu)}, ${(ortCpu / outputCpu).toFixed(2)}× relpos's)`,
           fmt(ortMs),

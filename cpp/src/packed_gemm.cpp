@@ -6,6 +6,7 @@
 
 #include "relpos/kernels/gemm_f32_4x8.hpp"
 #include "relpos/kernels/gemm_micro_kernel.hpp"
+#include "relpos/kernels/panel_copy.hpp"
 
 namespace relpos {
 namespace {
@@ -108,20 +109,10 @@ void addTransposedProduct(ConstMatrixRef<T> a, ConstMatrixRef<T> b, MatrixRef<T>
   const Index depth = a.rows(), m = a.cols(), n = b.cols();
   const Index lda = a.outerStride(), ldb = b.outerStride();
   if (m == 0 || n == 0) return;
-  const Index fullCols = n / width * width;
   for (Index p0 = 0; p0 < depth; p0 += kTransposedPassDepth) {
     const Index passDepth = std::min(kTransposedPassDepth, depth - p0);
-    const T* bPass = b.data() + p0 * ldb;
-    for (Index p = 0; p < passDepth; ++p) {
-      const T* row = bPass + p * ldb;
-      for (Index j = 0; j < fullCols; j += width) {
-        std::copy_n(row + j, width, panels + (j / width) * passDepth * width + p * width);
-      }
-      if (fullCols < n) {  // the last panel, fewer than `width` columns: zero-padded
-        T* to = panels + (fullCols / width) * passDepth * width + p * width;
-        std::fill_n(std::copy(row + fullCols, row + n, to), width - (n - fullCols), T(0));
-      }
-    }
+    kernels::copyIntoPanels<T>(b.data() + p0 * ldb, static_cast<int>(ldb),
+                               static_cast<int>(passDepth), static_cast<int>(n), panels);
     for (Index i = 0; i < m; i += kRowsPerKernel) {
       multiplyRows<T>(std::min(kRowsPerKernel, m - i), n, passDepth, a.data() + p0 * lda + i, 1,
                       lda, panels, passDepth * width, T(1), true, c.data() + i * c.outerStride(),

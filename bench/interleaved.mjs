@@ -1,0 +1,40 @@
+// Medians of several measurements taken in alternation: round after round, each measurement once
+// per round, the order rotating from round to round, so that a slow spell of a shared machine
+// falls on all of them alike and the ratios between them (what the tables report) hold.
+// A measurement is a function returning one sample, sync or async: a number (a time in ms, or any
+// reading), or an object of numbers (say { wall, cpu }), whose medians are taken key by key.
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+/**
+ * Runs every measurement once as a warm-up, then rounds until each has `minRounds` samples and
+ * `budgetMs` of wall time has passed, or `maxRounds`; returns each measurement's median.
+ */
+export async function interleavedMedians(measures, { minRounds = 5, maxRounds = 30, budgetMs = 2000 } = {}) {
+  for (const measure of measures) await measure();
+  const samples = measures.map(() => []);
+  const start = performance.now();
+  for (let round = 0; round < maxRounds; round += 1) {
+    if (round >= minRounds && performance.now() - start >= budgetMs) break;
+    for (let i = 0; i < measures.length; i += 1) {
+      const which = (i + round) % measures.length;
+      samples[which].push(await measures[which]());
+    }
+  }
+  return samples.map((values) =>
+    typeof values[0] === 'number'
+      ? median(values)
+      : Object.fromEntries(Object.keys(values[0]).map((key) => [key, median(values.map((v) => v[key]))])),
+  );
+}
+
+/** The CPU ms of this process spent by one call of `run` (sync). */
+export function cpuMsOf(run) {
+  const start = process.cpuUsage();
+  run();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
