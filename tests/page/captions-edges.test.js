@@ -127,6 +127,13 @@ describe('captions and notes', () => {
       'For reference, uniform attention would give 1/n = 0.17 per key.',
     );
     expect(await page.getAttribute('#figure-contentWeights canvas', 'aria-label')).not.toContain('Uniform attention:');
+    // The content weights' caption says the mask's state, off here and on after the checkbox.
+    const weightsCaption = () => page.textContent('#figure-contentWeights .relpos-caption');
+    expect(await weightsCaption()).toContain('the causal mask is off, so every key gets some weight');
+    expect(await weightsCaption()).not.toContain('is on');
+    await page.check('#causal');
+    await expect.poll(weightsCaption).toContain('the causal mask is on: keys after the query (j > i) get weight 0');
+    expect(await weightsCaption()).not.toContain('is off');
     await context.close();
   });
 

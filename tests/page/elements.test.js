@@ -105,7 +105,7 @@ describe('custom elements', () => {
     await page.evaluate(() => document.getElementById('attention').setAttribute('causal', ''));
     await expect
       .poll(async () => (await captions())[1][1])
-      .toContain('under the causal mask, keys after the query (j > i) get weight 0');
+      .toContain('the causal mask is on: keys after the query (j > i) get weight 0');
     expect((await captions())[0][1]).not.toMatch(/tick/);
     await context.close();
   });

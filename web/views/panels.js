@@ -111,7 +111,11 @@ export const PANELS = [
     values: (view) => view.result.contentWeights.data,
     masked: causalMask,
     caption: (view, { controls = true } = {}) => {
-      const mask = controls || view?.causal ? '; under the causal mask, keys after the query (j > i) get weight 0' : '';
+      const mask = view?.causal
+        ? '; the causal mask is on: keys after the query (j > i) get weight 0'
+        : controls
+          ? '; the causal mask is off, so every key gets some weight (with it on, keys after the query, j > i, get 0)'
+          : '';
       return `softmax of each row of the content scores: attention with no position information. Every row sums to 1${mask}. ${weightColours(view)}`;
     },
     note: (view) =>
