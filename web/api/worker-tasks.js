@@ -1,7 +1,8 @@
 // The API's tasks for a pool worker (task-worker.js): the RelPos methods relpos-wasm/worker
 // runs, by name, and the instance they run on, made from the module the pool posts. A worker
-// loads only what it is given (load-given-core.js), so its bundle carries no copy of the binary.
-import { RelPos } from './index.js';
+// loads only what it is given (load-given-core.js), so its bundle carries no copy of the binary,
+// and runs relpos.js's class, without the checkpoint reader (no task reads a checkpoint).
+import { BaseRelPos } from './relpos.js';
 import { loadGivenCore } from './load-given-core.js';
 
 const METHODS = [
@@ -29,7 +30,7 @@ export async function startInstance({ wasmModule } = {}) {
   if (wasmModule === undefined) {
     throw new TypeError("a pool worker: the pool posted no compiled core (init's wasmModule); it must post one");
   }
-  return { rp: new RelPos(await loadGivenCore('a pool worker', { wasmModule })), loadedFrom: 'wasmModule' };
+  return { rp: new BaseRelPos(await loadGivenCore('a pool worker', { wasmModule })), loadedFrom: 'wasmModule' };
 }
 
 /** Where the worker's instance came from: the pool's module (the one source there is). */

@@ -10,9 +10,10 @@ import { download } from '../files/download.js';
 const loadParts = () =>
   Promise.all([
     import('../api/checkpoint-file.js'),
+    import('../api/checkpoint-positions.js'),
     import('../figures/checkpoint-figure.js'),
     import('../views/checkpoint-view.js'),
-  ]).then(([file, figure, view]) => ({ ...file, ...figure, ...view }));
+  ]).then(([file, positions, figure, view]) => ({ ...file, ...positions, ...figure, ...view }));
 
 const SECTION_CSS = `
 .relpos-checkpoints { margin-top: 1.2rem; }
@@ -138,7 +139,7 @@ export function mountCheckpointSection(section, { training = () => ({ state: {},
     if (list.length === 0) return;
     setStatus(`Reading ${list.map((f) => f.name).join(', ')}…`);
     try {
-      const { openCheckpoint, tablesFromJson, POSITION_TABLES_FORMAT } = await partsReady();
+      const { openCheckpoint, checkpointPositions, tablesFromJson, POSITION_TABLES_FORMAT } = await partsReady();
       const { checkpointFiles, config, saved } = await sortModelFiles(list, POSITION_TABLES_FORMAT);
       let tables;
       let metadata = null;
@@ -150,7 +151,7 @@ export function mountCheckpointSection(section, { training = () => ({ state: {},
         const rp = await sharedRelPos();
         const checkpoint = await openCheckpoint(checkpointFiles);
         metadata = checkpoint.metadata;
-        tables = await rp.checkpointPositions(checkpoint, { config: config?.data });
+        tables = await checkpointPositions(rp, checkpoint, { config: config?.data });
         if (tables.length === 0)
           throw new Error(
             `${checkpoint.files.join(', ')}: no T5 position table (…SelfAttention.relative_attention_bias.weight) among its ${checkpoint.tensors.length} tensors`,

@@ -1,0 +1,626 @@
+// The RelPos class (as BaseRelPos) without the checkpoint reader, which index.js adds: what the
+// page's shared instance (web/figures/shared-relpos.js) and the pool workers (worker-tasks.js)
+// make, so neither loads the safetensors reader. It validates every argument (validate.js), lays
+// the data out in WASM memory (wasm-arena.js), calls the core and returns copies that belong to
+// the caller (or, with attention()'s `views`, views of WASM memory that the next call detaches:
+// docs/memory-views.md). Maths and conventions: docs/maths.md, docs/random-stream.md.
+import { EXAMPLE_DEFAULTS, LOCALITY_PROFILE_DEFAULTS, LOCALITY_TABLE_DEFAULTS } from './defaults.js';
+import { addSymbolDispose } from './dispose.js';
+import { MAX_DIMENSION, MAX_SEED } from './limits.js';
+import {
+  describe,
+  checkBoolean,
+  checkChoice,
+  checkBudget,
+  checkInteger,
+  checkNumber,
+  checkOptions,
+  checkWork,
+  floatArrayType,
+} from './validate.js';
+import { Snapshot } from './snapshot.js';
+import { regionAt, throwIfRefused, WasmArena } from './wasm-arena.js';
+import { PANEL_NAMES, checkOutputs, emptyResult } from './attention-options.js';
+import { checkAttentionArgs, checkReadAttentionArgs, readAttentionArgs } from './attention-args.js';
+import { Model, resolveModelConfig, resolveSyntheticOptions } from './model.js';
+import * as schemes from './schemes.js';
+import { ROPE_DEFAULTS, T5_BUCKET_DEFAULTS } from './schemes.js';
+
+const F64 = Float64Array.BYTES_PER_ELEMENT;
+// The page's first-load module is built without the training engine (vite.config.js).
+const NO_TRAINING = (where) =>
+  `${where}: this build of the module has no training engine (the page's first-load build); import relpos-wasm itself`;
+const MAX_TABLE_DISTANCE = (MAX_DIMENSION - 1) / 2;
+
+/** The longest token example() takes, in UTF-8 bytes. */
+export const MAX_TOKEN_BYTES = 8192;
+
+const matrix = (rows, cols, data) => ({ rows, cols, data });
+
+// Multiply-adds of a checked attention() call: the content scores and position biases, the
+// softmax, masks and copies (counted as 32 per score) and the output (docs/api-boundary.md).
+function attentionWork(a) {
+  const scores = a.heads * a.queryRows * a.n;
+  const table = a.queryRows * (a.tableRows || 0) * a.dK;
+  const projections = a.x ? a.x.rows * a.x.cols * (2 * a.dK + a.dV) : 0; // the sinusoidal scheme's x·W
+  return a.queryRows * a.n * a.dK + table + 32 * scores + a.queryRows * a.n * a.dV + projections;
+}
+
+const utf8 = new TextEncoder();
+
+// example()'s tokens: an array of 1 to MAX_DIMENSION non-empty strings (read once, holes as undefined).
+function checkTokens(where, given) {
+  const tokens = new Snapshot(where).list('tokens', given);
+  if (!Array.isArray(tokens))
+    throw new TypeError(`${where}: tokens must be an array of strings, got ${describe(tokens)}`);
+  if (tokens.length === 0 || tokens.length > MAX_DIMENSION) {
+    throw new RangeError(`${where}: tokens must hold 1 to ${MAX_DIMENSION} words, got ${tokens.length}`);
+  }
+  tokens.forEach((token, index) => {
+    if (typeof token !== 'string')
+      throw new TypeError(`${where}: tokens[${index}] must be a string, got ${describe(token)}`);
+    if (token === '') throw new RangeError(`${where}: tokens[${index}] is empty; every token must be a word`);
+    if (utf8.encode(token).length > MAX_TOKEN_BYTES) {
+      throw new RangeError(`${where}: tokens[${index}] is longer than ${MAX_TOKEN_BYTES} bytes of UTF-8`);
+    }
+  });
+  return tokens;
+}
+
+/** The RelPos class without openCheckpoint and checkpointPositions (index.js's RelPos adds them). */
+export class BaseRelPos {
+  #core;
+  #arena;
+  #models = new Set();
+  /** The call running now (its name), or null: a call made while another runs is refused. */
+  #running = null;
+  // True while views of WASM memory handed out by the last call are live.
+  #viewsOut = false;
+  #kernels;
+
+  /** Use createRelPos(); the constructor takes the loaded core module. */
+  constructor(core) {
+    this.#core = core;
+    this.#kernels = core.kernels;
+    this.#arena = new WasmArena(core);
+    // Methods work detached too: const { attention } = rp (a subclass's too: index.js's RelPos).
+    for (let proto = new.target.prototype; proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+      for (const name of Object.getOwnPropertyNames(proto)) {
+        const method = Object.getOwnPropertyDescriptor(proto, name).value;
+        if (name === 'constructor' || typeof method !== 'function' || Object.hasOwn(this, name)) continue;
+        Object.defineProperty(this, name, { value: method.bind(this), writable: true, configurable: true });
+      }
+    }
+  }
+
+  /** True after dispose(). */
+  get disposed() {
+    return this.#core === null;
+  }
+
+  /** The GEMM kernels this instance runs: 'relaxed' (relaxed SIMD) or 'plain' (web/api/kernels.js). */
+  get kernels() {
+    return this.#kernels;
+  }
+
+  /**
+   * Frees what this instance holds in its WebAssembly memory (its block and its models, which
+   * are disposed too) and lets go of the WebAssembly instance: every later call throws. The
+   * memory itself cannot shrink (WebAssembly has no way to); it is returned to the system when
+   * the garbage collector finds nothing else refers to it. Safe to call twice.
+   */
+  dispose() {
+    if (this.#core === null) return;
+    this.#refuseReentry('dispose');
+    this.#retireViews();
+    for (const model of this.#models) model.deref()?.dispose();
+    this.#models.clear();
+    this.#arena.release();
+    this.#arena = null;
+    this.#core = null;
+  }
+
+  #live(where) {
+    if (this.#core === null) throw new Error(`${where}: this RelPos instance has been disposed`);
+    return this.#core;
+  }
+
+  #refuseReentry(where) {
+    if (this.#running !== null) {
+      throw new Error(
+        `${where}: called while ${this.#running}() of the same instance is running (from a getter, a Proxy or a setter of its arguments); nothing was computed: call it after ${this.#running}() has returned`,
+      );
+    }
+  }
+
+  // Runs one public call: refused after dispose() and while another call of this instance (or of
+  // one of its models) runs, since both share the instance's memory.
+  #entry(where, body) {
+    this.#live(where);
+    this.#refuseReentry(where);
+    this.#running = where;
+    try {
+      return body();
+    } finally {
+      this.#running = null;
+    }
+  }
+
+  /** np.random.seed(seed); np.random.randn(count), as a Float64Array. */
+  randn(seed, count) {
+    const where = 'randn';
+    return this.#entry(where, () => {
+      checkInteger(where, 'seed', seed, 0, MAX_SEED);
+      checkInteger(where, 'count', count, 0, Number.MAX_SAFE_INTEGER);
+      checkBudget(where, `count = ${count}`, count * F64);
+      return this.#callRegions(where, [[1, count, Float64Array]], ([out]) => {
+        throwIfRefused(where, this.#core.randnInto(seed, out));
+        return this.#arena.readRegion(out, Float64Array);
+      });
+    });
+  }
+
+  /** The n × n matrix clip(j - i, -maxDistance, maxDistance): key j minus query i. */
+  relativeOffsets(n, maxDistance) {
+    return this.#entry('relativeOffsets', () => this.#relativeOffsets(n, maxDistance));
+  }
+
+  #relativeOffsets(n, maxDistance) {
+    const where = 'relativeOffsets';
+    checkInteger(where, 'n', n, 1, MAX_DIMENSION);
+    checkInteger(where, 'maxDistance', maxDistance, 0, 2 ** 31 - 1);
+    const bytes = n * n * Int32Array.BYTES_PER_ELEMENT;
+    checkBudget(where, `n = ${n}`, bytes);
+    return this.#callRegions(where, [[n, n, Int32Array]], ([out]) => {
+      throwIfRefused(where, this.#core.relativeOffsetsInto(maxDistance, out));
+      return matrix(n, n, this.#arena.readRegion(out, Int32Array));
+    });
+  }
+
+  /**
+   * Every panel of self-attention for queries q, keys k (n × d_k) and the key table relKeys
+   * ((2k + 1) × d_k, which sets the clipping distance k), or another position scheme
+   * (`position`, docs/schemes.md); with values v (n × d_v) also the output, plus the value table
+   * relValues ((2k + 1) × d_v) if given. Options:
+   * - outputs: the names to compute and return (OUTPUT_NAMES; default all, the output with v);
+   *   the core computes only those and what they need, and only those are copied out;
+   * - out: a result of an earlier call (or allocateAttention()) with the same shapes, outputs
+   *   and precision: the results are written into its arrays, and `out` is returned;
+   * - queryOffset: q holds queries queryOffset … queryOffset + q.rows − 1 of the k.rows
+   *   positions (a block of rows; panels are q.rows × k.rows);
+   * - views: true returns views of this instance's WASM memory instead of copies (no copy, no
+   *   allocation): valid until the next call on this instance or dispose(), which detach them
+   *   (length 0; docs/memory-views.md).
+   */
+  attention(inputs, options) {
+    return this.#entry('attention', () => this.#attention(inputs, options));
+  }
+
+  #attention(inputs, options) {
+    const where = 'attention';
+    // Every argument read once, then checked, then copied (attention-args.js).
+    const a = checkReadAttentionArgs(where, readAttentionArgs(where, inputs, options));
+    const { position, q, k, relKeys, v, relValues, causal, n, dK, dV, tableRows, queryRows, shapes, out } = a;
+    const ArrayType = floatArrayType(q.data); // this realm's type, also for an iframe's array
+    const size = ArrayType.BYTES_PER_ELEMENT;
+    const { scheme } = position;
+    const sinusoidal = scheme === 'sinusoidal';
+    // Every region of the call as the core's AttentionRequest names it (cpp/bindings/attention.cpp):
+    // [rows, cols, data, element bytes]; a panel nobody asked for is 0 × 0.
+    const matrixOf = (m) => (m ? [m.rows, m.cols, m.data, size] : [0, 0, null, size]);
+    const regions = {
+      queries: sinusoidal ? matrixOf(null) : matrixOf(q),
+      keys: sinusoidal ? matrixOf(null) : matrixOf(k),
+      values: sinusoidal ? matrixOf(null) : matrixOf(v),
+      relativeKeys: matrixOf(relKeys),
+      relativeValues: matrixOf(relValues),
+      x: matrixOf(a.x),
+      queryWeights: matrixOf(a.wQ),
+      keyWeights: matrixOf(a.wK),
+      valueWeights: matrixOf(a.wV),
+      bucketBiases:
+        scheme === 't5'
+          ? [position.biasRows, position.numBuckets, ArrayType.from(position.biases), size]
+          : matrixOf(null),
+      slopes: scheme === 'alibi' ? [1, position.slopes.length, position.slopes, F64] : [0, 0, null, F64],
+      keyPadding: a.keyPadding ? [1, n, a.keyPadding, 1] : [0, 0, null, 1],
+      allowed: a.allowed ? [queryRows, n, a.allowed, 1] : [0, 0, null, 1],
+      ...Object.fromEntries(
+        [...PANEL_NAMES, 'output'].map((name) => [
+          name,
+          shapes[name] ? [...shapes[name], null, size] : [0, 0, null, size],
+        ]),
+      ),
+    };
+    const names = Object.keys(regions);
+    const bytes = names.map((name) => regions[name][0] * regions[name][1] * regions[name][3]);
+    // Scratch in the core: Shaw's projected band, the panels of a block nobody asked for; the
+    // sinusoidal scheme's projections; the rotated queries and keys.
+    const scratch = (2 * queryRows * tableRows + 4 * 32 * n) * size + (sinusoidal ? 6 * n * (dK + dV) * size : 0);
+    checkBudget(where, `n = ${n}`, bytes.reduce((sum, x) => sum + x) + scratch);
+    checkWork(where, `n = ${n} with d_k = ${dK}`, attentionWork(a));
+
+    return this.#call(where, bytes, (addresses) => {
+      const request = {
+        heads: a.heads,
+        causal,
+        firstQuery: a.queryOffset,
+        queryRows,
+        scale: a.scale ?? 0,
+        scheme: schemes.schemeCode(this.#core, scheme),
+        t5: {
+          numBuckets: position.numBuckets ?? T5_BUCKET_DEFAULTS.numBuckets,
+          maxDistance: position.maxDistance ?? T5_BUCKET_DEFAULTS.maxDistance,
+          bidirectional: position.bidirectional ?? T5_BUCKET_DEFAULTS.bidirectional,
+        },
+        base: position.base ?? ROPE_DEFAULTS.base,
+        layout: schemes.layoutCode(this.#core, position.layout),
+      };
+      names.forEach((name, index) => {
+        const [rows, cols, data] = regions[name];
+        const address = bytes[index] ? addresses[index] : 0;
+        if (data && address) this.#arena.write(address, data);
+        request[name] = { address, rows, cols, bytes: bytes[index] };
+      });
+      const run = ArrayType === Float64Array ? this.#core.attentionIntoFloat64 : this.#core.attentionIntoFloat32;
+      const refused = run(request);
+      throwIfRefused(where, refused);
+      // Every result copied out first (into the views of `out` read at the start), then handed over.
+      const result = a.outTarget ?? {};
+      result.maxDistance = scheme === 'shaw' ? (tableRows - 1) / 2 : null;
+      if (scheme !== 'shaw') result.position = schemes.describePosition(position);
+      for (const [name, [rows, cols]] of Object.entries(shapes)) {
+        if (a.views) {
+          result[name] = matrix(rows, cols, this.#arena.view(request[name].address, ArrayType, rows * cols));
+          continue;
+        }
+        const data = this.#arena.read(request[name].address, ArrayType, rows * cols, out?.[name].data);
+        result[name] = matrix(rows, cols, out ? out[name].original : data);
+      }
+      if (a.views) this.#viewsOut = true;
+      return result;
+    });
+  }
+
+  /**
+   * A result of zeros shaped for attention(inputs, options) (the same outputs and queryOffset),
+   * to pass as its `out` from the first call on. Nothing is computed.
+   */
+  allocateAttention(inputs, options) {
+    return this.#entry('allocateAttention', () => this.#allocateAttention(inputs, options));
+  }
+
+  #allocateAttention(inputs, options) {
+    const a = checkAttentionArgs('allocateAttention', inputs, options);
+    const result = emptyResult(floatArrayType(a.q.data), a.shapes, a.relKeys ? (a.tableRows - 1) / 2 : null);
+    return result;
+  }
+
+  /**
+   * The handbook's simulated locality profile (docs/maths.md §7): a relative key table of seeded noise
+   * plus a Gaussian bump on its first column, read out by a uniform query.
+   */
+  localityProfile(options) {
+    return this.#entry('localityProfile', () => this.#localityProfile(options));
+  }
+
+  #localityProfile(options) {
+    const where = 'localityProfile';
+    const p = checkOptions(where, 'options', options, LOCALITY_PROFILE_DEFAULTS);
+    checkInteger(where, 'seed', p.seed, 0, MAX_SEED);
+    checkInteger(where, 'dK', p.dK, 1, MAX_DIMENSION);
+    checkInteger(where, 'maxDistance', p.maxDistance, 0, MAX_TABLE_DISTANCE);
+    checkNumber(where, 'noise', p.noise, { min: 0, max: 1e6 });
+    checkNumber(where, 'width', p.width, { min: 0, max: 1e6, minInclusive: false });
+    checkNumber(where, 'asymmetry', p.asymmetry, { min: -1, max: 1, minInclusive: false, maxInclusive: false });
+    const tableRows = 2 * p.maxDistance + 1;
+    const shapes = [
+      [tableRows, p.dK, Float64Array],
+      [1, p.dK, Float64Array],
+      [1, tableRows, Float64Array],
+    ];
+    checkBudget(
+      where,
+      `maxDistance = ${p.maxDistance} with dK = ${p.dK}`,
+      shapes.reduce((sum, [rows, cols]) => sum + rows * cols * F64, 0),
+    );
+    return this.#callRegions(where, shapes, ([embeddings, query, profile]) => {
+      const { seed, dK, maxDistance, noise, width, asymmetry } = p;
+      throwIfRefused(
+        where,
+        this.#core.localityProfileInto({ seed, dK, maxDistance, noise, width, asymmetry }, embeddings, query, profile),
+      );
+      return {
+        offsets: Int32Array.from({ length: tableRows }, (_, index) => index - p.maxDistance),
+        embeddings: matrix(tableRows, p.dK, this.#arena.readRegion(embeddings, Float64Array)),
+        query: this.#arena.readRegion(query, Float64Array),
+        profile: this.#arena.readRegion(profile, Float64Array),
+      };
+    });
+  }
+
+  /**
+   * The page's example scenario (float64), by one of two draws (README "The example scenario"):
+   * 'handbook' (default): X, W_Q, W_K, W_V, a^K, a^V in that order from np.random.seed(seed);
+   * 'stable': each word's embedding, the weights and each offset's table row from a stream of
+   * their own, so a change re-draws only what it concerns. Then Q = X W_Q, K = X W_K, V = X W_V,
+   * and every panel of attention(). `inputs` can be passed straight back to attention().
+   * options.outputs: which of attention()'s outputs to compute (its `outputs`; default all;
+   * [] computes none, only the draw: a caller that splits the rows, or keeps panels it has).
+   * options.views: the panels as attention()'s `views` (the draw is copied; it is small).
+   */
+  example(options) {
+    return this.#entry('example', () => this.#example(options));
+  }
+
+  #example(options) {
+    const where = 'example';
+    const given = new Snapshot(where).fields(options);
+    const p = checkOptions(where, 'options', given, { ...EXAMPLE_DEFAULTS, outputs: undefined, views: false });
+    const outputs = p.outputs === undefined ? undefined : checkOutputs(where, p.outputs);
+    const views = checkBoolean(where, 'views', p.views);
+    delete p.outputs;
+    delete p.views;
+    checkInteger(where, 'seed', p.seed, 0, MAX_SEED);
+    checkChoice(where, 'draw', p.draw, ['handbook', 'stable']);
+    const tokens = p.tokens === undefined ? undefined : checkTokens(where, p.tokens);
+    if (tokens) {
+      if (given?.seqLen !== undefined && given.seqLen !== tokens.length) {
+        checkInteger(where, 'seqLen', p.seqLen, 1, MAX_DIMENSION);
+        throw new RangeError(
+          `${where}: seqLen (${p.seqLen}) must equal the number of tokens (${tokens.length}); give one or the other`,
+        );
+      }
+      p.seqLen = tokens.length;
+    }
+    checkInteger(where, 'seqLen', p.seqLen, 1, MAX_DIMENSION);
+    checkInteger(where, 'dModel', p.dModel, 1, MAX_DIMENSION);
+    checkInteger(where, 'dK', p.dK, 1, MAX_DIMENSION);
+    checkInteger(where, 'maxDistance', p.maxDistance, 0, MAX_TABLE_DISTANCE);
+    checkBoolean(where, 'causal', p.causal);
+    checkChoice(where, 'table', p.table, ['random', 'locality']);
+    const shape = checkOptions(where, 'locality', p.locality, LOCALITY_TABLE_DEFAULTS);
+    checkNumber(where, 'locality.noise', shape.noise, { min: 0, max: 1e6 });
+    checkNumber(where, 'locality.width', shape.width, { min: 0, max: 1e6, minInclusive: false });
+    checkNumber(where, 'locality.asymmetry', shape.asymmetry, {
+      min: -1,
+      max: 1,
+      minInclusive: false,
+      maxInclusive: false,
+    });
+    checkNumber(where, 'locality.strength', shape.strength, { min: -1e6, max: 1e6 });
+    checkBoolean(where, 'sameQuery', p.sameQuery);
+    const { seqLen: n, dModel, dK } = p;
+    const words = tokens ?? Array.from({ length: n }, (_, i) => `#${i}`);
+    const tableRows = 2 * p.maxDistance + 1;
+    const shapes = {
+      x: [n, dModel],
+      queryWeights: [dModel, dK],
+      keyWeights: [dModel, dK],
+      valueWeights: [dModel, dK],
+      relativeKeys: [tableRows, dK],
+      relativeValues: [tableRows, dK],
+      queries: [n, dK],
+      keys: [n, dK],
+      values: [n, dK],
+      profile: [tableRows, 1],
+    };
+    const encoded = p.draw === 'stable' ? words.map((word) => utf8.encode(word)) : [];
+    const tokenBytes = encoded.reduce((sum, bytes) => sum + bytes.length, 0);
+    const drawBytes = Object.values(shapes).reduce((sum, [rows, cols]) => sum + rows * cols * F64, 0);
+    const attentionBytes = (5 * n * n + 2 * n * tableRows + n * dK) * F64;
+    checkBudget(
+      where,
+      `seqLen = ${n} with dModel = ${dModel}, dK = ${dK}`,
+      drawBytes + attentionBytes + tokenBytes + 4 * n,
+    );
+    const names = Object.keys(shapes);
+    const drawn = this.#callRegions(
+      where,
+      [
+        ...names.map((name) => [...shapes[name], Float64Array]),
+        [1, tokenBytes, Uint8Array],
+        [1, encoded.length, Int32Array],
+      ],
+      (regions) => {
+        const buffers = Object.fromEntries(names.map((name, index) => [name, regions[index]]));
+        [buffers.tokenBytes, buffers.tokenLengths] = regions.slice(names.length);
+        let at = buffers.tokenBytes.address;
+        for (const bytes of encoded) {
+          this.#arena.write(at, bytes);
+          at += bytes.length;
+        }
+        if (encoded.length)
+          this.#arena.write(
+            buffers.tokenLengths.address,
+            Int32Array.from(encoded, (bytes) => bytes.length),
+          );
+        const refusal = this.#core.exampleScenarioInto(
+          { n, dModel, dK, maxDistance: p.maxDistance },
+          {
+            seed: p.seed,
+            draw: this.#core.ScenarioDraw[p.draw],
+            table: this.#core.PositionTable[p.table],
+            locality: shape,
+            sameQuery: p.sameQuery,
+          },
+          buffers,
+        );
+        throwIfRefused(where, refusal);
+        return Object.fromEntries(
+          names.map((name) => {
+            const [rows, cols] = shapes[name];
+            return [name, matrix(rows, cols, this.#arena.readRegion(buffers[name], Float64Array))];
+          }),
+        );
+      },
+    );
+    const inputs = {
+      q: drawn.queries,
+      k: drawn.keys,
+      v: drawn.values,
+      relKeys: drawn.relativeKeys,
+      relValues: drawn.relativeValues,
+      causal: p.causal,
+    };
+    const profile = {
+      offsets: Int32Array.from({ length: tableRows }, (_, index) => index - p.maxDistance),
+      values: drawn.profile.data,
+    };
+    return {
+      params: { ...p, tokens: tokens ? [...tokens] : undefined, locality: { ...shape } },
+      tokens: [...words],
+      weights: { x: drawn.x, wQ: drawn.queryWeights, wK: drawn.keyWeights, wV: drawn.valueWeights },
+      inputs,
+      profile,
+      ...(outputs?.length === 0
+        ? { maxDistance: p.maxDistance }
+        : this.#attention(
+            inputs,
+            outputs || views ? { ...(outputs && { outputs }), ...(views && { views }) } : undefined,
+          )),
+    };
+  }
+
+  /**
+   * Milliseconds the core spent in each stage of the last attention() call (diagnostics):
+   * { contentScores, positionBiases, softmax, valueProduct, valuePosition }.
+   */
+  lastTimings() {
+    return this.#entry('lastTimings', () => this.#core.lastAttentionTimings());
+  }
+
+  // ---- Training engine: web/api/model.js
+
+  /**
+   * A trainable relative-attention model in this instance's memory (README "Training a model"):
+   * config { vocabSize, dModel, heads, layers, ffnWidth, maxDistance, seqLen, maxBatchSize,
+   * causal, perHeadTables, precision, seed }; vocabSize is required. Free it with dispose().
+   */
+  createModel(config) {
+    return this.#entry('createModel', () => this.#createModel(config));
+  }
+
+  #createModel(config) {
+    const resolved = resolveModelConfig('createModel', config);
+    if (!this.#core.ModelHandleFloat32) throw new Error(NO_TRAINING('createModel'));
+    const host = {
+      core: this.#core,
+      arena: this.#arena,
+      entry: (where, body) => this.#entry(where, body),
+      callRegions: (where, shapes, body) => this.#callRegions(where, shapes, body),
+      attention: (inputs) => this.#attention(inputs),
+      syntheticBatch: (options) => this.#syntheticBatch(options),
+    };
+    const model = new Model(host, resolved);
+    for (const ref of this.#models) if (!ref.deref() || ref.deref().disposed) this.#models.delete(ref);
+    this.#models.add(new WeakRef(model));
+    return model;
+  }
+
+  /**
+   * A batch of a synthetic task, { tokens, targets, batchSize, seqLen } (Int32Arrays):
+   * 'copy-offset' (target[i] = token[i + offset]) or 'sum-offset'
+   * (target[i] = (token[i] + token[i + offset]) mod vocabSize); -1 where i + offset is outside.
+   */
+  syntheticBatch(options) {
+    return this.#entry('syntheticBatch', () => this.#syntheticBatch(options));
+  }
+
+  #syntheticBatch(options) {
+    const where = 'syntheticBatch';
+    if (!this.#core.syntheticBatchInto) throw new Error(NO_TRAINING(where));
+    const o = resolveSyntheticOptions(where, options);
+    const shape = [o.batchSize, o.seqLen, Int32Array];
+    return this.#callRegions(where, [shape, shape], ([tokens, targets]) => {
+      const { task, offset, vocabSize, seqLen, batchSize, seed } = o;
+      throwIfRefused(
+        where,
+        this.#core.syntheticBatchInto(
+          { task: this.#core.SyntheticTask[task], offset, vocabSize, seqLen, batchSize, seed },
+          tokens,
+          targets,
+        ),
+      );
+      return {
+        tokens: this.#arena.readRegion(tokens, Int32Array),
+        targets: this.#arena.readRegion(targets, Int32Array),
+        batchSize: o.batchSize,
+        seqLen: o.seqLen,
+      };
+    });
+  }
+
+  // ---- end of the training engine
+
+  // ---- Position schemes (docs/schemes.md): web/api/schemes.js
+
+  /** T5's bucket of j - i for an n × n grid: { rows, cols, data: Int32Array }. */
+  t5Buckets(n, options) {
+    return this.#entry('t5Buckets', () => schemes.t5Buckets(this.#schemeHost(), n, options));
+  }
+
+  /** The ALiBi paper's slopes for `heads` heads (its rule when heads is not a power of two). */
+  alibiSlopes(heads) {
+    return this.#entry('alibiSlopes', () => schemes.alibiSlopes(this.#schemeHost(), heads));
+  }
+
+  /** x (n × d) with each row's dimension pairs rotated by its position (RoPE). */
+  rope(x, options) {
+    return this.#entry('rope', () => schemes.rope(this.#schemeHost(), x, options));
+  }
+
+  /** The sinusoidal position encoding of Vaswani et al., n × d (float64). */
+  sinusoidal(n, d, options) {
+    return this.#entry('sinusoidal', () => schemes.sinusoidal(this.#schemeHost(), n, d, options));
+  }
+
+  #schemeHost() {
+    return {
+      core: this.#core,
+      arena: this.#arena,
+      callRegions: (where, shapes, body) => this.#callRegions(where, shapes, body),
+    };
+  }
+
+  // ---- end of the position schemes
+
+  /** WASM memory in bytes: its whole size, and the part malloc has handed out. */
+  memory() {
+    const core = this.#live('memory');
+    this.#refuseReentry('memory');
+    return { wasmBytes: core.HEAPU8.length, heapInUseBytes: core.heapBytesInUse() };
+  }
+
+  // Reserves the arena regions, runs `body` with their addresses, and trims the arena after
+  // (after the next call instead when this one handed out views: their memory stays allocated).
+  #call(where, byteLengths, body) {
+    this.#live(where);
+    this.#retireViews();
+    const addresses = this.#arena.reserve(where, byteLengths);
+    try {
+      return body(addresses);
+    } finally {
+      if (!this.#viewsOut) this.#arena.trim();
+    }
+  }
+
+  // #call with one region per [rows, cols, ArrayType] of `shapes` (regionAt: what the core checks).
+  #callRegions(where, shapes, body) {
+    const bytes = shapes.map(([rows, cols, ArrayType]) => rows * cols * ArrayType.BYTES_PER_ELEMENT);
+    return this.#call(where, bytes, (addresses) =>
+      body(shapes.map(([rows, cols, ArrayType], index) => regionAt(addresses[index], rows, cols, ArrayType))),
+    );
+  }
+
+  // Detaches the views the last call handed out, before anything can overwrite their memory.
+  #retireViews() {
+    if (!this.#viewsOut) return;
+    this.#viewsOut = false;
+    this.#core.detachMemoryViews();
+    this.#arena.trim();
+  }
+}
+
+addSymbolDispose(BaseRelPos);
+addSymbolDispose(Model);
