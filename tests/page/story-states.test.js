@@ -2,11 +2,14 @@
 // the page into the same settings from a fresh page, from a perturbed one and right after every
 // other step, leaves the panel it names drawn on screen, and every number in its reveal equals
 // the API's value for the state shown (recomputed here with rp.example, not the page's code).
+import { mkdirSync } from 'node:fs';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
+import { colourOf } from 'relpos-wasm/render';
 import { formatSignificant } from '../../web/views/panels.js';
 import { ATTENTION_SETTINGS } from '../../web/settings/settings.js';
-import { pageExample, usePage } from './page-fixture.js';
+import { ARTIFACTS } from './browser.js';
+import { canvasHash, pageExample, usePage } from './page-fixture.js';
 
 const env = usePage();
 let rp;
@@ -398,5 +401,186 @@ describe('every story step, from every starting state', () => {
     );
     expect(problems).toEqual([]);
     await context.close();
+  });
+});
+
+describe('step 4’s reveal, drawn', () => {
+  const shot = (name) => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    return new URL(name, ARTIFACTS).pathname;
+  };
+  const openReveal = (page) =>
+    page.evaluate(() => {
+      document.querySelector('[data-reveal="locality"]').closest('details.reveal').open = true;
+    });
+  /** What the figure shows: its titles, shares, the layout of each map and of the bars. */
+  const figureOf = (page) =>
+    page.evaluate(() => {
+      const box = document.querySelector('[data-contrast="locality"]');
+      const maps = [...box.querySelectorAll('.contrast-map')].map((figure) => ({
+        table: figure.dataset.table,
+        share: Number(figure.dataset.share),
+        title: figure.querySelector('figcaption').textContent,
+        layout: JSON.parse(figure.querySelector('canvas').dataset.layout ?? 'null'),
+      }));
+      const bars = box.querySelector('.contrast-bars canvas');
+      return {
+        hidden: box.hidden,
+        maps,
+        shares: JSON.parse(bars.dataset.shares ?? 'null'),
+        bars: JSON.parse(bars.dataset.layout ?? 'null'),
+        caption: box.querySelector('.contrast-caption').textContent,
+      };
+    });
+  const drawnFigure = async (page, tokens) => {
+    await expect
+      .poll(() => figureOf(page).then((f) => f.maps[0]?.layout?.n === tokens.split(' ').length && f.bars !== null), {
+        timeout: 4000,
+      })
+      .toBe(true);
+    return figureOf(page);
+  };
+  const rgbAt = (page, selector, index, x, y) =>
+    page.$$eval(
+      selector,
+      (canvases, [i, cx, cy]) => {
+        const canvas = canvases[i];
+        const ratio = canvas.width / canvas.getBoundingClientRect().width;
+        const at = canvas.getContext('2d').getImageData(Math.floor(cx * ratio), Math.floor(cy * ratio), 1, 1).data;
+        return Array.from(at.slice(0, 3));
+      },
+      [index, x, y],
+    );
+
+  /**
+   * The figure against the API (recomputed here with rp.example): each map's title and share,
+   * each cell's colour (one scale, 0 to the larger largest weight), the bars' heights and the
+   * uniform line; and the reveal's text quotes the same percentages.
+   */
+  async function expectTrueFigure(page, tokens = SENTENCE) {
+    const n = tokens.split(' ').length;
+    const figure = await drawnFigure(page, tokens);
+    expect(figure.hidden).toBe(false);
+    const same = pageExample(rp, { tokens, sameQuery: true }).combinedWeights.data;
+    const random = pageExample(rp, { tokens, sameQuery: true, table: 'random' }).combinedWeights.data;
+    const own = nearShare(pageExample(rp, { tokens }).combinedWeights.data, n);
+    const uniform = (3 * n - 2) / (n * n); // no mask: 2 keys in the two end rows, 3 in the others (n = 1: 1)
+    const weights = { locality: same, random };
+    const top = Math.max(...same, ...random);
+    expect(figure.maps.map((m) => m.table)).toEqual(['locality', 'random']);
+    for (const [index, map] of figure.maps.entries()) {
+      const w = weights[map.table];
+      expect(map.share).toBeCloseTo(nearShare(w, n), 12);
+      expect(map.title).toBe(`${map.table} table: ${percent(nearShare(w, n))} % within one position`);
+      expect(map.layout.max).toBe(top);
+      const { x0, y0, cell } = map.layout;
+      for (let i = 0; i < n; i += 1)
+        for (let j = 0; j < n; j += 1) {
+          const got = await rgbAt(page, '.contrast-map canvas', index, x0 + (j + 0.5) * cell, y0 + (i + 0.5) * cell);
+          const want = colourOf(w[i * n + j], { scale: 'sequential', min: 0, max: top });
+          for (let c = 0; c < 3; c += 1)
+            expect(Math.abs(got[c] - want[c]), `${map.table} (${i}, ${j})`).toBeLessThanOrEqual(2);
+        }
+    }
+    const shares = { locality: nearShare(same, n), random: nearShare(random, n), own, uniform };
+    for (const key of Object.keys(shares)) expect(figure.shares[key], key).toBeCloseTo(shares[key], 12);
+    // Each bar's height over the uniform line's height above the axis is its share over uniform's.
+    const values = [shares.locality, shares.random, shares.own];
+    for (const [index, bar] of figure.bars.bars.entries()) {
+      expect(bar.value).toBeCloseTo(values[index], 12);
+      const height = bar.bottom - bar.top;
+      expect(Math.abs(height - ((bar.bottom - figure.bars.reference.y) * values[index]) / uniform)).toBeLessThan(0.01);
+      // Filled in the line colour, just inside its top and its foot (where the dashed line is not).
+      const line = await page.$eval('.contrast-bars canvas', (c) =>
+        getComputedStyle(c).getPropertyValue('--relpos-line'),
+      );
+      for (const y of [bar.top + 2, bar.bottom - 2].filter((at) => Math.abs(at - figure.bars.reference.y) > 3)) {
+        const fill = await rgbAt(page, '.contrast-bars canvas', 0, bar.x + bar.width / 2, y);
+        expect(`#${fill.map((v) => v.toString(16).padStart(2, '0')).join('')}`).toBe(line.trim().toLowerCase());
+      }
+    }
+    expect(figure.caption).toContain(
+      `${percent(shares.locality)} % with the locality table, ${percent(shares.random)} % with a random one, ${percent(own)} % with the locality table and the words’ own queries; the dashed line is uniform attention’s ${percent(uniform)} %`,
+    );
+    const text = await revealOf(page, 'locality');
+    for (const key of ['locality', 'random', 'uniform']) expect(text).toContain(`${percent(shares[key])} %`);
+    return figure;
+  }
+
+  test('pressing step 4 loads and draws the two tables’ weights and the shares, the API’s numbers, from any starting state', async () => {
+    for (const start of ['?table=random&k=1', '?causal=1', '?n=2', PERTURBED, '?long=1&n=300']) {
+      const { page, context, problems } = await env.open(start, { ...VIEW, closedPanels: true });
+      const fetched = [];
+      page.on('request', (request) => fetched.push(request.url()));
+      // Loaded when the step first runs, not with the page.
+      expect(await page.$eval('[data-contrast="locality"]', (box) => [box.hidden, box.children.length])).toEqual([
+        true,
+        0,
+      ]);
+      await press(page, 'locality');
+      await openReveal(page);
+      await expectTrueFigure(page);
+      expect(
+        fetched.filter((url) => /locality-contrast/.test(url)),
+        start,
+      ).toHaveLength(1);
+      expect(problems, start).toEqual([]);
+      await context.close();
+    }
+  });
+
+  test('“On my sentence” draws the reader’s words, down to two and one; light and dark redraw it; phone and desktop screenshots', async () => {
+    const { page, context, problems } = await env.open('?tokens=a+dog+chased+the+ball+across+the+park', VIEW);
+    await press(page, 'locality', true);
+    await openReveal(page);
+    await expectTrueFigure(page, 'a dog chased the ball across the park');
+    await press(page, 'locality'); // the lesson's sentence again: redrawn
+    await expectTrueFigure(page);
+    const step = page.locator('details.reveal:has([data-reveal="locality"])');
+    await step.screenshot({ path: shot('locality-contrast-light.png') });
+    await page.screenshot({ path: shot('locality-contrast-1280.png') }); // beside the panels
+    const hashes = () =>
+      Promise.all(
+        ['.contrast-map:nth-child(1) canvas', '.contrast-map:nth-child(2) canvas', '.contrast-bars canvas'].map((c) =>
+          canvasHash(page, c),
+        ),
+      );
+    const light = await hashes();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(async () => (await hashes()).every((hash, index) => hash !== light[index])).toBe(true);
+    await expectTrueFigure(page); // the same numbers and cell colours on the dark theme
+    await step.screenshot({ path: shot('locality-contrast-dark.png') });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect.poll(hashes).toEqual(light);
+    await page.fill('#tokens', 'three short words');
+    await press(page, 'locality', true);
+    expect((await expectTrueFigure(page, 'three short words')).caption).toContain(
+      'Only the two corner cells, (0, 2) and (2, 0), are farther than one position.',
+    );
+    for (const tokens of ['two words', 'one']) {
+      await page.fill('#tokens', tokens);
+      await press(page, 'locality', true);
+      const figure = await expectTrueFigure(page, tokens);
+      expect(figure.maps.map((m) => m.title)).toEqual([
+        'locality table: 100 % within one position',
+        'random table: 100 % within one position',
+      ]);
+      expect(figure.caption).toContain('every key is within one position: every share is 100 %');
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+    for (const colorScheme of ['light', 'dark']) {
+      const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, colorScheme };
+      const opened = await env.open('', phone);
+      await press(opened.page, 'locality');
+      await openReveal(opened.page);
+      await expectTrueFigure(opened.page);
+      expect(await opened.page.evaluate(() => document.documentElement.scrollWidth)).toBe(390); // nothing sideways
+      await opened.page
+        .locator('details.reveal:has([data-reveal="locality"])')
+        .screenshot({ path: shot(`locality-contrast-phone-${colorScheme}.png`) });
+      expect(opened.problems).toEqual([]);
+      await opened.context.close();
+    }
   });
 });

@@ -9,9 +9,9 @@ import { setMathText } from '../figures/math-dom.js';
 import { formatSignificant } from '../views/panels.js';
 import { ATTENTION_SETTINGS, MAX_TOKENS, defaultState, splitTokens } from '../settings/settings.js';
 import { computeAttentionView } from '../views/view.js';
+import { nearShare, sharePercent as percent, uniformNearShare } from '../views/near-share.js';
 
 const f = (v) => formatSignificant(v, 2);
-const percent = (v) => `${(100 * v).toFixed(0)} %`;
 
 /**
  * The settings every step starts from: the page's defaults for everything that shapes the panels
@@ -34,25 +34,6 @@ function permutedDifference(a, b, n, moved) {
     for (let j = 0; j < n; j += 1) worst = Math.max(worst, Math.abs(a[i * n + j] - b[moved[i] * n + moved[j]]));
   }
   return worst;
-}
-
-/** The share of each row's weight within one position of the query, averaged over rows. */
-export function nearShare(weights, n) {
-  let share = 0;
-  for (let i = 0; i < n; i += 1)
-    for (let j = Math.max(0, i - 1); j <= Math.min(n - 1, i + 1); j += 1) share += weights[i * n + j];
-  return share / n;
-}
-
-/** nearShare of uniform attention over the keys a row sees (all n, or j ≤ i under the causal mask). */
-export function uniformNearShare(n, causal) {
-  let share = 0;
-  for (let i = 0; i < n; i += 1) {
-    const seen = causal ? i + 1 : n;
-    const near = causal ? Math.min(i, 1) + 1 : Math.min(n - 1, i + 1) - Math.max(0, i - 1) + 1;
-    share += near / seen;
-  }
-  return share / n;
 }
 
 /** A permutation of 0..n−1 that moves every position when n > 1 (a seeded shuffle, redrawn until it does). */
@@ -168,12 +149,28 @@ const STEPS = {
       const dK = real.result.inputs.q.cols;
       let pointing = 0;
       for (let i = 0; i < n; i += 1) if (real.result.inputs.q.data[i * dK] > 0) pointing += 1;
+      // What the reveal's figure draws (figures/locality-contrast.js): the same numbers as its text.
+      const map = (table, v) => ({
+        table,
+        weights: v.result.combinedWeights.data,
+        share: nearShare(v.result.combinedWeights.data, n),
+      });
+      const contrast = {
+        n,
+        tokens: same.tokens,
+        causal: state.causal,
+        maps: [map('locality', same), map('random', sameRandom)],
+        own: nearShare(real.result.combinedWeights.data, n),
+        uniform: uniformNearShare(n, state.causal),
+      };
+      const [locality, random] = contrast.maps;
       return {
         state,
+        contrast,
         text:
-          `With one query for every row, ${percent(nearShare(same.result.combinedWeights.data, n))} of the weight stays within one position with the locality table, ` +
-          `${percent(nearShare(sameRandom.result.combinedWeights.data, n))} with a random table (uniform attention: about ${percent(uniformNearShare(n, state.causal))}). ` +
-          `With the words’ own queries it is ${percent(nearShare(real.result.combinedWeights.data, n))}: the bias is q_i · a^K/√d_k, so the bump (on the first dimension) draws a query to its neighbours only if the query’s first component is positive, ` +
+          `With one query for every row, ${percent(locality.share)} of the weight stays within one position with the locality table, ` +
+          `${percent(random.share)} with a random table (uniform attention: about ${percent(contrast.uniform)}). ` +
+          `With the words’ own queries it is ${percent(contrast.own)}: the bias is q_i · a^K/√d_k, so the bump (on the first dimension) draws a query to its neighbours only if the query’s first component is positive, ` +
           `as it is for ${pointing} of these ${n} queries; the others are pushed away. Untick “same query in every row” and read panel 5 row by row.`,
       };
     },
@@ -265,6 +262,20 @@ export function wireStory(root, page) {
     const typed = page.state().tokens;
     if (splitTokens(typed).length > 0) readerTokens = typed;
   });
+  // Step 4's reveal drawn (figures/locality-contrast.js), loaded the first time the step runs.
+  const contrastBox = root.querySelector('[data-contrast="locality"]');
+  let contrastFigure = null;
+  const showContrast = (contrast) => {
+    contrastFigure ??= import('../figures/locality-contrast.js').then(
+      ({ LocalityContrast }) => new LocalityContrast(contrastBox),
+    );
+    contrastFigure
+      .then((figure) => figure.show(contrast))
+      .catch((error) => {
+        contrastBox.hidden = false;
+        contrastBox.textContent = `The figure could not be drawn: ${error.message}`;
+      });
+  };
   const press = (name, own) => {
     const before = page.state();
     const ownTokens = own ? readerTokens : undefined;
@@ -278,6 +289,7 @@ export function wireStory(root, page) {
     if (step.cell) page.selectCell(step.cell);
     const label = ownTokens ? 'On your sentence: ' : 'You have not typed a sentence (Tokens), so on the lesson’s: ';
     reveal(name, own ? `${label}${step.text}` : step.text);
+    if (step.contrast && contrastBox) showContrast(step.contrast);
     page.openPanels(STEPS[name].also ?? []);
     page.showPanel(STEPS[name].panel);
     showWithin(root.querySelector(`[data-reveal="${name}"]`).closest('details.reveal'));

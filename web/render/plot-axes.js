@@ -51,12 +51,12 @@ function drawYGrid(g, scales, { fg, grid, ticks, gap }) {
   }
 }
 
-function drawXTicks(g, scales, x, { gap, xSpacing }) {
+function drawXTicks(g, scales, x, { gap, xSpacing, xTickLabel = withMinus }) {
   const { margin, plotW, plotH, px } = scales;
   const every = niceStep(Math.max(1, (xSpacing * x.length) / plotW));
   g.textAlign = 'center';
   g.textBaseline = 'top';
-  for (const value of x) if (value % every === 0) g.fillText(withMinus(value), px(value), margin.top + plotH + gap);
+  for (const value of x) if (value % every === 0) g.fillText(xTickLabel(value), px(value), margin.top + plotH + gap);
 }
 
 // The x label's top stands size + 3 px above the bottom, the y label's centre size + 1 px from the left.
@@ -84,7 +84,8 @@ function drawLabels(g, scales, { xLabel, yLabel }, { size, family }) {
 /**
  * Draws the axes of `scales` (plotScales) for the integer `x`, labelled { xLabel, yLabel }.
  * AxesStyle: { fg, grid (colours), family, size (font px), ticks (about how many y ticks), gap
- * (px from an axis to its tick labels), xSpacing (px an x tick label needs) }. Leaves the font
+ * (px from an axis to its tick labels), xSpacing (px an x tick label needs), xTickLabel (value →
+ * text; default the number, with a true minus sign) }. Leaves the font
  * set and the fill in `fg`.
  */
 export function drawAxes(g, scales, x, labels, style) {

@@ -1,0 +1,78 @@
+// A few shares (0 to 1) as vertical bars on the plot axes (plot-axes.js), each named under its
+// bar and printed over it (the caller's format), and a reference share as a dashed line across them.
+// Colours come from the canvas's CSS custom properties: --relpos-fg, --relpos-grid, --relpos-line,
+// --relpos-muted, --relpos-panel (behind the values).
+import { fitCanvas, pixelRatio } from './canvas-size.js';
+import { cssColour, drawAxes, plotScales } from './plot-axes.js';
+
+const MARGIN = { top: 20, right: 10, bottom: 34, left: 46 }; // right: and the reference's label
+const AXES = { size: 12, ticks: 5, gap: 5, xSpacing: 0 };
+const BAR_SHARE = 0.56; // of the room per bar
+
+/**
+ * Draws `bars` ([{ label, value }], values 0–1) and `reference` ({ label, value }: a dashed line,
+ * its label and format(value) in two lines at its right end) at the
+ * width of the canvas's parent and `height` CSS px, the y axis in per cent, labelled `yLabel`
+ * (math notation); `format(value)` is the text over each bar. Returns { bars: [{ label, value, x, width, top, bottom }], reference:
+ * { value, y } } in CSS px, for hit-testing and checks.
+ */
+export function drawShareBars(canvas, { bars, reference, format, yLabel = '', height = 150 }) {
+  const style = getComputedStyle(canvas);
+  const fg = cssColour(style, '--relpos-fg', '#222');
+  const fill = cssColour(style, '--relpos-line', '#3a6fb0');
+  const muted = cssColour(style, '--relpos-muted', '#666');
+  const halo = cssColour(style, '--relpos-panel', '#fff');
+  const family = style.fontFamily || 'sans-serif';
+  const parent = canvas.parentElement;
+  const { context: g, width } = fitCanvas(canvas, parent.clientWidth, height, pixelRatio(parent));
+  g.clearRect(0, 0, width, height);
+  // Room on the right for the reference's label and value, as wide as the wider of the two.
+  g.font = `${AXES.size}px ${family}`;
+  const labelWidth = Math.max(g.measureText(reference.label).width, g.measureText(format(reference.value)).width);
+  const margin = { ...MARGIN, right: MARGIN.right + Math.ceil(labelWidth) };
+  const slots = bars.map((_, index) => index);
+  // x from −½ to count − ½: each bar the middle of its slot; y over 0–100 %.
+  const scales = plotScales({ width, height, margin, x: [-0.5, bars.length - 0.5], ys: [[0, 100]] });
+  const { px, py } = scales;
+  const grid = cssColour(style, '--relpos-grid', '#ddd');
+  const xTickLabel = (index) => bars[index].label;
+  drawAxes(g, scales, slots, { xLabel: '', yLabel }, { ...AXES, fg, grid, family, xTickLabel });
+  const barWidth = (scales.plotW / bars.length) * BAR_SHARE;
+  g.fillStyle = fill;
+  const drawn = bars.map(({ label, value }, index) => {
+    const top = py(100 * value);
+    const bottom = py(0);
+    const x = px(index) - barWidth / 2;
+    g.fillRect(x, top, barWidth, bottom - top);
+    return { label, value, x, width: barWidth, top, bottom };
+  });
+  // The reference across the bars, dashed, named in the right margin.
+  const y = py(100 * reference.value);
+  const lineY = Math.round(y) + 0.5; // on the pixel grid
+  g.strokeStyle = muted;
+  g.lineWidth = 1.5;
+  g.setLineDash([5, 4]);
+  g.beginPath();
+  g.moveTo(margin.left, lineY);
+  g.lineTo(width - margin.right, lineY);
+  g.stroke();
+  g.setLineDash([]);
+  g.fillStyle = muted;
+  g.textAlign = 'left';
+  g.textBaseline = 'bottom';
+  g.fillText(reference.label, width - margin.right + 4, lineY);
+  g.textBaseline = 'top';
+  g.fillText(format(reference.value), width - margin.right + 4, lineY + 1);
+  // Each value over its bar, on a halo of the background where the dashed line passes.
+  g.textAlign = 'center';
+  g.textBaseline = 'bottom';
+  g.lineWidth = 4;
+  g.lineJoin = 'round';
+  g.strokeStyle = halo;
+  g.fillStyle = fg;
+  for (const [index, { value, top }] of drawn.entries()) {
+    g.strokeText(format(value), px(index), top - 3);
+    g.fillText(format(value), px(index), top - 3);
+  }
+  return { bars: drawn, reference: { value: reference.value, y } };
+}
