@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { CONTROLS, maxDistanceLimit } from '../../web/settings/settings.js';
 import { openPage } from './browser.js';
-import { usePage } from './page-fixture.js';
+import { usePage, whenDrawn } from './page-fixture.js';
 
 const env = usePage();
 const LONG_TEXT = Array.from({ length: 10000 }, (_, i) => `w${i}`).join(' ');
@@ -35,7 +35,7 @@ describe('bad URL parameters', () => {
       for (const { param } of Object.values(CONTROLS))
         if (value !== LONG_TEXT || param === 'tokens') params.set(param, value);
       const { page, context, problems } = await env.open(`?${params}`, { viewport: { width: 1280, height: 900 } });
-      await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 20_000 });
+      await whenDrawn(page, { timeout: 20_000 });
       const state = await page.evaluate(() => window.relposPage.state());
       for (const [name, c] of Object.entries(CONTROLS)) {
         if (c.kind === 'int' || c.kind === 'number') {

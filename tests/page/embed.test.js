@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchBrowser, openPage, screenshot } from './browser.js';
-import { SITE } from './page-fixture.js';
+import { SITE, whenDrawn } from './page-fixture.js';
 import { serveFolder } from './static-server.js';
 
 const CSP =
@@ -120,6 +120,7 @@ describe('dist/relpos.html, the self-contained page', () => {
     expect(label).toContain('6 by 6 heatmap');
     await page.click('#more-settings > summary'); // n is under "More settings"
     await page.fill('#seqLen', '9');
+    await whenDrawn(page);
     expect(await page.getAttribute('#figure-combinedWeights canvas', 'aria-label')).toContain('9 by 9 heatmap');
     expect(requests.filter((url) => !url.startsWith('data:') && !url.startsWith('blob:'))).toEqual([]);
     expect(problems).toEqual([]);
@@ -136,7 +137,7 @@ describe('dist/relpos.html, the self-contained page', () => {
       viewport: { width: 1280, height: 900 },
     });
     await page.waitForSelector('body[data-ready="true"]');
-    await page.waitForFunction(() => !document.body.dataset.busy);
+    await whenDrawn(page);
     expect(await page.evaluate(() => window.relposPage.computedBy())).toBe('worker');
     await page.click('#more-panels > summary'); // panel 6 is under "More panels"
     await expect

@@ -32,6 +32,14 @@ export function usePage() {
   return env;
 }
 
+/**
+ * Waits until the page shows its latest change: an edit of a control is drawn in the next
+ * animation frame, a large view when its workers answer; until then body[data-busy] is set.
+ */
+export function whenDrawn(page, { timeout } = {}) {
+  return page.waitForFunction(() => !document.body.dataset.busy, null, { timeout });
+}
+
 /** Opens "More panels" (panels 5–8), as a click on it does, and waits until they are drawn. */
 export async function openMorePanels(page) {
   const opened = await page.evaluate(() => {

@@ -2,7 +2,7 @@
 // panels, no sideways scrolling on a phone, and screenshots to look at.
 import { describe, expect, test } from 'vitest';
 import { screenshot } from './browser.js';
-import { MATRIX_PANELS, allHashes, layoutOf, usePage } from './page-fixture.js';
+import { MATRIX_PANELS, allHashes, layoutOf, usePage, whenDrawn } from './page-fixture.js';
 
 const env = usePage();
 
@@ -48,6 +48,7 @@ describe('the page loads', () => {
       // Interacting makes no request at all.
       await page.hover(`#figure-combinedWeights canvas`, { position: { x: 120, y: 120 } });
       await page.fill('#seed', '7');
+      await whenDrawn(page);
       await page.waitForTimeout(50);
       expect(requests).toEqual([]);
       expect(problems).toEqual([]);
@@ -96,6 +97,7 @@ describe('the page loads', () => {
       ['#tokens', 'a dog ran to the big red car and sat'],
     ]) {
       await page.fill(selector, value);
+      await whenDrawn(page);
       expect(await boxes(), selector).toEqual(before);
     }
     expect(await allHashes(page)).not.toEqual(hashes);
@@ -104,6 +106,7 @@ describe('the page loads', () => {
     const short = await layoutOf(page, 'contentScores');
     expect(short.y0).toBe(68);
     await page.fill('#tokens', 'a much longer sentence with unusually long wordsssssssss here');
+    await whenDrawn(page);
     const longer = await layoutOf(page, 'contentScores');
     expect(longer.y0).toBeGreaterThan(short.y0);
     await context.close();

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
-import { canvasHash, layoutOf, pageExample, pixelAt, significant, usePage } from './page-fixture.js';
+import { canvasHash, layoutOf, pageExample, pixelAt, significant, usePage, whenDrawn } from './page-fixture.js';
 
 const env = usePage();
 let rp;
@@ -102,6 +102,7 @@ describe('reading a cell', () => {
     for (let step = 0; step < 10; step += 1) await page.keyboard.press('ArrowLeft'); // stops at the edge
     expect(await page.textContent('.relpos-visually-hidden[aria-live]')).toContain('column 0 “the”');
     await page.fill('#seqLen', '8'); // past the sentence's six words: positions, not words
+    await whenDrawn(page);
     await page.focus('#figure-contentWeights .relpos-canvas-wrap');
     for (let step = 0; step < 7; step += 1) await page.keyboard.press('ArrowDown');
     expect(await page.textContent('.relpos-visually-hidden[aria-live]')).toContain('row 7 “#7”');

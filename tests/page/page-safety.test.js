@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, test } from 'vitest';
-import { layoutOf, usePage } from './page-fixture.js';
+import { layoutOf, usePage, whenDrawn } from './page-fixture.js';
 
 const env = usePage();
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -35,6 +35,7 @@ describe('injection', () => {
     });
     const events = await watch(page);
     await page.fill('#tokens', ATTACK);
+    await whenDrawn(page);
     const layout = await layoutOf(page, 'contentScores');
     const canvas = await page.$('#figure-contentScores canvas');
     await canvas.scrollIntoViewIfNeeded(); // the panels are larger than the window's lower part

@@ -1,9 +1,14 @@
-// Soak: 2 000 random control changes on the page and 2 000 attribute changes on the elements.
-// No console error, and the JS heap (after a forced garbage collection) and WASM memory stay
-// flat between the first few hundred changes and the last. The numbers are printed.
+// Soak: 2 000 random control changes on the page and 2 000 attribute changes on the elements,
+// drawn in Node from the project's generator (web/api/seeded-random.js). The page's changes come
+// in bursts within one task, as fast typing makes them: after each frame the page shows the last
+// change, and at the end its address reproduces it. No console error, and the JS heap (after a
+// forced garbage collection) and WASM memory stay flat between the first few hundred changes and
+// the last. The numbers are printed.
 import { describe, expect, test } from 'vitest';
+import { seededRandom } from '../../web/api/seeded-random.js';
+import { stateFromQuery } from '../../web/page/url-state.js';
 import { openPage } from './browser.js';
-import { usePage } from './page-fixture.js';
+import { allHashes, usePage } from './page-fixture.js';
 
 const env = usePage();
 const CHANGES = 2000;
@@ -16,59 +21,134 @@ async function heapAfterGc(page) {
   return usedSize;
 }
 
-// In the page: `count` random changes of the controls, each dispatched as a user's input.
-function randomChanges([count, seed]) {
-  let state = seed;
-  const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const ids = [
-    'seqLen',
-    'dK',
-    'maxDistance',
-    'seed',
-    'causal',
-    'tokens',
-    'draw',
-    'table',
-    'sameQuery',
-    'strength',
-    'noise',
-    'width',
-    'asymmetry',
-  ];
-  for (let change = 0; change < count; change += 1) {
-    const input = document.getElementById(ids[Math.floor(random() * ids.length)]);
-    if (input.type === 'checkbox') input.checked = !input.checked;
-    else if (input.type === 'select-one') input.selectedIndex = Math.floor(random() * input.options.length);
-    else if (input.type === 'text')
-      input.value = Array.from(
+const CONTROL_IDS = [
+  'seqLen',
+  'dK',
+  'maxDistance',
+  'seed',
+  'causal',
+  'tokens',
+  'draw',
+  'table',
+  'sameQuery',
+  'strength',
+  'noise',
+  'width',
+  'asymmetry',
+];
+
+/**
+ * `count` random changes of the controls, drawn here with the project's generator: each names its
+ * input, `u` (where a slider or a menu goes, as a fraction of its range: its range depends on the
+ * page's state), the text or number typed, and `frame`: whether the reader then waits a frame
+ * (otherwise the next change comes in the same task, as fast typing does).
+ */
+function randomChanges(count, seed) {
+  const random = seededRandom(seed);
+  return Array.from({ length: count }, () => {
+    const change = { id: CONTROL_IDS[Math.floor(random() * CONTROL_IDS.length)], u: random() };
+    if (change.id === 'tokens')
+      change.value = Array.from(
         { length: 1 + Math.floor(random() * 12) },
         (_, i) => `w${i}${Math.floor(random() * 99)}`,
       ).join(' ');
+    else if (change.id === 'seed') change.value = String(Math.floor(random() * 1e6));
+    change.frame = random() < 1 / 8; // bursts of 8 changes a frame on average
+    return change;
+  });
+}
+
+// In the page: each change dispatched as a user's input. After each frame the page has drawn the
+// latest change (no body[data-busy]) and its view is the state's (n tokens); returns the frames
+// where it was not.
+async function dispatchChanges(changes) {
+  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+  const stale = [];
+  const check = (index) => {
+    const { seqLen } = window.relposPage.state();
+    if (document.body.dataset.busy || window.relposPage.tokens().length !== seqLen) stale.push(index);
+  };
+  for (const [index, { id, u, value, frame: wait }] of changes.entries()) {
+    const input = document.getElementById(id);
+    if (input.type === 'checkbox') input.checked = !input.checked;
+    else if (input.type === 'select-one') input.selectedIndex = Math.floor(u * input.options.length);
     else if (input.type === 'range')
-      input.value = String(Number(input.min) + random() * (Number(input.max) - Number(input.min)));
-    else input.value = String(Math.floor(random() * 1e6));
+      input.value = String(Number(input.min) + u * (Number(input.max) - Number(input.min)));
+    else input.value = value;
     input.dispatchEvent(new Event('input', { bubbles: true }));
+    if (wait) {
+      await frame(); // the page's frame, asked for by the first change since the last, comes first
+      check(index);
+    }
+  }
+  await frame();
+  check(changes.length);
+  return stale;
+}
+
+const ATTRIBUTE_VALUES = [
+  '1',
+  '7',
+  '64',
+  '0',
+  '-3',
+  '2.5',
+  'NaN',
+  'Infinity',
+  '',
+  'abc',
+  '1e9',
+  'x'.repeat(300),
+  '<b>x</b>',
+];
+const ATTRIBUTES = {
+  attention: ['seq-len', 'd-k', 'max-distance', 'seed', 'causal', 'tokens', 'panels', 'theme'],
+  profile: ['seed', 'd-k', 'max-distance', 'noise', 'width', 'asymmetry', 'theme'],
+};
+
+/** `count` random attribute changes of the two elements (value null: the attribute removed), drawn here. */
+function randomAttributeChanges(count, seed) {
+  const random = seededRandom(seed);
+  return Array.from({ length: count }, () => {
+    const id = random() < 0.6 ? 'attention' : 'profile';
+    const name = ATTRIBUTES[id][Math.floor(random() * ATTRIBUTES[id].length)];
+    const value = random() < 0.2 ? null : ATTRIBUTE_VALUES[Math.floor(random() * ATTRIBUTE_VALUES.length)];
+    return { id, name, value };
+  });
+}
+
+// In the page: each change, then its render (or 200 ms, for a change that renders nothing new).
+async function changeAttributes(changes) {
+  for (const { id, name, value } of changes) {
+    const el = document.getElementById(id);
+    const rendered = new Promise((done) => el.addEventListener('relpos-render', done, { once: true }));
+    if (value === null) el.removeAttribute(name);
+    else el.setAttribute(name, value);
+    await Promise.race([rendered, new Promise((done) => setTimeout(done, 200))]);
   }
 }
 
 describe('soak', () => {
   test(`${CHANGES} random control changes on the page`, async () => {
     const { page, context, problems } = await env.open('', { viewport: { width: 1280, height: 900 } });
-    await page.evaluate(randomChanges, [300, 1]);
+    const soak = async (count, seed) =>
+      expect(await page.evaluate(dispatchChanges, randomChanges(count, seed))).toEqual([]);
+    await soak(300, 1);
     // Reach the largest sizes once: buffers grow to their high-water mark and stay there. The
     // core's projection workspace is largest at the largest k with 2k + 1 <= n (k = 31 at n = 64).
-    await page.evaluate(() => {
-      const set = (id, value) => {
+    await page.evaluate(async () => {
+      const set = async (id, value) => {
         const input = document.getElementById(id);
         input.value = String(value ?? input.max);
         input.dispatchEvent(new Event('input', { bubbles: true }));
+        await new Promise((done) => requestAnimationFrame(done)); // drawn
       };
-      for (const id of ['seqLen', 'dK', 'maxDistance']) set(id);
-      set('maxDistance', 31);
+      for (const id of ['seqLen', 'dK', 'maxDistance']) await set(id);
+      await set('maxDistance', 31);
     });
     const heapBefore = await heapAfterGc(page);
     const wasmBefore = await page.evaluate(() => window.relposPage.memory());
-    await page.evaluate(randomChanges, [CHANGES - 300, 2]);
+    await soak(CHANGES - 300, 2);
     const heapAfter = await heapAfterGc(page);
     const wasmAfter = await page.evaluate(() => window.relposPage.memory());
     console.log(
@@ -78,7 +158,13 @@ describe('soak', () => {
     expect(wasmAfter.wasmBytes).toBe(wasmBefore.wasmBytes);
     expect(wasmAfter.heapInUseBytes).toBeLessThanOrEqual(wasmBefore.heapInUseBytes);
     expect(await page.evaluate(() => document.querySelectorAll('figure.relpos-panel').length)).toBe(8);
-    expect(problems).toEqual([]);
+    // The address holds the last change's state, and opening it draws what the page shows.
+    const state = await page.evaluate(() => window.relposPage.state());
+    await expect.poll(() => stateFromQuery(new URL(page.url()).search).state).toEqual(state);
+    const restored = await env.open(new URL(page.url()).search, { viewport: { width: 1280, height: 900 } });
+    expect(await allHashes(restored.page)).toEqual(await allHashes(page));
+    expect([...problems, ...restored.problems]).toEqual([]);
+    await restored.context.close();
     await context.close();
   }, 120_000);
 
@@ -89,43 +175,7 @@ describe('soak', () => {
     await page.waitForFunction(() =>
       [...document.querySelectorAll('relpos-attention, relpos-profile')].every((el) => el.view),
     );
-    const soak = (count, seed) =>
-      page.evaluate(
-        async ([total, start]) => {
-          let state = start;
-          const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
-          const values = [
-            '1',
-            '7',
-            '64',
-            '0',
-            '-3',
-            '2.5',
-            'NaN',
-            'Infinity',
-            '',
-            'abc',
-            '1e9',
-            'x'.repeat(300),
-            '<b>x</b>',
-          ];
-          const targets = {
-            attention: ['seq-len', 'd-k', 'max-distance', 'seed', 'causal', 'tokens', 'panels', 'theme'],
-            profile: ['seed', 'd-k', 'max-distance', 'noise', 'width', 'asymmetry', 'theme'],
-          };
-          for (let change = 0; change < total; change += 1) {
-            const id = random() < 0.6 ? 'attention' : 'profile';
-            const el = document.getElementById(id);
-            const names = targets[id];
-            const name = names[Math.floor(random() * names.length)];
-            const rendered = new Promise((done) => el.addEventListener('relpos-render', done, { once: true }));
-            if (random() < 0.2) el.removeAttribute(name);
-            else el.setAttribute(name, values[Math.floor(random() * values.length)]);
-            await Promise.race([rendered, new Promise((done) => setTimeout(done, 200))]);
-          }
-        },
-        [count, seed],
-      );
+    const soak = (count, seed) => page.evaluate(changeAttributes, randomAttributeChanges(count, seed));
     await soak(300, 3);
     const heapBefore = await heapAfterGc(page);
     await soak(CHANGES - 300, 4);

@@ -209,6 +209,56 @@ describe('every story step, from every starting state', () => {
     await context.close();
   });
 
+  test('the skip link lands on the first figure drawn, focused and in view, on a phone and at 1280', async () => {
+    const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+    // On the phone panel 2 comes first; the panels' section has no box there (display: contents).
+    for (const [options, first] of [
+      [phone, 'figure-positionBiases'],
+      [VIEW, 'figure-contentScores'],
+    ]) {
+      const { page, context, problems } = await env.open('', { ...options, closedPanels: true });
+      await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
+      await page.focus('a.skip');
+      await page.keyboard.press('Enter');
+      const target = await page.evaluate(() => {
+        const box = document.activeElement.getBoundingClientRect();
+        return { id: document.activeElement.id, top: box.top, inView: box.top >= 0 && box.top < innerHeight };
+      });
+      expect(target, `${options.viewport.width}`).toEqual({ id: first, top: target.top, inView: true });
+      await expectDrawnOnScreen(page, first.slice('figure-'.length));
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+  });
+
+  test('an open “More panels” is kept in the URL (?more=1): a link with it opens the drawer drawn; the iframe view has none', async () => {
+    const { page, context, problems } = await env.open('?k=2', { ...VIEW, closedPanels: true });
+    const more = () => new URL(page.url()).searchParams.get('more');
+    const open = () => page.$eval('#more-panels', (d) => d.open);
+    await page.click('#more-panels > summary');
+    await expect.poll(more).toBe('1');
+    expect(new URL(page.url()).searchParams.get('k')).toBe('2'); // beside the settings
+    await page.click('#more-panels > summary');
+    await expect.poll(more).toBeNull();
+    expect(new URL(page.url()).search).toBe('?k=2');
+    await page.goto(`${env.server.url}?k=2&more=1`);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await open()).toBe(true);
+    for (const id of ['difference', 'offsets'])
+      await expect.poll(() => page.$eval(`#figure-${id} canvas`, (c) => c.dataset.layout !== undefined)).toBe(true);
+    expect(await page.$eval('#profile-canvas', (c) => c.width > 0 && c.height > 0)).toBe(true);
+    // The iframe view shows the panels it is asked for, in its own grid, and keeps its address.
+    await page.goto(`${env.server.url}?embed=1&panels=offsets&more=1`);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await open()).toBe(false);
+    expect(await page.$$eval('#panels > figure:not([hidden])', (figures) => figures.map((f) => f.id))).toEqual([
+      'figure-offsets',
+    ]);
+    expect(new URL(page.url()).search).toBe('?embed=1&panels=offsets&more=1');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   test('panels 5–8 wait under “More panels”, closed: a click draws them; a link or ?present= naming one opens it', async () => {
     const { page, context, problems } = await env.open('', { ...VIEW, closedPanels: true });
     const drawn = (id) => page.$eval(`#figure-${id} canvas`, (c) => c.dataset.layout !== undefined);

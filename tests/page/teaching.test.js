@@ -3,7 +3,7 @@
 // the profile as the diagonals of panel 2 and the tables figure (the story: story-states.test.js).
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
-import { canvasHash, layoutOf, pageExample, significant, usePage } from './page-fixture.js';
+import { canvasHash, layoutOf, pageExample, significant, usePage, whenDrawn } from './page-fixture.js';
 
 const env = usePage();
 let rp;
@@ -29,6 +29,7 @@ describe('stable numbers on the page', () => {
       weights: await canvasHash(page, '#figure-contentWeights canvas'),
     };
     await page.fill('#maxDistance', '1');
+    await whenDrawn(page);
     expect(await matrixOf(page, 'contentScores')).toEqual(before.scores);
     expect(await canvasHash(page, '#figure-contentScores canvas')).toBe(hashes.scores);
     expect(await matrixOf(page, 'contentWeights')).toEqual(before2.weights);
@@ -49,6 +50,7 @@ describe('stable numbers on the page', () => {
     const { page, context } = await env.open('', VIEW);
     const before = await matrixOf(page, 'contentScores');
     await page.fill('#tokens', 'the cat sat on the mat today');
+    await whenDrawn(page);
     const after = await matrixOf(page, 'contentScores');
     for (let i = 0; i < 6; i += 1) for (let j = 0; j < 6; j += 1) expect(after[i * 7 + j]).toBe(before[i * 6 + j]);
     // "the" stands at 0 and 4: the same content row and column.
@@ -64,6 +66,7 @@ describe('stable numbers on the page', () => {
       expect(await matrixOf(page, panel), panel).toEqual(Array.from(ex[panel].data));
     }
     await page.selectOption('#table', 'locality');
+    await whenDrawn(page);
     const local = pageExample(rp, { draw: 'handbook', seed: 7, seqLen: 8, maxDistance: 2 });
     expect(await matrixOf(page, 'positionBiases')).toEqual(Array.from(local.positionBiases.data));
     // …whose table is the handbook's simulated one, at bump height 8.
@@ -129,6 +132,7 @@ describe('captions and tooltips true to the state', () => {
       expect(await page.textContent(`#figure-${panel} .relpos-caption`)).toContain('one scale for both weight panels');
     }
     await page.selectOption('#weightScale', 'panel');
+    await whenDrawn(page);
     await expect.poll(() => new URL(page.url()).search).toContain('wscale=panel');
     for (const panel of ['contentWeights', 'combinedWeights']) {
       expect((await layoutOf(page, panel)).max, panel).toBe(weightTop(ex[panel].data));
@@ -153,6 +157,7 @@ describe('captions and tooltips true to the state', () => {
       `Offset 0 is negative in rows ${away.join(', ')}: qᵢ points away from the bump aᴷ[0] there.`,
     );
     await page.check('#sameQuery');
+    await whenDrawn(page);
     expect(await page.textContent('#figure-contentScores .relpos-caption')).toContain('each column is constant');
     const scores = pageExample(rp, { sameQuery: true }).contentScores.data;
     for (let i = 1; i < 6; i += 1) for (let j = 0; j < 6; j += 1) expect(scores[i * 6 + j]).toBe(scores[j]);

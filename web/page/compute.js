@@ -1,9 +1,9 @@
 // The compute path. Up to SYNC_LIMIT positions the view is computed on the main thread, in the
-// task of the change; above, the page's pool of view workers computes it (one per core; the
-// long view by blocks of query rows, workers/long-view.js; the latest request wins, and a
-// superseded one is not computed once its turn comes) and the page draws the panels in tasks of
-// at most ~12 ms each (AttentionFigure.setView), so input never waits long. Without workers,
-// all on the main thread.
+// animation frame after the change (main.js); above, the page's pool of view workers computes it
+// (one per core; the long view by blocks of query rows, workers/long-view.js; the latest request
+// wins, and a superseded one is not computed once its turn comes) and the page draws the panels
+// in tasks of at most ~12 ms each (AttentionFigure.setView), so input never waits long. Without
+// workers, all on the main thread.
 import { compileCore } from '../api/load-core.js';
 import { isAbort, Latest } from '../api/task-pool.js';
 import { rememberRanges } from '../views/panel-extents.js';

@@ -1,7 +1,10 @@
-// The page's controller: state (URL) -> numbers (WASM, through the JS API) -> figures. Up to
-// SYNC_LIMIT positions a change is computed and drawn in the same task; above, a worker computes
-// and the panels are drawn progressively (compute.js). With ?embed=1 the page is the iframe view
-// (embed-view.js). The controls, the URL, the exports and the sections are wired by their modules.
+// The page's controller: state (URL) -> numbers (WASM, through the JS API) -> figures. An edit of
+// a control is read at once into the state (the form and the URL follow it) and computed and
+// drawn in the next animation frame, the latest edit only: a burst of keystrokes or a dragged
+// slider draws at most once a frame. Up to SYNC_LIMIT positions the view is computed and drawn in
+// that frame; above, a worker computes and the panels are drawn progressively (compute.js). With
+// ?embed=1 the page is the iframe view (embed-view.js). The controls, the URL, the exports and
+// the sections are wired by their modules.
 import { AttentionFigure } from '../figures/attention-figure.js';
 import { adoptFigureCss } from '../figures/figure-css.js';
 import { onPrintChange } from '../figures/print-sharp.js';
@@ -14,8 +17,9 @@ import { createNotes } from './notes.js';
 import { exposePageProbe } from './page-probe.js';
 import { startSchemesSection } from './schemes-section.js';
 import { SideFigures } from './side-figures.js';
+import { wireSkipLink } from './skip-link.js';
 import { wireStory } from './story.js';
-import { startUrlWriter } from './url-writer.js';
+import { MORE_PANELS_PARAM, startUrlWriter } from './url-writer.js';
 import { stateFromQuery } from './url-state.js';
 
 const $ = (id) => document.getElementById(id);
@@ -48,6 +52,7 @@ class Page {
   #highlightOffset = null;
   #selectedCell = null;
   #started = 0; // when the change being drawn began, for 'relpos-drawn'
+  #frame = 0; // the animation frame that draws the edits read since the last draw
 
   constructor({ rp, embed, shown, fit, state }) {
     this.state = state;
@@ -68,8 +73,14 @@ class Page {
     });
     this.sides = new SideFigures({ embed, ids: shown.ids });
     if (!embed) this.#wireDrawer();
+    if (!embed) wireSkipLink(document.querySelector('a.skip'), $('panels'));
     this.#wireSections(new URLSearchParams(location.search).has('panels') ? shown.ids : []);
-    this.url = startUrlWriter({ embed, getState: () => this.state, presenting: () => this.figure.presenting });
+    this.url = startUrlWriter({
+      embed,
+      getState: () => this.state,
+      presenting: () => this.figure.presenting,
+      morePanelsOpen: () => $('more-panels').open,
+    });
     this.compute = new ViewCompute({
       rp,
       onWorkerView: (view, id) => this.#showWorkerView(view, id),
@@ -85,12 +96,15 @@ class Page {
 
   /** Computes the view of the state and draws it, now or when the worker answers. */
   update() {
+    cancelAnimationFrame(this.#frame); // this draws the edits it was to draw
+    this.#frame = 0;
     this.#started = performance.now();
     let deferred;
     try {
       deferred = this.compute.computeOrDefer(this.state);
     } catch (error) {
       this.notes.set([error.message]);
+      if (document.body.dataset.busy) delete document.body.dataset.busy; // nothing left to draw
       return;
     }
     this.url.schedule();
@@ -134,7 +148,7 @@ class Page {
     if (this.compute.view) this.draw(true);
   }
 
-  /** Panels 5–6 join the tables and the profile in "More panels"; opened, they are drawn. */
+  /** Panels 5–6 join the tables and the profile in "More panels"; opened, they are drawn (and the URL says so). */
   #wireDrawer() {
     const drawer = $('more-panels');
     const grid = $('more-panels-grid');
@@ -142,7 +156,10 @@ class Page {
       const figure = $(`figure-${id}`);
       if (figure) grid.append(figure);
     }
-    drawer.addEventListener('toggle', () => drawer.open && this.compute.view && this.draw(true));
+    drawer.addEventListener('toggle', () => {
+      this.url.schedule(); // ?more=1 while open
+      if (drawer.open && this.compute.view) this.draw(true);
+    });
     // A link to a figure in the drawer (#figure-offsets) opens it and goes there.
     const followHash = () => {
       const id = decodeURIComponent(location.hash.slice(1));
@@ -154,11 +171,13 @@ class Page {
     this.followHash = followHash;
   }
 
-  /** The first draw, ?present=, and what redraws the view. */
+  /** The first draw, ?more=1 and ?present=, and what redraws the view. */
   start(notes) {
-    const presentAsked = new URLSearchParams(location.search).get('present');
+    const params = new URLSearchParams(location.search);
+    const presentAsked = params.get('present');
     this.notes.set(notes);
-    if (presentAsked && DRAWER_FIGURES.has(presentAsked)) $('more-panels').open = true; // drawn by update()
+    const moreAsked = !this.embed && params.get(MORE_PANELS_PARAM) === '1'; // the iframe view has no drawer
+    if (moreAsked || (presentAsked && DRAWER_FIGURES.has(presentAsked))) $('more-panels').open = true; // drawn by update()
     this.update();
     this.followHash?.();
     if (presentAsked && !this.figure.present(presentAsked)) {
@@ -186,7 +205,7 @@ class Page {
       setState: (next) => this.change(next, null),
       addNote: (note) => this.notes.add(note),
     });
-    this.syncControls = wireControls({ getState, onEdit: ({ state, notes }) => this.#setState(state, notes) });
+    this.syncControls = wireControls({ getState, onEdit: ({ state, notes }) => this.#edit(state, notes) });
     this.exports = wireExports({ figure: this.figure, getState, getView: () => this.compute.view });
     wireStory($('story'), {
       rp: this.rp,
@@ -207,6 +226,20 @@ class Page {
     this.state = state;
     if (notes) this.notes.set(notes);
     this.update();
+  }
+
+  /**
+   * An edit of the form: its state (read once, from the event) becomes the page's, the form and the
+   * URL follow it now, and the next animation frame computes and draws the latest edit. Until it
+   * is drawn, body[data-busy] says so.
+   */
+  #edit(state, notes) {
+    this.state = state;
+    this.notes.set(notes);
+    this.syncControls(state); // the limits the next edit is read against (k's range follows n)
+    this.url.schedule();
+    document.body.dataset.busy = 'true';
+    if (!this.#frame) this.#frame = requestAnimationFrame(() => this.update());
   }
 
   #request() {

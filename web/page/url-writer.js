@@ -6,19 +6,26 @@ import { queryFromState } from './url-state.js';
 /** The longest the address bar lags behind the view. */
 const URL_DELAY_MS = 150;
 
+/** The parameter that keeps "More panels" open: ?more=1. */
+export const MORE_PANELS_PARAM = 'more';
+
 /**
  * `getState()`: the page's state; `presenting()`: the panel in the present view, if any (kept as
- * ?present=<panel>). The iframe view keeps its own address. Returns { schedule() }.
+ * ?present=<panel>); `morePanelsOpen()`: whether "More panels" is open (kept as ?more=1). The
+ * iframe view keeps its own address. Returns { schedule() }.
  */
-export function startUrlWriter({ embed, getState, presenting }) {
+export function startUrlWriter({ embed, getState, presenting, morePanelsOpen }) {
   let timer = 0;
   function write() {
     clearTimeout(timer);
     timer = 0;
     const query = embed ? location.search : queryFromState(getState());
+    const view = new URLSearchParams();
+    if (!embed && morePanelsOpen()) view.set(MORE_PANELS_PARAM, '1');
     const panel = embed ? null : presenting();
-    const present = panel ? `${query ? '&' : '?'}present=${panel}` : '';
-    const url = `${location.pathname}${query}${present}${location.hash}`;
+    if (panel) view.set('present', panel);
+    const tail = view.toString() && `${query ? '&' : '?'}${view}`;
+    const url = `${location.pathname}${query}${tail}${location.hash}`;
     try {
       if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', url);
     } catch {
