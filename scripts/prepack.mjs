@@ -50,9 +50,14 @@ function newest(path) {
   return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
 }
 
+function missing() {
+  const absent = PRODUCTS.flatMap(({ built }) => built).filter((file) => !existsSync(join(ROOT, file)));
+  return absent.length ? `${absent.join(', ')} ${absent.length === 1 ? 'is' : 'are'} missing` : null;
+}
+
 function problems() {
-  const missing = PRODUCTS.flatMap(({ built }) => built).filter((file) => !existsSync(join(ROOT, file)));
-  if (missing.length) return `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing`;
+  const absent = missing();
+  if (absent) return absent;
   for (const { built, from } of PRODUCTS) {
     const oldest = Math.min(...built.map((file) => statSync(join(ROOT, file)).mtimeMs));
     const stale = from.filter((path) => existsSync(join(ROOT, path)) && newest(join(ROOT, path)) > oldest);
@@ -69,7 +74,9 @@ if (problem && process.env.RELPOS_PREPACK_BUILD !== '0' && toolchain()) {
   process.stderr.write(`prepack: ${problem}; building (scripts/build.sh)\n`);
   const build = spawnSync('bash', ['scripts/build.sh'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
   if (build.status !== 0) process.exit(build.status ?? 1);
-  problem = problems();
+  // The build decides what a change of source rebuilds (a core source leaves the kernels module
+  // as it was, and so older than cpp/): after it, only a missing product is a problem.
+  problem = missing();
 }
 if (problem) {
   process.stderr.write(
