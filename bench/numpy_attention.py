@@ -7,6 +7,11 @@ Prints one line of JSON:
   {"numpy": "<version>", "results": [{"n", "k", "dtype", "median_ms", "median_cpu_ms", "reps"}, ...]}
 or {"error": "numpy not installed"} (exit 0) when numpy is missing.
 
+/usr/bin/python3 bench/numpy_attention.py --serve '{"n": 1024, "k": 16, "d": 64, "dtype": "float32"}'
+  prints {"numpy", "blas"} once ready, then for each line {"calls": c} on stdin times c calls and
+  prints {"wall_ms": [...], "cpu_ms": [...]}: npm run bench alternates these with its own calls
+  (bench/anchor-process.mjs), so that both meet the same moments of a shared machine.
+
 Each timed call computes all six results of a full attention: content scores, position
 biases, combined scores, content weights, combined weights and the output. The flat table
 indices depend only on (n, k); they are built once per size, outside the timing.
@@ -84,6 +89,23 @@ def time_attention(n, k, d, dtype, budget, min_reps, max_reps):
     }
 
 
+def serve(config):
+    """Times batches of calls on request, one JSON line per batch (see the module's docstring)."""
+    q, key, v, rel_keys, rel_values = random_inputs(config["n"], config["k"], config["d"], config["dtype"])
+    flat = flat_table_indices(config["n"], config["k"])
+    attention(q, key, v, rel_keys, rel_values, flat)  # warm-up
+    print(json.dumps({"numpy": np.__version__, "blas": blas_in_use()}), flush=True)
+    for line in sys.stdin:
+        wall, cpu = [], []
+        for _ in range(json.loads(line)["calls"]):
+            t0 = time.perf_counter()
+            c0 = time.process_time()
+            attention(q, key, v, rel_keys, rel_values, flat)
+            cpu.append((time.process_time() - c0) * 1e3)
+            wall.append((time.perf_counter() - t0) * 1e3)
+        print(json.dumps({"wall_ms": wall, "cpu_ms": cpu}), flush=True)
+
+
 def blas_in_use():
     """The BLAS libraries this process loaded (from /proc/self/maps): Debian's alternatives pick
     either the reference BLAS (.../blas/libblas.so.3) or OpenBLAS (.../openblas-pthread/...)."""
@@ -98,6 +120,9 @@ def blas_in_use():
 def main():
     if np is None:
         print(json.dumps({"error": "numpy not installed"}))
+        return
+    if sys.argv[1] == "--serve":
+        serve(json.loads(sys.argv[2]))
         return
     config = json.loads(sys.argv[1])
     results = [

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { createRelPos } from '../web/api/index.js';
 import { runGemmBench } from './gemm-bench.mjs';
+import { startAnchor } from './anchor-process.mjs';
 import { interleavedMedians } from './interleaved.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -28,8 +29,10 @@ const spec = (c) =>
   [c.name, c.vocabSize, c.dModel, c.heads, c.layers, c.maxDistance, c.seqLen, c.batchSize, c.ffnWidth].join(':');
 
 // Median wall and CPU ms per step of the same model on each engine (the relaxed and the plain
-// kernels), their steps in alternation (bench/interleaved.mjs).
-async function runOurs(engines, c) {
+// kernels) and, where `anchor` is given (PyTorch on 1 thread, bench/anchor-process.mjs), of its
+// model: all their steps in alternation (bench/interleaved.mjs), after about 300 ms of steps
+// each (V8's optimising tier, PyTorch's allocator).
+async function runOurs(engines, c, anchor) {
   const { batchSize, ...config } = c;
   delete config.name; // the row's label, not a model option
   const batch = engines[0].syntheticBatch({
@@ -40,7 +43,6 @@ async function runOurs(engines, c) {
     seed: 1,
   });
   const models = engines.map((rp) => rp.createModel({ ...config, maxBatchSize: batchSize, seed: 1 }));
-  for (const model of models) model.trainStep(batch);
   const step = (model) => () => {
     const cpuStart = process.cpuUsage();
     const start = performance.now();
@@ -49,7 +51,17 @@ async function runOurs(engines, c) {
     const used = process.cpuUsage(cpuStart);
     return { median_ms: ms, cpu_ms: (used.user + used.system) / 1000 };
   };
-  const results = await interleavedMedians(models.map(step), { budgetMs: 6000, maxRounds: 30 });
+  const measures = models.map(step);
+  if (anchor) {
+    measures.push(async () => {
+      const { wall_ms: wall, cpu_ms: cpu } = await anchor.time(1);
+      return { median_ms: wall[0], cpu_ms: cpu[0] };
+    });
+  }
+  for (const measure of measures) {
+    for (let spent = 0, calls = 0; calls < 2 || spent < 300; calls += 1) spent += (await measure()).median_ms;
+  }
+  const results = await interleavedMedians(measures, { budgetMs: 8000, maxRounds: 60 });
   for (const model of models) model.dispose();
   return results;
 }
@@ -104,13 +116,24 @@ async function main() {
   const rpPlain = await createRelPos({ kernels: 'plain' });
   const ours = {};
   const oursPlain = {};
-  for (const c of configs) [ours[c.name], oursPlain[c.name]] = await runOurs([rp, rpPlain], c);
-  console.log(`relpos kernels: ${rp.kernels} (and plain, for the plain column; their steps timed in alternation)`);
+  // PyTorch on 1 thread, the targets' anchor, steps in alternation with relpos's.
+  const torch1 = { results: [] };
+  for (const c of configs) {
+    const anchor = skip.has('torch')
+      ? { error: 'skipped (--skip torch)' }
+      : await startAnchor('/usr/bin/python3', [`${ROOT}bench/train_torch.py`, '--serve', '1', spec(c)], torchEnv(1));
+    if (anchor.error) torch1.error ??= `PyTorch: ${anchor.error}`;
+    else Object.assign(torch1, anchor.info);
+    const [relaxed, plain, torch] = await runOurs([rp, rpPlain], c, anchor.error ? null : anchor);
+    [ours[c.name], oursPlain[c.name]] = [relaxed, plain];
+    if (torch) torch1.results.push({ name: c.name, ...torch });
+    anchor.close?.();
+  }
+  console.log(
+    `relpos kernels: ${rp.kernels} (and plain, for the plain column); relpos's two builds and PyTorch on 1 thread timed in alternation, step after step`,
+  );
   const specs = configs.map(spec);
   const native = runProcess('native SSE4.2', `${ROOT}build/native/relpos_train_bench_sse42`, specs);
-  const torch1 = skip.has('torch')
-    ? { error: 'skipped (--skip torch)' }
-    : runProcess('PyTorch', '/usr/bin/python3', [`${ROOT}bench/train_torch.py`, '1', ...specs], torchEnv(1));
   const torchAll = skip.has('torch')
     ? { error: 'skipped (--skip torch)' }
     : runProcess('PyTorch', '/usr/bin/python3', [`${ROOT}bench/train_torch.py`, '0', ...specs], torchEnv(0));

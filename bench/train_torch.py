@@ -7,6 +7,11 @@ layer, a linear map to the vocabulary, cross-entropy, AdamW. Median ms per train
 
 Usage: python3 train_torch.py THREADS name:V:d:heads:layers:k:n:B:ffn [...]   (THREADS 0 = every core)
 Prints one JSON line with the BLAS PyTorch reports and the results.
+
+python3 train_torch.py --serve THREADS name:V:d:heads:layers:k:n:B:ffn
+  prints {"torch", "threads"} once the model is warm, then for each line {"calls": c} on stdin
+  times c steps and prints {"wall_ms": [...], "cpu_ms": [...]}: bench:train alternates these with
+  its own steps (bench/anchor-process.mjs), so that both meet the same moments of a shared machine.
 """
 import json
 import math
@@ -76,8 +81,9 @@ class Model(torch.nn.Module):
         return self.output(x)
 
 
-def run(spec):
-    name, *numbers = spec.split(':')
+def make_step(spec):
+    """The training step of spec's model, warmed up by two steps."""
+    _, *numbers = spec.split(':')
     vocab, d, heads, layers, k, n, batch, ffn = map(int, numbers)
     torch.manual_seed(1)
     model = Model(vocab, d, heads, layers, k, ffn)
@@ -95,6 +101,12 @@ def run(spec):
 
     step()
     step()
+    return step
+
+
+def run(spec):
+    name = spec.split(':')[0]
+    step = make_step(spec)
     times, cpu, spent = [], [], 0.0
     while len(times) < 5 or (spent < 3000 and len(times) < 30):
         cpu_start = time.process_time()
@@ -110,18 +122,40 @@ def run(spec):
             'steps': len(times)}
 
 
-def main():
-    threads = int(sys.argv[1])
-    torch.set_num_threads(threads if threads > 0 else os.cpu_count())
-    config = torch.__config__.show()
-    blas = re.search(r'BLAS_INFO=([^,\s]+)', config)
-    results = [run(spec) for spec in sys.argv[2:]]
-    # The BLAS library actually loaded (Debian's alternatives pick it at run time; BLAS_INFO is
-    # what PyTorch was built against).
+def blas_in_use():
+    """The BLAS PyTorch was built against (BLAS_INFO) and the one this process loaded (Debian's
+    alternatives pick it at run time)."""
+    blas = re.search(r'BLAS_INFO=([^,\s]+)', torch.__config__.show())
     with open('/proc/self/maps') as maps:
         loaded = sorted({line.split()[-1] for line in maps if re.search(r'blas', line.split()[-1])})
-    print(json.dumps({'torch': torch.__version__, 'threads': torch.get_num_threads(),
-                      'blas_info': blas.group(1) if blas else 'unknown', 'blas_loaded': loaded,
+    return {'blas_info': blas.group(1) if blas else 'unknown', 'blas_loaded': loaded}
+
+
+def serve(threads, spec):
+    """Times batches of steps on request, one JSON line per batch (see the module's docstring)."""
+    torch.set_num_threads(threads if threads > 0 else os.cpu_count())
+    step = make_step(spec)
+    print(json.dumps({'torch': torch.__version__, 'threads': torch.get_num_threads(), **blas_in_use()}),
+          flush=True)
+    for line in sys.stdin:
+        wall, cpu = [], []
+        for _ in range(json.loads(line)['calls']):
+            cpu_start = time.process_time()
+            start = time.perf_counter()
+            step()
+            wall.append((time.perf_counter() - start) * 1000)
+            cpu.append((time.process_time() - cpu_start) * 1000)
+        print(json.dumps({'wall_ms': wall, 'cpu_ms': cpu}), flush=True)
+
+
+def main():
+    if sys.argv[1] == '--serve':
+        serve(int(sys.argv[2]), sys.argv[3])
+        return
+    threads = int(sys.argv[1])
+    torch.set_num_threads(threads if threads > 0 else os.cpu_count())
+    results = [run(spec) for spec in sys.argv[2:]]
+    print(json.dumps({'torch': torch.__version__, 'threads': torch.get_num_threads(), **blas_in_use(),
                       'results': results}))
 
 
