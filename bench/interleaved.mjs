@@ -2,7 +2,8 @@
 // per round, the order rotating from round to round, so that a slow spell of a shared machine
 // falls on all of them alike and the ratios between them (what the tables report) hold.
 // A measurement is a function returning one sample, sync or async: a number (a time in ms, or any
-// reading), or an object of numbers (say { wall, cpu }), whose medians are taken key by key.
+// reading), or an object of numbers (say { wall, cpu }), whose medians are taken key by key; or
+// an array of such samples (a block of calls in a row, each a sample).
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -21,7 +22,7 @@ export async function interleavedMedians(measures, { minRounds = 5, maxRounds = 
     if (round >= minRounds && performance.now() - start >= budgetMs) break;
     for (let i = 0; i < measures.length; i += 1) {
       const which = (i + round) % measures.length;
-      samples[which].push(await measures[which]());
+      samples[which].push(...[await measures[which]()].flat());
     }
   }
   return samples.map((values) =>

@@ -15,7 +15,6 @@ import { plainJsAttention } from './plain-js-attention.js';
 import { createTfjsAttention } from './tfjs-attention.js';
 import { createOrtAttention } from './onnx-shaw-attention.mjs';
 import { poolTable, runPoolBench } from './pool-bench.mjs';
-import { startAnchor } from './anchor-process.mjs';
 import { interleavedMedians } from './interleaved.mjs';
 
 const D = 64;
@@ -147,7 +146,6 @@ function printTable(title, header, rows) {
 
 async function main() {
   const sizes = chosenSizes();
-  let target;
   let cpuStart;
   let cpuUsed;
   // The default kernels (relaxed SIMD where this Node validates it: npm run bench passes
@@ -166,6 +164,16 @@ async function main() {
     'relpos returns new arrays each call; "out=" writes into an earlier result\'s arrays (attention(inputs, { out })); "views" returns views of WASM memory (attention(inputs, { views: true })); "core" is the WASM core alone (its stage times), without copying inputs in and results out: the like of the native builds.',
   );
 
+  // The target row first, in a Node process of its own (bench/views-target.mjs).
+  let target;
+  try {
+    const out = execFileSync(process.execPath, [...process.execArgv, `${ROOT}bench/views-target.mjs`], {
+      encoding: 'utf8',
+    });
+    target = JSON.parse(out.trim().split('\n').pop());
+  } catch (error) {
+    target = { error: error.message.split('\n')[0] };
+  }
   const numpy = runNumpy(sizes, 1);
   const numpyAll = runNumpy(sizes, os.cpus().length);
   const native = { sse42: runNative('sse42', sizes), native: runNative('native', sizes) };
@@ -313,35 +321,6 @@ async function main() {
       ],
       { budgetMs: 4 * BUDGET_MS, maxRounds: 20 },
     );
-    // The target's ratio: relpos's views and numpy on 1 thread (a process of its own that times
-    // one call per request, bench/anchor-process.mjs) in alternation, call after call.
-    const anchor = await startAnchor(
-      '/usr/bin/python3',
-      [`${ROOT}bench/numpy_attention.py`, '--serve', JSON.stringify({ n, k, d: D, dtype: 'float32' })],
-      numpyEnv(1),
-    );
-    if (anchor.error) target = { error: anchor.error };
-    else {
-      const [ours, theirs] = await interleavedMedians(
-        [
-          () => {
-            const cpuBefore = process.cpuUsage();
-            const start = performance.now();
-            rp.attention(m32, { views: true });
-            const wall = performance.now() - start;
-            const used = process.cpuUsage(cpuBefore);
-            return { wall, cpu: (used.user + used.system) / 1000 };
-          },
-          async () => {
-            const { wall_ms: wall, cpu_ms: cpuMs } = await anchor.time(1);
-            return { wall: wall[0], cpu: cpuMs[0] };
-          },
-        ],
-        { budgetMs: 4000, minRounds: 15, maxRounds: 40 },
-      );
-      anchor.close();
-      target = { ours, numpy: theirs };
-    }
     const two = await medianMs(() => rp.attention(m32, { outputs: ['combinedWeights', 'output'] }));
     const cpuMs = (run) => async () => {
       cpuStart = process.cpuUsage();
@@ -460,10 +439,10 @@ async function main() {
   }
 
   const notes = [];
-  if (target?.error) notes.push(`target row: numpy could not run (${target.error})`);
-  else if (target)
+  if (target.error) notes.push(`target row: not measured (${target.error})`);
+  else
     notes.push(
-      `target: attention(…, { views: true }) at n = 1024, k = 16, float32 ≥ 1.3× numpy 1 thread, the two timed in alternation (call after call, numpy in a process of its own): wall ${fmt(target.ours.wall)} ms against ${fmt(target.numpy.wall)} ms (${(target.numpy.wall / target.ours.wall).toFixed(2)}×); CPU ${fmt(target.ours.cpu)} ms against ${fmt(target.numpy.cpu)} ms (${(target.numpy.cpu / target.ours.cpu).toFixed(2)}×; this process's CPU time also counts its other threads: V8's and TF.js's).`,
+      `target: attention(…, { views: true }) at n = 1024, k = 16, float32 ≥ 1.3× numpy 1 thread (bench/views-target.mjs: a fresh Node process, ${target.kernels} kernels; the two timed in alternation, blocks of 4 calls, the last 3 counted; numpy in a process of its own): wall ${fmt(target.ours.wall)} ms against ${fmt(target.numpy.wall)} ms (${(target.numpy.wall / target.ours.wall).toFixed(2)}×); CPU ${fmt(target.ours.cpu)} ms against ${fmt(target.numpy.cpu)} ms (${(target.numpy.cpu / target.ours.cpu).toFixed(2)}×; a process's CPU time counts all its threads, V8's too).`,
     );
   if (numpy.error) notes.push(`numpy: ${numpy.error}`);
   else
