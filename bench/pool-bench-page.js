@@ -3,6 +3,7 @@
 // cost of a block of rows and of sending and putting the results together can be told apart.
 import { createRelPos } from '../web/api/index.js';
 import { createRelPosWorker } from '../web/api/worker.js';
+import { shawInputs } from './shaw-inputs.js';
 
 const D = 64;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -22,14 +23,7 @@ async function medianMs(run, reps, after = null) {
 
 window.benchPool = async ({ n, k, poolSizes, reps }) => {
   const rp = await createRelPos();
-  const draw = (rows, seed) => ({ rows, cols: D, data: Float32Array.from(rp.randn(seed, rows * D)) });
-  const inputs = {
-    q: draw(n, 1),
-    k: draw(n, 2),
-    v: draw(n, 3),
-    relKeys: draw(2 * k + 1, 4),
-    relValues: draw(2 * k + 1, 5),
-  };
+  const inputs = shawInputs(rp, n, k, D);
   const coreOf = (timings) => Object.values(timings).reduce((a, b) => a + b, 0);
   const single = await medianMs(
     () => rp.attention(inputs),

@@ -8,6 +8,7 @@
 import { createRelPos } from '../web/api/index.js';
 import { startAnchor } from './anchor-process.mjs';
 import { interleavedMedians } from './interleaved.mjs';
+import { shawInputs } from './shaw-inputs.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const [N, K, D, BLOCK] = [1024, 16, 64, 4];
@@ -17,14 +18,7 @@ delete env.OPENBLAS_CORETYPE;
 delete env.OPENBLAS_L2_SIZE;
 
 const rp = await createRelPos();
-const draw = (rows, seed) => ({ rows, cols: D, data: Float32Array.from(rp.randn(seed, rows * D)) });
-const inputs = {
-  q: draw(N, 1),
-  k: draw(N, 2),
-  v: draw(N, 3),
-  relKeys: draw(2 * K + 1, 4),
-  relValues: draw(2 * K + 1, 5),
-};
+const inputs = shawInputs(rp, N, K, D);
 const anchor = await startAnchor(
   '/usr/bin/python3',
   [`${ROOT}bench/numpy_attention.py`, '--serve', JSON.stringify({ n: N, k: K, d: D, dtype: 'float32' })],
