@@ -7,6 +7,20 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
 /**
+ * The environment of a BLAS anchor on `threads` threads (0: as many as OpenBLAS takes), with
+ * the OpenBLAS tuning variables this machine's environment sets removed (they mis-tune it).
+ */
+export function blasEnv(threads) {
+  const env = { ...process.env };
+  delete env.OPENBLAS_CORETYPE;
+  delete env.OPENBLAS_L2_SIZE;
+  delete env.OPENBLAS_NUM_THREADS;
+  delete env.OMP_NUM_THREADS;
+  if (threads > 0) Object.assign(env, { OPENBLAS_NUM_THREADS: String(threads), OMP_NUM_THREADS: String(threads) });
+  return env;
+}
+
+/**
  * Starts `command args` and waits for its first line (what it is: versions, BLAS). Resolves to
  * { info, time(calls) → Promise<{ wall_ms, cpu_ms }>, close() }, or { error } if it could not
  * start.

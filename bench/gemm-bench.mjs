@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import { cpuMsOf, interleavedMedians } from './interleaved.mjs';
+import { interleavedMedians, timeOf } from './interleaved.mjs';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 
@@ -81,7 +81,7 @@ function loadBuilds() {
 const CEILING_STEPS = 100_000;
 function ceilingMeasure(build) {
   for (let i = 0; i < 200; i += 1) build.ceiling(1000, 1);
-  return () => cpuMsOf(() => build.ceiling(CEILING_STEPS, 1));
+  return () => timeOf(() => build.ceiling(CEILING_STEPS, 1)).cpu;
 }
 
 function gemmMeasure(build, shape) {
@@ -101,7 +101,7 @@ function gemmMeasure(build, shape) {
   const multiply = transposed
     ? () => exports.multiplyTransposed(a, packed, panels, c, m, n, depth)
     : () => exports.multiply(a, packed, c, m, n, depth);
-  return () => cpuMsOf(multiply);
+  return () => timeOf(multiply).cpu;
 }
 
 /**

@@ -32,10 +32,26 @@ export async function interleavedMedians(measures, { minRounds = 5, maxRounds = 
   );
 }
 
-/** The CPU ms of this process spent by one call of `run` (sync). */
-export function cpuMsOf(run) {
-  const start = process.cpuUsage();
+/** One call of `run` (sync): its wall ms and the CPU ms this process spent on it (all threads). */
+export function timeOf(run) {
+  const started = startTiming();
   run();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
+  return started();
+}
+
+/** The same for an async `run`: resolves when it has settled. */
+export async function timeOfAsync(run) {
+  const started = startTiming();
+  await run();
+  return started();
+}
+
+function startTiming() {
+  const cpuStart = process.cpuUsage();
+  const start = performance.now();
+  return () => {
+    const wall = performance.now() - start;
+    const used = process.cpuUsage(cpuStart);
+    return { wall, cpu: (used.user + used.system) / 1000 };
+  };
 }

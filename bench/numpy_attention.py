@@ -8,8 +8,7 @@ Prints one line of JSON:
 or {"error": "numpy not installed"} (exit 0) when numpy is missing.
 
 /usr/bin/python3 bench/numpy_attention.py --serve '{"n": 1024, "k": 16, "d": 64, "dtype": "float32"}'
-  prints {"numpy", "blas"} once ready, then for each line {"calls": c} on stdin times c calls and
-  prints {"wall_ms": [...], "cpu_ms": [...]}: npm run bench alternates these with its own calls
+  times calls on request (bench/anchor_serve.py): npm run bench alternates them with its own
   (bench/anchor-process.mjs), so that both meet the same moments of a shared machine.
 
 Each timed call computes all six results of a full attention: content scores, position
@@ -20,6 +19,8 @@ indices depend only on (n, k); they are built once per size, outside the timing.
 import json
 import sys
 import time
+
+from anchor_serve import serve_calls
 
 try:
     import numpy as np
@@ -90,20 +91,11 @@ def time_attention(n, k, d, dtype, budget, min_reps, max_reps):
 
 
 def serve(config):
-    """Times batches of calls on request, one JSON line per batch (see the module's docstring)."""
+    """Times calls on request (bench/anchor_serve.py's protocol)."""
     q, key, v, rel_keys, rel_values = random_inputs(config["n"], config["k"], config["d"], config["dtype"])
     flat = flat_table_indices(config["n"], config["k"])
     attention(q, key, v, rel_keys, rel_values, flat)  # warm-up
-    print(json.dumps({"numpy": np.__version__, "blas": blas_in_use()}), flush=True)
-    for line in sys.stdin:
-        wall, cpu = [], []
-        for _ in range(json.loads(line)["calls"]):
-            t0 = time.perf_counter()
-            c0 = time.process_time()
-            attention(q, key, v, rel_keys, rel_values, flat)
-            cpu.append((time.process_time() - c0) * 1e3)
-            wall.append((time.perf_counter() - t0) * 1e3)
-        print(json.dumps({"wall_ms": wall, "cpu_ms": cpu}), flush=True)
+    serve_calls(lambda: attention(q, key, v, rel_keys, rel_values, flat), {"numpy": np.__version__, "blas": blas_in_use()})
 
 
 def blas_in_use():

@@ -15,7 +15,8 @@ import { plainJsAttention } from './plain-js-attention.js';
 import { createTfjsAttention } from './tfjs-attention.js';
 import { createOrtAttention } from './onnx-shaw-attention.mjs';
 import { poolTable, runPoolBench } from './pool-bench.mjs';
-import { interleavedMedians } from './interleaved.mjs';
+import { blasEnv } from './anchor-process.mjs';
+import { interleavedMedians, timeOf, timeOfAsync } from './interleaved.mjs';
 
 const D = 64;
 const ROOT = new URL('../', import.meta.url).pathname;
@@ -55,11 +56,7 @@ async function medianMs(run, reading = null) {
 }
 
 /** Wall ms of one call of `run` (sync). */
-function msOf(run) {
-  const start = performance.now();
-  run();
-  return performance.now() - start;
-}
+const wallOf = (run) => timeOf(run).wall;
 
 /** The core's own time of the last call: the sum of its stage times (no JS copies). */
 const coreMs = (rp) => Object.values(rp.lastTimings()).reduce((a, b) => a + b, 0);
@@ -98,18 +95,10 @@ function runNative(flavour, sizes) {
   return JSON.parse(output);
 }
 
-// numpy on `threads` BLAS threads (OpenBLAS, installed by scripts/bench-setup.sh), with the
-// OpenBLAS tuning variables this machine's environment sets removed (they mis-tune it).
-function numpyEnv(threads) {
-  const env = { ...process.env, OPENBLAS_NUM_THREADS: String(threads), OMP_NUM_THREADS: String(threads) };
-  delete env.OPENBLAS_CORETYPE;
-  delete env.OPENBLAS_L2_SIZE;
-  return env;
-}
-
+// numpy on `threads` BLAS threads (OpenBLAS, installed by scripts/bench-setup.sh).
 function runNumpy(sizes, threads) {
   if (!existsSync('/usr/bin/python3')) return { error: 'no /usr/bin/python3' };
-  const env = numpyEnv(threads);
+  const env = blasEnv(threads);
   const config = {
     sizes,
     d: D,
@@ -146,8 +135,6 @@ function printTable(title, header, rows) {
 
 async function main() {
   const sizes = chosenSizes();
-  let cpuStart;
-  let cpuUsed;
   // The default kernels (relaxed SIMD where this Node validates it: npm run bench passes
   // --experimental-wasm-relaxed-simd) and the plain build.
   const rp = await createRelPos();
@@ -189,14 +176,14 @@ async function main() {
     // The five ways of calling relpos, in alternation (their ratios are the table's point).
     const [ours32, reuse32, views32, core32, plainKernels32] = await interleavedMedians(
       [
-        () => msOf(() => rp.attention(m32)),
-        () => msOf(() => rp.attention(m32, { out: reused })),
-        () => msOf(() => rp.attention(m32, { views: true })),
+        () => wallOf(() => rp.attention(m32)),
+        () => wallOf(() => rp.attention(m32, { out: reused })),
+        () => wallOf(() => rp.attention(m32, { views: true })),
         () => {
           rp.attention(m32, { out: reused });
           return coreMs(rp);
         },
-        () => msOf(() => rpPlain.attention(m32)),
+        () => wallOf(() => rpPlain.attention(m32)),
       ],
       { budgetMs: 5 * BUDGET_MS, maxRounds: 20 },
     );
@@ -315,19 +302,13 @@ async function main() {
           rp.attention(m32, { out: reused });
           return coreMs(rp);
         },
-        () => msOf(() => rp.attention(m32, { out: reused })),
-        () => msOf(() => rp.attention(m32)),
-        () => msOf(() => rp.attention(m32, { views: true })),
+        () => wallOf(() => rp.attention(m32, { out: reused })),
+        () => wallOf(() => rp.attention(m32)),
+        () => wallOf(() => rp.attention(m32, { views: true })),
       ],
       { budgetMs: 4 * BUDGET_MS, maxRounds: 20 },
     );
     const two = await medianMs(() => rp.attention(m32, { outputs: ['combinedWeights', 'output'] }));
-    const cpuMs = (run) => async () => {
-      cpuStart = process.cpuUsage();
-      await run();
-      cpuUsed = process.cpuUsage(cpuStart);
-    };
-    const readCpu = () => (cpuUsed.user + cpuUsed.system) / 1000;
     // onnxruntime-web's WebAssembly backend on the same inputs (the output only, as its graph
     // computes), against relpos asked for the output alone; checked against relpos's output.
     const outputOnly = () => rp.attention(m32, { outputs: ['output'], views: true });
@@ -335,28 +316,19 @@ async function main() {
     let ortRows = [['onnxruntime-web: not installed (scripts/bench-setup.sh installs it)', '—']];
     if (ort) {
       const ortOutput = await ort.run(m32);
-      const ours = rp.attention(m32, { outputs: ['output'] }).output.data;
-      const differs = ours.reduce((worst, x, i) => Math.max(worst, Math.abs(x - ortOutput[i])), 0);
+      const ourOutput = rp.attention(m32, { outputs: ['output'] }).output.data;
+      const differs = ourOutput.reduce((worst, x, i) => Math.max(worst, Math.abs(x - ortOutput[i])), 0);
       // relpos and onnxruntime-web in alternation, wall and CPU time.
-      const wallOf = (run) => async () => {
-        const start = performance.now();
-        await run();
-        return performance.now() - start;
-      };
-      const cpuOf = (run) => async () => {
-        await cpuMs(run)();
-        return readCpu();
-      };
-      const [outputMs, ortMs, outputCpu, ortCpu] = await interleavedMedians(
-        [wallOf(outputOnly), wallOf(() => ort.run(m32)), cpuOf(outputOnly), cpuOf(() => ort.run(m32))],
+      const [relposTime, ortTime] = await interleavedMedians(
+        [() => timeOfAsync(outputOnly), () => timeOfAsync(() => ort.run(m32))],
         { budgetMs: 4 * BUDGET_MS, maxRounds: 20 },
       );
       ort.dispose();
       ortRows = [
-        [`relpos, outputs: ['output'], views (CPU ms ${fmt(outputCpu)})`, fmt(outputMs)],
+        [`relpos, outputs: ['output'], views (CPU ms ${fmt(relposTime.cpu)})`, fmt(relposTime.wall)],
         [
-          `onnxruntime-web ${ort.version} WASM backend, 1 thread, the output (hand-written ONNX graph; max |difference| from relpos ${differs.toExponential(1)}; CPU ms ${fmt(ortCpu)}, ${(ortCpu / outputCpu).toFixed(2)}× relpos's)`,
-          fmt(ortMs),
+          `onnxruntime-web ${ort.version} WASM backend, 1 thread, the output (hand-written ONNX graph; max |difference| from relpos ${differs.toExponential(1)}; CPU ms ${fmt(ortTime.cpu)}, ${(ortTime.cpu / relposTime.cpu).toFixed(2)}× relpos's)`,
+          fmt(ortTime.wall),
         ],
       ];
     }

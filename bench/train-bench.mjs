@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { createRelPos } from '../web/api/index.js';
 import { runGemmBench } from './gemm-bench.mjs';
-import { startAnchor } from './anchor-process.mjs';
-import { interleavedMedians } from './interleaved.mjs';
+import { blasEnv, startAnchor } from './anchor-process.mjs';
+import { interleavedMedians, timeOf } from './interleaved.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 // name, V, d, heads, layers, k, n, B, ffn (ffn = 4 d, the API's default)
@@ -44,12 +44,8 @@ async function runOurs(engines, c, anchor) {
   });
   const models = engines.map((rp) => rp.createModel({ ...config, maxBatchSize: batchSize, seed: 1 }));
   const step = (model) => () => {
-    const cpuStart = process.cpuUsage();
-    const start = performance.now();
-    model.trainStep(batch);
-    const ms = performance.now() - start;
-    const used = process.cpuUsage(cpuStart);
-    return { median_ms: ms, cpu_ms: (used.user + used.system) / 1000 };
+    const { wall, cpu } = timeOf(() => model.trainStep(batch));
+    return { median_ms: wall, cpu_ms: cpu };
   };
   const measures = models.map(step);
   if (anchor) {
@@ -81,20 +77,6 @@ function runProcess(label, command, args, env) {
   }
 }
 
-function torchEnv(threads) {
-  const env = { ...process.env };
-  delete env.OPENBLAS_CORETYPE;
-  delete env.OPENBLAS_L2_SIZE;
-  if (threads === 1) {
-    env.OPENBLAS_NUM_THREADS = '1';
-    env.OMP_NUM_THREADS = '1';
-  } else {
-    delete env.OPENBLAS_NUM_THREADS;
-    delete env.OMP_NUM_THREADS;
-  }
-  return env;
-}
-
 function printTable(header, rows) {
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => String(r[c]).length)));
   const line = (cells) => `| ${cells.map((v, c) => String(v).padStart(widths[c])).join(' | ')} |`;
@@ -121,7 +103,7 @@ async function main() {
   for (const c of configs) {
     const anchor = skip.has('torch')
       ? { error: 'skipped (--skip torch)' }
-      : await startAnchor('/usr/bin/python3', [`${ROOT}bench/train_torch.py`, '--serve', '1', spec(c)], torchEnv(1));
+      : await startAnchor('/usr/bin/python3', [`${ROOT}bench/train_torch.py`, '--serve', '1', spec(c)], blasEnv(1));
     if (anchor.error) torch1.error ??= `PyTorch: ${anchor.error}`;
     else Object.assign(torch1, anchor.info);
     const [relaxed, plain, torch] = await runOurs([rp, rpPlain], c, anchor.error ? null : anchor);
@@ -136,7 +118,7 @@ async function main() {
   const native = runProcess('native SSE4.2', `${ROOT}build/native/relpos_train_bench_sse42`, specs);
   const torchAll = skip.has('torch')
     ? { error: 'skipped (--skip torch)' }
-    : runProcess('PyTorch', '/usr/bin/python3', [`${ROOT}bench/train_torch.py`, '0', ...specs], torchEnv(0));
+    : runProcess('PyTorch', '/usr/bin/python3', [`${ROOT}bench/train_torch.py`, '0', ...specs], blasEnv(0));
   const tfjs = skip.has('tfjs')
     ? { error: 'skipped (--skip tfjs)' }
     : runProcess('TF.js', process.execPath, [`${ROOT}bench/train-tfjs.mjs`, ...specs]);

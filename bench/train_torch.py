@@ -9,9 +9,8 @@ Usage: python3 train_torch.py THREADS name:V:d:heads:layers:k:n:B:ffn [...]   (T
 Prints one JSON line with the BLAS PyTorch reports and the results.
 
 python3 train_torch.py --serve THREADS name:V:d:heads:layers:k:n:B:ffn
-  prints {"torch", "threads"} once the model is warm, then for each line {"calls": c} on stdin
-  times c steps and prints {"wall_ms": [...], "cpu_ms": [...]}: bench:train alternates these with
-  its own steps (bench/anchor-process.mjs), so that both meet the same moments of a shared machine.
+  times steps on request, once the model is warm (bench/anchor_serve.py): bench:train alternates
+  them with its own (bench/anchor-process.mjs), so that both meet the same moments of a shared machine.
 """
 import json
 import math
@@ -22,6 +21,8 @@ import time
 
 import torch
 import torch.nn.functional as F
+
+from anchor_serve import serve_calls
 
 
 class RelativeAttention(torch.nn.Module):
@@ -132,20 +133,10 @@ def blas_in_use():
 
 
 def serve(threads, spec):
-    """Times batches of steps on request, one JSON line per batch (see the module's docstring)."""
+    """Times steps on request (bench/anchor_serve.py's protocol)."""
     torch.set_num_threads(threads if threads > 0 else os.cpu_count())
     step = make_step(spec)
-    print(json.dumps({'torch': torch.__version__, 'threads': torch.get_num_threads(), **blas_in_use()}),
-          flush=True)
-    for line in sys.stdin:
-        wall, cpu = [], []
-        for _ in range(json.loads(line)['calls']):
-            cpu_start = time.process_time()
-            start = time.perf_counter()
-            step()
-            wall.append((time.perf_counter() - start) * 1000)
-            cpu.append((time.process_time() - cpu_start) * 1000)
-        print(json.dumps({'wall_ms': wall, 'cpu_ms': cpu}), flush=True)
+    serve_calls(step, {'torch': torch.__version__, 'threads': torch.get_num_threads(), **blas_in_use()})
 
 
 def main():

@@ -6,35 +6,24 @@
 // so that nothing else in the process (TF.js, the garbage of earlier rows) runs beside it.
 // Prints one JSON line: { ours: { wall, cpu }, numpy: { wall, cpu } } (median ms), or { error }.
 import { createRelPos } from '../web/api/index.js';
-import { startAnchor } from './anchor-process.mjs';
-import { interleavedMedians } from './interleaved.mjs';
+import { blasEnv, startAnchor } from './anchor-process.mjs';
+import { interleavedMedians, timeOf } from './interleaved.mjs';
 import { shawInputs } from './shaw-inputs.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const [N, K, D, BLOCK] = [1024, 16, 64, 4];
-
-const env = { ...process.env, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1' };
-delete env.OPENBLAS_CORETYPE;
-delete env.OPENBLAS_L2_SIZE;
 
 const rp = await createRelPos();
 const inputs = shawInputs(rp, N, K, D);
 const anchor = await startAnchor(
   '/usr/bin/python3',
   [`${ROOT}bench/numpy_attention.py`, '--serve', JSON.stringify({ n: N, k: K, d: D, dtype: 'float32' })],
-  env,
+  blasEnv(1),
 );
 if (anchor.error) {
   console.log(JSON.stringify({ error: anchor.error }));
 } else {
-  const oneCall = () => {
-    const cpuBefore = process.cpuUsage();
-    const start = performance.now();
-    rp.attention(inputs, { views: true });
-    const wall = performance.now() - start;
-    const used = process.cpuUsage(cpuBefore);
-    return { wall, cpu: (used.user + used.system) / 1000 };
-  };
+  const oneCall = () => timeOf(() => rp.attention(inputs, { views: true }));
   const [ours, numpy] = await interleavedMedians(
     [
       () => Array.from({ length: BLOCK }, oneCall).slice(1),

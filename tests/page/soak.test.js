@@ -6,6 +6,7 @@
 // the last. The numbers are printed.
 import { describe, expect, test } from 'vitest';
 import { seededRandom } from '../../web/api/seeded-random.js';
+import { ATTENTION_SETTINGS } from '../../web/settings/settings.js';
 import { stateFromQuery } from '../../web/page/url-state.js';
 import { openPage } from './browser.js';
 import { allHashes, usePage } from './page-fixture.js';
@@ -21,21 +22,8 @@ async function heapAfterGc(page) {
   return usedSize;
 }
 
-const CONTROL_IDS = [
-  'seqLen',
-  'dK',
-  'maxDistance',
-  'seed',
-  'causal',
-  'tokens',
-  'draw',
-  'table',
-  'sameQuery',
-  'strength',
-  'noise',
-  'width',
-  'asymmetry',
-];
+// Every attention setting has a control of its id (web/settings/settings.js).
+const CONTROL_IDS = ATTENTION_SETTINGS;
 
 /**
  * `count` random changes of the controls, drawn here with the project's generator: each names its
