@@ -8,7 +8,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { CORPUS_SETTINGS, buildCorpus, splitDocuments } from '../web/train/build-corpus.js';
-import { encodeCorpus } from '../web/train/corpus-format.js';
+import { corpusShortfall, encodeCorpus } from '../web/train/corpus-format.js';
 
 /** The tagger the package's corpus was tagged by. */
 const TAGGER_VERSION = '14.17.0';
@@ -16,6 +16,13 @@ const TAGGER_VERSION = '14.17.0';
 const DOCUMENTS = 20;
 /** Fewer words than this leave too little to train on and to hold out (windows of 32 tokens). */
 export const MIN_WORDS = 2000;
+/** The most text read, all files together: 16 MiB (a long novel is 1 MB; the corpus keeps about 150,000 tokens). */
+export const MAX_TEXT_BYTES = 16 * 1024 * 1024;
+/**
+ * Text is tokenized in pieces of at most this many characters (piecesOf): a text without sentence ends or line breaks costs the tokenizer no more
+ * than ordinary text, and gives sentences of at most a piece.
+ */
+export const PIECE_CHARS = 600;
 
 const HELP = `Usage: relpos-wasm corpus <text file>... [--out <file>]
 
@@ -55,13 +62,19 @@ function parseArguments(args) {
 }
 
 /** The text of `file`, or an Error naming the file and what is wrong with it. */
-function readText(file) {
+function readText(file, budget = MAX_TEXT_BYTES) {
   let bytes;
   try {
-    if (statSync(file).isDirectory()) throw Object.assign(new Error(), { code: 'EISDIR' });
+    const stats = statSync(file);
+    if (stats.isDirectory()) throw Object.assign(new Error(), { code: 'EISDIR' });
+    if (stats.size > budget) throw Object.assign(new Error(), { code: 'EFBIG', size: stats.size });
     bytes = readFileSync(file);
   } catch (error) {
-    const why = { ENOENT: ': no such file', EISDIR: ' is a folder; give a plain text file' }[error.code];
+    const why = {
+      ENOENT: ': no such file',
+      EISDIR: ' is a folder; give a plain text file',
+      EFBIG: ` is ${error.size} bytes; the text read may be at most ${MAX_TEXT_BYTES} bytes (16 MiB) in all, far more than the ${CORPUS_SETTINGS.trainTokens.toLocaleString('en')} tokens a corpus keeps`,
+    }[error.code];
     throw new Error(`${file}${why ?? ` could not be read (${error.code ?? error.message})`}`, { cause: error });
   }
   const nul = bytes.indexOf(0);
@@ -97,7 +110,7 @@ async function loadTagger() {
  * documents of about equal length, every 10th held out and tagged (splitDocuments).
  */
 export function corpusOfTexts(nlp, texts, tagger) {
-  const sentences = texts.flatMap(({ text }) => nlp.tokenize(text).out('array'));
+  const sentences = texts.flatMap(({ text }) => piecesOf(text).flatMap((piece) => nlp.tokenize(piece).out('array')));
   const words = sentences.reduce((sum, sentence) => sum + sentence.split(/\s+/).filter(Boolean).length, 0);
   const names = texts.map(({ name }) => name).join(', ');
   if (words < MIN_WORDS) {
@@ -105,19 +118,71 @@ export function corpusOfTexts(nlp, texts, tagger) {
       `${names}: ${words.toLocaleString('en')} words; a corpus needs at least ${MIN_WORDS.toLocaleString('en')} (a few pages), to train on and to hold some out`,
     );
   }
-  const documents = Array.from({ length: DOCUMENTS }, (_, d) => ({
-    name: `part ${d + 1} of ${DOCUMENTS}`,
-    text: sentences
-      .slice(Math.floor((d * sentences.length) / DOCUMENTS), Math.floor(((d + 1) * sentences.length) / DOCUMENTS))
-      .join(' '),
-  }));
+  // A held-out document is tagged (the slow part: about a thousand words a second) only as far
+  // as the held-out sample can reach: twice its share of heldOutTokens.
+  const heldOutDocuments = Math.ceil(DOCUMENTS / CORPUS_SETTINGS.heldOutEvery);
+  const heldOutReach = (2 * CORPUS_SETTINGS.heldOutTokens) / heldOutDocuments;
+  const documents = Array.from({ length: DOCUMENTS }, (_, d) => {
+    const part = sentences.slice(
+      Math.floor((d * sentences.length) / DOCUMENTS),
+      Math.floor(((d + 1) * sentences.length) / DOCUMENTS),
+    );
+    return {
+      name: `part ${d + 1} of ${DOCUMENTS}`,
+      sentences: d % CORPUS_SETTINGS.heldOutEvery === 0 ? leadingWords(part, heldOutReach) : part,
+    };
+  });
   const docs = splitDocuments(nlp, documents, CORPUS_SETTINGS);
-  return buildCorpus({
+  const corpus = buildCorpus({
     ...docs,
     source: `${names}: the author's own text, lower-cased and sampled`,
     terms: "The author's own text, under the author's terms.",
     tagger: `compromise ${tagger} (npm, MIT)`,
   });
+  const shortfall = corpusShortfall(corpus);
+  if (shortfall) {
+    throw new Error(
+      `${names}: its sentences give ${shortfall} (is it ordinary prose? text without words, or words without sentences, gives too little)`,
+    );
+  }
+  return corpus;
+}
+
+/** The first sentences of `sentences` (strings) that hold at least `words` words (or all of them). */
+function leadingWords(sentences, words) {
+  let count = 0;
+  let end = 0;
+  while (end < sentences.length && count < words) {
+    count += sentences[end].split(/\s+/).filter(Boolean).length;
+    end += 1;
+  }
+  return sentences.slice(0, end);
+}
+
+/**
+ * `text` in pieces of at most PIECE_CHARS characters, cut at a paragraph break, else a sentence
+ * end, else a line end, else a space, else anywhere.
+ */
+export function piecesOf(text) {
+  const pieces = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(text.length, start + PIECE_CHARS);
+    if (end < text.length) {
+      // After the last paragraph break, else sentence end, else line end, else space in the window.
+      const window = text.slice(start, end);
+      const after = (mark) => {
+        const at = window.lastIndexOf(mark);
+        return at > 0 ? at + mark.length : -1;
+      };
+      const sentenceEnd = Math.max(...['. ', '! ', '? ', '.\n', '!\n', '?\n'].map(after));
+      const cut = [after('\n\n'), sentenceEnd, after('\n'), after(' ')].find((at) => at > 0);
+      if (cut !== undefined) end = start + cut;
+    }
+    pieces.push(text.slice(start, end));
+    start = end;
+  }
+  return pieces;
 }
 
 async function main(args) {
@@ -126,7 +191,12 @@ async function main(args) {
     process.stdout.write(HELP);
     return;
   }
-  const texts = files.map((file) => ({ name: basename(file), text: readText(file) }));
+  let budget = MAX_TEXT_BYTES;
+  const texts = files.map((file) => {
+    const text = readText(file, budget);
+    budget -= Buffer.byteLength(text);
+    return { name: basename(file), text };
+  });
   const nlp = await loadTagger();
   const version = nlp.version ?? 'of unknown version';
   if (version !== TAGGER_VERSION) {

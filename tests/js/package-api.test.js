@@ -42,7 +42,7 @@ describe('createRelPos(options)', () => {
 
   test('wrong options are refused by name', async () => {
     await expect(createRelPos({ wasmBinary: 'x' })).rejects.toThrow(
-      /^createRelPos: options\.wasmBinary must be an ArrayBuffer or Uint8Array .*, got a string/,
+      /^createRelPos: options\.wasmBinary must be a Uint8Array \(a Node Buffer is one\), an ArrayBuffer, a Blob or a File, got a string/,
     );
     await expect(createRelPos({ wasmBinary: new Uint8Array([1, 2, 3]) })).rejects.toThrow(
       /^createRelPos: options\.wasmBinary is not a valid WebAssembly module/,

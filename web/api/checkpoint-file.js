@@ -4,10 +4,19 @@
 // Blob or File, a view for bytes in memory). Every number in the header is checked against the
 // file before anything is returned; a bad file is an Error naming the file and what is wrong.
 // Pure code: no DOM, so it runs in workers and in Node.
+import { BYTES_KINDS, isBlob, isBytesInMemory, ownBytes } from './own-bytes.js';
 import { describe } from './validate.js';
 
-/** The largest header read: the safetensors reference implementation's limit (100 MB). */
-export const MAX_CHECKPOINT_HEADER_BYTES = 100_000_000;
+/**
+ * The largest header read, 16 MiB (the reference reader allows 100 MB): the largest real headers
+ * are far smaller (docs/api-boundary.md, "Checkpoints": about 150 bytes a tensor, a few hundred
+ * KB for the largest shards), and parsing 100 MB of JSON takes half a minute and gigabytes.
+ */
+export const MAX_CHECKPOINT_HEADER_BYTES = 16 * 1024 * 1024;
+/** The most tensors one file's header may list (real shards list at most a few thousand). */
+export const MAX_CHECKPOINT_TENSORS = 65_536;
+/** The most dimensions a tensor's shape may have. */
+export const MAX_CHECKPOINT_RANK = 64;
 
 /** Each safetensors dtype this reader converts: bytes per element and the array it reads into. */
 export const CHECKPOINT_DTYPES = Object.freeze({
@@ -29,8 +38,6 @@ export const CHECKPOINT_DTYPES = Object.freeze({
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const own = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
-const isBlob = (value) => typeof Blob !== 'undefined' && value instanceof Blob;
-const isBytes = (value) => value instanceof Uint8Array || value instanceof ArrayBuffer;
 
 /** The error a bad file gets: its name, then what is wrong. */
 export class CheckpointError extends Error {
@@ -51,15 +58,21 @@ function byteSource(where, value, index, fallbackName) {
       read: async (begin, end) => new Uint8Array(await value.slice(begin, end).arrayBuffer()),
     };
   }
-  if (isBytes(value)) {
-    const bytes = value instanceof ArrayBuffer ? new Uint8Array(value) : value;
+  const at = index === null ? 'source' : `source[${index}]`;
+  if (isBytesInMemory(value)) {
+    // Exactly the caller's bytes, copied once (own-bytes.js): a Buffer's pool is never read.
+    const bytes = ownBytes(where, at, value);
     return { name: fallbackName, size: bytes.length, read: async (begin, end) => bytes.subarray(begin, end) };
   }
-  const at = index === null ? 'source' : `source[${index}]`;
-  throw new TypeError(`${where}: ${at} must be a Blob, a File, a Uint8Array or an ArrayBuffer, got ${describe(value)}`);
+  throw new TypeError(`${where}: ${at} must be ${BYTES_KINDS}, got ${describe(value)}`);
 }
 
 const isOffset = (value) => Number.isSafeInteger(value) && value >= 0;
+// A value in a message, at most 80 characters of its JSON.
+const shortJson = (value) => {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+};
 
 // One tensor's header entry, checked: { name, dtype, shape, begin, end } (offsets in the data).
 function checkEntry(file, name, entry, dataBytes) {
@@ -72,10 +85,12 @@ function checkEntry(file, name, entry, dataBytes) {
   if (typeof dtype !== 'string') bad(`has no "dtype" string`);
   if (!own(CHECKPOINT_DTYPES, dtype))
     bad(`has dtype ${JSON.stringify(dtype)}, not one this reader knows (${Object.keys(CHECKPOINT_DTYPES).join(', ')})`);
+  if (Array.isArray(shape) && shape.length > MAX_CHECKPOINT_RANK)
+    bad(`has a shape of ${shape.length} dimensions; this reader takes at most ${MAX_CHECKPOINT_RANK}`);
   if (!Array.isArray(shape) || !shape.every((n) => Number.isSafeInteger(n) && n >= 0))
-    bad(`has shape ${JSON.stringify(shape)}; a shape is a list of whole numbers ≥ 0`);
+    bad(`has shape ${shortJson(shape)}; a shape is a list of whole numbers ≥ 0`);
   if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every(isOffset))
-    bad(`has data_offsets ${JSON.stringify(offsets)}; expected [begin, end], whole numbers ≥ 0`);
+    bad(`has data_offsets ${shortJson(offsets)}; expected [begin, end], whole numbers ≥ 0`);
   const [begin, end] = offsets;
   if (end < begin) bad(`ends (${end}) before it begins (${begin})`);
   if (end > dataBytes)
@@ -106,10 +121,19 @@ export function parseCheckpointHeader(file, headerBytes, fileSize) {
   }
   if (!isPlainObject(header))
     throw new CheckpointError(file, `the header is ${describe(header)}, not a JSON object of tensors`);
+  const names = Object.keys(header);
+  if (names.length > MAX_CHECKPOINT_TENSORS + 1)
+    throw new CheckpointError(
+      file,
+      `the header lists ${names.length} entries; this reader takes at most ${MAX_CHECKPOINT_TENSORS} tensors a file`,
+    );
+  const duplicate = duplicateTopLevelKey(text, names.length);
+  if (duplicate !== null)
+    throw new CheckpointError(file, `the header names tensor ${shortJson(duplicate)} twice; each name may appear once`);
   const dataBytes = fileSize - 8 - headerBytes.length;
   let metadata = null;
   const entries = [];
-  for (const name of Object.keys(header)) {
+  for (const name of names) {
     if (name === '__metadata__') {
       metadata = header[name];
       if (!isPlainObject(metadata))
@@ -121,16 +145,57 @@ export function parseCheckpointHeader(file, headerBytes, fileSize) {
     }
     entries.push(checkEntry(file, name, header[name], dataBytes));
   }
-  const byBegin = [...entries].sort((a, b) => a.begin - b.begin || a.end - b.end);
-  for (let i = 1; i < byBegin.length; i += 1) {
-    const [a, b] = [byBegin[i - 1], byBegin[i]];
-    if (b.begin < a.end && b.end > b.begin && a.end > a.begin)
+  // Tensors holding bytes, by where they begin: each must begin at or after the furthest end
+  // of those before it (empty tensors hold no bytes and overlap nothing).
+  const byBegin = entries.filter((e) => e.end > e.begin).sort((a, b) => a.begin - b.begin || a.end - b.end);
+  let furthest = null;
+  for (const b of byBegin) {
+    if (furthest && b.begin < furthest.end)
       throw new CheckpointError(
         file,
-        `tensors "${a.name}" (bytes ${a.begin}…${a.end}) and "${b.name}" (${b.begin}…${b.end}) overlap`,
+        `tensors "${furthest.name}" (bytes ${furthest.begin}…${furthest.end}) and "${b.name}" (${b.begin}…${b.end}) overlap`,
       );
+    if (!furthest || b.end > furthest.end) furthest = b;
   }
   return { entries, metadata, dataStart: 8 + headerBytes.length };
+}
+
+/**
+ * A name the JSON object `text` (whose JSON.parse has `distinct` keys) gives twice at its top
+ * level, or null: JSON.parse keeps the last silently. One pass over the text.
+ */
+export function duplicateTopLevelKey(text, distinct) {
+  let depth = 0;
+  let count = 0;
+  let start = -1;
+  const keys = [];
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (start >= 0) {
+      if (c === 0x5c)
+        i += 1; // a backslash: the next character is escaped
+      else if (c === 0x22) {
+        // A string ends: a key of the top-level object when a colon follows at depth 1.
+        let j = i + 1;
+        while (j < text.length && /\s/.test(text[j])) j += 1;
+        if (depth === 1 && text[j] === ':') {
+          count += 1;
+          keys.push([start, i + 1]);
+        }
+        start = -1;
+      }
+    } else if (c === 0x22) start = i;
+    else if (c === 0x7b || c === 0x5b) depth += 1;
+    else if (c === 0x7d || c === 0x5d) depth -= 1;
+  }
+  if (count === distinct) return null;
+  const seen = new Set();
+  for (const [from, to] of keys) {
+    const key = JSON.parse(text.slice(from, to));
+    if (seen.has(key)) return key;
+    seen.add(key);
+  }
+  return null;
 }
 
 async function openOne(source) {
@@ -142,7 +207,7 @@ async function openOne(source) {
   if (length > BigInt(MAX_CHECKPOINT_HEADER_BYTES))
     throw new CheckpointError(
       file,
-      `the header length is ${length} bytes, over the 100 MB a safetensors header may have (is this a safetensors file?)`,
+      `the header length is ${length} bytes, over the ${MAX_CHECKPOINT_HEADER_BYTES} (16 MiB) this reader takes (real headers are a few hundred KB at most; is this a safetensors file?)`,
     );
   if (8n + length > BigInt(source.size))
     throw new CheckpointError(
@@ -169,7 +234,8 @@ export function decodeTensor(dtype, bytes) {
     }
     return out;
   }
-  const copy = bytes.slice(); // aligned, and the caller's own
+  // Exactly these bytes, aligned, in a buffer of their own (Uint8Array's slice: a Buffer's is a view).
+  const copy = Uint8Array.prototype.slice.call(bytes);
   if (LITTLE_ENDIAN || size === 1) return new ArrayType(copy.buffer, 0, count);
   const view = new DataView(copy.buffer);
   const getter = {
@@ -248,7 +314,8 @@ export async function openCheckpoint(source, options = {}) {
   let index = null;
   if (indexSources.length === 1) {
     const s = indexSources[0];
-    if (s.size > MAX_CHECKPOINT_HEADER_BYTES) throw new CheckpointError(s.name, 'is over 100 MB: not an index file');
+    if (s.size > MAX_CHECKPOINT_HEADER_BYTES)
+      throw new CheckpointError(s.name, `is ${s.size} bytes, over the 16 MiB an index file may be`);
     index = { file: s.name, ...parseIndex(s.name, new TextDecoder().decode(await s.read(0, s.size))) };
     const given = new Set(shardSources.map((s2) => baseName(s2.name)));
     const missing = [...new Set(index.weightMap.values())].filter((shard) => !given.has(baseName(shard)));

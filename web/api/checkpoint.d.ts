@@ -63,7 +63,7 @@ export declare class CheckpointError extends Error {
   readonly file: string;
 }
 
-/** The largest header read: 100 MB (the safetensors reference implementation's limit). */
+/** The largest header read: 16 MiB (the reference implementation allows 100 MB; real headers need a few hundred KB). */
 export declare const MAX_CHECKPOINT_HEADER_BYTES: number;
 export declare const CHECKPOINT_DTYPES: Readonly<Record<CheckpointDtype, { size: number }>>;
 /** The offsets checkpointPositions reads when none are given: −256 … 256. */

@@ -494,7 +494,7 @@ export interface CreateRelPosOptions {
   /** The address of relpos-wasm/relpos-core.wasm, fetched and compiled (streaming when served as application/wasm). */
   wasmUrl?: string | URL;
   /** The bytes of relpos-wasm/relpos-core.wasm (instead of the copy inlined in the package). */
-  wasmBinary?: ArrayBuffer | Uint8Array;
+  wasmBinary?: ArrayBuffer | Uint8Array | Blob;
   /** relpos-wasm/relpos-core.wasm compiled (e.g. by WebAssembly.compileStreaming), shareable with workers. */
   wasmModule?: WebAssembly.Module;
   /**

@@ -7,6 +7,7 @@
 import createRelPosCore from '../../dist/relpos-core.mjs';
 import { chooseKernels, linkKernels } from './kernels.js';
 import { checkWasmSimd } from './simd.js';
+import { readOwnBytes } from './own-bytes.js';
 import { checkOptions, describe } from './validate.js';
 
 /** What a call with none of the three options, where no binary is inside, is told. */
@@ -84,15 +85,13 @@ export async function loadGivenCore(where, options, fallback = null) {
     return fromModule(where, wasmModule, kernels, 'options.wasmModule');
   }
   if (wasmBinary !== undefined) {
-    const isBuffer = Object.prototype.toString.call(wasmBinary) === '[object ArrayBuffer]';
-    if (!isBuffer && !ArrayBuffer.isView(wasmBinary)) {
-      throw new TypeError(
-        `${where}: options.wasmBinary must be an ArrayBuffer or Uint8Array of relpos-wasm/relpos-core.wasm, got ${describe(wasmBinary)}`,
-      );
-    }
-    const bytes = ArrayBuffer.isView(wasmBinary)
-      ? new Uint8Array(wasmBinary.buffer, wasmBinary.byteOffset, wasmBinary.byteLength)
-      : new Uint8Array(wasmBinary);
+    // The caller's bytes exactly, copied (own-bytes.js): a Buffer, a view at an offset, an
+    // ArrayBuffer, a Blob or a File.
+    const bytes = await readOwnBytes(where, 'options.wasmBinary', wasmBinary).catch((error) => {
+      throw error instanceof TypeError
+        ? new TypeError(`${error.message} (the bytes of relpos-wasm/relpos-core.wasm)`)
+        : error;
+    });
     if (!WebAssembly.validate(bytes)) {
       throw new TypeError(
         `${where}: options.wasmBinary is not a valid WebAssembly module; pass the bytes of relpos-wasm/relpos-core.wasm`,

@@ -258,8 +258,11 @@ export class Model {
   }
 
   #trainStep(where, handle, batch, options) {
+    // The options read first (each field once): a getter of them cannot change the batch after
+    // the batch was checked.
+    const optionsRead = new Snapshot(where).fields(options);
     const b = this.#checkBatch(where, batch);
-    const o = checkOptions(where, 'options', options, ADAM_DEFAULTS);
+    const o = checkOptions(where, 'options', optionsRead, ADAM_DEFAULTS);
     checkNumber(where, 'learningRate', o.learningRate, { min: 0, max: 1e6 });
     checkNumber(where, 'beta1', o.beta1, { min: 0, max: 1, maxInclusive: false });
     checkNumber(where, 'beta2', o.beta2, { min: 0, max: 1, maxInclusive: false });

@@ -239,6 +239,12 @@ export class BaseRelPos {
     const scratch = (2 * queryRows * tableRows + 4 * 32 * n) * size + (sinusoidal ? 6 * n * (dK + dV) * size : 0);
     checkBudget(where, `n = ${n}`, bytes.reduce((sum, x) => sum + x) + scratch);
     checkWork(where, `n = ${n} with d_k = ${dK}`, attentionWork(a));
+    this.#refuseOwnViews(where, [
+      ...['q', 'k', 'v', 'relKeys', 'relValues', 'x', 'wQ', 'wK', 'wV'].map((name) => [`${name}.data`, a[name]?.data]),
+      ['keyPadding', a.keyPadding],
+      ['allowed', a.allowed],
+      ...Object.keys(out ?? {}).map((name) => [`out.${name}.data`, out[name].data]),
+    ]);
 
     return this.#call(where, bytes, (addresses) => {
       const request = {
@@ -611,6 +617,21 @@ export class BaseRelPos {
     return this.#call(where, bytes, (addresses) =>
       body(shapes.map(([rows, cols, ArrayType], index) => regionAt(addresses[index], rows, cols, ArrayType))),
     );
+  }
+
+  // Arrays of a call ([name, array]) that are views of this instance's memory handed out by the
+  // last call (views: true): the call detaches them before it reads them (docs/memory-views.md),
+  // so each is a TypeError naming it.
+  #refuseOwnViews(where, named) {
+    if (!this.#viewsOut) return;
+    const memory = this.#core.HEAPU8.buffer;
+    for (const [name, data] of named) {
+      if (data && data.buffer === memory) {
+        throw new TypeError(
+          `${where}: ${name} is a view of this instance's memory from an earlier call with views: true, which this call detaches before reading it; pass a copy (${name}.slice())`,
+        );
+      }
+    }
   }
 
   // Detaches the views the last call handed out, before anything can overwrite their memory.

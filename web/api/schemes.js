@@ -17,7 +17,6 @@ import {
   checkNumber,
   checkOptions,
   checkShape,
-  readMatrix,
 } from './validate.js';
 import { Snapshot } from './snapshot.js';
 import { throwIfRefused } from './wasm-arena.js';
@@ -126,8 +125,16 @@ export function sinusoidal(host, n, d, options) {
 /** rp.rope(x, options): x (n × d, d even) with each row's pairs rotated by its position. */
 export function rope(host, given, options) {
   const where = 'rope';
-  const x = checkMatrix(where, 'x', readMatrix(where, 'x', given));
-  const p = checkOptions(where, 'options', options, ROPE_DEFAULTS);
+  // Every argument read once (x, then the options and their positions), then checked: a getter
+  // of the options cannot change x after x was checked.
+  const snapshot = new Snapshot(where);
+  const xRead = snapshot.matrix('x', given);
+  const optionsRead = snapshot.fields(options, (key, value) =>
+    key === 'positions' ? snapshot.list('positions', value) : value,
+  );
+  snapshot.seal();
+  const x = checkMatrix(where, 'x', xRead);
+  const p = checkOptions(where, 'options', optionsRead, ROPE_DEFAULTS);
   checkNumber(where, 'base', p.base, { min: 0, max: 1e300, minInclusive: false });
   checkChoice(where, 'layout', p.layout, LAYOUTS);
   if (x.cols % 2 !== 0) {

@@ -9,7 +9,7 @@ export * from './index.js';
 export type SlimCreateRelPosOptions = CreateRelPosOptions &
   (
     | { wasmUrl: string | URL; wasmBinary?: undefined; wasmModule?: undefined }
-    | { wasmBinary: ArrayBuffer | Uint8Array; wasmUrl?: undefined; wasmModule?: undefined }
+    | { wasmBinary: ArrayBuffer | Uint8Array | Blob; wasmUrl?: undefined; wasmModule?: undefined }
     | { wasmModule: WebAssembly.Module; wasmUrl?: undefined; wasmBinary?: undefined }
   );
 

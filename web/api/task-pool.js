@@ -23,9 +23,37 @@ export const START_TIMEOUT_MS = 60_000;
 /** Work units (multiply-adds) a worker is expected to do per ms, at the least (50 M/s). */
 const WORK_PER_MS = 50_000;
 
-/** The time a call of `work` multiply-adds is given before its worker is taken as lost. */
+/** The longest delay setTimeout takes (2^31 − 1 ms, about 24.8 days); a longer one fires at once. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/**
+ * The time a call of `work` multiply-adds is given before its worker is taken as lost, at most
+ * MAX_TIMEOUT_MS.
+ */
 export const timeoutFor = (work, base = BASE_TIMEOUT_MS) =>
-  Math.ceil(base + (Number.isFinite(work) && work > 0 ? work : 0) / WORK_PER_MS);
+  Math.min(MAX_TIMEOUT_MS, Math.ceil(base + (Number.isFinite(work) && work > 0 ? work : 0) / WORK_PER_MS));
+
+// run()'s options, each read once and checked: a TypeError or RangeError naming the option.
+function readRunOptions(where, task, options) {
+  if (options !== undefined && (options === null || typeof options !== 'object'))
+    throw new TypeError(`${where}: run(${String(task)}): options must be an object, got ${typeof options}`);
+  const { worker, transfer = [], signal, work = 0 } = options ?? {};
+  if (typeof work !== 'number')
+    throw new TypeError(
+      `${where}: run(${String(task)}): options.work must be a number of multiply-adds, got ${typeof work}`,
+    );
+  if (!(work >= 0 && work <= Number.MAX_VALUE))
+    throw new RangeError(`${where}: run(${String(task)}): options.work must be a finite number ≥ 0, got ${work}`);
+  if (worker !== undefined && !(Number.isSafeInteger(worker) && worker >= 0))
+    throw new RangeError(
+      `${where}: run(${String(task)}): options.worker must be a worker's index (an integer ≥ 0), got ${String(worker)}`,
+    );
+  if (!Array.isArray(transfer))
+    throw new TypeError(
+      `${where}: run(${String(task)}): options.transfer must be an Array of ArrayBuffers, got ${typeof transfer}`,
+    );
+  return { worker, transfer: Array.from(transfer), signal, work };
+}
 
 const ERRORS = { TypeError, RangeError, Error };
 
@@ -99,14 +127,37 @@ export class TaskPool {
   /**
    * Runs `task` with `args` on a worker: `worker` (an index; default the least busy), `transfer`
    * (buffers of args handed over), `signal` (an AbortSignal: cancels the call), `work` (its
-   * multiply-adds, which scale its time limit). Resolves to the task's result.
+   * multiply-adds, which scale its time limit). Resolves to the task's result. The arguments are
+   * copied (structured clone, the transferred buffers moved) here, on the call: a caller who
+   * changes them afterwards, while the call waits for a free worker, changes nothing it computes.
    */
-  run(task, args = [], { worker, transfer = [], signal, work = 0 } = {}) {
+  run(task, args = [], options = undefined) {
     if (this.#closed) return Promise.reject(this.#closed);
+    let read;
+    let sent;
+    try {
+      read = readRunOptions(this.#where, task, options);
+      // The task and arguments as they are now, the transferred buffers moved into the copy.
+      sent = structuredClone({ task, args, transfer: read.transfer }, { transfer: read.transfer });
+    } catch (error) {
+      if (error instanceof TypeError || error instanceof RangeError) return Promise.reject(error);
+      return Promise.reject(new TypeError(`${String(task)}: arguments cannot be sent to a worker (${error.message})`));
+    }
+    const { worker, signal, work } = read;
     if (signal?.aborted) return Promise.reject(signal.reason);
     const slot = worker === undefined ? this.#leastBusy() : this.#slots[worker % this.#slots.length];
     return new Promise((resolve, reject) => {
-      const call = { id: this.#nextId, task, args, transfer, work, resolve, reject, signal, done: false };
+      const call = {
+        id: this.#nextId,
+        task: sent.task,
+        args: sent.args,
+        transfer: sent.transfer,
+        work,
+        resolve,
+        reject,
+        signal,
+        done: false,
+      };
       this.#nextId += 1;
       if (signal) {
         call.onAbort = () => this.#cancel(slot, call);

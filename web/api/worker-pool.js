@@ -3,9 +3,10 @@
 // so no cross-origin isolation is needed. attention() is split by blocks of query rows (each
 // panel row depends only on its own query and all keys; with causal, on the keys up to it),
 // whose results the workers transfer, not copy; the pool puts them together. The other calls go
-// to one worker. Arguments are checked here first, with the instance's messages
-// (attention-args.js).
-import { checkAttentionArgs } from './attention-args.js';
+// to one worker. Arguments are read once and checked here first, with the instance's messages
+// (attention-args.js), and what the workers are sent is copied from that one reading, on the
+// call (task-pool.js copies each part's arguments before any worker is free).
+import { checkAttentionArgs, checkReadAttentionArgs, readAttentionArgs } from './attention-args.js';
 import { emptyResult } from './attention-options.js';
 import { ATTENTION_BLOCK_ROWS } from './limits.js';
 import { compileCore } from './load-core.js';
@@ -26,6 +27,16 @@ export function defaultPoolSize() {
 const compact = (m) =>
   m.data.byteLength === m.data.buffer.byteLength ? m : { rows: m.rows, cols: m.cols, data: m.data.slice() };
 const compactFlags = (flags) => (flags.byteLength === flags.buffer.byteLength ? flags : flags.slice());
+// A value read by the snapshot (objects of fields, lists, views) with each view compacted: what
+// a worker is sent of it is exactly what was read.
+const compactRead = (value) => {
+  if (ArrayBuffer.isView(value)) return value.byteLength === value.buffer.byteLength ? value : value.slice();
+  if (Array.isArray(value)) return value.map(compactRead);
+  if (value === null || typeof value !== 'object') return value;
+  const copy = {};
+  for (const key of Object.keys(value)) copy[key] = compactRead(value[key]);
+  return copy;
+};
 
 /**
  * How n query rows are split among at most `parts` workers: [{ first, count }] in blocks of
@@ -75,7 +86,9 @@ export class RelPosPool {
   /** attention() split across the workers by blocks of query rows; the same result, bit for bit. */
   async attention(inputs, options) {
     const where = 'attention';
-    const a = checkAttentionArgs(where, inputs, options);
+    // Read once: every part is sent what this one reading gave, never the caller's objects.
+    const read = readAttentionArgs(where, inputs, options);
+    const a = checkReadAttentionArgs(where, read);
     const ArrayType = a.q.data.constructor;
     // The sinusoidal scheme's queries are x's rows: one worker computes them all.
     const whole = a.position.scheme === 'sinusoidal';
@@ -84,7 +97,7 @@ export class RelPosPool {
     const shared = {
       k: compact(a.k),
       ...(a.relKeys ? { relKeys: compact(a.relKeys) } : {}),
-      ...(inputs.position !== undefined ? { position: inputs.position } : {}),
+      ...(read.inputs.position !== undefined ? { position: compactRead(read.inputs.position) } : {}),
       causal: a.causal,
       heads: a.heads,
       ...(a.v ? { v: compact(a.v) } : {}),
@@ -96,7 +109,7 @@ export class RelPosPool {
       parts.map(({ first, count }, index) => {
         if (whole) {
           const work = 2 * a.queryRows * a.n * (a.dK + (a.dV ?? 0)) + a.x.rows * a.x.cols * (2 * a.dK + a.dV);
-          return this.#tasks.run('attention', [inputs, { outputs }], { worker: index, work });
+          return this.#tasks.run('attention', [compactRead(read.inputs), { outputs }], { worker: index, work });
         }
         const data = a.q.data.slice(first * a.dK, (first + count) * a.dK);
         const q = { rows: count, cols: a.dK, data };

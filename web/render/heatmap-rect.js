@@ -8,6 +8,7 @@
 // with them. Square n × n matrices keep heatmap.js's drawHeatmap; the margins and the canvas
 // height are the same as there.
 import { fitCanvas } from './canvas-size.js';
+import { fitLabel } from './fit-label.js';
 import { colourTable, parseColour, roundEntry } from './colormaps.js';
 import { drawColourBar } from './colour-bar.js';
 import { heatmapHeight, heatmapMargins } from './heatmap.js';
@@ -21,13 +22,6 @@ const LABEL_SPACE = 62; // positions only (the long view): the narrow label spac
 const MAX_SAMPLE = 1 << 16; // drawn values in a grid's sample, at most
 const NOTE_LINE = 15;
 const marginsFor = (width) => heatmapMargins(width, 1, LABEL_SPACE);
-
-function truncate(g, text, width) {
-  if (g.measureText(text).width <= width) return text;
-  let end = text.length;
-  while (end > 1 && g.measureText(`${text.slice(0, end)}…`).width > width) end -= 1;
-  return `${text.slice(0, end)}…`;
-}
 
 const pixelTables = new WeakMap();
 function pixelTable(table) {
@@ -284,7 +278,7 @@ export function drawRectHeatmap(canvas, spec) {
   g.textAlign = 'right';
   g.textBaseline = 'middle';
   for (let i = 0; i < rows; i += everyRow)
-    g.fillText(truncate(g, spec.rowLabel(i), LABEL_SPACE), x0 - 6, y0 + (i + 0.5) * cellH);
+    g.fillText(fitLabel(g, spec.rowLabel(i), LABEL_SPACE), x0 - 6, y0 + (i + 0.5) * cellH);
   const everyCol = NICE_STEPS.find((step) => step * cellW >= COL_LABEL_GAP) ?? cols;
   const always = [];
   for (let j = 0; j < cols; j += 1) if (spec.colLabelAlways?.(j)) always.push(j);
@@ -355,7 +349,7 @@ export function drawRectHeatmap(canvas, spec) {
       if (lines.at(-1) && g.measureText(line).width > room && lines.length < 2) lines.push(word);
       else lines[lines.length - 1] = line;
     }
-    lines.slice(0, 2).forEach((line, index) => g.fillText(truncate(g, line, room), 4, barY + 30 + index * NOTE_LINE));
+    lines.slice(0, 2).forEach((line, index) => g.fillText(fitLabel(g, line, room), 4, barY + 30 + index * NOTE_LINE));
   }
   return { x0, y0, cellW, cellH, rows, cols, width, height, scale, gRows, gCols };
 }

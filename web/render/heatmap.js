@@ -5,6 +5,7 @@
 // The margins are fixed, so the canvas's height depends only on its width: changing the data
 // or the labels never moves the page.
 import { fitCanvas } from './canvas-size.js';
+import { fitLabel } from './fit-label.js';
 import { colourTable, entryOf, luminance, parseColour } from './colormaps.js';
 import { drawColourBar } from './colour-bar.js';
 import { fillMath, wrapMath } from './math-text.js';
@@ -32,13 +33,6 @@ export function heatmapMargins(width, fontScale = 1, labelSpace = null) {
     right: Math.round(labels * 0.35), // the last column labels slant out to the right
     bottom: Math.round(86 * fontScale), // colour bar, its numbers and a two-line note
   };
-}
-
-function truncate(g, text, width) {
-  if (g.measureText(text).width <= width) return text;
-  let end = text.length;
-  while (end > 1 && g.measureText(`${text.slice(0, end)}…`).width > width) end -= 1;
-  return `${text.slice(0, end)}…`;
 }
 
 /** The canvas width (CSS px) for a heatmap in `width` px: no wider than its largest matrix needs. */
@@ -320,7 +314,7 @@ function drawAxisLabels(g, spec, layout, font) {
   const labelled = (index) => index % every === 0;
   let labelsCut = 0;
   const fit = (text, room) => {
-    const shown = truncate(g, text, room);
+    const shown = fitLabel(g, text, room);
     if (shown !== text) labelsCut += 1;
     return shown;
   };

@@ -18,6 +18,9 @@ const FALLBACK = {
   outlineHalo: '#fff',
 };
 
+/** The most cells heatmap() draws (rows × cols): 2^22, 2048 × 2048. */
+export const MAX_HEATMAP_CELLS = 2 ** 22;
+
 const typeName = (value) =>
   value === null
     ? 'null'
@@ -41,17 +44,26 @@ export function toMatrix(value, where = 'toMatrix', name = 'matrix') {
   }
   // Each field read once (a getter runs once): the sides copied, data's length read once.
   const given = value.dims ?? value.shape;
-  const sides = given ? Array.from(given, Number) : null;
-  const [rows, cols] = sides ?? [value.rows, value.cols];
-  if (sides && sides.length !== 2) {
-    throw new RangeError(`${where}: ${name} must have 2 dimensions, got ${sides.length} ([${sides.join(', ')}])`);
+  const sideCount = given ? given.length : 0;
+  if (given && sideCount !== 2) {
+    const listed = Number.isInteger(sideCount) && sideCount >= 0 && sideCount <= 8;
+    throw new RangeError(
+      `${where}: ${name} must have 2 dimensions, got ${listed ? `${sideCount} ([${Array.from(given).join(', ')}])` : String(sideCount)}`,
+    );
   }
+  const sides = given ? [Number(given[0]), Number(given[1])] : null;
+  const [rows, cols] = sides ?? [value.rows, value.cols];
   for (const [side, size] of [
     ['rows', rows],
     ['cols', cols],
   ]) {
     if (!Number.isInteger(size) || size < 1)
       throw new RangeError(`${where}: ${name}.${side} must be a positive integer, got ${size}`);
+  }
+  if (rows * cols > MAX_HEATMAP_CELLS) {
+    throw new RangeError(
+      `${where}: ${name} is ${rows} × ${cols} = ${rows * cols} cells; a heatmap draws at most ${MAX_HEATMAP_CELLS} (2048 × 2048: more cells than a screen has pixels)`,
+    );
   }
   const { data } = value;
   const length = data?.length;

@@ -39,7 +39,8 @@ export function sentencesOf(nlp, text, tagged) {
 }
 
 /**
- * Texts split into documents (`texts`: [{ name, text }]) the way the package's corpus is: every
+ * Texts split into documents (`texts`: [{ name, text }], or [{ name, sentences }] with the text
+ * already cut into sentences, each read on its own) the way the package's corpus is: every
  * heldOutEvery-th document held out and tagged by compromise (`nlp`), the others only tokenized.
  * Returns { train, heldOut, heldOutNames } for buildCorpus.
  */
@@ -47,12 +48,14 @@ export function splitDocuments(nlp, texts, settings = CORPUS_SETTINGS) {
   const train = [];
   const heldOut = [];
   const heldOutNames = [];
-  texts.forEach(({ name, text }, index) => {
+  const read = ({ text, sentences }, tagged) =>
+    sentences ? sentences.flatMap((sentence) => sentencesOf(nlp, sentence, tagged)) : sentencesOf(nlp, text, tagged);
+  texts.forEach((document, index) => {
     if (index % settings.heldOutEvery === 0) {
-      heldOut.push(sentencesOf(nlp, text, true));
-      heldOutNames.push(name);
+      heldOut.push(read(document, true));
+      heldOutNames.push(document.name);
     } else {
-      train.push(sentencesOf(nlp, text, false));
+      train.push(read(document, false));
     }
   });
   return { train, heldOut, heldOutNames };

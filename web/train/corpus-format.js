@@ -7,6 +7,8 @@
 // A varint is 7 bits a byte, low bits first, the top bit set on every byte but the last; ids are
 // ranked by frequency, so most take one byte.
 
+import { ownBytes } from '../api/own-bytes.js';
+
 /** The coarse parts of speech, in the order of their codes. */
 export const POS_NAMES = Object.freeze([
   'determiner',
@@ -102,14 +104,29 @@ export function encodeCorpus(corpus) {
   return Uint8Array.from(bytes);
 }
 
+/** The fewest tokens each part of a corpus holds to be trained on: several windows of 32 tokens. */
+export const MIN_CORPUS_TOKENS = Object.freeze({ train: 512, heldOut: 128 });
+
+/** Why `corpus` (buildCorpus's or decodeCorpus's) is too small to train on and measure, or null. */
+export function corpusShortfall(corpus) {
+  for (const [what, count, least] of [
+    ['training', corpus.train.length, MIN_CORPUS_TOKENS.train],
+    ['held-out', corpus.heldOut.length, MIN_CORPUS_TOKENS.heldOut],
+  ]) {
+    if (count < least) return `${count.toLocaleString('en')} ${what} tokens; a corpus needs at least ${least}`;
+  }
+  return null;
+}
+
 /**
  * Reads the uncompressed bytes back: { header, train, trainSentenceStarts, heldOut, heldOutPos,
  * heldOutSentenceStarts } (Int32Array ids and starts, Uint8Array parts of speech). Throws a
  * RangeError naming what is wrong for a truncated or malformed file; nothing is allocated for a
  * count the bytes left cannot hold.
  */
-export function decodeCorpus(bytes) {
-  if (!(bytes instanceof Uint8Array)) throw new TypeError('decodeCorpus: bytes must be a Uint8Array');
+export function decodeCorpus(given) {
+  // The caller's bytes exactly, copied (a Buffer, a view at an offset or an ArrayBuffer).
+  const bytes = ownBytes('decodeCorpus', 'bytes', given);
   const fail = (what) => {
     throw new RangeError(`decodeCorpus: ${what}`);
   };

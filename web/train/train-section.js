@@ -261,7 +261,7 @@ export function mountTrainSection(
       });
     },
     exported(data) {
-      const name = `relpos-trained-${taskSelect.value}-${presetSelect.value}-step${state.steps}`;
+      const { name } = data; // the worker's: the model the file holds, whatever the menus say now
       if (data.format === 'npz') download(`${name}.npz`, new Blob([data.bytes], { type: 'application/zip' }));
       else download(`${name}.json`, new Blob([data.text], { type: 'application/json' }));
     },

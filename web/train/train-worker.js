@@ -15,7 +15,8 @@
 //      { type: 'error', message, during }, each with the seq of the command that caused it
 import { RelPos } from '../api/index.js';
 import { loadGivenCore } from '../api/load-given-core.js';
-import { decodeCorpus } from './corpus-format.js';
+import { corpusShortfall, decodeCorpus } from './corpus-format.js';
+import { MAX_CORPUS_BYTES, gunzipBounded } from './read-gzip.js';
 import { modelToNpz, readModelFile } from './model-files.js';
 import { DEFAULT_RUN, TrainSession, sessionFromExport } from './train-session.js';
 import { lengthExtrapolation } from './length-extrapolation.js';
@@ -56,12 +57,16 @@ async function loadCorpus(url) {
     throw new Error(corpusHelp(url, error.message), { cause: error });
   }
   if (!response.ok) throw new Error(corpusHelp(url, `HTTP ${response.status} ${response.statusText}`.trim()));
+  let loaded;
   try {
-    const stream = response.body.pipeThrough(new DecompressionStream('gzip'));
-    return decodeCorpus(new Uint8Array(await new Response(stream).arrayBuffer()));
+    // Expanded with a bound (read-gzip.js): a small file that expands to gigabytes stops there.
+    loaded = decodeCorpus(await gunzipBounded(response.body, MAX_CORPUS_BYTES));
   } catch (error) {
     throw new Error(corpusHelp(url, `not a relpos corpus file: ${error.message}`), { cause: error });
   }
+  const shortfall = corpusShortfall(loaded);
+  if (shortfall) throw new Error(corpusHelp(url, `too small to train on: ${shortfall}`));
+  return loaded;
 }
 
 /** The corpus, loaded on first need: the copy task trains without it. */
@@ -206,11 +211,13 @@ const handlers = {
   },
   export({ format }) {
     const model = session.exportModel();
+    // The file's name from the model it holds (its task, size and step), not from the menus.
+    const name = `relpos-trained-${model.task}-${model.preset}-step${model.steps}`;
     if (format === 'npz') {
       const bytes = modelToNpz(model);
-      post({ type: 'exported', format, bytes: bytes.buffer }, [bytes.buffer]);
+      post({ type: 'exported', format, name, bytes: bytes.buffer }, [bytes.buffer]);
     } else {
-      post({ type: 'exported', format, text: JSON.stringify(model) });
+      post({ type: 'exported', format, name, text: JSON.stringify(model) });
     }
   },
   async import({ bytes, name }) {
