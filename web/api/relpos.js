@@ -243,7 +243,7 @@ export class BaseRelPos {
       ...['q', 'k', 'v', 'relKeys', 'relValues', 'x', 'wQ', 'wK', 'wV'].map((name) => [`${name}.data`, a[name]?.data]),
       ['keyPadding', a.keyPadding],
       ['allowed', a.allowed],
-      ...Object.keys(out ?? {}).map((name) => [`out.${name}.data`, out[name].data]),
+      ...Object.keys(shapes).map((name) => [`out.${name}.data`, out?.[name]?.data]),
     ]);
 
     return this.#call(where, bytes, (addresses) => {
