@@ -53,6 +53,8 @@ export interface HeatmapLayout {
 
 type Canvas = HTMLCanvasElement | OffscreenCanvas;
 
+/** The narrowest heatmap() draws, in CSS px (its labels and margins take 114). */
+export declare const MIN_HEATMAP_WIDTH: number;
 /** The most cells heatmap() draws (rows × cols): 2^22 (2048 × 2048). */
 export declare const MAX_HEATMAP_CELLS: number;
 export declare function toMatrix(value: MatrixLike): { rows: number; cols: number; data: ArrayLike<number> };

@@ -18,6 +18,9 @@ const FALLBACK = {
   outlineHalo: '#fff',
 };
 
+/** The narrowest heatmap() draws, in CSS px: its labels and margins take 114, the matrix at least 46. */
+export const MIN_HEATMAP_WIDTH = 160;
+
 /** The most cells heatmap() draws (rows × cols): 2^22, 2048 × 2048. */
 export const MAX_HEATMAP_CELLS = 2 ** 22;
 
@@ -168,7 +171,10 @@ export function heatmap(canvas, matrix, options = {}) {
   // Row i's cells from column maskFrom(i) on are drawn grey (causal: (i) => i + 1).
   const firstMasked = maskFrom ? Array.from({ length: rows }, (_, i) => maskFrom(i) ?? null) : null;
   const width = options.width ?? canvas.parentElement?.clientWidth ?? 480;
-  if (!(width > 0)) throw new RangeError(`${where}: width must be a positive number of CSS px, got ${width}`);
+  if (!(width >= MIN_HEATMAP_WIDTH) || !Number.isFinite(width))
+    throw new RangeError(
+      `${where}: width must be a number of CSS px from ${MIN_HEATMAP_WIDTH} (the labels and margins take ${MIN_HEATMAP_WIDTH - 46}), got ${width}`,
+    );
   const { x0, y0, cellW, cellH, height } = drawRectHeatmap(canvas, {
     rows,
     cols,

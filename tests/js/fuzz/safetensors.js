@@ -60,7 +60,7 @@ function build(c) {
   const wellFormed =
     header.length <= MAX_CHECKPOINT_HEADER_BYTES &&
     new Set(names).size === names.length &&
-    c.entries.every((e) => e.shapeSkew === 0 && e.begin + e.length <= DATA_BYTES) &&
+    c.entries.every((e) => Math.max(0, e.length + e.shapeSkew) === e.length && e.begin + e.length <= DATA_BYTES) &&
     ranges.every(([b1, e1], i) => ranges.every(([b2, e2], j) => i === j || e1 <= b2 || e2 <= b1));
   return { file, dataStart: 8 + header.length, wellFormed };
 }
