@@ -160,6 +160,8 @@ export function parseCheckpointHeader(file, headerBytes, fileSize) {
   return { entries, metadata, dataStart: 8 + headerBytes.length };
 }
 
+const JSON_SPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
 /**
  * A name the JSON object `text` (whose JSON.parse has `distinct` keys) gives twice at its top
  * level, or null: JSON.parse keeps the last silently. One pass over the text.
@@ -177,7 +179,7 @@ export function duplicateTopLevelKey(text, distinct) {
       else if (c === 0x22) {
         // A string ends: a key of the top-level object when a colon follows at depth 1.
         let j = i + 1;
-        while (j < text.length && /\s/.test(text[j])) j += 1;
+        while (j < text.length && JSON_SPACE.has(text.charCodeAt(j))) j += 1;
         if (depth === 1 && text[j] === ':') {
           count += 1;
           keys.push([start, i + 1]);
