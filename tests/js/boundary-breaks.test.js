@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos, openCheckpoint, CheckpointError } from 'relpos-wasm';
+import { decodeCorpus, encodeCorpus } from '../../web/train/corpus-format.js';
+import { readModelFile } from '../../web/train/model-files.js';
 import { startNodePool } from './pool/node-pool.js';
 
 let rp;
@@ -88,6 +90,36 @@ describe('1. bytes: a Node Buffer and any view at an offset read exactly their o
     bytes.fill(0xff);
     expect(Array.from((await checkpoint.read('a')).data)).toEqual(Array.from(f32));
   });
+});
+
+test('one rule for bytes: corpora, model files and wasmBinary take a Buffer, a view at an offset, an ArrayBuffer or a Blob', async () => {
+  const corpus = {
+    header: { source: 's', terms: 't', settings: {}, posNames: [], words: ['<mask>', '<unk>', 'a'] },
+    train: Int32Array.from([2, 2, 2]),
+    trainSentenceStarts: Int32Array.from([0]),
+    heldOut: Int32Array.from([2]),
+    heldOutPos: Uint8Array.from([1]),
+    heldOutSentenceStarts: Int32Array.from([0]),
+  };
+  const encoded = encodeCorpus(corpus);
+  const atOffset = (bytes) => {
+    const larger = new Uint8Array(bytes.length + 9).fill(0x7f);
+    larger.set(bytes, 4);
+    return larger.subarray(4, 4 + bytes.length);
+  };
+  for (const given of [Buffer.from(encoded), atOffset(encoded), encoded.slice().buffer]) {
+    expect(Array.from(decodeCorpus(given).train)).toEqual([2, 2, 2]);
+  }
+  const model = new TextEncoder().encode('{"format":"x"}');
+  for (const given of [Buffer.from(model), atOffset(model), model.slice().buffer])
+    expect(readModelFile(given, 'm.json')).toEqual({ format: 'x' });
+  expect(() => readModelFile('{}', 'm.json')).toThrow(/^readModelFile: m\.json must be a Uint8Array/);
+  const wasm = readFileSync(new URL('../../dist/relpos-core.wasm', import.meta.url));
+  for (const wasmBinary of [atOffset(wasm), new Blob([wasm])]) {
+    const other = await createRelPos({ wasmBinary });
+    expect(bits(other.randn(3, 5))).toEqual(bits(rp.randn(3, 5)));
+    other.dispose();
+  }
 });
 
 describe('2. the worker API reads its arguments once and copies them on the call', () => {

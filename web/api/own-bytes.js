@@ -11,7 +11,7 @@ const TypedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype);
 const getterOf = (object, key) => Object.getOwnPropertyDescriptor(object, key).get;
 const bufferOf = getterOf(TypedArrayPrototype, 'buffer');
 const byteOffsetOf = getterOf(TypedArrayPrototype, 'byteOffset');
-const byteLengthOf = getterOf(TypedArrayPrototype, 'byteLength');
+const byteLengthOfView = getterOf(TypedArrayPrototype, 'byteLength');
 const arrayBufferBytes = getterOf(ArrayBuffer.prototype, 'byteLength');
 const arrayBufferSlice = ArrayBuffer.prototype.slice;
 
@@ -23,6 +23,10 @@ const isArrayBuffer = (value) => {
     return false;
   }
 };
+
+/** The byte length of bytes in memory (a Uint8Array or an ArrayBuffer), by the intrinsic getters. */
+export const byteLengthOf = (value) =>
+  typedArrayTag(value) === 'Uint8Array' ? byteLengthOfView.call(value) : arrayBufferBytes.call(value);
 
 /** Whether `value` is a Blob (a File is one), read only through Blob's own methods. */
 export const isBlob = (value) => typeof Blob !== 'undefined' && value instanceof Blob;
@@ -43,7 +47,7 @@ export function ownBytes(where, name, value) {
   if (typedArrayTag(value) === 'Uint8Array') {
     const buffer = bufferOf.call(value);
     const offset = byteOffsetOf.call(value);
-    const length = byteLengthOf.call(value);
+    const length = byteLengthOfView.call(value);
     if (length === 0 && isArrayBuffer(buffer) && isDetachedBuffer(buffer))
       throw new TypeError(`${where}: ${name} is a view of a detached ArrayBuffer; it holds no bytes`);
     const copy = new Uint8Array(length);

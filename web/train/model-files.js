@@ -2,6 +2,7 @@
 // zip (stored, uncompressed) of one .npy per parameter (float32, C order; `np.load(file)[name]`)
 // plus model.json, the export without the numbers. Both read back into the export object;
 // anything malformed is an Error whose message says what is wrong.
+import { byteLengthOf, isBytesInMemory, ownBytes } from '../api/own-bytes.js';
 
 const CRC_TABLE = (() => {
   const table = new Uint32Array(256);
@@ -254,13 +255,16 @@ export function modelFileTooLarge(name, bytes) {
 }
 
 /**
- * A saved model's bytes (a .npz: a zip, "PK"; otherwise JSON) as the export object; `name` (the
+ * A saved model's bytes (a .npz: a zip, "PK"; otherwise JSON; a Buffer, a Uint8Array at any
+ * offset or an ArrayBuffer: web/api/own-bytes.js) as the export object; `name` (the
  * file's) starts every message. Files over MAX_MODEL_FILE_BYTES are refused unread.
  */
-export function readModelFile(bytes, name) {
-  if (bytes.length === 0) throw new Error(`${name} is empty.`);
-  const tooLarge = modelFileTooLarge(name, bytes.length);
+export function readModelFile(given, name) {
+  // The size first (a file too large is refused unread), then exactly its bytes, copied.
+  const tooLarge = isBytesInMemory(given) && modelFileTooLarge(name, byteLengthOf(given));
   if (tooLarge) throw new Error(tooLarge);
+  const bytes = ownBytes('readModelFile', name, given);
+  if (bytes.length === 0) throw new Error(`${name} is empty.`);
   if (bytes[0] === 0x50 && bytes[1] === 0x4b) return modelFromNpz(bytes, name);
   try {
     return JSON.parse(new TextDecoder().decode(bytes));

@@ -221,7 +221,7 @@ const handlers = {
     }
   },
   async import({ bytes, name }) {
-    const data = readModelFile(new Uint8Array(bytes), name);
+    const data = readModelFile(bytes, name);
     if (data?.task !== 'copy') await corpusFor(data?.task);
     let loaded;
     try {
