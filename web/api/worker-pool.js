@@ -23,18 +23,15 @@ export function defaultPoolSize() {
   return Math.max(1, Math.min(MAX_WORKERS, cores - 1));
 }
 
-// A matrix whose array is the whole of its buffer (a clone copies the whole buffer of a view).
-const compact = (m) =>
-  m.data.byteLength === m.data.buffer.byteLength ? m : { rows: m.rows, cols: m.cols, data: m.data.slice() };
-const compactFlags = (flags) => (flags.byteLength === flags.buffer.byteLength ? flags : flags.slice());
-// A value read by the snapshot (objects of fields, lists, views) with each view compacted: what
-// a worker is sent of it is exactly what was read.
-const compactRead = (value) => {
+// A value read by the snapshot (a matrix, flags, the position's fields, the inputs) with each
+// array made the whole of its buffer (a clone copies the whole buffer of a view): what a worker
+// is sent of it is exactly what was read.
+const compact = (value) => {
   if (ArrayBuffer.isView(value)) return value.byteLength === value.buffer.byteLength ? value : value.slice();
-  if (Array.isArray(value)) return value.map(compactRead);
+  if (Array.isArray(value)) return value.map(compact);
   if (value === null || typeof value !== 'object') return value;
   const copy = {};
-  for (const key of Object.keys(value)) copy[key] = compactRead(value[key]);
+  for (const key of Object.keys(value)) copy[key] = compact(value[key]);
   return copy;
 };
 
@@ -97,19 +94,19 @@ export class RelPosPool {
     const shared = {
       k: compact(a.k),
       ...(a.relKeys ? { relKeys: compact(a.relKeys) } : {}),
-      ...(read.inputs.position !== undefined ? { position: compactRead(read.inputs.position) } : {}),
+      ...(read.inputs.position !== undefined ? { position: compact(read.inputs.position) } : {}),
       causal: a.causal,
       heads: a.heads,
       ...(a.v ? { v: compact(a.v) } : {}),
       ...(a.relValues ? { relValues: compact(a.relValues) } : {}),
       ...(a.scale !== null ? { scale: a.scale } : {}),
-      ...(a.keyPadding ? { keyPadding: compactFlags(a.keyPadding) } : {}),
+      ...(a.keyPadding ? { keyPadding: compact(a.keyPadding) } : {}),
     };
     const results = await Promise.all(
       parts.map(({ first, count }, index) => {
         if (whole) {
           const work = 2 * a.queryRows * a.n * (a.dK + (a.dV ?? 0)) + a.x.rows * a.x.cols * (2 * a.dK + a.dV);
-          return this.#tasks.run('attention', [compactRead(read.inputs), { outputs }], { worker: index, work });
+          return this.#tasks.run('attention', [compact(read.inputs), { outputs }], { worker: index, work });
         }
         const data = a.q.data.slice(first * a.dK, (first + count) * a.dK);
         const q = { rows: count, cols: a.dK, data };
