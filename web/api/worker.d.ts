@@ -41,7 +41,7 @@ export interface WorkerPoolOptions {
 
 /** The time every call is given before the time its work adds, in ms (10 000). */
 export declare const BASE_TIMEOUT_MS: number;
-/** The time limit of a call of `work` multiply-adds: base + work / 50 000 per ms. */
+/** The time limit of a call of `work` multiply-adds: base + work / 50 000 per ms, at most 2^31 − 1 ms (setTimeout's longest). */
 export declare function timeoutFor(work: number, base?: number): number;
 
 /** The methods of RelPos, returning Promises; results are transferred from the workers. */
