@@ -134,17 +134,20 @@ export class TaskPool {
   run(task, args = [], options = undefined) {
     if (this.#closed) return Promise.reject(this.#closed);
     let read;
-    let sent;
     try {
       read = readRunOptions(this.#where, task, options);
-      // The task and arguments as they are now, the transferred buffers moved into the copy.
-      sent = structuredClone({ task, args, transfer: read.transfer }, { transfer: read.transfer });
     } catch (error) {
-      if (error instanceof TypeError || error instanceof RangeError) return Promise.reject(error);
-      return Promise.reject(new TypeError(`${String(task)}: arguments cannot be sent to a worker (${error.message})`));
+      return Promise.reject(error);
     }
     const { worker, signal, work } = read;
     if (signal?.aborted) return Promise.reject(signal.reason);
+    let sent;
+    try {
+      // The task and arguments as they are now, the transferred buffers moved into the copy.
+      sent = structuredClone({ task, args, transfer: read.transfer }, { transfer: read.transfer });
+    } catch (error) {
+      return Promise.reject(new TypeError(`${String(task)}: arguments cannot be sent to a worker (${error.message})`));
+    }
     const slot = worker === undefined ? this.#leastBusy() : this.#slots[worker % this.#slots.length];
     return new Promise((resolve, reject) => {
       const call = {
