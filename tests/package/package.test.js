@@ -330,7 +330,7 @@ console.log(JSON.stringify({ a: Object.keys(a).sort(), b: Object.keys(b).sort(),
       a: ['RelposAttentionElement', 'RelposProfileElement'],
       b: ['RelposAttentionElement', 'RelposProfileElement'],
       t: ['RelposTrainElement'],
-      render: ['colourBar', 'colourOf', 'heatmap', 'linePlot', 'toMatrix'],
+      render: ['MAX_HEATMAP_CELLS', 'MIN_HEATMAP_WIDTH', 'colourBar', 'colourOf', 'heatmap', 'linePlot', 'toMatrix'],
       dom: 'undefined',
       n: 3,
     });
