@@ -56,15 +56,17 @@ cp build/elements/relpos-elements.js dist/relpos-elements.js
 npx vite build --config vite.bundles.config.js --mode elements-iife --logLevel warn
 cp build/elements-iife/relpos-elements.iife.js dist/relpos-elements.iife.js
 
-echo "build: the training widget in one file (dist/relpos-train.js) and the slim API (dist/relpos-slim.js)"
+echo "build: the training widget in one file (dist/relpos-train.js, dist/relpos-train.iife.js) and the slim API (dist/relpos-slim.js)"
 npx vite build --config vite.bundles.config.js --mode train --logLevel warn
 cp build/train/relpos-train.js dist/relpos-train.js
+npx vite build --config vite.bundles.config.js --mode train-iife --logLevel warn
+cp build/train-iife/relpos-train.iife.js dist/relpos-train.iife.js
 npx vite build --config vite.bundles.config.js --mode slim --logLevel warn
 cp build/slim/relpos-slim.js dist/relpos-slim.js
 
 echo "build: licence banners (scripts/licence-banner.mjs)"
 node scripts/licence-banner.mjs
-cp dist/relpos-elements.js dist/relpos-elements.iife.js dist/relpos-train.js dist/relpos.html build/site/
+cp dist/relpos-elements.js dist/relpos-elements.iife.js dist/relpos-train.js dist/relpos-train.iife.js dist/relpos.html build/site/
 
 echo "build: custom elements manifest (dist/custom-elements.json)"
 node scripts/make-custom-elements.mjs dist/custom-elements.json
