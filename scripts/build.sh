@@ -7,6 +7,19 @@
 # also builds the native library and its tests (build/native). RELPOS_STRICT=ON (as scripts/test.sh sets it) makes C++ warnings errors.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+# A build/ copied or moved from another checkout: its CMake caches name that folder, and CMake
+# would stop on them with a cache error. Say what to remove instead.
+for cache in build/wasm/CMakeCache.txt build/native/CMakeCache.txt; do
+  [ -f "$cache" ] || continue
+  made_in=$(sed -n 's/^CMAKE_CACHEFILE_DIR:INTERNAL=//p' "$cache")
+  here="$(dirname "$cache")"
+  if [ -n "$made_in" ] && [ "$made_in" != "$PWD/$here" ] && [ "$made_in" != "$(pwd -P)/$here" ]; then
+    echo "build: $cache was made in $made_in, not in this folder ($PWD): build/ came from another checkout. Remove it (rm -rf build) and build again." >&2
+    exit 1
+  fi
+done
+
 source scripts/setup.sh
 
 # Debian's emcc needs Node to find acorn & co. under /usr/share/nodejs (docs/architecture.md, toolchain notes).
