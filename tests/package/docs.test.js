@@ -133,6 +133,26 @@ describe('the docs run', () => {
   }, 180_000);
 });
 
+describe('the examples in the package', () => {
+  test('examples/import-map.html, served from the package folder, draws the figures and computes with the API', async () => {
+    const program = { file: 'examples/import-map.html', lines: [1], lang: 'html' };
+    expect(await checkPage(browser, `${server.url}examples/import-map.html`, program)).toEqual({
+      program: 'examples/import-map.html:1',
+      error: null,
+    });
+    const context = await browser.newContext();
+    const tab = await context.newPage();
+    await tab.goto(`${server.url}examples/import-map.html`);
+    // The peak from numpy's profile (tests/fixtures/locality_profile.json: the defaults).
+    const { offsets, profile } = JSON.parse(read('tests/fixtures/locality_profile.json')).cases[0].expected;
+    const peak = offsets[profile.indexOf(Math.max(...profile))];
+    await expect
+      .poll(() => tab.textContent('#peak'), { timeout: 20_000 })
+      .toBe(`The simulated profile peaks at offset ${peak}.`);
+    await context.close();
+  }, 60_000);
+});
+
 describe('a damaged doc fails', () => {
   const api = read('docs/api.md');
   const firstJs = api.indexOf('```js');
