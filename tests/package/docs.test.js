@@ -153,6 +153,30 @@ describe('the examples in the package', () => {
   }, 60_000);
 });
 
+describe("troubleshooting's slim + ?url block", () => {
+  test('Vite builds it without a chunk warning, the core as a .wasm file, and the build computes in Chromium', async () => {
+    const block = blocks.find((b) => b.file === 'docs/troubleshooting.md' && b.code.includes('?url'));
+    const dir = join(app, 'vite-slim');
+    mkdirSync(dir);
+    writeFileSync(
+      join(dir, 'index.html'),
+      '<!doctype html><title>slim</title><script type="module" src="./main.js"></script>',
+    );
+    writeFileSync(join(dir, 'main.js'), `${block.code}document.title = String(rp.randn(42, 1)[0]);\n`);
+    const built = run(join(ROOT, 'node_modules/.bin/vite'), ['build'], dir);
+    expect(built).not.toMatch(/larger than 500 kB/);
+    expect(built).toMatch(/relpos-core-[\w-]+\.wasm/);
+    const served = await serveFolder(join(dir, 'dist'));
+    const context = await browser.newContext();
+    const tab = await context.newPage();
+    await tab.goto(served.url);
+    // np.random.seed(42); np.random.randn(1): the README's first number.
+    await expect.poll(() => tab.title(), { timeout: 20_000 }).toMatch(/^0\.4967141530112327/);
+    await context.close();
+    await served.close();
+  }, 120_000);
+});
+
 describe('a damaged doc fails', () => {
   const api = read('docs/api.md');
   const firstJs = api.indexOf('```js');
