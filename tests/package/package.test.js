@@ -96,6 +96,7 @@ describe('the tarball', () => {
       'dist/relpos-kernels-wasm.mjs',
       'dist/relpos-elements.js',
       'dist/relpos-train.js',
+      'dist/relpos-train.iife.js',
       'dist/relpos-slim.js',
       'dist/training-corpus.bin',
       'dist/relpos.html',
@@ -104,6 +105,9 @@ describe('the tarball', () => {
       'web/api/index.d.ts',
       'web/elements/index.js',
       'web/elements/index.d.ts',
+      'web/api/relpos-core-wasm.d.ts',
+      'examples/import-map.html',
+      'examples/iframe-resize.js',
     ]) {
       expect(files, needed).toContain(needed);
     }
@@ -195,6 +199,7 @@ describe('the tarball', () => {
     expect(cores('relpos-elements.js')).toEqual({ lite: 1 });
     expect(cores('relpos-elements.iife.js')).toEqual({ lite: 1 });
     expect(cores('relpos-train.js')).toEqual({ lite: 1, full: 1 });
+    expect(cores('relpos-train.iife.js')).toEqual({ lite: 1, full: 1 });
     expect(cores('relpos.html')).toEqual({ lite: 1, full: 1 });
     expect(cores('relpos-slim.js')).toEqual({});
     expect(cores('relpos-core-wasm.mjs')).toEqual({ full: 1 });
