@@ -10,6 +10,8 @@
 //                    upload, an inline <script> (a Jupyter output) and pages opened from disk;
 //   --mode train:    <relpos-train> as one ES module, dist/relpos-train.js, with its worker, the
 //                    training engine's module and the corpus inside;
+//   --mode train-iife: the same as one classic script, dist/relpos-train.iife.js, which also
+//                    loads from file:// (browsers refuse module scripts there);
 //   --mode slim:     the API (web/api/index.js) as one ES module with no binary inside,
 //                    dist/relpos-slim.js: relpos-wasm/slim, which loads relpos-core.wasm from
 //                    options.wasmUrl, options.wasmBinary or options.wasmModule.
@@ -44,6 +46,12 @@ const BUNDLES = {
     fileName: () => 'relpos-elements.iife.js',
   },
   train: { entry: 'web/elements/relpos-train.js', formats: ['es'], fileName: () => 'relpos-train.js' },
+  'train-iife': {
+    entry: 'web/elements/relpos-train.js',
+    formats: ['iife'],
+    name: 'relposTrain',
+    fileName: () => 'relpos-train.iife.js',
+  },
   slim: { entry: 'web/api/index.js', formats: ['es'], fileName: () => 'relpos-slim.js' },
 };
 
@@ -60,8 +68,9 @@ const pageEffects = () => ({
 });
 
 /**
- * In the one-file page the script is inline, so it has no address of its own: `import.meta.url`
- * (after Vite has inlined the assets it names as data: URLs) is the page's.
+ * In the one-file page the script is inline, so it has no address of its own, and a classic
+ * script has no `import.meta`: `import.meta.url` (after Vite has inlined the assets it names as
+ * data: URLs, which need it only as a base) is the page's.
  */
 const inlinePageUrl = () => ({
   name: 'relpos-inline-page-url',
@@ -90,7 +99,7 @@ export default defineConfig(({ mode }) => ({
   plugins: [
     mode === 'slim' ? noInlinedCore() : liteCore(),
     pageEffects(),
-    ...(mode === 'single' ? [inlinePageUrl()] : []),
+    ...(mode === 'single' || mode === 'train-iife' ? [inlinePageUrl()] : []),
   ],
   resolve: {
     alias:

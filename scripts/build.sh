@@ -7,6 +7,19 @@
 # also builds the native library and its tests (build/native). RELPOS_STRICT=ON (as scripts/test.sh sets it) makes C++ warnings errors.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+# A build/ copied or moved from another checkout: its CMake caches name that folder, and CMake
+# would stop on them with a cache error. Say what to remove instead.
+for cache in build/wasm/CMakeCache.txt build/native/CMakeCache.txt; do
+  [ -f "$cache" ] || continue
+  made_in=$(sed -n 's/^CMAKE_CACHEFILE_DIR:INTERNAL=//p' "$cache")
+  here="$(dirname "$cache")"
+  if [ -n "$made_in" ] && [ "$made_in" != "$PWD/$here" ] && [ "$made_in" != "$(pwd -P)/$here" ]; then
+    echo "build: $cache was made in $made_in, not in this folder ($PWD): build/ came from another checkout. Remove it (rm -rf build) and build again." >&2
+    exit 1
+  fi
+done
+
 source scripts/setup.sh
 
 # Debian's emcc needs Node to find acorn & co. under /usr/share/nodejs (docs/architecture.md, toolchain notes).
@@ -56,15 +69,17 @@ cp build/elements/relpos-elements.js dist/relpos-elements.js
 npx vite build --config vite.bundles.config.js --mode elements-iife --logLevel warn
 cp build/elements-iife/relpos-elements.iife.js dist/relpos-elements.iife.js
 
-echo "build: the training widget in one file (dist/relpos-train.js) and the slim API (dist/relpos-slim.js)"
+echo "build: the training widget in one file (dist/relpos-train.js, dist/relpos-train.iife.js) and the slim API (dist/relpos-slim.js)"
 npx vite build --config vite.bundles.config.js --mode train --logLevel warn
 cp build/train/relpos-train.js dist/relpos-train.js
+npx vite build --config vite.bundles.config.js --mode train-iife --logLevel warn
+cp build/train-iife/relpos-train.iife.js dist/relpos-train.iife.js
 npx vite build --config vite.bundles.config.js --mode slim --logLevel warn
 cp build/slim/relpos-slim.js dist/relpos-slim.js
 
 echo "build: licence banners (scripts/licence-banner.mjs)"
 node scripts/licence-banner.mjs
-cp dist/relpos-elements.js dist/relpos-elements.iife.js dist/relpos-train.js dist/relpos.html build/site/
+cp dist/relpos-elements.js dist/relpos-elements.iife.js dist/relpos-train.js dist/relpos-train.iife.js dist/relpos.html build/site/
 
 echo "build: custom elements manifest (dist/custom-elements.json)"
 node scripts/make-custom-elements.mjs dist/custom-elements.json

@@ -34,6 +34,7 @@ export const BUILT_FILES = Object.freeze({
   'relpos-elements.js': ['relpos', 'core', 'colours'],
   'relpos-elements.iife.js': ['relpos', 'core', 'colours'],
   'relpos-train.js': ['relpos', 'core', 'colours', 'corpus'],
+  'relpos-train.iife.js': ['relpos', 'core', 'colours', 'corpus'],
   'relpos.html': ['relpos', 'core', 'colours', 'corpus'],
 });
 

@@ -25,6 +25,7 @@ const PRODUCTS = [
       'dist/relpos-elements.js',
       'dist/relpos-elements.iife.js',
       'dist/relpos-train.js',
+      'dist/relpos-train.iife.js',
       'dist/relpos-slim.js',
       'dist/relpos.html',
       'dist/custom-elements.json',

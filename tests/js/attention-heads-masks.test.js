@@ -318,7 +318,7 @@ describe('README', () => {
   test('the "Scale, masks and heads" example runs and its comments are true', async () => {
     const { readFileSync } = await import('node:fs');
     const readme = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
-    const block = readme.match(/\*\*Scale, masks and heads\.\*\*[^`]*```js\n([\s\S]*?)```/)[1];
+    const block = readme.match(/\*\*Scale, masks and heads\.\*\*[\s\S]*?```js continues\n([\s\S]*?)```/)[1];
     // The names the README's first example defined.
     const [n, dK, k] = [6, 4, 2];
     const m = (rows, cols, seed) => ({ rows, cols, data: rp.randn(seed, rows * cols) });

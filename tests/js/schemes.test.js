@@ -456,7 +456,7 @@ test("the README's schemes example runs after its first example, and its comment
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   const first = readme.match(/## The API in one screen\s+```js\n([\s\S]*?)```/)[1];
   const api = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
-  const schemes = api.match(/\*\*Other position schemes\*\*[\s\S]*?```js\n([\s\S]*?)```/)[1];
+  const schemes = api.match(/\*\*Other position schemes\*\*[\s\S]*?```js[^\n]*\n([\s\S]*?)```/)[1];
   const lines = schemes.trim().split('\n');
   const probe = `
 console.log(JSON.stringify({

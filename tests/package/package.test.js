@@ -69,16 +69,7 @@ beforeAll(() => {
   background.publint = runInBackground(join(BIN, 'publint'), ['run', tarball, '--strict'], work);
   background.attw = runInBackground(
     join(BIN, 'attw'),
-    [
-      tarball,
-      '--profile',
-      'esm-only',
-      '--exclude-entrypoints',
-      './relpos-core.wasm',
-      './custom-elements.json',
-      '--format',
-      'json',
-    ],
+    [tarball, '--profile', 'esm-only', '--exclude-entrypoints', './custom-elements.json', '--format', 'json'],
     work,
   );
   background.types = startTypeChecks();
@@ -105,6 +96,7 @@ describe('the tarball', () => {
       'dist/relpos-kernels-wasm.mjs',
       'dist/relpos-elements.js',
       'dist/relpos-train.js',
+      'dist/relpos-train.iife.js',
       'dist/relpos-slim.js',
       'dist/training-corpus.bin',
       'dist/relpos.html',
@@ -113,11 +105,16 @@ describe('the tarball', () => {
       'web/api/index.d.ts',
       'web/elements/index.js',
       'web/elements/index.d.ts',
+      'web/api/relpos-core-wasm.d.ts',
+      'examples/import-map.html',
+      'examples/iframe-resize.js',
     ]) {
       expect(files, needed).toContain(needed);
     }
     const unwanted = files.filter((file) =>
-      /^(tests|cpp|build|scripts|examples|web\/page|bench|\.ci)\/|config/.test(file),
+      /^(tests|cpp|build|scripts|web\/page|bench|\.ci)\/|^examples\/(?!iframe-resize\.js$|import-map\.html$)|config/.test(
+        file,
+      ),
     );
     expect(unwanted).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(app, 'node_modules/relpos-wasm/package.json'), 'utf8'));
@@ -202,6 +199,7 @@ describe('the tarball', () => {
     expect(cores('relpos-elements.js')).toEqual({ lite: 1 });
     expect(cores('relpos-elements.iife.js')).toEqual({ lite: 1 });
     expect(cores('relpos-train.js')).toEqual({ lite: 1, full: 1 });
+    expect(cores('relpos-train.iife.js')).toEqual({ lite: 1, full: 1 });
     expect(cores('relpos.html')).toEqual({ lite: 1, full: 1 });
     expect(cores('relpos-slim.js')).toEqual({});
     expect(cores('relpos-core-wasm.mjs')).toEqual({ full: 1 });
@@ -242,6 +240,7 @@ describe('the tarball', () => {
       './elements/train/bundle',
       './package.json',
       './react',
+      './relpos-core.wasm',
       './render',
       './slim',
       './worker',

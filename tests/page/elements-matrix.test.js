@@ -270,7 +270,7 @@ describe('<relpos-attention> el.matrix: a matrix of your own', () => {
     const readme = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf('## Draw your own data'));
     const example = section
-      .match(/```js\n([\s\S]*?)```/)[1]
+      .match(/```js[^\n]*\n([\s\S]*?)```/)[1]
       .replace(/^import .*$/m, '') // the page has the elements already
       .replace("document.querySelector('relpos-attention')", "document.getElementById('own')");
     const { page, context, problems } = await openExamples();

@@ -271,6 +271,11 @@ function parseIndex(file, text) {
   } catch (error) {
     throw new CheckpointError(file, `is not JSON (${error.message})`);
   }
+  if (isPlainObject(index) && !('weight_map' in index) && ('model_type' in index || 'architectures' in index))
+    throw new CheckpointError(
+      file,
+      "is a model's configuration, not a safetensors index: give it to checkpointPositions(checkpoint, { config }), parsed, and only the weights to openCheckpoint",
+    );
   if (!isPlainObject(index) || !isPlainObject(index.weight_map))
     throw new CheckpointError(file, 'is not a safetensors index: it has no "weight_map" object');
   const weightMap = new Map();

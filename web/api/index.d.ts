@@ -258,6 +258,12 @@ export declare class RelPos {
   randn(seed: number, count: number): Float64Array;
   /** The n × n matrix clip(j - i, -maxDistance, maxDistance). */
   relativeOffsets(n: number, maxDistance: number): OffsetMatrix;
+  // The other schemes' overload comes first and the one with options takes every scheme: a call
+  // that matches none is reported against Shaw's inputs, naming the field that is wrong.
+  /** With position: { scheme: 't5' | 'alibi' | 'rope' | 'sinusoidal' | 'none', … } (schemes.d.ts). */
+  attention<A extends Float64Array | Float32Array>(
+    inputs: SchemeAttentionInputs<A> | SinusoidalAttentionInputs<A>,
+  ): SchemeAttentionResult<A>;
   /**
    * Every panel of relative self-attention; results keep the inputs' precision. Pass an earlier
    * result of the same shapes as `{ out }` to have its arrays overwritten and it returned.
@@ -269,21 +275,13 @@ export declare class RelPos {
     inputs: AttentionInputs<A> & { v?: undefined },
   ): AttentionResult<A> & { output?: undefined };
   attention<A extends Float64Array | Float32Array>(inputs: AttentionInputs<A>): AttentionResult<A>;
-  /** With position: { scheme: 't5' | 'alibi' | 'rope' | 'sinusoidal' | 'none', … } (schemes.d.ts). */
-  attention<A extends Float64Array | Float32Array>(
-    inputs: SchemeAttentionInputs<A> | SinusoidalAttentionInputs<A>,
-  ): SchemeAttentionResult<A>;
   /**
    * Only the outputs named (and what they need) are computed and copied out; `out` (from an
    * earlier call or allocateAttention() with the same options) is written into and returned;
    * `queryOffset` places q's rows among k's (panels q.rows × k.rows).
    */
   attention<A extends Float64Array | Float32Array, O extends OutputName = OutputName>(
-    inputs: AttentionInputs<A>,
-    options: AttentionOptions<A, O>,
-  ): SelectedResult<A, O>;
-  attention<A extends Float64Array | Float32Array, O extends OutputName = OutputName>(
-    inputs: SchemeAttentionInputs<A> | SinusoidalAttentionInputs<A>,
+    inputs: AttentionInputs<A> | SchemeAttentionInputs<A> | SinusoidalAttentionInputs<A>,
     options: AttentionOptions<A, O>,
   ): SelectedResult<A, O>;
   /** A result of zeros shaped for attention(inputs, options), to pass as its `out`. */

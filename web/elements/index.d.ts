@@ -139,6 +139,11 @@ export declare class RelposProfileElement extends HTMLElement {
 export type RelposRenderEvent = CustomEvent<{ notes: string[] }>;
 
 type Attribute = string | number | boolean | undefined;
+/**
+ * A numeric attribute: a number, or a number's text ("2", "0.4", "1e-3"). Other text ("wide") is
+ * a type error here; at run time the element notes it and uses the default.
+ */
+export type NumberAttribute = number | `${number}`;
 
 /** What both elements take in JSX besides their own attributes: HTML's and frameworks' own. */
 interface ElementAttributes {
@@ -155,23 +160,23 @@ interface ElementAttributes {
 
 /** The attributes of <relpos-attention>, for JSX (TSX) and frameworks' element typings. */
 export interface RelposAttentionAttributes extends ElementAttributes {
-  'seq-len'?: Attribute;
-  'd-k'?: Attribute;
-  'max-distance'?: Attribute;
-  seed?: Attribute;
+  'seq-len'?: NumberAttribute;
+  'd-k'?: NumberAttribute;
+  'max-distance'?: NumberAttribute;
+  seed?: NumberAttribute;
   causal?: Attribute;
   tokens?: string;
   draw?: 'stable' | 'handbook';
   table?: 'locality' | 'random';
   'same-query'?: Attribute;
-  strength?: Attribute;
-  noise?: Attribute;
-  width?: Attribute;
-  asymmetry?: Attribute;
+  strength?: NumberAttribute;
+  noise?: NumberAttribute;
+  width?: NumberAttribute;
+  asymmetry?: NumberAttribute;
   panels?: string;
   theme?: RelposTheme;
   fit?: 'width' | 'box';
-  'max-height'?: Attribute;
+  'max-height'?: NumberAttribute;
   captions?: 'on' | 'off';
   actions?: 'on' | 'off';
   /**
@@ -184,12 +189,12 @@ export interface RelposAttentionAttributes extends ElementAttributes {
 
 /** The attributes of <relpos-profile>, for JSX (TSX). */
 export interface RelposProfileAttributes extends ElementAttributes {
-  seed?: Attribute;
-  'd-k'?: Attribute;
-  'max-distance'?: Attribute;
-  noise?: Attribute;
-  width?: Attribute;
-  asymmetry?: Attribute;
+  seed?: NumberAttribute;
+  'd-k'?: NumberAttribute;
+  'max-distance'?: NumberAttribute;
+  noise?: NumberAttribute;
+  width?: NumberAttribute;
+  asymmetry?: NumberAttribute;
   theme?: RelposTheme;
   src?: string;
 }
