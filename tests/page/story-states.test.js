@@ -962,3 +962,46 @@ describe('every reveal, drawn', () => {
     await context.close();
   });
 });
+
+describe('the handbook says / this page shows', () => {
+  test('one place, opened by the footer’s link, quoting the handbook where the page corrects it; its numbers the API’s', async () => {
+    const { page, context, problems } = await env.open('', VIEW);
+    expect(await page.$eval('#handbook', (d) => d.open)).toBe(false);
+    await page.click('.page-footer a[href="#handbook"]');
+    await expect.poll(() => page.$eval('#handbook', (d) => d.open)).toBe(true);
+    await expect
+      .poll(() =>
+        page.$eval(
+          '#handbook > summary',
+          (s) => s.getBoundingClientRect().top >= 0 && s.getBoundingClientRect().top < innerHeight,
+        ),
+      )
+      .toBe(true);
+    const terms = await page.$$eval('#handbook dt', (dts) => dts.map((dt) => dt.textContent));
+    for (const quote of [
+      '“each anti-diagonal corresponds to positions at a fixed relative distance”',
+      '“all cells on the same anti-diagonal have identical values”',
+      '“every occurrence of the same distance gets the same treatment”',
+      '“peaking at offset 0 and decaying symmetrically”',
+      'a_K_sim[idx, 0] += locality_factor',
+    ])
+      expect(
+        terms.some((t) => t.includes(quote)),
+        quote,
+      ).toBe(true);
+    // The handbook's own profile (its code: seed 42, noise 0.1, bump height 1, offsets −5…5).
+    const { profile, offsets } = rp.localityProfile();
+    const at = (c) => profile[offsets.indexOf(c)];
+    expect(at(-4)).toBeGreaterThan(at(-3));
+    expect(at(-5)).toBeGreaterThan(at(-4));
+    const text = (await page.textContent('#handbook')).replace(/\s+/g, ' ');
+    expect(text).toContain(
+      `the uniform query reads ${f2(at(-1))} at offset −1 and ${f2(at(1))} at +1, and the profile rises again at −4 and −5`,
+    );
+    // The page's bump height (the handbook's is 1: localityProfile() is its code, checked against numpy in tests/js).
+    expect(text).toContain(`This page uses height ${await page.evaluate(() => window.relposPage.state().strength)}`);
+    expect(text).toContain('arXiv:1803.02155');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});

@@ -144,6 +144,15 @@ export function wireStory(root, page) {
       if (details.open) showRevealDrawn(details);
     });
   }
+  // A link to the handbook's corrections (#handbook, from the footer) opens them.
+  const handbook = root.querySelector('#handbook');
+  const followHandbook = () => {
+    if (!handbook || location.hash !== '#handbook') return;
+    handbook.open = true;
+    handbook.scrollIntoView({ block: 'start' });
+  };
+  addEventListener('hashchange', followHandbook);
+  followHandbook();
   // One step open at a time (an accordion), so the story stays short beside the figures.
   const stepBoxes = [...root.querySelectorAll('details.step')];
   for (const step of stepBoxes) {
