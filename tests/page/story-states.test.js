@@ -2,7 +2,7 @@
 // the page into the same settings from a fresh page, from a perturbed one and right after every
 // other step, leaves the panel it names drawn on screen, and every number in its reveal equals
 // the API's value for the state shown (recomputed here with rp.example, not the page's code).
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
 import { colourOf } from 'relpos-wasm/render';
@@ -475,6 +475,34 @@ describe('every story step, from every starting state', () => {
     }
     expect(problems).toEqual([]);
     await context.close();
+  });
+
+  test('the student’s ten minutes of docs/story.md, in its order, from a fresh page and from a perturbed one', async () => {
+    const doc = readFileSync(new URL('../../docs/story.md', import.meta.url), 'utf8');
+    const section = doc.slice(doc.indexOf('## A student'), doc.indexOf('## The story'));
+    const path = [...section.matchAll(/^\d+\. `([a-z-]+)`:/gm)].map((m) => m[1]);
+    expect(path).toEqual(STEPS); // every step, once
+    for (const start of ['', PERTURBED]) {
+      const { page, context, problems } = await env.open(start, {
+        ...VIEW,
+        closedPanels: true,
+        reducedMotion: 'reduce',
+      });
+      for (const name of path) {
+        await press(page, name);
+        expect(await settingsOf(page), `${name} from ${start || 'a fresh page'}`).toEqual(env.expected[name].s);
+        expect(await revealOf(page, name), name).toBe(env.expected[name].text);
+        await expectDrawnOnScreen(page, PANEL[name]);
+      }
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+    // The numbers the path quotes are the reveals' own.
+    for (const quoted of ['by up to 18', '74 %', '47 %', '38 %', '+6.9', '(+12)', 'by up to 1.3'])
+      expect(
+        Object.values(env.expected).some(({ text }) => text.includes(quoted.replace(/^by up to /, 'up to '))),
+        quoted,
+      ).toBe(true);
   });
 
   test('“On my sentence” keeps the reader’s words and sets every other setting of the lesson', async () => {
