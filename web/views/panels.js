@@ -130,7 +130,7 @@ export const PANELS = [
     values: (view) => view.result.combinedWeights.data,
     masked: causalMask,
     caption: (view) =>
-      `softmax of content scores + position biases: each content weight times exp(bias), then renormalised per row, so a large bias can lift a weak key and a row-wide bias changes nothing. ${weightColours(view)}`,
+      `softmax of content scores + position biases: each content weight times exp(bias), then renormalised per row, so a large bias can lift a weak key, a positive bias still lowers a weight when the row’s other keys get larger ones, and a row-wide bias changes nothing. ${weightColours(view)}`,
     note: (view) => (view.causal ? 'Grey: keys after the query, masked.' : ''),
   },
   {
