@@ -86,8 +86,20 @@ describe('band edges', () => {
         );
       }
       expect(await page.getAttribute(`#figure-${panel} canvas`, 'aria-label')).toContain(
-        'A decoder never uses offsets 1…k (rows aᴷ[1]…aᴷ[k]): only the lower edge is drawn.',
+        'A decoder never uses offsets 1…k: only the lower edge is drawn.',
       );
+    }
+    // No panel's note cut short, at 1280 and on a phone.
+    for (const viewport of [VIEW.viewport, { width: 390, height: 844 }]) {
+      await page.setViewportSize(viewport);
+      await page.goto(`${env.server.url}?causal=1`);
+      await page.waitForSelector('body[data-ready="true"]');
+      await page.evaluate(() => (document.getElementById('more-panels').open = true));
+      await expect.poll(() => page.$eval('#figure-offsets canvas', (c) => c.dataset.layout !== undefined)).toBe(true);
+      const cut = await page.$$eval('#panels canvas[data-layout], #more-panels canvas[data-layout]', (list) =>
+        list.filter((c) => JSON.parse(c.dataset.layout).noteCut).map((c) => c.closest('figure').id),
+      );
+      expect(cut, `${viewport.width}`).toEqual([]);
     }
     await context.close();
   });

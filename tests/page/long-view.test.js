@@ -153,6 +153,9 @@ describe('the long-sequence view, in offset space', () => {
           );
       }
       expect(await page.isVisible('#long-explain')).toBe(true);
+      // A newcomer's orientation, above the panels, on screen at first.
+      expect(await page.isVisible('#long-orientation')).toBe(true);
+      expect(await page.$eval('#long-orientation', (p) => p.getBoundingClientRect().bottom <= innerHeight)).toBe(true);
       expect(problems).toEqual([]);
       await context.close();
     });

@@ -180,3 +180,32 @@ describe('exports', () => {
     await context.close();
   });
 });
+
+describe('the tooltip keeps the figure readable', () => {
+  test('at 1280 px, a cell of the top rows shows its tooltip below it and to its left: never over its panel’s title, never over its own offset’s cells', async () => {
+    const { page, context, problems } = await env.open('', { viewport: { width: 1280, height: 800 } });
+    for (const [panel, i, j] of [
+      ['contentWeights', 0, 3],
+      ['combinedWeights', 1, 5],
+      ['positionBiases', 0, 4],
+    ]) {
+      await hoverCell(page, panel, i, j);
+      await expect.poll(() => page.isVisible('.relpos-tooltip')).toBe(true);
+      const tip = await page.$eval('.relpos-tooltip', (t) => t.getBoundingClientRect().toJSON());
+      const title = await page.$eval(`#figure-${panel} h2`, (h) => h.getBoundingClientRect().toJSON());
+      const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      expect(overlaps(tip, title), `${panel} (${i}, ${j})`).toBe(false);
+      // No cell of the hovered cell's offset (down-right along its diagonal) under the tooltip.
+      const layout = await layoutOf(page, panel);
+      const canvas = await page.$eval(`#figure-${panel} canvas`, (c) => c.getBoundingClientRect().toJSON());
+      for (let step = 1; i + step < 6 && j + step < 6; step += 1) {
+        const x = canvas.left + layout.x0 + (j + step + 0.5) * layout.cell;
+        const y = canvas.top + layout.y0 + (i + step + 0.5) * layout.cell;
+        const inside = x > tip.left && x < tip.right && y > tip.top && y < tip.bottom;
+        expect(inside, `${panel} (${i + step}, ${j + step})`).toBe(false);
+      }
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});

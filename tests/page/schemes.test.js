@@ -1,6 +1,6 @@
 // The position schemes side by side in headless Chromium, in one browser session: the comparison
 // view draws (non-blank canvases, no console errors), sinusoidal among the default columns, the
-// shift experiment drawn, one colour scale shared by default, RoPE's fixed-content diagonals, the
+// shift experiment drawn, each column its own colour scale by default (one shared when ticked), RoPE's fixed-content diagonals, the
 // columns' panels aligned, "Longer than trained" from one click; its table says what the page
 // computed, its URL state round-trips, and the iframe view shows it alone when asked.
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -141,20 +141,21 @@ describe('position schemes side by side', () => {
     );
     expect(spread).toBeLessThan(1e-9);
     expect(rope).toMatch(/RoPE’s bias depends on the content and on j − i, never on the absolute position/);
-    // One colour scale, on by default: every bias caption names the same ±m, Shaw's largest.
-    expect(await page.isChecked('#schemes-shared-scale')).toBe(true);
+    // Each column its own colour scale by default (the biases differ in size by an order of
+    // magnitude); one scale for all when ticked: every bias caption then names the same ±m.
+    expect(await page.isChecked('#schemes-shared-scale')).toBe(false);
+    expect(await page.textContent('#schemes-column-alibi .schemes-block .schemes-caption')).toMatch(
+      /this panel’s largest/,
+    );
+    const hashOwn = await canvasHash(page, '#schemes-column-alibi canvas[data-panel="bias"]');
+    await page.check('#schemes-shared-scale');
     const biasCaptions = await page.$$eval('.schemes-column canvas[data-panel="bias"]', (list) =>
       list.map((c) => c.closest('.schemes-block').querySelector('.schemes-caption').textContent),
     );
     const scales = biasCaptions.map((t) => /one scale for every column, ± (\S+)\./.exec(t)[1]);
     expect(new Set(scales).size).toBe(1);
-    const hashShared = await canvasHash(page, '#schemes-column-alibi canvas[data-panel="bias"]');
+    await expect.poll(() => canvasHash(page, '#schemes-column-alibi canvas[data-panel="bias"]')).not.toBe(hashOwn);
     await page.uncheck('#schemes-shared-scale');
-    expect(await page.textContent('#schemes-column-alibi .schemes-block .schemes-caption')).toMatch(
-      /this panel’s largest/,
-    );
-    expect(await canvasHash(page, '#schemes-column-alibi canvas[data-panel="bias"]')).not.toBe(hashShared);
-    await page.check('#schemes-shared-scale');
     // Aligned at 1920 px: every column's panels start at the same height.
     for (const panel of ['bias', 'weights', 'profile', 'shift-before']) {
       const tops = await page.$$eval(`.schemes-column canvas[data-panel="${panel}"]`, (list) =>
@@ -229,6 +230,15 @@ describe('position schemes side by side', () => {
     await page.waitForSelector('#schemes-section[data-drawn]');
     expect(await columnIds(page)).toEqual(['shaw', 't5', 'alibi', 'rope', 'sinusoidal']);
     expect(await page.textContent('#notes')).toMatch(/schemes must be 2 to 5 of/);
+    // The address then says what is shown: the corrected list (the default: no schemes= at all).
+    await page.waitForFunction(() => !location.search.includes('xpos'));
+    expect(new URL(page.url()).searchParams.get('schemes')).toBeNull();
+    await page.goto(`${env.server.url}?schemes=t5`);
+    await page.waitForSelector('#schemes-section[data-drawn]');
+    await page.waitForFunction(() => !location.search.includes('schemes=t5'));
+    expect(await page.textContent('#notes')).toMatch(
+      /schemes must be 2 to 5 of .*; using shaw,t5,alibi,rope,sinusoidal/,
+    );
     // m past 16 runs with 16, and the note beside the box says so: the same sentence as m = 16.
     expect(await page.isHidden('#schemes-shift-note')).toBe(true);
     await page.goto(`${env.server.url}?schemes=shaw,sinusoidal&shift=16`);

@@ -2,7 +2,7 @@
 // the page into the same settings from a fresh page, from a perturbed one and right after every
 // other step, leaves the panel it names drawn on screen, and every number in its reveal equals
 // the API's value for the state shown (recomputed here with rp.example, not the page's code).
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
 import { colourOf } from 'relpos-wasm/render';
@@ -19,18 +19,32 @@ beforeAll(async () => {
 
 const VIEW = { viewport: { width: 1280, height: 800 } };
 const SENTENCE = 'the cat sat on the mat';
-const STEPS = ['shuffle', 'same-query', 'clip', 'locality', 'output'];
+const STEPS = ['shuffle', 'same-query', 'clip', 'locality', 'softmax', 'output'];
 const PANEL = {
   shuffle: 'contentWeights',
   'same-query': 'positionBiases',
   clip: 'positionBiases',
   locality: 'combinedWeights',
+  softmax: 'difference',
   output: 'tables',
 };
 // Causal on, k = 0, the same query, a random table, bump 2, other words, seed, d_k and numbers.
 const PERTURBED = '?causal=1&k=0&sameq=1&table=random&strength=2&seed=5&dk=6&draw=handbook&tokens=a+b+c+d+e+f+g+h';
-// Every ordered pair of different steps once (an Eulerian circuit of the complete digraph on 5).
-const CIRCUIT = [0, 4, 3, 4, 2, 4, 1, 4, 0, 3, 2, 3, 1, 3, 0, 2, 1, 2, 0, 1, 0];
+/** Every ordered pair of different steps once: an Eulerian circuit of the complete digraph on `count` (Hierholzer). */
+function everyPair(count) {
+  const next = Array.from({ length: count }, (_, a) =>
+    Array.from({ length: count }, (__, b) => b).filter((b) => b !== a),
+  );
+  const stack = [0];
+  const circuit = [];
+  while (stack.length) {
+    const at = stack.at(-1);
+    if (next[at].length) stack.push(next[at].pop());
+    else circuit.push(stack.pop());
+  }
+  return circuit.reverse();
+}
+const CIRCUIT = everyPair(STEPS.length);
 
 const settingsOf = (page) =>
   page.evaluate(
@@ -40,7 +54,13 @@ const settingsOf = (page) =>
     },
     [...ATTENTION_SETTINGS, 'long'],
   );
-const revealOf = (page, name) => page.textContent(`[data-reveal="${name}"]`);
+/** A reveal's sentences and its numbers (under "The numbers"), as one text. */
+const revealOf = (page, name) =>
+  page.evaluate(
+    (n) =>
+      `${document.querySelector(`[data-reveal="${n}"]`).textContent} ${document.querySelector(`[data-numbers="${n}"]`).textContent}`,
+    name,
+  );
 const press = async (page, name, own = false) => {
   const selector = `[data-story="${name}"][data-own="true"]`;
   await page.evaluate((n) => {
@@ -116,7 +136,7 @@ const CHECK = {
     const [, content] = text.match(/differ by at most (\S+) \(rounding\)/);
     expect(number(content)).toBeLessThanOrEqual(1e-15);
     for (const d of differences) expect(d.content).toBeLessThanOrEqual(1e-15);
-    const [, combined] = text.match(/combined weights \(panel 4\) differ by up to (\S+):/);
+    const [, combined] = text.match(/the combined weights by up to ([^\s]+)\.$/);
     expect(differences.map((d) => f2(d.combined))).toContain(combined);
     expect(number(combined)).toBeGreaterThan(0.05);
   },
@@ -131,6 +151,16 @@ const CHECK = {
         spread = Math.max(spread, Math.abs(b[i * 6 + j] - b[i0 * 6 + j0]));
       }
     expect(text).toContain(`largest difference ${f2(spread)})`);
+    // With the words' own queries: the largest range of one diagonal.
+    const own = pageExample(rp).positionBiases.data;
+    let range = 0;
+    for (let offset = -5; offset <= 5; offset += 1) {
+      const cells = [];
+      for (let i = 0; i < 6; i += 1) if (i + offset >= 0 && i + offset < 6) cells.push(own[i * 6 + i + offset]);
+      range = Math.max(range, Math.max(...cells) - Math.min(...cells));
+    }
+    expect(range).toBeGreaterThan(1);
+    expect(text).toContain(`With the words’ own queries, the cells of one diagonal differ by up to ${f2(range)}.`);
   },
   clip(text) {
     const a = pageExample(rp, { maxDistance: 3 }).positionBiases.data;
@@ -147,6 +177,9 @@ const CHECK = {
     expect(text).toContain(
       `Compared with k = 3, the lesson’s k, ${changed} of 36 cells of panel 2 changed at k = 1, ${near} of them within |j − i| ≤ 1: clipping only changes`,
     );
+    const ex = pageExample(rp, { maxDistance: 3 });
+    expect(text).toContain(`aK and aV have 2k + 1 rows each: ${ex.inputs.relKeys.rows} at k = 3, 3 at k = 1.`);
+    expect(text).toContain('can no longer tell a word 2 places away from one 5 places away');
   },
   locality(text, s, tokens = SENTENCE) {
     const n = tokens.split(' ').length;
@@ -162,8 +195,51 @@ const CHECK = {
     );
     expect(text).toContain(`as it is for ${positive} of these ${n} queries`);
   },
+  softmax(text) {
+    const ex = pageExample(rp);
+    const b = ex.positionBiases.data;
+    const w0 = ex.contentWeights.data;
+    const w1 = ex.combinedWeights.data;
+    const words = SENTENCE.split(' ');
+    let best = null;
+    for (let c = 0; c < 36; c += 1) if (b[c] > 0 && w1[c] < w0[c] && (best === null || b[c] > b[best])) best = c;
+    expect(best).not.toBeNull();
+    const [i, j] = [Math.floor(best / 6), best % 6];
+    const row = Array.from({ length: 6 }, (_, l) => b[i * 6 + l]);
+    const top = row.indexOf(Math.max(...row));
+    const plus = (v) => `+${f2(v)}`;
+    expect(text).toContain(
+      `Key “${words[j]}” gets a bias of ${plus(b[best])} from query “${words[i]}”, yet its weight falls: “${words[top]}” gets a larger one (${plus(row[top])})`,
+    );
+    // The softmax's factor, from the definition: w1 = w0 · exp(b) / Σ_l w0_l exp(b_l).
+    const mean = row.reduce((sum, v, l) => sum + w0[i * 6 + l] * Math.exp(v), 0);
+    expect(w1[best]).toBeCloseTo((w0[best] * Math.exp(b[best])) / mean, 12);
+    expect(text).toContain(
+      `Cell (${i}, ${j}): bias ${plus(b[best])}, weight ${f2(w0[best])} without positions, ${f2(w1[best])} with them.`,
+    );
+    expect(text).toContain(`exp(${f2(b[best])}) = ${f2(Math.exp(b[best]))} against ${f2(mean)}.`);
+  },
   output(text) {
     expect(text).toContain('now shows query 2: its output split in two');
+    const ex = pageExample(rp);
+    const zeroed = rp.attention({
+      ...ex.inputs,
+      relValues: { ...ex.inputs.relValues, data: new Float64Array(ex.inputs.relValues.data.length) },
+    });
+    let same = 0;
+    for (const name of ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights'])
+      ex[name].data.forEach((v, c) => {
+        same = Math.max(same, Math.abs(v - zeroed[name].data[c]));
+      });
+    expect(same).toBe(0);
+    let moved = 0;
+    ex.output.data.forEach((v, c) => {
+      moved = Math.max(moved, Math.abs(v - zeroed.output.data[c]));
+    });
+    expect(moved).toBeGreaterThan(0.1);
+    expect(text).toContain(
+      `With aV = 0, panels 1–6 are unchanged (largest difference 0) and the outputs change by up to ${f2(moved)}.`,
+    );
   },
 };
 
@@ -337,11 +413,13 @@ describe('every story step, from every starting state', () => {
       }
     }
     await expect.poll(() => page.textContent('#figure-tables .relpos-caption')).toContain('The selected cell (2, 3)');
-    // The lead does not claim every reveal number is of the panels shown: it names the contrasts
-    // (step 3 compares with k = 3, step 4 quotes a random table and the words' own queries).
-    const lead = (await page.textContent('.story-lead')).replace(/\s+/g, ' ');
-    expect(lead).toContain('for what the panels then show, or for a contrast the reveal names');
-    for (const contrast of ['k = 3', 'a random table', 'the words’ own queries']) expect(lead).toContain(contrast);
+    // The lead is at most three lines; the reveals name their contrasts (step 3 compares with
+    // k = 3, step 4 quotes a random table).
+    const lines = await page.$eval(
+      '.story-lead',
+      (p) => p.getBoundingClientRect().height / parseFloat(getComputedStyle(p).lineHeight),
+    );
+    expect(lines).toBeLessThanOrEqual(3.05);
     expect(expected.clip.text).toContain('Compared with k = 3');
     expect(expected.locality.text).toContain('with a random table');
     env.expected = expected;
@@ -399,6 +477,34 @@ describe('every story step, from every starting state', () => {
     await context.close();
   });
 
+  test('the student’s ten minutes of docs/story.md, in its order, from a fresh page and from a perturbed one', async () => {
+    const doc = readFileSync(new URL('../../docs/story.md', import.meta.url), 'utf8');
+    const section = doc.slice(doc.indexOf('## A student'), doc.indexOf('## The story'));
+    const path = [...section.matchAll(/^\d+\. `([a-z-]+)`:/gm)].map((m) => m[1]);
+    expect(path).toEqual(STEPS); // every step, once
+    for (const start of ['', PERTURBED]) {
+      const { page, context, problems } = await env.open(start, {
+        ...VIEW,
+        closedPanels: true,
+        reducedMotion: 'reduce',
+      });
+      for (const name of path) {
+        await press(page, name);
+        expect(await settingsOf(page), `${name} from ${start || 'a fresh page'}`).toEqual(env.expected[name].s);
+        expect(await revealOf(page, name), name).toBe(env.expected[name].text);
+        await expectDrawnOnScreen(page, PANEL[name]);
+      }
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+    // The numbers the path quotes are the reveals' own.
+    for (const quoted of ['by up to 18', '74 %', '47 %', '38 %', '+6.9', '(+12)', 'by up to 1.3'])
+      expect(
+        Object.values(env.expected).some(({ text }) => text.includes(quoted.replace(/^by up to /, 'up to '))),
+        quoted,
+      ).toBe(true);
+  });
+
   test('“On my sentence” keeps the reader’s words and sets every other setting of the lesson', async () => {
     const tokens = 'a dog chased the ball across the park';
     const { page, context, problems } = await env.open(
@@ -428,7 +534,8 @@ describe('every story step, from every starting state', () => {
     const b = pageExample(rp, { tokens, maxDistance: 1 }).positionBiases.data;
     const changed = a.filter((v, c) => v !== b[c]).length;
     expect(changed).toBeGreaterThan(0);
-    expect(clip).toContain(`On your sentence: Compared with k = 3, the lesson’s k, ${changed} of 64 cells`);
+    expect(clip.startsWith('On your sentence: Beyond k')).toBe(true);
+    expect(clip).toContain(`Compared with k = 3, the lesson’s k, ${changed} of 64 cells`);
     // A sentence typed into Tokens becomes the reader's own.
     await page.fill('#tokens', 'one two three');
     await press(page, 'shuffle');
@@ -447,7 +554,7 @@ describe('every story step, from every starting state', () => {
     await page.fill('#tokens', 'two words');
     await press(page, 'clip', true);
     expect(await revealOf(page, 'clip')).toBe(
-      'On your sentence: Compared with k = 3, the lesson’s k, none of the 4 cells of panel 2 changed at k = 1: with 2 words no offset |j − i| is larger than 1, so nothing is clipped and no dashed line is drawn.',
+      'On your sentence: With 2 words no offset |j − i| is larger than 1: nothing is clipped. Compared with k = 3, the lesson’s k, none of the 4 cells of panel 2 changed at k = 1. aK and aV have 2k + 1 rows each: 7 at k = 3, 3 at k = 1.',
     );
     expect(problems).toEqual([]);
     await context.close();
@@ -466,20 +573,20 @@ describe('step 4’s reveal, drawn', () => {
   /** What the figure shows: its titles, shares, the layout of each map and of the bars. */
   const figureOf = (page) =>
     page.evaluate(() => {
-      const box = document.querySelector('[data-contrast="locality"]');
-      const maps = [...box.querySelectorAll('.contrast-map')].map((figure) => ({
-        table: figure.dataset.table,
+      const box = document.querySelector('[data-figure="locality"]');
+      const maps = [...box.querySelectorAll('.reveal-map')].map((figure) => ({
+        table: figure.dataset.key,
         share: Number(figure.dataset.share),
         title: figure.querySelector('figcaption').textContent,
         layout: JSON.parse(figure.querySelector('canvas').dataset.layout ?? 'null'),
       }));
-      const bars = box.querySelector('.contrast-bars canvas');
+      const bars = box.querySelector('.reveal-bars canvas');
       return {
         hidden: box.hidden,
         maps,
         shares: JSON.parse(bars.dataset.shares ?? 'null'),
         bars: JSON.parse(bars.dataset.layout ?? 'null'),
-        caption: box.querySelector('.contrast-caption').textContent,
+        caption: box.querySelector('.reveal-caption').textContent,
       };
     });
   const drawnFigure = async (page, tokens) => {
@@ -526,7 +633,13 @@ describe('step 4’s reveal, drawn', () => {
       const { x0, y0, cell } = map.layout;
       for (let i = 0; i < n; i += 1)
         for (let j = 0; j < n; j += 1) {
-          const got = await rgbAt(page, '.contrast-map canvas', index, x0 + (j + 0.5) * cell, y0 + (i + 0.5) * cell);
+          const got = await rgbAt(
+            page,
+            '[data-figure="locality"] .reveal-map canvas',
+            index,
+            x0 + (j + 0.5) * cell,
+            y0 + (i + 0.5) * cell,
+          );
           const want = colourOf(w[i * n + j], { scale: 'sequential', min: 0, max: top });
           for (let c = 0; c < 3; c += 1)
             expect(Math.abs(got[c] - want[c]), `${map.table} (${i}, ${j})`).toBeLessThanOrEqual(2);
@@ -541,11 +654,11 @@ describe('step 4’s reveal, drawn', () => {
       const height = bar.bottom - bar.top;
       expect(Math.abs(height - ((bar.bottom - figure.bars.reference.y) * values[index]) / uniform)).toBeLessThan(0.01);
       // Filled in the line colour, just inside its top and its foot (where the dashed line is not).
-      const line = await page.$eval('.contrast-bars canvas', (c) =>
+      const line = await page.$eval('[data-figure="locality"] .reveal-bars canvas', (c) =>
         getComputedStyle(c).getPropertyValue('--relpos-line'),
       );
       for (const y of [bar.top + 2, bar.bottom - 2].filter((at) => Math.abs(at - figure.bars.reference.y) > 3)) {
-        const fill = await rgbAt(page, '.contrast-bars canvas', 0, bar.x + bar.width / 2, y);
+        const fill = await rgbAt(page, '[data-figure="locality"] .reveal-bars canvas', 0, bar.x + bar.width / 2, y);
         expect(`#${fill.map((v) => v.toString(16).padStart(2, '0')).join('')}`).toBe(line.trim().toLowerCase());
       }
     }
@@ -563,7 +676,7 @@ describe('step 4’s reveal, drawn', () => {
       const fetched = [];
       page.on('request', (request) => fetched.push(request.url()));
       // Loaded when the step first runs, not with the page.
-      expect(await page.$eval('[data-contrast="locality"]', (box) => [box.hidden, box.children.length])).toEqual([
+      expect(await page.$eval('[data-figure="locality"]', (box) => [box.hidden, box.children.length])).toEqual([
         true,
         0,
       ]);
@@ -571,7 +684,7 @@ describe('step 4’s reveal, drawn', () => {
       await openReveal(page);
       await expectTrueFigure(page);
       expect(
-        fetched.filter((url) => /locality-contrast/.test(url)),
+        fetched.filter((url) => /reveal-figure/.test(url)),
         start,
       ).toHaveLength(1);
       expect(problems, start).toEqual([]);
@@ -591,9 +704,11 @@ describe('step 4’s reveal, drawn', () => {
     await page.screenshot({ path: shot('locality-contrast-1280.png') }); // beside the panels
     const hashes = () =>
       Promise.all(
-        ['.contrast-map:nth-child(1) canvas', '.contrast-map:nth-child(2) canvas', '.contrast-bars canvas'].map((c) =>
-          canvasHash(page, c),
-        ),
+        [
+          '[data-figure="locality"] .reveal-map:nth-child(1) canvas',
+          '[data-figure="locality"] .reveal-map:nth-child(2) canvas',
+          '[data-figure="locality"] .reveal-bars canvas',
+        ].map((c) => canvasHash(page, c)),
       );
     const light = await hashes();
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -632,5 +747,289 @@ describe('step 4’s reveal, drawn', () => {
       expect(opened.problems).toEqual([]);
       await opened.context.close();
     }
+  });
+});
+
+describe('every reveal, drawn', () => {
+  /** The matrices each step's figure draws, recomputed here with rp.example and rp.attention. */
+  const shuffledBack = (tokens, name) => {
+    // The shuffled sentence's matrix with its rows and columns put back in the lesson's order:
+    // every way of moving the words back (the two "the"s either way).
+    const after = pageExample(rp, { tokens })[name].data;
+    return wordMoves(SENTENCE.split(' '), tokens.split(' ')).map((moved) =>
+      Float64Array.from({ length: 36 }, (_, c) => after[moved[Math.floor(c / 6)] * 6 + moved[c % 6]]),
+    );
+  };
+  const EXPECTED = {
+    shuffle: (s) => {
+      const before = pageExample(rp);
+      return [
+        ['content-before', [before.contentWeights.data]],
+        ['content-after', shuffledBack(s.tokens, 'contentWeights')],
+        ['combined-before', [before.combinedWeights.data]],
+        ['combined-after', shuffledBack(s.tokens, 'combinedWeights')],
+      ];
+    },
+    'same-query': () => [
+      ['own', [pageExample(rp).positionBiases.data]],
+      ['same', [pageExample(rp, { sameQuery: true }).positionBiases.data]],
+    ],
+    clip: () => [
+      ['before', [pageExample(rp).positionBiases.data]],
+      ['after', [pageExample(rp, { maxDistance: 1 }).positionBiases.data]],
+    ],
+    softmax: () => {
+      const ex = pageExample(rp);
+      return [
+        ['biases', [ex.positionBiases.data]],
+        ['difference', [ex.combinedWeights.data.map((v, c) => v - ex.contentWeights.data[c])]],
+      ];
+    },
+    output: () => {
+      const ex = pageExample(rp);
+      return [
+        ['with', [ex.combinedWeights.data]],
+        ['without', [ex.combinedWeights.data]], // a^V does not enter the weights: CHECK.output
+      ];
+    },
+  };
+  // Maps of one colour scale: the shuffle's four, the two of steps 2, 3 and 6; step 5 each its own.
+  const GROUPS = { softmax: [['biases'], ['difference']] };
+  const SIGNED = new Set(['same-query', 'clip', 'softmax']);
+
+  const mapsOf = (page, name) =>
+    page.$$eval(`[data-figure="${name}"] .reveal-map`, (figures) =>
+      figures.map((f) => ({
+        key: f.dataset.key,
+        layout: JSON.parse(f.querySelector('canvas').dataset.layout ?? 'null'),
+      })),
+    );
+  const pixel = (page, selector, index, x, y) =>
+    page.$$eval(
+      selector,
+      (canvases, [i, cx, cy]) => {
+        const canvas = canvases[i];
+        const ratio = canvas.width / canvas.getBoundingClientRect().width;
+        return Array.from(
+          canvas
+            .getContext('2d')
+            .getImageData(Math.floor(cx * ratio), Math.floor(cy * ratio), 1, 1)
+            .data.slice(0, 3),
+        );
+      },
+      [index, x, y],
+    );
+
+  /** Each map's every cell against the API's value on the map's colour scale (one per group, computed here). */
+  async function expectTrueMaps(page, name, s) {
+    await expect
+      .poll(() => mapsOf(page, name).then((maps) => maps.every((m) => m.layout)), { timeout: 4000 })
+      .toBe(true);
+    const maps = await mapsOf(page, name);
+    const expected = EXPECTED[name](s);
+    expect(maps.map((m) => m.key)).toEqual(expected.map(([key]) => key));
+    const groups = GROUPS[name] ?? [expected.map(([key]) => key)];
+    for (const group of groups) {
+      const members = expected.filter(([key]) => group.includes(key));
+      const all = members.flatMap(([, candidates]) => [...candidates[0]]);
+      const top = SIGNED.has(name) ? Math.max(...all.map(Math.abs)) : Math.max(...all);
+      for (const [key, candidates] of members) {
+        const index = maps.findIndex((m) => m.key === key);
+        const { layout } = maps[index];
+        expect(layout.max, `${name} ${key}`).toBeCloseTo(top, 12);
+        expect(layout.min, `${name} ${key}`).toBeCloseTo(SIGNED.has(name) ? -top : 0, 12);
+        const options = SIGNED.has(name)
+          ? { scale: 'diverging', min: -top, max: top }
+          : { scale: 'sequential', min: 0, max: top };
+        const got = [];
+        for (let c = 0; c < 36; c += 1) {
+          const [i, j] = [Math.floor(c / 6), c % 6];
+          got.push(
+            await pixel(
+              page,
+              `[data-figure="${name}"] .reveal-map canvas`,
+              index,
+              layout.x0 + (j + 0.5) * layout.cell,
+              layout.y0 + (i + 0.5) * layout.cell,
+            ),
+          );
+        }
+        // Cells outlined by the figure are read at their centre, inside the outline.
+        const matches = candidates.some((values) =>
+          got.every((rgb, c) => {
+            const want = colourOf(values[c], options);
+            return rgb.every((v, channel) => Math.abs(v - want[channel]) <= 2);
+          }),
+        );
+        expect(matches, `${name} ${key}`).toBe(true);
+      }
+    }
+  }
+
+  /** Step 6's outputs: each cell of the three tables against the API's, on one diverging scale. */
+  async function expectTrueOutputs(page) {
+    const ex = pageExample(rp);
+    const zeroed = rp.attention({
+      ...ex.inputs,
+      relValues: { ...ex.inputs.relValues, data: new Float64Array(ex.inputs.relValues.data.length) },
+    }).output.data;
+    const tables = [ex.output.data, zeroed, ex.output.data.map((v, c) => v - zeroed[c])];
+    const m = Math.max(...tables.flatMap((t) => [...t].map(Math.abs)));
+    const layout = JSON.parse(
+      await page.$eval('[data-figure="output"] .reveal-vectors canvas', (c) => c.dataset.layout),
+    );
+    expect(layout.map((column) => column.max)).toEqual([m, m, m]);
+    const d = ex.output.cols;
+    for (const [index, table] of tables.entries()) {
+      const [block] = layout[index].blocks;
+      for (let i = 0; i < 6; i += 1)
+        for (let c = 0; c < d; c += 1) {
+          const got = await pixel(
+            page,
+            '[data-figure="output"] .reveal-vectors canvas',
+            0,
+            block.x + (c + 0.5) * block.cellWidth,
+            block.y + (i + 0.2) * block.rowHeight,
+          );
+          const want = colourOf(table[i * d + c], { scale: 'diverging', min: -m, max: m });
+          for (let channel = 0; channel < 3; channel += 1)
+            expect(Math.abs(got[channel] - want[channel]), `output table ${index} (${i}, ${c})`).toBeLessThanOrEqual(2);
+        }
+    }
+  }
+
+  /** The reveal's figure inside the window after its summary is clicked: the maps whole, drawn. */
+  async function openAndExpectOnScreen(page, name) {
+    await page.click(`details.reveal:has([data-reveal="${name}"]) > summary`);
+    await expect
+      .poll(
+        () =>
+          page.$eval(`[data-figure="${name}"] .reveal-maps`, (maps) => {
+            const box = maps.getBoundingClientRect();
+            const drawn = [...maps.querySelectorAll('canvas')].every((c) => c.dataset.layout);
+            return drawn && box.height > 100 && box.top >= 0 && box.bottom <= innerHeight;
+          }),
+        { timeout: 4000 },
+      )
+      .toBe(true);
+  }
+
+  for (const [label, options] of [
+    ['1280 × 800', VIEW],
+    ['a 390 × 844 phone', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }],
+  ])
+    test(`at ${label}: each step’s reveal opens with its figure on screen, every cell the API’s`, async () => {
+      const { page, context, problems } = await env.open('', {
+        ...options,
+        closedPanels: true,
+        reducedMotion: 'reduce',
+      });
+      for (const name of STEPS) {
+        await press(page, name);
+        const s = await settingsOf(page);
+        await openAndExpectOnScreen(page, name);
+        if (name !== 'locality') await expectTrueMaps(page, name, s); // step 4: its own tests above
+        if (name === 'output') await expectTrueOutputs(page);
+        // Closed again, so the next step starts as a reader finds it.
+        await page.click(`details.reveal:has([data-reveal="${name}"]) > summary`);
+      }
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+
+  test('no text or canvas label under 11 CSS px on a 390 px phone, with every reveal drawn', async () => {
+    const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+    const { page, context, problems } = await env.open('', phone);
+    for (const name of STEPS) {
+      await press(page, name);
+      await page.evaluate((n) => {
+        document.querySelector(`[data-reveal="${n}"]`).closest('details.reveal').open = true;
+      }, name);
+    }
+    await expect
+      .poll(() =>
+        page.$$eval(
+          '.reveal-figure canvas',
+          (canvases) => canvases.length > 0 && canvases.every((c) => c.dataset.layout),
+        ),
+      )
+      .toBe(true);
+    // Heatmaps: the smallest type they draw is the note, 12 px × fontScale, at the canvas's CSS size.
+    const heatmaps = await page.$$eval('canvas[data-layout]', (canvases) =>
+      canvases
+        .filter((c) => c.getBoundingClientRect().width > 0)
+        .map((c) => {
+          const layout = JSON.parse(c.dataset.layout);
+          return {
+            id: c.closest('[id], [data-figure]')?.id || c.closest('[data-figure]')?.dataset.figure,
+            fontScale: layout.fontScale,
+            shown: c.getBoundingClientRect().width / (layout.width ?? c.getBoundingClientRect().width),
+          };
+        }),
+    );
+    // The four main panels and every reveal's maps (steps 1–6: 4 + 2 + 2 + 2 + 2 + 2).
+    expect(heatmaps.filter((m) => m.fontScale !== undefined).length).toBeGreaterThanOrEqual(18);
+    for (const map of heatmaps.filter((m) => m.fontScale !== undefined))
+      expect(12 * map.fontScale * map.shown, map.id).toBeGreaterThanOrEqual(11);
+    // Text: every element with text of its own, shown, but sub- and superscripts.
+    const small = await page.evaluate(() => {
+      const found = [];
+      for (const element of document.querySelectorAll('body *')) {
+        if (element.closest('sub, sup, math, .skip, [hidden], script, style')) continue;
+        const own = [...element.childNodes].some((node) => node.nodeType === 3 && node.textContent.trim());
+        const box = element.getBoundingClientRect();
+        if (!own || box.width === 0 || box.height === 0) continue;
+        const size = parseFloat(getComputedStyle(element).fontSize);
+        if (size < 11)
+          found.push(`${element.tagName}.${element.className}: ${size}px “${element.textContent.trim().slice(0, 30)}”`);
+      }
+      return found;
+    });
+    expect(small).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('the handbook says / this page shows', () => {
+  test('one place, opened by the footer’s link, quoting the handbook where the page corrects it; its numbers the API’s', async () => {
+    const { page, context, problems } = await env.open('', VIEW);
+    expect(await page.$eval('#handbook', (d) => d.open)).toBe(false);
+    await page.click('.page-footer a[href="#handbook"]');
+    await expect.poll(() => page.$eval('#handbook', (d) => d.open)).toBe(true);
+    await expect
+      .poll(() =>
+        page.$eval(
+          '#handbook > summary',
+          (s) => s.getBoundingClientRect().top >= 0 && s.getBoundingClientRect().top < innerHeight,
+        ),
+      )
+      .toBe(true);
+    const terms = await page.$$eval('#handbook dt', (dts) => dts.map((dt) => dt.textContent));
+    for (const quote of [
+      '“each anti-diagonal corresponds to positions at a fixed relative distance”',
+      '“all cells on the same anti-diagonal have identical values”',
+      '“every occurrence of the same distance gets the same treatment”',
+      '“peaking at offset 0 and decaying symmetrically”',
+      'a_K_sim[idx, 0] += locality_factor',
+    ])
+      expect(
+        terms.some((t) => t.includes(quote)),
+        quote,
+      ).toBe(true);
+    // The handbook's own profile (its code: seed 42, noise 0.1, bump height 1, offsets −5…5).
+    const { profile, offsets } = rp.localityProfile();
+    const at = (c) => profile[offsets.indexOf(c)];
+    expect(at(-4)).toBeGreaterThan(at(-3));
+    expect(at(-5)).toBeGreaterThan(at(-4));
+    const text = (await page.textContent('#handbook')).replace(/\s+/g, ' ');
+    expect(text).toContain(
+      `the uniform query reads ${f2(at(-1))} at offset −1 and ${f2(at(1))} at +1, and the profile rises again at −4 and −5`,
+    );
+    // The page's bump height (the handbook's is 1: localityProfile() is its code, checked against numpy in tests/js).
+    expect(text).toContain(`This page uses height ${await page.evaluate(() => window.relposPage.state().strength)}`);
+    expect(text).toContain('arXiv:1803.02155');
+    expect(problems).toEqual([]);
+    await context.close();
   });
 });

@@ -373,6 +373,7 @@ export class AttentionFigure {
       fontScale: layout.fontScale,
       labels: heatmapMargins(width, fontScale, labelSpace).labels, // the room given the row and column labels
       labelsCut: layout.labelsCut,
+      noteCut: layout.noteCut,
     });
     setMathText(caption, panel.caption(view, this.captionContext));
     if (canvas.describedValues !== values) {

@@ -87,6 +87,7 @@ const FIGURES = `
   .relpos-panel.relpos-presenting { grid-template-columns: minmax(0, 1fr) minmax(14em, 30%); grid-template-rows: auto minmax(0, 1fr) auto;
     grid-template-areas: 'title title' 'plot text' 'plot actions'; }
   .relpos-presenting .relpos-caption { align-self: center; }
+  .relpos-presenting .relpos-canvas-wrap > canvas { margin: 0 0 0 auto; } /* the matrix beside its caption */
 }
 .relpos-caption sub, .relpos-caption sup { line-height: 0; }
 .relpos-visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden;

@@ -154,9 +154,19 @@ export function placeTooltip(tooltip, anchor) {
   let x = anchor.x + gap;
   if (x + box.width > innerWidth - 8) x = anchor.x - gap - box.width;
   let y = anchor.y - gap - box.height;
-  // No room above: under the cell on a wide screen; on a phone, where the tooltip is as wide as
-  // the matrix and would hide the rows under the finger, at the foot of the window.
-  if (y < 8) y = innerWidth < PHONE_WIDTH ? Math.max(anchor.y + gap, innerHeight - box.height - 8) : anchor.y + gap;
+  // No room above (the window's top, or on a wide screen `anchor.clearAbove`: the top of the
+  // cell's canvas, so that the figure's title stays readable): on a wide screen under the cell
+  // and to its left where there is room (still across the diagonal: down-left, not down-right,
+  // holds no cell of its offset); on a phone, where the tooltip is as wide as the matrix and
+  // would hide the rows under the finger, at the foot of the window.
+  const phone = innerWidth < PHONE_WIDTH;
+  if (y < (phone ? 8 : Math.max(8, anchor.clearAbove ?? 8))) {
+    if (phone) y = Math.max(anchor.y + gap, innerHeight - box.height - 8);
+    else {
+      y = anchor.y + gap;
+      if (anchor.x - gap - box.width >= 8) x = anchor.x - gap - box.width;
+    }
+  }
   x = Math.max(8, Math.min(x, innerWidth - box.width - 8));
   y = Math.max(8, y);
   tooltip.style.transform = `translate(${(x - box.left) / sx}px, ${(y - box.top) / sy}px)`;
@@ -176,7 +186,7 @@ export function followScroll(tooltip, getSpot) {
     const x = box.left + spot.dx;
     const y = box.top + spot.dy;
     if (spot.canvas.isConnected && x >= 0 && y >= 0 && x <= innerWidth && y <= innerHeight)
-      placeTooltip(tooltip, { x, y });
+      placeTooltip(tooltip, { x, y, clearAbove: box.top });
     else tooltip.hidden = true;
   };
   document.addEventListener('scroll', onScroll, { capture: true, passive: true });

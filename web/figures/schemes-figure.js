@@ -47,8 +47,13 @@ export function createSchemesFigure(container) {
   const shared = el(doc, 'input');
   shared.type = 'checkbox';
   shared.id = 'schemes-shared-scale';
-  shared.checked = true;
-  sharedLabel.append(shared, ' One colour scale for every column’s position biases');
+  // Off at first: the schemes' biases differ in size by an order of magnitude, so on one scale
+  // all but the largest would be near white; each column's caption says its own range.
+  shared.checked = false;
+  sharedLabel.append(
+    shared,
+    ' One colour scale for every column’s position biases (off: each its own, as its caption says)',
+  );
   options.append(sharedLabel);
   const table = el(doc, 'table', 'schemes-table');
   const caption = el(doc, 'caption', '', 'What each scheme does, as computed above');
@@ -222,7 +227,8 @@ function drawColumn(column, view, entry, colours, sharedExtent) {
     `${entry.name}: bias of every cell against its offset; ${oneValue ? 'one value per offset' : `spread up to ${fmt(profile.spread)} per offset`}${fixed ? `; with fixed content, spread ${fmt(fixed.spread)}` : ''}.`,
   );
   drawShift(column, view, entry, colours, width);
-  column.shift.textContent = `Shift: with ${view.shift} filler token${view.shift === 1 ? '' : 's'} in front, the original tokens’ scores change by at most ${fmt(entry.shiftDifference)}.`;
+  const moved = entry.shiftDifference;
+  column.shift.textContent = `Shift: with ${view.shift} filler token${view.shift === 1 ? '' : 's'} in front, the original tokens’ scores ${moved === 0 ? 'do not change at all' : `change by at most ${fmt(moved)}`}.`;
 }
 
 // A small n × n matrix without labels or colour bar (the shift experiment's three), masked cells grey.

@@ -25,6 +25,8 @@ import { stateFromQuery } from './url-state.js';
 const $ = (id) => document.getElementById(id);
 /** Above this many positions the panels are at least 580 px wide (style.css .panels.roomy). */
 const ROOMY_FROM = 24;
+/** Up to this many positions the four main panels share one row from 1800 px (style.css .panels.four). */
+const FOUR_UP_TO = 8;
 
 /**
  * The panels one click away, under "More panels" (the lesson's panels 1–4 stay open): a link, a
@@ -282,11 +284,17 @@ class Page {
     this.sides.drawProfile(this.compute.view, this.state, this.#highlightOffset, { height, force });
   }
 
-  /** A short sentence's panels sit two or three a row; long ones (and the long view) get wide panels. */
+  /**
+   * A short sentence's panels sit two or three a row (up to 8 words: four from 1800 px, the four
+   * main panels together); long ones (and the long view) get wide panels.
+   */
   #sizePanels(view) {
     const roomy = !this.embed && (view.long || view.n > ROOMY_FROM); // the iframe view has its own grid
-    for (const panels of [$('panels'), $('more-panels-grid')])
+    const four = !this.embed && !view.long && view.n <= FOUR_UP_TO;
+    for (const panels of [$('panels'), $('more-panels-grid')]) {
       if (panels.classList.contains('roomy') !== roomy) panels.classList.toggle('roomy', roomy);
+      if (panels.classList.contains('four') !== four) panels.classList.toggle('four', four);
+    }
   }
 
   #maxSide() {

@@ -103,6 +103,11 @@ export function startSchemesSection({ rp, embed, panelsAsked, getState, setState
     const { ids, note } = parseSchemes(state.schemes);
     if (note && note !== reported) addNote(`Link corrected: ${note}.`);
     reported = note ?? '';
+    // The corrected list goes into the state, so the address says what is shown.
+    if (note) {
+      setState({ schemes: ids.join(',') });
+      return;
+    }
     for (const box of boxes) {
       box.checked = ids.includes(box.value);
       // 2 to MAX_SCHEMES columns: the last two cannot be unticked, one more cannot be ticked.

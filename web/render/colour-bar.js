@@ -53,15 +53,24 @@ export function drawColourBar(g, { x, y, width, height, scale, fg, label, labelR
   };
   if (scale.beyond?.low) end(0, Math.round(x) - height + 0.5, Math.round(x) + 0.5);
   if (scale.beyond?.high) end(TABLE_SIZE - 1, Math.round(x + width) + height - 0.5, Math.round(x + width) - 0.5);
-  const ticks = colourBarTicks(scale);
+  // Every other tick while their numbers would touch (a narrow bar).
+  const position = (tick) => x + ((tick - scale.min) / (scale.max - scale.min)) * width;
+  const textOf = (tick, all) => withMinus(scale.integer ? String(tick) : formatTick(tick, all));
+  const touch = (shown) =>
+    shown.some((tick, index) => {
+      if (index === 0) return false;
+      const half = (t) => g.measureText(textOf(t, shown)).width / 2;
+      return position(tick) - position(shown[index - 1]) < half(tick) + half(shown[index - 1]) + 4;
+    });
+  let ticks = colourBarTicks(scale);
+  while (ticks.length > 2 && touch(ticks)) ticks = ticks.filter((_, index) => index % 2 === 0);
   g.fillStyle = fg;
   g.textAlign = 'center';
   g.textBaseline = 'top';
   for (const tick of ticks) {
-    const tx = x + ((tick - scale.min) / (scale.max - scale.min)) * width;
+    const tx = position(tick);
     g.fillRect(Math.round(tx), y + height, 1, 4);
-    const text = scale.integer ? String(tick) : formatTick(tick, ticks);
-    g.fillText(withMinus(text), tx, y + height + 5);
+    g.fillText(textOf(tick, ticks), tx, y + height + 5);
   }
   if (label) {
     g.textAlign = 'left';

@@ -405,12 +405,12 @@ function drawScaleAndNote(g, spec, layout, font) {
   const { x, y, width: barWidth, height, noteY } = colourBarBox(layout);
   const labelRoom = width - x - 4; // to the canvas's right edge
   drawColourBar(g, { x, y, width: barWidth, height, scale, fg: colours.fg, label: scale.label, labelRoom });
-  if (!spec.note) return;
+  if (!spec.note) return false;
   const noteFont = { size: NOTE_FONT * fontScale, family: font, style: 'italic' };
   g.fillStyle = colours.muted;
-  wrapMath(g, spec.note, width - 8, noteFont).forEach((line, index) =>
-    fillMath(g, line, 4, noteY + index * noteFont.size * 1.25, noteFont),
-  );
+  const lines = wrapMath(g, spec.note, width - 8, noteFont);
+  lines.forEach((line, index) => fillMath(g, line, 4, noteY + index * noteFont.size * 1.25, noteFont));
+  return lines.join(' ') !== spec.note; // cut short (ends in "…")
 }
 
 /**
@@ -422,7 +422,7 @@ function drawScaleAndNote(g, spec, layout, font) {
  *         width, maxSide, fontScale (type size, 1 = usual), labelSpace (px, optional),
  *         pixelRatio (device pixels per CSS px; default devicePixelRatio),
  *         colours: { fg, muted, outline, outlineHalo, panel, masked, font } }
- * Returns the layout in CSS px: { x0, y0, cell, n, width, height, fontScale, labelsCut }.
+ * Returns the layout in CSS px: { x0, y0, cell, n, width, height, fontScale, labelsCut, noteCut }.
  */
 export function drawHeatmap(canvas, spec) {
   const ratio = spec.pixelRatio ?? (globalThis.devicePixelRatio || 1);
@@ -436,6 +436,6 @@ export function drawHeatmap(canvas, spec) {
   drawBandEdgeLayer(canvas, g, spec, layout);
   const labelsCut = drawAxisLabels(g, spec, layout, font);
   if (spec.highlight) drawHighlight(g, spec, layout);
-  drawScaleAndNote(g, spec, layout, font);
-  return { x0, y0, cell, n: spec.n, width, height, fontScale, labelsCut };
+  const noteCut = drawScaleAndNote(g, spec, layout, font);
+  return { x0, y0, cell, n: spec.n, width, height, fontScale, labelsCut, noteCut };
 }

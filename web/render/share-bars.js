@@ -63,16 +63,19 @@ export function drawShareBars(canvas, { bars, reference, format, yLabel = '', he
   g.fillText(reference.label, width - margin.right + 4, lineY);
   g.textBaseline = 'top';
   g.fillText(format(reference.value), width - margin.right + 4, lineY + 1);
-  // Each value over its bar, on a halo of the background where the dashed line passes.
+  // Each value over its bar, on a halo of the background.
   g.textAlign = 'center';
   g.textBaseline = 'bottom';
   g.lineWidth = 4;
   g.lineJoin = 'round';
   g.strokeStyle = halo;
   g.fillStyle = fg;
+  // A value whose text the dashed line would cross stands just above the line instead.
   for (const [index, { value, top }] of drawn.entries()) {
-    g.strokeText(format(value), px(index), top - 3);
-    g.fillText(format(value), px(index), top - 3);
+    const crossed = lineY > top - 3 - AXES.size - 2 && lineY < top + 2;
+    const at = crossed ? lineY - 3 : top - 3;
+    g.strokeText(format(value), px(index), at);
+    g.fillText(format(value), px(index), at);
   }
   return { bars: drawn, reference: { value: reference.value, y } };
 }

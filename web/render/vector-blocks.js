@@ -44,10 +44,12 @@ export function vectorBlocksHeight(columns, width = Infinity) {
 
 /**
  * columns: [[{ title, rows: [{ label, values }], highlight: row index | -1 }]], drawn side by side
- * at `width` CSS px; format(v) writes a value; colours { fg, muted, outline, outlineHalo, font }.
- * Returns the scales used ({ max } per column), for captions and tests.
+ * at `width` CSS px; format(v) writes a value; colours { fg, muted, outline, outlineHalo, font };
+ * `shared`: one colour scale for every column (else one per column).
+ * Returns per column its scale's { max } and where each block's cells are ({ x, y, cellWidth,
+ * rowHeight }, CSS px), for captions and tests.
  */
-export function drawVectorBlocks(canvas, { columns, width, format, colours }) {
+export function drawVectorBlocks(canvas, { columns, width, format, colours, shared = false }) {
   const height = vectorBlocksHeight(columns, width);
   const { context: g } = fitCanvas(canvas, width, height);
   g.clearRect(0, 0, width, height);
@@ -56,8 +58,10 @@ export function drawVectorBlocks(canvas, { columns, width, format, colours }) {
   const title = titleSpace(columnWidth);
   const titleLines = (title - 4) / TITLE_LINE;
   const titleFont = { size: TITLE_FONT, family: colours.font, style: '600' };
+  const sharedSpan = shared ? spanOf(columns.flat()) : null;
   const scales = columns.map((blocks, c) => {
-    const m = spanOf(blocks);
+    const m = sharedSpan ?? spanOf(blocks);
+    const placed = [];
     const scale = { min: -m, max: m };
     const x0 = c * (columnWidth + COLUMN_GAP);
     let y = 0;
@@ -71,6 +75,7 @@ export function drawVectorBlocks(canvas, { columns, width, format, colours }) {
       const d = block.rows[0]?.values.length ?? 0;
       const cellWidth = (columnWidth - LABEL) / Math.max(1, d);
       const printValues = h >= 16 && cellWidth >= 40;
+      placed.push({ x: x0 + LABEL, y, cellWidth, rowHeight: h });
       const labelEvery = Math.max(1, Math.ceil(13 / h));
       block.rows.forEach((row, r) => {
         const top = y + r * h;
@@ -105,7 +110,7 @@ export function drawVectorBlocks(canvas, { columns, width, format, colours }) {
       }
       y += block.rows.length * h + GAP;
     }
-    return { max: scale.max };
+    return { max: scale.max, blocks: placed };
   });
   return scales;
 }

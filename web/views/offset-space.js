@@ -2,8 +2,8 @@ import { blockMeans } from '../render/block-means.js';
 import { PANEL_IDS } from './panels.js';
 
 // The long view's panels in offset space: for each panel an n × (2k′ + 1) matrix indexed by
-// (query i, clipped offset c = −k′…k′), the layout of Shaw et al.'s efficient implementation, so
-// that clipping is visible at any n. k′ = min(k, n − 1): beyond n − 1 there are no keys, and
+// (query i, clipped offset c = −k′…k′), one column per row of a^K a query can read, so that
+// clipping is visible at any n. k′ = min(k, n − 1): beyond n − 1 there are no keys, and
 // clipping at n − 1 clips nothing, exactly as at any larger k.
 //
 // Cell (i, c) stands for the keys j whose clipped offset clip(j − i, ±k) is c:

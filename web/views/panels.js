@@ -34,7 +34,7 @@ const causalMask = (view) => (view.causal ? (i, j) => j > i : null);
 const rowConstantBias = (view) => view.maxDistance === 0 && view.n > 1;
 // Under the causal mask a query never sees a later key, so positive offsets are never used.
 // Rows written a^K[c], not a^K_c: a subscript under a superscript collides on canvas.
-const DECODER_NOTE = 'A decoder never uses offsets 1…k (rows a^K[1]…a^K[k]): only the lower edge is drawn.';
+const DECODER_NOTE = 'A decoder never uses offsets 1…k: only the lower edge is drawn.';
 // The two softmax panels: colours from 0 to a top (weight-scale.js): by default one top for both,
 // the larger of their largest weights, so that one colour is one weight in both; with
 // view.weightScale 'panel' each its own. In the long view, up to its 99th percentile, so the
@@ -101,7 +101,7 @@ export const PANELS = [
     note: (view) => {
       if (rowConstantBias(view)) return 'k = 0: one embedding, so one bias per row.';
       if (view.maxDistance >= view.n - 1) return `k = ${view.maxDistance} ≥ n − 1: no cell is clipped.`;
-      return view.causal ? `Shown unmasked: the causal mask acts in the softmax. ${DECODER_NOTE}` : awayFromBump(view);
+      return view.causal ? `Unmasked (the mask acts in the softmax). ${DECODER_NOTE}` : awayFromBump(view);
     },
   },
   {
@@ -130,7 +130,7 @@ export const PANELS = [
     values: (view) => view.result.combinedWeights.data,
     masked: causalMask,
     caption: (view) =>
-      `softmax of content scores + position biases: each content weight times exp(bias), then renormalised per row, so a large bias can lift a weak key and a row-wide bias changes nothing. ${weightColours(view)}`,
+      `softmax of content scores + position biases: each content weight times exp(bias), then renormalised per row, so a large bias can lift a weak key, a positive bias still lowers a weight when the row’s other keys get larger ones, and a row-wide bias changes nothing. ${weightColours(view)}`,
     note: (view) => (view.causal ? 'Grey: keys after the query, masked.' : ''),
   },
   {

@@ -1,0 +1,192 @@
+// A story step's reveal, drawn (web/page/story.js; loaded when a step first runs): small
+// matrices side by side (before and after, or two tables), on one colour scale per group, with
+// the cells the reveal names outlined; optionally a few shares as bars against a dashed
+// reference, or small labelled tables of vectors (the outputs); and a caption. Every number is
+// the step's own (`figure`, computed once with the API for the reveal's text), never computed
+// again here. One heatmap implementation: web/render/heatmap.js, as the panels use.
+import { extentOf, makeScale } from '../render/colormaps.js';
+import { drawHeatmap } from '../render/heatmap.js';
+import { pixelRatio } from '../render/canvas-size.js';
+import { drawShareBars } from '../render/share-bars.js';
+import { drawVectorBlocks } from '../render/vector-blocks.js';
+import { formatSignificant } from '../views/panels.js';
+import { plainMath } from '../render/math-text.js';
+import { setMathText } from './math-dom.js';
+import { themeColours } from './theme-colours.js';
+
+const GAP = 10; // CSS px between two maps
+/** Type at 0.92 of the panels' size: labels 12 px, the note and colour-bar numbers at least 11 px. */
+export const REVEAL_FONT_SCALE = 0.92;
+const LABEL_SPACE = 26; // CSS px for the word labels of a small map (longer words end in “…”)
+
+/**
+ * The colour scale of each group of maps: weights from 0 to the group's largest weight (over the
+ * cells shown), signed values over ±(the group's largest |value|), so a colour is one number in
+ * every map of the group.
+ */
+function groupScales(maps, n, causal) {
+  const scales = new Map();
+  for (const map of maps) {
+    const group = map.group ?? map.kind;
+    const extent = extentOf(map.values, n, causal && map.kind === 'weights');
+    const seen = scales.get(group) ?? { kind: map.kind, min: Infinity, max: -Infinity };
+    scales.set(group, { kind: map.kind, min: Math.min(seen.min, extent.min), max: Math.max(seen.max, extent.max) });
+  }
+  const made = new Map();
+  for (const [group, { kind, min, max }] of scales) {
+    const scale =
+      kind === 'weights'
+        ? makeScale('sequential', { min, max }, [0, max])
+        : makeScale('diverging', { min, max }, undefined);
+    scale.label =
+      kind === 'weights' ? `weight, 0 to ${max.toPrecision(2)}` : `blue < 0 < red, ±${scale.max.toPrecision(2)}`;
+    made.set(group, scale);
+  }
+  return made;
+}
+
+export class RevealFigure {
+  #root;
+  #figure = null;
+  #parts = null;
+
+  /** Draws into `root` (hidden until shown) and redraws on a new size or theme. */
+  constructor(root) {
+    this.#root = root;
+    const redraw = () => this.draw();
+    new ResizeObserver(redraw).observe(root);
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', redraw);
+  }
+
+  /**
+   * Shows a step's figure: { n, tokens, causal, columns (maps a row, default 2),
+   * maps: [{ key, title, kind: 'weights' | 'signed', values (n × n), group (maps of one group
+   * share a scale; default: its kind), bandEdges (k | null), outlined: [[i, j], …], share }],
+   * bars: { bars: [{ label, value }], reference: { label, value }, yLabel } | undefined,
+   * vectors: { columns: [[{ title, rows: [{ label, values }] }]] } | undefined, caption }.
+   */
+  show(figure) {
+    this.#figure = figure;
+    const doc = this.#root.ownerDocument;
+    const row = doc.createElement('div');
+    row.className = 'reveal-maps';
+    row.style.setProperty('--columns', String(Math.min(figure.columns ?? 2, figure.maps.length) || 1));
+    const maps = figure.maps.map((map) => {
+      const box = doc.createElement('figure');
+      box.className = 'reveal-map';
+      box.dataset.key = map.key;
+      if (map.share !== undefined) box.dataset.share = String(map.share);
+      const title = doc.createElement('figcaption');
+      setMathText(title, map.title);
+      const canvas = doc.createElement('canvas');
+      canvas.setAttribute('role', 'img');
+      box.append(title, canvas);
+      row.append(box);
+      return { map, box, canvas };
+    });
+    const parts = [row];
+    let bars = null;
+    if (figure.bars) {
+      const box = doc.createElement('div');
+      box.className = 'reveal-bars';
+      bars = doc.createElement('canvas');
+      bars.setAttribute('role', 'img');
+      box.append(bars);
+      parts.push(box);
+    }
+    let vectors = null;
+    if (figure.vectors) {
+      const box = doc.createElement('div');
+      box.className = 'reveal-vectors';
+      vectors = doc.createElement('canvas');
+      vectors.setAttribute('role', 'img');
+      box.append(vectors);
+      parts.push(box);
+    }
+    const caption = doc.createElement('p');
+    caption.className = 'reveal-caption';
+    setMathText(caption, figure.caption);
+    parts.push(caption);
+    this.#root.replaceChildren(...parts);
+    this.#parts = { row, maps, bars, vectors };
+    this.#root.hidden = false;
+    this.draw();
+  }
+
+  /** Draws the maps, bars and vectors at the figure's width, in the theme's colours (nothing while hidden). */
+  draw() {
+    const figure = this.#figure;
+    const width = this.#root.clientWidth;
+    if (!figure || !this.#root.isConnected || width === 0) return;
+    const { n, tokens, causal } = figure;
+    const { maps, bars, vectors, row } = this.#parts;
+    const columns = Number(row.style.getPropertyValue('--columns'));
+    const mapWidth = Math.floor((width - GAP * (columns - 1)) / columns);
+    const labels = tokens.map((token, i) => token || String(i));
+    const scales = groupScales(figure.maps, n, causal);
+    for (const { map, box, canvas } of maps) {
+      const scale = scales.get(map.group ?? map.kind);
+      const outlined = new Set((map.outlined ?? []).map(([i, j]) => i * n + j));
+      const [first] = map.outlined ?? [];
+      const layout = drawHeatmap(canvas, {
+        n,
+        values: map.values,
+        scale,
+        rowLabels: labels,
+        colLabels: labels,
+        xTitle: 'key j →',
+        yTitle: 'query i ↓',
+        formatValue: String,
+        showValues: false,
+        masked: causal && map.kind === 'weights' ? (i, j) => j > i : null,
+        bandEdges: map.bandEdges ?? null,
+        bandEdgeSides: causal ? 'lower' : 'both',
+        note: '',
+        highlight: first
+          ? { i: first[0], j: first[1], group: (i, j) => outlined.has(i * n + j), rowRange: () => null }
+          : null,
+        width: mapWidth,
+        maxSide: mapWidth,
+        fontScale: REVEAL_FONT_SCALE,
+        labelSpace: LABEL_SPACE,
+        pixelRatio: pixelRatio(box),
+        colours: themeColours(canvas),
+      });
+      canvas.dataset.layout = JSON.stringify({
+        x0: layout.x0,
+        y0: layout.y0,
+        cell: layout.cell,
+        n,
+        width: layout.width,
+        fontScale: layout.fontScale,
+        kind: scale.kind,
+        min: scale.min,
+        max: scale.max,
+      });
+      canvas.setAttribute(
+        'aria-label',
+        `${plainMath(map.title)}: ${n} by ${n} heatmap, ${scale.label}${outlined.size ? `; ${outlined.size} cells outlined` : ''}.`,
+      );
+    }
+    if (bars) {
+      const drawn = drawShareBars(bars, { ...figure.bars, format: figure.bars.format ?? String, height: 150 });
+      bars.dataset.layout = JSON.stringify(drawn);
+      if (figure.shares) bars.dataset.shares = JSON.stringify(figure.shares);
+      bars.setAttribute(
+        'aria-label',
+        `Bars: ${figure.bars.bars.map((b) => `${b.label} ${figure.bars.format(b.value)}`).join(', ')}; ${figure.bars.reference.label} ${figure.bars.format(figure.bars.reference.value)} (dashed line).`,
+      );
+    }
+    if (vectors) {
+      const drawn = drawVectorBlocks(vectors, {
+        columns: figure.vectors.columns,
+        width,
+        format: (v) => formatSignificant(v, 2),
+        colours: themeColours(vectors),
+        shared: true,
+      });
+      vectors.dataset.layout = JSON.stringify(drawn);
+      vectors.setAttribute('aria-label', plainMath(figure.vectors.label));
+    }
+  }
+}

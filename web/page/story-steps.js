@@ -1,0 +1,412 @@
+// The story's six steps (web/page/story.js wires them): for each, the state its button puts the
+// page into, and the reveal computed in it: a figure (web/figures/reveal-figure.js draws it), one
+// or two sentences, and the numbers behind them. Every number is computed with the API the panels
+// use: for the state the step leaves on screen, or for a contrast the reveal names.
+import { seededRandom } from '../api/seeded-random.js';
+import { formatSignificant } from '../views/panels.js';
+import { ATTENTION_SETTINGS, MAX_TOKENS, defaultState, splitTokens } from '../settings/settings.js';
+import { nearShare, sharePercent as percent, uniformNearShare } from '../views/near-share.js';
+
+const f = (v) => formatSignificant(v, 2);
+const signed = (v) => (v > 0 ? `+${f(v)}` : f(v));
+
+/**
+ * The settings every step starts from: the page's defaults for everything that shapes the panels
+ * (k = 3, no causal mask, each word its own query, the locality table with bump height 8, stable
+ * numbers, seed 42, d_k 4), in the sentence view, on `tokens` (the page's sentence unless given).
+ */
+export function lessonState(tokens) {
+  const defaults = defaultState();
+  const lesson = Object.fromEntries(ATTENTION_SETTINGS.map((name) => [name, defaults[name]]));
+  lesson.long = false;
+  if (tokens !== undefined) lesson.tokens = tokens;
+  lesson.seqLen = Math.max(1, Math.min(MAX_TOKENS, splitTokens(lesson.tokens).length));
+  return lesson;
+}
+
+/** A permutation of 0..n−1 that moves every position when n > 1 (a seeded shuffle, redrawn until it does). */
+export function derangement(n, seed) {
+  const next = seededRandom(seed);
+  for (;;) {
+    const order = Array.from({ length: n }, (_, i) => i);
+    for (let i = n - 1; i > 0; i -= 1) {
+      const j = Math.floor(next() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    if (n < 2 || order.every((p, i) => p !== i)) return order;
+  }
+}
+
+/** b's n × n matrix with its rows and columns put back in a's order: word p of a stands at moved[p] in b. */
+function putBack(b, n, moved) {
+  const out = new Float64Array(n * n);
+  for (let i = 0; i < n; i += 1) for (let j = 0; j < n; j += 1) out[i * n + j] = b[moved[i] * n + moved[j]];
+  return out;
+}
+
+/** The largest |a − b| over two arrays of one length (0 when empty). */
+function largestDifference(a, b) {
+  let worst = 0;
+  for (let index = 0; index < a.length; index += 1) worst = Math.max(worst, Math.abs(a[index] - b[index]));
+  return worst;
+}
+
+/** The largest range (max − min) of one diagonal's cells. */
+function diagonalRange(values, n) {
+  let worst = 0;
+  for (let offset = -(n - 1); offset < n; offset += 1) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let i = Math.max(0, -offset); i < n && i + offset < n; i += 1) {
+      const v = values[i * n + i + offset];
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+    }
+    worst = Math.max(worst, hi - lo);
+  }
+  return worst;
+}
+
+const words = (view) => view.tokens.map((token, i) => token || String(i));
+
+/**
+ * Each step: the panel it names (and `also`, the panels its reveal refers to), and
+ * run(api, lesson, own) → { state, text, numbers, figure, cell }: the state the page is put into,
+ * the reveal's sentences, its numbers, its figure and the cell to select. `lesson` is
+ * lessonState() (or on the reader's tokens when `own`); api.view(state) computes a state's view,
+ * api.attention(inputs) calls the API's attention().
+ */
+export const STEPS = {
+  shuffle: {
+    panel: 'contentWeights',
+    run({ view }, lesson, own) {
+      const tokens = splitTokens(lesson.tokens).slice(0, MAX_TOKENS);
+      const n = tokens.length;
+      if (n < 2)
+        return { state: lesson, text: 'Shuffling needs at least two words: type a sentence first.', numbers: '' };
+      // The lesson's shuffle is always the same one; the reader's own sentence gets a new one each press.
+      const order = derangement(n, own ? (STEPS.shuffle.presses += 1) : 1);
+      const after = { ...lesson, tokens: order.map((p) => tokens[p]).join(' '), seqLen: n };
+      const a = view(lesson);
+      const b = view(after);
+      const moved = new Array(n); // word p of the old order stands at position moved[p] now
+      order.forEach((p, position) => {
+        moved[p] = position;
+      });
+      const contentBack = putBack(b.result.contentWeights.data, n, moved);
+      const combinedBack = putBack(b.result.combinedWeights.data, n, moved);
+      const content = largestDifference(a.result.contentWeights.data, contentBack);
+      const combined = largestDifference(a.result.combinedWeights.data, combinedBack);
+      const map = (key, title, values) => ({ key, title, kind: 'weights', values });
+      return {
+        state: after,
+        text: 'The content-only weights (panel 3) are the same numbers, moved with their words; the combined weights (panel 4) change: only the position term knows the order.',
+        numbers:
+          `“${lesson.tokens}” became “${after.tokens}”. Put back in the old order, the content-only weights differ by at most ${f(content)} (rounding), ` +
+          `the combined weights by up to ${f(combined)}.`,
+        figure: {
+          n,
+          tokens: a.tokens,
+          causal: false,
+          maps: [
+            map('content-before', 'content-only, before', a.result.contentWeights.data),
+            map('content-after', 'content-only, after', contentBack),
+            map('combined-before', 'combined, before', a.result.combinedWeights.data),
+            map('combined-after', 'combined, after', combinedBack),
+          ],
+          caption:
+            'After the shuffle, each word’s row and column put back where it stood, so the pictures can be compared cell by cell; one colour scale for all four.',
+        },
+      };
+    },
+    presses: 1,
+  },
+  'same-query': {
+    panel: 'positionBiases',
+    also: ['profile'], // the reveal compares with panel 8
+    run({ view }, lesson) {
+      const state = { ...lesson, sameQuery: true };
+      const own = view(lesson);
+      const v = view(state);
+      const { n, maxDistance: k } = v;
+      let spread = 0;
+      for (let i = 0; i < n; i += 1) {
+        for (let j = 0; j < n; j += 1) {
+          const c = Math.min(k, Math.max(-k, j - i)) + k;
+          spread = Math.max(spread, Math.abs(v.result.positionBiases.data[i * n + j] - v.profile.profile[c]));
+        }
+      }
+      const ownRange = diagonalRange(own.result.positionBiases.data, n);
+      return {
+        state,
+        text: 'With one query u for every row, each diagonal (one offset j − i) is one colour: a Toeplitz matrix, constant along its diagonals. With the words’ own queries it is not: each row reads a^K its own way.',
+        numbers:
+          `With u, each diagonal equals one point of the profile (panel 8; largest difference ${f(spread)}). ` +
+          `With the words’ own queries, the cells of one diagonal differ by up to ${f(ownRange)}.`,
+        figure: {
+          n,
+          tokens: v.tokens,
+          causal: false,
+          maps: [
+            {
+              key: 'own',
+              title: 'own queries q_i',
+              kind: 'signed',
+              values: own.result.positionBiases.data,
+              bandEdges: k,
+            },
+            { key: 'same', title: 'one query u', kind: 'signed', values: v.result.positionBiases.data, bandEdges: k },
+          ],
+          caption:
+            'Panel 2, the position biases, before and after, on one colour scale; dashed lines: where clipping at k starts.',
+        },
+      };
+    },
+  },
+  clip: {
+    panel: 'positionBiases',
+    run({ view }, lesson) {
+      const state = { ...lesson, maxDistance: 1 };
+      const a = view(lesson);
+      const b = view(state);
+      const { n } = a;
+      const k = lesson.maxDistance;
+      const changedCells = [];
+      let changedNear = 0;
+      for (let i = 0; i < n; i += 1) {
+        for (let j = 0; j < n; j += 1) {
+          if (a.result.positionBiases.data[i * n + j] === b.result.positionBiases.data[i * n + j]) continue;
+          changedCells.push([i, j]);
+          if (Math.abs(j - i) <= 1) changedNear += 1;
+        }
+      }
+      const changed = changedCells.length;
+      const figure = {
+        n,
+        tokens: a.tokens,
+        causal: false,
+        maps: [
+          { key: 'before', title: `k = ${k}`, kind: 'signed', values: a.result.positionBiases.data, bandEdges: k },
+          {
+            key: 'after',
+            title: 'k = 1',
+            kind: 'signed',
+            values: b.result.positionBiases.data,
+            bandEdges: 1,
+            outlined: changedCells,
+          },
+        ],
+        caption: `Panel 2 at k = ${k} and at k = 1, one colour scale; outlined: the cells that changed. Dashed lines: where each row’s shared run of the edge row starts.`,
+      };
+      const tables = `a^K and a^V have 2k + 1 rows each: ${2 * k + 1} at k = ${k}, 3 at k = 1.`;
+      if (changed === 0)
+        return {
+          state,
+          figure,
+          text: `With ${n} word${n === 1 ? '' : 's'} no offset |j − i| is larger than 1: nothing is clipped.`,
+          numbers: `Compared with k = ${k}, the lesson’s k, none of the ${n * n} cells of panel 2 changed at k = 1. ${tables}`,
+        };
+      const where =
+        changedNear === 0
+          ? 'clipping only changes the cells beyond the new boundary'
+          : 'the cells near the diagonal changed too';
+      return {
+        state,
+        figure,
+        text:
+          'Beyond k every offset reads the same edge row, so the model can no longer tell a word 2 places away from one 5 places away. ' +
+          'Shaw et al. clip anyway: precise far distances helped little, and 2k + 1 rows serve sentences of any length, even longer than any seen in training.',
+        numbers:
+          `Compared with k = ${k}, the lesson’s k, ${changed} of ${n * n} cells of panel 2 changed at k = 1, ${changedNear} of them within |j − i| ≤ 1: ${where}. ` +
+          tables,
+      };
+    },
+  },
+  locality: {
+    panel: 'combinedWeights',
+    also: ['difference'], // the reveal asks to read panel 5
+    run({ view }, lesson) {
+      const state = { ...lesson, sameQuery: true };
+      const same = view(state);
+      const sameRandom = view({ ...state, table: 'random' });
+      const real = view(lesson);
+      const { n } = same;
+      const dK = real.result.inputs.q.cols;
+      let pointing = 0;
+      for (let i = 0; i < n; i += 1) if (real.result.inputs.q.data[i * dK] > 0) pointing += 1;
+      const shares = {
+        locality: nearShare(same.result.combinedWeights.data, n),
+        random: nearShare(sameRandom.result.combinedWeights.data, n),
+        own: nearShare(real.result.combinedWeights.data, n),
+        uniform: uniformNearShare(n, state.causal),
+      };
+      const band = nearBandText(n);
+      const map = (key, v) => ({
+        key,
+        title: `${key} table: ${percent(shares[key])} within one position`,
+        kind: 'weights',
+        values: v.result.combinedWeights.data,
+        bandEdges: 2, // the edge of |j − i| ≤ 1, drawn between offsets 1 and 2
+        share: shares[key],
+      });
+      return {
+        state,
+        text: 'With one query for every row the locality table keeps most weight next to the diagonal. With the words’ own queries much less: a query feels the bump only if its first component is positive.',
+        numbers:
+          `With one query for every row, ${percent(shares.locality)} of the weight stays within one position with the locality table, ` +
+          `${percent(shares.random)} with a random table (uniform attention: about ${percent(shares.uniform)}). ` +
+          `With the words’ own queries it is ${percent(shares.own)}: the bias is q_i · a^K/√d_k, so the bump draws a query to its neighbours only if the query’s first component is positive, ` +
+          `as it is for ${pointing} of these ${n} queries; the others are pushed away. Untick “same query in every row” and read panel 5 row by row.`,
+        figure: {
+          n,
+          tokens: same.tokens,
+          causal: state.causal,
+          maps: [map('locality', same), map('random', sameRandom)],
+          bars: {
+            bars: [
+              { label: 'locality', value: shares.locality },
+              { label: 'random', value: shares.random },
+              { label: 'own queries', value: shares.own },
+            ],
+            reference: { label: 'uniform', value: shares.uniform },
+            format: percent,
+            yLabel: '% within ±1',
+          },
+          shares,
+          caption:
+            `Combined weights (panel 4) with the same query in every row, the two tables on one colour scale. ${band} ` +
+            `Bars: the share of each row’s weight within one position, averaged over the rows: ${percent(shares.locality)} with the locality table, ${percent(shares.random)} with a random one, ` +
+            `${percent(shares.own)} with the locality table and the words’ own queries; the dashed line is uniform attention’s ${percent(shares.uniform)}.`,
+        },
+      };
+    },
+  },
+  softmax: {
+    panel: 'difference',
+    run({ view }, lesson) {
+      const v = view(lesson);
+      const { n } = v;
+      const bias = v.result.positionBiases.data;
+      const before = v.result.contentWeights.data;
+      const after = v.result.combinedWeights.data;
+      // The cell with the largest positive bias whose weight still fell.
+      let cell = null;
+      for (let i = 0; i < n; i += 1)
+        for (let j = 0; j < n; j += 1) {
+          const at = i * n + j;
+          if (bias[at] > 0 && after[at] < before[at] && (!cell || bias[at] > bias[cell.i * n + cell.j]))
+            cell = { i, j };
+        }
+      const label = words(v);
+      const maps = (outlined) => [
+        { key: 'biases', title: 'position biases (panel 2)', kind: 'signed', group: 'biases', values: bias, outlined },
+        {
+          key: 'difference',
+          title: 'what position changes (panel 5)',
+          kind: 'signed',
+          group: 'difference',
+          values: v.difference,
+          outlined,
+        },
+      ];
+      const caption =
+        'Left: the bias each key gets (red > 0). Right: combined minus content-only weight (blue: the weight fell). Each map its own colour scale.';
+      if (!cell)
+        return {
+          state: lesson,
+          text: 'In this sentence no cell with a positive bias lost weight: every positive bias raised its weight.',
+          numbers: '',
+          figure: { n, tokens: v.tokens, causal: false, maps: maps([]), caption },
+        };
+      const { i, j } = cell;
+      let top = 0; // the row's largest bias
+      for (let l = 1; l < n; l += 1) if (bias[i * n + l] > bias[i * n + top]) top = l;
+      // The softmax's factor: w'_ij = w_ij · exp(b_ij) / Σ_l w_il exp(b_il) (docs/maths.md).
+      let mean = 0;
+      for (let l = 0; l < n; l += 1) mean += before[i * n + l] * Math.exp(bias[i * n + l]);
+      const at = i * n + j;
+      return {
+        state: lesson,
+        cell,
+        text:
+          `Key “${label[j]}” gets a bias of ${signed(bias[at])} from query “${label[i]}”, yet its weight falls: “${label[top]}” gets a larger one (${signed(bias[i * n + top])}), and the softmax shares out each row’s weight, which sums to 1. ` +
+          'A weight rises only if its bias beats the row’s average, taken as the softmax takes it (the numbers).',
+        numbers:
+          `Cell (${i}, ${j}): bias ${signed(bias[at])}, weight ${f(before[at])} without positions, ${f(after[at])} with them. ` +
+          `A weight is multiplied by exp(bias) over the row’s mean of exp(bias) weighted by the content-only weights: exp(${f(bias[at])}) = ${f(Math.exp(bias[at]))} against ${f(mean)}.`,
+        figure: {
+          n,
+          tokens: v.tokens,
+          causal: false,
+          maps: maps([
+            [i, j],
+            [i, top],
+          ]),
+          caption: `${caption} Outlined: cell (${i}, ${j}) and the row’s largest bias, (${i}, ${top}).`,
+        },
+      };
+    },
+  },
+  output: {
+    panel: 'tables',
+    run({ view, attention }, lesson) {
+      const v = view(lesson);
+      const { n } = v;
+      const inputs = v.result.inputs;
+      const zeroed = attention({
+        ...inputs,
+        relValues: { ...inputs.relValues, data: new Float64Array(inputs.relValues.data.length) },
+      });
+      const unchanged = ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights'].reduce(
+        (worst, name) => Math.max(worst, largestDifference(v.result[name].data, zeroed[name].data)),
+        0,
+      );
+      const output = v.result.output;
+      const without = zeroed.output.data;
+      const added = output.data.map((value, index) => value - without[index]);
+      const cell = { i: Math.min(2, n - 1), j: Math.min(3, n - 1) };
+      const label = words(v);
+      const rowsOf = (data) =>
+        label.map((word, i) => ({
+          label: word,
+          values: Array.from(data.slice(i * output.cols, (i + 1) * output.cols)),
+        }));
+      return {
+        state: lesson,
+        cell,
+        text:
+          'Setting a^V to zero changes only the output: a^V enters after the softmax, so panels 1–6 stay as they are. ' +
+          'The part it adds, Σ_j w_{ij} a^V[clip(j − i)], mixes the table’s rows with the query’s weights: it depends on the words through those weights, and on their places through the rows read.',
+        numbers:
+          `With a^V = 0, panels 1–6 are unchanged (largest difference ${f(unchanged)}) and the outputs change by up to ${f(largestDifference(output.data, without))}. ` +
+          `The figure “What one cell is made of” (panel 7) now shows query ${cell.i}: its output split in two.`,
+        figure: {
+          n,
+          tokens: v.tokens,
+          causal: false,
+          maps: [
+            { key: 'with', title: 'weights, with a^V', kind: 'weights', values: v.result.combinedWeights.data },
+            { key: 'without', title: 'weights, a^V = 0', kind: 'weights', values: zeroed.combinedWeights.data },
+          ],
+          vectors: {
+            columns: [
+              [{ title: 'z_i with a^V', rows: rowsOf(output.data), highlight: -1 }],
+              [{ title: 'z_i, a^V = 0', rows: rowsOf(without), highlight: -1 }],
+              [{ title: 'difference', rows: rowsOf(added), highlight: -1 }],
+            ],
+            label: `Each query's output z_i (one row per word, ${output.cols} numbers) with a^V, with a^V = 0, and their difference, on one colour scale.`,
+          },
+          caption:
+            'Top: the combined weights (panel 4) with a^V and with a^V = 0: the same. Below: each query’s output z_i (a row per word) with a^V, without it, and the difference, on one colour scale (blue < 0 < red).',
+        },
+      };
+    },
+  },
+};
+
+/** What step 4's caption says about the dashed lines, true for n (drawn only from n = 4, heatmap.js). */
+function nearBandText(n) {
+  if (n <= 2) return `With ${n} word${n === 1 ? '' : 's'} every key is within one position: every share is 100 %.`;
+  if (n === 3) return 'Only the two corner cells, (0, 2) and (2, 0), are farther than one position.';
+  return 'Between the dashed lines: the keys within one position of the query, |j − i| ≤ 1.';
+}
