@@ -35,25 +35,23 @@ describe('the corpus’s name', () => {
 describe('beside the file', () => {
   test('at step 0 the model is called untrained, in the legend and the note', () => {
     const profiles = trainedProfiles(state(0), heads, offsets);
-    expect(profiles.map((p) => p.label)).toEqual([
-      'the model above, untrained (step 0), layer 1 (mean of 2 heads)',
-      'handbook (simulated)',
-    ]);
+    expect(profiles.map((p) => p.label)).toEqual(['model above: untrained, layer 1', 'handbook (simulated)']);
     expect(profiles[0].y).toEqual([2, 2, 2]);
     const text = besideText(state(0), profiles);
     expect(text).toContain('The model above is untrained (step 0)');
     expect(text).toContain(`not yet trained on ${corpusName(header)}.`);
+    expect(text).toContain('Its curve: the mean of the 2 heads of layer 1.');
     expect(text).not.toMatch(/Brown/);
   });
 
   test('after training: its steps and the corpus it was trained on', () => {
     const profiles = trainedProfiles(state(1200), heads, offsets);
-    expect(profiles[0].label).toBe('the model above, trained 1200 steps, layer 1 (mean of 2 heads)');
-    expect(trainedProfiles(state(1), heads, offsets)[0].label).toMatch(/trained 1 step,/);
+    expect(profiles[0].label).toBe('model above: step 1200, layer 1');
     expect(besideText(state(1200), profiles)).toContain(
       'The model above was trained 1200 steps on English text derived from the World English Bible.',
     );
     expect(besideText(state(300, 'copy'), profiles)).toContain('trained 300 steps on the copy-offset task.');
+    expect(besideText(state(1), trainedProfiles(state(1), heads, offsets))).toContain('was trained 1 step on');
   });
 
   test('without a reading: the handbook’s table alone, or an invitation to train', () => {

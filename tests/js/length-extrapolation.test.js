@@ -122,10 +122,13 @@ describe('what the caption says by construction', () => {
     const text = constructionText(s, evaluationLengths(s.length), first);
     expect(text).toContain(`every distance from ${first} on shares the last one`);
     expect(text).toContain(`clipped at ±${s.maxDistance}`);
+    expect(text).toContain(
+      'training never showed the models sinusoidal positions past 15 and RoPE rotations for distances past 15;',
+    );
     expect(text).toContain('give every offset up to 127 a value training used');
     // With k ≥ L Shaw's rows past L are unseen, and the text says so.
-    expect(constructionText({ ...s, maxDistance: 20 }, [16, 128], first)).toMatch(
-      /clipped at ±20\) rows that training never showed/,
+    expect(constructionText({ ...s, maxDistance: 20 }, [16, 128], first)).toContain(
+      'RoPE rotations for distances past 15 and Shaw et al.’s rows for offsets past ±15 (clipped at ±20);',
     );
   });
 

@@ -193,6 +193,11 @@ describe('position schemes side by side', () => {
       for (const loss of losses) expect(loss).toBeGreaterThan(0);
       expect(losses[0]).toBeLessThan(Math.log(V));
     }
+    // ppl: the perplexity exp(loss) at 128, from the same row.
+    const perplexities = await page.$$eval('#schemes-longer tbody tr', (rows) =>
+      rows.map((r) => [Number(r.cells[4].textContent), Number(r.cells[5].textContent)]),
+    );
+    for (const [loss, ppl] of perplexities) expect(Math.abs(ppl - Math.exp(loss))).toBeLessThan(0.6);
     const caption = await page.textContent('#schemes-longer .longer-caption');
     const { header } = decodeCorpus(
       gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url))),

@@ -37,10 +37,6 @@ const el = (doc, tag, props = {}, children = []) => {
   return node;
 };
 
-/** What the training section's model is at `step`: untrained at step 0, else trained so many steps. */
-export const modelState = (step) =>
-  step === 0 ? 'the model above, untrained (step 0)' : `the model above, trained ${step} step${step === 1 ? '' : 's'}`;
-
 const isJsonName = (name) => /\.json$/i.test(name);
 const isIndexName = (name) => /\.index\.json$/i.test(name);
 
@@ -73,8 +69,8 @@ export async function sortModelFiles(files, tablesFormat) {
 
 /**
  * The profiles the file is drawn beside ({ kind, label, x, y }): the training section's model's mean head of the shown
- * layer (its latest reading, `heads` of that layer over `offsets`; the legend says its step, and
- * at step 0 that it is untrained) and the handbook's simulated one.
+ * layer (its latest reading, `heads` of that layer over `offsets`; the legend says its step, or
+ * that it is untrained at step 0) and the handbook's simulated one.
  */
 export function trainedProfiles(state, heads, offsets) {
   const out = [];
@@ -83,7 +79,9 @@ export function trainedProfiles(state, heads, offsets) {
     const { step } = state.analysis;
     out.push({
       kind: 'model',
-      label: `${modelState(step)}, layer ${state.layer} (mean of ${heads.length} heads)`,
+      label: `model above: ${step === 0 ? 'untrained' : `step ${step}`}, layer ${state.layer}`,
+      heads: heads.length,
+      layer: state.layer,
       x: offsets,
       y,
     });
@@ -107,14 +105,15 @@ export function trainedProfiles(state, heads, offsets) {
 export function besideText(state, beside) {
   if (!beside.length) return 'Train the model above to add its profile here.';
   const reach = 'they reach only a few offsets (their clipping distance k); past it they are flat by construction.';
-  if (!beside.some((b) => b.kind === 'model')) return `The handbook’s simulated table: ${reach}`;
+  const shown = beside.find((b) => b.kind === 'model');
+  if (!shown) return `The handbook’s simulated table: ${reach}`;
   const { step } = state.analysis;
   const data = state.task === 'copy' ? 'the copy-offset task' : corpusName(state.corpus);
   const model =
     step === 0
       ? `The model above is untrained (step 0): its tables are their random start, not yet trained on ${data}.`
       : `The model above was trained ${step} step${step === 1 ? '' : 's'} on ${data}.`;
-  return `${model} Its tables and the handbook’s: ${reach}`;
+  return `${model} Its curve: the mean of the ${shown.heads} heads of layer ${shown.layer}. Its tables and the handbook’s: ${reach}`;
 }
 
 /**

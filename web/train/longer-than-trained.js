@@ -9,6 +9,10 @@ import { CORPUS_URL } from './corpus-url.js';
 import { SERIES_COLOURS, drawLines } from './train-plots.js';
 import { EXTRAPOLATION, EXTRAPOLATION_SCHEMES, SCHEME_NAMES, evaluationLengths } from './length-extrapolation.js';
 
+/** Each scheme's line: the plots' colours, grey for none (the palette's black is lost on a dark page). */
+const schemeColour = (scheme) =>
+  scheme === 'none' ? '#7f7f7f' : SERIES_COLOURS[EXTRAPOLATION_SCHEMES.indexOf(scheme) % SERIES_COLOURS.length];
+
 /** A change of loss from L to 8L smaller than this (nats per word) is called "about the same". */
 export const SAME_LOSS = 0.02;
 
@@ -37,32 +41,22 @@ export function runLongerThanTrained(box, settings = {}, corpusUrl = CORPUS_URL)
   out.replaceChildren(
     el(doc, 'div', { className: 'longer-plots' }, [lossWrap]),
     caption,
+    el(doc, 'p', {
+      className: 'longer-table-key',
+      text: `The table: held-out loss per word (nats) at each window length; ppl, the perplexity exp(loss) at ${lengths.at(-1)}.`,
+    }),
     el(doc, 'div', { className: 'longer-table-wrap' }, [table]),
   );
   const rows = [];
-  let unigram = null;
   const draw = () => {
     drawLines(lossCanvas, {
-      series: [
-        ...rows.map((r) => ({
-          label: SCHEME_NAMES[r.scheme],
-          x: lengths,
-          y: r.loss,
-          colour: SERIES_COLOURS[EXTRAPOLATION_SCHEMES.indexOf(r.scheme) % SERIES_COLOURS.length],
-          dashed: r.scheme === 'none' || r.scheme === 'absolute',
-        })),
-        ...(unigram === null
-          ? []
-          : [
-              {
-                label: 'word frequencies only',
-                x: [lengths[0], lengths.at(-1)],
-                y: [unigram, unigram],
-                colour: '#7f7f7f',
-                dashed: true,
-              },
-            ]),
-      ],
+      series: rows.map((r) => ({
+        label: SCHEME_NAMES[r.scheme],
+        x: lengths,
+        y: r.loss,
+        colour: schemeColour(r.scheme),
+        dashed: r.scheme === 'none' || r.scheme === 'absolute',
+      })),
       xLabel: `window length, words (trained at ${s.length})`,
       yLabel: 'held-out loss (nats/word)',
     });
@@ -72,9 +66,7 @@ export function runLongerThanTrained(box, settings = {}, corpusUrl = CORPUS_URL)
           doc,
           'tr',
           {},
-          ['scheme', ...lengths.map((n) => `loss at ${n}`), `perplexity at ${lengths.at(-1)}`, 'trained in'].map((t) =>
-            el(doc, 'th', { text: t }),
-          ),
+          ['scheme', ...lengths.map(String), 'ppl'].map((t) => el(doc, 'th', { text: t })),
         ),
       ]),
       el(
@@ -86,20 +78,21 @@ export function runLongerThanTrained(box, settings = {}, corpusUrl = CORPUS_URL)
             el(doc, 'td', { text: SCHEME_NAMES[r.scheme] }),
             ...r.loss.map((v) => el(doc, 'td', { text: v.toFixed(3) })),
             el(doc, 'td', { text: Math.exp(r.loss.at(-1)).toFixed(0) }),
-            el(doc, 'td', { text: `${r.seconds.toFixed(1)} s` }),
           ]),
         ),
       ),
     );
     for (const [i, tr] of [...table.tBodies[0].rows].entries()) tr.dataset.scheme = rows[i].scheme;
   };
-  // Redrawn at the new width when the page's width changes (the canvases have a fixed size).
+  // Redrawn at the new width when the page's width changes (the canvases have a fixed size), and
+  // in the new colours when the theme changes.
   let width = out.clientWidth;
   new ResizeObserver(() => {
     if (out.clientWidth === width || !rows.length) return;
     width = out.clientWidth;
     draw();
   }).observe(out);
+  doc.defaultView?.matchMedia?.('(prefers-color-scheme: dark)').addEventListener('change', () => rows.length && draw());
   return new Promise((resolve, reject) => {
     const worker = startTrainWorker();
     const count = EXTRAPOLATION_SCHEMES.length;
@@ -111,8 +104,6 @@ export function runLongerThanTrained(box, settings = {}, corpusUrl = CORPUS_URL)
         draw();
       } else if (data.type === 'extrapolation') {
         worker.terminate();
-        unigram = data.unigram;
-        draw();
         status.textContent = `Done: ${rows.length} models, ${rows.reduce((t, r) => t + r.seconds, 0).toFixed(1)} s of training.`;
         caption.textContent = longerCaption(data);
         box.dataset.done = String(Number(box.dataset.done ?? 0) + 1);
@@ -153,13 +144,16 @@ export function constructionText(s, lengths, t5LastBucketFrom) {
     'ALiBi’s fixed penalty',
   ];
   const unseen = [
-    'sinusoidal meets positions, and RoPE angles between positions',
-    ...(s.maxDistance < L ? [] : [`${shaw} rows`]),
-    ...(t5LastBucketFrom < L ? [] : [`${t5} buckets`]),
+    `sinusoidal positions past ${L - 1}`,
+    `RoPE rotations for distances past ${L - 1}`,
+    ...(s.maxDistance < L ? [] : [`Shaw et al.’s rows for offsets past ±${L - 1} (clipped at ±${s.maxDistance})`]),
+    ...(t5LastBucketFrom < L
+      ? []
+      : [`T5’s buckets for distances past ${L - 1} (the last one from ${t5LastBucketFrom} on)`]),
   ];
   return (
     `By construction: the learned absolute table’s rows past position ${L - 1} were never trained (they keep their random start), so it cannot extrapolate; ` +
-    `${listed(unseen)} that training never showed; ${listed(covered)} give every offset up to ${last - 1} a value training used or that needs none; none has no position to extend.`
+    `training never showed the models ${listed(unseen)}; ${listed(covered)} give every offset up to ${last - 1} a value training used or that needs none; none has no position to extend.`
   );
 }
 
