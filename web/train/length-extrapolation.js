@@ -24,7 +24,7 @@ export const EXTRAPOLATION = Object.freeze({
   ffnWidth: 64,
   /** Shaw et al.'s clipping distance k. */
   maxDistance: 8,
-  /** T5's buckets (one-way, causal): 16, the last one from distance L on. */
+  /** T5's one-way buckets (causal), with max distance L: the farthest share the last one (t5LastBucketFrom). */
   numBuckets: 16,
   /** Held-out passages of 8L + 1 words, spread evenly over the held-out text. */
   passages: 24,
