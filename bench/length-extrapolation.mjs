@@ -1,30 +1,35 @@
-// "Longer than trained": one small model per position scheme, trained on copy-offset at length L,
-// then its held-out loss and accuracy at L, 2L, 4L and 8L — the experiment of the ALiBi paper's
-// Figure 1 at toy scale (web/train/length-extrapolation.js; the page draws it from one click).
+// "Longer than trained": one small causal model per position scheme, trained on next-word
+// prediction on the training corpus at length L, then its held-out loss per word at L, 2L, 4L
+// and 8L on the same words (web/train/length-extrapolation.js; the page draws it from one click).
 // Prints a table; whatever happens is the result.
-//   node bench/length-extrapolation.mjs [L=16] [steps=300] [offset=-2] [causal=1]
+//   node bench/length-extrapolation.mjs [L=16] [steps=600] [seed=1]
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { createRelPos } from '../web/api/index.js';
-import { EXTRAPOLATION, lengthExtrapolation } from '../web/train/length-extrapolation.js';
+import { decodeCorpus } from '../web/train/corpus-format.js';
+import { EXTRAPOLATION, EXTRAPOLATION_SCHEMES, lengthExtrapolation } from '../web/train/length-extrapolation.js';
 
-const [length = EXTRAPOLATION.length, steps = 300, offset = EXTRAPOLATION.offset, causal = 1] = process.argv
+const [length = EXTRAPOLATION.length, steps = EXTRAPOLATION.steps, seed = EXTRAPOLATION.seed] = process.argv
   .slice(2)
   .map(Number);
-const schemes = ['shaw', 't5', 'alibi', 'rope', 'sinusoidal', 'absolute', 'none'];
+const corpus = decodeCorpus(gunzipSync(readFileSync(new URL('../dist/training-corpus.bin', import.meta.url))));
 const rp = await createRelPos();
-const { lengths, rows } = lengthExtrapolation(rp, schemes, { length, steps, offset, causal: Boolean(causal) });
+const r = lengthExtrapolation(rp, corpus, EXTRAPOLATION_SCHEMES, { length, steps, seed });
+const s = r.settings;
 console.log(
-  `copy-offset (target = token at i ${offset < 0 ? '−' : '+'} ${Math.abs(offset)}), vocabulary 16, trained ${steps} steps at L = ${length}` +
-    `${causal ? ', causal' : ''}; held-out loss and accuracy at ${lengths.join(', ')} (chance loss ln 16 = ${Math.log(16).toFixed(3)})`,
+  `next word, causal; V ${r.vocabSize}, d ${s.dModel}, ${s.heads} heads, ${s.layers} layer(s), k ${s.maxDistance}, ` +
+    `T5 ${s.numBuckets} one-way buckets to ${s.length}; ${steps} steps of ${s.batchSize} windows at L = ${length}, ` +
+    `seed ${seed}, kernels ${rp.kernels}; held-out: the same ${r.words} words at ${r.lengths.join(', ')} ` +
+    `(unigram ${r.unigram.toFixed(3)} nats, uniform ln V ${Math.log(r.vocabSize).toFixed(3)})`,
 );
 console.table(
-  rows.map((r) => ({
-    scheme: r.scheme,
-    'train s': r.seconds.toFixed(1),
-    ...Object.fromEntries(
-      lengths.flatMap((n, i) => [
-        [`loss@${n}`, r.loss[i].toFixed(3)],
-        [`acc@${n}`, r.accuracy[i].toFixed(2)],
-      ]),
-    ),
+  r.rows.map((row) => ({
+    scheme: row.scheme,
+    'train s': row.seconds.toFixed(1),
+    'train loss': row.trainLoss.toFixed(3),
+    ...Object.fromEntries(r.lengths.map((n, i) => [`loss@${n}`, row.loss[i].toFixed(3)])),
+    [`ppl@${r.lengths[0]}`]: Math.exp(row.loss[0]).toFixed(1),
+    [`ppl@${r.lengths.at(-1)}`]: Math.exp(row.loss.at(-1)).toFixed(1),
   })),
 );
+rp.dispose();

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
+import { SCHEME_INFO, T5_STAND_IN_TEXT, T5_VIEW, t5StandInBiases } from '../../web/views/schemes-view.js';
 
 let rp;
 beforeAll(async () => {
@@ -94,6 +95,26 @@ describe('t5Buckets', () => {
     // offsets 0, 1, 8 (first log bucket), 16 (8 + log 2 / log 16 · 8 = 10, upper half + 16)
     expect([data[0], data[1], data[8], data[16]]).toEqual([0, 17, 24, 26]);
     expect([data[20], data[8 * 20], data[16 * 20]]).toEqual([1, 8, 10]); // offsets −1, −8, −16
+  });
+});
+
+describe("the schemes view's T5 column", () => {
+  test('draws a stand-in, 2·exp(−d²/8) at each bucket’s nearest distance, and says so', () => {
+    const { numBuckets, maxDistance, bidirectional } = T5_VIEW;
+    const nearest = new Array(numBuckets).fill(Infinity);
+    for (let d = 0; d <= 2 * maxDistance; d += 1)
+      for (const offset of [d, -d]) {
+        const b = hfBucket(offset, bidirectional, numBuckets, maxDistance);
+        nearest[b] = Math.min(nearest[b], d);
+      }
+    const want = nearest.map((d) => 2 * Math.exp((-d * d) / 8));
+    const got = Array.from(t5StandInBiases(rp));
+    expect(got.length).toBe(numBuckets);
+    for (let b = 0; b < numBuckets; b += 1) expect(got[b]).toBeCloseTo(want[b], 15);
+    expect(SCHEME_INFO.t5.what).toContain(T5_STAND_IN_TEXT);
+    expect(T5_STAND_IN_TEXT).toContain(
+      'a stand-in, not a trained table: 2·exp(−d²/8) for each bucket, d its nearest distance',
+    );
   });
 });
 

@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos, openCheckpoint } from 'relpos-wasm';
+import { gunzipSync } from 'node:zlib';
 import { checkpointCaption } from '../../web/views/checkpoint-view.js';
+import { corpusName, decodeCorpus } from '../../web/train/corpus-format.js';
 import { ARTIFACTS } from './browser.js';
 import { usePage } from './page-fixture.js';
 
@@ -70,6 +72,25 @@ describe('the checkpoint part of the learned-patterns section', () => {
     expect(await drawn(page, '#checkpoint-decoder canvas')).toBe(true);
     expect(await page.$$eval('#checkpoint-encoder-mass tr', (rows) => rows.length)).toBe(5);
     expect(await page.textContent('#checkpoint-status')).toBe('t5-tiny.safetensors, config.json: 2 position tables.');
+    // Beside it: the training section's model, by its step (untrained at step 0) and the corpus named
+    // from the corpus file's header.
+    await page.waitForFunction(() =>
+      document.querySelector('#checkpoint-compare .checkpoint-rule').textContent.includes('The model above'),
+    );
+    const note = await page.textContent('#checkpoint-compare .checkpoint-rule');
+    const { header } = decodeCorpus(
+      gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url))),
+    );
+    const step = await page.$eval('.relpos-train', (lab) => Number(lab.dataset.steps));
+    expect(note).toContain(
+      step === 0
+        ? `The model above is untrained (step 0): its tables are their random start, not yet trained on ${corpusName(header)}.`
+        : `The model above was trained ${step} step${step === 1 ? '' : 's'} on ${corpusName(header)}.`,
+    );
+    expect(note).not.toContain('Brown');
+    expect(await page.textContent('#checkpoint-compare h4')).toBe(
+      'Beside it: the model above and the handbook’s simulation',
+    );
     await page.locator('#checkpoint-section').screenshot({ path: shot('checkpoint-light.png') });
     // A phone: nothing wider than the screen once the figure has redrawn.
     await page.setViewportSize({ width: 360, height: 800 });

@@ -3,11 +3,17 @@
 // shift experiment drawn, each column its own colour scale by default (one shared when ticked), RoPE's fixed-content diagonals, the
 // columns' panels aligned, "Longer than trained" from one click; its table says what the page
 // computed, its URL state round-trips, and the iframe view shows it alone when asked.
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { screenshot } from './browser.js';
 import { createRelPos } from 'relpos-wasm';
 import { formatSignificant } from '../../web/views/panels.js';
 import { canvasHash, pageExample, usePage } from './page-fixture.js';
+import { T5_STAND_IN_TEXT } from '../../web/views/schemes-view.js';
+import { corpusName, decodeCorpus } from '../../web/train/corpus-format.js';
+import { EXTRAPOLATION, SCHEME_NAMES } from '../../web/train/length-extrapolation.js';
+import { SAME_LOSS } from '../../web/train/longer-than-trained.js';
 
 const env = usePage();
 let rp;
@@ -171,19 +177,55 @@ describe('position schemes side by side', () => {
         return [c.color, c.backgroundColor, c.borderTopColor, c.borderTopWidth, c.padding, c.borderRadius];
       });
     expect(await look('#schemes-longer-run')).toEqual(await look('#schemes-run-shift'));
-    // Longer than trained, one click: a small model per scheme in a worker, accuracy against length.
+    // The T5 column says its table is a stand-in, with the formula it draws.
+    expect(await page.textContent('#schemes-column-t5 .schemes-what')).toContain(T5_STAND_IN_TEXT);
+    // Longer than trained, one click: a small next-word model per scheme in a worker, loss against length.
     await page.click('#schemes-longer-run');
-    await page.waitForSelector('#schemes-longer[data-done]', { timeout: 240_000 });
+    await page.waitForSelector('#schemes-longer[data-done]', { timeout: 400_000 });
     const longer = await page.$$eval('#schemes-longer tbody tr', (rows) =>
       Object.fromEntries(
         rows.map((r) => [r.dataset.scheme, [...r.cells].slice(1, 5).map((c) => Number(c.textContent))]),
       ),
     );
     expect(Object.keys(longer)).toEqual(['shaw', 't5', 'alibi', 'rope', 'sinusoidal', 'absolute', 'none']);
-    for (const accuracies of Object.values(longer)) for (const a of accuracies) expect(a).toBeGreaterThanOrEqual(0);
-    expect(longer.shaw[0]).toBeGreaterThan(0.9); // learned at the trained length
+    const V = EXTRAPOLATION.words + 2;
+    // Every model learned something: below ln V (knowing nothing) at the trained length.
+    for (const losses of Object.values(longer)) {
+      for (const loss of losses) expect(loss).toBeGreaterThan(0);
+      expect(losses[0]).toBeLessThan(Math.log(V));
+    }
+    // ppl: the perplexity exp(loss) at 128, from the same row.
+    const perplexities = await page.$$eval('#schemes-longer tbody tr', (rows) =>
+      rows.map((r) => [Number(r.cells[4].textContent), Number(r.cells[5].textContent)]),
+    );
+    for (const [loss, ppl] of perplexities) expect(Math.abs(ppl - Math.exp(loss))).toBeLessThan(0.6);
     const caption = await page.textContent('#schemes-longer .longer-caption');
-    expect(caption).toMatch(/trained 200 steps at length 16 .* read on held-out sequences 16, 32, 64, 128 long/);
+    const { header } = decodeCorpus(
+      gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url))),
+    );
+    expect(caption).toContain(
+      `trained ${EXTRAPOLATION.steps} steps on windows of 16 words of ${corpusName(header)}, ${EXTRAPOLATION.batchSize} a step`,
+    );
+    expect(caption).toContain('in windows of 16, 32, 64 and 128.');
+    // The caption's numbers are the table's (the table rounds to 3 places, the caption to 2).
+    const [, low, lowName, high, highName] = caption.match(
+      /losses run from ([\d.]+) \(([^)]+)\) to ([\d.]+) \(([^)]+)\) nats per word/,
+    );
+    const names = SCHEME_NAMES;
+    const atL = Object.entries(longer).sort((a, b) => a[1][0] - b[1][0]);
+    expect([lowName, highName]).toEqual([names[atL[0][0]], names[atL.at(-1)[0]]]);
+    expect(Math.abs(Number(low) - atL[0][1][0])).toBeLessThan(0.006);
+    expect(Math.abs(Number(high) - atL.at(-1)[1][0])).toBeLessThan(0.006);
+    // Each scheme whose loss moved from 16 to 128 is listed with its change.
+    for (const [scheme, losses] of Object.entries(longer)) {
+      const change = losses[3] - losses[0];
+      const said = caption.match(new RegExp(`${names[scheme].replace('.', '\\.')} ([+−])(\\d\\.\\d\\d)`));
+      if (Math.abs(change) < SAME_LOSS - 0.002) expect(said, scheme).toBeNull();
+      if (Math.abs(change) <= SAME_LOSS + 0.002) continue;
+      expect(said, scheme).not.toBeNull();
+      expect(Math.abs((said[1] === '−' ? -1 : 1) * Number(said[2]) - change), scheme).toBeLessThan(0.006);
+    }
+    expect(caption).toContain('so it cannot extrapolate');
     expect(caption).not.toContain('..');
     for (const canvas of await page.$$('#schemes-longer canvas'))
       expect(await canvas.evaluate((c) => c.width > 0)).toBe(true);
@@ -194,7 +236,7 @@ describe('position schemes side by side', () => {
     await page.locator('#schemes-section').screenshot({ path: await artifact('schemes-1280.png') });
     expect(problems).toEqual([]);
     await context.close();
-  }, 300_000);
+  }, 500_000);
 
   test('the URL keeps the schemes, m and the RoPE pairing; picking a scheme writes it back', async () => {
     const { page, context, problems } = await env.open('?schemes=shaw,sinusoidal&shift=5&rope=half', {

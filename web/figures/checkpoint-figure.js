@@ -1,6 +1,6 @@
 // The checkpoint figure (docs/checkpoints.md): a file's position tables as each head's bias
 // against offset (symmetric log axis to ±256), encoder and decoder side by side; beside them the
-// shapes of the Brown-trained model's and the handbook's profiles; under each part a table of
+// shapes of the training section's model's and the handbook's profiles; under each part a table of
 // each head's softmax mass left / self / right of the bias alone; a caption from the numbers.
 import { drawSymlogPlot } from '../render/symlog-plot.js';
 import { MASS_WINDOW, checkpointCaption, headMasses, headSeries } from '../views/checkpoint-view.js';
@@ -56,7 +56,7 @@ export function createCheckpointFigure(doc, idPrefix = 'checkpoint') {
   };
   const encoder = part('encoder', 'Encoder: bias against offset j − i');
   const decoder = part('decoder', 'Decoder: bias against offset j − i');
-  const compare = part('compare', 'Beside it: the Brown-trained model and the handbook’s simulation');
+  const compare = part('compare', 'Beside it: the model above and the handbook’s simulation');
   compare.table.remove();
   const caption = make(doc, 'p', { className: 'checkpoint-caption', id: `${idPrefix}-caption`, 'aria-live': 'polite' });
   const root = make(doc, 'div', { className: 'relpos-checkpoint' }, [
@@ -104,10 +104,11 @@ const scaledToOne = (y) => {
 
 /**
  * Draws `tables` (checkpointPositions' entries; the first of each part is drawn) into the parts;
- * `beside`: [{ label, x, y }] profiles (the Brown-trained model's, the handbook's) drawn by shape
- * with the file's mean encoder head (null: no such figure, as in <relpos-profile src>). Returns the caption's text.
+ * `beside`: [{ label, x, y }] profiles (the training section's model's, the handbook's) drawn by shape
+ * with the file's mean encoder head (null: no such figure, as in <relpos-profile src>), and
+ * `besideText`, what the caller says of them (which model, trained how far, on what). Returns the caption's text.
  */
-export function drawCheckpointFigure(parts, tables, { beside = null, window = MASS_WINDOW } = {}) {
+export function drawCheckpointFigure(parts, tables, { beside = null, besideText = '', window = MASS_WINDOW } = {}) {
   const doc = parts.root.ownerDocument;
   const shown = [];
   // Every figure shown or hidden first, so that each canvas is drawn at its final column's width.
@@ -174,11 +175,7 @@ export function drawCheckpointFigure(parts, tables, { beside = null, window = MA
       xLabel: 'offset j − i (symmetric log scale)',
       yLabel: 'shape (each ÷ its largest |value|)',
     });
-    parts.compare.rule.textContent = `Shapes only: each curve divided by its own largest |value|. ${
-      beside.length
-        ? 'The Brown-trained model’s and the handbook’s tables reach only a few offsets (their clipping distance k); past it they are flat by construction.'
-        : 'Train the model above to add the Brown-trained model’s profile here.'
-    }`;
+    parts.compare.rule.textContent = `Shapes only: each curve divided by its own largest |value|. ${besideText}`.trim();
   }
   const text = checkpointCaption(shown, window);
   parts.caption.textContent = text;

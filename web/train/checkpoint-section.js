@@ -5,6 +5,7 @@
 // is uploaded. "Save the position tables" writes the small JSON <relpos-profile src> draws.
 import { sharedRelPos } from '../figures/shared-relpos.js';
 import { download } from '../files/download.js';
+import { corpusName } from './corpus-format.js';
 
 // The reader and the figure are loaded when the reader first opens a file.
 const loadParts = () =>
@@ -67,15 +68,20 @@ export async function sortModelFiles(files, tablesFormat) {
 }
 
 /**
- * The profiles the file is drawn beside: the Brown-trained model's mean head of the shown layer
- * (its latest reading, `heads` of that layer over `offsets`) and the handbook's simulated one.
+ * The profiles the file is drawn beside ({ kind, label, x, y }): the training section's model's mean head of the shown
+ * layer (its latest reading, `heads` of that layer over `offsets`; the legend says its step, or
+ * that it is untrained at step 0) and the handbook's simulated one.
  */
 export function trainedProfiles(state, heads, offsets) {
   const out = [];
   if (state.analysis && heads.length) {
     const y = heads[0].profile.map((_, c) => heads.reduce((sum, h) => sum + h.profile[c], 0) / heads.length);
+    const { step } = state.analysis;
     out.push({
-      label: `Brown-trained, step ${state.analysis.step}, layer ${state.layer} (mean of ${heads.length} heads)`,
+      kind: 'model',
+      label: `model above: ${step === 0 ? 'untrained' : `step ${step}`}, layer ${state.layer}`,
+      heads: heads.length,
+      layer: state.layer,
       x: offsets,
       y,
     });
@@ -83,12 +89,31 @@ export function trainedProfiles(state, heads, offsets) {
   if (state.handbookProfile) {
     const k = (state.handbookProfile.length - 1) / 2;
     out.push({
+      kind: 'handbook',
       label: 'handbook (simulated)',
       x: state.handbookProfile.map((_, c) => c - k),
       y: state.handbookProfile,
     });
   }
   return out;
+}
+
+/**
+ * What the comparison's note says of the profiles beside the file: which model (its step, whether
+ * it is trained, on what: the corpus's name from its header, or the copy task) and the tables' reach.
+ */
+export function besideText(state, beside) {
+  if (!beside.length) return 'Train the model above to add its profile here.';
+  const reach = 'they reach only a few offsets (their clipping distance k); past it they are flat by construction.';
+  const shown = beside.find((b) => b.kind === 'model');
+  if (!shown) return `The handbook’s simulated table: ${reach}`;
+  const { step } = state.analysis;
+  const data = state.task === 'copy' ? 'the copy-offset task' : corpusName(state.corpus);
+  const model =
+    step === 0
+      ? `The model above is untrained (step 0): its tables are their random start, not yet trained on ${data}.`
+      : `The model above was trained ${step} step${step === 1 ? '' : 's'} on ${data}.`;
+  return `${model} Its curve: the mean of the ${shown.heads} heads of layer ${shown.layer}. Its tables and the handbook’s: ${reach}`;
 }
 
 /**
@@ -130,7 +155,12 @@ export function mountCheckpointSection(section, { training = () => ({ state: {},
   };
   const refresh = () => {
     if (!state.tables || !parts) return;
-    state.caption = parts.drawCheckpointFigure(parts.figure, state.tables, { beside: beside() });
+    const { state: trained } = training();
+    const profiles = beside();
+    state.caption = parts.drawCheckpointFigure(parts.figure, state.tables, {
+      beside: profiles,
+      besideText: besideText(trained, profiles),
+    });
     section.dataset.drawn = String(state.tables.length);
   };
 

@@ -24,6 +24,16 @@ export const POS_NAMES = Object.freeze([
 export const MASK_ID = 0;
 export const UNK_ID = 1;
 
+/**
+ * What a caption calls the corpus, read from its header: the header's `source` up to its first
+ * parenthesis or colon ("English text derived from the World English Bible"), or "the corpus".
+ */
+export function corpusName(header) {
+  const source = typeof header?.source === 'string' ? header.source : '';
+  const name = source.split(/ \(|: /, 1)[0].trim();
+  return name || 'the corpus';
+}
+
 const DETERMINERS = new Set(['at', 'abn', 'abx', 'abl', 'ap', 'dt', 'dti', 'dts', 'dtx', 'pp$']);
 const NOUNS = new Set(['nn', 'nns', 'np', 'nps', 'nr', 'nrs', 'nn$', 'nns$', 'np$', 'nps$', 'nr$', 'nrs$']);
 const PRONOUNS = new Set(['pps', 'ppss', 'ppo', 'ppl', 'ppls', 'pp$$', 'pn', 'pn$', 'wps', 'wpo', 'wp$', 'ex']);

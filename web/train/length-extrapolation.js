@@ -1,77 +1,178 @@
-// "Longer than trained" (the ALiBi paper's Figure 1 at toy scale; docs/schemes.md): one small
-// model per position scheme, each trained on copy-offset at length L with the same batches and
-// seed, then its held-out loss and accuracy at L, 2L, 4L and 8L. Plain JS on the API's training
-// engine (createModel, syntheticBatch), so the page's worker and the bench run the same thing.
+// "Longer than trained" (docs/schemes.md §7): the experiment of the ALiBi paper (Press, Smith &
+// Lewis 2022, "Train Short, Test Long") at toy scale. One small causal model per position scheme
+// learns next-word prediction on the training corpus at length L, each with the same batches,
+// budget and seed; then each reads the same held-out text cut into windows of L, 2L, 4L and 8L
+// words, and its loss per predicted word is measured. The words predicted are the same at every
+// length: only how much text comes before them in their window changes. Plain JS on the API's
+// training engine (createModel), so the page's worker, the bench and the tests run the same thing.
+import { seededRandom } from '../api/seeded-random.js';
+import { evenStarts, nextWordBatch } from './batches.js';
+import { UNK_ID, corpusName } from './corpus-format.js';
 
 export const EXTRAPOLATION = Object.freeze({
+  /** L: the training length, in words. */
   length: 16,
-  steps: 200,
-  offset: -2,
-  causal: true,
-  vocabSize: 16,
-  batchSize: 32,
-  learningRate: 0.01,
+  steps: 600,
+  batchSize: 16,
+  learningRate: 0.003,
   seed: 1,
+  /** The vocabulary: the corpus's most frequent words (plus <mask> and <unk>). */
+  words: 500,
+  dModel: 32,
+  heads: 2,
+  layers: 1,
+  ffnWidth: 64,
+  /** Shaw et al.'s clipping distance k. */
+  maxDistance: 8,
+  /** T5's one-way buckets (causal), with max distance L: the farthest share the last one (t5LastBucketFrom). */
+  numBuckets: 16,
+  /** Held-out passages of 8L + 1 words, spread evenly over the held-out text. */
+  passages: 24,
+});
+
+/** The schemes compared: every position scheme of createModel, with their names on the page. */
+export const EXTRAPOLATION_SCHEMES = Object.freeze(['shaw', 't5', 'alibi', 'rope', 'sinusoidal', 'absolute', 'none']);
+export const SCHEME_NAMES = Object.freeze({
+  shaw: 'Shaw et al.',
+  t5: 'T5 buckets',
+  alibi: 'ALiBi',
+  rope: 'RoPE',
+  sinusoidal: 'sinusoidal',
+  absolute: 'learned absolute',
+  none: 'none',
 });
 
 /** The evaluation lengths: L, 2L, 4L, 8L. */
 export const evaluationLengths = (L) => [L, 2 * L, 4 * L, 8 * L];
 
+/** The model of one scheme; seqLen 8L (the learned absolute table has a row for every position read). */
+export function extrapolationModel(rp, scheme, s, vocabSize) {
+  const longest = evaluationLengths(s.length).at(-1);
+  return rp.createModel({
+    vocabSize,
+    dModel: s.dModel,
+    heads: s.heads,
+    layers: s.layers,
+    ffnWidth: s.ffnWidth,
+    maxDistance: s.maxDistance,
+    seqLen: longest,
+    maxBatchSize: Math.max(s.batchSize, longest / s.length),
+    causal: true,
+    seed: s.seed,
+    position: { scheme, numBuckets: s.numBuckets, maxDistance: s.length },
+  });
+}
+
+/** The first distance T5's one-way buckets put in their last bucket: every farther key shares it. */
+export function t5LastBucketFrom(rp, s) {
+  const reach = evaluationLengths(s.length).at(-1);
+  const { data } = rp.t5Buckets(reach, { numBuckets: s.numBuckets, maxDistance: s.length, bidirectional: false });
+  let d = reach - 1;
+  while (d > 0 && data[(d - 1) * reach] === data[d * reach]) d -= 1; // column 0: offsets 0, −1, −2, …
+  return d;
+}
+
 /**
- * rp: a createRelPos() instance with the training engine; schemes: ids of createModel's
- * position schemes. onScheme(row) is called after each scheme. Returns { settings, lengths,
- * rows: [{ scheme, loss: number[], accuracy: number[], seconds }] } (one entry per length).
+ * The held-out text as batches: for each length n, each passage cut into 8L / n windows of n words
+ * (one batch per passage), so every length predicts the same words. Also the number of words
+ * predicted (targets that are not <unk>) in each passage, to weigh the passages' mean losses.
  */
-export function lengthExtrapolation(rp, schemes, settings = {}, onScheme = () => {}) {
-  const s = { ...EXTRAPOLATION, ...settings };
+export function heldOutPassages(corpus, s, vocabSize) {
   const lengths = evaluationLengths(s.length);
+  const longest = lengths.at(-1);
+  const starts = evenStarts(corpus.heldOut.length, longest, s.passages);
+  const batches = lengths.map((n) =>
+    Array.from(starts, (start) =>
+      nextWordBatch(corpus.heldOut, {
+        vocabSize,
+        seqLen: n,
+        batchSize: longest / n,
+        starts: Int32Array.from({ length: longest / n }, (_, w) => start + w * n),
+      }),
+    ),
+  );
+  const counts = batches[0].map((b) => b.targets.reduce((c, t) => c + (t >= 0 ? 1 : 0), 0));
+  return { lengths, batches, counts };
+}
+
+/** A model's loss per predicted word (nats) at each length: the passages' means weighed by their words. */
+export function heldOutLosses(model, { batches, counts }) {
+  const total = counts.reduce((a, b) => a + b, 0);
+  return batches.map(
+    (passages) =>
+      passages.reduce((sum, batch, p) => sum + (counts[p] ? model.evaluate(batch).loss * counts[p] : 0), 0) / total,
+  );
+}
+
+/**
+ * What a model that knows only how often each word is scores on the same words: the cross-entropy
+ * of the held-out targets under the training text's word frequencies (add-one smoothed), in nats.
+ */
+export function unigramLoss(corpus, { batches }, vocabSize) {
+  const counts = new Float64Array(vocabSize).fill(1);
+  let total = vocabSize;
+  for (const id of corpus.train) {
+    const c = id < vocabSize ? id : UNK_ID;
+    if (c === UNK_ID) continue;
+    counts[c] += 1;
+    total += 1;
+  }
+  let sum = 0;
+  let words = 0;
+  for (const batch of batches[0])
+    for (const t of batch.targets) {
+      if (t < 0) continue;
+      sum -= Math.log(counts[t] / total);
+      words += 1;
+    }
+  return sum / words;
+}
+
+/**
+ * rp: a createRelPos() instance with the training engine; corpus: decodeCorpus()'s result;
+ * schemes: ids of createModel's position schemes. onScheme(row) is called after each scheme.
+ * Returns { settings, corpus, vocabSize, lengths, words, unigram, t5LastBucketFrom, rows: [{ scheme, loss: number[],
+ * trainLoss, seconds }] } (corpus: its name; loss: one entry per length; words: the held-out words
+ * predicted, the same at every length).
+ */
+export function lengthExtrapolation(rp, corpus, schemes, settings = {}, onScheme = () => {}) {
+  const s = { ...EXTRAPOLATION, ...settings };
+  const vocabSize = Math.min(s.words, corpus.header.words.length - 2) + 2;
+  const heldOut = heldOutPassages(corpus, s, vocabSize);
   const rows = [];
   for (const scheme of schemes) {
     const started = performance.now();
-    const model = rp.createModel({
-      vocabSize: s.vocabSize,
-      dModel: 32,
-      heads: 2,
-      layers: 1,
-      ffnWidth: 64,
-      maxDistance: 4,
-      seqLen: lengths.at(-1),
-      maxBatchSize: s.batchSize,
-      causal: s.causal,
-      seed: s.seed,
-      position: { scheme, numBuckets: 16, maxDistance: 4 * s.length },
-    });
+    const model = extrapolationModel(rp, scheme, s, vocabSize);
     try {
+      // The same stream of windows for every scheme: one generator, seeded alike.
+      const random = seededRandom(s.seed);
+      let recent = 0;
+      const tail = Math.max(1, Math.floor(s.steps / 10));
       for (let step = 0; step < s.steps; step += 1) {
-        const batch = rp.syntheticBatch({
-          offset: s.offset,
-          vocabSize: s.vocabSize,
-          seqLen: s.length,
-          batchSize: s.batchSize,
-          seed: 1000 + step,
-        });
-        model.trainStep(batch, { learningRate: s.learningRate });
+        const batch = nextWordBatch(corpus.train, { vocabSize, seqLen: s.length, batchSize: s.batchSize, random });
+        const { loss } = model.trainStep(batch, { learningRate: s.learningRate, maxGradNorm: 1 });
+        if (step >= s.steps - tail) recent += loss / tail;
       }
-      const loss = [];
-      const accuracy = [];
-      for (const n of lengths) {
-        const heldOut = rp.syntheticBatch({
-          offset: s.offset,
-          vocabSize: s.vocabSize,
-          seqLen: n,
-          batchSize: 16,
-          seed: 7,
-        });
-        const r = model.evaluate(heldOut);
-        loss.push(r.loss);
-        accuracy.push(r.accuracy);
-      }
-      const row = { scheme, loss, accuracy, seconds: (performance.now() - started) / 1000 };
+      const row = {
+        scheme,
+        loss: heldOutLosses(model, heldOut),
+        trainLoss: recent,
+        seconds: (performance.now() - started) / 1000,
+      };
       rows.push(row);
       onScheme(row);
     } finally {
       model.dispose();
     }
   }
-  return { settings: s, lengths, rows };
+  return {
+    settings: s,
+    corpus: corpusName(corpus.header),
+    vocabSize,
+    lengths: heldOut.lengths,
+    words: heldOut.counts.reduce((a, b) => a + b, 0),
+    t5LastBucketFrom: t5LastBucketFrom(rp, s),
+    unigram: unigramLoss(corpus, heldOut, vocabSize),
+    rows,
+  };
 }

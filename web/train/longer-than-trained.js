@@ -1,29 +1,26 @@
-// "Longer than trained" in the schemes section: one click trains one small model per position
-// scheme in the training worker (train-worker.js, its own WebAssembly with the training engine)
-// on copy-offset at length L, the same batches and seed for each, and draws each model's held-out
-// accuracy and loss at L, 2L, 4L and 8L (length-extrapolation.js). Loaded on the first click.
-import { el } from './train-dom.js';
+// "Longer than trained" in the schemes section: one click trains one small causal model per
+// position scheme in the training worker (train-worker.js, its own WebAssembly with the training
+// engine) on next-word prediction over the training corpus at length L, the same windows, budget
+// and seed for each, and draws each model's held-out loss per word at L, 2L, 4L and 8L on the
+// same words (length-extrapolation.js). Loaded on the first click.
+import { el, grouped, signed } from './train-dom.js';
 import { startTrainWorker } from './start-train-worker.js';
+import { CORPUS_URL } from './corpus-url.js';
 import { SERIES_COLOURS, drawLines } from './train-plots.js';
-import { EXTRAPOLATION, evaluationLengths } from './length-extrapolation.js';
+import { EXTRAPOLATION, EXTRAPOLATION_SCHEMES, SCHEME_NAMES, evaluationLengths } from './length-extrapolation.js';
 
-/** The schemes trained: every position scheme of createModel. */
-export const EXTRAPOLATION_SCHEMES = ['shaw', 't5', 'alibi', 'rope', 'sinusoidal', 'absolute', 'none'];
-const NAMES = {
-  shaw: 'Shaw et al.',
-  t5: 'T5 buckets',
-  alibi: 'ALiBi',
-  rope: 'RoPE',
-  sinusoidal: 'sinusoidal',
-  absolute: 'learned absolute',
-  none: 'none',
-};
+/** Each scheme's line: the plots' colours, grey for none (the palette's black is lost on a dark page). */
+const schemeColour = (scheme) =>
+  scheme === 'none' ? '#7f7f7f' : SERIES_COLOURS[EXTRAPOLATION_SCHEMES.indexOf(scheme) % SERIES_COLOURS.length];
+
+/** A change of loss from L to 8L smaller than this (nats per word) is called "about the same". */
+export const SAME_LOSS = 0.02;
 
 /**
- * Runs the experiment into `box` (its status line, two plots and a table); `settings` overrides
- * EXTRAPOLATION (a test may train fewer steps). Resolves with the result once drawn.
+ * Runs the experiment into `box` (its status line, a plot, a caption and a table); `settings`
+ * overrides EXTRAPOLATION (a test may train fewer steps). Resolves with the result once drawn.
  */
-export function runLongerThanTrained(box, settings = {}) {
+export function runLongerThanTrained(box, settings = {}, corpusUrl = CORPUS_URL) {
   const doc = box.ownerDocument;
   const s = { ...EXTRAPOLATION, ...settings };
   const lengths = evaluationLengths(s.length);
@@ -33,49 +30,35 @@ export function runLongerThanTrained(box, settings = {}) {
     out = el(doc, 'div', { className: 'longer-result' });
     box.append(out);
   }
-  const accuracyWrap = el(doc, 'div', { className: 'longer-plot' });
   const lossWrap = el(doc, 'div', { className: 'longer-plot' });
-  const accuracyCanvas = el(doc, 'canvas', { role: 'img', ariaLabel: 'Held-out accuracy against evaluation length' });
-  const lossCanvas = el(doc, 'canvas', { role: 'img', ariaLabel: 'Held-out loss against evaluation length' });
-  accuracyWrap.append(accuracyCanvas);
+  const lossCanvas = el(doc, 'canvas', {
+    role: 'img',
+    ariaLabel: 'Held-out loss per word against the length of the windows read',
+  });
   lossWrap.append(lossCanvas);
   const table = el(doc, 'table', { className: 'longer-table' });
   const caption = el(doc, 'p', { className: 'longer-caption' });
   out.replaceChildren(
-    el(doc, 'div', { className: 'longer-plots' }, [accuracyWrap, lossWrap]),
+    el(doc, 'div', { className: 'longer-plots' }, [lossWrap]),
     caption,
+    el(doc, 'p', {
+      className: 'longer-table-key',
+      text: `The table: held-out loss per word (nats) at each window length; ppl, the perplexity exp(loss) at ${lengths.at(-1)}.`,
+    }),
     el(doc, 'div', { className: 'longer-table-wrap' }, [table]),
   );
   const rows = [];
   const draw = () => {
-    const series = (key) =>
-      rows.map((r) => ({
-        label: NAMES[r.scheme],
-        x: lengths,
-        y: r[key],
-        colour: SERIES_COLOURS[EXTRAPOLATION_SCHEMES.indexOf(r.scheme) % SERIES_COLOURS.length],
-        dashed: r.scheme === 'none' || r.scheme === 'absolute',
-      }));
-    drawLines(accuracyCanvas, {
-      series: series('accuracy'),
-      xLabel: `evaluation length (trained at ${s.length})`,
-      yLabel: 'held-out accuracy',
-      yFromZero: true,
-    });
     drawLines(lossCanvas, {
-      series: [
-        ...series('loss'),
-        {
-          label: `chance ln ${s.vocabSize}`,
-          x: [lengths[0], lengths.at(-1)],
-          y: [Math.log(s.vocabSize), Math.log(s.vocabSize)],
-          colour: '#666',
-          dashed: true,
-        },
-      ],
-      xLabel: 'evaluation length',
-      yLabel: 'held-out loss (nats)',
-      yFromZero: true,
+      series: rows.map((r) => ({
+        label: SCHEME_NAMES[r.scheme],
+        x: lengths,
+        y: r.loss,
+        colour: schemeColour(r.scheme),
+        dashed: r.scheme === 'none' || r.scheme === 'absolute',
+      })),
+      xLabel: `window length, words (trained at ${s.length})`,
+      yLabel: 'held-out loss (nats/word)',
     });
     table.replaceChildren(
       el(doc, 'thead', {}, [
@@ -83,7 +66,7 @@ export function runLongerThanTrained(box, settings = {}) {
           doc,
           'tr',
           {},
-          ['scheme', ...lengths.map((n) => `accuracy at ${n}`), 'trained in'].map((t) => el(doc, 'th', { text: t })),
+          ['scheme', ...lengths.map(String), 'ppl'].map((t) => el(doc, 'th', { text: t })),
         ),
       ]),
       el(
@@ -92,34 +75,37 @@ export function runLongerThanTrained(box, settings = {}) {
         {},
         rows.map((r) =>
           el(doc, 'tr', {}, [
-            el(doc, 'td', { text: NAMES[r.scheme] }),
-            ...r.accuracy.map((a) => el(doc, 'td', { text: a.toFixed(2) })),
-            el(doc, 'td', { text: `${r.seconds.toFixed(1)} s` }),
+            el(doc, 'td', { text: SCHEME_NAMES[r.scheme] }),
+            ...r.loss.map((v) => el(doc, 'td', { text: v.toFixed(3) })),
+            el(doc, 'td', { text: Math.exp(r.loss.at(-1)).toFixed(0) }),
           ]),
         ),
       ),
     );
     for (const [i, tr] of [...table.tBodies[0].rows].entries()) tr.dataset.scheme = rows[i].scheme;
   };
-  // Redrawn at the new width when the page's width changes (the canvases have a fixed size).
+  // Redrawn at the new width when the page's width changes (the canvases have a fixed size), and
+  // in the new colours when the theme changes.
   let width = out.clientWidth;
   new ResizeObserver(() => {
     if (out.clientWidth === width || !rows.length) return;
     width = out.clientWidth;
     draw();
   }).observe(out);
+  doc.defaultView?.matchMedia?.('(prefers-color-scheme: dark)').addEventListener('change', () => rows.length && draw());
   return new Promise((resolve, reject) => {
     const worker = startTrainWorker();
-    status.textContent = `Training ${EXTRAPOLATION_SCHEMES.length} small models (copy-offset, ${s.steps} steps at length ${s.length}) in a background worker…`;
+    const count = EXTRAPOLATION_SCHEMES.length;
+    status.textContent = `Training ${count} small models (next word, ${s.steps} steps at length ${s.length}) in a background worker…`;
     worker.onmessage = ({ data }) => {
       if (data.type === 'extrapolation-row') {
         rows.push(data.row);
-        status.textContent = `Trained ${rows.length} of ${EXTRAPOLATION_SCHEMES.length} (${NAMES[data.row.scheme]}: ${data.row.seconds.toFixed(1)} s)…`;
+        status.textContent = `Trained ${rows.length} of ${count} (${SCHEME_NAMES[data.row.scheme]}: ${data.row.seconds.toFixed(1)} s)…`;
         draw();
       } else if (data.type === 'extrapolation') {
         worker.terminate();
         status.textContent = `Done: ${rows.length} models, ${rows.reduce((t, r) => t + r.seconds, 0).toFixed(1)} s of training.`;
-        caption.textContent = longerCaption(data, s);
+        caption.textContent = longerCaption(data);
         box.dataset.done = String(Number(box.dataset.done ?? 0) + 1);
         resolve(data);
       } else if (data.type === 'error') {
@@ -132,31 +118,71 @@ export function runLongerThanTrained(box, settings = {}) {
       status.textContent = `The experiment’s worker failed: ${event.message ?? 'unknown error'}`;
       reject(new Error(event.message));
     };
-    worker.postMessage({ type: 'extrapolate', seq: 1, schemes: EXTRAPOLATION_SCHEMES, settings: s });
+    worker.postMessage({ type: 'extrapolate', seq: 1, schemes: EXTRAPOLATION_SCHEMES, settings: s, corpusUrl });
   });
 }
+
+/** "a, b and c". */
+const listed = (items) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 
 /** The text with one full stop at its end (a list may already end in “et al.”). */
 const endSentence = (text) => (text.endsWith('.') ? text : `${text}.`);
 
-/** What the run shows, from its numbers: who holds up at 8L, who falls to chance. */
-export function longerCaption({ rows, lengths }, s) {
-  const chance = 1 / s.vocabSize;
-  const at = (r, i) => r.accuracy[i];
-  const last = lengths.length - 1;
-  const learned = rows.filter((r) => at(r, 0) >= 0.9);
-  const holds = learned.filter((r) => at(r, last) >= 0.9).map((r) => NAMES[r.scheme]);
-  const falls = learned
-    .filter((r) => at(r, last) < 0.9)
-    .map((r) => `${NAMES[r.scheme]} ${at(r, 0).toFixed(2)} → ${at(r, last).toFixed(2)}`);
-  const never = rows.filter((r) => at(r, 0) < 0.9).map((r) => `${NAMES[r.scheme]} (${at(r, 0).toFixed(2)})`);
+/**
+ * What each scheme meets past the trained length L by construction: an offset is covered when
+ * training used the value it reads (Shaw's clipped rows when k < L, T5's last bucket when it
+ * starts before L) or it reads nothing learned (ALiBi's fixed penalty).
+ */
+export function constructionText(s, lengths, t5LastBucketFrom) {
+  const L = lengths[0];
+  const last = lengths.at(-1);
+  const shaw = `Shaw et al.’s table (offsets clipped at ±${s.maxDistance})`;
+  const t5 = `T5’s buckets (every distance from ${t5LastBucketFrom} on shares the last one)`;
+  const covered = [
+    ...(s.maxDistance < L ? [shaw] : []),
+    ...(t5LastBucketFrom < L ? [t5] : []),
+    'ALiBi’s fixed penalty',
+  ];
+  const unseen = [
+    `sinusoidal positions past ${L - 1}`,
+    `RoPE rotations for distances past ${L - 1}`,
+    ...(s.maxDistance < L ? [] : [`Shaw et al.’s rows for offsets past ±${L - 1} (clipped at ±${s.maxDistance})`]),
+    ...(t5LastBucketFrom < L
+      ? []
+      : [`T5’s buckets for distances past ${L - 1} (the last one from ${t5LastBucketFrom} on)`]),
+  ];
+  return (
+    `By construction: the learned absolute table’s rows past position ${L - 1} were never trained (they keep their random start), so it cannot extrapolate; ` +
+    `training never showed the models ${listed(unseen)}; ${listed(covered)} give every offset up to ${last - 1} a value training used or that needs none; none has no position to extend.`
+  );
+}
+
+/**
+ * What the run shows, from its numbers (lengthExtrapolation's result): the set-up, the losses at
+ * L, which schemes' loss rises, stays or falls from L to 8L, and what each scheme meets past L by
+ * construction.
+ */
+export function longerCaption({ rows, lengths, settings: s, corpus, vocabSize, words, unigram, t5LastBucketFrom }) {
+  const L = lengths[0];
+  const last = lengths.at(-1);
+  const name = (r) => SCHEME_NAMES[r.scheme];
+  const change = (r) => r.loss.at(-1) - r.loss[0];
+  const byLoss = [...rows].sort((a, b) => a.loss[0] - b.loss[0]);
+  const rises = rows.filter((r) => change(r) >= SAME_LOSS).sort((a, b) => change(b) - change(a));
+  const falls = rows.filter((r) => change(r) <= -SAME_LOSS).sort((a, b) => change(a) - change(b));
+  const same = rows.filter((r) => Math.abs(change(r)) < SAME_LOSS);
+  const withChange = (list) => listed(list.map((r) => `${name(r)} ${signed(change(r), 2)}`));
   const parts = [
-    `Copy-offset: the target at i is the token at i ${s.offset < 0 ? '−' : '+'} ${Math.abs(s.offset)}, ${s.vocabSize} symbols (chance accuracy ${chance.toFixed(3)}), ${s.causal ? 'causal, ' : ''}each model trained ${s.steps} steps at length ${s.length} with the same batches and seed, then read on held-out sequences ${lengths.join(', ')} long.`,
-    holds.length
-      ? endSentence(`Still at least 0.9 at ${lengths[last]}: ${holds.join(', ')}`)
-      : `No scheme stays at 0.9 or more at ${lengths[last]}.`,
-    falls.length ? `Learned at ${s.length} but lost at longer lengths: ${falls.join('; ')}.` : '',
-    never.length ? `Not learned at ${s.length} in ${s.steps} steps: ${never.join(', ')}.` : '',
+    `Next word, causal: each model (vocabulary ${vocabSize}, d ${s.dModel}, ${s.heads} heads, ${s.layers} layer${s.layers > 1 ? 's' : ''}) trained ${s.steps} steps on windows of ${L} words of ${corpus}, ${s.batchSize} a step, the same windows and seed for each; then each read the same ${grouped(words)} held-out words in windows of ${listed(lengths.map(String))}.`,
+    byLoss.length
+      ? endSentence(
+          `At ${L}, the trained length, losses run from ${byLoss[0].loss[0].toFixed(2)} (${name(byLoss[0])}) to ${byLoss.at(-1).loss[0].toFixed(2)} (${name(byLoss.at(-1))}) nats per word; knowing only the words’ frequencies gives ${unigram.toFixed(2)}`,
+        )
+      : '',
+    rises.length ? endSentence(`From ${L} to ${last} the loss rises for ${withChange(rises)}`) : '',
+    falls.length ? endSentence(`It falls (more text before most words) for ${withChange(falls)}`) : '',
+    same.length ? endSentence(`It stays within ${SAME_LOSS} for ${listed(same.map(name))}`) : '',
+    constructionText(s, lengths, t5LastBucketFrom),
   ];
   return parts.filter(Boolean).join(' ');
 }

@@ -15,8 +15,8 @@ import { clearestHead, lossPlateau } from './pos-verdicts.js';
 import { modelFileTooLarge } from './model-files.js';
 import { startTrainWorker } from './start-train-worker.js';
 import { mountCheckpointEntry } from './checkpoint-entry.js';
+import { CORPUS_URL } from './corpus-url.js';
 
-const CORPUS_URL = new URL('../../dist/training-corpus.bin', import.meta.url).href;
 /** The profile over training keeps at most this many snapshots (older ones thinned). */
 const MAX_HISTORY = 64;
 export { CORPUS_URL };

@@ -9,7 +9,7 @@
 // In:  { type: 'init', corpusUrl, task, preset } | { type: 'configure', task, preset } | { type: 'train' } |
 //      { type: 'pause' } | { type: 'reset' } | { type: 'sentence', words, layer, head } |
 //      { type: 'analyse' } | { type: 'export' } | { type: 'import', bytes, name } |
-//      { type: 'extrapolate', schemes, settings }, each with a seq
+//      { type: 'extrapolate', schemes, settings, corpusUrl }, each with a seq
 // Out: { type: 'ready', words, config, baselines, ... } | { type: 'progress', ... } |
 //      { type: 'analysis', ... } | { type: 'sentence', ... } | { type: 'exported', model } |
 //      { type: 'error', message, during }, each with the seq of the command that caused it
@@ -190,9 +190,13 @@ const handlers = {
     post({ type: 'analysis', ...session.analyse() });
   },
   /** "Longer than trained" (length-extrapolation.js): a row per scheme as it is done, then all. */
-  async extrapolate({ schemes, settings }) {
+  async extrapolate({ schemes, settings, corpusUrl: url }) {
     rp ??= await loadTrainingCore();
-    const result = lengthExtrapolation(rp, schemes, settings, (row) => post({ type: 'extrapolation-row', row }));
+    corpusUrl ??= url;
+    await corpusFor('next');
+    const result = lengthExtrapolation(rp, corpus, schemes, settings, (row) =>
+      post({ type: 'extrapolation-row', row }),
+    );
     post({ type: 'extrapolation', ...result });
   },
   sentence({ words, layer, head, id }) {

@@ -14,6 +14,9 @@ export const MAX_SCHEMES = 5;
 export const ALIBI_HEADS = 8;
 /** T5's bucketing as in the T5 paper's code (32 buckets, max distance 128, both directions). */
 export const T5_VIEW = Object.freeze({ numBuckets: 32, maxDistance: 128, bidirectional: true });
+/** What the T5 column draws, said on the page: not a trained table (t5StandInBiases). */
+export const T5_STAND_IN_TEXT =
+  'Drawn here: a stand-in, not a trained table: 2·exp(−d²/8) for each bucket, d its nearest distance.';
 const FILLER = (index) => `pad${index + 1}`;
 
 export const SCHEME_INFO = {
@@ -25,7 +28,7 @@ export const SCHEME_INFO = {
   t5: {
     name: 'T5 buckets',
     source: 'Raffel et al. 2020 (T5)',
-    what: 'b[bucket(j − i)]: one learned number per bucket; exact buckets near 0, log-spaced to 128.',
+    what: `b[bucket(j − i)]: one learned number per bucket; exact buckets near 0, log-spaced to 128. ${T5_STAND_IN_TEXT}`,
   },
   alibi: {
     name: 'ALiBi',

@@ -1,0 +1,184 @@
+// "Longer than trained" (web/train/length-extrapolation.js, docs/schemes.md §7) in Node on the real
+// WASM module and the shipped corpus: every length predicts the same held-out words; the passages'
+// weighed losses equal one evaluation over all of them; the word-frequency baseline and T5's last
+// bucket recomputed by hand; what the caption says by construction (the learned absolute table's
+// rows past L untouched by training) checked on a trained model; a small run recomputed.
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { createRelPos } from 'relpos-wasm';
+import { UNK_ID, corpusName, decodeCorpus } from '../../web/train/corpus-format.js';
+import { seededRandom } from '../../web/api/seeded-random.js';
+import { nextWordBatch } from '../../web/train/batches.js';
+import {
+  EXTRAPOLATION,
+  evaluationLengths,
+  extrapolationModel,
+  heldOutLosses,
+  heldOutPassages,
+  lengthExtrapolation,
+  t5LastBucketFrom,
+  unigramLoss,
+} from '../../web/train/length-extrapolation.js';
+import { SAME_LOSS, constructionText, longerCaption } from '../../web/train/longer-than-trained.js';
+
+let rp;
+let corpus;
+const s = EXTRAPOLATION;
+const V = s.words + 2;
+beforeAll(async () => {
+  rp = await createRelPos();
+  corpus = decodeCorpus(gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url))));
+});
+
+describe('the held-out words', () => {
+  test('every length predicts the same words, in the same order, with the text before them', () => {
+    const { lengths, batches, counts } = heldOutPassages(corpus, s, V);
+    expect(lengths).toEqual([16, 32, 64, 128]);
+    expect(batches.map((b) => b.length)).toEqual([s.passages, s.passages, s.passages, s.passages]);
+    const longest = lengths.at(-1);
+    for (const [i, n] of lengths.entries()) {
+      for (const batch of batches[i]) {
+        expect(batch.seqLen).toBe(n);
+        expect(batch.batchSize * n).toBe(longest);
+      }
+      // The same targets as the one window of 8L: only the context in each window differs.
+      for (let p = 0; p < s.passages; p += 1) expect(batches[i][p].targets).toEqual(batches[3][p].targets);
+    }
+    // A passage is the held-out text itself, at starts spread evenly: its tokens, and as targets
+    // the next token (−1 for <unk>).
+    const clamp = (id) => (id < V ? id : UNK_ID);
+    for (const p of [0, 5, s.passages - 1]) {
+      const start = Math.floor((p * (corpus.heldOut.length - longest - 1)) / (s.passages - 1));
+      const text = Array.from(corpus.heldOut.subarray(start, start + longest + 1), clamp);
+      expect(Array.from(batches[3][p].tokens)).toEqual(text.slice(0, -1));
+      expect(Array.from(batches[3][p].targets)).toEqual(text.slice(1).map((id) => (id === UNK_ID ? -1 : id)));
+      expect(counts[p]).toBe(text.slice(1).filter((id) => id !== UNK_ID).length);
+    }
+    expect(counts.reduce((a, b) => a + b, 0)).toBeGreaterThan(2000);
+    // docs/schemes.md §7 states the set-up with these numbers.
+    const doc = readFileSync(new URL('../../docs/schemes.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    const words = counts.reduce((a, b) => a + b, 0).toLocaleString('en-US');
+    expect(doc).toContain(`${s.passages} passages of ${longest + 1} words`);
+    expect(doc).toContain(`the same ${words} words (targets that are not \`<unk>\`)`);
+    expect(doc).toContain(`every distance from ${t5LastBucketFrom(rp, s)} on shares the last bucket`);
+  });
+
+  test('the passages’ weighed losses equal one evaluation over all of them', () => {
+    const held = heldOutPassages(corpus, s, V);
+    const model = extrapolationModel(rp, 'shaw', s, V);
+    const wide = rp.createModel({ ...model.config, maxBatchSize: s.passages });
+    const all = held.batches[3];
+    const longest = all[0].seqLen;
+    const tokens = new Int32Array(all.length * longest);
+    const targets = new Int32Array(all.length * longest);
+    all.forEach((b, p) => {
+      tokens.set(b.tokens, p * longest);
+      targets.set(b.targets, p * longest);
+    });
+    const once = wide.evaluate({ tokens, targets, batchSize: all.length, seqLen: longest }).loss;
+    expect(heldOutLosses(model, held)[3]).toBeCloseTo(once, 5);
+    // An untrained model knows nothing: close to ln V at every length.
+    for (const loss of heldOutLosses(model, held)) expect(Math.abs(loss - Math.log(V))).toBeLessThan(0.5);
+    model.dispose();
+    wide.dispose();
+  });
+
+  test('the word-frequency baseline: the held-out targets under the training text’s counts', () => {
+    const held = heldOutPassages(corpus, s, V);
+    const counts = new Map();
+    let total = 0;
+    for (const id of corpus.train) {
+      if (id >= V || id === UNK_ID) continue;
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+      total += 1;
+    }
+    let sum = 0;
+    let n = 0;
+    for (const batch of held.batches[0])
+      for (const t of batch.targets) {
+        if (t < 0) continue;
+        sum -= Math.log(((counts.get(t) ?? 0) + 1) / (total + V));
+        n += 1;
+      }
+    expect(unigramLoss(corpus, held, V)).toBeCloseTo(sum / n, 10);
+  });
+});
+
+describe('what the caption says by construction', () => {
+  test('T5’s last bucket starts where the one-way bucket formula puts it, before L', () => {
+    // T5's one-way buckets (Raffel et al.'s code): exact below numBuckets/2, then logarithmic to maxDistance.
+    const bucket = (d, buckets, maxDistance) => {
+      const exact = buckets / 2;
+      if (d < exact) return d;
+      const log = exact + Math.floor((Math.log(d / exact) / Math.log(maxDistance / exact)) * (buckets - exact));
+      return Math.min(log, buckets - 1);
+    };
+    let first = 0;
+    while (bucket(first, s.numBuckets, s.length) < s.numBuckets - 1) first += 1;
+    expect(t5LastBucketFrom(rp, s)).toBe(first);
+    expect(first).toBeLessThan(s.length);
+    expect(s.maxDistance).toBeLessThan(s.length);
+    const text = constructionText(s, evaluationLengths(s.length), first);
+    expect(text).toContain(`every distance from ${first} on shares the last one`);
+    expect(text).toContain(`clipped at ±${s.maxDistance}`);
+    expect(text).toContain(
+      'training never showed the models sinusoidal positions past 15 and RoPE rotations for distances past 15;',
+    );
+    expect(text).toContain('give every offset up to 127 a value training used');
+    // With k ≥ L Shaw's rows past L are unseen, and the text says so.
+    expect(constructionText({ ...s, maxDistance: 20 }, [16, 128], first)).toContain(
+      'RoPE rotations for distances past 15 and Shaw et al.’s rows for offsets past ±15 (clipped at ±20);',
+    );
+  });
+
+  test('training moves none of the learned absolute table’s rows past L', () => {
+    const model = extrapolationModel(rp, 'absolute', s, V);
+    const before = model.parameters()['position.absolute'];
+    const random = seededRandom(3);
+    for (let step = 0; step < 5; step += 1) {
+      const batch = nextWordBatch(corpus.train, { vocabSize: V, seqLen: s.length, batchSize: s.batchSize, random });
+      model.trainStep(batch, { learningRate: s.learningRate, maxGradNorm: 1 });
+    }
+    const after = model.parameters()['position.absolute'];
+    const d = s.dModel;
+    expect(before.shape).toEqual([8 * s.length, d]);
+    const rows = (data, from, to) => data.slice(from * d, to * d);
+    expect(rows(after.data, s.length, 8 * s.length)).toEqual(rows(before.data, s.length, 8 * s.length));
+    expect(rows(after.data, 0, s.length)).not.toEqual(rows(before.data, 0, s.length));
+    model.dispose();
+  });
+});
+
+describe('a small run', () => {
+  test('the same result from the same seed, every scheme the same data; the caption states its numbers', () => {
+    const small = { steps: 30, passages: 4 };
+    const schemes = ['shaw', 'alibi', 'absolute'];
+    const a = lengthExtrapolation(rp, corpus, schemes, small);
+    const b = lengthExtrapolation(rp, corpus, schemes, small);
+    expect(a.rows.map((r) => r.loss)).toEqual(b.rows.map((r) => r.loss));
+    expect(a.corpus).toBe(corpusName(corpus.header));
+    expect(a.corpus).toBe('English text derived from the World English Bible');
+    // The Shaw row recomputed by hand: the same windows (one generator seeded alike), the same model.
+    const model = extrapolationModel(rp, 'shaw', { ...s, ...small }, V);
+    const random = seededRandom(s.seed);
+    for (let step = 0; step < small.steps; step += 1)
+      model.trainStep(nextWordBatch(corpus.train, { vocabSize: V, seqLen: s.length, batchSize: s.batchSize, random }), {
+        learningRate: s.learningRate,
+        maxGradNorm: 1,
+      });
+    expect(heldOutLosses(model, heldOutPassages(corpus, { ...s, ...small }, V))).toEqual(a.rows[0].loss);
+    model.dispose();
+    const text = longerCaption(a);
+    expect(text).toContain(`trained 30 steps on windows of 16 words of ${a.corpus}`);
+    expect(text).toContain(`knowing only the words’ frequencies gives ${a.unigram.toFixed(2)}`);
+    const best = [...a.rows].sort((x, y) => x.loss[0] - y.loss[0])[0];
+    expect(text).toContain(`losses run from ${best.loss[0].toFixed(2)}`);
+    for (const r of a.rows) {
+      const change = r.loss[3] - r.loss[0];
+      if (Math.abs(change) >= SAME_LOSS)
+        expect(text).toContain(`${change < 0 ? '−' : '+'}${Math.abs(change).toFixed(2)}`);
+    }
+    expect(text).not.toContain('..');
+  });
+});
