@@ -71,7 +71,7 @@ console.log(
 console.log('| claim | this run | the reference |');
 console.log('|---|---|---|');
 for (const c of Object.values(reference)) {
-  const said = new RegExp(`${c.short}: ([^;.]*)`).exec(summary)?.[1] ?? '?';
+  const said = new RegExp(`${c.short}: (.*?)(?:; |\\. Across)`).exec(summary)?.[1] ?? '?';
   console.log(`| ${c.short} | ${said} | holds in ${c.holds} of ${c.of} seeds |`);
 }
 console.log(`summary at the end: ${summary}`);
