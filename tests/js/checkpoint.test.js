@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos, openCheckpoint, biasMass, CheckpointError, SAVED_MODEL_FORMAT } from 'relpos-wasm';
 import { halfToNumber, parseCheckpointHeader } from '../../web/api/checkpoint-file.js';
 import { checkpointCaption, positionTablesJson, tablesFromJson } from '../../web/views/checkpoint-view.js';
+import { sideOf } from '../../web/views/left-right.js';
 
 let rp;
 let dir;
@@ -324,7 +325,31 @@ describe('the saved position tables', () => {
     expect(caption).toContain(
       `head 1, puts ${m.left.toFixed(2)} left, ${m.self.toFixed(2)} on itself, ${m.right.toFixed(2)} right`,
     );
-    const back = [0, 1, 2, 3].filter((h) => biasMass(encoder, h, 64).left > biasMass(encoder, h, 64).right).length;
-    expect(caption).toContain(`leans back (more softmax mass left than right) in ${back} of 4 heads`);
+    // One band for every head: left/right above 1.25 looks back, below 0.8 ahead, else symmetric.
+    const sides = [0, 1, 2, 3].map((h) => {
+      const { left, right } = biasMass(encoder, h, 64);
+      return left > 1.25 * right ? 'back' : left < 0.8 * right ? 'ahead' : 'symmetric';
+    });
+    const n = (side) => sides.filter((x) => x === side).length;
+    expect(caption).toContain(
+      `leans back (left/right softmax mass above 1.25) in ${n('back')} of 4 heads, ahead (below 0.8) in ${n('ahead')}, and is symmetric (0.8–1.25) in ${n('symmetric')}`,
+    );
+  });
+
+  test('an exact tie is symmetric, not leaning back, in the caption as in the training section', () => {
+    // Head 0: the same bias on −1 and +1 (a tie); head 1: e^1 : 1 to the left; head 2: 1 : e^0.1, inside the band.
+    const table = {
+      part: 'encoder',
+      scheme: 'shaw',
+      maxDistance: 1,
+      heads: 3,
+      bidirectional: true,
+      offsets: Int32Array.from([-1, 0, 1]),
+      bias: Float64Array.from([0.39, 0, 0.39, 1, 0, 0, 0, 0, 0.1]),
+    };
+    expect(checkpointCaption([table], 1)).toContain(
+      'leans back (left/right softmax mass above 1.25) in 1 of 3 heads, ahead (below 0.8) in 0, and is symmetric (0.8–1.25) in 2',
+    );
+    expect([0, 1, 2].map((h) => sideOf(biasMass(table, h, 1)))).toEqual(['symmetric', 'back', 'symmetric']);
   });
 });

@@ -1,8 +1,8 @@
 // The verdict rule on constructed attention where the answer is known (web/train/pos-verdicts.js):
 // a head that reads the previous word for every query, or nouns for every query, shows no
 // verb-specific effect although verbs often follow nouns; a head built to be verb-specific does;
-// under a causal mask a claim about following words cannot be tested; the plateau estimate; the
-// summary sentence says what the numbers say.
+// under a causal mask a claim about following words cannot be tested; the summary sentence says what
+// the numbers say, and the head shown by default is the summary's strongest; claims across seeds.
 import { describe, expect, test } from 'vitest';
 import { seededRandom } from '../../web/api/seeded-random.js';
 import { POS_NAMES } from '../../web/train/corpus-format.js';
@@ -10,8 +10,12 @@ import {
   CLAIMS,
   claimTally,
   claimVerdict,
+  claimsAcrossRuns,
+  clearestHead,
   headVerdicts,
-  lossPlateau,
+  RULE,
+  RULE_TEXT,
+  SHOWN_WHEN,
   summariseRun,
 } from '../../web/train/pos-verdicts.js';
 
@@ -167,27 +171,6 @@ describe('verdicts on constructed heads', () => {
   });
 });
 
-describe('the held-out loss plateau', () => {
-  const curve = (steps, f) => steps.map((step) => ({ step, heldOut: f(step) }));
-  test('L∞ of L = L∞ + A/√t, settled within 10 %', () => {
-    const steps = Array.from({ length: 40 }, (_, i) => 25 * (i + 1));
-    const early = lossPlateau(curve(steps.slice(0, 8), (t) => 3 + 20 / Math.sqrt(t)));
-    expect(early.plateau).toBeCloseTo(3, 9);
-    expect(early.settled).toBe(false); // 3 + 20/√200 = 4.41: 47 % above
-    const late = lossPlateau(curve(steps, (t) => 3 + 5 / Math.sqrt(t)));
-    expect(late.plateau).toBeCloseTo(3, 9);
-    expect(late.gap).toBeCloseTo(5 / Math.sqrt(1000) / 3, 9);
-    expect(late.settled).toBe(true);
-  });
-  test('fewer than 4 readings: no estimate; a flat loss is its own plateau', () => {
-    expect(lossPlateau(curve([25, 50, 75], () => 4))).toMatchObject({ settled: false });
-    expect(Number.isNaN(lossPlateau([]).plateau)).toBe(true);
-    const flat = lossPlateau(curve([25, 50, 75, 100, 125, 150], () => 4));
-    expect(flat.plateau).toBeCloseTo(4, 12);
-    expect(flat.settled).toBe(true);
-  });
-});
-
 describe('the summary sentence', () => {
   const verdict = (v, effect = 0, low = -0.01, high = 0.01) => ({ verdict: v, effect, low, high, reason: null });
   const untested = { verdict: 'untestable', reason: 'causal' };
@@ -218,14 +201,14 @@ describe('the summary sentence', () => {
         }),
       ],
     };
-    expect(summariseRun(analysis, { plateau: 3.9, settled: true })).toBe(
-      'Step 1200: layer 0 is neither local nor lopsided (left/right 0.96–1.00) and layer 1 is local and asymmetric, looking back (left/right 2.00–3.50); determiners → following nouns: no head shows a determiner-specific effect; verbs → preceding subjects: 1 of 4 heads show it (strongest layer 1 head 1: +0.081, 95 % interval +0.032 … +0.129).',
+    expect(summariseRun(analysis, { label: 'Step 1200, final' })).toBe(
+      'Step 1200, final: layer 0 is neither local nor lopsided (left/right 0.96–1.00) and layer 1 is local and asymmetric, looking back (left/right 2.00–3.50); determiners → following nouns: no head shows a determiner-specific effect; verbs → preceding subjects: 1 of 4 heads show it (strongest layer 1 head 1: +0.081, 95 % interval +0.032 … +0.129).',
     );
     // Change the numbers: the sentence changes with them.
     analysis.heads[3].right = 0.6;
     analysis.heads[3].verdicts = none;
     analysis.heads[1].verdicts = { ...none, determinerToFollowingNoun: verdict('opposite', -0.1, -0.2, -0.05) };
-    expect(summariseRun(analysis, { plateau: 3.9, settled: false })).toBe(
+    expect(summariseRun(analysis)).toBe(
       'Step 1200, provisional: layer 0 is neither local nor lopsided (left/right 0.96–1.00) and layer 1 is local and mixed (1 looks back, 1 is symmetric; left/right 1.00–3.50); determiners → following nouns: no head shows a determiner-specific effect (1 of 4 show the opposite); verbs → preceding subjects: no head shows a verb-specific effect.',
     );
   });
@@ -259,5 +242,104 @@ describe('the summary sentence', () => {
     expect(s).toBe(
       'Step 300, provisional: layer 0 is local (the causal mask hides every key to the right); determiners → following nouns: cannot be tested with a causal mask; verbs → preceding subjects: no head shows a verb-specific effect.',
     );
+  });
+});
+
+describe('the head shown by default and the summary', () => {
+  const verdict = (v, effect, low, high) => ({ verdict: v, effect, low, high, reason: null });
+  const head = (layer, h, verdicts, offsetWeights = [0.1, 0.2, 0.4, 0.2, 0.1]) => ({
+    layer,
+    head: h,
+    left: 0.4,
+    right: 0.4,
+    near: 0.3,
+    nearUniform: 0.1,
+    offsetWeights,
+    verdicts,
+  });
+  const unclear = verdict('unclear', 0.01, -0.01, 0.03);
+  test('is the strongest head showing a claim, the one the summary names, even when another head has more structure', () => {
+    const heads = [
+      // The most structured head (0.9 on offset +1) shows no claim.
+      head(0, 0, { determinerToFollowingNoun: unclear, verbToPrecedingSubject: unclear }, [0, 0, 0.05, 0.9, 0.05]),
+      head(0, 1, { determinerToFollowingNoun: verdict('shows', 0.05, 0.02, 0.08), verbToPrecedingSubject: unclear }),
+      head(1, 0, { determinerToFollowingNoun: verdict('shows', 0.12, 0.07, 0.17), verbToPrecedingSubject: unclear }),
+      head(1, 1, { determinerToFollowingNoun: unclear, verbToPrecedingSubject: verdict('shows', 0.09, 0.04, 0.14) }),
+    ];
+    const best = clearestHead(heads);
+    expect(best).toEqual({
+      layer: 1,
+      head: 0,
+      claim: 'determinerToFollowingNoun',
+      effect: 0.12,
+      low: 0.07,
+      high: 0.17,
+    });
+    const summary = summariseRun({ step: 1000, causal: false, heads });
+    expect(summary).toContain('determiners → following nouns: 2 of 4 heads show it (strongest layer 1 head 0: +0.120');
+    expect(summary).toContain('verbs → preceding subjects: 1 of 4 heads show it (strongest layer 1 head 1: +0.090');
+    // The shown head shows the claim the summary names it for.
+    expect(heads.find((h) => h.layer === best.layer && h.head === best.head).verdicts[best.claim].verdict).toBe(
+      'shows',
+    );
+  });
+  test('with no head showing a claim, the head with the largest weight on one offset other than 0', () => {
+    const heads = [
+      head(0, 0, { determinerToFollowingNoun: unclear, verbToPrecedingSubject: unclear }, [0, 0.7, 0.3, 0, 0]),
+      head(0, 1, { determinerToFollowingNoun: unclear, verbToPrecedingSubject: unclear }, [0, 0, 0.95, 0.05, 0]),
+    ];
+    expect(clearestHead(heads)).toEqual({ layer: 0, head: 0, offset: -1, weight: 0.7 });
+  });
+});
+
+describe('the rule in words', () => {
+  test("the rule and the figure of effects over training state the rule's own constants", () => {
+    for (const text of [RULE_TEXT, SHOWN_WHEN]) {
+      expect(text).toContain(`at least ${RULE.minRatio}×`);
+      expect(text).toContain(`${RULE.minEffect}`);
+    }
+    expect(SHOWN_WHEN).toBe(
+      'a head shows a claim where the band lies wholly above 0, the claimed queries put at least 1.5× the other words’ weight there and the difference is at least 0.03 (the rule under the claims’ table)',
+    );
+    expect(RULE_TEXT).toContain('95 % bootstrap interval of that difference (300 resamples');
+    expect(RULE_TEXT).toContain('with fewer than 20 claimed queries');
+  });
+  test('a band above 0 is not enough: +0.052 [+0.024, +0.079] with a ratio under 1.5 does not show it', () => {
+    // One claimed query per window puts 0.052 more than the others, who put 0.12 (ratio 1.43).
+    const tallies = Array.from({ length: 40 }, (_, w) => {
+      const jitter = ((w % 5) - 2) * 0.01;
+      return {
+        queries: 1,
+        claimedSum: [0.172 + jitter, 0, 0],
+        claimedPairs: [1, 0, 0],
+        otherSum: [0.12 * 10, 0, 0],
+        otherPairs: [10, 0, 0],
+      };
+    });
+    const v = claimVerdict(tallies, CLAIMS.determinerToFollowingNoun);
+    expect(v.low).toBeGreaterThan(0);
+    expect(v.effect).toBeCloseTo(0.052, 9);
+    expect(v.ratio).toBeLessThan(RULE.minRatio);
+    expect(v.verdict).toBe('unclear');
+  });
+});
+
+describe('claims across seeds', () => {
+  const run = (det, verb) => ({
+    heads: [
+      { verdicts: { determinerToFollowingNoun: { verdict: det[0] }, verbToPrecedingSubject: { verdict: verb[0] } } },
+      { verdicts: { determinerToFollowingNoun: { verdict: det[1] }, verbToPrecedingSubject: { verdict: verb[1] } } },
+    ],
+  });
+  test('a claim holds in a seed when one of its heads shows it', () => {
+    const runs = [
+      run(['shows', 'unclear'], ['unclear', 'unclear']),
+      run(['shows', 'shows'], ['opposite', 'unclear']),
+      run(['unclear', 'unclear'], ['unclear', 'shows']),
+    ];
+    expect(claimsAcrossRuns(runs)).toEqual({
+      determinerToFollowingNoun: { holds: 2, opposite: 0, of: 3, short: 'determiners → following nouns' },
+      verbToPrecedingSubject: { holds: 1, opposite: 1, of: 3, short: 'verbs → preceding subjects' },
+    });
   });
 });

@@ -10,6 +10,7 @@
 // (resampled with the project's seeded generator). Pure: no DOM; runs in the worker and in Node.
 import { seededRandom } from '../api/seeded-random.js';
 import { POS_NAMES } from './corpus-format.js';
+import { SYMMETRIC_BAND, sideOf } from '../views/left-right.js';
 
 /** The claims, by part-of-speech names (the corpus format's names); offsets j − i. */
 export const CLAIMS = Object.freeze({
@@ -61,8 +62,10 @@ export const RULE = Object.freeze({
   resamples: 300,
   seed: 23,
 });
-export const RULE_TEXT =
-  'A head shows a claim when the claimed queries put at least 1.5× the weight, and at least 0.03 more, than queries of every other part of speech put on the same kind of word at the same offsets, and the 95 % bootstrap interval of that difference (300 resamples of the held-out windows) lies wholly above 0; it shows the opposite when the interval lies wholly below 0, the ratio is at most 1/1.5 and the difference at most −0.03; with fewer than 20 claimed queries, or under a causal mask for a claim about following words, the claim cannot be tested.';
+const percent = Math.round(100 * RULE.level);
+export const RULE_TEXT = `A head shows a claim when the claimed queries put at least ${RULE.minRatio}× the weight, and at least ${RULE.minEffect} more, than queries of every other part of speech put on the same kind of word at the same offsets, and the ${percent} % bootstrap interval of that difference (${RULE.resamples} resamples of the held-out windows) lies wholly above 0; it shows the opposite when the interval lies wholly below 0, the ratio is at most 1/${RULE.minRatio} and the difference at most −${RULE.minEffect}; with fewer than ${RULE.minQueries} claimed queries, or under a causal mask for a claim about following words, the claim cannot be tested.`;
+/** Where a claim counts as shown, in a few words (the figures of effects over training say it). */
+export const SHOWN_WHEN = `a head shows a claim where the band lies wholly above 0, the claimed queries put at least ${RULE.minRatio}× the other words’ weight there and the difference is at least ${RULE.minEffect} (the rule under the claims’ table)`;
 
 /** A claim with its part-of-speech codes (indices into `posNames`). */
 function resolve(claim, posNames) {
@@ -217,44 +220,7 @@ export function headVerdicts(windowTallies, { causal = false, rule = RULE, claim
   );
 }
 
-/**
- * The held-out loss's plateau, estimated as L∞ of a least-squares fit L(t) = L∞ + A/√t to the
- * last half of the readings (at least 4, at steps > 0); settled when the latest loss is within
- * 10 % of it. losses: [{ step, heldOut }]. Returns { plateau, latest, gap, settled } (plateau
- * NaN and settled false with fewer readings).
- */
-export function lossPlateau(losses, { within = 0.1 } = {}) {
-  const points = losses.filter((p) => p.step > 0 && Number.isFinite(p.heldOut));
-  const latest = points.at(-1)?.heldOut ?? NaN;
-  if (points.length < 4) return { plateau: NaN, latest, gap: NaN, settled: false };
-  const fit = points.slice(Math.floor(points.length / 2));
-  const xs = fit.map((p) => 1 / Math.sqrt(p.step));
-  const ys = fit.map((p) => p.heldOut);
-  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
-  let sxy = 0;
-  let sxx = 0;
-  xs.forEach((x, i) => {
-    sxy += (x - mx) * (ys[i] - my);
-    sxx += (x - mx) * (x - mx);
-  });
-  const slope = sxx > 0 ? sxy / sxx : 0;
-  // A loss that no longer falls (slope ≤ 0) has reached its plateau: the mean of the fitted half.
-  const plateau = Math.max(0, slope > 0 ? my - slope * mx : my);
-  const gap = plateau > 0 ? (latest - plateau) / plateau : Infinity;
-  return { plateau, latest, gap, settled: gap <= within };
-}
-
-/** The left/right mass ratios a head counts as symmetric within (docs/verdicts.md): 0.8 to 1.25. */
-export const SYMMETRIC_BAND = Object.freeze({ low: 0.8, high: 1.25 });
-
-/** How a head's attention splits left and right: 'back', 'ahead' or 'symmetric' (SYMMETRIC_BAND). */
-export function sideOf(head) {
-  const ratio = head.right > 0 ? head.left / head.right : Infinity;
-  if (ratio > SYMMETRIC_BAND.high) return 'back';
-  if (ratio < SYMMETRIC_BAND.low) return 'ahead';
-  return 'symmetric';
-}
+export { SYMMETRIC_BAND, sideOf };
 
 const signed = (v) => `${v < 0 ? '−' : '+'}${Math.abs(v).toFixed(3)}`;
 const list = (items) => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
@@ -263,9 +229,10 @@ const list = (items) => (items.length <= 1 ? items.join('') : `${items.slice(0, 
  * One sentence over the whole model, from the numbers: each layer's side (every head's
  * left/right ratio), whether its heads are local (near weight ≥ 2× uniform's there), and for the
  * handbook's two claims which heads show them. analysis: { step, causal, heads: [{ layer, head,
- * left, right, near, nearUniform, verdicts }] }; plateau: lossPlateau's result.
+ * left, right, near, nearUniform, verdicts }] }; label: what the sentence opens with (default
+ * "Step N, provisional": a reading before the run's end).
  */
-export function summariseRun(analysis, plateau = null) {
+export function summariseRun(analysis, { label = `Step ${analysis.step}, provisional` } = {}) {
   const { heads, causal } = analysis;
   const layers = [...new Set(heads.map((h) => h.layer))];
   const layerParts = layers.map((layer) => {
@@ -307,25 +274,46 @@ export function summariseRun(analysis, plateau = null) {
           const opposite = v.filter((x) => x.v.verdict === 'opposite').length;
           return `${claim.short}: no head shows a ${claim.query}-specific effect${opposite ? ` (${opposite} of ${heads.length} show the opposite)` : ''}`;
         }
-        const best = showing.reduce((a, b) => (b.v.effect > a.v.effect ? b : a));
+        const best = strongestShowing(heads, name);
         return `${claim.short}: ${showing.length} of ${heads.length} heads show it (strongest layer ${best.h.layer} head ${best.h.head}: ${signed(best.v.effect)}, 95 % interval ${signed(best.v.low)} … ${signed(best.v.high)})`;
       })
     : [];
-  const when =
-    plateau && Number.isFinite(plateau.plateau)
-      ? plateau.settled
-        ? `Step ${analysis.step}`
-        : `Step ${analysis.step}, provisional`
-      : `Step ${analysis.step}, provisional`;
-  const sentence = `${when}: ${list(layerParts)}${causal ? ' (the causal mask hides every key to the right)' : ''}`;
+  const sentence = `${label}: ${list(layerParts)}${causal ? ' (the causal mask hides every key to the right)' : ''}`;
   return claimParts.length ? `${sentence}; ${claimParts.join('; ')}.` : `${sentence}.`;
 }
 
+/** The head showing a claim with the largest effect: { h, v } (its verdict), or null if none shows it. */
+export function strongestShowing(heads, name) {
+  let best = null;
+  for (const h of heads) {
+    const v = h.verdicts?.[name];
+    if (v?.verdict === 'shows' && (!best || v.effect > best.v.effect)) best = { h, v };
+  }
+  return best;
+}
+
 /**
- * The head with the clearest learned structure: the largest mean weight on one offset other than
- * 0 (offsetWeights, over held-out queries). Returns { layer, head, offset, weight }.
+ * The head the section shows until the reader picks one: the head with the clearest effect on the
+ * handbook's claims, that is the strongest head showing one (the summary's "strongest", so the two
+ * never disagree; of two claims, the larger effect); if no head shows either, the head with the
+ * clearest learned structure, the largest mean weight on one offset other than 0 (offsetWeights).
+ * Returns { layer, head, claim, effect, low, high } or { layer, head, offset, weight }.
  */
 export function clearestHead(heads) {
+  let shown = null;
+  for (const name of HANDBOOK_CLAIMS) {
+    const best = strongestShowing(heads, name);
+    if (best && (!shown || best.v.effect > shown.effect))
+      shown = {
+        layer: best.h.layer,
+        head: best.h.head,
+        claim: name,
+        effect: best.v.effect,
+        low: best.v.low,
+        high: best.v.high,
+      };
+  }
+  if (shown) return shown;
   let best = null;
   for (const h of heads) {
     const k = (h.offsetWeights.length - 1) / 2;
@@ -334,4 +322,19 @@ export function clearestHead(heads) {
     });
   }
   return best;
+}
+
+/**
+ * For each of the handbook's claims, over several runs (seeds) of one model, each { heads } with
+ * verdicts: in how many some head shows it (the claim holds in that run) and in how many some head
+ * shows the opposite. Returns { [claim]: { holds, opposite, of, short } }.
+ */
+export function claimsAcrossRuns(runs) {
+  const count = (name, verdict) => runs.filter((r) => r.heads.some((h) => h.verdicts[name].verdict === verdict)).length;
+  return Object.fromEntries(
+    HANDBOOK_CLAIMS.map((name) => [
+      name,
+      { holds: count(name, 'shows'), opposite: count(name, 'opposite'), of: runs.length, short: CLAIMS[name].short },
+    ]),
+  );
 }

@@ -1,7 +1,8 @@
 // The training section's controls: task and model-size menus, Train / Pause / Reset, the status
 // line and the message line, and the model files' buttons. Builds the DOM and says what is shown;
 // what the buttons do is the section's (train-section.js).
-import { el, fmt, grouped } from './train-dom.js';
+import { el, fmt, grouped, pct, signed } from './train-dom.js';
+import { CRITERION } from './run-end.js';
 import { PRESETS, TASKS } from './train-session.js';
 
 export function buildControls(doc, { task, preset }) {
@@ -86,12 +87,25 @@ export function buildControls(doc, { task, preset }) {
       message.textContent = text ?? '';
       message.classList.toggle('ok', ok);
     },
-    /** The status line and the buttons for { steps, rate, running, ready, heldOut }. */
-    show({ steps, rate, running, ready, heldOut }) {
+    /**
+     * The status line and the buttons for { steps, budget, rate, running, ready, heldOut, end }: a
+     * run that has ended (run-end.js) says why, and trains no further until Reset.
+     */
+    show({ steps, budget, rate, running, ready, heldOut, end }) {
       const r = rate ? `${rate.toFixed(1)} steps/s` : '– steps/s';
-      status.textContent = `step ${steps} · ${r} · held-out loss ${heldOut !== undefined ? fmt(heldOut) : '–'}${running ? ' · training' : ''}`;
-      trainButton.disabled = running || !ready;
+      const of = budget ? ` of ${budget}` : '';
+      status.textContent = `step ${steps}${of} · ${r} · held-out loss ${heldOut !== undefined ? fmt(heldOut) : '–'}${running ? ' · training' : ''}${end ? ` · ${endText(end)}` : ''}`;
+      trainButton.disabled = running || !ready || Boolean(end);
       pauseButton.disabled = !running;
     },
   };
+}
+
+/** Why a run ended, in words: the criterion reached, or its step budget. */
+export function endText({ steps, reason, gap }) {
+  if (reason === 'criterion')
+    return `ended at step ${steps}: held-out loss within ${pct(CRITERION.within)} of the reference run’s (${signed(100 * gap, 1)} %)`;
+  return Number.isFinite(gap)
+    ? `ended at its step budget (${steps} steps), ${signed(100 * gap, 1)} % from the reference run’s held-out loss`
+    : `ended at its step budget (${steps} steps)`;
 }

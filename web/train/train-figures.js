@@ -6,9 +6,11 @@ import { AttentionFigure } from '../figures/attention-figure.js';
 import { PANELS } from '../views/panels.js';
 import { el, fmt, pct, signed } from './train-dom.js';
 import { SERIES_COLOURS, drawHistory, drawLines } from './train-plots.js';
-import { PROFILE_POS } from './train-session.js';
 import { POS_NAMES } from './corpus-format.js';
-import { CLAIMS, RULE_TEXT, summariseRun } from './pos-verdicts.js';
+import { CLAIMS, RULE_TEXT, SHOWN_WHEN, summariseRun } from './pos-verdicts.js';
+import { acrossSeedsText, convergenceText } from './reference.js';
+import { CRITERION } from './run-end.js';
+import { HELD_OUT_WINDOWS, PROFILE_POS, READINGS, SCHEDULE } from './train-session.js';
 
 export const DEFAULT_SENTENCE = 'the old man saw a small dog in the park';
 
@@ -117,9 +119,30 @@ export function buildFigures(doc) {
       { label: 'training', x: L.map((p) => p.step), y: L.map((p) => p.train) },
       { label: 'held-out', x: L.map((p) => p.step), y: L.map((p) => p.heldOut) },
     ];
+    const ref = state.reference;
+    const shown = ref && ref.seeds[0];
+    const last = Math.max(L.at(-1)?.step ?? 1, shown ? shown.steps : 0);
+    const xs = [L[0]?.step ?? 0, last];
+    if (ref) {
+      series.push(
+        {
+          label: `reference run, seed ${shown.seed} (held-out)`,
+          x: shown.curve.map((p) => p.step),
+          y: shown.curve.map((p) => p.heldOut),
+          colour: SERIES_COLOURS[3],
+          dashed: true,
+        },
+        {
+          label: `the run ends at ${(ref.heldOut * (1 + CRITERION.within)).toFixed(2)}`,
+          x: xs,
+          y: [ref.heldOut * (1 + CRITERION.within), ref.heldOut * (1 + CRITERION.within)],
+          colour: SERIES_COLOURS[4],
+          dashed: true,
+        },
+      );
+    }
     const b = state.baselines;
     if (b) {
-      const xs = L.length ? [L[0].step, L.at(-1).step] : [0, 1];
       series.push(
         { label: `ln V = ${b.uniform.toFixed(2)}`, x: xs, y: [b.uniform, b.uniform], colour: '#888', dashed: true },
         {
@@ -178,7 +201,7 @@ export function buildFigures(doc) {
       maxDistance: state.config.maxDistance,
       titles: indices.map((i) => `head ${state.analysis.heads[i].head}`),
     });
-    history.caption.textContent = `Layer ${state.layer}: each row is one reading of the mean profile above (every 100 steps, first at the top), each column an offset; blue below 0, red above, on one scale to ±${m.toFixed(2)}. A head that learns to prefer nearby words shows red (a positive bias) near offset 0 growing down the rows.`;
+    history.caption.textContent = `Layer ${state.layer}: each row is one reading of the run’s mean profile (every ${READINGS.heads} steps, first at the top${state.history.length ? '' : '; none yet: the rows grow as a run trains'}), each column an offset; blue below 0, red above, on one scale to ±${m.toFixed(2)}. A head that learns to prefer nearby words shows red (a positive bias) near offset 0 growing down the rows.`;
   };
 
   const drawAsymmetry = (state) => {
@@ -246,7 +269,7 @@ export function buildFigures(doc) {
     });
     claimsTable.replaceChildren(
       el(doc, 'caption', {
-        text: `The handbook’s claims, tested on layer ${state.layer}, head ${state.head} (held-out, step ${state.analysis.step}${state.plateau?.settled ? '' : ', provisional'})`,
+        text: `The handbook’s claims, tested on layer ${state.layer}, head ${state.head} (held-out; ${readingLabel(state)})`,
       }),
       el(doc, 'thead', {}, [
         el(
@@ -291,11 +314,14 @@ export function buildFigures(doc) {
           })
           .join('; ')
       : '';
-    moved.caption.textContent = `Layer ${state.layer}, head ${state.head}: at each reading (every 100 steps), each claim’s difference between the claimed queries’ weight and other words’ weight there (line), with its 95 % bootstrap interval (band); a claim is shown where the band lies above 0. ${story}.`;
+    moved.caption.textContent = `Layer ${state.layer}, head ${state.head}: at each reading of the run (every ${READINGS.heads} steps), each claim’s difference between the claimed queries’ weight and other words’ weight there (line), with its 95 % bootstrap interval (band); ${SHOWN_WHEN}. ${story ? `${story}.` : 'No run yet: the lines grow as one trains.'}`;
   };
 
   const drawSummary = (state) => {
-    summary.textContent = summariseRun(state.analysis, state.plateau);
+    const label = readingLabel(state);
+    const said = summariseRun(state.analysis, { label: label[0].toUpperCase() + label.slice(1) });
+    const showAcross = state.reference && (state.showing === 'reference' || state.end);
+    summary.textContent = showAcross ? `${said} ${acrossSeedsText(state.reference)}` : said;
     summary.hidden = false;
   };
 
@@ -323,38 +349,67 @@ export function buildFigures(doc) {
   };
 }
 
-/** The loss figure's caption: the baselines and the plateau's estimate. */
+/**
+ * What the drawn reading is: the reference run's (a seed, its steps), the live run's end
+ * (reached the criterion, or its step budget), or a provisional reading during the run.
+ */
+export function readingLabel(state) {
+  const a = state.analysis;
+  if (state.showing === 'reference')
+    return `the reference run (${state.reference.seeds.every((s) => s.converged) ? 'converged' : 'not converged'}), seed ${a.seed} of ${state.reference.seeds.length}, step ${a.step}`;
+  if (state.end && state.end.steps === a.step)
+    return state.end.reason === 'criterion'
+      ? `step ${a.step}, final: the run’s end, within ${pct(CRITERION.within)} of the reference’s held-out loss`
+      : `step ${a.step}, the run’s end at its step budget`;
+  return `step ${a.step}, provisional`;
+}
+
+/** The loss figure's caption: the baselines, the schedule and when the run ends. */
 export function lossCaption(state) {
   const b = state.baselines;
   const V = state.config?.vocabSize;
   const parts = [
-    'Mean cross-entropy (nats) of the task’s targets: training (mean of the last 25 batches) and held-out (64 fixed windows of held-out documents).',
+    `Mean cross-entropy (nats) of the task’s targets: training (mean of the last ${READINGS.loss} batches) and held-out (${HELD_OUT_WINDOWS} fixed windows of held-out documents).`,
   ];
   if (b && V)
     parts.push(
       `Dashed: ln V = ln ${V} = ${b.uniform.toFixed(2)}, what a model that knows nothing scores (every id equally likely), and ${b.unigram.toFixed(2)}, the unigram entropy of the training targets (a model that knows only how often each word is).`,
     );
-  const p = state.plateau;
-  if (p && Number.isFinite(p.plateau))
+  if (state.budget)
     parts.push(
-      `Plateau estimated at ${p.plateau.toFixed(2)} (L∞ of a least-squares fit L = L∞ + A/√step to the last half of the held-out readings); the latest is ${(100 * p.gap).toFixed(1)} % above it, so the verdicts are ${p.settled ? 'final (within 10 %)' : 'provisional (until within 10 %)'}.`,
+      `The learning rate rises over the first ${SCHEDULE.warmup} steps, then falls along half a cosine to ${pct(SCHEDULE.floor)} of its peak at the run’s budget of ${state.budget} steps.`,
     );
-  else parts.push('The verdicts stay provisional until four held-out readings allow the plateau to be estimated.');
+  const ref = state.reference;
+  if (ref)
+    parts.push(
+      `The run ends when its held-out loss is within ${pct(CRITERION.within)} of the reference run’s, ${ref.heldOut.toFixed(3)} (the mean over ${ref.seeds.length} seeds of this model trained for ${ref.convergence.steps} steps: npm run train:reference; seed ${ref.seeds[0].seed}’s curve dashed; ${convergenceText(ref)}), so at ${(ref.heldOut * (1 + CRITERION.within)).toFixed(3)} or below, or at its step budget, whichever comes first; until then the verdicts are provisional.`,
+    );
+  else
+    parts.push(
+      'The run ends at its step budget (no reference run for this task, size or corpus); until then the verdicts are provisional.',
+    );
+  if (state.end) parts.push(`This run ${endSentence(state.end)}.`);
   return parts.join(' ');
 }
+
+const endSentence = ({ steps, reason, gap }) =>
+  reason === 'criterion'
+    ? `reached it at step ${steps} (${signed(100 * gap, 1)} % from the reference’s loss)`
+    : `stopped at its step budget, step ${steps}${Number.isFinite(gap) ? `, ${signed(100 * gap, 1)} % from the reference’s loss` : ''}`;
 
 /**
  * The part-of-speech figure's caption: what this head shows for the handbook's two claims under
  * the rule (pos-verdicts.js), in words and numbers.
  */
-export function claimsCaption(h, { layer, head, analysis, plateau, corpus }) {
+export function claimsCaption(h, state) {
+  const { layer, head, corpus } = state;
   const say = (name, what) => {
     const v = h.verdicts[name];
     if (v.verdict === 'untestable') return `${what}: this head ${verdictText(v)}.`;
     return `${what}: this head ${verdictText(v)} — ${fmt(v.claimed)} of their attention on those words against ${fmt(v.baseline)} from other words at the same offsets (difference ${signed(v.effect)}, 95 % interval ${signed(v.low)} … ${signed(v.high)}).`;
   };
   return [
-    `Layer ${layer}, head ${head}, step ${analysis.step}${plateau?.settled ? '' : ' (provisional: the held-out loss is not yet within 10 % of its plateau)'}: for each part of speech of the query, the mean combined weight at each offset over the held-out windows (count of queries in brackets).`,
+    `Layer ${layer}, head ${head}, ${readingLabel(state)}: for each part of speech of the query, the mean combined weight at each offset over the held-out windows (count of queries in brackets).`,
     say('determinerToFollowingNoun', 'The handbook says determiners attend to following nouns'),
     say('verbToPrecedingSubject', 'It says verbs attend to preceding subjects'),
     `Coarse parts of speech${corpus?.tagger ? ` from ${corpus.tagger}` : ''}; a noun or pronoun within three words before a verb stands in for its subject.`,

@@ -9,9 +9,10 @@ import { TRAIN_CSS } from './train-css.js';
 import { buildControls } from './train-controls.js';
 import { buildFigures } from './train-figures.js';
 import { createTrainClient } from './train-client.js';
-import { el, fmt } from './train-dom.js';
+import { el, fmt, signed } from './train-dom.js';
 import { DEFAULT_RUN } from './train-session.js';
-import { clearestHead, lossPlateau } from './pos-verdicts.js';
+import { CLAIMS, clearestHead } from './pos-verdicts.js';
+import { referenceAnalysis, referenceFor } from './reference.js';
 import { modelFileTooLarge } from './model-files.js';
 import { startTrainWorker } from './start-train-worker.js';
 import { mountCheckpointEntry } from './checkpoint-entry.js';
@@ -55,7 +56,12 @@ export function mountTrainSection(
     config: null,
     handbookProfile: null,
     baselines: null,
-    plateau: null,
+    /** The reference run for this run (reference.js), or null; showing: 'reference' or 'live'. */
+    reference: null,
+    showing: 'live',
+    /** The run's step budget, and its end once reached (run-end.js: { steps, reason, target, gap }). */
+    budget: 0,
+    end: null,
     task,
     layer: 0,
     head: 0,
@@ -136,10 +142,12 @@ export function mountTrainSection(
   const followClearest = () => {
     const best = clearestHead(state.analysis.heads);
     if (!best) return;
-    const say = `${best.weight.toFixed(2)} of its weight, on average, on offset ${best.offset < 0 ? '−' : '+'}${Math.abs(best.offset)}`;
+    const say = best.claim
+      ? `the clearest effect on a handbook claim: ${CLAIMS[best.claim].short}, difference ${signed(best.effect)}, 95 % interval ${signed(best.low)} … ${signed(best.high)}`
+      : `no head shows a handbook claim; the clearest learned structure: ${best.weight.toFixed(2)} of its weight, on average, on offset ${best.offset < 0 ? '−' : '+'}${Math.abs(best.offset)}`;
     figures.chosen.textContent = state.chosenByReader
-      ? `The clearest structure now: layer ${best.layer}, head ${best.head} (${say}).`
-      : `Showing layer ${best.layer}, head ${best.head}: the clearest learned structure (${say}); choose another above.`;
+      ? `The default head: layer ${best.layer}, head ${best.head} (${say}).`
+      : `Showing layer ${best.layer}, head ${best.head}: ${say}; choose another above.`;
     if (state.chosenByReader) return;
     state.layer = best.layer;
     state.head = best.head;
@@ -165,8 +173,18 @@ export function mountTrainSection(
       state.losses = [];
       state.history = [];
       state.verdictHistory = [];
-      state.plateau = null;
+      state.end = null;
+      delete lab.dataset.ended;
+      state.budget = data.budget;
       state.steps = data.steps;
+      state.reference = referenceFor(data);
+      // A fresh model of the default run opens on the reference run's readings, until trained.
+      state.showing = state.reference && data.steps === 0 && !data.loaded ? 'reference' : 'live';
+      if (state.showing === 'reference') {
+        state.analysis = referenceAnalysis(state.reference);
+        followClearest();
+        drawProfiles();
+      }
       fillSelectors();
       for (const b of [resetButton, saveJson, saveNpz]) b.disabled = false;
       setRunning(latest ? false : state.running);
@@ -188,7 +206,7 @@ export function mountTrainSection(
       state.steps = data.steps;
       if (data.stepsPerSecond) state.rate = data.stepsPerSecond;
       state.losses.push({ step: data.steps, train: data.trainLoss, heldOut: data.heldOutLoss });
-      state.plateau = lossPlateau(state.losses);
+      state.gap = data.end.gap;
       figures.drawLoss(state);
       showStatus();
     },
@@ -200,8 +218,20 @@ export function mountTrainSection(
       state.steps = data.steps;
       showStatus();
     },
+    ended(data) {
+      state.end = data;
+      lab.dataset.ended = data.reason;
+      lab.dataset.endStep = String(data.steps);
+      setRunning(false);
+      figures.drawLoss(state);
+    },
     analysis(data) {
+      // The untrained model's reading does not replace the reference's.
+      if (state.showing === 'reference' && data.step === 0) return;
+      state.showing = 'live';
       state.analysis = data;
+      // The run's last reading carries its end: drawn as final at once.
+      if (data.ended) state.end = data.ended;
       state.readings += 1;
       lab.dataset.readings = String(state.readings);
       state.history = thinned([
@@ -255,7 +285,11 @@ export function mountTrainSection(
         { progressive: true },
       );
       const unknown = data.seen.filter((w) => w === '<unk>').length;
-      figures.sentenceCaption.textContent = `Layer ${data.layer}, head ${data.head} of the model as it is now (step ${state.steps}), on your words${unknown ? ` (${unknown} not in its ${state.config.vocabSize - 2}-word vocabulary, marked *: it sees <unk> there)` : ''}. The page’s panels 1–6, with the trained queries, keys, values and tables.`;
+      const untrained =
+        state.showing === 'reference'
+          ? ', untrained: the figures above are the reference run’s until you press Train'
+          : '';
+      figures.sentenceCaption.textContent = `Layer ${data.layer}, head ${data.head} of the model as it is now (step ${state.steps}${untrained}), on your words${unknown ? ` (${unknown} not in its ${state.config.vocabSize - 2}-word vocabulary, marked *: it sees <unk> there)` : ''}. The page’s panels 1–6, with the trained queries, keys, values and tables.`;
       drawnAll.then(() => {
         if (data.id === state.sentenceId) lab.dataset.sentenceDrawn = String(data.id);
       });
@@ -283,7 +317,7 @@ export function mountTrainSection(
   trainButton.addEventListener('click', () => {
     setMessage(null);
     setRunning(true);
-    client.command({ type: 'train' });
+    client.command({ type: 'train', referenceLoss: state.reference?.heldOut ?? NaN });
   });
   pauseButton.addEventListener('click', () => {
     setRunning(false);

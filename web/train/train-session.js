@@ -16,7 +16,10 @@ export const TASKS = Object.freeze({
   copy: { label: 'copy-offset (synthetic)', causal: false },
 });
 
-/** Model sizes: words in the vocabulary (plus <mask>, <unk>), width, heads, layers, batch. */
+/**
+ * Model sizes: words in the vocabulary (plus <mask>, <unk>), width, heads, layers, batch, and the
+ * step budget of a run (the learning-rate schedule's length: a run ends there at the latest).
+ */
 export const PRESETS = Object.freeze({
   tiny: {
     label: 'tiny: 500-word vocabulary, d 32, 2 heads, 1 layer',
@@ -26,6 +29,7 @@ export const PRESETS = Object.freeze({
     layers: 1,
     ffnWidth: 64,
     batchSize: 16,
+    steps: 600,
   },
   small: {
     label: 'small: 3000-word vocabulary, d 64, 4 heads, 2 layers',
@@ -35,6 +39,7 @@ export const PRESETS = Object.freeze({
     layers: 2,
     ffnWidth: 128,
     batchSize: 32,
+    steps: 1200,
   },
   large: {
     label: 'large: 3000-word vocabulary, d 128, 4 heads, 2 layers',
@@ -44,6 +49,7 @@ export const PRESETS = Object.freeze({
     layers: 2,
     ffnWidth: 256,
     batchSize: 32,
+    steps: 1200,
   },
 });
 export const DEFAULT_RUN = Object.freeze({ task: 'masked', preset: 'small', seed: 1 });
@@ -52,7 +58,26 @@ export const SEQ_LEN = 32;
 export const MAX_DISTANCE = 8;
 /** Copy-offset: tokens from 16 symbols, the target at i is the token at i + COPY_OFFSET. */
 export const COPY = Object.freeze({ vocabSize: 16, offset: -2 });
+/** Adam's settings; learningRate is the schedule's peak. */
 export const ADAM = Object.freeze({ learningRate: 2e-3, maxGradNorm: 1 });
+/**
+ * The learning-rate schedule: a linear warm-up over `warmup` steps to the peak, then half a cosine
+ * down to `floor` × the peak at the run's step budget, and the floor after it.
+ */
+export const SCHEDULE = Object.freeze({ warmup: 100, floor: 0.05 });
+
+/** The learning rate of the step that follows `steps` steps, in a run of `budget` steps. */
+export function learningRateAt(
+  steps,
+  budget,
+  { peak = ADAM.learningRate, warmup = SCHEDULE.warmup, floor = SCHEDULE.floor } = {},
+) {
+  if (steps < warmup) return (peak * (steps + 1)) / warmup;
+  const done = Math.min(1, (steps - warmup) / Math.max(1, budget - warmup));
+  return peak * (floor + ((1 - floor) * (1 + Math.cos(Math.PI * done))) / 2);
+}
+/** While training: the held-out loss (and whether the run has ended) every `loss` steps, what the heads learned every `heads` steps. */
+export const READINGS = Object.freeze({ loss: 25, heads: 200 });
 /** Held-out windows: for the loss, and ANALYSIS_WINDOWS for what the heads learned and the verdicts. */
 export const HELD_OUT_WINDOWS = 64;
 export const ANALYSIS_WINDOWS = 96;
@@ -65,7 +90,18 @@ const MAX_SEED = 2 ** 32 - 1;
 
 export class TrainSession {
   /** rp: a createRelPos() instance; corpus: decodeCorpus()'s result (not needed for copy). */
-  constructor(rp, corpus, { task = DEFAULT_RUN.task, preset = DEFAULT_RUN.preset, seed = DEFAULT_RUN.seed } = {}) {
+  /** budget: the run's step budget (default: the preset's); peak: the schedule's peak learning rate. */
+  constructor(
+    rp,
+    corpus,
+    {
+      task = DEFAULT_RUN.task,
+      preset = DEFAULT_RUN.preset,
+      seed = DEFAULT_RUN.seed,
+      budget = PRESETS[preset]?.steps,
+      peak = ADAM.learningRate,
+    } = {},
+  ) {
     if (!Object.hasOwn(TASKS, task)) throw new RangeError(`TrainSession: unknown task ${JSON.stringify(task)}`);
     if (!Object.hasOwn(PRESETS, preset)) throw new RangeError(`TrainSession: unknown preset ${JSON.stringify(preset)}`);
     if (task !== 'copy' && !corpus) throw new TypeError('TrainSession: the corpus is needed for this task');
@@ -74,6 +110,8 @@ export class TrainSession {
     this.task = task;
     this.preset = preset;
     this.seed = seed;
+    this.budget = budget;
+    this.peak = peak;
     const p = PRESETS[preset];
     this.vocabSize = task === 'copy' ? COPY.vocabSize : Math.min(p.words, corpus.header.words.length - 2) + 2;
     this.batchSize = p.batchSize;
@@ -123,9 +161,14 @@ export class TrainSession {
     });
   }
 
-  /** One Adam step; returns the training loss (before the step). */
+  /** The learning rate of the next step (SCHEDULE). */
+  get learningRate() {
+    return learningRateAt(this.model.steps, this.budget, { peak: this.peak });
+  }
+
+  /** One Adam step at the schedule's rate; returns the training loss (before the step). */
   step() {
-    return this.model.trainStep(this.batch(), ADAM).loss;
+    return this.model.trainStep(this.batch(), { ...ADAM, learningRate: this.learningRate }).loss;
   }
 
   /**

@@ -6,11 +6,13 @@
 // loads waits for it). A command's `seq` comes back on every reply it causes, so the page can
 // tell a reply to its latest command from a late one (train-client.js).
 //
-// In:  { type: 'init', corpusUrl, task, preset } | { type: 'configure', task, preset } | { type: 'train' } |
+// In:  { type: 'init', corpusUrl, task, preset } | { type: 'configure', task, preset } |
+//      { type: 'train', referenceLoss } (the reference run's held-out loss, or NaN: run-end.js) |
 //      { type: 'pause' } | { type: 'reset' } | { type: 'sentence', words, layer, head } |
 //      { type: 'analyse' } | { type: 'export' } | { type: 'import', bytes, name } |
 //      { type: 'extrapolate', schemes, settings, corpusUrl }, each with a seq
-// Out: { type: 'ready', words, config, baselines, ... } | { type: 'progress', ... } |
+// Out: { type: 'ready', words, config, baselines, budget, ... } | { type: 'progress', ..., end } |
+//      { type: 'ended', steps, reason, target, gap } (the run stopped: criterion or budget) |
 //      { type: 'analysis', ... } | { type: 'sentence', ... } | { type: 'exported', model } |
 //      { type: 'error', message, during }, each with the seq of the command that caused it
 import { RelPos } from '../api/index.js';
@@ -18,13 +20,12 @@ import { loadGivenCore } from '../api/load-given-core.js';
 import { corpusShortfall, decodeCorpus } from './corpus-format.js';
 import { MAX_CORPUS_BYTES, gunzipBounded } from './read-gzip.js';
 import { modelToNpz, readModelFile } from './model-files.js';
-import { DEFAULT_RUN, TrainSession, sessionFromExport } from './train-session.js';
+import { DEFAULT_RUN, READINGS, TrainSession, sessionFromExport } from './train-session.js';
 import { lengthExtrapolation } from './length-extrapolation.js';
+import { runEnd } from './run-end.js';
 
 const SLICE_MS = 40;
-/** Held-out loss every this many steps; what the heads learned every ANALYSE_EVERY. */
-const EVALUATE_EVERY = 25;
-const ANALYSE_EVERY = 100;
+const { loss: EVALUATE_EVERY, heads: ANALYSE_EVERY } = READINGS;
 
 let rp = null;
 let corpus = null;
@@ -34,6 +35,9 @@ let running = false;
 let sliceTimer = 0;
 let recentLosses = [];
 let lastRate = { steps: 0, time: 0 };
+/** The reference's held-out loss the run stops within (NaN: none), and the end once reached. */
+let referenceLoss = NaN;
+let ended = null;
 /** The seq of the command being handled (replies carry it); the training slices carry train's. */
 let seq = 0;
 let trainSeq = 0;
@@ -82,6 +86,7 @@ function describeSession(extra = {}) {
     config: { ...session.config },
     words: session.task === 'copy' ? session.words : null,
     steps: session.steps,
+    budget: session.budget,
     handbookProfile: Array.from(rp.localityProfile().profile), // the handbook's own settings (k = 5)
     baselines: session.lossBaselines(),
     corpus: corpus && {
@@ -99,10 +104,13 @@ function newSession() {
   session?.dispose();
   session = new TrainSession(rp, corpus, run);
   recentLosses = [];
+  ended = null;
 }
 
+/** Posts the held-out loss; returns the run's end (run-end.js). */
 function evaluateAndPost(trainLoss) {
   const heldOut = session.heldOut();
+  const end = runEnd({ steps: session.steps, budget: session.budget, heldOut: heldOut.loss, referenceLoss });
   post({
     type: 'progress',
     steps: session.steps,
@@ -110,7 +118,9 @@ function evaluateAndPost(trainLoss) {
     heldOutLoss: heldOut.loss,
     heldOutAccuracy: heldOut.accuracy,
     stepsPerSecond: rate(),
+    end,
   });
+  return end;
 }
 
 function rate() {
@@ -132,7 +142,15 @@ function slice() {
     if (steps % EVALUATE_EVERY === 0) {
       const mean = recentLosses.reduce((a, b) => a + b, 0) / recentLosses.length;
       recentLosses = [];
-      evaluateAndPost(mean);
+      const end = evaluateAndPost(mean);
+      if (end.ended) {
+        // The run's end: the last reading of the heads is the verdicts' (train-section.js).
+        running = false;
+        ended = { steps, ...end };
+        post({ type: 'analysis', ...session.analyse(), ended });
+        post({ type: 'ended', ...ended });
+        return;
+      }
     }
     if (steps % ANALYSE_EVERY === 0) post({ type: 'analysis', ...session.analyse() });
   } while (running && performance.now() - start < SLICE_MS && session.steps % EVALUATE_EVERY !== 0);
@@ -166,8 +184,13 @@ const handlers = {
     post(describeSession());
     post({ type: 'analysis', ...session.analyse() });
   },
-  train() {
+  train({ referenceLoss: reference = NaN }) {
     trainSeq = seq;
+    if (ended) {
+      post({ type: 'ended', ...ended });
+      return;
+    }
+    referenceLoss = reference;
     if (running) return;
     running = true;
     lastRate = { steps: session.steps, time: performance.now() };
@@ -236,6 +259,7 @@ const handlers = {
     handlers.pause();
     session.dispose();
     session = loaded;
+    ended = null;
     run = { task: loaded.task, preset: loaded.preset, seed: loaded.seed };
     recentLosses = [];
     const heldOut = session.heldOut();

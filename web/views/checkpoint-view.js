@@ -2,6 +2,7 @@
 // rp.checkpointPositions as a small JSON file a course page can host (and back), each head's
 // softmax mass of the bias alone, and the caption that says what this file's tables show.
 import { biasMass } from '../api/checkpoint-positions.js';
+import { SYMMETRIC_BAND, sideOf } from './left-right.js';
 
 /** The offsets −MASS_WINDOW…MASS_WINDOW the left/right mass of a head is taken over. */
 export const MASS_WINDOW = 64;
@@ -128,7 +129,7 @@ export const headMasses = (table, window = MASS_WINDOW) =>
 
 const share = (x) => x.toFixed(2);
 
-// One part's sentence: how many heads lean back or ahead, the most lopsided, the flat far end.
+// One part's sentence: how many heads lean back or ahead or are symmetric (one band: left-right.js), the most lopsided, the flat far end.
 function partSentence(table, window) {
   const masses = headMasses(table, window);
   const heads = table.heads;
@@ -144,13 +145,15 @@ function partSentence(table, window) {
     const selfish = masses.reduce((best, m, h) => (m.self > masses[best].self ? h : best), 0);
     return `${name}: sees only the past; over offsets −${window}…0 the bias alone puts ${share(masses[selfish].self)} on the token itself at most (head ${selfish}), ${reach}.`;
   }
-  const back = masses.filter((m) => m.left > m.right).length;
+  const sides = masses.map(sideOf);
+  const count = (side) => sides.filter((x) => x === side).length;
   const lopsided = masses.reduce(
     (best, m, h) => (Math.abs(m.left - m.right) > Math.abs(masses[best].left - masses[best].right) ? h : best),
     0,
   );
   const m = masses[lopsided];
-  return `${name}: over offsets −${window}…${window} the bias alone leans back (more softmax mass left than right) in ${back} of ${heads} heads; the most lopsided, head ${lopsided}, puts ${share(m.left)} left, ${share(m.self)} on itself, ${share(m.right)} right; ${reach}.`;
+  const { low, high } = SYMMETRIC_BAND;
+  return `${name}: over offsets −${window}…${window} the bias alone leans back (left/right softmax mass above ${high}) in ${count('back')} of ${heads} heads, ahead (below ${low}) in ${count('ahead')}, and is symmetric (${low}–${high}) in ${count('symmetric')}; the most lopsided, head ${lopsided}, puts ${share(m.left)} left, ${share(m.self)} on itself, ${share(m.right)} right; ${reach}.`;
 }
 
 /** What the file's tables show, in sentences with the numbers drawn. */

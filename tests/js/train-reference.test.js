@@ -1,0 +1,96 @@
+// The reference run the training section opens on (web/train/reference-run.js, written by
+// npm run train:reference; docs/training.md): what can be recomputed from the shipped file is —
+// its size budget, that it is the default run's on the shipped corpus, each seed's convergence
+// from its own curve and what the section says of it, the criterion's loss, the verdicts against the rule's constants, and the
+// claims' tally across seeds.
+import { readFileSync, statSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, test } from 'vitest';
+import { decodeCorpus } from '../../web/train/corpus-format.js';
+import { CLAIMS, HANDBOOK_CLAIMS, RULE } from '../../web/train/pos-verdicts.js';
+import {
+  REFERENCE_RUN,
+  acrossSeedsText,
+  convergenceText,
+  referenceAnalysis,
+  referenceFor,
+} from '../../web/train/reference.js';
+import { DEFAULT_RUN, MAX_DISTANCE, PRESETS, SCHEDULE } from '../../web/train/train-session.js';
+
+const FILE = new URL('../../web/train/reference-run.js', import.meta.url);
+const corpus = decodeCorpus(gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url))));
+const shipped = { source: corpus.header.source, train: corpus.train.length, heldOut: corpus.heldOut.length };
+
+describe('the reference run', () => {
+  test('fits its budget of 64 KiB, and is the default run on the shipped corpus, with today’s schedule', () => {
+    expect(statSync(FILE).size).toBeLessThanOrEqual(64 * 1024);
+    expect(REFERENCE_RUN.task).toBe(DEFAULT_RUN.task);
+    expect(REFERENCE_RUN.preset).toBe(DEFAULT_RUN.preset);
+    expect(REFERENCE_RUN.corpus).toEqual(shipped);
+    expect(REFERENCE_RUN.schedule).toEqual({ ...SCHEDULE });
+    expect(REFERENCE_RUN.liveBudget).toBe(PRESETS.small.steps);
+    expect(REFERENCE_RUN.kernels).toBe('plain');
+    expect(referenceFor({ task: 'masked', preset: 'small', corpus: shipped })).toBe(REFERENCE_RUN);
+    // Another task, size or corpus has no reference.
+    expect(referenceFor({ task: 'next', preset: 'small', corpus: shipped })).toBeNull();
+    expect(referenceFor({ task: 'masked', preset: 'tiny', corpus: shipped })).toBeNull();
+    expect(referenceFor({ task: 'masked', preset: 'small', corpus: { ...shipped, train: 1000 } })).toBeNull();
+  });
+
+  test('three seeds, each one’s convergence read from its own curve and said as it is; the criterion’s loss is the mean of their final losses', () => {
+    const seeds = REFERENCE_RUN.seeds;
+    expect(seeds.map((s) => s.seed)).toEqual([1, 2, 3]);
+    for (const s of seeds) {
+      expect(s.steps).toBe(3 * PRESETS.small.steps);
+      expect(s.curve.at(-1).step).toBe(s.steps);
+      expect(s.heldOut).toBe(s.curve.at(-1).heldOut);
+      const atTwoThirds = s.curve.find((p) => p.step === (2 * s.steps) / 3).heldOut;
+      const fall = (atTwoThirds - s.heldOut) / s.heldOut;
+      expect(s.change).toBeCloseTo(fall, 3);
+      expect(s.converged).toBe(fall <= REFERENCE_RUN.convergence.lastThirdFall);
+    }
+    const falls = seeds.map((s) => `${(100 * s.change).toFixed(1)} %`);
+    const text = convergenceText(REFERENCE_RUN);
+    if (seeds.every((s) => s.converged)) expect(text).toMatch(/: converged$/);
+    else {
+      expect(text).toMatch(/: not converged$/);
+      expect(text).toContain(`${seeds.filter((s) => !s.converged).length} of 3 seeds`);
+    }
+    for (const fall of [falls.sort()[0], falls.sort().at(-1)]) expect(text).toContain(fall);
+    const mean = seeds.reduce((sum, s) => sum + s.heldOut, 0) / seeds.length;
+    expect(REFERENCE_RUN.heldOut).toBeCloseTo(mean, 4);
+  });
+
+  test('every head’s readings are whole, and every verdict is the rule applied to its numbers', () => {
+    for (const s of REFERENCE_RUN.seeds) {
+      expect(s.heads).toHaveLength(PRESETS.small.layers * PRESETS.small.heads);
+      for (const h of s.heads) {
+        expect(h.profile).toHaveLength(2 * MAX_DISTANCE + 1);
+        expect(h.profileLow).toHaveLength(2 * MAX_DISTANCE + 1);
+        expect(h.left + h.self + h.right).toBeCloseTo(1, 3);
+        h.profileLow.forEach((low, c) => expect(low).toBeLessThanOrEqual(h.profileHigh[c]));
+        for (const name of Object.keys(CLAIMS)) {
+          const v = h.verdicts[name];
+          const shows = v.low > 0 && v.ratio >= RULE.minRatio && v.effect >= RULE.minEffect;
+          const opposite = v.high < 0 && v.ratio <= 1 / RULE.minRatio && v.effect <= -RULE.minEffect;
+          expect(v.verdict, `seed ${s.seed} layer ${h.layer} head ${h.head} ${name}`).toBe(
+            shows ? 'shows' : opposite ? 'opposite' : 'unclear',
+          );
+          expect(v.low).toBeLessThanOrEqual(v.high);
+          expect(v.effect).toBeCloseTo(v.claimed - v.baseline, 3);
+        }
+      }
+    }
+  });
+
+  test('the claims across seeds: a claim holds in a seed when one of its heads shows it', () => {
+    const text = acrossSeedsText(REFERENCE_RUN);
+    for (const name of HANDBOOK_CLAIMS) {
+      const holds = REFERENCE_RUN.seeds.filter((s) => s.heads.some((h) => h.verdicts[name].verdict === 'shows')).length;
+      expect(text).toContain(`${CLAIMS[name].short} holds in ${holds} of 3 seeds`);
+    }
+    const analysis = referenceAnalysis(REFERENCE_RUN);
+    expect(analysis).toMatchObject({ step: REFERENCE_RUN.seeds[0].steps, seed: 1, causal: false });
+    expect(analysis.heads).toBe(REFERENCE_RUN.seeds[0].heads);
+  });
+});

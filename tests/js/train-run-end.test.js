@@ -1,0 +1,92 @@
+// A training run has an end (web/train/run-end.js, docs/training.md): the learning-rate schedule
+// (warm-up, half a cosine to the floor at the budget), the criterion against the reference
+// run's held-out loss, the step budget, and a tiny run on the real module and corpus that
+// stops at the first held-out reading within the criterion, or at its budget.
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createRelPos } from 'relpos-wasm';
+import { decodeCorpus } from '../../web/train/corpus-format.js';
+import { ADAM, READINGS, SCHEDULE, TrainSession, learningRateAt } from '../../web/train/train-session.js';
+import { CRITERION, runEnd } from '../../web/train/run-end.js';
+
+describe('the learning-rate schedule', () => {
+  test('rises linearly over the warm-up, then falls along half a cosine to the floor at the budget', () => {
+    const peak = 0.002;
+    expect(SCHEDULE).toEqual({ warmup: 100, floor: 0.05 });
+    expect(learningRateAt(0, 1200, { peak })).toBeCloseTo(peak / 100, 15);
+    expect(learningRateAt(49, 1200, { peak })).toBeCloseTo(peak / 2, 15);
+    expect(learningRateAt(99, 1200, { peak })).toBeCloseTo(peak, 15);
+    expect(learningRateAt(100, 1200, { peak })).toBeCloseTo(peak, 15);
+    // Half-way through the decay, cos(π/2) = 0: the mean of the peak and the floor.
+    expect(learningRateAt(650, 1200, { peak })).toBeCloseTo(peak * (0.05 + 0.95 / 2), 15);
+    expect(learningRateAt(1200, 1200, { peak })).toBeCloseTo(0.05 * peak, 15);
+    expect(learningRateAt(5000, 1200, { peak })).toBeCloseTo(0.05 * peak, 15);
+    expect(learningRateAt(100, 1200)).toBe(ADAM.learningRate);
+    for (let s = 100; s < 1200; s += 50)
+      expect(learningRateAt(s + 50, 1200, { peak })).toBeLessThan(learningRateAt(s, 1200, { peak }));
+  });
+});
+
+describe('the end of a run', () => {
+  test('the criterion: held-out loss at most (1 + within) × the reference’s; else the budget; else it goes on', () => {
+    expect(CRITERION.within).toBe(0.03);
+    const reference = 4;
+    expect(runEnd({ steps: 300, budget: 1200, heldOut: 4.12, referenceLoss: reference })).toMatchObject({
+      ended: true,
+      reason: 'criterion',
+    });
+    const near = runEnd({ steps: 300, budget: 1200, heldOut: 4.121, referenceLoss: reference });
+    expect(near).toMatchObject({ ended: false, reason: null });
+    expect(near.gap).toBeCloseTo(0.121 / 4, 12);
+    expect(runEnd({ steps: 1200, budget: 1200, heldOut: 4.5, referenceLoss: reference })).toMatchObject({
+      ended: true,
+      reason: 'budget',
+    });
+    // No reference (another task, size or corpus): only the budget ends it.
+    expect(runEnd({ steps: 1175, budget: 1200, heldOut: 0.1 })).toMatchObject({ ended: false });
+    expect(runEnd({ steps: 1200, budget: 1200, heldOut: 0.1 })).toMatchObject({ ended: true, reason: 'budget' });
+  });
+
+  describe('a tiny run on the real module and corpus', () => {
+    let rp;
+    let corpus;
+    beforeAll(async () => {
+      rp = await createRelPos();
+      corpus = decodeCorpus(gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url))));
+    });
+    afterAll(() => rp.dispose());
+    /** Trains as the worker does (a held-out reading every READINGS.loss steps) until runEnd says so. */
+    const trainToEnd = (referenceLoss, budget) => {
+      const session = new TrainSession(rp, corpus, { preset: 'tiny', seed: 5, budget });
+      const readings = [];
+      for (;;) {
+        session.step();
+        if (session.steps % READINGS.loss !== 0) continue;
+        const heldOut = session.heldOut().loss;
+        readings.push({ step: session.steps, heldOut });
+        const end = runEnd({ steps: session.steps, budget, heldOut, referenceLoss });
+        if (end.ended) {
+          const { steps } = session;
+          session.dispose();
+          return { end, readings, steps };
+        }
+      }
+    };
+    test('stops at its budget when the reference is out of reach, and at the first reading within it otherwise', () => {
+      const full = trainToEnd(0.01, 100);
+      expect(full.steps).toBe(100);
+      expect(full.end.reason).toBe('budget');
+      expect(full.readings.map((r) => r.step)).toEqual([25, 50, 75, 100]);
+      expect(full.readings.at(-1).heldOut).toBeLessThan(full.readings[0].heldOut);
+      // A reference the step-75 loss is within 3 % of: the same run (same seed) stops at the
+      // first reading at or below 1.03 × it, which is step 75 or earlier.
+      const reference = full.readings[2].heldOut / (1 + CRITERION.within);
+      const first = full.readings.find((r) => r.heldOut <= reference * (1 + CRITERION.within));
+      const stopped = trainToEnd(reference, 100);
+      expect(stopped.end.reason).toBe('criterion');
+      expect(stopped.steps).toBe(first.step);
+      expect(stopped.readings).toEqual(full.readings.slice(0, full.readings.indexOf(first) + 1));
+    });
+  });
+});

@@ -1,0 +1,51 @@
+// The converged reference run the training section opens on (reference-run.js, written by
+// scripts/train-reference.mjs; docs/training.md): whether it applies to a run, its readings as an
+// analysis the figures draw, and what it says across seeds. Pure.
+import { REFERENCE_RUN } from './reference-run.js';
+import { MAX_DISTANCE } from './train-session.js';
+import { claimsAcrossRuns } from './pos-verdicts.js';
+
+export { REFERENCE_RUN };
+
+/**
+ * The reference for a run of `task` and `preset` on a corpus described as { source, train,
+ * heldOut } (the worker's `ready`), or null: it is the default run's on the shipped corpus only.
+ */
+export function referenceFor({ task, preset, corpus }, reference = REFERENCE_RUN) {
+  if (!reference || task !== reference.task || preset !== reference.preset || !corpus) return null;
+  const c = reference.corpus;
+  return corpus.source === c.source && corpus.train === c.train && corpus.heldOut === c.heldOut ? reference : null;
+}
+
+/** One seed's readings as an analysis (TrainSession.analyse()'s shape): the first seed unless asked. */
+export function referenceAnalysis(reference, seed = reference.seeds[0].seed) {
+  const run = reference.seeds.find((s) => s.seed === seed);
+  return { step: run.steps, maxDistance: MAX_DISTANCE, causal: false, heads: run.heads, seed: run.seed };
+}
+
+/** "determiners → following nouns holds in 2 of 3 seeds, …": a handbook claim holds in a seed when one of its heads shows it. */
+export function acrossSeedsText(reference) {
+  const parts = Object.values(claimsAcrossRuns(reference.seeds)).map(
+    (c) =>
+      `${c.short} holds in ${c.holds} of ${c.of} seeds${c.opposite ? ` (the opposite shows in ${c.opposite})` : ''}`,
+  );
+  return `Across the ${reference.seeds.length} seeds (a claim holds in a seed when one of its heads shows it): ${parts.join('; ')}.`;
+}
+
+/**
+ * Whether the reference run converged by its own criterion (each seed's held-out loss fell by at
+ * most convergence.lastThirdFall over the last third of its steps), in words with the numbers.
+ */
+export function convergenceText(reference) {
+  const falls = reference.seeds.map((s) => s.change);
+  const percent = (v) => `${(100 * v).toFixed(1)} %`;
+  const range =
+    Math.min(...falls) === Math.max(...falls)
+      ? percent(falls[0])
+      : `${percent(Math.min(...falls))}–${percent(Math.max(...falls))}`;
+  const limit = percent(reference.convergence.lastThirdFall);
+  const converged = reference.seeds.filter((s) => s.converged).length;
+  return converged === reference.seeds.length
+    ? `over the last third of its steps the loss fell by ${range}, within the convergence criterion of ${limit}: converged`
+    : `over the last third of its steps the loss still fell by ${range}, more than the convergence criterion’s ${limit} in ${reference.seeds.length - converged} of ${reference.seeds.length} seeds: not converged`;
+}

@@ -1,0 +1,20 @@
+// When a training run ends (docs/training.md, "A run has an end"): at the convergence criterion
+// (the held-out loss within CRITERION.within of the reference run's final held-out loss,
+// the mean over its seeds, reference-run.js) or at the run's step budget, whichever comes first.
+// A run with no reference (another task, size or corpus) ends at its budget. Pure.
+
+/** The convergence criterion: held-out loss ≤ (1 + within) × the reference's final loss. */
+export const CRITERION = Object.freeze({ within: 0.03 });
+
+/**
+ * Whether a run that has taken `steps` of its `budget` steps, with held-out loss `heldOut`, has
+ * ended: { ended, reason: 'criterion' | 'budget' | null, target (the loss to reach; NaN without a
+ * reference), gap (heldOut / referenceLoss − 1) }.
+ */
+export function runEnd({ steps, budget, heldOut, referenceLoss = NaN, within = CRITERION.within }) {
+  const target = referenceLoss * (1 + within);
+  const gap = heldOut / referenceLoss - 1;
+  if (Number.isFinite(target) && heldOut <= target) return { ended: true, reason: 'criterion', target, gap };
+  if (steps >= budget) return { ended: true, reason: 'budget', target, gap };
+  return { ended: false, reason: null, target, gap };
+}
