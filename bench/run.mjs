@@ -88,7 +88,7 @@ const asMatrices = (x) => {
 };
 
 function runNative(flavour, sizes) {
-  if (!existsSync(NATIVE[flavour])) return { error: `not built (${NATIVE[flavour]}): run scripts/build.sh all` };
+  if (!existsSync(NATIVE[flavour])) return { error: `not built (${NATIVE[flavour]}): run scripts/build.sh bench` };
   const output = execFileSync(NATIVE[flavour], [String(D), ...sizes.map(([n, k]) => `${n}:${k}`)], {
     encoding: 'utf8',
   });

@@ -3,8 +3,11 @@
 # the page and its examples (build/site), the self-contained page (dist/relpos.html), the elements
 # bundles (dist/relpos-elements.js, and dist/relpos-elements.iife.js as a classic script), the
 # training widget (dist/relpos-train.js), the slim API (dist/relpos-slim.js), the training corpus
-# (dist/training-corpus.bin), the licence banners and the elements' manifest (dist/custom-elements.json); `build.sh all`
-# also builds the native library and its tests (build/native). RELPOS_STRICT=ON (as scripts/test.sh sets it) makes C++ warnings errors.
+# (dist/training-corpus.bin), the licence banners and the elements' manifest (dist/custom-elements.json).
+#   build.sh test    also what npm test runs: the suite compiled to WASM and the native allocation test
+#   build.sh all     also the native library and its whole suite (build/native)
+#   build.sh bench   also the benchmark's native ceilings (npm run bench, bench:train)
+# RELPOS_STRICT=ON (as scripts/test.sh sets it) makes C++ warnings errors.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -27,10 +30,21 @@ export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 jobs=$(nproc)
 strict=${RELPOS_STRICT:-OFF}
 
-if [ "${1:-}" = "all" ]; then
-  echo "build: native core and tests (build/native)"
+mode=${1:-}
+case "$mode" in
+  "" | test | all | bench) ;;
+  *) echo "usage: scripts/build.sh [test | all | bench]" >&2; exit 2 ;;
+esac
+if [ -n "$mode" ]; then
+  echo "build: native core (build/native)"
   cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DRELPOS_STRICT="$strict" >/dev/null
-  cmake --build build/native -j "$jobs"
+  case "$mode" in
+    # npm test runs the suite natively under the sanitizers (scripts/sanitize.sh) and compiled
+    # to WASM: natively unsanitized it needs only the allocation counter.
+    test) cmake --build build/native -j "$jobs" --target relpos_allocation_tests ;;
+    all) cmake --build build/native -j "$jobs" ;;
+    bench) cmake --build build/native -j "$jobs" --target relpos_benches ;;
+  esac
 fi
 
 echo "build: WebAssembly module (dist/relpos-core.mjs)"
@@ -42,7 +56,7 @@ else
   cmake -S . -B build/wasm -DRELPOS_STRICT="$strict" >/dev/null
 fi
 targets=(--target relpos_wasm --target relpos_wasm_lite)
-[ "${1:-}" = "all" ] && targets+=(--target relpos_tests_wasm)
+[ "$mode" = test ] || [ "$mode" = all ] && targets+=(--target relpos_tests_wasm)
 cmake --build build/wasm -j "$jobs" "${targets[@]}"
 
 echo "build: the API's defaults from the core's structs (web/api/core-defaults.js)"

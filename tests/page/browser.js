@@ -5,19 +5,27 @@ import { chromium } from 'playwright-core';
 
 export const ARTIFACTS = new URL('../artifacts/', import.meta.url);
 
+export const CHROMIUM_OPTIONS = {
+  executablePath: '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+  ],
+};
+
+/**
+ * A browser to open pages in: under Vitest, a connection to the run's one Chromium
+ * (tests/page/shared-chromium.js); elsewhere (the benchmarks), a Chromium of its own. Either way
+ * `close()` ends what this call started.
+ */
 export async function launchBrowser() {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+  const endpoint = process.env.VITEST ? (await import('vitest')).inject('chromiumEndpoint') : undefined;
+  return endpoint ? chromium.connect(endpoint) : chromium.launch(CHROMIUM_OPTIONS);
 }
 
 /** A new page whose console errors, page errors and failed requests are recorded in `problems`. */
