@@ -54,6 +54,15 @@ describe('beside the file', () => {
     expect(besideText(state(1), trainedProfiles(state(1), heads, offsets))).toContain('was trained 1 step on');
   });
 
+  test('a fresh default run shows the shipped reference run: named as such, with its steps', () => {
+    const reference = { ...state(3600), showing: 'reference' };
+    const profiles = trainedProfiles(reference, heads, offsets);
+    expect(profiles[0].label).toBe('reference run: step 3600, layer 1');
+    expect(besideText(reference, profiles)).toContain(
+      'The reference run shown above was trained 3600 steps on English text derived from the World English Bible.',
+    );
+  });
+
   test('without a reading: the handbook’s table alone, or an invitation to train', () => {
     const noModel = { ...state(0), analysis: null };
     const profiles = trainedProfiles(noModel, heads, offsets);

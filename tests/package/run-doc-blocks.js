@@ -152,6 +152,8 @@ export async function checkPage(browser, url, program) {
       }
       await page.waitForTimeout(100);
     }
+    // Frames the block made (an iframe's page) load to the end before the page closes.
+    for (const frame of page.frames()) await frame.waitForLoadState('load', { timeout: 20_000 });
   } catch (error) {
     problems.push(error.message.split('\n')[0]);
   }

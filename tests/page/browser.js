@@ -51,3 +51,10 @@ export async function screenshot(page, name) {
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/** The bytes of a finished download (read through Playwright: the browser may be a shared one). */
+export async function downloadedBytes(download) {
+  const chunks = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}

@@ -12,7 +12,7 @@ import { createRelPos, openCheckpoint } from 'relpos-wasm';
 import { gunzipSync } from 'node:zlib';
 import { checkpointCaption } from '../../web/views/checkpoint-view.js';
 import { corpusName, decodeCorpus } from '../../web/train/corpus-format.js';
-import { ARTIFACTS } from './browser.js';
+import { ARTIFACTS, downloadedBytes } from './browser.js';
 import { usePage } from './page-fixture.js';
 
 const env = usePage();
@@ -75,17 +75,26 @@ describe('the checkpoint part of the learned-patterns section', () => {
     // Beside it: the training section's model, by its step (untrained at step 0) and the corpus named
     // from the corpus file's header.
     await page.waitForFunction(() =>
-      document.querySelector('#checkpoint-compare .checkpoint-rule').textContent.includes('The model above'),
+      document
+        .querySelector('#checkpoint-compare .checkpoint-rule')
+        .textContent.match(/The (model|reference run shown) above/),
     );
     const note = await page.textContent('#checkpoint-compare .checkpoint-rule');
     const { header } = decodeCorpus(
       gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url))),
     );
-    const step = await page.$eval('.relpos-train', (lab) => Number(lab.dataset.steps));
+    const { step, showing } = await page.$eval('.relpos-train', (lab) => ({
+      step: Number(lab.dataset.steps),
+      showing: lab.dataset.showing,
+    }));
+    // A fresh default run opens on the shipped reference run's readings (web/train/reference-run.js).
+    const { REFERENCE_RUN } = await import('../../web/train/reference-run.js');
     expect(note).toContain(
-      step === 0
-        ? `The model above is untrained (step 0): its tables are their random start, not yet trained on ${corpusName(header)}.`
-        : `The model above was trained ${step} step${step === 1 ? '' : 's'} on ${corpusName(header)}.`,
+      showing === 'reference'
+        ? `The reference run shown above was trained ${REFERENCE_RUN.seeds[0].steps} steps on ${corpusName(header)}.`
+        : step === 0
+          ? `The model above is untrained (step 0): its tables are their random start, not yet trained on ${corpusName(header)}.`
+          : `The model above was trained ${step} step${step === 1 ? '' : 's'} on ${corpusName(header)}.`,
     );
     expect(note).not.toContain('Brown');
     expect(await page.textContent('#checkpoint-compare h4')).toBe(
@@ -120,7 +129,7 @@ describe('the checkpoint part of the learned-patterns section', () => {
     await page.waitForFunction((c) => document.querySelector('#checkpoint-caption').textContent === c, caption);
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#checkpoint-save')]);
     expect(download.suggestedFilename()).toBe('t5-tiny.position-tables.json');
-    const saved = readFileSync(await download.path(), 'utf8');
+    const saved = (await downloadedBytes(download)).toString('utf8');
     expect(saved.length).toBeLessThan(12_000);
     expect(JSON.parse(saved)).toMatchObject({ format: 'relpos-position-tables', version: 1 });
 

@@ -4,6 +4,7 @@
 // the numbers, the tooltip reading a cell with its labels, −Infinity cells masked, and bad values
 // refused with a TypeError or RangeError naming the field while the element keeps what it drew.
 import { readFileSync } from 'node:fs';
+import { downloadedBytes } from './browser.js';
 import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
 import { describe, expect, test } from 'vitest';
 import { usePage } from './page-fixture.js';
@@ -141,7 +142,7 @@ describe('<relpos-attention> el.matrix: a matrix of your own', () => {
       page.locator('#own').getByRole('button', { name: 'Download PNG: Layer 2, head 3' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('relpos-matrix.png');
-    const png = readFileSync(await download.path());
+    const png = await downloadedBytes(download);
     expect(png.subarray(1, 4).toString()).toBe('PNG');
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual(
       await page.$eval('#own', (el) => {

@@ -1,7 +1,8 @@
 // Figure files for slides and papers: each panel's SVG opens in Chromium and its cells have the
 // canvas's colours, its text is text; the PNG is the panel's CSS size times the chosen scale
 // whatever the screen's pixel density, opaque, in the chosen theme.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { downloadedBytes } from './browser.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -12,7 +13,7 @@ const env = usePage();
 
 const save = async (page, selector) => {
   const [file] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
-  return { name: file.suggestedFilename(), bytes: readFileSync(await file.path()) };
+  return { name: file.suggestedFilename(), bytes: await downloadedBytes(file) };
 };
 
 // Pixels of an image file (SVG or PNG) as Chromium renders it, at its own size: [r, g, b, a] at points.

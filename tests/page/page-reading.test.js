@@ -1,6 +1,6 @@
 // Reading values: the tooltip on hover and on keyboard focus, the aria-live readout, the
 // same-offset highlight across panels, and exports that carry the API's numbers.
-import { readFileSync } from 'node:fs';
+import { downloadedBytes } from './browser.js';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
 import { canvasHash, layoutOf, pageExample, pixelAt, significant, usePage, whenDrawn } from './page-fixture.js';
@@ -149,7 +149,7 @@ describe('exports', () => {
     const ex = pageExample(rp, { seed: 5 });
     const save = async (selector) => {
       const [file] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
-      return { name: file.suggestedFilename(), bytes: readFileSync(await file.path()) };
+      return { name: file.suggestedFilename(), bytes: await downloadedBytes(file) };
     };
     const csv = await save('#export-csv');
     expect(csv.name).toBe('relpos-matrices.csv');

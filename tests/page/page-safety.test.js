@@ -1,6 +1,7 @@
 // Markup in tokens or in the URL is shown as text and runs nothing; axe-core finds no
 // accessibility violations in either theme or on a phone.
 import { readFileSync } from 'node:fs';
+import { downloadedBytes } from './browser.js';
 import { createRequire } from 'node:module';
 import { describe, expect, test } from 'vitest';
 import { layoutOf, usePage, whenDrawn } from './page-fixture.js';
@@ -45,7 +46,7 @@ describe('injection', () => {
     await page.focus('#figure-offsets .relpos-canvas-wrap');
     expect(await page.textContent('.relpos-visually-hidden[aria-live]')).toContain('“<img”');
     const [file] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
-    const csv = readFileSync(await file.path(), 'utf8');
+    const csv = (await downloadedBytes(file)).toString('utf8');
     expect(csv).toContain(`'=HYPERLINK(""x"")`); // a spreadsheet will not run it as a formula
     await page.waitForTimeout(100);
     await expectNothingRan(page, events);

@@ -79,7 +79,7 @@ export function trainedProfiles(state, heads, offsets) {
     const { step } = state.analysis;
     out.push({
       kind: 'model',
-      label: `model above: ${step === 0 ? 'untrained' : `step ${step}`}, layer ${state.layer}`,
+      label: `${state.showing === 'reference' ? 'reference run' : 'model above'}: ${step === 0 ? 'untrained' : `step ${step}`}, layer ${state.layer}`,
       heads: heads.length,
       layer: state.layer,
       x: offsets,
@@ -110,9 +110,11 @@ export function besideText(state, beside) {
   const { step } = state.analysis;
   const data = state.task === 'copy' ? 'the copy-offset task' : corpusName(state.corpus);
   const model =
-    step === 0
-      ? `The model above is untrained (step 0): its tables are their random start, not yet trained on ${data}.`
-      : `The model above was trained ${step} step${step === 1 ? '' : 's'} on ${data}.`;
+    state.showing === 'reference'
+      ? `The reference run shown above was trained ${step} steps on ${data}.`
+      : step === 0
+        ? `The model above is untrained (step 0): its tables are their random start, not yet trained on ${data}.`
+        : `The model above was trained ${step} step${step === 1 ? '' : 's'} on ${data}.`;
   return `${model} Its curve: the mean of the ${shown.heads} heads of layer ${shown.layer}. Its tables and the handbook’s: ${reach}`;
 }
 

@@ -180,6 +180,7 @@ export function mountTrainSection(
       state.reference = referenceFor(data);
       // A fresh model of the default run opens on the reference run's readings, until trained.
       state.showing = state.reference && data.steps === 0 && !data.loaded ? 'reference' : 'live';
+      lab.dataset.showing = state.showing;
       if (state.showing === 'reference') {
         state.analysis = referenceAnalysis(state.reference);
         followClearest();
