@@ -8,7 +8,7 @@
 import { readFileSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchBrowser, openPage, screenshot } from './browser.js';
 import { SITE, canvasHash } from './page-fixture.js';
@@ -16,6 +16,7 @@ import { serveFolder } from './static-server.js';
 import { REFERENCE_RUN, acrossSeedsText, referenceAnalysis } from '../../web/train/reference.js';
 import { clearestHead, summariseRun } from '../../web/train/pos-verdicts.js';
 import { PRESETS } from '../../web/train/train-session.js';
+import { corpusName, decodeCorpus } from '../../web/train/corpus-format.js';
 
 let server;
 let browser;
@@ -243,8 +244,14 @@ describe('the training section', () => {
     expect(await page.textContent('#train-loss .train-caption')).toContain(
       `ln V = ln 502 = ${Math.log(502).toFixed(2)}`,
     );
-    expect(await page.textContent('#train-corpus')).toMatch(
-      /Corpus: [\d ]+ training tokens, [\d ]+ held-out tokens; the model’s vocabulary: the 500 most frequent words/,
+    // The corpus named from its file's header (dist/training-corpus.bin), never written in.
+    const { header } = decodeCorpus(
+      gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url))),
+    );
+    const corpusLine = await page.textContent('#train-corpus');
+    expect(corpusLine.startsWith(`Corpus: ${corpusName(header)}, `)).toBe(true);
+    expect(corpusLine).toMatch(
+      /, [\d ]+ training tokens, [\d ]+ held-out tokens; the model’s vocabulary: the 500 most frequent words/,
     );
     // The section opened on the head with the clearest effect (or, with none shown, structure).
     const chosen = await page.textContent('#train-chosen');

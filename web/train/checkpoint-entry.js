@@ -7,6 +7,19 @@ const el = (doc, tag, props = {}, children = []) => {
   return node;
 };
 
+/** The part's layout, drawn before any file is opened. */
+const SECTION_CSS = `
+.relpos-checkpoints { margin-top: 1.2rem; }
+.relpos-checkpoints h3 { font-size: 1.05rem; margin: 0 0 0.3rem; }
+.relpos-checkpoints .checkpoint-files { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; margin: 0.4rem 0; }
+.relpos-checkpoints .checkpoint-files label { display: flex; flex-direction: column; gap: 0.2rem; font-size: 0.9rem; }
+.relpos-checkpoints button { font: inherit; min-height: 2.2rem; }
+.relpos-checkpoints input[type='file'] { font: inherit; max-width: 100%; }
+.relpos-checkpoints input[type='file']::file-selector-button { min-height: 2.2rem; margin-right: 0.6rem; }
+.relpos-checkpoints .checkpoint-private { font-weight: 600; }
+.relpos-checkpoints .checkpoint-status[data-error='true'] { border-left: 4px solid var(--relpos-accent, #d55e00); padding-left: 0.5rem; }
+`;
+
 /**
  * Builds the part into `container`; `training()` gives the training section's readings for the
  * figure to draw beside ({ state, heads, offsets }). Returns { refresh, dispose }.
@@ -20,6 +33,7 @@ export function mountCheckpointEntry(container, { training }) {
     accept: '.safetensors,.json,application/json',
   });
   const section = el(doc, 'section', { className: 'relpos-checkpoints', id: 'checkpoint-section' }, [
+    el(doc, 'style', { textContent: SECTION_CSS }),
     el(doc, 'h3', { textContent: 'A real model’s position patterns, from your own file' }),
     el(doc, 'p', {
       textContent:

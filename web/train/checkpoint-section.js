@@ -16,16 +16,6 @@ const loadParts = () =>
     import('../views/checkpoint-view.js'),
   ]).then(([file, positions, figure, view]) => ({ ...file, ...positions, ...figure, ...view }));
 
-const SECTION_CSS = `
-.relpos-checkpoints { margin-top: 1.2rem; }
-.relpos-checkpoints h3 { font-size: 1.05rem; margin: 0 0 0.3rem; }
-.relpos-checkpoints .checkpoint-files { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; margin: 0.4rem 0; }
-.relpos-checkpoints .checkpoint-files label { display: flex; flex-direction: column; gap: 0.2rem; font-size: 0.9rem; }
-.relpos-checkpoints button { font: inherit; min-height: 2.2rem; }
-.relpos-checkpoints .checkpoint-private { font-weight: 600; }
-.relpos-checkpoints .checkpoint-status[data-error='true'] { border-left: 4px solid var(--relpos-accent, #d55e00); padding-left: 0.5rem; }
-`;
-
 const el = (doc, tag, props = {}, children = []) => {
   const node = doc.createElement(tag);
   for (const [key, value] of Object.entries(props)) {
@@ -134,7 +124,7 @@ export function mountCheckpointSection(section, { training = () => ({ state: {},
   const status = el(doc, 'p', { className: 'checkpoint-status', id: 'checkpoint-status', role: 'status' });
   const holder = el(doc, 'div', { className: 'checkpoint-figure' });
   section.querySelector('.checkpoint-files').append(save);
-  section.append(el(doc, 'style', { text: SECTION_CSS }), status, holder);
+  section.append(status, holder);
   const beside = () => {
     const { state: trained, heads, offsets } = training();
     return trainedProfiles(trained, heads, offsets);

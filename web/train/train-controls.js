@@ -3,6 +3,7 @@
 // what the buttons do is the section's (train-section.js).
 import { el, fmt, grouped, pct, signed } from './train-dom.js';
 import { CRITERION } from './run-end.js';
+import { corpusName } from './corpus-format.js';
 import { PRESETS, TASKS } from './train-session.js';
 
 export function buildControls(doc, { task, preset }) {
@@ -80,7 +81,7 @@ export function buildControls(doc, { task, preset }) {
       corpusNote.textContent =
         shown === 'copy'
           ? `Copy-offset: random sequences of ${V} symbols; no corpus.`
-          : `Corpus: ${grouped(corpus.train)} training tokens, ${grouped(corpus.heldOut)} held-out tokens; the model’s vocabulary: the ${V - 2} most frequent words, plus <mask> and <unk>.`;
+          : `Corpus: ${corpusName(corpus)}, ${grouped(corpus.train)} training tokens, ${grouped(corpus.heldOut)} held-out tokens; the model’s vocabulary: the ${V - 2} most frequent words, plus <mask> and <unk>.`;
     },
     setMessage(text, ok = false) {
       message.hidden = !text;
