@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -6,6 +7,9 @@ export default defineConfig({
     environment: 'node',
     // One Chromium for the run, which the page and package tests connect to (tests/page/browser.js).
     globalSetup: ['tests/page/shared-chromium.js'],
+    // As many test files at once as there are cores (at least two): a page test spends much of
+    // its time waiting for Chromium, so two files overlap well even on two cores (docs/testing.md).
+    maxWorkers: Math.max(2, availableParallelism()),
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -4,6 +4,7 @@ import { downloadedBytes } from './browser.js';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
 import { canvasHash, layoutOf, pageExample, pixelAt, significant, usePage, whenDrawn } from './page-fixture.js';
+import { MIN_LABELLED_CELL } from '../../web/render/heatmap.js';
 
 const env = usePage();
 let rp;
@@ -207,5 +208,44 @@ describe('the tooltip keeps the figure readable', () => {
     }
     expect(problems).toEqual([]);
     await context.close();
+  });
+});
+
+describe('axis labels on a phone', () => {
+  const LONG = 'my grandmother always told me stories about the old house by the river';
+  const PANELS_SHOWN = ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights'];
+
+  test('a sentence too long for its words at 360 px: the panels label every position, with cells tall enough, and give the matrix the room; the tooltip still names the words', async () => {
+    const phone = { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true };
+    const { page, context, problems } = await env.open(`?tokens=${LONG.replaceAll(' ', '+')}`, phone);
+    const words = LONG.split(' ');
+    for (const panel of PANELS_SHOWN) {
+      const layout = await layoutOf(page, panel);
+      expect(layout.n, panel).toBe(words.length);
+      expect(layout.axisLabels, panel).toBe('positions');
+      expect(layout.cell, panel).toBeGreaterThanOrEqual(MIN_LABELLED_CELL); // every position labelled
+      const width = await page.$eval(`#figure-${panel} canvas`, (c) => c.getBoundingClientRect().width);
+      expect(layout.cell * layout.n, panel).toBeGreaterThan(0.7 * width); // the room the words would have taken
+    }
+    await hoverCell(page, 'positionBiases', 1, 12);
+    expect(await tooltipRows(page)).toContainEqual(['query → key', 'grandmother → river']);
+    // The lesson's six words fit at 360 px.
+    await page.goto(env.server.url);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect((await layoutOf(page, 'positionBiases')).axisLabels).toBe('words');
+    await context.close();
+    // At 1280 (two panels a row) and 1920 every position is labelled too, by its word where it fits.
+    const wide = await env.open(`?tokens=${LONG.replaceAll(' ', '+')}`, { viewport: { width: 1280, height: 900 } });
+    for (const width of [1280, 1920]) {
+      await wide.page.setViewportSize({ width, height: 900 });
+      await whenDrawn(wide.page);
+      for (const panel of PANELS_SHOWN) {
+        const layout = await layoutOf(wide.page, panel);
+        expect(layout.cell, `${panel} at ${width}`).toBeGreaterThanOrEqual(MIN_LABELLED_CELL);
+        if (width === 1920) expect(layout.axisLabels, panel).toBe('words');
+      }
+    }
+    expect([...problems, ...wide.problems]).toEqual([]);
+    await wide.context.close();
   });
 });

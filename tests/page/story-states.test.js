@@ -739,8 +739,11 @@ describe('step 4’s reveal, drawn', () => {
       const opened = await env.open('', phone);
       await press(opened.page, 'locality');
       await openReveal(opened.page);
-      await expectTrueFigure(opened.page);
+      const drawn = await expectTrueFigure(opened.page);
       expect(await opened.page.evaluate(() => document.documentElement.scrollWidth)).toBe(390); // nothing sideways
+      // Each bar's name within its own room (on two lines where one is too wide): no two names run together.
+      for (const bar of drawn.bars.bars) expect(bar.name.width, bar.label).toBeLessThanOrEqual(bar.slot - 4);
+      expect(drawn.bars.bars.at(-1).name.lines).toEqual(['own', 'queries']);
       await opened.page
         .locator('details.reveal:has([data-reveal="locality"])')
         .screenshot({ path: shot(`locality-contrast-phone-${colorScheme}.png`) });

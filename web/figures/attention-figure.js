@@ -17,7 +17,7 @@ import { plainMath } from '../render/math-text.js';
 import { setMathText } from './math-dom.js';
 import { PANELS, formatSignificant, formatters } from '../views/panels.js';
 import { PresentView, presentSize } from './present-view.js';
-import { labelRoom } from './label-room.js';
+import { panelLabels } from './label-room.js';
 import { themeColours } from './theme-colours.js';
 import { clippedOffset } from '../views/view.js';
 
@@ -260,12 +260,17 @@ export class AttentionFigure {
         pixelRatio: ratio,
       };
     }
-    // Positions only in the long view (short numbers); else as wide as the widest word needs.
-    const labelSpace = this.view?.long
-      ? 62
+    // Positions only in the long view (short numbers); else as wide as the widest word needs, or
+    // the positions where the words would leave the cells too small (label-room.js).
+    const {
+      labels = null,
+      labelSpace = null,
+      kind = 'words',
+    } = this.view?.long
+      ? { labelSpace: 62, kind: 'positions' }
       : this.view && wrap.isConnected
-        ? labelRoom(this.view.labels, colours.font || 'sans-serif', wrap.clientWidth)
-        : null;
+        ? panelLabels(this.view.labels, colours.font || 'sans-serif', wrap.clientWidth, this.maxSide)
+        : {};
     // With `onlyRendered`, a panel not rendered (in a closed <details>) is not drawn: its owner
     // draws again when it opens.
     const rendered = wrap.isConnected && (!this.onlyRendered || (wrap.checkVisibility?.() ?? true));
@@ -275,6 +280,8 @@ export class AttentionFigure {
       maxSide: this.maxSide,
       fontScale: 1,
       labelSpace,
+      labels,
+      axisLabels: kind,
       pixelRatio: ratio,
     };
   }
@@ -298,7 +305,12 @@ export class AttentionFigure {
     return { i: selection.i, j: selection.j, group: (i, j) => clippedOffset(i, j, k) === c, rowRange };
   }
 
-  drawPanel(panel, { width, colours, maxSide, fontScale, labelSpace, pixelRatio: ratio } = this.measure(panel)) {
+  drawPanel(
+    panel,
+    { width, colours, maxSide, fontScale, labelSpace, labels, axisLabels = 'words', pixelRatio: ratio } = this.measure(
+      panel,
+    ),
+  ) {
     const { view } = this;
     const k = view.maxDistance;
     const { canvas, caption } = this.parts.get(panel.id);
@@ -317,7 +329,7 @@ export class AttentionFigure {
       view.causal,
       selection ? `${selection.i},${selection.j}` : '',
       JSON.stringify(colours),
-      view.labels.join('\n'),
+      (labels ?? view.labels).join('\n'),
     ].join('|');
     const shown = this.shown.get(panel.id);
     if (shown && shown.values === values && shown.key === key) return;
@@ -340,8 +352,8 @@ export class AttentionFigure {
       n: view.n,
       values,
       scale,
-      rowLabels: view.labels,
-      colLabels: view.labels,
+      rowLabels: labels ?? view.labels,
+      colLabels: labels ?? view.labels,
       xTitle: 'key position j →',
       yTitle: 'query position i ↓',
       formatValue: formatters.cell(panel),
@@ -372,6 +384,7 @@ export class AttentionFigure {
       map: scale.map,
       fontScale: layout.fontScale,
       labels: heatmapMargins(width, fontScale, labelSpace).labels, // the room given the row and column labels
+      axisLabels, // positions where the words would leave the cells too small (label-room.js)
       labelsCut: layout.labelsCut,
       noteCut: layout.noteCut,
     });

@@ -1,7 +1,9 @@
 // The room a heatmap gives its row and column labels, from the labels measured: the widest label
 // in the panels' type (13 px), rounded up to a step of 24 px so that a new word rarely moves the
-// page, between 40 px and a cap of 30 % of the width (62 to 120 px).
-import { LABEL_FONT } from '../render/heatmap.js';
+// page, between 40 px and a cap of 30 % of the width (62 to 120 px). Where the words' room would
+// leave cells too small to label, the panel labels positions 0, 1, 2, … instead, in the room those
+// take, and the matrix gets the width the words would have had (panelLabels).
+import { LABEL_FONT, MIN_LABELLED_CELL, heatmapLayout } from '../render/heatmap.js';
 
 const STEP = 24;
 const measured = new WeakMap(); // labels array -> widest label, CSS px
@@ -20,4 +22,25 @@ function widestLabel(labels, family) {
 export function labelRoom(labels, family, width) {
   const cap = Math.min(120, Math.max(62, width * 0.3));
   return Math.min(cap, Math.max(40, Math.ceil((widestLabel(labels, family) + 6) / STEP) * STEP));
+}
+
+/** The position labels 0 … n − 1 (shown where the words would leave the cells too small). */
+const positionLabels = (n) => Array.from({ length: n }, (_, i) => String(i));
+
+/**
+ * The labels a panel `width` px wide (matrix no wider than `maxSide`) shows for `labels`, their
+ * room (CSS px) and their kind ('words' or 'positions'): the words where their room leaves cells tall enough to label them, else
+ * the positions, in the room the widest position takes (at least 24 px).
+ */
+export function panelLabels(labels, family, width, maxSide = Infinity) {
+  const room = labelRoom(labels, family, width);
+  const n = labels.length;
+  if (heatmapLayout({ n, width, maxSide, labelSpace: room }).cell >= MIN_LABELLED_CELL)
+    return { labels, labelSpace: room, kind: 'words' };
+  const positions = positionLabels(n);
+  return {
+    labels: positions,
+    labelSpace: Math.max(24, Math.ceil(widestLabel(positions, family) + 6)),
+    kind: 'positions',
+  };
 }

@@ -5,7 +5,7 @@ import { heatmapHeight } from '../render/heatmap.js';
 import { ATTENTION_SETTINGS, CONTROLS, MAX_TOKENS, splitTokens } from '../settings/settings.js';
 import { PANEL_IDS } from '../views/panels.js';
 import { queryFromState } from './url-state.js';
-import { labelRoom } from '../figures/label-room.js';
+import { panelLabels } from '../figures/label-room.js';
 
 const SCRIPT = 'script'; // spelt apart: no script tag in this file's text (relpos.html inlines it)
 const kebab = (id) => id.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -77,7 +77,7 @@ export function embedHeight(panelIds, width = 700, doc = globalThis.document, la
     const titleHeight = title ? title.getBoundingClientRect().height + 4 : 28;
     const labelSpace =
       labels && figureStyle && typeof OffscreenCanvas !== 'undefined'
-        ? labelRoom(labels, figureStyle.fontFamily, Math.floor(textWidth))
+        ? panelLabels(labels, figureStyle.fontFamily, Math.floor(textWidth), 560).labelSpace
         : null;
     const plot = id === 'profile' ? 260 : heatmapHeight(Math.floor(textWidth), 560, 1, labelSpace);
     return padY + titleHeight + captionHeight + plot;

@@ -15,7 +15,8 @@ import { niceStep } from './ticks.js';
 export const LABEL_FONT = 13;
 export const MIN_VALUE_FONT = 11;
 export const NOTE_FONT = 12;
-const MIN_LABELLED_CELL = 13;
+/** The smallest cell (CSS px at fontScale 1) whose row and column each get a label. */
+export const MIN_LABELLED_CELL = 13;
 
 /**
  * The margins around the matrix (CSS px) for a canvas `width` px wide, type `fontScale` times

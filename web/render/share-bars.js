@@ -9,11 +9,22 @@ const MARGIN = { top: 20, right: 10, bottom: 34, left: 46 }; // right: and the r
 const AXES = { size: 12, ticks: 5, gap: 5, xSpacing: 0 };
 const BAR_SHARE = 0.56; // of the room per bar
 
+/** `label` on one line if it fits `room` px, else split at the space that makes the longer line shortest. */
+function nameLines(g, label, room) {
+  if (g.measureText(label).width <= room) return [label];
+  const spaces = [...label.matchAll(/ /g)].map((m) => m.index);
+  if (!spaces.length) return [label];
+  const longer = (at) => Math.max(g.measureText(label.slice(0, at)).width, g.measureText(label.slice(at + 1)).width);
+  const at = spaces.reduce((best, space) => (longer(space) < longer(best) ? space : best));
+  return [label.slice(0, at), label.slice(at + 1)];
+}
+
 /**
  * Draws `bars` ([{ label, value }], values 0–1) and `reference` ({ label, value }: a dashed line,
  * its label and format(value) in two lines at its right end) at the
  * width of the canvas's parent and `height` CSS px, the y axis in per cent, labelled `yLabel`
- * (math notation); `format(value)` is the text over each bar. Returns { bars: [{ label, value, x, width, top, bottom }], reference:
+ * (math notation); `format(value)` is the text over each bar. Returns { bars: [{ label, value, x, width, top, bottom,
+ * name: { lines, width } (its name as drawn), slot (the room per bar) }], reference:
  * { value, y } } in CSS px, for hit-testing and checks.
  */
 export function drawShareBars(canvas, { bars, reference, format, yLabel = '', height = 150 }) {
@@ -35,8 +46,16 @@ export function drawShareBars(canvas, { bars, reference, format, yLabel = '', he
   const scales = plotScales({ width, height, margin, x: [-0.5, bars.length - 0.5], ys: [[0, 100]] });
   const { px, py } = scales;
   const grid = cssColour(style, '--relpos-grid', '#ddd');
-  const xTickLabel = (index) => bars[index].label;
-  drawAxes(g, scales, slots, { xLabel: '', yLabel }, { ...AXES, fg, grid, family, xTickLabel });
+  drawAxes(g, scales, slots, { xLabel: '', yLabel }, { ...AXES, fg, grid, family, xTickLabel: () => '' });
+  // Each bar's name under it: on two lines where one would reach into the next bar's room.
+  const slotWidth = scales.plotW / bars.length;
+  g.textAlign = 'center';
+  g.textBaseline = 'top';
+  const names = bars.map(({ label }, index) => {
+    const lines = nameLines(g, label, slotWidth - 4);
+    lines.forEach((line, row) => g.fillText(line, px(index), py(0) + AXES.gap + row * (AXES.size + 1)));
+    return { lines, width: Math.max(...lines.map((line) => g.measureText(line).width)) };
+  });
   const barWidth = (scales.plotW / bars.length) * BAR_SHARE;
   g.fillStyle = fill;
   const drawn = bars.map(({ label, value }, index) => {
@@ -44,7 +63,7 @@ export function drawShareBars(canvas, { bars, reference, format, yLabel = '', he
     const bottom = py(0);
     const x = px(index) - barWidth / 2;
     g.fillRect(x, top, barWidth, bottom - top);
-    return { label, value, x, width: barWidth, top, bottom };
+    return { label, value, x, width: barWidth, top, bottom, name: names[index], slot: slotWidth };
   });
   // The reference across the bars, dashed, named in the right margin.
   const y = py(100 * reference.value);
