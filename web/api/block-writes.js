@@ -26,17 +26,24 @@ export function writeBlock(into, from, segments) {
 
 /**
  * The worker's side: answers the arrays sent on `port` ({ name, data, segments }) by writing
- * `result`'s rows of that panel into them and sending them back, until { done } arrives.
+ * `result`'s rows of that panel into them and sending them back, until { done } arrives; rejects
+ * if a write fails (the pool's call then fails, and with it the whole attention()).
  */
 export function serveBlockWrites(port, result) {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     port.onmessage = ({ data }) => {
       if (data.done) {
         port.close();
         resolve(null);
         return;
       }
-      writeBlock(data.data, result[data.name].data, data.segments);
+      try {
+        writeBlock(data.data, result[data.name].data, data.segments);
+      } catch (error) {
+        port.close();
+        reject(error);
+        return;
+      }
       port.postMessage({ name: data.name, data: data.data }, [data.data.buffer]);
     };
   });
