@@ -95,7 +95,10 @@ export async function copyForms({ mib = 4, count = 5, budgetMs = 1600, maxRounds
 
 /**
  * attention() with fresh arrays on this thread's instance `rp` and on each pool of `pools`
- * ({ workers: pool }), in alternation: { single, pools: { workers: ms } } (medians).
+ * ({ workers: pool }), in alternation: { single, pools: { workers: ms }, gathered: { workers: ms } }
+ * (medians). `gathered`: the same split with the blocks copied into fresh arrays on this thread
+ * (an `out` of new arrays each call: each block transferred, then copied), against the workers
+ * writing their rows in place.
  */
 export async function poolForms(rp, pools, n, k, { budgetMs = 4000, maxRounds = 12 } = {}) {
   const inputs = shawInputs(rp, n, k, D);
@@ -105,12 +108,27 @@ export async function poolForms(rp, pools, n, k, { budgetMs = 4000, maxRounds = 
     await run();
     return now() - start;
   };
+  const split = sizes.filter((workers) => Number(workers) > 1);
   const [single, ...pooled] = await interleavedMedians(
     [
       () => wallOf(() => rp.attention(inputs)),
       ...sizes.map((workers) => () => timeAsync(() => pools[workers].attention(inputs))),
+      ...split.map(
+        (workers) => () =>
+          timeAsync(async () => {
+            const out = await pools[workers].allocateAttention(inputs);
+            await pools[workers].attention(inputs, { out });
+          }),
+      ),
     ],
     { budgetMs, maxRounds, minRounds: 5 },
   );
-  return { n, k, single, pools: Object.fromEntries(sizes.map((workers, index) => [workers, pooled[index]])) };
+  const gathered = pooled.slice(sizes.length);
+  return {
+    n,
+    k,
+    single,
+    pools: Object.fromEntries(sizes.map((workers, index) => [workers, pooled[index]])),
+    gathered: Object.fromEntries(split.map((workers, index) => [workers, gathered[index]])),
+  };
 }

@@ -367,13 +367,14 @@ async function main() {
   if (chromium.pools) {
     const most = Math.max(...poolSizes);
     printTable(
-      `float32 in headless Chromium (fresh result arrays), timed in alternation: one instance on the page's main thread and relpos-wasm/worker with ${poolSizes.join(', ')} workers (${chromium.pools.cores} cores); (×) = the main thread's time / that time; numpy (×) = numpy / 1 worker`,
+      `float32 in headless Chromium (fresh result arrays), timed in alternation: one instance on the page's main thread and relpos-wasm/worker with ${poolSizes.join(', ')} workers (${chromium.pools.cores} cores); (×) = the main thread's time / that time; "blocks copied on the page": 2 workers, each block transferred and copied into new arrays on the page (an \`out\` of new arrays), (×) = that / the workers writing in place; numpy (×) = numpy / 1 worker`,
       [
         'n',
         'k',
         'page main thread',
         ...poolSizes.map((w) => `${w} worker${w > 1 ? 's' : ''}`),
         '2 workers / 1 worker',
+        '2 workers, blocks copied on the page',
         'numpy 1 thread',
         `numpy ${os.cpus().length} threads`,
       ],
@@ -386,6 +387,7 @@ async function main() {
           fmt(r.single),
           ...poolSizes.map((w) => `${fmt(r.pools[w])} (${(r.single / r.pools[w]).toFixed(2)}×)`),
           (r.pools[2] / r.pools[1]).toFixed(2),
+          `${fmt(r.gathered[2])} (${(r.gathered[2] / r.pools[2]).toFixed(2)}× in place)`,
           np1 === undefined ? '—' : `${fmt(np1)} (${(np1 / r.pools[1]).toFixed(2)}×)`,
           npAll === undefined ? '—' : `${fmt(npAll)} (${(npAll / r.pools[most]).toFixed(2)}×)`,
         ];
