@@ -1,7 +1,8 @@
 // The worker pool in headless Chromium (relpos-wasm/worker): attention at d_k = 64, float32,
-// fresh result arrays, on one instance in the page and on pools of 1, 2, … workers. Used by
-// bench/run.mjs (its "1 worker" and "pool" rows and the pool-size table); run alone with
-// `node bench/pool-bench.mjs [n:k …]`.
+// fresh result arrays, on one instance in the page and on pools of 1, 2, … workers, one after
+// another, with each pool's slowest worker's core time and the time expected with more cores.
+// Run alone with `node bench/pool-bench.mjs [n:k …]`; bench/run.mjs times the pools in
+// alternation instead (bench/call-forms.js, poolForms).
 import { launchBrowser } from '../tests/page/browser.js';
 import { serveFolder } from '../tests/page/static-server.js';
 

@@ -14,7 +14,8 @@ import { createRelPos } from '../web/api/index.js';
 import { plainJsAttention } from './plain-js-attention.js';
 import { createTfjsAttention } from './tfjs-attention.js';
 import { createOrtAttention } from './onnx-shaw-attention.mjs';
-import { poolTable, runPoolBench } from './pool-bench.mjs';
+import { callForms, copyForms } from './call-forms.js';
+import { runInChromium } from './call-forms-bench.mjs';
 import { blasEnv } from './anchor-process.mjs';
 import { interleavedMedians, timeOf, timeOfAsync } from './interleaved.mjs';
 
@@ -292,122 +293,106 @@ async function main() {
     ],
     flops,
   );
-  // Where a call with fresh arrays spends the time the core does not (float32, the issue's size).
-  for (const [n, k] of sizes.filter(([m, l]) => m === 1024 && l === 16)) {
-    const m32 = asMatrices(inputsFor(rp, n, k, Float32Array));
-    const reused = rp.attention(m32);
-    const [core, out, fresh, views] = await interleavedMedians(
+  // Where a call's time goes, by call form, in Node and in headless Chromium (float32, the
+  // issue's size), and the worker pool in Chromium at n = 1024 and 2048.
+  const formSizes = sizes.filter(([m, l]) => m === 1024 && l === 16);
+  const poolRuns = sizes.filter(([m, l]) => m >= 1024 && l === 16);
+  const poolSizes = [...new Set([1, 2, os.cpus().length])];
+  const load = () => os.loadavg()[0].toFixed(1);
+  const nodeLoad = load();
+  const nodeForms = [];
+  for (const [n, k] of formSizes) nodeForms.push(await callForms(rp, n, k));
+  const nodeCopies = formSizes.length ? await copyForms({}) : null;
+  const chromiumLoad = load();
+  const chromium =
+    formSizes.length || poolRuns.length
+      ? await runInChromium({ sizes: formSizes, poolSizes, poolRuns })
+      : { forms: [], copies: null, pools: null };
+  const ofCore = (ms, core) => `${fmt(ms)} (${(ms / core).toFixed(2)}×)`;
+  for (const [index, node] of nodeForms.entries()) {
+    const web = chromium.forms[index];
+    const row = (what, key) => [what, ofCore(node[key], node.core), ofCore(web[key], web.core)];
+    printTable(
+      `Where the time of a call goes, float32, n = ${node.n}, k = ${node.k} (${node.panels} n × n panels = ${node.mib} MiB, and the n × d_k output): Node and headless Chromium (page main thread), each timed in alternation; (×) = that time / the core's, same run; load average ${nodeLoad} / ${chromiumLoad}`,
+      ['what', 'Node ms', 'Chromium ms'],
       [
-        () => {
-          rp.attention(m32, { out: reused });
-          return coreMs(rp);
-        },
-        () => wallOf(() => rp.attention(m32, { out: reused })),
-        () => wallOf(() => rp.attention(m32)),
-        () => wallOf(() => rp.attention(m32, { views: true })),
+        row('the core alone (its stage times)', 'core'),
+        row('attention(inputs, { views: true }): views of WASM memory, no copy out', 'views'),
+        row('attention(inputs, { out }): copies in and out, into arrays written before', 'out'),
+        row('attention(inputs): fresh result arrays', 'fresh'),
+        ['fresh / views (target ≤ 1.5)', (node.fresh / node.views).toFixed(2), (web.fresh / web.views).toFixed(2)],
+        row(`no WASM: ${node.panels} new Float32Array(n²), one write to each 4 KiB page`, 'firstTouch'),
+        row(`no WASM: ${node.panels} × copying n² floats into arrays written before`, 'warmCopy'),
       ],
-      { budgetMs: 4 * BUDGET_MS, maxRounds: 20 },
     );
-    const two = await medianMs(() => rp.attention(m32, { outputs: ['combinedWeights', 'output'] }));
-    // onnxruntime-web's WebAssembly backend on the same inputs (the output only, as its graph
-    // computes), against relpos asked for the output alone; checked against relpos's output.
+  }
+  // onnxruntime-web's WebAssembly backend on the same inputs (the output only, as its graph
+  // computes), against relpos asked for the output alone; checked against relpos's output.
+  for (const [n, k] of formSizes) {
+    const m32 = asMatrices(inputsFor(rp, n, k, Float32Array));
     const outputOnly = () => rp.attention(m32, { outputs: ['output'], views: true });
     const ort = await createOrtAttention({ n, k, dk: D, dv: D });
-    let ortRows = [['onnxruntime-web: not installed (scripts/bench-setup.sh installs it)', '—']];
-    if (ort) {
-      const ortOutput = await ort.run(m32);
-      const ourOutput = rp.attention(m32, { outputs: ['output'] }).output.data;
-      const differs = ourOutput.reduce((worst, x, i) => Math.max(worst, Math.abs(x - ortOutput[i])), 0);
-      // relpos and onnxruntime-web in alternation, wall and CPU time.
-      const [relposTime, ortTime] = await interleavedMedians(
-        [() => timeOfAsync(outputOnly), () => timeOfAsync(() => ort.run(m32))],
-        { budgetMs: 4 * BUDGET_MS, maxRounds: 20 },
-      );
-      ort.dispose();
-      ortRows = [
+    if (!ort) {
+      console.log('\nonnxruntime-web: not installed (scripts/bench-setup.sh installs it)');
+      continue;
+    }
+    const ortOutput = await ort.run(m32);
+    const ourOutput = rp.attention(m32, { outputs: ['output'] }).output.data;
+    const differs = ourOutput.reduce((worst, x, i) => Math.max(worst, Math.abs(x - ortOutput[i])), 0);
+    // relpos and onnxruntime-web in alternation, wall and CPU time.
+    const [relposTime, ortTime] = await interleavedMedians(
+      [() => timeOfAsync(outputOnly), () => timeOfAsync(() => ort.run(m32))],
+      { budgetMs: 4 * BUDGET_MS, maxRounds: 20 },
+    );
+    ort.dispose();
+    printTable(
+      `The output alone, float32, n = ${n}, k = ${k} (Node, in alternation)`,
+      ['what', 'ms'],
+      [
         [`relpos, outputs: ['output'], views (CPU ms ${fmt(relposTime.cpu)})`, fmt(relposTime.wall)],
         [
           `onnxruntime-web ${ort.version} WASM backend, 1 thread, the output (hand-written ONNX graph; max |difference| from relpos ${differs.toExponential(1)}; CPU ms ${fmt(ortTime.cpu)}, ${(ortTime.cpu / relposTime.cpu).toFixed(2)}× relpos's)`,
           fmt(ortTime.wall),
         ],
-      ];
-    }
-    const panels = Object.values(reused).filter((m) => m?.data?.length === n * n);
-    const allocate = await medianMs(() => {
-      for (let p = 0; p < panels.length; p += 1) {
-        const a = new Float32Array(n * n);
-        for (let j = 0; j < a.length; j += 1024) a[j] = 1; // first touch: one write per 4 KiB page
-      }
-    });
-    const source = new Float32Array(n * n);
-    const copy = await medianMs(() => {
-      for (const m of panels) m.data.set(source);
-    });
-    const mib = ((panels.length * n * n * 4) / 2 ** 20).toFixed(0);
-    printTable(
-      `Where the time of a call goes, float32, n = ${n}, k = ${k} (${panels.length} n × n panels = ${mib} MiB, and the n × d_k output)`,
-      ['what', 'ms'],
-      [
-        ['the core alone (its stage times)', fmt(core)],
-        ['attention(inputs, { out }): copies in and out, no allocation', fmt(out)],
-        ['attention(inputs): fresh result arrays', fmt(fresh)],
-        ['attention(inputs, { views: true }): views of WASM memory, no copy out', fmt(views)],
-        ["attention(inputs, { outputs: ['combinedWeights', 'output'] }): 1 panel fresh", fmt(two)],
-        [`no WASM: ${panels.length} new Float32Array(n²), first touch of each page`, fmt(allocate)],
-        [`no WASM: ${panels.length} × copying n² floats into existing arrays`, fmt(copy)],
-        ...ortRows,
       ],
     );
   }
-  // The worker pool (relpos-wasm/worker) in headless Chromium, against the numpy anchors.
-  const poolSizes = [...new Set([1, 2, os.cpus().length])];
-  const poolSizesRun = sizes.filter(([n, k]) => n >= 1024 && k === 16);
-  const pooled = poolSizesRun.length ? await runPoolBench(poolSizesRun, { poolSizes }) : [];
-  const poolRows = pooled.map((r) => {
-    const np1 = find(numpy.results, r.n, r.k, 'float32')?.median_ms;
-    const npAll = find(numpyAll.results, r.n, r.k, 'float32')?.median_ms;
-    const tf = rows32.find((row) => row[0] === r.n && row[1] === r.k);
-    const byWorkers = (w) => r.pools.find((p) => p.workers === w)?.ms;
-    const most = Math.max(...poolSizes);
-    return [
-      r.n,
-      r.k,
-      fmt(r.singleMs),
-      fmt(byWorkers(1)),
-      fmt(byWorkers(most)),
-      np1 === undefined ? '—' : `${fmt(np1)} (${(np1 / byWorkers(1)).toFixed(2)}×)`,
-      npAll === undefined ? '—' : `${fmt(npAll)} (${(npAll / byWorkers(most)).toFixed(2)}×)`,
-      tf ? tf[6].split(' ')[0] : '—',
-    ];
-  });
-  if (poolRows.length) {
+  if (nodeCopies) {
     printTable(
-      `float32 in headless Chromium (fresh result arrays): one instance on the page's main thread, relpos-wasm/worker with 1 worker and with ${Math.max(...poolSizes)}; numpy (×) = numpy / 1 worker and numpy all threads / pool`,
+      'Copying 5 × 4 MiB out of a WebAssembly.Memory, by form (ms, medians in alternation): into fresh memory each form costs what its first writes to new pages cost; into arrays written before, a copy at memory speed',
+      ['form', 'Node ms', 'Chromium ms'],
+      Object.keys(nodeCopies).map((form) => [form, fmt(nodeCopies[form]), fmt(chromium.copies[form])]),
+    );
+  }
+  if (chromium.pools) {
+    const most = Math.max(...poolSizes);
+    printTable(
+      `float32 in headless Chromium (fresh result arrays), timed in alternation: one instance on the page's main thread and relpos-wasm/worker with ${poolSizes.join(', ')} workers (${chromium.pools.cores} cores); (×) = the main thread's time / that time; "blocks copied on the page": 2 workers, each block transferred and copied into new arrays on the page (an \`out\` of new arrays), (×) = that / the workers writing in place; numpy (×) = numpy / 1 worker`,
       [
         'n',
         'k',
         'page main thread',
-        '1 worker',
-        `pool of ${Math.max(...poolSizes)}`,
+        ...poolSizes.map((w) => `${w} worker${w > 1 ? 's' : ''}`),
+        '2 workers / 1 worker',
+        '2 workers, blocks copied on the page',
         'numpy 1 thread',
         `numpy ${os.cpus().length} threads`,
-        'TF.js WASM (Node)',
       ],
-      poolRows,
+      chromium.pools.results.map((r) => {
+        const np1 = find(numpy.results, r.n, r.k, 'float32')?.median_ms;
+        const npAll = find(numpyAll.results, r.n, r.k, 'float32')?.median_ms;
+        return [
+          r.n,
+          r.k,
+          fmt(r.single),
+          ...poolSizes.map((w) => `${fmt(r.pools[w])} (${(r.single / r.pools[w]).toFixed(2)}×)`),
+          (r.pools[2] / r.pools[1]).toFixed(2),
+          `${fmt(r.gathered[2])} (${(r.gathered[2] / r.pools[2]).toFixed(2)}× in place)`,
+          np1 === undefined ? '—' : `${fmt(np1)} (${(np1 / r.pools[1]).toFixed(2)}×)`,
+          npAll === undefined ? '—' : `${fmt(npAll)} (${(npAll / r.pools[most]).toFixed(2)}×)`,
+        ];
+      }),
     );
-    for (const r of pooled) {
-      const table = poolTable(r);
-      printTable(
-        `Pool size at n = ${r.n}, k = ${r.k} (Chromium, this machine, ${r.cores} cores): measured; "core" = the slowest worker's core time, "rest" = messages, transfers, putting the blocks together; speed-up over the page's main-thread instance (${fmt(r.singleMs)} ms)`,
-        ['workers', 'ms', 'core', 'rest', 'speed-up'],
-        table.rows,
-      );
-      printTable(
-        `Expected with enough cores: the 1-worker core time / workers + the 1-worker rest (${fmt(table.overhead)} ms), against the same main-thread instance`,
-        ['workers', 'ms', 'speed-up'],
-        table.expected,
-      );
-    }
   }
 
   const notes = [];

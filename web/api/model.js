@@ -453,13 +453,13 @@ export class Model {
 
   // Every parameter's entries of the core's region (parameters() or gradients()), by name.
   #readAll(region, make) {
-    const heap = this.#heap();
-    const base = region.address / this.#ArrayType.BYTES_PER_ELEMENT;
+    const size = this.#ArrayType.BYTES_PER_ELEMENT;
     const out = {};
     for (const entry of this.#table) {
       if (entry.offset + entry.size > region.rows)
         throw new RangeError(`${entry.name} lies outside the model's region`);
-      out[entry.name] = make(entry, heap.slice(base + entry.offset, base + entry.offset + entry.size));
+      const address = region.address + entry.offset * size;
+      out[entry.name] = make(entry, this.#host.arena.read(address, this.#ArrayType, entry.size));
     }
     return out;
   }

@@ -37,7 +37,7 @@ export const timeoutFor = (work, base = BASE_TIMEOUT_MS) =>
 function readRunOptions(where, task, options) {
   if (options !== undefined && (options === null || typeof options !== 'object'))
     throw new TypeError(`${where}: run(${String(task)}): options must be an object, got ${typeof options}`);
-  const { worker, transfer = [], signal, work = 0 } = options ?? {};
+  const { worker, transfer = [], signal, work = 0, name = String(task) } = options ?? {};
   if (typeof work !== 'number')
     throw new TypeError(
       `${where}: run(${String(task)}): options.work must be a number of multiply-adds, got ${typeof work}`,
@@ -52,7 +52,9 @@ function readRunOptions(where, task, options) {
     throw new TypeError(
       `${where}: run(${String(task)}): options.transfer must be an Array of ArrayBuffers, got ${typeof transfer}`,
     );
-  return { worker, transfer: Array.from(transfer), signal, work };
+  if (typeof name !== 'string')
+    throw new TypeError(`${where}: run(${String(task)}): options.name must be a string, got ${typeof name}`);
+  return { worker, transfer: Array.from(transfer), signal, work, name };
 }
 
 const ERRORS = { TypeError, RangeError, Error };
@@ -127,7 +129,8 @@ export class TaskPool {
   /**
    * Runs `task` with `args` on a worker: `worker` (an index; default the least busy), `transfer`
    * (buffers of args handed over), `signal` (an AbortSignal: cancels the call), `work` (its
-   * multiply-adds, which scale its time limit). Resolves to the task's result. The arguments are
+   * multiply-adds, which scale its time limit), `name` (what its errors call it; default the
+   * task's). Resolves to the task's result. The arguments are
    * copied (structured clone, the transferred buffers moved) here, on the call: a caller who
    * changes them afterwards, while the call waits for a free worker, changes nothing it computes.
    */
@@ -139,7 +142,7 @@ export class TaskPool {
     } catch (error) {
       return Promise.reject(error);
     }
-    const { worker, signal, work } = read;
+    const { worker, signal, work, name } = read;
     if (signal?.aborted) return Promise.reject(signal.reason);
     let sent;
     try {
@@ -153,6 +156,7 @@ export class TaskPool {
       const call = {
         id: this.#nextId,
         task: sent.task,
+        name,
         args: sent.args,
         transfer: sent.transfer,
         work,
@@ -225,7 +229,7 @@ export class TaskPool {
       const { call } = slot;
       if (slot.worker !== worker || !call) return;
       this.#end(slot, call);
-      this.#settle(call, null, new Error(`${this.#where}: ${call.task}: the worker's answer could not be read`));
+      this.#settle(call, null, new Error(`${this.#where}: ${call.name}: the worker's answer could not be read`));
     });
     slot.startTimer = setTimeout(
       () => this.#failed(slot, worker, `it did not start within ${START_TIMEOUT_MS} ms`),
@@ -274,7 +278,7 @@ export class TaskPool {
     const { call } = slot;
     if (call) {
       this.#end(slot, call);
-      const doing = `while running ${call.task}`;
+      const doing = `while running ${call.name}`;
       this.#settle(call, null, new Error(`${this.#where}: a worker failed ${doing} (${reason}); it was replaced`));
     }
     this.#start(slot);
@@ -292,7 +296,7 @@ export class TaskPool {
         this.#settle(
           call,
           null,
-          new TypeError(`${call.task}: arguments cannot be sent to a worker (${error.message})`),
+          new TypeError(`${call.name}: arguments cannot be sent to a worker (${error.message})`),
         );
         continue;
       }
@@ -305,7 +309,7 @@ export class TaskPool {
           call,
           null,
           new Error(
-            `${this.#where}: a worker did not answer ${call.task} within ${ms} ms; it was stopped and replaced`,
+            `${this.#where}: a worker did not answer ${call.name} within ${ms} ms; it was stopped and replaced`,
           ),
         );
         worker.terminate();

@@ -8,6 +8,7 @@
 // call (task-pool.js copies each part's arguments before any worker is free).
 import { checkAttentionArgs, checkReadAttentionArgs, readAttentionArgs } from './attention-args.js';
 import { emptyResult } from './attention-options.js';
+import { blockSegments, gatherBlocks, writeBlock } from './block-writes.js';
 import { ATTENTION_BLOCK_ROWS } from './limits.js';
 import { compileCore } from './load-core.js';
 import { MAX_WORKERS, TaskPool } from './task-pool.js';
@@ -102,47 +103,65 @@ export class RelPosPool {
       ...(a.scale !== null ? { scale: a.scale } : {}),
       ...(a.keyPadding ? { keyPadding: compact(a.keyPadding) } : {}),
     };
-    const results = await Promise.all(
-      parts.map(({ first, count }, index) => {
-        if (whole) {
-          const work = 2 * a.queryRows * a.n * (a.dK + (a.dV ?? 0)) + a.x.rows * a.x.cols * (2 * a.dK + a.dV);
-          return this.#tasks.run('attention', [compact(read.inputs), { outputs }], { worker: index, work });
-        }
-        const data = a.q.data.slice(first * a.dK, (first + count) * a.dK);
-        const q = { rows: count, cols: a.dK, data };
-        const transfer = [data.buffer];
-        const block = { ...shared, q };
-        if (a.allowed) {
-          // The mask's rows of this block of queries.
-          block.allowed = { rows: count, cols: a.n, data: a.allowed.slice(first * a.n, (first + count) * a.n) };
-          transfer.push(block.allowed.data.buffer);
-        }
-        const part = { outputs, queryOffset: a.queryOffset + first };
-        // Multiply-adds of the block: scores and weighted sums over every key and table row.
-        const work = 2 * count * (a.n + (a.tableRows || 0)) * (a.dK + (a.dV ?? 0));
-        return this.#tasks.run('attention', [block, part], { worker: index, transfer, work });
-      }),
-    );
-    // One part (or one worker): its arrays are the result, unless there is an `out` to fill.
     const maxDistance = a.relKeys ? (a.tableRows - 1) / 2 : null;
+    const layout = (name) => ({ queryRows: a.queryRows, cols: a.shapes[name][1], heads: a.heads });
+    const segments = parts.map((part) =>
+      Object.fromEntries(outputs.map((name) => [name, blockSegments(name, part, layout(name))])),
+    );
+    // Several blocks and no `out`: the workers write their rows straight into the result's arrays.
+    const inPlace = parts.length > 1 && !a.out;
+    const channels = inPlace ? parts.map(() => new MessageChannel()) : [];
+    const calls = parts.map(({ first, count }, index) => {
+      if (whole) {
+        const work = 2 * a.queryRows * a.n * (a.dK + (a.dV ?? 0)) + a.x.rows * a.x.cols * (2 * a.dK + a.dV);
+        return this.#tasks.run('attention', [compact(read.inputs), { outputs }], { worker: index, work });
+      }
+      const data = a.q.data.slice(first * a.dK, (first + count) * a.dK);
+      const q = { rows: count, cols: a.dK, data };
+      const transfer = [data.buffer];
+      const block = { ...shared, q };
+      if (a.allowed) {
+        // The mask's rows of this block of queries.
+        block.allowed = { rows: count, cols: a.n, data: a.allowed.slice(first * a.n, (first + count) * a.n) };
+        transfer.push(block.allowed.data.buffer);
+      }
+      const part = { outputs, queryOffset: a.queryOffset + first };
+      // Multiply-adds of the block: scores and weighted sums over every key and table row.
+      const work = 2 * count * (a.n + (a.tableRows || 0)) * (a.dK + (a.dV ?? 0));
+      return this.#tasks.run(inPlace ? 'attentionBlock' : 'attention', [block, part], {
+        worker: index,
+        transfer,
+        work,
+        name: 'attention',
+      });
+    });
+    if (inPlace) {
+      // Queued right behind each block, so that no other call on its worker comes between (and
+      // detaches the block's views). Each waits for the others' writes: its time limit is the
+      // whole call's work, so a worker that stops is found before the ones waiting for it.
+      const allWork = 2 * a.queryRows * (a.n + (a.tableRows || 0)) * (a.dK + (a.dV ?? 0));
+      const writes = channels.map(({ port2 }, worker) =>
+        this.#tasks.run('writeBlocks', [port2], { worker, transfer: [port2], work: allWork, name: 'attention' }),
+      );
+      const failed = Promise.all([...calls, ...writes]).then(() => new Promise(() => {}));
+      failed.catch(() => {});
+      const result = emptyResult(ArrayType, a.shapes, maxDistance);
+      const arrays = Object.fromEntries(outputs.map((name) => [name, result[name].data]));
+      const ports = channels.map((channel) => channel.port1);
+      const written = await gatherBlocks(ports, arrays, segments, failed);
+      for (const name of outputs) result[name].data = written[name];
+      const [first] = await Promise.all(calls);
+      await Promise.all(writes);
+      if (first.position) result.position = first.position;
+      return result;
+    }
+    const results = await Promise.all(calls);
+    // One part (or one worker): its arrays are the result, unless there is an `out` to fill.
     const result = a.outTarget ?? (parts.length === 1 ? results[0] : emptyResult(ArrayType, a.shapes, maxDistance));
-    // `out`'s arrays as they were read (views over the caller's memory), else the result's own.
-    const into = a.out ?? result;
-    if (result !== results[0] || a.out) {
+    if (a.out) {
+      // `out`'s arrays as they were read (views over the caller's memory).
       for (const name of outputs) {
-        const cols = a.shapes[name][1];
-        if (name === 'output' || a.heads === 1) {
-          parts.forEach(({ first }, index) => into[name].data.set(results[index][name].data, first * cols));
-          continue;
-        }
-        // A panel with heads: one block of queryRows rows per head; a part's, of its count rows.
-        parts.forEach(({ first, count }, index) => {
-          const from = results[index][name].data;
-          for (let head = 0; head < a.heads; head += 1) {
-            const rows = from.subarray(head * count * cols, (head + 1) * count * cols);
-            into[name].data.set(rows, (head * a.queryRows + first) * cols);
-          }
-        });
+        parts.forEach((_, index) => writeBlock(a.out[name].data, results[index][name].data, segments[index][name]));
       }
     }
     result.maxDistance = maxDistance;

@@ -4,6 +4,7 @@
 // and runs relpos.js's class, without the checkpoint reader (no task reads a checkpoint).
 import { BaseRelPos } from './relpos.js';
 import { loadGivenCore } from './load-given-core.js';
+import { serveBlockWrites } from './block-writes.js';
 
 const METHODS = [
   'attention',
@@ -20,6 +21,31 @@ const METHODS = [
 export const API_TASKS = Object.fromEntries(
   METHODS.map((method) => [method, ({ rp }, ...args) => rp[method](...args)]),
 );
+
+/**
+ * attention() of a block of query rows, kept in this worker's memory (views) for the
+ * writeBlocks call the pool queues right after it; answers the result's other fields.
+ */
+API_TASKS.attentionBlock = (context, inputs, options) => {
+  context.block = null;
+  const { maxDistance, position, ...panels } = context.rp.attention(inputs, { ...options, views: true });
+  context.block = panels;
+  return position === undefined ? { maxDistance } : { maxDistance, position };
+};
+
+/**
+ * The block's rows written into the arrays the pool sends on `port` (block-writes.js), until it
+ * says done; refused when the attentionBlock call before it failed.
+ */
+API_TASKS.writeBlocks = (context, port) => {
+  const { block } = context;
+  context.block = null;
+  if (!block) {
+    port.close();
+    throw new Error('a pool worker: writeBlocks: no block of rows computed before it');
+  }
+  return serveBlockWrites(port, block);
+};
 
 /**
  * The worker's instance from the pool's { wasmModule } (a WebAssembly.Module of the core this

@@ -57,7 +57,7 @@ export declare class RelPosPool {
   run(
     method: string,
     args: unknown[],
-    options?: { signal?: AbortSignal; worker?: number; transfer?: Transferable[]; work?: number },
+    options?: { signal?: AbortSignal; worker?: number; transfer?: Transferable[]; work?: number; name?: string },
   ): Promise<unknown>;
   /** A signal for the newest request of `key`: the key's earlier request is cancelled. */
   latest(key: unknown): AbortSignal;
