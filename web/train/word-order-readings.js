@@ -7,26 +7,9 @@ import { seededRandom } from '../api/seeded-random.js';
 import { POS_NAMES } from './corpus-format.js';
 import { RULE, claimTally, headVerdicts, quantileOfSorted } from './pos-verdicts.js';
 import { headWeights } from './train-session.js';
+import { ADPOSITION_CLAIMS } from './adposition-claims.js';
 
-/** Adpositions and their nouns: a preposition's noun follows it, a postposition's precedes it. */
-export const ADPOSITION_CLAIMS = Object.freeze({
-  adpositionToFollowingNoun: {
-    query: 'preposition',
-    keys: ['noun', 'pronoun'],
-    from: 1,
-    to: 3,
-    text: 'adpositions → following nouns or pronouns (+1…+3)',
-    short: 'adpositions → following nouns',
-  },
-  adpositionToPrecedingNoun: {
-    query: 'preposition',
-    keys: ['noun', 'pronoun'],
-    from: -3,
-    to: -1,
-    text: 'adpositions → preceding nouns or pronouns (−3…−1)',
-    short: 'adpositions → preceding nouns',
-  },
-});
+export { ADPOSITION_CLAIMS };
 
 /**
  * The 95 % percentile-bootstrap interval (RULE's resamples and seed) of the mean left and right
