@@ -22,7 +22,15 @@ const corpusFile = (id) => resolve(root, id === 'bible' ? 'dist/training-corpus.
 const fromFlag = process.argv.indexOf('--from');
 const RUNS = fromFlag > 0 ? resolve(process.argv[fromFlag + 1]) : resolve(root, 'build/reference-runs');
 
-const verdictOf = ({ verdict, effect, low, high, ratio, queries }) => ({ verdict, effect, low, high, ratio, queries });
+/** Numbers to 3 decimals: the readings' budget (the page prints at most 3). */
+const round3 = (v) => (Number.isFinite(v) ? Number(v.toFixed(3)) : null);
+const verdictOf = ({ verdict, effect, low, high, ratio }) => ({
+  verdict,
+  effect: round3(effect),
+  low: round3(low),
+  high: round3(high),
+  ratio: round3(ratio),
+});
 
 const readings = [];
 for (const language of LANGUAGES) {
@@ -62,8 +70,8 @@ for (const language of LANGUAGES) {
         left: h.left,
         self: h.self,
         right: h.right,
-        sides: h.sides,
-        profile: h.profile,
+        sides: h.sides.map(round3),
+        profile: h.profile.map(round3),
         claims: Object.fromEntries(HANDBOOK_CLAIMS.map((name) => [name, verdictOf(h.verdicts[name])])),
         adpositions: Object.fromEntries(Object.entries(h.adpositions).map(([name, v]) => [name, verdictOf(v)])),
       })),

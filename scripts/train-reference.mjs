@@ -11,7 +11,8 @@
 // Options: --seeds 1,2,3  --jobs N (seeds trained at once, worker threads; default: the cores)
 // --steps N (instead of REFERENCE.steps: a quick look, not the reference)
 // --corpus FILE (instead of dist/training-corpus.bin) --out FILE (instead of web/train/reference-run.js):
-// the same run on another corpus (the other languages: npm run train:languages).
+// the same run on another corpus; --word-order adds each head's side intervals and adposition
+// verdicts (word-order-readings.js) for the comparison of languages (npm run train:languages).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,7 +68,7 @@ function compactVerdicts(verdicts) {
 }
 
 /** One seed of the default run trained for REFERENCE.steps: its held-out curve, whether it converged, its readings. */
-async function referenceSeed(seed, budget, corpusFile) {
+async function referenceSeed(seed, budget, corpusFile, wordOrder) {
   const corpus = decodeCorpus(gunzipSync(readFileSync(corpusFile)));
   const rp = await createRelPos({ kernels: 'plain' });
   const session = new TrainSession(rp, corpus, { ...DEFAULT_RUN, seed, budget });
@@ -80,7 +81,7 @@ async function referenceSeed(seed, budget, corpusFile) {
   const before = curve.find((p) => p.step === Math.round((2 * budget) / 3 / CURVE_EVERY) * CURVE_EVERY).heldOut;
   const change = (before - heldOut) / heldOut;
   const analysis = session.analyse();
-  const wordOrder = wordOrderReadings(session);
+  const sides = wordOrder ? wordOrderReadings(session) : null;
   session.dispose();
   return {
     seed,
@@ -89,11 +90,15 @@ async function referenceSeed(seed, budget, corpusFile) {
     change: round(change),
     heldOut: round(heldOut),
     curve: curve.map((p) => ({ step: p.step, heldOut: round(p.heldOut) })),
-    heads: analysis.heads.map((h, index) => ({
-      ...compactHead(h),
-      sides: rounded(wordOrder[index].sides),
-      adpositions: compactVerdicts(wordOrder[index].adpositions),
-    })),
+    heads: analysis.heads.map((h, index) =>
+      sides
+        ? {
+            ...compactHead(h),
+            sides: rounded(sides[index].sides),
+            adpositions: compactVerdicts(sides[index].adpositions),
+          }
+        : compactHead(h),
+    ),
   };
 }
 
@@ -114,7 +119,9 @@ async function main() {
       const index = next;
       next += 1;
       if (index >= seeds.length) return resolve();
-      const worker = new Worker(new URL(import.meta.url), { workerData: { seed: seeds[index], steps, corpusFile } });
+      const worker = new Worker(new URL(import.meta.url), {
+        workerData: { seed: seeds[index], steps, corpusFile, wordOrder: args.includes('--word-order') },
+      });
       worker.once('message', (result) => {
         results[index] = result;
         console.log(
@@ -130,14 +137,7 @@ async function main() {
     what: 'The reference run of the training section: npm run train:reference (scripts/train-reference.mjs)',
     task: DEFAULT_RUN.task,
     preset: DEFAULT_RUN.preset,
-    corpus: {
-      source: corpus.header.source,
-      train: corpus.train.length,
-      heldOut: corpus.heldOut.length,
-      ...(corpus.header.language ? { language: corpus.header.language } : {}),
-      ...(corpus.header.taggedPos ? { taggedPos: corpus.header.taggedPos } : {}),
-      tagger: corpus.header.tagger,
-    },
+    corpus: { source: corpus.header.source, train: corpus.train.length, heldOut: corpus.heldOut.length },
     kernels: 'plain',
     peakLearningRate: ADAM.learningRate,
     schedule: { ...SCHEDULE },
@@ -164,4 +164,7 @@ export const REFERENCE_RUN = ${JSON.stringify(reference)};
 }
 
 if (isMainThread) await main();
-else parentPort.postMessage(await referenceSeed(workerData.seed, workerData.steps, workerData.corpusFile));
+else
+  parentPort.postMessage(
+    await referenceSeed(workerData.seed, workerData.steps, workerData.corpusFile, workerData.wordOrder),
+  );

@@ -5,7 +5,7 @@ import { sideOf } from '../views/left-right.js';
 import { ADPOSITION_CLAIMS } from './adposition-claims.js';
 
 /** The shipped readings' size budget (bytes of language-readings.js); the script and a test hold it. */
-export const LANGUAGE_READINGS_BUDGET = 64 * 1024;
+export const LANGUAGE_READINGS_BUDGET = 80 * 1024;
 
 /** The corpora compared (build/corpora/<id>.bin; the English Bible is the shipped corpus). */
 export const LANGUAGES = Object.freeze([
