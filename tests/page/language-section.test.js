@@ -82,6 +82,12 @@ describe('the comparison of languages', () => {
       const overflow = await page.$eval('#language-section', (s) => s.scrollWidth - s.clientWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       mkdirSync(ARTIFACTS, { recursive: true });
+      // The section above draws its figures in tasks of their own: the capture waits until the
+      // page's height stops changing, so that it finds the part where it is.
+      for (let last = -1, height = 0; height !== last; await page.waitForTimeout(500)) {
+        last = height;
+        height = await page.evaluate(() => document.documentElement.scrollHeight);
+      }
       await page.locator('#language-section').screenshot({
         path: new URL(`languages-${c.id}-${width}-${colorScheme}.png`, ARTIFACTS).pathname,
       });

@@ -41,7 +41,9 @@ export function drawShares(canvas, { rows }) {
   g.fillStyle = fg;
   g.textAlign = 'center';
   g.textBaseline = 'top';
-  for (let v = min; v <= max + 1e-9; v += 0.05) {
+  // A tick every 5 points, or every 10 where 5 would crowd the labels (a phone).
+  const step = plotW / ((max - min) / 0.05) >= 34 ? 0.05 : 0.1;
+  for (let v = Math.ceil(min / step - 1e-9) * step; v <= max + 1e-9; v += step) {
     g.beginPath();
     g.moveTo(px(v), bottom);
     g.lineTo(px(v), bottom + 4);
