@@ -3,15 +3,28 @@
 // <relpos-train corpus="…"> loads, from text the author owns, the way the package's own corpus is
 // built (web/train/build-corpus.js: the same vocabulary, sampling and held-out split; held-out
 // parts of speech by the tagger compromise, which the author installs: it is an optional peer
-// dependency, so the package itself needs nothing).
+// dependency, so the package itself needs nothing). `--language ja` (Japanese, cut into words and
+// tagged by kuromoji, another optional peer dependency) and `--language es` (Spanish, closed word
+// classes from word lists) build corpora in the languages the comparison of languages reads.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { CORPUS_SETTINGS, buildCorpus, splitDocuments } from '../web/train/build-corpus.js';
 import { corpusShortfall, encodeCorpus } from '../web/train/corpus-format.js';
+import { japaneseSentences } from '../web/train/japanese-sentences.js';
+import { SPANISH_TAGGED_POS, spanishSentences } from '../web/train/spanish-sentences.js';
 
 /** The tagger the package's corpus was tagged by. */
 const TAGGER_VERSION = '14.17.0';
+/** The Japanese analyser the comparison of languages was tagged by. */
+const KUROMOJI_VERSION = '0.1.2';
+/** The languages the command can tag, and how. */
+export const CORPUS_LANGUAGES = Object.freeze({
+  en: `English, tagged by compromise (npm install --save-dev compromise@${TAGGER_VERSION})`,
+  ja: `Japanese, cut into words and tagged by kuromoji (npm install --save-dev kuromoji@${KUROMOJI_VERSION})`,
+  es: 'Spanish, its closed word classes (determiners, prepositions, pronouns, conjunctions) from word lists; nothing to install',
+});
 /** The text is cut into this many documents of consecutive sentences; every 10th is held out. */
 const DOCUMENTS = 20;
 /** Fewer words than this leave too little to train on and to hold out (windows of 32 tokens). */
@@ -24,7 +37,7 @@ export const MAX_TEXT_BYTES = 16 * 1024 * 1024;
  */
 export const PIECE_CHARS = 600;
 
-const HELP = `Usage: relpos-wasm corpus <text file>... [--out <file>]
+const HELP = `Usage: relpos-wasm corpus <text file>... [--out <file>] [--language en|ja|es]
 
 Builds the training corpus for <relpos-train corpus="..."> from plain text (UTF-8) you own: the
 words lower-cased, a vocabulary of the ${CORPUS_SETTINGS.vocabularyWords.toLocaleString('en')} most frequent, up to ${CORPUS_SETTINGS.trainTokens.toLocaleString('en')} tokens to train on and
@@ -33,8 +46,12 @@ ${CORPUS_SETTINGS.heldOutTokens.toLocaleString('en')} held out, the held-out wor
 ${MIN_WORDS.toLocaleString('en')} words of text.
 
 Options:
-  -o, --out <file>  where to write it (default: training-corpus.bin)
-  -h, --help        this help
+  -o, --out <file>       where to write it (default: training-corpus.bin)
+  -l, --language <code>  the text's language (default: en); the languages it can tag:
+${Object.entries(CORPUS_LANGUAGES)
+  .map(([code, how]) => `                           ${code}: ${how}`)
+  .join('\n')}
+  -h, --help             this help
 
 Then serve the file beside your page: <relpos-train corpus="training-corpus.bin"></relpos-train>
 `;
@@ -47,6 +64,7 @@ function parseArguments(args) {
   if (command !== 'corpus') throw new UsageError(`unknown command ${JSON.stringify(command)}; the command is corpus`);
   const files = [];
   let out = 'training-corpus.bin';
+  let language = 'en';
   for (let i = 0; i < rest.length; i += 1) {
     const arg = rest[i];
     if (arg === '-h' || arg === '--help') return { help: true };
@@ -54,11 +72,21 @@ function parseArguments(args) {
       out = rest[(i += 1)];
       if (out === undefined || out === '') throw new UsageError(`${arg} needs a file name`);
     } else if (arg.startsWith('--out=')) out = arg.slice(6);
-    else if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg}`);
+    else if (arg === '-l' || arg === '--language' || arg.startsWith('--language=')) {
+      language = arg.startsWith('--language=') ? arg.slice(11) : rest[(i += 1)];
+      if (!Object.hasOwn(CORPUS_LANGUAGES, language ?? ''))
+        throw new UsageError(
+          `--language ${JSON.stringify(language ?? '')} cannot be tagged; the languages it can tag: ${Object.entries(
+            CORPUS_LANGUAGES,
+          )
+            .map(([code, how]) => `${code} (${how})`)
+            .join('; ')}`,
+        );
+    } else if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg}`);
     else files.push(arg);
   }
   if (files.length === 0) throw new UsageError('give the text file(s) to build the corpus from');
-  return { files, out };
+  return { files, out, language };
 }
 
 /** The text of `file`, or an Error naming the file and what is wrong with it. */
@@ -88,7 +116,7 @@ function readText(file, budget = MAX_TEXT_BYTES) {
         'save it as plain text (UTF-8) first: a .docx, .pdf or image cannot be read',
     );
   }
-  if (text.trim() === '') throw new Error(`${file} is empty; it must hold English text`);
+  if (text.trim() === '') throw new Error(`${file} is empty; it must hold text`);
   return text.replace(/^\uFEFF/, '');
 }
 
@@ -105,13 +133,89 @@ async function loadTagger() {
   }
 }
 
+/** kuromoji's tokenizer with its own dictionary, or an Error saying how to install it. */
+async function loadJapaneseTagger() {
+  let kuromoji;
+  let dicPath;
+  try {
+    ({ default: kuromoji } = await import('kuromoji'));
+    dicPath = join(dirname(createRequire(import.meta.url).resolve('kuromoji/package.json')), 'dict');
+  } catch (error) {
+    throw new Error(
+      `Japanese is cut into words and tagged by kuromoji, which is not installed here: npm install --save-dev kuromoji@${KUROMOJI_VERSION}, then run this again`,
+      { cause: error },
+    );
+  }
+  return new Promise((done, fail) =>
+    kuromoji.builder({ dicPath }).build((error, tokenizer) => (error ? fail(error) : done(tokenizer))),
+  );
+}
+
+/** Whitespace-separated words of a sentence. */
+const spacedWords = (sentence) => sentence.split(/\s+/).filter(Boolean).length;
+
 /**
- * The corpus of `files` ({ name, text }): every file's sentences in order, cut into DOCUMENTS
- * documents of about equal length, every 10th held out and tagged (splitDocuments).
+ * How the command reads a language: { split(piece) → sentences (strings), words(sentence) → count,
+ * reader (splitDocuments's), tagger (what the header says) }. Loads the tagger it needs.
  */
-export function corpusOfTexts(nlp, texts, tagger) {
-  const sentences = texts.flatMap(({ text }) => piecesOf(text).flatMap((piece) => nlp.tokenize(piece).out('array')));
-  const words = sentences.reduce((sum, sentence) => sum + sentence.split(/\s+/).filter(Boolean).length, 0);
+export async function readerFor(language) {
+  if (language === 'ja') {
+    const tokenizer = await loadJapaneseTagger();
+    return {
+      split: (piece) =>
+        piece
+          .split(/(?<=[。！？])|\n/)
+          .map((s) => s.trim())
+          .filter(Boolean),
+      words: (sentence) => tokenizer.tokenize(sentence).filter((t) => t.pos !== '記号').length,
+      reader: (sentence, tagged) => japaneseSentences(tokenizer, sentence, tagged),
+      tagger: `kuromoji ${KUROMOJI_VERSION} (npm, Apache-2.0; IPADIC)`,
+      language,
+    };
+  }
+  if (language === 'es') {
+    return {
+      split: (piece) =>
+        piece
+          .split(/(?<=[.!?])\s+|\n\s*\n/)
+          .map((s) => s.trim())
+          .filter(Boolean),
+      words: spacedWords,
+      reader: spanishSentences,
+      tagger: 'closed-class word lists (relpos-wasm: web/train/spanish-sentences.js)',
+      language,
+      taggedPos: SPANISH_TAGGED_POS,
+    };
+  }
+  const nlp = await loadTagger();
+  const version = nlp.version ?? 'of unknown version';
+  if (version !== TAGGER_VERSION) {
+    console.warn(
+      `relpos-wasm corpus: compromise ${version} is installed; the package's own corpus was tagged by ${TAGGER_VERSION}, so parts of speech may differ slightly`,
+    );
+  }
+  return englishReader(nlp, version);
+}
+
+/** English read with compromise (`nlp`, of `version`). */
+export function englishReader(nlp, version) {
+  return {
+    split: (piece) => nlp.tokenize(piece).out('array'),
+    words: spacedWords,
+    reader: nlp,
+    tagger: `compromise ${version} (npm, MIT)`,
+  };
+}
+
+/**
+ * The corpus of `files` ({ name, text }) read by `read` (readerFor's, or compromise `nlp` for
+ * English with its `version`): every file's sentences in order, cut into DOCUMENTS documents of
+ * about equal length, every 10th held out and tagged (splitDocuments).
+ */
+export function corpusOfTexts(read, texts, version) {
+  const how = typeof read.split === 'function' ? read : englishReader(read, version);
+  const sentences = texts.flatMap(({ text }) => piecesOf(text).flatMap((piece) => how.split(piece)));
+  const words = sentences.reduce((sum, sentence) => sum + how.words(sentence), 0);
   const names = texts.map(({ name }) => name).join(', ');
   if (words < MIN_WORDS) {
     throw new Error(
@@ -129,15 +233,17 @@ export function corpusOfTexts(nlp, texts, tagger) {
     );
     return {
       name: `part ${d + 1} of ${DOCUMENTS}`,
-      sentences: d % CORPUS_SETTINGS.heldOutEvery === 0 ? leadingWords(part, heldOutReach) : part,
+      sentences: d % CORPUS_SETTINGS.heldOutEvery === 0 ? leadingWords(part, heldOutReach, how.words) : part,
     };
   });
-  const docs = splitDocuments(nlp, documents, CORPUS_SETTINGS);
+  const docs = splitDocuments(how.reader, documents, CORPUS_SETTINGS);
   const corpus = buildCorpus({
     ...docs,
     source: `${names}: the author's own text, lower-cased and sampled`,
     terms: "The author's own text, under the author's terms.",
-    tagger: `compromise ${tagger} (npm, MIT)`,
+    tagger: how.tagger,
+    ...(how.language ? { language: how.language } : {}),
+    ...(how.taggedPos ? { taggedPos: how.taggedPos } : {}),
   });
   const shortfall = corpusShortfall(corpus);
   if (shortfall) {
@@ -148,12 +254,12 @@ export function corpusOfTexts(nlp, texts, tagger) {
   return corpus;
 }
 
-/** The first sentences of `sentences` (strings) that hold at least `words` words (or all of them). */
-function leadingWords(sentences, words) {
+/** The first sentences of `sentences` (strings) that hold at least `words` words (or all of them), counted by `count`. */
+function leadingWords(sentences, words, wordsIn) {
   let count = 0;
   let end = 0;
   while (end < sentences.length && count < words) {
-    count += sentences[end].split(/\s+/).filter(Boolean).length;
+    count += wordsIn(sentences[end]);
     end += 1;
   }
   return sentences.slice(0, end);
@@ -186,7 +292,7 @@ export function piecesOf(text) {
 }
 
 async function main(args) {
-  const { help, files, out } = parseArguments(args);
+  const { help, files, out, language } = parseArguments(args);
   if (help) {
     process.stdout.write(HELP);
     return;
@@ -197,14 +303,8 @@ async function main(args) {
     budget -= Buffer.byteLength(text);
     return { name: basename(file), text };
   });
-  const nlp = await loadTagger();
-  const version = nlp.version ?? 'of unknown version';
-  if (version !== TAGGER_VERSION) {
-    console.warn(
-      `relpos-wasm corpus: compromise ${version} is installed; the package's own corpus was tagged by ${TAGGER_VERSION}, so parts of speech may differ slightly`,
-    );
-  }
-  const corpus = corpusOfTexts(nlp, texts, version);
+  const how = await readerFor(language);
+  const corpus = corpusOfTexts(how, texts);
   const bytes = gzipSync(encodeCorpus(corpus), { level: 9 });
   try {
     writeFileSync(out, bytes);
@@ -215,7 +315,7 @@ async function main(args) {
   console.log(
     `relpos-wasm corpus: wrote ${out} (${(bytes.length / 1024).toFixed(1)} KiB): ${corpus.train.length.toLocaleString('en')} training tokens ` +
       `(${((100 * unknown) / corpus.train.length).toFixed(1)} % outside the vocabulary), ${corpus.heldOut.length.toLocaleString('en')} held-out tokens ` +
-      `tagged by compromise ${version}, a vocabulary of ${(corpus.header.words.length - 2).toLocaleString('en')} words.\n` +
+      `tagged by ${how.tagger}, a vocabulary of ${(corpus.header.words.length - 2).toLocaleString('en')} words.\n` +
       `Serve it beside your page: <relpos-train corpus="${basename(out)}"></relpos-train>`,
   );
 }

@@ -31,6 +31,11 @@ command -v jupyter-nbconvert >/dev/null || missing+=(jupyter-nbconvert)
 # The training corpus's text (scripts/make-corpus.mjs): the World English Bible and mod2imp to read it.
 [ -f /usr/share/sword/mods.d/engWEB2015eb.conf ] || missing+=(sword-text-web)
 command -v mod2imp >/dev/null || missing+=(libsword-utils)
+# The other languages' corpora (scripts/corpus-languages.sh, tests/js/language-corpora.test.js):
+# the Reina-Valera 1909 and the Debian Reference in Japanese and English.
+[ -f /usr/share/sword/mods.d/spaRV1909eb.conf ] || missing+=(sword-text-sparv)
+[ -f /usr/share/debian-reference/debian-reference.ja.txt.gz ] || missing+=(debian-reference-ja)
+[ -f /usr/share/debian-reference/debian-reference.en.txt.gz ] || missing+=(debian-reference-en)
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${missing[*]}"

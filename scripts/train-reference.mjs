@@ -9,8 +9,13 @@
 // on; budget 64 KiB). Deterministic: the same file from a fresh clone. About 2.5 min of CPU per
 // seed here; never part of npm test.
 // Options: --seeds 1,2,3  --jobs N (seeds trained at once, worker threads; default: the cores)
-// --steps N (instead of REFERENCE.steps: a quick look, not the reference).
-import { readFileSync, writeFileSync } from 'node:fs';
+// --steps N (instead of REFERENCE.steps: a quick look, not the reference)
+// --corpus FILE (instead of dist/training-corpus.bin) --out FILE (instead of web/train/reference-run.js):
+// the same run on another corpus; --word-order adds each head's side intervals and adposition
+// verdicts (word-order-readings.js) for the comparison of languages (npm run train:languages).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve as resolvePath } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
@@ -19,6 +24,7 @@ import { decodeCorpus } from '../web/train/corpus-format.js';
 import { DEFAULT_RUN, PRESETS, SCHEDULE, ADAM, TrainSession } from '../web/train/train-session.js';
 import { claimsAcrossRuns } from '../web/train/pos-verdicts.js';
 import { CRITERION } from '../web/train/run-end.js';
+import { wordOrderReadings } from '../web/train/word-order-readings.js';
 
 const REFERENCE = Object.freeze({ seeds: [1, 2, 3], steps: 3 * PRESETS[DEFAULT_RUN.preset].steps, converged: 0.01 });
 const SIZE_BUDGET = 64 * 1024;
@@ -47,18 +53,23 @@ function compactHead(h) {
     byPos: Object.fromEntries(
       Object.entries(h.byPos).map(([name, p]) => [name, { count: p.count, weights: rounded(p.weights) }]),
     ),
-    verdicts: Object.fromEntries(
-      Object.entries(h.verdicts).map(([name, v]) => [
-        name,
-        Object.fromEntries(Object.entries(v).map(([key, x]) => [key, typeof x === 'number' ? round(x) : x])),
-      ]),
-    ),
+    verdicts: compactVerdicts(h.verdicts),
   };
 }
 
+/** Verdicts with their numbers rounded to 4 decimals. */
+function compactVerdicts(verdicts) {
+  return Object.fromEntries(
+    Object.entries(verdicts).map(([name, v]) => [
+      name,
+      Object.fromEntries(Object.entries(v).map(([key, x]) => [key, typeof x === 'number' ? round(x) : x])),
+    ]),
+  );
+}
+
 /** One seed of the default run trained for REFERENCE.steps: its held-out curve, whether it converged, its readings. */
-async function referenceSeed(seed, budget) {
-  const corpus = decodeCorpus(gunzipSync(readFileSync(CORPUS)));
+async function referenceSeed(seed, budget, corpusFile, wordOrder) {
+  const corpus = decodeCorpus(gunzipSync(readFileSync(corpusFile)));
   const rp = await createRelPos({ kernels: 'plain' });
   const session = new TrainSession(rp, corpus, { ...DEFAULT_RUN, seed, budget });
   const curve = [];
@@ -70,6 +81,7 @@ async function referenceSeed(seed, budget) {
   const before = curve.find((p) => p.step === Math.round((2 * budget) / 3 / CURVE_EVERY) * CURVE_EVERY).heldOut;
   const change = (before - heldOut) / heldOut;
   const analysis = session.analyse();
+  const sides = wordOrder ? wordOrderReadings(session) : null;
   session.dispose();
   return {
     seed,
@@ -78,7 +90,15 @@ async function referenceSeed(seed, budget) {
     change: round(change),
     heldOut: round(heldOut),
     curve: curve.map((p) => ({ step: p.step, heldOut: round(p.heldOut) })),
-    heads: analysis.heads.map(compactHead),
+    heads: analysis.heads.map((h, index) =>
+      sides
+        ? {
+            ...compactHead(h),
+            sides: rounded(sides[index].sides),
+            adpositions: compactVerdicts(sides[index].adpositions),
+          }
+        : compactHead(h),
+    ),
   };
 }
 
@@ -88,7 +108,9 @@ async function main() {
   const seeds = option('seeds', REFERENCE.seeds.join(',')).split(',').map(Number);
   const steps = Number(option('steps', REFERENCE.steps));
   const jobs = Math.max(1, Math.min(seeds.length, Number(option('jobs', availableParallelism()))));
-  const corpus = decodeCorpus(gunzipSync(readFileSync(CORPUS)));
+  const corpusFile = option('corpus', null) ? resolvePath(option('corpus')) : fileURLToPath(CORPUS);
+  const out = option('out', null) ? resolvePath(option('out')) : fileURLToPath(OUT);
+  const corpus = decodeCorpus(gunzipSync(readFileSync(corpusFile)));
   const started = Date.now();
   const results = new Array(seeds.length);
   let next = 0;
@@ -97,7 +119,9 @@ async function main() {
       const index = next;
       next += 1;
       if (index >= seeds.length) return resolve();
-      const worker = new Worker(new URL(import.meta.url), { workerData: { seed: seeds[index], steps } });
+      const worker = new Worker(new URL(import.meta.url), {
+        workerData: { seed: seeds[index], steps, corpusFile, wordOrder: args.includes('--word-order') },
+      });
       worker.once('message', (result) => {
         results[index] = result;
         console.log(
@@ -127,11 +151,11 @@ async function main() {
 // reference run, the readings it opens on (docs/training.md). Do not edit by hand.
 export const REFERENCE_RUN = ${JSON.stringify(reference)};
 `;
-  if (text.length > SIZE_BUDGET)
-    throw new Error(`reference-run.js would be ${text.length} bytes, over its ${SIZE_BUDGET}`);
-  writeFileSync(OUT, text);
+  if (text.length > SIZE_BUDGET) throw new Error(`${out} would be ${text.length} bytes, over its ${SIZE_BUDGET}`);
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, text);
   console.log(
-    `web/train/reference-run.js: ${(text.length / 1024).toFixed(1)} KiB; mean final held-out loss ${heldOut.toFixed(4)}; ${Object.values(
+    `${out}: ${(text.length / 1024).toFixed(1)} KiB; mean final held-out loss ${heldOut.toFixed(4)}; ${Object.values(
       claimsAcrossRuns(results),
     )
       .map((c) => `${c.short}: holds in ${c.holds} of ${c.of} seeds`)
@@ -140,4 +164,7 @@ export const REFERENCE_RUN = ${JSON.stringify(reference)};
 }
 
 if (isMainThread) await main();
-else parentPort.postMessage(await referenceSeed(workerData.seed, workerData.steps));
+else
+  parentPort.postMessage(
+    await referenceSeed(workerData.seed, workerData.steps, workerData.corpusFile, workerData.wordOrder),
+  );

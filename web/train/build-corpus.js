@@ -41,15 +41,19 @@ export function sentencesOf(nlp, text, tagged) {
 /**
  * Texts split into documents (`texts`: [{ name, text }], or [{ name, sentences }] with the text
  * already cut into sentences, each read on its own) the way the package's corpus is: every
- * heldOutEvery-th document held out and tagged by compromise (`nlp`), the others only tokenized.
+ * heldOutEvery-th document held out and tagged, the others only tokenized. `reader` is compromise
+ * (`nlp`: English, sentencesOf) or a function (text, tagged) → sentences of { word, pos } for
+ * another language (japanese-sentences.js, spanish-sentences.js).
  * Returns { train, heldOut, heldOutNames } for buildCorpus.
  */
-export function splitDocuments(nlp, texts, settings = CORPUS_SETTINGS) {
+export function splitDocuments(reader, texts, settings = CORPUS_SETTINGS) {
   const train = [];
   const heldOut = [];
   const heldOutNames = [];
+  const sentencesOfText =
+    typeof reader.tokenize === 'function' ? (text, tagged) => sentencesOf(reader, text, tagged) : reader;
   const read = ({ text, sentences }, tagged) =>
-    sentences ? sentences.flatMap((sentence) => sentencesOf(nlp, sentence, tagged)) : sentencesOf(nlp, text, tagged);
+    sentences ? sentences.flatMap((sentence) => sentencesOfText(sentence, tagged)) : sentencesOfText(text, tagged);
   texts.forEach((document, index) => {
     if (index % settings.heldOutEvery === 0) {
       heldOut.push(read(document, true));
@@ -92,7 +96,9 @@ function sentenceStarts(sentences) {
 
 /**
  * The corpus for encodeCorpus from `docs`: { train, heldOut, heldOutNames } (documents of
- * sentences of { word, pos }) and what the header says of them: { source, terms, tagger }.
+ * sentences of { word, pos }) and what the header says of them: { source, terms, tagger }, and
+ * for a corpus in another language than English its `language` (ISO 639-1) and `taggedPos` (the
+ * part-of-speech names its tagger assigns, when not all of them).
  */
 export function buildCorpus(docs, settings = CORPUS_SETTINGS) {
   // The vocabulary from all training documents (not only the shipped part), most frequent first;
@@ -113,6 +119,8 @@ export function buildCorpus(docs, settings = CORPUS_SETTINGS) {
       source: docs.source,
       terms: docs.terms,
       tagger: docs.tagger,
+      ...(docs.language ? { language: docs.language } : {}),
+      ...(docs.taggedPos ? { taggedPos: docs.taggedPos } : {}),
       settings,
       trainDocuments: docs.train.length,
       heldOutDocuments: docs.heldOutNames,

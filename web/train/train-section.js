@@ -86,6 +86,8 @@ export function mountTrainSection(
         Array.from({ length: 2 * state.config.maxDistance + 1 }, (_, c) => c - state.config.maxDistance),
     }),
   });
+  // The same model on other languages (language-section.js): a chunk of its own, loaded with the section.
+  const languages = import('./language-section.js').then((m) => m.mountLanguageSection(lab));
   const setMessage = controls.setMessage;
 
   const showStatus = () => {
@@ -386,6 +388,7 @@ export function mountTrainSection(
     state,
     dispose() {
       checkpoints.dispose();
+      languages.then((part) => part.dispose());
       resize.disconnect();
       scheme?.removeEventListener('change', redraw);
       client.terminate();

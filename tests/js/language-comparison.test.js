@@ -1,0 +1,116 @@
+// The comparison of languages (docs/verdicts.md, "Word order"), recomputed from the shipped
+// readings (web/train/language-readings.js, written by npm run train:languages): its size budget,
+// the same run within each comparison, every head's masses and verdicts against the rule, each
+// layer's left share and difference computed here by hand, and the statement's numbers.
+import { statSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { LANGUAGE_READINGS } from '../../web/train/language-readings.js';
+import {
+  COMPARISONS,
+  LANGUAGES,
+  LANGUAGE_READINGS_BUDGET,
+  compareLanguages,
+  comparisonStatement,
+} from '../../web/train/language-comparison.js';
+import { ADPOSITION_CLAIMS } from '../../web/train/adposition-claims.js';
+import { HANDBOOK_CLAIMS, RULE } from '../../web/train/pos-verdicts.js';
+
+const FILE = new URL('../../web/train/language-readings.js', import.meta.url);
+const byId = (id) => LANGUAGE_READINGS.find((r) => r.id === id);
+const pct = (v) => `${(100 * v).toFixed(1)} %`;
+
+describe('the shipped readings of the other languages', () => {
+  test(`fit their budget of ${LANGUAGE_READINGS_BUDGET / 1024} KiB, one entry per language, with its corpus, tagger and checksum`, () => {
+    expect(statSync(FILE).size).toBeLessThanOrEqual(LANGUAGE_READINGS_BUDGET);
+    expect(LANGUAGE_READINGS.map((r) => r.id).sort()).toEqual(LANGUAGES.map((l) => l.id).sort());
+    for (const r of LANGUAGE_READINGS) {
+      expect(r.corpus.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(r.corpus.tagger.length).toBeGreaterThan(0);
+      expect(r.corpus.terms.length).toBeGreaterThan(0);
+    }
+    expect(byId('debian-reference-ja').corpus.language).toBe('ja');
+    expect(byId('reina-valera').corpus.taggedPos).toEqual(['determiner', 'preposition', 'pronoun', 'conjunction']);
+  });
+
+  test('within each comparison: the same task, size, steps and seeds', () => {
+    for (const c of COMPARISONS) {
+      const [a, b] = [byId(c.english), byId(c.other)];
+      expect([a.task, a.preset, a.steps]).toEqual([b.task, b.preset, b.steps]);
+      expect(a.seeds.map((s) => s.seed)).toEqual(b.seeds.map((s) => s.seed));
+      expect(a.seeds.length).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  test('every head: left + self + right = 1, its window interval around its masses, its verdicts by the rule', () => {
+    for (const r of LANGUAGE_READINGS)
+      for (const s of r.seeds)
+        for (const h of s.heads) {
+          expect(h.left + h.self + h.right).toBeCloseTo(1, 3);
+          const [leftLow, leftHigh, rightLow, rightHigh] = h.sides;
+          expect(leftLow).toBeLessThanOrEqual(h.left + 1e-4);
+          expect(leftHigh).toBeGreaterThanOrEqual(h.left - 1e-4);
+          expect(rightLow).toBeLessThanOrEqual(h.right + 1e-4);
+          expect(rightHigh).toBeGreaterThanOrEqual(h.right - 1e-4);
+          const verdicts = { ...h.claims, ...h.adpositions };
+          expect(Object.keys(verdicts).sort()).toEqual([...HANDBOOK_CLAIMS, ...Object.keys(ADPOSITION_CLAIMS)].sort());
+          for (const v of Object.values(verdicts)) {
+            if (v.verdict === 'shows') {
+              expect(v.low).toBeGreaterThan(0);
+              expect(v.effect).toBeGreaterThanOrEqual(RULE.minEffect - 1e-4);
+              expect(v.ratio).toBeGreaterThanOrEqual(RULE.minRatio - 1e-3);
+            }
+            if (v.verdict === 'opposite') {
+              expect(v.high).toBeLessThan(0);
+              expect(v.effect).toBeLessThanOrEqual(-RULE.minEffect + 1e-4);
+            }
+          }
+        }
+  });
+
+  test.each(COMPARISONS.map((c) => [c.id, c]))(
+    '%s: each layer’s left share and difference, recomputed here, and the statement',
+    (id, c) => {
+      const result = compareLanguages(c, LANGUAGE_READINGS);
+      const statement = comparisonStatement(result);
+      const [a, b] = [byId(c.english), byId(c.other)];
+      const layers = [...new Set(a.seeds[0].heads.map((h) => h.layer))];
+      let anyDiffers = false;
+      for (const layer of layers) {
+        const perSeed = (r) =>
+          r.seeds.map((s) => {
+            const heads = s.heads.filter((h) => h.layer === layer);
+            return heads.reduce((sum, h) => sum + h.left / (h.left + h.right), 0) / heads.length;
+          });
+        const [ea, eb] = [perSeed(a), perSeed(b)];
+        const mean = (v) => v.reduce((x, y) => x + y, 0) / v.length;
+        const got = result.layers.find((l) => l.layer === layer);
+        expect(got.english.share).toBeCloseTo(mean(ea), 12);
+        expect(got.other.share).toBeCloseTo(mean(eb), 12);
+        const diffs = eb.map((v, i) => v - ea[i]);
+        const apart = Math.min(...eb) > Math.max(...ea) || Math.max(...eb) < Math.min(...ea);
+        const sameSign = diffs.every((d) => d > 0) || diffs.every((d) => d < 0);
+        expect(got.differs).toBe(apart && sameSign);
+        anyDiffers ||= apart && sameSign;
+        expect(statement).toContain(`layer ${layer}: English ${pct(mean(ea))}`);
+        expect(statement).toContain(pct(mean(eb)));
+      }
+      expect(result.differs).toBe(anyDiffers);
+      expect(result.asPredicted).toBe(c.predicts === 'different' ? anyDiffers : !anyDiffers);
+      expect(statement).toMatch(result.asPredicted ? /, as predicted\.$/ : /, not as predicted\.$/);
+      // The adposition claims, counted here: a seed holds a claim when one of its heads shows it.
+      for (const [index, name] of Object.keys(ADPOSITION_CLAIMS).entries()) {
+        for (const [side, r] of [
+          ['english', a],
+          ['other', b],
+        ]) {
+          const tally = result.adpositions[side][index];
+          const tagged = !r.corpus.taggedPos || r.corpus.taggedPos.includes('noun');
+          expect(tally.tagged).toBe(tagged);
+          const holds = r.seeds.filter((s) => s.heads.some((h) => h.adpositions[name].verdict === 'shows')).length;
+          expect(tally.holds).toBe(tagged ? holds : 0);
+        }
+      }
+      if (c.id === 'es') expect(statement).toContain('not tagged');
+    },
+  );
+});

@@ -1,0 +1,98 @@
+// The comparison of languages in the training section, in headless Chromium: nothing of it is
+// fetched on first load, opening the section loads its chunk (its budget below), the picker offers
+// the languages, and each draws: the statement is the one computed here from the shipped readings
+// (web/train/language-readings.js), the tables have a row per layer and per adposition claim, the
+// canvases are drawn, and at 390 px nothing runs past the screen's edge; screenshots of each
+// (tests/artifacts/languages-<id>-<width>-<scheme>.png), 1280 and 390 px, light and dark.
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ARTIFACTS, launchBrowser } from './browser.js';
+import { SITE } from './page-fixture.js';
+import { serveFolder } from './static-server.js';
+import { LANGUAGE_READINGS } from '../../web/train/language-readings.js';
+import { COMPARISONS, compareLanguages, comparisonStatement } from '../../web/train/language-comparison.js';
+
+/** The comparison's chunk, gzipped: its readings and its code. */
+const CHUNK_BUDGET = 24 * 1024;
+const CHUNK = /assets\/language-section-/;
+
+let server;
+let browser;
+beforeAll(async () => {
+  server = await serveFolder(SITE);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const drawn = (page, selector) =>
+  page.$eval(selector, (canvas) =>
+    canvas
+      .getContext('2d')
+      .getImageData(0, 0, canvas.width, canvas.height)
+      .data.some((v, i) => i % 4 === 3 && v > 0),
+  );
+
+describe('the comparison of languages', () => {
+  test(`its chunk: at most ${CHUNK_BUDGET / 1024} KiB gzipped`, () => {
+    const [file] = readdirSync(`${SITE}assets`).filter((f) => CHUNK.test(`assets/${f}`));
+    const size = gzipSync(readFileSync(`${SITE}assets/${file}`), { level: 9 }).length;
+    console.log(`the comparison of languages' chunk: ${(size / 1024).toFixed(1)} KiB gzipped`);
+    expect(size).toBeLessThanOrEqual(CHUNK_BUDGET);
+  });
+
+  test.each([
+    [1280, 'light'],
+    [1280, 'dark'],
+    [390, 'light'],
+    [390, 'dark'],
+  ])('at %i px (%s): loaded with the section, the languages offered and drawn', async (width, colorScheme) => {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme });
+    const page = await context.newPage();
+    const requests = [];
+    const problems = [];
+    page.on('request', (r) => requests.push(r.url()));
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    await page.goto(server.url);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(requests.filter((u) => CHUNK.test(u))).toEqual([]);
+    await page.click('#train-open');
+    await page.waitForSelector('#language-section[data-drawn="ja"]', { timeout: 60_000 });
+    expect(requests.filter((u) => CHUNK.test(u)).length).toBe(1);
+    const options = await page.$$eval('#language-pick option', (list) => list.map((o) => [o.value, o.textContent]));
+    expect(options).toEqual(COMPARISONS.map((c) => [c.id, c.label]));
+    for (const c of COMPARISONS) {
+      await page.selectOption('#language-pick', c.id);
+      await page.waitForSelector(`#language-section[data-drawn="${c.id}"]`);
+      const result = compareLanguages(c, LANGUAGE_READINGS);
+      expect(await page.textContent('#language-statement')).toBe(comparisonStatement(result));
+      expect(await page.$$eval('#language-layers tr', (rows) => rows.length)).toBe(result.layers.length + 1);
+      const adpositions = await page.textContent('#language-adpositions');
+      expect(adpositions).toContain('adpositions → following nouns or pronouns (+1…+3)');
+      if (c.id === 'es') expect(adpositions).toContain('not tagged');
+      for (const canvas of await page.$$('#language-section canvas'))
+        expect(await canvas.evaluate((node) => node.width > 0)).toBe(true);
+      expect(await drawn(page, '#language-shares canvas')).toBe(true);
+      expect(await drawn(page, '.language-profile:nth-child(2) canvas')).toBe(true);
+      expect(await page.textContent('#language-corpora')).toContain(result.other.corpus.source);
+      const overflow = await page.$eval('#language-section', (s) => s.scrollWidth - s.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      // The section above draws its figures in tasks of their own: the capture waits until the
+      // page's height stops changing, so that it finds the part where it is.
+      for (let last = -1, height = 0; height !== last; await page.waitForTimeout(500)) {
+        last = height;
+        height = await page.evaluate(() => document.documentElement.scrollHeight);
+      }
+      await page.locator('#language-section').screenshot({
+        path: new URL(`languages-${c.id}-${width}-${colorScheme}.png`, ARTIFACTS).pathname,
+      });
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});

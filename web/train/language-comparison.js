@@ -1,0 +1,208 @@
+// The comparison of languages (docs/verdicts.md, "Word order"): does the asymmetry the model learns
+// follow the language's word order, as the handbook explains it? Pure: computed from the shipped
+// readings (language-readings.js) by the training section and by its test.
+import { sideOf } from '../views/left-right.js';
+import { ADPOSITION_CLAIMS } from './adposition-claims.js';
+
+/** The shipped readings' size budget (bytes of language-readings.js); the script and a test hold it. */
+export const LANGUAGE_READINGS_BUDGET = 80 * 1024;
+
+/** The corpora compared (build/corpora/<id>.bin; the English Bible is the shipped corpus). */
+export const LANGUAGES = Object.freeze([
+  {
+    id: 'bible',
+    name: 'English',
+    text: 'the World English Bible',
+    order: 'head-initial: subject, verb, object; prepositions',
+  },
+  {
+    id: 'reina-valera',
+    name: 'Spanish',
+    text: 'the Reina-Valera 1909',
+    order: 'head-initial: subject, verb, object; prepositions',
+  },
+  {
+    id: 'debian-reference-en',
+    name: 'English',
+    text: 'the Debian Reference',
+    order: 'head-initial: subject, verb, object; prepositions',
+  },
+  {
+    id: 'debian-reference-ja',
+    name: 'Japanese',
+    text: 'the Debian Reference',
+    order: 'head-final: subject, object, verb; postpositions',
+  },
+]);
+
+/**
+ * The comparisons the reader picks from: each language against English in the same register, and
+ * what the handbook's explanation predicts for it ('different' asymmetry for a head-final
+ * language, 'similar' for a head-initial one).
+ */
+export const COMPARISONS = Object.freeze([
+  {
+    id: 'ja',
+    label: 'Japanese (head-final) against English: the Debian Reference, a technical manual in both',
+    english: 'debian-reference-en',
+    other: 'debian-reference-ja',
+    register: 'the Debian Reference, a technical manual, in both languages',
+    predicts: 'different',
+  },
+  {
+    id: 'es',
+    label: 'Spanish (head-initial) against English: the Bible in both',
+    english: 'bible',
+    other: 'reina-valera',
+    register: 'the Bible in both languages',
+    predicts: 'similar',
+  },
+]);
+
+/** The share of a head's off-diagonal weight on keys before the query: left / (left + right). */
+export const leftShare = ({ left, right }) => left / (left + right);
+
+const mean = (values) => values.reduce((s, v) => s + v, 0) / values.length;
+const range = (values) => [Math.min(...values), Math.max(...values)];
+
+/**
+ * Per layer of one language's readings: { layer, share (mean over seeds of the layer's mean left
+ * share over its heads), seeds: [min, max] over seeds, perSeed }.
+ */
+export function layerShares(readings) {
+  const layers = [...new Set(readings.seeds[0].heads.map((h) => h.layer))];
+  return layers.map((layer) => {
+    const perSeed = readings.seeds.map((s) => mean(s.heads.filter((h) => h.layer === layer).map(leftShare)));
+    return { layer, share: mean(perSeed), seeds: range(perSeed), perSeed };
+  });
+}
+
+/** How many heads over all seeds look back, ahead, or neither (sideOf): { back, ahead, symmetric, of }. */
+export function sideCounts(readings) {
+  const counts = { back: 0, ahead: 0, symmetric: 0, of: 0 };
+  for (const s of readings.seeds)
+    for (const h of s.heads) {
+      counts[sideOf(h)] += 1;
+      counts.of += 1;
+    }
+  return counts;
+}
+
+/** Whether a claim's parts of speech are all tagged in this corpus (taggedPos; all when absent). */
+export function claimTagged(readings, claim) {
+  const tagged = readings.corpus.taggedPos;
+  return !tagged || [claim.query, ...claim.keys].every((name) => tagged.includes(name));
+}
+
+/**
+ * For each adposition claim: { name, tagged, holds (seeds where a head shows it), opposite (seeds
+ * where a head shows the opposite and none shows it), of, strongest ({ seed, layer, head, effect,
+ * low, high } or null) }.
+ */
+export function adpositionTally(readings) {
+  return Object.entries(ADPOSITION_CLAIMS).map(([name, claim]) => {
+    const tagged = claimTagged(readings, claim);
+    let holds = 0;
+    let opposite = 0;
+    let strongest = null;
+    for (const s of readings.seeds) {
+      const verdicts = s.heads.map((h) => h.adpositions[name]);
+      if (verdicts.some((v) => v.verdict === 'shows')) holds += 1;
+      else if (verdicts.some((v) => v.verdict === 'opposite')) opposite += 1;
+      s.heads.forEach((h) => {
+        const v = h.adpositions[name];
+        if (v.verdict === 'shows' && (!strongest || v.effect > strongest.effect))
+          strongest = { seed: s.seed, layer: h.layer, head: h.head, effect: v.effect, low: v.low, high: v.high };
+      });
+    }
+    return tagged
+      ? { name, claim, tagged, holds, opposite, of: readings.seeds.length, strongest }
+      : { name, claim, tagged, holds: 0, opposite: 0, of: readings.seeds.length, strongest: null };
+  });
+}
+
+/**
+ * One comparison (COMPARISONS entry) on the readings ([language readings], by id): per layer the
+ * two languages' left shares and whether they differ beyond the seeds' spread (every seed's
+ * difference of the same sign and the two seed ranges apart), the heads' sides, the adposition
+ * tallies, and whether the outcome is what the handbook's explanation predicts.
+ */
+export function compareLanguages(comparison, allReadings) {
+  const byId = (id) => {
+    const r = allReadings.find((x) => x.id === id);
+    if (!r) throw new RangeError(`compareLanguages: no readings for "${id}"`);
+    return r;
+  };
+  const english = byId(comparison.english);
+  const other = byId(comparison.other);
+  const en = layerShares(english);
+  const ot = layerShares(other);
+  const layers = en.map((e, index) => {
+    const o = ot[index];
+    const differences = e.perSeed.map((share, s) => o.perSeed[s] - share);
+    const apart = o.seeds[0] > e.seeds[1] || o.seeds[1] < e.seeds[0];
+    const oneSign = differences.every((d) => d > 0) || differences.every((d) => d < 0);
+    return {
+      layer: e.layer,
+      english: e,
+      other: o,
+      difference: mean(differences),
+      differences,
+      differs: apart && oneSign,
+    };
+  });
+  const differs = layers.some((l) => l.differs);
+  return {
+    comparison,
+    english,
+    other,
+    layers,
+    sides: { english: sideCounts(english), other: sideCounts(other) },
+    adpositions: { english: adpositionTally(english), other: adpositionTally(other) },
+    differs,
+    asPredicted: comparison.predicts === 'different' ? differs : !differs,
+  };
+}
+
+const percent = (v) => `${(100 * v).toFixed(1)} %`;
+const signedPoints = (v) => `${v < 0 ? '−' : '+'}${(100 * Math.abs(v)).toFixed(1)} points`;
+const nameOf = (readings) => LANGUAGES.find((l) => l.id === readings.id);
+
+/** What an adposition tally says, in a few words. */
+function tallyText(t) {
+  if (!t.tagged) return 'not tagged';
+  const base = `${t.holds} of ${t.of} seeds`;
+  return t.opposite ? `${base} (the opposite in ${t.opposite})` : base;
+}
+
+/**
+ * The computed statement next to the handbook's sentence: what the comparison shows, whatever it
+ * shows, in three sentences (sides by layer, adpositions, the outcome against the prediction).
+ */
+export function comparisonStatement(result) {
+  const en = nameOf(result.english);
+  const ot = nameOf(result.other);
+  const layerText = result.layers
+    .map(
+      (l) =>
+        `layer ${l.layer}: ${en.name} ${percent(l.english.share)} (seeds ${percent(l.english.seeds[0])}–${percent(l.english.seeds[1])}), ${ot.name} ${percent(l.other.share)} (${percent(l.other.seeds[0])}–${percent(l.other.seeds[1])}), ${l.differs ? `a difference of ${signedPoints(l.difference)} beyond the seeds’ spread` : 'within the seeds’ spread'}`,
+    )
+    .join('; ');
+  const [following, preceding] = [0, 1].map((i) => ({
+    en: result.adpositions.english[i],
+    ot: result.adpositions.other[i],
+  }));
+  const adpositionText = `Adpositions → following nouns holds in ${tallyText(following.en)} in ${en.name} and ${tallyText(following.ot)} in ${ot.name}; adpositions → preceding nouns in ${tallyText(preceding.en)} and ${tallyText(preceding.ot)}.`;
+  const predicted =
+    result.comparison.predicts === 'different'
+      ? `The explanation predicts a different asymmetry in ${ot.name} (${ot.order}) than in ${en.name}`
+      : `The explanation predicts the same asymmetry in ${ot.name} (${ot.order}) as in ${en.name}`;
+  const seeds = result.english.seeds.length;
+  const outcome = result.differs
+    ? `the models differ in ${result.layers
+        .filter((l) => l.differs)
+        .map((l) => `layer ${l.layer}`)
+        .join(' and ')}`
+    : 'the models’ left shares do not differ beyond the seeds’ spread in any layer';
+  return `Share of each layer’s off-diagonal attention on earlier words (mean over its heads and ${seeds} seed${seeds === 1 ? '' : 's'}, on held-out text: ${result.comparison.register}): ${layerText}. ${adpositionText} ${predicted}: ${outcome}, ${result.asPredicted ? 'as predicted' : 'not as predicted'}.`;
+}

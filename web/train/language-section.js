@@ -1,0 +1,234 @@
+// "Does the asymmetry come from word order?", the comparison of languages in the training section
+// (docs/training.md, docs/verdicts.md "Word order"): the handbook's sentence, the computed
+// statement beside it, each layer's left share per language with its spread over seeds, each
+// head's left share with its interval over held-out windows, each head's profile per language and
+// the adposition claims. Imported by train-section.js once the section is open (its own chunk:
+// the readings of four reference runs); draws the shipped readings only.
+import { el, signed } from './train-dom.js';
+import { drawLines, SERIES_COLOURS } from './train-plots.js';
+import { drawShares } from './language-plots.js';
+import { LANGUAGE_READINGS } from './language-readings.js';
+import { COMPARISONS, LANGUAGES, compareLanguages, comparisonStatement, leftShare } from './language-comparison.js';
+
+/** The handbook's sentence the comparison tests (its section "Learned position patterns"). */
+export const HANDBOOK_SENTENCE =
+  'A trained model’s position profiles are also typically asymmetric. This reflects the fact that English (and many other languages) has predominantly left-to-right dependency structure. Subjects appear before verbs, modifiers often precede their heads, and complementizers introduce subordinate clauses that follow the main verb.';
+
+/** The part's layout (the training section's styles give the rest). */
+const LANGUAGE_CSS = `
+.relpos-languages { margin-top: 1.4rem; }
+.relpos-languages h3 { font-size: 1.05rem; margin: 0 0 0.4rem; }
+.relpos-languages h4 { font-size: 0.95rem; margin: 0.6rem 0 0.3rem; }
+.relpos-languages blockquote { margin: 0.4rem 0; padding-left: 0.8rem; border-left: 4px solid var(--relpos-grid, #ccc); font-style: italic; }
+.relpos-languages figure { margin: 0.6rem 0; }
+.relpos-languages select { max-width: 100%; }
+.relpos-languages .language-profiles { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 360px), 1fr)); gap: 1rem; }
+`;
+
+const percent = (v) => `${(100 * v).toFixed(1)} %`;
+
+/** A head's left share and the bound its window intervals give: [low, high] from sides. */
+export function shareInterval({ sides: [leftLow, leftHigh, rightLow, rightHigh] }) {
+  return [leftLow / (leftLow + rightHigh), leftHigh / (leftHigh + rightLow)];
+}
+
+/** Builds the part into `container` (the training section's lab). Returns { root, pick(id), dispose }. */
+export function mountLanguageSection(container) {
+  const doc = container.ownerDocument ?? container;
+  const picker = el(
+    doc,
+    'select',
+    { id: 'language-pick' },
+    COMPARISONS.map((c) => el(doc, 'option', { value: c.id, text: c.label })),
+  );
+  const layerPick = el(doc, 'select', { id: 'language-layer' });
+  const seedPick = el(doc, 'select', { id: 'language-seed' });
+  const statement = el(doc, 'p', { id: 'language-statement', className: 'train-summary', role: 'status' });
+  const layerTable = el(doc, 'table', { id: 'language-layers' });
+  const sharesCanvas = el(doc, 'canvas', { role: 'img', ariaLabel: 'Left share of every head, by language' });
+  const sharesCaption = el(doc, 'p', { className: 'train-caption' });
+  const profileCanvases = [0, 1].map(() => el(doc, 'canvas', { role: 'img' }));
+  const profileTitles = [0, 1].map(() => el(doc, 'h4'));
+  const profileCaption = el(doc, 'p', { className: 'train-caption' });
+  const adpositionTable = el(doc, 'table', { id: 'language-adpositions' });
+  const corpora = el(doc, 'p', { id: 'language-corpora', className: 'train-caption' });
+  const wraps = profileCanvases.map((canvas, i) =>
+    el(doc, 'figure', { className: 'language-profile' }, [
+      profileTitles[i],
+      el(doc, 'div', { className: 'train-canvas-wrap' }, [canvas]),
+    ]),
+  );
+  const root = el(doc, 'section', { id: 'language-section', className: 'relpos-languages' }, [
+    el(doc, 'style', { textContent: LANGUAGE_CSS }),
+    el(doc, 'h3', { text: 'Does the asymmetry come from word order? The same model in other languages' }),
+    el(doc, 'blockquote', { id: 'language-handbook', text: `The handbook: “${HANDBOOK_SENTENCE}”` }),
+    el(doc, 'div', { className: 'train-sentence-controls' }, [el(doc, 'label', {}, ['Compare', picker])]),
+    statement,
+    el(doc, 'figure', { id: 'language-layer-figure' }, [
+      el(doc, 'h4', { text: 'Each layer’s share of attention on earlier words' }),
+      el(doc, 'div', { className: 'train-table-wrap' }, [layerTable]),
+    ]),
+    el(doc, 'figure', { id: 'language-shares' }, [
+      el(doc, 'h4', { text: 'Every head’s share on earlier words, by language and layer' }),
+      el(doc, 'div', { className: 'train-canvas-wrap' }, [sharesCanvas]),
+      sharesCaption,
+    ]),
+    el(doc, 'div', { className: 'train-sentence-controls' }, [
+      el(doc, 'label', {}, ['Layer', layerPick]),
+      el(doc, 'label', {}, ['Seed', seedPick]),
+    ]),
+    el(doc, 'div', { className: 'language-profiles' }, wraps),
+    profileCaption,
+    el(doc, 'figure', { id: 'language-adposition-figure' }, [
+      el(doc, 'h4', { text: 'Adpositions and their nouns' }),
+      el(doc, 'div', { className: 'train-table-wrap' }, [adpositionTable]),
+    ]),
+    corpora,
+  ]);
+  container.append(root);
+
+  const languageOf = (readings) => LANGUAGES.find((l) => l.id === readings.id);
+  let result = null;
+  const row = (cells, header = false) =>
+    el(
+      doc,
+      'tr',
+      {},
+      cells.map((c) => el(doc, header ? 'th' : 'td', { text: c })),
+    );
+
+  const drawProfiles = () => {
+    const layer = Number(layerPick.value);
+    const seedIndex = Number(seedPick.value);
+    [result.english, result.other].forEach((readings, i) => {
+      const seed = readings.seeds[seedIndex];
+      const heads = seed.heads.filter((h) => h.layer === layer);
+      const k = (heads[0].profile.length - 1) / 2;
+      const x = Array.from({ length: 2 * k + 1 }, (_, c) => c - k);
+      const { name, text } = languageOf(readings);
+      profileTitles[i].textContent = `${name} (${text}), layer ${layer}`;
+      profileCanvases[i].setAttribute('aria-label', `Position profile of each head of layer ${layer}, ${name}`);
+      drawLines(profileCanvases[i], {
+        series: heads.map((h, index) => ({
+          label: `head ${h.head}: ${percent(leftShare(h))} left`,
+          x,
+          y: h.profile,
+          colour: SERIES_COLOURS[index % SERIES_COLOURS.length],
+        })),
+        xLabel: 'offset j − i (key − query)',
+        yLabel: 'mean qᵢ·aᴷ[c]/√dₖ',
+        xInteger: true,
+        height: 200,
+      });
+    });
+    profileCaption.textContent = `Each head’s learned position profile in layer ${layer} (seed ${result.english.seeds[seedIndex].seed} of each run): the mean over held-out queries of the position bias it adds at each offset; the legend gives each head’s share of its off-diagonal attention on earlier words. A head numbered alike in two languages is not the same head: compare the shapes.`;
+  };
+
+  const draw = (comparison) => {
+    result = compareLanguages(comparison, LANGUAGE_READINGS);
+    root.dataset.comparison = comparison.id;
+    statement.textContent = comparisonStatement(result);
+    const en = languageOf(result.english);
+    const ot = languageOf(result.other);
+    layerTable.replaceChildren(
+      row(
+        [
+          'layer',
+          `${en.name}: mean (seeds)`,
+          `${ot.name}: mean (seeds)`,
+          'difference (seeds)',
+          'beyond the seeds’ spread?',
+        ],
+        true,
+      ),
+      ...result.layers.map((l) =>
+        row([
+          String(l.layer),
+          `${percent(l.english.share)} (${percent(l.english.seeds[0])}–${percent(l.english.seeds[1])})`,
+          `${percent(l.other.share)} (${percent(l.other.seeds[0])}–${percent(l.other.seeds[1])})`,
+          `${signed(100 * l.difference, 1)} points (${l.differences.map((d) => signed(100 * d, 1)).join(', ')})`,
+          l.differs ? 'yes' : 'no',
+        ]),
+      ),
+    );
+    const rows = [];
+    for (const readings of [result.english, result.other]) {
+      const layers = [...new Set(readings.seeds[0].heads.map((h) => h.layer))];
+      for (const layer of layers)
+        rows.push({
+          label: `${languageOf(readings).name} L${layer}`,
+          points: readings.seeds.flatMap((s, seedIndex) =>
+            s.heads
+              .filter((h) => h.layer === layer)
+              .map((h) => ({ share: leftShare(h), interval: shareInterval(h), seedIndex })),
+          ),
+        });
+    }
+    const drawn = drawShares(sharesCanvas, { rows, seeds: result.english.seeds.length });
+    const counts = (c) => `${c.back} look back, ${c.ahead} ahead, ${c.symmetric} neither`;
+    sharesCaption.textContent = `Each dot is one head of one seed (${result.english.seeds.length} seeds, one shade each), placed at its share of off-diagonal attention on earlier words, left / (left + right), on held-out text; its whisker spans the bound that the 95 % intervals of its left and right masses over the held-out windows give. The band is the symmetric one (left/right from 0.8 to 1.25, shares ${percent(0.8 / 1.8)}–${percent(1.25 / 2.25)}). Of ${result.sides.english.of} heads, ${en.name}: ${counts(result.sides.english)}; ${ot.name}: ${counts(result.sides.other)}.`;
+    root.dataset.sharesFrom = String(drawn.min);
+    const layers = [...new Set(result.english.seeds[0].heads.map((h) => h.layer))];
+    const chosen = layerPick.value;
+    layerPick.replaceChildren(...layers.map((l) => el(doc, 'option', { value: String(l), text: String(l) })));
+    layerPick.value = layers.map(String).includes(chosen) ? chosen : String(layers.at(-1));
+    const seedChosen = seedPick.value;
+    seedPick.replaceChildren(
+      ...result.english.seeds.map((s, index) => el(doc, 'option', { value: String(index), text: String(s.seed) })),
+    );
+    seedPick.value = seedChosen !== '' && Number(seedChosen) < result.english.seeds.length ? seedChosen : '0';
+    drawProfiles();
+    const tallyCell = (t) => {
+      if (!t.tagged) return 'not tagged (no noun tags in this corpus)';
+      const strongest = t.strongest
+        ? `; strongest: seed ${t.strongest.seed}, layer ${t.strongest.layer} head ${t.strongest.head}, ${signed(t.strongest.effect)} [${signed(t.strongest.low)}, ${signed(t.strongest.high)}]`
+        : '';
+      return `holds in ${t.holds} of ${t.of} seeds${t.opposite ? `, the opposite in ${t.opposite}` : ''}${strongest}`;
+    };
+    adpositionTable.replaceChildren(
+      row(['claim', en.name, ot.name], true),
+      ...[0, 1].map((i) =>
+        row([
+          result.adpositions.english[i].claim.text,
+          tallyCell(result.adpositions.english[i]),
+          tallyCell(result.adpositions.other[i]),
+        ]),
+      ),
+    );
+    corpora.textContent = [result.english, result.other]
+      .map(
+        (r) =>
+          `${languageOf(r).name}: ${r.corpus.source}; tagged by ${r.corpus.tagger}; ${r.corpus.train.toLocaleString('en')} training and ${r.corpus.heldOut.toLocaleString('en')} held-out tokens; ${r.task}, ${r.preset}, ${r.steps} steps a seed; final held-out loss ${r.seeds.map((s) => s.heldOut.toFixed(3)).join(', ')} (${r.seeds.filter((s) => s.converged).length} of ${r.seeds.length} seeds converged).`,
+      )
+      .join(' ');
+    root.dataset.drawn = comparison.id;
+  };
+  const pick = (id) => {
+    picker.value = id;
+    draw(COMPARISONS.find((c) => c.id === id));
+  };
+  picker.addEventListener('change', () => pick(picker.value));
+  layerPick.addEventListener('change', drawProfiles);
+  seedPick.addEventListener('change', drawProfiles);
+  pick(COMPARISONS[0].id);
+  // Redrawn at a new width or colour scheme (the canvases take both from the page).
+  let width = root.clientWidth;
+  const resize = new ResizeObserver(() => {
+    if (root.clientWidth === width) return;
+    width = root.clientWidth;
+    pick(picker.value);
+  });
+  resize.observe(root);
+  const scheme = doc.defaultView?.matchMedia?.('(prefers-color-scheme: dark)');
+  const redraw = () => pick(picker.value);
+  scheme?.addEventListener('change', redraw);
+  return {
+    root,
+    pick,
+    dispose: () => {
+      resize.disconnect();
+      scheme?.removeEventListener('change', redraw);
+      root.remove();
+    },
+  };
+}
