@@ -267,10 +267,10 @@ export class TrainSession {
     }));
     for (const window of this.analysisWindows.slice(0, windows)) {
       const n = window.tokens.length;
-      const weights = new Float64Array(n * n);
-      const bias = new Float64Array(n * n);
       this.model.headInputs(window.tokens).forEach((inputs, index) => {
-        headWeights(inputs, k, weights, bias);
+        const { combinedWeights, positionBiases } = headAttention(this.rp, inputs);
+        const weights = combinedWeights.data;
+        const bias = positionBiases.data;
         const a = acc[index];
         for (let i = 0; i < n; i += 1) {
           const p = window.pos ? PROFILE_POS.indexOf(window.pos[i]) : -1;
@@ -371,42 +371,19 @@ export class TrainSession {
   }
 }
 
+// A float32 model's head inputs widened, so that the readings add float64 numbers.
+const widened = (m) => ({ rows: m.rows, cols: m.cols, data: Float64Array.from(m.data) });
+
 /**
- * One head's combined weights and position biases (n × n, row-major, into `weights` and `bias`)
- * from its inputs (model.headInputs): score = (q_i·k_j + q_i·aᴷ[clip(j − i, −k, k) + k]) / √d_k,
- * keys after the query masked when causal, row softmax (docs/maths.md; the same numbers as
- * rp.attention() to rounding).
+ * One head's combined weights and position biases (n × n) on its inputs (model.headInputs), by
+ * the core's attention in float64: score = (q_i·k_j + q_i·aᴷ[clip(j − i, −k, k) + k]) / √d_k,
+ * keys after the query masked when causal, row softmax (docs/maths.md); the biases unmasked.
  */
-export function headWeights({ q, k: keys, relKeys, causal }, k, weights, bias) {
-  const n = q.rows;
-  const dk = q.cols;
-  const scale = 1 / Math.sqrt(dk);
-  const Q = q.data;
-  const K = keys.data;
-  const A = relKeys.data;
-  for (let i = 0; i < n; i += 1) {
-    let max = -Infinity;
-    for (let j = 0; j < n; j += 1) {
-      const c = Math.min(k, Math.max(-k, j - i)) + k;
-      let content = 0;
-      let position = 0;
-      for (let x = 0; x < dk; x += 1) {
-        content += Q[i * dk + x] * K[j * dk + x];
-        position += Q[i * dk + x] * A[c * dk + x];
-      }
-      bias[i * n + j] = position * scale;
-      const score = causal && j > i ? -Infinity : (content + position) * scale;
-      weights[i * n + j] = score;
-      if (score > max) max = score;
-    }
-    let sum = 0;
-    for (let j = 0; j < n; j += 1) {
-      const e = Math.exp(weights[i * n + j] - max);
-      weights[i * n + j] = e;
-      sum += e;
-    }
-    for (let j = 0; j < n; j += 1) weights[i * n + j] /= sum;
-  }
+function headAttention(rp, { q, k, relKeys, causal }) {
+  return rp.attention(
+    { q: widened(q), k: widened(k), relKeys: widened(relKeys), causal },
+    { outputs: ['combinedWeights', 'positionBiases'] },
+  );
 }
 
 /**
