@@ -264,32 +264,35 @@ describe('batches', () => {
 });
 
 describe('a training session', () => {
-  test('the readings are the core’s attention: one window’s, against a plain reference', () => {
-    const session = new TrainSession(rp, corpus, { preset: 'tiny' });
-    for (let i = 0; i < 3; i += 1) session.step();
-    const { tokens } = session.analysisWindows[0];
-    const n = tokens.length;
-    const { maxDistance: k } = session.model.config;
-    const analysis = session.analyse(1);
-    session.model.headInputs(tokens).forEach((inputs, index) => {
-      const { weights, bias } = referenceWeights(inputs, k);
-      const mass = { left: 0, self: 0, right: 0 };
-      const profile = new Float64Array(2 * k + 1);
-      const counts = new Float64Array(2 * k + 1);
-      for (let i = 0; i < n; i += 1) {
-        for (let j = 0; j < n; j += 1) {
-          mass[j < i ? 'left' : j > i ? 'right' : 'self'] += weights[i * n + j];
-          if (Math.abs(j - i) > k) continue;
-          profile[j - i + k] += bias[i * n + j];
-          counts[j - i + k] += 1;
+  test.each(['tiny', 'small'])(
+    'the readings are the core’s attention (%s: every layer and head): one window’s, against a plain reference',
+    (preset) => {
+      const session = new TrainSession(rp, corpus, { preset });
+      for (let i = 0; i < 3; i += 1) session.step();
+      const { tokens } = session.analysisWindows[0];
+      const n = tokens.length;
+      const { maxDistance: k } = session.model.config;
+      const analysis = session.analyse(1);
+      session.model.headInputs(tokens).forEach((inputs, index) => {
+        const { weights, bias } = referenceWeights(inputs, k);
+        const mass = { left: 0, self: 0, right: 0 };
+        const profile = new Float64Array(2 * k + 1);
+        const counts = new Float64Array(2 * k + 1);
+        for (let i = 0; i < n; i += 1) {
+          for (let j = 0; j < n; j += 1) {
+            mass[j < i ? 'left' : j > i ? 'right' : 'self'] += weights[i * n + j];
+            if (Math.abs(j - i) > k) continue;
+            profile[j - i + k] += bias[i * n + j];
+            counts[j - i + k] += 1;
+          }
         }
-      }
-      const head = analysis.heads[index];
-      for (const side of ['left', 'self', 'right']) expect(head[side]).toBeCloseTo(mass[side] / n, 12);
-      profile.forEach((sum, c) => expect(head.profile[c]).toBeCloseTo(sum / counts[c], 12));
-    });
-    session.dispose();
-  });
+        const head = analysis.heads[index];
+        for (const side of ['left', 'self', 'right']) expect(head[side]).toBeCloseTo(mass[side] / n, 12);
+        profile.forEach((sum, c) => expect(head.profile[c]).toBeCloseTo(sum / counts[c], 12));
+      });
+      session.dispose();
+    },
+  );
 
   test('readings: left + self + right = 1, causal heads never look right, POS profiles and claims', () => {
     const masked = new TrainSession(rp, corpus, { preset: 'tiny' });

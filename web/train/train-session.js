@@ -267,10 +267,8 @@ export class TrainSession {
     }));
     for (const window of this.analysisWindows.slice(0, windows)) {
       const n = window.tokens.length;
-      this.model.headInputs(window.tokens).forEach((inputs, index) => {
-        const { combinedWeights, positionBiases } = headAttention(this.rp, inputs);
-        const weights = combinedWeights.data;
-        const bias = positionBiases.data;
+      const layersAttention = layerAttention(this.rp, this.model.headInputs(window.tokens), H);
+      layersAttention.forEach(({ weights, bias }, index) => {
         const a = acc[index];
         for (let i = 0; i < n; i += 1) {
           const p = window.pos ? PROFILE_POS.indexOf(window.pos[i]) : -1;
@@ -371,19 +369,39 @@ export class TrainSession {
   }
 }
 
-// A float32 model's head inputs widened, so that the readings add float64 numbers.
-const widened = (m) => ({ rows: m.rows, cols: m.cols, data: Float64Array.from(m.data) });
-
 /**
- * One head's combined weights and position biases (n × n) on its inputs (model.headInputs), by
- * the core's attention in float64: score = (q_i·k_j + q_i·aᴷ[clip(j − i, −k, k) + k]) / √d_k,
- * keys after the query masked when causal, row softmax (docs/maths.md); the biases unmasked.
+ * Every head's combined weights and position biases (n × n each, in headInputs' order) by the
+ * core's attention, one call per layer with its heads side by side, in float64 on the heads'
+ * inputs (model.headInputs): score = (q_i·k_j + q_i·aᴷ[clip(j − i, −k, k) + k]) / √d_k, keys
+ * after the query masked when causal, row softmax (docs/maths.md); the biases unmasked.
  */
-function headAttention(rp, { q, k, relKeys, causal }) {
-  return rp.attention(
-    { q: widened(q), k: widened(k), relKeys: widened(relKeys), causal },
-    { outputs: ['combinedWeights', 'positionBiases'] },
-  );
+function layerAttention(rp, inputs, heads) {
+  const out = [];
+  for (let first = 0; first < inputs.length; first += heads) {
+    const layer = inputs.slice(first, first + heads);
+    const sideBySide = (name) => {
+      const { rows, cols } = layer[0][name];
+      const data = new Float64Array(rows * cols * heads);
+      layer.forEach((head, h) => {
+        for (let r = 0; r < rows; r += 1) {
+          for (let c = 0; c < cols; c += 1) data[r * cols * heads + h * cols + c] = head[name].data[r * cols + c];
+        }
+      });
+      return { rows, cols: cols * heads, data };
+    };
+    const r = rp.attention(
+      { q: sideBySide('q'), k: sideBySide('k'), relKeys: sideBySide('relKeys'), causal: layer[0].causal, heads },
+      { outputs: ['combinedWeights', 'positionBiases'] },
+    );
+    const size = layer[0].q.rows ** 2;
+    for (let h = 0; h < heads; h += 1) {
+      out.push({
+        weights: r.combinedWeights.data.subarray(h * size, (h + 1) * size),
+        bias: r.positionBiases.data.subarray(h * size, (h + 1) * size),
+      });
+    }
+  }
+  return out;
 }
 
 /**
