@@ -338,12 +338,22 @@ std::string exampleScenarioInto(const ExampleSizes& s, const relpos::ScenarioSet
   return {};
 }
 
+// attentionScratchBytes (relpos/attention.hpp) for a scheme: the API's byte budget adds it.
+double attentionScratchBytesOf(int queryRows, int n, int tableRows, int dK, int dV,
+                               PositionScheme scheme, int scalarBytes) {
+  const SchemeInfo* info = schemeInfo(scheme);
+  return relpos::attentionScratchBytes(queryRows, n, tableRows, dK, dV,
+                                       info ? info->kind : PositionKind::kNone, scalarBytes);
+}
+
 // Bytes of WASM heap in use by malloc: lets tests prove that repeated calls leave memory flat.
 double heapBytesInUse() { return static_cast<double>(mallinfo().uordblks); }
 
 // Every name of this file that JS sees.
 void registerAttention() {
   using relpos::T5BucketParams;
+  emscripten::enum_<PositionScheme> schemes("PositionScheme");  // the scheme table's names
+  for (const SchemeInfo& info : kSchemeTable) schemes.value(info.name, info.scheme);
   emscripten::enum_<relpos::RopeLayout>("RopeLayout")
       .value("interleaved", relpos::RopeLayout::kInterleaved)
       .value("half", relpos::RopeLayout::kHalf);
@@ -405,7 +415,8 @@ void registerAttention() {
       bound("attentionIntoFloat32", &attentionInto<float>),
       bound("localityProfileInto", &localityProfileInto),
       bound("exampleScenarioInto", &exampleScenarioInto), bound("heapBytesInUse", &heapBytesInUse),
-      bound("coreDefaults", &coreDefaults), bound("lastAttentionTimings", &lastAttentionTimings));
+      bound("coreDefaults", &coreDefaults), bound("lastAttentionTimings", &lastAttentionTimings),
+      bound("attentionScratchBytes", &attentionScratchBytesOf));
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
-// The core's contract for JavaScript: the position schemes (registered as the PositionScheme
-// enum, and as a table), the model's limits, T5's bucket rules and the block of query rows, from
-// the core's own constants (relpos/scheme_table.hpp, relpos/model_config.hpp,
-// relpos/attention.hpp). coreContract() returns them; scripts/make-defaults.mjs writes them into
-// web/api/core-contract.js at build time, and the API checks its arguments by them.
+// The core's contract for JavaScript: the position schemes' table, the model's limits, T5's
+// bucket rules and the block of query rows, from the core's own constants
+// (relpos/scheme_table.hpp, relpos/model_config.hpp, relpos/attention.hpp). coreContract()
+// returns them; scripts/make-defaults.mjs writes them into web/api/core-contract.js at build time,
+// and the API checks its arguments by them (so the page's module, without this file, carries none
+// of it). checkScheme is for the tests that hold the API's checks to the core's.
 #include <emscripten/bind.h>
 
 #include <string>
@@ -15,8 +16,8 @@
 namespace relpos::bindings {
 namespace {
 
-// { attentionBlockRows, schemes: [{ name, attention, evenWidth }], t5: T5Rules, model: ModelLimits
-// }.
+// { attentionBlockRows, schemes: [{ name, attention, evenWidth }], t5, model }: the block of
+// query rows, the scheme table, T5Rules and ModelLimits.
 emscripten::val coreContract() {
   emscripten::val out = emscripten::val::object();
   out.set("attentionBlockRows", static_cast<int>(kAttentionBlockRows));
@@ -34,22 +35,12 @@ emscripten::val coreContract() {
   return out;
 }
 
-// attentionScratchBytes (relpos/attention.hpp) for a scheme.
-double attentionScratchBytesOf(int queryRows, int n, int tableRows, int dK, int dV,
-                               PositionScheme scheme, int scalarBytes) {
-  const SchemeInfo* info = schemeInfo(scheme);
-  return attentionScratchBytes(queryRows, n, tableRows, dK, dV,
-                               info ? info->kind : PositionKind::kNone, scalarBytes);
-}
-
 // checkScheme (relpos/scheme_table.hpp): what is wrong with a scheme's settings, or "".
 std::string checkSchemeText(PositionScheme scheme, const T5BucketParams& t5, int headWidth) {
   return checkScheme(scheme, t5, headWidth);
 }
 
 void registerContract() {
-  emscripten::enum_<PositionScheme> schemes("PositionScheme");
-  for (const SchemeInfo& info : kSchemeTable) schemes.value(info.name, info.scheme);
   using T = T5Rules;
   registerValueObject("T5Rules", field("minBucketsBidirectional", &T::minBucketsBidirectional),
                       field("minBucketsOneWay", &T::minBucketsOneWay),
@@ -63,9 +54,7 @@ void registerContract() {
                       field("maxSeqLen", &L::maxSeqLen), field("maxBatchSize", &L::maxBatchSize),
                       field("minBuckets", &L::minBuckets), field("maxBuckets", &L::maxBuckets),
                       field("maxBucketDistance", &L::maxBucketDistance));
-  registerFunctions(bound("coreContract", &coreContract),
-                    bound("attentionScratchBytes", &attentionScratchBytesOf),
-                    bound("checkScheme", &checkSchemeText));
+  registerFunctions(bound("coreContract", &coreContract), bound("checkScheme", &checkSchemeText));
 }
 
 }  // namespace

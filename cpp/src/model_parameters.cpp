@@ -151,26 +151,9 @@ typename TransformerModel<T>::RelativeTables TransformerModel<T>::relativeTables
           ConstMatrixMap<T>(relativeValues(layer, static_cast<int>(h)), rows, dk)};
 }
 
-template TransformerModel<float>::TransformerModel(const ModelConfig&);
-template Index TransformerModel<float>::add(const std::string&, std::vector<Index>, double, double);
-template void TransformerModel<float>::initialise();
-template Index TransformerModel<float>::tableOffset(Index, int) const;
-template const float* TransformerModel<float>::relativeKeys(int, int) const;
-template const float* TransformerModel<float>::relativeValues(int, int) const;
-template typename TransformerModel<float>::HeadView TransformerModel<float>::headView(
-    LayerActivations&, Index, Index, Index);
-template typename TransformerModel<float>::RelativeTables TransformerModel<float>::relativeTables(
-    int, Index) const;
-template TransformerModel<double>::TransformerModel(const ModelConfig&);
-template Index TransformerModel<double>::add(const std::string&, std::vector<Index>, double,
-                                             double);
-template void TransformerModel<double>::initialise();
-template Index TransformerModel<double>::tableOffset(Index, int) const;
-template const double* TransformerModel<double>::relativeKeys(int, int) const;
-template const double* TransformerModel<double>::relativeValues(int, int) const;
-template typename TransformerModel<double>::HeadView TransformerModel<double>::headView(
-    LayerActivations&, Index, Index, Index);
-template typename TransformerModel<double>::RelativeTables TransformerModel<double>::relativeTables(
-    int, Index) const;
+// The class itself here: every member defined in this file and in the class body (the others
+// are instantiated in the files that define them).
+template class TransformerModel<float>;
+template class TransformerModel<double>;
 
 }  // namespace relpos
