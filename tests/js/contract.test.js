@@ -33,6 +33,20 @@ describe('the contract: one source, the core', () => {
     expect(refused).toEqual(['absolute']);
   });
 
+  it("the types name the core's schemes (web/api/schemes.d.ts, the one hand-written list)", () => {
+    const types = readFileSync(new URL('../../web/api/schemes.d.ts', import.meta.url), 'utf8');
+    const declared = Object.fromEntries(
+      [...types.matchAll(/export type (\w+) = ([^;]+);/g)].map(([, name, body]) => [name, body]),
+    );
+    const names = (body) => [...body.matchAll(/'([a-z0-9]+)'/g)].map(([, name]) => name);
+    expect(names(declared.PositionSchemeName)).toEqual(POSITION_SCHEMES);
+    expect(declared.ModelSchemeName.trim()).toBe(
+      `PositionSchemeName | ${MODEL_POSITION_SCHEMES.filter((name) => !POSITION_SCHEMES.includes(name))
+        .map((name) => `'${name}'`)
+        .join(' | ')}`,
+    );
+  });
+
   it("the block of query rows is the core's: rows from a multiple of it are those of one call", () => {
     const n = 3 * ATTENTION_BLOCK_ROWS;
     const m = (rows, cols, seed) => ({ rows, cols, data: rp.randn(seed, rows * cols) });
