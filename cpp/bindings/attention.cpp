@@ -17,6 +17,7 @@
 #include "relpos/numpy_random.hpp"
 #include "relpos/position_schemes.hpp"
 #include "relpos/relative_offsets.hpp"
+#include "relpos/scheme_table.hpp"
 #include "relpos/synthetic_tasks.hpp"
 
 namespace relpos::bindings {
@@ -83,6 +84,8 @@ struct AttentionRequest {
 std::string checkAttention(const AttentionRequest& r, std::size_t size) {
   BufferCheck c;
   const int h = r.heads;
+  const SchemeInfo* info = schemeInfo(r.scheme);
+  c.require(info != nullptr, "scheme must be one of the PositionScheme values");
   c.require(h >= 1, "heads must be at least 1");
   c.require(r.queryRows >= 0 && r.firstQuery >= 0, "queryRows and firstQuery must be >= 0");
   if (!c.error().empty()) return c.error();
@@ -141,10 +144,13 @@ std::string checkAttention(const AttentionRequest& r, std::size_t size) {
     c.none("relativeKeys", r.relativeKeys, "only Shaw's scheme reads it");
     c.none("relativeValues", r.relativeValues, "only Shaw's scheme reads it");
   }
+  // The scheme's own rules (T5's buckets, RoPE's even width): the scheme table's one check.
+  c.require(info->attention,
+            "attention() takes the learned absolute table's x + p as its inputs (scheme none)");
+  const std::string schemeError = checkScheme(r.scheme, r.t5, headDK);
+  c.require(schemeError.empty(), schemeError);
+  if (!c.error().empty()) return c.error();
   if (r.scheme == PositionScheme::kT5) {
-    const int half = r.t5.bidirectional ? r.t5.numBuckets / 2 : r.t5.numBuckets;
-    c.require(r.t5.numBuckets >= (r.t5.bidirectional ? 4 : 2) && r.t5.maxDistance > half / 2,
-              "T5 needs an exact bucket a side and maxDistance past them");
     c.require(r.bucketBiases.rows == 1 || r.bucketBiases.rows == h,
               "bucketBiases must have 1 or heads rows");
     c.shape("bucketBiases", r.bucketBiases, r.bucketBiases.rows, r.t5.numBuckets, size);
@@ -157,9 +163,6 @@ std::string checkAttention(const AttentionRequest& r, std::size_t size) {
   } else {
     c.none("slopes", r.slopes, "only ALiBi reads it");
   }
-  c.require(r.scheme != PositionScheme::kRope || headDK % 2 == 0, "RoPE needs an even d_k");
-  c.require(r.scheme != PositionScheme::kAbsolute,
-            "attention() takes the learned absolute table's x + p as its inputs (scheme none)");
   const auto optional = [&](const char* name, const MatrixBuffer& b, int rows, int cols,
                             std::size_t elementSize) {
     if (b.rows != 0 || b.cols != 0) c.shape(name, b, rows, cols, elementSize);
@@ -204,43 +207,25 @@ std::string attentionInto(const AttentionRequest& r) {
   static relpos::Vector<T> biasByOffset;
   const bool sinusoidal = r.scheme == PositionScheme::kSinusoidal;
   const Index n = sinusoidal ? r.x.rows : r.keys.rows;
+  // The scheme table's PositionKind; T5's and ALiBi's biases by offset, one row per head or one
+  // for all; the sinusoidal scheme's projections of x + p.
   relpos::PositionTerm<T> position;
-  switch (r.scheme) {
-    case PositionScheme::kShaw:
-      position.kind = PositionKind::kShaw;
-      break;
-    case PositionScheme::kT5:
-    case PositionScheme::kAlibi: {
-      // One row of biases by offset per head, or one for all.
-      const bool t5 = r.scheme == PositionScheme::kT5;
-      const Index rows = t5 ? r.bucketBiases.rows : r.slopes.cols;
-      biasByOffset.resize(rows * (2 * n - 1));
-      for (Index row = 0; row < rows; ++row) {
-        T* out = biasByOffset.data() + row * (2 * n - 1);
-        if (t5) {
-          relpos::t5BiasByOffset<T>(
-              r.t5, at<const T>(r.bucketBiases.address) + row * r.t5.numBuckets, n, out);
-        } else {
-          relpos::alibiBiasByOffset<T>(at<const double>(r.slopes.address)[row], n, out);
-        }
-      }
-      position.kind = PositionKind::kOffsetBias;
-      position.biasByOffset = biasByOffset.data();
-      position.biasHeadStride = rows == 1 ? 0 : 2 * n - 1;
-      break;
-    }
-    case PositionScheme::kRope:
-      position.kind = PositionKind::kRotation;
-      position.rotation = relpos::RopeParams{r.base, r.layout};
-      break;
-    case PositionScheme::kSinusoidal:
-      absolute.computeSinusoidal(inputAt<T>(r.x), inputAt<T>(r.queryWeights),
-                                 inputAt<T>(r.keyWeights), inputAt<T>(r.valueWeights), r.base,
-                                 r.firstQuery, r.queryRows);
-      break;
-    default:
-      position.kind = PositionKind::kNone;
-      break;
+  position.kind = schemeInfo(r.scheme)->kind;
+  if (position.kind == PositionKind::kOffsetBias) {
+    const bool t5 = r.scheme == PositionScheme::kT5;
+    const Index rows = t5 ? r.bucketBiases.rows : r.slopes.cols;
+    biasByOffset.resize(rows * (2 * n - 1));
+    relpos::offsetBiases<T>(r.scheme, r.t5, t5 ? at<const T>(r.bucketBiases.address) : nullptr,
+                            t5 ? nullptr : at<const double>(r.slopes.address), rows, n,
+                            biasByOffset.data());
+    position.biasByOffset = biasByOffset.data();
+    position.biasHeadStride = rows == 1 ? 0 : 2 * n - 1;
+  } else if (position.kind == PositionKind::kRotation) {
+    position.rotation = relpos::RopeParams{r.base, r.layout};
+  } else if (sinusoidal) {
+    absolute.computeSinusoidal(inputAt<T>(r.x), inputAt<T>(r.queryWeights),
+                               inputAt<T>(r.keyWeights), inputAt<T>(r.valueWeights), r.base,
+                               r.firstQuery, r.queryRows);
   }
   const relpos::ConstMatrixMap<T> none(nullptr, 0, 0);
   const relpos::PositionTerm<T> placed{
@@ -353,20 +338,22 @@ std::string exampleScenarioInto(const ExampleSizes& s, const relpos::ScenarioSet
   return {};
 }
 
+// attentionScratchBytes (relpos/attention.hpp) for a scheme: the API's byte budget adds it.
+double attentionScratchBytesOf(int queryRows, int n, int tableRows, int dK, int dV,
+                               PositionScheme scheme, int scalarBytes) {
+  const SchemeInfo* info = schemeInfo(scheme);
+  return relpos::attentionScratchBytes(queryRows, n, tableRows, dK, dV,
+                                       info ? info->kind : PositionKind::kNone, scalarBytes);
+}
+
 // Bytes of WASM heap in use by malloc: lets tests prove that repeated calls leave memory flat.
 double heapBytesInUse() { return static_cast<double>(mallinfo().uordblks); }
 
 // Every name of this file that JS sees.
 void registerAttention() {
   using relpos::T5BucketParams;
-  emscripten::enum_<PositionScheme>("PositionScheme")
-      .value("shaw", PositionScheme::kShaw)
-      .value("t5", PositionScheme::kT5)
-      .value("alibi", PositionScheme::kAlibi)
-      .value("rope", PositionScheme::kRope)
-      .value("sinusoidal", PositionScheme::kSinusoidal)
-      .value("absolute", PositionScheme::kAbsolute)
-      .value("none", PositionScheme::kNone);
+  emscripten::enum_<PositionScheme> schemes("PositionScheme");  // the scheme table's names
+  for (const SchemeInfo& info : kSchemeTable) schemes.value(info.name, info.scheme);
   emscripten::enum_<relpos::RopeLayout>("RopeLayout")
       .value("interleaved", relpos::RopeLayout::kInterleaved)
       .value("half", relpos::RopeLayout::kHalf);
@@ -428,7 +415,8 @@ void registerAttention() {
       bound("attentionIntoFloat32", &attentionInto<float>),
       bound("localityProfileInto", &localityProfileInto),
       bound("exampleScenarioInto", &exampleScenarioInto), bound("heapBytesInUse", &heapBytesInUse),
-      bound("coreDefaults", &coreDefaults), bound("lastAttentionTimings", &lastAttentionTimings));
+      bound("coreDefaults", &coreDefaults), bound("lastAttentionTimings", &lastAttentionTimings),
+      bound("attentionScratchBytes", &attentionScratchBytesOf));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "buffers.hpp"
 #include "relpos/position_schemes.hpp"
+#include "relpos/scheme_table.hpp"
 
 namespace relpos::bindings {
 namespace {
@@ -16,6 +17,8 @@ namespace {
 // out: n x n int32, the bucket of j - i.
 std::string t5BucketsInto(const relpos::T5BucketParams& params, const MatrixBuffer& out) {
   BufferCheck c;
+  const std::string rules = relpos::checkScheme(PositionScheme::kT5, params, 0);
+  c.require(rules.empty(), rules);
   c.matrix<std::int32_t>("out", out, out.rows, out.rows);
   if (!c.ok()) return c.error();
   relpos::t5Buckets(params,

@@ -198,6 +198,11 @@ std::string checkModelConfigText(const relpos::ModelConfig& config) {
   return relpos::checkModelConfig(config);
 }
 
+// The bytes a model of this configuration holds in float32 (4) or float64 (8).
+double modelBytesOf(const relpos::ModelConfig& config, int scalarBytes) {
+  return relpos::modelBytes(config, scalarBytes);
+}
+
 // tokens and targets: batchSize x seqLen int32 each.
 std::string syntheticBatchInto(const relpos::SyntheticBatchOptions& options,
                                const MatrixBuffer& tokens, const MatrixBuffer& targets) {
@@ -238,6 +243,7 @@ void registerTraining() {
   registerModelHandle<float>("ModelHandleFloat32");
   registerModelHandle<double>("ModelHandleFloat64");
   registerFunctions(bound("checkModelConfig", &checkModelConfigText),
+                    bound("modelBytes", &modelBytesOf),
                     bound("syntheticBatchInto", &syntheticBatchInto));
 }
 

@@ -103,6 +103,12 @@ struct AttentionTimings {
 // Blocks start at multiples of kAttentionBlockRows of the query position, so a caller that
 // splits the queries (firstQuery) at such multiples gets every row bit for bit as in one call.
 constexpr Index kAttentionBlockRows = 32;
+// Bytes of scratch a call keeps beyond its inputs and panels, at most: Shaw's projected band
+// (queryRows x tableRows, twice), the panels of a block nobody asked for (4 of
+// kAttentionBlockRows x n) and, for PositionKind::kAbsolute, the projections (6 n (d_k + d_v)).
+// A double: the caller refuses what does not fit in memory.
+double attentionScratchBytes(Index queryRows, Index n, Index tableRows, Index dK, Index dV,
+                             PositionKind kind, int scalarBytes);
 template <typename T>
 void computeAttention(const AttentionInputs<T>& in, const PositionTerm<T>& position,
                       AttentionWorkspace<T>& workspace, AttentionPanels<T>& panels,

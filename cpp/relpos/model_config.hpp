@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "relpos/position_term.hpp"
+#include "relpos/scheme_table.hpp"
 
 namespace relpos {
 
@@ -30,8 +30,32 @@ struct ModelConfig {
   int bucketDistance = 128;
 };
 
-// An empty string if the configuration is usable, else what is wrong with it.
+// The largest model the core accepts, field by field (the smallest is 1, maxDistance's 0, but
+// for layers and T5's buckets). checkModelConfig holds a configuration to them; the JS API reads
+// them from web/api/core-contract.js, written from the core's (coreContract()).
+struct ModelLimits {
+  int maxVocabSize = 1 << 20;
+  int maxDModel = 4096;
+  int minLayers = 1;
+  int maxLayers = 4;
+  int maxFfnWidth = 65536;
+  int maxMaxDistance = 4096;
+  int maxSeqLen = 4096;
+  int maxBatchSize = 4096;
+  int minBuckets = 4;  // T5, either direction
+  int maxBuckets = 4096;
+  int maxBucketDistance = 4096;
+};
+inline constexpr ModelLimits kModelLimits{};
+
+// An empty string if the configuration is usable, else what is wrong with it, naming the field.
 std::string checkModelConfig(const ModelConfig& config);
+
+// Bytes of memory a model of this configuration holds with scalars of `scalarBytes` (4 or 8):
+// its parameters, gradients and Adam's moments, every layer's activations and the scratch, as the
+// constructor (relpos/transformer_model.hpp) allocates them, rounded up. A double: a configuration
+// may ask for more than 2^32 bytes, which the caller refuses.
+double modelBytes(const ModelConfig& config, int scalarBytes);
 
 // Adam (Kingma & Ba) with decoupled weight decay (AdamW) and optional gradient-norm clipping:
 //   g <- g · min(1, maxGradNorm / ||g||)            (maxGradNorm > 0 only)

@@ -6,20 +6,9 @@
 
 namespace relpos {
 
-// The position schemes by name (docs/schemes.md), for attention() and the training engine alike;
-// registered for JavaScript as PositionScheme. Every scheme but kShaw has no a^K / a^V tables.
-enum class PositionScheme : int {
-  kShaw = 0,        // Shaw et al.'s a^K, a^V, clipped at k
-  kT5 = 1,          // a bias per bucket of the offset (T5); the model learns one per layer and head
-  kAlibi = 2,       // -m_h |j - i|, the ALiBi paper's slopes for the heads
-  kRope = 3,        // queries and keys rotated by position
-  kSinusoidal = 4,  // Vaswani et al.'s encoding added to x
-  kAbsolute = 5,    // a learned seqLen x dModel table added to x (the training engine)
-  kNone = 6,        // no position at all
-};
-
-// What computeAttention does with position, one family per way of adding it: a scheme maps to
-// one (T5 and ALiBi to kOffsetBias, sinusoidal and learned to kAbsolute).
+// What computeAttention does with position, one family per way of adding it: each scheme maps to
+// one in the scheme table (relpos/scheme_table.hpp: T5 and ALiBi to kOffsetBias, sinusoidal and
+// learned to kAbsolute).
 enum class PositionKind : int {
   kNone = 0,        // combined = content
   kShaw = 1,        // AttentionInputs' a^K (scale · q_i . a^K[clip(j - i)]) and a^V terms

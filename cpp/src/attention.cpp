@@ -11,6 +11,19 @@
 #include "relpos/simd_vectors.hpp"
 
 namespace relpos {
+
+double attentionScratchBytes(Index queryRows, Index n, Index tableRows, Index dK, Index dV,
+                             PositionKind kind, int scalarBytes) {
+  const double size = scalarBytes;
+  const double rows = static_cast<double>(queryRows), keys = static_cast<double>(n);
+  const double absolute =
+      kind == PositionKind::kAbsolute ? 6 * keys * static_cast<double>(dK + dV) * size : 0;
+  return (2 * rows * static_cast<double>(tableRows) +
+          4 * static_cast<double>(kAttentionBlockRows) * keys) *
+             size +
+         absolute;
+}
+
 namespace {
 
 // Query rows per block: the block's rows of all five panels stay in cache from its scores to

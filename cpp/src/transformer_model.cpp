@@ -6,114 +6,18 @@
 #include <type_traits>
 
 #include "relpos/exp_kernels.hpp"
-#include "relpos/numpy_random.hpp"
-#include "relpos/relative_offsets.hpp"
+#include "relpos/layer_norm.hpp"
 #include "relpos/simd_vectors.hpp"
 
-// The stages (forward, loss, backward, attention, Adam, the kernels) are marked noinline: each
-// runs for milliseconds, so a call costs nothing, and profiles of the module show them apart.
+// The training engine's passes (relpos/transformer_model.hpp): the forward pass of a chunk, the
+// loss, the backward pass, and the calls that run them (a step, an evaluation, one sequence). Its
+// parameters, products, attention and optimiser are in model_parameters.cpp, model_gemm.cpp,
+// model_attention.cpp and model_adam.cpp. The stages are marked noinline: each runs for
+// milliseconds, so a call costs nothing, and profiles of the module show them apart.
 
 namespace relpos {
 
-std::string checkModelConfig(const ModelConfig& c) {
-  if (c.vocabSize < 1) return "vocabSize must be at least 1";
-  if (c.dModel < 1) return "dModel must be at least 1";
-  if (c.heads < 1) return "heads must be at least 1";
-  if (c.dModel % c.heads != 0) return "dModel must be a multiple of heads";
-  if (c.layers < 1 || c.layers > 4) return "layers must be from 1 to 4";
-  if (c.ffnWidth < 1) return "ffnWidth must be at least 1";
-  if (c.maxDistance < 0) return "maxDistance must be at least 0";
-  if (c.seqLen < 1) return "seqLen must be at least 1";
-  if (c.maxBatchSize < 1) return "maxBatchSize must be at least 1";
-  const int scheme = static_cast<int>(c.positionScheme);
-  if (scheme < 0 || scheme > 6) return "positionScheme must be from 0 to 6";
-  if (c.positionScheme == PositionScheme::kT5) {
-    // One-way (causal) buckets use all numBuckets for keys before the query, else half.
-    const int exact = (c.causal ? c.numBuckets : c.numBuckets / 2) / 2;
-    if (c.numBuckets < 4) return "numBuckets must be at least 4";
-    if (c.bucketDistance <= exact)
-      return "bucketDistance must exceed the exact buckets (numBuckets / 4, causal: / 2)";
-  }
-  if (c.positionScheme == PositionScheme::kRope && (c.dModel / c.heads) % 2 != 0)
-    return "RoPE needs an even head width (dModel / heads)";
-  return "";
-}
-
 namespace {
-
-constexpr double kLayerNormEpsilon = 1e-5;
-
-// out(i, j) += projected(i, clip(j - i) + k) for the n x n out.
-template <typename T>
-__attribute__((noinline)) void addGathered(ConstMatrixRef<T> projected, Index k, MatrixRef<T> out) {
-  const Index n = out.rows();
-  for (Index i = 0; i < n; ++i) {
-    const RowBand band = rowBand(i, n, k);
-    T* row = out.row(i).data();
-    const T left = projected(i, 0);
-    const T right = projected(i, 2 * k);
-    for (Index j = 0; j < band.leftLength; ++j) row[j] += left;
-    const T* mid = projected.row(i).data() + band.midTableRow;
-    for (Index j = 0; j < band.midLength; ++j) row[band.midBegin + j] += mid[j];
-    for (Index j = band.midBegin + band.midLength; j < n; ++j) row[j] += right;
-  }
-}
-
-// buckets(i, c) = sum of m(i, j) over the keys j with clip(j - i) + k == c.
-template <typename T>
-__attribute__((noinline)) void bucket(ConstMatrixRef<T> m, Index k, MatrixRef<T> buckets) {
-  const Index n = m.rows();
-  buckets.setZero();
-  for (Index i = 0; i < n; ++i) {
-    const RowBand band = rowBand(i, n, k);
-    const T* row = m.row(i).data();
-    T* out = buckets.row(i).data();
-    T left = 0;
-    for (Index j = 0; j < band.leftLength; ++j) left += row[j];
-    T right = 0;
-    for (Index j = band.midBegin + band.midLength; j < n; ++j) right += row[j];
-    for (Index j = 0; j < band.midLength; ++j) out[band.midTableRow + j] += row[band.midBegin + j];
-    out[0] += left;
-    out[2 * k] += right;
-  }
-}
-
-// out = LayerNorm(u) = gain · (u - mean) / sqrt(var + eps) + bias, row by row; keeps the
-// normalised rows (hat) and 1 / sqrt(var + eps) for the backward pass.
-template <typename T>
-__attribute__((noinline)) void layerNormForward(ConstMatrixRef<T> u, const T* gain, const T* bias,
-                                                MatrixRef<T> hat, T* inverseStd, MatrixRef<T> out) {
-  const Index d = u.cols();
-  const Eigen::Map<const Eigen::Array<T, 1, Eigen::Dynamic>> g(gain, d), b(bias, d);
-  for (Index r = 0; r < u.rows(); ++r) {
-    const T mean = u.row(r).mean();
-    hat.row(r).array() = u.row(r).array() - mean;
-    const T variance = hat.row(r).squaredNorm() / static_cast<T>(d);
-    const T is = T(1) / std::sqrt(variance + static_cast<T>(kLayerNormEpsilon));
-    inverseStd[r] = is;
-    hat.row(r) *= is;
-    out.row(r).array() = hat.row(r).array() * g + b;
-  }
-}
-
-// From d(out) (dOut) to d(u) (written to dU, which may be dOut itself); adds d(gain), d(bias).
-template <typename T>
-__attribute__((noinline)) void layerNormBackward(ConstMatrixRef<T> dOut, const T* gain,
-                                                 ConstMatrixRef<T> hat, const T* inverseStd,
-                                                 MatrixRef<T> dU, T* dGain, T* dBias) {
-  const Index d = dOut.cols();
-  const Eigen::Map<const Eigen::Array<T, 1, Eigen::Dynamic>> g(gain, d);
-  Eigen::Map<Eigen::Array<T, 1, Eigen::Dynamic>> dg(dGain, d), db(dBias, d);
-  const T inverseD = T(1) / static_cast<T>(d);
-  for (Index r = 0; r < dOut.rows(); ++r) {
-    dg += dOut.row(r).array() * hat.row(r).array();
-    db += dOut.row(r).array();
-    const T mean1 = (dOut.row(r).array() * g).sum() * inverseD;
-    const T mean2 = (dOut.row(r).array() * g * hat.row(r).array()).sum() * inverseD;
-    dU.row(r).array() =
-        inverseStd[r] * (dOut.row(r).array() * g - mean1 - hat.row(r).array() * mean2);
-  }
-}
 
 // sums(j) += sum over rows of m(r, j), row by row (contiguous in row-major storage).
 template <typename T>
@@ -141,352 +45,6 @@ T rowMaximum(const T* row, Index count) {
 }
 
 }  // namespace
-
-template <typename T>
-Index TransformerModel<T>::add(const std::string& name, std::vector<Index> shape, double initScale,
-                               double initConstant) {
-  Index size = 1;
-  for (Index side : shape) size *= side;
-  const Index offset = table_.empty() ? 0 : table_.back().offset + table_.back().size;
-  table_.push_back(ParameterInfo{name, offset, size, std::move(shape)});
-  initScales_.push_back(initScale);
-  initConstants_.push_back(initConstant);
-  return offset;
-}
-
-template <typename T>
-TransformerModel<T>::TransformerModel(const ModelConfig& config) : config_(config) {
-  const Index V = config.vocabSize, d = config.dModel, f = config.ffnWidth, H = config.heads;
-  const Index dk = d / H, rows = tableRows();
-  const double inD = 1.0 / std::sqrt(static_cast<double>(d));
-  embedding_ = add("embedding", {V, d}, 1.0);
-  for (int l = 0; l < config.layers; ++l) {
-    const std::string p = "layers." + std::to_string(l) + ".";
-    LayerParameters lp{};
-    lp.query = add(p + "attention.query", {d, d}, inD);
-    lp.key = add(p + "attention.key", {d, d}, inD);
-    lp.value = add(p + "attention.value", {d, d}, inD);
-    lp.output = add(p + "attention.output", {d, d}, inD);
-    const double tableScale = 1.0 / std::sqrt(static_cast<double>(dk));
-    if (config.positionScheme == PositionScheme::kT5) {
-      lp.bucketBiases = add(p + "attention.bucketBiases", {H, config.numBuckets}, tableScale);
-    }
-    if (!shawPositions()) {
-      // no a^K / a^V: relativeKeys() and relativeValues() are for Shaw's scheme only
-    } else if (config.perHeadTables) {
-      lp.relativeKeys = add(p + "attention.relativeKeys", {H, rows, dk}, tableScale);
-      lp.relativeValues = add(p + "attention.relativeValues", {H, rows, dk}, tableScale);
-    } else {
-      lp.relativeKeys = add(p + "attention.relativeKeys", {rows, dk}, tableScale);
-      lp.relativeValues = add(p + "attention.relativeValues", {rows, dk}, tableScale);
-    }
-    lp.norm1Gain = add(p + "norm1.gain", {d}, 0.0, 1.0);
-    lp.norm1Bias = add(p + "norm1.bias", {d}, 0.0);
-    lp.ffnWeight1 = add(p + "ffn.weight1", {d, f}, inD);
-    lp.ffnBias1 = add(p + "ffn.bias1", {f}, 0.0);
-    lp.ffnWeight2 = add(p + "ffn.weight2", {f, d}, 1.0 / std::sqrt(static_cast<double>(f)));
-    lp.ffnBias2 = add(p + "ffn.bias2", {d}, 0.0);
-    lp.norm2Gain = add(p + "norm2.gain", {d}, 0.0, 1.0);
-    lp.norm2Bias = add(p + "norm2.bias", {d}, 0.0);
-    layerParameters_.push_back(lp);
-  }
-  outputWeight_ = add("output.weight", {d, V}, inD);
-  outputBias_ = add("output.bias", {V}, 0.0);
-  setUpPositions();
-
-  const Index count = table_.back().offset + table_.back().size;
-  parameters_.setZero(count);
-  gradients_.setZero(count);
-  firstMoment_.setZero(count);
-  secondMoment_.setZero(count);
-  initialise();
-
-  const Index n = config.seqLen;
-  maxRows_ = static_cast<Index>(config.maxBatchSize) * n;
-  const Index R = maxRows_;
-  activations_.resize(config.layers);
-  for (auto& a : activations_) {
-    for (Matrix<T>* m : {&a.input, &a.queries, &a.keys, &a.values, &a.heads, &a.normed1Hat,
-                         &a.normed1, &a.normed2Hat}) {
-      m->setZero(R, d);
-    }
-    a.hidden.setZero(R, f);
-    a.weights.setZero(static_cast<Index>(config.maxBatchSize) * H * n, n);
-    a.inverseStd1.setZero(R);
-    a.inverseStd2.setZero(R);
-  }
-  finalOutput_.setZero(R, d);
-  targetOutput_.setZero(R, d);
-  dTargetOutput_.setZero(R, d);
-  targetRows_.assign(static_cast<std::size_t>(R), 0);
-  logits_.setZero(R, V);
-  for (Matrix<T>* m : {&dX_, &dNormed1_, &dHeads_, &dQueries_, &dKeys_, &dValues_, &dU_}) {
-    m->setZero(R, d);
-  }
-  dHidden_.setZero(R, f);
-  biasByOffset_.setZero(2 * n - 1);
-  dWeights_.setZero(n, n);
-  projected_.setZero(n, rows);
-  buckets_.setZero(n, rows);
-  // The packed right operand (always a weight matrix or its transpose) reaches its largest size
-  // now, not during a step: depth x the columns rounded up to whole panels.
-  constexpr Index panel = kPanelWidth<T>;
-  passPanels_.setZero(transposedProductWorkspace<T>(std::max({V, f, d, n})));
-  const auto padded = [](Index cols) { return (cols + panel - 1) / panel * panel; };
-  packed_.reserve(
-      std::max({d * padded(V), V * padded(d), d * padded(f), f * padded(d), d * padded(d),
-                dk * padded(n), n * padded(dk), dk * padded(rows), rows * padded(dk)}));
-  // The attention workspace too: one pass of the first layer's attention over one sequence of the
-  // longest length (on the zeroed activations, overwritten by every forward pass).
-  attentionForward(0, 1, config.seqLen);
-}
-
-template <typename T>
-void TransformerModel<T>::initialise() {
-  NumpyRandom random(config_.seed);
-  for (std::size_t p = 0; p < table_.size(); ++p) {
-    T* data = parameters_.data() + table_[p].offset;
-    for (Index i = 0; i < table_[p].size; ++i) {
-      data[i] = initScales_[p] == 0.0 ? static_cast<T>(initConstants_[p])
-                                      : static_cast<T>(random.nextGaussian() * initScales_[p]);
-    }
-  }
-}
-
-template <typename T>
-Index TransformerModel<T>::tableOffset(Index base, int head) const {
-  return config_.perHeadTables ? base + static_cast<Index>(head) * tableRows() * headWidth() : base;
-}
-
-template <typename T>
-const T* TransformerModel<T>::relativeKeys(int layer, int head) const {
-  return parameters_.data() + tableOffset(layerParameters_[layer].relativeKeys, head);
-}
-
-template <typename T>
-const T* TransformerModel<T>::relativeValues(int layer, int head) const {
-  return parameters_.data() + tableOffset(layerParameters_[layer].relativeValues, head);
-}
-
-template <typename T>
-void TransformerModel<T>::gemm(ConstMatrixRef<T> a, bool transposeA, ConstMatrixRef<T> b,
-                               bool transposeB, MatrixRef<T> out, bool accumulate, T alpha) {
-  if (!transposeA) {
-    if (transposeB) {
-      packed_.packTransposed(b);
-    } else {
-      packed_.pack(b);
-    }
-  }
-  if (transposeA) {
-    // Only the weight gradients: out += aᵀ b.
-    assert(accumulate && !transposeB && alpha == T(1));
-    addTransposedProduct<T>(a, b, out, passPanels_.data());
-    return;
-  }
-  { multiplyPacked<T>(a, packed_, alpha, accumulate, out); }
-}
-
-template <typename T>
-void TransformerModel<T>::product(ConstMatrixRef<T> a, ConstMatrixRef<T> b, bool transposeB,
-                                  MatrixRef<T> out, bool accumulate) {
-  if (transposeB) {
-    packed_.packTransposed(b);
-  } else {
-    packed_.pack(b);
-  }
-  multiplyPacked<T>(a, packed_, T(1), accumulate, out);
-}
-
-template <typename T>
-typename TransformerModel<T>::HeadView TransformerModel<T>::headView(LayerActivations& a, Index b,
-                                                                     Index h, Index n) {
-  const Index H = config_.heads;
-  return {headSlice(a.queries, b, h, n), headSlice(a.keys, b, h, n), headSlice(a.values, b, h, n),
-          MatrixMap<T>(a.weights.data() + (b * H + h) * n * n, n, n)};
-}
-
-template <typename T>
-typename TransformerModel<T>::RelativeTables TransformerModel<T>::relativeTables(int layer,
-                                                                                 Index h) const {
-  const Index rows = tableRows(), dk = headWidth();
-  return {ConstMatrixMap<T>(relativeKeys(layer, static_cast<int>(h)), rows, dk),
-          ConstMatrixMap<T>(relativeValues(layer, static_cast<int>(h)), rows, dk)};
-}
-
-template <typename T>
-__attribute__((noinline)) void TransformerModel<T>::attentionForward(int layer, int sequences,
-                                                                     int seqLen) {
-  LayerActivations& a = activations_[layer];
-  const LayerParameters& lp = layerParameters_[layer];
-  const Index n = seqLen, H = config_.heads, N = config_.seqLen;
-  const auto scheme = config_.positionScheme;
-  const ConstMatrixMap<T> none(nullptr, 0, 0);
-  // Shaw's tables, T5's and ALiBi's biases by offset, or nothing (RoPE rotates the queries and
-  // keys in place first: the backward pass reads them rotated; the absolute schemes are in x).
-  PositionTerm<T> position;
-  position.kind = scheme == PositionScheme::kShaw ? PositionKind::kShaw
-                  : scheme == PositionScheme::kT5 || scheme == PositionScheme::kAlibi
-                      ? PositionKind::kOffsetBias
-                      : PositionKind::kNone;
-  position.biasByOffset = biasByOffset_.data();
-  for (Index h = 0; h < H; ++h) {
-    // docs/schemes.md: T5's b[bucket(j − i)], ALiBi's −m_h |j − i|, unscaled.
-    if (scheme == PositionScheme::kT5) {
-      const T* biases = parameters_.data() + lp.bucketBiases + h * config_.numBuckets;
-      for (Index c = 0; c < 2 * n - 1; ++c) biasByOffset_(c) = biases[bucketOf_[c + N - n]];
-    } else if (scheme == PositionScheme::kAlibi) {
-      alibiBiasByOffset<T>(slopes_[h], n, biasByOffset_.data());
-    }
-    for (Index b = 0; b < sequences; ++b) {
-      auto [q, keys, values, w] = headView(a, b, h, n);
-      if (scheme == PositionScheme::kRope) {
-        rotate(q, false);
-        rotate(keys, false);
-      }
-      const bool shaw = scheme == PositionScheme::kShaw;
-      const auto tables = shaw ? relativeTables(layer, h) : RelativeTables{none, none};
-      const AttentionInputs<T> in{q, keys, tables.keys, values, tables.values, config_.causal};
-      const MatrixMap<T> unused(nullptr, 0, 0);
-      AttentionPanels<T> panels{unused, unused, unused, unused, w, headSlice(a.heads, b, h, n)};
-      computeAttention<T>(in, position, attentionWorkspace_, panels);
-    }
-  }
-}
-
-template <typename T>
-__attribute__((noinline)) void TransformerModel<T>::attentionBackward(int layer, int sequences,
-                                                                      int seqLen,
-                                                                      MatrixRef<T> dHeads) {
-  if (!shawPositions()) {
-    schemeAttentionBackward(layer, sequences, seqLen, dHeads);
-    return;
-  }
-  LayerActivations& a = activations_[layer];
-  const LayerParameters& lp = layerParameters_[layer];
-  const Index n = seqLen, H = config_.heads, dk = headWidth(), k = config_.maxDistance;
-  const Index rows = tableRows();
-  const T scale = T(1) / std::sqrt(static_cast<T>(dk));
-  auto projected = projected_.topRows(n);
-  auto buckets = buckets_.topRows(n);
-  auto dW = dWeights_.topLeftCorner(n, n);
-  for (Index b = 0; b < sequences; ++b) {
-    for (Index h = 0; h < H; ++h) {
-      const auto [q, keys, values, w] = headView(a, b, h, n);
-      const auto [aK, aV] = relativeTables(layer, h);
-      MatrixMap<T> gK(gradients_.data() + tableOffset(lp.relativeKeys, static_cast<int>(h)), rows,
-                      dk);
-      MatrixMap<T> gV(gradients_.data() + tableOffset(lp.relativeValues, static_cast<int>(h)), rows,
-                      dk);
-      const auto dz = headSlice(dHeads, b, h, n);
-      // d weights = dz (v_j + a^V[idx])
-      product(dz, values, true, dW, false);
-      product(dz, aV, true, projected, false);
-      addGathered<T>(projected, k, dW);
-      // d values = wᵀ dz, d a^V += buckets(w)ᵀ dz
-      auto dv = headSlice(dValues_, b, h, n);
-      dv.setZero();
-      addTransposedProduct<T>(w, dz, dv, passPanels_.data());
-      bucket<T>(w, k, buckets);
-      addTransposedProduct<T>(buckets, dz, gV, passPanels_.data());
-      // d scores (softmax backward), with the 1/sqrt(d_k) folded in
-      for (Index i = 0; i < n; ++i) {
-        const T dot = w.row(i).dot(dW.row(i));
-        dW.row(i).array() = scale * w.row(i).array() * (dW.row(i).array() - dot);
-      }
-      // d queries = dS (k_j + a^K[idx]); d keys = dSᵀ q; d a^K += buckets(dS)ᵀ q
-      auto dq = headSlice(dQueries_, b, h, n);
-      product(dW, keys, false, dq, false);
-      bucket<T>(dW, k, buckets);
-      product(buckets, aK, false, dq, true);
-      auto dkey = headSlice(dKeys_, b, h, n);
-      dkey.setZero();
-      addTransposedProduct<T>(dW, q, dkey, passPanels_.data());
-      addTransposedProduct<T>(buckets, q, gK, passPanels_.data());
-    }
-  }
-}
-
-template <typename T>
-void TransformerModel<T>::setUpPositions() {
-  const ModelConfig& c = config_;
-  const Index n = c.seqLen, d = c.dModel, dk = headWidth();
-  switch (c.positionScheme) {
-    case PositionScheme::kT5: {
-      const T5BucketParams params{c.numBuckets, c.bucketDistance, !c.causal};
-      bucketOf_.resize(2 * n - 1);
-      for (Index o = -(n - 1); o < n; ++o) bucketOf_[o + n - 1] = t5Bucket(o, params);
-      break;
-    }
-    case PositionScheme::kAlibi: {
-      Vector<double> slopes(c.heads);
-      alibiSlopes(slopes);
-      slopes_.assign(slopes.data(), slopes.data() + slopes.size());
-      break;
-    }
-    case PositionScheme::kRope:
-      // docs/schemes.md §3: angle p · 10000^(−2t/d_k), pairs (2t, 2t + 1).
-      ropeCos_.resize(n, dk / 2);
-      ropeSin_.resize(n, dk / 2);
-      ropeAngles<T>(Vector<double>::LinSpaced(n, 0, static_cast<double>(n - 1)), dk,
-                    RopeParams{}.base, ropeCos_, ropeSin_);
-      break;
-    case PositionScheme::kSinusoidal:
-      sinusoid_.resize(n, d);
-      sinusoidalEncoding<T>(10000, 0, sinusoid_);
-      break;
-    case PositionScheme::kAbsolute:
-      absolute_ = add("position.absolute", {n, d}, 1.0 / std::sqrt(static_cast<double>(d)));
-      break;
-    default:
-      break;
-  }
-}
-
-template <typename T>
-void TransformerModel<T>::rotate(MatrixRef<T> m, bool inverse) const {
-  rotatePairs<T>(m, ropeCos_.topRows(m.rows()), ropeSin_.topRows(m.rows()),
-                 RopeLayout::kInterleaved, inverse ? T(-1) : T(1), m);
-}
-
-template <typename T>
-void TransformerModel<T>::schemeAttentionBackward(int layer, int sequences, int seqLen,
-                                                  MatrixRef<T> dHeads) {
-  LayerActivations& a = activations_[layer];
-  const LayerParameters& lp = layerParameters_[layer];
-  const Index n = seqLen, H = config_.heads, dk = headWidth(), N = config_.seqLen;
-  const T scale = T(1) / std::sqrt(static_cast<T>(dk));
-  const auto scheme = config_.positionScheme;
-  auto dW = dWeights_.topLeftCorner(n, n);
-  for (Index b = 0; b < sequences; ++b) {
-    for (Index h = 0; h < H; ++h) {
-      const auto [q, keys, values, w] = headView(a, b, h, n);  // q and keys rotated for RoPE
-      const auto dz = headSlice(dHeads, b, h, n);
-      product(dz, values, true, dW, false);  // d weights = dz vᵀ
-      auto dv = headSlice(dValues_, b, h, n);
-      dv.setZero();
-      addTransposedProduct<T>(w, dz, dv, passPanels_.data());
-      T* gBiases = gradients_.data() + lp.bucketBiases + h * config_.numBuckets;
-      for (Index i = 0; i < n; ++i) {
-        const T dot = w.row(i).dot(dW.row(i));
-        dW.row(i).array() = w.row(i).array() * (dW.row(i).array() - dot);  // d scores
-        if (scheme == PositionScheme::kT5) {
-          for (Index j = 0; j < n; ++j) gBiases[bucketOf_[j - i + N - 1]] += dW(i, j);
-        }
-      }
-      dW *= scale;
-      auto dq = headSlice(dQueries_, b, h, n);
-      product(dW, keys, false, dq, false);  // d queries = dS k
-      auto dkey = headSlice(dKeys_, b, h, n);
-      dkey.setZero();
-      addTransposedProduct<T>(dW, q, dkey, passPanels_.data());  // d keys = dSᵀ q
-      if (scheme == PositionScheme::kRope) {  // back through the rotation: its transpose
-        rotate(dq, true);
-        rotate(dkey, true);
-      }
-    }
-  }
-}
 
 template <typename T>
 __attribute__((noinline)) void TransformerModel<T>::forwardChunk(const std::int32_t* tokens,
@@ -669,36 +227,6 @@ Evaluation TransformerModel<T>::evaluate(const BatchView& batch) {
 }
 
 template <typename T>
-__attribute__((noinline)) void TransformerModel<T>::adamStep(const AdamOptions& o) {
-  ++adamSteps_;
-  const Index count = parameters_.size();
-  T* g = gradients_.data();
-  if (o.maxGradNorm > 0) {
-    double squares = 0;
-    for (Index i = 0; i < count; ++i) squares += static_cast<double>(g[i]) * g[i];
-    const double norm = std::sqrt(squares);
-    if (norm > o.maxGradNorm) {
-      const T factor = static_cast<T>(o.maxGradNorm / norm);
-      for (Index i = 0; i < count; ++i) g[i] *= factor;
-    }
-  }
-  const double t = static_cast<double>(adamSteps_);
-  const T beta1 = static_cast<T>(o.beta1), beta2 = static_cast<T>(o.beta2);
-  const T stepSize = static_cast<T>(o.learningRate / (1.0 - std::pow(o.beta1, t)));
-  const T inverseCorrection2 = static_cast<T>(1.0 / std::sqrt(1.0 - std::pow(o.beta2, t)));
-  const T epsilon = static_cast<T>(o.epsilon);
-  const T decay = static_cast<T>(o.learningRate * o.weightDecay);
-  T* p = parameters_.data();
-  T* m = firstMoment_.data();
-  T* v = secondMoment_.data();
-  for (Index i = 0; i < count; ++i) {
-    m[i] = beta1 * m[i] + (T(1) - beta1) * g[i];
-    v[i] = beta2 * v[i] + (T(1) - beta2) * g[i] * g[i];
-    p[i] -= stepSize * m[i] / (std::sqrt(v[i]) * inverseCorrection2 + epsilon) + decay * p[i];
-  }
-}
-
-template <typename T>
 double TransformerModel<T>::trainStep(const BatchView& batch, const AdamOptions& options) {
   const double loss = lossAndGradients(batch);
   adamStep(options);
@@ -720,7 +248,24 @@ void TransformerModel<T>::headInputs(int layer, int head, T* queries, T* keys, T
   MatrixMap<T>(values, n, dk) = headSlice(a.values, 0, head, n);
 }
 
-template class TransformerModel<float>;
-template class TransformerModel<double>;
+template void TransformerModel<float>::forwardChunk(const std::int32_t*, const std::int32_t*, int,
+                                                    int);
+template void TransformerModel<float>::lossChunk(const std::int32_t*, float, bool, double*, Index*);
+template void TransformerModel<float>::backwardChunk(const std::int32_t*, int, int);
+template double TransformerModel<float>::lossAndGradients(const BatchView&);
+template Evaluation TransformerModel<float>::evaluate(const BatchView&);
+template double TransformerModel<float>::trainStep(const BatchView&, const AdamOptions&);
+template void TransformerModel<float>::forwardSequence(const std::int32_t*, int);
+template void TransformerModel<float>::headInputs(int, int, float*, float*, float*) const;
+template void TransformerModel<double>::forwardChunk(const std::int32_t*, const std::int32_t*, int,
+                                                     int);
+template void TransformerModel<double>::lossChunk(const std::int32_t*, double, bool, double*,
+                                                  Index*);
+template void TransformerModel<double>::backwardChunk(const std::int32_t*, int, int);
+template double TransformerModel<double>::lossAndGradients(const BatchView&);
+template Evaluation TransformerModel<double>::evaluate(const BatchView&);
+template double TransformerModel<double>::trainStep(const BatchView&, const AdamOptions&);
+template void TransformerModel<double>::forwardSequence(const std::int32_t*, int);
+template void TransformerModel<double>::headInputs(int, int, double*, double*, double*) const;
 
 }  // namespace relpos

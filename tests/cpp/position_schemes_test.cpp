@@ -1,6 +1,7 @@
 #include "relpos/position_schemes.hpp"
 
 #include "relpos/attention.hpp"
+#include "relpos/scheme_table.hpp"
 
 #include <gtest/gtest.h>
 

@@ -123,11 +123,13 @@ TEST(SchemeModel, OnlyNoneIsBlindToOrder) {
 TEST(SchemeModel, ConfigChecks) {
   ModelConfig config = schemeConfig(SchemeCase{"", PositionScheme::kRope, false, 1});
   config.dModel = 6;  // head width 3
-  EXPECT_EQ(checkModelConfig(config), "RoPE needs an even head width (dModel / heads)");
+  EXPECT_EQ(checkModelConfig(config),
+            "position.scheme 'rope' needs an even head width dModel / heads, got 3");
   config = schemeConfig(SchemeCase{"", PositionScheme::kT5, false, 1});
   config.bucketDistance = 2;
   EXPECT_EQ(checkModelConfig(config),
-            "bucketDistance must exceed the exact buckets (numBuckets / 4, causal: / 2)");
+            "T5's maxDistance (the model's bucketDistance) must exceed the exact buckets "
+            "(numBuckets / 4, one way: / 2)");
   config.causal = true;
   config.bucketDistance = 4;  // one-way: 4 exact buckets
   EXPECT_NE(checkModelConfig(config), "");

@@ -4,7 +4,6 @@
 // at block edges, causal, k = 0 and k ≥ n; and a change of k, the table or causal that reuses
 // the kept content panels gives the numbers of a full recompute. Real WASM instances, one per
 // "worker".
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
 import { ATTENTION_BLOCK_ROWS } from '../../web/api/limits.js';
@@ -85,11 +84,8 @@ function expectSameView(got, want, gotRanges, wantRanges) {
 }
 
 describe('the long view by blocks of rows', () => {
-  test("the JS block of rows is the core's (kAttentionBlockRows), where the pool splits", () => {
-    const header = readFileSync(new URL('../../cpp/relpos/attention.hpp', import.meta.url), 'utf8');
-    const core = Number(/constexpr Index kAttentionBlockRows = (\d+);/.exec(header)[1]);
-    expect(ATTENTION_BLOCK_ROWS).toBe(core);
-    for (const { first } of splitRows(1000, 3)) expect(first % core).toBe(0);
+  test("the pool splits at the core's block of rows (its contract's, tests/js/contract.test.js)", () => {
+    for (const { first } of splitRows(1000, 3)) expect(first % ATTENTION_BLOCK_ROWS).toBe(0);
   });
 
   test.each([

@@ -19,7 +19,7 @@ import {
 } from '../../web/train/corpus-format.js';
 import { seededRandom } from '../../web/api/seeded-random.js';
 import { MASK_RATE, maskedBatch, nextWordBatch } from '../../web/train/batches.js';
-import { CLAIMS, TrainSession, headWeights, sessionFromExport } from '../../web/train/train-session.js';
+import { CLAIMS, TrainSession, sessionFromExport } from '../../web/train/train-session.js';
 import { crc32, modelFromNpz, modelToNpz, npyBytes, parseNpy, unzipStored } from '../../web/train/model-files.js';
 import nlp from 'compromise';
 import { booksFromImp, parseBrownFile } from '../../scripts/make-corpus.mjs';
@@ -31,6 +31,39 @@ beforeAll(async () => {
   rp = await createRelPos();
   corpus = decodeCorpus(gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url))));
 });
+
+// One head's combined weights and position biases by plain loops, in float64 (docs/maths.md):
+// score = (q_i·k_j + q_i·aᴷ[clip(j − i, −k, k) + k]) / √d_k, keys after the query masked when
+// causal, row softmax; the reference the analysis (the core's attention) is held to.
+function referenceWeights({ q, k: keys, relKeys, causal }, k) {
+  const n = q.rows;
+  const dk = q.cols;
+  const scale = 1 / Math.sqrt(dk);
+  const weights = new Float64Array(n * n);
+  const bias = new Float64Array(n * n);
+  for (let i = 0; i < n; i += 1) {
+    let max = -Infinity;
+    for (let j = 0; j < n; j += 1) {
+      const c = Math.min(k, Math.max(-k, j - i)) + k;
+      let content = 0;
+      let position = 0;
+      for (let x = 0; x < dk; x += 1) {
+        content += q.data[i * dk + x] * keys.data[j * dk + x];
+        position += q.data[i * dk + x] * relKeys.data[c * dk + x];
+      }
+      bias[i * n + j] = position * scale;
+      weights[i * n + j] = causal && j > i ? -Infinity : (content + position) * scale;
+      max = Math.max(max, weights[i * n + j]);
+    }
+    let sum = 0;
+    for (let j = 0; j < n; j += 1) {
+      weights[i * n + j] = Math.exp(weights[i * n + j] - max);
+      sum += weights[i * n + j];
+    }
+    for (let j = 0; j < n; j += 1) weights[i * n + j] /= sum;
+  }
+  return { weights, bias };
+}
 
 describe('the corpus', () => {
   test('Brown tags map to the coarse parts of speech', () => {
@@ -231,22 +264,35 @@ describe('batches', () => {
 });
 
 describe('a training session', () => {
-  test('headWeights are rp.attention’s combined weights and biases', () => {
-    const session = new TrainSession(rp, corpus, { preset: 'tiny' });
-    for (let i = 0; i < 3; i += 1) session.step();
-    const tokens = session.analysisWindows[0].tokens;
-    const [inputs] = session.model.headInputs(tokens);
-    const n = tokens.length;
-    const weights = new Float64Array(n * n);
-    const bias = new Float64Array(n * n);
-    headWeights(inputs, 8, weights, bias);
-    const r = rp.attention({ q: inputs.q, k: inputs.k, relKeys: inputs.relKeys, causal: false });
-    for (let i = 0; i < n * n; i += 1) {
-      expect(weights[i]).toBeCloseTo(r.combinedWeights.data[i], 5);
-      expect(bias[i]).toBeCloseTo(r.positionBiases.data[i], 5);
-    }
-    session.dispose();
-  });
+  test.each(['tiny', 'small'])(
+    'the readings are the core’s attention (%s: every layer and head): one window’s, against a plain reference',
+    (preset) => {
+      const session = new TrainSession(rp, corpus, { preset });
+      for (let i = 0; i < 3; i += 1) session.step();
+      const { tokens } = session.analysisWindows[0];
+      const n = tokens.length;
+      const { maxDistance: k } = session.model.config;
+      const analysis = session.analyse(1);
+      session.model.headInputs(tokens).forEach((inputs, index) => {
+        const { weights, bias } = referenceWeights(inputs, k);
+        const mass = { left: 0, self: 0, right: 0 };
+        const profile = new Float64Array(2 * k + 1);
+        const counts = new Float64Array(2 * k + 1);
+        for (let i = 0; i < n; i += 1) {
+          for (let j = 0; j < n; j += 1) {
+            mass[j < i ? 'left' : j > i ? 'right' : 'self'] += weights[i * n + j];
+            if (Math.abs(j - i) > k) continue;
+            profile[j - i + k] += bias[i * n + j];
+            counts[j - i + k] += 1;
+          }
+        }
+        const head = analysis.heads[index];
+        for (const side of ['left', 'self', 'right']) expect(head[side]).toBeCloseTo(mass[side] / n, 12);
+        profile.forEach((sum, c) => expect(head.profile[c]).toBeCloseTo(sum / counts[c], 12));
+      });
+      session.dispose();
+    },
+  );
 
   test('readings: left + self + right = 1, causal heads never look right, POS profiles and claims', () => {
     const masked = new TrainSession(rp, corpus, { preset: 'tiny' });

@@ -4,7 +4,7 @@ import { checkBoolean, checkMatrix, checkOptions, checkShape, floatArrayType } f
 import { OUTPUT_NAMES, checkReusableResult, outputShapes, resolveAttentionOptions } from './attention-options.js';
 import { checkAllowed, checkHeads, checkKeyPadding, checkScale } from './attention-masks.js';
 import { Snapshot } from './snapshot.js';
-import { checkPosition, checkSchemeHeads, checkSchemeTables, sinusoidalInputs } from './schemes.js';
+import { checkPosition, checkSchemeHeads, checkSchemeTables, needsEvenWidth, sinusoidalInputs } from './schemes.js';
 
 // Each scheme's inputs (besides the required ones) and their defaults.
 const SHARED_DEFAULTS = {
@@ -185,9 +185,9 @@ export function checkAttentionArgs(where, inputsGiven, optionsGiven, alreadyRead
     }
     checkReusableResult(where, chosen.out, floatArrayType(q.data), shapes);
   }
-  if (scheme.scheme === 'rope' && headDK % 2 !== 0) {
+  if (needsEvenWidth(scheme.scheme) && headDK % 2 !== 0) {
     throw new RangeError(
-      `${where}: q.cols${heads > 1 ? ' / heads' : ''} must be even for position.scheme 'rope' (it rotates pairs), got ${headDK}`,
+      `${where}: q.cols${heads > 1 ? ' / heads' : ''} must be even for position.scheme '${scheme.scheme}' (it rotates pairs), got ${headDK}`,
     );
   }
   checkSchemeHeads(where, scheme, heads);

@@ -1,5 +1,6 @@
 // Types for relpos-wasm (hand-written: see web/api/index.js for the implementation).
 import type {
+  ModelSchemeName,
   SchemeAttentionInputs,
   SchemeAttentionResult,
   SchemeMethods,
@@ -369,7 +370,7 @@ export interface ModelConfig<P extends Precision = Precision> {
    * any but 'shaw', the model has no aᴷ/aⱽ (attention() and positionProfile() need them).
    */
   position?: {
-    scheme?: 'shaw' | 't5' | 'alibi' | 'rope' | 'sinusoidal' | 'absolute' | 'none';
+    scheme?: ModelSchemeName;
     numBuckets?: number;
     maxDistance?: number;
   };
@@ -478,9 +479,7 @@ export declare const MODEL_DEFAULTS: Readonly<
   Omit<Required<ModelConfig>, 'vocabSize' | 'ffnWidth' | 'position'> & { ffnWidth: undefined; position: undefined }
 >;
 /** createModel's position schemes, in the core's order. */
-export declare const MODEL_POSITION_SCHEMES: readonly (
-  'shaw' | 't5' | 'alibi' | 'rope' | 'sinusoidal' | 'absolute' | 'none'
-)[];
+export declare const MODEL_POSITION_SCHEMES: readonly ModelSchemeName[];
 export declare const ADAM_DEFAULTS: Readonly<Required<AdamOptions>>;
 export declare const SYNTHETIC_DEFAULTS: Readonly<Required<SyntheticBatchOptions>>;
 

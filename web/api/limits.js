@@ -1,5 +1,7 @@
 // Sizes the API accepts. WASM memory is 32-bit (at most 2 GiB here), so every call is checked
 // against a byte budget before anything is allocated: too large is a RangeError, never an abort.
+// What the core itself accepts comes from its contract (core-contract.js, generated).
+import { CORE_CONTRACT } from './core-contract.js';
 
 /** Bytes one call may ask for in WASM memory (inputs, results and scratch together). */
 export const MAX_CALL_BYTES = 2 ** 30;
@@ -14,11 +16,10 @@ export const MAX_MAIN_THREAD_WORK = 2 ** 33;
 export const MAX_DIMENSION = 2 ** 24;
 
 /**
- * Query rows of one block of the core's attention (cpp/relpos/attention.hpp,
- * kAttentionBlockRows): rows computed on their own from a multiple of it are bit for bit those
- * of the whole, so work is split only there.
+ * Query rows of one block of the core's attention (its contract): rows computed on their own
+ * from a multiple of it are bit for bit those of the whole, so work is split only there.
  */
-export const ATTENTION_BLOCK_ROWS = 32;
+export const ATTENTION_BLOCK_ROWS = CORE_CONTRACT.attentionBlockRows;
 
 /** The largest seed: numpy's legacy seeding takes a 32-bit unsigned integer. */
 export const MAX_SEED = 2 ** 32 - 1;

@@ -3,8 +3,9 @@
 // makes one; every argument is checked here before the core runs (validate.js conventions: a
 // wrong type is a TypeError, a wrong value a RangeError, messages name the method and argument).
 import { ADAM_DEFAULTS, MODEL_DEFAULTS, MODEL_POSITION_DEFAULTS, SYNTHETIC_DEFAULTS } from './defaults.js';
+import { CORE_CONTRACT } from './core-contract.js';
 import { MAX_SEED } from './limits.js';
-import { SCHEMES } from './schemes.js';
+import { SCHEMES, t5ExactBuckets } from './schemes.js';
 import {
   checkBoolean,
   checkBudget,
@@ -27,49 +28,45 @@ export const MODEL_POSITION_SCHEMES = SCHEMES;
 
 const SYNTHETIC_TASKS = ['copy-offset', 'sum-offset'];
 
-const LIMITS = {
-  vocabSize: 2 ** 20,
-  dModel: 4096,
-  ffnWidth: 65536,
-  maxDistance: 4096,
-  seqLen: 4096,
-  maxBatchSize: 4096,
-};
+// The largest model the core takes, field by field (its contract).
+const LIMITS = CORE_CONTRACT.model;
 const I32 = Int32Array.BYTES_PER_ELEMENT;
 /** positionProfile without sequences reads this many of seqLen uniform random tokens (seed 0). */
 const DEFAULT_PROFILE_SEQUENCES = 32;
 
-/** Bytes of WASM memory a model of this (resolved) configuration holds. */
-export function modelBytes(c) {
-  const size = c.precision === 'float64' ? 8 : 4;
-  const { vocabSize: V, dModel: d, ffnWidth: f, heads: H, seqLen: n, maxBatchSize: B, layers: L } = c;
-  const rows = 2 * c.maxDistance + 1;
-  const dk = d / H;
-  const tables = (c.perHeadTables ? H : 1) * rows * dk * 2;
-  const parameters = V * d + L * (4 * d * d + tables + 4 * d + 2 * d * f + f + d) + d * V + V;
-  const R = B * n;
-  const perLayer = 8 * R * d + R * f + B * H * n * n + 2 * R;
-  const pad = (cols) => Math.ceil(cols / (16 / size)) * (16 / size) * 2;
-  const packed = Math.max(d * pad(V), V * pad(d), f * pad(d), d * pad(f));
-  const scratch =
-    R * d + R * V + 9 * R * d + 2 * R + R * f + 2 * n * n + 2 * n * rows + packed + 128 * Math.max(V, f, d, n);
-  return size * (4 * parameters + L * perLayer + scratch);
+/** The configuration as the core's ModelConfig: the scheme by its enum, T5's buckets by their field names. */
+export function coreModelConfig(core, c) {
+  const { position, ...rest } = c;
+  delete rest.precision; // the JS API's: the core is built for both
+  return {
+    ...rest,
+    positionScheme: core.PositionScheme[position?.scheme ?? MODEL_POSITION_DEFAULTS.scheme],
+    numBuckets: position?.numBuckets ?? MODEL_POSITION_DEFAULTS.numBuckets,
+    bucketDistance: position?.maxDistance ?? MODEL_POSITION_DEFAULTS.maxDistance,
+  };
 }
 
-/** createModel's config: defaults filled in, every field checked. */
-export function resolveModelConfig(where, config) {
+/** Bytes of WASM memory a model of this (resolved) configuration holds: the core's count. */
+export function modelBytes(core, c) {
+  return core.modelBytes(coreModelConfig(core, c), c.precision === 'float64' ? 8 : 4);
+}
+
+/**
+ * createModel's config: defaults filled in, every field checked, by the core's limits (its
+ * contract) and then, where the module has the training engine (`core.checkModelConfig`), by the
+ * core's own check of the whole (dModel a multiple of heads, RoPE's even head width) and its count
+ * of the bytes the model holds.
+ */
+export function resolveModelConfig(where, config, core) {
   const c = checkOptions(where, 'config', config, MODEL_DEFAULTS, ['vocabSize']);
-  checkInteger(where, 'vocabSize', c.vocabSize, 1, LIMITS.vocabSize);
-  checkInteger(where, 'dModel', c.dModel, 1, LIMITS.dModel);
-  checkInteger(where, 'heads', c.heads, 1, c.dModel);
-  if (c.dModel % c.heads !== 0) {
-    throw new RangeError(`${where}: dModel (${c.dModel}) must be a multiple of heads (${c.heads})`);
-  }
-  checkInteger(where, 'layers', c.layers, 1, 4);
+  checkInteger(where, 'vocabSize', c.vocabSize, 1, LIMITS.maxVocabSize);
+  checkInteger(where, 'dModel', c.dModel, 1, LIMITS.maxDModel);
+  checkInteger(where, 'heads', c.heads, 1, LIMITS.maxDModel); // at most dModel: the core's check below
+  checkInteger(where, 'layers', c.layers, LIMITS.minLayers, LIMITS.maxLayers);
   c.ffnWidth ??= 4 * c.dModel;
-  checkInteger(where, 'ffnWidth', c.ffnWidth, 1, LIMITS.ffnWidth);
-  checkInteger(where, 'maxDistance', c.maxDistance, 0, LIMITS.maxDistance);
-  checkInteger(where, 'seqLen', c.seqLen, 1, LIMITS.seqLen);
+  checkInteger(where, 'ffnWidth', c.ffnWidth, 1, LIMITS.maxFfnWidth);
+  checkInteger(where, 'maxDistance', c.maxDistance, 0, LIMITS.maxMaxDistance);
+  checkInteger(where, 'seqLen', c.seqLen, 1, LIMITS.maxSeqLen);
   checkInteger(where, 'maxBatchSize', c.maxBatchSize, 1, LIMITS.maxBatchSize);
   checkBoolean(where, 'causal', c.causal);
   checkBoolean(where, 'perHeadTables', c.perHeadTables);
@@ -81,11 +78,16 @@ export function resolveModelConfig(where, config) {
   }
   checkInteger(where, 'seed', c.seed, 0, MAX_SEED);
   if (c.position !== undefined) c.position = resolveModelPosition(where, c);
-  checkBudget(where, 'this configuration', modelBytes(c));
+  if (core?.checkModelConfig) {
+    const error = core.checkModelConfig(coreModelConfig(core, c));
+    if (error) throw new RangeError(`${where}: ${error}`);
+    checkBudget(where, 'this configuration', modelBytes(core, c));
+  }
   return c;
 }
 
-// createModel's `position: { scheme, numBuckets, maxDistance }` (the last two for T5), checked.
+// createModel's `position: { scheme, numBuckets, maxDistance }` (the last two for T5), checked
+// by the core's limits and T5 rules (one way when causal).
 function resolveModelPosition(where, c) {
   const p = checkOptions(where, 'position', c.position, MODEL_POSITION_DEFAULTS);
   if (typeof p.scheme !== 'string') {
@@ -98,14 +100,9 @@ function resolveModelPosition(where, c) {
       `${where}: position.scheme must be one of ${MODEL_POSITION_SCHEMES.join(', ')}, got ${JSON.stringify(p.scheme)}`,
     );
   }
-  checkInteger(where, 'position.numBuckets', p.numBuckets, 4, 4096);
-  const exact = Math.floor((c.causal ? p.numBuckets : Math.floor(p.numBuckets / 2)) / 2);
-  checkInteger(where, 'position.maxDistance', p.maxDistance, exact + 1, LIMITS.maxDistance);
-  if (p.scheme === 'rope' && (c.dModel / c.heads) % 2 !== 0) {
-    throw new RangeError(
-      `${where}: position.scheme 'rope' needs an even head width dModel / heads, got ${c.dModel / c.heads}`,
-    );
-  }
+  checkInteger(where, 'position.numBuckets', p.numBuckets, LIMITS.minBuckets, LIMITS.maxBuckets);
+  const exact = t5ExactBuckets(p.numBuckets, !c.causal);
+  checkInteger(where, 'position.maxDistance', p.maxDistance, exact + 1, LIMITS.maxBucketDistance);
   return Object.freeze(p);
 }
 
@@ -147,21 +144,16 @@ export class Model {
     this.#host = host;
     this.#config = Object.freeze({ ...config });
     this.#ArrayType = config.precision === 'float64' ? Float64Array : Float32Array;
-    const { precision, position, ...rest } = config;
-    const coreConfig = {
-      ...rest,
-      positionScheme: host.core.PositionScheme[position?.scheme ?? 'shaw'],
-      numBuckets: position?.numBuckets ?? MODEL_POSITION_DEFAULTS.numBuckets,
-      bucketDistance: position?.maxDistance ?? MODEL_POSITION_DEFAULTS.maxDistance,
-    };
+    const coreConfig = coreModelConfig(host.core, config);
     // Probe first: the core cannot report a failed allocation (it would abort the instance).
-    const probe = host.core._malloc(modelBytes(config));
+    const bytes = modelBytes(host.core, config);
+    const probe = host.core._malloc(bytes);
     if (!probe)
-      throw new RangeError(
-        `createModel: could not allocate ${modelBytes(config)} bytes of WebAssembly memory for this model`,
-      );
+      throw new RangeError(`createModel: could not allocate ${bytes} bytes of WebAssembly memory for this model`);
     host.core._free(probe);
-    this.#handle = new host.core[precision === 'float64' ? 'ModelHandleFloat64' : 'ModelHandleFloat32'](coreConfig);
+    this.#handle = new host.core[config.precision === 'float64' ? 'ModelHandleFloat64' : 'ModelHandleFloat32'](
+      coreConfig,
+    );
     this.#table = this.#handle
       .parameterTable()
       .map((entry) => Object.freeze({ ...entry, shape: Object.freeze(entry.shape) }));

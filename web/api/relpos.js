@@ -234,9 +234,16 @@ export class BaseRelPos {
     };
     const names = Object.keys(regions);
     const bytes = names.map((name) => regions[name][0] * regions[name][1] * regions[name][3]);
-    // Scratch in the core: Shaw's projected band, the panels of a block nobody asked for; the
-    // sinusoidal scheme's projections; the rotated queries and keys.
-    const scratch = (2 * queryRows * tableRows + 4 * 32 * n) * size + (sinusoidal ? 6 * n * (dK + dV) * size : 0);
+    // Scratch in the core, by its own count (attentionScratchBytes).
+    const scratch = this.#core.attentionScratchBytes(
+      queryRows,
+      n,
+      tableRows,
+      dK,
+      dV,
+      schemes.schemeCode(this.#core, scheme),
+      size,
+    );
     checkBudget(where, `n = ${n}`, bytes.reduce((sum, x) => sum + x) + scratch);
     checkWork(where, `n = ${n} with d_k = ${dK}`, attentionWork(a));
     this.#refuseOwnViews(where, [
@@ -508,7 +515,7 @@ export class BaseRelPos {
   }
 
   #createModel(config) {
-    const resolved = resolveModelConfig('createModel', config);
+    const resolved = resolveModelConfig('createModel', config, this.#core);
     if (!this.#core.ModelHandleFloat32) throw new Error(NO_TRAINING('createModel'));
     const host = {
       core: this.#core,

@@ -3,6 +3,8 @@
 import type { AttentionInputs, AttentionResult, Matrix, OffsetMatrix } from './index.js';
 
 export type PositionSchemeName = 'shaw' | 't5' | 'alibi' | 'rope' | 'sinusoidal' | 'none';
+/** createModel's schemes: attention()'s and the model's learned absolute table. */
+export type ModelSchemeName = PositionSchemeName | 'absolute';
 export type RopeLayout = 'interleaved' | 'half';
 
 export interface T5BucketOptions {

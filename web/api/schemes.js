@@ -6,6 +6,7 @@
 // checks (a refusal is a RangeError) and returns copies. rope() runs in float64:
 // float32 inputs are widened and the result narrowed back.
 import { ROPE_DEFAULTS, SINUSOIDAL_DEFAULTS, T5_BUCKET_DEFAULTS } from './defaults.js';
+import { CORE_CONTRACT } from './core-contract.js';
 import { MAX_DIMENSION } from './limits.js';
 import {
   describe,
@@ -30,10 +31,16 @@ const narrow = (data, ArrayType) => (data instanceof ArrayType ? data : ArrayTyp
 // This realm's Float64Array or Float32Array for a checked matrix's data (read by its internal slot).
 const floatType = (data) => (data instanceof Float64Array ? Float64Array : Float32Array);
 
-/** Every position scheme, by the names of the core's PositionScheme enum (cpp/relpos/position_term.hpp). */
-export const SCHEMES = Object.freeze(['shaw', 't5', 'alibi', 'rope', 'sinusoidal', 'absolute', 'none']);
-/** The schemes attention() knows ('absolute' is a model's learned table); 'shaw' (relKeys, relValues) is the default. */
-export const POSITION_SCHEMES = Object.freeze(SCHEMES.filter((scheme) => scheme !== 'absolute'));
+/** Every position scheme, by the names of the core's scheme table, in its order (its contract). */
+export const SCHEMES = Object.freeze(CORE_CONTRACT.schemes.map((scheme) => scheme.name));
+/** The schemes attention() knows (the table's; not a model's learned table); 'shaw' (relKeys, relValues) is the default. */
+export const POSITION_SCHEMES = Object.freeze(
+  CORE_CONTRACT.schemes.filter((scheme) => scheme.attention).map((scheme) => scheme.name),
+);
+/** Whether a scheme needs an even head width (the core's table: RoPE rotates pairs). */
+export function needsEvenWidth(scheme) {
+  return CORE_CONTRACT.schemes.some((entry) => entry.name === scheme && entry.evenWidth);
+}
 /** The most heads alibiSlopes() computes slopes for. */
 export const MAX_ALIBI_HEADS = 4096;
 
@@ -51,15 +58,26 @@ const POSITION_DEFAULTS = {
 const REQUIRED = { t5: ['biases'], alibi: ['slope'] };
 const LAYOUTS = ['interleaved', 'half'];
 
-// numBuckets, maxDistance and bidirectional as T5's bucketing needs them (docs/schemes.md §1):
-// at least one exact bucket a side, and maxDistance past the exact ones (else log(1) = 0 divides).
+// numBuckets, maxDistance and bidirectional by the core's T5 rules (its contract, docs/schemes.md
+// §1): at least the fewest buckets a direction needs, and maxDistance past the exact buckets.
 function checkT5Params(where, prefix, p) {
   const bidirectional = checkBoolean(where, `${prefix}bidirectional`, p.bidirectional);
-  const least = bidirectional ? 4 : 2;
-  checkInteger(where, `${prefix}numBuckets`, p.numBuckets, least, MAX_DIMENSION);
-  const maxExact = Math.floor((bidirectional ? Math.floor(p.numBuckets / 2) : p.numBuckets) / 2);
-  checkInteger(where, `${prefix}maxDistance`, p.maxDistance, maxExact + 1, 2 ** 31 - 1);
+  checkInteger(where, `${prefix}numBuckets`, p.numBuckets, t5MinBuckets(bidirectional), MAX_DIMENSION);
+  const exact = t5ExactBuckets(p.numBuckets, bidirectional);
+  checkInteger(where, `${prefix}maxDistance`, p.maxDistance, exact + 1, 2 ** 31 - 1);
   return { numBuckets: p.numBuckets, maxDistance: p.maxDistance, bidirectional };
+}
+
+/** The fewest buckets T5 takes, both ways or one way (the core's rule). */
+export function t5MinBuckets(bidirectional) {
+  const rules = CORE_CONTRACT.t5;
+  return bidirectional ? rules.minBucketsBidirectional : rules.minBucketsOneWay;
+}
+
+/** T5's exact buckets a side, which maxDistance must exceed (the core's rule). */
+export function t5ExactBuckets(numBuckets, bidirectional) {
+  const rules = CORE_CONTRACT.t5;
+  return Math.floor(numBuckets / (bidirectional ? rules.exactDivisorBidirectional : rules.exactDivisorOneWay));
 }
 
 // A list of finite numbers (an Array or a typed array) of a given length, as a new ArrayType
@@ -137,7 +155,7 @@ export function rope(host, given, options) {
   const p = checkOptions(where, 'options', optionsRead, ROPE_DEFAULTS);
   checkNumber(where, 'base', p.base, { min: 0, max: 1e300, minInclusive: false });
   checkChoice(where, 'layout', p.layout, LAYOUTS);
-  if (x.cols % 2 !== 0) {
+  if (needsEvenWidth('rope') && x.cols % 2 !== 0) {
     throw new RangeError(`${where}: x.cols must be even (RoPE rotates pairs of dimensions), got ${x.cols}`);
   }
   const { rows: n, cols: d } = x;

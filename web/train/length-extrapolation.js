@@ -5,6 +5,7 @@
 // words, and its loss per predicted word is measured. The words predicted are the same at every
 // length: only how much text comes before them in their window changes. Plain JS on the API's
 // training engine (createModel), so the page's worker, the bench and the tests run the same thing.
+import { SCHEMES } from '../api/schemes.js';
 import { seededRandom } from '../api/seeded-random.js';
 import { evenStarts, nextWordBatch } from './batches.js';
 import { UNK_ID, corpusName } from './corpus-format.js';
@@ -31,7 +32,7 @@ export const EXTRAPOLATION = Object.freeze({
 });
 
 /** The schemes compared: every position scheme of createModel, with their names on the page. */
-export const EXTRAPOLATION_SCHEMES = Object.freeze(['shaw', 't5', 'alibi', 'rope', 'sinusoidal', 'absolute', 'none']);
+export const EXTRAPOLATION_SCHEMES = SCHEMES;
 export const SCHEME_NAMES = Object.freeze({
   shaw: 'Shaw et al.',
   t5: 'T5 buckets',

@@ -267,10 +267,8 @@ export class TrainSession {
     }));
     for (const window of this.analysisWindows.slice(0, windows)) {
       const n = window.tokens.length;
-      const weights = new Float64Array(n * n);
-      const bias = new Float64Array(n * n);
-      this.model.headInputs(window.tokens).forEach((inputs, index) => {
-        headWeights(inputs, k, weights, bias);
+      const layersAttention = layerAttention(this.rp, this.model.headInputs(window.tokens), H);
+      layersAttention.forEach(({ weights, bias }, index) => {
         const a = acc[index];
         for (let i = 0; i < n; i += 1) {
           const p = window.pos ? PROFILE_POS.indexOf(window.pos[i]) : -1;
@@ -372,41 +370,38 @@ export class TrainSession {
 }
 
 /**
- * One head's combined weights and position biases (n × n, row-major, into `weights` and `bias`)
- * from its inputs (model.headInputs): score = (q_i·k_j + q_i·aᴷ[clip(j − i, −k, k) + k]) / √d_k,
- * keys after the query masked when causal, row softmax (docs/maths.md; the same numbers as
- * rp.attention() to rounding).
+ * Every head's combined weights and position biases (n × n each, in headInputs' order) by the
+ * core's attention, one call per layer with its heads side by side, in float64 on the heads'
+ * inputs (model.headInputs): score = (q_i·k_j + q_i·aᴷ[clip(j − i, −k, k) + k]) / √d_k, keys
+ * after the query masked when causal, row softmax (docs/maths.md); the biases unmasked.
  */
-export function headWeights({ q, k: keys, relKeys, causal }, k, weights, bias) {
-  const n = q.rows;
-  const dk = q.cols;
-  const scale = 1 / Math.sqrt(dk);
-  const Q = q.data;
-  const K = keys.data;
-  const A = relKeys.data;
-  for (let i = 0; i < n; i += 1) {
-    let max = -Infinity;
-    for (let j = 0; j < n; j += 1) {
-      const c = Math.min(k, Math.max(-k, j - i)) + k;
-      let content = 0;
-      let position = 0;
-      for (let x = 0; x < dk; x += 1) {
-        content += Q[i * dk + x] * K[j * dk + x];
-        position += Q[i * dk + x] * A[c * dk + x];
-      }
-      bias[i * n + j] = position * scale;
-      const score = causal && j > i ? -Infinity : (content + position) * scale;
-      weights[i * n + j] = score;
-      if (score > max) max = score;
+function layerAttention(rp, inputs, heads) {
+  const out = [];
+  for (let first = 0; first < inputs.length; first += heads) {
+    const layer = inputs.slice(first, first + heads);
+    const sideBySide = (name) => {
+      const { rows, cols } = layer[0][name];
+      const data = new Float64Array(rows * cols * heads);
+      layer.forEach((head, h) => {
+        for (let r = 0; r < rows; r += 1) {
+          for (let c = 0; c < cols; c += 1) data[r * cols * heads + h * cols + c] = head[name].data[r * cols + c];
+        }
+      });
+      return { rows, cols: cols * heads, data };
+    };
+    const r = rp.attention(
+      { q: sideBySide('q'), k: sideBySide('k'), relKeys: sideBySide('relKeys'), causal: layer[0].causal, heads },
+      { outputs: ['combinedWeights', 'positionBiases'] },
+    );
+    const size = layer[0].q.rows ** 2;
+    for (let h = 0; h < heads; h += 1) {
+      out.push({
+        weights: r.combinedWeights.data.subarray(h * size, (h + 1) * size),
+        bias: r.positionBiases.data.subarray(h * size, (h + 1) * size),
+      });
     }
-    let sum = 0;
-    for (let j = 0; j < n; j += 1) {
-      const e = Math.exp(weights[i * n + j] - max);
-      weights[i * n + j] = e;
-      sum += e;
-    }
-    for (let j = 0; j < n; j += 1) weights[i * n + j] /= sum;
   }
+  return out;
 }
 
 /**

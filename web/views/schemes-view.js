@@ -2,10 +2,11 @@
 // the numbers the comparison view draws, all through the JS API. Every scheme reads the same
 // tokens and weights (the stable draw, so that a word keeps its vectors wherever it stands).
 import { exampleOptions } from './view.js';
+import { POSITION_SCHEMES, needsEvenWidth } from '../api/schemes.js';
 import { tokenLabels } from '../settings/settings.js';
 
-/** The schemes in the order the view offers them. */
-export const SCHEME_IDS = ['shaw', 't5', 'alibi', 'rope', 'sinusoidal', 'none'];
+/** The schemes in the order the view offers them: attention()'s, in the core's order. */
+export const SCHEME_IDS = POSITION_SCHEMES;
 /** Sinusoidal among them: the one absolute scheme, the contrast to the relative ones. */
 export const DEFAULT_SCHEMES = ['shaw', 't5', 'alibi', 'rope', 'sinusoidal'];
 /** How many columns the comparison draws at most. */
@@ -213,7 +214,7 @@ export function computeSchemesView(rp, settings, { schemes, ropeLayout = 'interl
   const shifted = rp.example({ ...options, tokens: [...Array.from({ length: shift }, (_, i) => FILLER(i)), ...words] });
   const dK = ex.inputs.q.cols;
   const columns = schemes.map((id) => {
-    if (id === 'rope' && dK % 2 !== 0) {
+    if (needsEvenWidth(id) && dK % 2 !== 0) {
       return {
         id,
         ...SCHEME_INFO[id],

@@ -1,0 +1,94 @@
+// The position schemes in one table (docs/schemes.md): each scheme's name, what computeAttention
+// adds for it (PositionKind), whether attention() takes it, and the rules its settings obey.
+// attention()'s bindings and the training engine read this table alone; the bindings register the
+// names for JavaScript (PositionScheme) and hand the table and the rules to the JS API
+// (coreContract(), written into web/api/core-contract.js at build time).
+#pragma once
+
+#include <string>
+
+#include "relpos/matrix_types.hpp"
+#include "relpos/position_schemes.hpp"
+#include "relpos/position_term.hpp"
+
+namespace relpos {
+
+// The position schemes (docs/schemes.md), for attention() and the training engine alike; each
+// has its row in kSchemeTable below, in this order. Every scheme but kShaw has no a^K / a^V tables.
+enum class PositionScheme : int {
+  kShaw = 0,        // Shaw et al.'s a^K, a^V, clipped at k
+  kT5 = 1,          // a bias per bucket of the offset (T5); the model learns one per layer and head
+  kAlibi = 2,       // -m_h |j - i|, the ALiBi paper's slopes for the heads
+  kRope = 3,        // queries and keys rotated by position
+  kSinusoidal = 4,  // Vaswani et al.'s encoding added to x
+  kAbsolute = 5,    // a learned seqLen x dModel table added to x (the training engine)
+  kNone = 6,        // no position at all
+};
+
+struct SchemeInfo {
+  PositionScheme scheme;
+  const char* name;   // the name JavaScript knows it by
+  PositionKind kind;  // what computeAttention adds (kAbsolute: x + p is computed before)
+  bool attention;     // attention() takes it (the learned table is the model's alone)
+  bool evenWidth;     // a head's width must be even (RoPE rotates pairs)
+};
+
+inline constexpr SchemeInfo kSchemeTable[] = {
+    {PositionScheme::kShaw, "shaw", PositionKind::kShaw, true, false},
+    {PositionScheme::kT5, "t5", PositionKind::kOffsetBias, true, false},
+    {PositionScheme::kAlibi, "alibi", PositionKind::kOffsetBias, true, false},
+    {PositionScheme::kRope, "rope", PositionKind::kRotation, true, true},
+    {PositionScheme::kSinusoidal, "sinusoidal", PositionKind::kAbsolute, true, false},
+    {PositionScheme::kAbsolute, "absolute", PositionKind::kAbsolute, false, false},
+    {PositionScheme::kNone, "none", PositionKind::kNone, true, false},
+};
+inline constexpr int kSchemeCount = sizeof(kSchemeTable) / sizeof(kSchemeTable[0]);
+
+// Row i is the scheme of value i.
+constexpr bool schemeTableInOrder() {
+  for (int i = 0; i < kSchemeCount; ++i) {
+    if (static_cast<int>(kSchemeTable[i].scheme) != i) return false;
+  }
+  return true;
+}
+static_assert(schemeTableInOrder(), "kSchemeTable's rows must follow PositionScheme's values");
+
+// The table's row for `scheme`, or nullptr for a value outside the enum.
+inline const SchemeInfo* schemeInfo(PositionScheme scheme) {
+  const int index = static_cast<int>(scheme);
+  if (index < 0 || index >= kSchemeCount) return nullptr;
+  return &kSchemeTable[index];
+}
+
+// T5's bucket rules (docs/schemes.md §1): at least minBuckets buckets, and maxDistance past the
+// exact buckets, numBuckets / exactDivisor of them (a half a side, halved again: 4 when
+// bidirectional, 2 one way).
+struct T5Rules {
+  int minBucketsBidirectional = 4;
+  int minBucketsOneWay = 2;
+  int exactDivisorBidirectional = 4;
+  int exactDivisorOneWay = 2;
+};
+inline constexpr T5Rules kT5Rules{};
+
+inline int t5MinBuckets(bool bidirectional) {
+  return bidirectional ? kT5Rules.minBucketsBidirectional : kT5Rules.minBucketsOneWay;
+}
+// The exact buckets a side: maxDistance must exceed them.
+inline int t5ExactBuckets(int numBuckets, bool bidirectional) {
+  return numBuckets /
+         (bidirectional ? kT5Rules.exactDivisorBidirectional : kT5Rules.exactDivisorOneWay);
+}
+
+// What is wrong with a scheme and its settings for heads `headWidth` wide, or an empty string:
+// a scheme outside the table, T5's bucket rules, an even width where the table asks for one.
+std::string checkScheme(PositionScheme scheme, const T5BucketParams& t5, int headWidth);
+
+// PositionKind::kOffsetBias's biases by offset for n keys (relpos/position_term.hpp), `rows` rows
+// of 2n − 1 side by side: T5's from `rows` rows of numBuckets bucket biases, ALiBi's from `rows`
+// slopes (docs/schemes.md §1, §2).
+template <typename T>
+void offsetBiases(PositionScheme scheme, const T5BucketParams& t5, const T* bucketBiases,
+                  const double* slopes, Index rows, Index n, T* out);
+
+}  // namespace relpos
