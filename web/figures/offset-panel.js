@@ -16,7 +16,7 @@ import { keysOf, offsetMaskFrom, offsetRowSpan, offsetValue } from '../views/off
 const PERCENTILE = 0.99;
 
 /** Significant digits, not fixed decimals: 4 of them (a weight of 1/2048 reads 0.0004883). */
-export const significant = (value) => (Number.isNaN(value) ? 'no key' : formatSignificant(value, 4));
+const significant = (value) => (Number.isNaN(value) ? 'no key' : formatSignificant(value, 4));
 
 const BLANK = 'Blank: no key at that offset (j = i + c outside 0…n − 1).';
 const HEAD = 'Offset space: row i is the query, column c the clipped offset clip(j − i, ±k).';
