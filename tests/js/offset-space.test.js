@@ -4,14 +4,13 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from '../../web/api/index.js';
 import { computeAttentionView } from '../../web/views/view.js';
+import { PANEL_IDS as PANELS } from '../../web/views/panels.js';
 import { computeOffsetSpace, keysOf, offsetReach, offsetValue } from '../../web/views/offset-space.js';
 
 let rp;
 beforeAll(async () => {
   rp = await createRelPos();
 });
-
-const PANELS = ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights', 'difference', 'offsets'];
 
 /** Row i's buckets: clipped offset -> the keys j with clip(j − i, ±k) = c, in order. */
 function buckets(i, n, k) {

@@ -2,6 +2,7 @@
 // viewport are drawn and the others only when they scroll in (counted, not timed).
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
+import { PANEL_IDS as PANELS } from '../../web/views/panels.js';
 import { canvasHash, pageExample, usePage } from './page-fixture.js';
 
 const env = usePage();
@@ -36,7 +37,6 @@ async function setControl(page, id, value) {
   );
   await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 60_000 });
 }
-const PANELS = ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights', 'difference', 'offsets'];
 
 const inViewport = (page) =>
   page.evaluate((ids) => {
@@ -124,12 +124,11 @@ describe('long view: only the work a change needs', () => {
       // Rows at the pool's block edges (512 with two workers, multiples of 32) and the ends.
       const rows = [0, 31, 32, 511, 512, 513, 700, n - k - 1, n - 1];
       const offsets = [-k, -k + 1, -1, 0, 1, k - 1, k];
-      const panels = ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights', 'difference', 'offsets'];
       const got = await page.evaluate(
         ([ids, is, cs]) => ids.map((p) => is.map((i) => cs.map((c) => window.relposPage.offsetCell(p, i, c)))),
-        [panels, rows, offsets],
+        [PANELS, rows, offsets],
       );
-      panels.forEach((panel, p) =>
+      PANELS.forEach((panel, p) =>
         rows.forEach((i, r) =>
           offsets.forEach((c, o) => {
             const want = derivedCell(ex, n, k, panel, i, c);

@@ -4,7 +4,8 @@
 // pointer with significant digits, k up to n − 1, and a main thread that stays free.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
-import { layoutOf, pageExample, pixelAt, usePage } from './page-fixture.js';
+import { PANEL_IDS as PANELS } from '../../web/views/panels.js';
+import { layoutOf, pageExample, pixelAt, significant as significantDigits, usePage } from './page-fixture.js';
 
 const env = usePage();
 let rp;
@@ -26,7 +27,6 @@ const CELLS = (n) => [
   [n - 1, n - 1],
   [7, 300 % n],
 ];
-const PANELS = ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights', 'difference', 'offsets'];
 
 /**
  * Offset space derived here from the API's n × n matrices, independently of the page: row i's
@@ -47,8 +47,7 @@ function derive(ex, n, k) {
   };
 }
 
-const significant = (v) =>
-  (Number.isInteger(v) ? String(v) : v.toPrecision(4)).replace(/-/g, '−').replace(/^−(0\.0*|0)$/, '$1');
+const significant = (v) => significantDigits(v, 4);
 const number = (text) => Number(text.replace(/−/g, '-'));
 
 /** The colours' range and the drawn block means, recomputed here from the derived cells. */

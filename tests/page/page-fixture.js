@@ -1,5 +1,6 @@
 // One static server and one Chromium per test file, and helpers that read the page's canvases.
 import { afterAll, beforeAll } from 'vitest';
+import { PANEL_IDS } from '../../web/views/panels.js';
 import { launchBrowser, openPage } from './browser.js';
 import { serveFolder } from './static-server.js';
 
@@ -55,14 +56,8 @@ export async function openMorePanels(page) {
     });
 }
 
-export const MATRIX_PANELS = [
-  'contentScores',
-  'positionBiases',
-  'contentWeights',
-  'combinedWeights',
-  'difference',
-  'offsets',
-];
+/** The page's matrix panels, in the order drawn: the page's own table (web/views/panels.js). */
+export const MATRIX_PANELS = PANEL_IDS;
 
 /** A short fingerprint of a canvas's pixels (changes when anything drawn changes). */
 export function canvasHash(page, selector) {
@@ -144,9 +139,14 @@ export function pageExample(
   return rp.example(options);
 }
 
-/** A value as the page's readouts print it: 3 significant digits, a true minus sign, exponent form below 1e-4. */
-export const significant = (value) =>
-  (value === 0 ? '0' : Math.abs(value) < 1e-4 ? value.toExponential(2) : String(Number(value.toPrecision(3)))).replace(
-    /-/g,
-    '−',
-  );
+/**
+ * A value as the page's readouts print it: `digits` significant digits (3 in the matrix view, 4 in
+ * the long view), a true minus sign, exponent form below 1e-4.
+ */
+export const significant = (value, digits = 3) =>
+  (value === 0
+    ? '0'
+    : Math.abs(value) < 1e-4
+      ? value.toExponential(digits - 1)
+      : String(Number(value.toPrecision(digits)))
+  ).replace(/-/g, '−');

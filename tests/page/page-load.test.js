@@ -35,6 +35,19 @@ describe('the page loads', () => {
       expect(await inked(page, '#profile-canvas')).toBeGreaterThan(0.02);
       expect(await inked(page, '#tables-canvas')).toBeGreaterThan(0.05);
       expect(await page.$$eval('figure.relpos-panel', (list) => list.length)).toBe(8);
+      // The six matrix panels in this order, then the tables and the profile: written out here
+      // (the other tests read the page's table of panels, MATRIX_PANELS).
+      const figures = await page.$$eval('figure.relpos-panel', (list) => list.map((figure) => figure.id));
+      const matrices = [
+        'contentScores',
+        'positionBiases',
+        'contentWeights',
+        'combinedWeights',
+        'difference',
+        'offsets',
+      ];
+      expect(figures).toEqual([...matrices.map((id) => `figure-${id}`), 'figure-tables', 'figure-profile']);
+      expect(MATRIX_PANELS).toEqual(matrices);
       // Captions are filled in, and the heatmaps say what they show.
       for (const id of MATRIX_PANELS) {
         expect((await page.textContent(`#figure-${id} .relpos-caption`)).length).toBeGreaterThan(60);

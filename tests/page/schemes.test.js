@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { screenshot } from './browser.js';
 import { createRelPos } from 'relpos-wasm';
-import { formatSignificant } from '../../web/views/panels.js';
+import { formatSignificant } from '../../web/render/number-text.js';
 import { canvasHash, pageExample, usePage } from './page-fixture.js';
 import { T5_STAND_IN_TEXT } from '../../web/views/schemes-view.js';
 import { corpusName, decodeCorpus } from '../../web/train/corpus-format.js';

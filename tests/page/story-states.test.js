@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
 import { colourOf } from 'relpos-wasm/render';
-import { formatSignificant } from '../../web/views/panels.js';
+import { formatSignificant } from '../../web/render/number-text.js';
 import { ATTENTION_SETTINGS } from '../../web/settings/settings.js';
 import { ARTIFACTS } from './browser.js';
 import { canvasHash, pageExample, usePage } from './page-fixture.js';

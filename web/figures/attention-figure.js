@@ -15,13 +15,13 @@ import { createPanelFigure } from './panel-figure.js';
 import { extentFor, longViewColours } from '../views/panel-extents.js';
 import { plainMath } from '../render/math-text.js';
 import { setMathText } from './math-dom.js';
-import { PANELS, formatSignificant, formatters } from '../views/panels.js';
+import { formatSignificant, withMinus } from '../render/number-text.js';
+import { PANELS, formatters } from '../views/panels.js';
 import { PresentView, presentSize } from './present-view.js';
 import { panelLabels } from './label-room.js';
 import { themeColours } from './theme-colours.js';
 import { clippedOffset } from '../views/view.js';
 
-const minus = (text) => String(text).replace('-', '−');
 /** A progressive draw (setView) yields to input once a task has drawn for this long. */
 const PROGRESSIVE_TASK_MS = 12;
 
@@ -464,8 +464,8 @@ export class AttentionFigure {
     const { i, j } = cell;
     const isMasked = panel.masked?.(view)?.(i, j) ?? false;
     const value = isMasked ? 'masked (j > i)' : formatters.readout(panel)(panel.values(view)[i * view.n + j]);
-    const offset = minus(j - i);
-    const clipped = minus(clippedOffset(i, j, view.maxDistance));
+    const offset = withMinus(j - i);
+    const clipped = withMinus(clippedOffset(i, j, view.maxDistance));
     const query = tokenName(view.tokens, i);
     const key = tokenName(view.tokens, j);
     this.tip.show(

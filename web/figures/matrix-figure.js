@@ -11,7 +11,7 @@ import { CellTip, clearSelection } from './cell-tip.js';
 import { wirePanel } from './interaction.js';
 import { MATRIX_KINDS, queryCount } from '../views/matrix-panels.js';
 import { createPanelFigure } from './panel-figure.js';
-import { formatSignificant } from '../views/panels.js';
+import { formatSignificant } from '../render/number-text.js';
 
 const LABEL_SPACE = 62; // as heatmap-rect.js: the label margin the canvas width is reckoned with
 const MARGIN_SIDES = LABEL_SPACE + 30 + Math.round(LABEL_SPACE * 0.35);

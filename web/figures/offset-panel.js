@@ -8,19 +8,15 @@
 // saturate (pointed ends on the colour bar): the edge columns, which total every clipped key's
 // weight, usually do. With nothing clipped (k ≥ n − 1) or k = 0, every column counts.
 import { makeScale } from '../render/colormaps.js';
+import { formatSignificant, withMinus as minus } from '../render/number-text.js';
 import { drawRectHeatmap, rectHeatmapGrid } from '../render/heatmap-rect.js';
 import { kthSmallestOf, offsetExtentFor } from '../views/panel-extents.js';
 import { keysOf, offsetMaskFrom, offsetRowSpan, offsetValue } from '../views/offset-space.js';
 
 const PERCENTILE = 0.99;
-const minus = (text) => String(text).replace(/-/g, '−');
 
 /** Significant digits, not fixed decimals: 4 of them (a weight of 1/2048 reads 0.0004883). */
-export function significant(value) {
-  if (value !== value) return 'no key';
-  if (Number.isInteger(value)) return minus(value);
-  return minus(value.toPrecision(4)).replace(/^−(0\.0*|0)$/, '$1');
-}
+const significant = (value) => (Number.isNaN(value) ? 'no key' : formatSignificant(value, 4));
 
 const BLANK = 'Blank: no key at that offset (j = i + c outside 0…n − 1).';
 const HEAD = 'Offset space: row i is the query, column c the clipped offset clip(j − i, ±k).';

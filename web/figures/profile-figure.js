@@ -6,7 +6,7 @@
 //   - <relpos-profile>: the handbook's simulated table on its own (localityProfile()), read by
 //     the uniform query as the handbook prints it (u · a^K, without the 1/√d_k).
 import { drawLinePlot } from '../render/line-plot.js';
-import { withMinus } from '../render/ticks.js';
+import { withMinus } from '../render/number-text.js';
 import { downloadCanvas } from '../files/download.js';
 import { createFigureShell } from './figure-shell.js';
 

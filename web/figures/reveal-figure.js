@@ -9,7 +9,7 @@ import { drawHeatmap } from '../render/heatmap.js';
 import { pixelRatio } from '../render/canvas-size.js';
 import { drawShareBars } from '../render/share-bars.js';
 import { drawVectorBlocks } from '../render/vector-blocks.js';
-import { formatSignificant } from '../views/panels.js';
+import { formatSignificant } from '../render/number-text.js';
 import { plainMath } from '../render/math-text.js';
 import { setMathText } from './math-dom.js';
 import { themeColours } from './theme-colours.js';

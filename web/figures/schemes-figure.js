@@ -9,7 +9,7 @@ import { fitCanvas } from '../render/canvas-size.js';
 import { colourTable, extentOf, makeScale } from '../render/colormaps.js';
 import { themeColours } from './theme-colours.js';
 import { setMathText } from './math-dom.js';
-import { formatSignificant } from '../views/panels.js';
+import { formatSignificant } from '../render/number-text.js';
 import { T5_VIEW, ALIBI_HEADS } from '../views/schemes-view.js';
 
 const el = (doc, tag, className, text) => {

@@ -7,10 +7,9 @@ import { downloadCanvas } from '../files/download.js';
 import { createFigureShell } from './figure-shell.js';
 import { plainMath } from '../render/math-text.js';
 import { setMathText } from './math-dom.js';
-import { formatSignificant } from '../views/panels.js';
+import { formatSignificant, withMinus as minus } from '../render/number-text.js';
 import { clippedOffset, outputParts } from '../views/view.js';
 
-const minus = (value) => String(value).replace('-', '−');
 const rowsOf = (matrix, label) =>
   Array.from({ length: matrix.rows }, (_, r) => ({
     label: label(r),

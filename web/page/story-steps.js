@@ -3,7 +3,7 @@
 // or two sentences, and the numbers behind them. Every number is computed with the API the panels
 // use: for the state the step leaves on screen, or for a contrast the reveal names.
 import { seededRandom } from '../api/seeded-random.js';
-import { formatSignificant } from '../views/panels.js';
+import { formatSignificant } from '../render/number-text.js';
 import { ATTENTION_SETTINGS, MAX_TOKENS, defaultState, splitTokens } from '../settings/settings.js';
 import { nearShare, sharePercent as percent, uniformNearShare } from '../views/near-share.js';
 

@@ -1,6 +1,6 @@
 // Block means of a rows × cols matrix for a grid of gRows × gCols pixels: what each pixel of a
-// long heatmap shows (render/heatmap-rect.js), computed there or ahead in a worker
-// (views/offset-space.js). No DOM: a worker imports it.
+// heatmap with more cells than pixels shows (render/heatmap.js, render/heatmap-rect.js), computed
+// there or ahead in a worker (views/offset-space.js). No DOM: a worker imports it.
 
 export const MASKED = -Infinity; // a block mean whose cells are all masked (none is a no-key cell's NaN)
 
@@ -11,13 +11,21 @@ export function bounds(count, size) {
   return b;
 }
 
-// values (rows × cols) averaged over the blocks each of gRows × gCols pixels covers: NaN cells
-// (no key) and masked cells (column >= maskFrom(i), or MASKED values) left out; a block of masked cells only is
-// MASKED, of no-key cells only NaN. With rowSpan(i) -> [lo, hi) (the cells of row i that hold
-// numbers; NaN outside), the sums run over that span without a test per cell.
-// With `part` = { firstRow, pixelFrom, pixelTo }: only the pixel rows pixelFrom … pixelTo − 1
-// (a worker's share), from `values` that hold rows firstRow … (row i at (i − firstRow)·cols);
-// the same numbers, bit for bit, as those rows of the whole grid.
+// The pixel (of `size` over `count` cells, as `bounds`) that cell j is in: the last p with
+// floor(p·count/size) <= j.
+const pixelOf = (j, count, size) => Math.max(0, Math.ceil(((j + 1) * size) / count) - 1);
+
+/**
+ * values (rows × cols, row-major) averaged over the blocks of cells each of gRows × gCols pixels
+ * covers (pixel p covers the cells of `bounds`) -> { grid (gRows × gCols means), bx (the column
+ * bounds) }. NaN cells (no key) and masked cells (column >= maskFrom(i), or MASKED values) are
+ * left out; a block of masked cells only is MASKED, of no-key cells only NaN. With rowSpan(i) ->
+ * [lo, hi) (the cells of row i that hold numbers; NaN outside), the sums run over that span
+ * without a test per cell. With `part` = { firstRow, pixelFrom, pixelTo }: only the pixel rows
+ * pixelFrom … pixelTo − 1 (a worker's share), from `values` that hold rows firstRow … (row i at
+ * (i − firstRow)·cols); the same numbers, bit for bit, as those rows of the whole grid. Used by
+ * both heatmaps, square (heatmap.js) and rectangular (heatmap-rect.js), and the long view's workers.
+ */
 export function blockMeans(values, rows, cols, gRows, gCols, maskFrom, rowSpan, part = null) {
   const by = bounds(rows, gRows);
   const bx = bounds(cols, gCols);
@@ -36,20 +44,18 @@ export function blockMeans(values, rows, cols, gRows, gCols, maskFrom, rowSpan, 
     if (rowSpan) {
       const [lo, hi] = rowSpan(i);
       const end = Math.min(hi, stop);
-      for (let px = 0; px < gCols; px += 1) {
+      // Only the pixels over cells lo … end − 1 (numbers), then over end … hi − 1 (masked).
+      for (let px = pixelOf(lo, cols, gCols); lo < end && px < gCols && bx[px] < end; px += 1) {
         const from = Math.max(bx[px], lo);
         const to = Math.min(bx[px + 1], end);
-        if (to > from) {
-          let sum = 0;
-          for (let j = row + from, last = row + to; j < last; j += 1) sum += values[j];
-          sums[out + px] += sum;
-          counts[out + px] += to - from;
-        }
-        if (maskFrom) {
-          const maskedFrom = Math.max(bx[px], lo, stop);
-          const maskedTo = Math.min(bx[px + 1], hi);
-          if (maskedTo > maskedFrom) maskedCounts[out + px] += maskedTo - maskedFrom;
-        }
+        let sum = 0;
+        for (let j = row + from, last = row + to; j < last; j += 1) sum += values[j];
+        sums[out + px] += sum;
+        counts[out + px] += to - from;
+      }
+      const maskedFrom = Math.max(lo, end);
+      for (let px = pixelOf(maskedFrom, cols, gCols); maskedFrom < hi && px < gCols && bx[px] < hi; px += 1) {
+        maskedCounts[out + px] += Math.min(bx[px + 1], hi) - Math.max(bx[px], maskedFrom);
       }
       continue;
     }

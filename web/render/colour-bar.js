@@ -2,7 +2,8 @@
 // smoothing off, with tick marks and numbers under it, and pointed ends where values lie
 // beyond the scale (scale.beyond: { low, high }).
 import { colourTable, TABLE_SIZE } from './colormaps.js';
-import { formatTick, niceTicks, withMinus } from './ticks.js';
+import { withMinus } from './number-text.js';
+import { formatTick, niceTicks } from './ticks.js';
 
 // One strip per colour table, written once: drawing a bar only stretches it.
 const strips = new WeakMap();

@@ -14,7 +14,8 @@ import {
   heatmapLayout,
 } from './heatmap.js';
 import { plainMath } from './math-text.js';
-import { formatTick, withMinus } from './ticks.js';
+import { withMinus } from './number-text.js';
+import { formatTick } from './ticks.js';
 
 const escapeXml = (text) =>
   String(text).replace(

@@ -4,6 +4,7 @@
 // legible, masked cells in grey, dashed clipping-band edges, the highlighted cells, and a note.
 // The margins are fixed, so the canvas's height depends only on its width: changing the data
 // or the labels never moves the page.
+import { MASKED, blockMeans } from './block-means.js';
 import { fitCanvas } from './canvas-size.js';
 import { fitLabel } from './fit-label.js';
 import { colourTable, entryOf, luminance, parseColour } from './colormaps.js';
@@ -61,29 +62,14 @@ export function forgetMatrixImage(canvas) {
   matrixCache.delete(canvas);
 }
 
-// values (n × n) averaged over the blocks of cells that each of size × size pixels covers
-// (pixel p covers cells floor(p·n/size) .. floor((p+1)·n/size) − 1); masked cells left out.
-function blockMeans(values, n, size, masked) {
-  const bounds = new Int32Array(size + 1);
-  for (let p = 0; p <= size; p += 1) bounds[p] = Math.floor((p * n) / size);
-  const means = new Float64Array(size * size);
-  const counts = new Float64Array(size * size);
-  let py = 0;
-  for (let i = 0; i < n; i += 1) {
-    while (bounds[py + 1] <= i) py += 1;
-    const row = i * n;
-    const out = py * size;
-    const stop = masked ? i + 1 : n;
-    for (let px = 0; px < size && bounds[px] < stop; px += 1) {
-      const end = Math.min(bounds[px + 1], stop);
-      let sum = 0;
-      for (let j = row + bounds[px], last = row + end; j < last; j += 1) sum += values[j];
-      means[out + px] += sum;
-      counts[out + px] += end - bounds[px];
-    }
-  }
-  for (let p = 0; p < size * size; p += 1) means[p] = counts[p] ? means[p] / counts[p] : NaN; // NaN: all masked
-  return means;
+// The square matrix's block means (block-means.js) with the causal mask's cells (j > i) left out,
+// a block of masked cells only as NaN, which colourMap draws grey. Every cell of a row counts as
+// a number (the span [0, n)): no test per cell.
+function squareBlockMeans(values, n, size, masked) {
+  const row = [0, n];
+  const { grid } = blockMeans(values, n, n, size, size, masked ? (i) => i + 1 : null, () => row);
+  for (let p = 0; p < grid.length; p += 1) if (grid[p] === MASKED) grid[p] = NaN;
+  return grid;
 }
 
 // rows × cols values (row-major) to 32-bit pixels through the table; NaN grey. With `masked`
@@ -131,7 +117,7 @@ function matrixImage(canvas, spec, sideDevice) {
   const grey = new Uint32Array(Uint8ClampedArray.from([...parseColour(spec.colours.masked), 255]).buffer)[0];
   const pixels = new Uint32Array(cache.image.data.buffer);
   if (size === n) colourMap(values, n, n, scale, table, grey, pixels, Boolean(masked));
-  else colourMap(blockMeans(values, n, size, masked), size, size, scale, table, grey, pixels, false);
+  else colourMap(squareBlockMeans(values, n, size, masked), size, size, scale, table, grey, pixels, false);
   cache.cellsContext.putImageData(cache.image, 0, 0);
   cache.values = values;
   cache.key = key;

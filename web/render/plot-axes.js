@@ -3,7 +3,8 @@
 // nice subset), the zero line and the two labels (the y label in math notation). The sizes are
 // the caller's (AxesStyle); the colours come from the canvas's CSS custom properties.
 import { fillMath, measureMath } from './math-text.js';
-import { formatTick, niceStep, niceTicks, withMinus } from './ticks.js';
+import { withMinus } from './number-text.js';
+import { formatTick, niceStep, niceTicks } from './ticks.js';
 
 /** The CSS custom property `name` of a computed style, or `fallback`. */
 export function cssColour(style, name, fallback) {

@@ -4,7 +4,8 @@
 // a legend above. Colours from the canvas's CSS custom properties (--relpos-fg, --relpos-grid).
 import { fitCanvas, pixelRatio } from './canvas-size.js';
 import { cssColour, fillTurnedText } from './plot-axes.js';
-import { formatTick, niceTicks, withMinus } from './ticks.js';
+import { withMinus } from './number-text.js';
+import { formatTick, niceTicks } from './ticks.js';
 import { legendRows } from './legend-rows.js';
 
 const MARGIN = { top: 10, right: 14, bottom: 40, left: 52 };

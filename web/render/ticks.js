@@ -1,5 +1,6 @@
 // Axis numbers: "nice" steps (1, 2 or 5 times a power of ten), ticks on them, and their labels
-// with a typographic minus. Every axis, label stride and colour bar takes its steps from here.
+// (written with a minus sign by number-text.js). Every axis, label stride and colour bar takes its
+// steps from here.
 
 /** The smallest nice step (1, 2 or 5 times a power of ten) that is at least `minimum` (> 0). */
 export function niceStep(minimum) {
@@ -18,8 +19,7 @@ export function niceTicks(min, max, count = 5) {
   return ticks;
 }
 
-/** A number or text with its hyphen-minus written as a minus sign (−), as print does. */
-export const withMinus = (text) => String(text).replace('-', '−');
+export { withMinus } from './number-text.js';
 
 /** A tick label with no more decimals than the step needs (and no "-0"). */
 export function formatTick(value, ticks) {

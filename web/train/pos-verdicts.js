@@ -11,6 +11,7 @@
 import { seededRandom } from '../api/seeded-random.js';
 import { POS_NAMES } from './corpus-format.js';
 import { SYMMETRIC_BAND, sideOf } from '../views/left-right.js';
+import { formatSigned as signed } from '../render/number-text.js';
 
 /** The claims, by part-of-speech names (the corpus format's names); offsets j − i. */
 export const CLAIMS = Object.freeze({
@@ -222,7 +223,6 @@ export function headVerdicts(windowTallies, { causal = false, rule = RULE, claim
 
 export { SYMMETRIC_BAND, sideOf };
 
-const signed = (v) => `${v < 0 ? '−' : '+'}${Math.abs(v).toFixed(3)}`;
 const list = (items) => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 
 /**

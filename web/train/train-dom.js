@@ -18,7 +18,6 @@ export const el = (doc, tag, props = {}, children = []) => {
 };
 export const pct = (v) => `${(100 * v).toFixed(1)} %`;
 export const fmt = (v, d = 3) => (Number.isFinite(v) ? v.toFixed(d) : '–');
-/** A signed number with a true minus sign: +0.081, −0.012. */
-export const signed = (v, d = 3) => (Number.isFinite(v) ? `${v < 0 ? '−' : '+'}${Math.abs(v).toFixed(d)}` : '–');
+export { formatSigned as signed } from '../render/number-text.js';
 /** 135000 → "135 000". */
 export const grouped = (v) => String(Math.round(v)).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');

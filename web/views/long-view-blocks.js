@@ -15,6 +15,7 @@ import { rememberRanges } from './panel-extents.js';
 import { offsetExtent, offsetMaskFrom, offsetRowSpan, offsetSpaceRows } from './offset-space.js';
 import { PANEL_IDS } from './panels.js';
 import { exampleOptions } from './view.js';
+import { weightDifference } from './weight-difference.js';
 
 // What the content panels depend on (the long view has no words: positions only).
 const scoresKey = (s, block) =>
@@ -153,13 +154,10 @@ export function squareReader(rp, inputs, n) {
   const blocks = new Map(); // first row -> result, the most recent last
   let whole = null;
   let output = null;
-  const withDifference = (result, rows) => {
-    const difference = new Float64Array(rows * n);
-    const combined = result.combinedWeights.data;
-    const content = result.contentWeights.data;
-    for (let index = 0; index < rows * n; index += 1) difference[index] = combined[index] - content[index];
-    return { ...result, difference: { rows, cols: n, data: difference } };
-  };
+  const withDifference = (result, rows) => ({
+    ...result,
+    difference: { rows, cols: n, data: weightDifference(result, rows * n) },
+  });
   const run = (first, rows) => {
     const { q } = inputs;
     const part = { rows, cols: q.cols, data: q.data.slice(first * q.cols, (first + rows) * q.cols) };

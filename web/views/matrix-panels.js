@@ -3,7 +3,8 @@
 // a caption that states only what holds for any matrix of the kind, plus facts checked on the
 // numbers drawn (do the rows sum to 1? are cells masked?). view: { rows, cols, values, kind,
 // max, extent, masked } from matrix-input.js.
-import { PANELS, formatSignificant } from './panels.js';
+import { formatSignificant } from '../render/number-text.js';
+import { PANELS } from './panels.js';
 
 const panel = (id) => PANELS.find((p) => p.id === id);
 const f = (v) => formatSignificant(v, 3);

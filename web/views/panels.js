@@ -2,30 +2,8 @@
 // every input (docs/maths.md §6, the teaching truth about diagonals). Each `values` reads the panel's n × n matrix from the
 // computed view { result (rp.example), offsets (rp.relativeOffsets), difference }. Captions
 // and notes are written in the math notation of web/render/math-text.js (q_i, a^K, √d_k).
+import { formatFixed, formatSignificant, withMinus } from '../render/number-text.js';
 import { sharedWeightScale, weightTop } from './weight-scale.js';
-
-/**
- * A value to `digits` significant digits (0.00098, 1.69, 12.3), with a true minus sign; very
- * small or large magnitudes in exponent form (1.2e−7).
- */
-export function formatSignificant(value, digits = 3) {
-  if (value === 0) return '0';
-  if (!Number.isFinite(value)) return Number.isNaN(value) ? 'NaN' : value > 0 ? '∞' : '−∞';
-  const size = Math.abs(value);
-  const text =
-    size >= 1e-4 && size < 10 ** digits
-      ? String(Number(value.toPrecision(digits)))
-      : size >= 10 ** digits && size < 1e6
-        ? String(Math.round(value))
-        : value.toExponential(digits - 1);
-  return text.replace(/-/g, '−');
-}
-
-const fixed = (digits) => (value) =>
-  value
-    .toFixed(digits)
-    .replace(/^-(0\.0*)$/, '$1')
-    .replace('-', '−');
 
 // Captions are fixed texts (so the layout never moves); what depends on the settings is a
 // `note(view)` drawn under the panel's colour bar. `masked(view)` says which cells the causal
@@ -173,8 +151,8 @@ export const PANELS = [
 export const PANEL_IDS = Object.freeze(PANELS.map((panel) => panel.id));
 
 export const formatters = {
-  cell: (panel) => (panel.integer ? (v) => String(v).replace('-', '−') : fixed(2)),
-  readout: (panel) => (panel.integer ? (v) => String(v).replace('-', '−') : (v) => formatSignificant(v, 3)),
+  cell: (panel) => (panel.integer ? withMinus : (v) => formatFixed(v, 2)),
+  readout: (panel) => (panel.integer ? withMinus : (v) => formatSignificant(v, 3)),
 };
 
 /**

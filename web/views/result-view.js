@@ -4,6 +4,7 @@
 // words of the element's `tokens` attribute when it has one.
 import { PANEL_NAMES } from '../api/attention-options.js';
 import { MAX_TOKENS, tokenLabels } from '../settings/settings.js';
+import { weightDifference } from './weight-difference.js';
 
 const kind = (value) =>
   value === null ? 'null' : Array.isArray(value) ? 'an Array' : typeof value === 'object' ? 'an object' : typeof value;
@@ -46,10 +47,7 @@ export function checkResult(where, result) {
 export function viewFromResult(rp, result, { tokens = null, causal = false, previous = null } = {}) {
   const n = result.combinedWeights.rows;
   const words = tokens === null ? Array(n).fill('') : tokenLabels(tokens, n);
-  const difference = new Float64Array(n * n);
-  for (let index = 0; index < n * n; index += 1) {
-    difference[index] = result.combinedWeights.data[index] - result.contentWeights.data[index];
-  }
+  const difference = weightDifference(result, n * n);
   const k = result.maxDistance;
   const reuse = previous && previous.n === n && previous.maxDistance === k;
   return {

@@ -1,6 +1,7 @@
 // From settings to the numbers a figure draws: every matrix comes from the JS API (WASM).
 import { computeOffsetSpace } from './offset-space.js';
 import { tokenLabels } from '../settings/settings.js';
+import { weightDifference } from './weight-difference.js';
 
 /** An axis label: the position and its word (or just the position). */
 const axisLabel = (tokens, i) => (tokens[i] ? `${i} ${tokens[i]}` : String(i));
@@ -66,10 +67,7 @@ export async function computeAttentionViewInWorkers(pool, settings, { previous =
 
 function assembleView(settings, tokens, result, offsets, positionsOnly, previous) {
   const n = settings.seqLen;
-  const difference = new Float64Array(n * n);
-  const combined = result.combinedWeights.data;
-  const content = result.contentWeights.data;
-  for (let index = 0; index < n * n; index += 1) difference[index] = combined[index] - content[index];
+  const difference = weightDifference(result, n * n);
   const view = {
     n,
     long: positionsOnly,

@@ -1,0 +1,50 @@
+// The page's numbers as text (web/render/number-text.js): a minus sign (U+2212) for every sign of
+// a number and of its exponent and never inside a word, significant digits, fixed decimals with
+// no "−0", and differences with their sign written. Expected texts are written out by hand.
+import { describe, expect, test } from 'vitest';
+import { formatFixed, formatSignificant, formatSigned, withMinus } from '../../web/render/number-text.js';
+
+const MINUS = '\u2212';
+
+describe('number text', () => {
+  test('withMinus: the sign of a number and of its exponent, not a hyphen in a word', () => {
+    expect(withMinus(-3)).toBe(`${MINUS}3`);
+    expect(withMinus('-0.25')).toBe(`${MINUS}0.25`);
+    expect(withMinus(-1.5e-7)).toBe(`${MINUS}1.5e${MINUS}7`);
+    expect(withMinus('2e-5')).toBe(`2e${MINUS}5`);
+    expect(withMinus(-Infinity)).toBe(`${MINUS}Infinity`);
+    expect(withMinus(12)).toBe('12');
+    expect(withMinus(0)).toBe('0');
+    expect(withMinus('x-axis')).toBe('x-axis');
+    expect(withMinus('content-only')).toBe('content-only');
+    expect(withMinus('e-mail')).toBe('e-mail');
+  });
+
+  test('formatSignificant: digits, exponent form outside 1e-4…1e6, the special values', () => {
+    expect(formatSignificant(0.000983456)).toBe('0.000983');
+    expect(formatSignificant(1.6875)).toBe('1.69');
+    expect(formatSignificant(-12.34)).toBe(`${MINUS}12.3`);
+    expect(formatSignificant(0.5, 4)).toBe('0.5');
+    expect(formatSignificant(1 / 2048, 4)).toBe('0.0004883');
+    expect(formatSignificant(-1.234e-7)).toBe(`${MINUS}1.23e${MINUS}7`);
+    expect(formatSignificant(54321.6)).toBe('54322');
+    expect(formatSignificant(2.5e7, 2)).toBe('2.5e+7');
+    expect(formatSignificant(0)).toBe('0');
+    expect(formatSignificant(NaN)).toBe('NaN');
+    expect(formatSignificant(-Infinity)).toBe(`${MINUS}∞`);
+  });
+
+  test('formatFixed: decimals, a minus sign, and 0 for what rounds to zero', () => {
+    expect(formatFixed(-1.234, 2)).toBe(`${MINUS}1.23`);
+    expect(formatFixed(0.5, 2)).toBe('0.50');
+    expect(formatFixed(-0.001, 2)).toBe('0.00');
+    expect(formatFixed(-0.4, 0)).toBe('0');
+  });
+
+  test('formatSigned: the sign always written, a dash when not finite', () => {
+    expect(formatSigned(0.0814)).toBe('+0.081');
+    expect(formatSigned(-0.0123)).toBe(`${MINUS}0.012`);
+    expect(formatSigned(-2.25, 1)).toBe(`${MINUS}2.3`);
+    expect(formatSigned(NaN)).toBe('–');
+  });
+});

@@ -1,0 +1,35 @@
+// Numbers as the page writes them: a true minus sign (−, as print does), significant digits,
+// fixed decimals without "−0", and signed differences (+0.081, −0.012). The one place these are
+// written; every label, caption, readout and verdict takes its numbers from here.
+
+/**
+ * A number, or a number already written as text ('-3', '-0.25', '1.5e-7'), with each of its
+ * hyphen-minus signs (the number's and its exponent's) written as a minus sign (−). Only a '-'
+ * that starts the text or follows an exponent's 'e' and comes before a digit, '.' or 'Infinity'
+ * is a sign: a hyphenated word keeps its hyphens.
+ */
+export const withMinus = (number) => String(number).replace(/(^|e)-(?=[\d.]|Infinity)/g, '$1−');
+
+/**
+ * A value to `digits` significant digits (0.00098, 1.69, 12.3), with a true minus sign; very
+ * small or large magnitudes in exponent form (1.2e−7); integers up to a million as they are.
+ */
+export function formatSignificant(value, digits = 3) {
+  if (value === 0) return '0';
+  if (!Number.isFinite(value)) return Number.isNaN(value) ? 'NaN' : value > 0 ? '∞' : '−∞';
+  const size = Math.abs(value);
+  const text =
+    size >= 1e-4 && size < 10 ** digits
+      ? String(Number(value.toPrecision(digits)))
+      : size >= 10 ** digits && size < 1e6
+        ? String(Math.round(value))
+        : value.toExponential(digits - 1);
+  return withMinus(text);
+}
+
+/** A value to `digits` decimals with a true minus sign, and no "−0.00" for a value that rounds to 0. */
+export const formatFixed = (value, digits) => withMinus(value.toFixed(digits).replace(/^-(0\.?0*)$/, '$1'));
+
+/** A difference with its sign always written, to `digits` decimals: +0.081, −0.012; '–' when not finite. */
+export const formatSigned = (value, digits = 3) =>
+  Number.isFinite(value) ? `${value < 0 ? '−' : '+'}${Math.abs(value).toFixed(digits)}` : '–';
