@@ -9,8 +9,13 @@
 // on; budget 64 KiB). Deterministic: the same file from a fresh clone. About 2.5 min of CPU per
 // seed here; never part of npm test.
 // Options: --seeds 1,2,3  --jobs N (seeds trained at once, worker threads; default: the cores)
-// --steps N (instead of REFERENCE.steps: a quick look, not the reference).
-import { readFileSync, writeFileSync } from 'node:fs';
+// --steps N (instead of REFERENCE.steps: a quick look, not the reference)
+// --corpus FILE (instead of dist/training-corpus.bin)  --out FILE (instead of web/train/reference-run.js).
+// Each seed's result is kept in build/reference-seeds/ (named by corpus file, seed and steps, with
+// the recipe it was trained with): run again, it is read back, not trained again, so several
+// processes may train one seed each (--seeds 2) and a last run with all seeds writes the file.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
@@ -24,6 +29,10 @@ const REFERENCE = Object.freeze({ seeds: [1, 2, 3], steps: 3 * PRESETS[DEFAULT_R
 const SIZE_BUDGET = 64 * 1024;
 const CORPUS = new URL('../dist/training-corpus.bin', import.meta.url);
 const OUT = new URL('../web/train/reference-run.js', import.meta.url);
+/** Each seed's result, kept so that writing the file again (another criterion, another format) needs no retraining. */
+const SEED_CACHE = new URL('../build/reference-seeds/', import.meta.url);
+/** Progress lines every this many steps. */
+const PROGRESS_EVERY = 1000;
 /** Held-out readings of the loss curve kept, every this many steps. */
 const CURVE_EVERY = 100;
 
@@ -56,27 +65,32 @@ function compactHead(h) {
   };
 }
 
+/** A seed's result with its convergence: the held-out loss's fall over the run's last third (the reading at two thirds of the steps against the last one). */
+function withConvergence(result) {
+  const { curve } = result;
+  const heldOut = curve.at(-1).heldOut;
+  const twoThirds = Math.round((2 * result.steps) / 3 / CURVE_EVERY) * CURVE_EVERY;
+  const change = (curve.find((p) => p.step === twoThirds).heldOut - heldOut) / heldOut;
+  return { ...result, converged: change <= REFERENCE.converged, change: round(change) };
+}
+
 /** One seed of the default run trained for REFERENCE.steps: its held-out curve, whether it converged, its readings. */
-async function referenceSeed(seed, budget) {
-  const corpus = decodeCorpus(gunzipSync(readFileSync(CORPUS)));
+async function referenceSeed(seed, budget, corpusPath) {
+  const corpus = decodeCorpus(gunzipSync(readFileSync(corpusPath)));
   const rp = await createRelPos({ kernels: 'plain' });
   const session = new TrainSession(rp, corpus, { ...DEFAULT_RUN, seed, budget });
   const curve = [];
   while (session.steps < budget) {
     session.step();
     if (session.steps % CURVE_EVERY === 0) curve.push({ step: session.steps, heldOut: session.heldOut().loss });
+    if (session.steps % PROGRESS_EVERY === 0) parentPort.postMessage({ progress: curve.at(-1) });
   }
-  const heldOut = curve.at(-1).heldOut;
-  const before = curve.find((p) => p.step === Math.round((2 * budget) / 3 / CURVE_EVERY) * CURVE_EVERY).heldOut;
-  const change = (before - heldOut) / heldOut;
   const analysis = session.analyse();
   session.dispose();
   return {
     seed,
     steps: budget,
-    converged: change <= REFERENCE.converged,
-    change: round(change),
-    heldOut: round(heldOut),
+    heldOut: round(curve.at(-1).heldOut),
     curve: curve.map((p) => ({ step: p.step, heldOut: round(p.heldOut) })),
     heads: analysis.heads.map(compactHead),
   };
@@ -88,21 +102,48 @@ async function main() {
   const seeds = option('seeds', REFERENCE.seeds.join(',')).split(',').map(Number);
   const steps = Number(option('steps', REFERENCE.steps));
   const jobs = Math.max(1, Math.min(seeds.length, Number(option('jobs', availableParallelism()))));
-  const corpus = decodeCorpus(gunzipSync(readFileSync(CORPUS)));
+  const corpusPath = new URL(option('corpus', CORPUS.pathname), `file://${process.cwd()}/`);
+  const out = new URL(option('out', OUT.pathname), `file://${process.cwd()}/`);
+  if (!Number.isInteger(steps) || steps < 3 * CURVE_EVERY)
+    throw new RangeError(`--steps must be an integer of at least ${3 * CURVE_EVERY}, not ${option('steps')}`);
+  if (!existsSync(corpusPath)) throw new Error(`--corpus ${corpusPath.pathname}: no such file`);
+  const corpus = decodeCorpus(gunzipSync(readFileSync(corpusPath)));
+  const recipe = { task: DEFAULT_RUN.task, preset: DEFAULT_RUN.preset, peak: ADAM.learningRate, schedule: SCHEDULE };
+  const cached = (seed) => new URL(`${basename(corpusPath.pathname)}-seed${seed}-${steps}.json`, SEED_CACHE);
   const started = Date.now();
   const results = new Array(seeds.length);
+  const report = (result, how) =>
+    console.log(
+      `seed ${result.seed}: ${result.steps} steps, held-out ${result.heldOut}; ${result.converged ? 'converged' : 'NOT converged'} (fell ${(100 * result.change).toFixed(2)} % over the last third) ${how}`,
+    );
+  const toTrain = [];
+  seeds.forEach((seed, index) => {
+    const file = cached(seed);
+    const saved = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+    if (saved && JSON.stringify(saved.recipe) === JSON.stringify(recipe)) {
+      results[index] = withConvergence(saved.result);
+      report(results[index], `(kept from ${file.pathname})`);
+    } else toTrain.push(index);
+  });
   let next = 0;
   const runOne = () =>
     new Promise((resolve, reject) => {
-      const index = next;
+      const index = toTrain[next];
       next += 1;
-      if (index >= seeds.length) return resolve();
-      const worker = new Worker(new URL(import.meta.url), { workerData: { seed: seeds[index], steps } });
-      worker.once('message', (result) => {
-        results[index] = result;
-        console.log(
-          `seed ${result.seed}: ${result.steps} steps, held-out ${result.heldOut}; ${result.converged ? 'converged' : 'NOT converged'} (fell ${(100 * result.change).toFixed(2)} % over the last third) after ${((Date.now() - started) / 1000).toFixed(0)} s`,
-        );
+      if (index === undefined) return resolve();
+      const worker = new Worker(new URL(import.meta.url), {
+        workerData: { seed: seeds[index], steps, corpusPath: corpusPath.href },
+      });
+      worker.on('message', (message) => {
+        if (message.progress) {
+          const { step, heldOut } = message.progress;
+          console.log(`seed ${seeds[index]}: step ${step}, held-out ${heldOut.toFixed(4)}`);
+          return;
+        }
+        mkdirSync(SEED_CACHE, { recursive: true });
+        writeFileSync(cached(message.seed), JSON.stringify({ recipe, result: message }));
+        results[index] = withConvergence(message);
+        report(results[index], `after ${((Date.now() - started) / 1000).toFixed(0)} s`);
         resolve(runOne());
       });
       worker.once('error', reject);
@@ -129,9 +170,9 @@ export const REFERENCE_RUN = ${JSON.stringify(reference)};
 `;
   if (text.length > SIZE_BUDGET)
     throw new Error(`reference-run.js would be ${text.length} bytes, over its ${SIZE_BUDGET}`);
-  writeFileSync(OUT, text);
+  writeFileSync(out, text);
   console.log(
-    `web/train/reference-run.js: ${(text.length / 1024).toFixed(1)} KiB; mean final held-out loss ${heldOut.toFixed(4)}; ${Object.values(
+    `${out.pathname}: ${(text.length / 1024).toFixed(1)} KiB; mean final held-out loss ${heldOut.toFixed(4)}; ${Object.values(
       claimsAcrossRuns(results),
     )
       .map((c) => `${c.short}: holds in ${c.holds} of ${c.of} seeds`)
@@ -140,4 +181,4 @@ export const REFERENCE_RUN = ${JSON.stringify(reference)};
 }
 
 if (isMainThread) await main();
-else parentPort.postMessage(await referenceSeed(workerData.seed, workerData.steps));
+else parentPort.postMessage(await referenceSeed(workerData.seed, workerData.steps, new URL(workerData.corpusPath)));
