@@ -1,15 +1,16 @@
 // The training section's reference run (docs/training.md, "The reference run"):
 // `npm run train:reference` trains the default run (masked words, small) on the shipped corpus
-// (dist/training-corpus.bin) for each of REFERENCE.seeds, in Node on the WebAssembly module with
-// the plain SIMD128 kernels (the same numbers on every engine and Node version), each seed with
-// the section's learning-rate schedule stretched to REFERENCE.steps (3 × the live run's budget).
-// Converged: the held-out loss fell by at most REFERENCE.converged (1 %) over the run's last third
-// (the held-out reading at two thirds of the steps against the last one; readings every 100 steps). It then reads
-// what the heads learned and writes web/train/reference-run.js (the readings the section opens
-// on; budget 64 KiB). Deterministic: the same file from a fresh clone. About 2.5 min of CPU per
-// seed here; never part of npm test.
+// (dist/training-corpus.bin) for each of REFERENCE_RECIPE.seeds, in Node on the WebAssembly
+// module with the plain SIMD128 kernels (the same numbers on every engine and Node version), each
+// seed with the section's learning-rate schedule stretched to REFERENCE_RECIPE.steps (10000).
+// Converged (lastThirdFall(), web/train/reference.js): the held-out loss fell by at most 1 % over
+// the run's last third (the held-out reading nearest two thirds of the steps against the last one;
+// readings every 100 steps). It then reads what the heads learned and writes
+// web/train/reference-run.js (the readings the section opens on; budget 64 KiB). Deterministic:
+// the same file from a fresh clone. About 7 minutes of CPU per seed on a quiet machine here;
+// never part of npm test.
 // Options: --seeds 1,2,3  --jobs N (seeds trained at once, worker threads; default: the cores)
-// --steps N (instead of REFERENCE.steps: a quick look, not the reference)
+// --steps N (instead of REFERENCE_RECIPE.steps: a quick look, not the reference)
 // --corpus FILE (instead of dist/training-corpus.bin)  --out FILE (instead of web/train/reference-run.js).
 // Each seed's result is kept in build/reference-seeds/ (named by corpus file, seed and steps, with
 // the recipe it was trained with): run again, it is read back, not trained again, so several
@@ -21,11 +22,11 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { gunzipSync } from 'node:zlib';
 import { createRelPos } from '../web/api/index.js';
 import { decodeCorpus } from '../web/train/corpus-format.js';
-import { DEFAULT_RUN, PRESETS, SCHEDULE, ADAM, TrainSession } from '../web/train/train-session.js';
+import { DEFAULT_RUN, SCHEDULE, ADAM, TrainSession } from '../web/train/train-session.js';
+import { REFERENCE_RECIPE, lastThirdFall } from '../web/train/reference.js';
 import { claimsAcrossRuns } from '../web/train/pos-verdicts.js';
 import { CRITERION } from '../web/train/run-end.js';
 
-const REFERENCE = Object.freeze({ seeds: [1, 2, 3], steps: 3 * PRESETS[DEFAULT_RUN.preset].steps, converged: 0.01 });
 const SIZE_BUDGET = 64 * 1024;
 const CORPUS = new URL('../dist/training-corpus.bin', import.meta.url);
 const OUT = new URL('../web/train/reference-run.js', import.meta.url);
@@ -33,8 +34,6 @@ const OUT = new URL('../web/train/reference-run.js', import.meta.url);
 const SEED_CACHE = new URL('../build/reference-seeds/', import.meta.url);
 /** Progress lines every this many steps. */
 const PROGRESS_EVERY = 1000;
-/** Held-out readings of the loss curve kept, every this many steps. */
-const CURVE_EVERY = 100;
 
 const round = (v) => (Number.isFinite(v) ? Number(v.toFixed(4)) : null);
 const rounded = (array) => Array.from(array, round);
@@ -67,14 +66,11 @@ function compactHead(h) {
 
 /** A seed's result with its convergence: the held-out loss's fall over the run's last third (the reading at two thirds of the steps against the last one). */
 function withConvergence(result) {
-  const { curve } = result;
-  const heldOut = curve.at(-1).heldOut;
-  const twoThirds = Math.round((2 * result.steps) / 3 / CURVE_EVERY) * CURVE_EVERY;
-  const change = (curve.find((p) => p.step === twoThirds).heldOut - heldOut) / heldOut;
-  return { ...result, converged: change <= REFERENCE.converged, change: round(change) };
+  const change = lastThirdFall(result.curve, result.steps);
+  return { ...result, converged: change <= REFERENCE_RECIPE.lastThirdFall, change: round(change) };
 }
 
-/** One seed of the default run trained for REFERENCE.steps: its held-out curve, whether it converged, its readings. */
+/** One seed of the default run trained for REFERENCE_RECIPE.steps: its held-out curve, whether it converged, its readings. */
 async function referenceSeed(seed, budget, corpusPath) {
   const corpus = decodeCorpus(gunzipSync(readFileSync(corpusPath)));
   const rp = await createRelPos({ kernels: 'plain' });
@@ -82,7 +78,8 @@ async function referenceSeed(seed, budget, corpusPath) {
   const curve = [];
   while (session.steps < budget) {
     session.step();
-    if (session.steps % CURVE_EVERY === 0) curve.push({ step: session.steps, heldOut: session.heldOut().loss });
+    if (session.steps % REFERENCE_RECIPE.curveEvery === 0)
+      curve.push({ step: session.steps, heldOut: session.heldOut().loss });
     if (session.steps % PROGRESS_EVERY === 0) parentPort.postMessage({ progress: curve.at(-1) });
   }
   const analysis = session.analyse();
@@ -99,13 +96,15 @@ async function referenceSeed(seed, budget, corpusPath) {
 async function main() {
   const args = process.argv.slice(2);
   const option = (name, fallback) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback);
-  const seeds = option('seeds', REFERENCE.seeds.join(',')).split(',').map(Number);
-  const steps = Number(option('steps', REFERENCE.steps));
+  const seeds = option('seeds', REFERENCE_RECIPE.seeds.join(',')).split(',').map(Number);
+  const steps = Number(option('steps', REFERENCE_RECIPE.steps));
   const jobs = Math.max(1, Math.min(seeds.length, Number(option('jobs', availableParallelism()))));
   const corpusPath = new URL(option('corpus', CORPUS.pathname), `file://${process.cwd()}/`);
   const out = new URL(option('out', OUT.pathname), `file://${process.cwd()}/`);
-  if (!Number.isInteger(steps) || steps < 3 * CURVE_EVERY)
-    throw new RangeError(`--steps must be an integer of at least ${3 * CURVE_EVERY}, not ${option('steps')}`);
+  if (!Number.isInteger(steps) || steps < 3 * REFERENCE_RECIPE.curveEvery)
+    throw new RangeError(
+      `--steps must be an integer of at least ${3 * REFERENCE_RECIPE.curveEvery}, not ${option('steps')}`,
+    );
   if (!existsSync(corpusPath)) throw new Error(`--corpus ${corpusPath.pathname}: no such file`);
   const corpus = decodeCorpus(gunzipSync(readFileSync(corpusPath)));
   const recipe = { task: DEFAULT_RUN.task, preset: DEFAULT_RUN.preset, peak: ADAM.learningRate, schedule: SCHEDULE };
@@ -158,8 +157,7 @@ async function main() {
     kernels: 'plain',
     peakLearningRate: ADAM.learningRate,
     schedule: { ...SCHEDULE },
-    liveBudget: PRESETS[DEFAULT_RUN.preset].steps,
-    convergence: { steps, lastThirdFall: REFERENCE.converged },
+    convergence: { steps, lastThirdFall: REFERENCE_RECIPE.lastThirdFall },
     criterion: { within: CRITERION.within },
     heldOut: round(heldOut),
     seeds: results,

@@ -9,9 +9,11 @@ import { describe, expect, test } from 'vitest';
 import { decodeCorpus } from '../../web/train/corpus-format.js';
 import { CLAIMS, HANDBOOK_CLAIMS, RULE } from '../../web/train/pos-verdicts.js';
 import {
+  REFERENCE_RECIPE,
   REFERENCE_RUN,
   acrossSeedsText,
   convergenceText,
+  lastThirdFall,
   referenceAnalysis,
   referenceFor,
 } from '../../web/train/reference.js';
@@ -22,13 +24,20 @@ const corpus = decodeCorpus(gunzipSync(readFileSync(new URL('../../dist/training
 const shipped = { source: corpus.header.source, train: corpus.train.length, heldOut: corpus.heldOut.length };
 
 describe('the reference run', () => {
+  test('its recipe: three seeds of 10000 steps, the curve every 100 steps, converged at a fall of at most 1 % over the last third', () => {
+    expect(REFERENCE_RECIPE).toEqual({ seeds: [1, 2, 3], steps: 10000, curveEvery: 100, lastThirdFall: 0.01 });
+    // 10000 steps: the reading nearest two thirds is step 6700; (4.04 − 4.00) / 4.00 = 1 %.
+    const curve = Array.from({ length: 100 }, (_, i) => ({ step: 100 * (i + 1), heldOut: i + 1 === 67 ? 4.04 : 4.0 }));
+    expect(lastThirdFall(curve, 10000)).toBeCloseTo(0.01, 12);
+    expect(() => lastThirdFall(curve.slice(0, 50), 10000)).toThrow(RangeError);
+  });
+
   test('fits its budget of 64 KiB, and is the default run on the shipped corpus, with today’s schedule', () => {
     expect(statSync(FILE).size).toBeLessThanOrEqual(64 * 1024);
     expect(REFERENCE_RUN.task).toBe(DEFAULT_RUN.task);
     expect(REFERENCE_RUN.preset).toBe(DEFAULT_RUN.preset);
     expect(REFERENCE_RUN.corpus).toEqual(shipped);
     expect(REFERENCE_RUN.schedule).toEqual({ ...SCHEDULE });
-    expect(REFERENCE_RUN.liveBudget).toBe(PRESETS.small.steps);
     expect(REFERENCE_RUN.kernels).toBe('plain');
     expect(referenceFor({ task: 'masked', preset: 'small', corpus: shipped })).toBe(REFERENCE_RUN);
     // Another task, size or corpus has no reference.
@@ -41,12 +50,15 @@ describe('the reference run', () => {
     const seeds = REFERENCE_RUN.seeds;
     expect(seeds.map((s) => s.seed)).toEqual([1, 2, 3]);
     for (const s of seeds) {
-      expect(s.steps).toBe(3 * PRESETS.small.steps);
-      expect(s.curve.at(-1).step).toBe(s.steps);
+      expect(s.steps).toBe(REFERENCE_RUN.convergence.steps);
+      expect(s.curve.map((p) => p.step)).toEqual(Array.from({ length: s.steps / 100 }, (_, i) => 100 * (i + 1)));
       expect(s.heldOut).toBe(s.curve.at(-1).heldOut);
-      const atTwoThirds = s.curve.find((p) => p.step === (2 * s.steps) / 3).heldOut;
+      // The reading nearest two thirds of the steps (the curve is read every 100 steps).
+      const twoThirds = 100 * Math.round(s.steps / 150);
+      const atTwoThirds = s.curve.find((p) => p.step === twoThirds).heldOut;
       const fall = (atTwoThirds - s.heldOut) / s.heldOut;
       expect(s.change).toBeCloseTo(fall, 3);
+      expect(lastThirdFall(s.curve, s.steps)).toBeCloseTo(fall, 12);
       expect(s.converged).toBe(fall <= REFERENCE_RUN.convergence.lastThirdFall);
     }
     const falls = seeds.map((s) => `${(100 * s.change).toFixed(1)} %`);

@@ -8,6 +8,31 @@ import { claimsAcrossRuns } from './pos-verdicts.js';
 export { REFERENCE_RUN };
 
 /**
+ * How the reference is trained (scripts/train-reference.mjs): seeds, steps per seed (the
+ * schedule stretched to them), the held-out curve read every `curveEvery` steps, and the
+ * convergence criterion: the held-out loss fell by at most `lastThirdFall` over the last third.
+ */
+export const REFERENCE_RECIPE = Object.freeze({
+  seeds: Object.freeze([1, 2, 3]),
+  steps: 10000,
+  curveEvery: 100,
+  lastThirdFall: 0.01,
+});
+
+/**
+ * A seed's fall over the last third of its run: (loss at the reading nearest two thirds of the
+ * steps − final loss) / final loss, from its held-out curve [{ step, heldOut }].
+ */
+export function lastThirdFall(curve, steps, every = REFERENCE_RECIPE.curveEvery) {
+  const twoThirds = Math.round((2 * steps) / 3 / every) * every;
+  const before = curve.find((p) => p.step === twoThirds);
+  const last = curve.at(-1);
+  if (!before || last.step !== steps)
+    throw new RangeError(`lastThirdFall: the curve has no reading at step ${twoThirds} or ${steps}`);
+  return (before.heldOut - last.heldOut) / last.heldOut;
+}
+
+/**
  * The reference for a run of `task` and `preset` on a corpus described as { source, train,
  * heldOut } (the worker's `ready`), or null: it is the default run's on the shipped corpus only.
  */
