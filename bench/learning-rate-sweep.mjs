@@ -39,9 +39,10 @@ for (const budget of budgets) {
     }
     session.dispose();
     rows.push({ budget, peak, seed, final: curve.at(-1)[1], met, curve });
+    // Written after every row: a long sweep's finished rows are kept.
+    if (option('json')) writeFileSync(option('json'), JSON.stringify(rows));
     console.log(
       `budget ${budget}  peak ${peak}  seed ${seed}  final held-out ${curve.at(-1)[1].toFixed(4)}  criterion (≤ ${(REFERENCE_RUN.heldOut * 1.03).toFixed(4)}) met at step ${met ?? '—'}`,
     );
   }
 }
-if (option('json')) writeFileSync(option('json'), JSON.stringify(rows));

@@ -22,7 +22,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { gunzipSync } from 'node:zlib';
 import { createRelPos } from '../web/api/index.js';
 import { decodeCorpus } from '../web/train/corpus-format.js';
-import { DEFAULT_RUN, SCHEDULE, ADAM, TrainSession } from '../web/train/train-session.js';
+import { DEFAULT_RUN, SCHEDULE, TrainSession } from '../web/train/train-session.js';
 import { REFERENCE_RECIPE, lastThirdFall } from '../web/train/reference.js';
 import { claimsAcrossRuns } from '../web/train/pos-verdicts.js';
 import { CRITERION } from '../web/train/run-end.js';
@@ -74,7 +74,7 @@ function withConvergence(result) {
 async function referenceSeed(seed, budget, corpusPath) {
   const corpus = decodeCorpus(gunzipSync(readFileSync(corpusPath)));
   const rp = await createRelPos({ kernels: 'plain' });
-  const session = new TrainSession(rp, corpus, { ...DEFAULT_RUN, seed, budget });
+  const session = new TrainSession(rp, corpus, { ...DEFAULT_RUN, seed, budget, peak: REFERENCE_RECIPE.peak });
   const curve = [];
   while (session.steps < budget) {
     session.step();
@@ -107,7 +107,12 @@ async function main() {
     );
   if (!existsSync(corpusPath)) throw new Error(`--corpus ${corpusPath.pathname}: no such file`);
   const corpus = decodeCorpus(gunzipSync(readFileSync(corpusPath)));
-  const recipe = { task: DEFAULT_RUN.task, preset: DEFAULT_RUN.preset, peak: ADAM.learningRate, schedule: SCHEDULE };
+  const recipe = {
+    task: DEFAULT_RUN.task,
+    preset: DEFAULT_RUN.preset,
+    peak: REFERENCE_RECIPE.peak,
+    schedule: SCHEDULE,
+  };
   const cached = (seed) => new URL(`${basename(corpusPath.pathname)}-seed${seed}-${steps}.json`, SEED_CACHE);
   const started = Date.now();
   const results = new Array(seeds.length);
@@ -155,7 +160,7 @@ async function main() {
     preset: DEFAULT_RUN.preset,
     corpus: { source: corpus.header.source, train: corpus.train.length, heldOut: corpus.heldOut.length },
     kernels: 'plain',
-    peakLearningRate: ADAM.learningRate,
+    peakLearningRate: REFERENCE_RECIPE.peak,
     schedule: { ...SCHEDULE },
     convergence: { steps, lastThirdFall: REFERENCE_RECIPE.lastThirdFall },
     criterion: { within: CRITERION.within },

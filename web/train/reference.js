@@ -9,12 +9,14 @@ export { REFERENCE_RUN };
 
 /**
  * How the reference is trained (scripts/train-reference.mjs): seeds, steps per seed (the
- * schedule stretched to them), the held-out curve read every `curveEvery` steps, and the
- * convergence criterion: the held-out loss fell by at most `lastThirdFall` over the last third.
+ * schedule, SCHEDULE, stretched to them), its peak learning rate, the held-out curve read every
+ * `curveEvery` steps, and the convergence criterion: the held-out loss fell by at most
+ * `lastThirdFall` over the last third.
  */
 export const REFERENCE_RECIPE = Object.freeze({
   seeds: Object.freeze([1, 2, 3]),
   steps: 10000,
+  peak: 0.002,
   curveEvery: 100,
   lastThirdFall: 0.01,
 });
