@@ -76,6 +76,11 @@ describe('the reference run', () => {
       expect(text).toContain(`${seeds.filter((s) => !s.converged).length} of 3 seeds`);
     }
     for (const fall of [falls.sort()[0], falls.sort().at(-1)]) expect(text).toContain(fall);
+    // The schedule over that third, by hand: 0.05 + 0.95 · (1 + cos(π · (step − 100) / (steps − 100))) / 2 of the peak.
+    const steps = REFERENCE_RUN.convergence.steps;
+    const rate = (step) => 0.05 + (0.95 * (1 + Math.cos((Math.PI * (step - 100)) / (steps - 100)))) / 2;
+    const twoThirds = 100 * Math.round(steps / 150);
+    expect(text).toContain(`the learning rate falling from ${Math.round(100 * rate(twoThirds))} % to 5 % of its peak`);
     const mean = seeds.reduce((sum, s) => sum + s.heldOut, 0) / seeds.length;
     expect(REFERENCE_RUN.heldOut).toBeCloseTo(mean, 4);
   });

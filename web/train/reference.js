@@ -2,7 +2,7 @@
 // scripts/train-reference.mjs; docs/training.md): whether it applies to a run, its readings as an
 // analysis the figures draw, and what it says across seeds. Pure.
 import { REFERENCE_RUN } from './reference-run.js';
-import { MAX_DISTANCE } from './train-session.js';
+import { MAX_DISTANCE, learningRateAt } from './train-session.js';
 import { claimsAcrossRuns } from './pos-verdicts.js';
 
 export { REFERENCE_RUN };
@@ -64,6 +64,9 @@ export function acrossSeedsText(reference) {
  * most convergence.lastThirdFall over the last third of its steps), in words with the numbers.
  */
 export function convergenceText(reference) {
+  const { steps } = reference.convergence;
+  const twoThirds = Math.round((2 * steps) / 3 / REFERENCE_RECIPE.curveEvery) * REFERENCE_RECIPE.curveEvery;
+  const rates = `the learning rate falling from ${Math.round(100 * learningRateAt(twoThirds, steps, { peak: 1 }))} % to ${Math.round(100 * learningRateAt(steps, steps, { peak: 1 }))} % of its peak`;
   const falls = reference.seeds.map((s) => s.change);
   const percent = (v) => `${(100 * v).toFixed(1)} %`;
   const range =
@@ -73,6 +76,6 @@ export function convergenceText(reference) {
   const limit = percent(reference.convergence.lastThirdFall);
   const converged = reference.seeds.filter((s) => s.converged).length;
   return converged === reference.seeds.length
-    ? `over the last third of its steps the loss fell by ${range}, within the convergence criterion of ${limit}: converged`
-    : `over the last third of its steps the loss still fell by ${range}, more than the convergence criterion’s ${limit} in ${reference.seeds.length - converged} of ${reference.seeds.length} seeds: not converged`;
+    ? `over the last third of its steps (${rates}) the loss fell by ${range}, within the convergence criterion of ${limit}: converged`
+    : `over the last third of its steps (${rates}) the loss still fell by ${range}, more than the convergence criterion’s ${limit} in ${reference.seeds.length - converged} of ${reference.seeds.length} seeds: not converged`;
 }
