@@ -37,8 +37,10 @@ const PROGRESS_EVERY = 1000;
 
 const round = (v) => (Number.isFinite(v) ? Number(v.toFixed(4)) : null);
 const rounded = (array) => Array.from(array, round);
+/** A verdict's numbers to 6 decimals: rounded to 4, an effect just under the rule's 0.03 would read as 0.03. */
+const roundVerdict = (v) => (Number.isFinite(v) ? Number(v.toFixed(6)) : null);
 
-/** What the section draws of one head, with its numbers rounded to 4 decimals. */
+/** What the section draws of one head, with its numbers rounded to 4 decimals (its verdicts' to 6). */
 function compactHead(h) {
   return {
     layer: h.layer,
@@ -58,7 +60,7 @@ function compactHead(h) {
     verdicts: Object.fromEntries(
       Object.entries(h.verdicts).map(([name, v]) => [
         name,
-        Object.fromEntries(Object.entries(v).map(([key, x]) => [key, typeof x === 'number' ? round(x) : x])),
+        Object.fromEntries(Object.entries(v).map(([key, x]) => [key, typeof x === 'number' ? roundVerdict(x) : x])),
       ]),
     ),
   };

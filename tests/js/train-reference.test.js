@@ -95,11 +95,16 @@ describe('the reference run', () => {
         h.profileLow.forEach((low, c) => expect(low).toBeLessThanOrEqual(h.profileHigh[c]));
         for (const name of Object.keys(CLAIMS)) {
           const v = h.verdicts[name];
-          const shows = v.low > 0 && v.ratio >= RULE.minRatio && v.effect >= RULE.minEffect;
-          const opposite = v.high < 0 && v.ratio <= 1 / RULE.minRatio && v.effect <= -RULE.minEffect;
-          expect(v.verdict, `seed ${s.seed} layer ${h.layer} head ${h.head} ${name}`).toBe(
-            shows ? 'shows' : opposite ? 'opposite' : 'unclear',
-          );
+          // The file's numbers are rounded (to 4 decimals, or 6): one that rounds onto a threshold
+          // may have been just under it, so there both verdicts are the rule's.
+          const rule = (e) => {
+            const shows = v.low > 0 && v.ratio >= RULE.minRatio && v.effect >= RULE.minEffect - e;
+            const opposite = v.high < 0 && v.ratio <= 1 / RULE.minRatio && v.effect <= -RULE.minEffect + e;
+            return shows ? 'shows' : opposite ? 'opposite' : 'unclear';
+          };
+          const onThreshold = Math.abs(Math.abs(v.effect) - RULE.minEffect) <= 5e-5;
+          const allowed = onThreshold ? [rule(-1e-4), rule(1e-4)] : [rule(0)];
+          expect(allowed, `seed ${s.seed} layer ${h.layer} head ${h.head} ${name}`).toContain(v.verdict);
           expect(v.low).toBeLessThanOrEqual(v.high);
           expect(v.effect).toBeCloseTo(v.claimed - v.baseline, 3);
         }
