@@ -39,7 +39,7 @@ export const PRESETS = Object.freeze({
     layers: 2,
     ffnWidth: 128,
     batchSize: 32,
-    steps: 3000,
+    steps: 2700,
   },
   large: {
     label: 'large: 3000-word vocabulary, d 128, 4 heads, 2 layers',
