@@ -110,7 +110,10 @@ export function drawLines(canvas, { series, xLabel, yLabel, height = 220, yFromZ
     g.moveTo(px(v), top + plotH);
     g.lineTo(px(v), top + plotH + 4);
     g.stroke();
-    g.fillText(withMinus(formatTick(v, xTicks)), px(v), top + plotH + 6);
+    // A label that would run past the canvas's right edge ends at it.
+    const text = withMinus(formatTick(v, xTicks));
+    const overhang = px(v) + g.measureText(text).width / 2 - width;
+    g.fillText(text, overhang > 0 ? px(v) - overhang : px(v), top + plotH + 6);
   }
   g.fillText(xLabel, left + plotW / 2, top + plotH + 22);
   fillTurnedText(g, yLabel, 12, top + plotH / 2);
