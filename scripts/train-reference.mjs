@@ -1,42 +1,49 @@
 // The training section's reference run (docs/training.md, "The reference run"):
 // `npm run train:reference` trains the default run (masked words, small) on the shipped corpus
-// (dist/training-corpus.bin) for each of REFERENCE.seeds, in Node on the WebAssembly module with
-// the plain SIMD128 kernels (the same numbers on every engine and Node version), each seed with
-// the section's learning-rate schedule stretched to REFERENCE.steps (3 × the live run's budget).
-// Converged: the held-out loss fell by at most REFERENCE.converged (1 %) over the run's last third
-// (the held-out reading at two thirds of the steps against the last one; readings every 100 steps). It then reads
-// what the heads learned and writes web/train/reference-run.js (the readings the section opens
-// on; budget 64 KiB). Deterministic: the same file from a fresh clone. About 2.5 min of CPU per
-// seed here; never part of npm test.
+// (dist/training-corpus.bin) for each of REFERENCE_RECIPE.seeds, in Node on the WebAssembly
+// module with the plain SIMD128 kernels (the same numbers on every engine and Node version), each
+// seed with the section's learning-rate schedule stretched to REFERENCE_RECIPE.steps (10000).
+// Converged (lastThirdFall(), web/train/reference.js): the held-out loss fell by at most 1 % over
+// the run's last third (the held-out reading nearest two thirds of the steps against the last one;
+// readings every 100 steps). It then reads what the heads learned and writes
+// web/train/reference-run.js (the readings the section opens on; budget 64 KiB). Deterministic:
+// the same file from a fresh clone. About 7 minutes of CPU per seed on a quiet machine here;
+// never part of npm test.
 // Options: --seeds 1,2,3  --jobs N (seeds trained at once, worker threads; default: the cores)
-// --steps N (instead of REFERENCE.steps: a quick look, not the reference)
-// --corpus FILE (instead of dist/training-corpus.bin) --out FILE (instead of web/train/reference-run.js):
+// --steps N (instead of REFERENCE_RECIPE.steps: a quick look, not the reference)
+// --corpus FILE (instead of dist/training-corpus.bin)  --out FILE (instead of web/train/reference-run.js):
 // the same run on another corpus; --word-order adds each head's side intervals and adposition
 // verdicts (word-order-readings.js) for the comparison of languages (npm run train:languages).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve as resolvePath } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// Each seed's result is kept in build/reference-seeds/ (named by corpus file, seed and steps, with
+// the recipe it was trained with): run again, it is read back, not trained again, so several
+// processes may train one seed each (--seeds 2) and a last run with all seeds writes the file.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
 import { createRelPos } from '../web/api/index.js';
 import { decodeCorpus } from '../web/train/corpus-format.js';
-import { DEFAULT_RUN, PRESETS, SCHEDULE, ADAM, TrainSession } from '../web/train/train-session.js';
+import { DEFAULT_RUN, SCHEDULE, TrainSession } from '../web/train/train-session.js';
+import { REFERENCE_RECIPE, lastThirdFall } from '../web/train/reference.js';
 import { claimsAcrossRuns } from '../web/train/pos-verdicts.js';
 import { CRITERION } from '../web/train/run-end.js';
 import { wordOrderReadings } from '../web/train/word-order-readings.js';
 
-const REFERENCE = Object.freeze({ seeds: [1, 2, 3], steps: 3 * PRESETS[DEFAULT_RUN.preset].steps, converged: 0.01 });
 const SIZE_BUDGET = 64 * 1024;
 const CORPUS = new URL('../dist/training-corpus.bin', import.meta.url);
 const OUT = new URL('../web/train/reference-run.js', import.meta.url);
-/** Held-out readings of the loss curve kept, every this many steps. */
-const CURVE_EVERY = 100;
+/** Each seed's result, kept so that writing the file again (another criterion, another format) needs no retraining. */
+const SEED_CACHE = new URL('../build/reference-seeds/', import.meta.url);
+/** Progress lines every this many steps. */
+const PROGRESS_EVERY = 1000;
 
 const round = (v) => (Number.isFinite(v) ? Number(v.toFixed(4)) : null);
 const rounded = (array) => Array.from(array, round);
+/** A verdict's numbers to 6 decimals: rounded to 4, an effect just under the rule's 0.03 would read as 0.03. */
+const roundVerdict = (v) => (Number.isFinite(v) ? Number(v.toFixed(6)) : null);
 
-/** What the section draws of one head, with its numbers rounded to 4 decimals. */
+/** What the section draws of one head, with its numbers rounded to 4 decimals (its verdicts' to 6). */
 function compactHead(h) {
   return {
     layer: h.layer,
@@ -57,38 +64,41 @@ function compactHead(h) {
   };
 }
 
-/** Verdicts with their numbers rounded to 4 decimals. */
+/** Verdicts with their numbers rounded to 6 decimals (roundVerdict). */
 function compactVerdicts(verdicts) {
   return Object.fromEntries(
     Object.entries(verdicts).map(([name, v]) => [
       name,
-      Object.fromEntries(Object.entries(v).map(([key, x]) => [key, typeof x === 'number' ? round(x) : x])),
+      Object.fromEntries(Object.entries(v).map(([key, x]) => [key, typeof x === 'number' ? roundVerdict(x) : x])),
     ]),
   );
 }
 
-/** One seed of the default run trained for REFERENCE.steps: its held-out curve, whether it converged, its readings. */
-async function referenceSeed(seed, budget, corpusFile, wordOrder) {
-  const corpus = decodeCorpus(gunzipSync(readFileSync(corpusFile)));
+/** A seed's result with its convergence: the held-out loss's fall over the run's last third (the reading at two thirds of the steps against the last one). */
+function withConvergence(result) {
+  const change = lastThirdFall(result.curve, result.steps);
+  return { ...result, converged: change <= REFERENCE_RECIPE.lastThirdFall, change: round(change) };
+}
+
+/** One seed of the default run trained for REFERENCE_RECIPE.steps: its held-out curve, whether it converged, its readings. */
+async function referenceSeed(seed, budget, corpusPath, wordOrder) {
+  const corpus = decodeCorpus(gunzipSync(readFileSync(corpusPath)));
   const rp = await createRelPos({ kernels: 'plain' });
-  const session = new TrainSession(rp, corpus, { ...DEFAULT_RUN, seed, budget });
+  const session = new TrainSession(rp, corpus, { ...DEFAULT_RUN, seed, budget, peak: REFERENCE_RECIPE.peak });
   const curve = [];
   while (session.steps < budget) {
     session.step();
-    if (session.steps % CURVE_EVERY === 0) curve.push({ step: session.steps, heldOut: session.heldOut().loss });
+    if (session.steps % REFERENCE_RECIPE.curveEvery === 0)
+      curve.push({ step: session.steps, heldOut: session.heldOut().loss });
+    if (session.steps % PROGRESS_EVERY === 0) parentPort.postMessage({ progress: curve.at(-1) });
   }
-  const heldOut = curve.at(-1).heldOut;
-  const before = curve.find((p) => p.step === Math.round((2 * budget) / 3 / CURVE_EVERY) * CURVE_EVERY).heldOut;
-  const change = (before - heldOut) / heldOut;
   const analysis = session.analyse();
   const sides = wordOrder ? wordOrderReadings(session) : null;
   session.dispose();
   return {
     seed,
     steps: budget,
-    converged: change <= REFERENCE.converged,
-    change: round(change),
-    heldOut: round(heldOut),
+    heldOut: round(curve.at(-1).heldOut),
     curve: curve.map((p) => ({ step: p.step, heldOut: round(p.heldOut) })),
     heads: analysis.heads.map((h, index) =>
       sides
@@ -105,28 +115,61 @@ async function referenceSeed(seed, budget, corpusFile, wordOrder) {
 async function main() {
   const args = process.argv.slice(2);
   const option = (name, fallback) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback);
-  const seeds = option('seeds', REFERENCE.seeds.join(',')).split(',').map(Number);
-  const steps = Number(option('steps', REFERENCE.steps));
+  const seeds = option('seeds', REFERENCE_RECIPE.seeds.join(',')).split(',').map(Number);
+  const steps = Number(option('steps', REFERENCE_RECIPE.steps));
   const jobs = Math.max(1, Math.min(seeds.length, Number(option('jobs', availableParallelism()))));
-  const corpusFile = option('corpus', null) ? resolvePath(option('corpus')) : fileURLToPath(CORPUS);
-  const out = option('out', null) ? resolvePath(option('out')) : fileURLToPath(OUT);
-  const corpus = decodeCorpus(gunzipSync(readFileSync(corpusFile)));
+  const corpusPath = new URL(option('corpus', CORPUS.pathname), `file://${process.cwd()}/`);
+  const out = new URL(option('out', OUT.pathname), `file://${process.cwd()}/`);
+  if (!Number.isInteger(steps) || steps < 3 * REFERENCE_RECIPE.curveEvery)
+    throw new RangeError(
+      `--steps must be an integer of at least ${3 * REFERENCE_RECIPE.curveEvery}, not ${option('steps')}`,
+    );
+  if (!existsSync(corpusPath)) throw new Error(`--corpus ${corpusPath.pathname}: no such file`);
+  const corpus = decodeCorpus(gunzipSync(readFileSync(corpusPath)));
+  const wordOrder = args.includes('--word-order');
+  // What a kept result was trained with: one kept without the word-order readings is not reused for --word-order.
+  const recipe = {
+    task: DEFAULT_RUN.task,
+    preset: DEFAULT_RUN.preset,
+    peak: REFERENCE_RECIPE.peak,
+    schedule: SCHEDULE,
+    ...(wordOrder ? { wordOrder } : {}),
+  };
+  const cached = (seed) => new URL(`${basename(corpusPath.pathname)}-seed${seed}-${steps}.json`, SEED_CACHE);
   const started = Date.now();
   const results = new Array(seeds.length);
+  const report = (result, how) =>
+    console.log(
+      `seed ${result.seed}: ${result.steps} steps, held-out ${result.heldOut}; ${result.converged ? 'converged' : 'NOT converged'} (fell ${(100 * result.change).toFixed(2)} % over the last third) ${how}`,
+    );
+  const toTrain = [];
+  seeds.forEach((seed, index) => {
+    const file = cached(seed);
+    const saved = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+    if (saved && JSON.stringify(saved.recipe) === JSON.stringify(recipe)) {
+      results[index] = withConvergence(saved.result);
+      report(results[index], `(kept from ${file.pathname})`);
+    } else toTrain.push(index);
+  });
   let next = 0;
   const runOne = () =>
     new Promise((resolve, reject) => {
-      const index = next;
+      const index = toTrain[next];
       next += 1;
-      if (index >= seeds.length) return resolve();
+      if (index === undefined) return resolve();
       const worker = new Worker(new URL(import.meta.url), {
-        workerData: { seed: seeds[index], steps, corpusFile, wordOrder: args.includes('--word-order') },
+        workerData: { seed: seeds[index], steps, corpusPath: corpusPath.href, wordOrder },
       });
-      worker.once('message', (result) => {
-        results[index] = result;
-        console.log(
-          `seed ${result.seed}: ${result.steps} steps, held-out ${result.heldOut}; ${result.converged ? 'converged' : 'NOT converged'} (fell ${(100 * result.change).toFixed(2)} % over the last third) after ${((Date.now() - started) / 1000).toFixed(0)} s`,
-        );
+      worker.on('message', (message) => {
+        if (message.progress) {
+          const { step, heldOut } = message.progress;
+          console.log(`seed ${seeds[index]}: step ${step}, held-out ${heldOut.toFixed(4)}`);
+          return;
+        }
+        mkdirSync(SEED_CACHE, { recursive: true });
+        writeFileSync(cached(message.seed), JSON.stringify({ recipe, result: message }));
+        results[index] = withConvergence(message);
+        report(results[index], `after ${((Date.now() - started) / 1000).toFixed(0)} s`);
         resolve(runOne());
       });
       worker.once('error', reject);
@@ -139,10 +182,9 @@ async function main() {
     preset: DEFAULT_RUN.preset,
     corpus: { source: corpus.header.source, train: corpus.train.length, heldOut: corpus.heldOut.length },
     kernels: 'plain',
-    peakLearningRate: ADAM.learningRate,
+    peakLearningRate: REFERENCE_RECIPE.peak,
     schedule: { ...SCHEDULE },
-    liveBudget: PRESETS[DEFAULT_RUN.preset].steps,
-    convergence: { steps, lastThirdFall: REFERENCE.converged },
+    convergence: { steps, lastThirdFall: REFERENCE_RECIPE.lastThirdFall },
     criterion: { within: CRITERION.within },
     heldOut: round(heldOut),
     seeds: results,
@@ -151,11 +193,11 @@ async function main() {
 // reference run, the readings it opens on (docs/training.md). Do not edit by hand.
 export const REFERENCE_RUN = ${JSON.stringify(reference)};
 `;
-  if (text.length > SIZE_BUDGET) throw new Error(`${out} would be ${text.length} bytes, over its ${SIZE_BUDGET}`);
-  mkdirSync(dirname(out), { recursive: true });
+  if (text.length > SIZE_BUDGET)
+    throw new Error(`reference-run.js would be ${text.length} bytes, over its ${SIZE_BUDGET}`);
   writeFileSync(out, text);
   console.log(
-    `${out}: ${(text.length / 1024).toFixed(1)} KiB; mean final held-out loss ${heldOut.toFixed(4)}; ${Object.values(
+    `${out.pathname}: ${(text.length / 1024).toFixed(1)} KiB; mean final held-out loss ${heldOut.toFixed(4)}; ${Object.values(
       claimsAcrossRuns(results),
     )
       .map((c) => `${c.short}: holds in ${c.holds} of ${c.of} seeds`)
@@ -166,5 +208,5 @@ export const REFERENCE_RUN = ${JSON.stringify(reference)};
 if (isMainThread) await main();
 else
   parentPort.postMessage(
-    await referenceSeed(workerData.seed, workerData.steps, workerData.corpusFile, workerData.wordOrder),
+    await referenceSeed(workerData.seed, workerData.steps, new URL(workerData.corpusPath), workerData.wordOrder),
   );

@@ -2,10 +2,37 @@
 // scripts/train-reference.mjs; docs/training.md): whether it applies to a run, its readings as an
 // analysis the figures draw, and what it says across seeds. Pure.
 import { REFERENCE_RUN } from './reference-run.js';
-import { MAX_DISTANCE } from './train-session.js';
+import { MAX_DISTANCE, learningRateAt } from './train-session.js';
 import { claimsAcrossRuns } from './pos-verdicts.js';
 
 export { REFERENCE_RUN };
+
+/**
+ * How the reference is trained (scripts/train-reference.mjs): seeds, steps per seed (the
+ * schedule, SCHEDULE, stretched to them), its peak learning rate, the held-out curve read every
+ * `curveEvery` steps, and the convergence criterion: the held-out loss fell by at most
+ * `lastThirdFall` over the last third.
+ */
+export const REFERENCE_RECIPE = Object.freeze({
+  seeds: Object.freeze([1, 2, 3]),
+  steps: 10000,
+  peak: 0.002,
+  curveEvery: 100,
+  lastThirdFall: 0.01,
+});
+
+/**
+ * A seed's fall over the last third of its run: (loss at the reading nearest two thirds of the
+ * steps − final loss) / final loss, from its held-out curve [{ step, heldOut }].
+ */
+export function lastThirdFall(curve, steps, every = REFERENCE_RECIPE.curveEvery) {
+  const twoThirds = Math.round((2 * steps) / 3 / every) * every;
+  const before = curve.find((p) => p.step === twoThirds);
+  const last = curve.at(-1);
+  if (!before || last.step !== steps)
+    throw new RangeError(`lastThirdFall: the curve has no reading at step ${twoThirds} or ${steps}`);
+  return (before.heldOut - last.heldOut) / last.heldOut;
+}
 
 /**
  * The reference for a run of `task` and `preset` on a corpus described as { source, train,
@@ -37,6 +64,9 @@ export function acrossSeedsText(reference) {
  * most convergence.lastThirdFall over the last third of its steps), in words with the numbers.
  */
 export function convergenceText(reference) {
+  const { steps } = reference.convergence;
+  const twoThirds = Math.round((2 * steps) / 3 / REFERENCE_RECIPE.curveEvery) * REFERENCE_RECIPE.curveEvery;
+  const rates = `the learning rate falling from ${Math.round(100 * learningRateAt(twoThirds, steps, { peak: 1 }))} % to ${Math.round(100 * learningRateAt(steps, steps, { peak: 1 }))} % of its peak`;
   const falls = reference.seeds.map((s) => s.change);
   const percent = (v) => `${(100 * v).toFixed(1)} %`;
   const range =
@@ -46,6 +76,6 @@ export function convergenceText(reference) {
   const limit = percent(reference.convergence.lastThirdFall);
   const converged = reference.seeds.filter((s) => s.converged).length;
   return converged === reference.seeds.length
-    ? `over the last third of its steps the loss fell by ${range}, within the convergence criterion of ${limit}: converged`
-    : `over the last third of its steps the loss still fell by ${range}, more than the convergence criterion’s ${limit} in ${reference.seeds.length - converged} of ${reference.seeds.length} seeds: not converged`;
+    ? `over the last third of its steps (${rates}) the loss fell by ${range}, within the convergence criterion of ${limit}: converged`
+    : `over the last third of its steps (${rates}) the loss still fell by ${range}, more than the convergence criterion’s ${limit} in ${reference.seeds.length - converged} of ${reference.seeds.length} seeds: not converged`;
 }

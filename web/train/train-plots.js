@@ -11,6 +11,9 @@ import { legendRows } from '../render/legend-rows.js';
 export const SERIES_COLOURS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000', '#f0e442'];
 
 const MARGIN = { top: 10, right: 12, bottom: 40, left: 52 };
+/** Room at the left for the turned y label (12 px text centred 12 px from the edge), and between a y tick label and the axis. */
+const Y_LABEL_ROOM = 22;
+const TICK_GAP = 6;
 
 function themed(canvas) {
   const style = getComputedStyle(canvas);
@@ -61,7 +64,6 @@ export function drawLines(canvas, { series, xLabel, yLabel, height = 220, yFromZ
   }
   g.setLineDash([]);
   const top = ly + 10;
-  const plotW = width - MARGIN.left - MARGIN.right;
   const plotH = height - top - MARGIN.bottom;
   const xs = shown.flatMap((s) => s.x);
   const ys = shown.flatMap((s) => [...s.y, ...(s.low ?? []), ...(s.high ?? [])]).filter(Number.isFinite);
@@ -78,21 +80,28 @@ export function drawLines(canvas, { series, xLabel, yLabel, height = 220, yFromZ
   const pad = (yMax - yMin) * 0.06;
   yMax += pad;
   if (!yFromZero || yMin < 0) yMin -= pad;
-  const px = (v) => MARGIN.left + ((v - xMin) / (xMax - xMin)) * plotW;
+  const yTicks = niceTicks(yMin, yMax, 4);
+  const yTickTexts = yTicks.map((v) => withMinus(formatTick(v, yTicks)));
+  // The plot starts right of the widest y tick label (6 px from the axis) and the turned y label.
+  const left = Math.max(
+    MARGIN.left,
+    Y_LABEL_ROOM + TICK_GAP + Math.ceil(Math.max(0, ...yTickTexts.map((s) => g.measureText(s).width))),
+  );
+  const plotW = width - left - MARGIN.right;
+  const px = (v) => left + ((v - xMin) / (xMax - xMin)) * plotW;
   const py = (v) => top + (1 - (v - yMin) / (yMax - yMin)) * plotH;
   g.strokeStyle = t.grid;
   g.lineWidth = 1;
   g.fillStyle = t.fg;
   g.textAlign = 'right';
   g.textBaseline = 'middle';
-  const yTicks = niceTicks(yMin, yMax, 4);
-  for (const v of yTicks) {
+  yTicks.forEach((v, i) => {
     g.beginPath();
-    g.moveTo(MARGIN.left, py(v));
-    g.lineTo(MARGIN.left + plotW, py(v));
+    g.moveTo(left, py(v));
+    g.lineTo(left + plotW, py(v));
     g.stroke();
-    g.fillText(withMinus(formatTick(v, yTicks)), MARGIN.left - 6, py(v));
-  }
+    g.fillText(yTickTexts[i], left - TICK_GAP, py(v));
+  });
   g.textAlign = 'center';
   g.textBaseline = 'top';
   const xTicks = xInteger ? integerTicks(xMin, xMax) : niceTicks(xMin, xMax, 5);
@@ -101,9 +110,12 @@ export function drawLines(canvas, { series, xLabel, yLabel, height = 220, yFromZ
     g.moveTo(px(v), top + plotH);
     g.lineTo(px(v), top + plotH + 4);
     g.stroke();
-    g.fillText(withMinus(formatTick(v, xTicks)), px(v), top + plotH + 6);
+    // A label that would run past the canvas's right edge ends at it.
+    const text = withMinus(formatTick(v, xTicks));
+    const overhang = px(v) + g.measureText(text).width / 2 - width;
+    g.fillText(text, overhang > 0 ? px(v) - overhang : px(v), top + plotH + 6);
   }
-  g.fillText(xLabel, MARGIN.left + plotW / 2, top + plotH + 22);
+  g.fillText(xLabel, left + plotW / 2, top + plotH + 22);
   fillTurnedText(g, yLabel, 12, top + plotH / 2);
   g.save();
   g.globalAlpha = 0.16;

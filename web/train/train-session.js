@@ -39,7 +39,7 @@ export const PRESETS = Object.freeze({
     layers: 2,
     ffnWidth: 128,
     batchSize: 32,
-    steps: 1200,
+    steps: 2700,
   },
   large: {
     label: 'large: 3000-word vocabulary, d 128, 4 heads, 2 layers',
@@ -77,7 +77,7 @@ export function learningRateAt(
   return peak * (floor + ((1 - floor) * (1 + Math.cos(Math.PI * done))) / 2);
 }
 /** While training: the held-out loss (and whether the run has ended) every `loss` steps, what the heads learned every `heads` steps. */
-export const READINGS = Object.freeze({ loss: 25, heads: 200 });
+export const READINGS = Object.freeze({ loss: 25, heads: 300 });
 /** Held-out windows: for the loss, and ANALYSIS_WINDOWS for what the heads learned and the verdicts. */
 export const HELD_OUT_WINDOWS = 64;
 export const ANALYSIS_WINDOWS = 96;
