@@ -20,6 +20,7 @@ import {
 import { seededRandom } from '../../web/api/seeded-random.js';
 import { MASK_RATE, maskedBatch, nextWordBatch } from '../../web/train/batches.js';
 import { CLAIMS, TrainSession, sessionFromExport } from '../../web/train/train-session.js';
+import { wordOrderReadings } from '../../web/train/word-order-readings.js';
 import { crc32, modelFromNpz, modelToNpz, npyBytes, parseNpy, unzipStored } from '../../web/train/model-files.js';
 import nlp from 'compromise';
 import { booksFromImp, parseBrownFile } from '../../scripts/make-corpus.mjs';
@@ -264,6 +265,36 @@ describe('batches', () => {
 });
 
 describe('a training session', () => {
+  test('the word-order readings (the comparison of languages) are the core’s attention: one window’s left and right masses, against a plain reference', () => {
+    const session = new TrainSession(rp, corpus, { preset: 'tiny' });
+    for (let i = 0; i < 3; i += 1) session.step();
+    const [window] = session.analysisWindows;
+    const n = window.tokens.length;
+    const { maxDistance: k } = session.model.config;
+    // One window: every bootstrap resample is that window, so each interval is its exact mass.
+    const readings = wordOrderReadings({
+      ...session,
+      rp: session.rp,
+      model: session.model,
+      corpus: session.corpus,
+      analysisWindows: [window],
+    });
+    session.model.headInputs(window.tokens).forEach((inputs, index) => {
+      const { weights } = referenceWeights(inputs, k);
+      let left = 0;
+      let right = 0;
+      for (let i = 0; i < n; i += 1)
+        for (let j = 0; j < n; j += 1) {
+          if (j < i) left += weights[i * n + j];
+          else if (j > i) right += weights[i * n + j];
+        }
+      const [leftLow, leftHigh, rightLow, rightHigh] = readings[index].sides;
+      for (const got of [leftLow, leftHigh]) expect(got).toBeCloseTo(left / n, 12);
+      for (const got of [rightLow, rightHigh]) expect(got).toBeCloseTo(right / n, 12);
+    });
+    session.dispose();
+  });
+
   test.each(['tiny', 'small'])(
     'the readings are the core’s attention (%s: every layer and head): one window’s, against a plain reference',
     (preset) => {

@@ -375,7 +375,7 @@ export class TrainSession {
  * inputs (model.headInputs): score = (q_i·k_j + q_i·aᴷ[clip(j − i, −k, k) + k]) / √d_k, keys
  * after the query masked when causal, row softmax (docs/maths.md); the biases unmasked.
  */
-function layerAttention(rp, inputs, heads) {
+export function layerAttention(rp, inputs, heads) {
   const out = [];
   for (let first = 0; first < inputs.length; first += heads) {
     const layer = inputs.slice(first, first + heads);

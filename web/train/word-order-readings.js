@@ -6,7 +6,7 @@
 import { seededRandom } from '../api/seeded-random.js';
 import { POS_NAMES } from './corpus-format.js';
 import { RULE, claimTally, headVerdicts, quantileOfSorted } from './pos-verdicts.js';
-import { headWeights } from './train-session.js';
+import { layerAttention } from './train-session.js';
 import { ADPOSITION_CLAIMS } from './adposition-claims.js';
 
 export { ADPOSITION_CLAIMS };
@@ -47,15 +47,12 @@ export function sideIntervals(left, right, queries, rule = RULE) {
  * { sides: sideIntervals(…), adpositions: headVerdicts for ADPOSITION_CLAIMS }.
  */
 export function wordOrderReadings(session) {
-  const { layers, heads: H, maxDistance: k, causal } = session.model.config;
+  const { layers, heads: H, causal } = session.model.config;
   const posNames = session.corpus?.header?.posNames ?? POS_NAMES;
   const acc = Array.from({ length: layers * H }, () => ({ left: [], right: [], queries: [], tallies: [] }));
   for (const window of session.analysisWindows) {
     const n = window.tokens.length;
-    const weights = new Float64Array(n * n);
-    const bias = new Float64Array(n * n);
-    session.model.headInputs(window.tokens).forEach((inputs, index) => {
-      headWeights(inputs, k, weights, bias);
+    layerAttention(session.rp, session.model.headInputs(window.tokens), H).forEach(({ weights }, index) => {
       let left = 0;
       let right = 0;
       for (let i = 0; i < n; i += 1) {
