@@ -273,7 +273,6 @@ describe('a training session', () => {
     const { maxDistance: k } = session.model.config;
     // One window: every bootstrap resample is that window, so each interval is its exact mass.
     const readings = wordOrderReadings({
-      ...session,
       rp: session.rp,
       model: session.model,
       corpus: session.corpus,
