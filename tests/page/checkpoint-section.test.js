@@ -13,7 +13,7 @@ import { gunzipSync } from 'node:zlib';
 import { checkpointCaption } from '../../web/views/checkpoint-view.js';
 import { corpusName, decodeCorpus } from '../../web/train/corpus-format.js';
 import { ARTIFACTS, downloadedBytes } from './browser.js';
-import { usePage } from './page-fixture.js';
+import { canvasDrawn as drawn, usePage } from './page-fixture.js';
 
 const env = usePage();
 let dir;
@@ -28,13 +28,6 @@ const shot = (name) => {
   mkdirSync(ARTIFACTS, { recursive: true });
   return new URL(name, ARTIFACTS).pathname;
 };
-const drawn = (page, selector) =>
-  page.$eval(selector, (canvas) =>
-    canvas
-      .getContext('2d')
-      .getImageData(0, 0, canvas.width, canvas.height)
-      .data.some((v, i) => i % 4 === 3 && v > 0),
-  );
 
 async function expectedCaption() {
   const rp = await createRelPos();

@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ARTIFACTS, launchBrowser } from './browser.js';
-import { SITE } from './page-fixture.js';
+import { SITE, canvasDrawn as drawn } from './page-fixture.js';
 import { serveFolder } from './static-server.js';
 import { LANGUAGE_READINGS } from '../../web/train/language-readings.js';
 import { COMPARISONS, compareLanguages, comparisonStatement } from '../../web/train/language-comparison.js';
@@ -27,14 +27,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
-
-const drawn = (page, selector) =>
-  page.$eval(selector, (canvas) =>
-    canvas
-      .getContext('2d')
-      .getImageData(0, 0, canvas.width, canvas.height)
-      .data.some((v, i) => i % 4 === 3 && v > 0),
-  );
 
 describe('the comparison of languages', () => {
   test(`its chunk: at most ${CHUNK_BUDGET / 1024} KiB gzipped`, () => {

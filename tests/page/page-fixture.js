@@ -150,3 +150,12 @@ export const significant = (value, digits = 3) =>
       ? value.toExponential(digits - 1)
       : String(Number(value.toPrecision(digits)))
   ).replace(/-/g, '−');
+
+/** Whether a canvas has anything drawn on it (a pixel that is not transparent). */
+export const canvasDrawn = (page, selector) =>
+  page.$eval(selector, (canvas) =>
+    canvas
+      .getContext('2d')
+      .getImageData(0, 0, canvas.width, canvas.height)
+      .data.some((v, i) => i % 4 === 3 && v > 0),
+  );

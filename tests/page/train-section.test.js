@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchBrowser, openPage, screenshot } from './browser.js';
-import { SITE, canvasHash } from './page-fixture.js';
+import { SITE, canvasDrawn as drawn, canvasHash } from './page-fixture.js';
 import { serveFolder } from './static-server.js';
 import { REFERENCE_RUN, acrossSeedsText, referenceAnalysis } from '../../web/train/reference.js';
 import { clearestHead, summariseRun } from '../../web/train/pos-verdicts.js';
@@ -37,13 +37,6 @@ const LAZY =
   /assets\/(train-section|train-plots|start-train-worker|corpus-url|train-worker|training-corpus|relpos-core(?!-lite))-/;
 const steps = (page) => page.$eval('.relpos-train', (lab) => Number(lab.dataset.steps));
 /** A canvas has been drawn on: some pixel is not transparent. */
-const drawn = (page, selector) =>
-  page.$eval(selector, (canvas) =>
-    canvas
-      .getContext('2d')
-      .getImageData(0, 0, canvas.width, canvas.height)
-      .data.some((v, i) => i % 4 === 3 && v > 0),
-  );
 const readings = (page) =>
   page.evaluate(() => ({
     asymmetry: document.querySelector('#train-asymmetry-table').textContent,
