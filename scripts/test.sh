@@ -7,22 +7,40 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+# Each stage's wall time, printed as a table at the end (docs/testing.md quotes it).
+stage_times=()
+stage_started=$SECONDS
+stage_done() { stage_times+=("$(printf '%-44s %5d s' "$1" $((SECONDS - stage_started)))"); stage_started=$SECONDS; }
+print_stage_times() {
+  echo "test: time per stage"
+  printf '  %s\n' "${stage_times[@]}"
+  echo "  total                                        $SECONDS s"
+}
+
 RELPOS_STRICT=ON bash scripts/build.sh test
+stage_done "setup and build (scripts/build.sh test)"
 
 echo "test: the core's suite compiled to WASM SIMD, run by Node (ctest)"
 ctest --test-dir build/wasm --output-on-failure
+stage_done "the core's suite in WASM (ctest)"
 
 echo "test: no allocation in a training step, native and unsanitized (GoogleTest)"
 build/native/relpos_allocation_tests --gtest_brief=1
+stage_done "the allocation test (native)"
 
 echo "test: the core's suite natively under the sanitizers, and the fuzzers (scripts/sanitize.sh)"
 bash scripts/sanitize.sh
+stage_done "sanitizers and fuzzers (scripts/sanitize.sh)"
 
 echo "test: TypeScript declarations (tsc)"
 npx tsc -p tests/types
+stage_done "TypeScript declarations (tsc)"
 
 echo "test: JS API and page (vitest)"
 npx vitest run
+stage_done "JS API, page and package (vitest)"
 
 echo "test: style (scripts/lint.sh: ESLint, Prettier, clang-format, clang-tidy)"
 bash scripts/lint.sh
+stage_done "style (scripts/lint.sh)"
+print_stage_times

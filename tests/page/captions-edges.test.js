@@ -5,7 +5,7 @@
 // equation is typeset once.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
-import { layoutOf, pixelAt, usePage } from './page-fixture.js';
+import { layoutOf, pixelsAt, usePage } from './page-fixture.js';
 
 const env = usePage();
 let rp;
@@ -17,19 +17,31 @@ const VIEW = { viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 };
 const N = 12;
 const K = 2;
 
-/** The pixel on the vertical line x = column `x` (cell units), a fifth of the way down row i. */
-async function onColumnLine(page, panel, x, i) {
+/**
+ * Checks a panel's lines against its cells, all its pixels read in one round trip: each check is
+ * [message, a point on a line, a point in a cell, whether the two must be equal]. Points are
+ * ['cell', i, j] (a fifth of the way into cell (i, j)), ['column', x, i] (on the vertical line
+ * x = column x, in row i), ['row', y, j] (on the horizontal line y = row y, in column j),
+ * ['right', i] (row i's last pixel on the matrix's right border) and ['bottom', j].
+ */
+async function checkLines(page, panel, checks) {
   const l = await layoutOf(page, panel);
-  return pixelAt(page, `#figure-${panel} canvas`, l.x0 + x * l.cell, l.y0 + (i + 0.2) * l.cell);
-}
-/** The pixel on the horizontal line y = row `y` (cell units), a fifth of the way into column j. */
-async function onRowLine(page, panel, y, j) {
-  const l = await layoutOf(page, panel);
-  return pixelAt(page, `#figure-${panel} canvas`, l.x0 + (j + 0.2) * l.cell, l.y0 + y * l.cell);
-}
-async function cellColour(page, panel, i, j) {
-  const l = await layoutOf(page, panel);
-  return pixelAt(page, `#figure-${panel} canvas`, l.x0 + (j + 0.2) * l.cell, l.y0 + (i + 0.2) * l.cell);
+  const at = (t) => t + 0.2;
+  const point = ([kind, a, b]) =>
+    ({
+      cell: () => [l.x0 + at(b) * l.cell, l.y0 + at(a) * l.cell],
+      column: () => [l.x0 + a * l.cell, l.y0 + at(b) * l.cell],
+      row: () => [l.x0 + at(b) * l.cell, l.y0 + a * l.cell],
+      right: () => [l.x0 + N * l.cell - 1, l.y0 + at(a) * l.cell],
+      bottom: () => [l.x0 + at(a) * l.cell, l.y0 + N * l.cell - 1],
+    })[kind]();
+  const points = checks.flatMap(([, line, cell]) => [point(line), point(cell)]);
+  const pixels = await pixelsAt(page, `#figure-${panel} canvas`, points);
+  checks.forEach(([message, , , equal], c) => {
+    if (equal) expect(pixels[2 * c], message).toEqual(pixels[2 * c + 1]);
+    else expect(pixels[2 * c], message).not.toEqual(pixels[2 * c + 1]);
+  });
+  expect(checks.length).toBeGreaterThan(0);
 }
 
 describe('band edges', () => {
@@ -46,29 +58,29 @@ describe('band edges', () => {
   test('the dashed edges run between offsets k − 1 and k, not k and k + 1, and never on the border', async () => {
     const { page, context, problems } = await env.open(`?n=${N}&k=${K}`, VIEW);
     for (const panel of ['positionBiases', 'offsets']) {
+      const checks = [];
       for (let i = 0; i + K <= N - 1; i += 1) {
-        const cell = await cellColour(page, panel, i, i + K);
         // On the edge: the line (its white halo or its dash), not the cell's colour.
-        expect(await onColumnLine(page, panel, i + K, i), `${panel} upper edge, row ${i}`).not.toEqual(cell);
+        checks.push([`${panel} upper edge, row ${i}`, ['column', i + K, i], ['cell', i, i + K], false]);
         // Where the edge used to be (between offsets k and k + 1): the run's colour, no line.
         if (i + K + 1 <= N - 1)
-          expect(await onColumnLine(page, panel, i + K + 1, i), `${panel} row ${i}, offsets k | k + 1`).toEqual(cell);
+          checks.push([`${panel} row ${i}, offsets k | k + 1`, ['column', i + K + 1, i], ['cell', i, i + K], true]);
         // The mirror: between offsets −k + 1 and −k, as a horizontal line above cell (i + k, i).
-        const below = await cellColour(page, panel, i + K, i);
-        expect(await onRowLine(page, panel, i + K, i), `${panel} lower edge, column ${i}`).not.toEqual(below);
+        checks.push([`${panel} lower edge, column ${i}`, ['row', i + K, i], ['cell', i + K, i], false]);
         if (i + K + 1 <= N - 1)
-          expect(await onRowLine(page, panel, i + K + 1, i), `${panel} column ${i}, offsets −k | −k − 1`).toEqual(
-            await cellColour(page, panel, i + K + 1, i),
-          );
+          checks.push([
+            `${panel} column ${i}, offsets −k | −k − 1`,
+            ['row', i + K + 1, i],
+            ['cell', i + K + 1, i],
+            true,
+          ]);
       }
       // No dashes on the matrix border: the last column's right edge and the last row's bottom.
-      const l = await layoutOf(page, panel);
       for (let i = 0; i < N; i += 1) {
-        const right = await pixelAt(page, `#figure-${panel} canvas`, l.x0 + N * l.cell - 1, l.y0 + (i + 0.2) * l.cell);
-        expect(right, `${panel} right border, row ${i}`).toEqual(await cellColour(page, panel, i, N - 1));
-        const bottom = await pixelAt(page, `#figure-${panel} canvas`, l.x0 + (i + 0.2) * l.cell, l.y0 + N * l.cell - 1);
-        expect(bottom, `${panel} bottom border, column ${i}`).toEqual(await cellColour(page, panel, N - 1, i));
+        checks.push([`${panel} right border, row ${i}`, ['right', i], ['cell', i, N - 1], true]);
+        checks.push([`${panel} bottom border, column ${i}`, ['bottom', i], ['cell', N - 1, i], true]);
       }
+      await checkLines(page, panel, checks);
     }
     expect(problems).toEqual([]);
     await context.close();
@@ -77,14 +89,12 @@ describe('band edges', () => {
   test('causal: only the lower edge, and a note that a decoder never uses offsets 1…k', async () => {
     const { page, context } = await env.open(`?n=${N}&k=${K}&causal=1`, VIEW);
     for (const panel of ['positionBiases', 'offsets']) {
+      const checks = [];
       for (let i = 0; i + K <= N - 1; i += 1) {
-        expect(await onColumnLine(page, panel, i + K, i), `${panel} no upper edge, row ${i}`).toEqual(
-          await cellColour(page, panel, i, i + K),
-        );
-        expect(await onRowLine(page, panel, i + K, i), `${panel} lower edge, column ${i}`).not.toEqual(
-          await cellColour(page, panel, i + K, i),
-        );
+        checks.push([`${panel} no upper edge, row ${i}`, ['column', i + K, i], ['cell', i, i + K], true]);
+        checks.push([`${panel} lower edge, column ${i}`, ['row', i + K, i], ['cell', i + K, i], false]);
       }
+      await checkLines(page, panel, checks);
       expect(await page.getAttribute(`#figure-${panel} canvas`, 'aria-label')).toContain(
         'A decoder never uses offsets 1…k: only the lower edge is drawn.',
       );
@@ -110,14 +120,13 @@ describe('band edges', () => {
       ['?n=8&k=7', 7],
     ]) {
       const { page, context } = await env.open(query, VIEW);
+      const checks = [];
       for (let i = 0; i < 8; i += 1) {
         for (const x of [k, k + 1].filter((v) => v >= 1 && v <= 7)) {
-          if (i + x > 7) continue;
-          expect(await onColumnLine(page, 'offsets', i + x, i), `${query} row ${i}`).toEqual(
-            await cellColour(page, 'offsets', i, i + x),
-          );
+          if (i + x <= 7) checks.push([`${query} row ${i}`, ['column', i + x, i], ['cell', i, i + x], true]);
         }
       }
+      await checkLines(page, 'offsets', checks);
       // No dashed line drawn, none named in the captions.
       for (const id of ['positionBiases', 'offsets'])
         expect(await page.textContent(`#figure-${id} .relpos-caption`), `${query} ${id}`).not.toMatch(/dashed/);

@@ -75,21 +75,24 @@ export async function allHashes(page) {
   return Object.fromEntries(await Promise.all(ids.map(async (id) => [id, await canvasHash(page, id)])));
 }
 
-/** [r, g, b] of a canvas's pixel at CSS coordinates (x, y). */
-export function pixelAt(page, selector, x, y) {
+/** [r, g, b] of a canvas's pixels at CSS points [[x, y], …], read in one round trip to the page. */
+export function pixelsAt(page, selector, points) {
   return page.$eval(
     selector,
-    (canvas, [cx, cy]) => {
+    (canvas, list) => {
       const ratio = canvas.width / canvas.getBoundingClientRect().width;
-      return Array.from(
-        canvas
-          .getContext('2d')
-          .getImageData(Math.floor(cx * ratio), Math.floor(cy * ratio), 1, 1)
-          .data.slice(0, 3),
+      const context = canvas.getContext('2d');
+      return list.map(([cx, cy]) =>
+        Array.from(context.getImageData(Math.floor(cx * ratio), Math.floor(cy * ratio), 1, 1).data.slice(0, 3)),
       );
     },
-    [x, y],
+    points,
   );
+}
+
+/** [r, g, b] of a canvas's pixel at CSS coordinates (x, y). */
+export async function pixelAt(page, selector, x, y) {
+  return (await pixelsAt(page, selector, [[x, y]]))[0];
 }
 
 /** The heatmap's layout (CSS px) as the page drew it. */
