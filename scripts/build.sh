@@ -28,7 +28,13 @@ source scripts/setup.sh
 # Debian's emcc needs Node to find acorn & co. under /usr/share/nodejs (docs/architecture.md, toolchain notes).
 export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 jobs=$(nproc)
-strict=${RELPOS_STRICT:-OFF}
+# Warnings as errors: as asked (RELPOS_STRICT), else as the build folder was last configured (so
+# `npm start` after `npm test` does not recompile the core with other flags), else off.
+strict_of() { sed -n 's/^RELPOS_STRICT:BOOL=//p' "$1/CMakeCache.txt" 2>/dev/null || true; }
+native_strict=${RELPOS_STRICT:-$(strict_of build/native)}
+native_strict=${native_strict:-OFF}
+wasm_strict=${RELPOS_STRICT:-$(strict_of build/wasm)}
+wasm_strict=${wasm_strict:-OFF}
 
 mode=${1:-}
 case "$mode" in
@@ -37,7 +43,7 @@ case "$mode" in
 esac
 if [ -n "$mode" ]; then
   echo "build: native core (build/native)"
-  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DRELPOS_STRICT="$strict" >/dev/null
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DRELPOS_STRICT="$native_strict" >/dev/null
   case "$mode" in
     # npm test runs the suite natively under the sanitizers (scripts/sanitize.sh) and compiled
     # to WASM: natively unsanitized it needs only the allocation counter.
@@ -51,9 +57,9 @@ echo "build: WebAssembly module (dist/relpos-core.mjs)"
 if [ ! -f build/wasm/CMakeCache.txt ]; then
   emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release \
     -DEigen3_DIR=/usr/share/eigen3/cmake -DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node \
-    -DRELPOS_STRICT="$strict" >/dev/null
+    -DRELPOS_STRICT="$wasm_strict" >/dev/null
 else
-  cmake -S . -B build/wasm -DRELPOS_STRICT="$strict" >/dev/null
+  cmake -S . -B build/wasm -DRELPOS_STRICT="$wasm_strict" >/dev/null
 fi
 targets=(--target relpos_wasm --target relpos_wasm_lite)
 [ "$mode" = test ] || [ "$mode" = all ] && targets+=(--target relpos_tests_wasm)
