@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# clang-tidy (.clang-tidy) over the core's sources, one file per core at a time; any finding fails
+# the run. Part of scripts/lint.sh; npm test (scripts/test.sh) runs it beside Vitest.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/setup.sh
+
+echo "lint: clang-tidy (the core)"
+if [ ! -f build/native/compile_commands.json ]; then
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+# One compile command per file: the library's (the benchmark's copies of the core add
+# -march flags and a GCC-only warning option that clang does not know).
+mkdir -p build/lint
+node -e "
+  const fs = require('node:fs');
+  const seen = new Set();
+  const all = JSON.parse(fs.readFileSync('build/native/compile_commands.json', 'utf8'));
+  fs.writeFileSync('build/lint/compile_commands.json', JSON.stringify(all.filter((e) => !seen.has(e.file) && seen.add(e.file))));
+"
+if ! find cpp/src -name '*.cpp' | sort |
+  xargs -P "$(nproc)" -n 1 clang-tidy -p build/lint --quiet >build/lint/clang-tidy.log 2>&1; then
+  grep -vE '^[0-9]+ warnings? (and [0-9]+ errors? )?generated' build/lint/clang-tidy.log >&2
+  echo "lint: clang-tidy found problems (above)" >&2
+  exit 1
+fi
+echo "lint: clang-tidy clean"
