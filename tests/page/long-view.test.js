@@ -104,7 +104,12 @@ describe('the long-sequence view, in offset space', () => {
         (c) => Math.abs(c) <= reach,
       );
       const got = await page.evaluate(
-        ([panels, is, cs]) => panels.map((p) => is.map((i) => cs.map((c) => window.relposPage.offsetCell(p, i, c)))),
+        ([panels, is, cs]) =>
+          Promise.all(
+            panels.map((p) =>
+              Promise.all(is.map((i) => Promise.all(cs.map((c) => window.relposPage.offsetCell(p, i, c))))),
+            ),
+          ),
         [PANELS, rows, offsets],
       );
       PANELS.forEach((panel, p) =>
