@@ -16,7 +16,7 @@
 //                    dist/relpos-slim.js: relpos-wasm/slim, which loads relpos-core.wasm from
 //                    options.wasmUrl, options.wasmBinary or options.wasmModule.
 // Every bundle's own code uses the module without the training engine (dist/relpos-core-lite*),
-// inlined once: its view and pool workers are posted that module compiled and carry no binary
+// inlined once: its pool workers are posted that module compiled and carry no binary
 // (web/api/worker-tasks.js); only the training worker takes the full one, as a file inlined once
 // (a data: URL it compiles).
 import { fileURLToPath } from 'node:url';
@@ -24,10 +24,10 @@ import { defineConfig } from 'vite';
 import { liteCore } from './vite.config.js';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
-const INLINE_WORKER = here('./web/workers/start-view-worker-inline.js');
-// The single-file bundles' pool workers (elements above n = 64) and training worker start from Blob URLs.
+// The single-file bundles' pool workers (the page's views, the elements above
+// MAIN_THREAD_POSITIONS) and training worker start from Blob URLs.
 const INLINE_WORKERS = [
-  { find: /^.*\/start-pool-worker\.js$/, replacement: here('./web/workers/start-pool-worker-inline.js') },
+  { find: /^.*\/start-view-worker\.js$/, replacement: here('./web/workers/start-view-worker-inline.js') },
   { find: /^.*\/start-train-worker\.js$/, replacement: here('./web/train/start-train-worker-inline.js') },
 ];
 
@@ -102,10 +102,7 @@ export default defineConfig(({ mode }) => ({
     ...(mode === 'single' || mode === 'train-iife' ? [inlinePageUrl()] : []),
   ],
   resolve: {
-    alias:
-      mode === 'single'
-        ? [{ find: /^.*\/start-view-worker\.js$/, replacement: INLINE_WORKER }, ...INLINE_WORKERS]
-        : INLINE_WORKERS,
+    alias: INLINE_WORKERS,
   },
   worker: { format: 'iife', plugins: () => [liteCore()] },
   build: {

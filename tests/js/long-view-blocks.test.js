@@ -1,27 +1,30 @@
 // The long view by blocks of query rows (views/long-view-blocks.js, what each worker of the
 // page's pool computes) put together equals the single worker's view bit for bit: every
-// offset-space panel, the block means, the ranges, the n × n rows a tooltip reads, the output;
-// at block edges, causal, k = 0 and k ≥ n; and a change of k, the table or causal that reuses
-// the kept content panels gives the numbers of a full recompute. Real WASM instances, one per
-// "worker".
+// offset-space panel, the block means, the ranges, the n × n rows and the output read from the
+// workers that computed them (no instance on the page); at block edges, causal, k = 0 and k ≥ n;
+// and a change of k, the table or causal that reuses the kept content panels gives the numbers of
+// a full recompute. Real WASM instances, one per "worker".
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
 import { ATTENTION_BLOCK_ROWS } from '../../web/api/limits.js';
 import { splitRows } from '../../web/api/worker-pool.js';
 import { panelRanges } from '../../web/views/panel-extents.js';
-import { assembleLongView, computeLongViewBlock, pixelRowsOf } from '../../web/views/long-view-blocks.js';
+import {
+  assembleLongView,
+  computeLongViewBlock,
+  pixelRowsOf,
+  readBlockRows,
+} from '../../web/views/long-view-blocks.js';
 import { computeOffsetMeans, offsetValue } from '../../web/views/offset-space.js';
 import { PANEL_IDS } from '../../web/views/panels.js';
 import { computeAttentionView } from '../../web/views/view.js';
 import { ATTENTION_SETTINGS, defaultState } from '../../web/settings/settings.js';
 
 let single; // the single worker's instance
-let page; // the page's own instance (rows read by tooltips)
 let workers; // one instance per worker of the pool
 
 beforeAll(async () => {
   single = await createRelPos();
-  page = await createRelPos();
   workers = await Promise.all([1, 2, 3].map(() => createRelPos()));
 });
 
@@ -37,12 +40,20 @@ function singleView(settings, grid) {
   return { view, ranges: panelRanges(view) };
 }
 
-/** The pool's view: each block in its own instance, sent through a structured clone. */
+/**
+ * The pool's view: each block in its own instance, sent through a structured clone; its rows
+ * read from the instance that computed them (what the longViewRows task answers), as the page does.
+ */
 function pooledView(settings, parts, grid, caches, previous = null) {
-  const blocks = splitRows(settings.seqLen, parts).map((block, index) =>
+  const split = splitRows(settings.seqLen, parts);
+  const blocks = split.map((block, index) =>
     structuredClone(computeLongViewBlock(workers[index], settings, block, { grid, cache: caches[index] }).block),
   );
-  return { blocks, ...assembleLongView(page, settings, blocks, { grid, previous }) };
+  const readRows = async (from, to) => {
+    const index = split.findIndex(({ first, count }) => from >= first && from < first + count);
+    return structuredClone(readBlockRows(caches[index], structuredClone(settings), from, to));
+  };
+  return { blocks, ...assembleLongView(readRows, settings, blocks, { grid, previous }) };
 }
 
 // Object.is: NaN equals NaN, and 0 differs from −0.
@@ -54,7 +65,7 @@ function expectSame(got, want, what) {
   }
 }
 
-function expectSameView(got, want, gotRanges, wantRanges) {
+async function expectSameView(got, want, gotRanges, wantRanges) {
   const { n } = want.view;
   for (const id of PANEL_IDS) expectSame(got.offsetSpace.panels[id], want.view.offsetSpace.panels[id], id);
   if (want.view.offsetSpace.means) {
@@ -63,23 +74,30 @@ function expectSameView(got, want, gotRanges, wantRanges) {
       expectSame(got.offsetSpace.means.panels[id].grid, means.grid, `means ${id}`);
   }
   expect(gotRanges).toEqual(wantRanges);
-  // What a tooltip reads: rows at and around the blocks' edges, first and last.
+  // Cells at and around the blocks' edges, first and last: in float64 from the rows read from
+  // the workers, and as drawn (what a tooltip shows) without them.
   const reach = want.view.offsetSpace.reach;
   for (const i of [0, 1, 31, 32, 33, 63, 64, Math.floor(n / 2), n - 2, n - 1].filter((r) => r >= 0 && r < n)) {
+    const rows = await got.readRows(i);
     for (const c of [-reach, -reach + 1, -1, 0, 1, reach - 1, reach]) {
       if (Math.abs(c) > reach) continue;
-      for (const id of PANEL_IDS)
-        expect(Object.is(offsetValue(got, id, i, c), offsetValue(want.view, id, i, c)), `${id} (${i}, ${c})`).toBe(
-          true,
-        );
+      for (const id of PANEL_IDS) {
+        const exact = offsetValue(want.view, id, i, c);
+        expect(Object.is(offsetValue(got, id, i, c, rows), exact), `${id} (${i}, ${c})`).toBe(true);
+        expect(Object.is(offsetValue(got, id, i, c), Math.fround(exact)), `drawn ${id} (${i}, ${c})`).toBe(true);
+      }
     }
   }
-  // The whole n × n matrices (an export) and the output.
+  // The view holds no n × n matrix and no output of its own: they are read (an export).
+  for (const id of ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights', 'output'])
+    expect(got.result[id], id).toBeUndefined();
+  expect(got.difference).toBeUndefined();
+  const all = await got.readAll();
   for (const id of ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights'])
-    expectSame(got.result[id].data, want.view.result[id].data, id);
-  expectSame(got.difference, want.view.difference, 'difference');
+    expectSame(all[id].data, want.view.result[id].data, id);
+  expectSame(all.difference.data, want.view.difference, 'difference');
   expectSame(got.offsets.data, want.view.offsets.data, 'offsets');
-  expectSame(got.result.output.data, want.view.result.output.data, 'output');
+  expectSame(all.output.data, want.view.result.output.data, 'output');
   expectSame(got.profile.profile, want.view.profile.profile, 'profile');
 }
 
@@ -96,13 +114,16 @@ describe('the long view by blocks of rows', () => {
     [400, 20, true, 2, { gRows: 300, gCols: 41 }],
     [500, 499, false, 3, { gRows: 333, gCols: 420 }],
     [1000, 16, false, 3, { gRows: 560, gCols: 33 }],
-  ])('n = %i, k = %i, causal %s, %i workers: bit for bit the single worker’s view', (n, k, causal, parts, grid) => {
-    const settings = settingsFor({ seqLen: n, maxDistance: k, causal, seed: 9 });
-    const caches = workers.map(() => ({}));
-    const got = pooledView(settings, parts, grid, caches);
-    const want = singleView(settings, grid);
-    expectSameView(got.view, want, got.ranges, want.ranges);
-  });
+  ])(
+    'n = %i, k = %i, causal %s, %i workers: bit for bit the single worker’s view',
+    async (n, k, causal, parts, grid) => {
+      const settings = settingsFor({ seqLen: n, maxDistance: k, causal, seed: 9 });
+      const caches = workers.map(() => ({}));
+      const got = pooledView(settings, parts, grid, caches);
+      const want = singleView(settings, grid);
+      await expectSameView(got.view, want, got.ranges, want.ranges);
+    },
+  );
 
   test('pixel rows straddling two blocks are left to the page, the others computed where their rows are', () => {
     // 1000 rows on 560 pixel rows; blocks at 0, 352, 672 (multiples of 32).
@@ -115,7 +136,7 @@ describe('the long view by blocks of rows', () => {
     expect(left).toBeLessThanOrEqual(parts.length - 1);
   });
 
-  test('a change of k, the table or causal reuses the kept content panels, with the numbers of a full recompute', () => {
+  test('a change of k, the table or causal reuses the kept content panels, with the numbers of a full recompute', async () => {
     const grid = { gRows: 400, gCols: 33 };
     const caches = workers.map(() => ({}));
     const steps = [
@@ -147,12 +168,23 @@ describe('the long view by blocks of rows', () => {
       const got = pooledView(settings, 3, grid, caches, previous);
       for (const block of got.blocks) expect(block.reused, JSON.stringify(changes)).toEqual(reused);
       const want = singleView(settings, grid);
-      expectSameView(got.view, want, got.ranges, want.ranges);
+      await expectSameView(got.view, want, got.ranges, want.ranges);
       // The offsets panel depends on n and k only: kept (not drawn again) while they stay.
       if (previous && previous.maxDistance === settings.maxDistance)
         expect(got.view.offsetSpace.panels.offsets).toBe(previous.offsetSpace.panels.offsets);
       previous = got.view;
     }
+  });
+
+  test('rows are read from the worker only while it holds that view: after its next block, a clear error', async () => {
+    const caches = workers.map(() => ({}));
+    const first = pooledView(settingsFor({ seqLen: 100, maxDistance: 4, seed: 1 }), 2, null, caches);
+    await expect(first.view.readRows(99)).resolves.toMatchObject({ first: 96, rows: 4 });
+    pooledView(settingsFor({ seqLen: 100, maxDistance: 4, seed: 2 }), 2, null, caches);
+    await expect(first.view.readRows(40)).rejects.toThrow(/replaced by a newer view/);
+    expect(() => readBlockRows(caches[0], settingsFor({ seqLen: 100, maxDistance: 4, seed: 2 }), 60, 70)).toThrow(
+      RangeError,
+    );
   });
 });
 

@@ -103,8 +103,9 @@ describe('bad element attributes', () => {
     );
     expect(injected).toBe(0);
     expect(dialogs).toEqual([]);
-    // The only request allowed: the pool's own worker script (a long text sets n above 64).
-    expect(requests.filter((url) => !/\/assets\/worker-entry-[\w-]+\.js$/.test(url))).toEqual([]);
+    // The only request allowed: the page pool's own worker script (a seq-len past the
+    // main-thread cut-off, MAIN_THREAD_POSITIONS).
+    expect(requests.filter((url) => !/\/assets\/view-worker-[\w-]+\.js$/.test(url))).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);

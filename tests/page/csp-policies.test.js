@@ -1,5 +1,5 @@
 // The Content-Security-Policies docs/troubleshooting.md gives for each build, read from its table
-// and served with each: the figures (module and classic script, above 64 positions so the pool's
+// and served with each: the figures (module and classic script, above 384 positions so the pool's
 // Blob URL workers run), the training widget (module and classic script, training until the
 // first held-out loss), and the one-file relpos.html. Under each, nothing is reported as a
 // violation, no console error, and the figures draw. Under the README's policy, which blocks its
@@ -31,7 +31,7 @@ const README_POLICY = /`(script-src 'self' 'wasm-unsafe-eval')`/.exec(
 const page = (head, body) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course</title><link rel="icon" href="data:,">${head}</head><body>${body}</body></html>`;
 const FIGURES =
-  '<relpos-attention seq-len="80" panels="combined-weights"></relpos-attention><relpos-profile></relpos-profile>';
+  '<relpos-attention seq-len="400" panels="combined-weights"></relpos-attention><relpos-profile></relpos-profile>';
 const PAGES = {
   'figures-module.html': page('<script type="module" src="relpos-elements.js"></script>', FIGURES),
   'figures-classic.html': page('<script src="relpos-elements.iife.js"></script>', FIGURES),
@@ -98,7 +98,7 @@ test('the table gives a policy for each build', () => {
 
 describe('each build under its policy', () => {
   for (const script of ['module', 'classic']) {
-    test(`the figures (${script} script), 80 positions on the pool's workers`, async () => {
+    test(`the figures (${script} script), 400 positions on the pool's workers`, async () => {
       const { tab, context, problems, violations } = await open(
         `${await serveWith(POLICIES.figures)}figures-${script}.html`,
       );
@@ -109,7 +109,7 @@ describe('each build under its policy', () => {
           timeout: 30_000,
         },
       );
-      // Above 64 positions the element computes on the pool: workers from Blob URLs ran.
+      // Above 384 positions the element computes on the pool: workers from Blob URLs ran.
       expect(tab.workers().map((worker) => worker.url().slice(0, 5))).toContain('blob:');
       expect(await violations()).toEqual([]);
       expect(problems).toEqual([]);

@@ -1,8 +1,8 @@
-// <relpos-attention> above n = 64: the numbers come from relpos-wasm/worker's pool (off the main
-// thread), equal the API's, and the element is capped at MAX_ELEMENT_TOKENS (512).
+// <relpos-attention> above MAIN_THREAD_POSITIONS (384, the page's cut-off too): the numbers
+// come from the worker pool (off the main thread), equal the API's, and the element is capped at MAX_ELEMENT_TOKENS (512).
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
-import { defaultState, tokenLabels } from '../../web/settings/settings.js';
+import { MAIN_THREAD_POSITIONS, defaultState, tokenLabels } from '../../web/settings/settings.js';
 import { exampleOptions } from '../../web/views/view.js';
 import { usePage } from './page-fixture.js';
 
@@ -26,7 +26,7 @@ async function addElement(page, attributes) {
               notes: event.detail.notes,
               computedBy: el.computedBy,
               n: el.view?.n,
-              cells: [0, 7, 200 * 200 - 1, 12345].map((i) => el.view?.result.combinedWeights.data[i] ?? null),
+              cells: [0, 7, 400 * 400 - 1, 12345].map((i) => el.view?.result.combinedWeights.data[i] ?? null),
               label: el.shadowRoot.querySelector('canvas')?.getAttribute('aria-label').slice(0, 40),
             }),
           { once: true },
@@ -37,8 +37,8 @@ async function addElement(page, attributes) {
   );
 }
 
-describe('elements above n = 64', () => {
-  test('n = 200 is computed in the worker pool, equals the API, and draws', async () => {
+describe('elements above MAIN_THREAD_POSITIONS', () => {
+  test('n = 400 is computed in the worker pool, equals the API, and draws', async () => {
     const context = await env.browser.newContext({ viewport: { width: 1000, height: 900 } });
     const page = await context.newPage();
     const problems = [];
@@ -46,16 +46,28 @@ describe('elements above n = 64', () => {
     page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
     await page.goto(`${env.server.url}examples/elements.html`);
     await page.waitForFunction(() => document.querySelector('relpos-attention')?.view);
-    const got = await addElement(page, { 'seq-len': '200', seed: '5', panels: 'combined-weights' });
+    const got = await addElement(page, { 'seq-len': '400', seed: '5', panels: 'combined-weights' });
     expect(got.notes).toEqual([]);
     expect(got.computedBy).toBe('workers');
-    expect(got.n).toBe(200);
-    expect(got.label).toMatch(/^Combined weights: 200 by 200 heatmap/);
-    const settings = { ...defaultState(), seqLen: 200, seed: 5 };
-    const words = tokenLabels(settings.tokens, 200); // the default sentence, then unnamed positions
+    expect(got.n).toBe(400);
+    expect(got.label).toMatch(/^Combined weights: 400 by 400 heatmap/);
+    const settings = { ...defaultState(), seqLen: 400, seed: 5 };
+    const words = tokenLabels(settings.tokens, 400); // the default sentence, then unnamed positions
     const want = rp.example(exampleOptions(settings, words)).combinedWeights.data;
-    expect(got.cells).toEqual([0, 7, 200 * 200 - 1, 12345].map((i) => want[i]));
+    expect(got.cells).toEqual([0, 7, 400 * 400 - 1, 12345].map((i) => want[i]));
     expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test('at MAIN_THREAD_POSITIONS, the page’s cut-off, the element computes on the main thread', async () => {
+    expect(400).toBeGreaterThan(MAIN_THREAD_POSITIONS); // the test above is past the cut-off
+    const context = await env.browser.newContext({ viewport: { width: 1000, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${env.server.url}examples/elements.html`);
+    await page.waitForFunction(() => document.querySelector('relpos-attention')?.view);
+    const got = await addElement(page, { 'seq-len': String(MAIN_THREAD_POSITIONS), panels: 'combined-weights' });
+    expect(got.computedBy).toBe('main');
+    expect(got.n).toBe(MAIN_THREAD_POSITIONS);
     await context.close();
   });
 

@@ -125,7 +125,12 @@ describe('long view: only the work a change needs', () => {
       const rows = [0, 31, 32, 511, 512, 513, 700, n - k - 1, n - 1];
       const offsets = [-k, -k + 1, -1, 0, 1, k - 1, k];
       const got = await page.evaluate(
-        ([ids, is, cs]) => ids.map((p) => is.map((i) => cs.map((c) => window.relposPage.offsetCell(p, i, c)))),
+        ([ids, is, cs]) =>
+          Promise.all(
+            ids.map((p) =>
+              Promise.all(is.map((i) => Promise.all(cs.map((c) => window.relposPage.offsetCell(p, i, c))))),
+            ),
+          ),
         [PANELS, rows, offsets],
       );
       PANELS.forEach((panel, p) =>

@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
 import { PANEL_IDS as PANELS } from '../../web/views/panels.js';
+import { downloadedBytes } from './browser.js';
 import { layoutOf, pageExample, pixelAt, significant as significantDigits, usePage } from './page-fixture.js';
 
 const env = usePage();
@@ -104,7 +105,12 @@ describe('the long-sequence view, in offset space', () => {
         (c) => Math.abs(c) <= reach,
       );
       const got = await page.evaluate(
-        ([panels, is, cs]) => panels.map((p) => is.map((i) => cs.map((c) => window.relposPage.offsetCell(p, i, c)))),
+        ([panels, is, cs]) =>
+          Promise.all(
+            panels.map((p) =>
+              Promise.all(is.map((i) => Promise.all(cs.map((c) => window.relposPage.offsetCell(p, i, c))))),
+            ),
+          ),
         [PANELS, rows, offsets],
       );
       PANELS.forEach((panel, p) =>
@@ -295,6 +301,21 @@ describe('the long-sequence view, in offset space', () => {
     await page.uncheck('#long');
     expect(await page.evaluate(() => window.relposPage.state().maxDistance)).toBe(63);
     expect(await page.getAttribute('#maxDistance', 'max')).toBe('63');
+    await context.close();
+  });
+
+  test('the JSON export of a long view computed in the workers carries their n × n numbers and output, bit for bit the API’s', async () => {
+    const n = 400;
+    const { page, context } = await openAndWait(`?long=1&n=${n}&k=20&seed=8`, { acceptDownloads: true });
+    expect(await page.evaluate(() => window.relposPage.computedBy())).toBe('worker');
+    const [file] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
+    const json = JSON.parse((await downloadedBytes(file)).toString('utf8'));
+    const ex = pageExample(rp, { seed: 8, seqLen: n, maxDistance: 20, tokens: '' });
+    for (const id of ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights'])
+      expect(json.panels[id].data, id).toEqual(Array.from(ex[id].data));
+    const difference = ex.combinedWeights.data.map((w, index) => w - ex.contentWeights.data[index]);
+    expect(json.panels.difference.data).toEqual(Array.from(difference));
+    expect(json.output.data).toEqual(Array.from(ex.output.data));
     await context.close();
   });
 

@@ -68,6 +68,16 @@ export class RelPosPool {
     return this.#tasks.size;
   }
 
+  /** Resolves once every worker has its instance; rejects if one cannot start. */
+  ready() {
+    return this.#tasks.ready();
+  }
+
+  /** `task` on every worker; resolves to their results in order. */
+  each(task, args) {
+    return this.#tasks.each(task, args);
+  }
+
   /**
    * One method on a worker by name, with the task pool's options: `signal` (cancels it; a call
    * not yet started is never computed), `worker`, `transfer`, `work` (task-pool.js).
@@ -199,12 +209,12 @@ export class RelPosPool {
 
   /** Each worker's stage times of its last attention() call (its part of the rows). */
   lastTimings() {
-    return this.#tasks.each('lastTimings');
+    return this.each('lastTimings');
   }
 
   /** Each worker's WebAssembly memory, { wasmBytes, heapInUseBytes }. */
   memory() {
-    return this.#tasks.each('memory');
+    return this.each('memory');
   }
 
   /** How many calls of each method the workers have computed. */
@@ -214,13 +224,25 @@ export class RelPosPool {
 
   /** Where each worker's instance came from: 'wasmModule' (the pool's compiled core, the one source). */
   loadedFrom() {
-    return this.#tasks.each('loadedFrom');
+    return this.each('loadedFrom');
   }
 
   /** Stops every worker; calls still running reject. */
   terminate() {
     this.#tasks.terminate();
   }
+}
+
+/**
+ * The pool of `size` workers from `createWorker`, at once (the workers start meanwhile; calls
+ * wait for them): each is posted the compiled core, `wasmModule` (a WebAssembly.Module or a
+ * Promise of one; default the inlined binary, compiled here once). `timeoutMs`: the time any
+ * call is given before the time its work adds (task-pool.js); `onLost(error)`: once, if a worker
+ * cannot start (every call then rejects); `where`: what the pool's errors call it.
+ */
+export function openPool({ size, createWorker, wasmModule, timeoutMs, onLost, where = 'relpos-wasm/worker' }) {
+  const init = Promise.resolve(wasmModule ?? compileCore()).then((module) => ({ wasmModule: module }));
+  return new RelPosPool(new TaskPool({ size, createWorker, init, where, timeoutMs, onLost }));
 }
 
 /**
@@ -238,8 +260,7 @@ export async function startPool({ size = defaultPoolSize(), createWorker, wasmMo
     throw new TypeError(`${where}: wasmModule must be a WebAssembly.Module, got ${describe(wasmModule)}`);
   }
   if (timeoutMs !== undefined) checkInteger(where, 'timeoutMs', timeoutMs, 1, 2 ** 31 - 1);
-  const init = { wasmModule: wasmModule ?? (await compileCore()) };
-  const tasks = new TaskPool({ size, createWorker, init, where: 'relpos-wasm/worker', timeoutMs });
-  await tasks.ready();
-  return new RelPosPool(tasks);
+  const pool = openPool({ size, createWorker, wasmModule: wasmModule ?? (await compileCore()), timeoutMs });
+  await pool.ready();
+  return pool;
 }

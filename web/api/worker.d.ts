@@ -61,6 +61,10 @@ export declare class RelPosPool {
   ): Promise<unknown>;
   /** A signal for the newest request of `key`: the key's earlier request is cancelled. */
   latest(key: unknown): AbortSignal;
+  /** Resolves once every worker has its instance; rejects if one cannot start. */
+  ready(): Promise<void[]>;
+  /** One task on every worker, by name; resolves to their results in order. */
+  each(method: string, args?: unknown[]): Promise<unknown[]>;
   attention<A extends Float64Array | Float32Array>(
     inputs: AttentionInputs<A>,
     out?: AttentionResult<A>,

@@ -6,8 +6,8 @@ import { CONTROLS, defaultState, parseControl, splitTokens } from '../settings/s
 export const THEMES = ['light', 'dark', 'auto', 'inherit'];
 
 /**
- * The longest sequence an element draws: up to MAX_TOKENS (64) it computes on the main thread,
- * above in relpos-wasm/worker's pool. Its square panels have n² cells: 512² is as fine as a
+ * The longest sequence an element draws: up to MAIN_THREAD_POSITIONS (settings.js) it computes
+ * on the main thread, above on the page's worker pool. Its square panels have n² cells: 512² is as fine as a
  * panel's pixels can show, and its six float64 panels take 12 MB.
  */
 export const MAX_ELEMENT_TOKENS = 512;

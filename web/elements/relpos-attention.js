@@ -11,9 +11,9 @@ import { checkResult, viewFromResult } from '../views/result-view.js';
 import { checkMatrixInput } from '../views/matrix-input.js';
 import { MatrixFigure } from '../figures/matrix-figure.js';
 import { MATRIX_KINDS } from '../views/matrix-panels.js';
-import { ATTENTION_SETTINGS, MAX_TOKENS, tokenLabels } from '../settings/settings.js';
+import { ATTENTION_SETTINGS, MAIN_THREAD_POSITIONS, tokenLabels } from '../settings/settings.js';
 import { isAbort, Latest } from '../api/task-pool.js';
-import { sharedPool } from '../workers/shared-pool.js';
+import { readyPagePool } from '../workers/page-pool.js';
 import { computeAttentionView, computeAttentionViewInWorkers } from '../views/view.js';
 import { RelposBaseElement } from './base-element.js';
 import { attributesOf, settingsFromAttributes } from './element-settings.js';
@@ -129,11 +129,11 @@ export class RelposAttentionElement extends RelposBaseElement {
       notes.push(...this.fitFigures());
       return notes;
     }
-    // Numbers of your own (el.result) are drawn as given. Above MAX_TOKENS the numbers come
-    // from the worker pool (or, where workers cannot start, the main thread); the latest
-    // render wins.
+    // Numbers of your own (el.result) are drawn as given. Above MAIN_THREAD_POSITIONS (the
+    // page's cut-off too) the numbers come from the worker pool (or, where workers cannot
+    // start, the main thread); the latest render wins.
     const signal = this.#latest.next();
-    const pool = !this.#given && settings.seqLen > MAX_TOKENS ? await sharedPool() : null;
+    const pool = !this.#given && settings.seqLen > MAIN_THREAD_POSITIONS ? await readyPagePool() : null;
     if (signal.aborted) return null;
     let view;
     if (this.#given)

@@ -1,18 +1,15 @@
-// The compute path. Up to SYNC_LIMIT positions the view is computed on the main thread, in the
+// The compute path. Up to MAIN_THREAD_POSITIONS (settings.js) positions the view is computed on the main thread, in the
 // animation frame after the change (main.js); above, the page's pool of view workers computes it
 // (one per core; the long view by blocks of query rows, workers/long-view.js; the latest request
 // wins, and a superseded one is not computed once its turn comes) and the page draws the panels
 // in tasks of at most ~12 ms each (AttentionFigure.setView), so input never waits long. Without
 // workers, all on the main thread.
-import { compileCore } from '../api/load-core.js';
 import { isAbort, Latest } from '../api/task-pool.js';
 import { rememberRanges } from '../views/panel-extents.js';
 import { computeAttentionView, keepOffsets } from '../views/view.js';
-import { ATTENTION_SETTINGS } from '../settings/settings.js';
-import { computeLongView, startViewPool } from '../workers/long-view.js';
-
-/** Above this n, attention is computed in a worker and the panels drawn progressively. */
-export const SYNC_LIMIT = 384;
+import { ATTENTION_SETTINGS, MAIN_THREAD_POSITIONS } from '../settings/settings.js';
+import { computeLongView } from '../workers/long-view.js';
+import { pagePool } from '../workers/page-pool.js';
 
 /** The settings computeAttentionView reads, from a page state (and the weight panels' colour rule). */
 export function attentionSettings(state) {
@@ -22,10 +19,13 @@ export function attentionSettings(state) {
   };
 }
 
-/** Past SYNC_LIMIT positions, or in the long view past SYNC_LIMIT² offset-space cells, n × (2k′ + 1). */
+/**
+ * Past MAIN_THREAD_POSITIONS positions, or in the long view past MAIN_THREAD_POSITIONS²
+ * offset-space cells, n × (2k′ + 1).
+ */
 function wantsWorker({ long, seqLen, maxDistance }) {
   const offsetCells = long ? seqLen * (2 * Math.min(maxDistance, seqLen - 1) + 1) : 0;
-  return seqLen > SYNC_LIMIT || offsetCells > SYNC_LIMIT * SYNC_LIMIT;
+  return seqLen > MAIN_THREAD_POSITIONS || offsetCells > MAIN_THREAD_POSITIONS ** 2;
 }
 
 /**
@@ -69,7 +69,7 @@ export class ViewCompute {
     const signal = this.#latest.next();
     const settings = attentionSettings(state);
     const answer = state.long
-      ? computeLongView(this.#pool, this.#rp, settings, {
+      ? computeLongView(this.#pool, settings, {
           grid: offsetGrid,
           previous: this.view?.offsetSpace ? this.view : null,
           signal,
@@ -93,23 +93,19 @@ export class ViewCompute {
 
   /** Where each worker's instance came from: 'wasmModule' (the page's compiled core, the one source). */
   workerModules() {
-    return this.#pool ? this.#pool.each('loadedFrom') : Promise.resolve([]);
+    return this.#pool ? this.#pool.loadedFrom() : Promise.resolve([]);
   }
 
   #getPool() {
     if (this.#pool || this.#poolFailed) return this.#pool;
-    try {
-      this.#pool = startViewPool({
-        wasmModule: compileCore(), // the page's compiled core (load-core.js): every worker instantiates it
-        onLost: () => {
-          this.#poolFailed = true; // no workers here: compute on the main thread instead
-          this.#pool = null;
-          this.#handlers.onWorkerLost();
-        },
-      });
-    } catch {
-      this.#poolFailed = true;
-    }
+    this.#pool = pagePool({
+      onLost: () => {
+        this.#poolFailed = true; // no workers here: compute on the main thread instead
+        this.#pool = null;
+        this.#handlers.onWorkerLost();
+      },
+    });
+    this.#poolFailed = !this.#pool;
     return this.#pool;
   }
 

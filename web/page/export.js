@@ -53,6 +53,16 @@ export function matricesCsv(view, state = null, query = '') {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * The view with every number an export writes: the pool's long view's n × n matrices and output
+ * read from the workers that computed them (view.readAll); any other view as it is.
+ */
+export async function exportableView(view) {
+  if (!view.readAll) return view;
+  const { difference, ...computed } = await view.readAll();
+  return { ...view, result: { ...view.result, ...computed }, difference: difference.data };
+}
+
 const plain = (m) => ({ rows: m.rows, cols: m.cols, data: Array.from(m.data) });
 
 /** Everything on the page: the settings, the tokens, the inputs, every panel, the profile. */

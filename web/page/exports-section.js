@@ -2,7 +2,7 @@
 // and SVG buttons save (figure-export.js), and "Embed this view", whose code is loaded when its
 // box is first opened (embed-code.js).
 import { download } from '../files/download.js';
-import { matricesCsv, settingsText, viewJson } from './export.js';
+import { exportableView, matricesCsv, settingsText, viewJson } from './export.js';
 import { queryFromState } from './url-state.js';
 
 const $ = (id) => document.getElementById(id);
@@ -53,14 +53,17 @@ function wireEmbedCodeBox(getState) {
  * keeps the open embed code following the view.
  */
 export function wireExports({ figure, getState, getView }) {
-  $('export-csv').addEventListener('click', () => {
-    const csv = matricesCsv(getView(), getState(), queryFromState(getState()));
+  $('export-csv').addEventListener('click', async () => {
+    const state = getState();
+    const csv = matricesCsv(await exportableView(getView()), state, queryFromState(state));
     download('relpos-matrices.csv', new Blob([csv], { type: 'text/csv' }));
   });
   wireImageOptions(figure, getState);
   const viewChanged = wireEmbedCodeBox(getState);
-  $('export-json').addEventListener('click', () => {
-    const json = viewJson(getView(), getView().profile, getState());
+  $('export-json').addEventListener('click', async () => {
+    const state = getState();
+    const view = await exportableView(getView());
+    const json = viewJson(view, view.profile, state);
     download('relpos-view.json', new Blob([json], { type: 'application/json' }));
   });
   return { viewChanged };

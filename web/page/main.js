@@ -1,7 +1,7 @@
 // The page's controller: state (URL) -> numbers (WASM, through the JS API) -> figures. An edit of
 // a control is read at once into the state (the form and the URL follow it) and computed and
 // drawn in the next animation frame, the latest edit only: a burst of keystrokes or a dragged
-// slider draws at most once a frame. Up to SYNC_LIMIT positions the view is computed and drawn in
+// slider draws at most once a frame. Up to MAIN_THREAD_POSITIONS positions the view is computed and drawn in
 // that frame; above, a worker computes and the panels are drawn progressively (compute.js). With
 // ?embed=1 the page is the iframe view (embed-view.js). The controls, the URL, the exports and
 // the sections are wired by their modules.

@@ -13,18 +13,24 @@ export function exposePageProbe({ rp, figure, compute, getState }) {
       workerTasks: () => compute.taskCounts(),
       workerModules: () => compute.workerModules(),
       panelsDrawn: () => figure.drawCount, // panels drawn so far (not skipped as unchanged)
-      // The pool's long view computes the row asked for (its n × n matrices stay in the workers).
+      // The pool's long view: a Promise of the value, read from the worker that computed it (its
+      // n × n matrices stay in the workers).
       valueAt: (panelId, i, j) =>
-        view().squareRow && panelId !== 'offsets'
-          ? view().squareRow(panelId, i)[j]
+        view().readRows && panelId !== 'offsets'
+          ? view()
+              .readRows(i)
+              .then((rows) => rows[panelId][(i - rows.first) * view().n + j])
           : PANELS.find((p) => p.id === panelId).values(view())[i * view().n + j],
       profile: () => Array.from(view().profile.profile),
       tokens: () => [...view().result.tokens],
-      // The long view's offset-space cell (i, c): as drawn (float32, null: no key) and in float64.
-      offsetCell: (panelId, i, c) => {
-        const space = view().offsetSpace;
+      // The long view's offset-space cell (i, c): a Promise of it as drawn (float32, null: no
+      // key) and in float64 (the pool's long view: from the rows its worker computed).
+      offsetCell: async (panelId, i, c) => {
+        const shown = view();
+        const space = shown.offsetSpace;
         const cell = space.panels[panelId][i * space.cols + c + space.reach];
-        return { drawn: cell === cell ? cell : null, exact: offsetValue(view(), panelId, i, c) };
+        const rows = shown.readRows ? await shown.readRows(i) : null;
+        return { drawn: cell === cell ? cell : null, exact: offsetValue(shown, panelId, i, c, rows) };
       },
       timePanelDraw: (panelId) => figure.timePanelDraw(panelId),
       memory: () => rp.memory(),

@@ -20,6 +20,12 @@ export const DEFAULT_SENTENCE = 'the cat sat on the mat';
 export const MAX_TOKENS = 64;
 /** …and the page's long-sequence view this many. */
 export const MAX_LONG = 2048;
+/**
+ * The one main-thread cut-off, for the page and the elements alike: up to this many positions
+ * a view is computed on the page's main thread (the five n × n panels in a few ms), above it on
+ * the worker pool, so that no input waits on a long computation.
+ */
+export const MAIN_THREAD_POSITIONS = 384;
 
 /** name -> { param, kind, default, min, max, step } */
 export const CONTROLS = {

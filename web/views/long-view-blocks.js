@@ -5,9 +5,10 @@
 // (2k′ + 1) float32, not n × n float64) leave the worker. Only the work a change needs: a worker
 // does not compute its content scores again while n, d_k, the draw and the seed stay (they do not
 // depend on k, the table or causal), nor its content weights (which also depend on causal). The
-// page computes an n × n row when a tooltip reads it (squareReader), and a whole matrix only for
-// an export. Bit for bit the numbers of computeAttentionView + computeOffsetSpace +
-// computeOffsetMeans (tests/js/long-view-blocks.test.js).
+// n × n rows (and the output) stay in the workers, as computed: what reads them (the page's probe,
+// an export) asks the worker that holds them (readBlockRows), and nothing computes them again. Bit
+// for bit the numbers of computeAttentionView + computeOffsetSpace + computeOffsetMeans
+// (tests/js/long-view-blocks.test.js).
 import { ATTENTION_BLOCK_ROWS } from '../api/limits.js';
 import { buffersOf } from '../api/transfer.js';
 import { bounds, blockMeans } from '../render/block-means.js';
@@ -48,10 +49,10 @@ const SQUARES = ['contentScores', 'positionBiases', 'contentWeights', 'combinedW
 /**
  * In a worker: rows block.first … block.first + block.count − 1 of the long view for `settings`
  * (ATTENTION_SETTINGS), in offset space, with `grid` ({ gRows, gCols } or null) for the block
- * means. `cache`: an object this worker keeps between calls: its rows' n × n panels live there
- * (written in place by attention(…, { out })), and the content panels are not computed again
- * while their keys (contentKeys) stay the same. Only offset space leaves the worker (the page
- * computes an n × n row when a tooltip reads it). Returns the block and its buffers (to transfer).
+ * means. `cache`: an object this worker keeps between calls: its rows' n × n panels and output
+ * live there (written in place by attention(…, { out })) until its next block, and the content
+ * panels are not computed again while their keys (contentKeys) stay the same. Only offset space
+ * leaves the worker (readBlockRows reads the rest). Returns the block and its buffers (to transfer).
  */
 export function computeLongViewBlock(rp, settings, block, { grid = null, cache = {} } = {}) {
   const n = settings.seqLen;
@@ -68,7 +69,7 @@ export function computeLongViewBlock(rp, settings, block, { grid = null, cache =
   if (cache.shape !== shape) {
     cache.shape = shape;
     cache.keys = {};
-    cache.out = rp.allocateAttention(inputs, { queryOffset: first, outputs: SQUARES });
+    cache.out = rp.allocateAttention(inputs, { queryOffset: first, outputs: [...SQUARES, 'output'] });
   }
   const keepScores = cache.keys.scores === keys.scores;
   const keepWeights = cache.keys.weights === keys.weights;
@@ -77,10 +78,13 @@ export function computeLongViewBlock(rp, settings, block, { grid = null, cache =
     'positionBiases',
     ...(keepWeights ? [] : ['contentWeights']),
     'combinedWeights',
+    'output',
   ];
   cache.keys = {}; // while the arrays are being written
+  cache.request = null;
   const result = rp.attention(inputs, { queryOffset: first, outputs, out: cache.out });
   cache.keys = keys;
+  cache.request = { key: JSON.stringify(settings), first, count, n, dV: drawn.inputs.v.cols };
   const squares = Object.fromEntries(SQUARES.map((name) => [name, result[name].data]));
   const space = offsetSpaceRows(squares, n, settings.maxDistance, first, count);
   const view = { n, causal: settings.causal, offsetSpace: space };
@@ -143,72 +147,75 @@ function lazyOffsets(n, k) {
   };
 }
 
-const ROW_BLOCK = ATTENTION_BLOCK_ROWS; // rows computed on their own from here: bit for bit the same
-
 /**
- * The n × n panels of a long view, computed on this thread (`rp`) from the view's inputs when
- * read: row(panelId, i) computes the block of 32 rows holding i (microseconds to a few ms; the
- * last few are kept), whole(panelId) every row, output() the output (an export).
+ * In a worker: rows from … to − 1 (inside this worker's block) of the long view computed for
+ * `settings`, as computeLongViewBlock left them in `cache`: { first: from, rows: to − from, n,
+ * contentScores, positionBiases, contentWeights, combinedWeights, difference (each (to − from) ×
+ * n), output ((to − from) × d_v) }. Throws if the cache holds another view's rows now (a newer
+ * request replaced them) or the rows are not this block's.
  */
-export function squareReader(rp, inputs, n) {
-  const blocks = new Map(); // first row -> result, the most recent last
-  let whole = null;
-  let output = null;
-  const withDifference = (result, rows) => ({
-    ...result,
-    difference: { rows, cols: n, data: weightDifference(result, rows * n) },
-  });
-  const run = (first, rows) => {
-    const { q } = inputs;
-    const part = { rows, cols: q.cols, data: q.data.slice(first * q.cols, (first + rows) * q.cols) };
-    return withDifference(rp.attention({ ...inputs, q: part }, { queryOffset: first, outputs: SQUARES }), rows);
-  };
-  return {
-    row(panelId, i) {
-      if (whole) return whole[panelId].data.subarray(i * n, (i + 1) * n);
-      const first = i - (i % ROW_BLOCK);
-      let result = blocks.get(first);
-      if (!result) {
-        result = run(first, Math.min(ROW_BLOCK, n - first));
-        if (blocks.size >= 8) blocks.delete(blocks.keys().next().value);
-        blocks.set(first, result);
-      }
-      return result[panelId].data.subarray((i - first) * n, (i - first + 1) * n);
-    },
-    whole(panelId) {
-      whole ??= run(0, n);
-      blocks.clear();
-      return whole[panelId].data;
-    },
-    /** The output z (n × d_v), which no panel draws: computed when read (an export). */
-    output() {
-      output ??= rp.attention(inputs, { outputs: ['output'] }).output.data;
-      return output;
-    },
-  };
+export function readBlockRows(cache, settings, from, to) {
+  const request = cache.request;
+  if (!request || request.key !== JSON.stringify(settings))
+    throw new Error('long view: these rows were replaced by a newer view (read them from the view on screen)');
+  const { first, count, n, dV } = request;
+  if (!(Number.isSafeInteger(from) && Number.isSafeInteger(to) && first <= from && from < to && to <= first + count))
+    throw new RangeError(`long view: rows ${from}…${to - 1} are not in this block (${first}…${first + count - 1})`);
+  const rows = { first: from, rows: to - from, n };
+  const at = (from - first) * n;
+  for (const id of SQUARES) rows[id] = cache.out[id].data.slice(at, at + rows.rows * n);
+  rows.difference = weightDifference(
+    { contentWeights: { data: rows.contentWeights }, combinedWeights: { data: rows.combinedWeights } },
+    rows.rows * n,
+  );
+  rows.output = cache.out.output.data.slice((from - first) * dV, (to - first) * dV);
+  return rows;
 }
+
+const ROW_BLOCK = ATTENTION_BLOCK_ROWS; // a tooltip's or probe's read: the block of rows holding the row
 
 /**
  * On the page: the long view (computeAttentionView's shape, with offsetSpace and its means) from
- * every block of one request, sorted by first row. Its n × n matrices are computed on this
- * thread by `rp` when read (squareReader), its offset-space panels when first read (each then
- * remembers its range); `merged`: the panels already put together (mergeOffsetPanels, in a
- * worker). Returns { view, ranges } (the ranges, as panelRanges has them).
+ * every block of one request, sorted by first row. Its n × n matrices and output stay where they
+ * were computed: `readRows(from, to)` resolves to rows from … to − 1 of them (readBlockRows, from
+ * the worker holding them), and the view reads through it: readRows(i), the block of
+ * ATTENTION_BLOCK_ROWS rows holding row i (the last few kept), and readAll(), every row (an
+ * export). Its offset-space panels are put together when first read (each then remembers its
+ * range); `merged`: the panels already put together (mergeOffsetPanels, in a worker). Returns
+ * { view, ranges } (the ranges, as panelRanges has them).
  */
-export function assembleLongView(rp, settings, blocks, { grid = null, previous = null, merged = null } = {}) {
+export function assembleLongView(readRows, settings, blocks, { grid = null, previous = null, merged = null } = {}) {
   const n = settings.seqLen;
   const k = settings.maxDistance;
   const { drawn } = blocks[0];
   const { reach, cols } = blocks[0].offsetSpace;
   const tokens = Array(n).fill('');
-  const reader = squareReader(rp, { ...drawn.inputs, causal: settings.causal }, n);
-  const lazy = (name) => ({
-    rows: n,
-    cols: n,
-    get data() {
-      return reader.whole(name);
-    },
-  });
+  const kept = new Map(); // first row -> Promise of its block's rows, the most recent last
+  const rowsAt = (i) => {
+    const first = i - (i % ROW_BLOCK);
+    let rows = kept.get(first);
+    if (!rows) {
+      rows = readRows(first, Math.min(n, first + ROW_BLOCK));
+      rows.catch(() => kept.delete(first));
+      if (kept.size >= 8) kept.delete(kept.keys().next().value);
+      kept.set(first, rows);
+    }
+    return rows;
+  };
+  const readAll = async () => {
+    const parts = await Promise.all(blocks.map(({ first, count }) => readRows(first, first + count)));
+    const dV = drawn.inputs.v.cols;
+    const whole = (id, width) => {
+      const data = new Float64Array(n * width);
+      for (const part of parts) data.set(part[id], part.first * width);
+      return { rows: n, cols: width, data };
+    };
+    return {
+      ...Object.fromEntries(SQUARES.map((id) => [id, whole(id, n)])),
+      difference: whole('difference', n),
+      output: whole('output', dV),
+    };
+  };
   const sameOffsets = previous?.offsetSpace && previous.n === n && previous.maxDistance === k;
   // Each panel put together from the blocks when first read (when drawn: the panels off screen
   // wait), with its range remembered then (rememberRanges).
@@ -246,24 +253,13 @@ export function assembleLongView(rp, settings, blocks, { grid = null, previous =
     sameQuery: settings.sameQuery ?? false,
     tokens,
     labels: tokens.map((_, i) => String(i)),
-    result: {
-      ...drawn,
-      maxDistance: k,
-      ...Object.fromEntries(SQUARES.map((name) => [name, lazy(name)])),
-      output: {
-        rows: n,
-        cols: drawn.inputs.v.cols,
-        get data() {
-          return reader.output();
-        },
-      },
-    },
+    result: { ...drawn, maxDistance: k },
     profile: { offsets: drawn.profile.offsets, profile: drawn.profile.values, maxDistance: k },
     offsets: sameOffsets ? previous.offsets : lazyOffsets(n, k),
     offsetSpace,
-    squareRow: (panelId, i) => reader.row(panelId, i),
+    readRows: rowsAt,
+    readAll,
   };
-  Object.defineProperty(view, 'difference', { get: () => reader.whole('difference'), enumerable: true });
   if (grid) offsetSpace.means = mergeMeans(view, blocks, grid);
   const ranges = PANEL_IDS.map((id) => [id, extents[id], undefined]);
   return { view, ranges };

@@ -19,7 +19,9 @@ import { PANEL_IDS } from './panels.js';
 //   what position changes    combined total − content-only total
 //   clipped offsets          c itself
 // The drawn matrices are float32 (at n = 2048, k = 2047 six of them take 200 MB, not 400);
-// reading a cell (offsetValue) computes it in float64 from the view's n × n matrices.
+// reading a cell (offsetValue) computes it in float64 from the view's n × n matrices where the
+// page has them, or from rows read from the workers that computed them (the pool's long view).
+// Without either it is the drawn cell: what was computed, never computed again.
 
 /** k′: the largest offset the offset-space view shows. */
 export const offsetReach = (n, k) => Math.max(0, Math.min(k, n - 1));
@@ -51,31 +53,37 @@ function sumRange(values, row, lo, hi) {
 }
 
 /**
- * Cell (i, c) of a panel in float64, from the view's n × n matrices (NaN: no key). The
- * difference is the combined total minus the content-only total.
+ * Cell (i, c) of a panel in float64, from the view's n × n matrices, or from `rows` (rows of
+ * them, { first, contentScores, …: (rows × n) }, as the pool's long view reads them from its
+ * workers: view.readRows(i)); the pool's long view without `rows`: the drawn (float32) cell.
+ * NaN: no key. The difference is the combined total minus the content-only total.
  */
-export function offsetValue(view, panelId, i, c) {
+export function offsetValue(view, panelId, i, c, rows = null) {
   const { n } = view;
   const keys = keysOf(i, c, n, view.maxDistance);
   if (!keys) return NaN;
   const rule = cellRule(panelId);
   if (rule === 'offset') return c;
-  if (rule === 'key') return rowOf(view, panelId, i)[i + c];
+  if (!rows && view.readRows) {
+    const space = view.offsetSpace;
+    return space.panels[panelId][i * space.cols + c + space.reach];
+  }
+  if (rule === 'key') return rowOf(view, panelId, i, rows)[i + c];
   if (panelId === 'difference') {
     return (
-      sumRange(rowOf(view, 'combinedWeights', i), 0, keys[0], keys[1]) -
-      sumRange(rowOf(view, 'contentWeights', i), 0, keys[0], keys[1])
+      sumRange(rowOf(view, 'combinedWeights', i, rows), 0, keys[0], keys[1]) -
+      sumRange(rowOf(view, 'contentWeights', i, rows), 0, keys[0], keys[1])
     );
   }
-  return sumRange(rowOf(view, panelId, i), 0, keys[0], keys[1]);
+  return sumRange(rowOf(view, panelId, i, rows), 0, keys[0], keys[1]);
 }
 
 /**
- * Row i (n numbers) of a panel's n × n matrix: the view's own row reader where it has one (the
- * pool's long view computes a row's block when asked, long-view-blocks.js), else the matrix's.
+ * Row i (n numbers) of a panel's n × n matrix: from `rows` (rows read from the workers, which
+ * hold row i) where given, else the view's matrix.
  */
-export function rowOf(view, panelId, i) {
-  if (view.squareRow) return view.squareRow(panelId, i);
+export function rowOf(view, panelId, i, rows = null) {
+  if (rows) return rows[panelId].subarray((i - rows.first) * view.n, (i - rows.first + 1) * view.n);
   return squareOf(view, panelId).subarray(i * view.n, (i + 1) * view.n);
 }
 

@@ -1,41 +1,26 @@
-// The page's long view on the pool of view workers (view-worker.js, one WebAssembly instance
+// The page's long view on the page's pool (page-pool.js: view workers, one WebAssembly instance
 // each): each computes a block of query rows (views/long-view-blocks.js), the page puts the
 // blocks together. Calls of a request superseded before their turn are never computed (the
 // pool's queue, task-pool.js); the pool has one worker per core (at most 8): the page's main
 // thread only waits while they compute.
 import { buffersOf } from '../api/transfer.js';
-import { MAX_WORKERS, TaskPool } from '../api/task-pool.js';
 import { splitRows } from '../api/worker-pool.js';
 import { assembleLongView } from '../views/long-view-blocks.js';
-import { startViewWorker } from './start-view-worker.js';
 
 /** Offset-space cells (n × (2k′ + 1)) above which worker 0, not the page, puts panels together. */
 const MERGE_IN_WORKER_CELLS = 1 << 20;
-
-/** Workers for the page's views: navigator.hardwareConcurrency, from 1 to MAX_WORKERS. */
-export const viewPoolSize = () => Math.max(1, Math.min(MAX_WORKERS, globalThis.navigator?.hardwareConcurrency ?? 2));
-
-/**
- * The page's pool of view workers, `size` of them from start() (default: the view worker beside
- * this file), each sent `wasmModule` (a WebAssembly.Module or a Promise of one); onLost(error) when one cannot start (the pool is then
- * stopped and the page computes on its own thread).
- */
-export function startViewPool({ size = viewPoolSize(), start = startViewWorker, wasmModule, onLost } = {}) {
-  const init = Promise.resolve(wasmModule).then((module) => ({ wasmModule: module }));
-  return new TaskPool({ size, createWorker: start, init, where: "the page's workers", onLost });
-}
 
 // Multiply-adds of a block of the long view (four n-wide panels per row over d_k), for its time limit.
 const blockWork = (settings, count) => 8 * count * settings.seqLen * (settings.dK + settings.maxDistance);
 
 /**
  * The long view for `settings` (ATTENTION_SETTINGS) and its means for `grid`, computed by
- * blocks on `pool` and put together on this thread with `rp` (which computes n × n rows when
- * they are read); `previous`: the view on screen (its offsets panel is kept when n and k stay);
+ * blocks on `pool` and put together on this thread (its n × n rows stay in the workers, read
+ * from the one that holds them: the longViewRows task); `previous`: the view on screen (its offsets panel is kept when n and k stay);
  * `signal`: cancels it (a newer request: the blocks not yet started are never computed).
  * Resolves to { view, ranges }; rejects with an AbortError when cancelled.
  */
-export async function computeLongView(pool, rp, settings, { grid = null, previous = null, signal } = {}) {
+export async function computeLongView(pool, settings, { grid = null, previous = null, signal } = {}) {
   const parts = splitRows(settings.seqLen, pool.size);
   const blocks = await Promise.all(
     parts.map((block, worker) =>
@@ -59,5 +44,10 @@ export async function computeLongView(pool, rp, settings, { grid = null, previou
       );
     }
   }
-  return assembleLongView(rp, settings, blocks, { grid, previous, merged });
+  // Worker w computed parts[w]: rows are read from it, as long as it holds this view's.
+  const readRows = (from, to) => {
+    const worker = parts.findIndex(({ first, count }) => from >= first && from < first + count);
+    return pool.run('longViewRows', [settings, from, to], { worker });
+  };
+  return assembleLongView(readRows, settings, blocks, { grid, previous, merged });
 }
