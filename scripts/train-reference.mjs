@@ -4,8 +4,8 @@
 // module with the plain SIMD128 kernels (the same numbers on every engine and Node version), each
 // seed with the section's learning-rate schedule stretched to REFERENCE_RECIPE.steps (10000).
 // Converged (lastThirdFall(), web/train/reference.js): the held-out loss fell by at most 1 % over
-// the run's last third (the held-out reading nearest two thirds of the steps against the last one;
-// readings every 100 steps). It then reads what the heads learned and writes
+// the run's last third, read on a least-squares line through the held-out readings (every 100
+// steps) from the one nearest two thirds of the steps to the last. It then reads what the heads learned and writes
 // web/train/reference-run.js (the readings the section opens on; budget 64 KiB). Deterministic:
 // the same file from a fresh clone. About 7 minutes of CPU per seed on a quiet machine here;
 // never part of npm test.
@@ -74,7 +74,7 @@ function compactVerdicts(verdicts) {
   );
 }
 
-/** A seed's result with its convergence: the held-out loss's fall over the run's last third (the reading at two thirds of the steps against the last one). */
+/** A seed's result with its convergence: the held-out loss's fall over the run's last third (lastThirdFall(): a line through its readings there). */
 function withConvergence(result) {
   const change = lastThirdFall(result.curve, result.steps);
   return { ...result, converged: change <= REFERENCE_RECIPE.lastThirdFall, change: round(change) };
