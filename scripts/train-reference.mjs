@@ -14,7 +14,7 @@
 // --corpus FILE (instead of dist/training-corpus.bin)  --out FILE (instead of web/train/reference-run.js):
 // the same run on another corpus; --word-order adds each head's side intervals and adposition
 // verdicts (word-order-readings.js) for the comparison of languages (npm run train:languages).
-// Each seed's result is kept in build/reference-seeds/ (named by corpus file, seed and steps, with
+// Each seed's result is kept in build/reference-seeds/ (named by corpus file, preset, seed and steps, with
 // the recipe it was trained with): run again, it is read back, not trained again, so several
 // processes may train one seed each (--seeds 2) and a last run with all seeds writes the file.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -135,7 +135,8 @@ async function main() {
     schedule: SCHEDULE,
     ...(wordOrder ? { wordOrder } : {}),
   };
-  const cached = (seed) => new URL(`${basename(corpusPath.pathname)}-seed${seed}-${steps}.json`, SEED_CACHE);
+  const cached = (seed) =>
+    new URL(`${basename(corpusPath.pathname)}-${DEFAULT_RUN.preset}-seed${seed}-${steps}.json`, SEED_CACHE);
   const started = Date.now();
   const results = new Array(seeds.length);
   const report = (result, how) =>
