@@ -1,4 +1,4 @@
-// The training section's default run (masked words, small) in headless Chromium, on the page of
+// The training section's default run (DEFAULT_RUN: masked words, its preset) in headless Chromium, on the page of
 // build/site as a reader gets it: press Train and wait for the run's end (run-end.js: the held-out
 // loss within the criterion of the reference run's, or the step budget). Prints
 // `time to conclusion: N s (M steps)`, why it ended, the held-out loss curve, the verdicts the run
@@ -9,6 +9,7 @@ import { launchBrowser } from '../tests/page/browser.js';
 import { serveFolder } from '../tests/page/static-server.js';
 import { REFERENCE_RUN } from '../web/train/reference-run.js';
 import { claimsAcrossRuns } from '../web/train/pos-verdicts.js';
+import { DEFAULT_RUN, PRESETS } from '../web/train/train-session.js';
 
 const server = await serveFolder(new URL('../build/site/', import.meta.url).pathname);
 const browser = await launchBrowser();
@@ -57,7 +58,7 @@ const summary = await page.textContent('#train-summary');
 const longTasks = await page.evaluate(() => window.longTasks);
 const reference = claimsAcrossRuns(REFERENCE_RUN.seeds);
 console.log(
-  `relpos training section, headless Chromium, the default run (masked words, small); ${cpus().length} cores (${cpus()[0].model}), load average ${load.toFixed(1)} at the start`,
+  `relpos training section, headless Chromium, the default run (${DEFAULT_RUN.task}, ${PRESETS[DEFAULT_RUN.preset].label}); ${cpus().length} cores (${cpus()[0].model}), load average ${load.toFixed(1)} at the start`,
 );
 console.log('| step | seconds | held-out loss |');
 console.log('|-----:|--------:|--------------:|');

@@ -4,8 +4,8 @@
 // module with the plain SIMD128 kernels (the same numbers on every engine and Node version), each
 // seed with the section's learning-rate schedule stretched to REFERENCE_RECIPE.steps (10000).
 // Converged (lastThirdFall(), web/train/reference.js): the held-out loss fell by at most 1 % over
-// the run's last third (the held-out reading nearest two thirds of the steps against the last one;
-// readings every 100 steps). It then reads what the heads learned and writes
+// the run's last third, read on a least-squares line through the held-out readings (every 100
+// steps) from the one nearest two thirds of the steps to the last. It then reads what the heads learned and writes
 // web/train/reference-run.js (the readings the section opens on; budget 64 KiB). Deterministic:
 // the same file from a fresh clone. About 7 minutes of CPU per seed on a quiet machine here;
 // never part of npm test.
@@ -14,7 +14,7 @@
 // --corpus FILE (instead of dist/training-corpus.bin)  --out FILE (instead of web/train/reference-run.js):
 // the same run on another corpus; --word-order adds each head's side intervals and adposition
 // verdicts (word-order-readings.js) for the comparison of languages (npm run train:languages).
-// Each seed's result is kept in build/reference-seeds/ (named by corpus file, seed and steps, with
+// Each seed's result is kept in build/reference-seeds/ (named by corpus file, preset, seed and steps, with
 // the recipe it was trained with): run again, it is read back, not trained again, so several
 // processes may train one seed each (--seeds 2) and a last run with all seeds writes the file.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -74,7 +74,7 @@ function compactVerdicts(verdicts) {
   );
 }
 
-/** A seed's result with its convergence: the held-out loss's fall over the run's last third (the reading at two thirds of the steps against the last one). */
+/** A seed's result with its convergence: the held-out loss's fall over the run's last third (lastThirdFall(): a line through its readings there). */
 function withConvergence(result) {
   const change = lastThirdFall(result.curve, result.steps);
   return { ...result, converged: change <= REFERENCE_RECIPE.lastThirdFall, change: round(change) };
@@ -135,7 +135,8 @@ async function main() {
     schedule: SCHEDULE,
     ...(wordOrder ? { wordOrder } : {}),
   };
-  const cached = (seed) => new URL(`${basename(corpusPath.pathname)}-seed${seed}-${steps}.json`, SEED_CACHE);
+  const cached = (seed) =>
+    new URL(`${basename(corpusPath.pathname)}-${DEFAULT_RUN.preset}-seed${seed}-${steps}.json`, SEED_CACHE);
   const started = Date.now();
   const results = new Array(seeds.length);
   const report = (result, how) =>

@@ -33,10 +33,21 @@ describe('the reference run', () => {
       lastThirdFall: 0.01,
     });
     expect(REFERENCE_RUN.peakLearningRate).toBe(REFERENCE_RECIPE.peak);
-    // 10000 steps: the reading nearest two thirds is step 6700; (4.04 − 4.00) / 4.00 = 1 %.
-    const curve = Array.from({ length: 100 }, (_, i) => ({ step: 100 * (i + 1), heldOut: i + 1 === 67 ? 4.04 : 4.0 }));
-    expect(lastThirdFall(curve, 10000)).toBeCloseTo(0.01, 12);
-    expect(() => lastThirdFall(curve.slice(0, 50), 10000)).toThrow(RangeError);
+    // 10000 steps: the readings from step 6700 (nearest two thirds) to 10000, 34 of them. On a
+    // straight line from 4.04 to 4.00 the fall is (4.04 − 4.00) / 4.00 = 1 %, whatever comes before.
+    const line = Array.from({ length: 100 }, (_, i) => {
+      const step = 100 * (i + 1);
+      return { step, heldOut: step < 6700 ? 9 - i / 100 : 4.0 + (0.04 * (10000 - step)) / 3300 };
+    });
+    expect(lastThirdFall(line, 10000)).toBeCloseTo(0.01, 12);
+    // One reading 3 % low at the end of a flat curve moves the line, not the criterion: by hand,
+    // slope −0.12 · 1650 / Σ(x − 8350)² with Σ = 100² · 34 · (34² − 1) / 12, the line's ends 4 − 0.12/34 ± 1650 · slope.
+    const flat = Array.from({ length: 100 }, (_, i) => ({ step: 100 * (i + 1), heldOut: i === 99 ? 3.88 : 4.0 }));
+    const slope = (-0.12 * 1650) / ((100 ** 2 * 34 * (34 ** 2 - 1)) / 12);
+    const [start, end] = [4 - 0.12 / 34 - 1650 * slope, 4 - 0.12 / 34 + 1650 * slope];
+    expect(lastThirdFall(flat, 10000)).toBeCloseTo((start - end) / end, 12);
+    expect(lastThirdFall(flat, 10000)).toBeLessThan(0.006);
+    expect(() => lastThirdFall(line.slice(0, 50), 10000)).toThrow(RangeError);
   });
 
   test('fits its budget of 64 KiB, and is the default run on the shipped corpus, with today’s schedule', () => {
@@ -60,12 +71,20 @@ describe('the reference run', () => {
       expect(s.steps).toBe(REFERENCE_RUN.convergence.steps);
       expect(s.curve.map((p) => p.step)).toEqual(Array.from({ length: s.steps / 100 }, (_, i) => 100 * (i + 1)));
       expect(s.heldOut).toBe(s.curve.at(-1).heldOut);
-      // The reading nearest two thirds of the steps (the curve is read every 100 steps).
+      // The least-squares line through the readings from the one nearest two thirds of the steps
+      // to the last, by the normal equations: its fall from there to the end, over its end.
       const twoThirds = 100 * Math.round(s.steps / 150);
-      const atTwoThirds = s.curve.find((p) => p.step === twoThirds).heldOut;
-      const fall = (atTwoThirds - s.heldOut) / s.heldOut;
+      const points = s.curve.filter((p) => p.step >= twoThirds);
+      const n = points.length;
+      const [sx, sy] = [points.reduce((a, p) => a + p.step, 0), points.reduce((a, p) => a + p.heldOut, 0)];
+      const sxx = points.reduce((a, p) => a + p.step * p.step, 0);
+      const sxy = points.reduce((a, p) => a + p.step * p.heldOut, 0);
+      const slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+      const intercept = (sy - slope * sx) / n;
+      const fall = (slope * (twoThirds - s.steps)) / (intercept + slope * s.steps);
+      expect(n).toBe(34);
       expect(s.change).toBeCloseTo(fall, 3);
-      expect(lastThirdFall(s.curve, s.steps)).toBeCloseTo(fall, 12);
+      expect(lastThirdFall(s.curve, s.steps)).toBeCloseTo(fall, 9);
       expect(s.converged).toBe(fall <= REFERENCE_RUN.convergence.lastThirdFall);
     }
     const falls = seeds.map((s) => `${(100 * s.change).toFixed(1)} %`);
@@ -76,6 +95,7 @@ describe('the reference run', () => {
       expect(text).toContain(`${seeds.filter((s) => !s.converged).length} of 3 seeds`);
     }
     for (const fall of [falls.sort()[0], falls.sort().at(-1)]) expect(text).toContain(fall);
+    expect(text).toContain('(a straight line through its 34 held-out readings)');
     // The schedule over that third, by hand: 0.05 + 0.95 · (1 + cos(π · (step − 100) / (steps − 100))) / 2 of the peak.
     const steps = REFERENCE_RUN.convergence.steps;
     const rate = (step) => 0.05 + (0.95 * (1 + Math.cos((Math.PI * (step - 100)) / (steps - 100)))) / 2;
