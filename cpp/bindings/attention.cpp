@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include "buffers.hpp"
 #include "relpos/attention.hpp"
@@ -86,25 +85,33 @@ struct AttentionRequest {
 // Whether a region was given: 0 x 0 is "not given" (an input left out, a panel not asked for).
 bool given(const MatrixBuffer& b) { return b.rows != 0 || b.cols != 0; }
 
-// `b` against its row of the shape table (relpos/attention_shapes.hpp) for the extents `e`.
-void checkRegion(BufferCheck& c, const char* name, const MatrixBuffer& b,
-                 const relpos::AttentionExtents& e, std::size_t size) {
+// `b` against its row of the shape table (relpos/attention_shapes.hpp) for the extents `e`: a
+// side that is one number, by shape() (which says what it needs); one of several, in words. Not
+// inlined: checkAttention calls it for every region, and each inlined copy carries its messages.
+[[gnu::noinline]] void checkRegion(BufferCheck& c, const char* name, const MatrixBuffer& b,
+                                   const relpos::AttentionExtents& e, std::size_t size) {
+  if (!c.ok()) return;
   const relpos::RegionShape& shape = *relpos::attentionShape(name);
+  const int rows = relpos::extentValue(shape.rows, e);
+  const int cols = relpos::extentValue(shape.cols, e);
+  const char* wrong = nullptr;  // what is wrong: name + wrong + words + unit
+  const char* words = "";
+  const char* unit = "";
+  if (rows < 0 && !relpos::fitsExtent(shape.rows, b.rows, e)) {
+    wrong = " must have ";
+    words = relpos::extentWords(shape.rows);
+    unit = " rows";
+  } else if (cols < 0 && !relpos::fitsExtent(shape.cols, b.cols, e)) {
+    wrong = " must be ";
+    words = relpos::extentWords(shape.cols);
+    unit = " wide";
+  } else if (shape.headColumns && b.cols % e.heads != 0) {
+    wrong = ": the widths must be multiples of heads";
+  }
+  if (wrong != nullptr) c.require(false, std::string(name) + wrong + words + unit);
   const std::size_t bytes = shape.element == relpos::Element::kByte      ? 1
                             : shape.element == relpos::Element::kFloat64 ? sizeof(double)
                                                                          : size;
-  const auto words = [&](const char* what, relpos::Extent extent) {
-    return std::string(name) + " must " + what + " " + relpos::extentWords(extent);
-  };
-  // A side that is one number: shape() says what it needs; one of several: said in words.
-  const int rows = relpos::extentValue(shape.rows, e);
-  const int cols = relpos::extentValue(shape.cols, e);
-  c.require(rows >= 0 || relpos::fitsExtent(shape.rows, b.rows, e),
-            words("have", shape.rows) + " rows");
-  c.require(cols >= 0 || relpos::fitsExtent(shape.cols, b.cols, e),
-            words("be", shape.cols) + " wide");
-  c.require(!shape.headColumns || b.cols % e.heads == 0,
-            std::string(name) + ": the widths must be multiples of heads");
   c.shape(name, b, rows, cols, bytes);
 }
 
@@ -121,14 +128,17 @@ std::string checkAttention(const AttentionRequest& r, std::size_t size) {
   const bool sinusoidal = r.scheme == PositionScheme::kSinusoidal;
   const bool shaw = r.scheme == PositionScheme::kShaw;
   using Region = std::pair<const char*, const MatrixBuffer*>;
-  const std::vector<Region> projected{
-      {"queries", &r.queries}, {"keys", &r.keys}, {"values", &r.values}};
-  const std::vector<Region> encoded{{"x", &r.x},
-                                    {"queryWeights", &r.queryWeights},
-                                    {"keyWeights", &r.keyWeights},
-                                    {"valueWeights", &r.valueWeights}};
-  for (const auto& [name, b] : sinusoidal ? projected : encoded) {
-    c.none(name, *b,
+  const Region projected[] = {{"queries", &r.queries}, {"keys", &r.keys}, {"values", &r.values}};
+  const Region encoded[] = {{"x", &r.x},
+                            {"queryWeights", &r.queryWeights},
+                            {"keyWeights", &r.keyWeights},
+                            {"valueWeights", &r.valueWeights}};
+  // The scheme's inputs (the last of them optional), and those it must not be given.
+  const Region* inputs = sinusoidal ? encoded : projected;
+  const int inputCount = sinusoidal ? 4 : 3;
+  const Region* others = sinusoidal ? projected : encoded;
+  for (int i = 0; i < 7 - inputCount; ++i) {
+    c.none(others[i].first, *others[i].second,
            sinusoidal ? "the sinusoidal scheme projects x" : "only the sinusoidal scheme reads it");
   }
   if (!shaw) {
@@ -150,9 +160,10 @@ std::string checkAttention(const AttentionRequest& r, std::size_t size) {
                                    r.x.cols,
                                    r.queryWeights.cols};
   // The regions this scheme must have, then every other one given.
-  for (const auto& [name, b] : sinusoidal ? encoded : projected) {
-    const bool optional = std::string(name) == "values" || std::string(name) == "valueWeights";
-    if (given(*b) || !optional) checkRegion(c, name, *b, e, size);
+  for (int i = 0; i < inputCount; ++i) {
+    if (given(*inputs[i].second) || i < inputCount - 1) {
+      checkRegion(c, inputs[i].first, *inputs[i].second, e, size);
+    }
   }
   c.require(r.firstQuery + r.queryRows <= e.keys, "firstQuery + queryRows must be at most n");
   if (shaw) checkRegion(c, "relativeKeys", r.relativeKeys, e, size);
@@ -167,7 +178,7 @@ std::string checkAttention(const AttentionRequest& r, std::size_t size) {
   c.require(schemeError.empty(), schemeError);
   if (r.scheme == PositionScheme::kT5) checkRegion(c, "bucketBiases", r.bucketBiases, e, size);
   if (r.scheme == PositionScheme::kAlibi) checkRegion(c, "slopes", r.slopes, e, size);
-  const std::vector<Region> optional{
+  const Region optional[] = {
       {"keyPadding", &r.keyPadding},           {"allowed", &r.allowed},
       {"contentScores", &r.contentScores},     {"positionBiases", &r.positionBiases},
       {"combinedScores", &r.combinedScores},   {"contentWeights", &r.contentWeights},

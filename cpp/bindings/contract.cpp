@@ -22,7 +22,7 @@ namespace relpos::bindings {
 namespace {
 
 // { attentionBlockRows, maxSeed, maxAlibiHeads, schemes: [{ name, attention, evenWidth }],
-// attentionShapes: [{ region, name, rows, cols, headColumns }], t5, model }: the block of
+// attentionShapes: [{ name, rows, cols, headColumns }], t5, model }: the block of
 // query rows, the largest seed, the most heads alibiSlopes takes, the scheme table, T5Rules and
 // ModelLimits, and attention()'s shape rules (each region's extents by name, Extent's).
 emscripten::val coreContract() {
@@ -43,7 +43,6 @@ emscripten::val coreContract() {
   const auto extent = [](Extent e) { return std::string(kExtentNames[static_cast<int>(e)]); };
   for (const RegionShape& region : kAttentionShapes) {
     emscripten::val shape = emscripten::val::object();
-    shape.set("region", std::string(region.name));
     shape.set("name", std::string(region.jsName));
     shape.set("rows", extent(region.rows));
     shape.set("cols", extent(region.cols));

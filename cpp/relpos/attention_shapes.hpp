@@ -4,6 +4,8 @@
 // web/api/core-contract.js at build time), which checks its arguments by the same rows.
 #pragma once
 
+#include <cstring>
+
 namespace relpos {
 
 // What one side of a region must be. n: keys; n_q: query rows; d_k, d_v: every head's columns
@@ -149,15 +151,9 @@ constexpr const char* extentWords(Extent e) {
 }
 
 // The table's row for the request field `name`, or nullptr.
-constexpr const RegionShape* attentionShape(const char* name) {
+inline const RegionShape* attentionShape(const char* name) {
   for (const RegionShape& shape : kAttentionShapes) {
-    const char* a = shape.name;
-    const char* b = name;
-    while (*a != '\0' && *a == *b) {
-      ++a;
-      ++b;
-    }
-    if (*a == *b) return &shape;
+    if (std::strcmp(shape.name, name) == 0) return &shape;
   }
   return nullptr;
 }

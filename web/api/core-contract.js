@@ -44,133 +44,114 @@ export const CORE_CONTRACT = {
   ],
   "attentionShapes": [
     {
-      "region": "queries",
       "name": "q",
       "rows": "queries",
       "cols": "any",
       "headColumns": true
     },
     {
-      "region": "keys",
       "name": "k",
       "rows": "keys",
       "cols": "keyWidth",
       "headColumns": false
     },
     {
-      "region": "values",
       "name": "v",
       "rows": "keys",
       "cols": "any",
       "headColumns": true
     },
     {
-      "region": "relativeKeys",
       "name": "relKeys",
       "rows": "oddRows",
       "cols": "keyTable",
       "headColumns": false
     },
     {
-      "region": "relativeValues",
       "name": "relValues",
       "rows": "tableRows",
       "cols": "valueTable",
       "headColumns": false
     },
     {
-      "region": "x",
       "name": "x",
       "rows": "keys",
       "cols": "any",
       "headColumns": false
     },
     {
-      "region": "queryWeights",
       "name": "wQ",
       "rows": "modelWidth",
       "cols": "any",
       "headColumns": true
     },
     {
-      "region": "keyWeights",
       "name": "wK",
       "rows": "modelWidth",
       "cols": "projectedWidth",
       "headColumns": false
     },
     {
-      "region": "valueWeights",
       "name": "wV",
       "rows": "modelWidth",
       "cols": "any",
       "headColumns": true
     },
     {
-      "region": "bucketBiases",
       "name": "position.biases",
       "rows": "oneOrHeads",
       "cols": "buckets",
       "headColumns": false
     },
     {
-      "region": "slopes",
       "name": "position.slope",
       "rows": "one",
       "cols": "oneOrHeads",
       "headColumns": false
     },
     {
-      "region": "keyPadding",
       "name": "keyPadding",
       "rows": "one",
       "cols": "keys",
       "headColumns": false
     },
     {
-      "region": "allowed",
       "name": "allowed",
       "rows": "queries",
       "cols": "keys",
       "headColumns": false
     },
     {
-      "region": "contentScores",
       "name": "contentScores",
       "rows": "headQueries",
       "cols": "keys",
       "headColumns": false
     },
     {
-      "region": "positionBiases",
       "name": "positionBiases",
       "rows": "headQueries",
       "cols": "keys",
       "headColumns": false
     },
     {
-      "region": "combinedScores",
       "name": "combinedScores",
       "rows": "headQueries",
       "cols": "keys",
       "headColumns": false
     },
     {
-      "region": "contentWeights",
       "name": "contentWeights",
       "rows": "headQueries",
       "cols": "keys",
       "headColumns": false
     },
     {
-      "region": "combinedWeights",
       "name": "combinedWeights",
       "rows": "headQueries",
       "cols": "keys",
       "headColumns": false
     },
     {
-      "region": "output",
       "name": "output",
       "rows": "queries",
       "cols": "valueWidth",
