@@ -8,9 +8,11 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "buffers.hpp"
 #include "relpos/attention.hpp"
+#include "relpos/attention_shapes.hpp"
 #include "relpos/example_scenario.hpp"
 #include "relpos/locality_profile.hpp"
 #include "relpos/model_config.hpp"
@@ -80,7 +82,41 @@ struct AttentionRequest {
   MatrixBuffer output;
 };
 
-// What is wrong with r for scalar size `size`, or an empty string.
+// Whether a region was given: 0 x 0 is "not given" (an input left out, a panel not asked for).
+bool given(const MatrixBuffer& b) { return b.rows != 0 || b.cols != 0; }
+
+// `b` against its row of the shape table (relpos/attention_shapes.hpp) for the extents `e`: a
+// side that is one number, by shape() (which says what it needs); one of several, in words. Not
+// inlined: checkAttention calls it for every region, and each inlined copy carries its messages.
+[[gnu::noinline]] void checkRegion(BufferCheck& c, const char* name, const MatrixBuffer& b,
+                                   const relpos::AttentionExtents& e, std::size_t size) {
+  if (!c.ok()) return;
+  const relpos::RegionShape& shape = *relpos::attentionShape(name);
+  const int rows = relpos::extentValue(shape.rows, e);
+  const int cols = relpos::extentValue(shape.cols, e);
+  const char* wrong = nullptr;  // what is wrong: name + wrong + words + unit
+  const char* words = "";
+  const char* unit = "";
+  if (rows < 0 && !relpos::fitsExtent(shape.rows, b.rows, e)) {
+    wrong = " must have ";
+    words = relpos::extentWords(shape.rows);
+    unit = " rows";
+  } else if (cols < 0 && !relpos::fitsExtent(shape.cols, b.cols, e)) {
+    wrong = " must be ";
+    words = relpos::extentWords(shape.cols);
+    unit = " wide";
+  } else if (shape.headColumns && b.cols % e.heads != 0) {
+    wrong = ": the widths must be multiples of heads";
+  }
+  if (wrong != nullptr) c.require(false, std::string(name) + wrong + words + unit);
+  const std::size_t bytes = shape.element == relpos::Element::kByte      ? 1
+                            : shape.element == relpos::Element::kFloat64 ? sizeof(double)
+                                                                         : size;
+  c.shape(name, b, rows, cols, bytes);
+}
+
+// What is wrong with r for scalar size `size`, or an empty string: which regions the scheme
+// reads, then each region by the shape table, then the scheme's own rules.
 std::string checkAttention(const AttentionRequest& r, std::size_t size) {
   BufferCheck c;
   const int h = r.heads;
@@ -91,94 +127,65 @@ std::string checkAttention(const AttentionRequest& r, std::size_t size) {
   if (!c.error().empty()) return c.error();
   const bool sinusoidal = r.scheme == PositionScheme::kSinusoidal;
   const bool shaw = r.scheme == PositionScheme::kShaw;
-  int n = 0;
-  int dK = 0;
-  int dV = 0;
-  if (sinusoidal) {
-    n = r.x.rows;
-    c.shape("x", r.x, n, -1, size);
-    c.shape("queryWeights", r.queryWeights, r.x.cols, -1, size);
-    c.shape("keyWeights", r.keyWeights, r.x.cols, r.queryWeights.cols, size);
-    if (r.valueWeights.rows != 0 || r.valueWeights.cols != 0) {
-      c.shape("valueWeights", r.valueWeights, r.x.cols, -1, size);
-    }
-    dK = r.queryWeights.cols;
-    dV = r.valueWeights.cols;
-    for (const auto& [name, b] : {std::pair<const char*, const MatrixBuffer&>{"queries", r.queries},
-                                  {"keys", r.keys},
-                                  {"values", r.values}}) {
-      c.none(name, b, "the sinusoidal scheme projects x");
-    }
-  } else {
-    n = r.keys.rows;
-    c.shape("queries", r.queries, r.queryRows, -1, size);
-    c.shape("keys", r.keys, n, r.queries.cols, size);
-    if (r.values.rows != 0 || r.values.cols != 0) c.shape("values", r.values, n, -1, size);
-    dK = r.queries.cols;
-    dV = r.values.cols;
-    for (const auto& [name, b] : {std::pair<const char*, const MatrixBuffer&>{"x", r.x},
-                                  {"queryWeights", r.queryWeights},
-                                  {"keyWeights", r.keyWeights},
-                                  {"valueWeights", r.valueWeights}}) {
-      c.none(name, b, "only the sinusoidal scheme reads it");
-    }
+  using Region = std::pair<const char*, const MatrixBuffer*>;
+  const Region projected[] = {{"queries", &r.queries}, {"keys", &r.keys}, {"values", &r.values}};
+  const Region encoded[] = {{"x", &r.x},
+                            {"queryWeights", &r.queryWeights},
+                            {"keyWeights", &r.keyWeights},
+                            {"valueWeights", &r.valueWeights}};
+  // The scheme's inputs (the last of them optional), and those it must not be given.
+  const Region* inputs = sinusoidal ? encoded : projected;
+  const int inputCount = sinusoidal ? 4 : 3;
+  const Region* others = sinusoidal ? projected : encoded;
+  for (int i = 0; i < 7 - inputCount; ++i) {
+    c.none(others[i].first, *others[i].second,
+           sinusoidal ? "the sinusoidal scheme projects x" : "only the sinusoidal scheme reads it");
   }
-  c.require(dK % h == 0 && dV % h == 0, "the widths must be multiples of heads");
-  c.require(r.firstQuery + r.queryRows <= n, "firstQuery + queryRows must be at most n");
-  if (!c.error().empty()) return c.error();
-  const int headDK = dK / h;
-  const int headDV = dV / h;
-  if (shaw) {
-    const int tableRows = r.relativeKeys.rows;
-    c.require(tableRows % 2 == 1, "relativeKeys must have 2k + 1 rows");
-    c.shape("relativeKeys", r.relativeKeys, tableRows, r.relativeKeys.cols, size);
-    c.require(r.relativeKeys.cols == headDK || r.relativeKeys.cols == dK,
-              "relativeKeys must be d_k or heads d_k wide");
-    if (r.relativeValues.rows != 0 || r.relativeValues.cols != 0) {
-      c.require(dV > 0, "relativeValues needs values");
-      c.shape("relativeValues", r.relativeValues, tableRows, r.relativeValues.cols, size);
-      c.require(r.relativeValues.cols == headDV || r.relativeValues.cols == dV,
-                "relativeValues must be d_v or heads d_v wide");
-    }
-  } else {
+  if (!shaw) {
     c.none("relativeKeys", r.relativeKeys, "only Shaw's scheme reads it");
     c.none("relativeValues", r.relativeValues, "only Shaw's scheme reads it");
+  }
+  if (r.scheme != PositionScheme::kT5) c.none("bucketBiases", r.bucketBiases, "only T5 reads it");
+  if (r.scheme != PositionScheme::kAlibi) c.none("slopes", r.slopes, "only ALiBi reads it");
+  const int dV = sinusoidal ? r.valueWeights.cols : r.values.cols;
+  if (dV == 0) c.none("output", r.output, "there are no values");
+  if (!c.ok()) return c.error();
+  const relpos::AttentionExtents e{h,
+                                   sinusoidal ? r.x.rows : r.keys.rows,
+                                   r.queryRows,
+                                   sinusoidal ? r.queryWeights.cols : r.queries.cols,
+                                   dV,
+                                   r.relativeKeys.rows,
+                                   r.t5.numBuckets,
+                                   r.x.cols,
+                                   r.queryWeights.cols};
+  // The regions this scheme must have, then every other one given.
+  for (int i = 0; i < inputCount; ++i) {
+    if (given(*inputs[i].second) || i < inputCount - 1) {
+      checkRegion(c, inputs[i].first, *inputs[i].second, e, size);
+    }
+  }
+  c.require(r.firstQuery + r.queryRows <= e.keys, "firstQuery + queryRows must be at most n");
+  if (shaw) checkRegion(c, "relativeKeys", r.relativeKeys, e, size);
+  if (shaw && given(r.relativeValues)) {
+    c.require(dV > 0, "relativeValues needs values");
+    checkRegion(c, "relativeValues", r.relativeValues, e, size);
   }
   // The scheme's own rules (T5's buckets, RoPE's even width): the scheme table's one check.
   c.require(info->attention,
             "attention() takes the learned absolute table's x + p as its inputs (scheme none)");
-  const std::string schemeError = checkScheme(r.scheme, r.t5, headDK);
+  const std::string schemeError = checkScheme(r.scheme, r.t5, e.keyWidth / h);
   c.require(schemeError.empty(), schemeError);
-  if (!c.error().empty()) return c.error();
-  if (r.scheme == PositionScheme::kT5) {
-    c.require(r.bucketBiases.rows == 1 || r.bucketBiases.rows == h,
-              "bucketBiases must have 1 or heads rows");
-    c.shape("bucketBiases", r.bucketBiases, r.bucketBiases.rows, r.t5.numBuckets, size);
-  } else {
-    c.none("bucketBiases", r.bucketBiases, "only T5 reads it");
+  if (r.scheme == PositionScheme::kT5) checkRegion(c, "bucketBiases", r.bucketBiases, e, size);
+  if (r.scheme == PositionScheme::kAlibi) checkRegion(c, "slopes", r.slopes, e, size);
+  const Region optional[] = {
+      {"keyPadding", &r.keyPadding},           {"allowed", &r.allowed},
+      {"contentScores", &r.contentScores},     {"positionBiases", &r.positionBiases},
+      {"combinedScores", &r.combinedScores},   {"contentWeights", &r.contentWeights},
+      {"combinedWeights", &r.combinedWeights}, {"output", &r.output}};
+  for (const auto& [name, b] : optional) {
+    if (given(*b)) checkRegion(c, name, *b, e, size);
   }
-  if (r.scheme == PositionScheme::kAlibi) {
-    c.require(r.slopes.cols == 1 || r.slopes.cols == h, "slopes must hold 1 or heads values");
-    c.shape("slopes", r.slopes, 1, r.slopes.cols, sizeof(double));
-  } else {
-    c.none("slopes", r.slopes, "only ALiBi reads it");
-  }
-  const auto optional = [&](const char* name, const MatrixBuffer& b, int rows, int cols,
-                            std::size_t elementSize) {
-    if (b.rows != 0 || b.cols != 0) c.shape(name, b, rows, cols, elementSize);
-  };
-  optional("keyPadding", r.keyPadding, 1, n, 1);
-  optional("allowed", r.allowed, r.queryRows, n, 1);
-  for (const auto& [name, b] :
-       {std::pair<const char*, const MatrixBuffer&>{"contentScores", r.contentScores},
-        {"positionBiases", r.positionBiases},
-        {"combinedScores", r.combinedScores},
-        {"contentWeights", r.contentWeights},
-        {"combinedWeights", r.combinedWeights}}) {
-    optional(name, b, h * r.queryRows, n, size);
-  }
-  if (dV == 0) c.none("output", r.output, "there are no values");
-  optional("output", r.output, r.queryRows, dV, size);
   return c.error();
 }
 

@@ -1,6 +1,8 @@
 // The core's contract for JavaScript: the position schemes' table, the model's limits, T5's
-// bucket rules and the block of query rows, from the core's own constants
-// (relpos/scheme_table.hpp, relpos/model_config.hpp, relpos/attention.hpp). coreContract()
+// bucket rules, the block of query rows, the largest seed, the most ALiBi heads and attention()'s
+// shape rules, from the core's own constants (relpos/scheme_table.hpp, relpos/model_config.hpp,
+// relpos/attention.hpp, relpos/numpy_random.hpp, relpos/position_schemes.hpp,
+// relpos/attention_shapes.hpp). coreContract()
 // returns them; scripts/make-defaults.mjs writes them into web/api/core-contract.js at build time,
 // and the API checks its arguments by them (so the page's module, without this file, carries none
 // of it). checkScheme is for the tests that hold the API's checks to the core's.
@@ -10,17 +12,24 @@
 
 #include "buffers.hpp"
 #include "relpos/attention.hpp"
+#include "relpos/attention_shapes.hpp"
 #include "relpos/model_config.hpp"
+#include "relpos/numpy_random.hpp"
+#include "relpos/position_schemes.hpp"
 #include "relpos/scheme_table.hpp"
 
 namespace relpos::bindings {
 namespace {
 
-// { attentionBlockRows, schemes: [{ name, attention, evenWidth }], t5, model }: the block of
-// query rows, the scheme table, T5Rules and ModelLimits.
+// { attentionBlockRows, maxSeed, maxAlibiHeads, schemes: [{ name, attention, evenWidth }],
+// attentionShapes: [{ name, rows, cols, headColumns }], t5, model }: the block of
+// query rows, the largest seed, the most heads alibiSlopes takes, the scheme table, T5Rules and
+// ModelLimits, and attention()'s shape rules (each region's extents by name, Extent's).
 emscripten::val coreContract() {
   emscripten::val out = emscripten::val::object();
   out.set("attentionBlockRows", static_cast<int>(kAttentionBlockRows));
+  out.set("maxSeed", static_cast<double>(kMaxSeed));
+  out.set("maxAlibiHeads", kMaxAlibiHeads);
   emscripten::val schemes = emscripten::val::array();
   for (const SchemeInfo& info : kSchemeTable) {
     emscripten::val scheme = emscripten::val::object();
@@ -30,6 +39,17 @@ emscripten::val coreContract() {
     schemes.call<void>("push", scheme);
   }
   out.set("schemes", schemes);
+  emscripten::val shapes = emscripten::val::array();
+  const auto extent = [](Extent e) { return std::string(kExtentNames[static_cast<int>(e)]); };
+  for (const RegionShape& region : kAttentionShapes) {
+    emscripten::val shape = emscripten::val::object();
+    shape.set("name", std::string(region.jsName));
+    shape.set("rows", extent(region.rows));
+    shape.set("cols", extent(region.cols));
+    shape.set("headColumns", region.headColumns);
+    shapes.call<void>("push", shape);
+  }
+  out.set("attentionShapes", shapes);
   out.set("t5", emscripten::val(kT5Rules));
   out.set("model", emscripten::val(kModelLimits));
   return out;

@@ -30,7 +30,8 @@ std::string t5BucketsInto(const relpos::T5BucketParams& params, const MatrixBuff
 std::string alibiSlopesInto(const MatrixBuffer& out) {
   BufferCheck c;
   c.matrix<double>("out", out, 1, -1);
-  c.require(out.cols >= 1, "out must hold at least one head");
+  c.require(out.cols >= 1 && out.cols <= relpos::kMaxAlibiHeads,
+            "out must hold 1 to " + std::to_string(relpos::kMaxAlibiHeads) + " heads");
   if (!c.ok()) return c.error();
   relpos::alibiSlopes(vectorAt<double>(out));
   return {};
@@ -55,7 +56,9 @@ template <typename T>
 std::string ropeInto(const RopeRequest& r) {
   BufferCheck c;
   c.matrix<T>("x", r.x, -1, -1);
-  c.require(r.x.cols % 2 == 0, "x must have an even number of columns");
+  // RoPE's width rule is the scheme table's (it rotates pairs): one rotation of all of x.
+  c.require(relpos::checkScheme(PositionScheme::kRope, {}, static_cast<int>(r.x.cols)).empty(),
+            "x must have an even number of columns");
   c.matrix<double>("positions", r.positions, 1, r.x.rows);
   c.matrix<T>("out", r.out, r.x.rows, r.x.cols);
   if (!c.ok()) return c.error();

@@ -9,6 +9,9 @@
 
 namespace relpos {
 
+// The largest seed: numpy's legacy seeding takes a 32-bit unsigned integer.
+inline constexpr std::uint32_t kMaxSeed = 0xFFFFFFFFu;
+
 class NumpyRandom {
  public:
   explicit NumpyRandom(std::uint32_t seed);

@@ -32,8 +32,10 @@ void t5Buckets(const T5BucketParams& params, OffsetMatrixMap out);
 
 // ALiBi (Press, Smith & Lewis 2022, get_slopes): for H = 2^a heads, m_h = 2^(-8h/H), h = 1..H;
 // otherwise the 2^floor(log2 H) slopes of that power, then every other slope of twice that power
-// (docs/schemes.md §2). out.size() is H >= 1.
+// (docs/schemes.md §2). out.size() is H, 1 to kMaxAlibiHeads.
 void alibiSlopes(Eigen::Ref<Vector<double>> out);
+// The most heads alibiSlopes computes slopes for (the bindings refuse more).
+inline constexpr int kMaxAlibiHeads = 4096;
 
 // RoPE's angles (docs/schemes.md §3): row r, pair t of a d-wide row turns by
 // positions[r] * theta_t, theta_t = 1 / base^(2t/d); cosines and sines are positions x d / 2.

@@ -4,12 +4,15 @@
 // This test holds the committed file to the module, and the API's refusals to the core's own
 // checks over grids of settings: what the core refuses, the API refuses with a RangeError naming
 // the argument, and what the core takes, the API takes.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { coreContractSource } from '../../scripts/make-defaults.mjs';
+import { coreContractSource, schemeTypesSource } from '../../scripts/make-defaults.mjs';
 import { createRelPos, MODEL_POSITION_SCHEMES, POSITION_SCHEMES } from '../../web/api/index.js';
-import { ATTENTION_BLOCK_ROWS } from '../../web/api/limits.js';
+import { CORE_CONTRACT } from '../../web/api/core-contract.js';
+import { ATTENTION_BLOCK_ROWS, MAX_SEED } from '../../web/api/limits.js';
 import { loadCore } from '../../web/api/load-core.js';
+import { MAX_ALIBI_HEADS } from '../../web/api/schemes.js';
+import { regionAt } from '../../web/api/wasm-arena.js';
 
 const core = await loadCore('test');
 const rp = await createRelPos();
@@ -33,10 +36,11 @@ describe('the contract: one source, the core', () => {
     expect(refused).toEqual(['absolute']);
   });
 
-  it("the types name the core's schemes (web/api/schemes.d.ts, the one hand-written list)", () => {
-    const types = readFileSync(new URL('../../web/api/schemes.d.ts', import.meta.url), 'utf8');
+  it("the types name the core's schemes: web/api/scheme-names.d.ts is what the module holds", () => {
+    const committed = readFileSync(new URL('../../web/api/scheme-names.d.ts', import.meta.url), 'utf8');
+    expect(committed).toBe(schemeTypesSource(core));
     const declared = Object.fromEntries(
-      [...types.matchAll(/export type (\w+) = ([^;]+);/g)].map(([, name, body]) => [name, body]),
+      [...committed.matchAll(/export type (\w+) = ([^;]+);/g)].map(([, name, body]) => [name, body]),
     );
     const names = (body) => [...body.matchAll(/'([a-z0-9]+)'/g)].map(([, name]) => name);
     expect(names(declared.PositionSchemeName)).toEqual(POSITION_SCHEMES);
@@ -45,6 +49,9 @@ describe('the contract: one source, the core', () => {
         .map((name) => `'${name}'`)
         .join(' | ')}`,
     );
+    expect(names(declared.RopeLayout)).toEqual(enumNames(core.RopeLayout));
+    const types = readFileSync(new URL('../../web/api/schemes.d.ts', import.meta.url), 'utf8');
+    expect(types).not.toMatch(/export type (PositionSchemeName|ModelSchemeName|RopeLayout) =/);
   });
 
   it("the block of query rows is the core's: rows from a multiple of it are those of one call", () => {
@@ -192,5 +199,228 @@ describe("memory: the core's count", () => {
       expect(grown).toBeGreaterThan(counted / 4); // a count of this model, not of any
       model.dispose();
     }
+  });
+});
+
+describe("the limits only one side had are the core's, and it enforces them", () => {
+  // A region of `cols` float64 numbers in one row, in WASM memory the test frees.
+  const withRow = (cols, call) => {
+    const address = core._malloc(cols * 8);
+    try {
+      return call(regionAt(address, 1, cols, Float64Array));
+    } finally {
+      core._free(address);
+    }
+  };
+
+  it('alibiSlopes: the core computes MAX_ALIBI_HEADS slopes and refuses one more, as the API does', () => {
+    expect(MAX_ALIBI_HEADS).toBe(CORE_CONTRACT.maxAlibiHeads);
+    expect(withRow(MAX_ALIBI_HEADS, (out) => core.alibiSlopesInto(out))).toBe('');
+    expect(withRow(MAX_ALIBI_HEADS + 1, (out) => core.alibiSlopesInto(out))).toBe(
+      `out must hold 1 to ${MAX_ALIBI_HEADS} heads`,
+    );
+    expect(rp.alibiSlopes(MAX_ALIBI_HEADS)).toHaveLength(MAX_ALIBI_HEADS);
+    expect(() => rp.alibiSlopes(MAX_ALIBI_HEADS + 1)).toThrow(
+      new RangeError(`alibiSlopes: heads must be an integer from 1 to ${MAX_ALIBI_HEADS}, got ${MAX_ALIBI_HEADS + 1}`),
+    );
+  });
+
+  it("the largest seed is the core's: MAX_SEED seeds the stream, one more is refused", () => {
+    expect(MAX_SEED).toBe(CORE_CONTRACT.maxSeed);
+    expect(rp.randn(MAX_SEED, 2)).toHaveLength(2);
+    expect(() => rp.randn(MAX_SEED + 1, 2)).toThrow(RangeError);
+  });
+
+  it("rope's even width is the scheme table's rule, checked by the core's ropeInto itself", () => {
+    const address = core._malloc(3 * 8 * 3);
+    try {
+      const request = (cols) => ({
+        params: core.coreDefaults().RopeParams,
+        x: regionAt(address, 1, cols, Float64Array),
+        positions: regionAt(address + 24, 1, 1, Float64Array),
+        out: regionAt(address + 48, 1, cols, Float64Array),
+      });
+      expect(
+        core.checkScheme(core.PositionScheme.rope, { numBuckets: 32, maxDistance: 128, bidirectional: true }, 3),
+      ).not.toBe('');
+      expect(core.ropeIntoFloat64(request(3))).toBe('x must have an even number of columns');
+      expect(core.ropeIntoFloat64(request(2))).toBe('');
+    } finally {
+      core._free(address);
+    }
+  });
+});
+
+describe('no value of the contract copied by hand in web/', () => {
+  const root = new URL('../../web/', import.meta.url);
+  const sources = readdirSync(root, { recursive: true })
+    .filter((file) => /\.(m?js|ts)$/.test(file) && !file.endsWith('core-contract.js'))
+    .map((file) => ({ file, text: readFileSync(new URL(file, root), 'utf8') }));
+  // The contract's numbers, flattened: [path, value] (attentionBlockRows, model.maxLayers, …).
+  const entries = [];
+  const flatten = (value, path) => {
+    if (typeof value === 'number') entries.push([path, value]);
+    else if (value && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [key, item] of Object.entries(value)) flatten(item, path ? `${path}.${key}` : key);
+    }
+  };
+  flatten(CORE_CONTRACT, '');
+  // maxSeed → MAX_SEED, model.maxDModel → MAX_D_MODEL: the name a copy would carry.
+  const constantName = (path) =>
+    path
+      .split('.')
+      .at(-1)
+      .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+      .replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
+      .toUpperCase();
+  // How a number is written by hand: decimal, or a power of two (minus one).
+  const spellings = (value) => {
+    const out = [String(value)];
+    const exponent = Math.log2(value + 1);
+    if (Number.isInteger(exponent)) out.push(`2 ** ${exponent} - 1`);
+    if (Number.isInteger(Math.log2(value))) out.push(`2 ** ${Math.log2(value)}`);
+    return out;
+  };
+  // Constants of web/ that happen to equal a contract value but are not the contract's, and why.
+  const notTheContract = {
+    MAX_NPY_HEADER_BYTES: "a model file's .npy header, read by web/train/model-files.js",
+    MAX_NPZ_ENTRIES: "a model file's entries, read by web/train/model-files.js",
+  };
+
+  it('lists the names it looks for (the test is not empty)', () => {
+    expect(entries.map(([path]) => path)).toEqual(
+      expect.arrayContaining([
+        'attentionBlockRows',
+        'maxSeed',
+        'maxAlibiHeads',
+        'model.maxLayers',
+        't5.minBucketsOneWay',
+      ]),
+    );
+    expect(constantName('model.maxDModel')).toBe('MAX_D_MODEL');
+    expect(sources.length).toBeGreaterThan(100);
+  });
+
+  it('no constant named after a contract entry is given a literal number', () => {
+    const copies = [];
+    for (const [path] of entries) {
+      const assigned = new RegExp(`\\b(${constantName(path)}|${path.split('.').at(-1)})\\s*[:=]\\s*[-(\\d]`);
+      for (const { file, text } of sources) {
+        text.split('\n').forEach((line, index) => {
+          if (assigned.test(line)) copies.push(`${file}:${index + 1}: ${line.trim()}`);
+        });
+      }
+    }
+    expect(copies).toEqual([]);
+  });
+
+  it('no distinctive contract value (above 100) is written as a literal', () => {
+    const copies = [];
+    for (const [path, value] of entries.filter(([, number]) => number > 100)) {
+      // A factor of a product (64 * 2 ** 20 bytes) is a unit, not a copy of a limit.
+      const written = new RegExp(
+        `(?<![\\w.]|[*/] )(${spellings(value)
+          .map((text) => text.replaceAll('*', '\\*'))
+          .join('|')})(?![\\w.])`,
+      );
+      for (const { file, text } of sources) {
+        text.split('\n').forEach((line, index) => {
+          const exempt = Object.keys(notTheContract).some((name) => line.includes(`${name} =`));
+          if (written.test(line) && !exempt) copies.push(`${path} in ${file}:${index + 1}: ${line.trim()}`);
+        });
+      }
+    }
+    expect(copies).toEqual([]);
+  });
+});
+
+describe("attention()'s shape rules are the core's: the API refuses exactly the shapes the core refuses", () => {
+  const n = 5;
+  const region = (address, rows, cols) => ({ address, rows, cols, bytes: rows * cols * 8 });
+  const none = region(0, 0, 0);
+  const grid = [];
+  for (const heads of [1, 2]) {
+    for (const qCols of [4, 3]) {
+      for (const kCols of [qCols, 6]) {
+        for (const vCols of [0, 4, 3]) {
+          for (const tableRows of [5, 4]) {
+            for (const tableCols of [2, 3, 4]) {
+              for (const valueTable of [false, true]) {
+                if (valueTable && vCols === 0) continue;
+                grid.push({ heads, qCols, kCols, vCols, tableRows, tableCols, valueTable });
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  // The request the API would send for these shapes, every region in one block of WASM memory.
+  const coreRefusal = ({ heads, qCols, kCols, vCols, tableRows, tableCols, valueTable }) => {
+    const at = core._malloc(64 * 1024);
+    try {
+      return core.attentionIntoFloat64({
+        heads,
+        causal: false,
+        firstQuery: 0,
+        queryRows: n,
+        scale: 0,
+        scheme: core.PositionScheme.shaw,
+        t5: { numBuckets: 32, maxDistance: 128, bidirectional: true },
+        base: 10000,
+        layout: core.RopeLayout.interleaved,
+        queries: region(at, n, qCols),
+        keys: region(at + 1024, n, kCols),
+        values: vCols === 0 ? none : region(at + 2048, n, vCols),
+        relativeKeys: region(at + 3072, tableRows, tableCols),
+        relativeValues: valueTable ? region(at + 4096, tableRows, tableCols) : none,
+        x: none,
+        queryWeights: none,
+        keyWeights: none,
+        valueWeights: none,
+        bucketBiases: none,
+        slopes: none,
+        keyPadding: none,
+        allowed: none,
+        contentScores: none,
+        positionBiases: none,
+        combinedScores: none,
+        contentWeights: none,
+        combinedWeights: region(at + 8192, heads * n, n),
+        output: vCols === 0 ? none : region(at + 16384, n, vCols),
+      });
+    } finally {
+      core._free(at);
+    }
+  };
+
+  it('over a grid of heads, widths and tables', () => {
+    const m = (rows, cols, seed) => ({ rows, cols, data: rp.randn(seed, rows * cols) });
+    const disagreements = grid.filter((shapes) => {
+      const { heads, qCols, kCols, vCols, tableRows, tableCols, valueTable } = shapes;
+      const inputs = { q: m(n, qCols, 1), k: m(n, kCols, 2), relKeys: m(tableRows, tableCols, 3), heads };
+      if (vCols > 0) inputs.v = m(n, vCols, 4);
+      if (valueTable) inputs.relValues = m(tableRows, tableCols, 5);
+      let apiRefuses = false;
+      try {
+        rp.attention(inputs, { outputs: ['combinedWeights'] });
+      } catch (error) {
+        expect(error).toBeInstanceOf(RangeError);
+        expect(error.message).toMatch(/^attention: (q|k|v|relKeys|relValues)\.(rows|cols) must /);
+        apiRefuses = true;
+      }
+      return apiRefuses !== (coreRefusal(shapes) !== '');
+    });
+    expect(disagreements).toEqual([]);
+    const refused = grid.filter((shapes) => coreRefusal(shapes) !== '');
+    expect(refused.length).toBeGreaterThan(grid.length / 4);
+    expect(refused.length).toBeLessThan(grid.length - 10);
+  });
+
+  it('names every region the API checks by the table, and no other', () => {
+    const names = CORE_CONTRACT.attentionShapes.map((shape) => shape.name);
+    expect(names).toEqual(expect.arrayContaining(['q', 'k', 'v', 'relKeys', 'relValues', 'x', 'wQ', 'wK', 'wV']));
+    expect(new Set(names).size).toBe(names.length);
   });
 });

@@ -4,6 +4,7 @@ import { checkBoolean, checkMatrix, checkOptions, checkShape, floatArrayType } f
 import { OUTPUT_NAMES, checkReusableResult, outputShapes, resolveAttentionOptions } from './attention-options.js';
 import { checkAllowed, checkHeads, checkKeyPadding, checkScale } from './attention-masks.js';
 import { Snapshot } from './snapshot.js';
+import { CORE_CONTRACT } from './core-contract.js';
 import { checkPosition, checkSchemeHeads, checkSchemeTables, needsEvenWidth, sinusoidalInputs } from './schemes.js';
 
 // Each scheme's inputs (besides the required ones) and their defaults.
@@ -21,25 +22,50 @@ const INPUTS = {
   other: { required: ['q', 'k'], defaults: { v: undefined, ...SHARED_DEFAULTS } },
 };
 
+// attention()'s shape rules are the core's (its contract, relpos/attention_shapes.hpp): each
+// argument's rows and columns as extents by name, which checkExtents evaluates here with this
+// API's names and messages.
+const SHAPES = Object.fromEntries(CORE_CONTRACT.attentionShapes.map((shape) => [shape.name, shape]));
+
 // A table's width: d (one table shared by every head) or heads · d (one per head).
-function checkTableCols(where, name, table, heads, headCols, allName) {
+function checkTableCols(where, name, table, heads, { value: allCols, what: allName }) {
+  const headCols = allCols / heads;
   if (heads === 1) {
     checkShape(where, name, table, { cols: { value: headCols, what: allName } });
-    return false;
+    return;
   }
-  if (table.cols !== headCols && table.cols !== heads * headCols) {
+  if (table.cols !== headCols && table.cols !== allCols) {
     throw new RangeError(
-      `${where}: ${name}.cols must equal ${allName} / heads (${headCols}: one table shared by every head) or ${allName} (${heads * headCols}: one table per head, side by side), got ${table.cols}`,
+      `${where}: ${name}.cols must equal ${allName} / heads (${headCols}: one table shared by every head) or ${allName} (${allCols}: one table per head, side by side), got ${table.cols}`,
     );
   }
-  return table.cols !== headCols;
 }
 
-// q, k or v with `heads` heads side by side: its columns a multiple of heads.
-function checkHeadColumns(where, name, matrix, heads) {
-  if (matrix.cols % heads !== 0) {
+/**
+ * `matrix` (the argument `name`) against its row of the core's shape rules. `extents` gives each
+ * extent the rules name as { value, what } (what: the argument it equals, for the message);
+ * extents.heads is the heads.
+ */
+function checkExtents(where, name, matrix, extents) {
+  const shape = SHAPES[name];
+  for (const side of ['rows', 'cols']) {
+    const extent = shape[side];
+    if (extent === 'any') continue;
+    if (extent === 'oddRows') {
+      if (matrix.rows % 2 !== 1) {
+        throw new RangeError(
+          `${where}: ${name}.rows must be odd (2k + 1 rows for clipping distance k), got ${matrix.rows}`,
+        );
+      }
+    } else if (extent === 'keyTable' || extent === 'valueTable') {
+      checkTableCols(where, name, matrix, extents.heads, extent === 'keyTable' ? extents.keyWidth : extents.valueWidth);
+    } else {
+      checkShape(where, name, matrix, { [side]: extents[extent] });
+    }
+  }
+  if (shape.headColumns && matrix.cols % extents.heads !== 0) {
     throw new RangeError(
-      `${where}: ${name}.cols must be a multiple of heads (${heads} heads side by side), got ${matrix.cols}`,
+      `${where}: ${name}.cols must be a multiple of heads (${extents.heads} heads side by side), got ${matrix.cols}`,
     );
   }
 }
@@ -125,10 +151,11 @@ export function checkAttentionArgs(where, inputsGiven, optionsGiven, alreadyRead
   const given = checkOptions(where, 'inputs', inputs, defaults, required);
   const heads = checkHeads(where, given.heads);
   // The sinusoidal scheme's queries, keys and values are x's projections: their shapes stand in.
-  const projected = scheme.scheme === 'sinusoidal' ? sinusoidalInputs(where, given) : null;
+  const projected = scheme.scheme === 'sinusoidal' ? sinusoidalInputs(where, given, heads, checkExtents) : null;
   const matrixOf = (name, like) => (projected ? projected.shapes[name] : checkMatrix(where, name, given[name], like));
   const q = matrixOf('q');
-  checkHeadColumns(where, 'q', q, heads);
+  const extents = { heads, queries: { value: q.rows, what: 'q.rows' }, keyWidth: { value: q.cols, what: 'q.cols' } };
+  checkExtents(where, 'q', q, extents);
   const dK = q.cols;
   const headDK = dK / heads;
   const k = matrixOf('k', q);
@@ -140,36 +167,32 @@ export function checkAttentionArgs(where, inputsGiven, optionsGiven, alreadyRead
   }
   const queryOffset = chosen.queryOffset ?? 0;
   const n = k.rows;
-  if (chosen.queryOffset === null) {
-    checkShape(where, 'k', k, { rows: { value: q.rows, what: 'q.rows' }, cols: { value: dK, what: 'q.cols' } });
-  } else {
-    checkShape(where, 'k', k, { cols: { value: dK, what: 'q.cols' } });
-    if (queryOffset + q.rows > n) {
-      throw new RangeError(
-        `${where}: queryOffset + q.rows must be at most k.rows (the queries stand among the keys), got ${queryOffset} + ${q.rows} > ${n}`,
-      );
-    }
+  // Without queryOffset the queries are all the keys: k has q's rows.
+  if (chosen.queryOffset === null) checkShape(where, 'k', k, { rows: { value: q.rows, what: 'q.rows' } });
+  extents.keys = { value: n, what: chosen.queryOffset === null ? 'q.rows' : 'k.rows' };
+  checkExtents(where, 'k', k, extents);
+  if (queryOffset + q.rows > n) {
+    throw new RangeError(
+      `${where}: queryOffset + q.rows must be at most k.rows (the queries stand among the keys), got ${queryOffset} + ${q.rows} > ${n}`,
+    );
   }
   const shaw = scheme.scheme === 'shaw';
   const relKeys = shaw ? checkMatrix(where, 'relKeys', given.relKeys, q) : null;
-  const perHeadKeyTable = shaw && checkTableCols(where, 'relKeys', relKeys, heads, headDK, 'q.cols');
-  if (shaw && relKeys.rows % 2 !== 1) {
-    throw new RangeError(
-      `${where}: relKeys.rows must be odd (2k + 1 rows for clipping distance k), got ${relKeys.rows}`,
-    );
-  }
+  if (shaw) checkExtents(where, 'relKeys', relKeys, extents);
+  const perHeadKeyTable = shaw && relKeys.cols !== headDK;
   const tableRows = shaw ? relKeys.rows : 0;
+  extents.tableRows = { value: tableRows, what: 'relKeys.rows' };
   const v = (projected ? projected.shapes.v : given.v) === undefined ? null : matrixOf('v', q);
-  if (v) checkShape(where, 'v', v, { rows: { value: n, what: chosen.queryOffset === null ? 'q.rows' : 'k.rows' } });
-  if (v) checkHeadColumns(where, 'v', v, heads);
+  if (v) checkExtents(where, 'v', v, extents);
   const headDV = v ? v.cols / heads : 0;
+  extents.valueWidth = { value: v ? v.cols : 0, what: 'v.cols' };
   let relValues = null;
   let perHeadValueTable = false;
   if (given.relValues !== undefined) {
     if (!v) throw new TypeError(`${where}: relValues needs v (the values whose output it adds to)`);
     relValues = checkMatrix(where, 'relValues', given.relValues, q);
-    checkShape(where, 'relValues', relValues, { rows: { value: tableRows, what: 'relKeys.rows' } });
-    perHeadValueTable = checkTableCols(where, 'relValues', relValues, heads, headDV, 'v.cols');
+    checkExtents(where, 'relValues', relValues, extents);
+    perHeadValueTable = relValues.cols !== headDV;
   }
   const causal = checkBoolean(where, 'causal', given.causal);
   const scale = checkScale(where, given.scale, floatArrayType(q.data));

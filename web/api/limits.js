@@ -21,8 +21,8 @@ export const MAX_DIMENSION = 2 ** 24;
  */
 export const ATTENTION_BLOCK_ROWS = CORE_CONTRACT.attentionBlockRows;
 
-/** The largest seed: numpy's legacy seeding takes a 32-bit unsigned integer. */
-export const MAX_SEED = 2 ** 32 - 1;
+/** The largest seed (the core's contract): numpy's legacy seeding takes a 32-bit unsigned integer. */
+export const MAX_SEED = CORE_CONTRACT.maxSeed;
 
 /** Human-readable size, for error messages. */
 export function formatBytes(bytes) {

@@ -1,11 +1,10 @@
 // Types for the position schemes (web/api/schemes.js; docs/schemes.md). Offsets are key minus
 // query, j − i, as everywhere in relpos.
 import type { AttentionInputs, AttentionResult, Matrix, OffsetMatrix } from './index.js';
+import type { PositionSchemeName, RopeLayout } from './scheme-names.js';
 
-export type PositionSchemeName = 'shaw' | 't5' | 'alibi' | 'rope' | 'sinusoidal' | 'none';
-/** createModel's schemes: attention()'s and the model's learned absolute table. */
-export type ModelSchemeName = PositionSchemeName | 'absolute';
-export type RopeLayout = 'interleaved' | 'half';
+/** The scheme names and RoPE's layouts, generated from the core's contract. */
+export type { ModelSchemeName, PositionSchemeName, RopeLayout } from './scheme-names.js';
 
 export interface T5BucketOptions {
   /** Buckets in all (half a side when bidirectional). Default 32; at least 4 (2 one-way). */
@@ -99,7 +98,7 @@ export interface SchemeAttentionResult<
 export interface SchemeMethods {
   /** T5's bucket of j − i for an n × n grid, as its _relative_position_bucket computes it. */
   t5Buckets(n: number, options?: T5BucketOptions): OffsetMatrix;
-  /** The ALiBi paper's slopes, 1 … 4096 heads (its rule when not a power of two). */
+  /** The ALiBi paper's slopes, 1 … MAX_ALIBI_HEADS heads (its rule when not a power of two). */
   alibiSlopes(heads: number): Float64Array;
   /** x (n × d, d even) with each row's dimension pairs rotated by its position (computed in float64, returned in x's type). */
   rope<A extends Float64Array | Float32Array>(x: Matrix<A>, options?: RopeOptions): Matrix<A>;

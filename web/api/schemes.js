@@ -17,7 +17,6 @@ import {
   checkMatrix,
   checkNumber,
   checkOptions,
-  checkShape,
 } from './validate.js';
 import { Snapshot } from './snapshot.js';
 import { throwIfRefused } from './wasm-arena.js';
@@ -41,8 +40,8 @@ export const POSITION_SCHEMES = Object.freeze(
 export function needsEvenWidth(scheme) {
   return CORE_CONTRACT.schemes.some((entry) => entry.name === scheme && entry.evenWidth);
 }
-/** The most heads alibiSlopes() computes slopes for. */
-export const MAX_ALIBI_HEADS = 4096;
+/** The most heads alibiSlopes() computes slopes for (the core's contract). */
+export const MAX_ALIBI_HEADS = CORE_CONTRACT.maxAlibiHeads;
 
 export { ROPE_DEFAULTS, SINUSOIDAL_DEFAULTS, T5_BUCKET_DEFAULTS };
 
@@ -56,7 +55,7 @@ const POSITION_DEFAULTS = {
   none: {},
 };
 const REQUIRED = { t5: ['biases'], alibi: ['slope'] };
-const LAYOUTS = ['interleaved', 'half'];
+const LAYOUTS = CORE_CONTRACT.ropeLayouts;
 
 // numBuckets, maxDistance and bidirectional by the core's T5 rules (its contract, docs/schemes.md
 // §1): at least the fewest buckets a direction needs, and maxDistance past the exact buckets.
@@ -217,21 +216,28 @@ export function checkSchemeTables(where, scheme, given) {
 }
 
 /**
- * The sinusoidal scheme's x (n × d), wQ, wK (d × d_k) and wV (d × d_v), checked; `shapes` are
- * the queries, keys and values they make (n × d_k, n × d_k, n × d_v), for attention()'s checks.
+ * The sinusoidal scheme's x (n × d), wQ, wK (d × d_k) and wV (d × d_v), checked by the core's
+ * shape rules (`checkExtents`, attention-args.js's, for `heads` heads); `shapes` are the queries,
+ * keys and values they make (n × d_k, n × d_k, n × d_v), for attention()'s checks.
  */
-export function sinusoidalInputs(where, given) {
+export function sinusoidalInputs(where, given, heads, checkExtents) {
   const x = checkMatrix(where, 'x', given.x);
   const n = x.rows;
-  const dModel = x.cols;
+  const extents = {
+    heads,
+    keys: { value: n, what: 'x.rows' },
+    modelWidth: { value: x.cols, what: 'x.cols' },
+  };
+  checkExtents(where, 'x', x, extents);
   const wQ = checkMatrix(where, 'wQ', given.wQ, x);
-  checkShape(where, 'wQ', wQ, { rows: { value: dModel, what: 'x.cols' } });
+  checkExtents(where, 'wQ', wQ, extents);
+  extents.projectedWidth = { value: wQ.cols, what: 'wQ.cols' };
   const wK = checkMatrix(where, 'wK', given.wK, x);
-  checkShape(where, 'wK', wK, { rows: { value: dModel, what: 'x.cols' }, cols: { value: wQ.cols, what: 'wQ.cols' } });
+  checkExtents(where, 'wK', wK, extents);
   let wV = null;
   if (given.wV !== undefined) {
     wV = checkMatrix(where, 'wV', given.wV, x);
-    checkShape(where, 'wV', wV, { rows: { value: dModel, what: 'x.cols' } });
+    checkExtents(where, 'wV', wV, extents);
   }
   const stand = (cols) => ({ rows: n, cols, data: x.data.subarray(0, 0) });
   return {

@@ -9,10 +9,10 @@
 // height are the same as there.
 import { fitCanvas } from './canvas-size.js';
 import { fitLabel } from './fit-label.js';
-import { colourTable, parseColour, roundEntry } from './colormaps.js';
 import { drawColourBar } from './colour-bar.js';
 import { heatmapHeight, heatmapMargins } from './heatmap.js';
 import { MASKED, blockMeans, bounds } from './block-means.js';
+import { colourMap, pixelOf, pixelTableOf } from './heatmap-pixels.js';
 
 const LABEL_FONT = 13;
 const NICE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 250, 500, 1000];
@@ -22,32 +22,6 @@ const LABEL_SPACE = 62; // positions only (the long view): the narrow label spac
 const MAX_SAMPLE = 1 << 16; // drawn values in a grid's sample, at most
 const NOTE_LINE = 15;
 const marginsFor = (width) => heatmapMargins(width, 1, LABEL_SPACE);
-
-const pixelTables = new WeakMap();
-function pixelTable(table) {
-  if (!pixelTables.has(table))
-    pixelTables.set(table, new Uint32Array(table.buffer, table.byteOffset, table.length / 4));
-  return pixelTables.get(table);
-}
-
-// rows × cols values to 32-bit pixels: NaN blank (transparent), MASKED or a cell at column >=
-// maskFrom(i) grey (a no-key cell there stays blank), else the table entry.
-function colourMap(values, rows, cols, scale, table, grey, pixels, maskFrom) {
-  const { min, max } = scale;
-  const span = max - min;
-  for (let i = 0; i < rows; i += 1) {
-    const start = i * cols;
-    const stop = start + (maskFrom ? Math.min(maskFrom(i), cols) : cols);
-    for (let index = start; index < stop; index += 1) {
-      const value = values[index];
-      if (value !== value) pixels[index] = 0;
-      else if (value === MASKED) pixels[index] = grey;
-      else pixels[index] = table[roundEntry(((value - min) / span) * 255)];
-    }
-    for (let index = stop, last = start + cols; index < last; index += 1)
-      pixels[index] = values[index] === values[index] ? grey : 0;
-  }
-}
 
 // The drawn values that set the colour range: those in the grid columns wholly inside
 // spec.rangeCols (cell columns, inclusive), not blank, not masked; at a fixed stride beyond
@@ -132,17 +106,15 @@ function matrixImage(canvas, spec, made, widthDevice, heightDevice) {
     entry.cellsContext = entry.cells.getContext('2d');
     entry.image = new ImageData(gCols, gRows);
   }
-  const grey = new Uint32Array(Uint8ClampedArray.from([...parseColour(spec.colours.masked), 255]).buffer)[0];
-  colourMap(
-    grid,
-    gRows,
-    gCols,
-    scale,
-    pixelTable(colourTable(scale.map)),
+  // A no-key cell (NaN) is blank (transparent), a masked one grey.
+  const pixels = new Uint32Array(entry.image.data.buffer);
+  const grey = pixelOf(spec.colours.masked);
+  colourMap(grid, gRows, gCols, scale, pixelTableOf(scale.map), pixels, {
     grey,
-    new Uint32Array(entry.image.data.buffer),
+    blank: 0,
     maskFrom,
-  );
+    maskedBlocks: true,
+  });
   entry.cellsContext.putImageData(entry.image, 0, 0);
   let picture = entry.cells;
   if (gRows !== heightDevice || gCols !== widthDevice) {

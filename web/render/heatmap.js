@@ -7,7 +7,8 @@
 import { MASKED, blockMeans } from './block-means.js';
 import { fitCanvas } from './canvas-size.js';
 import { fitLabel } from './fit-label.js';
-import { colourTable, entryOf, luminance, parseColour } from './colormaps.js';
+import { colourTable, luminance } from './colormaps.js';
+import { colourMap, pixelOf, pixelTableOf } from './heatmap-pixels.js';
 import { drawColourBar } from './colour-bar.js';
 import { fillMath, wrapMath } from './math-text.js';
 import { niceStep } from './ticks.js';
@@ -72,35 +73,6 @@ function squareBlockMeans(values, n, size, masked) {
   return grid;
 }
 
-// rows × cols values (row-major) to 32-bit pixels through the table; NaN grey. With `masked`
-// (square only), the cells right of the diagonal (j > i) are grey without being read. Plain
-// loops, no call per cell: this runs over every cell of every panel on each change.
-function colourMap(values, rows, cols, scale, table, grey, pixels, masked) {
-  const { min, max } = scale;
-  const span = max - min;
-  for (let i = 0; i < rows; i += 1) {
-    const start = i * cols;
-    const stop = start + (masked ? Math.min(i + 1, cols) : cols);
-    for (let index = start; index < stop; index += 1) {
-      const value = values[index];
-      if (value !== value) {
-        pixels[index] = grey;
-        continue;
-      }
-      pixels[index] = table[entryOf(value, min, span)];
-    }
-    pixels.fill(grey, stop, start + cols);
-  }
-}
-
-// The colour tables as 32-bit pixels (a view of the same bytes), one per table.
-const pixelTables = new WeakMap();
-function pixelTable(table) {
-  if (!pixelTables.has(table))
-    pixelTables.set(table, new Uint32Array(table.buffer, table.byteOffset, table.length / 4));
-  return pixelTables.get(table);
-}
-
 function matrixImage(canvas, spec, sideDevice) {
   const { n, values, scale, masked } = spec;
   const key = `${n}|${scale.map}|${scale.min}|${scale.max}|${masked ? 'masked' : ''}|${sideDevice}|${spec.colours.masked}`;
@@ -113,11 +85,23 @@ function matrixImage(canvas, spec, sideDevice) {
     cache = { size, cells, cellsContext: cells.getContext('2d'), image: new ImageData(size, size), scaled: null };
     matrixCache.set(canvas, cache);
   }
-  const table = pixelTable(colourTable(scale.map));
-  const grey = new Uint32Array(Uint8ClampedArray.from([...parseColour(spec.colours.masked), 255]).buffer)[0];
+  const table = pixelTableOf(scale.map);
+  // A masked cell (j > i) and a NaN are grey alike; values are drawn as they are (−∞ too).
+  const grey = pixelOf(spec.colours.masked);
   const pixels = new Uint32Array(cache.image.data.buffer);
-  if (size === n) colourMap(values, n, n, scale, table, grey, pixels, Boolean(masked));
-  else colourMap(squareBlockMeans(values, n, size, masked), size, size, scale, table, grey, pixels, false);
+  if (size === n)
+    colourMap(values, n, n, scale, table, pixels, {
+      grey,
+      blank: grey,
+      maskFrom: masked ? (i) => i + 1 : null,
+      maskedBlocks: false,
+    });
+  else
+    colourMap(squareBlockMeans(values, n, size, masked), size, size, scale, table, pixels, {
+      grey,
+      blank: grey,
+      maskedBlocks: false,
+    });
   cache.cellsContext.putImageData(cache.image, 0, 0);
   cache.values = values;
   cache.key = key;

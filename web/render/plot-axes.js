@@ -1,7 +1,10 @@
-// The axes of the line plot and the scatter plot: a y range that always includes 0 (padded by
-// 8 %), grid lines at nice y ticks, x ticks at the integer x (every one while they fit, else a
-// nice subset), the zero line and the two labels (the y label in math notation). The sizes are
-// the caller's (AxesStyle); the colours come from the canvas's CSS custom properties.
+// The axes every plot draws: the y grid with its tick labels (drawYTicks), a legend of series
+// (drawLegend), the turned y label (fillTurnedText), for the line plot, the scatter plot, the
+// symmetric-log plot (symlog-plot.js) and the training section's lines (train/train-plots.js).
+// And the axes of the line plot and the scatter plot: a y range that always includes 0 (padded by
+// 8 %), x ticks at the integer x (every one while they fit, else a nice subset), the zero line and
+// the two labels (the y label in math notation). The sizes are the caller's (AxesStyle); the
+// colours come from the canvas's CSS custom properties.
 import { fillMath, measureMath } from './math-text.js';
 import { withMinus } from './number-text.js';
 import { formatTick, niceStep, niceTicks } from './ticks.js';
@@ -30,26 +33,51 @@ export function plotScales({ width, height, margin, x, ys }) {
   return { px, py, plotW, plotH, yMin, yMax, margin, height };
 }
 
-/** A horizontal line across the plot at y = `value`, on the pixel grid. */
-function rule(g, scales, value) {
-  const { margin, plotW, py } = scales;
+/** A horizontal line from x = left, plotW wide, at y = `y` px, on the pixel grid. */
+function rule(g, left, plotW, y) {
   g.beginPath();
-  g.moveTo(margin.left, Math.round(py(value)) + 0.5);
-  g.lineTo(margin.left + plotW, Math.round(py(value)) + 0.5);
+  g.moveTo(left, Math.round(y) + 0.5);
+  g.lineTo(left + plotW, Math.round(y) + 0.5);
   g.stroke();
 }
 
-function drawYGrid(g, scales, { fg, grid, ticks, gap }) {
-  const yTicks = niceTicks(scales.yMin, scales.yMax, ticks);
+/**
+ * The y grid: a line across the plot (from `left`, `plotW` wide) at each of `ticks` (y ↦ px by
+ * `py`), in `grid`, and its tick label (formatTick, with a true minus sign) `gap` px left of the
+ * axis, in `fg`. Leaves the fill in `fg`.
+ */
+export function drawYTicks(g, { left, plotW, py, ticks, fg, grid, gap }) {
+  g.lineWidth = 1;
   g.textAlign = 'right';
   g.textBaseline = 'middle';
-  for (const tick of yTicks) {
+  for (const tick of ticks) {
     g.strokeStyle = grid;
-    g.lineWidth = 1;
-    rule(g, scales, tick);
+    rule(g, left, plotW, py(tick));
     g.fillStyle = fg;
-    g.fillText(formatTick(tick, yTicks), scales.margin.left - gap, scales.py(tick));
+    g.fillText(withMinus(formatTick(tick, ticks)), left - gap, py(tick));
   }
+}
+
+/**
+ * The legend: each series' line (16 px of its colour, dashed when it is) and its label at its
+ * place ([x, y] of legendRows, the label's baseline), the labels in `fg`.
+ */
+export function drawLegend(g, series, places, { fg, lineWidth, colourOf }) {
+  g.textAlign = 'left';
+  g.textBaseline = 'alphabetic';
+  series.forEach((s, index) => {
+    const [x, y] = places[index];
+    g.strokeStyle = colourOf(s, index);
+    g.lineWidth = lineWidth;
+    g.setLineDash(s.dashed ? [5, 3] : []);
+    g.beginPath();
+    g.moveTo(x, y - 4);
+    g.lineTo(x + 16, y - 4);
+    g.stroke();
+    g.fillStyle = fg;
+    g.fillText(s.label, x + 20, y);
+  });
+  g.setLineDash([]);
 }
 
 function drawXTicks(g, scales, x, { gap, xSpacing, xTickLabel = withMinus }) {
@@ -91,10 +119,12 @@ function drawLabels(g, scales, { xLabel, yLabel }, { size, family }) {
  */
 export function drawAxes(g, scales, x, labels, style) {
   g.font = `${style.size}px ${style.family}`;
-  drawYGrid(g, scales, style);
+  const { margin, plotW, py } = scales;
+  const ticks = niceTicks(scales.yMin, scales.yMax, style.ticks);
+  drawYTicks(g, { left: margin.left, plotW, py, ticks, fg: style.fg, grid: style.grid, gap: style.gap });
   drawXTicks(g, scales, x, style);
   g.strokeStyle = style.fg; // the zero line
   g.lineWidth = 1;
-  rule(g, scales, 0);
+  rule(g, margin.left, plotW, py(0));
   drawLabels(g, scales, labels, style);
 }

@@ -3,9 +3,9 @@
 // steps of growing width. Ticks at 0 and ±2ⁿ; dashed marks at chosen offsets (a table's reach);
 // a legend above. Colours from the canvas's CSS custom properties (--relpos-fg, --relpos-grid).
 import { fitCanvas, pixelRatio } from './canvas-size.js';
-import { cssColour, fillTurnedText } from './plot-axes.js';
+import { cssColour, drawLegend, drawYTicks, fillTurnedText } from './plot-axes.js';
 import { withMinus } from './number-text.js';
-import { formatTick, niceTicks } from './ticks.js';
+import { niceTicks } from './ticks.js';
 import { legendRows } from './legend-rows.js';
 
 const MARGIN = { top: 10, right: 14, bottom: 40, left: 52 };
@@ -63,18 +63,8 @@ export function drawSymlogPlot(canvas, { series, reach, marks = [], xLabel, yLab
   const px = (x) => MARGIN.left + ((symlog(x) + span) / (2 * span)) * plotW;
   const py = (y) => top + (1 - (y - lo) / (hi - lo)) * plotH;
   // Grid, ticks and labels.
+  drawYTicks(g, { left: MARGIN.left, plotW, py, ticks: ticksY, fg, grid, gap: 6 });
   g.strokeStyle = grid;
-  g.fillStyle = fg;
-  g.lineWidth = 1;
-  g.textAlign = 'right';
-  g.textBaseline = 'middle';
-  for (const t of ticksY) {
-    g.beginPath();
-    g.moveTo(MARGIN.left, Math.round(py(t)) + 0.5);
-    g.lineTo(MARGIN.left + plotW, Math.round(py(t)) + 0.5);
-    g.stroke();
-    g.fillText(withMinus(formatTick(t, ticksY)), MARGIN.left - 6, py(t));
-  }
   const ticksX = symlogTicks(reach);
   const room = plotW / ticksX.length;
   g.textAlign = 'center';
@@ -108,7 +98,7 @@ export function drawSymlogPlot(canvas, { series, reach, marks = [], xLabel, yLab
   // The series, then the legend.
   g.lineWidth = 1.8;
   g.lineJoin = 'round';
-  series.forEach((s, index) => {
+  for (const s of series) {
     g.strokeStyle = s.colour;
     g.setLineDash(s.dashed ? [5, 3] : []);
     g.beginPath();
@@ -120,17 +110,7 @@ export function drawSymlogPlot(canvas, { series, reach, marks = [], xLabel, yLab
       started = true;
     }
     g.stroke();
-    const [x, y] = places[index];
-    g.beginPath();
-    g.moveTo(x, y - 4);
-    g.lineTo(x + 16, y - 4);
-    g.stroke();
-    g.setLineDash([]);
-    g.fillStyle = fg;
-    g.textAlign = 'left';
-    g.textBaseline = 'alphabetic';
-    g.fillText(s.label, x + 20, y);
-  });
-  g.setLineDash([]);
+  }
+  drawLegend(g, series, places, { fg, lineWidth: 1.8, colourOf: (s) => s.colour });
   return { yMin: lo, yMax: hi };
 }

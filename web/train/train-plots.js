@@ -2,7 +2,7 @@
 // profiles per head or per part of speech) and a row of steps × offset heatmaps (the profile over
 // training). Colours from the theme's CSS custom properties and the project's colour tables.
 import { fitCanvas } from '../render/canvas-size.js';
-import { fillTurnedText } from '../render/plot-axes.js';
+import { cssColour, drawLegend, drawYTicks, fillTurnedText } from '../render/plot-axes.js';
 import { colourTable } from '../render/colormaps.js';
 import { formatTick, niceTicks, withMinus } from '../render/ticks.js';
 import { legendRows } from '../render/legend-rows.js';
@@ -17,11 +17,10 @@ const TICK_GAP = 6;
 
 function themed(canvas) {
   const style = getComputedStyle(canvas);
-  const colour = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
   return {
-    fg: colour('--relpos-fg', '#222'),
-    grid: colour('--relpos-grid', '#ddd'),
-    muted: colour('--relpos-muted', '#666'),
+    fg: cssColour(style, '--relpos-fg', '#222'),
+    grid: cssColour(style, '--relpos-grid', '#ddd'),
+    muted: cssColour(style, '--relpos-muted', '#666'),
     font: `12px ${style.fontFamily || 'sans-serif'}`,
   };
 }
@@ -47,22 +46,9 @@ export function drawLines(canvas, { series, xLabel, yLabel, height = 220, yFromZ
   const { context: g, width } = fitCanvas(canvas, cssWidth, height);
   g.clearRect(0, 0, width, height);
   g.font = t.font;
-  g.textAlign = 'left'; // the context keeps the last draw's settings
-  g.textBaseline = 'alphabetic';
   const shown = series.filter((s) => s.x.length > 0);
-  for (const [index, s] of series.entries()) {
-    const [lx, y] = places[index];
-    g.strokeStyle = s.colour ?? SERIES_COLOURS[index % SERIES_COLOURS.length];
-    g.lineWidth = 2;
-    g.setLineDash(s.dashed ? [5, 3] : []);
-    g.beginPath();
-    g.moveTo(lx, y - 4);
-    g.lineTo(lx + 16, y - 4);
-    g.stroke();
-    g.fillStyle = t.fg;
-    g.fillText(s.label, lx + 20, y);
-  }
-  g.setLineDash([]);
+  const colourOf = (s, index) => s.colour ?? SERIES_COLOURS[index % SERIES_COLOURS.length];
+  drawLegend(g, series, places, { fg: t.fg, lineWidth: 2, colourOf });
   const top = ly + 10;
   const plotH = height - top - MARGIN.bottom;
   const xs = shown.flatMap((s) => s.x);
@@ -90,18 +76,8 @@ export function drawLines(canvas, { series, xLabel, yLabel, height = 220, yFromZ
   const plotW = width - left - MARGIN.right;
   const px = (v) => left + ((v - xMin) / (xMax - xMin)) * plotW;
   const py = (v) => top + (1 - (v - yMin) / (yMax - yMin)) * plotH;
+  drawYTicks(g, { left, plotW, py, ticks: yTicks, fg: t.fg, grid: t.grid, gap: TICK_GAP });
   g.strokeStyle = t.grid;
-  g.lineWidth = 1;
-  g.fillStyle = t.fg;
-  g.textAlign = 'right';
-  g.textBaseline = 'middle';
-  yTicks.forEach((v, i) => {
-    g.beginPath();
-    g.moveTo(left, py(v));
-    g.lineTo(left + plotW, py(v));
-    g.stroke();
-    g.fillText(yTickTexts[i], left - TICK_GAP, py(v));
-  });
   g.textAlign = 'center';
   g.textBaseline = 'top';
   const xTicks = xInteger ? integerTicks(xMin, xMax) : niceTicks(xMin, xMax, 5);
@@ -121,7 +97,7 @@ export function drawLines(canvas, { series, xLabel, yLabel, height = 220, yFromZ
   g.globalAlpha = 0.16;
   for (const [index, s] of series.entries()) {
     if (!s.x.length || !s.low || !s.high) continue;
-    g.fillStyle = s.colour ?? SERIES_COLOURS[index % SERIES_COLOURS.length];
+    g.fillStyle = colourOf(s, index);
     g.beginPath();
     s.x.forEach((x, i) => (i ? g.lineTo(px(x), py(s.high[i])) : g.moveTo(px(x), py(s.high[i]))));
     for (let i = s.x.length - 1; i >= 0; i -= 1) g.lineTo(px(s.x[i]), py(s.low[i]));
@@ -131,7 +107,7 @@ export function drawLines(canvas, { series, xLabel, yLabel, height = 220, yFromZ
   g.restore();
   for (const [index, s] of series.entries()) {
     if (!s.x.length) continue;
-    g.strokeStyle = s.colour ?? SERIES_COLOURS[index % SERIES_COLOURS.length];
+    g.strokeStyle = colourOf(s, index);
     g.lineWidth = 2;
     g.setLineDash(s.dashed ? [5, 3] : []);
     g.beginPath();

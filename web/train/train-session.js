@@ -5,6 +5,7 @@
 // of speech. Runs in the training worker; plain JS on the API, so Node tests run it as it is.
 import { POS_NAMES, UNK_ID } from './corpus-format.js';
 import { seededRandom } from '../api/seeded-random.js';
+import { MAX_SEED } from '../api/limits.js';
 import { evenStarts, maskedBatch, nextWordBatch } from './batches.js';
 import { claimTally, headVerdicts, quantileOfSorted } from './pos-verdicts.js';
 
@@ -86,7 +87,6 @@ export const PROFILE_POS = Object.freeze([0, 1, 2, 3, 5]);
 export const MODEL_FORMAT = 'relpos-train-model';
 /** The most Adam steps a saved model may say it was trained for. */
 export const MAX_STEPS = 2 ** 31 - 1;
-const MAX_SEED = 2 ** 32 - 1;
 
 export class TrainSession {
   /** rp: a createRelPos() instance; corpus: decodeCorpus()'s result (not needed for copy). */

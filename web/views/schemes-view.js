@@ -3,6 +3,7 @@
 // tokens and weights (the stable draw, so that a word keeps its vectors wherever it stands).
 import { exampleOptions } from './view.js';
 import { POSITION_SCHEMES, needsEvenWidth } from '../api/schemes.js';
+import { MAX_SEED } from '../api/limits.js';
 import { tokenLabels } from '../settings/settings.js';
 
 /** The schemes in the order the view offers them: attention()'s, in the core's order. */
@@ -135,7 +136,7 @@ function offsetProfile(bias, n, causal) {
 function queryDependence(rp, id, ex, params, seed) {
   if (id === 'none') return 0;
   const { rows, cols } = id === 'sinusoidal' ? ex.weights.x : ex.inputs.q;
-  const other = { rows, cols, data: rp.randn((seed + 1) % 2 ** 32, rows * cols) };
+  const other = { rows, cols, data: rp.randn((seed + 1) % (MAX_SEED + 1), rows * cols) };
   const before = runScheme(rp, id, ex, params).positionBiases.data;
   const after = runScheme(rp, id, ex, params, id === 'sinusoidal' ? { x: other } : { q: other }).positionBiases.data;
   return maxAbsDifference(before, after);
