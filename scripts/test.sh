@@ -34,15 +34,19 @@ stage_done "the allocation test (native)"
 # for frames, and their log is printed when they end (docs/testing.md).
 background_log=build/test-beside-vitest.log
 echo "test: beside Vitest, at the lowest priority: the core's suite natively under the sanitizers, the fuzzers (scripts/sanitize.sh) and clang-tidy (scripts/tidy.sh); log: $background_log"
-# In a session of its own (setsid), so that a failure elsewhere stops it and all it started.
-setsid bash -c 'set -e
+# In a process group of its own (job control on for this one command), so that a failure elsewhere
+# stops it and all it started. Not a session of its own (setsid): where the kernel groups tasks by
+# session (autogroup), nice would not hold against another session.
+set -m
+bash -c 'set -e
   started=$SECONDS
   nice -n 19 bash scripts/sanitize.sh
   echo "beside Vitest: the sanitizers and fuzzers took $((SECONDS - started)) s"
   started=$SECONDS
   nice -n 19 bash scripts/tidy.sh
-  echo "beside Vitest: clang-tidy took $((SECONDS - started)) s"' >"$background_log" 2>&1 &
+  echo "beside Vitest: clang-tidy took $((SECONDS - started)) s"' </dev/null >"$background_log" 2>&1 &
 background=$!
+set +m
 trap 'kill -- -$background 2>/dev/null || true' EXIT
 stage_done "(the sanitizers, fuzzers and clang-tidy started)"
 
