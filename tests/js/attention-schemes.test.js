@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
 import createRelPosCore from '../../dist/relpos-core.mjs';
 import { wasmBase64 } from '../../dist/relpos-core-wasm.mjs';
+import { coreRequest, region } from './core-request.js';
 import { relativeError } from './helpers.js';
 
 let rp;
@@ -184,45 +185,18 @@ describe.each(SCHEMES)('position %s', (scheme) => {
 });
 
 describe('the bound attention function checks its request', () => {
-  const region = (address, rows, cols, bytes) => ({ address, rows, cols, bytes });
-  const none = region(0, 0, 0, 0);
-
   test('a mismatched region is refused with its name, and nothing is written', async () => {
     const core = await createRelPosCore({ wasmBinary: Buffer.from(wasmBase64, 'base64') });
     const m = 4;
     const at = core._malloc(8 * 1024);
     const heap = () => new Float64Array(core.HEAPU8.buffer, at, 1024);
     heap().fill(7);
-    const base = {
-      heads: 1,
-      causal: false,
-      firstQuery: 0,
+    const base = coreRequest(core, {
       queryRows: m,
-      scale: 0,
-      scheme: core.PositionScheme.none,
-      t5: { numBuckets: 32, maxDistance: 128, bidirectional: true },
-      base: 10000,
-      layout: core.RopeLayout.interleaved,
       queries: region(at, m, 2, m * 2 * 8),
       keys: region(at + 64, m, 2, m * 2 * 8),
-      values: none,
-      relativeKeys: none,
-      relativeValues: none,
-      x: none,
-      queryWeights: none,
-      keyWeights: none,
-      valueWeights: none,
-      bucketBiases: none,
-      slopes: none,
-      keyPadding: none,
-      allowed: none,
-      contentScores: none,
-      positionBiases: none,
-      combinedScores: none,
-      contentWeights: none,
       combinedWeights: region(at + 128, m, m, m * m * 8),
-      output: none,
-    };
+    });
     expect(core.attentionIntoFloat64(base)).toBe('');
     expect(heap()[16]).not.toBe(7); // written: the weights of a good request
     heap().fill(7);

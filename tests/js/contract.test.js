@@ -13,6 +13,7 @@ import { ATTENTION_BLOCK_ROWS, MAX_SEED } from '../../web/api/limits.js';
 import { loadCore } from '../../web/api/load-core.js';
 import { MAX_ALIBI_HEADS } from '../../web/api/schemes.js';
 import { regionAt } from '../../web/api/wasm-arena.js';
+import { coreRequest, region } from './core-request.js';
 
 const core = await loadCore('test');
 const rp = await createRelPos();
@@ -336,7 +337,6 @@ describe('no value of the contract copied by hand in web/', () => {
 
 describe("attention()'s shape rules are the core's: the API refuses exactly the shapes the core refuses", () => {
   const n = 5;
-  const region = (address, rows, cols) => ({ address, rows, cols, bytes: rows * cols * 8 });
   const none = region(0, 0, 0);
   const grid = [];
   for (const heads of [1, 2]) {
@@ -360,36 +360,20 @@ describe("attention()'s shape rules are the core's: the API refuses exactly the 
   const coreRefusal = ({ heads, qCols, kCols, vCols, tableRows, tableCols, valueTable }) => {
     const at = core._malloc(64 * 1024);
     try {
-      return core.attentionIntoFloat64({
-        heads,
-        causal: false,
-        firstQuery: 0,
-        queryRows: n,
-        scale: 0,
-        scheme: core.PositionScheme.shaw,
-        t5: { numBuckets: 32, maxDistance: 128, bidirectional: true },
-        base: 10000,
-        layout: core.RopeLayout.interleaved,
-        queries: region(at, n, qCols),
-        keys: region(at + 1024, n, kCols),
-        values: vCols === 0 ? none : region(at + 2048, n, vCols),
-        relativeKeys: region(at + 3072, tableRows, tableCols),
-        relativeValues: valueTable ? region(at + 4096, tableRows, tableCols) : none,
-        x: none,
-        queryWeights: none,
-        keyWeights: none,
-        valueWeights: none,
-        bucketBiases: none,
-        slopes: none,
-        keyPadding: none,
-        allowed: none,
-        contentScores: none,
-        positionBiases: none,
-        combinedScores: none,
-        contentWeights: none,
-        combinedWeights: region(at + 8192, heads * n, n),
-        output: vCols === 0 ? none : region(at + 16384, n, vCols),
-      });
+      return core.attentionIntoFloat64(
+        coreRequest(core, {
+          heads,
+          queryRows: n,
+          scheme: core.PositionScheme.shaw,
+          queries: region(at, n, qCols),
+          keys: region(at + 1024, n, kCols),
+          values: vCols === 0 ? none : region(at + 2048, n, vCols),
+          relativeKeys: region(at + 3072, tableRows, tableCols),
+          relativeValues: valueTable ? region(at + 4096, tableRows, tableCols) : none,
+          combinedWeights: region(at + 8192, heads * n, n),
+          output: vCols === 0 ? none : region(at + 16384, n, vCols),
+        }),
+      );
     } finally {
       core._free(at);
     }
