@@ -12,11 +12,15 @@ import {
   REFERENCE_RECIPE,
   REFERENCE_RUN,
   acrossSeedsText,
+  claimsAgainstReference,
   convergenceText,
   lastThirdFall,
   referenceAnalysis,
   referenceFor,
+  referenceVerdict,
+  runVerdict,
 } from '../../web/train/reference.js';
+import { verdictRows } from '../../web/train/train-figures.js';
 import { DEFAULT_RUN, MAX_DISTANCE, PRESETS, SCHEDULE } from '../../web/train/train-session.js';
 
 const FILE = new URL('../../web/train/reference-run.js', import.meta.url);
@@ -141,5 +145,105 @@ describe('the reference run', () => {
     const analysis = referenceAnalysis(REFERENCE_RUN);
     expect(analysis).toMatchObject({ step: REFERENCE_RUN.seeds[0].steps, seed: 1, causal: false });
     expect(analysis.heads).toBe(REFERENCE_RUN.seeds[0].heads);
+  });
+
+  test('a run against the reference, claim by claim: the majority of the seeds against any head of the run', () => {
+    // Heads with chosen verdicts; the other claims' verdicts do not matter.
+    const head = (d, v) => ({
+      verdicts: { determinerToFollowingNoun: { verdict: d }, verbToPrecedingSubject: { verdict: v } },
+    });
+    const run = (...heads) => ({ heads });
+    const reference = {
+      convergence: { steps: 100 },
+      seeds: [
+        run(head('shows', 'opposite'), head('unclear', 'unclear')),
+        run(head('unclear', 'opposite'), head('unclear', 'unclear')),
+        run(head('shows', 'unclear'), head('opposite', 'shows')),
+      ],
+    };
+    expect(referenceVerdict(reference, 'determinerToFollowingNoun')).toEqual({
+      verdict: 'holds',
+      holds: 2,
+      opposite: 1,
+      of: 3,
+      short: 'determiners → following nouns',
+    });
+    expect(referenceVerdict(reference, 'verbToPrecedingSubject')).toMatchObject({
+      verdict: 'opposite',
+      holds: 1,
+      opposite: 2,
+    });
+    // One seed in three is no majority.
+    expect(
+      referenceVerdict(
+        { seeds: reference.seeds.slice(2).concat(run(head('unclear', 'unclear'))) },
+        'determinerToFollowingNoun',
+      ).verdict,
+    ).toBe('not shown');
+    // A head showing it wins over one showing the opposite; all untestable is untestable.
+    expect(runVerdict([head('opposite', 'unclear'), head('shows', 'unclear')], 'determinerToFollowingNoun')).toBe(
+      'holds',
+    );
+    expect(runVerdict([head('opposite', 'unclear'), head('unclear', 'unclear')], 'determinerToFollowingNoun')).toBe(
+      'opposite',
+    );
+    expect(runVerdict([head('untestable', 'unclear')], 'determinerToFollowingNoun')).toBe('untestable');
+    expect(runVerdict([head('untestable', 'unclear'), head('unclear', 'unclear')], 'determinerToFollowingNoun')).toBe(
+      'not shown',
+    );
+    const against = claimsAgainstReference([head('unclear', 'unclear')], reference);
+    expect(against.map((c) => [c.name, c.run, c.agrees])).toEqual([
+      ['determinerToFollowingNoun', 'not shown', false],
+      ['verbToPrecedingSubject', 'not shown', false],
+    ]);
+    expect(claimsAgainstReference(null, reference).every((c) => c.run === null && c.agrees === null)).toBe(true);
+  });
+
+  test('the verdict card: the shipped reference at open, a run against it once trained', () => {
+    const expectedReference = HANDBOOK_CLAIMS.map((name) => {
+      const holds = REFERENCE_RUN.seeds.filter((s) => s.heads.some((h) => h.verdicts[name].verdict === 'shows')).length;
+      const opposite = REFERENCE_RUN.seeds.filter((s) =>
+        s.heads.some((h) => h.verdicts[name].verdict === 'opposite'),
+      ).length;
+      if (2 * holds > 3) return `holds in ${holds} of 3 seeds`;
+      if (2 * opposite > 3) return `the opposite holds in ${opposite} of 3 seeds`;
+      return `not shown (holds in ${holds} of 3 seeds${opposite ? `, the opposite in ${opposite}` : ''})`;
+    });
+    const atOpen = verdictRows({
+      reference: REFERENCE_RUN,
+      analysis: referenceAnalysis(REFERENCE_RUN),
+      showing: 'reference',
+    });
+    expect(atOpen.head).toEqual([
+      'the handbook says',
+      `the reference: 3 seeds × ${REFERENCE_RUN.convergence.steps} steps`,
+      'this run',
+      'agree?',
+    ]);
+    expect(atOpen.rows).toEqual(
+      HANDBOOK_CLAIMS.map((name, i) => [CLAIMS[name].short, expectedReference[i], 'not trained yet: press Train', '–']),
+    );
+    // A run whose heads are seed 2's, provisional at step 500: compared claim by claim.
+    const heads = REFERENCE_RUN.seeds[1].heads;
+    const live = verdictRows({ reference: REFERENCE_RUN, analysis: { step: 500, heads }, showing: 'live', end: null });
+    expect(live.head[2]).toBe('this run, step 500, provisional');
+    for (const [i, name] of HANDBOOK_CLAIMS.entries()) {
+      const showing = heads.filter((h) => h.verdicts[name].verdict === 'shows');
+      const best = showing.sort((a, b) => b.verdicts[name].effect - a.verdicts[name].effect)[0];
+      if (best) expect(live.rows[i][2]).toMatch(new RegExp(`^holds: layer ${best.layer} head ${best.head}, [+−]`));
+      const runSays = best
+        ? 'holds'
+        : heads.some((h) => h.verdicts[name].verdict === 'opposite')
+          ? 'opposite'
+          : 'not shown';
+      const referenceSays = expectedReference[i].startsWith('holds')
+        ? 'holds'
+        : expectedReference[i].startsWith('the opposite')
+          ? 'opposite'
+          : 'not shown';
+      expect(live.rows[i][3]).toBe(runSays === referenceSays ? 'agrees' : 'differs');
+    }
+    const agreeing = live.rows.filter((r) => r[3] === 'agrees').length;
+    expect(live.caption).toContain(`This run agrees with the reference on ${agreeing} of 2 claims so far`);
   });
 });

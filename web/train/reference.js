@@ -3,7 +3,7 @@
 // analysis the figures draw, and what it says across seeds. Pure.
 import { REFERENCE_RUN } from './reference-run.js';
 import { MAX_DISTANCE, learningRateAt } from './train-session.js';
-import { claimsAcrossRuns } from './pos-verdicts.js';
+import { CLAIMS, HANDBOOK_CLAIMS, claimsAcrossRuns, strongestShowing } from './pos-verdicts.js';
 
 export { REFERENCE_RUN };
 
@@ -95,4 +95,46 @@ export function convergenceText(reference) {
   return converged === reference.seeds.length
     ? `over the last third of its steps (${rates}) the loss fell by ${range} (a straight line through its ${readings} held-out readings), within the convergence criterion of ${limit}: converged`
     : `over the last third of its steps (${rates}) the loss still fell by ${range} (a straight line through its ${readings} held-out readings), more than the convergence criterion’s ${limit} in ${reference.seeds.length - converged} of ${reference.seeds.length} seeds: not converged`;
+}
+
+/**
+ * What a set of heads says of a claim, as one word: 'holds' (some head shows it), 'opposite'
+ * (none shows it and some head shows the opposite), 'untestable' (no head can test it) or 'not shown'.
+ */
+export function runVerdict(heads, name) {
+  const verdicts = heads.map((h) => h.verdicts[name].verdict);
+  if (verdicts.includes('shows')) return 'holds';
+  if (verdicts.includes('opposite')) return 'opposite';
+  if (verdicts.every((v) => v === 'untestable')) return 'untestable';
+  return 'not shown';
+}
+
+/**
+ * What the reference's seeds say of a claim, as one word: 'holds' or 'opposite' where more than
+ * half of the seeds say so, else 'not shown'; with the tally ({ holds, opposite, of }).
+ */
+export function referenceVerdict(reference, name) {
+  const tally = claimsAcrossRuns(reference.seeds)[name];
+  const most = (count) => 2 * count > tally.of;
+  return { verdict: most(tally.holds) ? 'holds' : most(tally.opposite) ? 'opposite' : 'not shown', ...tally };
+}
+
+/**
+ * The handbook's claims, a run's heads against the reference's seeds: for each claim its text,
+ * the reference's verdict and tally (referenceVerdict()), the run's verdict (runVerdict(), null
+ * without heads) with its strongest head showing it, and whether the two agree (null without a run).
+ */
+export function claimsAgainstReference(heads, reference) {
+  return HANDBOOK_CLAIMS.map((name) => {
+    const ref = referenceVerdict(reference, name);
+    const run = heads ? runVerdict(heads, name) : null;
+    return {
+      name,
+      short: CLAIMS[name].short,
+      reference: ref,
+      run,
+      strongest: heads ? strongestShowing(heads, name) : null,
+      agrees: run === null ? null : run === ref.verdict,
+    };
+  });
 }

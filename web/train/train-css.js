@@ -20,6 +20,10 @@ export const TRAIN_CSS = `
 .relpos-train th, .relpos-train td { padding: 0.15rem 0.4rem; text-align: right; border-bottom: 1px solid var(--relpos-grid, #ddd); }
 .relpos-train th:first-child, .relpos-train td:first-child { text-align: left; }
 .relpos-train .train-wide { grid-column: 1 / -1; }
+.relpos-train .train-card th, .relpos-train .train-card td { text-align: left; }
+.relpos-train .train-card th[scope='row'] { font-weight: 600; }
+.relpos-train .train-agree-agrees { font-weight: 600; }
+.relpos-train .train-agree-differs { font-weight: 600; text-decoration: underline wavy; }
 .relpos-train .train-more > summary { cursor: pointer; font-weight: 600; color: var(--relpos-accent); margin-bottom: 0.5rem; }
 .relpos-train .train-sentence-controls { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: end; }
 .relpos-train .train-sentence-controls label { display: flex; flex-direction: column; font-size: 0.9rem; }

@@ -7,8 +7,8 @@ import { PANELS } from '../views/panels.js';
 import { el, fmt, pct, signed } from './train-dom.js';
 import { SERIES_COLOURS, drawHistory, drawLines } from './train-plots.js';
 import { POS_NAMES } from './corpus-format.js';
-import { CLAIMS, RULE_TEXT, SHOWN_WHEN, summariseRun } from './pos-verdicts.js';
-import { acrossSeedsText, convergenceText } from './reference.js';
+import { CLAIMS, HANDBOOK_CLAIMS, RULE_TEXT, SHOWN_WHEN, strongestShowing, summariseRun } from './pos-verdicts.js';
+import { acrossSeedsText, claimsAgainstReference, convergenceText, runVerdict } from './reference.js';
 import { CRITERION } from './run-end.js';
 import { HELD_OUT_WINDOWS, PROFILE_POS, READINGS, SCHEDULE } from './train-session.js';
 
@@ -50,6 +50,12 @@ export function buildFigures(doc) {
     role: 'status',
     hidden: true,
   });
+
+  // The answer first: each handbook claim, the reference's seeds against this run (verdictRows()).
+  const card = figure('train-verdicts', 'Does the model learn what the handbook says?', { wide: true });
+  const verdictsTable = el(doc, 'table', { id: 'train-verdicts-table' });
+  card.wrap.append(el(doc, 'div', { className: 'train-table-wrap' }, [verdictsTable]));
+  card.figure.classList.add('train-card');
 
   const loss = figure('train-loss', 'Loss, training and held-out');
   const lossCanvas = canvasIn(loss.wrap, 'Loss curves');
@@ -98,7 +104,7 @@ export function buildFigures(doc) {
     }),
     el(doc, 'div', { className: 'train-grid' }, [handbook.figure, history.figure, asymmetry.figure, moved.figure]),
   ]);
-  grid.append(summary, loss.figure, selectors, profile.figure, pos.figure, sentence.figure, more);
+  grid.append(card.figure, selectors, pos.figure, summary, profile.figure, loss.figure, sentence.figure, more);
   const attention = new AttentionFigure({
     container: panelsBox,
     panelIds: PANELS.map((p) => p.id),
@@ -317,6 +323,40 @@ export function buildFigures(doc) {
     moved.caption.textContent = `Layer ${state.layer}, head ${state.head}: at each reading of the run (every ${READINGS.heads} steps), each claim’s difference between the claimed queries’ weight and other words’ weight there (line), with its 95 % bootstrap interval (band); ${SHOWN_WHEN}. ${story ? `${story}.` : 'No run yet: the lines grow as one trains.'}`;
   };
 
+  const drawVerdicts = (state) => {
+    const { head, rows, caption } = verdictRows(state);
+    verdictsTable.replaceChildren(
+      el(doc, 'thead', {}, [
+        el(
+          doc,
+          'tr',
+          {},
+          head.map((text) => el(doc, 'th', { scope: 'col', text })),
+        ),
+      ]),
+      el(
+        doc,
+        'tbody',
+        {},
+        rows.map((cells) =>
+          el(
+            doc,
+            'tr',
+            {},
+            cells.map((text, i) =>
+              el(doc, i === 0 ? 'th' : 'td', {
+                text,
+                ...(i === 0 ? { scope: 'row' } : {}),
+                className: i === cells.length - 1 && head.length === 4 ? `train-agree-${text.split(' ')[0]}` : '',
+              }),
+            ),
+          ),
+        ),
+      ),
+    );
+    card.caption.textContent = caption;
+  };
+
   const drawSummary = (state) => {
     const label = readingLabel(state);
     const said = summariseRun(state.analysis, { label: label[0].toUpperCase() + label.slice(1) });
@@ -338,6 +378,7 @@ export function buildFigures(doc) {
     drawLoss,
     /** Each figure of a reading, as a list of steps (the section draws one per task). */
     readingSteps: (state) => [
+      () => drawVerdicts(state),
       () => drawSummary(state),
       () => drawProfileLines(state),
       () => drawHandbook(state),
@@ -414,4 +455,62 @@ export function claimsCaption(h, state) {
     say('verbToPrecedingSubject', 'It says verbs attend to preceding subjects'),
     `Coarse parts of speech${corpus?.tagger ? ` from ${corpus.tagger}` : ''}; a noun or pronoun within three words before a verb stands in for its subject.`,
   ].join(' ');
+}
+
+const RUN_WORDS = {
+  holds: 'holds',
+  opposite: 'the opposite holds',
+  'not shown': 'not shown',
+  untestable: 'cannot be tested',
+};
+
+/** A run's verdict on a claim in words, with its strongest head showing it: "holds: layer 0 head 3, +0.056". */
+const runCell = (heads, name) => {
+  const said = RUN_WORDS[runVerdict(heads, name)];
+  const best = strongestShowing(heads, name);
+  return best ? `${said}: layer ${best.h.layer} head ${best.h.head}, ${signed(best.v.effect)}` : said;
+};
+
+/** The reference's verdict on a claim in words, with its tally: "holds in 3 of 3 seeds", "not shown (holds in 1 of 3 seeds)". */
+const referenceCell = ({ verdict, holds, opposite, of }) =>
+  verdict === 'holds'
+    ? `holds in ${holds} of ${of} seeds`
+    : verdict === 'opposite'
+      ? `the opposite holds in ${opposite} of ${of} seeds`
+      : `not shown (holds in ${holds} of ${of} seeds${opposite ? `, the opposite in ${opposite}` : ''})`;
+
+/**
+ * The verdict card (the section's first figure): a row per handbook claim, with the reference's
+ * seeds (holds in N of M), this run's heads and whether they agree; before any training, the
+ * reference alone. Returns { head, rows (text cells), caption }.
+ */
+export function verdictRows(state) {
+  const ref = state.reference;
+  const heads = state.analysis?.heads ?? null;
+  const trained = heads && state.showing !== 'reference';
+  const runHead = trained ? `this run, ${readingLabel(state)}` : 'this run';
+  const refHead = ref ? `the reference: ${ref.seeds.length} seeds × ${ref.convergence.steps} steps` : null;
+  const claimRule = `A claim holds in a run when one of its ${heads?.length ?? 'eight'} heads shows it (the rule under the part-of-speech figure)`;
+  if (!ref)
+    return {
+      head: ['the handbook says', runHead],
+      rows: HANDBOOK_CLAIMS.map((name) => [CLAIMS[name].short, trained ? runCell(heads, name) : 'not trained yet']),
+      caption: `${claimRule}. No reference run for this task, size or corpus: nothing to compare with.`,
+    };
+  const rows = claimsAgainstReference(trained ? heads : null, ref).map((c) => [
+    c.short,
+    referenceCell(c.reference),
+    trained ? runCell(heads, c.name) : 'not trained yet: press Train',
+    c.agrees === null ? '–' : c.agrees ? 'agrees' : 'differs',
+  ]);
+  const agreeing = rows.filter((r) => r[3] === 'agrees').length;
+  const verdictOfRun = !trained
+    ? 'Train a model to compare it with the reference.'
+    : `This run agrees with the reference on ${agreeing} of ${rows.length} claims${state.end ? '' : ' so far (provisional until the run ends)'}.`;
+  const converged = ref.seeds.every((s) => s.converged);
+  return {
+    head: ['the handbook says', refHead, runHead, 'agree?'],
+    rows,
+    caption: `${claimRule}; the reference takes the majority of its seeds, and it is ${converged ? 'converged' : 'not converged'} (the loss figure says how it was judged). ${verdictOfRun}`,
+  };
 }
