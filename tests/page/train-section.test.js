@@ -15,6 +15,7 @@ import { SITE, canvasDrawn as drawn, canvasHash } from './page-fixture.js';
 import { serveFolder } from './static-server.js';
 import { REFERENCE_RUN, acrossSeedsText, convergenceText, referenceAnalysis } from '../../web/train/reference.js';
 import { clearestHead, summariseRun } from '../../web/train/pos-verdicts.js';
+import { posLead } from '../../web/train/train-figures.js';
 import { PRESETS, READINGS } from '../../web/train/train-session.js';
 import { corpusName, decodeCorpus } from '../../web/train/corpus-format.js';
 
@@ -146,6 +147,11 @@ describe('the training section', () => {
     expect(await page.textContent('#train-loss .train-caption')).toContain(
       `within 3.0 % of the reference run’s, ${REFERENCE_RUN.heldOut.toFixed(3)} (the mean over 3 seeds`,
     );
+    // Each figure leads with one sentence, the rest one click away; the part-of-speech lead is the
+    // shown head's (its numbers recomputed in tests/js/train-captions.test.js).
+    const shownHead = reference.heads.find((h) => h.layer === best.layer && h.head === best.head);
+    expect(await page.textContent('#train-pos .train-lead')).toBe(posLead(shownHead));
+    expect(await page.isVisible('#train-pos .train-how > p')).toBe(false);
     // Whether the reference converged, with its falls over the last third (recomputed from the curves in tests/js/train-reference.test.js).
     expect(await page.textContent('#train-loss .train-caption')).toContain(convergenceText(REFERENCE_RUN));
     expect(await page.textContent('#train-status')).toMatch(new RegExp(`^step 0 of ${PRESETS.small.steps} `));

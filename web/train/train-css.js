@@ -21,6 +21,10 @@ export const TRAIN_CSS = `
 .relpos-train th:first-child, .relpos-train td:first-child { text-align: left; }
 .relpos-train .train-wide { grid-column: 1 / -1; }
 .relpos-train .train-card th, .relpos-train .train-card td { text-align: left; }
+.relpos-train .train-lead { margin: 0.3rem 0; font-size: 0.95rem; }
+.relpos-train .train-card .train-caption { font-size: 0.9rem; }
+.relpos-train .train-how > summary { cursor: pointer; font-size: 0.85rem; }
+.relpos-train .train-how > p { margin: 0.3rem 0 0; }
 .relpos-train .train-card th[scope='row'] { font-weight: 600; }
 .relpos-train .train-agree-agrees { font-weight: 600; }
 .relpos-train .train-agree-differs { font-weight: 600; text-decoration: underline wavy; }

@@ -10,7 +10,7 @@ import { POS_NAMES } from './corpus-format.js';
 import { CLAIMS, HANDBOOK_CLAIMS, RULE_TEXT, SHOWN_WHEN, strongestShowing, summariseRun } from './pos-verdicts.js';
 import { acrossSeedsText, claimsAgainstReference, convergenceText, runVerdict } from './reference.js';
 import { CRITERION } from './run-end.js';
-import { HELD_OUT_WINDOWS, PROFILE_POS, READINGS, SCHEDULE } from './train-session.js';
+import { HELD_OUT_WINDOWS, PROFILE_POS, READINGS, SCHEDULE, SEQ_LEN } from './train-session.js';
 
 export const DEFAULT_SENTENCE = 'the old man saw a small dog in the park';
 
@@ -29,7 +29,7 @@ export function verdictText(v) {
 
 export function buildFigures(doc) {
   const figure = (id, title, { wide = false } = {}) => {
-    const caption = el(doc, 'p', { className: 'train-caption' });
+    const caption = el(doc, 'div', { className: 'train-caption' });
     const wrap = el(doc, 'div', { className: 'train-canvas-wrap' });
     const f = el(doc, 'figure', { id, className: wide ? 'train-wide' : '' }, [
       el(doc, 'h3', { text: title }),
@@ -37,6 +37,16 @@ export function buildFigures(doc) {
       caption,
     ]);
     return { figure: f, wrap, caption };
+  };
+  // A caption that leads with what to see (a sentence), the rest one click away ("How to read it").
+  const leadAndRest = (caption, lead, rest) => {
+    caption.replaceChildren(
+      el(doc, 'p', { className: 'train-lead', text: lead }),
+      el(doc, 'details', { className: 'train-how' }, [
+        el(doc, 'summary', { text: 'How to read it' }),
+        el(doc, 'p', { text: rest }),
+      ]),
+    );
   };
   const canvasIn = (wrap, label) => {
     const canvas = el(doc, 'canvas', { role: 'img', ariaLabel: label });
@@ -161,7 +171,7 @@ export function buildFigures(doc) {
       );
     }
     drawLines(lossCanvas, { series, xLabel: 'step', yLabel: 'loss (nats)' });
-    loss.caption.textContent = lossCaption(state);
+    leadAndRest(loss.caption, lossLead(state), lossCaption(state));
   };
 
   const drawProfileLines = (state) => {
@@ -178,7 +188,11 @@ export function buildFigures(doc) {
       yLabel: 'q·aᴷ / √dₖ',
       xInteger: true,
     });
-    profile.caption.textContent = `Layer ${state.layer}, step ${state.analysis.step}: for each head, the position bias qᵢ·aᴷ[c]/√dₖ that offset c adds to a score before the softmax, over the held-out queries whose key i + c exists: the line is the mean, the band the 10th to 90th percentile. A wide band: the bias depends on the query, as the six panels of “The trained model on your sentence” below show, one query to a row. Higher: the head prefers that offset.`;
+    leadAndRest(
+      profile.caption,
+      'Each head’s learned bias for each offset: higher, the head prefers that offset; a wide band, the bias depends on the query.',
+      `Layer ${state.layer}, step ${state.analysis.step}: for each head, the position bias qᵢ·aᴷ[c]/√dₖ that offset c adds to a score before the softmax, over the held-out queries whose key i + c exists: the line is the mean, the band the 10th to 90th percentile. A wide band: the bias depends on the query, as the six panels of “The trained model on your sentence” below show, one query to a row. Higher: the head prefers that offset.`,
+    );
   };
 
   const drawHandbook = (state) => {
@@ -289,7 +303,7 @@ export function buildFigures(doc) {
       ]),
       el(doc, 'tbody', {}, claimRows),
     );
-    pos.caption.textContent = claimsCaption(h, state);
+    leadAndRest(pos.caption, posLead(h, state.analysis.causal), claimsCaption(h, state));
     drawMoved(state);
   };
 
@@ -403,6 +417,43 @@ export function readingLabel(state) {
       ? `step ${a.step}, final: the run’s end, within ${pct(CRITERION.within)} of the reference’s held-out loss`
       : `step ${a.step}, the run’s end at its step budget`;
   return `step ${a.step}, provisional`;
+}
+
+/**
+ * The loss figure's lead: where the held-out loss is and where the run ends (the dashed line: within
+ * CRITERION.within of the reference's loss, or the step budget).
+ */
+export function lossLead(state) {
+  const now = state.losses.at(-1);
+  const where = now
+    ? `Held-out loss ${now.heldOut.toFixed(3)} at step ${now.step}; lower is better.`
+    : 'Lower is better.';
+  const ref = state.reference;
+  const ends = ref
+    ? `The run ends at the dashed line, ${(ref.heldOut * (1 + CRITERION.within)).toFixed(3)} (within ${pct(CRITERION.within)} of the reference’s ${ref.heldOut.toFixed(3)}), or at step ${state.budget}.`
+    : `The run ends at step ${state.budget}.`;
+  return `${where} ${state.end ? `This run ${endSentence(state.end)}.` : ends}`;
+}
+
+/**
+ * The part-of-speech figure's lead: the largest weight any part of speech puts on one offset other
+ * than 0 in this head ("Determiners put 0.37 of their weight on offset +2"), from its byPos.
+ */
+export function posLead(h, causal = false) {
+  let best = null;
+  for (const [name, { weights }] of Object.entries(h.byPos)) {
+    const k = (weights.length - 1) / 2;
+    weights.forEach((w, c) => {
+      if (c !== k && (!best || w > best.w)) best = { name, w, offset: c - k };
+    });
+  }
+  if (!best) return 'Where each part of speech looks: the mean weight its queries put on each offset.';
+  const words = (n) => `${n} word${n === 1 ? '' : 's'}`;
+  const where = best.offset > 0 ? `${words(best.offset)} ahead` : `${words(-best.offset)} back`;
+  const uniform = causal
+    ? ''
+    : `; attention spread evenly over the ${SEQ_LEN} words would put ${fmt(1 / SEQ_LEN, 2)} on each`;
+  return `Where each part of speech looks: in this head, ${best.name}s put the most weight on one offset, ${best.w.toFixed(2)} on ${signed(best.offset, 0)} (${where})${uniform}.`;
 }
 
 /** The loss figure's caption: the baselines, the schedule and when the run ends. */

@@ -1,0 +1,39 @@
+// The training section's caption leads (web/train/train-figures.js): the sentence each figure opens
+// with, its numbers recomputed here from the readings they come from.
+import { describe, expect, test } from 'vitest';
+import { REFERENCE_RUN, referenceAnalysis } from '../../web/train/reference.js';
+import { lossLead, posLead } from '../../web/train/train-figures.js';
+
+describe('caption leads', () => {
+  test('the part-of-speech figure leads with the largest weight on one offset other than 0, for each shipped head', () => {
+    for (const h of referenceAnalysis(REFERENCE_RUN).heads) {
+      let best = { w: -1 };
+      for (const [name, { weights }] of Object.entries(h.byPos))
+        for (let c = 0; c < 17; c += 1)
+          if (c !== 8 && weights[c] > best.w) best = { name, w: weights[c], offset: c - 8 };
+      const lead = posLead(h);
+      const sign = best.offset > 0 ? '+' : '−';
+      expect(lead).toContain(
+        `${best.name}s put the most weight on one offset, ${best.w.toFixed(2)} on ${sign}${Math.abs(best.offset)}`,
+      );
+      expect(lead).toContain(best.offset > 0 ? ' ahead)' : ' back)');
+      expect(lead).toContain('spread evenly over the 32 words would put 0.03 on each');
+      expect(posLead(h, true)).not.toContain('spread evenly');
+    }
+  });
+
+  test('the loss figure leads with the held-out loss now and where the run ends', () => {
+    const state = { losses: [{ step: 25, heldOut: 5.1234 }], reference: REFERENCE_RUN, budget: 2700, end: null };
+    const target = (REFERENCE_RUN.heldOut * 1.03).toFixed(3);
+    expect(lossLead(state)).toBe(
+      `Held-out loss 5.123 at step 25; lower is better. The run ends at the dashed line, ${target} (within 3.0 % of the reference’s ${REFERENCE_RUN.heldOut.toFixed(3)}), or at step 2700.`,
+    );
+    expect(lossLead({ losses: [], reference: null, budget: 600, end: null })).toBe(
+      'Lower is better. The run ends at step 600.',
+    );
+    const ended = { ...state, end: { steps: 2700, reason: 'budget', gap: 0.0712 } };
+    expect(lossLead(ended)).toContain(
+      'This run stopped at its step budget, step 2700, +7.1 % from the reference’s loss.',
+    );
+  });
+});
