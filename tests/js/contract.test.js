@@ -14,6 +14,7 @@ import { loadCore } from '../../web/api/load-core.js';
 import { MAX_ALIBI_HEADS } from '../../web/api/schemes.js';
 import { regionAt } from '../../web/api/wasm-arena.js';
 import { coreRequest, region } from './core-request.js';
+import { ATTENTION_REGIONS, INPUT_MATRICES } from '../../web/api/attention-regions.js';
 
 const core = await loadCore('test');
 const rp = await createRelPos();
@@ -406,5 +407,17 @@ describe("attention()'s shape rules are the core's: the API refuses exactly the 
     const names = CORE_CONTRACT.attentionShapes.map((shape) => shape.name);
     expect(names).toEqual(expect.arrayContaining(['q', 'k', 'v', 'relKeys', 'relValues', 'x', 'wQ', 'wK', 'wV']));
     expect(new Set(names).size).toBe(names.length);
+    expect(INPUT_MATRICES).toEqual(['q', 'k', 'v', 'relKeys', 'relValues', 'x', 'wQ', 'wK', 'wV']);
+    expect(new Set(ATTENTION_REGIONS).size).toBe(ATTENTION_REGIONS.length);
+  });
+
+  it("the table's regions are the fields of the core's request: each one left out is refused", () => {
+    const request = coreRequest(core, { scheme: core.PositionScheme.shaw });
+    expect(Object.keys(request)).toEqual(expect.arrayContaining([...ATTENTION_REGIONS]));
+    for (const name of ATTENTION_REGIONS) {
+      const { [name]: left, ...without } = request;
+      expect(left).toEqual(region(0, 0, 0, 0));
+      expect(() => core.attentionIntoFloat64(without), name).toThrow();
+    }
   });
 });
