@@ -20,6 +20,9 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import * as tf from '@tensorflow/tfjs-core';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { schemeMatrices } from '../web/api/attention-args.js';
+
+const SHAW_MATRICES = schemeMatrices('shaw'); // q, k, v, relKeys, relValues
 
 const require = createRequire(import.meta.url);
 
@@ -97,7 +100,7 @@ export async function createTfjsAttention() {
   }
 
   async function attention(inputs, style = 'tuned') {
-    for (const name of ['q', 'k', 'v', 'relKeys', 'relValues']) {
+    for (const name of SHAW_MATRICES) {
       if (!(inputs[name] instanceof Float32Array)) throw new TypeError(`tfjsAttention: ${name} must be a Float32Array`);
     }
     const indices = indexTensors(inputs.n, inputs.maxDistance);

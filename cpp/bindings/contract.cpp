@@ -22,9 +22,11 @@ namespace relpos::bindings {
 namespace {
 
 // { attentionBlockRows, maxSeed, maxAlibiHeads, schemes: [{ name, attention, evenWidth }],
-// attentionShapes: [{ name, rows, cols, headColumns }], t5, model }: the block of
-// query rows, the largest seed, the most heads alibiSlopes takes, the scheme table, T5Rules and
-// ModelLimits, and attention()'s shape rules (each region's extents by name, Extent's).
+// attentionShapes: [{ name, region, rows, cols, headColumns, element, role }], extents, t5,
+// model }: the block of query rows, the largest seed, the most heads alibiSlopes takes, the
+// scheme table, attention()'s shape rules (each region's argument and request field, its extents
+// by name, Extent's, its Element and Role by name) with every Extent's name, T5Rules and
+// ModelLimits.
 emscripten::val coreContract() {
   emscripten::val out = emscripten::val::object();
   out.set("attentionBlockRows", static_cast<int>(kAttentionBlockRows));
@@ -44,12 +46,18 @@ emscripten::val coreContract() {
   for (const RegionShape& region : kAttentionShapes) {
     emscripten::val shape = emscripten::val::object();
     shape.set("name", std::string(region.jsName));
+    shape.set("region", std::string(region.name));
     shape.set("rows", extent(region.rows));
     shape.set("cols", extent(region.cols));
     shape.set("headColumns", region.headColumns);
+    shape.set("element", std::string(kElementNames[static_cast<int>(region.element)]));
+    shape.set("role", std::string(kRoleNames[static_cast<int>(region.role)]));
     shapes.call<void>("push", shape);
   }
   out.set("attentionShapes", shapes);
+  emscripten::val extents = emscripten::val::array();
+  for (const char* name : kExtentNames) extents.call<void>("push", std::string(name));
+  out.set("extents", extents);
   out.set("t5", emscripten::val(kT5Rules));
   out.set("model", emscripten::val(kModelLimits));
   return out;

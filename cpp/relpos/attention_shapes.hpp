@@ -37,6 +37,16 @@ inline constexpr const char* kExtentNames[] = {
 // How a region's elements are stored: the call's scalar, float64, or bytes (flags).
 enum class Element : int { kScalar = 0, kFloat64, kByte };
 
+// The names of Element's values, in its order, as the contract gives them to JavaScript.
+inline constexpr const char* kElementNames[] = {"scalar", "float64", "byte"};
+
+// What a region is to the caller: a matrix argument (q, k, …), a position scheme's numbers
+// (position.biases, position.slope), a mask, or a result.
+enum class Role : int { kInput = 0, kPosition, kMask, kOutput };
+
+// The names of Role's values, in its order, as the contract gives them to JavaScript.
+inline constexpr const char* kRoleNames[] = {"input", "position", "mask", "output"};
+
 struct RegionShape {
   const char* name;    // the field of the request (AttentionRequest)
   const char* jsName;  // the argument the JS API knows it by
@@ -44,35 +54,40 @@ struct RegionShape {
   Extent cols;
   bool headColumns;  // its columns are heads side by side: a multiple of heads
   Element element;
+  Role role;
 };
 
 inline constexpr RegionShape kAttentionShapes[] = {
-    {"queries", "q", Extent::kQueries, Extent::kAny, true, Element::kScalar},
-    {"keys", "k", Extent::kKeys, Extent::kKeyWidth, false, Element::kScalar},
-    {"values", "v", Extent::kKeys, Extent::kAny, true, Element::kScalar},
-    {"relativeKeys", "relKeys", Extent::kOddRows, Extent::kKeyTable, false, Element::kScalar},
+    {"queries", "q", Extent::kQueries, Extent::kAny, true, Element::kScalar, Role::kInput},
+    {"keys", "k", Extent::kKeys, Extent::kKeyWidth, false, Element::kScalar, Role::kInput},
+    {"values", "v", Extent::kKeys, Extent::kAny, true, Element::kScalar, Role::kInput},
+    {"relativeKeys", "relKeys", Extent::kOddRows, Extent::kKeyTable, false, Element::kScalar,
+     Role::kInput},
     {"relativeValues", "relValues", Extent::kTableRows, Extent::kValueTable, false,
-     Element::kScalar},
-    {"x", "x", Extent::kKeys, Extent::kAny, false, Element::kScalar},
-    {"queryWeights", "wQ", Extent::kModelWidth, Extent::kAny, true, Element::kScalar},
-    {"keyWeights", "wK", Extent::kModelWidth, Extent::kProjectedWidth, false, Element::kScalar},
-    {"valueWeights", "wV", Extent::kModelWidth, Extent::kAny, true, Element::kScalar},
+     Element::kScalar, Role::kInput},
+    {"x", "x", Extent::kKeys, Extent::kAny, false, Element::kScalar, Role::kInput},
+    {"queryWeights", "wQ", Extent::kModelWidth, Extent::kAny, true, Element::kScalar, Role::kInput},
+    {"keyWeights", "wK", Extent::kModelWidth, Extent::kProjectedWidth, false, Element::kScalar,
+     Role::kInput},
+    {"valueWeights", "wV", Extent::kModelWidth, Extent::kAny, true, Element::kScalar, Role::kInput},
     {"bucketBiases", "position.biases", Extent::kOneOrHeads, Extent::kBuckets, false,
-     Element::kScalar},
-    {"slopes", "position.slope", Extent::kOne, Extent::kOneOrHeads, false, Element::kFloat64},
-    {"keyPadding", "keyPadding", Extent::kOne, Extent::kKeys, false, Element::kByte},
-    {"allowed", "allowed", Extent::kQueries, Extent::kKeys, false, Element::kByte},
-    {"contentScores", "contentScores", Extent::kHeadQueries, Extent::kKeys, false,
-     Element::kScalar},
+     Element::kScalar, Role::kPosition},
+    {"slopes", "position.slope", Extent::kOne, Extent::kOneOrHeads, false, Element::kFloat64,
+     Role::kPosition},
+    {"keyPadding", "keyPadding", Extent::kOne, Extent::kKeys, false, Element::kByte, Role::kMask},
+    {"allowed", "allowed", Extent::kQueries, Extent::kKeys, false, Element::kByte, Role::kMask},
+    {"contentScores", "contentScores", Extent::kHeadQueries, Extent::kKeys, false, Element::kScalar,
+     Role::kOutput},
     {"positionBiases", "positionBiases", Extent::kHeadQueries, Extent::kKeys, false,
-     Element::kScalar},
+     Element::kScalar, Role::kOutput},
     {"combinedScores", "combinedScores", Extent::kHeadQueries, Extent::kKeys, false,
-     Element::kScalar},
+     Element::kScalar, Role::kOutput},
     {"contentWeights", "contentWeights", Extent::kHeadQueries, Extent::kKeys, false,
-     Element::kScalar},
+     Element::kScalar, Role::kOutput},
     {"combinedWeights", "combinedWeights", Extent::kHeadQueries, Extent::kKeys, false,
-     Element::kScalar},
-    {"output", "output", Extent::kQueries, Extent::kValueWidth, false, Element::kScalar},
+     Element::kScalar, Role::kOutput},
+    {"output", "output", Extent::kQueries, Extent::kValueWidth, false, Element::kScalar,
+     Role::kOutput},
 };
 
 // The numbers a request's extents stand for.

@@ -14,6 +14,12 @@ import { loadCore } from '../../web/api/load-core.js';
 import { MAX_ALIBI_HEADS } from '../../web/api/schemes.js';
 import { regionAt } from '../../web/api/wasm-arena.js';
 import { coreRequest, region } from './core-request.js';
+import {
+  ATTENTION_REGIONS,
+  ATTENTION_SHAPES,
+  CHOICE_EXTENTS,
+  INPUT_MATRICES,
+} from '../../web/api/attention-regions.js';
 
 const core = await loadCore('test');
 const rp = await createRelPos();
@@ -406,5 +412,152 @@ describe("attention()'s shape rules are the core's: the API refuses exactly the 
     const names = CORE_CONTRACT.attentionShapes.map((shape) => shape.name);
     expect(names).toEqual(expect.arrayContaining(['q', 'k', 'v', 'relKeys', 'relValues', 'x', 'wQ', 'wK', 'wV']));
     expect(new Set(names).size).toBe(names.length);
+    expect(INPUT_MATRICES).toEqual(['q', 'k', 'v', 'relKeys', 'relValues', 'x', 'wQ', 'wK', 'wV']);
+    expect(new Set(ATTENTION_REGIONS).size).toBe(ATTENTION_REGIONS.length);
+  });
+
+  it("the table's regions are the fields of the core's request: each one left out is refused", () => {
+    const request = coreRequest(core, { scheme: core.PositionScheme.shaw });
+    expect(Object.keys(request)).toEqual(expect.arrayContaining([...ATTENTION_REGIONS]));
+    for (const name of ATTENTION_REGIONS) {
+      const { [name]: left, ...without } = request;
+      expect(left).toEqual(region(0, 0, 0, 0));
+      expect(() => core.attentionIntoFloat64(without), name).toThrow();
+    }
+  });
+});
+
+describe("the masks' and T5's biases' shapes are the core's: the API refuses exactly what the core refuses", () => {
+  const n = 4;
+  const m = (rows, cols, seed) => ({ rows, cols, data: rp.randn(seed, rows * cols) });
+  const t5 = { numBuckets: 32, maxDistance: 128, bidirectional: true };
+
+  // The core's answer for a request of these regions (row-major float64 and byte blocks).
+  const coreRefusal = (heads, given) => {
+    const at = core._malloc(64 * 1024);
+    try {
+      const place = (offset, rows, cols, element = 8) => region(at + offset, rows, cols, rows * cols * element);
+      return core.attentionIntoFloat64(
+        coreRequest(core, {
+          heads,
+          queryRows: n,
+          queries: place(0, n, 2 * heads),
+          keys: place(1024, n, 2 * heads),
+          combinedWeights: place(2048, heads * n, n),
+          ...given(place),
+        }),
+      );
+    } finally {
+      core._free(at);
+    }
+  };
+  const apiRefuses = (call, pattern) => {
+    try {
+      call();
+      return false;
+    } catch (error) {
+      expect(error).toBeInstanceOf(RangeError);
+      expect(error.message).toMatch(pattern);
+      return true;
+    }
+  };
+
+  it('keyPadding: 1 × n flags', () => {
+    const outcomes = [];
+    for (let length = 1; length <= 2 * n; length += 1) {
+      const core_ = coreRefusal(1, (place) => ({
+        scheme: core.PositionScheme.none,
+        keyPadding: place(8192, 1, length, 1),
+      }));
+      const api = apiRefuses(
+        () =>
+          rp.attention({
+            q: m(n, 2, 1),
+            k: m(n, 2, 2),
+            keyPadding: new Uint8Array(length),
+            position: { scheme: 'none' },
+          }),
+        /^attention: keyPadding must hold k\.rows = 4 flags/,
+      );
+      outcomes.push([length, core_ !== '', api]);
+    }
+    expect(outcomes.filter(([, coreRefuses, api]) => coreRefuses !== api)).toEqual([]);
+    expect(outcomes.filter(([, coreRefuses]) => !coreRefuses).map(([length]) => length)).toEqual([n]);
+  });
+
+  it('allowed: n_q × n flags', () => {
+    const disagreements = [];
+    for (let rows = 1; rows <= n + 1; rows += 1) {
+      for (let cols = 1; cols <= n + 1; cols += 1) {
+        const coreRefuses =
+          coreRefusal(1, (place) => ({ scheme: core.PositionScheme.none, allowed: place(8192, rows, cols, 1) })) !== '';
+        const allowed = { rows, cols, data: new Uint8Array(rows * cols).fill(1) };
+        const api = apiRefuses(
+          () => rp.attention({ q: m(n, 2, 1), k: m(n, 2, 2), allowed, position: { scheme: 'none' } }),
+          /^attention: allowed must be q\.rows × k\.rows = 4 × 4/,
+        );
+        if (api !== coreRefuses) disagreements.push([rows, cols]);
+      }
+    }
+    expect(disagreements).toEqual([]);
+  });
+
+  it("T5's biases: 1 or heads rows of numBuckets", () => {
+    const outcomes = [];
+    for (const heads of [1, 2, 3]) {
+      for (const rows of [1, 2, 3, 4]) {
+        const coreRefuses =
+          coreRefusal(heads, (place) => ({
+            scheme: core.PositionScheme.t5,
+            t5,
+            bucketBiases: place(16384, rows, t5.numBuckets),
+          })) !== '';
+        const position = { scheme: 't5', ...t5, biases: new Float64Array(rows * t5.numBuckets) };
+        const api = apiRefuses(
+          () => rp.attention({ q: m(n, 2 * heads, 1), k: m(n, 2 * heads, 2), heads, position }),
+          /^attention: position\.biases must hold /,
+        );
+        outcomes.push({ heads, rows, coreRefuses, api });
+      }
+    }
+    expect(outcomes.filter(({ coreRefuses, api }) => coreRefuses !== api)).toEqual([]);
+    const taken = outcomes.filter(({ coreRefuses }) => !coreRefuses).map(({ heads, rows }) => `${heads}:${rows}`);
+    expect(taken).toEqual(['1:1', '2:1', '2:2', '3:1', '3:3']);
+  });
+
+  it('every extent of the masks and the position tables is one the API evaluates, and the core names', () => {
+    const named = ATTENTION_SHAPES.filter(({ role }) => role === 'mask' || role === 'position').flatMap(
+      ({ rows, cols }) => [rows, cols],
+    );
+    expect(named.filter((extent) => !CHOICE_EXTENTS.includes(extent))).toEqual([]);
+    expect(CHOICE_EXTENTS.filter((extent) => !CORE_CONTRACT.extents.includes(extent))).toEqual([]);
+  });
+
+  it('no file of web/ but attention-regions.js spells these rules out by hand', () => {
+    const root = new URL('../../web/', import.meta.url);
+    // How the rules were written before the core owned them: a length held to keys or heads, a
+    // count of biases as heads × numBuckets, a row count held to the queries.
+    const byHand = [
+      /\bheads\s*\*\s*(position\.)?numBuckets\b/,
+      /\bnumBuckets\s*\*\s*heads\b/,
+      /\.length\s*[!=]==\s*(keys|heads)\b/,
+      /\.rows\s*[!=]==\s*queries\b/,
+      /\.cols\s*[!=]==\s*keys\b/,
+    ];
+    const copies = [];
+    for (const file of readdirSync(root, { recursive: true })) {
+      if (!/\.(m?js|ts)$/.test(file) || file.endsWith('attention-regions.js')) continue;
+      readFileSync(new URL(file, root), 'utf8')
+        .split('\n')
+        .forEach((line, index) => {
+          if (byHand.some((pattern) => pattern.test(line))) copies.push(`${file}:${index + 1}: ${line.trim()}`);
+        });
+    }
+    expect(copies).toEqual([]);
+    // The patterns find the rules as they were written (the test is not empty).
+    expect(byHand.some((pattern) => pattern.test('const rows = heads > 1 && length === heads * numBuckets'))).toBe(
+      true,
+    );
+    expect(byHand.some((pattern) => pattern.test('if (flags.length !== keys) {'))).toBe(true);
   });
 });

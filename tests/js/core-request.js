@@ -1,29 +1,10 @@
 // A request for the core's attentionInto* bindings as the API sends one: every region empty and
-// every setting harmless unless the test gives it, so a test names only what it checks.
+// every setting harmless unless the test gives it, so a test names only what it checks. The
+// regions are the core's shape table's (web/api/attention-regions.js).
+import { ATTENTION_REGIONS } from '../../web/api/attention-regions.js';
+
 /** A region of WASM memory: rows × cols float64 values at `address` (`bytes` reserved). */
 export const region = (address, rows, cols, bytes = rows * cols * 8) => ({ address, rows, cols, bytes });
-
-const REGIONS = [
-  'queries',
-  'keys',
-  'values',
-  'relativeKeys',
-  'relativeValues',
-  'x',
-  'queryWeights',
-  'keyWeights',
-  'valueWeights',
-  'bucketBiases',
-  'slopes',
-  'keyPadding',
-  'allowed',
-  'contentScores',
-  'positionBiases',
-  'combinedScores',
-  'contentWeights',
-  'combinedWeights',
-  'output',
-];
 
 /** The request with `given` over its defaults: no position term, one head, every region 0 × 0. */
 export function coreRequest(core, given = {}) {
@@ -38,7 +19,7 @@ export function coreRequest(core, given = {}) {
     t5: { numBuckets: 32, maxDistance: 128, bidirectional: true },
     base: 10000,
     layout: core.RopeLayout.interleaved,
-    ...Object.fromEntries(REGIONS.map((name) => [name, none])),
+    ...Object.fromEntries(ATTENTION_REGIONS.map((name) => [name, none])),
     ...given,
   };
 }

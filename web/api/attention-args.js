@@ -4,7 +4,7 @@ import { checkBoolean, checkMatrix, checkOptions, checkShape, floatArrayType } f
 import { OUTPUT_NAMES, checkReusableResult, outputShapes, resolveAttentionOptions } from './attention-options.js';
 import { checkAllowed, checkHeads, checkKeyPadding, checkScale } from './attention-masks.js';
 import { Snapshot } from './snapshot.js';
-import { CORE_CONTRACT } from './core-contract.js';
+import { INPUT_MATRICES, attentionShape } from './attention-regions.js';
 import { checkPosition, checkSchemeHeads, checkSchemeTables, needsEvenWidth, sinusoidalInputs } from './schemes.js';
 
 // Each scheme's inputs (besides the required ones) and their defaults.
@@ -22,10 +22,11 @@ const INPUTS = {
   other: { required: ['q', 'k'], defaults: { v: undefined, ...SHARED_DEFAULTS } },
 };
 
-// attention()'s shape rules are the core's (its contract, relpos/attention_shapes.hpp): each
-// argument's rows and columns as extents by name, which checkExtents evaluates here with this
-// API's names and messages.
-const SHAPES = Object.fromEntries(CORE_CONTRACT.attentionShapes.map((shape) => [shape.name, shape]));
+/** The matrix arguments (INPUT_MATRICES) the position scheme `scheme` takes, required or not. */
+export function schemeMatrices(scheme) {
+  const { required, defaults } = INPUTS[scheme] ?? INPUTS.other;
+  return INPUT_MATRICES.filter((name) => required.includes(name) || name in defaults);
+}
 
 // A table's width: d (one table shared by every head) or heads · d (one per head).
 function checkTableCols(where, name, table, heads, { value: allCols, what: allName }) {
@@ -42,12 +43,13 @@ function checkTableCols(where, name, table, heads, { value: allCols, what: allNa
 }
 
 /**
- * `matrix` (the argument `name`) against its row of the core's shape rules. `extents` gives each
- * extent the rules name as { value, what } (what: the argument it equals, for the message);
+ * `matrix` (the argument `name`) against its row of the core's shape rules (its contract,
+ * relpos/attention_shapes.hpp), with this API's names and messages. `extents` gives each extent
+ * the rules name as { value, what } (what: the argument it equals, for the message);
  * extents.heads is the heads.
  */
 function checkExtents(where, name, matrix, extents) {
-  const shape = SHAPES[name];
+  const shape = attentionShape(name);
   for (const side of ['rows', 'cols']) {
     const extent = shape[side];
     if (extent === 'any') continue;
@@ -70,7 +72,7 @@ function checkExtents(where, name, matrix, extents) {
   }
 }
 
-const MATRIX_NAMES = new Set(['q', 'k', 'v', 'relKeys', 'relValues', 'x', 'wQ', 'wK', 'wV']);
+const MATRIX_NAMES = new Set(INPUT_MATRICES);
 const READ = new WeakSet();
 
 // `out`, an earlier result: each output's data read once (as a view over the caller's array,

@@ -1,7 +1,9 @@
 // attention()'s masks, scale and heads (docs/maths.md §3, §4, §9), checked before any WASM runs.
 // The masks are named so that `true` cannot be misread (PyTorch's two mask arguments use
 // opposite meanings): keyPadding true = a padding key that no query attends to; allowed true =
-// this query may attend to this key. Both end up as bytes (1 = true), as the core reads them.
+// this query may attend to this key. Both end up as bytes (1 = true), as the core reads them; their
+// shapes are the core's (its shape table, attention-regions.js): keyPadding 1 × n, allowed n_q × n.
+import { regionSides } from './attention-regions.js';
 import { MAX_DIMENSION } from './limits.js';
 import { checkInteger, describe, typedArrayType } from './validate.js';
 
@@ -38,9 +40,11 @@ function checkFlags(where, name, value, meaning) {
 export function checkKeyPadding(where, value, keys) {
   if (value === undefined) return null;
   const flags = checkFlags(where, 'keyPadding', value, PADDING_MEANING);
-  if (flags.length !== keys) {
+  const { rows, cols } = regionSides('keyPadding', { keys });
+  const length = rows[0] * cols[0];
+  if (flags.length !== length) {
     throw new RangeError(
-      `${where}: keyPadding must hold k.rows = ${keys} flags (${PADDING_MEANING}), got ${flags.length}`,
+      `${where}: keyPadding must hold k.rows = ${length} flags (${PADDING_MEANING}), got ${flags.length}`,
     );
   }
   return flags;
@@ -53,20 +57,22 @@ export function checkKeyPadding(where, value, keys) {
  */
 export function checkAllowed(where, value, queries, keys) {
   if (value === undefined) return null;
-  const shape = `q.rows × k.rows = ${queries} × ${keys}`;
+  const sides = regionSides('allowed', { queries, keys });
+  const [rows, cols] = [sides.rows[0], sides.cols[0]];
+  const shape = `q.rows × k.rows = ${rows} × ${cols}`;
   if (Array.isArray(value)) {
-    if (value.length !== queries) {
-      throw new RangeError(`${where}: allowed must hold q.rows = ${queries} rows (one per query), got ${value.length}`);
+    if (value.length !== rows) {
+      throw new RangeError(`${where}: allowed must hold q.rows = ${rows} rows (one per query), got ${value.length}`);
     }
-    const flags = new Uint8Array(queries * keys);
+    const flags = new Uint8Array(rows * cols);
     value.forEach((row, r) => {
       const rowFlags = checkFlags(where, `allowed[${r}]`, row, ALLOWED_MEANING);
-      if (rowFlags.length !== keys) {
+      if (rowFlags.length !== cols) {
         throw new RangeError(
-          `${where}: allowed[${r}] must hold k.rows = ${keys} flags (one per key), got ${rowFlags.length}`,
+          `${where}: allowed[${r}] must hold k.rows = ${cols} flags (one per key), got ${rowFlags.length}`,
         );
       }
-      flags.set(rowFlags, r * keys);
+      flags.set(rowFlags, r * cols);
     });
     return flags;
   }
@@ -77,12 +83,12 @@ export function checkAllowed(where, value, queries, keys) {
   }
   checkInteger(where, 'allowed.rows', value.rows, 1, MAX_DIMENSION);
   checkInteger(where, 'allowed.cols', value.cols, 1, MAX_DIMENSION);
-  if (value.rows !== queries || value.cols !== keys) {
+  if (value.rows !== rows || value.cols !== cols) {
     throw new RangeError(`${where}: allowed must be ${shape}, got ${value.rows} × ${value.cols}`);
   }
   const flags = checkFlags(where, 'allowed.data', value.data, ALLOWED_MEANING);
-  if (flags.length !== queries * keys) {
-    throw new RangeError(`${where}: allowed.data must hold ${shape} = ${queries * keys} flags, got ${flags.length}`);
+  if (flags.length !== rows * cols) {
+    throw new RangeError(`${where}: allowed.data must hold ${shape} = ${rows * cols} flags, got ${flags.length}`);
   }
   return flags;
 }

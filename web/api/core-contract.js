@@ -45,118 +45,192 @@ export const CORE_CONTRACT = {
   "attentionShapes": [
     {
       "name": "q",
+      "region": "queries",
       "rows": "queries",
       "cols": "any",
-      "headColumns": true
+      "headColumns": true,
+      "element": "scalar",
+      "role": "input"
     },
     {
       "name": "k",
+      "region": "keys",
       "rows": "keys",
       "cols": "keyWidth",
-      "headColumns": false
+      "headColumns": false,
+      "element": "scalar",
+      "role": "input"
     },
     {
       "name": "v",
+      "region": "values",
       "rows": "keys",
       "cols": "any",
-      "headColumns": true
+      "headColumns": true,
+      "element": "scalar",
+      "role": "input"
     },
     {
       "name": "relKeys",
+      "region": "relativeKeys",
       "rows": "oddRows",
       "cols": "keyTable",
-      "headColumns": false
+      "headColumns": false,
+      "element": "scalar",
+      "role": "input"
     },
     {
       "name": "relValues",
+      "region": "relativeValues",
       "rows": "tableRows",
       "cols": "valueTable",
-      "headColumns": false
+      "headColumns": false,
+      "element": "scalar",
+      "role": "input"
     },
     {
       "name": "x",
+      "region": "x",
       "rows": "keys",
       "cols": "any",
-      "headColumns": false
+      "headColumns": false,
+      "element": "scalar",
+      "role": "input"
     },
     {
       "name": "wQ",
+      "region": "queryWeights",
       "rows": "modelWidth",
       "cols": "any",
-      "headColumns": true
+      "headColumns": true,
+      "element": "scalar",
+      "role": "input"
     },
     {
       "name": "wK",
+      "region": "keyWeights",
       "rows": "modelWidth",
       "cols": "projectedWidth",
-      "headColumns": false
+      "headColumns": false,
+      "element": "scalar",
+      "role": "input"
     },
     {
       "name": "wV",
+      "region": "valueWeights",
       "rows": "modelWidth",
       "cols": "any",
-      "headColumns": true
+      "headColumns": true,
+      "element": "scalar",
+      "role": "input"
     },
     {
       "name": "position.biases",
+      "region": "bucketBiases",
       "rows": "oneOrHeads",
       "cols": "buckets",
-      "headColumns": false
+      "headColumns": false,
+      "element": "scalar",
+      "role": "position"
     },
     {
       "name": "position.slope",
+      "region": "slopes",
       "rows": "one",
       "cols": "oneOrHeads",
-      "headColumns": false
+      "headColumns": false,
+      "element": "float64",
+      "role": "position"
     },
     {
       "name": "keyPadding",
+      "region": "keyPadding",
       "rows": "one",
       "cols": "keys",
-      "headColumns": false
+      "headColumns": false,
+      "element": "byte",
+      "role": "mask"
     },
     {
       "name": "allowed",
+      "region": "allowed",
       "rows": "queries",
       "cols": "keys",
-      "headColumns": false
+      "headColumns": false,
+      "element": "byte",
+      "role": "mask"
     },
     {
       "name": "contentScores",
+      "region": "contentScores",
       "rows": "headQueries",
       "cols": "keys",
-      "headColumns": false
+      "headColumns": false,
+      "element": "scalar",
+      "role": "output"
     },
     {
       "name": "positionBiases",
+      "region": "positionBiases",
       "rows": "headQueries",
       "cols": "keys",
-      "headColumns": false
+      "headColumns": false,
+      "element": "scalar",
+      "role": "output"
     },
     {
       "name": "combinedScores",
+      "region": "combinedScores",
       "rows": "headQueries",
       "cols": "keys",
-      "headColumns": false
+      "headColumns": false,
+      "element": "scalar",
+      "role": "output"
     },
     {
       "name": "contentWeights",
+      "region": "contentWeights",
       "rows": "headQueries",
       "cols": "keys",
-      "headColumns": false
+      "headColumns": false,
+      "element": "scalar",
+      "role": "output"
     },
     {
       "name": "combinedWeights",
+      "region": "combinedWeights",
       "rows": "headQueries",
       "cols": "keys",
-      "headColumns": false
+      "headColumns": false,
+      "element": "scalar",
+      "role": "output"
     },
     {
       "name": "output",
+      "region": "output",
       "rows": "queries",
       "cols": "valueWidth",
-      "headColumns": false
+      "headColumns": false,
+      "element": "scalar",
+      "role": "output"
     }
+  ],
+  "extents": [
+    "any",
+    "one",
+    "keys",
+    "queries",
+    "headQueries",
+    "keyWidth",
+    "valueWidth",
+    "keyTable",
+    "valueTable",
+    "oddRows",
+    "tableRows",
+    "oneOrHeads",
+    "buckets",
+    "modelWidth",
+    "projectedWidth"
   ],
   "t5": {
     "minBucketsBidirectional": 4,

@@ -20,7 +20,8 @@ import {
 } from './validate.js';
 import { Snapshot } from './snapshot.js';
 import { regionAt, throwIfRefused, WasmArena } from './wasm-arena.js';
-import { PANEL_NAMES, checkOutputs, emptyResult } from './attention-options.js';
+import { checkOutputs, emptyResult } from './attention-options.js';
+import { ATTENTION_SHAPES, INPUT_MATRICES, regionSides } from './attention-regions.js';
 import { checkAttentionArgs, checkReadAttentionArgs, readAttentionArgs } from './attention-args.js';
 import { Model, resolveModelConfig, resolveSyntheticOptions } from './model.js';
 import * as schemes from './schemes.js';
@@ -200,38 +201,37 @@ export class BaseRelPos {
     const where = 'attention';
     // Every argument read once, then checked, then copied (attention-args.js).
     const a = checkReadAttentionArgs(where, readAttentionArgs(where, inputs, options));
-    const { position, q, k, relKeys, v, relValues, causal, n, dK, dV, tableRows, queryRows, shapes, out } = a;
+    const { position, q, causal, n, dK, dV, tableRows, queryRows, shapes, out } = a;
     const ArrayType = floatArrayType(q.data); // this realm's type, also for an iframe's array
     const size = ArrayType.BYTES_PER_ELEMENT;
     const { scheme } = position;
     const sinusoidal = scheme === 'sinusoidal';
-    // Every region of the call as the core's AttentionRequest names it (cpp/bindings/attention.cpp):
-    // [rows, cols, data, element bytes]; a panel nobody asked for is 0 × 0.
-    const matrixOf = (m) => (m ? [m.rows, m.cols, m.data, size] : [0, 0, null, size]);
-    const regions = {
-      queries: sinusoidal ? matrixOf(null) : matrixOf(q),
-      keys: sinusoidal ? matrixOf(null) : matrixOf(k),
-      values: sinusoidal ? matrixOf(null) : matrixOf(v),
-      relativeKeys: matrixOf(relKeys),
-      relativeValues: matrixOf(relValues),
-      x: matrixOf(a.x),
-      queryWeights: matrixOf(a.wQ),
-      keyWeights: matrixOf(a.wK),
-      valueWeights: matrixOf(a.wV),
-      bucketBiases:
-        scheme === 't5'
-          ? [position.biasRows, position.numBuckets, ArrayType.from(position.biases), size]
-          : matrixOf(null),
-      slopes: scheme === 'alibi' ? [1, position.slopes.length, position.slopes, F64] : [0, 0, null, F64],
-      keyPadding: a.keyPadding ? [1, n, a.keyPadding, 1] : [0, 0, null, 1],
-      allowed: a.allowed ? [queryRows, n, a.allowed, 1] : [0, 0, null, 1],
-      ...Object.fromEntries(
-        [...PANEL_NAMES, 'output'].map((name) => [
-          name,
-          shapes[name] ? [...shapes[name], null, size] : [0, 0, null, size],
-        ]),
-      ),
+    // Every region of the call, by the core's shape table (attention-regions.js): the request's
+    // field → [rows, cols, data, element bytes]; a region not given, or a panel nobody asked
+    // for, is 0 × 0. The sinusoidal scheme's q, k and v are x's projections, made in the core.
+    const projectedAway = sinusoidal ? ['q', 'k', 'v'] : [];
+    const positionData = {
+      'position.biases':
+        scheme === 't5' ? [position.biasRows, position.numBuckets, ArrayType.from(position.biases)] : null,
+      'position.slope': scheme === 'alibi' ? [1, position.slopes.length, position.slopes] : null,
     };
+    const elementBytes = { scalar: size, float64: F64, byte: 1 };
+    const regionOf = ({ name, element, role }) => {
+      const none = [0, 0, null, elementBytes[element]];
+      const given = (rows, cols, data) => [rows, cols, data, elementBytes[element]];
+      if (role === 'input') {
+        const m = projectedAway.includes(name) ? null : a[name];
+        return m ? given(m.rows, m.cols, m.data) : none;
+      }
+      if (role === 'position') return positionData[name] ? given(...positionData[name]) : none;
+      if (role === 'mask') {
+        if (!a[name]) return none;
+        const { rows, cols } = regionSides(name, { keys: n, queries: queryRows });
+        return given(rows[0], cols[0], a[name]);
+      }
+      return shapes[name] ? given(...shapes[name], null) : none;
+    };
+    const regions = Object.fromEntries(ATTENTION_SHAPES.map((shape) => [shape.region, regionOf(shape)]));
     const names = Object.keys(regions);
     const bytes = names.map((name) => regions[name][0] * regions[name][1] * regions[name][3]);
     // Scratch in the core, by its own count (attentionScratchBytes).
@@ -247,7 +247,7 @@ export class BaseRelPos {
     checkBudget(where, `n = ${n}`, bytes.reduce((sum, x) => sum + x) + scratch);
     checkWork(where, `n = ${n} with d_k = ${dK}`, attentionWork(a));
     this.#refuseOwnViews(where, [
-      ...['q', 'k', 'v', 'relKeys', 'relValues', 'x', 'wQ', 'wK', 'wV'].map((name) => [`${name}.data`, a[name]?.data]),
+      ...INPUT_MATRICES.map((name) => [`${name}.data`, a[name]?.data]),
       ['keyPadding', a.keyPadding],
       ['allowed', a.allowed],
       ...Object.keys(shapes).map((name) => [`out.${name}.data`, out?.[name]?.data]),

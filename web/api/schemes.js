@@ -7,6 +7,7 @@
 // float32 inputs are widened and the result narrowed back.
 import { ROPE_DEFAULTS, SINUSOIDAL_DEFAULTS, T5_BUCKET_DEFAULTS } from './defaults.js';
 import { CORE_CONTRACT } from './core-contract.js';
+import { regionSides } from './attention-regions.js';
 import { MAX_DIMENSION } from './limits.js';
 import {
   describe,
@@ -252,11 +253,14 @@ export function sinusoidalInputs(where, given, heads, checkExtents) {
  */
 export function checkSchemeHeads(where, position, heads) {
   if (position.scheme === 't5') {
-    const { numBuckets } = position;
+    // Its rows and columns are the core's (attention-regions.js): 1 or heads rows of numBuckets.
+    const sides = regionSides('position.biases', { heads, buckets: position.numBuckets });
+    const [cols] = sides.cols;
     const length = position.biases?.length;
-    const rows = heads > 1 && length === heads * numBuckets ? heads : 1;
-    const what = heads > 1 ? `${numBuckets} or ${heads * numBuckets} (one row per head)` : numBuckets;
-    position.biases = checkNumbers(where, 'position.biases', position.biases, rows * numBuckets, Float64Array, what);
+    const rows = sides.rows.find((count) => count * cols === length) ?? sides.rows[0];
+    const lengths = sides.rows.map((count) => count * cols);
+    const what = lengths.length > 1 ? `${lengths.join(' or ')} (one row per head)` : lengths[0];
+    position.biases = checkNumbers(where, 'position.biases', position.biases, rows * cols, Float64Array, what);
     position.biasRows = rows;
   }
   if (position.scheme === 'alibi') {

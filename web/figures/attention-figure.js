@@ -4,12 +4,18 @@
 // the same-offset highlight). The selected offset is reported through `onSelect`.
 import { pixelRatio } from '../render/canvas-size.js';
 import { makeScale } from '../render/colormaps.js';
-import { drawHeatmap, forgetMatrixImage, heatmapMargins, heatmapWidth } from '../render/heatmap.js';
+import {
+  INDEX_LABEL_SPACE,
+  drawHeatmap,
+  forgetHeatmapImage,
+  heatmapMargins,
+  heatmapWidth,
+  rectGrid,
+} from '../render/heatmap.js';
 import { CellTip, clearSelection } from './cell-tip.js';
 import { wirePanel } from './interaction.js';
 import { download } from '../files/download.js';
 import { drawOffsetPanel, offsetAriaLabel, offsetReading, OFFSET_TEXT } from './offset-panel.js';
-import { forgetRectImage, rectGrid } from '../render/heatmap-rect.js';
 import { offsetReach } from '../views/offset-space.js';
 import { createPanelFigure } from './panel-figure.js';
 import { extentFor, longViewColours } from '../views/panel-extents.js';
@@ -233,8 +239,7 @@ export class AttentionFigure {
   /** Milliseconds to draw one panel from its numbers (colour mapping included): benchmarks. */
   timePanelDraw(panelId) {
     const panel = this.panels.find((p) => p.id === panelId);
-    forgetMatrixImage(this.parts.get(panelId).canvas);
-    forgetRectImage(this.parts.get(panelId).canvas);
+    forgetHeatmapImage(this.parts.get(panelId).canvas);
     this.parts.get(panelId).canvas.describedValues = null;
     this.shown.delete(panelId);
     const start = performance.now();
@@ -267,7 +272,7 @@ export class AttentionFigure {
       labelSpace = null,
       kind = 'words',
     } = this.view?.long
-      ? { labelSpace: 62, kind: 'positions' }
+      ? { labelSpace: INDEX_LABEL_SPACE, kind: 'positions' }
       : this.view && wrap.isConnected
         ? panelLabels(this.view.labels, colours.font || 'sans-serif', wrap.clientWidth, this.maxSide)
         : {};

@@ -1,10 +1,10 @@
 // One matrix of the user's own (<relpos-attention>'s `matrix` property), rows × cols, n_q ≠ n_k
 // allowed: a panel with its title, a caption true for its kind and numbers (matrix-panels.js),
-// the heatmap with square cells (render/heatmap-rect.js), hover and arrow keys to read a cell,
+// the heatmap with square cells (render/heatmap.js's drawRectHeatmap), hover and arrow keys to read a cell,
 // and a PNG of what is drawn. The same outside interface as AttentionFigure where the element
 // uses it: maxSide, draw(), tooltip, readout.
 import { makeScale } from '../render/colormaps.js';
-import { drawRectHeatmap, rectHeatmapGrid } from '../render/heatmap-rect.js';
+import { INDEX_LABEL_SPACE, drawRectHeatmap, rectHeatmapGrid } from '../render/heatmap.js';
 import { download } from '../files/download.js';
 import { themeColours } from './theme-colours.js';
 import { CellTip, clearSelection } from './cell-tip.js';
@@ -13,7 +13,7 @@ import { MATRIX_KINDS, queryCount } from '../views/matrix-panels.js';
 import { createPanelFigure } from './panel-figure.js';
 import { formatSignificant } from '../render/number-text.js';
 
-const LABEL_SPACE = 62; // as heatmap-rect.js: the label margin the canvas width is reckoned with
+const LABEL_SPACE = INDEX_LABEL_SPACE; // the label margin the canvas width is reckoned with
 const MARGIN_SIDES = LABEL_SPACE + 30 + Math.round(LABEL_SPACE * 0.35);
 
 // Under the colour bar: how the cells map to pixels.

@@ -1,5 +1,5 @@
 // The long view's panels in offset space (offset-space.js): what each shows and says, its colour
-// rule, its tooltip, and drawing it with render/heatmap-rect.js. Used by AttentionFigure when a
+// rule, its tooltip, and drawing it with render/heatmap.js's drawRectHeatmap. Used by AttentionFigure when a
 // view carries `offsetSpace`.
 //
 // The colour rule (stated on the page): colours span the 99th percentile of the values drawn
@@ -9,7 +9,7 @@
 // weight, usually do. With nothing clipped (k ≥ n − 1) or k = 0, every column counts.
 import { makeScale } from '../render/colormaps.js';
 import { formatSignificant, withMinus as minus } from '../render/number-text.js';
-import { drawRectHeatmap, rectHeatmapGrid } from '../render/heatmap-rect.js';
+import { drawRectHeatmap, rectHeatmapGrid } from '../render/heatmap.js';
 import { kthSmallestOf, offsetExtentFor } from '../views/panel-extents.js';
 import { keysOf, offsetMaskFrom, offsetRowSpan, offsetValue } from '../views/offset-space.js';
 

@@ -1,5 +1,5 @@
 // Block means of a rows × cols matrix for a grid of gRows × gCols pixels: what each pixel of a
-// heatmap with more cells than pixels shows (render/heatmap.js, render/heatmap-rect.js), computed
+// heatmap with more cells than pixels shows (render/heatmap-image.js), computed
 // there or ahead in a worker (views/offset-space.js). No DOM: a worker imports it.
 
 export const MASKED = -Infinity; // a block mean whose cells are all masked (none is a no-key cell's NaN)
@@ -24,7 +24,7 @@ const pixelOf = (j, count, size) => Math.max(0, Math.ceil(((j + 1) * size) / cou
  * without a test per cell. With `part` = { firstRow, pixelFrom, pixelTo }: only the pixel rows
  * pixelFrom … pixelTo − 1 (a worker's share), from `values` that hold rows firstRow … (row i at
  * (i − firstRow)·cols); the same numbers, bit for bit, as those rows of the whole grid. Used by
- * both heatmaps, square (heatmap.js) and rectangular (heatmap-rect.js), and the long view's workers.
+ * every heatmap, square or rectangular (heatmap-image.js), and the long view's workers.
  */
 export function blockMeans(values, rows, cols, gRows, gCols, maskFrom, rowSpan, part = null) {
   const by = bounds(rows, gRows);

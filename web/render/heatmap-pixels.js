@@ -1,4 +1,4 @@
-// The colour mapping both heatmaps draw with (heatmap.js, square; heatmap-rect.js, any rows ×
+// The colour mapping every heatmap draws with (heatmap-image.js: square panels and any rows ×
 // cols): values to 32-bit pixels through a colour table, in plain loops with no call per cell
 // (this runs over every cell of every panel on each change).
 import { MASKED } from './block-means.js';

@@ -1,17 +1,27 @@
-// A matrix heatmap on canvas: one ImageData pixel per cell, stretched with smoothing off onto
-// a whole number of device pixels per cell (crisp at any devicePixelRatio); row and column
-// labels, axis titles, a colour bar with numbers, values printed in the cells while they are
-// legible, masked cells in grey, dashed clipping-band edges, the highlighted cells, and a note.
-// The margins are fixed, so the canvas's height depends only on its width: changing the data
-// or the labels never moves the page.
-import { MASKED, blockMeans } from './block-means.js';
+// A matrix heatmap on canvas, rows × cols; a square matrix (n × n, the page's panels) is one
+// with rows = cols = n. One ImageData pixel per cell, stretched with smoothing off onto a whole
+// number of device pixels per cell on each axis (crisp at any devicePixelRatio); with more cells
+// than pixels on an axis, each device pixel shows the mean of the cells it covers
+// (heatmap-image.js). Around the matrix: row and column labels, axis titles, a colour bar with
+// numbers and a note; the margins depend only on the width, so changing the data or the labels
+// never moves the page. Two kinds of panel draw with it:
+// - drawHeatmap: a square panel of tokens: slanted column labels, values printed in the cells
+//   while they are legible, masked cells in grey, dashed clipping-band edges, the highlighted
+//   cells of a group;
+// - drawRectHeatmap: any rows × cols (the long view's offset space: rows are queries i, columns
+//   offsets c = −k…k; a matrix of one's own with square cells): index labels, NaN cells ("no
+//   key") blank, masked cells grey, dashed edge columns, a highlighted column. Two steps there:
+//   rectHeatmapGrid() gives the grid of pixels that will be drawn and a sample of its values,
+//   from which the caller chooses the colour scale and the note; drawRectHeatmap() draws with them.
 import { fitCanvas } from './canvas-size.js';
 import { fitLabel } from './fit-label.js';
 import { colourTable, luminance } from './colormaps.js';
-import { colourMap, pixelOf, pixelTableOf } from './heatmap-pixels.js';
 import { drawColourBar } from './colour-bar.js';
+import { forgetHeatmapImage, heatmapGrid, heatmapPicture } from './heatmap-image.js';
 import { fillMath, wrapMath } from './math-text.js';
 import { niceStep } from './ticks.js';
+
+export { forgetHeatmapImage };
 
 /** Type sizes at fontScale 1 (CSS px): labels and colour-bar numbers, the smallest printed cell value, the note. */
 export const LABEL_FONT = 13;
@@ -49,76 +59,6 @@ export function heatmapHeight(width, maxSide = Infinity, fontScale = 1, labelSpa
   const margin = heatmapMargins(width, fontScale, labelSpace);
   const side = Math.min(maxSide, width - margin.left - margin.right);
   return margin.top + Math.max(side, 40) + margin.bottom;
-}
-
-// The matrix as the screen shows it, per canvas, cached until the values, the scale or the size
-// change (a hover only recomposes the canvas). While a cell is at least a device pixel: one
-// ImageData pixel per cell, colour-mapped through a 32-bit view of the table and stretched with
-// smoothing off. With more cells than pixels: each device pixel shows the mean of the cells it
-// covers (masked cells left out), then is colour-mapped — an honest picture of a long matrix.
-const matrixCache = new WeakMap();
-
-/** Drops a canvas's cached matrix image, so that the next draw colour-maps again (benchmarks). */
-export function forgetMatrixImage(canvas) {
-  matrixCache.delete(canvas);
-}
-
-// The square matrix's block means (block-means.js) with the causal mask's cells (j > i) left out,
-// a block of masked cells only as NaN, which colourMap draws grey. Every cell of a row counts as
-// a number (the span [0, n)): no test per cell.
-function squareBlockMeans(values, n, size, masked) {
-  const row = [0, n];
-  const { grid } = blockMeans(values, n, n, size, size, masked ? (i) => i + 1 : null, () => row);
-  for (let p = 0; p < grid.length; p += 1) if (grid[p] === MASKED) grid[p] = NaN;
-  return grid;
-}
-
-function matrixImage(canvas, spec, sideDevice) {
-  const { n, values, scale, masked } = spec;
-  const key = `${n}|${scale.map}|${scale.min}|${scale.max}|${masked ? 'masked' : ''}|${sideDevice}|${spec.colours.masked}`;
-  let cache = matrixCache.get(canvas);
-  if (cache && cache.values === values && cache.key === key)
-    return cache.size === sideDevice ? cache.cells : cache.scaled;
-  const size = Math.min(n, sideDevice); // pixels per side of the colour-mapped image
-  if (!cache || cache.size !== size) {
-    const cells = new OffscreenCanvas(size, size);
-    cache = { size, cells, cellsContext: cells.getContext('2d'), image: new ImageData(size, size), scaled: null };
-    matrixCache.set(canvas, cache);
-  }
-  const table = pixelTableOf(scale.map);
-  // A masked cell (j > i) and a NaN are grey alike; values are drawn as they are (−∞ too).
-  const grey = pixelOf(spec.colours.masked);
-  const pixels = new Uint32Array(cache.image.data.buffer);
-  if (size === n)
-    colourMap(values, n, n, scale, table, pixels, {
-      grey,
-      blank: grey,
-      maskFrom: masked ? (i) => i + 1 : null,
-      maskedBlocks: false,
-    });
-  else
-    colourMap(squareBlockMeans(values, n, size, masked), size, size, scale, table, pixels, {
-      grey,
-      blank: grey,
-      maskedBlocks: false,
-    });
-  cache.cellsContext.putImageData(cache.image, 0, 0);
-  cache.values = values;
-  cache.key = key;
-  if (size === sideDevice) return cache.cells; // a device pixel per cell: nothing to stretch
-  if (!cache.scaled) {
-    cache.scaled = new OffscreenCanvas(sideDevice, sideDevice);
-    cache.scaledContext = cache.scaled.getContext('2d');
-  }
-  if (cache.scaled.width !== sideDevice) {
-    cache.scaled.width = sideDevice;
-    cache.scaled.height = sideDevice;
-  }
-  const g = cache.scaledContext;
-  g.imageSmoothingEnabled = false;
-  g.clearRect(0, 0, sideDevice, sideDevice);
-  g.drawImage(cache.cells, 0, 0, sideDevice, sideDevice);
-  return cache.scaled;
 }
 
 // The cells of a highlighted group as one outline: `rowRange(i)` gives the group's columns
@@ -197,6 +137,49 @@ function bandEdgeLayer(canvas, n, k, sides, x0, y0, cell, sideDevice, ratio, col
   return entry;
 }
 
+/** One axis of `count` cells in `available` CSS px: a whole number of device pixels per cell while cells are a pixel or more. */
+function axis(count, available, ratio) {
+  const cellDevice = Math.floor((available * ratio) / count);
+  const device = cellDevice >= 1 ? cellDevice * count : Math.floor(available * ratio);
+  return { device, side: device / ratio, cell: device / ratio / count };
+}
+
+// Both axes with square cells (spec.squareCells: a matrix of one's own, n_q × n_k): the same
+// whole number of device pixels per cell on both while the longer axis allows a pixel per cell;
+// beyond that the longer axis takes the whole side (block means) and the shorter one its share.
+// The shorter side is at least 24 CSS px (a whole number of device pixels per cell), so that a
+// single query row stays visible: its cells are then taller (or wider) than square.
+function squareAxes(rows, cols, available, ratio) {
+  const long = Math.max(rows, cols);
+  const full = Math.floor(available * ratio);
+  const cellDevice = Math.floor(full / long);
+  const least = (count) => Math.min(full, count * Math.ceil((24 * ratio) / count));
+  const share = (count) =>
+    cellDevice >= 1
+      ? Math.max(cellDevice * count, least(count))
+      : count === long
+        ? full
+        : Math.min(full, Math.max(Math.round((full * count) / long), Math.round(24 * ratio)));
+  const make = (count, device) => ({ device, side: device / ratio, cell: device / ratio / count });
+  return { across: make(cols, share(cols)), down: make(rows, share(rows)) };
+}
+
+/**
+ * The matrix's place in CSS px for a rows × cols heatmap `width` px wide at `ratio` device pixels
+ * per CSS px: { margin, available, across, down, x0, y0 }, across and down each { device, side,
+ * cell } (the columns' and the rows' axis), the matrix centred and starting on a device pixel.
+ */
+function matrixAxes({ rows, cols, width, maxSide, fontScale = 1, labelSpace = null, squareCells = false }, ratio) {
+  const margin = heatmapMargins(width, fontScale, labelSpace);
+  const available = Math.min(maxSide ?? Infinity, width - margin.left - margin.right);
+  const { across, down } = squareCells
+    ? squareAxes(rows, cols, available, ratio)
+    : { across: axis(cols, available, ratio), down: axis(rows, available, ratio) };
+  const x0 = Math.round((margin.left + (available - across.side) / 2) * ratio) / ratio;
+  const y0 = Math.round(margin.top * ratio) / ratio;
+  return { margin, available, across, down, x0, y0 };
+}
+
 /**
  * Where everything goes, in CSS px, for a heatmap of n × n cells `spec.width` px wide drawn at
  * `ratio` device pixels per CSS px: a whole number of device pixels per cell while cells are at
@@ -206,15 +189,10 @@ function bandEdgeLayer(canvas, n, k, sides, x0, y0, cell, sideDevice, ratio, col
 export function heatmapLayout(spec, ratio = 1) {
   const { n } = spec;
   const fontScale = spec.fontScale ?? 1;
-  const margin = heatmapMargins(spec.width, fontScale, spec.labelSpace);
   const height = heatmapHeight(spec.width, spec.maxSide, fontScale, spec.labelSpace);
-  const available = Math.min(spec.maxSide ?? Infinity, spec.width - margin.left - margin.right);
-  const cellDevice = Math.floor((available * ratio) / n);
-  const sideDevice = cellDevice >= 1 ? cellDevice * n : Math.floor(available * ratio);
-  const side = sideDevice / ratio;
-  const x0 = Math.round((margin.left + (available - side) / 2) * ratio) / ratio;
-  const y0 = Math.round(margin.top * ratio) / ratio;
-  return { n, margin, width: spec.width, height, fontScale, ratio, side, sideDevice, cell: side / n, x0, y0 };
+  const { margin, across, x0, y0 } = matrixAxes({ ...spec, rows: n, cols: n, fontScale, squareCells: false }, ratio);
+  const { side, device: sideDevice, cell } = across;
+  return { n, margin, width: spec.width, height, fontScale, ratio, side, sideDevice, cell, x0, y0 };
 }
 
 // The values printed in the cells, while they fit (dark text on light cells, light on dark).
@@ -264,11 +242,11 @@ export function axisLabelStep({ cell, fontScale }) {
 }
 
 /**
- * The colour bar's box under the matrix, as wide as the matrix (at least 160 px where the width
- * allows), and the top of the note under it.
+ * The colour bar's box under the matrix (side: its width, sideDown: its height, default side),
+ * as wide as the matrix (at least 160 px where the width allows), and the top of the note under it.
  */
-export function colourBarBox({ x0, y0, side, width, margin, fontScale }) {
-  const y = y0 + side + 26 * fontScale;
+export function colourBarBox({ x0, y0, side, sideDown = side, width, margin, fontScale }) {
+  const y = y0 + sideDown + 26 * fontScale;
   const barWidth = Math.max(side, Math.min(160 * fontScale, width - x0 - margin.right));
   return { x: x0, y, width: barWidth, height: 10 * fontScale, noteY: y + 30 * fontScale };
 }
@@ -384,6 +362,25 @@ function drawScaleAndNote(g, spec, layout, font) {
   return lines.join(' ') !== spec.note; // cut short (ends in "…")
 }
 
+// A square panel's picture: the causal mask (masked(i, j): j > i) from column i + 1 of row i on,
+// grey like a NaN; −∞ drawn as the lowest colour (but in block means, where it stands for masked
+// cells); every cell of a row a number (the span [0, n)).
+function squarePicture(canvas, spec, sideDevice) {
+  const { n, values, scale, masked } = spec;
+  const row = [0, n];
+  const grid = {
+    rows: n,
+    cols: n,
+    values,
+    maskFrom: masked ? (i) => i + 1 : null,
+    maskKey: masked ? 'masked' : '',
+    rowSpan: () => row,
+  };
+  const made = heatmapGrid(canvas, grid, sideDevice, sideDevice);
+  const style = { scale, masked: spec.colours.masked, blank: 'masked', minusInfinityMasked: false };
+  return heatmapPicture(canvas, made, style, sideDevice, sideDevice).picture;
+}
+
 /**
  * Draws `values` (n × n, row-major) into `canvas`.
  * spec: { n, values, scale (colormaps.makeScale), rowLabels, colLabels, xTitle, yTitle,
@@ -402,11 +399,195 @@ export function drawHeatmap(canvas, spec) {
   g.clearRect(0, 0, layout.width, layout.height);
   const font = spec.colours.font || 'sans-serif';
   const { x0, y0, side, sideDevice, cell, width, height, fontScale } = layout;
-  g.drawImage(matrixImage(canvas, spec, sideDevice), x0, y0, side, side);
+  g.drawImage(squarePicture(canvas, spec, sideDevice), x0, y0, side, side);
   drawCellValues(g, spec, layout, font);
   drawBandEdgeLayer(canvas, g, spec, layout);
   const labelsCut = drawAxisLabels(g, spec, layout, font);
   if (spec.highlight) drawHighlight(g, spec, layout);
   const noteCut = drawScaleAndNote(g, spec, layout, font);
   return { x0, y0, cell, n: spec.n, width, height, fontScale, labelsCut, noteCut };
+}
+
+const NICE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 250, 500, 1000];
+const ROW_LABEL_GAP = 13 * 1.8; // CSS px between row labels
+const COL_LABEL_GAP = 44; // CSS px between column labels (horizontal text)
+/** The label space (CSS px) of a heatmap labelled by indices only (the long view): narrow at any width. */
+export const INDEX_LABEL_SPACE = 62;
+const LABEL_SPACE = INDEX_LABEL_SPACE;
+const NOTE_LINE = 15;
+
+// The matrix's two axes for a rows × cols spec's width, maxSide and squareCells, in the narrow
+// label space, at the screen's devicePixelRatio.
+function axesOf(spec) {
+  const ratio = globalThis.devicePixelRatio || 1;
+  return { ratio, ...matrixAxes({ ...spec, fontScale: 1, labelSpace: LABEL_SPACE }, ratio) };
+}
+
+/**
+ * The grid of pixels `spec` (drawRectHeatmap's, without scale and note) is drawn with on
+ * `canvas`: { gRows, gCols, grid (the values, or the block means: spec.means when they were
+ * computed for this grid, in a worker), drawn } with drawn = { sample, count, min, max }: the
+ * drawn values in the columns wholly inside spec.rangeCols (at a stride beyond 65,536; null
+ * without rangeCols) and the extent of every drawn value. The same object while the values,
+ * the size and the mask stay (kept per canvas: heatmap-image.js).
+ */
+export function rectHeatmapGrid(canvas, spec) {
+  const { across, down } = axesOf(spec);
+  return heatmapGrid(canvas, spec, across.device, down.device);
+}
+
+/**
+ * The grid of pixels (gRows × gCols) a rows × cols heatmap of this canvas width is drawn with:
+ * block means are computed for it (blockMeans), and can be computed ahead, in a worker.
+ */
+export function rectGrid(rows, cols, width, maxSide, ratio = globalThis.devicePixelRatio || 1) {
+  const { across, down } = matrixAxes({ rows, cols, width, maxSide, labelSpace: LABEL_SPACE }, ratio);
+  return { gRows: Math.min(rows, down.device), gCols: Math.min(cols, across.device) };
+}
+
+/**
+ * Draws `values` (rows × cols, row-major; NaN: no key, blank) into `canvas`.
+ * spec: { rows, cols, values, scale (colormaps.makeScale; scaleKey: anything else it depends
+ *         on), grid (rectHeatmapGrid's for this spec; default computed here), rangeCols:
+ *         [first, last] (the columns whose drawn values the grid's sample holds), rowSpan(i) -> [lo, hi)
+ *         (optional: row i's cells outside it are NaN, inside numbers), means: { gRows, gCols,
+ *         grid } (optional: blockMeans' grid computed ahead), maskFrom(i) -> the first
+ *         masked column of row i | null (maskKey), rowLabel(i), colLabel(j) -> text,
+ *         colValue(j) -> number (columns whose value is a multiple of the label step are
+ *         labelled, and always those with colLabelAlways(j)), xTitle, yTitle, edgeLines:
+ *         boolean (dashed lines inside the first and last column), note (text),
+ *         highlight: { i, j, rows: [first, last] (the column's cells to outline) } | null,
+ *         squareCells: boolean (cells as wide as tall, the height following the shape),
+ *         width, maxSide, colours }
+ * Returns the layout in CSS px: { x0, y0, cellW, cellH, rows, cols, width, height, scale, gRows, gCols }.
+ */
+export function drawRectHeatmap(canvas, spec) {
+  const { rows, cols, colours } = spec;
+  const { margin: MARGIN, across, down, x0, y0 } = axesOf(spec);
+  // The height depends only on the width, or with square cells also on the matrix's shape.
+  const height = spec.squareCells
+    ? MARGIN.top + Math.max(down.side, 40) + MARGIN.bottom + NOTE_LINE
+    : heatmapHeight(spec.width, spec.maxSide, 1, LABEL_SPACE) + NOTE_LINE; // room for a two-line note
+  const { context: g, width } = fitCanvas(canvas, spec.width, height);
+  g.clearRect(0, 0, width, height);
+  const font = colours.font || 'sans-serif';
+
+  const cellW = across.cell;
+  const cellH = down.cell;
+
+  // A no-key cell (NaN) is blank (transparent); a masked one, and −∞ (masked in a matrix of one's own), grey.
+  const made = spec.grid ?? rectHeatmapGrid(canvas, spec);
+  const style = {
+    scale: spec.scale,
+    scaleKey: spec.scaleKey,
+    masked: colours.masked,
+    blank: 0,
+    minusInfinityMasked: true,
+  };
+  const { picture, scale, gRows, gCols } = heatmapPicture(canvas, made, style, across.device, down.device);
+  g.drawImage(picture, x0, y0, across.side, down.side);
+
+  // Dashed lines inside the edge columns: the cells beyond them sum or stand for clipped keys.
+  // Columns narrower than 6 px would vanish under a line: it is drawn below the matrix instead.
+  if (spec.edgeLines && cols >= 3) {
+    const [top, bottom] = cellW >= 6 ? [y0, y0 + down.side] : [y0 + down.side + 1, y0 + down.side + 12];
+    for (const [lineWidth, colour, dash] of [
+      [3, colours.outlineHalo, []],
+      [1.5, colours.fg, cellW >= 6 ? [5, 4] : [3, 2]],
+    ]) {
+      g.lineWidth = lineWidth;
+      g.strokeStyle = colour;
+      g.setLineDash(dash);
+      for (const x of [x0 + cellW, x0 + (cols - 1) * cellW]) {
+        g.beginPath();
+        g.moveTo(x, top);
+        g.lineTo(x, bottom);
+        g.stroke();
+      }
+    }
+    g.setLineDash([]);
+  }
+
+  // Row labels every few (round) indices; column labels where the value is a multiple of a
+  // round step (and the always-labelled columns), horizontal, over the matrix.
+  g.font = `${LABEL_FONT}px ${font}`;
+  g.fillStyle = colours.fg;
+  const everyRow = NICE_STEPS.find((step) => step * cellH >= ROW_LABEL_GAP) ?? rows;
+  g.textAlign = 'right';
+  g.textBaseline = 'middle';
+  for (let i = 0; i < rows; i += everyRow)
+    g.fillText(fitLabel(g, spec.rowLabel(i), LABEL_SPACE), x0 - 6, y0 + (i + 0.5) * cellH);
+  const everyCol = NICE_STEPS.find((step) => step * cellW >= COL_LABEL_GAP) ?? cols;
+  const always = [];
+  for (let j = 0; j < cols; j += 1) if (spec.colLabelAlways?.(j)) always.push(j);
+  g.textAlign = 'center';
+  g.textBaseline = 'bottom';
+  const centre = (j) => x0 + (j + 0.5) * cellW;
+  for (let j = 0; j < cols; j += 1) {
+    const value = spec.colValue ? spec.colValue(j) : j;
+    const isAlways = always.includes(j);
+    if (!isAlways && (value % everyCol !== 0 || always.some((a) => Math.abs(centre(a) - centre(j)) < COL_LABEL_GAP)))
+      continue;
+    g.fillText(spec.colLabel(j), centre(j), y0 - 6);
+  }
+  g.fillStyle = colours.muted;
+  g.textAlign = 'center';
+  g.textBaseline = 'top';
+  g.fillText(spec.xTitle, x0 + across.side / 2, y0 - 44);
+  g.save();
+  g.translate(4, y0 + down.side / 2);
+  g.rotate(-Math.PI / 2);
+  g.fillText(spec.yTitle, 0, 0);
+  g.restore();
+
+  // The selected cell's column (the cells of its clipped offset): the rest dimmed, the column
+  // outlined, the cell marked.
+  if (spec.highlight) {
+    const { i, j, rows: span } = spec.highlight;
+    if (span) {
+      const [r0, r1] = span;
+      g.save();
+      g.beginPath();
+      g.rect(x0, y0, across.side, down.side);
+      g.rect(x0 + j * cellW, y0 + r0 * cellH, cellW, (r1 - r0 + 1) * cellH);
+      g.globalAlpha = 0.66;
+      g.fillStyle = colours.panel;
+      g.fill('evenodd');
+      g.restore();
+      // Narrow columns: the outline stands off by 2 px, so that the column itself stays visible.
+      const gap = cellW < 6 ? 2 : 0;
+      const outlineBox = [x0 + j * cellW - gap, y0 + r0 * cellH, cellW + 2 * gap, (r1 - r0 + 1) * cellH];
+      g.lineWidth = 1.5;
+      g.strokeStyle = colours.outline;
+      g.strokeRect(...outlineBox);
+    }
+    const pad = cellH >= 6 && cellW >= 6 ? 0 : 3;
+    g.lineWidth = 4;
+    g.strokeStyle = colours.outlineHalo;
+    g.strokeRect(x0 + j * cellW - pad, y0 + i * cellH - pad, cellW + 2 * pad, cellH + 2 * pad);
+    g.lineWidth = 2;
+    g.strokeStyle = colours.outline;
+    g.strokeRect(x0 + j * cellW - pad, y0 + i * cellH - pad, cellW + 2 * pad, cellH + 2 * pad);
+  }
+
+  const bar = colourBarBox({ x0, y0, side: across.side, sideDown: down.side, width, margin: MARGIN, fontScale: 1 });
+  const barY = bar.y;
+  drawColourBar(g, { x: x0, y: barY, width: bar.width, height: bar.height, scale, fg: colours.fg, label: scale.label });
+  const { note } = spec;
+  if (note) {
+    g.font = `italic 12px ${font}`;
+    g.fillStyle = colours.muted;
+    g.textAlign = 'left';
+    g.textBaseline = 'top';
+    // Two lines at most, wrapped between words.
+    const room = width - 8;
+    const lines = [''];
+    for (const word of note.split(' ')) {
+      const line = lines.at(-1) ? `${lines.at(-1)} ${word}` : word;
+      if (lines.at(-1) && g.measureText(line).width > room && lines.length < 2) lines.push(word);
+      else lines[lines.length - 1] = line;
+    }
+    lines.slice(0, 2).forEach((line, index) => g.fillText(fitLabel(g, line, room), 4, barY + 30 + index * NOTE_LINE));
+  }
+  return { x0, y0, cellW, cellH, rows, cols, width, height, scale, gRows, gCols };
 }

@@ -1,12 +1,12 @@
 // relpos-wasm/render: the package's canvas renderers, for drawing your own numbers (a model's
 // attention weights, anything rows × cols) the way the page draws its panels. A thin, checked
-// face over heatmap-rect.js, colour-bar.js and line-plot.js; it knows nothing of the API.
+// face over heatmap.js (drawRectHeatmap), colour-bar.js and line-plot.js; it knows nothing of the API.
 // Colours come from the canvas's CSS custom properties (--relpos-fg, --relpos-muted, …) unless
 // given. Browser only (canvas, OffscreenCanvas); importing it anywhere is safe.
 import { fitCanvas } from './canvas-size.js';
 import { SCALE_MAPS, colourTable, entryFor, makeScale } from './colormaps.js';
 import { drawColourBar } from './colour-bar.js';
-import { drawRectHeatmap } from './heatmap-rect.js';
+import { drawRectHeatmap } from './heatmap.js';
 import { drawLinePlot } from './line-plot.js';
 
 const FALLBACK = {

@@ -1,6 +1,7 @@
-// The axes every plot draws: the y grid with its tick labels (drawYTicks), a legend of series
-// (drawLegend), the turned y label (fillTurnedText), for the line plot, the scatter plot, the
-// symmetric-log plot (symlog-plot.js) and the training section's lines (train/train-plots.js).
+// The axes every plot draws: the y grid with its tick labels (drawYTicks), the x ticks with their
+// grid lines or marks and labels (drawXTicks), a legend of series (drawLegend), the turned y label
+// (fillTurnedText), for the line plot, the scatter plot, the symmetric-log plot (symlog-plot.js)
+// and the training section's lines (train/train-plots.js).
 // And the axes of the line plot and the scatter plot: a y range that always includes 0 (padded by
 // 8 %), x ticks at the integer x (every one while they fit, else a nice subset), the zero line and
 // the two labels (the y label in math notation). The sizes are the caller's (AxesStyle); the
@@ -80,12 +81,33 @@ export function drawLegend(g, series, places, { fg, lineWidth, colourOf }) {
   g.setLineDash([]);
 }
 
-function drawXTicks(g, scales, x, { gap, xSpacing, xTickLabel = withMinus }) {
-  const { margin, plotW, plotH, px } = scales;
-  const every = niceStep(Math.max(1, (xSpacing * x.length) / plotW));
+/**
+ * The x ticks: at each of `ticks` (x ↦ px by `px`; with `snap`, at the pixel grid's
+ * round(px) + 0.5), a line in `grid`: across the plot from `top` to `bottom` (`lines: 'across'`),
+ * or `lines` px down from `bottom` (a number), or none (null); and its label, `label(value,
+ * index)` (null: none), centred `gap` px under `bottom` in the current fill, ending at `right`
+ * where it would run past it.
+ */
+export function drawXTicks(
+  g,
+  { ticks, px, top, bottom, gap, grid, lines = null, snap = false, label, right = Infinity },
+) {
+  if (lines !== null) g.strokeStyle = grid;
   g.textAlign = 'center';
   g.textBaseline = 'top';
-  for (const value of x) if (value % every === 0) g.fillText(xTickLabel(value), px(value), margin.top + plotH + gap);
+  ticks.forEach((value, index) => {
+    const x = snap ? Math.round(px(value)) + 0.5 : px(value);
+    if (lines !== null) {
+      g.beginPath();
+      g.moveTo(x, lines === 'across' ? top : bottom);
+      g.lineTo(x, lines === 'across' ? bottom : bottom + lines);
+      g.stroke();
+    }
+    const text = label(value, index);
+    if (text === null) return;
+    const overhang = right === Infinity ? 0 : x + g.measureText(text).width / 2 - right;
+    g.fillText(text, overhang > 0 ? x - overhang : x, bottom + gap);
+  });
 }
 
 // The x label's top stands size + 3 px above the bottom, the y label's centre size + 1 px from the left.
@@ -122,7 +144,17 @@ export function drawAxes(g, scales, x, labels, style) {
   const { margin, plotW, py } = scales;
   const ticks = niceTicks(scales.yMin, scales.yMax, style.ticks);
   drawYTicks(g, { left: margin.left, plotW, py, ticks, fg: style.fg, grid: style.grid, gap: style.gap });
-  drawXTicks(g, scales, x, style);
+  // x ticks at the integer x: every one while they fit, else a nice subset.
+  const { plotH, px } = scales;
+  const every = niceStep(Math.max(1, (style.xSpacing * x.length) / plotW));
+  const bottom = margin.top + plotH;
+  drawXTicks(g, {
+    ticks: x.filter((value) => value % every === 0),
+    px,
+    bottom,
+    gap: style.gap,
+    label: style.xTickLabel ?? withMinus,
+  });
   g.strokeStyle = style.fg; // the zero line
   g.lineWidth = 1;
   rule(g, margin.left, plotW, py(0));

@@ -3,7 +3,7 @@
 // steps of growing width. Ticks at 0 and ±2ⁿ; dashed marks at chosen offsets (a table's reach);
 // a legend above. Colours from the canvas's CSS custom properties (--relpos-fg, --relpos-grid).
 import { fitCanvas, pixelRatio } from './canvas-size.js';
-import { cssColour, drawLegend, drawYTicks, fillTurnedText } from './plot-axes.js';
+import { cssColour, drawLegend, drawXTicks, drawYTicks, fillTurnedText } from './plot-axes.js';
 import { withMinus } from './number-text.js';
 import { niceTicks } from './ticks.js';
 import { legendRows } from './legend-rows.js';
@@ -64,20 +64,14 @@ export function drawSymlogPlot(canvas, { series, reach, marks = [], xLabel, yLab
   const py = (y) => top + (1 - (y - lo) / (hi - lo)) * plotH;
   // Grid, ticks and labels.
   drawYTicks(g, { left: MARGIN.left, plotW, py, ticks: ticksY, fg, grid, gap: 6 });
-  g.strokeStyle = grid;
   const ticksX = symlogTicks(reach);
   const room = plotW / ticksX.length;
-  g.textAlign = 'center';
-  g.textBaseline = 'top';
-  ticksX.forEach((t, i) => {
-    const x = Math.round(px(t)) + 0.5;
-    g.beginPath();
-    g.moveTo(x, top);
-    g.lineTo(x, top + plotH);
-    g.stroke();
+  // Where the ticks are crowded, the odd powers of two go unlabelled (but the two ends).
+  const label = (t, i) => {
     const everyOther = room < 26 && Math.abs(t) > 1 && Math.log2(Math.abs(t)) % 2 === 1;
-    if (!everyOther || i === 0 || i === ticksX.length - 1) g.fillText(withMinus(String(t)), x, top + plotH + 5);
-  });
+    return !everyOther || i === 0 || i === ticksX.length - 1 ? withMinus(String(t)) : null;
+  };
+  drawXTicks(g, { ticks: ticksX, px, top, bottom: top + plotH, gap: 5, grid, lines: 'across', snap: true, label });
   g.strokeStyle = fg;
   g.beginPath();
   g.moveTo(MARGIN.left, Math.round(py(0)) + 0.5);

@@ -2,7 +2,7 @@
 // profiles per head or per part of speech) and a row of steps × offset heatmaps (the profile over
 // training). Colours from the theme's CSS custom properties and the project's colour tables.
 import { fitCanvas } from '../render/canvas-size.js';
-import { cssColour, drawLegend, drawYTicks, fillTurnedText } from '../render/plot-axes.js';
+import { cssColour, drawLegend, drawXTicks, drawYTicks, fillTurnedText } from '../render/plot-axes.js';
 import { colourTable } from '../render/colormaps.js';
 import { formatTick, niceTicks, withMinus } from '../render/ticks.js';
 import { legendRows } from '../render/legend-rows.js';
@@ -77,20 +77,10 @@ export function drawLines(canvas, { series, xLabel, yLabel, height = 220, yFromZ
   const px = (v) => left + ((v - xMin) / (xMax - xMin)) * plotW;
   const py = (v) => top + (1 - (v - yMin) / (yMax - yMin)) * plotH;
   drawYTicks(g, { left, plotW, py, ticks: yTicks, fg: t.fg, grid: t.grid, gap: TICK_GAP });
-  g.strokeStyle = t.grid;
-  g.textAlign = 'center';
-  g.textBaseline = 'top';
   const xTicks = xInteger ? integerTicks(xMin, xMax) : niceTicks(xMin, xMax, 5);
-  for (const v of xTicks) {
-    g.beginPath();
-    g.moveTo(px(v), top + plotH);
-    g.lineTo(px(v), top + plotH + 4);
-    g.stroke();
-    // A label that would run past the canvas's right edge ends at it.
-    const text = withMinus(formatTick(v, xTicks));
-    const overhang = px(v) + g.measureText(text).width / 2 - width;
-    g.fillText(text, overhang > 0 ? px(v) - overhang : px(v), top + plotH + 6);
-  }
+  // Marks 4 px long under the plot; a label that would run past the canvas's right edge ends at it.
+  const label = (v) => withMinus(formatTick(v, xTicks));
+  drawXTicks(g, { ticks: xTicks, px, bottom: top + plotH, gap: 6, grid: t.grid, lines: 4, label, right: width });
   g.fillText(xLabel, left + plotW / 2, top + plotH + 22);
   fillTurnedText(g, yLabel, 12, top + plotH / 2);
   g.save();

@@ -186,7 +186,7 @@ export const offsetMaskFrom = (panelId, view) =>
   view.causal && cellRule(panelId) === 'sum' ? () => view.offsetSpace.reach + 1 : null;
 
 /**
- * The block means of every panel for a grid of gRows × gCols pixels (render/heatmap-rect.js's
+ * The block means of every panel for a grid of gRows × gCols pixels (render/block-means.js's
  * blockMeans, which the figure would otherwise compute on the main thread): { gRows, gCols,
  * panels: { id: { gRows, gCols, grid } } }.
  */
