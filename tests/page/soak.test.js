@@ -106,9 +106,12 @@ function randomAttributeChanges(count, seed) {
 }
 
 // In the page: each change, then its render (or 200 ms, for a change that renders nothing new).
+// Removing an attribute that is not there is no change at all (the DOM calls no
+// attributeChangedCallback): the next change follows at once.
 async function changeAttributes(changes) {
   for (const { id, name, value } of changes) {
     const el = document.getElementById(id);
+    if (value === null && !el.hasAttribute(name)) continue;
     const rendered = new Promise((done) => el.addEventListener('relpos-render', done, { once: true }));
     if (value === null) el.removeAttribute(name);
     else el.setAttribute(name, value);
