@@ -2,21 +2,22 @@
 // `npm run train:reference` trains the default run (masked words, small) on the shipped corpus
 // (dist/training-corpus.bin) for each of REFERENCE_RECIPE.seeds, in Node on the WebAssembly
 // module with the plain SIMD128 kernels (the same numbers on every engine and Node version), each
-// seed with the section's learning-rate schedule stretched to REFERENCE_RECIPE.steps (10000).
-// Converged (lastThirdFall(), web/train/reference.js): the held-out loss fell by at most 1 % over
-// the run's last third, read on a least-squares line through the held-out readings (every 100
-// steps) from the one nearest two thirds of the steps to the last. It then reads what the heads learned and writes
-// web/train/reference-run.js (the readings the section opens on; budget 64 KiB). Deterministic:
-// the same file from a fresh clone. About 7 minutes of CPU per seed on a quiet machine here;
-// never part of npm test.
-// Options: --seeds 1,2,3  --jobs N (seeds trained at once, worker threads; default: the cores)
-// --steps N (instead of REFERENCE_RECIPE.steps: a quick look, not the reference)
-// --corpus FILE (instead of dist/training-corpus.bin)  --out FILE (instead of web/train/reference-run.js):
-// the same run on another corpus; --word-order adds each head's side intervals and adposition
-// verdicts (word-order-readings.js) for the comparison of languages (npm run train:languages).
-// Each seed's result is kept in build/reference-seeds/ (named by corpus file, preset, seed and steps, with
-// the recipe it was trained with): run again, it is read back, not trained again, so several
-// processes may train one seed each (--seeds 2) and a last run with all seeds writes the file.
+// seed with the section's learning-rate schedule stretched to REFERENCE_RECIPE.steps (10000), and
+// again stretched to REFERENCE_RECIPE.longer (30000) for the convergence check (longerRunGain(),
+// web/train/reference.js): converged when the longer run's lowest held-out level (a mean of 10
+// readings, every 100 steps) is at most 1 % below the reference's final level. It then reads what
+// the heads learned and writes web/train/reference-run.js (the readings the section opens on;
+// budget 64 KiB). Deterministic: the same file from a fresh clone. About 4 minutes of CPU per
+// 10000 steps on a quiet machine here; never part of npm test.
+// Options: --seeds 1,2,3  --jobs N (runs trained at once, worker threads; default: the cores)
+// --steps N (instead of REFERENCE_RECIPE.steps: a quick look, not the reference; the longer
+// runs then take 3 N; --no-check: no longer runs) --corpus FILE (instead of dist/training-corpus.bin)  --out FILE (instead of
+// web/train/reference-run.js): the same run on another corpus; --word-order adds each head's side
+// intervals and adposition verdicts (word-order-readings.js) for the comparison of languages (npm
+// run train:languages). Each run's result is kept in build/reference-seeds/ (named by corpus
+// file, preset, seed and steps, with the recipe it was trained with): run again, it is read back,
+// not trained again, so several processes may train one seed each (--seeds 2) and a last run with
+// all seeds writes the file.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { availableParallelism } from 'node:os';
@@ -25,8 +26,8 @@ import { gunzipSync } from 'node:zlib';
 import { createRelPos } from '../web/api/index.js';
 import { decodeCorpus } from '../web/train/corpus-format.js';
 import { DEFAULT_RUN, SCHEDULE, TrainSession } from '../web/train/train-session.js';
-import { REFERENCE_RECIPE, lastThirdFall } from '../web/train/reference.js';
-import { claimsAcrossRuns } from '../web/train/pos-verdicts.js';
+import { REFERENCE_RECIPE, heldOutLevels, longerRunGain } from '../web/train/reference.js';
+import { HANDBOOK_CLAIMS, claimsAcrossRuns } from '../web/train/pos-verdicts.js';
 import { CRITERION } from '../web/train/run-end.js';
 import { wordOrderReadings } from '../web/train/word-order-readings.js';
 
@@ -74,10 +75,32 @@ function compactVerdicts(verdicts) {
   );
 }
 
-/** A seed's result with its convergence: the held-out loss's fall over the run's last third (lastThirdFall(): a line through its readings there). */
-function withConvergence(result) {
-  const change = lastThirdFall(result.curve, result.steps);
-  return { ...result, converged: change <= REFERENCE_RECIPE.lastThirdFall, change: round(change) };
+/** The handbook's claims a run's heads show (a claim holds when one head shows it), as a key. */
+const claimsHeld = (heads) =>
+  HANDBOOK_CLAIMS.filter((name) => heads.some((h) => h.verdicts[name].verdict === 'shows')).join(',');
+
+/**
+ * A seed's reference result with its convergence check against the same seed trained longer: the
+ * longer run's levels (every 1000 steps), how much lower it got, and whether it shows the same claims.
+ */
+function withConvergence(result, longerResult) {
+  const levels = heldOutLevels(result.curve);
+  const longerLevels = heldOutLevels(longerResult.curve);
+  const check = longerRunGain(levels, longerLevels);
+  return {
+    ...result,
+    converged: check.gain <= REFERENCE_RECIPE.longerGain,
+    longer: {
+      steps: longerResult.steps,
+      levels: rounded(longerLevels),
+      gain: round(check.gain),
+      lowest: round(check.lowest),
+      lowestStep: check.lowestStep,
+      rise: round(check.rise),
+      claims: claimsHeld(longerResult.heads),
+      sameClaims: claimsHeld(longerResult.heads) === claimsHeld(result.heads),
+    },
+  };
 }
 
 /** One seed of the default run trained for REFERENCE_RECIPE.steps: its held-out curve, whether it converged, its readings. */
@@ -117,13 +140,12 @@ async function main() {
   const option = (name, fallback) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback);
   const seeds = option('seeds', REFERENCE_RECIPE.seeds.join(',')).split(',').map(Number);
   const steps = Number(option('steps', REFERENCE_RECIPE.steps));
-  const jobs = Math.max(1, Math.min(seeds.length, Number(option('jobs', availableParallelism()))));
+  const jobs = Math.max(1, Math.min(2 * seeds.length, Number(option('jobs', availableParallelism()))));
   const corpusPath = new URL(option('corpus', CORPUS.pathname), `file://${process.cwd()}/`);
   const out = new URL(option('out', OUT.pathname), `file://${process.cwd()}/`);
-  if (!Number.isInteger(steps) || steps < 3 * REFERENCE_RECIPE.curveEvery)
-    throw new RangeError(
-      `--steps must be an integer of at least ${3 * REFERENCE_RECIPE.curveEvery}, not ${option('steps')}`,
-    );
+  const block = REFERENCE_RECIPE.curveEvery * REFERENCE_RECIPE.levelReadings;
+  if (!Number.isInteger(steps) || steps < block || steps % block !== 0)
+    throw new RangeError(`--steps must be a multiple of ${block} (whole held-out levels), not ${option('steps')}`);
   if (!existsSync(corpusPath)) throw new Error(`--corpus ${corpusPath.pathname}: no such file`);
   const corpus = decodeCorpus(gunzipSync(readFileSync(corpusPath)));
   const wordOrder = args.includes('--word-order');
@@ -135,47 +157,63 @@ async function main() {
     schedule: SCHEDULE,
     ...(wordOrder ? { wordOrder } : {}),
   };
-  const cached = (seed) =>
-    new URL(`${basename(corpusPath.pathname)}-${DEFAULT_RUN.preset}-seed${seed}-${steps}.json`, SEED_CACHE);
+  // --no-check: the reference runs alone, without the longer runs of the convergence check (the
+  // other languages' runs, npm run train:languages, which compare seeds and languages, not convergence).
+  const check = !args.includes('--no-check');
+  const longer = steps === REFERENCE_RECIPE.steps ? REFERENCE_RECIPE.longer : 3 * steps;
+  const cached = (seed, budget) =>
+    new URL(`${basename(corpusPath.pathname)}-${DEFAULT_RUN.preset}-seed${seed}-${budget}.json`, SEED_CACHE);
   const started = Date.now();
-  const results = new Array(seeds.length);
-  const report = (result, how) =>
-    console.log(
-      `seed ${result.seed}: ${result.steps} steps, held-out ${result.heldOut}; ${result.converged ? 'converged' : 'NOT converged'} (fell ${(100 * result.change).toFixed(2)} % over the last third) ${how}`,
-    );
+  // Every run: each seed at the reference's steps and at the longer check's.
+  const budgets = check ? [steps, longer] : [steps];
+  const runs = seeds.flatMap((seed) => budgets.map((budget) => ({ seed, budget, result: null })));
+  const report = (run, how) =>
+    console.log(`seed ${run.seed}: ${run.budget} steps, held-out ${run.result.heldOut} ${how}`);
   const toTrain = [];
-  seeds.forEach((seed, index) => {
-    const file = cached(seed);
+  for (const run of runs) {
+    const file = cached(run.seed, run.budget);
     const saved = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
     if (saved && JSON.stringify(saved.recipe) === JSON.stringify(recipe)) {
-      results[index] = withConvergence(saved.result);
-      report(results[index], `(kept from ${file.pathname})`);
-    } else toTrain.push(index);
-  });
+      run.result = saved.result;
+      report(run, `(kept from ${file.pathname})`);
+    } else toTrain.push(run);
+  }
   let next = 0;
   const runOne = () =>
     new Promise((resolve, reject) => {
-      const index = toTrain[next];
+      const run = toTrain[next];
       next += 1;
-      if (index === undefined) return resolve();
+      if (run === undefined) return resolve();
       const worker = new Worker(new URL(import.meta.url), {
-        workerData: { seed: seeds[index], steps, corpusPath: corpusPath.href, wordOrder },
+        workerData: { seed: run.seed, steps: run.budget, corpusPath: corpusPath.href, wordOrder },
       });
       worker.on('message', (message) => {
         if (message.progress) {
           const { step, heldOut } = message.progress;
-          console.log(`seed ${seeds[index]}: step ${step}, held-out ${heldOut.toFixed(4)}`);
+          console.log(`seed ${run.seed} (${run.budget} steps): step ${step}, held-out ${heldOut.toFixed(4)}`);
           return;
         }
         mkdirSync(SEED_CACHE, { recursive: true });
-        writeFileSync(cached(message.seed), JSON.stringify({ recipe, result: message }));
-        results[index] = withConvergence(message);
-        report(results[index], `after ${((Date.now() - started) / 1000).toFixed(0)} s`);
+        writeFileSync(cached(run.seed, run.budget), JSON.stringify({ recipe, result: message }));
+        run.result = message;
+        report(run, `after ${((Date.now() - started) / 1000).toFixed(0)} s`);
         resolve(runOne());
       });
       worker.once('error', reject);
     });
   await Promise.all(Array.from({ length: jobs }, runOne));
+  const results = seeds.map((seed) => {
+    const [reference, longerRun] = budgets.map(
+      (budget) => runs.find((r) => r.seed === seed && r.budget === budget).result,
+    );
+    if (!check) return { ...reference, converged: null };
+    const result = withConvergence(reference, longerRun);
+    const l = result.longer;
+    console.log(
+      `seed ${seed}: ${result.converged ? 'converged' : 'NOT converged'}: ${longer} steps got ${(100 * l.gain).toFixed(2)} % lower at their lowest (step ${l.lowestStep}), then rose ${(100 * l.rise).toFixed(1)} %; the same claims: ${l.sameClaims}`,
+    );
+    return result;
+  });
   const heldOut = results.reduce((sum, r) => sum + r.heldOut, 0) / results.length;
   const reference = {
     what: 'The reference run of the training section: npm run train:reference (scripts/train-reference.mjs)',
@@ -185,7 +223,12 @@ async function main() {
     kernels: 'plain',
     peakLearningRate: REFERENCE_RECIPE.peak,
     schedule: { ...SCHEDULE },
-    convergence: { steps, lastThirdFall: REFERENCE_RECIPE.lastThirdFall },
+    convergence: {
+      steps,
+      longer: check ? longer : null,
+      longerGain: REFERENCE_RECIPE.longerGain,
+      levelSteps: REFERENCE_RECIPE.curveEvery * REFERENCE_RECIPE.levelReadings,
+    },
     criterion: { within: CRITERION.within },
     heldOut: round(heldOut),
     seeds: results,

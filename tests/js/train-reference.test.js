@@ -14,7 +14,8 @@ import {
   acrossSeedsText,
   claimsAgainstReference,
   convergenceText,
-  lastThirdFall,
+  heldOutLevels,
+  longerRunGain,
   referenceAnalysis,
   referenceFor,
   referenceVerdict,
@@ -28,30 +29,28 @@ const corpus = decodeCorpus(gunzipSync(readFileSync(new URL('../../dist/training
 const shipped = { source: corpus.header.source, train: corpus.train.length, heldOut: corpus.heldOut.length };
 
 describe('the reference run', () => {
-  test('its recipe: three seeds of 10000 steps at a peak rate of 0.002, the curve every 100 steps, converged at a fall of at most 1 % over the last third', () => {
+  test('its recipe: three seeds of 10000 steps at a peak rate of 0.002, the curve every 100 steps, checked against the same seeds trained 30000 steps', () => {
     expect(REFERENCE_RECIPE).toEqual({
       seeds: [1, 2, 3],
       steps: 10000,
       peak: 0.002,
       curveEvery: 100,
-      lastThirdFall: 0.01,
+      longer: 30000,
+      levelReadings: 10,
+      longerGain: 0.01,
     });
     expect(REFERENCE_RUN.peakLearningRate).toBe(REFERENCE_RECIPE.peak);
-    // 10000 steps: the readings from step 6700 (nearest two thirds) to 10000, 34 of them. On a
-    // straight line from 4.04 to 4.00 the fall is (4.04 − 4.00) / 4.00 = 1 %, whatever comes before.
-    const line = Array.from({ length: 100 }, (_, i) => {
-      const step = 100 * (i + 1);
-      return { step, heldOut: step < 6700 ? 9 - i / 100 : 4.0 + (0.04 * (10000 - step)) / 3300 };
-    });
-    expect(lastThirdFall(line, 10000)).toBeCloseTo(0.01, 12);
-    // One reading 3 % low at the end of a flat curve moves the line, not the criterion: by hand,
-    // slope −0.12 · 1650 / Σ(x − 8350)² with Σ = 100² · 34 · (34² − 1) / 12, the line's ends 4 − 0.12/34 ± 1650 · slope.
-    const flat = Array.from({ length: 100 }, (_, i) => ({ step: 100 * (i + 1), heldOut: i === 99 ? 3.88 : 4.0 }));
-    const slope = (-0.12 * 1650) / ((100 ** 2 * 34 * (34 ** 2 - 1)) / 12);
-    const [start, end] = [4 - 0.12 / 34 - 1650 * slope, 4 - 0.12 / 34 + 1650 * slope];
-    expect(lastThirdFall(flat, 10000)).toBeCloseTo((start - end) / end, 12);
-    expect(lastThirdFall(flat, 10000)).toBeLessThan(0.006);
-    expect(() => lastThirdFall(line.slice(0, 50), 10000)).toThrow(RangeError);
+    // Levels are means of 10 readings; the gain is the final level over the longer run's lowest.
+    const curve = Array.from({ length: 20 }, (_, i) => ({
+      step: 100 * (i + 1),
+      heldOut: i < 10 ? 5 : 4 + (i % 2) * 0.2,
+    }));
+    expect(heldOutLevels(curve)).toEqual([5, 4.1]);
+    expect(() => heldOutLevels(curve.slice(0, 15))).toThrow(RangeError);
+    const check = longerRunGain([5, 4.1], [5, 4.05, 4.0, 4.2]);
+    expect(check.gain).toBeCloseTo(0.1 / 4.1, 12);
+    expect(check).toMatchObject({ lowest: 4.0, lowestStep: 3000 });
+    expect(check.rise).toBeCloseTo(0.05, 12);
   });
 
   test('fits its budget of 64 KiB, and is the default run on the shipped corpus, with today’s schedule', () => {
@@ -68,43 +67,50 @@ describe('the reference run', () => {
     expect(referenceFor({ task: 'masked', preset: 'small', corpus: { ...shipped, train: 1000 } })).toBeNull();
   });
 
-  test('three seeds, each one’s convergence read from its own curve and said as it is; the criterion’s loss is the mean of their final losses', () => {
+  test('three seeds, each one’s convergence checked against the same seed trained 30000 steps and said as it is; the criterion’s loss is the mean of their final losses', () => {
     const seeds = REFERENCE_RUN.seeds;
     expect(seeds.map((s) => s.seed)).toEqual([1, 2, 3]);
+    expect(REFERENCE_RUN.convergence).toEqual({ steps: 10000, longer: 30000, longerGain: 0.01, levelSteps: 1000 });
     for (const s of seeds) {
       expect(s.steps).toBe(REFERENCE_RUN.convergence.steps);
       expect(s.curve.map((p) => p.step)).toEqual(Array.from({ length: s.steps / 100 }, (_, i) => 100 * (i + 1)));
       expect(s.heldOut).toBe(s.curve.at(-1).heldOut);
-      // The least-squares line through the readings from the one nearest two thirds of the steps
-      // to the last, by the normal equations: its fall from there to the end, over its end.
-      const twoThirds = 100 * Math.round(s.steps / 150);
-      const points = s.curve.filter((p) => p.step >= twoThirds);
-      const n = points.length;
-      const [sx, sy] = [points.reduce((a, p) => a + p.step, 0), points.reduce((a, p) => a + p.heldOut, 0)];
-      const sxx = points.reduce((a, p) => a + p.step * p.step, 0);
-      const sxy = points.reduce((a, p) => a + p.step * p.heldOut, 0);
-      const slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
-      const intercept = (sy - slope * sx) / n;
-      const fall = (slope * (twoThirds - s.steps)) / (intercept + slope * s.steps);
-      expect(n).toBe(34);
-      expect(s.change).toBeCloseTo(fall, 3);
-      expect(lastThirdFall(s.curve, s.steps)).toBeCloseTo(fall, 9);
-      expect(s.converged).toBe(fall <= REFERENCE_RUN.convergence.lastThirdFall);
+      // The final level: the mean of the last 10 readings (steps 9100–10000), by hand.
+      const final = s.curve.slice(-10).reduce((a, p) => a + p.heldOut, 0) / 10;
+      const { levels } = s.longer;
+      expect(s.longer.steps).toBe(30000);
+      expect(levels).toHaveLength(30);
+      const lowest = Math.min(...levels);
+      expect(s.longer.lowest).toBeCloseTo(lowest, 4);
+      expect(s.longer.lowestStep).toBe(1000 * (levels.indexOf(lowest) + 1));
+      expect(s.longer.gain).toBeCloseTo((final - lowest) / final, 3);
+      expect(s.longer.rise).toBeCloseTo((levels.at(-1) - lowest) / lowest, 3);
+      expect(s.converged).toBe(s.longer.gain <= REFERENCE_RUN.convergence.longerGain);
+      // The same claims at 30000 steps: the ones some head shows at 10000.
+      const held = HANDBOOK_CLAIMS.filter((name) => s.heads.some((h) => h.verdicts[name].verdict === 'shows')).join(
+        ',',
+      );
+      expect(s.longer.sameClaims).toBe(s.longer.claims === held);
     }
-    const falls = seeds.map((s) => `${(100 * s.change).toFixed(1)} %`);
     const text = convergenceText(REFERENCE_RUN);
-    if (seeds.every((s) => s.converged)) expect(text).toMatch(/: converged$/);
-    else {
-      expect(text).toMatch(/: not converged$/);
-      expect(text).toContain(`${seeds.filter((s) => !s.converged).length} of 3 seeds`);
-    }
-    for (const fall of [falls.sort()[0], falls.sort().at(-1)]) expect(text).toContain(fall);
-    expect(text).toContain('(a straight line through its 34 held-out readings)');
-    // The schedule over that third, by hand: 0.05 + 0.95 · (1 + cos(π · (step − 100) / (steps − 100))) / 2 of the peak.
-    const steps = REFERENCE_RUN.convergence.steps;
-    const rate = (step) => 0.05 + (0.95 * (1 + Math.cos((Math.PI * (step - 100)) / (steps - 100)))) / 2;
-    const twoThirds = 100 * Math.round(steps / 150);
-    expect(text).toContain(`the learning rate falling from ${Math.round(100 * rate(twoThirds))} % to 5 % of its peak`);
+    const unconverged = seeds.filter((s) => !s.converged).length;
+    if (unconverged === 0) expect(text).toContain(': within the convergence criterion of 1.0 %, converged;');
+    else
+      expect(text).toContain(
+        `: more than the convergence criterion’s 1.0 % in ${unconverged} of 3 seeds, not converged;`,
+      );
+    // The longer runs' lowest against this run's end, lowest first, signed (− below).
+    const differences = seeds.map((s) => -s.longer.gain).sort((x, y) => x - y);
+    const say = (v) => `${v < 0 ? '−' : '+'}${(100 * Math.abs(v)).toFixed(1)} %`;
+    expect(text).toContain(
+      `${say(differences[0])} to ${say(differences[2])} of this run’s held-out loss over its last 1000 steps`,
+    );
+    expect(text).toContain(`by step ${Math.max(...seeds.map((s) => s.longer.lowestStep))})`);
+    expect(text).toMatch(
+      new RegExp(
+        `the handbook’s claims hold in the same seeds as at 10000 in ${seeds.filter((s) => s.longer.sameClaims).length} of 3$`,
+      ),
+    );
     const mean = seeds.reduce((sum, s) => sum + s.heldOut, 0) / seeds.length;
     expect(REFERENCE_RUN.heldOut).toBeCloseTo(mean, 4);
   });

@@ -56,6 +56,19 @@ describe('the end of a run', () => {
       corpus = decodeCorpus(gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url))));
     });
     afterAll(() => rp.dispose());
+    test('the default size trains at its own peak rate (0.004), the others at Adam’s (0.002); a peak given wins', () => {
+      for (const [preset, peak] of [
+        ['small', 0.004],
+        ['tiny', ADAM.learningRate],
+        ['small', 0.001],
+      ]) {
+        const session = new TrainSession(rp, corpus, { preset, ...(peak === 0.001 ? { peak } : {}) });
+        expect(session.peak).toBe(peak);
+        expect(session.learningRate).toBeCloseTo(peak / SCHEDULE.warmup, 15);
+        session.dispose();
+      }
+      expect(ADAM.learningRate).toBe(0.002);
+    });
     /** Trains as the worker does (a held-out reading every READINGS.loss steps) until runEnd says so. */
     const trainToEnd = (referenceLoss, budget) => {
       const session = new TrainSession(rp, corpus, { preset: 'tiny', seed: 5, budget });

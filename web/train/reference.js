@@ -2,7 +2,7 @@
 // scripts/train-reference.mjs; docs/training.md): whether it applies to a run, its readings as an
 // analysis the figures draw, and what it says across seeds. Pure.
 import { REFERENCE_RUN } from './reference-run.js';
-import { MAX_DISTANCE, learningRateAt } from './train-session.js';
+import { MAX_DISTANCE } from './train-session.js';
 import { CLAIMS, HANDBOOK_CLAIMS, claimsAcrossRuns, strongestShowing } from './pos-verdicts.js';
 
 export { REFERENCE_RUN };
@@ -10,44 +10,49 @@ export { REFERENCE_RUN };
 /**
  * How the reference is trained (scripts/train-reference.mjs): seeds, steps per seed (the
  * schedule, SCHEDULE, stretched to them), its peak learning rate, the held-out curve read every
- * `curveEvery` steps, and the convergence criterion: the held-out loss fell by at most
- * `lastThirdFall` over the last third (lastThirdFall()).
+ * `curveEvery` steps, and the convergence check: the same seeds trained `longer` steps (the
+ * schedule stretched to them) reach a held-out level at most `longerGain` lower than the
+ * reference's final level, a level being the mean of `levelReadings` consecutive readings
+ * (longerRunGain()).
  */
 export const REFERENCE_RECIPE = Object.freeze({
   seeds: Object.freeze([1, 2, 3]),
   steps: 10000,
   peak: 0.002,
   curveEvery: 100,
-  lastThirdFall: 0.01,
+  longer: 30000,
+  levelReadings: 10,
+  longerGain: 0.01,
 });
 
-/** The curve's reading nearest two thirds of a run of `steps` steps (read every `every`). */
-export const twoThirdsStep = (steps, every = REFERENCE_RECIPE.curveEvery) =>
-  Math.round((2 * steps) / 3 / every) * every;
+/** A curve's levels: the mean held-out loss of each block of `readings` consecutive readings ([{ step, heldOut }]). */
+export function heldOutLevels(curve, readings = REFERENCE_RECIPE.levelReadings) {
+  if (curve.length % readings !== 0)
+    throw new RangeError(`heldOutLevels: ${curve.length} readings are not whole blocks of ${readings}`);
+  const levels = [];
+  for (let i = 0; i < curve.length; i += readings)
+    levels.push(curve.slice(i, i + readings).reduce((sum, p) => sum + p.heldOut, 0) / readings);
+  return levels;
+}
 
 /**
- * A seed's fall over the last third of its run, read on a least-squares line through every
- * held-out reading from the one nearest two thirds of the steps to the last (34 readings for 10000
- * steps; one reading scatters by about 0.4 %, docs/training.md): (line at two thirds − line at
- * the end) / line at the end, from its held-out curve [{ step, heldOut }].
+ * How much lower the longer run got: (the reference's final level − the longer run's lowest
+ * level) / the reference's final level, from the reference's levels and the longer run's; with the
+ * longer run's lowest level, the step its block ends at, and its rise from there to its own end.
  */
-export function lastThirdFall(curve, steps, every = REFERENCE_RECIPE.curveEvery) {
-  const from = twoThirdsStep(steps, every);
-  const last = curve.at(-1);
-  if (!curve.some((p) => p.step === from) || last.step !== steps)
-    throw new RangeError(`lastThirdFall: the curve has no reading at step ${from} or ${steps}`);
-  const points = curve.filter((p) => p.step >= from);
-  const meanStep = points.reduce((sum, p) => sum + p.step, 0) / points.length;
-  const meanLoss = points.reduce((sum, p) => sum + p.heldOut, 0) / points.length;
-  let sxx = 0;
-  let sxy = 0;
-  for (const p of points) {
-    sxx += (p.step - meanStep) ** 2;
-    sxy += (p.step - meanStep) * (p.heldOut - meanLoss);
-  }
-  const slope = sxy / sxx;
-  const lineAt = (step) => meanLoss + slope * (step - meanStep);
-  return (lineAt(from) - lineAt(steps)) / lineAt(steps);
+export function longerRunGain(
+  levels,
+  longerLevels,
+  every = REFERENCE_RECIPE.curveEvery * REFERENCE_RECIPE.levelReadings,
+) {
+  const final = levels.at(-1);
+  const lowest = Math.min(...longerLevels);
+  return {
+    gain: (final - lowest) / final,
+    lowest,
+    lowestStep: (longerLevels.indexOf(lowest) + 1) * every,
+    rise: (longerLevels.at(-1) - lowest) / lowest,
+  };
 }
 
 /**
@@ -76,25 +81,33 @@ export function acrossSeedsText(reference) {
 }
 
 /**
- * Whether the reference run converged by its own criterion (each seed's held-out loss fell by at
- * most convergence.lastThirdFall over the last third of its steps, lastThirdFall()), in words with the numbers.
+ * Whether the reference run converged by its check (the same seeds trained REFERENCE_RECIPE.longer
+ * steps got at most convergence.longerGain lower, longerRunGain()), in words with the numbers, and
+ * whether the longer runs' claims are the reference's.
  */
 export function convergenceText(reference) {
-  const { steps } = reference.convergence;
-  const twoThirds = twoThirdsStep(steps);
-  const readings = (steps - twoThirds) / REFERENCE_RECIPE.curveEvery + 1;
-  const rates = `the learning rate falling from ${Math.round(100 * learningRateAt(twoThirds, steps, { peak: 1 }))} % to ${Math.round(100 * learningRateAt(steps, steps, { peak: 1 }))} % of its peak`;
-  const falls = reference.seeds.map((s) => s.change);
+  const { steps, longer, longerGain } = reference.convergence;
   const percent = (v) => `${(100 * v).toFixed(1)} %`;
+  const signedPercent = (v) => `${v < 0 ? '−' : '+'}${percent(Math.abs(v))}`;
+  const span = (values) =>
+    Math.min(...values) === Math.max(...values)
+      ? percent(values[0])
+      : `${percent(Math.min(...values))} to ${percent(Math.max(...values))}`;
+  const seeds = reference.seeds;
+  const differences = seeds.map((s) => -s.longer.gain);
+  const lowestSteps = seeds.map((s) => s.longer.lowestStep);
+  const converged = seeds.filter((s) => s.converged).length;
+  const sameClaims = seeds.filter((s) => s.longer.sameClaims).length;
+  const lowFirst = [...differences].sort((a, b) => a - b);
   const range =
-    Math.min(...falls) === Math.max(...falls)
-      ? percent(falls[0])
-      : `${percent(Math.min(...falls))}–${percent(Math.max(...falls))}`;
-  const limit = percent(reference.convergence.lastThirdFall);
-  const converged = reference.seeds.filter((s) => s.converged).length;
-  return converged === reference.seeds.length
-    ? `over the last third of its steps (${rates}) the loss fell by ${range} (a straight line through its ${readings} held-out readings), within the convergence criterion of ${limit}: converged`
-    : `over the last third of its steps (${rates}) the loss still fell by ${range} (a straight line through its ${readings} held-out readings), more than the convergence criterion’s ${limit} in ${reference.seeds.length - converged} of ${reference.seeds.length} seeds: not converged`;
+    lowFirst[0] === lowFirst.at(-1)
+      ? signedPercent(lowFirst[0])
+      : `${signedPercent(lowFirst[0])} to ${signedPercent(lowFirst.at(-1))}`;
+  const check = `the same seeds trained ${longer} steps reached, at their lowest (a mean over ${reference.convergence.levelSteps} steps, by step ${Math.max(...lowestSteps)}), ${range} of this run’s held-out loss over its last ${reference.convergence.levelSteps} steps, then rose ${span(seeds.map((s) => s.longer.rise))} to their end as the model overfits`;
+  const claims = `; at ${longer} steps the handbook’s claims hold in the same seeds as at ${steps} in ${sameClaims} of ${seeds.length}`;
+  return converged === seeds.length
+    ? `${check}: within the convergence criterion of ${percent(longerGain)}, converged${claims}`
+    : `${check}: more than the convergence criterion’s ${percent(longerGain)} in ${seeds.length - converged} of ${seeds.length} seeds, not converged${claims}`;
 }
 
 /**
