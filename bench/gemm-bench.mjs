@@ -86,7 +86,7 @@ function ceilingMeasure(build) {
 
 function gemmMeasure(build, shape) {
   const { m, depth, n, transposed } = shape;
-  const floats = m * depth + depth * n + m * n + 128 * (n + 8);
+  const floats = m * depth + depth * n + m * n + Math.ceil(n / 8) * (128 * 8 + 16);
   const memory = new WebAssembly.Memory({ initial: Math.ceil((floats * 4 + 65536) / 65536) + 1 });
   const kernels = new WebAssembly.Instance(build.kernels, { env: { memory } }).exports;
   const exports = new WebAssembly.Instance(build.driver, {

@@ -57,17 +57,28 @@ void multiplyPacked(ConstMatrixRef<T> a, const PackedRight<T>& b, T alpha, bool 
 // each) stay in L1 across the rows of c.
 constexpr Index kTransposedPassDepth = 128;
 
+// Values between two of a pass's panels beyond the panel itself: 64 bytes, so panels lie 4 KiB +
+// 64 bytes apart. At 4 KiB apart, the same row of every panel falls into the same cache set (an
+// L1 of 64-byte lines in 64 sets repeats every 4 KiB), and the copy writes one row of each panel
+// in turn: with 250 panels (V = 2000) every write evicted the last. docs/kernels.md, "Packing".
+template <typename T>
+constexpr Index kPassPanelPadding = 64 / static_cast<Index>(sizeof(T));
+
+// Values from one of a pass's panels to the next (a full pass).
+template <typename T>
+constexpr Index kPassPanelStride = kPassPanelPadding<T> + (kTransposedPassDepth * kPanelWidth<T>);
+
 // Values of the `panels` workspace that addTransposedProduct needs for b with `cols` columns.
 template <typename T>
 constexpr Index transposedProductWorkspace(Index cols) {
-  return kTransposedPassDepth * ((cols + kPanelWidth<T> - 1) / kPanelWidth<T> * kPanelWidth<T>);
+  return (cols + kPanelWidth<T> - 1) / kPanelWidth<T> * kPassPanelStride<T>;
 }
 
 // c += aᵀ · b, a (depth × m) and b (depth × n) row-major with any row strides, c (m × n), without
-// transposing a: each depth pass of b is copied into zero-padded panels in `panels`
-// (transposedProductWorkspace<T>(n) values, allocated by the caller once), then every block of
-// 4 columns of a (4 rows of c) runs the micro-kernel over them. Each element's pass sums in
-// order of depth; passes add to c in order.
+// transposing a: each depth pass of b is copied into zero-padded panels kPassPanelStride<T>
+// values apart in `panels` (transposedProductWorkspace<T>(n) values, allocated by the caller
+// once), then every block of 4 columns of a (4 rows of c) runs the micro-kernel over them. Each
+// element's pass sums in order of depth; passes add to c in order.
 template <typename T>
 void addTransposedProduct(ConstMatrixRef<T> a, ConstMatrixRef<T> b, MatrixRef<T> c, T* panels);
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "relpos/packed_gemm.hpp"
 #include "relpos/scheme_table.hpp"
 
 namespace relpos {
@@ -59,8 +60,14 @@ double modelBytes(const ModelConfig& c, int scalarBytes) {
   const double lanes = 16 / size;
   const auto pad = [lanes](double cols) { return std::ceil(cols / lanes) * lanes * 2; };
   const double packed = std::max({d * pad(V), V * pad(d), f * pad(d), d * pad(f)});
-  const double scratch = R * d + R * V + 9 * R * d + 2 * R + R * f + 2 * n * n + 2 * n * rows +
-                         packed + 128 * std::max({V, f, d, n});
+  // The weight gradients' depth pass in panels (addTransposedProduct), for the widest right
+  // operand.
+  const Index widest = static_cast<Index>(std::max({V, f, d, n}));
+  const double passPanels =
+      static_cast<double>(scalarBytes == 4 ? transposedProductWorkspace<float>(widest)
+                                           : transposedProductWorkspace<double>(widest));
+  const double scratch =
+      R * d + R * V + 9 * R * d + 2 * R + R * f + 2 * n * n + 2 * n * rows + packed + passPanels;
   return size * (4 * parameters + L * perLayer + scratch);
 }
 

@@ -100,22 +100,23 @@ void multiplyPacked(ConstMatrixRef<T> a, const PackedRight<T>& b, T alpha, bool 
   }
 }
 
-// A pass's slice of b (passDepth × n) is first copied into contiguous panels: b's rows can be far
-// apart (a row of the logits' gradient is 8 KB at V = 2000), and reading 8 values from each of
-// 128 rows would touch 128 pages per panel.
+// A pass's slice of b (passDepth × n) is first copied into panels: b's rows can be far apart (a
+// row of the logits' gradient is 8 KB at V = 2000), and reading 8 values from each of 128 rows
+// would touch 128 pages per panel. The panels lie kPassPanelStride<T> values apart whatever the
+// pass's depth (a shorter last pass leaves a gap between them).
 template <typename T>
 void addTransposedProduct(ConstMatrixRef<T> a, ConstMatrixRef<T> b, MatrixRef<T> c, T* panels) {
-  constexpr Index width = kPanelWidth<T>;
   const Index depth = a.rows(), m = a.cols(), n = b.cols();
   const Index lda = a.outerStride(), ldb = b.outerStride();
   if (m == 0 || n == 0) return;
   for (Index p0 = 0; p0 < depth; p0 += kTransposedPassDepth) {
     const Index passDepth = std::min(kTransposedPassDepth, depth - p0);
     kernels::copyIntoPanels<T>(b.data() + p0 * ldb, static_cast<int>(ldb),
-                               static_cast<int>(passDepth), static_cast<int>(n), panels);
+                               static_cast<int>(passDepth), static_cast<int>(n), panels,
+                               static_cast<int>(kPassPanelStride<T>));
     for (Index i = 0; i < m; i += kRowsPerKernel) {
       multiplyRows<T>(std::min(kRowsPerKernel, m - i), n, passDepth, a.data() + p0 * lda + i, 1,
-                      lda, panels, passDepth * width, T(1), true, c.data() + i * c.outerStride(),
+                      lda, panels, kPassPanelStride<T>, T(1), true, c.data() + i * c.outerStride(),
                       c.outerStride());
     }
   }

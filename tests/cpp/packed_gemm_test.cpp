@@ -107,7 +107,9 @@ TEST(PackedGemm, RepackingSmallerReusesStorage) {
 }
 
 // c += aᵀ b (the weight gradients): (depth, m, n) at the edges of its 4-column blocks of a,
-// 8- and 4-column panels and 128-deep passes, a and b strided (blocks of wider matrices).
+// 8- and 4-column panels and 128-deep passes, a and b strided (blocks of wider matrices). The
+// workspace is followed by a guard of sentinel values, which the copy into panels (kPassPanelStride
+// apart) must leave as they are.
 class TransposedShapes : public ::testing::TestWithParam<std::tuple<int, int, int>> {};
 
 template <typename T>
@@ -117,8 +119,11 @@ Matrix<T> transposedProduct(Index depth, Index m, Index n, Matrix<T>* aOut, Matr
   *aOut = wideA.middleCols(1, m);
   *bOut = wideB.middleCols(2, n);
   Matrix<T> c = Matrix<T>::Ones(m, n);
-  Vector<T> panels(transposedProductWorkspace<T>(n));
+  const Index workspace = transposedProductWorkspace<T>(n);
+  constexpr Index guard = 64;
+  Vector<T> panels = Vector<T>::Constant(workspace + guard, T(-3.5));
   addTransposedProduct<T>(wideA.middleCols(1, m), wideB.middleCols(2, n), c, panels.data());
+  EXPECT_TRUE((panels.tail(guard).array() == T(-3.5)).all()) << "written past the workspace";
   return c;
 }
 
@@ -158,9 +163,11 @@ TEST_P(TransposedShapes, FloatIsTheOrderedSumBitForBit) {
 
 INSTANTIATE_TEST_SUITE_P(Shapes, TransposedShapes,
                          ::testing::Values(std::make_tuple(1, 1, 1), std::make_tuple(3, 5, 7),
-                                           std::make_tuple(128, 4, 8), std::make_tuple(129, 5, 9),
-                                           std::make_tuple(300, 7, 17), std::make_tuple(2, 13, 16),
-                                           std::make_tuple(257, 3, 33)));
+                                           std::make_tuple(127, 3, 15), std::make_tuple(128, 4, 8),
+                                           std::make_tuple(129, 5, 9), std::make_tuple(300, 7, 17),
+                                           std::make_tuple(2, 13, 16), std::make_tuple(257, 3, 33),
+                                           std::make_tuple(255, 1, 1), std::make_tuple(256, 8, 1),
+                                           std::make_tuple(130, 9, 250)));
 
 }  // namespace
 }  // namespace relpos

@@ -7,18 +7,18 @@
 
 namespace relpos::kernels {
 
-// panels[(j / w)·depth·w + p·w + j % w] = b[p·ldb + j] for p < depth, j < cols, w =
-// kTileColumns<T>, and 0 for the columns of the last panel past `cols`: each panel row is two
-// vector loads and two stores.
+// panels[(j / w)·panelStride + p·w + j % w] = b[p·ldb + j] for p < depth, j < cols, w =
+// kTileColumns<T>, and 0 for the columns of the last panel past `cols` (panelStride ≥ depth·w):
+// each panel row is two vector loads and two stores.
 template <typename T>
-inline void copyIntoPanels(const T* b, int ldb, int depth, int cols, T* panels) {
+inline void copyIntoPanels(const T* b, int ldb, int depth, int cols, T* panels, int panelStride) {
   constexpr int lanes = 16 / static_cast<int>(sizeof(T));
   constexpr int width = kTileColumns<T>;
   const int fullCols = cols / width * width;
   for (int p = 0; p < depth; ++p) {
     const T* row = b + p * ldb;
     T* to = panels + p * width;
-    for (int j = 0; j < fullCols; j += width, to += depth * width) {
+    for (int j = 0; j < fullCols; j += width, to += panelStride) {
       storeVector(to, loadVector(row + j));
       storeVector(to + lanes, loadVector(row + j + lanes));
     }
