@@ -220,14 +220,15 @@ describe('the reference run', () => {
       analysis: referenceAnalysis(REFERENCE_RUN),
       showing: 'reference',
     });
-    expect(atOpen.head).toEqual([
-      'the handbook says',
-      `the reference: 3 seeds × ${REFERENCE_RUN.convergence.steps} steps`,
-      'this run',
-      'agree?',
-    ]);
+    expect(atOpen.head).toEqual(['the handbook says', 'reference (3 seeds)', 'this run', 'agree?']);
     expect(atOpen.rows).toEqual(
-      HANDBOOK_CLAIMS.map((name, i) => [CLAIMS[name].short, expectedReference[i], 'not trained yet: press Train', '–']),
+      HANDBOOK_CLAIMS.map((name, i) => [CLAIMS[name].short, expectedReference[i], 'not trained yet', '–']),
+    );
+    expect(atOpen.caption).toContain(
+      `the reference (3 seeds of ${REFERENCE_RUN.convergence.steps} steps) takes the majority`,
+    );
+    expect(atOpen.caption).toContain(
+      REFERENCE_RUN.seeds.every((s) => s.converged) ? 'it is converged' : 'it is not converged',
     );
     // A run whose heads are seed 2's, provisional at step 500: compared claim by claim.
     const heads = REFERENCE_RUN.seeds[1].heads;

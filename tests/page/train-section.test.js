@@ -127,8 +127,8 @@ describe('the training section', () => {
       rows.map((r) => [...r.children].map((c) => c.textContent)),
     );
     expect(card.map((r) => [r[0], r[2], r[3]])).toEqual([
-      ['determiners → following nouns', 'not trained yet: press Train', '–'],
-      ['verbs → preceding subjects', 'not trained yet: press Train', '–'],
+      ['determiners → following nouns', 'not trained yet', '–'],
+      ['verbs → preceding subjects', 'not trained yet', '–'],
     ]);
     for (const [i, name] of ['determinerToFollowingNoun', 'verbToPrecedingSubject'].entries()) {
       const holds = REFERENCE_RUN.seeds.filter((seed) => seed.heads.some((h) => h.verdicts[name].verdict === 'shows'));

@@ -540,7 +540,7 @@ export function verdictRows(state) {
   const heads = state.analysis?.heads ?? null;
   const trained = heads && state.showing !== 'reference';
   const runHead = trained ? `this run, ${readingLabel(state)}` : 'this run';
-  const refHead = ref ? `the reference: ${ref.seeds.length} seeds × ${ref.convergence.steps} steps` : null;
+  const refHead = ref ? `reference (${ref.seeds.length} seeds)` : null;
   const claimRule = `A claim holds in a run when one of its ${heads?.length ?? 'eight'} heads shows it (the rule under the part-of-speech figure)`;
   if (!ref)
     return {
@@ -551,7 +551,7 @@ export function verdictRows(state) {
   const rows = claimsAgainstReference(trained ? heads : null, ref).map((c) => [
     c.short,
     referenceCell(c.reference),
-    trained ? runCell(heads, c.name) : 'not trained yet: press Train',
+    trained ? runCell(heads, c.name) : 'not trained yet',
     c.agrees === null ? '–' : c.agrees ? 'agrees' : 'differs',
   ]);
   const agreeing = rows.filter((r) => r[3] === 'agrees').length;
@@ -562,6 +562,6 @@ export function verdictRows(state) {
   return {
     head: ['the handbook says', refHead, runHead, 'agree?'],
     rows,
-    caption: `${claimRule}; the reference takes the majority of its seeds, and it is ${converged ? 'converged' : 'not converged'} (the loss figure says how it was judged). ${verdictOfRun}`,
+    caption: `${claimRule}; the reference (${ref.seeds.length} seeds of ${ref.convergence.steps} steps) takes the majority of its seeds, and it is ${converged ? 'converged' : 'not converged'} (the loss figure says how it was judged). ${verdictOfRun}`,
   };
 }
