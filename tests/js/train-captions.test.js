@@ -33,7 +33,11 @@ describe('caption leads', () => {
     );
     const ended = { ...state, end: { steps: 2700, reason: 'budget', gap: 0.0712 } };
     expect(lossLead(ended)).toContain(
-      'This run stopped at its step budget, step 2700, +7.1 % from the reference’s loss.',
+      'This run ended at its step budget, step 2700 (+7.1 % from the reference’s loss).',
+    );
+    const atCriterion = { ...state, end: { steps: 3200, reason: 'criterion', gap: 0.0291 } };
+    expect(lossLead(atCriterion)).toContain(
+      'This run ended at step 3200, within 3.0 % of the reference’s held-out loss (+2.9 % from the reference’s loss).',
     );
   });
 });

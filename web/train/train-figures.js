@@ -432,7 +432,12 @@ export function lossLead(state) {
   const ends = ref
     ? `The run ends at the dashed line, ${(ref.heldOut * (1 + CRITERION.within)).toFixed(3)} (within ${pct(CRITERION.within)} of the reference’s ${ref.heldOut.toFixed(3)}), or at step ${state.budget}.`
     : `The run ends at step ${state.budget}.`;
-  return `${where} ${state.end ? `This run ${endSentence(state.end)}.` : ends}`;
+  if (!state.end) return `${where} ${ends}`;
+  const { steps, reason, gap } = state.end;
+  const from = Number.isFinite(gap) ? ` (${signed(100 * gap, 1)} % from the reference’s loss)` : '';
+  return reason === 'criterion'
+    ? `${where} This run ended at step ${steps}, within ${pct(CRITERION.within)} of the reference’s held-out loss${from}.`
+    : `${where} This run ended at its step budget, step ${steps}${from}.`;
 }
 
 /**
