@@ -250,6 +250,18 @@ describe('the reference run', () => {
           : 'not shown';
       expect(live.rows[i][3]).toBe(runSays === referenceSays ? 'agrees' : 'differs');
     }
+    // A causal run: a claim about following words cannot be tested, and the card says why.
+    const causalHeads = heads.map((h) => ({
+      ...h,
+      verdicts: { ...h.verdicts, determinerToFollowingNoun: { verdict: 'untestable', reason: 'causal' } },
+    }));
+    const causal = verdictRows({
+      reference: null,
+      analysis: { step: 300, heads: causalHeads },
+      showing: 'live',
+      end: null,
+    });
+    expect(causal.rows[0]).toEqual(['determiners → following nouns', 'cannot be tested with a causal mask']);
     const agreeing = live.rows.filter((r) => r[3] === 'agrees').length;
     expect(live.caption).toContain(`This run agrees with the reference on ${agreeing} of 2 claims so far`);
   });

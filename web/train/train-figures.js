@@ -522,7 +522,10 @@ const RUN_WORDS = {
 
 /** A run's verdict on a claim in words, with its strongest head showing it: "holds: layer 0 head 3, +0.056". */
 const runCell = (heads, name) => {
-  const said = RUN_WORDS[runVerdict(heads, name)];
+  const verdict = runVerdict(heads, name);
+  // Untestable for every head: say why, as the claims' table does (verdictText).
+  if (verdict === 'untestable') return verdictText(heads[0].verdicts[name]);
+  const said = RUN_WORDS[verdict];
   const best = strongestShowing(heads, name);
   return best ? `${said}: layer ${best.h.layer} head ${best.h.head}, ${signed(best.v.effect)}` : said;
 };
