@@ -9,9 +9,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
-import { LANGUAGES, LANGUAGE_READINGS_BUDGET } from '../web/train/language-comparison.js';
+import {
+  COMPARISONS,
+  LANGUAGES,
+  LANGUAGE_READINGS_BUDGET,
+  compareLanguages,
+  comparisonStatement,
+  comparisonTableRow,
+  plateauText,
+} from '../web/train/language-comparison.js';
 import { HANDBOOK_CLAIMS } from '../web/train/pos-verdicts.js';
 import { decodeCorpus } from '../web/train/corpus-format.js';
+import { heldOutLevels } from '../web/train/reference.js';
 
 const root = resolve(import.meta.dirname, '..');
 const OUT = resolve(root, 'web/train/language-readings.js');
@@ -63,7 +72,8 @@ for (const language of LANGUAGES) {
     seeds: run.seeds.map((s) => ({
       seed: s.seed,
       heldOut: s.heldOut,
-      converged: s.converged,
+      // The held-out level of every 1000 steps (runPlateau reads where the run ended against its lowest).
+      levels: heldOutLevels(s.curve).map(round3),
       heads: s.heads.map((h) => ({
         layer: h.layer,
         head: h.head,
@@ -86,3 +96,10 @@ if (text.length > LANGUAGE_READINGS_BUDGET)
   throw new Error(`language-readings.js would be ${text.length} bytes, over its ${LANGUAGE_READINGS_BUDGET}`);
 writeFileSync(OUT, text);
 console.log(`web/train/language-readings.js: ${(text.length / 1024).toFixed(1)} KiB`);
+// What docs/verdicts.md ("What the shipped readings show") states, computed from what was just written.
+for (const r of readings)
+  console.log(`${r.id}: final held-out loss ${r.seeds.map((s) => s.heldOut.toFixed(3)).join(', ')}; ${plateauText(r)}`);
+for (const c of COMPARISONS) {
+  const result = compareLanguages(c, readings);
+  console.log(`\n${comparisonStatement(result)}\n${comparisonTableRow(result)}`);
+}

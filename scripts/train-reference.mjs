@@ -237,7 +237,8 @@ async function main() {
 // reference run, the readings it opens on (docs/training.md). Do not edit by hand.
 export const REFERENCE_RUN = ${JSON.stringify(reference)};
 `;
-  if (text.length > SIZE_BUDGET)
+  // The budget is the shipped file's (the section loads it); a run written elsewhere (--out) is read by a script.
+  if (out.href === OUT.href && text.length > SIZE_BUDGET)
     throw new Error(`reference-run.js would be ${text.length} bytes, over its ${SIZE_BUDGET}`);
   writeFileSync(out, text);
   console.log(

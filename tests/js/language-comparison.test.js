@@ -2,7 +2,7 @@
 // readings (web/train/language-readings.js, written by npm run train:languages): its size budget,
 // the same run within each comparison, every head's masses and verdicts against the rule, each
 // layer's left share and difference computed here by hand, and the statement's numbers.
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { LANGUAGE_READINGS } from '../../web/train/language-readings.js';
 import {
@@ -11,6 +11,9 @@ import {
   LANGUAGE_READINGS_BUDGET,
   compareLanguages,
   comparisonStatement,
+  comparisonTableRow,
+  plateauText,
+  runPlateau,
 } from '../../web/train/language-comparison.js';
 import { ADPOSITION_CLAIMS } from '../../web/train/adposition-claims.js';
 import { HANDBOOK_CLAIMS, RULE } from '../../web/train/pos-verdicts.js';
@@ -113,4 +116,51 @@ describe('the shipped readings of the other languages', () => {
       if (c.id === 'es') expect(statement).toContain('not tagged');
     },
   );
+});
+
+describe('where each language run ended against its own lowest held-out loss', () => {
+  test('runPlateau: the lowest level, the step its block ends at, the final level and how far above it', () => {
+    expect(runPlateau([5, 4, 3, 3.3])).toEqual({ lowest: 3, lowestStep: 3000, final: 3.3, above: 3.3 / 3 - 1 });
+    expect(runPlateau([5, 4, 3])).toEqual({ lowest: 3, lowestStep: 3000, final: 3, above: 0 });
+  });
+
+  test('every seed carries one level per 1000 steps, the last near its final held-out reading', () => {
+    for (const r of LANGUAGE_READINGS)
+      for (const s of r.seeds) {
+        expect(s.levels).toHaveLength(r.steps / 1000);
+        // The last level is the mean of the last 10 readings, the final one among them.
+        expect(Math.abs(s.levels.at(-1) - s.heldOut) / s.heldOut).toBeLessThan(0.05);
+      }
+  });
+
+  test('the corpora line says each seed’s distance above its lowest, computed here from the levels', () => {
+    for (const r of LANGUAGE_READINGS) {
+      const above = r.seeds.map((s) => {
+        const lowest = Math.min(...s.levels);
+        return `${(100 * (s.levels.at(-1) / lowest - 1)).toFixed(1)} %`;
+      });
+      const steps = r.seeds.map((s) => 1000 * (s.levels.indexOf(Math.min(...s.levels)) + 1));
+      expect(plateauText(r)).toBe(
+        `each seed's held-out loss (its mean over 1000 steps) ended ${above.join(', ')} above its lowest (reached by step ${steps.join(', ')})`,
+      );
+    }
+  });
+});
+
+describe('docs/verdicts.md states the shipped readings', () => {
+  const doc = readFileSync(new URL('../../docs/verdicts.md', import.meta.url), 'utf8');
+  test.each(COMPARISONS.map((c) => [c.id, c]))('%s: its table row is the one computed from the readings', (id, c) => {
+    const result = compareLanguages(c, LANGUAGE_READINGS);
+    const row = comparisonTableRow(result);
+    // The row's layer cells hold the shares the statement (checked above) says.
+    for (const l of result.layers) expect(row).toContain(pct(l.english.share));
+    expect(doc).toContain(row);
+  });
+
+  test('each language’s final held-out losses and where they ended against their lowest', () => {
+    for (const r of LANGUAGE_READINGS) {
+      expect(doc).toContain(r.seeds.map((s) => s.heldOut.toFixed(3)).join(', '));
+      expect(doc).toContain(plateauText(r).replace(/^each seed's held-out loss \(its mean over 1000 steps\) /, ''));
+    }
+  });
 });

@@ -2,7 +2,7 @@
 // with, its numbers recomputed here from the readings they come from.
 import { describe, expect, test } from 'vitest';
 import { REFERENCE_RUN, referenceAnalysis } from '../../web/train/reference.js';
-import { lossLead, posLead } from '../../web/train/train-figures.js';
+import { lossLead, lossZoom, posLead } from '../../web/train/train-figures.js';
 
 describe('caption leads', () => {
   test('the part-of-speech figure leads with the largest weight on one offset other than 0, for each shipped head', () => {
@@ -20,6 +20,26 @@ describe('caption leads', () => {
       expect(lead).toContain('spread evenly over the 32 words would put 0.03 on each');
       expect(posLead(h, true)).not.toContain('spread evenly');
     }
+  });
+
+  test('the zoomed loss plot spans the lowest loss drawn to 10 % above the end line (or the lowest held-out loss)', () => {
+    const losses = [
+      { step: 100, train: 7.5, heldOut: 7.6 },
+      { step: 200, train: 3.5, heldOut: 4.0 },
+      { step: 300, train: 3.4, heldOut: 4.2 },
+    ];
+    // No reference: 10 % above the lowest held-out loss (4.0 → 4.4), down to the lowest training loss 3.4 less 6 % of the span.
+    const own = lossZoom({ losses, reference: null });
+    expect(own.high).toBeCloseTo(4.4, 12);
+    expect(own.low).toBeCloseTo(3.4 - 0.06 * (4.4 - 3.4), 12);
+    expect(own.of).toBe('the run’s lowest held-out loss');
+    // With the reference: 10 % above its loss within 3 %; its curve's readings count among the lows.
+    const end = REFERENCE_RUN.heldOut * 1.03;
+    const lowest = Math.min(3.4, ...REFERENCE_RUN.seeds[0].curve.map((p) => p.heldOut));
+    const withRef = lossZoom({ losses, reference: REFERENCE_RUN });
+    expect(withRef.high).toBeCloseTo(end * 1.1, 12);
+    expect(withRef.low).toBeCloseTo(lowest - 0.06 * (end * 1.1 - lowest), 12);
+    expect(lossZoom({ losses: [], reference: null })).toBeNull();
   });
 
   test('the loss figure leads with the held-out loss now and where the run ends', () => {

@@ -11,7 +11,12 @@ import { ARTIFACTS, launchBrowser } from './browser.js';
 import { SITE, canvasDrawn as drawn } from './page-fixture.js';
 import { serveFolder } from './static-server.js';
 import { LANGUAGE_READINGS } from '../../web/train/language-readings.js';
-import { COMPARISONS, compareLanguages, comparisonStatement } from '../../web/train/language-comparison.js';
+import {
+  COMPARISONS,
+  compareLanguages,
+  comparisonStatement,
+  plateauText,
+} from '../../web/train/language-comparison.js';
 
 /** The comparison's chunk, gzipped: its readings and its code. */
 const CHUNK_BUDGET = 24 * 1024;
@@ -70,7 +75,11 @@ describe('the comparison of languages', () => {
         expect(await canvas.evaluate((node) => node.width > 0)).toBe(true);
       expect(await drawn(page, '#language-shares canvas')).toBe(true);
       expect(await drawn(page, '.language-profile:nth-child(2) canvas')).toBe(true);
-      expect(await page.textContent('#language-corpora')).toContain(result.other.corpus.source);
+      const corpora = await page.textContent('#language-corpora');
+      for (const r of [result.english, result.other]) {
+        expect(corpora).toContain(r.corpus.source);
+        expect(corpora).toContain(plateauText(r));
+      }
       const overflow = await page.$eval('#language-section', (s) => s.scrollWidth - s.clientWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       mkdirSync(ARTIFACTS, { recursive: true });

@@ -19,8 +19,6 @@ export function niceTicks(min, max, count = 5) {
   return ticks;
 }
 
-export { withMinus } from './number-text.js';
-
 /** A tick label with no more decimals than the step needs (and no "-0"). */
 export function formatTick(value, ticks) {
   const step = ticks.length > 1 ? Math.abs(ticks[1] - ticks[0]) : Math.abs(value) || 1;

@@ -59,6 +59,27 @@ export const COMPARISONS = Object.freeze([
   },
 ]);
 
+/**
+ * Where a run's held-out loss ended against its own lowest: `levels` are its held-out levels (each
+ * the mean of the readings of 1000 steps, heldOutLevels in reference.js); the lowest, the step its
+ * block ends at, the final level and how far above the lowest it ended (final / lowest − 1). The
+ * language runs are not given the principal reference's longer runs: this is what says whether a
+ * run was still falling (lowest at its end) or had turned (lowest earlier, final above it).
+ */
+export function runPlateau(levels, every = 1000) {
+  const lowest = Math.min(...levels);
+  const final = levels.at(-1);
+  return { lowest, lowestStep: (levels.indexOf(lowest) + 1) * every, final, above: final / lowest - 1 };
+}
+
+/** What runPlateau says of each seed of a language's readings, as a clause of the corpora's line. */
+export function plateauText(readings) {
+  const plateaus = readings.seeds.map((s) => runPlateau(s.levels));
+  return `each seed's held-out loss (its mean over 1000 steps) ended ${plateaus
+    .map((p) => `${(100 * p.above).toFixed(1)} %`)
+    .join(', ')} above its lowest (reached by step ${plateaus.map((p) => p.lowestStep).join(', ')})`;
+}
+
 /** The share of a head's off-diagonal weight on keys before the query: left / (left + right). */
 export const leftShare = ({ left, right }) => left / (left + right);
 
@@ -205,4 +226,27 @@ export function comparisonStatement(result) {
         .join(' and ')}`
     : 'the models’ left shares do not differ beyond the seeds’ spread in any layer';
   return `Share of each layer’s off-diagonal attention on earlier words (mean over its heads and ${seeds} seed${seeds === 1 ? '' : 's'}, on held-out text: ${result.comparison.register}): ${layerText}. ${adpositionText} ${predicted}: ${outcome}, ${result.asPredicted ? 'as predicted' : 'not as predicted'}.`;
+}
+
+/**
+ * One comparison as a row of docs/verdicts.md's table (Markdown): per layer both languages' left
+ * shares with their seed ranges (and, where the layer leans, the paired differences), the heads'
+ * sides, and the two adposition tallies. scripts/compare-languages.mjs prints the rows; a test
+ * checks that the document holds them.
+ */
+export function comparisonTableRow(result) {
+  const en = nameOf(result.english);
+  const ot = nameOf(result.other);
+  const share = (s) => `${percent(s.share)} (${percent(s.seeds[0])}–${percent(s.seeds[1])})`;
+  const points = (v) => `${v < 0 ? '−' : '+'}${(100 * Math.abs(v)).toFixed(1)}`;
+  const layers = result.layers.map(
+    (l) => `${share(l.english)} / ${share(l.other)}; paired differences ${l.differences.map(points).join(', ')} points`,
+  );
+  const sides = (c) => `${c.back} / ${c.ahead} / ${c.symmetric}`;
+  const tallies = [0, 1].map(
+    (i) =>
+      `${en.name} ${tallyText(result.adpositions.english[i])}; ${ot.name} ${tallyText(result.adpositions.other[i])}`,
+  );
+  const of = result.sides.english.of;
+  return `| ${ot.name} against ${en.name}, ${en.text === ot.text ? `${en.text}` : `${ot.text} and ${en.text}`} | ${layers.join(' | ')} | ${en.name} ${sides(result.sides.english)}; ${ot.name} ${sides(result.sides.other)} (of ${of}) | ${tallies.join(' | ')} |`;
 }

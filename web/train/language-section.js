@@ -8,7 +8,14 @@ import { el, signed } from './train-dom.js';
 import { drawLines, SERIES_COLOURS } from './train-plots.js';
 import { drawShares } from './language-plots.js';
 import { LANGUAGE_READINGS } from './language-readings.js';
-import { COMPARISONS, LANGUAGES, compareLanguages, comparisonStatement, leftShare } from './language-comparison.js';
+import {
+  COMPARISONS,
+  LANGUAGES,
+  compareLanguages,
+  comparisonStatement,
+  leftShare,
+  plateauText,
+} from './language-comparison.js';
 
 /** The handbook's sentence the comparison tests (its section "Learned position patterns"). */
 export const HANDBOOK_SENTENCE =
@@ -198,7 +205,7 @@ export function mountLanguageSection(container) {
     corpora.textContent = [result.english, result.other]
       .map(
         (r) =>
-          `${languageOf(r).name}: ${r.corpus.source}; tagged by ${r.corpus.tagger}; ${r.corpus.train.toLocaleString('en')} training and ${r.corpus.heldOut.toLocaleString('en')} held-out tokens; ${r.task}, ${r.preset}, ${r.steps} steps a seed; final held-out loss ${r.seeds.map((s) => s.heldOut.toFixed(3)).join(', ')} (${r.seeds.filter((s) => s.converged).length} of ${r.seeds.length} seeds converged).`,
+          `${languageOf(r).name}: ${r.corpus.source}; tagged by ${r.corpus.tagger}; ${r.corpus.train.toLocaleString('en')} training and ${r.corpus.heldOut.toLocaleString('en')} held-out tokens; ${r.task}, ${r.preset}, ${r.steps} steps a seed; final held-out loss ${r.seeds.map((s) => s.heldOut.toFixed(3)).join(', ')}; ${plateauText(r)}.`,
       )
       .join(' ');
     root.dataset.drawn = comparison.id;

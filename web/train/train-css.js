@@ -38,7 +38,16 @@ export const TRAIN_CSS = `
 .relpos-train .train-table-wrap { overflow-x: auto; max-width: 100%; }
 .relpos-train .train-summary { margin: 0; padding: 0.5rem 0.8rem; border-left: 4px solid var(--relpos-line, #0072b2); background: var(--relpos-panel, transparent); font-size: 1rem; }
 .relpos-train .train-chosen { margin: 0; font-size: 0.9rem; flex-basis: 100%; }
+.relpos-train .train-zoom-label { margin: 0.5rem 0 0; font-size: 0.85rem; }
 .relpos-train .train-rule { font-size: 0.85rem; color: var(--relpos-muted, #666); }
 .relpos-train tr.verdict-shows td:last-child { font-weight: 700; }
 .relpos-train .bar { display: inline-block; height: 0.7rem; vertical-align: middle; }
+/* The verdict card on a narrow screen: one block per claim, each cell under its column's name. */
+.relpos-train .train-card { container-type: inline-size; }
+@container (max-width: 440px) {
+  .relpos-train #train-verdicts-table thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  .relpos-train #train-verdicts-table tr { display: block; padding: 0.3rem 0; border-bottom: 1px solid var(--relpos-grid, #ddd); }
+  .relpos-train #train-verdicts-table th, .relpos-train #train-verdicts-table td { display: block; text-align: left; border: 0; padding: 0.1rem 0.2rem; }
+  .relpos-train #train-verdicts-table td::before { content: attr(data-label) " "; color: var(--relpos-muted, #666); }
+}
 `;

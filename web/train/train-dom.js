@@ -1,12 +1,12 @@
 // Small DOM helpers of the training section: an element from a tag, properties and children;
 // number formats.
 
-/** An element: `text` sets its text, aria*, role, for and part become attributes. */
+/** An element: `text` sets its text, aria*, data-*, role, for and part become attributes. */
 export const el = (doc, tag, props = {}, children = []) => {
   const node = doc.createElement(tag);
   for (const [key, value] of Object.entries(props)) {
     if (key === 'text') node.textContent = value;
-    else if (key.startsWith('aria') || key === 'role' || key === 'for' || key === 'part')
+    else if (key.startsWith('aria') || key.startsWith('data-') || key === 'role' || key === 'for' || key === 'part')
       node.setAttribute(
         key.replace(/^aria([A-Z])/, (m, c) => `aria-${c.toLowerCase()}`),
         value,

@@ -54,9 +54,10 @@ export function buildFigures(doc) {
     return canvas;
   };
   const grid = el(doc, 'div', { className: 'train-grid' });
+  // The whole reading in words (summariseRun), one click away under the verdict card that answers first.
   const summary = el(doc, 'p', {
     id: 'train-summary',
-    className: 'train-summary train-wide',
+    className: 'train-summary',
     role: 'status',
     hidden: true,
   });
@@ -66,9 +67,20 @@ export function buildFigures(doc) {
   const verdictsTable = el(doc, 'table', { id: 'train-verdicts-table' });
   card.wrap.append(el(doc, 'div', { className: 'train-table-wrap' }, [verdictsTable]));
   card.figure.classList.add('train-card');
+  card.figure.append(
+    el(doc, 'details', { className: 'train-how', id: 'train-summary-box' }, [
+      el(doc, 'summary', { text: 'In words: each layer and each claim, for the reading shown' }),
+      summary,
+    ]),
+  );
 
   const loss = figure('train-loss', 'Loss, training and held-out');
   const lossCanvas = canvasIn(loss.wrap, 'Loss curves');
+  // The same curves near the line where the run ends: on the whole run's axis (from ln V) the end is flat.
+  const zoomLabel = el(doc, 'p', { className: 'train-zoom-label' });
+  const zoomWrap = el(doc, 'div', { className: 'train-canvas-wrap' });
+  loss.wrap.after(zoomLabel, zoomWrap);
+  const zoomCanvas = canvasIn(zoomWrap, 'Loss curves near the end line, zoomed');
 
   const layerSelect = el(doc, 'select', { id: 'train-layer' });
   const headSelect = el(doc, 'select', { id: 'train-head' });
@@ -114,7 +126,7 @@ export function buildFigures(doc) {
     }),
     el(doc, 'div', { className: 'train-grid' }, [handbook.figure, history.figure, asymmetry.figure, moved.figure]),
   ]);
-  grid.append(card.figure, selectors, pos.figure, summary, profile.figure, loss.figure, sentence.figure, more);
+  grid.append(card.figure, selectors, pos.figure, profile.figure, loss.figure, sentence.figure, more);
   const attention = new AttentionFigure({
     container: panelsBox,
     panelIds: PANELS.map((p) => p.id),
@@ -171,6 +183,19 @@ export function buildFigures(doc) {
       );
     }
     drawLines(lossCanvas, { series, xLabel: 'step', yLabel: 'loss (nats)' });
+    const zoom = lossZoom(state);
+    zoomLabel.hidden = zoomWrap.hidden = !zoom;
+    if (zoom) {
+      zoomLabel.textContent = `Zoomed: the same curves from ${zoom.low.toFixed(2)} to ${zoom.high.toFixed(2)} nats (${pct(LOSS_ZOOM_ABOVE)} above ${zoom.of}).`;
+      drawLines(zoomCanvas, {
+        series,
+        xLabel: 'step',
+        yLabel: 'loss (nats)',
+        yRange: [zoom.low, zoom.high],
+        legend: false,
+        height: 170,
+      });
+    }
     leadAndRest(loss.caption, lossLead(state), lossCaption(state));
   };
 
@@ -360,7 +385,7 @@ export function buildFigures(doc) {
             cells.map((text, i) =>
               el(doc, i === 0 ? 'th' : 'td', {
                 text,
-                ...(i === 0 ? { scope: 'row' } : {}),
+                ...(i === 0 ? { scope: 'row' } : { 'data-label': /[?:]$/.test(head[i]) ? head[i] : `${head[i]}:` }),
                 className: i === cells.length - 1 && head.length === 4 ? `train-agree-${text.split(' ')[0]}` : '',
               }),
             ),
@@ -417,6 +442,31 @@ export function readingLabel(state) {
       ? `step ${a.step}, final: the run’s end, within ${pct(CRITERION.within)} of the reference’s held-out loss`
       : `step ${a.step}, the run’s end at its step budget`;
   return `step ${a.step}, provisional`;
+}
+
+/** How far above the line where the run ends the zoomed loss plot reaches: a share of that line. */
+export const LOSS_ZOOM_ABOVE = 0.1;
+
+/**
+ * The zoomed loss plot's y range: from just below the lowest loss drawn (training, held-out, the
+ * reference's curve) to LOSS_ZOOM_ABOVE above the line where the run ends (the reference's loss
+ * within the criterion), or, with no reference, above the run's lowest held-out loss; null before
+ * there is a loss to zoom on.
+ */
+export function lossZoom(state) {
+  const ref = state.reference;
+  const lows = state.losses.flatMap((p) => [p.train, p.heldOut]);
+  if (ref) lows.push(...ref.seeds[0].curve.map((p) => p.heldOut));
+  const finite = lows.filter(Number.isFinite);
+  if (!finite.length) return null;
+  const end = ref ? ref.heldOut * (1 + CRITERION.within) : Math.min(...state.losses.map((p) => p.heldOut));
+  const high = end * (1 + LOSS_ZOOM_ABOVE);
+  const lowest = Math.min(end, ...finite);
+  return {
+    low: lowest - 0.06 * (high - lowest),
+    high,
+    of: ref ? 'the line where the run ends' : 'the run’s lowest held-out loss',
+  };
 }
 
 /**

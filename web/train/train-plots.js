@@ -4,7 +4,8 @@
 import { fitCanvas } from '../render/canvas-size.js';
 import { cssColour, drawLegend, drawXTicks, drawYTicks, fillTurnedText } from '../render/plot-axes.js';
 import { colourTable } from '../render/colormaps.js';
-import { formatTick, niceTicks, withMinus } from '../render/ticks.js';
+import { formatTick, niceTicks } from '../render/ticks.js';
+import { withMinus } from '../render/number-text.js';
 import { legendRows } from '../render/legend-rows.js';
 
 /** Series colours (Okabe–Ito: distinguishable with colour-blindness). */
@@ -28,27 +29,34 @@ function themed(canvas) {
 /**
  * Series [{ label, x: number[], y: number[], colour?, dashed?, low?, high? }] over shared axes; a
  * legend above the plot; `low`/`high` (as long as x) fill a band under the line in its colour.
+ * `yRange` ([low, high]) fixes the y axis instead of fitting it to the data: what lies outside is
+ * cut at the plot's edge; `legend: false` leaves the legend out (a second view of the same series).
  * Returns the drawn ranges (for tests and captions).
  */
-export function drawLines(canvas, { series, xLabel, yLabel, height = 220, yFromZero = false, xInteger = false }) {
+export function drawLines(
+  canvas,
+  { series, xLabel, yLabel, height = 220, yFromZero = false, xInteger = false, yRange = null, legend = true },
+) {
   const t = themed(canvas);
   const cssWidth = Math.max(200, canvas.parentElement.clientWidth);
   // Legend: coloured labels in rows (wrapping); the canvas grows by the extra rows.
   const measure = canvas.getContext('2d');
   measure.font = t.font;
-  const { places, ly } = legendRows(
-    measure,
-    series.map((s) => s.label),
-    MARGIN.left,
-    cssWidth,
-  );
+  const { places, ly } = legend
+    ? legendRows(
+        measure,
+        series.map((s) => s.label),
+        MARGIN.left,
+        cssWidth,
+      )
+    : { places: [], ly: 14 };
   height += ly - 14;
   const { context: g, width } = fitCanvas(canvas, cssWidth, height);
   g.clearRect(0, 0, width, height);
   g.font = t.font;
   const shown = series.filter((s) => s.x.length > 0);
   const colourOf = (s, index) => s.colour ?? SERIES_COLOURS[index % SERIES_COLOURS.length];
-  drawLegend(g, series, places, { fg: t.fg, lineWidth: 2, colourOf });
+  if (legend) drawLegend(g, series, places, { fg: t.fg, lineWidth: 2, colourOf });
   const top = ly + 10;
   const plotH = height - top - MARGIN.bottom;
   const xs = shown.flatMap((s) => s.x);
@@ -66,6 +74,7 @@ export function drawLines(canvas, { series, xLabel, yLabel, height = 220, yFromZ
   const pad = (yMax - yMin) * 0.06;
   yMax += pad;
   if (!yFromZero || yMin < 0) yMin -= pad;
+  if (yRange) [yMin, yMax] = yRange;
   const yTicks = niceTicks(yMin, yMax, 4);
   const yTickTexts = yTicks.map((v) => withMinus(formatTick(v, yTicks)));
   // The plot starts right of the widest y tick label (6 px from the axis) and the turned y label.
@@ -83,6 +92,11 @@ export function drawLines(canvas, { series, xLabel, yLabel, height = 220, yFromZ
   drawXTicks(g, { ticks: xTicks, px, bottom: top + plotH, gap: 6, grid: t.grid, lines: 4, label, right: width });
   g.fillText(xLabel, left + plotW / 2, top + plotH + 22);
   fillTurnedText(g, yLabel, 12, top + plotH / 2);
+  g.save();
+  // Lines and bands stay inside the plot (a fixed yRange cuts what lies outside it).
+  g.beginPath();
+  g.rect(left - 3, top - 3, plotW + 6, plotH + 6);
+  g.clip();
   g.save();
   g.globalAlpha = 0.16;
   for (const [index, s] of series.entries()) {
@@ -108,6 +122,7 @@ export function drawLines(canvas, { series, xLabel, yLabel, height = 220, yFromZ
       s.x.forEach((x, i) => g.fillRect(px(x) - 2, py(s.y[i]) - 2, 4, 4));
     }
   }
+  g.restore();
   g.setLineDash([]);
   return { xMin, xMax, yMin, yMax };
 }

@@ -146,7 +146,7 @@ export function mountTrainSection(
     if (!best) return;
     const say = best.claim
       ? `the clearest effect on a handbook claim: ${CLAIMS[best.claim].short}, difference ${signed(best.effect)}, 95 % interval ${signed(best.low)} … ${signed(best.high)}`
-      : `no head shows a handbook claim; the clearest learned structure: ${best.weight.toFixed(2)} of its weight, on average, on offset ${best.offset < 0 ? '−' : '+'}${Math.abs(best.offset)}`;
+      : `no head shows a handbook claim; the clearest learned structure: ${best.weight.toFixed(2)} of its weight, on average, on offset ${signed(best.offset, 0)}`;
     figures.chosen.textContent = state.chosenByReader
       ? `The default head: layer ${best.layer}, head ${best.head} (${say}).`
       : `Showing layer ${best.layer}, head ${best.head}: ${say}; choose another above.`;
