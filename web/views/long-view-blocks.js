@@ -9,6 +9,7 @@
 // an export) asks the worker that holds them (readBlockRows), and nothing computes them again. Bit
 // for bit the numbers of computeAttentionView + computeOffsetSpace + computeOffsetMeans
 // (tests/js/long-view-blocks.test.js).
+import { EXAMPLE_DEFAULTS } from '../api/defaults.js';
 import { ATTENTION_BLOCK_ROWS } from '../api/limits.js';
 import { buffersOf } from '../api/transfer.js';
 import { bounds, blockMeans } from '../render/block-means.js';
@@ -20,7 +21,15 @@ import { weightDifference } from './weight-difference.js';
 
 // What the content panels depend on (the long view has no words: positions only).
 const scoresKey = (s, block) =>
-  JSON.stringify([s.seqLen, s.dK, s.seed, s.draw ?? 'handbook', s.sameQuery ?? false, block.first, block.count]);
+  JSON.stringify([
+    s.seqLen,
+    s.dK,
+    s.seed,
+    s.draw ?? EXAMPLE_DEFAULTS.draw,
+    s.sameQuery ?? EXAMPLE_DEFAULTS.sameQuery,
+    block.first,
+    block.count,
+  ]);
 const weightsKey = (s, block) => `${scoresKey(s, block)}|${Boolean(s.causal)}`;
 
 /** The keys of a block's content panels: { scores, weights }; equal keys, equal numbers. */
@@ -248,9 +257,9 @@ export function assembleLongView(readRows, settings, blocks, { grid = null, prev
     long: true,
     maxDistance: k,
     causal: settings.causal,
-    draw: settings.draw ?? 'handbook',
-    table: settings.table ?? 'random',
-    sameQuery: settings.sameQuery ?? false,
+    draw: settings.draw ?? EXAMPLE_DEFAULTS.draw,
+    table: settings.table ?? EXAMPLE_DEFAULTS.table,
+    sameQuery: settings.sameQuery ?? EXAMPLE_DEFAULTS.sameQuery,
     tokens,
     labels: tokens.map((_, i) => String(i)),
     result: { ...drawn, maxDistance: k },
