@@ -9,8 +9,8 @@ import {
   drawHeatmap,
   forgetHeatmapImage,
   heatmapMargins,
+  heatmapGridSize,
   heatmapWidth,
-  rectGrid,
 } from '../render/heatmap.js';
 import { CellTip, clearSelection } from './cell-tip.js';
 import { wirePanel } from './interaction.js';
@@ -222,7 +222,7 @@ export class AttentionFigure {
   offsetGrid(n, k) {
     const wrap = this.panels.length ? this.parts.get(this.panels[0].id).wrap : null;
     const width = wrap?.isConnected ? wrap.clientWidth : 0;
-    return width ? rectGrid(n, 2 * offsetReach(n, k) + 1, width, this.maxSide) : null;
+    return width ? heatmapGridSize(n, 2 * offsetReach(n, k) + 1, width, this.maxSide, pixelRatio(wrap)) : null;
   }
 
   /** Saves panel `panelId` as a PNG or SVG file, with this.exportOptions (figure-export.js). */
@@ -406,13 +406,14 @@ export class AttentionFigure {
   }
 
   // The long view: the panel in offset space (offset-panel.js), rows × (2k′ + 1).
-  drawOffsetSpace(panel, values, key, { width, colours }) {
+  drawOffsetSpace(panel, values, key, { width, colours, pixelRatio: ratio }) {
     const { view } = this;
     const { canvas, caption } = this.parts.get(panel.id);
     const layout = drawOffsetPanel(canvas, panel, view, {
       width,
       colours,
       maxSide: this.maxSide,
+      pixelRatio: ratio,
       selection: this.selection,
     });
     this.layouts.set(panel.id, layout);

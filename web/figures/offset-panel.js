@@ -1,5 +1,5 @@
 // The long view's panels in offset space (offset-space.js): what each shows and says, its colour
-// rule, its tooltip, and drawing it with render/heatmap.js's drawRectHeatmap. Used by AttentionFigure when a
+// rule, its tooltip, and drawing it with render/heatmap.js's drawHeatmap. Used by AttentionFigure when a
 // view carries `offsetSpace`.
 //
 // The colour rule (stated on the page): colours span the 99th percentile of the values drawn
@@ -9,7 +9,7 @@
 // weight, usually do. With nothing clipped (k ≥ n − 1) or k = 0, every column counts.
 import { makeScale } from '../render/colormaps.js';
 import { formatSignificant, withMinus as minus } from '../render/number-text.js';
-import { drawRectHeatmap, rectHeatmapGrid } from '../render/heatmap.js';
+import { drawHeatmap, heatmapDrawnGrid } from '../render/heatmap.js';
 import { kthSmallestOf, offsetExtentFor } from '../views/panel-extents.js';
 import { keysOf, offsetMaskFrom, offsetRowSpan, offsetValue } from '../views/offset-space.js';
 
@@ -113,7 +113,7 @@ function quantile(sample, count, f) {
   return kthSmallestOf(sample, count, Math.min(count - 1, Math.floor(PERCENTILE * count)), f);
 }
 
-const scales = new WeakMap(); // grid (rectHeatmapGrid's) -> its scale, while the grid stays
+const scales = new WeakMap(); // grid (heatmapDrawnGrid's) -> its scale, while the grid stays
 
 /** The colour scale from the drawn values of a grid (see the rule above). */
 function scaleOf(panel, label, { drawn }) {
@@ -152,7 +152,7 @@ function noteFor(panel, view, gRows, gCols) {
 }
 
 /** Draws a panel of a view with `offsetSpace`; returns the layout for reading cells. */
-export function drawOffsetPanel(canvas, panel, view, { width, colours, maxSide, selection }) {
+export function drawOffsetPanel(canvas, panel, view, { width, colours, maxSide, pixelRatio, selection }) {
   const { n } = view;
   const { reach, cols, panels } = view.offsetSpace;
   const values = panels[panel.id];
@@ -187,16 +187,17 @@ export function drawOffsetPanel(canvas, panel, view, { width, colours, maxSide, 
     highlight: selection ? { i: selection.i, j: selection.j, rows: rowsWithKey(view, selection.j) } : null,
     width,
     maxSide,
+    pixelRatio,
     colours,
   };
   // The grid the panel is drawn with; the scale from its drawn values, the note from its size.
-  const grid = rectHeatmapGrid(canvas, spec);
+  const grid = heatmapDrawnGrid(canvas, spec);
   if (!scale) {
     if (!scales.has(grid)) scales.set(grid, scaleOf(panel, text.bar, grid));
     scale = scales.get(grid);
   }
   const note = noteFor(panel, view, grid.gRows, grid.gCols);
-  const layout = drawRectHeatmap(canvas, { ...spec, grid, scale, note });
+  const layout = drawHeatmap(canvas, { ...spec, grid, scale, note });
   return { ...layout, extent: offsetExtentFor(values, n, cols, maskFrom) };
 }
 
