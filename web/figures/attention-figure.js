@@ -15,7 +15,7 @@ import {
 import { CellTip, clearSelection } from './cell-tip.js';
 import { wirePanel } from './interaction.js';
 import { download } from '../files/download.js';
-import { drawOffsetPanel, offsetAriaLabel, offsetReading, OFFSET_TEXT } from './offset-panel.js';
+import { drawOffsetPanel, offsetAriaLabel, offsetReading } from './offset-panel.js';
 import { offsetReach } from '../views/offset-space.js';
 import { createPanelFigure } from './panel-figure.js';
 import { extentFor, longViewColours } from '../views/panel-extents.js';
@@ -433,7 +433,7 @@ export class AttentionFigure {
       max: scale.max,
       map: scale.map,
     });
-    const captionText = OFFSET_TEXT[panel.id].caption(view);
+    const captionText = panel.offsetSpace.caption(view);
     if (caption.textContent !== captionText) caption.textContent = captionText;
     const label = offsetAriaLabel(panel, view, layout.extent, scale);
     if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);

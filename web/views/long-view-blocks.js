@@ -15,7 +15,7 @@ import { buffersOf } from '../api/transfer.js';
 import { bounds, blockMeans } from '../render/block-means.js';
 import { rememberRanges } from './panel-extents.js';
 import { offsetExtent, offsetMaskFrom, offsetRowSpan, offsetSpaceRows } from './offset-space.js';
-import { PANEL_IDS } from './panels.js';
+import { ATTENTION_PANEL_IDS, PANEL_IDS } from './panels.js';
 import { exampleOptions } from './view.js';
 import { weightDifference } from './weight-difference.js';
 
@@ -53,7 +53,8 @@ export function pixelRowsOf(n, gRows, first, count) {
 
 const needsMeans = (n, cols, grid) => Boolean(grid) && (grid.gRows < n || grid.gCols < cols);
 
-const SQUARES = ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights'];
+// The n × n panels attention() computes in each worker; the rest are derived from them.
+const SQUARES = ATTENTION_PANEL_IDS;
 
 /**
  * In a worker: rows block.first … block.first + block.count − 1 of the long view for `settings`
