@@ -83,13 +83,9 @@ export function computeLongViewBlock(rp, settings, block, { grid = null, cache =
   }
   const keepScores = cache.keys.scores === keys.scores;
   const keepWeights = cache.keys.weights === keys.weights;
-  const outputs = [
-    ...(keepScores ? [] : ['contentScores']),
-    'positionBiases',
-    ...(keepWeights ? [] : ['contentWeights']),
-    'combinedWeights',
-    'output',
-  ];
+  // Every panel attention() computes but the content ones kept from the last call.
+  const kept = [...(keepScores ? ['contentScores'] : []), ...(keepWeights ? ['contentWeights'] : [])];
+  const outputs = [...SQUARES.filter((id) => !kept.includes(id)), 'output'];
   cache.keys = {}; // while the arrays are being written
   cache.request = null;
   const result = rp.attention(inputs, { queryOffset: first, outputs, out: cache.out });
