@@ -160,7 +160,7 @@ void TransformerModel<T>::setUpPositions() {
       break;
     }
     case PositionScheme::kRope:
-      // docs/schemes.md §3: angle p · 10000^(−2t/d_k), pairs (2t, 2t + 1).
+      // docs/schemes.md §3: angle p · base^(−2t/d_k) (RopeParams{}.base), pairs (2t, 2t + 1).
       ropeCos_.resize(n, dk / 2);
       ropeSin_.resize(n, dk / 2);
       ropeAngles<T>(Vector<double>::LinSpaced(n, 0, static_cast<double>(n - 1)), dk,
@@ -168,7 +168,7 @@ void TransformerModel<T>::setUpPositions() {
       break;
     case PositionScheme::kSinusoidal:
       sinusoid_.resize(n, d);
-      sinusoidalEncoding<T>(10000, 0, sinusoid_);
+      sinusoidalEncoding<T>(SinusoidalParams{}.base, 0, sinusoid_);
       break;
     case PositionScheme::kAbsolute:
       absolute_ = add("position.absolute", {n, d}, 1.0 / std::sqrt(static_cast<double>(d)));

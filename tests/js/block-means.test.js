@@ -1,6 +1,7 @@
 // The block means every heatmap with more cells than pixels draws (web/render/block-means.js),
-// against means taken here cell by cell: the square causal case (drawHeatmap), a row span with
-// no-key cells outside it (drawRectHeatmap), and masked-only and no-key-only blocks.
+// against means taken here cell by cell: the square causal case (a page's panel), a row span
+// with no-key cells outside it (the long view's offset space), and masked-only and no-key-only
+// blocks.
 import { describe, expect, test } from 'vitest';
 import { MASKED, blockMeans } from '../../web/render/block-means.js';
 import { seededRandom } from '../../web/api/seeded-random.js';

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { coreContractSource, schemeTypesSource } from '../../scripts/make-defaults.mjs';
 import { createRelPos, MODEL_POSITION_SCHEMES, POSITION_SCHEMES } from '../../web/api/index.js';
 import { CORE_CONTRACT } from '../../web/api/core-contract.js';
+import { CORE_DEFAULTS } from '../../web/api/core-defaults.js';
 import { ATTENTION_BLOCK_ROWS, MAX_SEED } from '../../web/api/limits.js';
 import { loadCore } from '../../web/api/load-core.js';
 import { MAX_ALIBI_HEADS } from '../../web/api/schemes.js';
@@ -35,6 +36,13 @@ describe('the contract: one source, the core', () => {
   it('web/api/core-contract.js is what the module holds (npm run build writes it)', () => {
     const committed = readFileSync(new URL('../../web/api/core-contract.js', import.meta.url), 'utf8');
     expect(committed).toBe(coreContractSource(core));
+  });
+
+  it("the choices of RoPE's layout, the draw and the table are the core's enums, in their order", () => {
+    expect(CORE_CONTRACT.ropeLayouts).toEqual(enumNames(core.RopeLayout));
+    expect(CORE_CONTRACT.scenarioDraws).toEqual(enumNames(core.ScenarioDraw));
+    expect(CORE_CONTRACT.positionTables).toEqual(enumNames(core.PositionTable));
+    expect(CORE_CONTRACT.scenarioDraws).toEqual(['handbook', 'stable']);
   });
 
   it('the schemes are the core enum, in its order; attention() takes all but the learned table', () => {
@@ -336,6 +344,103 @@ describe('no value of the contract copied by hand in web/', () => {
           if (written.test(line) && !exempt) copies.push(`${path} in ${file}:${index + 1}: ${line.trim()}`);
         });
       }
+    }
+    expect(copies).toEqual([]);
+  });
+
+  // The core's enums the API and the page offer as choices (the contract's lists): a list literal
+  // holding exactly one of them, in any order, is a copy.
+  const enumLists = {
+    ropeLayouts: CORE_CONTRACT.ropeLayouts,
+    scenarioDraws: CORE_CONTRACT.scenarioDraws,
+    positionTables: CORE_CONTRACT.positionTables,
+    schemes: CORE_CONTRACT.schemes.map((scheme) => scheme.name),
+    attentionSchemes: CORE_CONTRACT.schemes.filter((scheme) => scheme.attention).map((scheme) => scheme.name),
+  };
+  const sameNames = (a, b) => a.length === b.length && a.every((name) => b.includes(name));
+  // Every list literal of quoted names in `text`, with its line (a list may span lines).
+  const nameLists = (text) =>
+    [...text.matchAll(/\[\s*'[^'\n]*'(?:\s*,\s*'[^'\n]*')*\s*,?\s*\]/g)].map((match) => ({
+      names: [...match[0].matchAll(/'([^'\n]*)'/g)].map((name) => name[1]),
+      line: text.slice(0, match.index).split('\n').length,
+    }));
+
+  it("no list of an enum's names (RoPE's layouts, the draws, the tables, the schemes) is written by hand", () => {
+    expect(Object.keys(enumLists)).toEqual([
+      'ropeLayouts',
+      'scenarioDraws',
+      'positionTables',
+      'schemes',
+      'attentionSchemes',
+    ]);
+    expect(Object.values(enumLists).every((names) => names.length >= 2)).toBe(true);
+    // The lists as they were written by hand are found (the test is not empty).
+    const before = "choices: ['stable', 'handbook'] },\n  x: [\n    'half',\n    'interleaved',\n  ],";
+    const found = nameLists(before).filter(({ names }) =>
+      Object.values(enumLists).some((list) => sameNames(names, list)),
+    );
+    expect(found.map(({ line }) => line)).toEqual([1, 2]);
+    const copies = [];
+    for (const { file, text } of sources) {
+      for (const { names, line } of nameLists(text)) {
+        const copied = Object.entries(enumLists).find(([, list]) => sameNames(names, list));
+        if (copied) copies.push(`${copied[0]} in ${file}:${line}: ${names.join(', ')}`);
+      }
+    }
+    expect(copies).toEqual([]);
+  });
+
+  // The core's defaults the views and the page pass on (core-defaults.js): [struct, field], each
+  // looked for given its literal value: a number as a field or a constant (numBuckets: 32,
+  // D_MODEL = 8), a name (which a view may choose: table: 'random') as a fallback or a
+  // parameter's default (settings.draw ?? 'handbook', ropeLayout = 'interleaved').
+  const copiedDefaults = [
+    ['T5BucketParams', 'numBuckets'],
+    ['T5BucketParams', 'maxDistance'],
+    ['RopeParams', 'base'],
+    ['RopeParams', 'layout'],
+    ['SinusoidalParams', 'base'],
+    ['ScenarioSettings', 'draw'],
+    ['ScenarioSettings', 'table'],
+    ['ExampleSizes', 'dModel'],
+  ];
+  const defaultWritten = ([struct, field]) => {
+    const value = CORE_DEFAULTS[struct][field];
+    if (typeof value === 'string') {
+      const named = `\\b\\w*(${field}|${field[0].toUpperCase()}${field.slice(1)})`;
+      return new RegExp(`${named}\\s*(\\?\\?|(?<![=!<>])=(?!=))\\s*'${value}'`);
+    }
+    return new RegExp(`\\b(${field}|${constantName(field)})\\s*[:=]\\s*${value}(?![\\w.])`);
+  };
+
+  it("no default of the core (T5's buckets and distance, RoPE's base and layout, the draw, …) is written by hand", () => {
+    const patterns = copiedDefaults.map((entry) => [entry.join('.'), defaultWritten(entry)]);
+    // The defaults as they were written by hand are found (the test is not empty).
+    const before = [
+      'export const T5_VIEW = Object.freeze({ numBuckets: 32, maxDistance: 128, bidirectional: true });',
+      "    draw: settings.draw ?? 'handbook',",
+      'export const D_MODEL = 8;',
+      "export function f(rp, { ropeLayout = 'interleaved', shift = 3 }) {",
+      "      const sameRandom = view({ ...state, table: 'random' });",
+    ];
+    expect(before.map((line) => patterns.filter(([, pattern]) => pattern.test(line)).map(([name]) => name))).toEqual([
+      ['T5BucketParams.numBuckets', 'T5BucketParams.maxDistance'],
+      ['ScenarioSettings.draw'],
+      ['ExampleSizes.dModel'],
+      ['RopeParams.layout'],
+      [],
+    ]);
+    // RoPE's base as the formula's: θ_t = 10000^{−2t/d}.
+    const ropeBase = new RegExp(`(?<![\\w.])${CORE_DEFAULTS.RopeParams.base}\\^`);
+    expect(ropeBase.test('θ_t = 10000^{−2t/d}')).toBe(true);
+    const copies = [];
+    for (const { file, text } of sources) {
+      if (text.startsWith('// Generated by scripts/make-defaults.mjs')) continue; // the core's own
+      text.split('\n').forEach((line, index) => {
+        for (const [name, pattern] of [...patterns, ['RopeParams.base', ropeBase]]) {
+          if (pattern.test(line)) copies.push(`${name} in ${file}:${index + 1}: ${line.trim()}`);
+        }
+      });
     }
     expect(copies).toEqual([]);
   });

@@ -16,7 +16,7 @@ import {
   readBlockRows,
 } from '../../web/views/long-view-blocks.js';
 import { computeOffsetMeans, offsetValue } from '../../web/views/offset-space.js';
-import { PANEL_IDS } from '../../web/views/panels.js';
+import { ATTENTION_PANEL_IDS, PANEL_IDS } from '../../web/views/panels.js';
 import { computeAttentionView } from '../../web/views/view.js';
 import { ATTENTION_SETTINGS, defaultState } from '../../web/settings/settings.js';
 
@@ -89,12 +89,10 @@ async function expectSameView(got, want, gotRanges, wantRanges) {
     }
   }
   // The view holds no n × n matrix and no output of its own: they are read (an export).
-  for (const id of ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights', 'output'])
-    expect(got.result[id], id).toBeUndefined();
+  for (const id of [...ATTENTION_PANEL_IDS, 'output']) expect(got.result[id], id).toBeUndefined();
   expect(got.difference).toBeUndefined();
   const all = await got.readAll();
-  for (const id of ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights'])
-    expectSame(all[id].data, want.view.result[id].data, id);
+  for (const id of ATTENTION_PANEL_IDS) expectSame(all[id].data, want.view.result[id].data, id);
   expectSame(all.difference.data, want.view.difference, 'difference');
   expectSame(got.offsets.data, want.view.offsets.data, 'offsets');
   expectSame(all.output.data, want.view.result.output.data, 'output');

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from '../../web/api/index.js';
 import { computeAttentionView } from '../../web/views/view.js';
-import { PANEL_IDS as PANELS } from '../../web/views/panels.js';
+import { ATTENTION_PANEL_IDS, PANELS as PANEL_TABLE, PANEL_IDS as PANELS } from '../../web/views/panels.js';
 import { computeOffsetSpace, keysOf, offsetReach, offsetValue } from '../../web/views/offset-space.js';
 
 let rp;
@@ -51,6 +51,30 @@ function expected(ex, panel, i, c, keys) {
       throw new Error(panel);
   }
 }
+
+describe('the panel table', () => {
+  test("attention() computes the panels marked attention, by its outputs' names; each panel says how its offset-space cell is made, and what it shows", () => {
+    const ex = rp.example({ seed: 7, seqLen: 9, dModel: 8, dK: 4, maxDistance: 2 });
+    expect(ATTENTION_PANEL_IDS.length).toBeGreaterThan(0);
+    for (const id of PANELS) expect(ex[id] !== undefined, id).toBe(ATTENTION_PANEL_IDS.includes(id));
+    const view = computeAttentionView(
+      rp,
+      { seqLen: 9, dK: 4, maxDistance: 2, seed: 7, tokens: '' },
+      { positionsOnly: true },
+    );
+    const { cols, panels } = view.offsetSpace;
+    for (const panel of PANEL_TABLE) {
+      const { cell, bar, caption } = panel.offsetSpace;
+      expect(['key', 'sum', 'offset'], panel.id).toContain(cell);
+      expect(bar.length, panel.id).toBeGreaterThan(0);
+      expect(caption(view), panel.id).toMatch(/^Offset space: /);
+      // A panel whose cells total its keys keeps each row's total: 1 for weights, 0 for their difference.
+      if (cell !== 'sum') continue;
+      const total = Array.from(panels[panel.id].subarray(4 * cols, 5 * cols)).reduce((sum, v) => sum + (v || 0), 0);
+      expect(Math.abs(total - (panel.id === 'difference' ? 0 : 1)), panel.id).toBeLessThan(1e-5);
+    }
+  });
+});
 
 describe('offset space', () => {
   const CASES = [

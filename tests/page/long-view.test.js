@@ -4,7 +4,7 @@
 // pointer with significant digits, k up to n − 1, and a main thread that stays free.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
-import { PANEL_IDS as PANELS } from '../../web/views/panels.js';
+import { ATTENTION_PANEL_IDS, PANEL_IDS as PANELS } from '../../web/views/panels.js';
 import { downloadedBytes } from './browser.js';
 import { layoutOf, pageExample, pixelAt, significant as significantDigits, usePage } from './page-fixture.js';
 
@@ -311,8 +311,7 @@ describe('the long-sequence view, in offset space', () => {
     const [file] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
     const json = JSON.parse((await downloadedBytes(file)).toString('utf8'));
     const ex = pageExample(rp, { seed: 8, seqLen: n, maxDistance: 20, tokens: '' });
-    for (const id of ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights'])
-      expect(json.panels[id].data, id).toEqual(Array.from(ex[id].data));
+    for (const id of ATTENTION_PANEL_IDS) expect(json.panels[id].data, id).toEqual(Array.from(ex[id].data));
     const difference = ex.combinedWeights.data.map((w, index) => w - ex.contentWeights.data[index]);
     expect(json.panels.difference.data).toEqual(Array.from(difference));
     expect(json.output.data).toEqual(Array.from(ex.output.data));

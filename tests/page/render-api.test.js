@@ -127,6 +127,69 @@ describe('relpos-wasm/render', () => {
     );
   });
 
+  test('heatmap: drawn at the pixel ratio of the moment (devicePixelRatio 2, then 1, then inside a 2× scaled box)', async () => {
+    // The same canvas drawn again after the screen's ratio changes, then a canvas in a box scaled
+    // by a CSS transform: the backing store is the CSS box times the ratio, each cell a whole
+    // number of device pixels, and each cell's colour d3's.
+    const data = [0, 0.1, 0.25, 0.4, 0.5, 0.6, 0.75, 0.9, 1, 0.05, 0.95, 0.33];
+    const draw = (scaled) =>
+      page.evaluate(
+        ([values, inBox]) => {
+          let canvas = document.getElementById('ratio-canvas');
+          if (!canvas || inBox) {
+            canvas = document.createElement('canvas');
+            canvas.id = inBox ? 'scaled-canvas' : 'ratio-canvas';
+            const box = document.createElement('div');
+            if (inBox) Object.assign(box.style, { transform: 'scale(2)', transformOrigin: '0 0', width: '600px' });
+            box.append(canvas);
+            document.body.prepend(box);
+          }
+          const layout = window.render.heatmap(
+            canvas,
+            { rows: 3, cols: 4, data: values },
+            { min: 0, max: 1, width: 600 },
+          );
+          const g = canvas.getContext('2d');
+          const ratio = canvas.width / parseFloat(canvas.style.width);
+          const pixels = [];
+          for (let i = 0; i < 3; i += 1)
+            for (let j = 0; j < 4; j += 1) {
+              const x = Math.floor((layout.x0 + (j + 0.5) * layout.cellW) * ratio);
+              const y = Math.floor((layout.y0 + (i + 0.5) * layout.cellH) * ratio);
+              pixels.push(Array.from(g.getImageData(x, y, 1, 1).data.slice(0, 3)));
+            }
+          return {
+            screen: devicePixelRatio,
+            backing: [canvas.width, canvas.height],
+            css: [parseFloat(canvas.style.width), parseFloat(canvas.style.height)],
+            cellDevice: [layout.cellW * ratio, layout.cellH * ratio, layout.x0 * ratio, layout.y0 * ratio],
+            pixels,
+          };
+        },
+        [data, scaled],
+      );
+    const session = await page.context().newCDPSession(page);
+    const drawn = [await draw(false)];
+    await session.send('Emulation.setDeviceMetricsOverride', {
+      width: 800,
+      height: 900,
+      deviceScaleFactor: 1,
+      mobile: false,
+    });
+    drawn.push(await draw(false), await draw(true));
+    await session.send('Emulation.clearDeviceMetricsOverride');
+    expect(drawn.map(({ screen }) => screen)).toEqual([2, 1, 1]);
+    drawn.forEach(({ backing, css, cellDevice, pixels }, index) => {
+      const ratio = [2, 1, 2][index];
+      expect(backing, `draw ${index}`).toEqual(css.map((side) => Math.round(side * ratio)));
+      for (const length of cellDevice)
+        expect(Math.abs(length - Math.round(length)), `draw ${index}`).toBeLessThan(1e-9);
+      data.forEach((value, cell) =>
+        expect(close(pixels[cell], rgb(interpolateViridis(value))), `draw ${index}, cell ${cell}`).toBe(true),
+      );
+    });
+  });
+
   test('colour bar and line plot draw; wrong input is refused with a named error', async () => {
     const result = await page.evaluate(() => {
       const inked = (canvas) => {

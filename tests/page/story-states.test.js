@@ -8,6 +8,7 @@ import { createRelPos } from 'relpos-wasm';
 import { colourOf } from 'relpos-wasm/render';
 import { formatSignificant } from '../../web/render/number-text.js';
 import { ATTENTION_SETTINGS } from '../../web/settings/settings.js';
+import { ATTENTION_PANEL_IDS, DRAWER_PANEL_IDS, PANEL_IDS } from '../../web/views/panels.js';
 import { ARTIFACTS } from './browser.js';
 import { canvasHash, pageExample, usePage } from './page-fixture.js';
 
@@ -227,7 +228,7 @@ const CHECK = {
       relValues: { ...ex.inputs.relValues, data: new Float64Array(ex.inputs.relValues.data.length) },
     });
     let same = 0;
-    for (const name of ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights'])
+    for (const name of ATTENTION_PANEL_IDS)
       ex[name].data.forEach((v, c) => {
         same = Math.max(same, Math.abs(v - zeroed[name].data[c]));
       });
@@ -320,7 +321,7 @@ describe('every story step, from every starting state', () => {
     await page.goto(`${env.server.url}?k=2&more=1`);
     await page.waitForSelector('body[data-ready="true"]');
     expect(await open()).toBe(true);
-    for (const id of ['difference', 'offsets'])
+    for (const id of DRAWER_PANEL_IDS)
       await expect.poll(() => page.$eval(`#figure-${id} canvas`, (c) => c.dataset.layout !== undefined)).toBe(true);
     expect(await page.$eval('#profile-canvas', (c) => c.width > 0 && c.height > 0)).toBe(true);
     // The iframe view shows the panels it is asked for, in its own grid, and keeps its address.
@@ -339,11 +340,11 @@ describe('every story step, from every starting state', () => {
     const { page, context, problems } = await env.open('', { ...VIEW, closedPanels: true });
     const drawn = (id) => page.$eval(`#figure-${id} canvas`, (c) => c.dataset.layout !== undefined);
     const inDrawer = (id) => page.$eval(`#figure-${id}`, (f) => Boolean(f.closest('#more-panels')));
-    for (const id of ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights']) {
+    for (const id of PANEL_IDS.filter((panel) => !DRAWER_PANEL_IDS.includes(panel))) {
       expect(await inDrawer(id)).toBe(false);
       expect(await drawn(id)).toBe(true);
     }
-    for (const id of ['difference', 'offsets', 'tables', 'profile']) expect(await inDrawer(id), id).toBe(true);
+    for (const id of [...DRAWER_PANEL_IDS, 'tables', 'profile']) expect(await inDrawer(id), id).toBe(true);
     expect(await page.$eval('#more-panels', (d) => d.open)).toBe(false);
     expect(await drawn('difference')).toBe(false);
     await page.click('#more-panels > summary');

@@ -2,6 +2,7 @@
 // from the module by scripts/make-defaults.mjs), shaped as each call's options, plus the few
 // options only the JS API has (noted below). No WebAssembly here, so the page's settings take
 // their defaults from this file without loading the module.
+import { CORE_CONTRACT } from './core-contract.js';
 import { CORE_DEFAULTS } from './core-defaults.js';
 
 const {
@@ -35,7 +36,15 @@ export const EXAMPLE_DEFAULTS = Object.freeze({
   sameQuery: example.sameQuery,
 });
 
+/** example()'s choices, the core's enums by name (its contract): `draw` and `table`. */
+export const EXAMPLE_CHOICES = Object.freeze({
+  draw: Object.freeze([...CORE_CONTRACT.scenarioDraws]),
+  table: Object.freeze([...CORE_CONTRACT.positionTables]),
+});
+
 export const T5_BUCKET_DEFAULTS = Object.freeze({ ...t5 });
+/** RoPE's pairings, the core's RopeLayout enum by name (its contract). */
+export const ROPE_LAYOUTS = Object.freeze([...CORE_CONTRACT.ropeLayouts]);
 export const ROPE_DEFAULTS = Object.freeze({ base: rope.base, positions: undefined, layout: rope.layout });
 export const SINUSOIDAL_DEFAULTS = Object.freeze({ ...sinusoidal });
 

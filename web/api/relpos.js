@@ -4,7 +4,7 @@
 // the data out in WASM memory (wasm-arena.js), calls the core and returns copies that belong to
 // the caller (or, with attention()'s `views`, views of WASM memory that the next call detaches:
 // docs/memory-views.md). Maths and conventions: docs/maths.md, docs/random-stream.md.
-import { EXAMPLE_DEFAULTS, LOCALITY_PROFILE_DEFAULTS, LOCALITY_TABLE_DEFAULTS } from './defaults.js';
+import { EXAMPLE_CHOICES, EXAMPLE_DEFAULTS, LOCALITY_PROFILE_DEFAULTS, LOCALITY_TABLE_DEFAULTS } from './defaults.js';
 import { addSymbolDispose } from './dispose.js';
 import { MAX_DIMENSION, MAX_SEED } from './limits.js';
 import {
@@ -375,7 +375,7 @@ export class BaseRelPos {
     delete p.outputs;
     delete p.views;
     checkInteger(where, 'seed', p.seed, 0, MAX_SEED);
-    checkChoice(where, 'draw', p.draw, ['handbook', 'stable']);
+    checkChoice(where, 'draw', p.draw, EXAMPLE_CHOICES.draw);
     const tokens = p.tokens === undefined ? undefined : checkTokens(where, p.tokens);
     if (tokens) {
       if (given?.seqLen !== undefined && given.seqLen !== tokens.length) {
@@ -391,7 +391,7 @@ export class BaseRelPos {
     checkInteger(where, 'dK', p.dK, 1, MAX_DIMENSION);
     checkInteger(where, 'maxDistance', p.maxDistance, 0, MAX_TABLE_DISTANCE);
     checkBoolean(where, 'causal', p.causal);
-    checkChoice(where, 'table', p.table, ['random', 'locality']);
+    checkChoice(where, 'table', p.table, EXAMPLE_CHOICES.table);
     const shape = checkOptions(where, 'locality', p.locality, LOCALITY_TABLE_DEFAULTS);
     checkNumber(where, 'locality.noise', shape.noise, { min: 0, max: 1e6 });
     checkNumber(where, 'locality.width', shape.width, { min: 0, max: 1e6, minInclusive: false });

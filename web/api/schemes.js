@@ -5,7 +5,7 @@
 // (validate.js) before any WASM runs, lays the data out in the arena as the regions the core
 // checks (a refusal is a RangeError) and returns copies. rope() runs in float64:
 // float32 inputs are widened and the result narrowed back.
-import { ROPE_DEFAULTS, SINUSOIDAL_DEFAULTS, T5_BUCKET_DEFAULTS } from './defaults.js';
+import { ROPE_DEFAULTS, ROPE_LAYOUTS, SINUSOIDAL_DEFAULTS, T5_BUCKET_DEFAULTS } from './defaults.js';
 import { CORE_CONTRACT } from './core-contract.js';
 import { regionSides } from './attention-regions.js';
 import { MAX_DIMENSION } from './limits.js';
@@ -56,7 +56,7 @@ const POSITION_DEFAULTS = {
   none: {},
 };
 const REQUIRED = { t5: ['biases'], alibi: ['slope'] };
-const LAYOUTS = CORE_CONTRACT.ropeLayouts;
+const LAYOUTS = ROPE_LAYOUTS;
 
 // numBuckets, maxDistance and bidirectional by the core's T5 rules (its contract, docs/schemes.md
 // §1): at least the fewest buckets a direction needs, and maxDistance past the exact buckets.
@@ -289,5 +289,5 @@ export function schemeCode(core, scheme) {
   return core.PositionScheme[scheme];
 }
 export function layoutCode(core, layout) {
-  return core.RopeLayout[layout ?? 'interleaved'];
+  return core.RopeLayout[layout ?? ROPE_DEFAULTS.layout];
 }

@@ -9,13 +9,13 @@ import {
   drawHeatmap,
   forgetHeatmapImage,
   heatmapMargins,
+  heatmapGridSize,
   heatmapWidth,
-  rectGrid,
 } from '../render/heatmap.js';
 import { CellTip, clearSelection } from './cell-tip.js';
 import { wirePanel } from './interaction.js';
 import { download } from '../files/download.js';
-import { drawOffsetPanel, offsetAriaLabel, offsetReading, OFFSET_TEXT } from './offset-panel.js';
+import { drawOffsetPanel, offsetAriaLabel, offsetReading } from './offset-panel.js';
 import { offsetReach } from '../views/offset-space.js';
 import { createPanelFigure } from './panel-figure.js';
 import { extentFor, longViewColours } from '../views/panel-extents.js';
@@ -222,7 +222,7 @@ export class AttentionFigure {
   offsetGrid(n, k) {
     const wrap = this.panels.length ? this.parts.get(this.panels[0].id).wrap : null;
     const width = wrap?.isConnected ? wrap.clientWidth : 0;
-    return width ? rectGrid(n, 2 * offsetReach(n, k) + 1, width, this.maxSide) : null;
+    return width ? heatmapGridSize(n, 2 * offsetReach(n, k) + 1, width, this.maxSide, pixelRatio(wrap)) : null;
   }
 
   /** Saves panel `panelId` as a PNG or SVG file, with this.exportOptions (figure-export.js). */
@@ -406,13 +406,14 @@ export class AttentionFigure {
   }
 
   // The long view: the panel in offset space (offset-panel.js), rows × (2k′ + 1).
-  drawOffsetSpace(panel, values, key, { width, colours }) {
+  drawOffsetSpace(panel, values, key, { width, colours, pixelRatio: ratio }) {
     const { view } = this;
     const { canvas, caption } = this.parts.get(panel.id);
     const layout = drawOffsetPanel(canvas, panel, view, {
       width,
       colours,
       maxSide: this.maxSide,
+      pixelRatio: ratio,
       selection: this.selection,
     });
     this.layouts.set(panel.id, layout);
@@ -432,7 +433,7 @@ export class AttentionFigure {
       max: scale.max,
       map: scale.map,
     });
-    const captionText = OFFSET_TEXT[panel.id].caption(view);
+    const captionText = panel.offsetSpace.caption(view);
     if (caption.textContent !== captionText) caption.textContent = captionText;
     const label = offsetAriaLabel(panel, view, layout.extent, scale);
     if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);

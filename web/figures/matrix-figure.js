@@ -1,10 +1,10 @@
 // One matrix of the user's own (<relpos-attention>'s `matrix` property), rows × cols, n_q ≠ n_k
 // allowed: a panel with its title, a caption true for its kind and numbers (matrix-panels.js),
-// the heatmap with square cells (render/heatmap.js's drawRectHeatmap), hover and arrow keys to read a cell,
+// the heatmap with square cells (render/heatmap.js's drawHeatmap), hover and arrow keys to read a cell,
 // and a PNG of what is drawn. The same outside interface as AttentionFigure where the element
 // uses it: maxSide, draw(), tooltip, readout.
 import { makeScale } from '../render/colormaps.js';
-import { INDEX_LABEL_SPACE, drawRectHeatmap, rectHeatmapGrid } from '../render/heatmap.js';
+import { INDEX_LABEL_SPACE, drawHeatmap, heatmapDrawnGrid } from '../render/heatmap.js';
 import { download } from '../files/download.js';
 import { themeColours } from './theme-colours.js';
 import { CellTip, clearSelection } from './cell-tip.js';
@@ -96,8 +96,8 @@ export class MatrixFigure {
       colours: themeColours(canvas),
     };
     // The grid it is drawn with (block means past a pixel per cell); the note says which.
-    const grid = rectHeatmapGrid(canvas, spec);
-    this.layout = drawRectHeatmap(canvas, { ...spec, grid, note: noteFor(view, grid.gRows, grid.gCols) });
+    const grid = heatmapDrawnGrid(canvas, spec);
+    this.layout = drawHeatmap(canvas, { ...spec, grid, note: noteFor(view, grid.gRows, grid.gCols) });
     const text = view.caption ?? kind.caption(view, scale);
     if (caption.textContent !== text) caption.textContent = text;
     const format = (v) => formatSignificant(v, 3);

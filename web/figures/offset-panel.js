@@ -1,5 +1,5 @@
 // The long view's panels in offset space (offset-space.js): what each shows and says, its colour
-// rule, its tooltip, and drawing it with render/heatmap.js's drawRectHeatmap. Used by AttentionFigure when a
+// rule, its tooltip, and drawing it with render/heatmap.js's drawHeatmap. Used by AttentionFigure when a
 // view carries `offsetSpace`.
 //
 // The colour rule (stated on the page): colours span the 99th percentile of the values drawn
@@ -9,7 +9,7 @@
 // weight, usually do. With nothing clipped (k ≥ n − 1) or k = 0, every column counts.
 import { makeScale } from '../render/colormaps.js';
 import { formatSignificant, withMinus as minus } from '../render/number-text.js';
-import { drawRectHeatmap, rectHeatmapGrid } from '../render/heatmap.js';
+import { drawHeatmap, heatmapDrawnGrid } from '../render/heatmap.js';
 import { kthSmallestOf, offsetExtentFor } from '../views/panel-extents.js';
 import { keysOf, offsetMaskFrom, offsetRowSpan, offsetValue } from '../views/offset-space.js';
 
@@ -17,80 +17,6 @@ const PERCENTILE = 0.99;
 
 /** Significant digits, not fixed decimals: 4 of them (a weight of 1/2048 reads 0.0004883). */
 const significant = (value) => (Number.isNaN(value) ? 'no key' : formatSignificant(value, 4));
-
-const BLANK = 'Blank: no key at that offset (j = i + c outside 0…n − 1).';
-const HEAD = 'Offset space: row i is the query, column c the clipped offset clip(j − i, ±k).';
-
-// What the edge columns are, for the view on screen: clipped (k < n − 1), k = 0, or nothing
-// clipped (k ≥ n − 1: every column is one key).
-const edgeCase = (view) =>
-  view.maxDistance >= view.n - 1 ? 'none' : view.offsetSpace.reach === 0 ? 'zero' : 'clipped';
-
-/** Per panel: the caption (for the view on screen) and colour-bar label of its offset-space picture. */
-export const OFFSET_TEXT = {
-  contentScores: {
-    bar: 'score of key j = i + c',
-    caption: (view) =>
-      `${HEAD} Cell (i, c) is qᵢ · kⱼ / √dₖ for the key j = i + c${
-        {
-          clipped:
-            '; in the edge columns c = ±k, beyond the dashed lines, the key at exactly |j − i| = k (the nearest of the clipped keys)',
-          zero: ' = i (k = 0: the one column stands for every key; the score shown is the query’s own key’s)',
-          none: ' (k ≥ n − 1: nothing is clipped, each column is one key)',
-        }[edgeCase(view)]
-      }. ${BLANK}`,
-  },
-  positionBiases: {
-    bar: 'bias qᵢ · aᴷ[c] / √dₖ',
-    caption: (view) =>
-      `${HEAD} Cell (i, c) is qᵢ · aᴷ[c] / √dₖ, exactly the bias of every key at clipped offset c${
-        {
-          clipped:
-            ': in an edge column (c = ±k, beyond the dashed lines) the one bias that all keys with |j − i| ≥ k share',
-          zero: ' (k = 0: one bias per row, shared by every key)',
-          none: ' (k ≥ n − 1: nothing is clipped, one key per cell)',
-        }[edgeCase(view)]
-      }. ${BLANK}`,
-  },
-  contentWeights: {
-    bar: 'total weight at offset c',
-    caption: (view) =>
-      `${HEAD} Cell (i, c) is the total content-only weight (softmax of the content scores, no positions) of the keys whose clipped offset is c${
-        {
-          clipped: ': the one key j = i + c for |c| < k, every key with j − i ≥ k (or ≤ −k) in the edge columns',
-          zero: ' (k = 0: all keys, so 1)',
-          none: ' (k ≥ n − 1: nothing is clipped, the one key j = i + c)',
-        }[edgeCase(view)]
-      }. These totals are what the value term multiplies by aⱽ[c]; each row sums to 1. ${BLANK}`,
-  },
-  combinedWeights: {
-    bar: 'total weight at offset c',
-    caption: (view) =>
-      `${HEAD} Cell (i, c) is the total combined weight (softmax of content scores + position biases) of the keys whose clipped offset is c${
-        {
-          clipped: ': one key for |c| < k, all clipped keys in the edge columns c = ±k',
-          zero: ' (k = 0: all keys, so 1)',
-          none: ' (k ≥ n − 1: nothing is clipped, one key)',
-        }[edgeCase(view)]
-      }. Each row sums to 1. ${BLANK}`,
-  },
-  difference: {
-    bar: 'change in total weight at c',
-    caption: () =>
-      `${HEAD} Cell (i, c) is the combined total minus the content-only total of the keys at clipped offset c: red where position moves query i’s attention to offset c, blue where it moves it away. Each row sums to 0. ${BLANK}`,
-  },
-  offsets: {
-    bar: 'clipped offset c',
-    caption: (view) =>
-      `${HEAD} Cell (i, c) is c itself, the row of aᴷ and aⱽ its keys use${
-        {
-          clipped: '; an edge column c = ±k (beyond the dashed lines) stands for every key with |j − i| ≥ k',
-          zero: ' (k = 0: one row for every key)',
-          none: ' (k ≥ n − 1: nothing is clipped)',
-        }[edgeCase(view)]
-      }. ${BLANK}`,
-  },
-};
 
 /** The first masked column of every row (causal: c > 0, the keys after the query), or null. */
 export const maskFromOf = offsetMaskFrom;
@@ -113,7 +39,7 @@ function quantile(sample, count, f) {
   return kthSmallestOf(sample, count, Math.min(count - 1, Math.floor(PERCENTILE * count)), f);
 }
 
-const scales = new WeakMap(); // grid (rectHeatmapGrid's) -> its scale, while the grid stays
+const scales = new WeakMap(); // grid (heatmapDrawnGrid's) -> its scale, while the grid stays
 
 /** The colour scale from the drawn values of a grid (see the rule above). */
 function scaleOf(panel, label, { drawn }) {
@@ -152,12 +78,12 @@ function noteFor(panel, view, gRows, gCols) {
 }
 
 /** Draws a panel of a view with `offsetSpace`; returns the layout for reading cells. */
-export function drawOffsetPanel(canvas, panel, view, { width, colours, maxSide, selection }) {
+export function drawOffsetPanel(canvas, panel, view, { width, colours, maxSide, pixelRatio, selection }) {
   const { n } = view;
   const { reach, cols, panels } = view.offsetSpace;
   const values = panels[panel.id];
   const maskFrom = maskFromOf(panel.id, view);
-  const text = OFFSET_TEXT[panel.id];
+  const text = panel.offsetSpace;
   const clipping = view.maxDistance < n - 1 && reach > 0;
   let scale = null;
   if (panel.integer) {
@@ -187,16 +113,17 @@ export function drawOffsetPanel(canvas, panel, view, { width, colours, maxSide, 
     highlight: selection ? { i: selection.i, j: selection.j, rows: rowsWithKey(view, selection.j) } : null,
     width,
     maxSide,
+    pixelRatio,
     colours,
   };
   // The grid the panel is drawn with; the scale from its drawn values, the note from its size.
-  const grid = rectHeatmapGrid(canvas, spec);
+  const grid = heatmapDrawnGrid(canvas, spec);
   if (!scale) {
     if (!scales.has(grid)) scales.set(grid, scaleOf(panel, text.bar, grid));
     scale = scales.get(grid);
   }
   const note = noteFor(panel, view, grid.gRows, grid.gCols);
-  const layout = drawRectHeatmap(canvas, { ...spec, grid, scale, note });
+  const layout = drawHeatmap(canvas, { ...spec, grid, scale, note });
   return { ...layout, extent: offsetExtentFor(values, n, cols, maskFrom) };
 }
 
@@ -236,5 +163,5 @@ export function offsetReading(view, panel, { i, j }) {
 /** The canvas's accessible name in offset space. */
 export function offsetAriaLabel(panel, view, extent, scale) {
   const { reach, cols } = view.offsetSpace;
-  return `${panel.title}: ${view.n} by ${cols} heatmap in offset space, query positions i down, clipped offsets c from ${minus(-reach)} to ${reach} across; values from ${significant(extent.min)} to ${significant(extent.max)}; colour scale ${significant(scale.min)} to ${significant(scale.max)}. ${OFFSET_TEXT[panel.id].caption(view)}`;
+  return `${panel.title}: ${view.n} by ${cols} heatmap in offset space, query positions i down, clipped offsets c from ${minus(-reach)} to ${reach} across; values from ${significant(extent.min)} to ${significant(extent.max)}; colour scale ${significant(scale.min)} to ${significant(scale.max)}. ${panel.offsetSpace.caption(view)}`;
 }

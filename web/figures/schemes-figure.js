@@ -11,6 +11,7 @@ import { themeColours } from './theme-colours.js';
 import { setMathText } from './math-dom.js';
 import { formatSignificant } from '../render/number-text.js';
 import { T5_VIEW, ALIBI_HEADS } from '../views/schemes-view.js';
+import { ROPE_DEFAULTS } from '../api/defaults.js';
 
 const el = (doc, tag, className, text) => {
   const node = doc.createElement(tag);
@@ -323,7 +324,7 @@ function drawFacts(parts, view, colours) {
     g.fillText(`d_k = ${view.dK} is odd: no pairs to rotate`, w / 2, 100);
     setMathText(
       parts.angles.caption,
-      `RoPE rotates pairs of dimensions; pick an even d_k to see θ_t = 10000^{−2t/d} (d = d_k).`,
+      `RoPE rotates pairs of dimensions; pick an even d_k to see θ_t = ${ROPE_DEFAULTS.base}^{−2t/d} (d = d_k).`,
     );
     canvas.setAttribute('aria-label', `No RoPE angles: d_k = ${view.dK} is odd.`);
   } else {
@@ -336,7 +337,7 @@ function drawFacts(parts, view, colours) {
     });
     setMathText(
       parts.angles.caption,
-      `θ_t = 10000^{−2t/d} with d = d_k, read back from the core (e_a rotated at position 1), pairs ${view.ropeLayout === 'half' ? '(t, t + d_k/2) as GPT-NeoX and LLaMA' : '(2t, 2t + 1) as RoFormer'}.`,
+      `θ_t = ${ROPE_DEFAULTS.base}^{−2t/d} with d = d_k, read back from the core (e_a rotated at position 1), pairs ${view.ropeLayout === 'half' ? '(t, t + d_k/2) as GPT-NeoX and LLaMA' : '(2t, 2t + 1) as RoFormer'}.`,
     );
     parts.angles.canvas.setAttribute(
       'aria-label',

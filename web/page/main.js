@@ -21,6 +21,7 @@ import { wireSkipLink } from './skip-link.js';
 import { wireStory } from './story.js';
 import { MORE_PANELS_PARAM, startUrlWriter } from './url-writer.js';
 import { stateFromQuery } from './url-state.js';
+import { DRAWER_PANEL_IDS } from '../views/panels.js';
 
 const $ = (id) => document.getElementById(id);
 /** Above this many positions the panels are at least 580 px wide (style.css .panels.roomy). */
@@ -32,8 +33,7 @@ const FOUR_UP_TO = 8;
  * The panels one click away, under "More panels" (the lesson's panels 1–4 stay open): a link, a
  * story step or ?present= that names one opens the drawer.
  */
-const DRAWER_PANELS = ['difference', 'offsets'];
-const DRAWER_FIGURES = new Set([...DRAWER_PANELS, 'tables', 'profile']);
+const DRAWER_FIGURES = new Set([...DRAWER_PANEL_IDS, 'tables', 'profile']);
 
 /** Brings the figure a story step names into view and outlines it for a moment. */
 function showStoryTarget(figure) {
@@ -154,7 +154,7 @@ class Page {
   #wireDrawer() {
     const drawer = $('more-panels');
     const grid = $('more-panels-grid');
-    for (const id of DRAWER_PANELS) {
+    for (const id of DRAWER_PANEL_IDS) {
       const figure = $(`figure-${id}`);
       if (figure) grid.append(figure);
     }

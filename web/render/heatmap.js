@@ -1,19 +1,25 @@
 // A matrix heatmap on canvas, rows × cols; a square matrix (n × n, the page's panels) is one
-// with rows = cols = n. One ImageData pixel per cell, stretched with smoothing off onto a whole
-// number of device pixels per cell on each axis (crisp at any devicePixelRatio); with more cells
-// than pixels on an axis, each device pixel shows the mean of the cells it covers
-// (heatmap-image.js). Around the matrix: row and column labels, axis titles, a colour bar with
-// numbers and a note; the margins depend only on the width, so changing the data or the labels
-// never moves the page. Two kinds of panel draw with it:
-// - drawHeatmap: a square panel of tokens: slanted column labels, values printed in the cells
-//   while they are legible, masked cells in grey, dashed clipping-band edges, the highlighted
-//   cells of a group;
-// - drawRectHeatmap: any rows × cols (the long view's offset space: rows are queries i, columns
-//   offsets c = −k…k; a matrix of one's own with square cells): index labels, NaN cells ("no
-//   key") blank, masked cells grey, dashed edge columns, a highlighted column. Two steps there:
-//   rectHeatmapGrid() gives the grid of pixels that will be drawn and a sample of its values,
-//   from which the caller chooses the colour scale and the note; drawRectHeatmap() draws with them.
-import { fitCanvas } from './canvas-size.js';
+// with rows = cols = n, drawn by the same function, drawHeatmap. One ImageData pixel per cell,
+// stretched with smoothing off onto a whole number of device pixels per cell on each axis (crisp
+// at any pixel ratio: spec.pixelRatio, else canvas-size.js's pixelRatio of the canvas's box, read
+// at every draw); with more cells than pixels on an axis, each device pixel shows the mean of the
+// cells it covers (heatmap-image.js). Around the matrix: row and column labels, axis titles, a
+// colour bar with numbers and a note; the margins depend only on the width, so changing the data
+// or the labels never moves the page. The labels come in two kinds (LABELLINGS):
+// - tokens (spec.rowLabels, spec.colLabels: arrays): each row and column its word while the
+//   cells are tall enough, column labels slanted, NaN cells grey, the note in math notation (the
+//   page's panels);
+// - indices (spec.rowLabel(i), spec.colLabel(j): functions): every few round indices,
+//   horizontal, NaN cells ("no key") blank and −∞ grey, the note as plain text on a line of its
+//   own (the long view's offset space: rows are queries i, columns offsets c = −k…k; a matrix of
+//   one's own, with square cells).
+// Whatever the labels, a spec may add values printed in the cells, the causal mask (masked) or
+// any masked columns (maskFrom), dashed clipping-band edges (bandEdges) or edge columns
+// (edgeLines), and a highlight: a group of cells (highlight.group) or a column (highlight.rows).
+// Where the colour scale depends on what is drawn, heatmapDrawnGrid() first gives the grid of
+// pixels that will be drawn and a sample of its values, the caller chooses the scale and the
+// note, and drawHeatmap() draws with them (spec.grid).
+import { fitCanvas, pixelRatio } from './canvas-size.js';
 import { fitLabel } from './fit-label.js';
 import { colourTable, luminance } from './colormaps.js';
 import { drawColourBar } from './colour-bar.js';
@@ -164,71 +170,125 @@ function squareAxes(rows, cols, available, ratio) {
   return { across: make(cols, share(cols)), down: make(rows, share(rows)) };
 }
 
+const NICE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 250, 500, 1000];
+const ROW_LABEL_GAP = 13 * 1.8; // CSS px between row labels
+const COL_LABEL_GAP = 44; // CSS px between column labels (horizontal text)
+/** The label space (CSS px) of a heatmap labelled by indices only (the long view): narrow at any width. */
+export const INDEX_LABEL_SPACE = 62;
+const NOTE_LINE = 15;
+
+/** Device pixels per CSS px for `spec` on `canvas`: spec.pixelRatio, else pixelRatio (canvas-size.js) of the canvas's box, now. */
+export function heatmapRatio(canvas, spec) {
+  return spec.pixelRatio ?? pixelRatio(canvas?.parentElement);
+}
+
 /**
- * The matrix's place in CSS px for a rows × cols heatmap `width` px wide at `ratio` device pixels
- * per CSS px: { margin, available, across, down, x0, y0 }, across and down each { device, side,
- * cell } (the columns' and the rows' axis), the matrix centred and starting on a device pixel.
+ * The matrix's place in CSS px, for a heatmap of spec.rows × spec.cols cells (or spec.n × spec.n)
+ * `spec.width` px wide drawn at `ratio` device pixels per CSS px: a whole number of device pixels
+ * per cell while cells are at least a pixel, the matrix centred and starting on a device pixel.
+ * { rows, cols, n (a square's side), margin, width, height, fontScale, ratio, across, down (each
+ * { device, side, cell }: the columns' and the rows' axis), x0, y0, side, sideDown, sideDevice,
+ * cell, cellW, cellH }. Shared by the canvas and anything else that draws the same figure (an SVG
+ * export).
  */
-function matrixAxes({ rows, cols, width, maxSide, fontScale = 1, labelSpace = null, squareCells = false }, ratio) {
-  const margin = heatmapMargins(width, fontScale, labelSpace);
-  const available = Math.min(maxSide ?? Infinity, width - margin.left - margin.right);
-  const { across, down } = squareCells
+export function heatmapLayout(spec, ratio = 1) {
+  const rows = spec.rows ?? spec.n;
+  const cols = spec.cols ?? spec.n;
+  const labelling = labellingOf(spec);
+  const fontScale = spec.fontScale ?? 1;
+  const labelSpace = spec.labelSpace ?? labelling.labelSpace;
+  const margin = heatmapMargins(spec.width, fontScale, labelSpace);
+  const available = Math.min(spec.maxSide ?? Infinity, spec.width - margin.left - margin.right);
+  const { across, down } = spec.squareCells
     ? squareAxes(rows, cols, available, ratio)
     : { across: axis(cols, available, ratio), down: axis(rows, available, ratio) };
   const x0 = Math.round((margin.left + (available - across.side) / 2) * ratio) / ratio;
   const y0 = Math.round(margin.top * ratio) / ratio;
-  return { margin, available, across, down, x0, y0 };
-}
-
-/**
- * Where everything goes, in CSS px, for a heatmap of n × n cells `spec.width` px wide drawn at
- * `ratio` device pixels per CSS px: a whole number of device pixels per cell while cells are at
- * least a pixel, the matrix centred and starting on a device pixel. Shared by the canvas and
- * anything else that draws the same figure (an SVG export).
- */
-export function heatmapLayout(spec, ratio = 1) {
-  const { n } = spec;
-  const fontScale = spec.fontScale ?? 1;
-  const height = heatmapHeight(spec.width, spec.maxSide, fontScale, spec.labelSpace);
-  const { margin, across, x0, y0 } = matrixAxes({ ...spec, rows: n, cols: n, fontScale, squareCells: false }, ratio);
-  const { side, device: sideDevice, cell } = across;
-  return { n, margin, width: spec.width, height, fontScale, ratio, side, sideDevice, cell, x0, y0 };
+  // The height depends only on the width, or with square cells also on the matrix's shape.
+  const height =
+    (spec.squareCells
+      ? margin.top + Math.max(down.side, 40) + margin.bottom
+      : heatmapHeight(spec.width, spec.maxSide, fontScale, labelSpace)) + labelling.noteRoom;
+  return {
+    rows,
+    cols,
+    n: rows === cols ? rows : undefined,
+    margin,
+    width: spec.width,
+    height,
+    fontScale,
+    ratio,
+    across,
+    down,
+    x0,
+    y0,
+    side: across.side,
+    sideDown: down.side,
+    sideDevice: across.device,
+    cell: across.cell,
+    cellW: across.cell,
+    cellH: down.cell,
+  };
 }
 
 // The values printed in the cells, while they fit (dark text on light cells, light on dark).
 function drawCellValues(g, spec, layout, font) {
-  const { n, values, scale, masked } = spec;
-  const { cell, x0, y0, fontScale } = layout;
-  const valueFont = Math.min(LABEL_FONT * fontScale, cell * 0.3);
+  const { values, scale, masked } = spec;
+  const { rows, cols, cellW, cellH, x0, y0, fontScale } = layout;
+  const valueFont = Math.min(LABEL_FONT * fontScale, Math.min(cellW, cellH) * 0.3);
   if (!spec.showValues || valueFont < MIN_VALUE_FONT) return;
   g.font = `${valueFont}px ${font}`;
   const texts = Array.from(values, (value) => spec.formatValue(value));
   const widest = Math.max(...texts.map((text) => g.measureText(text).width));
-  if (widest > cell - 4) return;
+  if (widest > cellW - 4) return;
   const table = colourTable(scale.map);
   g.textAlign = 'center';
   g.textBaseline = 'middle';
-  for (let index = 0; index < n * n; index += 1) {
-    const i = Math.floor(index / n);
-    const j = index % n;
+  for (let index = 0; index < rows * cols; index += 1) {
+    const i = Math.floor(index / cols);
+    const j = index % cols;
     if (masked && masked(i, j)) continue;
     g.fillStyle = luminance(table, scale.entry(values[index])) > 0.36 ? '#111' : '#fff';
-    g.fillText(texts[index], x0 + (j + 0.5) * cell, y0 + (i + 0.5) * cell);
+    g.fillText(texts[index], x0 + (j + 0.5) * cellW, y0 + (i + 0.5) * cellH);
   }
 }
 
 // The clipping band's dashed edges, from a layer cached per canvas (bandEdgeLayer).
 function drawBandEdgeLayer(canvas, g, spec, layout) {
   if (spec.bandEdges === null || spec.bandEdges === undefined) return;
-  if (!bandEdgePaths(spec.n, spec.bandEdges).length) return;
+  if (!bandEdgePaths(layout.rows, spec.bandEdges).length) return;
   const { x0, y0, cell, sideDevice, ratio } = layout;
   const sides = spec.bandEdgeSides ?? 'both';
   g.save();
   g.setTransform(1, 0, 0, 1, 0, 0);
-  const args = [canvas, spec.n, spec.bandEdges, sides, x0, y0, cell, sideDevice, ratio, spec.colours];
+  const args = [canvas, layout.rows, spec.bandEdges, sides, x0, y0, cell, sideDevice, ratio, spec.colours];
   const { layer, left, top } = bandEdgeLayer(...args);
   g.drawImage(layer, left, top);
   g.restore();
+}
+
+// Dashed lines inside the edge columns: the cells beyond them sum or stand for clipped keys.
+// Columns narrower than 6 px would vanish under a line: it is drawn below the matrix instead.
+function drawEdgeLines(g, spec, layout) {
+  const { colours } = spec;
+  const { cols, cellW, x0, y0, sideDown } = layout;
+  if (!spec.edgeLines || cols < 3) return;
+  const [top, bottom] = cellW >= 6 ? [y0, y0 + sideDown] : [y0 + sideDown + 1, y0 + sideDown + 12];
+  for (const [lineWidth, colour, dash] of [
+    [3, colours.outlineHalo, []],
+    [1.5, colours.fg, cellW >= 6 ? [5, 4] : [3, 2]],
+  ]) {
+    g.lineWidth = lineWidth;
+    g.strokeStyle = colour;
+    g.setLineDash(dash);
+    for (const x of [x0 + cellW, x0 + (cols - 1) * cellW]) {
+      g.beginPath();
+      g.moveTo(x, top);
+      g.lineTo(x, bottom);
+      g.stroke();
+    }
+  }
+  g.setLineDash([]);
 }
 
 /**
@@ -251,11 +311,27 @@ export function colourBarBox({ x0, y0, side, sideDown = side, width, margin, fon
   return { x: x0, y, width: barWidth, height: 10 * fontScale, noteY: y + 30 * fontScale };
 }
 
-// Row and column labels (tokens while the cells are tall enough, else every few round indices)
-// and the axis titles. Returns how many labels were shortened with "…" for want of room.
-function drawAxisLabels(g, spec, layout, font) {
-  const { n, colours } = spec;
-  const { cell, x0, y0, side, margin, width, fontScale } = layout;
+// The axis titles: x over the column labels (at titleY), y turned along the rows.
+function drawAxisTitles(g, spec, layout, titleY) {
+  const { x0, y0, side, sideDown } = layout;
+  g.fillStyle = spec.colours.muted;
+  g.textAlign = 'center';
+  g.textBaseline = 'top';
+  g.fillText(spec.xTitle, x0 + side / 2, titleY);
+  g.save();
+  g.translate(4, y0 + sideDown / 2);
+  g.rotate(-Math.PI / 2);
+  g.textBaseline = 'top';
+  g.fillText(spec.yTitle, 0, 0);
+  g.restore();
+}
+
+// Labels by token: each row and column its token while the cells are tall enough, else every
+// few round indices; column labels slanted. Returns how many labels were shortened with "…" for
+// want of room.
+function drawTokenLabels(g, spec, layout, font) {
+  const { colours } = spec;
+  const { rows, cols, cellW, cellH, x0, y0, margin, width, fontScale } = layout;
   g.font = `${LABEL_FONT * fontScale}px ${font}`;
   g.fillStyle = colours.fg;
   const { tokens, every } = axisLabelStep(layout);
@@ -269,39 +345,58 @@ function drawAxisLabels(g, spec, layout, font) {
   };
   g.textAlign = 'right';
   g.textBaseline = 'middle';
-  for (let i = 0; i < n; i += 1) {
-    if (labelled(i)) g.fillText(fit(labelOf(spec.rowLabels, i), margin.labels), x0 - 6, y0 + (i + 0.5) * cell);
+  for (let i = 0; i < rows; i += 1) {
+    if (labelled(i)) g.fillText(fit(labelOf(spec.rowLabels, i), margin.labels), x0 - 6, y0 + (i + 0.5) * cellH);
   }
   g.textAlign = 'left';
-  for (let j = 0; j < n; j += 1) {
+  for (let j = 0; j < cols; j += 1) {
     if (!labelled(j)) continue;
     g.save();
-    g.translate(x0 + (j + 0.5) * cell, y0 - 6);
+    g.translate(x0 + (j + 0.5) * cellW, y0 - 6);
     g.rotate(-Math.PI / 3);
     // Slanted up and to the right at 60°: no longer than the canvas's right edge allows.
-    const room = Math.min(margin.labels, (width - 2 - (x0 + (j + 0.5) * cell)) / Math.cos(Math.PI / 3));
+    const room = Math.min(margin.labels, (width - 2 - (x0 + (j + 0.5) * cellW)) / Math.cos(Math.PI / 3));
     g.fillText(fit(labelOf(spec.colLabels, j), room), 0, 0);
     g.restore();
   }
-  g.fillStyle = colours.muted;
-  g.textAlign = 'center';
-  g.textBaseline = 'top';
-  g.fillText(spec.xTitle, x0 + side / 2, 2);
-  g.save();
-  g.translate(4, y0 + side / 2);
-  g.rotate(-Math.PI / 2);
-  g.textBaseline = 'top';
-  g.fillText(spec.yTitle, 0, 0);
-  g.restore();
+  drawAxisTitles(g, spec, layout, 2);
   return labelsCut;
 }
 
-// The highlighted cells: outlines while the cells are large, else everything outside the
-// group dimmed and the group outlined; the hovered cell marked in either case.
-function drawHighlight(g, spec, layout) {
-  const { n, colours } = spec;
+// Labels by index: row labels every few (round) indices; column labels where the value is a
+// multiple of a round step (and the always-labelled columns), horizontal, over the matrix.
+function drawIndexLabels(g, spec, layout, font) {
+  const { rows, cols, cellW, cellH, x0, y0, margin } = layout;
+  g.font = `${LABEL_FONT}px ${font}`;
+  g.fillStyle = spec.colours.fg;
+  const everyRow = NICE_STEPS.find((step) => step * cellH >= ROW_LABEL_GAP) ?? rows;
+  g.textAlign = 'right';
+  g.textBaseline = 'middle';
+  for (let i = 0; i < rows; i += everyRow)
+    g.fillText(fitLabel(g, spec.rowLabel(i), margin.labels), x0 - 6, y0 + (i + 0.5) * cellH);
+  const everyCol = NICE_STEPS.find((step) => step * cellW >= COL_LABEL_GAP) ?? cols;
+  const always = [];
+  for (let j = 0; j < cols; j += 1) if (spec.colLabelAlways?.(j)) always.push(j);
+  g.textAlign = 'center';
+  g.textBaseline = 'bottom';
+  const centre = (j) => x0 + (j + 0.5) * cellW;
+  for (let j = 0; j < cols; j += 1) {
+    const value = spec.colValue ? spec.colValue(j) : j;
+    const isAlways = always.includes(j);
+    if (!isAlways && (value % everyCol !== 0 || always.some((a) => Math.abs(centre(a) - centre(j)) < COL_LABEL_GAP)))
+      continue;
+    g.fillText(spec.colLabel(j), centre(j), y0 - 6);
+  }
+  drawAxisTitles(g, spec, layout, y0 - 44);
+  return 0;
+}
+
+// A highlighted group of cells: outlines while the cells are large, else everything outside
+// the group dimmed and the group outlined; the hovered cell marked in either case.
+function drawGroupHighlight(g, spec, layout) {
+  const { colours } = spec;
   const { i: hi, j: hj, group } = spec.highlight;
-  const { cell, x0, y0, side } = layout;
+  const { rows, cols, cell, x0, y0, side, sideDown } = layout;
   const outline = (i, j, lineWidth) => {
     const inset = lineWidth / 2;
     g.lineWidth = lineWidth + 2;
@@ -313,17 +408,17 @@ function drawHighlight(g, spec, layout) {
   };
   if (cell >= 12) {
     const thin = Math.max(1, Math.min(2, cell / 8));
-    for (let i = 0; i < n; i += 1)
-      for (let j = 0; j < n; j += 1) if (group(i, j) && (i !== hi || j !== hj)) outline(i, j, thin);
+    for (let i = 0; i < rows; i += 1)
+      for (let j = 0; j < cols; j += 1) if (group(i, j) && (i !== hi || j !== hj)) outline(i, j, thin);
   } else {
-    const polygon = groupOutline(n, spec.highlight.rowRange);
+    const polygon = groupOutline(rows, spec.highlight.rowRange);
     const trace = () =>
       polygon.forEach(([x, y], index) =>
         index ? g.lineTo(x0 + x * cell, y0 + y * cell) : g.moveTo(x0 + x * cell, y0 + y * cell),
       );
     g.save();
     g.beginPath();
-    g.rect(x0, y0, side, side);
+    g.rect(x0, y0, side, sideDown);
     trace();
     g.closePath();
     g.globalAlpha = 0.66;
@@ -346,248 +441,200 @@ function drawHighlight(g, spec, layout) {
   }
 }
 
-// The colour bar, as wide as the matrix (at least 160 px), and the note under it (math
-// notation, up to two lines).
-function drawScaleAndNote(g, spec, layout, font) {
-  const { scale, colours } = spec;
-  const { width, fontScale } = layout;
-  const { x, y, width: barWidth, height, noteY } = colourBarBox(layout);
-  const labelRoom = width - x - 4; // to the canvas's right edge
-  drawColourBar(g, { x, y, width: barWidth, height, scale, fg: colours.fg, label: scale.label, labelRoom });
-  if (!spec.note) return false;
-  const noteFont = { size: NOTE_FONT * fontScale, family: font, style: 'italic' };
-  g.fillStyle = colours.muted;
-  const lines = wrapMath(g, spec.note, width - 8, noteFont);
+// A highlighted cell and its column's cells highlight.rows [first, last] (the cells of its
+// clipped offset), if given: the rest dimmed, the column outlined, the cell marked.
+function drawColumnHighlight(g, spec, layout) {
+  const { colours } = spec;
+  const { i, j, rows: span } = spec.highlight;
+  const { cellW, cellH, x0, y0, side, sideDown } = layout;
+  if (span) {
+    const [r0, r1] = span;
+    g.save();
+    g.beginPath();
+    g.rect(x0, y0, side, sideDown);
+    g.rect(x0 + j * cellW, y0 + r0 * cellH, cellW, (r1 - r0 + 1) * cellH);
+    g.globalAlpha = 0.66;
+    g.fillStyle = colours.panel;
+    g.fill('evenodd');
+    g.restore();
+    // Narrow columns: the outline stands off by 2 px, so that the column itself stays visible.
+    const gap = cellW < 6 ? 2 : 0;
+    const outlineBox = [x0 + j * cellW - gap, y0 + r0 * cellH, cellW + 2 * gap, (r1 - r0 + 1) * cellH];
+    g.lineWidth = 1.5;
+    g.strokeStyle = colours.outline;
+    g.strokeRect(...outlineBox);
+  }
+  const pad = cellH >= 6 && cellW >= 6 ? 0 : 3;
+  g.lineWidth = 4;
+  g.strokeStyle = colours.outlineHalo;
+  g.strokeRect(x0 + j * cellW - pad, y0 + i * cellH - pad, cellW + 2 * pad, cellH + 2 * pad);
+  g.lineWidth = 2;
+  g.strokeStyle = colours.outline;
+  g.strokeRect(x0 + j * cellW - pad, y0 + i * cellH - pad, cellW + 2 * pad, cellH + 2 * pad);
+}
+
+// The note in math notation (up to two lines, cut with "…"); true when cut short.
+function drawMathNote(g, spec, layout, font, noteY) {
+  const noteFont = { size: NOTE_FONT * layout.fontScale, family: font, style: 'italic' };
+  g.fillStyle = spec.colours.muted;
+  const lines = wrapMath(g, spec.note, layout.width - 8, noteFont);
   lines.forEach((line, index) => fillMath(g, line, 4, noteY + index * noteFont.size * 1.25, noteFont));
-  return lines.join(' ') !== spec.note; // cut short (ends in "…")
+  return lines.join(' ') !== spec.note;
 }
 
-// A square panel's picture: the causal mask (masked(i, j): j > i) from column i + 1 of row i on,
-// grey like a NaN; −∞ drawn as the lowest colour (but in block means, where it stands for masked
-// cells); every cell of a row a number (the span [0, n)).
-function squarePicture(canvas, spec, sideDevice) {
-  const { n, values, scale, masked } = spec;
-  const row = [0, n];
-  const grid = {
-    rows: n,
-    cols: n,
-    values,
-    maskFrom: masked ? (i) => i + 1 : null,
-    maskKey: masked ? 'masked' : '',
-    rowSpan: () => row,
-  };
-  const made = heatmapGrid(canvas, grid, sideDevice, sideDevice);
-  const style = { scale, masked: spec.colours.masked, blank: 'masked', minusInfinityMasked: false };
-  return heatmapPicture(canvas, made, style, sideDevice, sideDevice).picture;
+// The note as plain text (a user's own), two lines at most, wrapped between words.
+function drawPlainNote(g, spec, layout, font, noteY) {
+  g.font = `italic ${NOTE_FONT}px ${font}`;
+  g.fillStyle = spec.colours.muted;
+  g.textAlign = 'left';
+  g.textBaseline = 'top';
+  const room = layout.width - 8;
+  const lines = [''];
+  for (const word of spec.note.split(' ')) {
+    const line = lines.at(-1) ? `${lines.at(-1)} ${word}` : word;
+    if (lines.at(-1) && g.measureText(line).width > room && lines.length < 2) lines.push(word);
+    else lines[lines.length - 1] = line;
+  }
+  const shown = lines.slice(0, 2).map((line) => fitLabel(g, line, room));
+  shown.forEach((line, index) => g.fillText(line, 4, noteY + index * NOTE_LINE));
+  return shown.join(' ') !== spec.note;
 }
 
-/**
- * Draws `values` (n × n, row-major) into `canvas`.
- * spec: { n, values, scale (colormaps.makeScale), rowLabels, colLabels, xTitle, yTitle,
- *         formatValue, masked(i, j) | null (the causal mask: j > i), bandEdges: k | null,
- *         bandEdgeSides: 'both' | 'lower' (bandEdgePaths), note,
- *         highlight: { i, j, group(i, j) -> bool, rowRange(i) -> [lo, hi] | null } | null,
- *         width, maxSide, fontScale (type size, 1 = usual), labelSpace (px, optional),
- *         pixelRatio (device pixels per CSS px; default devicePixelRatio),
- *         colours: { fg, muted, outline, outlineHalo, panel, masked, font } }
- * Returns the layout in CSS px: { x0, y0, cell, n, width, height, fontScale, labelsCut, noteCut }.
- */
-export function drawHeatmap(canvas, spec) {
-  const ratio = spec.pixelRatio ?? (globalThis.devicePixelRatio || 1);
-  const layout = heatmapLayout(spec, ratio);
-  const { context: g } = fitCanvas(canvas, spec.width, layout.height, ratio);
-  g.clearRect(0, 0, layout.width, layout.height);
-  const font = spec.colours.font || 'sans-serif';
-  const { x0, y0, side, sideDevice, cell, width, height, fontScale } = layout;
-  g.drawImage(squarePicture(canvas, spec, sideDevice), x0, y0, side, side);
-  drawCellValues(g, spec, layout, font);
-  drawBandEdgeLayer(canvas, g, spec, layout);
-  const labelsCut = drawAxisLabels(g, spec, layout, font);
-  if (spec.highlight) drawHighlight(g, spec, layout);
-  const noteCut = drawScaleAndNote(g, spec, layout, font);
-  return { x0, y0, cell, n: spec.n, width, height, fontScale, labelsCut, noteCut };
+// The colour bar, as wide as the matrix (at least 160 px), and the note under it. Returns
+// whether the note was cut short.
+function drawScaleAndNote(g, spec, layout, scale, font, labelling) {
+  const { x, y, width: barWidth, height, noteY } = colourBarBox(layout);
+  const labelRoom = labelling.barLabelRoom ? layout.width - x - 4 : Infinity; // to the canvas's right edge
+  drawColourBar(g, { x, y, width: barWidth, height, scale, fg: spec.colours.fg, label: scale.label, labelRoom });
+  return spec.note ? labelling.drawNote(g, spec, layout, font, noteY) : false;
 }
 
-const NICE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 250, 500, 1000];
-const ROW_LABEL_GAP = 13 * 1.8; // CSS px between row labels
-const COL_LABEL_GAP = 44; // CSS px between column labels (horizontal text)
-/** The label space (CSS px) of a heatmap labelled by indices only (the long view): narrow at any width. */
-export const INDEX_LABEL_SPACE = 62;
-const LABEL_SPACE = INDEX_LABEL_SPACE;
-const NOTE_LINE = 15;
+// What goes with each kind of labels (the file's header): the labels' default room, the note's
+// own line, how a NaN and −∞ are drawn, the labels and the note.
+const LABELLINGS = {
+  tokens: {
+    labelSpace: null,
+    noteRoom: 0,
+    blank: 'masked',
+    minusInfinityMasked: false,
+    barLabelRoom: true,
+    drawLabels: drawTokenLabels,
+    drawNote: drawMathNote,
+  },
+  indices: {
+    labelSpace: INDEX_LABEL_SPACE,
+    noteRoom: NOTE_LINE,
+    blank: 0,
+    minusInfinityMasked: true,
+    barLabelRoom: false,
+    drawLabels: drawIndexLabels,
+    drawNote: drawPlainNote,
+  },
+};
+const labellingOf = (spec) => (typeof spec.rowLabel === 'function' ? LABELLINGS.indices : LABELLINGS.tokens);
 
-// The matrix's two axes for a rows × cols spec's width, maxSide and squareCells, in the narrow
-// label space, at the screen's devicePixelRatio.
-function axesOf(spec) {
-  const ratio = globalThis.devicePixelRatio || 1;
-  return { ratio, ...matrixAxes({ ...spec, fontScale: 1, labelSpace: LABEL_SPACE }, ratio) };
-}
-
-/**
- * The grid of pixels `spec` (drawRectHeatmap's, without scale and note) is drawn with on
- * `canvas`: { gRows, gCols, grid (the values, or the block means: spec.means when they were
- * computed for this grid, in a worker), drawn } with drawn = { sample, count, min, max }: the
- * drawn values in the columns wholly inside spec.rangeCols (at a stride beyond 65,536; null
- * without rangeCols) and the extent of every drawn value. The same object while the values,
- * the size and the mask stay (kept per canvas: heatmap-image.js).
- */
-export function rectHeatmapGrid(canvas, spec) {
-  const { across, down } = axesOf(spec);
-  return heatmapGrid(canvas, spec, across.device, down.device);
+// The matrix as heatmap-image.js takes it: the causal mask (masked(i, j): j > i) is every row's
+// cells from column i + 1 on; with labels by token, every cell of a row is a number (the span
+// [0, cols): −∞ drawn as the lowest colour, but in block means, where it stands for masked cells).
+function gridSpecOf(spec, layout) {
+  const { rows, cols } = layout;
+  const row = [0, cols];
+  const rowSpan = spec.rowSpan ?? (labellingOf(spec) === LABELLINGS.tokens ? () => row : undefined);
+  const mask = spec.masked ? { maskFrom: (i) => i + 1, maskKey: 'masked' } : {};
+  return { ...spec, rows, cols, rowSpan, ...mask };
 }
 
 /**
- * The grid of pixels (gRows × gCols) a rows × cols heatmap of this canvas width is drawn with:
- * block means are computed for it (blockMeans), and can be computed ahead, in a worker.
+ * The grid of pixels `spec` (drawHeatmap's, without scale and note) is drawn with on `canvas`:
+ * { gRows, gCols, grid (the values, or the block means: spec.means when they were computed for
+ * this grid, in a worker), drawn } with drawn = { sample, count, min, max }: the drawn values in
+ * the columns wholly inside spec.rangeCols (at a stride beyond 65,536; null without rangeCols)
+ * and the extent of every drawn value. The same object while the values, the size and the mask
+ * stay (kept per canvas: heatmap-image.js).
  */
-export function rectGrid(rows, cols, width, maxSide, ratio = globalThis.devicePixelRatio || 1) {
-  const { across, down } = matrixAxes({ rows, cols, width, maxSide, labelSpace: LABEL_SPACE }, ratio);
+export function heatmapDrawnGrid(canvas, spec) {
+  const layout = heatmapLayout(spec, heatmapRatio(canvas, spec));
+  return heatmapGrid(canvas, gridSpecOf(spec, layout), layout.across.device, layout.down.device);
+}
+
+/**
+ * The grid of pixels (gRows × gCols) a rows × cols heatmap labelled by index, `width` CSS px
+ * wide at `ratio` device pixels per CSS px (heatmapRatio), is drawn with: block means are
+ * computed for it (blockMeans), and can be computed ahead, in a worker.
+ */
+export function heatmapGridSize(rows, cols, width, maxSide, ratio) {
+  const { across, down } = heatmapLayout({ rows, cols, width, maxSide, labelSpace: INDEX_LABEL_SPACE }, ratio);
   return { gRows: Math.min(rows, down.device), gCols: Math.min(cols, across.device) };
 }
 
 /**
- * Draws `values` (rows × cols, row-major; NaN: no key, blank) into `canvas`.
- * spec: { rows, cols, values, scale (colormaps.makeScale; scaleKey: anything else it depends
- *         on), grid (rectHeatmapGrid's for this spec; default computed here), rangeCols:
- *         [first, last] (the columns whose drawn values the grid's sample holds), rowSpan(i) -> [lo, hi)
- *         (optional: row i's cells outside it are NaN, inside numbers), means: { gRows, gCols,
- *         grid } (optional: blockMeans' grid computed ahead), maskFrom(i) -> the first
- *         masked column of row i | null (maskKey), rowLabel(i), colLabel(j) -> text,
- *         colValue(j) -> number (columns whose value is a multiple of the label step are
- *         labelled, and always those with colLabelAlways(j)), xTitle, yTitle, edgeLines:
- *         boolean (dashed lines inside the first and last column), note (text),
- *         highlight: { i, j, rows: [first, last] (the column's cells to outline) } | null,
- *         squareCells: boolean (cells as wide as tall, the height following the shape),
- *         width, maxSide, colours }
- * Returns the layout in CSS px: { x0, y0, cellW, cellH, rows, cols, width, height, scale, gRows, gCols }.
+ * Draws `values` (rows × cols, row-major) into `canvas`.
+ * spec: { rows, cols (or n: rows = cols = n), values, scale (colormaps.makeScale; scaleKey:
+ *         anything else it depends on), colours: { fg, muted, outline, outlineHalo, panel,
+ *         masked, font }, xTitle, yTitle, note, width, maxSide, fontScale (type size, 1 =
+ *         usual), labelSpace (px, optional), pixelRatio (device pixels per CSS px; default
+ *         heatmapRatio's), squareCells (cells as wide as tall, the height following the shape),
+ *         the labels, either
+ *           rowLabels, colLabels (arrays: tokens), or
+ *           rowLabel(i), colLabel(j) -> text, colValue(j) -> number (columns whose value is a
+ *           multiple of the label step are labelled, and always those with colLabelAlways(j)),
+ *         and optionally
+ *         showValues, formatValue (values printed in the cells while legible),
+ *         masked(i, j) (the causal mask: j > i) or maskFrom(i) -> the first masked column of row
+ *           i | null (maskKey: changes with it), rowSpan(i) -> [lo, hi) (row i's cells outside
+ *           it are NaN, inside numbers),
+ *         grid (heatmapDrawnGrid's for this spec), means: { gRows, gCols, grid } (blockMeans'
+ *           grid computed ahead), rangeCols: [first, last] (the columns whose drawn values the
+ *           grid's sample holds),
+ *         bandEdges: k | null, bandEdgeSides: 'both' | 'lower' (bandEdgePaths), edgeLines
+ *           (dashed lines inside the first and last column),
+ *         highlight: { i, j, group(i, j) -> bool, rowRange(i) -> [lo, hi] | null } (a group of
+ *           cells) or { i, j, rows: [first, last] | undefined } (a cell, and its column's rows) | null }
+ * Returns the layout in CSS px: { x0, y0, cell, cellW, cellH, n, rows, cols, width, height,
+ * fontScale, labelsCut, noteCut, scale, gRows, gCols }.
  */
-export function drawRectHeatmap(canvas, spec) {
-  const { rows, cols, colours } = spec;
-  const { margin: MARGIN, across, down, x0, y0 } = axesOf(spec);
-  // The height depends only on the width, or with square cells also on the matrix's shape.
-  const height = spec.squareCells
-    ? MARGIN.top + Math.max(down.side, 40) + MARGIN.bottom + NOTE_LINE
-    : heatmapHeight(spec.width, spec.maxSide, 1, LABEL_SPACE) + NOTE_LINE; // room for a two-line note
-  const { context: g, width } = fitCanvas(canvas, spec.width, height);
+export function drawHeatmap(canvas, spec) {
+  const ratio = heatmapRatio(canvas, spec);
+  const labelling = labellingOf(spec);
+  const layout = heatmapLayout(spec, ratio);
+  const { x0, y0, across, down, width, height, fontScale, rows, cols } = layout;
+  const { context: g } = fitCanvas(canvas, width, height, ratio);
   g.clearRect(0, 0, width, height);
-  const font = colours.font || 'sans-serif';
-
-  const cellW = across.cell;
-  const cellH = down.cell;
-
-  // A no-key cell (NaN) is blank (transparent); a masked one, and −∞ (masked in a matrix of one's own), grey.
-  const made = spec.grid ?? rectHeatmapGrid(canvas, spec);
+  const font = spec.colours.font || 'sans-serif';
+  const made = spec.grid ?? heatmapGrid(canvas, gridSpecOf(spec, layout), across.device, down.device);
   const style = {
     scale: spec.scale,
     scaleKey: spec.scaleKey,
-    masked: colours.masked,
-    blank: 0,
-    minusInfinityMasked: true,
+    masked: spec.colours.masked,
+    blank: labelling.blank,
+    minusInfinityMasked: labelling.minusInfinityMasked,
   };
   const { picture, scale, gRows, gCols } = heatmapPicture(canvas, made, style, across.device, down.device);
   g.drawImage(picture, x0, y0, across.side, down.side);
-
-  // Dashed lines inside the edge columns: the cells beyond them sum or stand for clipped keys.
-  // Columns narrower than 6 px would vanish under a line: it is drawn below the matrix instead.
-  if (spec.edgeLines && cols >= 3) {
-    const [top, bottom] = cellW >= 6 ? [y0, y0 + down.side] : [y0 + down.side + 1, y0 + down.side + 12];
-    for (const [lineWidth, colour, dash] of [
-      [3, colours.outlineHalo, []],
-      [1.5, colours.fg, cellW >= 6 ? [5, 4] : [3, 2]],
-    ]) {
-      g.lineWidth = lineWidth;
-      g.strokeStyle = colour;
-      g.setLineDash(dash);
-      for (const x of [x0 + cellW, x0 + (cols - 1) * cellW]) {
-        g.beginPath();
-        g.moveTo(x, top);
-        g.lineTo(x, bottom);
-        g.stroke();
-      }
-    }
-    g.setLineDash([]);
-  }
-
-  // Row labels every few (round) indices; column labels where the value is a multiple of a
-  // round step (and the always-labelled columns), horizontal, over the matrix.
-  g.font = `${LABEL_FONT}px ${font}`;
-  g.fillStyle = colours.fg;
-  const everyRow = NICE_STEPS.find((step) => step * cellH >= ROW_LABEL_GAP) ?? rows;
-  g.textAlign = 'right';
-  g.textBaseline = 'middle';
-  for (let i = 0; i < rows; i += everyRow)
-    g.fillText(fitLabel(g, spec.rowLabel(i), LABEL_SPACE), x0 - 6, y0 + (i + 0.5) * cellH);
-  const everyCol = NICE_STEPS.find((step) => step * cellW >= COL_LABEL_GAP) ?? cols;
-  const always = [];
-  for (let j = 0; j < cols; j += 1) if (spec.colLabelAlways?.(j)) always.push(j);
-  g.textAlign = 'center';
-  g.textBaseline = 'bottom';
-  const centre = (j) => x0 + (j + 0.5) * cellW;
-  for (let j = 0; j < cols; j += 1) {
-    const value = spec.colValue ? spec.colValue(j) : j;
-    const isAlways = always.includes(j);
-    if (!isAlways && (value % everyCol !== 0 || always.some((a) => Math.abs(centre(a) - centre(j)) < COL_LABEL_GAP)))
-      continue;
-    g.fillText(spec.colLabel(j), centre(j), y0 - 6);
-  }
-  g.fillStyle = colours.muted;
-  g.textAlign = 'center';
-  g.textBaseline = 'top';
-  g.fillText(spec.xTitle, x0 + across.side / 2, y0 - 44);
-  g.save();
-  g.translate(4, y0 + down.side / 2);
-  g.rotate(-Math.PI / 2);
-  g.fillText(spec.yTitle, 0, 0);
-  g.restore();
-
-  // The selected cell's column (the cells of its clipped offset): the rest dimmed, the column
-  // outlined, the cell marked.
-  if (spec.highlight) {
-    const { i, j, rows: span } = spec.highlight;
-    if (span) {
-      const [r0, r1] = span;
-      g.save();
-      g.beginPath();
-      g.rect(x0, y0, across.side, down.side);
-      g.rect(x0 + j * cellW, y0 + r0 * cellH, cellW, (r1 - r0 + 1) * cellH);
-      g.globalAlpha = 0.66;
-      g.fillStyle = colours.panel;
-      g.fill('evenodd');
-      g.restore();
-      // Narrow columns: the outline stands off by 2 px, so that the column itself stays visible.
-      const gap = cellW < 6 ? 2 : 0;
-      const outlineBox = [x0 + j * cellW - gap, y0 + r0 * cellH, cellW + 2 * gap, (r1 - r0 + 1) * cellH];
-      g.lineWidth = 1.5;
-      g.strokeStyle = colours.outline;
-      g.strokeRect(...outlineBox);
-    }
-    const pad = cellH >= 6 && cellW >= 6 ? 0 : 3;
-    g.lineWidth = 4;
-    g.strokeStyle = colours.outlineHalo;
-    g.strokeRect(x0 + j * cellW - pad, y0 + i * cellH - pad, cellW + 2 * pad, cellH + 2 * pad);
-    g.lineWidth = 2;
-    g.strokeStyle = colours.outline;
-    g.strokeRect(x0 + j * cellW - pad, y0 + i * cellH - pad, cellW + 2 * pad, cellH + 2 * pad);
-  }
-
-  const bar = colourBarBox({ x0, y0, side: across.side, sideDown: down.side, width, margin: MARGIN, fontScale: 1 });
-  const barY = bar.y;
-  drawColourBar(g, { x: x0, y: barY, width: bar.width, height: bar.height, scale, fg: colours.fg, label: scale.label });
-  const { note } = spec;
-  if (note) {
-    g.font = `italic 12px ${font}`;
-    g.fillStyle = colours.muted;
-    g.textAlign = 'left';
-    g.textBaseline = 'top';
-    // Two lines at most, wrapped between words.
-    const room = width - 8;
-    const lines = [''];
-    for (const word of note.split(' ')) {
-      const line = lines.at(-1) ? `${lines.at(-1)} ${word}` : word;
-      if (lines.at(-1) && g.measureText(line).width > room && lines.length < 2) lines.push(word);
-      else lines[lines.length - 1] = line;
-    }
-    lines.slice(0, 2).forEach((line, index) => g.fillText(fitLabel(g, line, room), 4, barY + 30 + index * NOTE_LINE));
-  }
-  return { x0, y0, cellW, cellH, rows, cols, width, height, scale, gRows, gCols };
+  drawCellValues(g, spec, layout, font);
+  drawBandEdgeLayer(canvas, g, spec, layout);
+  drawEdgeLines(g, spec, layout);
+  const labelsCut = labelling.drawLabels(g, spec, layout, font);
+  if (spec.highlight?.group) drawGroupHighlight(g, spec, layout);
+  else if (spec.highlight) drawColumnHighlight(g, spec, layout);
+  const noteCut = drawScaleAndNote(g, spec, layout, scale, font, labelling);
+  const { n, cell, cellW, cellH } = layout;
+  return {
+    x0,
+    y0,
+    cell,
+    cellW,
+    cellH,
+    n,
+    rows,
+    cols,
+    width,
+    height,
+    fontScale,
+    labelsCut,
+    noteCut,
+    scale,
+    gRows,
+    gCols,
+  };
 }

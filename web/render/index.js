@@ -1,12 +1,12 @@
 // relpos-wasm/render: the package's canvas renderers, for drawing your own numbers (a model's
 // attention weights, anything rows × cols) the way the page draws its panels. A thin, checked
-// face over heatmap.js (drawRectHeatmap), colour-bar.js and line-plot.js; it knows nothing of the API.
+// face over heatmap.js (drawHeatmap), colour-bar.js and line-plot.js; it knows nothing of the API.
 // Colours come from the canvas's CSS custom properties (--relpos-fg, --relpos-muted, …) unless
 // given. Browser only (canvas, OffscreenCanvas); importing it anywhere is safe.
 import { fitCanvas } from './canvas-size.js';
 import { SCALE_MAPS, colourTable, entryFor, makeScale } from './colormaps.js';
 import { drawColourBar } from './colour-bar.js';
-import { drawRectHeatmap } from './heatmap.js';
+import { drawHeatmap } from './heatmap.js';
 import { drawLinePlot } from './line-plot.js';
 
 const FALLBACK = {
@@ -175,7 +175,7 @@ export function heatmap(canvas, matrix, options = {}) {
     throw new RangeError(
       `${where}: width must be a number of CSS px from ${MIN_HEATMAP_WIDTH} (the labels and margins take ${MIN_HEATMAP_WIDTH - 46}), got ${width}`,
     );
-  const { x0, y0, cellW, cellH, height } = drawRectHeatmap(canvas, {
+  const { x0, y0, cellW, cellH, height } = drawHeatmap(canvas, {
     rows,
     cols,
     values,

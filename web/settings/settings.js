@@ -2,7 +2,14 @@
 // parameter on the page, the attribute of the custom elements). Text from a URL, an attribute
 // or an input is clamped or replaced by the default, with a note saying which.
 
-import { EXAMPLE_DEFAULTS, LOCALITY_PROFILE_DEFAULTS, LOCALITY_TABLE_DEFAULTS } from '../api/defaults.js';
+import {
+  EXAMPLE_CHOICES,
+  EXAMPLE_DEFAULTS,
+  LOCALITY_PROFILE_DEFAULTS,
+  LOCALITY_TABLE_DEFAULTS,
+  ROPE_DEFAULTS,
+  ROPE_LAYOUTS,
+} from '../api/defaults.js';
 import { MAX_SEED } from '../api/limits.js';
 
 /**
@@ -29,13 +36,13 @@ export const MAIN_THREAD_POSITIONS = 384;
 
 /** name -> { param, kind, default, min, max, step } */
 export const CONTROLS = {
-  draw: { param: 'draw', attribute: 'draw', kind: 'choice', default: example.draw, choices: ['stable', 'handbook'] },
+  draw: { param: 'draw', attribute: 'draw', kind: 'choice', default: example.draw, choices: EXAMPLE_CHOICES.draw },
   table: {
     param: 'table',
     attribute: 'table',
     kind: 'choice',
     default: example.table,
-    choices: ['locality', 'random'],
+    choices: EXAMPLE_CHOICES.table,
   },
   sameQuery: { param: 'sameq', attribute: 'same-query', kind: 'bool', default: example.sameQuery },
   seqLen: { param: 'n', attribute: 'seq-len', kind: 'int', default: example.seqLen, min: 1, max: MAX_LONG },
@@ -69,8 +76,8 @@ export const CONTROLS = {
     param: 'rope',
     attribute: null,
     kind: 'choice',
-    default: 'interleaved',
-    choices: ['interleaved', 'half'],
+    default: ROPE_DEFAULTS.layout,
+    choices: ROPE_LAYOUTS,
   },
 };
 

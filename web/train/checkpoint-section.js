@@ -6,6 +6,7 @@
 import { sharedRelPos } from '../figures/shared-relpos.js';
 import { download } from '../files/download.js';
 import { corpusName } from './corpus-format.js';
+import { T5_BUCKET_DEFAULTS } from '../api/defaults.js';
 
 // The reader and the figure are loaded when the reader first opens a file.
 const loadParts = () =>
@@ -186,7 +187,11 @@ export function mountCheckpointSection(section, { training = () => ({ state: {},
       refresh();
       setStatus(
         `${state.files.join(', ')}: ${tables.length} position table${tables.length === 1 ? '' : 's'}${
-          config ? '' : saved ? '' : ' (no config.json given: T5’s defaults, max distance 128)'
+          config
+            ? ''
+            : saved
+              ? ''
+              : ` (no config.json given: T5’s defaults, max distance ${T5_BUCKET_DEFAULTS.maxDistance})`
         }.`,
       );
     } catch (error) {

@@ -9,18 +9,27 @@
 // an export) asks the worker that holds them (readBlockRows), and nothing computes them again. Bit
 // for bit the numbers of computeAttentionView + computeOffsetSpace + computeOffsetMeans
 // (tests/js/long-view-blocks.test.js).
+import { EXAMPLE_DEFAULTS } from '../api/defaults.js';
 import { ATTENTION_BLOCK_ROWS } from '../api/limits.js';
 import { buffersOf } from '../api/transfer.js';
 import { bounds, blockMeans } from '../render/block-means.js';
 import { rememberRanges } from './panel-extents.js';
 import { offsetExtent, offsetMaskFrom, offsetRowSpan, offsetSpaceRows } from './offset-space.js';
-import { PANEL_IDS } from './panels.js';
+import { ATTENTION_PANEL_IDS, PANEL_IDS } from './panels.js';
 import { exampleOptions } from './view.js';
 import { weightDifference } from './weight-difference.js';
 
 // What the content panels depend on (the long view has no words: positions only).
 const scoresKey = (s, block) =>
-  JSON.stringify([s.seqLen, s.dK, s.seed, s.draw ?? 'handbook', s.sameQuery ?? false, block.first, block.count]);
+  JSON.stringify([
+    s.seqLen,
+    s.dK,
+    s.seed,
+    s.draw ?? EXAMPLE_DEFAULTS.draw,
+    s.sameQuery ?? EXAMPLE_DEFAULTS.sameQuery,
+    block.first,
+    block.count,
+  ]);
 const weightsKey = (s, block) => `${scoresKey(s, block)}|${Boolean(s.causal)}`;
 
 /** The keys of a block's content panels: { scores, weights }; equal keys, equal numbers. */
@@ -44,7 +53,8 @@ export function pixelRowsOf(n, gRows, first, count) {
 
 const needsMeans = (n, cols, grid) => Boolean(grid) && (grid.gRows < n || grid.gCols < cols);
 
-const SQUARES = ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights'];
+// The n × n panels attention() computes in each worker; the rest are derived from them.
+const SQUARES = ATTENTION_PANEL_IDS;
 
 /**
  * In a worker: rows block.first … block.first + block.count − 1 of the long view for `settings`
@@ -73,13 +83,9 @@ export function computeLongViewBlock(rp, settings, block, { grid = null, cache =
   }
   const keepScores = cache.keys.scores === keys.scores;
   const keepWeights = cache.keys.weights === keys.weights;
-  const outputs = [
-    ...(keepScores ? [] : ['contentScores']),
-    'positionBiases',
-    ...(keepWeights ? [] : ['contentWeights']),
-    'combinedWeights',
-    'output',
-  ];
+  // Every panel attention() computes but the content ones kept from the last call.
+  const kept = [...(keepScores ? ['contentScores'] : []), ...(keepWeights ? ['contentWeights'] : [])];
+  const outputs = [...SQUARES.filter((id) => !kept.includes(id)), 'output'];
   cache.keys = {}; // while the arrays are being written
   cache.request = null;
   const result = rp.attention(inputs, { queryOffset: first, outputs, out: cache.out });
@@ -248,9 +254,9 @@ export function assembleLongView(readRows, settings, blocks, { grid = null, prev
     long: true,
     maxDistance: k,
     causal: settings.causal,
-    draw: settings.draw ?? 'handbook',
-    table: settings.table ?? 'random',
-    sameQuery: settings.sameQuery ?? false,
+    draw: settings.draw ?? EXAMPLE_DEFAULTS.draw,
+    table: settings.table ?? EXAMPLE_DEFAULTS.table,
+    sameQuery: settings.sameQuery ?? EXAMPLE_DEFAULTS.sameQuery,
     tokens,
     labels: tokens.map((_, i) => String(i)),
     result: { ...drawn, maxDistance: k },

@@ -1,5 +1,5 @@
 import { blockMeans } from '../render/block-means.js';
-import { PANEL_IDS } from './panels.js';
+import { PANELS, PANEL_IDS, panelById } from './panels.js';
 
 // The long view's panels in offset space: for each panel an n × (2k′ + 1) matrix indexed by
 // (query i, clipped offset c = −k′…k′), one column per row of a^K a query can read, so that
@@ -36,14 +36,11 @@ export function keysOf(i, c, n, k) {
   return j >= 0 && j < n ? [j, j] : null;
 }
 
-const WEIGHT_PANELS = new Set(['contentWeights', 'combinedWeights']);
+/** How a panel's offset-space cell is made from its n × n row: 'key' (j = i + c), 'sum' or 'offset' (panels.js). */
+export const cellRule = (panelId) => panelById(panelId).offsetSpace.cell;
 
-/** How a panel's offset-space cell is made from its n × n row: 'key' (j = i + c), 'sum' or 'offset'. */
-export const cellRule = (panelId) =>
-  panelId === 'offsets' ? 'offset' : WEIGHT_PANELS.has(panelId) || panelId === 'difference' ? 'sum' : 'key';
-
-const squareOf = (view, panelId) =>
-  panelId === 'difference' ? view.difference : panelId === 'offsets' ? null : view.result[panelId].data;
+/** The panels whose offset space is made from their n × n matrices (all but the offsets themselves). */
+const FROM_SQUARES = PANELS.filter((panel) => panel.offsetSpace.cell !== 'offset');
 
 /** Σ values[row + j] for j = lo…hi, in order. */
 function sumRange(values, row, lo, hi) {
@@ -84,7 +81,9 @@ export function offsetValue(view, panelId, i, c, rows = null) {
  */
 export function rowOf(view, panelId, i, rows = null) {
   if (rows) return rows[panelId].subarray((i - rows.first) * view.n, (i - rows.first + 1) * view.n);
-  return squareOf(view, panelId).subarray(i * view.n, (i + 1) * view.n);
+  return panelById(panelId)
+    .values(view)
+    .subarray(i * view.n, (i + 1) * view.n);
 }
 
 /**
@@ -93,8 +92,7 @@ export function rowOf(view, panelId, i, rows = null) {
  */
 export function computeOffsetSpace(view) {
   const { n } = view;
-  const squares = { difference: view.difference };
-  for (const id of PANEL_IDS) if (id !== 'difference' && id !== 'offsets') squares[id] = view.result[id].data;
+  const squares = Object.fromEntries(FROM_SQUARES.map((panel) => [panel.id, panel.values(view)]));
   return offsetSpaceRows(squares, n, view.maxDistance, 0, n);
 }
 

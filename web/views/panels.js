@@ -1,7 +1,11 @@
-// The six matrix panels: what each shows, how it is coloured, and a caption that is true for
-// every input (docs/maths.md §6, the teaching truth about diagonals). Each `values` reads the panel's n × n matrix from the
-// computed view { result (rp.example), offsets (rp.relativeOffsets), difference }. Captions
-// and notes are written in the math notation of web/render/math-text.js (q_i, a^K, √d_k).
+// The six matrix panels, the one table of them: what each shows, how it is coloured, and a
+// caption that is true for every input (docs/maths.md §6, the teaching truth about diagonals).
+// Each `values` reads the panel's n × n matrix from the computed view { result (rp.example),
+// offsets (rp.relativeOffsets), difference }; `attention` marks the panels attention() computes
+// (the others are derived from them), `drawer` those the page keeps in "More panels", and
+// `offsetSpace` how the long view makes its cells (cell: 'key', 'sum' or 'offset') and what its
+// picture says (bar, caption). Captions and notes are written in the math notation of
+// web/render/math-text.js (q_i, a^K, √d_k).
 import { formatFixed, formatSignificant, withMinus } from '../render/number-text.js';
 import { sharedWeightScale, weightTop } from './weight-scale.js';
 
@@ -45,9 +49,20 @@ function awayFromBump(view) {
 /** Whether the matrix panels draw the dashed |j − i| = k lines: only when some cell is clipped (0 < k < n − 1). */
 const bandEdgesDrawn = (view) => !view || (view.maxDistance > 0 && view.maxDistance < view.n - 1);
 
+// The long view's panels in offset space (offset-space.js): row i the query, column c the
+// clipped offset; each panel's `offsetSpace` says how its cell is made and what it shows.
+const BLANK = 'Blank: no key at that offset (j = i + c outside 0…n − 1).';
+const HEAD = 'Offset space: row i is the query, column c the clipped offset clip(j − i, ±k).';
+
+// What the edge columns are, for the view on screen: clipped (k < n − 1), k = 0, or nothing
+// clipped (k ≥ n − 1: every column is one key).
+const edgeCase = (view) =>
+  view.maxDistance >= view.n - 1 ? 'none' : view.offsetSpace.reach === 0 ? 'zero' : 'clipped';
+
 export const PANELS = [
   {
     id: 'contentScores',
+    attention: true,
     title: 'Content scores',
     scale: 'diverging',
     barLabel: 'score (blue < 0 < red)',
@@ -57,9 +72,23 @@ export const PANELS = [
         ? 'q_i · k_j / √d_k for query i (row) and key j (column): how well the two vectors match, with no notion of where the tokens stand. With the same query in every row, every row is the same, so each column is constant. Signed: blue below zero, red above.'
         : 'q_i · k_j / √d_k for query i (row) and key j (column): how well the two vectors match, with no notion of where the tokens stand. Signed: blue below zero, red above.',
     note: (view) => (view.causal ? 'Shown unmasked: the causal mask acts in the softmax.' : ''),
+    offsetSpace: {
+      cell: 'key',
+      bar: 'score of key j = i + c',
+      caption: (view) =>
+        `${HEAD} Cell (i, c) is qᵢ · kⱼ / √dₖ for the key j = i + c${
+          {
+            clipped:
+              '; in the edge columns c = ±k, beyond the dashed lines, the key at exactly |j − i| = k (the nearest of the clipped keys)',
+            zero: ' = i (k = 0: the one column stands for every key; the score shown is the query’s own key’s)',
+            none: ' (k ≥ n − 1: nothing is clipped, each column is one key)',
+          }[edgeCase(view)]
+        }. ${BLANK}`,
+    },
   },
   {
     id: 'positionBiases',
+    attention: true,
     title: 'Position biases',
     scale: 'diverging',
     bandEdges: true,
@@ -81,9 +110,23 @@ export const PANELS = [
       if (view.maxDistance >= view.n - 1) return `k = ${view.maxDistance} ≥ n − 1: no cell is clipped.`;
       return view.causal ? `Unmasked (the mask acts in the softmax). ${DECODER_NOTE}` : awayFromBump(view);
     },
+    offsetSpace: {
+      cell: 'key',
+      bar: 'bias qᵢ · aᴷ[c] / √dₖ',
+      caption: (view) =>
+        `${HEAD} Cell (i, c) is qᵢ · aᴷ[c] / √dₖ, exactly the bias of every key at clipped offset c${
+          {
+            clipped:
+              ': in an edge column (c = ±k, beyond the dashed lines) the one bias that all keys with |j − i| ≥ k share',
+            zero: ' (k = 0: one bias per row, shared by every key)',
+            none: ' (k ≥ n − 1: nothing is clipped, one key per cell)',
+          }[edgeCase(view)]
+        }. ${BLANK}`,
+    },
   },
   {
     id: 'contentWeights',
+    attention: true,
     title: 'Content-only weights',
     ...weightScale('contentWeights'),
     values: (view) => view.result.contentWeights.data,
@@ -100,9 +143,22 @@ export const PANELS = [
       view.causal
         ? 'Grey: keys after the query, masked.'
         : `For reference, uniform attention would give 1/n = ${(1 / view.n).toPrecision(2)} per key.`,
+    offsetSpace: {
+      cell: 'sum',
+      bar: 'total weight at offset c',
+      caption: (view) =>
+        `${HEAD} Cell (i, c) is the total content-only weight (softmax of the content scores, no positions) of the keys whose clipped offset is c${
+          {
+            clipped: ': the one key j = i + c for |c| < k, every key with j − i ≥ k (or ≤ −k) in the edge columns',
+            zero: ' (k = 0: all keys, so 1)',
+            none: ' (k ≥ n − 1: nothing is clipped, the one key j = i + c)',
+          }[edgeCase(view)]
+        }. These totals are what the value term multiplies by aⱽ[c]; each row sums to 1. ${BLANK}`,
+    },
   },
   {
     id: 'combinedWeights',
+    attention: true,
     title: 'Combined weights',
     ...weightScale('combinedWeights'),
     values: (view) => view.result.combinedWeights.data,
@@ -110,9 +166,22 @@ export const PANELS = [
     caption: (view) =>
       `softmax of content scores + position biases: each content weight times exp(bias), then renormalised per row, so a large bias can lift a weak key, a positive bias still lowers a weight when the row’s other keys get larger ones, and a row-wide bias changes nothing. ${weightColours(view)}`,
     note: (view) => (view.causal ? 'Grey: keys after the query, masked.' : ''),
+    offsetSpace: {
+      cell: 'sum',
+      bar: 'total weight at offset c',
+      caption: (view) =>
+        `${HEAD} Cell (i, c) is the total combined weight (softmax of content scores + position biases) of the keys whose clipped offset is c${
+          {
+            clipped: ': one key for |c| < k, all clipped keys in the edge columns c = ±k',
+            zero: ' (k = 0: all keys, so 1)',
+            none: ' (k ≥ n − 1: nothing is clipped, one key)',
+          }[edgeCase(view)]
+        }. Each row sums to 1. ${BLANK}`,
+    },
   },
   {
     id: 'difference',
+    drawer: true,
     title: 'What position changes',
     scale: 'diverging',
     barLabel: 'change in weight (blue < 0 < red)',
@@ -124,9 +193,16 @@ export const PANELS = [
       if (rowConstantBias(view)) return 'k = 0: a constant bias per row changes nothing.';
       return view.causal ? 'Grey: keys after the query, masked.' : '';
     },
+    offsetSpace: {
+      cell: 'sum',
+      bar: 'change in total weight at c',
+      caption: () =>
+        `${HEAD} Cell (i, c) is the combined total minus the content-only total of the keys at clipped offset c: red where position moves query i’s attention to offset c, blue where it moves it away. Each row sums to 0. ${BLANK}`,
+    },
   },
   {
     id: 'offsets',
+    drawer: true,
     title: 'Clipped offsets',
     scale: 'diverging',
     integer: true,
@@ -144,11 +220,30 @@ export const PANELS = [
       if (view.maxDistance >= view.n - 1) return `k = ${view.maxDistance} ≥ n − 1: no cell is clipped.`;
       return view.causal && view.maxDistance > 0 ? DECODER_NOTE : '';
     },
+    offsetSpace: {
+      cell: 'offset',
+      bar: 'clipped offset c',
+      caption: (view) =>
+        `${HEAD} Cell (i, c) is c itself, the row of aᴷ and aⱽ its keys use${
+          {
+            clipped: '; an edge column c = ±k (beyond the dashed lines) stands for every key with |j − i| ≥ k',
+            zero: ' (k = 0: one row for every key)',
+            none: ' (k ≥ n − 1: nothing is clipped)',
+          }[edgeCase(view)]
+        }. ${BLANK}`,
+    },
   },
 ];
 
 /** The panels' ids, in the order they are drawn: the one list of them. */
 export const PANEL_IDS = Object.freeze(PANELS.map((panel) => panel.id));
+/** The panels attention() computes, by its outputs' names (the rest are derived from them). */
+export const ATTENTION_PANEL_IDS = Object.freeze(PANELS.filter((panel) => panel.attention).map((panel) => panel.id));
+/** The panels the page keeps in its "More panels" drawer. */
+export const DRAWER_PANEL_IDS = Object.freeze(PANELS.filter((panel) => panel.drawer).map((panel) => panel.id));
+const PANEL_BY_ID = new Map(PANELS.map((panel) => [panel.id, panel]));
+/** The panel of an id (PANEL_IDS). */
+export const panelById = (id) => PANEL_BY_ID.get(id);
 
 export const formatters = {
   cell: (panel) => (panel.integer ? withMinus : (v) => formatFixed(v, 2)),

@@ -2,7 +2,7 @@
 // the numbers the comparison view draws, all through the JS API. Every scheme reads the same
 // tokens and weights (the stable draw, so that a word keeps its vectors wherever it stands).
 import { exampleOptions } from './view.js';
-import { POSITION_SCHEMES, needsEvenWidth } from '../api/schemes.js';
+import { POSITION_SCHEMES, ROPE_DEFAULTS, T5_BUCKET_DEFAULTS, needsEvenWidth } from '../api/schemes.js';
 import { MAX_SEED } from '../api/limits.js';
 import { tokenLabels } from '../settings/settings.js';
 
@@ -14,8 +14,8 @@ export const DEFAULT_SCHEMES = ['shaw', 't5', 'alibi', 'rope', 'sinusoidal'];
 export const MAX_SCHEMES = 5;
 /** ALiBi: the view uses head 1 of this many heads (slope 2^(−8/H)). */
 export const ALIBI_HEADS = 8;
-/** T5's bucketing as in the T5 paper's code (32 buckets, max distance 128, both directions). */
-export const T5_VIEW = Object.freeze({ numBuckets: 32, maxDistance: 128, bidirectional: true });
+/** T5's bucketing as the core's defaults hold it, those of the T5 paper's code (web/api/core-defaults.js). */
+export const T5_VIEW = T5_BUCKET_DEFAULTS;
 /** What the T5 column draws, said on the page: not a trained table (t5StandInBiases). */
 export const T5_STAND_IN_TEXT =
   'Drawn here: a stand-in, not a trained table: 2·exp(−d²/8) for each bucket, d its nearest distance.';
@@ -30,7 +30,7 @@ export const SCHEME_INFO = {
   t5: {
     name: 'T5 buckets',
     source: 'Raffel et al. 2020 (T5)',
-    what: `b[bucket(j − i)]: one learned number per bucket; exact buckets near 0, log-spaced to 128. ${T5_STAND_IN_TEXT}`,
+    what: `b[bucket(j − i)]: one learned number per bucket; exact buckets near 0, log-spaced to ${T5_VIEW.maxDistance}. ${T5_STAND_IN_TEXT}`,
   },
   alibi: {
     name: 'ALiBi',
@@ -205,7 +205,7 @@ function beyond(rp, id, ex, params) {
  * dependence, shift difference, learned parameter count and what it does beyond; and the static
  * facts (T5's bucket map, ALiBi's slopes, RoPE's angle per pair).
  */
-export function computeSchemesView(rp, settings, { schemes, ropeLayout = 'interleaved', shift = 3 }) {
+export function computeSchemesView(rp, settings, { schemes, ropeLayout = ROPE_DEFAULTS.layout, shift = 3 }) {
   const n = settings.seqLen;
   const words = tokenLabels(settings.tokens, n).map((word, i) => word || `#${i}`);
   const options = { ...exampleOptions({ ...settings, draw: 'stable' }, words), sameQuery: false };

@@ -1,4 +1,5 @@
 // From settings to the numbers a figure draws: every matrix comes from the JS API (WASM).
+import { EXAMPLE_DEFAULTS, LOCALITY_TABLE_DEFAULTS } from '../api/defaults.js';
 import { computeOffsetSpace } from './offset-space.js';
 import { tokenLabels } from '../settings/settings.js';
 import { weightDifference } from './weight-difference.js';
@@ -6,7 +7,8 @@ import { weightDifference } from './weight-difference.js';
 /** An axis label: the position and its word (or just the position). */
 const axisLabel = (tokens, i) => (tokens[i] ? `${i} ${tokens[i]}` : String(i));
 
-export const D_MODEL = 8;
+/** The width of the example's tokens: the core's default (ExampleSizes). */
+export const D_MODEL = EXAMPLE_DEFAULTS.dModel;
 
 /** The example() options for figure settings (ATTENTION_SETTINGS) and the words at the positions. */
 export function exampleOptions(settings, words) {
@@ -16,15 +18,15 @@ export function exampleOptions(settings, words) {
     dK: settings.dK,
     maxDistance: settings.maxDistance,
     causal: settings.causal,
-    draw: settings.draw ?? 'handbook',
-    table: settings.table ?? 'random',
+    draw: settings.draw ?? EXAMPLE_DEFAULTS.draw,
+    table: settings.table ?? EXAMPLE_DEFAULTS.table,
     locality: {
-      noise: settings.noise ?? 0.1,
-      width: settings.width ?? 1,
-      asymmetry: settings.asymmetry ?? 0,
-      strength: settings.strength ?? 1,
+      noise: settings.noise ?? LOCALITY_TABLE_DEFAULTS.noise,
+      width: settings.width ?? LOCALITY_TABLE_DEFAULTS.width,
+      asymmetry: settings.asymmetry ?? LOCALITY_TABLE_DEFAULTS.asymmetry,
+      strength: settings.strength ?? LOCALITY_TABLE_DEFAULTS.strength,
     },
-    sameQuery: settings.sameQuery ?? false,
+    sameQuery: settings.sameQuery ?? EXAMPLE_DEFAULTS.sameQuery,
   };
   // The stable draw embeds each word; a position without one is the word "#i".
   if (options.draw === 'stable' && words) options.tokens = words.map((word, i) => word || `#${i}`);
@@ -73,9 +75,9 @@ function assembleView(settings, tokens, result, offsets, positionsOnly, previous
     long: positionsOnly,
     maxDistance: settings.maxDistance,
     causal: settings.causal,
-    draw: settings.draw ?? 'handbook',
-    table: settings.table ?? 'random',
-    sameQuery: settings.sameQuery ?? false,
+    draw: settings.draw ?? EXAMPLE_DEFAULTS.draw,
+    table: settings.table ?? EXAMPLE_DEFAULTS.table,
+    sameQuery: settings.sameQuery ?? EXAMPLE_DEFAULTS.sameQuery,
     weightScale: settings.weightScale === 'panel' ? 'panel' : 'shared', // the weight panels' colour tops
     tokens,
     labels: tokens.map((_, i) => axisLabel(tokens, i)),
