@@ -3,7 +3,7 @@
 #   the layers' import rule (scripts/check-imports.mjs: no import upward, no circle);
 #   ESLint (eslint.config.js), Prettier (.prettierrc.json) for JS, TS and CSS;
 #   clang-format (.clang-format) and clang-tidy (.clang-tidy, the core's sources: scripts/tidy.sh)
-#   for C++. `lint.sh --no-tidy` leaves clang-tidy out (npm test runs it beside Vitest).
+#   for C++. `lint.sh --no-tidy` leaves clang-tidy out (a quick check; npm test runs it all, last).
 # `npm run format` (scripts/format.sh) writes what Prettier and clang-format want.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

@@ -16,6 +16,10 @@ import { EXTRAPOLATION, SCHEME_NAMES } from '../../web/train/length-extrapolatio
 import { SAME_LOSS } from '../../web/train/longer-than-trained.js';
 
 const env = usePage();
+// "Longer than trained" here trains each model this many steps (?longer-steps), not the
+// experiment's EXTRAPOLATION.steps: enough for every model to learn more than the words'
+// frequencies (node bench/length-extrapolation.mjs 16 100: 4.47-4.53 nats against 4.76).
+const LONGER_STEPS = 100;
 let rp;
 beforeAll(async () => {
   rp = await createRelPos();
@@ -37,7 +41,9 @@ const drawnColours = (page, selector) =>
 
 describe('position schemes side by side', () => {
   test('draws five columns by default, sinusoidal among them, each panel non-blank; the table holds what was computed', async () => {
-    const { page, context, problems } = await env.open('', { viewport: { width: 1920, height: 1000 } });
+    const { page, context, problems } = await env.open(`?longer-steps=${LONGER_STEPS}`, {
+      viewport: { width: 1920, height: 1000 },
+    });
     await page.waitForSelector('#schemes-section[data-drawn]');
     const ids = ['shaw', 't5', 'alibi', 'rope', 'sinusoidal'];
     expect(await columnIds(page)).toEqual(ids);
@@ -181,6 +187,11 @@ describe('position schemes side by side', () => {
     expect(await page.textContent('#schemes-column-t5 .schemes-what')).toContain(T5_STAND_IN_TEXT);
     // Longer than trained, one click: a small next-word model per scheme in a worker, loss against length.
     await page.click('#schemes-longer-run');
+    await expect
+      .poll(() => page.textContent('#schemes-longer .longer-status'))
+      .toBe(
+        `Training 7 small models (next word, ${LONGER_STEPS} steps at length ${EXTRAPOLATION.length}) in a background worker…`,
+      );
     await page.waitForSelector('#schemes-longer[data-done]', { timeout: 400_000 });
     const longer = await page.$$eval('#schemes-longer tbody tr', (rows) =>
       Object.fromEntries(
@@ -204,9 +215,14 @@ describe('position schemes side by side', () => {
       gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url))),
     );
     expect(caption).toContain(
-      `trained ${EXTRAPOLATION.steps} steps on windows of 16 words of ${corpusName(header)}, ${EXTRAPOLATION.batchSize} a step`,
+      `trained ${LONGER_STEPS} steps on windows of 16 words of ${corpusName(header)}, ${EXTRAPOLATION.batchSize} a step`,
     );
     expect(caption).toContain('in windows of 16, 32, 64 and 128.');
+    // Every model learned more than the words' frequencies: below the caption's baseline at L.
+    const unigram = Number(caption.match(/knowing only the words’ frequencies gives (\d+\.\d+)/)[1]);
+    expect(unigram).toBeLessThan(Math.log(V));
+    for (const [scheme, losses] of Object.entries(longer)) expect(losses[0], scheme).toBeLessThan(unigram);
+    expect(await page.textContent('#schemes-longer .longer-status')).toMatch(/^Done: 7 models, /);
     // The caption's numbers are the table's (the table rounds to 3 places, the caption to 2).
     const [, low, lowName, high, highName] = caption.match(
       /losses run from ([\d.]+) \(([^)]+)\) to ([\d.]+) \(([^)]+)\) nats per word/,
@@ -303,7 +319,7 @@ describe('position schemes side by side', () => {
     await context.close();
   }, 60_000);
 
-  test('a phone: odd d_k leaves RoPE a message, nothing overflows', async () => {
+  test('a phone: odd d_k leaves RoPE a message, nothing overflows; the longer run’s budget without ?longer-steps', async () => {
     const { page, context, problems } = await env.open('?schemes=t5,rope&dk=5', {
       viewport: { width: 360, height: 800 },
     });
@@ -315,6 +331,13 @@ describe('position schemes side by side', () => {
     expect(section).not.toContain('_');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await screenshot(page, 'schemes-phone.png');
+    // Without ?longer-steps, "Longer than trained" trains each model the experiment's budget.
+    await page.click('#schemes-longer-run');
+    await expect
+      .poll(() => page.textContent('#schemes-longer .longer-status'))
+      .toBe(
+        `Training 7 small models (next word, ${EXTRAPOLATION.steps} steps at length ${EXTRAPOLATION.length}) in a background worker…`,
+      );
     expect(problems).toEqual([]);
     await context.close();
   }, 60_000);

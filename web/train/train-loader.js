@@ -24,6 +24,7 @@ function open({ autostart = false } = {}) {
 
 // "Longer than trained" in the schemes section: it trains models too, so it comes with this loader
 // (not in the self-contained page) and loads its code and worker on the first click.
+// ?longer-steps=N trains each model N steps instead of the experiment's budget (a quicker look).
 function addLongerThanTrained() {
   const schemes = document.getElementById('schemes-section');
   if (!schemes) return;
@@ -45,10 +46,12 @@ function addLongerThanTrained() {
   status.setAttribute('role', 'status');
   box.append(title, lead, run, status);
   schemes.append(box);
+  const steps = Number(new URLSearchParams(location.search).get('longer-steps'));
+  const settings = Number.isInteger(steps) && steps > 0 ? { steps } : {};
   run.addEventListener('click', () => {
     run.disabled = true;
     import('./longer-than-trained.js')
-      .then(({ runLongerThanTrained }) => runLongerThanTrained(box))
+      .then(({ runLongerThanTrained }) => runLongerThanTrained(box, settings))
       .catch((error) => {
         status.textContent = `The experiment could not run: ${error.message}`;
       })
