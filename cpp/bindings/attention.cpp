@@ -7,6 +7,7 @@
 #include <malloc.h>
 
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <utility>
 
@@ -82,33 +83,54 @@ struct AttentionRequest {
   MatrixBuffer output;
 };
 
+// The request's regions by field name: one for every row of the shape table
+// (relpos/attention_shapes.hpp), which the static_assert below holds it to.
+struct RequestRegion {
+  const char* name;
+  MatrixBuffer AttentionRequest::*member;
+};
+using R = AttentionRequest;
+constexpr RequestRegion kRequestRegions[] = {{"queries", &R::queries},
+                                             {"keys", &R::keys},
+                                             {"values", &R::values},
+                                             {"relativeKeys", &R::relativeKeys},
+                                             {"relativeValues", &R::relativeValues},
+                                             {"x", &R::x},
+                                             {"queryWeights", &R::queryWeights},
+                                             {"keyWeights", &R::keyWeights},
+                                             {"valueWeights", &R::valueWeights},
+                                             {"bucketBiases", &R::bucketBiases},
+                                             {"slopes", &R::slopes},
+                                             {"keyPadding", &R::keyPadding},
+                                             {"allowed", &R::allowed},
+                                             {"contentScores", &R::contentScores},
+                                             {"positionBiases", &R::positionBiases},
+                                             {"combinedScores", &R::combinedScores},
+                                             {"contentWeights", &R::contentWeights},
+                                             {"combinedWeights", &R::combinedWeights},
+                                             {"output", &R::output}};
+
+// Whether kRequestRegions names exactly the shape table's rows.
+constexpr bool requestRegionsAreTheShapeTable() {
+  if (std::size(kRequestRegions) != std::size(relpos::kAttentionShapes)) return false;
+  for (const relpos::RegionShape& shape : relpos::kAttentionShapes) {
+    bool found = false;
+    for (const RequestRegion& region : kRequestRegions) {
+      found = found || relpos::sameName(region.name, shape.name);
+    }
+    if (!found) return false;
+  }
+  return true;
+}
+static_assert(requestRegionsAreTheShapeTable(),
+              "kRequestRegions must name every row of kAttentionShapes, and no other");
+
 // The request's region for the field `name` (a row of relpos/attention_shapes.hpp); 0 x 0 for
 // nullptr (a scheme that reads no region).
 const MatrixBuffer& regionNamed(const AttentionRequest& r, const char* name) {
-  using R = AttentionRequest;
-  static constexpr std::pair<const char*, MatrixBuffer R::*> kRegions[] = {
-      {"queries", &R::queries},
-      {"keys", &R::keys},
-      {"values", &R::values},
-      {"relativeKeys", &R::relativeKeys},
-      {"relativeValues", &R::relativeValues},
-      {"x", &R::x},
-      {"queryWeights", &R::queryWeights},
-      {"keyWeights", &R::keyWeights},
-      {"valueWeights", &R::valueWeights},
-      {"bucketBiases", &R::bucketBiases},
-      {"slopes", &R::slopes},
-      {"keyPadding", &R::keyPadding},
-      {"allowed", &R::allowed},
-      {"contentScores", &R::contentScores},
-      {"positionBiases", &R::positionBiases},
-      {"combinedScores", &R::combinedScores},
-      {"contentWeights", &R::contentWeights},
-      {"combinedWeights", &R::combinedWeights},
-      {"output", &R::output}};
   static const MatrixBuffer none{};
-  for (const auto& [field, member] : kRegions) {
-    if (relpos::sameName(field, name)) return r.*member;
+  for (const RequestRegion& region : kRequestRegions) {
+    if (relpos::sameName(region.name, name)) return r.*region.member;
   }
   return none;
 }
@@ -415,7 +437,6 @@ void registerAttention() {
   registerSettings("RopeParams", field("base", &RopeParams::base),
                    field("layout", &RopeParams::layout));
   registerSettings("SinusoidalParams", field("base", &relpos::SinusoidalParams::base));
-  using R = AttentionRequest;
   registerValueObject(
       "AttentionRequest", field("heads", &R::heads), field("causal", &R::causal),
       field("firstQuery", &R::firstQuery), field("queryRows", &R::queryRows),
