@@ -7,6 +7,7 @@
 #include <malloc.h>
 
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <utility>
 
@@ -82,6 +83,58 @@ struct AttentionRequest {
   MatrixBuffer output;
 };
 
+// The request's regions by field name: one for every row of the shape table
+// (relpos/attention_shapes.hpp), which the static_assert below holds it to.
+struct RequestRegion {
+  const char* name;
+  MatrixBuffer AttentionRequest::*member;
+};
+using R = AttentionRequest;
+constexpr RequestRegion kRequestRegions[] = {{"queries", &R::queries},
+                                             {"keys", &R::keys},
+                                             {"values", &R::values},
+                                             {"relativeKeys", &R::relativeKeys},
+                                             {"relativeValues", &R::relativeValues},
+                                             {"x", &R::x},
+                                             {"queryWeights", &R::queryWeights},
+                                             {"keyWeights", &R::keyWeights},
+                                             {"valueWeights", &R::valueWeights},
+                                             {"bucketBiases", &R::bucketBiases},
+                                             {"slopes", &R::slopes},
+                                             {"keyPadding", &R::keyPadding},
+                                             {"allowed", &R::allowed},
+                                             {"contentScores", &R::contentScores},
+                                             {"positionBiases", &R::positionBiases},
+                                             {"combinedScores", &R::combinedScores},
+                                             {"contentWeights", &R::contentWeights},
+                                             {"combinedWeights", &R::combinedWeights},
+                                             {"output", &R::output}};
+
+// Whether kRequestRegions names exactly the shape table's rows.
+constexpr bool requestRegionsAreTheShapeTable() {
+  if (std::size(kRequestRegions) != std::size(relpos::kAttentionShapes)) return false;
+  for (const relpos::RegionShape& shape : relpos::kAttentionShapes) {
+    bool found = false;
+    for (const RequestRegion& region : kRequestRegions) {
+      found = found || relpos::sameName(region.name, shape.name);
+    }
+    if (!found) return false;
+  }
+  return true;
+}
+static_assert(requestRegionsAreTheShapeTable(),
+              "kRequestRegions must name every row of kAttentionShapes, and no other");
+
+// The request's region for the field `name` (a row of relpos/attention_shapes.hpp); 0 x 0 for
+// nullptr (a scheme that reads no region).
+const MatrixBuffer& regionNamed(const AttentionRequest& r, const char* name) {
+  static const MatrixBuffer none{};
+  for (const RequestRegion& region : kRequestRegions) {
+    if (relpos::sameName(region.name, name)) return r.*region.member;
+  }
+  return none;
+}
+
 // Whether a region was given: 0 x 0 is "not given" (an input left out, a panel not asked for).
 bool given(const MatrixBuffer& b) { return b.rows != 0 || b.cols != 0; }
 
@@ -145,8 +198,13 @@ std::string checkAttention(const AttentionRequest& r, std::size_t size) {
     c.none("relativeKeys", r.relativeKeys, "only Shaw's scheme reads it");
     c.none("relativeValues", r.relativeValues, "only Shaw's scheme reads it");
   }
-  if (r.scheme != PositionScheme::kT5) c.none("bucketBiases", r.bucketBiases, "only T5 reads it");
-  if (r.scheme != PositionScheme::kAlibi) c.none("slopes", r.slopes, "only ALiBi reads it");
+  // The position regions (T5's biases, ALiBi's slopes) but the scheme table's biasRegion of this
+  // scheme, the one it reads.
+  for (const relpos::RegionShape& shape : relpos::kAttentionShapes) {
+    if (shape.role == relpos::Role::kPosition && !relpos::sameName(shape.name, info->biasRegion)) {
+      c.none(shape.name, regionNamed(r, shape.name), biasRegionReaders(shape.name).c_str());
+    }
+  }
   const int dV = sinusoidal ? r.valueWeights.cols : r.values.cols;
   if (dV == 0) c.none("output", r.output, "there are no values");
   if (!c.ok()) return c.error();
@@ -176,15 +234,14 @@ std::string checkAttention(const AttentionRequest& r, std::size_t size) {
             "attention() takes the learned absolute table's x + p as its inputs (scheme none)");
   const std::string schemeError = checkScheme(r.scheme, r.t5, e.keyWidth / h);
   c.require(schemeError.empty(), schemeError);
-  if (r.scheme == PositionScheme::kT5) checkRegion(c, "bucketBiases", r.bucketBiases, e, size);
-  if (r.scheme == PositionScheme::kAlibi) checkRegion(c, "slopes", r.slopes, e, size);
-  const Region optional[] = {
-      {"keyPadding", &r.keyPadding},           {"allowed", &r.allowed},
-      {"contentScores", &r.contentScores},     {"positionBiases", &r.positionBiases},
-      {"combinedScores", &r.combinedScores},   {"contentWeights", &r.contentWeights},
-      {"combinedWeights", &r.combinedWeights}, {"output", &r.output}};
-  for (const auto& [name, b] : optional) {
-    if (given(*b)) checkRegion(c, name, *b, e, size);
+  if (info->biasRegion != nullptr) {
+    checkRegion(c, info->biasRegion, regionNamed(r, info->biasRegion), e, size);
+  }
+  // The masks and the panels, each one given.
+  for (const relpos::RegionShape& shape : relpos::kAttentionShapes) {
+    const MatrixBuffer& b = regionNamed(r, shape.name);
+    const bool optional = shape.role == relpos::Role::kMask || shape.role == relpos::Role::kOutput;
+    if (optional && given(b)) checkRegion(c, shape.name, b, e, size);
   }
   return c.error();
 }
@@ -214,17 +271,18 @@ std::string attentionInto(const AttentionRequest& r) {
   static relpos::Vector<T> biasByOffset;
   const bool sinusoidal = r.scheme == PositionScheme::kSinusoidal;
   const Index n = sinusoidal ? r.x.rows : r.keys.rows;
-  // The scheme table's PositionKind; T5's and ALiBi's biases by offset, one row per head or one
-  // for all; the sinusoidal scheme's projections of x + p.
+  // The scheme table's PositionKind; a bias by offset from the scheme table's biasRegion, one
+  // row per head or one for all; the sinusoidal scheme's projections of x + p.
+  const SchemeInfo& info = *schemeInfo(r.scheme);
   relpos::PositionTerm<T> position;
-  position.kind = schemeInfo(r.scheme)->kind;
+  position.kind = info.kind;
   if (position.kind == PositionKind::kOffsetBias) {
-    const bool t5 = r.scheme == PositionScheme::kT5;
-    const Index rows = t5 ? r.bucketBiases.rows : r.slopes.cols;
+    const MatrixBuffer& numbers = regionNamed(r, info.biasRegion);
+    const Index rows = relpos::offsetBiasRows(info, numbers.rows, numbers.cols);
     biasByOffset.resize(rows * (2 * n - 1));
-    relpos::offsetBiases<T>(r.scheme, r.t5, t5 ? at<const T>(r.bucketBiases.address) : nullptr,
-                            t5 ? nullptr : at<const double>(r.slopes.address), rows, n,
-                            biasByOffset.data());
+    // offsetBiases reads the scheme's own of the two (the other is 0 x 0: checkAttention).
+    relpos::offsetBiases<T>(r.scheme, r.t5, at<const T>(r.bucketBiases.address),
+                            at<const double>(r.slopes.address), rows, n, biasByOffset.data());
     position.biasByOffset = biasByOffset.data();
     position.biasHeadStride = rows == 1 ? 0 : 2 * n - 1;
   } else if (position.kind == PositionKind::kRotation) {
@@ -379,7 +437,6 @@ void registerAttention() {
   registerSettings("RopeParams", field("base", &RopeParams::base),
                    field("layout", &RopeParams::layout));
   registerSettings("SinusoidalParams", field("base", &relpos::SinusoidalParams::base));
-  using R = AttentionRequest;
   registerValueObject(
       "AttentionRequest", field("heads", &R::heads), field("causal", &R::causal),
       field("firstQuery", &R::firstQuery), field("queryRows", &R::queryRows),

@@ -4,8 +4,6 @@
 // web/api/core-contract.js at build time), which checks its arguments by the same rows.
 #pragma once
 
-#include <cstring>
-
 namespace relpos {
 
 // What one side of a region must be. n: keys; n_q: query rows; d_k, d_v: every head's columns
@@ -165,10 +163,20 @@ constexpr const char* extentWords(Extent e) {
   }
 }
 
+// Whether `a` and `b` are the same name (two nullptrs are; a nullptr and a name are not).
+constexpr bool sameName(const char* a, const char* b) {
+  if (a == nullptr || b == nullptr) return a == b;
+  while (*a != '\0' && *a == *b) {
+    ++a;
+    ++b;
+  }
+  return *a == *b;
+}
+
 // The table's row for the request field `name`, or nullptr.
-inline const RegionShape* attentionShape(const char* name) {
+constexpr const RegionShape* attentionShape(const char* name) {
   for (const RegionShape& shape : kAttentionShapes) {
-    if (std::strcmp(shape.name, name) == 0) return &shape;
+    if (sameName(shape.name, name)) return &shape;
   }
   return nullptr;
 }

@@ -1,6 +1,8 @@
 // The scheme table's checks and the biases by offset (relpos/scheme_table.hpp).
 #include "relpos/scheme_table.hpp"
 
+#include <vector>
+
 namespace relpos {
 
 std::string checkScheme(PositionScheme scheme, const T5BucketParams& t5, int headWidth) {
@@ -21,6 +23,20 @@ std::string checkScheme(PositionScheme scheme, const T5BucketParams& t5, int hea
            "' needs an even head width dModel / heads, got " + std::to_string(headWidth);
   }
   return {};
+}
+
+std::string biasRegionReaders(const char* region) {
+  std::vector<const char*> titles;
+  for (const SchemeInfo& info : kSchemeTable) {
+    if (info.biasRegion != nullptr && sameName(info.biasRegion, region))
+      titles.push_back(info.title);
+  }
+  std::string readers;
+  for (std::size_t i = 0; i < titles.size(); ++i) {
+    readers += i == 0 ? "" : i + 1 == titles.size() ? " and " : ", ";
+    readers += titles[i];
+  }
+  return "only " + readers + (titles.size() == 1 ? " reads it" : " read it");
 }
 
 template <typename T>

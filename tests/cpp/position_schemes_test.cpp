@@ -225,6 +225,25 @@ TEST(SchemeAttention, BiasesArePerPairFormulas) {
   EXPECT_EQ((p.combinedWeights - p.contentWeights).cwiseAbs().maxCoeff(), 0.0);
 }
 
+// The scheme table's biasRegion: T5's biases give a bias row per row (1 x numBuckets or heads x
+// numBuckets), ALiBi's slopes one per column (1 x 1 or 1 x heads), a scheme with none one row.
+TEST(SchemeTable, BiasRegionsGiveTheRowsOfTheBiasByOffset) {
+  const SchemeInfo& t5 = *schemeInfo(PositionScheme::kT5);
+  const SchemeInfo& alibi = *schemeInfo(PositionScheme::kAlibi);
+  EXPECT_STREQ(t5.biasRegion, "bucketBiases");
+  EXPECT_STREQ(alibi.biasRegion, "slopes");
+  EXPECT_EQ(offsetBiasRows(t5, 4, 32), 4);
+  EXPECT_EQ(offsetBiasRows(t5, 1, 32), 1);
+  EXPECT_EQ(offsetBiasRows(alibi, 1, 6), 6);
+  EXPECT_EQ(offsetBiasRows(alibi, 1, 1), 1);
+  for (const SchemeInfo& info : kSchemeTable) {
+    if (info.kind != PositionKind::kOffsetBias) EXPECT_EQ(info.biasRegion, nullptr) << info.name;
+  }
+  EXPECT_EQ(offsetBiasRows(*schemeInfo(PositionScheme::kNone), 0, 0), 1);
+  EXPECT_EQ(biasRegionReaders("bucketBiases"), "only T5 reads it");
+  EXPECT_EQ(biasRegionReaders("slopes"), "only ALiBi reads it");
+}
+
 TEST(SchemeAttention, RopeScoresAreRotatedProducts) {
   SchemeProblem p(randomMatrix<double>(7, 6, 2), 30);
   Scheme rope;

@@ -208,6 +208,9 @@ describe('the bound attention function checks its request', () => {
       [{ combinedWeights: region(core.HEAPU8.length - 64, m, m, 128) }, /^combinedWeights lies outside WASM memory/],
       [{ relativeKeys: region(at, 3, 2, 48) }, /^relativeKeys must be 0 x 0: only Shaw's scheme reads it$/],
       [{ scheme: core.PositionScheme.t5 }, /^bucketBiases must have 1 or heads rows$/],
+      [{ bucketBiases: region(at, 1, 8, 64) }, /^bucketBiases must be 0 x 0: only T5 reads it$/],
+      [{ scheme: core.PositionScheme.t5, slopes: region(at, 1, 1, 8) }, /^slopes must be 0 x 0: only ALiBi reads it$/],
+      [{ scheme: core.PositionScheme.alibi }, /^slopes must be 1 or heads wide$/],
       [{ heads: 2, queries: region(at, m, 3, 96), keys: region(at + 64, m, 3, 96) }, /multiples of heads/],
     ];
     for (const [change, message] of bad) {

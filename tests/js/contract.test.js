@@ -6,7 +6,7 @@
 // the argument, and what the core takes, the API takes.
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { coreContractSource, schemeTypesSource } from '../../scripts/make-defaults.mjs';
+import { coreContractSource, exampleTypesSource, schemeTypesSource } from '../../scripts/make-defaults.mjs';
 import { createRelPos, MODEL_POSITION_SCHEMES, POSITION_SCHEMES } from '../../web/api/index.js';
 import { CORE_CONTRACT } from '../../web/api/core-contract.js';
 import { CORE_DEFAULTS } from '../../web/api/core-defaults.js';
@@ -67,6 +67,17 @@ describe('the contract: one source, the core', () => {
     expect(names(declared.RopeLayout)).toEqual(enumNames(core.RopeLayout));
     const types = readFileSync(new URL('../../web/api/schemes.d.ts', import.meta.url), 'utf8');
     expect(types).not.toMatch(/export type (PositionSchemeName|ModelSchemeName|RopeLayout) =/);
+  });
+
+  it("the types name the example's draws and tables: web/api/example-names.d.ts is what the module holds", () => {
+    const committed = readFileSync(new URL('../../web/api/example-names.d.ts', import.meta.url), 'utf8');
+    expect(committed).toBe(exampleTypesSource(core));
+    const declared = Object.fromEntries(
+      [...committed.matchAll(/export type (\w+) = ([^;]+);/g)].map(([, name, body]) => [name, body]),
+    );
+    const names = (body) => [...body.matchAll(/'([a-z0-9]+)'/g)].map(([, name]) => name);
+    expect(names(declared.ScenarioDrawName)).toEqual(enumNames(core.ScenarioDraw));
+    expect(names(declared.PositionTableName)).toEqual(enumNames(core.PositionTable));
   });
 
   it("the block of query rows is the core's: rows from a multiple of it are those of one call", () => {
@@ -358,14 +369,20 @@ describe('no value of the contract copied by hand in web/', () => {
     attentionSchemes: CORE_CONTRACT.schemes.filter((scheme) => scheme.attention).map((scheme) => scheme.name),
   };
   const sameNames = (a, b) => a.length === b.length && a.every((name) => b.includes(name));
-  // Every list literal of quoted names in `text`, with its line (a list may span lines).
+  // Every list literal of quoted names in `text`, and every union of them in a type ('a' | 'b'),
+  // with its line (a list may span lines).
   const nameLists = (text) =>
-    [...text.matchAll(/\[\s*'[^'\n]*'(?:\s*,\s*'[^'\n]*')*\s*,?\s*\]/g)].map((match) => ({
+    [
+      ...text.matchAll(/\[\s*'[^'\n]*'(?:\s*,\s*'[^'\n]*')*\s*,?\s*\]/g),
+      ...text.matchAll(/'[^'\n]*'(?:\s*\|\s*'[^'\n]*')+/g),
+    ].map((match) => ({
       names: [...match[0].matchAll(/'([^'\n]*)'/g)].map((name) => name[1]),
       line: text.slice(0, match.index).split('\n').length,
     }));
+  // The types make-defaults.mjs writes from the contract (held to the module above).
+  const generatedTypes = ['scheme-names.d.ts', 'example-names.d.ts'];
 
-  it("no list of an enum's names (RoPE's layouts, the draws, the tables, the schemes) is written by hand", () => {
+  it("no list or type union of an enum's names (RoPE's layouts, the draws, the tables, the schemes) is written by hand", () => {
     expect(Object.keys(enumLists)).toEqual([
       'ropeLayouts',
       'scenarioDraws',
@@ -374,14 +391,18 @@ describe('no value of the contract copied by hand in web/', () => {
       'attentionSchemes',
     ]);
     expect(Object.values(enumLists).every((names) => names.length >= 2)).toBe(true);
-    // The lists as they were written by hand are found (the test is not empty).
-    const before = "choices: ['stable', 'handbook'] },\n  x: [\n    'half',\n    'interleaved',\n  ],";
+    // The lists and the types' unions as they were written by hand are found (the test is not empty).
+    const before =
+      "choices: ['stable', 'handbook'] },\n  x: [\n    'half',\n    'interleaved',\n  ],\n" +
+      "  draw?: 'stable' | 'handbook';\n  table:\n    | 'locality'\n    | 'random';";
     const found = nameLists(before).filter(({ names }) =>
       Object.values(enumLists).some((list) => sameNames(names, list)),
     );
-    expect(found.map(({ line }) => line)).toEqual([1, 2]);
+    expect(found.map(({ line }) => line)).toEqual([1, 2, 6, 8]);
+    expect(sources.filter(({ file }) => generatedTypes.some((name) => file.endsWith(name)))).toHaveLength(2);
     const copies = [];
     for (const { file, text } of sources) {
+      if (generatedTypes.some((name) => file.endsWith(name))) continue;
       for (const { names, line } of nameLists(text)) {
         const copied = Object.entries(enumLists).find(([, list]) => sameNames(names, list));
         if (copied) copies.push(`${copied[0]} in ${file}:${line}: ${names.join(', ')}`);

@@ -80,7 +80,7 @@ export { trainedLoss, grads, headWeights, learned, learnedByDefault, everyHead, 
 export { weights64, weights32, profile, offsets, z, noise };
 
 // The elements' subpath export.
-import { RelposAttentionElement } from 'relpos-wasm/elements';
+import { RelposAttentionElement, type RelposAttentionAttributes } from 'relpos-wasm/elements';
 
 const element = document.createElement('relpos-attention');
 const isElement: RelposAttentionElement = element;
@@ -129,6 +129,15 @@ void profileValues;
 void words;
 // @ts-expect-error: draw is 'handbook' or 'stable'
 rp.example({ draw: 'random' });
+// @ts-expect-error: table is 'random' or 'locality'
+rp.example({ table: 'stable' });
+// The element's draw and table are the example's (the core's names).
+element.draw = 'handbook';
+element.table = 'random';
+const attentionAttributes: RelposAttentionAttributes = { draw: 'stable', table: 'locality' };
+void attentionAttributes;
+// @ts-expect-error: the table attribute is 'random' or 'locality'
+element.table = 'handbook';
 // outputs: which panels to compute ([]: the draw only).
 const drawOnly = rp.example({ seqLen: 40, outputs: [] });
 const drawnQueries: Float64Array = drawOnly.inputs.q.data;

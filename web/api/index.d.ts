@@ -7,9 +7,11 @@ import type {
   SinusoidalAttentionInputs,
 } from './schemes.js';
 import type { CheckpointMethods } from './checkpoint.js';
+import type { PositionTableName, ScenarioDrawName } from './example-names.js';
 
 export * from './schemes.js';
 export * from './checkpoint.js';
+export type { PositionTableName, ScenarioDrawName } from './example-names.js';
 
 declare global {
   // Symbol.dispose (TypeScript's lib esnext.disposable, @types/node) for projects whose lib lacks it.
@@ -162,11 +164,11 @@ export interface ExampleOptions {
    * the weights and each offset's table row from a stream of their own, so a word is the same
    * row anywhere and changing k changes only the rows beyond the smaller k.
    */
-  draw?: 'handbook' | 'stable';
+  draw?: ScenarioDrawName;
   /** The words (non-empty strings); sets seqLen. Without them position i is the word "#i". */
   tokens?: string[];
   /** aᴷ as drawn ('random', default) or the handbook's simulated locality table ('locality'). */
-  table?: 'random' | 'locality';
+  table?: PositionTableName;
   /** The locality table: noise · (random table) + strength · Gaussian bump on column 0. */
   locality?: LocalityTableOptions;
   /** Every query row is the uniform query (1, …, 1)/√d_k. Default false. */

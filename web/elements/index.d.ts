@@ -1,5 +1,11 @@
 // Types for relpos-wasm/elements and relpos-wasm/elements/bundle (hand-written; see web/elements/*.js).
-import type { AttentionResult, CheckpointPositionTable, LocalityProfile } from '../api/index.js';
+import type {
+  AttentionResult,
+  CheckpointPositionTable,
+  LocalityProfile,
+  PositionTableName,
+  ScenarioDrawName,
+} from '../api/index.js';
 
 /** The panel ids of <relpos-attention>'s `panels` attribute. */
 export type RelposPanelId =
@@ -99,9 +105,9 @@ export declare class RelposAttentionElement extends HTMLElement {
   /** The words, separated by spaces (an array is joined). */
   tokens: string;
   /** 'stable' (default) or 'handbook'. */
-  draw: 'stable' | 'handbook';
+  draw: ScenarioDrawName;
   /** 'locality' (default) or 'random'. */
-  table: 'locality' | 'random';
+  table: PositionTableName;
   /** same-query: one query (1, …, 1)/√d_k for every row. */
   sameQuery: boolean;
   strength: number;
@@ -166,8 +172,8 @@ export interface RelposAttentionAttributes extends ElementAttributes {
   seed?: NumberAttribute;
   causal?: Attribute;
   tokens?: string;
-  draw?: 'stable' | 'handbook';
-  table?: 'locality' | 'random';
+  draw?: ScenarioDrawName;
+  table?: PositionTableName;
   'same-query'?: Attribute;
   strength?: NumberAttribute;
   noise?: NumberAttribute;
