@@ -69,6 +69,7 @@ for (const language of LANGUAGES) {
     task: run.task,
     preset: run.preset,
     steps: run.convergence.steps,
+    peakLearningRate: run.peakLearningRate,
     seeds: run.seeds.map((s) => ({
       seed: s.seed,
       heldOut: s.heldOut,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The reference run on each language's corpus (docs/corpus.md, "Other languages"):
 # `npm run train:languages` [-- --jobs N] [-- other options of train-reference.mjs, e.g. --steps 2000].
-# The principal reference's model, budget and seeds (scripts/train-reference.mjs) on the shipped
+# The principal reference's model, budget and seeds (scripts/train-reference.mjs) at the languages' peak learning rate (LANGUAGES_PEAK), on the shipped
 # English corpus and on build/corpora/<source>.bin (npm run corpus:languages), without the longer
 # runs of the convergence check (--no-check); every (corpus, seed) pair is one process, N at a time
 # (default: the cores), each kept in build/reference-seeds/; then one pass per corpus reads them
@@ -26,6 +26,9 @@ for source in "${sources[@]}"; do
 done
 mkdir -p build/reference-runs build/reference-runs/one-seed
 seeds=$(node -e "import('./web/train/reference.js').then((m) => console.log(m.REFERENCE_RECIPE.seeds.join(' ')))")
+# The languages' own peak learning rate (web/train/language-comparison.js, LANGUAGES_PEAK).
+peak=$(node -e "import('./web/train/language-comparison.js').then((m) => console.log(m.LANGUAGES_PEAK))")
+options=(--peak "$peak" "${options[@]}")
 pairs=()
 for seed in $seeds; do
   for source in "${sources[@]}"; do pairs+=("$source $seed"); done

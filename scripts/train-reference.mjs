@@ -2,22 +2,24 @@
 // `npm run train:reference` trains the default run (masked words, small) on the shipped corpus
 // (dist/training-corpus.bin) for each of REFERENCE_RECIPE.seeds, in Node on the WebAssembly
 // module with the plain SIMD128 kernels (the same numbers on every engine and Node version), each
-// seed with the section's learning-rate schedule stretched to REFERENCE_RECIPE.steps (10000), and
-// again stretched to REFERENCE_RECIPE.longer (30000) for the convergence check (longerRunGain(),
+// seed with the section's learning-rate schedule stretched to REFERENCE_RECIPE.steps (10000) at
+// the default run's peak rate, and again stretched to REFERENCE_RECIPE.longer (30000) for the
+// convergence check (longerRunGain(),
 // web/train/reference.js): converged when the longer run's lowest held-out level (a mean of 10
 // readings, every 100 steps) is at most 1 % below the reference's final level. It then reads what
 // the heads learned and writes web/train/reference-run.js (the readings the section opens on;
 // budget 64 KiB). Deterministic: the same file from a fresh clone. About 4 minutes of CPU per
 // 10000 steps on a quiet machine here; never part of npm test.
 // Options: --seeds 1,2,3  --jobs N (runs trained at once, worker threads; default: the cores)
-// --steps N (instead of REFERENCE_RECIPE.steps: a quick look, not the reference; the longer
-// runs then take 3 N; --no-check: no longer runs) --corpus FILE (instead of dist/training-corpus.bin)  --out FILE (instead of
-// web/train/reference-run.js): the same run on another corpus; --word-order adds each head's side
-// intervals and adposition verdicts (word-order-readings.js) for the comparison of languages (npm
-// run train:languages). Each run's result is kept in build/reference-seeds/ (named by corpus
-// file, preset, seed and steps, with the recipe it was trained with): run again, it is read back,
-// not trained again, so several processes may train one seed each (--seeds 2) and a last run with
-// all seeds writes the file.
+// --peak P (instead of REFERENCE_RECIPE.peak, the default run's: the languages' runs use their own)
+// --steps N (instead of REFERENCE_RECIPE.steps: a quick look, not the reference; the longer runs
+// then take 3 N; --no-check: no longer runs) --corpus FILE (instead of dist/training-corpus.bin)
+// --out FILE (instead of web/train/reference-run.js): the same run on another corpus;
+// --word-order adds each head's side intervals and adposition verdicts (word-order-readings.js)
+// for the comparison of languages (npm run train:languages). Each run's result is kept in
+// build/reference-seeds/ (named by corpus file, preset, seed, steps and peak, with the recipe it
+// was trained with): run again, it is read back, not trained again, so several processes may
+// train one seed each (--seeds 2) and a last run with all seeds writes the file.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { availableParallelism } from 'node:os';
@@ -104,10 +106,10 @@ function withConvergence(result, longerResult) {
 }
 
 /** One seed of the default run trained for REFERENCE_RECIPE.steps: its held-out curve, whether it converged, its readings. */
-async function referenceSeed(seed, budget, corpusPath, wordOrder) {
+async function referenceSeed(seed, budget, peak, corpusPath, wordOrder) {
   const corpus = decodeCorpus(gunzipSync(readFileSync(corpusPath)));
   const rp = await createRelPos({ kernels: 'plain' });
-  const session = new TrainSession(rp, corpus, { ...DEFAULT_RUN, seed, budget, peak: REFERENCE_RECIPE.peak });
+  const session = new TrainSession(rp, corpus, { ...DEFAULT_RUN, seed, budget, peak });
   const curve = [];
   while (session.steps < budget) {
     session.step();
@@ -140,6 +142,8 @@ async function main() {
   const option = (name, fallback) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback);
   const seeds = option('seeds', REFERENCE_RECIPE.seeds.join(',')).split(',').map(Number);
   const steps = Number(option('steps', REFERENCE_RECIPE.steps));
+  const peak = Number(option('peak', REFERENCE_RECIPE.peak));
+  if (!(peak > 0 && peak < 1)) throw new RangeError(`--peak must be a learning rate in (0, 1), not ${option('peak')}`);
   const jobs = Math.max(1, Math.min(2 * seeds.length, Number(option('jobs', availableParallelism()))));
   const corpusPath = new URL(option('corpus', CORPUS.pathname), `file://${process.cwd()}/`);
   const out = new URL(option('out', OUT.pathname), `file://${process.cwd()}/`);
@@ -153,7 +157,7 @@ async function main() {
   const recipe = {
     task: DEFAULT_RUN.task,
     preset: DEFAULT_RUN.preset,
-    peak: REFERENCE_RECIPE.peak,
+    peak,
     schedule: SCHEDULE,
     ...(wordOrder ? { wordOrder } : {}),
   };
@@ -162,7 +166,10 @@ async function main() {
   const check = !args.includes('--no-check');
   const longer = steps === REFERENCE_RECIPE.steps ? REFERENCE_RECIPE.longer : 3 * steps;
   const cached = (seed, budget) =>
-    new URL(`${basename(corpusPath.pathname)}-${DEFAULT_RUN.preset}-seed${seed}-${budget}.json`, SEED_CACHE);
+    new URL(
+      `${basename(corpusPath.pathname)}-${DEFAULT_RUN.preset}-seed${seed}-${budget}-peak${peak}.json`,
+      SEED_CACHE,
+    );
   const started = Date.now();
   // Every run: each seed at the reference's steps and at the longer check's.
   const budgets = check ? [steps, longer] : [steps];
@@ -185,7 +192,7 @@ async function main() {
       next += 1;
       if (run === undefined) return resolve();
       const worker = new Worker(new URL(import.meta.url), {
-        workerData: { seed: run.seed, steps: run.budget, corpusPath: corpusPath.href, wordOrder },
+        workerData: { seed: run.seed, steps: run.budget, peak, corpusPath: corpusPath.href, wordOrder },
       });
       worker.on('message', (message) => {
         if (message.progress) {
@@ -221,7 +228,7 @@ async function main() {
     preset: DEFAULT_RUN.preset,
     corpus: { source: corpus.header.source, train: corpus.train.length, heldOut: corpus.heldOut.length },
     kernels: 'plain',
-    peakLearningRate: REFERENCE_RECIPE.peak,
+    peakLearningRate: peak,
     schedule: { ...SCHEDULE },
     convergence: {
       steps,
@@ -253,5 +260,11 @@ export const REFERENCE_RUN = ${JSON.stringify(reference)};
 if (isMainThread) await main();
 else
   parentPort.postMessage(
-    await referenceSeed(workerData.seed, workerData.steps, new URL(workerData.corpusPath), workerData.wordOrder),
+    await referenceSeed(
+      workerData.seed,
+      workerData.steps,
+      workerData.peak,
+      new URL(workerData.corpusPath),
+      workerData.wordOrder,
+    ),
   );

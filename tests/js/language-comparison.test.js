@@ -8,8 +8,10 @@ import { LANGUAGE_READINGS } from '../../web/train/language-readings.js';
 import {
   COMPARISONS,
   LANGUAGES,
+  LANGUAGES_PEAK,
   LANGUAGE_READINGS_BUDGET,
   compareLanguages,
+  comparisonAnswer,
   comparisonStatement,
   comparisonTableRow,
   plateauText,
@@ -35,10 +37,15 @@ describe('the shipped readings of the other languages', () => {
     expect(byId('reina-valera').corpus.taggedPos).toEqual(['determiner', 'preposition', 'pronoun', 'conjunction']);
   });
 
-  test('within each comparison: the same task, size, steps and seeds', () => {
+  test('within each comparison: the same task, size, steps, peak learning rate and seeds', () => {
+    // Every language at LANGUAGES_PEAK, which npm run train:languages passes to each run.
+    for (const r of LANGUAGE_READINGS) expect(r.peakLearningRate, r.id).toBe(LANGUAGES_PEAK);
+    expect(readFileSync(new URL('../../scripts/train-languages.sh', import.meta.url), 'utf8')).toMatch(
+      /m\.LANGUAGES_PEAK[\s\S]*--peak "\$peak"/,
+    );
     for (const c of COMPARISONS) {
       const [a, b] = [byId(c.english), byId(c.other)];
-      expect([a.task, a.preset, a.steps]).toEqual([b.task, b.preset, b.steps]);
+      expect([a.task, a.preset, a.steps, a.peakLearningRate]).toEqual([b.task, b.preset, b.steps, b.peakLearningRate]);
       expect(a.seeds.map((s) => s.seed)).toEqual(b.seeds.map((s) => s.seed));
       expect(a.seeds.length).toBeGreaterThanOrEqual(2);
     }
@@ -101,7 +108,9 @@ describe('the shipped readings of the other languages', () => {
       expect(result.asPredicted).toBe(c.predicts === 'different' ? anyDiffers : !anyDiffers);
       expect(statement).toMatch(result.asPredicted ? /, as predicted\.$/ : /, not as predicted\.$/);
       // The adposition claims, counted here: a seed holds a claim when one of its heads shows it.
+      const gaps = [];
       for (const [index, name] of Object.keys(ADPOSITION_CLAIMS).entries()) {
+        const counted = {};
         for (const [side, r] of [
           ['english', a],
           ['other', b],
@@ -111,9 +120,26 @@ describe('the shipped readings of the other languages', () => {
           expect(tally.tagged).toBe(tagged);
           const holds = r.seeds.filter((s) => s.heads.some((h) => h.adpositions[name].verdict === 'shows')).length;
           expect(tally.holds).toBe(tagged ? holds : 0);
+          counted[side] = tagged ? holds : null;
         }
+        if (counted.english !== null && counted.other !== null && counted.english !== counted.other)
+          gaps.push({ name, ...counted, size: Math.abs(counted.other - counted.english) });
       }
       if (c.id === 'es') expect(statement).toContain('not tagged');
+      // The answer above the figures: the outcome against the prediction, the layers that differ
+      // (or none), and the adposition claim whose tallies differ most, with both tallies.
+      const answer = comparisonAnswer(result);
+      expect(answer).toContain(result.asPredicted ? ': as predicted.' : ': not as predicted.');
+      if (anyDiffers)
+        for (const l of result.layers.filter((x) => x.differs)) expect(answer).toContain(`layer ${l.layer} (`);
+      else expect(answer).toContain('in every layer, within the seeds’ spread');
+      const widest = gaps.sort((x, y) => y.size - x.size)[0];
+      if (widest) {
+        const seeds = a.seeds.length;
+        expect(answer).toContain(
+          `${ADPOSITION_CLAIMS[widest.name].text} holds in ${widest.other} of ${seeds} seeds in ${LANGUAGES.find((l) => l.id === c.other).name}, ${widest.english} of ${seeds} in English.`,
+        );
+      } else expect(answer).not.toContain('Adpositions');
     },
   );
 });

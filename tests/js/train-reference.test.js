@@ -29,17 +29,19 @@ const corpus = decodeCorpus(gunzipSync(readFileSync(new URL('../../dist/training
 const shipped = { source: corpus.header.source, train: corpus.train.length, heldOut: corpus.heldOut.length };
 
 describe('the reference run', () => {
-  test('its recipe: three seeds of 10000 steps at a peak rate of 0.002, the curve every 100 steps, checked against the same seeds trained 30000 steps', () => {
+  test('its recipe: three seeds of 10000 steps at the default run’s peak rate (0.004), the curve every 100 steps, checked against the same seeds trained 30000 steps', () => {
     expect(REFERENCE_RECIPE).toEqual({
       seeds: [1, 2, 3],
       steps: 10000,
-      peak: 0.002,
+      peak: 0.004,
       curveEvery: 100,
       longer: 30000,
       levelReadings: 10,
       longerGain: 0.01,
     });
     expect(REFERENCE_RUN.peakLearningRate).toBe(REFERENCE_RECIPE.peak);
+    // The reference trains what a reader's default run trains: the same peak as the default size's.
+    expect(REFERENCE_RECIPE.peak).toBe(PRESETS[DEFAULT_RUN.preset].peak);
     // Levels are means of 10 readings; the gain is the final level over the longer run's lowest.
     const curve = Array.from({ length: 20 }, (_, i) => ({
       step: 100 * (i + 1),

@@ -14,6 +14,7 @@ import { LANGUAGE_READINGS } from '../../web/train/language-readings.js';
 import {
   COMPARISONS,
   compareLanguages,
+  comparisonAnswer,
   comparisonStatement,
   plateauText,
 } from '../../web/train/language-comparison.js';
@@ -67,6 +68,22 @@ describe('the comparison of languages', () => {
       await page.waitForSelector(`#language-section[data-drawn="${c.id}"]`);
       const result = compareLanguages(c, LANGUAGE_READINGS);
       expect(await page.textContent('#language-statement')).toBe(comparisonStatement(result));
+      // The answer first, above the figures; every number in words one click away, below them.
+      expect(await page.textContent('#language-answer')).toBe(comparisonAnswer(result));
+      expect(
+        await page.evaluate(() => {
+          const [answer, figure, words] = ['#language-answer', '#language-layer-figure', '#language-words'].map((s) =>
+            document.querySelector(s),
+          );
+          const before = (x, y) => Boolean(x.compareDocumentPosition(y) & Node.DOCUMENT_POSITION_FOLLOWING);
+          return [
+            before(answer, figure),
+            before(figure, words),
+            words.contains(document.querySelector('#language-statement')),
+            words.open,
+          ];
+        }),
+      ).toEqual([true, true, true, false]);
       expect(await page.$$eval('#language-layers tr', (rows) => rows.length)).toBe(result.layers.length + 1);
       const adpositions = await page.textContent('#language-adpositions');
       expect(adpositions).toContain('adpositions → following nouns or pronouns (+1…+3)');

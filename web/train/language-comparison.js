@@ -4,6 +4,11 @@
 import { sideOf } from '../views/left-right.js';
 import { ADPOSITION_CLAIMS } from './adposition-claims.js';
 
+/**
+ * The peak learning rate of the languages' runs (npm run train:languages passes it to
+ * scripts/train-reference.mjs): Adam's default 0.002, at which all four corpora were trained.
+ */
+export const LANGUAGES_PEAK = 0.002;
 /** The shipped readings' size budget (bytes of language-readings.js); the script and a test hold it. */
 export const LANGUAGE_READINGS_BUDGET = 80 * 1024;
 
@@ -226,6 +231,34 @@ export function comparisonStatement(result) {
         .join(' and ')}`
     : 'the models’ left shares do not differ beyond the seeds’ spread in any layer';
   return `Share of each layer’s off-diagonal attention on earlier words (mean over its heads and ${seeds} seed${seeds === 1 ? '' : 's'}, on held-out text: ${result.comparison.register}): ${layerText}. ${adpositionText} ${predicted}: ${outcome}, ${result.asPredicted ? 'as predicted' : 'not as predicted'}.`;
+}
+
+/**
+ * The comparison's answer in two short sentences, shown above its figures: the prediction and
+ * whether the layers' left shares bear it out; then the adposition claim whose tallies differ most
+ * between the two languages (none when both are equal or a corpus has no noun tags).
+ */
+export function comparisonAnswer(result) {
+  const en = nameOf(result.english);
+  const ot = nameOf(result.other);
+  const prediction =
+    result.comparison.predicts === 'different'
+      ? `Word order predicts a different asymmetry in ${ot.name} (${ot.order}) than in ${en.name}`
+      : `Word order predicts the same asymmetry in ${ot.name} (${ot.order}) as in ${en.name}`;
+  const layers = result.differs
+    ? `the models’ share of attention on earlier words differs beyond the seeds’ spread in ${result.layers
+        .filter((l) => l.differs)
+        .map((l) => `layer ${l.layer} (${signedPoints(l.difference)} in ${ot.name})`)
+        .join(' and ')}`
+    : 'the models put the same share of attention on earlier words in every layer, within the seeds’ spread';
+  const gaps = [0, 1]
+    .map((i) => ({ en: result.adpositions.english[i], ot: result.adpositions.other[i] }))
+    .filter((t) => t.en.tagged && t.ot.tagged && t.en.holds !== t.ot.holds)
+    .sort((a, b) => Math.abs(b.ot.holds - b.en.holds) - Math.abs(a.ot.holds - a.en.holds));
+  const adposition = gaps.length
+    ? ` Adpositions do differ: ${gaps[0].en.claim.text} holds in ${gaps[0].ot.holds} of ${gaps[0].ot.of} seeds in ${ot.name}, ${gaps[0].en.holds} of ${gaps[0].en.of} in ${en.name}.`
+    : '';
+  return `${prediction}; ${layers}: ${result.asPredicted ? 'as predicted' : 'not as predicted'}.${adposition}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 // "Does the asymmetry come from word order?", the comparison of languages in the training section
 // (docs/training.md, docs/verdicts.md "Word order"): the handbook's sentence, the computed
-// statement beside it, each layer's left share per language with its spread over seeds, each
+// answer under it (every number in words one click away, under the figures), each layer's left share per language with its spread over seeds, each
 // head's left share with its interval over held-out windows, each head's profile per language and
 // the adposition claims. Imported by train-section.js once the section is open (its own chunk:
 // the readings of four reference runs); draws the shipped readings only.
@@ -12,6 +12,7 @@ import {
   COMPARISONS,
   LANGUAGES,
   compareLanguages,
+  comparisonAnswer,
   comparisonStatement,
   leftShare,
   plateauText,
@@ -50,7 +51,8 @@ export function mountLanguageSection(container) {
   );
   const layerPick = el(doc, 'select', { id: 'language-layer' });
   const seedPick = el(doc, 'select', { id: 'language-seed' });
-  const statement = el(doc, 'p', { id: 'language-statement', className: 'train-summary', role: 'status' });
+  const answer = el(doc, 'p', { id: 'language-answer', className: 'train-summary', role: 'status' });
+  const statement = el(doc, 'p', { id: 'language-statement', className: 'train-caption' });
   const layerTable = el(doc, 'table', { id: 'language-layers' });
   const sharesCanvas = el(doc, 'canvas', { role: 'img', ariaLabel: 'Left share of every head, by language' });
   const sharesCaption = el(doc, 'p', { className: 'train-caption' });
@@ -70,7 +72,7 @@ export function mountLanguageSection(container) {
     el(doc, 'h3', { text: 'Does the asymmetry come from word order? The same model in other languages' }),
     el(doc, 'blockquote', { id: 'language-handbook', text: `The handbook: “${HANDBOOK_SENTENCE}”` }),
     el(doc, 'div', { className: 'train-sentence-controls' }, [el(doc, 'label', {}, ['Compare', picker])]),
-    statement,
+    answer,
     el(doc, 'figure', { id: 'language-layer-figure' }, [
       el(doc, 'h4', { text: 'Each layer’s share of attention on earlier words' }),
       el(doc, 'div', { className: 'train-table-wrap' }, [layerTable]),
@@ -89,6 +91,10 @@ export function mountLanguageSection(container) {
     el(doc, 'figure', { id: 'language-adposition-figure' }, [
       el(doc, 'h4', { text: 'Adpositions and their nouns' }),
       el(doc, 'div', { className: 'train-table-wrap' }, [adpositionTable]),
+    ]),
+    el(doc, 'details', { className: 'train-how', id: 'language-words' }, [
+      el(doc, 'summary', { text: 'In words: every number of the comparison' }),
+      statement,
     ]),
     corpora,
   ]);
@@ -134,6 +140,7 @@ export function mountLanguageSection(container) {
   const draw = (comparison) => {
     result = compareLanguages(comparison, LANGUAGE_READINGS);
     root.dataset.comparison = comparison.id;
+    answer.textContent = comparisonAnswer(result);
     statement.textContent = comparisonStatement(result);
     const en = languageOf(result.english);
     const ot = languageOf(result.other);

@@ -2,14 +2,15 @@
 // scripts/train-reference.mjs; docs/training.md): whether it applies to a run, its readings as an
 // analysis the figures draw, and what it says across seeds. Pure.
 import { REFERENCE_RUN } from './reference-run.js';
-import { MAX_DISTANCE } from './train-session.js';
+import { DEFAULT_RUN, MAX_DISTANCE, PRESETS } from './train-session.js';
 import { CLAIMS, HANDBOOK_CLAIMS, claimsAcrossRuns, strongestShowing } from './pos-verdicts.js';
 
 export { REFERENCE_RUN };
 
 /**
  * How the reference is trained (scripts/train-reference.mjs): seeds, steps per seed (the
- * schedule, SCHEDULE, stretched to them), its peak learning rate, the held-out curve read every
+ * schedule, SCHEDULE, stretched to them), its peak learning rate (the default run's: the reference
+ * trains the configuration a reader's default run trains), the held-out curve read every
  * `curveEvery` steps, and the convergence check: the same seeds trained `longer` steps (the
  * schedule stretched to them) reach a held-out level at most `longerGain` lower than the
  * reference's final level, a level being the mean of `levelReadings` consecutive readings
@@ -18,7 +19,7 @@ export { REFERENCE_RUN };
 export const REFERENCE_RECIPE = Object.freeze({
   seeds: Object.freeze([1, 2, 3]),
   steps: 10000,
-  peak: 0.002,
+  peak: PRESETS[DEFAULT_RUN.preset].peak,
   curveEvery: 100,
   longer: 30000,
   levelReadings: 10,
