@@ -105,7 +105,16 @@ export function convergenceText(reference) {
       ? signedPercent(lowFirst[0])
       : `${signedPercent(lowFirst[0])} to ${signedPercent(lowFirst.at(-1))}`;
   const check = `the same seeds trained ${longer} steps reached, at their lowest (a mean over ${reference.convergence.levelSteps} steps, by step ${Math.max(...lowestSteps)}), ${range} of this run’s held-out loss over its last ${reference.convergence.levelSteps} steps, then rose ${span(seeds.map((s) => s.longer.rise))} to their end as the model overfits`;
-  const claims = `; at ${longer} steps the handbook’s claims hold in the same seeds as at ${steps} in ${sameClaims} of ${seeds.length}`;
+  // Per claim: in how many seeds it holds at `steps` and at `longer` (longer.claims lists those held).
+  const holdsAt = (name) => [
+    seeds.filter((s) => s.heads.some((h) => h.verdicts[name].verdict === 'shows')).length,
+    seeds.filter((s) => s.longer.claims.split(',').includes(name)).length,
+  ];
+  const perClaim = HANDBOOK_CLAIMS.map((name) => {
+    const [atSteps, atLonger] = holdsAt(name);
+    return `${CLAIMS[name].short} in ${atLonger} of ${seeds.length} (at ${steps}: ${atSteps})`;
+  }).join(', ');
+  const claims = `; at ${longer} steps the handbook’s claims hold in the same seeds as at ${steps} in ${sameClaims} of ${seeds.length}: ${perClaim}`;
   return converged === seeds.length
     ? `${check}: within the convergence criterion of ${percent(longerGain)}, converged${claims}`
     : `${check}: more than the convergence criterion’s ${percent(longerGain)} in ${seeds.length - converged} of ${seeds.length} seeds, not converged${claims}`;
