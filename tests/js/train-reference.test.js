@@ -219,9 +219,12 @@ describe('the reference run', () => {
       const opposite = REFERENCE_RUN.seeds.filter((s) =>
         s.heads.some((h) => h.verdicts[name].verdict === 'opposite'),
       ).length;
-      if (2 * holds > 3) return `holds in ${holds} of 3 seeds`;
-      if (2 * opposite > 3) return `the opposite holds in ${opposite} of 3 seeds`;
-      return `not shown (holds in ${holds} of 3 seeds${opposite ? `, the opposite in ${opposite}` : ''})`;
+      // The same seeds trained 30000 steps, where they hold it in another number of seeds.
+      const longer = REFERENCE_RUN.seeds.filter((s) => s.longer.claims.split(',').includes(name)).length;
+      const after = longer === holds ? '' : ` (trained 30000 steps: ${longer} of 3)`;
+      if (2 * holds > 3) return `holds in ${holds} of 3 seeds${after}`;
+      if (2 * opposite > 3) return `the opposite holds in ${opposite} of 3 seeds${after}`;
+      return `not shown (holds in ${holds} of 3 seeds${opposite ? `, the opposite in ${opposite}` : ''})${after}`;
     });
     const atOpen = verdictRows({
       reference: REFERENCE_RUN,

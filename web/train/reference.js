@@ -134,12 +134,24 @@ export function runVerdict(heads, name) {
 
 /**
  * What the reference's seeds say of a claim, as one word: 'holds' or 'opposite' where more than
- * half of the seeds say so, else 'not shown'; with the tally ({ holds, opposite, of }).
+ * half of the seeds say so, else 'not shown'; with the tally ({ holds, opposite, of }) and, where
+ * the seeds carry their convergence check, `longer`: { steps, holds } (in how many of the longer
+ * runs some head shows it).
  */
 export function referenceVerdict(reference, name) {
   const tally = claimsAcrossRuns(reference.seeds)[name];
   const most = (count) => 2 * count > tally.of;
-  return { verdict: most(tally.holds) ? 'holds' : most(tally.opposite) ? 'opposite' : 'not shown', ...tally };
+  const checked = reference.seeds.every((s) => s.longer);
+  return {
+    verdict: most(tally.holds) ? 'holds' : most(tally.opposite) ? 'opposite' : 'not shown',
+    ...tally,
+    longer: checked
+      ? {
+          steps: reference.convergence.longer,
+          holds: reference.seeds.filter((s) => s.longer.claims.split(',').includes(name)).length,
+        }
+      : undefined,
+  };
 }
 
 /**
