@@ -1,5 +1,5 @@
 // Each control changes the drawing and the URL, and loading that URL restores the view.
-import { describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { allHashes, usePage, whenDrawn } from './page-fixture.js';
 
 const env = usePage();
@@ -48,11 +48,42 @@ const CHANGES = [
 const controlValue = (page, id) =>
   page.$eval(`#${id}`, (input) => (input.type === 'checkbox' ? String(input.checked) : input.value));
 
+const VIEW = { viewport: { width: 1280, height: 900 } };
+
 describe('controls, the URL and shared links', () => {
+  // Two pages for the whole file: one a reader edits, put back at each test's start with the
+  // Reset button (and the controls), and one that follows each link the edits write.
+  let edited;
+  let linked;
+  beforeAll(async () => {
+    edited = await env.open('', VIEW);
+    linked = await env.open('', VIEW);
+  });
+  afterAll(async () => {
+    await edited?.context.close();
+    await linked?.context.close();
+  });
+  /** The edited page at the defaults (Reset), then `edit` applied; its URL says exactly `search`. */
+  async function startAt(search, edit) {
+    const { page, problems } = edited;
+    problems.length = 0;
+    linked.problems.length = 0;
+    await page.click('#reset');
+    await whenDrawn(page);
+    if (edit) {
+      await edit(page);
+      await whenDrawn(page);
+    }
+    await expect.poll(() => new URL(page.url()).search).toBe(search); // the drawer the fixture opened stays open
+    return page;
+  }
+
   for (const [id, change, param, affects] of CHANGES) {
     test(`${id}: redraws, writes ${param}, and the link restores it`, async () => {
-      const start = affects === TABLE ? '?wscale=panel' : '';
-      const { page, context, problems } = await env.open(start, { viewport: { width: 1280, height: 900 } });
+      const page =
+        affects === TABLE
+          ? await startAt('?wscale=panel&more=1', (p) => p.selectOption('#weightScale', 'panel'))
+          : await startAt('?more=1');
       const before = await allHashes(page);
       await change(page);
       await whenDrawn(page); // drawn in the next frame
@@ -67,31 +98,28 @@ describe('controls, the URL and shared links', () => {
       } else expect(changed.length).toBeGreaterThanOrEqual(id === 'tokens' || id === 'seqLen' ? 6 : 3);
       const value = await controlValue(page, id);
 
-      const restored = await env.open(url.search, { viewport: { width: 1280, height: 900 } });
-      expect(await controlValue(restored.page, id)).toBe(value);
-      expect(await allHashes(restored.page)).toEqual(after);
-      expect(await restored.page.textContent('#notes')).toBe('');
-      expect([...problems, ...restored.problems]).toEqual([]);
-      await restored.context.close();
-      await context.close();
+      await env.load(linked.page, url.search);
+      expect(await controlValue(linked.page, id)).toBe(value);
+      expect(await allHashes(linked.page)).toEqual(after);
+      expect(await linked.page.textContent('#notes')).toBe('');
+      expect([...edited.problems, ...linked.problems]).toEqual([]);
     });
   }
 
   test('typing a sentence sets n to its word count, the slider can extend it', async () => {
-    const { page, context } = await env.open('');
+    const page = await startAt('?more=1');
     await page.fill('#tokens', 'attention is all you need');
     expect(await controlValue(page, 'seqLen')).toBe('5');
     await page.fill('#seqLen', '7');
     await whenDrawn(page);
     const label = await page.getAttribute('#figure-offsets canvas', 'aria-label');
     expect(label).toContain('7 by 7 heatmap');
-    await context.close();
   });
 
   test('a link with bad values is corrected, says so, and still draws', async () => {
-    const { page, context, problems } = await env.open('?n=-4&k=-3&seed=abc&causal=maybe&width=0', {
-      viewport: { width: 1280, height: 900 },
-    });
+    const { page, problems } = linked;
+    problems.length = 0;
+    await env.load(page, '?n=-4&k=-3&seed=abc&causal=maybe&width=0');
     expect(await controlValue(page, 'seqLen')).toBe('1');
     expect(await controlValue(page, 'maxDistance')).toBe('0');
     expect(await controlValue(page, 'seed')).toBe('42');
@@ -100,27 +128,26 @@ describe('controls, the URL and shared links', () => {
       expect(notes).toContain(param);
     expect(await page.getAttribute('#figure-offsets canvas', 'aria-label')).toContain('1 by 1 heatmap');
     expect(problems).toEqual([]);
-    await context.close();
   });
 
   test('a link with a long sequence opens the long-sequence view', async () => {
-    const { page, context } = await env.open('?n=5000');
+    const { page } = linked;
+    await env.load(page, '?n=5000');
     await whenDrawn(page);
     expect(await controlValue(page, 'seqLen')).toBe('2048');
     expect(await controlValue(page, 'long')).toBe('true');
     expect(await page.textContent('#notes')).toContain('n must be an integer from 1 to 2048; using 2048');
-    await context.close();
   });
 
   test('reset goes back to the defaults and a clean URL', async () => {
-    const { page, context } = await env.open('?n=9&seed=3&pk=7');
-    const defaults = await env.open('');
+    // A link's page reset, against a page loaded without one.
+    await env.load(edited.page, '?n=9&seed=3&pk=7');
+    await env.load(linked.page, '');
+    const { page } = edited;
     await page.click('#reset');
     await whenDrawn(page);
     // The drawer the fixture opened stays open: Reset resets the inputs, not what is shown.
     await expect.poll(() => new URL(page.url()).search).toBe('?more=1');
-    expect(await allHashes(page)).toEqual(await allHashes(defaults.page));
-    await defaults.context.close();
-    await context.close();
+    expect(await allHashes(page)).toEqual(await allHashes(linked.page));
   });
 });

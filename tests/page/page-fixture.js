@@ -8,9 +8,10 @@ export const SITE = new URL('../../build/site/', import.meta.url).pathname;
 
 /**
  * Starts the server and browser for the calling test file; `env.open(query, options)` opens the
- * page (options: the browser context's, `closedSettings: true` to leave "More settings" and
- * `closedPanels: true` to leave "More panels" closed, as a reader first sees them; by default the
- * tests open both, as a reader does with one click each, to reach the controls and panels 5–8).
+ * page in a new browser context (options: the context's, `closedSettings: true` to leave "More
+ * settings" and `closedPanels: true` to leave "More panels" closed, as a reader first sees them;
+ * by default the tests open both, as a reader does with one click each, to reach the controls and
+ * panels 5–8); `env.load(page, query, options)` loads a link in a page already open.
  */
 export function usePage() {
   const env = {};
@@ -19,11 +20,13 @@ export function usePage() {
     env.browser = await launchBrowser();
     env.open = async (query = '', { closedSettings = false, closedPanels = false, ...options } = {}) => {
       const opened = await openPage(env.browser, `${env.server.url}${query}`, options);
-      await opened.page.waitForSelector('body[data-ready="true"]');
-      if (!closedSettings)
-        await opened.page.evaluate(() => document.getElementById('more-settings')?.setAttribute('open', ''));
-      if (!closedPanels) await openMorePanels(opened.page);
+      await whenReady(opened.page, { closedSettings, closedPanels });
       return opened;
+    };
+    // The same page (and browser context) loading another link, as a reader following it does.
+    env.load = async (page, query = '', { closedSettings = false, closedPanels = false } = {}) => {
+      await page.goto(`${env.server.url}${query}`);
+      await whenReady(page, { closedSettings, closedPanels });
     };
   });
   afterAll(async () => {
@@ -31,6 +34,47 @@ export function usePage() {
     await env.server?.close();
   });
   return env;
+}
+
+/**
+ * One page (one browser context, `contextOptions`) shared by a test file's tests that need no new
+ * context: `atLink(query)` loads a link in it, as a reader following the link does;
+ * `atDefaults()` puts it back at the defaults without a load, as a reader does: the pointer off
+ * the panels, the Reset button, scrolled to the top. Each returns `{ page, problems }`, the
+ * problems since that call.
+ */
+export function useSharedPage(env, contextOptions) {
+  let shared = null;
+  afterAll(async () => {
+    await shared?.context.close();
+  });
+  async function atLink(query = '') {
+    if (!shared) shared = await env.open(query, contextOptions);
+    else {
+      shared.problems.length = 0;
+      await env.load(shared.page, query);
+    }
+    return shared;
+  }
+  async function atDefaults() {
+    if (!shared) return atLink('');
+    const { page, problems } = shared;
+    problems.length = 0;
+    await page.mouse.move(0, 0);
+    await page.click('#reset');
+    await whenDrawn(page);
+    await page.waitForFunction(() => location.search === '?more=1'); // the defaults, "More panels" open
+    await page.evaluate(() => scrollTo(0, 0));
+    return shared;
+  }
+  return { atLink, atDefaults };
+}
+
+/** Waits until a loaded page is ready, then opens "More settings" and "More panels" unless told not to. */
+async function whenReady(page, { closedSettings, closedPanels }) {
+  await page.waitForSelector('body[data-ready="true"]');
+  if (!closedSettings) await page.evaluate(() => document.getElementById('more-settings')?.setAttribute('open', ''));
+  if (!closedPanels) await openMorePanels(page);
 }
 
 /**

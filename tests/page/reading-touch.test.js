@@ -30,8 +30,10 @@ describe('touch', () => {
     const { page, context, problems } = await env.open('', PHONE);
     const point = await cellCentre(page, 'combinedWeights', 3, 4);
     await page.touchscreen.tap(point.x, point.y);
-    await page.waitForTimeout(100); // the compatibility mouse events and focus come after the touch
-    expect(await page.evaluate(() => document.activeElement?.closest('figure')?.id)).toBe('figure-combinedWeights');
+    // The compatibility mouse events and focus come after the touch.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.closest('figure')?.id))
+      .toBe('figure-combinedWeights');
     expect(await page.isVisible('.relpos-tooltip')).toBe(true);
     const rows = await tooltipRows(page);
     expect(rows['(i, j)']).toBe('(3, 4)');
@@ -42,8 +44,7 @@ describe('touch', () => {
     // A second tap on another cell of another panel moves the reading there.
     const next = await cellCentre(page, 'positionBiases', 5, 1);
     await page.touchscreen.tap(next.x, next.y);
-    await page.waitForTimeout(100);
-    expect((await tooltipRows(page))['(i, j)']).toBe('(5, 1)');
+    await expect.poll(async () => (await tooltipRows(page))['(i, j)']).toBe('(5, 1)');
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -56,20 +57,15 @@ describe('touch', () => {
     await page.evaluate((dy) => window.scrollBy(0, dy), first.y - 520);
     const point = { x: first.x, y: 520 };
     await page.touchscreen.tap(point.x, point.y);
-    await page.waitForTimeout(100);
+    await expect.poll(() => tooltipBox(page)).not.toBeNull();
     const before = await tooltipBox(page);
-    expect(before).not.toBeNull();
     await page.evaluate(() => window.scrollBy(0, 60));
-    await page.waitForTimeout(100);
-    const after = await tooltipBox(page);
-    expect(after).not.toBeNull();
-    expect(after.y).toBeCloseTo(before.y - 60, 0);
+    // Shown, and moved with its cell (to within half a pixel).
+    await expect.poll(async () => Math.abs((await tooltipBox(page))?.y - (before.y - 60)) < 0.5).toBe(true);
     await page.evaluate(() => window.scrollBy(0, 2000));
-    await page.waitForTimeout(100);
-    expect(await page.isVisible('.relpos-tooltip')).toBe(false);
+    await expect.poll(() => page.isVisible('.relpos-tooltip')).toBe(false);
     await page.evaluate(() => window.scrollBy(0, -2000));
-    await page.waitForTimeout(100);
-    expect(await page.isVisible('.relpos-tooltip')).toBe(true); // the cell is still selected
+    await expect.poll(() => page.isVisible('.relpos-tooltip')).toBe(true); // the cell is still selected
     expect((await tooltipRows(page))['(i, j)']).toBe('(2, 2)');
     await context.close();
   });
@@ -82,9 +78,8 @@ describe('the tooltip on a phone', () => {
     await page.evaluate((dy) => window.scrollBy(0, dy), first.y - 60); // row 0 at 60 px from the top
     const layout = await layoutOf(page, 'combinedWeights');
     await page.touchscreen.tap(first.x, 60);
-    await page.waitForTimeout(100);
+    await expect.poll(() => tooltipBox(page)).not.toBeNull();
     const tip = await tooltipBox(page);
-    expect(tip).not.toBeNull();
     // No room above the cell: the tooltip is below rows 0–2, at the foot of the window.
     const rowsEnd = 60 + 2.5 * layout.cell;
     expect(tip.y).toBeGreaterThan(rowsEnd);

@@ -25,6 +25,11 @@ beforeAll(async () => {
   rp = await createRelPos();
 });
 
+/** Scrolls to the section, as a reader does (it is drawn when near the view), and waits until it is drawn. */
+async function schemesDrawn(page) {
+  await page.locator('#schemes-section').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#schemes-section[data-drawn]');
+}
 const columnIds = (page) => page.$$eval('.schemes-column', (list) => list.map((c) => c.dataset.scheme));
 const tableCells = (page) =>
   page.$$eval('.schemes-table tbody tr', (rows) =>
@@ -44,7 +49,7 @@ describe('position schemes side by side', () => {
     const { page, context, problems } = await env.open(`?longer-steps=${LONGER_STEPS}`, {
       viewport: { width: 1920, height: 1000 },
     });
-    await page.waitForSelector('#schemes-section[data-drawn]');
+    await schemesDrawn(page);
     const ids = ['shaw', 't5', 'alibi', 'rope', 'sinusoidal'];
     expect(await columnIds(page)).toEqual(ids);
     // Each column's biases and weights shown; its offset plot, the shift drawn and the facts' charts
@@ -259,7 +264,7 @@ describe('position schemes side by side', () => {
       viewport: { width: 1000, height: 900 },
       colorScheme: 'dark',
     });
-    await page.waitForSelector('#schemes-section[data-drawn]');
+    await schemesDrawn(page);
     expect(await columnIds(page)).toEqual(['shaw', 'sinusoidal']);
     expect(await page.inputValue('#shift')).toBe('5');
     expect(await page.inputValue('#ropeLayout')).toBe('half');
@@ -276,7 +281,7 @@ describe('position schemes side by side', () => {
     const url = page.url();
     await screenshot(page, 'schemes-dark.png');
     await page.goto(url);
-    await page.waitForSelector('#schemes-section[data-drawn]');
+    await schemesDrawn(page);
     expect(await columnIds(page)).toEqual(['shaw', 'sinusoidal', 'none']);
     // The shift button runs the experiment again and marks the table.
     const before = await canvasHash(page, '#schemes-column-none canvas[data-panel="weights"]');
@@ -285,14 +290,14 @@ describe('position schemes side by side', () => {
     expect(await canvasHash(page, '#schemes-column-none canvas[data-panel="weights"]')).toBe(before);
     // A link with wrong values is corrected, with a note.
     await page.goto(url.replace('schemes=shaw%2Csinusoidal%2Cnone', 'schemes=xpos'));
-    await page.waitForSelector('#schemes-section[data-drawn]');
+    await schemesDrawn(page);
     expect(await columnIds(page)).toEqual(['shaw', 't5', 'alibi', 'rope', 'sinusoidal']);
     expect(await page.textContent('#notes')).toMatch(/schemes must be 2 to 5 of/);
     // The address then says what is shown: the corrected list (the default: no schemes= at all).
     await page.waitForFunction(() => !location.search.includes('xpos'));
     expect(new URL(page.url()).searchParams.get('schemes')).toBeNull();
     await page.goto(`${env.server.url}?schemes=t5`);
-    await page.waitForSelector('#schemes-section[data-drawn]');
+    await schemesDrawn(page);
     await page.waitForFunction(() => !location.search.includes('schemes=t5'));
     expect(await page.textContent('#notes')).toMatch(
       /schemes must be 2 to 5 of .*; using shaw,t5,alibi,rope,sinusoidal/,
@@ -300,7 +305,7 @@ describe('position schemes side by side', () => {
     // m past 16 runs with 16, and the note beside the box says so: the same sentence as m = 16.
     expect(await page.isHidden('#schemes-shift-note')).toBe(true);
     await page.goto(`${env.server.url}?schemes=shaw,sinusoidal&shift=16`);
-    await page.waitForSelector('#schemes-section[data-drawn]');
+    await schemesDrawn(page);
     const at16 = await page.textContent('#schemes-column-sinusoidal .schemes-shift');
     expect(at16).toContain('with 16 filler tokens in front');
     expect(await page.isHidden('#schemes-shift-note')).toBe(true);
@@ -311,7 +316,7 @@ describe('position schemes side by side', () => {
     expect(await page.isVisible('#schemes-shift-note')).toBe(true);
     expect(await page.textContent('#schemes-column-sinusoidal .schemes-shift')).toBe(at16);
     await page.goto(`${env.server.url}?schemes=shaw,sinusoidal&shift=0`);
-    await page.waitForSelector('#schemes-section[data-drawn]');
+    await schemesDrawn(page);
     expect(await page.textContent('#schemes-shift-note')).toBe(
       'm = 0 is outside 1 to 16 filler tokens: the experiment ran with m = 1.',
     );
@@ -323,7 +328,7 @@ describe('position schemes side by side', () => {
     const { page, context, problems } = await env.open('?schemes=t5,rope&dk=5', {
       viewport: { width: 360, height: 800 },
     });
-    await page.waitForSelector('#schemes-section[data-drawn]');
+    await schemesDrawn(page);
     expect(await page.textContent('#schemes-column-rope .schemes-error')).toMatch(/d_?k = 5 is odd/);
     // d_k is typeset (a subscript) everywhere in the section, the RoPE angle formula's exponent too.
     const section = await page.textContent('#schemes-section');
@@ -346,7 +351,7 @@ describe('position schemes side by side', () => {
     const { page, context, problems } = await env.open('?embed=1&panels=schemes&schemes=alibi,none', {
       viewport: { width: 900, height: 700 },
     });
-    await page.waitForSelector('#schemes-section[data-drawn]');
+    await schemesDrawn(page);
     expect(await page.isVisible('#schemes-section')).toBe(true);
     expect(await columnIds(page)).toEqual(['alibi', 'none']);
     for (const selector of ['.page-header', '.controls', '.export', '#figure-combinedWeights'])

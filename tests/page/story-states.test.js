@@ -3,14 +3,14 @@
 // other step, leaves the panel it names drawn on screen, and every number in its reveal equals
 // the API's value for the state shown (recomputed here with rp.example, not the page's code).
 import { mkdirSync, readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
 import { colourOf } from 'relpos-wasm/render';
 import { formatSignificant } from '../../web/render/number-text.js';
 import { ATTENTION_SETTINGS } from '../../web/settings/settings.js';
 import { ATTENTION_PANEL_IDS, DRAWER_PANEL_IDS, PANEL_IDS } from '../../web/views/panels.js';
 import { ARTIFACTS } from './browser.js';
-import { canvasHash, pageExample, usePage } from './page-fixture.js';
+import { canvasHash, pageExample, usePage, whenDrawn } from './page-fixture.js';
 
 const env = usePage();
 let rp;
@@ -31,6 +31,47 @@ const PANEL = {
 };
 // Causal on, k = 0, the same query, a random table, bump 2, other words, seed, d_k and numbers.
 const PERTURBED = '?causal=1&k=0&sameq=1&table=random&strength=2&seed=5&dk=6&draw=handbook&tokens=a+b+c+d+e+f+g+h';
+/**
+ * The page put back at the start a fresh page has, without a load, as a reader does: Reset (the
+ * defaults), "More panels" closed again (as a reader first sees it), scrolled to the top.
+ */
+async function backToDefaults(page) {
+  await page.click('#reset');
+  await whenDrawn(page);
+  await page.evaluate(() => {
+    document.getElementById('more-panels').open = false;
+    scrollTo(0, 0);
+  });
+  await page.waitForFunction(() => location.search === ''); // the defaults, the drawer closed
+}
+/**
+ * The perturbed page's settings (PERTURBED) put into the controls, each edit the events a
+ * reader's makes (input, then change), in one round trip; an edit of a disabled control fails.
+ */
+async function perturb(page) {
+  await backToDefaults(page);
+  await page.evaluate(() => {
+    document.getElementById('more-settings').setAttribute('open', '');
+    for (const [id, value] of [
+      ['tokens', 'a b c d e f g h'],
+      ['maxDistance', '0'],
+      ['causal', true],
+      ['sameQuery', true],
+      ['dK', '6'],
+      ['seed', '5'],
+      ['draw', 'handbook'],
+      ['strength', '2'], // before the random table, which has no bump
+      ['table', 'random'],
+    ]) {
+      const control = document.getElementById(id);
+      if (control.disabled) throw new Error(`#${id} is disabled`);
+      if (control.type === 'checkbox') control.checked = value;
+      else control.value = value;
+      for (const type of ['input', 'change']) control.dispatchEvent(new Event(type, { bubbles: true }));
+    }
+  });
+  await whenDrawn(page);
+}
 /** Every ordered pair of different steps once: an Eulerian circuit of the complete digraph on `count` (Hierholzer). */
 function everyPair(count) {
   const next = Array.from({ length: count }, (_, a) =>
@@ -61,6 +102,20 @@ const revealOf = (page, name) =>
     (n) =>
       `${document.querySelector(`[data-reveal="${n}"]`).textContent} ${document.querySelector(`[data-numbers="${n}"]`).textContent}`,
     name,
+  );
+/** [r, g, b] at each CSS point [x, y] of the `index`-th canvas matching `selector`, read in one round trip. */
+const pixelsOf = (page, selector, index, points) =>
+  page.$$eval(
+    selector,
+    (canvases, [i, list]) => {
+      const canvas = canvases[i];
+      const ratio = canvas.width / canvas.getBoundingClientRect().width;
+      const context = canvas.getContext('2d');
+      return list.map(([cx, cy]) =>
+        Array.from(context.getImageData(Math.floor(cx * ratio), Math.floor(cy * ratio), 1, 1).data.slice(0, 3)),
+      );
+    },
+    [index, points],
   );
 const press = async (page, name, own = false) => {
   const selector = `[data-story="${name}"][data-own="true"]`;
@@ -263,18 +318,28 @@ const LESSON = {
 };
 
 describe('every story step, from every starting state', () => {
+  const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+  // The first screens at 1280 and on the phone, kept for the skip link's test (nothing pressed).
+  const firstScreens = new Map();
+  afterAll(async () => {
+    for (const { context } of firstScreens.values()) await context.close();
+  });
+
   test('the lesson on the first screen: at 1280 × 800, 1920 × 1080 and a 1024 × 768 tablet, unscrolled, panel 2 (the biases) and panel 1 (at 1920 panel 3) are drawn in view; on a phone the idea, then panel 2 drawn, then the controls', async () => {
     for (const viewport of [VIEW.viewport, { width: 1920, height: 1080 }, { width: 1024, height: 768 }]) {
-      const { page, context, problems } = await env.open('', { viewport, closedPanels: true });
+      const opened = await env.open('', { viewport, closedPanels: true });
+      const { page, context, problems } = opened;
       expect(await page.evaluate(() => scrollY)).toBe(0);
       await expectDrawnOnScreen(page, 'positionBiases');
       for (const panel of viewport.width >= 1920 ? ['contentScores', 'contentWeights'] : ['contentScores'])
         await expectDrawnOnScreen(page, panel);
       expect(problems).toEqual([]);
-      await context.close();
+      if (viewport === VIEW.viewport) firstScreens.set(VIEW, opened);
+      else await context.close();
     }
-    const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, closedPanels: true };
-    const { page, context, problems } = await env.open('', phone);
+    const opened = await env.open('', { ...PHONE, closedPanels: true });
+    const { page, problems } = opened;
+    firstScreens.set(PHONE, opened);
     await expectDrawnOnScreen(page, 'positionBiases');
     const top = (selector) => page.$eval(selector, (el) => el.getBoundingClientRect().top);
     const idea = await page.$eval('.idea-sentence', (el) => el.getBoundingClientRect());
@@ -283,17 +348,18 @@ describe('every story step, from every starting state', () => {
     expect(await top('section.controls')).toBeGreaterThan(await top('#figure-positionBiases canvas'));
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390); // nothing sideways
     expect(problems).toEqual([]);
-    await context.close();
   });
 
   test('the skip link lands on the first figure drawn, focused and in view, on a phone and at 1280', async () => {
-    const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
     // On the phone panel 2 comes first; the panels' section has no box there (display: contents).
     for (const [options, first] of [
-      [phone, 'figure-positionBiases'],
+      [PHONE, 'figure-positionBiases'],
       [VIEW, 'figure-contentScores'],
     ]) {
-      const { page, context, problems } = await env.open('', { ...options, closedPanels: true });
+      // The first test's page as it left it (unscrolled, nothing pressed), else a new one.
+      const { page, context, problems } =
+        firstScreens.get(options) ?? (await env.open('', { ...options, closedPanels: true }));
+      firstScreens.delete(options);
       await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
       await page.focus('a.skip');
       await page.keyboard.press('Enter');
@@ -384,11 +450,13 @@ describe('every story step, from every starting state', () => {
   test('from a fresh page: the lesson’s settings, the named panel drawn on screen, every number the API’s', async () => {
     // "More panels" closed, as a reader first sees it: step 5 opens it for panel 7.
     const { page, context, problems } = await env.open('', { ...VIEW, closedPanels: true });
+    const fresh = await settingsOf(page);
     const expected = {};
     for (const name of STEPS) {
       if (name !== STEPS[0]) {
-        await page.goto(env.server.url); // fresh again (the first step's page is fresh already)
-        await page.waitForSelector('body[data-ready="true"]');
+        // As fresh again, without a load (the first step's page is fresh already).
+        await backToDefaults(page);
+        expect(await settingsOf(page)).toEqual(fresh);
       }
       await press(page, name);
       const s = await settingsOf(page);
@@ -430,10 +498,12 @@ describe('every story step, from every starting state', () => {
 
   test('from a perturbed page (causal, k = 0, same query, random table, bump 2, handbook numbers): the same', async () => {
     const { page, context, problems } = await env.open(PERTURBED, { ...VIEW, closedPanels: true });
+    const perturbed = await settingsOf(page);
     for (const name of STEPS) {
       if (name !== STEPS[0]) {
-        await page.goto(`${env.server.url}${PERTURBED}`);
-        await page.waitForSelector('body[data-ready="true"]');
+        // Perturbed again through the controls (the first step's page is the link's).
+        await perturb(page);
+        expect(await settingsOf(page)).toEqual(perturbed);
       }
       await press(page, name);
       expect(await settingsOf(page), name).toEqual(env.expected[name].s);
@@ -598,17 +668,7 @@ describe('step 4’s reveal, drawn', () => {
       .toBe(true);
     return figureOf(page);
   };
-  const rgbAt = (page, selector, index, x, y) =>
-    page.$$eval(
-      selector,
-      (canvases, [i, cx, cy]) => {
-        const canvas = canvases[i];
-        const ratio = canvas.width / canvas.getBoundingClientRect().width;
-        const at = canvas.getContext('2d').getImageData(Math.floor(cx * ratio), Math.floor(cy * ratio), 1, 1).data;
-        return Array.from(at.slice(0, 3));
-      },
-      [index, x, y],
-    );
+  const rgbAt = async (page, selector, index, x, y) => (await pixelsOf(page, selector, index, [[x, y]]))[0];
 
   /**
    * The figure against the API (recomputed here with rp.example): each map's title and share,
@@ -632,15 +692,14 @@ describe('step 4’s reveal, drawn', () => {
       expect(map.title).toBe(`${map.table} table: ${percent(nearShare(w, n))} % within one position`);
       expect(map.layout.max).toBe(top);
       const { x0, y0, cell } = map.layout;
+      const centres = Array.from({ length: n * n }, (_, c) => [
+        x0 + ((c % n) + 0.5) * cell,
+        y0 + (Math.floor(c / n) + 0.5) * cell,
+      ]);
+      const pixels = await pixelsOf(page, '[data-figure="locality"] .reveal-map canvas', index, centres);
       for (let i = 0; i < n; i += 1)
         for (let j = 0; j < n; j += 1) {
-          const got = await rgbAt(
-            page,
-            '[data-figure="locality"] .reveal-map canvas',
-            index,
-            x0 + (j + 0.5) * cell,
-            y0 + (i + 0.5) * cell,
-          );
+          const got = pixels[i * n + j];
           const want = colourOf(w[i * n + j], { scale: 'sequential', min: 0, max: top });
           for (let c = 0; c < 3; c += 1)
             expect(Math.abs(got[c] - want[c]), `${map.table} (${i}, ${j})`).toBeLessThanOrEqual(2);
@@ -808,22 +867,6 @@ describe('every reveal, drawn', () => {
         layout: JSON.parse(f.querySelector('canvas').dataset.layout ?? 'null'),
       })),
     );
-  const pixel = (page, selector, index, x, y) =>
-    page.$$eval(
-      selector,
-      (canvases, [i, cx, cy]) => {
-        const canvas = canvases[i];
-        const ratio = canvas.width / canvas.getBoundingClientRect().width;
-        return Array.from(
-          canvas
-            .getContext('2d')
-            .getImageData(Math.floor(cx * ratio), Math.floor(cy * ratio), 1, 1)
-            .data.slice(0, 3),
-        );
-      },
-      [index, x, y],
-    );
-
   /** Each map's every cell against the API's value on the map's colour scale (one per group, computed here). */
   async function expectTrueMaps(page, name, s) {
     await expect
@@ -845,19 +888,15 @@ describe('every reveal, drawn', () => {
         const options = SIGNED.has(name)
           ? { scale: 'diverging', min: -top, max: top }
           : { scale: 'sequential', min: 0, max: top };
-        const got = [];
-        for (let c = 0; c < 36; c += 1) {
-          const [i, j] = [Math.floor(c / 6), c % 6];
-          got.push(
-            await pixel(
-              page,
-              `[data-figure="${name}"] .reveal-map canvas`,
-              index,
-              layout.x0 + (j + 0.5) * layout.cell,
-              layout.y0 + (i + 0.5) * layout.cell,
-            ),
-          );
-        }
+        const got = await pixelsOf(
+          page,
+          `[data-figure="${name}"] .reveal-map canvas`,
+          index,
+          Array.from({ length: 36 }, (_, c) => [
+            layout.x0 + ((c % 6) + 0.5) * layout.cell,
+            layout.y0 + (Math.floor(c / 6) + 0.5) * layout.cell,
+          ]),
+        );
         // Cells outlined by the figure are read at their centre, inside the outline.
         const matches = candidates.some((values) =>
           got.every((rgb, c) => {
@@ -886,15 +925,18 @@ describe('every reveal, drawn', () => {
     const d = ex.output.cols;
     for (const [index, table] of tables.entries()) {
       const [block] = layout[index].blocks;
+      const pixels = await pixelsOf(
+        page,
+        '[data-figure="output"] .reveal-vectors canvas',
+        0,
+        Array.from({ length: 6 * d }, (_, at) => [
+          block.x + ((at % d) + 0.5) * block.cellWidth,
+          block.y + (Math.floor(at / d) + 0.2) * block.rowHeight,
+        ]),
+      );
       for (let i = 0; i < 6; i += 1)
         for (let c = 0; c < d; c += 1) {
-          const got = await pixel(
-            page,
-            '[data-figure="output"] .reveal-vectors canvas',
-            0,
-            block.x + (c + 0.5) * block.cellWidth,
-            block.y + (i + 0.2) * block.rowHeight,
-          );
+          const got = pixels[i * d + c];
           const want = colourOf(table[i * d + c], { scale: 'diverging', min: -m, max: m });
           for (let channel = 0; channel < 3; channel += 1)
             expect(Math.abs(got[channel] - want[channel]), `output table ${index} (${i}, ${c})`).toBeLessThanOrEqual(2);

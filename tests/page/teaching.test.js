@@ -3,7 +3,7 @@
 // the profile as the diagonals of panel 2 and the tables figure (the story: story-states.test.js).
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
-import { canvasHash, layoutOf, pageExample, significant, usePage, whenDrawn } from './page-fixture.js';
+import { canvasHash, layoutOf, pageExample, significant, usePage, useSharedPage, whenDrawn } from './page-fixture.js';
 
 const env = usePage();
 let rp;
@@ -12,6 +12,8 @@ beforeAll(async () => {
 });
 
 const VIEW = { viewport: { width: 1280, height: 900 } };
+// One page for the file: each test starts at its link (loaded) or at the defaults (Reset).
+const { atLink, atDefaults } = useSharedPage(env, VIEW);
 const matrixOf = (page, panel) =>
   page.evaluate((p) => {
     const { n } = window.relposPage.state().long ? { n: 0 } : { n: window.relposPage.state().seqLen };
@@ -21,7 +23,7 @@ const matrixOf = (page, panel) =>
 describe('stable numbers on the page', () => {
   test('changing k keeps the content panels and every bias with |j − i| ≤ min(k₁, k₂)', async () => {
     // Each weight panel its own colour scale, so the content-only panel's pixels cannot change either.
-    const { page, context, problems } = await env.open('?k=3&wscale=panel', VIEW);
+    const { page, problems } = await atLink('?k=3&wscale=panel');
     const before = { scores: await matrixOf(page, 'contentScores'), biases: await matrixOf(page, 'positionBiases') };
     const before2 = { weights: await matrixOf(page, 'contentWeights') };
     const hashes = {
@@ -43,11 +45,10 @@ describe('stable numbers on the page', () => {
     }
     expect(changed).toBeGreaterThan(0);
     expect(problems).toEqual([]);
-    await context.close();
   });
 
   test('appending a word keeps every content score of the words already there; a repeated word has equal rows', async () => {
-    const { page, context } = await env.open('', VIEW);
+    const { page } = await atDefaults();
     const before = await matrixOf(page, 'contentScores');
     await page.fill('#tokens', 'the cat sat on the mat today');
     await whenDrawn(page);
@@ -56,11 +57,10 @@ describe('stable numbers on the page', () => {
     // "the" stands at 0 and 4: the same content row and column.
     for (let j = 0; j < 7; j += 1) expect(after[4 * 7 + j]).toBe(after[0 * 7 + j]);
     for (let i = 0; i < 7; i += 1) expect(after[i * 7 + 4]).toBe(after[i * 7 + 0]);
-    await context.close();
   });
 
   test('draw=handbook shows the handbook’s numbers, bit for bit (the old page with table=random)', async () => {
-    const { page, context } = await env.open('?draw=handbook&table=random&seed=7&n=8&k=2', VIEW);
+    const { page } = await atLink('?draw=handbook&table=random&seed=7&n=8&k=2');
     const ex = rp.example({ seed: 7, seqLen: 8, dModel: 8, dK: 4, maxDistance: 2 });
     for (const panel of ['contentScores', 'positionBiases', 'combinedWeights']) {
       expect(await matrixOf(page, panel), panel).toEqual(Array.from(ex[panel].data));
@@ -73,7 +73,6 @@ describe('stable numbers on the page', () => {
     const handbook = rp.localityProfile({ seed: 7, dK: 4, maxDistance: 2, noise: 0.1 });
     expect(local.inputs.relKeys.data[0]).toBeCloseTo(handbook.embeddings.data[0] + 7 * Math.exp(-0.5 * 4), 12);
     expect(await page.textContent('#draw-explain')).toContain('np.random.seed(seed)');
-    await context.close();
   });
 });
 
@@ -81,7 +80,7 @@ describe('locality you can see', () => {
   const SENTENCE = 'the quick brown fox jumps over the lazy dog while the cat sat on the warm mat';
 
   test('with the same query in every row, panel 2 is the profile along each diagonal and the weights form a band', async () => {
-    const { page, context } = await env.open(`?sameq=1&k=4&tokens=${encodeURIComponent(SENTENCE)}`, VIEW);
+    const { page } = await atLink(`?sameq=1&k=4&tokens=${encodeURIComponent(SENTENCE)}`);
     const n = 17;
     const profile = await page.evaluate(() => window.relposPage.profile());
     expect(profile).toHaveLength(9);
@@ -104,11 +103,10 @@ describe('locality you can see', () => {
     expect(await page.textContent('#figure-profile .relpos-caption')).toContain(
       'each diagonal of panel 2 is one point of this plot',
     );
-    await context.close();
   });
 
   test('the profile describes the panels’ table: u · aᴷ/√dₖ for its k, d_k and seed', async () => {
-    const { page, context } = await env.open('?k=5&dk=8&seed=3', VIEW);
+    const { page } = await atLink('?k=5&dk=8&seed=3');
     const ex = pageExample(rp, { maxDistance: 5, dK: 8, seed: 3 });
     const want = Array.from(
       { length: 11 },
@@ -116,14 +114,13 @@ describe('locality you can see', () => {
     );
     const got = await page.evaluate(() => window.relposPage.profile());
     got.forEach((value, c) => expect(Math.abs(value - want[c])).toBeLessThanOrEqual(1e-15));
-    await context.close();
   });
 });
 
 describe('captions and tooltips true to the state', () => {
   const weightTop = (m) => Math.max(...m);
   test('the weight panels share one colour scale by default, each its own as an option, and the captions say which', async () => {
-    const { page, context, problems } = await env.open('', VIEW);
+    const { page, problems } = await atDefaults();
     const ex = pageExample(rp);
     const shared = Math.max(weightTop(ex.contentWeights.data), weightTop(ex.combinedWeights.data));
     expect(weightTop(ex.contentWeights.data)).toBeLessThan(shared); // the two tops differ here
@@ -140,11 +137,10 @@ describe('captions and tooltips true to the state', () => {
     }
     expect(await page.textContent('#more-settings-summary')).toContain('each weight panel its own colours');
     expect(problems).toEqual([]);
-    await context.close();
   });
 
   test('panel 1 says its columns are constant with the same query (and they are); panel 2 says when diagonals are', async () => {
-    const { page, context } = await env.open('', VIEW);
+    const { page } = await atDefaults();
     expect(await page.textContent('#figure-positionBiases .relpos-caption')).toContain(
       'a diagonal is constant only with the same query in every row',
     );
@@ -161,11 +157,10 @@ describe('captions and tooltips true to the state', () => {
     expect(await page.textContent('#figure-contentScores .relpos-caption')).toContain('each column is constant');
     const scores = pageExample(rp, { sameQuery: true }).contentScores.data;
     for (let i = 1; i < 6; i += 1) for (let j = 0; j < 6; j += 1) expect(scores[i * 6 + j]).toBe(scores[j]);
-    await context.close();
   });
 
   test('the tooltip says why a positive bias lowered a weight, naming the row’s largest bias', async () => {
-    const { page, context } = await env.open('', VIEW);
+    const { page } = await atDefaults();
     const ex = pageExample(rp);
     const [b, cw, w] = [ex.positionBiases.data, ex.contentWeights.data, ex.combinedWeights.data];
     let cell = null;
@@ -186,13 +181,12 @@ describe('captions and tooltips true to the state', () => {
     const word = 'the cat sat on the mat'.split(' ')[largest];
     expect(tip).toContain('why it fell');
     expect(tip).toContain(`the largest: ${significant(row[largest])} at key ${largest} “${word}”`);
-    await context.close();
   });
 });
 
 describe('the tables figure follows the hovered cell', () => {
   test('hovering (1, 5) at k = 3 outlines the rows of offset 3 and names the clipping', async () => {
-    const { page, context } = await env.open('', VIEW);
+    const { page } = await atDefaults();
     const layout = await layoutOf(page, 'combinedWeights');
     const canvas = await page.$('#figure-combinedWeights canvas');
     await canvas.scrollIntoViewIfNeeded();
@@ -202,12 +196,10 @@ describe('the tables figure follows the hovered cell', () => {
     expect(await page.textContent('#figure-tables .relpos-caption')).toContain('(1, 5), offset 4, clipped to 3');
     expect(await page.getAttribute('#tables-canvas', 'aria-label')).toContain('row 3 outlined');
     expect(await canvasHash(page, '#tables-canvas')).not.toBe(before);
-    await context.close();
   });
 
   test('is not shown in the long view', async () => {
-    const { page, context } = await env.open('?long=1&n=100', VIEW);
+    const { page } = await atLink('?long=1&n=100');
     expect(await page.isVisible('#figure-tables')).toBe(false);
-    await context.close();
   });
 });

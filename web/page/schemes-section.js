@@ -3,6 +3,7 @@
 // state's `schemes`, `shift` and `ropeLayout` live in the URL with the rest (settings.js); the
 // shift and RoPE-layout inputs are wired by controls.js like every control. In the iframe view
 // (?embed=1) the section shows only when ?panels= names `schemes`.
+import { onPrintChange } from '../figures/print-sharp.js';
 import { createSchemesFigure, drawSchemesFigure } from '../figures/schemes-figure.js';
 import { CONTROLS } from '../settings/settings.js';
 import { MAX_SCHEMES, SCHEME_IDS, SCHEME_INFO, computeSchemesView, parseSchemes } from '../views/schemes-view.js';
@@ -87,15 +88,30 @@ export function startSchemesSection({ rp, embed, panelsAsked, getState, setState
     if (!timer)
       timer = setTimeout(() => {
         timer = 0;
-        try {
-          draw(pending);
-        } catch (error) {
-          addNote(`Position schemes: ${error.message}`);
-        }
+        drawOrSay(pending);
       });
   }
+  function drawOrSay(state, options) {
+    try {
+      draw(state, options);
+    } catch (error) {
+      addNote(`Position schemes: ${error.message}`);
+    }
+  }
+  // The figure is computed and drawn while the section is within a window's height of the view
+  // (or printed): far below, a page load or a change of the controls computes nothing for it,
+  // and a reader scrolling down finds it drawn. Its notes and the corrected link come at once.
+  let near = false;
+  new IntersectionObserver(
+    (entries) => {
+      near = entries.at(-1).isIntersecting;
+      if (near) update(getState());
+    },
+    { rootMargin: '100% 0px' },
+  ).observe(section);
+  onPrintChange(() => drawOrSay(getState(), { anywhere: true })); // now: the browser prints when it returns
 
-  function draw(state) {
+  function draw(state, { anywhere = false } = {}) {
     const long = state.long;
     $('schemes-long-note').hidden = !long;
     $('schemes-figure').hidden = long;
@@ -114,6 +130,7 @@ export function startSchemesSection({ rp, embed, panelsAsked, getState, setState
       box.disabled = box.checked ? ids.length <= 2 : ids.length >= MAX_SCHEMES;
     }
     showShiftNote(state.shift); // the m the experiment runs with (view.shift)
+    if (!near && !anywhere) return; // drawn when it comes near the view
     const key = JSON.stringify([state, ids, section.clientWidth]);
     if (shown === key) return;
     shown = key;
