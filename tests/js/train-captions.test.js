@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { REFERENCE_RUN, referenceAnalysis } from '../../web/train/reference.js';
 import { lossLead, lossZoom, posLead } from '../../web/train/train-figures.js';
+import { CRITERION } from '../../web/train/run-end.js';
 
 describe('caption leads', () => {
   test('the part-of-speech figure leads with the largest weight on one offset other than 0, for each shipped head', () => {
@@ -33,8 +34,8 @@ describe('caption leads', () => {
     expect(own.high).toBeCloseTo(4.4, 12);
     expect(own.low).toBeCloseTo(3.4 - 0.06 * (4.4 - 3.4), 12);
     expect(own.of).toBe('the run’s lowest held-out loss');
-    // With the reference: 10 % above its loss within 3 %; its curve's readings count among the lows.
-    const end = REFERENCE_RUN.heldOut * 1.03;
+    // With the reference: 10 % above its loss within the criterion; its curve's readings count among the lows.
+    const end = REFERENCE_RUN.heldOut * (1 + CRITERION.within);
     const lowest = Math.min(3.4, ...REFERENCE_RUN.seeds[0].curve.map((p) => p.heldOut));
     const withRef = lossZoom({ losses, reference: REFERENCE_RUN });
     expect(withRef.high).toBeCloseTo(end * 1.1, 12);
@@ -44,9 +45,9 @@ describe('caption leads', () => {
 
   test('the loss figure leads with the held-out loss now and where the run ends', () => {
     const state = { losses: [{ step: 25, heldOut: 5.1234 }], reference: REFERENCE_RUN, budget: 2700, end: null };
-    const target = (REFERENCE_RUN.heldOut * 1.03).toFixed(3);
+    const target = (REFERENCE_RUN.heldOut * (1 + CRITERION.within)).toFixed(3);
     expect(lossLead(state)).toBe(
-      `Held-out loss 5.123 at step 25; lower is better. The run ends at the dashed line, ${target} (within 3.0 % of the reference’s ${REFERENCE_RUN.heldOut.toFixed(3)}), or at step 2700.`,
+      `Held-out loss 5.123 at step 25; lower is better. The run ends at the dashed line, ${target} (within ${(100 * CRITERION.within).toFixed(1)} % of the reference’s ${REFERENCE_RUN.heldOut.toFixed(3)}), or at step 2700.`,
     );
     expect(lossLead({ losses: [], reference: null, budget: 600, end: null })).toBe(
       'Lower is better. The run ends at step 600.',
@@ -55,9 +56,9 @@ describe('caption leads', () => {
     expect(lossLead(ended)).toContain(
       'This run ended at its step budget, step 2700 (+7.1 % from the reference’s loss).',
     );
-    const atCriterion = { ...state, end: { steps: 3200, reason: 'criterion', gap: 0.0291 } };
+    const atCriterion = { ...state, end: { steps: 3800, reason: 'criterion', gap: 0.0171 } };
     expect(lossLead(atCriterion)).toContain(
-      'This run ended at step 3200, within 3.0 % of the reference’s held-out loss (+2.9 % from the reference’s loss).',
+      `This run ended at step 3800, within ${(100 * CRITERION.within).toFixed(1)} % of the reference’s held-out loss (+1.7 % from the reference’s loss).`,
     );
   });
 });
