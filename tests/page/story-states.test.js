@@ -348,7 +348,7 @@ describe('every story step, from every starting state', () => {
     expect(await top('section.controls')).toBeGreaterThan(await top('#figure-positionBiases canvas'));
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390); // nothing sideways
     expect(problems).toEqual([]);
-  });
+  }, 150_000); // four page loads and three first screens: 37 s quiet, over 60 s at load 8
 
   test('the skip link lands on the first figure drawn, focused and in view, on a phone and at 1280', async () => {
     // On the phone panel 2 comes first; the panels' section has no box there (display: contents).
