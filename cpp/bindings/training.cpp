@@ -5,6 +5,7 @@
 // only): the training section loads the full one in its worker.
 #include <emscripten/bind.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -65,11 +66,30 @@ class ModelHandle {
   double adamSteps() const { return static_cast<double>(model_.adamSteps()); }
 
   // A batch crosses as tokens and targets, each batchSize x seqLen int32.
-  emscripten::val lossAndGradients(const MatrixBuffer& tokens, const MatrixBuffer& targets) {
-    const std::string error = checkBatch(tokens, targets);
+  // stepTargets 0: the batch is the step; > 0: one shard of a step with that many targets in all.
+  emscripten::val lossAndGradients(const MatrixBuffer& tokens, const MatrixBuffer& targets,
+                                   double stepTargets) {
+    std::string error = checkBatch(tokens, targets);
+    if (error.empty() && !(stepTargets >= 0 && stepTargets <= 2147483647.0))
+      error = "stepTargets must be 0 to 2^31 - 1";
     if (!error.empty()) return refusal(error);
-    return loss(model_.lossAndGradients(view(tokens, targets)));
+    return loss(model_.lossAndGradients(view(tokens, targets), static_cast<Index>(stepTargets)));
   }
+
+  // gradients() = shard (first) or += shard; shard: every parameter's gradient, count x 1, finite.
+  std::string gatherGradients(const MatrixBuffer& shard, bool first) {
+    BufferCheck c;
+    c.matrix<T>("gradients", shard, model_.parameterCount(), 1);
+    if (!c.ok()) return c.error();
+    const T* given = at<const T>(shard.address);
+    for (Index i = 0; i < model_.parameterCount(); ++i)
+      if (!std::isfinite(given[i]))
+        return "gradients[" + std::to_string(i) + "] is not finite; every entry must be";
+    model_.gatherGradients(given, first);
+    return {};
+  }
+
+  void adamStep(const relpos::AdamOptions& options) { model_.adamStep(options); }
 
   emscripten::val trainStep(const MatrixBuffer& tokens, const MatrixBuffer& targets,
                             const relpos::AdamOptions& options) {
@@ -189,6 +209,7 @@ void registerModelHandle(const char* name) {
       name, method("parameterTable", &H::parameterTable), method("parameters", &H::parameters),
       method("gradients", &H::gradients), method("adamSteps", &H::adamSteps),
       method("lossAndGradients", &H::lossAndGradients), method("trainStep", &H::trainStep),
+      method("gatherGradients", &H::gatherGradients), method("adamStep", &H::adamStep),
       method("evaluate", &H::evaluate), method("forwardSequence", &H::forwardSequence),
       method("headInputs", &H::headInputs), method("relativeKeys", &H::relativeKeys),
       method("relativeValues", &H::relativeValues));

@@ -52,7 +52,12 @@ class TransformerModel {
   // Mean cross-entropy of the batch (0 when no target is set), its gradient for every parameter
   // written to gradients(). Tokens must be in [0, vocabSize), targets in [-1, vocabSize),
   // seqLen in [1, config().seqLen], batchSize >= 1 (the caller's to check).
-  double lossAndGradients(const BatchView& batch);
+  // stepTargets > 0 (at least the batch's own count): the batch is one shard of a step whose
+  // shards hold stepTargets targets in all; loss and gradient are of Σ_shard loss / stepTargets,
+  // so the shards' gradients add up to the step's (docs/training.md, "A step in shards").
+  double lossAndGradients(const BatchView& batch, Index stepTargets = 0);
+  // gradients() = shard (first) or gradients() += shard: a step's shards summed in a fixed order.
+  void gatherGradients(const T* shard, bool first);
   // One Adam step on the current gradients().
   void adamStep(const AdamOptions& options);
   // lossAndGradients, then adamStep; returns the loss before the step.

@@ -190,12 +190,13 @@ __attribute__((noinline)) void TransformerModel<T>::backwardChunk(const std::int
 }
 
 template <typename T>
-double TransformerModel<T>::lossAndGradients(const BatchView& batch) {
+double TransformerModel<T>::lossAndGradients(const BatchView& batch, Index stepTargets) {
   gradients_.setZero();
   const Index total = static_cast<Index>(batch.batchSize) * batch.seqLen;
   Index counted = 0;
   for (Index r = 0; r < total; ++r) counted += batch.targets[r] >= 0 ? 1 : 0;
   if (counted == 0) return 0.0;
+  if (stepTargets > 0) counted = stepTargets;  // one shard of a step: its part of the step's mean
   const T scale = T(1) / static_cast<T>(counted);
   double lossSum = 0;
   Index correct = 0;
@@ -227,6 +228,15 @@ Evaluation TransformerModel<T>::evaluate(const BatchView& batch) {
 }
 
 template <typename T>
+void TransformerModel<T>::gatherGradients(const T* shard, bool first) {
+  const Eigen::Map<const Vector<T>> given(shard, gradients_.size());
+  if (first)
+    gradients_ = given;
+  else
+    gradients_ += given;
+}
+
+template <typename T>
 double TransformerModel<T>::trainStep(const BatchView& batch, const AdamOptions& options) {
   const double loss = lossAndGradients(batch);
   adamStep(options);
@@ -252,7 +262,8 @@ template void TransformerModel<float>::forwardChunk(const std::int32_t*, const s
                                                     int);
 template void TransformerModel<float>::lossChunk(const std::int32_t*, float, bool, double*, Index*);
 template void TransformerModel<float>::backwardChunk(const std::int32_t*, int, int);
-template double TransformerModel<float>::lossAndGradients(const BatchView&);
+template double TransformerModel<float>::lossAndGradients(const BatchView&, Index);
+template void TransformerModel<float>::gatherGradients(const float*, bool);
 template Evaluation TransformerModel<float>::evaluate(const BatchView&);
 template double TransformerModel<float>::trainStep(const BatchView&, const AdamOptions&);
 template void TransformerModel<float>::forwardSequence(const std::int32_t*, int);
@@ -262,7 +273,8 @@ template void TransformerModel<double>::forwardChunk(const std::int32_t*, const 
 template void TransformerModel<double>::lossChunk(const std::int32_t*, double, bool, double*,
                                                   Index*);
 template void TransformerModel<double>::backwardChunk(const std::int32_t*, int, int);
-template double TransformerModel<double>::lossAndGradients(const BatchView&);
+template double TransformerModel<double>::lossAndGradients(const BatchView&, Index);
+template void TransformerModel<double>::gatherGradients(const double*, bool);
 template Evaluation TransformerModel<double>::evaluate(const BatchView&);
 template double TransformerModel<double>::trainStep(const BatchView&, const AdamOptions&);
 template void TransformerModel<double>::forwardSequence(const std::int32_t*, int);

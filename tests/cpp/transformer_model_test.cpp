@@ -152,6 +152,36 @@ TEST(ModelGradient, SparseTargetsAndAChunkWithoutTargets) {
   EXPECT_EQ(model.evaluate(batch.view()).counted, withTarget);
 }
 
+// A step in shards: each shard's gradient over the step's target count, gathered in order, is the
+// whole batch's gradient; and the shard losses add up to the batch's mean loss.
+TEST(ModelGradient, ShardsAddUpToTheBatch) {
+  ModelConfig c = smallConfig();
+  c.layers = 2;
+  TransformerModel<double> model(c);
+  const Batch batch = randomBatch(c.vocabSize, 3, 4, 11);
+  const double whole = model.lossAndGradients(batch.view());
+  const std::vector<double> expected(model.gradients(), model.gradients() + model.parameterCount());
+  Index stepTargets = 0;
+  for (const std::int32_t t : batch.targets) stepTargets += t >= 0 ? 1 : 0;
+  const auto shard = [&](int first, int count) {
+    return BatchView{batch.tokens.data() + first * batch.seqLen,
+                     batch.targets.data() + first * batch.seqLen, count, batch.seqLen};
+  };
+  const double second = model.lossAndGradients(shard(1, 2), stepTargets);
+  const std::vector<double> secondGradients(model.gradients(),
+                                            model.gradients() + model.parameterCount());
+  const double first = model.lossAndGradients(shard(0, 1), stepTargets);
+  const std::vector<double> firstGradients(model.gradients(),
+                                           model.gradients() + model.parameterCount());
+  EXPECT_NEAR(first + second, whole, 1e-12);
+  model.gatherGradients(firstGradients.data(), true);
+  model.gatherGradients(secondGradients.data(), false);
+  for (Index i = 0; i < model.parameterCount(); ++i) {
+    EXPECT_NEAR(model.gradients()[i], expected[i], 1e-12) << "parameter " << i;
+    EXPECT_EQ(model.gradients()[i], firstGradients[i] + secondGradients[i]) << "parameter " << i;
+  }
+}
+
 TEST(Model, ParameterTableNamesAndShapes) {
   ModelConfig c = smallConfig();
   c.layers = 2;

@@ -118,10 +118,21 @@ describe('bindings: a forged region is refused, nothing written', () => {
     expect(handle.trainStep(b.region(0, 2, 8, I32), b.region(64, 2, 8, I32, 4), t.AdamOptions).error).toContain(
       'targets needs 64 bytes, 4 reserved',
     );
-    expect(handle.lossAndGradients(b.region(0, 1, 9, I32), b.region(64, 1, 9, I32)).error).toContain('seqLen');
+    expect(handle.lossAndGradients(b.region(0, 1, 9, I32), b.region(64, 1, 9, I32), 0).error).toContain('seqLen');
+    // A step's shard gradients: a region of the wrong size, or one forged larger than reserved.
+    const count = handle.parameters().rows;
+    expect(handle.gatherGradients(b.region(0, 4, 1, Float32Array), true)).toContain('gradients');
+    expect(handle.gatherGradients({ ...b.region(0, count, 1, Float32Array), bytes: 16 }, false)).toContain(
+      `gradients needs ${count * 4} bytes, 16 reserved`,
+    );
     core.HEAP32[b.region(0, 1, 1, I32).address / 4] = 10;
     expect(handle.evaluate(b.region(0, 1, 4, I32), b.region(64, 1, 4, I32)).error).toContain('tokens[0] is 10');
     core.HEAP32.fill(0, b.region(0, 1, 1, I32).address / 4, b.region(0, 1, 1, I32).address / 4 + 4);
+    const targets = b.region(64, 1, 4, I32);
+    core.HEAP32.fill(-1, targets.address / 4, targets.address / 4 + 4);
+    expect(handle.lossAndGradients(b.region(0, 1, 4, I32), targets, -1).error).toContain(
+      'stepTargets must be 0 to 2^31 - 1',
+    );
     expect(
       handle.headInputs(0, 0, b.region(0, 4, 16, F64), b.region(0, 4, 16, F64), b.region(0, 4, 16, F64)),
     ).toContain('no sequence');

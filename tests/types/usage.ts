@@ -62,6 +62,13 @@ const model = rp.createModel({ vocabSize: 16, precision: 'float64', maxDistance:
 const batch = rp.syntheticBatch({ task: 'copy-offset', offset: 2, vocabSize: 16 });
 const trainedLoss: number = model.trainStep(batch, { learningRate: 0.01 }).loss;
 const grads: Float64Array = model.lossAndGradients(batch).gradients['embedding'];
+const shard = model.shardGradients(batch, { stepTargets: 512 });
+const shardGradients: Float64Array = shard.gradients;
+model.applyGradients([shardGradients, shardGradients], { learningRate: 0.01 });
+const everyParameter: Float64Array = model.parameterVector({ out: shardGradients });
+model.setParameters(everyParameter);
+// @ts-expect-error stepTargets is required
+model.shardGradients(batch, {});
 const headWeights: Float64Array = model.attention(batch.tokens.subarray(0, 16), { layer: 0, head: 1 }).combinedWeights
   .data;
 const learned: Float64Array = model.positionProfile(batch, { head: 0 }).profile;

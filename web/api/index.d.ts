@@ -445,9 +445,18 @@ export declare class Model<A extends Float64Array | Float32Array = Float32Array>
   readonly steps: number;
   /** Every parameter by name (copies). */
   parameters(): Record<string, { shape: number[]; data: A }>;
-  /** Overwrites the named parameters. */
-  setParameters(values: Record<string, Float32Array | Float64Array>): void;
+  /** Every parameter in one array, in the core's order (a copy, or written into out's memory). */
+  parameterVector(options?: { out?: A }): A;
+  /** Overwrites the named parameters, or all of them from one array (parameterVector()'s layout). */
+  setParameters(values: Record<string, Float32Array | Float64Array> | A): void;
   lossAndGradients(batch: Batch): { loss: number; gradients: Record<string, A> };
+  /**
+   * One shard of a step split across workers: loss and gradient of this batch's part of a step whose
+   * shards hold stepTargets targets in all (gradients in parameterVector()'s layout).
+   */
+  shardGradients(batch: Batch, options: { stepTargets: number; out?: A }): { loss: number; gradients: A };
+  /** One Adam step on the sum of a step's shard gradients, added in the order given. */
+  applyGradients(shards: A[], options?: AdamOptions): void;
   /** Forward, backward and one Adam step; the loss before the step. */
   trainStep(batch: Batch, options?: AdamOptions): { loss: number };
   evaluate(batch: Batch): { loss: number; accuracy: number };

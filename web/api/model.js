@@ -174,6 +174,19 @@ export class Model {
     return this.#live('model.steps').adamSteps();
   }
 
+  /**
+   * Every parameter in one array, in parameterTable order (the core's layout; a copy, or written
+   * into options.out: a Float32Array or Float64Array of the model's type and size).
+   */
+  parameterVector(options) {
+    const where = 'model.parameterVector';
+    const handle = this.#live(where);
+    return this.#entry(where, () => {
+      const { out } = this.#vectorOptions(where, options);
+      return this.#host.arena.readRegion(handle.parameters(), this.#ArrayType, out);
+    });
+  }
+
   /** Every parameter by name: { shape, data } (copies; row-major). */
   parameters() {
     const handle = this.#live('model.parameters');
@@ -192,11 +205,19 @@ export class Model {
   #setParameters(where, handle, given) {
     // Each array read once, as a view by its intrinsic length, before anything is checked.
     const snapshot = new Snapshot(where);
+    if (typedArrayType(given) !== null) {
+      // One array of every parameter (parameterVector()'s layout).
+      const vector = snapshot.typedArray('values', given);
+      snapshot.seal();
+      this.#checkVector(where, 'values', vector);
+      this.#heap().set(vector, handle.parameters().address / this.#ArrayType.BYTES_PER_ELEMENT);
+      return;
+    }
     const values = snapshot.fields(given, (name, data) => snapshot.typedArray(name, data));
     snapshot.seal();
     if (values === null || typeof values !== 'object' || Array.isArray(values)) {
       throw new TypeError(
-        `${where}: values must be an object { [name]: Float32Array | Float64Array }, got ${describe(values)}`,
+        `${where}: values must be an object { [name]: Float32Array | Float64Array } or one array of every parameter (parameterVector()), got ${describe(values)}`,
       );
     }
     const byName = new Map(this.#table.map((entry) => [entry.name, entry]));
@@ -237,8 +258,72 @@ export class Model {
     const handle = this.#live(where);
     return this.#entry(where, () => {
       const b = this.#checkBatch(where, batch);
-      const { loss } = this.#withBatch(where, b, ({ tokens, targets }) => handle.lossAndGradients(tokens, targets));
+      const { loss } = this.#withBatch(where, b, ({ tokens, targets }) => handle.lossAndGradients(tokens, targets, 0));
       return { loss, gradients: this.#readAll(handle.gradients(), (entry, data) => data) };
+    });
+  }
+
+  /**
+   * One shard of a step whose batch is split across workers (docs/training.md, "A step in
+   * shards"): the loss and gradient of Σ (this batch's target losses) / stepTargets, where
+   * options.stepTargets counts the targets of all the step's shards, so the shards' gradients
+   * add up to the step's. Returns { loss: this shard's part of the step's mean loss, gradients:
+   * every parameter's, in parameterTable order (parameterVector()'s layout; into options.out) }.
+   */
+  shardGradients(batch, options) {
+    const where = 'model.shardGradients';
+    const handle = this.#live(where);
+    return this.#entry(where, () => {
+      const snapshot = new Snapshot(where);
+      const read = snapshot.fields(options, (key, item) => (key === 'out' ? snapshot.typedArray('out', item) : item));
+      snapshot.seal();
+      const b = this.#checkBatch(where, batch);
+      const o = checkOptions(where, 'options', read, { out: undefined }, ['stepTargets']);
+      checkInteger(where, 'stepTargets', o.stepTargets, 1, 2 ** 31 - 1);
+      let own = 0;
+      for (const target of b.targets) if (target >= 0) own += 1;
+      if (o.stepTargets < own) {
+        throw new RangeError(
+          `${where}: stepTargets counts the targets of every shard of the step, so at least this batch's ${own}; got ${o.stepTargets}`,
+        );
+      }
+      if (o.out !== undefined) this.#checkVector(where, 'out', o.out, { finite: false });
+      const { loss } = this.#withBatch(where, b, ({ tokens, targets }) =>
+        handle.lossAndGradients(tokens, targets, o.stepTargets),
+      );
+      return { loss, gradients: this.#host.arena.readRegion(handle.gradients(), this.#ArrayType, o.out ?? null) };
+    });
+  }
+
+  /**
+   * One Adam step (trainStep's options) on the sum of a step's shard gradients (shardGradients()),
+   * added in the order given: the same numbers whichever worker computed each shard.
+   */
+  applyGradients(shards, options) {
+    const where = 'model.applyGradients';
+    const handle = this.#live(where);
+    return this.#entry(where, () => {
+      const optionsRead = new Snapshot(where).fields(options);
+      const snapshot = new Snapshot(where);
+      const list = snapshot.list('shards', shards, (item, i) => snapshot.typedArray(`shards[${i}]`, item), 64);
+      snapshot.seal();
+      if (!Array.isArray(list) || list.length === 0) {
+        throw new TypeError(
+          `${where}: shards must be a non-empty Array of gradient vectors (shardGradients()), got ${describe(list)}`,
+        );
+      }
+      // Finite entries: the core's check (gatherGradients), one pass over each.
+      list.forEach((vector, i) => this.#checkVector(where, `shards[${i}]`, vector, { finite: false }));
+      const o = this.#adamOptions(where, optionsRead);
+      const count = list[0].length;
+      this.#host.callRegions(where, [[count, 1, this.#ArrayType]], ([region]) => {
+        list.forEach((vector, i) => {
+          this.#host.arena.write(region.address, vector);
+          const refused = handle.gatherGradients(region, i === 0);
+          throwIfRefused(where, refused && `shards[${i}]: ${refused}`);
+        });
+      });
+      handle.adamStep(o);
     });
   }
 
@@ -254,6 +339,13 @@ export class Model {
     // the batch was checked.
     const optionsRead = new Snapshot(where).fields(options);
     const b = this.#checkBatch(where, batch);
+    const o = this.#adamOptions(where, optionsRead);
+    const { loss } = this.#withBatch(where, b, ({ tokens, targets }) => handle.trainStep(tokens, targets, o));
+    return { loss };
+  }
+
+  // Adam's options (ADAM_DEFAULTS filled in), checked.
+  #adamOptions(where, optionsRead) {
     const o = checkOptions(where, 'options', optionsRead, ADAM_DEFAULTS);
     checkNumber(where, 'learningRate', o.learningRate, { min: 0, max: 1e6 });
     checkNumber(where, 'beta1', o.beta1, { min: 0, max: 1, maxInclusive: false });
@@ -266,8 +358,35 @@ export class Model {
     }
     checkNumber(where, 'weightDecay', o.weightDecay, { min: 0, max: 1e6 });
     checkNumber(where, 'maxGradNorm', o.maxGradNorm, { min: 0, max: Number.MAX_VALUE });
-    const { loss } = this.#withBatch(where, b, ({ tokens, targets }) => handle.trainStep(tokens, targets, o));
-    return { loss };
+    return o;
+  }
+
+  // options of parameterVector(): { out } read once.
+  #vectorOptions(where, options) {
+    const snapshot = new Snapshot(where);
+    const read = snapshot.fields(options, (key, item) => (key === 'out' ? snapshot.typedArray('out', item) : item));
+    snapshot.seal();
+    const o = checkOptions(where, 'options', read, { out: undefined });
+    if (o.out !== undefined) this.#checkVector(where, 'out', o.out, { finite: false });
+    return { out: o.out ?? null };
+  }
+
+  // One array of every parameter (or gradient): the model's type, parameterCount entries (finite
+  // where it is read: a destination need not be).
+  #checkVector(where, name, vector, { finite = true } = {}) {
+    if (typedArrayType(vector) !== this.#ArrayType) {
+      throw new TypeError(
+        `${where}: ${name} must be a ${this.#ArrayType.name} (this model's precision), got ${describe(vector)}`,
+      );
+    }
+    const count = this.#handle.parameters().rows;
+    if (vector.length !== count) {
+      throw new RangeError(`${where}: ${name} must hold the model's ${count} parameters, got ${vector.length}`);
+    }
+    for (let i = 0; finite && i < vector.length; i += 1) {
+      if (!Number.isFinite(vector[i]))
+        throw new RangeError(`${where}: ${name}[${i}] is ${vector[i]}; every entry must be finite`);
+    }
   }
 
   /** Loss and accuracy (argmax = target, over the positions with a target), no gradients. */

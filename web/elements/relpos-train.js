@@ -16,7 +16,7 @@ const ElementBase = globalThis.HTMLElement ?? class {};
 
 export class RelposTrainElement extends ElementBase {
   static get observedAttributes() {
-    return ['task', 'size', 'corpus', 'autostart'];
+    return ['task', 'size', 'corpus', 'autostart', 'workers'];
   }
 
   connectedCallback() {
@@ -38,10 +38,15 @@ export class RelposTrainElement extends ElementBase {
     };
     const task = choose('task', TASKS, DEFAULT_RUN.task);
     const preset = choose('size', PRESETS, DEFAULT_RUN.preset);
+    // workers="1": one training worker (default: two where the machine has two cores; the same numbers).
+    const workers = this.getAttribute('workers');
+    if (workers !== null && workers !== '1' && workers !== '2')
+      notes.push(`workers: unknown "${workers}"; choose 1 or 2 (using the default)`);
     message.textContent = notes.join('. ');
     message.hidden = notes.length === 0;
     shadow.append(message);
     const options = { task, preset, autostart: this.hasAttribute('autostart') };
+    if (workers === '1' || workers === '2') options.workers = Number(workers);
     const corpus = this.getAttribute('corpus');
     if (corpus) options.corpusUrl = new URL(corpus, document.baseURI).href;
     this.section = mountTrainSection(shadow, {

@@ -5,6 +5,10 @@ const section = document.getElementById('train-section');
 const button = document.getElementById('train-open');
 const root = document.getElementById('train-root');
 
+// ?train-workers=1 trains in one worker (the numbers are the same with two); read at load, before
+// the page rewrites its address.
+const workers = Number(new URLSearchParams(location.search).get('train-workers'));
+
 function open({ autostart = false } = {}) {
   button.disabled = true;
   button.textContent = 'Loading…';
@@ -13,7 +17,7 @@ function open({ autostart = false } = {}) {
       button.hidden = true;
       section.querySelector('.train-weight')?.remove();
       section.dataset.opened = 'true';
-      mountTrainSection(root, { autostart });
+      mountTrainSection(root, { autostart, ...(workers === 1 || workers === 2 ? { workers } : {}) });
     })
     .catch((error) => {
       button.disabled = false;

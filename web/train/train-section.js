@@ -23,12 +23,18 @@ const MAX_HISTORY = 64;
 export { CORPUS_URL };
 
 /** Keeps at most MAX_HISTORY entries: every other one of the older, the latest always. */
+/** The step count is redrawn at most this often while training (ms). */
+const STEPS_SHOWN_MS = 250;
 const thinned = (list) =>
   list.length > MAX_HISTORY ? list.filter((_, i) => i % 2 === 0 || i === list.length - 1) : list;
 
+/** Two training workers (each half of every step) where the machine has two cores or more. */
+export const defaultTrainWorkers = () => ((globalThis.navigator?.hardwareConcurrency ?? 1) >= 2 ? 2 : 1);
+
 /**
  * Builds the section into `root` (an element or a shadow root) and starts its worker. Options:
- * task, preset (the first run's), autostart, corpusUrl (training-corpus.bin), onRender (called once
+ * task, preset (the first run's), autostart, corpusUrl (training-corpus.bin), workers (1, or 2:
+ * a second worker computes half of each step; the numbers are the same), onRender (called once
  * the model is ready and after each reading drawn). Returns { worker, state, dispose }.
  */
 export function mountTrainSection(
@@ -38,6 +44,7 @@ export function mountTrainSection(
     preset = DEFAULT_RUN.preset,
     autostart = false,
     corpusUrl = CORPUS_URL,
+    workers = defaultTrainWorkers(),
     onRender = () => {},
   } = {},
 ) {
@@ -95,6 +102,19 @@ export function mountTrainSection(
     root.host?.setAttribute?.('data-steps', String(state.steps));
     lab.dataset.steps = String(state.steps);
     lab.dataset.running = String(state.running);
+  };
+  // The step count while training: drawn at most every STEPS_SHOWN_MS (each redraw lays out and
+  // paints the page on the thread the training workers share the machine with), the last one always.
+  let stepsTimer = 0;
+  let stepsShown = 0;
+  const showStepsSoon = () => {
+    if (stepsTimer) return;
+    const wait = Math.max(0, stepsShown + STEPS_SHOWN_MS - performance.now());
+    stepsTimer = setTimeout(() => {
+      stepsTimer = 0;
+      stepsShown = performance.now();
+      showStatus();
+    }, wait);
   };
   const setRunning = (running) => {
     state.running = running;
@@ -176,6 +196,7 @@ export function mountTrainSection(
       state.history = [];
       state.verdictHistory = [];
       state.end = null;
+      state.rate = 0; // a new or reset model: no steps timed yet
       delete lab.dataset.ended;
       state.budget = data.budget;
       state.steps = data.steps;
@@ -215,7 +236,7 @@ export function mountTrainSection(
     },
     steps(data) {
       state.steps = data.steps;
-      showStatus();
+      showStepsSoon();
     },
     paused(data) {
       state.steps = data.steps;
@@ -314,6 +335,7 @@ export function mountTrainSection(
     startTrainWorker,
     (data, latest) => handlers[data.type]?.(data, latest),
     (text) => setMessage(`The training worker failed: ${text}`),
+    { workers },
   );
   const worker = client.worker;
 
@@ -387,6 +409,7 @@ export function mountTrainSection(
     worker,
     state,
     dispose() {
+      clearTimeout(stepsTimer);
       checkpoints.dispose();
       languages.then((part) => part.dispose());
       resize.disconnect();

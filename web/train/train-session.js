@@ -81,6 +81,12 @@ export function learningRateAt(
   const done = Math.min(1, (steps - warmup) / Math.max(1, budget - warmup));
   return peak * (floor + ((1 - floor) * (1 + Math.cos(Math.PI * done))) / 2);
 }
+/**
+ * The live run's step in shards (docs/training.md, "A step in shards"): its batch split in this
+ * many equal parts whose gradients are computed apart (in two workers, or one after the other)
+ * and summed in shard order, so a run gives the same numbers with one worker or two.
+ */
+export const LIVE_SHARDS = 2;
 /** While training: the held-out loss (and whether the run has ended) every `loss` steps, what the heads learned every `heads` steps. */
 export const READINGS = Object.freeze({ loss: 25, heads: 300 });
 /** Held-out windows: for the loss, and ANALYSIS_WINDOWS for what the heads learned and the verdicts. */
@@ -104,6 +110,7 @@ export class TrainSession {
       seed = DEFAULT_RUN.seed,
       budget = PRESETS[preset]?.steps,
       peak = PRESETS[preset]?.peak ?? ADAM.learningRate,
+      shards = 1,
     } = {},
   ) {
     if (!Object.hasOwn(TASKS, task)) throw new RangeError(`TrainSession: unknown task ${JSON.stringify(task)}`);
@@ -116,6 +123,10 @@ export class TrainSession {
     this.seed = seed;
     this.budget = budget;
     this.peak = peak;
+    if (!Number.isInteger(shards) || shards < 1 || PRESETS[preset].batchSize % shards !== 0)
+      throw new RangeError(`TrainSession: shards must divide the batch (${PRESETS[preset].batchSize}), got ${shards}`);
+    this.shards = shards;
+    this.#vectors = [];
     const p = PRESETS[preset];
     this.vocabSize = task === 'copy' ? COPY.vocabSize : Math.min(p.words, corpus.header.words.length - 2) + 2;
     this.batchSize = p.batchSize;
@@ -172,7 +183,68 @@ export class TrainSession {
 
   /** One Adam step at the schedule's rate; returns the training loss (before the step). */
   step() {
-    return this.model.trainStep(this.batch(), { ...ADAM, learningRate: this.learningRate }).loss;
+    const options = { ...ADAM, learningRate: this.learningRate };
+    const batch = this.batch();
+    if (this.shards === 1) return this.model.trainStep(batch, options).loss;
+    const { parts, stepTargets } = this.#split(batch);
+    return this.#apply(
+      parts.map((part, i) => this.#shard(part, stepTargets, i)),
+      options,
+    );
+  }
+
+  /**
+   * step() in two shards with shard 1 computed by peer(batch, stepTargets): a promise of
+   * model.shardGradients()'s result for it from a model holding this one's parameters (another
+   * worker's), asked for before this one computes shard 0. Where the peer fails, shard 1 is
+   * computed here: the step's numbers are the same either way.
+   */
+  async stepWith(peer) {
+    if (this.shards !== 2) throw new RangeError('TrainSession.stepWith: takes a session of 2 shards');
+    const options = { ...ADAM, learningRate: this.learningRate };
+    const { parts, stepTargets } = this.#split(this.batch());
+    let remote;
+    try {
+      remote = Promise.resolve(peer(parts[1], stepTargets)).catch(() => null);
+    } catch {
+      remote = null;
+    }
+    const own = this.#shard(parts[0], stepTargets, 0);
+    const other = (await remote) ?? this.#shard(parts[1], stepTargets, 1);
+    return this.#apply([own, other], options);
+  }
+
+  #vectors;
+
+  // One shard's gradients, into this session's vector i (kept from step to step).
+  #shard(part, stepTargets, i) {
+    const done = this.model.shardGradients(part, { stepTargets, out: this.#vectors[i] });
+    this.#vectors[i] = done.gradients;
+    return done;
+  }
+
+  // The step's batch in this.shards equal parts (windows in order) and its count of targets.
+  #split(batch) {
+    const size = batch.batchSize / this.shards;
+    const length = size * batch.seqLen;
+    let stepTargets = 0;
+    for (const target of batch.targets) if (target >= 0) stepTargets += 1;
+    const parts = Array.from({ length: this.shards }, (_, i) => ({
+      tokens: batch.tokens.subarray(i * length, (i + 1) * length),
+      targets: batch.targets.subarray(i * length, (i + 1) * length),
+      batchSize: size,
+      seqLen: batch.seqLen,
+    }));
+    return { parts, stepTargets: Math.max(1, stepTargets) };
+  }
+
+  // The shards' gradients summed in shard order and one Adam step; the step's loss.
+  #apply(done, options) {
+    this.model.applyGradients(
+      done.map((d) => d.gradients),
+      options,
+    );
+    return done.reduce((sum, d) => sum + d.loss, 0);
   }
 
   /**
@@ -306,9 +378,9 @@ export class TrainSession {
       });
     }
     const mean = (sums, counts) => sums.map((sum, c) => (counts[c] ? sum / counts[c] : 0));
-    const quantiles = (biases, q) =>
-      Float64Array.from(biases, (values) => quantileOfSorted(Float64Array.from(values).sort(), q) || 0);
+    const quantiles = (sorted, q) => Float64Array.from(sorted, (values) => quantileOfSorted(values, q) || 0);
     const heads = acc.map((a, index) => {
+      const sortedBiases = a.biases.map((values) => Float64Array.from(values).sort());
       let byPos = null;
       if (this.task !== 'copy') {
         byPos = {};
@@ -320,8 +392,8 @@ export class TrainSession {
         layer: Math.floor(index / H),
         head: index % H,
         profile: mean(a.profile, a.profileCount),
-        profileLow: quantiles(a.biases, 0.1),
-        profileHigh: quantiles(a.biases, 0.9),
+        profileLow: quantiles(sortedBiases, 0.1),
+        profileHigh: quantiles(sortedBiases, 0.9),
         offsetWeights: mean(a.offsetWeights, a.profileCount),
         left: a.left / a.queries,
         self: a.self / a.queries,
@@ -411,9 +483,9 @@ export function layerAttention(rp, inputs, heads) {
 /**
  * A session from an exported model (exportModel, or a .npz's parts): checks everything before
  * making anything, and throws an Error whose message says what is wrong (the caller keeps its
- * current session then).
+ * current session then). `shards`: how the session's steps are taken (TrainSession's option).
  */
-export function sessionFromExport(rp, corpus, data) {
+export function sessionFromExport(rp, corpus, data, { shards = 1 } = {}) {
   const fail = (what) => {
     throw new Error(`This is not a model saved by this page: ${what}.`);
   };
@@ -429,7 +501,7 @@ export function sessionFromExport(rp, corpus, data) {
     fail(`"seed" must be an integer from 0 to ${MAX_SEED}, got ${JSON.stringify(data.seed)}`);
   if (data.steps !== undefined && (!Number.isInteger(data.steps) || data.steps < 0 || data.steps > MAX_STEPS))
     fail(`"steps" must be an integer from 0 to ${MAX_STEPS}, got ${JSON.stringify(data.steps)}`);
-  const session = new TrainSession(rp, corpus, { task: data.task, preset: data.preset, seed: data.seed });
+  const session = new TrainSession(rp, corpus, { task: data.task, preset: data.preset, seed: data.seed, shards });
   try {
     const expected = session.model.parameters();
     const { parameters } = data;

@@ -10,7 +10,10 @@
 //      { type: 'train', referenceLoss } (the reference run's held-out loss, or NaN: run-end.js) |
 //      { type: 'pause' } | { type: 'reset' } | { type: 'sentence', words, layer, head } |
 //      { type: 'analyse' } | { type: 'export' } | { type: 'import', bytes, name } |
-//      { type: 'extrapolate', schemes, settings, corpusUrl }, each with a seq
+//      { type: 'extrapolate', schemes, settings, corpusUrl }, each with a seq;
+//      { type: 'shard-peer', port } (this worker trains; a second one computes half of each
+//      step's gradients over the port) | { type: 'serve-shards', port } (this worker is that second
+//      one: shardGradients for each request; docs/training.md, "A step in shards")
 // Out: { type: 'ready', words, config, baselines, budget, ... } | { type: 'progress', ..., end } |
 //      { type: 'ended', steps, reason, target, gap } (the run stopped: criterion or budget) |
 //      { type: 'analysis', ... } | { type: 'sentence', ... } | { type: 'exported', model } |
@@ -20,11 +23,13 @@ import { loadGivenCore } from '../api/load-given-core.js';
 import { corpusShortfall, decodeCorpus } from './corpus-format.js';
 import { MAX_CORPUS_BYTES, gunzipBounded } from './read-gzip.js';
 import { modelToNpz, readModelFile } from './model-files.js';
-import { DEFAULT_RUN, READINGS, TrainSession, sessionFromExport } from './train-session.js';
+import { DEFAULT_RUN, LIVE_SHARDS, READINGS, TrainSession, sessionFromExport } from './train-session.js';
 import { lengthExtrapolation } from './length-extrapolation.js';
 import { runEnd } from './run-end.js';
 
 const SLICE_MS = 40;
+/** A step's half not back from the second worker in this time is computed here (and that worker is let go). */
+const PEER_TIMEOUT_MS = 10_000;
 const { loss: EVALUATE_EVERY, heads: ANALYSE_EVERY } = READINGS;
 
 let rp = null;
@@ -33,6 +38,10 @@ let session = null;
 let run = { ...DEFAULT_RUN };
 let running = false;
 let sliceTimer = 0;
+/** Training slices of the current run (a Pause or a new Train ends the older chain of slices). */
+let runNumber = 0;
+/** The second worker's half of each step (shardPeer()), or null: every step computed here. */
+let peer = null;
 let recentLosses = [];
 let lastRate = { steps: 0, time: 0 };
 /** The reference's held-out loss the run stops within (NaN: none), and the end once reached. */
@@ -102,7 +111,7 @@ function describeSession(extra = {}) {
 
 function newSession() {
   session?.dispose();
-  session = new TrainSession(rp, corpus, run);
+  session = new TrainSession(rp, corpus, { ...run, shards: LIVE_SHARDS });
   recentLosses = [];
   ended = null;
 }
@@ -131,13 +140,97 @@ function rate() {
   return r;
 }
 
-function slice() {
-  sliceTimer = 0;
-  if (!running) return;
+/**
+ * The trainer's side of a step in shards: asks the second worker, over `port`, for shard 1's
+ * gradients from this session's parameters (sent with the request; the one buffer goes back and
+ * forth, transferred). A request not answered in PEER_TIMEOUT_MS, or refused, rejects: the step
+ * computes that shard here, and the second worker is let go.
+ */
+function shardPeer(port) {
+  const pending = new Map();
+  let next = 0;
+  let vector = null;
+  const dropAll = (why) => {
+    peer = null;
+    port.close();
+    for (const { reject } of pending.values()) reject(new Error(why));
+    pending.clear();
+  };
+  port.onmessage = ({ data }) => {
+    const waiting = pending.get(data.id);
+    if (!waiting) return;
+    pending.delete(data.id);
+    clearTimeout(waiting.timer);
+    if (data.error) {
+      waiting.reject(new Error(data.error));
+      dropAll(data.error);
+      return;
+    }
+    vector = data.gradients;
+    waiting.resolve({ loss: data.loss, gradients: data.gradients });
+  };
+  return (batch, stepTargets) => {
+    const parameters = session.model.parameterVector(vector ? { out: vector } : undefined);
+    vector = null;
+    next += 1;
+    const id = next;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => dropAll('the second training worker did not answer'), PEER_TIMEOUT_MS);
+      pending.set(id, { resolve, reject, timer });
+      port.postMessage({ id, config: session.config, parameters, batch, stepTargets }, [parameters.buffer]);
+    });
+  };
+}
+
+/** The second worker's side: a model of the trainer's configuration, its parameters from each request. */
+function serveShards(port) {
+  const core = (async () => {
+    rp ??= await loadTrainingCore();
+    return rp;
+  })();
+  let model = null;
+  let made = '';
+  port.onmessage = async ({ data }) => {
+    const { id, config, parameters, batch, stepTargets } = data;
+    try {
+      await core;
+      const key = JSON.stringify(config);
+      if (key !== made) {
+        model?.dispose();
+        model = null;
+        model = rp.createModel(config);
+        made = key;
+      }
+      model.setParameters(parameters);
+      const { loss, gradients } = model.shardGradients(batch, { stepTargets, out: parameters });
+      port.postMessage({ id, loss, gradients }, [gradients.buffer]);
+    } catch (error) {
+      port.postMessage({ id, error: error?.message ?? String(error) });
+    }
+  };
+}
+
+// The next slice of the run, after the messages already waiting (handled in order with them).
+function scheduleSlice() {
+  const current = runNumber;
+  sliceTimer = setTimeout(() => {
+    sliceTimer = 0;
+    queue = queue
+      .then(() => slice(current))
+      .catch((error) => {
+        running = false;
+        seq = trainSeq;
+        post({ type: 'error', during: 'train', message: error?.message ?? String(error) });
+      });
+  }, 0);
+}
+
+async function slice(current) {
+  if (!running || current !== runNumber) return;
   seq = trainSeq;
   const start = performance.now();
   do {
-    recentLosses.push(session.step());
+    recentLosses.push(peer && session.shards === 2 ? await session.stepWith(peer) : session.step());
     const steps = session.steps;
     if (steps % EVALUATE_EVERY === 0) {
       const mean = recentLosses.reduce((a, b) => a + b, 0) / recentLosses.length;
@@ -155,7 +248,7 @@ function slice() {
     if (steps % ANALYSE_EVERY === 0) post({ type: 'analysis', ...session.analyse() });
   } while (running && performance.now() - start < SLICE_MS && session.steps % EVALUATE_EVERY !== 0);
   post({ type: 'steps', steps: session.steps });
-  sliceTimer = setTimeout(slice, 0);
+  scheduleSlice();
 }
 
 // The full core (with the training engine) as a file beside the worker, compiled here (streaming
@@ -193,11 +286,13 @@ const handlers = {
     referenceLoss = reference;
     if (running) return;
     running = true;
+    runNumber += 1;
     lastRate = { steps: session.steps, time: performance.now() };
-    if (!sliceTimer) sliceTimer = setTimeout(slice, 0);
+    scheduleSlice();
   },
   pause() {
     running = false;
+    runNumber += 1;
     clearTimeout(sliceTimer);
     sliceTimer = 0;
     post({ type: 'paused', steps: session.steps });
@@ -211,6 +306,12 @@ const handlers = {
   },
   analyse() {
     post({ type: 'analysis', ...session.analyse() });
+  },
+  'shard-peer'({ port }) {
+    peer = shardPeer(port);
+  },
+  'serve-shards'({ port }) {
+    serveShards(port);
   },
   /** "Longer than trained" (length-extrapolation.js): a row per scheme as it is done, then all. */
   async extrapolate({ schemes, settings, corpusUrl: url }) {
@@ -252,7 +353,7 @@ const handlers = {
     if (data?.task !== 'copy') await corpusFor(data?.task);
     let loaded;
     try {
-      loaded = sessionFromExport(rp, corpus, data);
+      loaded = sessionFromExport(rp, corpus, data, { shards: LIVE_SHARDS });
     } catch (error) {
       throw new Error(`${name}: ${error.message}`, { cause: error });
     }

@@ -1,0 +1,220 @@
+// A step in shards (docs/training.md): a batch's gradient as the sum of its parts' gradients
+// (model.shardGradients against model.lossAndGradients of the whole batch, float64), one Adam
+// step on given gradients (model.applyGradients of lossAndGradients' own gradient against
+// trainStep, bit for bit), the parameters as one vector, and TrainSession's step in two shards:
+// the same numbers when shard 1 comes from another instance (as from a second worker), when that
+// peer fails, and all in one; every argument refused with a clear error that leaves the model usable.
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { createRelPos } from 'relpos-wasm';
+import { decodeCorpus } from '../../web/train/corpus-format.js';
+import { ADAM, LIVE_SHARDS, TrainSession } from '../../web/train/train-session.js';
+
+let rp;
+let other;
+beforeAll(async () => {
+  rp = await createRelPos();
+  other = await createRelPos(); // a second instance: what a second worker has
+});
+
+const CONFIG = {
+  vocabSize: 9,
+  dModel: 8,
+  heads: 2,
+  layers: 2,
+  ffnWidth: 12,
+  maxDistance: 3,
+  seqLen: 6,
+  maxBatchSize: 4,
+  seed: 5,
+};
+
+function batchOf(batchSize, seed) {
+  const b = rp.syntheticBatch({ task: 'copy-offset', offset: 1, vocabSize: 9, seqLen: 6, batchSize, seed });
+  const targets = b.targets.map((t, r) => (r % 3 === 2 ? -1 : t));
+  return { ...b, targets };
+}
+const part = (b, first, count) => ({
+  tokens: b.tokens.slice(first * b.seqLen, (first + count) * b.seqLen),
+  targets: b.targets.slice(first * b.seqLen, (first + count) * b.seqLen),
+  batchSize: count,
+  seqLen: b.seqLen,
+});
+const targetsOf = (b) => b.targets.filter((t) => t >= 0).length;
+
+describe('model.shardGradients and applyGradients', () => {
+  test("two shards' gradients add up to the whole batch's (float64, every parameter)", () => {
+    const model = rp.createModel({ ...CONFIG, precision: 'float64' });
+    const batch = batchOf(4, 2);
+    const whole = model.lossAndGradients(batch);
+    const stepTargets = targetsOf(batch);
+    const a = model.shardGradients(part(batch, 0, 1), { stepTargets });
+    const b = model.shardGradients(part(batch, 1, 3), { stepTargets });
+    expect(a.loss + b.loss).toBeCloseTo(whole.loss, 12);
+    // The whole batch's gradients by name, laid out as parameterVector() lays out the parameters.
+    const names = Object.keys(whole.gradients);
+    const params = model.parameters();
+    const flatParams = model.parameterVector();
+    let offset = 0;
+    for (const name of names) {
+      const size = params[name].data.length;
+      // parameterVector() is the parameters by name, in parameterTable order, end to end.
+      expect(Array.from(flatParams.subarray(offset, offset + size))).toEqual(Array.from(params[name].data));
+      for (let i = 0; i < size; i += 1) {
+        expect(a.gradients[offset + i] + b.gradients[offset + i]).toBeCloseTo(whole.gradients[name][i], 12);
+      }
+      offset += size;
+    }
+    expect(offset).toBe(flatParams.length);
+    model.dispose();
+  });
+
+  test('applyGradients on the whole batch as one shard is trainStep, bit for bit', () => {
+    const options = { learningRate: 0.01, maxGradNorm: 0.5, weightDecay: 0.01 };
+    const one = rp.createModel(CONFIG);
+    const two = rp.createModel(CONFIG);
+    for (let s = 0; s < 5; s += 1) {
+      const batch = batchOf(4, 10 + s);
+      const stepped = one.trainStep(batch, options);
+      const shard = two.shardGradients(batch, { stepTargets: targetsOf(batch) });
+      two.applyGradients([shard.gradients], options);
+      expect(shard.loss).toBe(stepped.loss);
+    }
+    expect(two.steps).toBe(5);
+    expect(two.parameterVector()).toEqual(one.parameterVector());
+    one.dispose();
+    two.dispose();
+  });
+
+  test('the parameters as one vector: read into out, written back whole', () => {
+    const model = rp.createModel(CONFIG);
+    const fresh = rp.createModel({ ...CONFIG, seed: 99 });
+    const out = new Float32Array(model.parameterVector().length);
+    const written = model.parameterVector({ out });
+    expect(written.buffer).toBe(out.buffer); // out's own memory (a view of it, read once)
+    expect(out).toEqual(model.parameterVector());
+    fresh.setParameters(out);
+    expect(fresh.parameters()).toEqual(model.parameters());
+    model.dispose();
+    fresh.dispose();
+  });
+
+  test('bad arguments: a clear error naming the argument, and the model works after', () => {
+    const model = rp.createModel(CONFIG);
+    const batch = batchOf(2, 3);
+    const count = model.parameterVector().length;
+    const good = model.shardGradients(batch, { stepTargets: targetsOf(batch) }).gradients;
+    const cases = [
+      [() => model.shardGradients(batch), TypeError, /model.shardGradients: options.stepTargets is required/],
+      [() => model.shardGradients(batch, { stepTargets: 1.5 }), RangeError, /stepTargets/],
+      [() => model.shardGradients(batch, { stepTargets: 1 }), RangeError, /at least this batch's \d+; got 1/],
+      [
+        () => model.shardGradients(batch, { stepTargets: 99, out: new Float64Array(count) }),
+        TypeError,
+        /out must be a Float32Array/,
+      ],
+      [
+        () => model.shardGradients(batch, { stepTargets: 99, out: new Float32Array(3) }),
+        RangeError,
+        /out must hold the model's \d+ parameters, got 3/,
+      ],
+      [() => model.shardGradients(batch, { stepTargets: 99, extra: 1 }), TypeError, /unknown option "extra"/],
+      [() => model.applyGradients([], {}), TypeError, /shards must be a non-empty Array/],
+      [() => model.applyGradients(good, {}), TypeError, /shards must be a non-empty Array/],
+      [() => model.applyGradients([good, new Float32Array(5)], {}), RangeError, /shards\[1\] must hold/],
+      [
+        () => model.applyGradients([good.map((x, i) => (i === 7 ? NaN : x))], {}),
+        RangeError,
+        /shards\[0\]: gradients\[7\] is not finite/,
+      ],
+      [() => model.applyGradients([good], { learningRate: -1 }), RangeError, /learningRate/],
+      [
+        () => model.setParameters(new Float32Array(count + 1)),
+        RangeError,
+        /values must hold the model's \d+ parameters/,
+      ],
+      [() => model.setParameters(new Float32Array(count).fill(Infinity)), RangeError, /values\[0\] is Infinity/],
+      [() => model.parameterVector({ out: [] }), TypeError, /out must be a Float32Array/],
+    ];
+    const before = model.parameterVector();
+    for (const [call, type, message] of cases) {
+      expect(call).toThrow(type);
+      expect(call).toThrow(message);
+    }
+    // Nothing was changed by a refused call, and the model trains on.
+    expect(model.parameterVector()).toEqual(before);
+    expect(model.steps).toBe(0);
+    model.applyGradients([good, good], { learningRate: 0.01 });
+    expect(model.steps).toBe(1);
+    expect(Number.isFinite(model.trainStep(batch, {}).loss)).toBe(true);
+    model.dispose();
+  });
+});
+
+describe("TrainSession's step in shards", () => {
+  const corpus = decodeCorpus(gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url))));
+  const STEPS = 12;
+  const run = { task: 'masked', preset: 'tiny', seed: 4, shards: LIVE_SHARDS };
+
+  // Shard 1 from a model of another instance that is sent this session's parameters (as the second
+  // training worker is), answered later, as a message would be.
+  const peerOf = (session, fails = () => false) => {
+    let model = null;
+    return (batch, stepTargets) => {
+      if (fails()) return Promise.reject(new Error('gone'));
+      model ??= other.createModel(session.config);
+      model.setParameters(session.model.parameterVector());
+      const done = model.shardGradients(batch, { stepTargets });
+      return new Promise((resolve) => setTimeout(() => resolve(done), 1));
+    };
+  };
+
+  test('the same parameters and losses with shard 1 elsewhere, with a failing peer, and all here', async () => {
+    const here = new TrainSession(rp, corpus, run);
+    const apart = new TrainSession(rp, corpus, run);
+    const failing = new TrainSession(rp, corpus, run);
+    let calls = 0;
+    const peer = peerOf(apart);
+    const flaky = peerOf(failing, () => (calls += 1) % 3 === 0);
+    const losses = { here: [], apart: [], failing: [] };
+    for (let s = 0; s < STEPS; s += 1) {
+      losses.here.push(here.step());
+      losses.apart.push(await apart.stepWith(peer));
+      losses.failing.push(await failing.stepWith(flaky));
+    }
+    expect(losses.apart).toEqual(losses.here);
+    expect(losses.failing).toEqual(losses.here);
+    expect(apart.model.parameterVector()).toEqual(here.model.parameterVector());
+    expect(failing.model.parameterVector()).toEqual(here.model.parameterVector());
+    expect(here.steps).toBe(STEPS);
+    // The same step in one piece (trainStep) differs from the shards' sum only by rounding.
+    const whole = new TrainSession(rp, corpus, { ...run, shards: 1 });
+    for (let s = 0; s < STEPS; s += 1) whole.step();
+    const a = whole.model.parameterVector();
+    const b = here.model.parameterVector();
+    let largest = 0;
+    for (let i = 0; i < a.length; i += 1) largest = Math.max(largest, Math.abs(a[i] - b[i]));
+    expect(largest).toBeGreaterThan(0);
+    expect(largest).toBeLessThan(1e-3);
+    for (const s of [here, apart, failing, whole]) s.dispose();
+  });
+
+  test('shards must divide the batch', () => {
+    expect(() => new TrainSession(rp, corpus, { ...run, shards: 3 })).toThrow(
+      /shards must divide the batch \(16\), got 3/,
+    );
+    expect(() => new TrainSession(rp, corpus, { ...run, shards: 0 })).toThrow(RangeError);
+  });
+
+  test('the step budget, learning rate and batches are those of the unsharded run', () => {
+    const a = new TrainSession(rp, corpus, run);
+    const b = new TrainSession(rp, corpus, { ...run, shards: 1 });
+    expect(a.batch()).toEqual(b.batch());
+    expect(a.learningRate).toBe(b.learningRate);
+    expect(a.budget).toBe(b.budget);
+    expect(ADAM.maxGradNorm).toBe(1);
+    a.dispose();
+    b.dispose();
+  });
+});
