@@ -36,6 +36,22 @@ const ENTRIES = {
     call: (rp, a, o, env) => env.modelOf(rp).trainStep(a.batch, o),
     changesModel: true,
   },
+  shardGradients: {
+    options: { stepTargets: [14, 30] },
+    args: () => ({ batch: batchOf() }),
+    spoil: (a) => (a.batch.targets[4] = 12),
+    call: (rp, a, o, env) => env.modelOf(rp).shardGradients(a.batch, o),
+  },
+  applyGradients: {
+    options: { learningRate: [0.01, 0.05], maxGradNorm: [1, 0] },
+    args: () => ({ shards: [SHARD.slice(), SHARD.slice()] }),
+    spoil: (a) => (a.shards[1][5] = NaN),
+    call: (rp, a, o, env) => {
+      env.modelOf(rp).applyGradients(a.shards, o);
+      return env.modelOf(rp).parameterVector();
+    },
+    changesModel: true,
+  },
   modelAttention: {
     options: { layer: [0, 0], head: [0, 1] },
     args: () => ({ tokens: Int32Array.from([1, 2, 3, 4, 5]) }),
@@ -91,6 +107,9 @@ const ENTRIES = {
   },
 };
 
+/** A gradient vector of MODEL's size (every parameter's), set when the environment is made. */
+let SHARD = null;
+
 function batchOf() {
   return {
     tokens: Int32Array.from({ length: 16 }, (_, i) => (i * 5) % 12),
@@ -143,6 +162,7 @@ export async function optionsEnvironment() {
   env.model = env.rp.createModel(MODEL);
   env.twin = env.ref.createModel(MODEL);
   env.modelOf = (rp) => (rp === env.rp ? env.model : env.twin);
+  SHARD = env.model.shardGradients(batchOf(), { stepTargets: 14 }).gradients;
   return env;
 }
 
