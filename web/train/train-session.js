@@ -327,10 +327,13 @@ export class TrainSession {
     const { layers, heads: H, maxDistance: k, causal } = this.model.config;
     const rows = 2 * k + 1;
     const posNames = this.corpus?.header?.posNames ?? POS_NAMES;
+    const read = this.analysisWindows.slice(0, windows);
+    // Each offset's biases, one per query that sees it: at most one per query of every window.
+    const queries = read.reduce((sum, window) => sum + window.tokens.length, 0);
     const acc = Array.from({ length: layers * H }, () => ({
       profile: new Float64Array(rows),
       profileCount: new Float64Array(rows),
-      biases: Array.from({ length: rows }, () => []),
+      biases: Array.from({ length: rows }, () => new Float64Array(queries)),
       offsetWeights: new Float64Array(rows),
       left: 0,
       self: 0,
@@ -341,7 +344,7 @@ export class TrainSession {
       pos: PROFILE_POS.map(() => ({ sums: new Float64Array(rows), counts: new Float64Array(rows), queries: 0 })),
       tallies: [],
     }));
-    for (const window of this.analysisWindows.slice(0, windows)) {
+    for (const window of read) {
       const n = window.tokens.length;
       const layersAttention = layerAttention(this.rp, this.model.headInputs(window.tokens), H);
       layersAttention.forEach(({ weights, bias }, index) => {
@@ -363,7 +366,7 @@ export class TrainSession {
             }
             if (c < -k || c > k) continue;
             a.profile[c + k] += bias[i * n + j];
-            a.biases[c + k].push(bias[i * n + j]);
+            a.biases[c + k][a.profileCount[c + k]] = bias[i * n + j];
             a.profileCount[c + k] += 1;
             a.offsetWeights[c + k] += weight;
             if (p >= 0) {
@@ -380,7 +383,7 @@ export class TrainSession {
     const mean = (sums, counts) => sums.map((sum, c) => (counts[c] ? sum / counts[c] : 0));
     const quantiles = (sorted, q) => Float64Array.from(sorted, (values) => quantileOfSorted(values, q) || 0);
     const heads = acc.map((a, index) => {
-      const sortedBiases = a.biases.map((values) => Float64Array.from(values).sort());
+      const sortedBiases = a.biases.map((values, c) => values.subarray(0, a.profileCount[c]).sort());
       let byPos = null;
       if (this.task !== 'copy') {
         byPos = {};
