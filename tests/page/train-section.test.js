@@ -174,6 +174,25 @@ describe('the training section', () => {
       { timeout: 30_000 },
     );
     await page.waitForFunction(() => document.querySelector('#train-layer').options.length === 1);
+    // At every frame while it trains, the head the menus and the line above the figures name is the
+    // head the part-of-speech figure's table was drawn for (the head shown follows each reading).
+    await page.evaluate(() => {
+      window.headMismatches = [];
+      const check = () => {
+        const caption = document.querySelector('#train-claims caption')?.textContent ?? '';
+        const table = /tested on layer (\d+), head (\d+)/.exec(caption);
+        const named = /^Showing layer (\d+), head (\d+)/.exec(
+          document.querySelector('.train-chosen')?.textContent ?? '',
+        );
+        const menus = `${document.querySelector('#train-layer').value}/${document.querySelector('#train-head').value}`;
+        if (table && `${table[1]}/${table[2]}` !== menus)
+          window.headMismatches.push(`drawn ${table[0]}, menus ${menus}`);
+        if (named && `${named[1]}/${named[2]}` !== menus)
+          window.headMismatches.push(`named ${named[0]}, menus ${menus}`);
+        window.headCheck = requestAnimationFrame(check);
+      };
+      check();
+    });
     await page.click('#train-start');
     // Pause: the step count stops. Pressed in the page as soon as the run reports step 300 (no
     // round trip from here, no screenshot before it, and not waiting for a reading to be drawn,
@@ -204,6 +223,7 @@ describe('the training section', () => {
       { timeout: 60_000 },
     );
     expect(await page.isDisabled('#train-pause')).toBe(true);
+    expect(await page.evaluate(() => (cancelAnimationFrame(window.headCheck), window.headMismatches))).toEqual([]);
 
     // The loss fell: the held-out loss now is below the first one recorded.
     const losses = await page.evaluate(() => document.querySelector('#train-status').textContent);
@@ -481,6 +501,11 @@ describe('the training section', () => {
         timeout: 30_000,
       },
     );
+    // The reading's figures are drawn one task each (the shown head's first): all of this one drawn.
+    await page.waitForFunction(() => {
+      const lab = document.querySelector('.relpos-train').dataset;
+      return lab.readingsDrawn === lab.readings;
+    });
     expect(await page.textContent('#train-asymmetry .train-caption')).toMatch(/the right is 0 by construction/);
     expect(await page.textContent('#train-summary')).toMatch(
       /determiners → following nouns: cannot be tested with a causal mask/,

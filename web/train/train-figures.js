@@ -416,14 +416,16 @@ export function buildFigures(doc) {
     sentenceCaption: sentence.caption,
     drawLoss,
     /** Each figure of a reading, as a list of steps (the section draws one per task). */
+    // The shown head's figure first, in the same task as the choice of head (train-section.js:
+    // followClearest), so that the head named and the head drawn never differ on the page.
     readingSteps: (state) => [
+      () => drawPos(state),
       () => drawVerdicts(state),
       () => drawSummary(state),
       () => drawProfileLines(state),
       () => drawHandbook(state),
       () => drawHistoryFigure(state),
       () => drawAsymmetry(state),
-      () => drawPos(state),
     ],
     drawPos,
   };

@@ -210,6 +210,10 @@ export function mountTrainSection(
         drawProfiles();
       }
       fillSelectors();
+      // Until the new model's first reading arrives, the line above the figures names the head the
+      // menus now show, not the last model's.
+      if (state.showing === 'live')
+        figures.chosen.textContent = `Showing layer ${state.layer}, head ${state.head}: the model’s first reading is on its way.`;
       for (const b of [resetButton, saveJson, saveNpz]) b.disabled = false;
       setRunning(latest ? false : state.running);
       if (data.loaded) {
