@@ -3,7 +3,7 @@
 // loss within the criterion of the reference run's, or the step budget). Prints
 // `time to conclusion: N s (M steps)`, why it ended, the held-out loss curve, the verdicts the run
 // reached beside the reference's (web/train/reference-run.js) and the machine's load.
-// `npm run bench:train-page` (builds first) or `node bench/train-page-bench.mjs`. Never part of npm test.
+// `npm run bench:train-page` (builds first) or `node bench/train-page-bench.mjs [--one-worker]`. Never part of npm test.
 import { cpus, loadavg } from 'node:os';
 import { launchBrowser } from '../tests/page/browser.js';
 import { serveFolder } from '../tests/page/static-server.js';
@@ -14,7 +14,11 @@ import { DEFAULT_RUN, PRESETS } from '../web/train/train-session.js';
 const server = await serveFolder(new URL('../build/site/', import.meta.url).pathname);
 const browser = await launchBrowser();
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-await page.goto(server.url);
+// ?train-workers=1 measures the run in one training worker (default: two on two cores or more).
+const workersAsked = process.argv.includes('--one-worker') ? '?train-workers=1' : '';
+const trainWorkers = [];
+page.on('worker', (worker) => /train-worker/.test(worker.url()) && trainWorkers.push(worker.url()));
+await page.goto(`${server.url}${workersAsked}`);
 await page.waitForSelector('body[data-ready="true"]');
 await page.click('#train-open');
 await page.waitForFunction(
@@ -58,7 +62,7 @@ const summary = await page.textContent('#train-summary');
 const longTasks = await page.evaluate(() => window.longTasks);
 const reference = claimsAcrossRuns(REFERENCE_RUN.seeds);
 console.log(
-  `relpos training section, headless Chromium, the default run (${DEFAULT_RUN.task}, ${PRESETS[DEFAULT_RUN.preset].label}); ${cpus().length} cores (${cpus()[0].model}), load average ${load.toFixed(1)} at the start`,
+  `relpos training section, headless Chromium, the default run (${DEFAULT_RUN.task}, ${PRESETS[DEFAULT_RUN.preset].label}) in ${trainWorkers.length} training worker${trainWorkers.length === 1 ? '' : 's'}; ${cpus().length} cores (${cpus()[0].model}), load average ${load.toFixed(1)} at the start`,
 );
 console.log('| step | seconds | held-out loss |');
 console.log('|-----:|--------:|--------------:|');
