@@ -3,7 +3,9 @@
 // or its one-file bundle: it brings a worker, a second WebAssembly instance and a corpus).
 // Attributes (all optional): task (masked, default; next; copy), size (small, default; tiny;
 // large), autostart (boolean: start training once loaded), corpus (the URL of brown-corpus.bin,
-// which `npm run build` writes to dist/; default: the file next to this module, as in build/site).
+// which `npm run build` writes to dist/; default: the file next to this module, as in build/site),
+// workers (1, or 2: a second worker computes half of each step; default 2 where the machine has
+// two cores; the numbers are the same).
 // An invalid value shows a message and the default is used; nothing throws. Fires 'relpos-render'
 // once the model is ready and after each reading of what it learned.
 import { adoptFigureCss } from '../figures/figure-css.js';
