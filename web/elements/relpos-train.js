@@ -2,7 +2,7 @@
 // ("press Train and watch"). Import 'relpos-wasm/elements/train' (not part of 'relpos-wasm/elements'
 // or its one-file bundle: it brings a worker, a second WebAssembly instance and a corpus).
 // Attributes (all optional): task (masked, default; next; copy), size (small, default; tiny;
-// large), autostart (boolean: start training once loaded), corpus (the URL of brown-corpus.bin,
+// large), autostart (boolean: start training once loaded), corpus (the URL of training-corpus.bin,
 // which `npm run build` writes to dist/; default: the file next to this module, as in build/site),
 // workers (1, or 2: a second worker computes half of each step; default 2 where the machine has
 // two cores; the numbers are the same).
