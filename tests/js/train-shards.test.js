@@ -251,6 +251,14 @@ describe('the step in shards under attack (float32 and float64)', () => {
         /shards\[0\] is a view of this instance's memory/,
       );
       fresh.expectUnchanged();
+      // parameterVector and setParameters detach nothing: such a view is read and written as it is.
+      const view = instanceView(T, n);
+      const drawn = view.slice();
+      fresh.model.setParameters(view);
+      expect(bits(fresh.model.parameterVector())).toEqual(bits(drawn));
+      const target = instanceView(T, n);
+      expect(fresh.model.parameterVector({ out: target })).toBe(target);
+      expect(bits(target)).toEqual(bits(drawn));
       fresh.model.dispose();
       fresh.twin.dispose();
     });
