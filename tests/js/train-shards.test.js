@@ -205,6 +205,27 @@ describe('the step in shards under attack (float32 and float64)', () => {
       twin.dispose();
     });
 
+    test(`${precision}: a shard whose norm overflows is clipped to maxGradNorm as its scaled-down twin is`, () => {
+      // Every entry `big`: squared, beyond a double; the clipped gradient is that of every entry 1.
+      const { model, twin, good } = pairOf(precision);
+      const n = good.length;
+      const options = { learningRate: 0.01, maxGradNorm: 1 };
+      const before = model.parameterVector();
+      model.applyGradients([new T(n).fill(big)], options);
+      twin.applyGradients([new T(n).fill(1)], options);
+      const moved = model.parameterVector();
+      const expected = twin.parameterVector();
+      let largest = 0;
+      for (let i = 0; i < n; i += 1) {
+        largest = Math.max(largest, Math.abs(moved[i] - expected[i]));
+        // Adam's first step moves every parameter by about the learning rate (less its weight decay).
+        expect(before[i] - moved[i]).toBeCloseTo(0.01, 4);
+      }
+      expect(largest).toBeLessThan(1e-6);
+      model.dispose();
+      twin.dispose();
+    });
+
     test(`${precision}: out over a SharedArrayBuffer is written and returned, as the caller's own array`, () => {
       const { model, twin, batch, stepTargets, good } = pairOf(precision);
       const n = good.length;
