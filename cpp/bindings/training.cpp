@@ -76,15 +76,22 @@ class ModelHandle {
     return loss(model_.lossAndGradients(view(tokens, targets), static_cast<Index>(stepTargets)));
   }
 
-  // gradients() = shard (first) or += shard; shard: every parameter's gradient, count x 1, finite.
+  // gradients() = shard (first) or += shard; shard: every parameter's gradient, count x 1, finite,
+  // and so is its sum with the shards before it (finite shards can add up to an infinity, which
+  // Adam would turn into NaN parameters). A refused shard is not added.
   std::string gatherGradients(const MatrixBuffer& shard, bool first) {
     BufferCheck c;
     c.matrix<T>("gradients", shard, model_.parameterCount(), 1);
     if (!c.ok()) return c.error();
     const T* given = at<const T>(shard.address);
-    for (Index i = 0; i < model_.parameterCount(); ++i)
+    const T* sum = model_.gradients();
+    for (Index i = 0; i < model_.parameterCount(); ++i) {
       if (!std::isfinite(given[i]))
         return "gradients[" + std::to_string(i) + "] is not finite; every entry must be";
+      if (!first && !std::isfinite(sum[i] + given[i]))
+        return "gradients[" + std::to_string(i) +
+               "] added to the shards before it is not finite; the shards' sum must be";
+    }
     model_.gatherGradients(given, first);
     return {};
   }

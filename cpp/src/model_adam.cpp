@@ -5,6 +5,26 @@
 #include "relpos/transformer_model.hpp"
 
 namespace relpos {
+namespace {
+
+// The clipping factor min(1, maxNorm / |g|) when the sum of g's squares overflows a double
+// (entries beyond about 1e154): every entry divided by the largest magnitude first, and the
+// factor formed without the norm itself (which may lie beyond a double too).
+template <typename T>
+double scaledClipFactor(const T* g, Index count, double maxNorm) {
+  double largest = 0;
+  for (Index i = 0; i < count; ++i)
+    largest = std::fmax(largest, std::fabs(static_cast<double>(g[i])));
+  if (!std::isfinite(largest)) return 0;
+  double squares = 0;
+  for (Index i = 0; i < count; ++i) {
+    const double x = static_cast<double>(g[i]) / largest;
+    squares += x * x;
+  }
+  return std::fmin(1.0, maxNorm / largest / std::sqrt(squares));
+}
+
+}  // namespace
 
 template <typename T>
 __attribute__((noinline)) void TransformerModel<T>::adamStep(const AdamOptions& o) {
@@ -16,7 +36,8 @@ __attribute__((noinline)) void TransformerModel<T>::adamStep(const AdamOptions& 
     for (Index i = 0; i < count; ++i) squares += static_cast<double>(g[i]) * g[i];
     const double norm = std::sqrt(squares);
     if (norm > o.maxGradNorm) {
-      const T factor = static_cast<T>(o.maxGradNorm / norm);
+      const T factor = static_cast<T>(std::isinf(norm) ? scaledClipFactor(g, count, o.maxGradNorm)
+                                                       : o.maxGradNorm / norm);
       for (Index i = 0; i < count; ++i) g[i] *= factor;
     }
   }

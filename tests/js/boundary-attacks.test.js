@@ -160,6 +160,29 @@ describe('getters read once', () => {
   });
 });
 
+describe('shared memory', () => {
+  test("attention()'s out over SharedArrayBuffers is written through and returned (inputs over one are copied)", () => {
+    const inputs = plainInputs();
+    const shared = (data) => {
+      const copy = new Float64Array(new SharedArrayBuffer(data.byteLength));
+      copy.set(data);
+      return copy;
+    };
+    const out = rp.allocateAttention(inputs);
+    for (const panel of Object.values(out)) {
+      if (panel?.data) panel.data = new Float64Array(new SharedArrayBuffer(panel.data.byteLength));
+    }
+    const sharedInputs = { ...inputs, q: { ...inputs.q, data: shared(inputs.q.data) } };
+    const result = rp.attention(sharedInputs, { out });
+    for (const name of Object.keys(fixed)) {
+      if (name === 'maxDistance') continue;
+      expect(result[name].data, name).toBe(out[name].data);
+      expect(bits(out[name].data), name).toEqual(bits(fixed[name].data));
+    }
+    expectIntact();
+  });
+});
+
 describe('detached buffers and re-entry', () => {
   test('a detached buffer is refused with a clear error', () => {
     const inputs = plainInputs();

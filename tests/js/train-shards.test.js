@@ -92,7 +92,7 @@ describe('model.shardGradients and applyGradients', () => {
     const fresh = rp.createModel({ ...CONFIG, seed: 99 });
     const out = new Float32Array(model.parameterVector().length);
     const written = model.parameterVector({ out });
-    expect(written.buffer).toBe(out.buffer); // out's own memory (a view of it, read once)
+    expect(written).toBe(out); // the caller's own array, written through a view of it read once
     expect(out).toEqual(model.parameterVector());
     fresh.setParameters(out);
     expect(fresh.parameters()).toEqual(model.parameters());
@@ -150,6 +150,162 @@ describe('model.shardGradients and applyGradients', () => {
     expect(Number.isFinite(model.trainStep(batch, {}).loss)).toBe(true);
     model.dispose();
   });
+});
+
+describe('the step in shards under attack (float32 and float64)', () => {
+  const bits = (data) => Array.from(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+  // A view of the instance's memory (attention() with views: true) of `count` entries of type T.
+  const instanceView = (T, count) => {
+    const column = (rows) => ({ rows, cols: 1, data: T.from({ length: rows }, (_, i) => Math.sin(i) / 8) });
+    const result = rp.attention(
+      { q: column(count), k: column(count), v: column(count), relKeys: column(3) },
+      { views: true, outputs: ['output'] },
+    );
+    return result.output.data;
+  };
+  // A model and a twin of it that takes only the plain calls: after each refusal of an attack on
+  // the model, both take one step on `good` and must agree bit for bit (parameters and Adam state).
+  const pairOf = (precision) => {
+    const model = rp.createModel({ ...CONFIG, precision });
+    const twin = rp.createModel({ ...CONFIG, precision });
+    const batch = batchOf(2, 3);
+    const stepTargets = targetsOf(batch);
+    const good = model.shardGradients(batch, { stepTargets }).gradients;
+    const before = bits(model.parameterVector());
+    const expectUnchanged = () => {
+      expect(bits(model.parameterVector())).toEqual(before);
+      expect(model.steps).toBe(0);
+      model.applyGradients([good], { learningRate: 0.01 });
+      twin.applyGradients([good], { learningRate: 0.01 });
+      expect(bits(model.parameterVector())).toEqual(bits(twin.parameterVector()));
+    };
+    return { model, twin, batch, stepTargets, good, expectUnchanged };
+  };
+
+  for (const [precision, T, big] of [
+    ['float32', Float32Array, 3e38],
+    ['float64', Float64Array, 1.7e308],
+  ]) {
+    test(`${precision}: finite shards whose sum is not finite are refused, the model unchanged`, () => {
+      const { model, twin, good, expectUnchanged } = pairOf(precision);
+      const n = good.length;
+      const full = (x) => new T(n).fill(x);
+      // The running sum: big, 0, big, then 2 · big, beyond the type's range at shards[3].
+      const call = () => model.applyGradients([full(big), full(-big), full(big), full(big)], { learningRate: 0.01 });
+      expect(call).toThrow(RangeError);
+      expect(call).toThrow(
+        /^model\.applyGradients: the core refused the call: shards\[3\]: gradients\[0\] added to the shards before it is not finite; the shards' sum must be$/,
+      );
+      expect(() => model.applyGradients([full(-big), full(-big)], { maxGradNorm: 0 })).toThrow(/shards\[1\]/);
+      expectUnchanged();
+      // The largest finite sum is taken.
+      model.applyGradients([full(big / 2), full(big / 2)], { learningRate: 0 });
+      expect(model.parameterVector().every(Number.isFinite)).toBe(true);
+      model.dispose();
+      twin.dispose();
+    });
+
+    test(`${precision}: a shard whose norm overflows is clipped to maxGradNorm as its scaled-down twin is`, () => {
+      // Every entry `big`: squared, beyond a double; the clipped gradient is that of every entry 1.
+      const { model, twin, good } = pairOf(precision);
+      const n = good.length;
+      const options = { learningRate: 0.01, maxGradNorm: 1 };
+      const before = model.parameterVector();
+      model.applyGradients([new T(n).fill(big)], options);
+      twin.applyGradients([new T(n).fill(1)], options);
+      const moved = model.parameterVector();
+      const expected = twin.parameterVector();
+      let largest = 0;
+      for (let i = 0; i < n; i += 1) {
+        largest = Math.max(largest, Math.abs(moved[i] - expected[i]));
+        // Adam's first step moves every parameter by about the learning rate (less its weight decay).
+        expect(before[i] - moved[i]).toBeCloseTo(0.01, 4);
+      }
+      expect(largest).toBeLessThan(1e-6);
+      model.dispose();
+      twin.dispose();
+    });
+
+    test(`${precision}: out over a SharedArrayBuffer is written and returned, as the caller's own array`, () => {
+      const { model, twin, batch, stepTargets, good } = pairOf(precision);
+      const n = good.length;
+      const shared = new T(new SharedArrayBuffer(n * T.BYTES_PER_ELEMENT));
+      expect(model.parameterVector({ out: shared })).toBe(shared);
+      expect(bits(shared)).toEqual(bits(twin.parameterVector()));
+      const sharedGradients = new T(new SharedArrayBuffer(n * T.BYTES_PER_ELEMENT));
+      const shard = model.shardGradients(batch, { stepTargets, out: sharedGradients });
+      expect(shard.gradients).toBe(sharedGradients);
+      expect(bits(sharedGradients)).toEqual(bits(good));
+      // A subclass's instance, at an offset into a larger buffer: written through and returned.
+      class Mine extends T {}
+      const mine = new Mine(new ArrayBuffer((n + 3) * T.BYTES_PER_ELEMENT), 3 * T.BYTES_PER_ELEMENT, n);
+      expect(model.shardGradients(batch, { stepTargets, out: mine }).gradients).toBe(mine);
+      expect(bits(mine)).toEqual(bits(good));
+      model.dispose();
+      twin.dispose();
+    });
+
+    test(`${precision}: a view of the instance's memory (views: true) as out or as a shard is a TypeError naming it`, () => {
+      const { model, twin, batch, stepTargets, good, expectUnchanged } = pairOf(precision);
+      const n = good.length;
+      const asOut = () => model.shardGradients(batch, { stepTargets, out: instanceView(T, n) });
+      expect(asOut).toThrow(TypeError);
+      expect(asOut).toThrow(
+        /^model\.shardGradients: out is a view of this instance's memory from an earlier call with views: true, which this call detaches before reading it; pass a copy \(out\.slice\(\)\)$/,
+      );
+      const asShard = () => model.applyGradients([good, instanceView(T, n)], {});
+      expect(asShard).toThrow(TypeError);
+      expect(asShard).toThrow(
+        /^model\.applyGradients: shards\[1\] is a view of this instance's memory from an earlier call with views: true/,
+      );
+      expectUnchanged();
+      // Its copy is taken as any array.
+      const copy = instanceView(T, n).slice();
+      model.applyGradients([copy], { learningRate: 0.01 });
+      twin.applyGradients([copy], { learningRate: 0.01 });
+      expect(model.steps).toBe(2);
+      expect(bits(model.parameterVector())).toEqual(bits(twin.parameterVector()));
+      model.dispose();
+      twin.dispose();
+      const fresh = pairOf(precision);
+      expect(() => fresh.model.applyGradients([instanceView(T, n)], {})).toThrow(
+        /shards\[0\] is a view of this instance's memory/,
+      );
+      fresh.expectUnchanged();
+      // parameterVector and setParameters detach nothing: such a view is read and written as it is.
+      const view = instanceView(T, n);
+      const drawn = view.slice();
+      fresh.model.setParameters(view);
+      expect(bits(fresh.model.parameterVector())).toEqual(bits(drawn));
+      const target = instanceView(T, n);
+      expect(fresh.model.parameterVector({ out: target })).toBe(target);
+      expect(bits(target)).toEqual(bits(drawn));
+      fresh.model.dispose();
+      fresh.twin.dispose();
+    });
+
+    test(`${precision}: a batch getter that detaches out: out lost its memory, nothing computed`, () => {
+      const { model, twin, batch, stepTargets, good, expectUnchanged } = pairOf(precision);
+      const call = () => {
+        const out = new T(good.length);
+        const attacked = {
+          ...batch,
+          get seqLen() {
+            structuredClone(out.buffer, { transfer: [out.buffer] });
+            return batch.seqLen;
+          },
+        };
+        return model.shardGradients(attacked, { stepTargets, out });
+      };
+      expect(call).toThrow(TypeError);
+      expect(call).toThrow(
+        /^model\.shardGradients: out lost its memory while the arguments were being read \(its ArrayBuffer was detached or resized by a getter or Proxy\); nothing was computed$/,
+      );
+      expectUnchanged();
+      model.dispose();
+      twin.dispose();
+    });
+  }
 });
 
 describe("TrainSession's step in shards", () => {

@@ -81,7 +81,7 @@ function readOut(snapshot, out) {
   return snapshot.fields(out, (name, panel) => {
     if (!OUTPUT_NAMES.includes(name) || panel === null || typeof panel !== 'object') return panel;
     const original = panel.data;
-    return { data: snapshot.typedArray(`out.${name}.data`, original), original };
+    return { data: snapshot.destination(`out.${name}.data`, original), original };
   });
 }
 

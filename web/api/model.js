@@ -182,8 +182,10 @@ export class Model {
     const where = 'model.parameterVector';
     const handle = this.#live(where);
     return this.#entry(where, () => {
-      const { out } = this.#vectorOptions(where, options);
-      return this.#host.arena.readRegion(handle.parameters(), this.#ArrayType, out);
+      const snapshot = new Snapshot(where);
+      const read = this.#readOut(snapshot, options);
+      snapshot.seal();
+      return this.#readVector(handle.parameters(), this.#checkOut(where, read));
     });
   }
 
@@ -274,24 +276,28 @@ export class Model {
     const where = 'model.shardGradients';
     const handle = this.#live(where);
     return this.#entry(where, () => {
+      // Both arguments read (the options first), then sealed, then checked.
       const snapshot = new Snapshot(where);
-      const read = snapshot.fields(options, (key, item) => (key === 'out' ? snapshot.typedArray('out', item) : item));
+      const read = this.#readOut(snapshot, options);
+      const batchRead = this.#readBatch(snapshot, batch);
       snapshot.seal();
-      const b = this.#checkBatch(where, batch);
-      const o = checkOptions(where, 'options', read, { out: undefined }, ['stepTargets']);
-      checkInteger(where, 'stepTargets', o.stepTargets, 1, 2 ** 31 - 1);
+      const b = this.#checkReadBatch(where, batchRead);
+      const out = this.#checkOut(where, read, ['stepTargets']);
+      // The batch's regions detach the views an earlier call handed out (views: true).
+      this.#host.refuseOwnViews(where, [['out', out.view]]);
+      const { stepTargets } = out.options;
+      checkInteger(where, 'stepTargets', stepTargets, 1, 2 ** 31 - 1);
       let own = 0;
       for (const target of b.targets) if (target >= 0) own += 1;
-      if (o.stepTargets < own) {
+      if (stepTargets < own) {
         throw new RangeError(
-          `${where}: stepTargets counts the targets of every shard of the step, so at least this batch's ${own}; got ${o.stepTargets}`,
+          `${where}: stepTargets counts the targets of every shard of the step, so at least this batch's ${own}; got ${stepTargets}`,
         );
       }
-      if (o.out !== undefined) this.#checkVector(where, 'out', o.out, { finite: false });
       const { loss } = this.#withBatch(where, b, ({ tokens, targets }) =>
-        handle.lossAndGradients(tokens, targets, o.stepTargets),
+        handle.lossAndGradients(tokens, targets, stepTargets),
       );
-      return { loss, gradients: this.#host.arena.readRegion(handle.gradients(), this.#ArrayType, o.out ?? null) };
+      return { loss, gradients: this.#readVector(handle.gradients(), out) };
     });
   }
 
@@ -314,6 +320,10 @@ export class Model {
       }
       // Finite entries: the core's check (gatherGradients), one pass over each.
       list.forEach((vector, i) => this.#checkVector(where, `shards[${i}]`, vector, { finite: false }));
+      this.#host.refuseOwnViews(
+        where,
+        list.map((vector, i) => [`shards[${i}]`, vector]),
+      );
       const o = this.#adamOptions(where, optionsRead);
       const count = list[0].length;
       this.#host.callRegions(where, [[count, 1, this.#ArrayType]], ([region]) => {
@@ -361,14 +371,33 @@ export class Model {
     return o;
   }
 
-  // options of parameterVector(): { out } read once.
-  #vectorOptions(where, options) {
-    const snapshot = new Snapshot(where);
-    const read = snapshot.fields(options, (key, item) => (key === 'out' ? snapshot.typedArray('out', item) : item));
-    snapshot.seal();
-    const o = checkOptions(where, 'options', read, { out: undefined });
-    if (o.out !== undefined) this.#checkVector(where, 'out', o.out, { finite: false });
-    return { out: o.out ?? null };
+  // The options of parameterVector() and shardGradients() read into `snapshot`: their fields,
+  // `out` as a view (written through, a SharedArrayBuffer's too), and the caller's `out` array.
+  #readOut(snapshot, given) {
+    let array;
+    const options = snapshot.fields(given, (key, item) => {
+      if (key !== 'out') return item;
+      array = item;
+      return snapshot.destination('out', item);
+    });
+    return { options, array };
+  }
+
+  // The options read by #readOut, checked: { options, view, array }; `out` (when given) must be
+  // one array of every parameter, of the model's type.
+  #checkOut(where, { options: read, array }, required = []) {
+    const options = checkOptions(where, 'options', read, { out: undefined }, required);
+    const view = options.out;
+    if (view !== undefined) this.#checkVector(where, 'out', view, { finite: false });
+    return { options, view, array };
+  }
+
+  // A region of every parameter (or gradient) copied out: a new array, or into `out`'s view and
+  // the caller's array returned.
+  #readVector(region, { view, array }) {
+    if (view === undefined) return this.#host.arena.readRegion(region, this.#ArrayType);
+    this.#host.arena.readRegion(region, this.#ArrayType, view);
+    return array;
   }
 
   // One array of every parameter (or gradient): the model's type, parameterCount entries (finite
@@ -590,10 +619,19 @@ export class Model {
   #checkBatch(where, given, withTargets = true) {
     // Each field read once (tokens and targets as views by their intrinsic length), then checked.
     const snapshot = new Snapshot(where);
-    const batch = snapshot.fields(given, (key, item) =>
+    const batch = this.#readBatch(snapshot, given);
+    snapshot.seal();
+    return this.#checkReadBatch(where, batch, withTargets);
+  }
+
+  // A batch's fields read into `snapshot`, tokens and targets as views.
+  #readBatch(snapshot, given) {
+    return snapshot.fields(given, (key, item) =>
       key === 'tokens' || key === 'targets' ? snapshot.typedArray(`batch.${key}`, item) : item,
     );
-    snapshot.seal();
+  }
+
+  #checkReadBatch(where, batch, withTargets = true) {
     if (batch === null || typeof batch !== 'object' || Array.isArray(batch) || ArrayBuffer.isView(batch)) {
       throw new TypeError(
         `${where}: batch must be an object { tokens, targets, batchSize, seqLen }, got ${describe(batch)}`,

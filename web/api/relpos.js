@@ -522,6 +522,7 @@ export class BaseRelPos {
       arena: this.#arena,
       entry: (where, body) => this.#entry(where, body),
       callRegions: (where, shapes, body) => this.#callRegions(where, shapes, body),
+      refuseOwnViews: (where, named) => this.#refuseOwnViews(where, named),
       attention: (inputs) => this.#attention(inputs),
       syntheticBatch: (options) => this.#syntheticBatch(options),
     };

@@ -82,6 +82,19 @@ export class Snapshot {
    * copy). A detached buffer is a TypeError naming the argument.
    */
   typedArray(name, value) {
+    return this.#view(name, value, true);
+  }
+
+  /**
+   * A destination the call writes its results into (`out`): typedArray() without the copy of a
+   * SharedArrayBuffer's view, so the results reach the caller's shared memory (nothing is read
+   * from it, so another thread's writes cannot change what was checked).
+   */
+  destination(name, value) {
+    return this.#view(name, value, false);
+  }
+
+  #view(name, value, copyShared) {
     const tag = tagOf.call(value);
     if (tag === undefined) return value;
     const ArrayType = TYPED_ARRAY_TYPES[tag];
@@ -93,7 +106,7 @@ export class Snapshot {
       );
     }
     const view = new ArrayType(buffer, byteOffsetOf.call(value), length);
-    if (isSharedBuffer(buffer)) {
+    if (copyShared && isSharedBuffer(buffer)) {
       const copy = new ArrayType(length);
       copy.set(view);
       return copy;
