@@ -778,7 +778,7 @@ describe('step 4’s reveal, drawn', () => {
       expect(problems, start).toEqual([]);
       await context.close();
     }
-  });
+  }, 150_000); // five fresh pages (the module is fetched by the first press): 31 s at load 4-10, 58-60 s at load 10-13
 
   test('“On my sentence” draws the reader’s words, down to two and one; light and dark redraw it; phone and desktop screenshots', async () => {
     const { page, context, problems } = await env.open('?tokens=a+dog+chased+the+ball+across+the+park', VIEW);
