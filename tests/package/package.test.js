@@ -651,9 +651,14 @@ describe('bundled for the browser', () => {
         tab.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
         tab.on('pageerror', (e) => problems.push(e.message));
         await tab.goto(`${server.url}${name}/`);
+        // Once both are defined (or after 20 s, when the check below fails with what is missing).
         const defined = await tab.evaluate(async () => {
-          await new Promise((done) => setTimeout(done, 200));
-          return ['relpos-attention', 'relpos-profile'].map((tag) => typeof customElements.get(tag));
+          const tags = ['relpos-attention', 'relpos-profile'];
+          await Promise.race([
+            Promise.all(tags.map((tag) => customElements.whenDefined(tag))),
+            new Promise((done) => setTimeout(done, 20_000)),
+          ]);
+          return tags.map((tag) => typeof customElements.get(tag));
         });
         expect(defined, label).toEqual(['function', 'function']);
         await tab.waitForFunction(() => document.getElementById('a').view && document.getElementById('p').view, null, {
@@ -768,11 +773,11 @@ describe('the training widget, from the tarball alone', () => {
         expect(last, name).toBeLessThan(first); // the held-out loss fell
         expect(profileInked, `${name}: the profiles are drawn`).toBe(true);
         expect(text, name).toMatch(/compromise 14\.17\.0/); // the corpus's tagger, named under the figures
-        for (const scheme of ['light', 'dark']) {
-          await tab.emulateMedia({ colorScheme: scheme });
-          await tab.waitForTimeout(300);
-          await screenshot(tab, `package-train-${name.split(' ')[0]}-${scheme}.png`);
-        }
+        // The context's scheme is light (Playwright's default); dark is emulated, and given 300 ms to redraw.
+        await screenshot(tab, `package-train-${name.split(' ')[0]}-light.png`);
+        await tab.emulateMedia({ colorScheme: 'dark' });
+        await tab.waitForTimeout(300);
+        await screenshot(tab, `package-train-${name.split(' ')[0]}-dark.png`);
         expect(await tab.evaluate(() => window.__violations), name).toEqual([]);
         expect(problems, name).toEqual([]);
         await context.close();

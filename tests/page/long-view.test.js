@@ -6,7 +6,14 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
 import { ATTENTION_PANEL_IDS, PANEL_IDS as PANELS } from '../../web/views/panels.js';
 import { downloadedBytes } from './browser.js';
-import { layoutOf, pageExample, pixelAt, significant as significantDigits, usePage } from './page-fixture.js';
+import {
+  layoutOf,
+  pageExample,
+  pixelAt,
+  significant as significantDigits,
+  usePage,
+  useSharedPage,
+} from './page-fixture.js';
 
 const env = usePage();
 let rp;
@@ -14,10 +21,30 @@ beforeAll(async () => {
   rp = await createRelPos();
 });
 
-async function openAndWait(query, options = {}) {
-  const opened = await env.open(query, { viewport: { width: 1280, height: 900 }, ...options });
-  await opened.page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 60_000 });
-  return opened;
+// One page for the file (a link loaded in it for each test, as a reader following it does): the
+// page's downloads are accepted, for the JSON export.
+const { atLink } = useSharedPage(env, { viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+let shared = null;
+// The link the shared page shows as it was drawn (a test that only read it, hovered and scrolled,
+// and passed sets it): a test that changes the same view may start from it without a load.
+let unchangedAt = null;
+/**
+ * The shared page at a link, drawn: `{ page, problems }`, the problems since this call. With
+ * `reuse`, a page left unchanged at that link is taken as it is, the pointer off the panels and
+ * scrolled to the top.
+ */
+async function openAndWait(query, { reuse = false } = {}) {
+  const unchanged = reuse && unchangedAt === query;
+  unchangedAt = null;
+  await shared?.page.mouse.move(0, 0); // the pointer off the panels, before the next page draws under it
+  if (unchanged) {
+    shared.problems.length = 0;
+    await shared.page.evaluate(() => scrollTo(0, 0));
+    return shared;
+  }
+  shared = await atLink(query);
+  await shared.page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 60_000 });
+  return shared;
 }
 
 const CELLS = (n) => [
@@ -36,15 +63,34 @@ const CELLS = (n) => [
  */
 function derive(ex, n, k) {
   const reach = Math.min(k, n - 1);
+  const clip = (d) => Math.min(k, Math.max(-k, d));
+  // Row i's count of keys, and a matrix's row sums, at each clipped offset c (index c + k): each row
+  // read once, its keys j in order (a block mean reads every cell of a row).
+  const counts = new Map();
+  const sums = new Map();
+  const countsOf = (i) => {
+    if (!counts.has(i)) {
+      const row = new Int32Array(2 * k + 1);
+      for (let j = 0; j < n; j += 1) row[clip(j - i) + k] += 1;
+      counts.set(i, row);
+    }
+    return counts.get(i);
+  };
+  const sum = (name, i, c) => {
+    const key = `${name} ${i}`;
+    if (!sums.has(key)) {
+      const row = new Float64Array(2 * k + 1);
+      for (let j = 0; j < n; j += 1) row[clip(j - i) + k] += ex[name].data[i * n + j];
+      sums.set(key, row);
+    }
+    return sums.get(key)[c + k];
+  };
   return (panel, i, c) => {
-    const keys = [];
-    for (let j = 0; j < n; j += 1) if (Math.min(k, Math.max(-k, j - i)) === c) keys.push(j);
-    if (!keys.length || Math.abs(c) > reach) return undefined;
-    const sum = (m) => keys.reduce((s, j) => s + m.data[i * n + j], 0);
+    if (Math.abs(c) > reach || !countsOf(i)[c + k]) return undefined;
     if (panel === 'offsets') return c;
     if (panel === 'contentScores' || panel === 'positionBiases') return ex[panel].data[i * n + i + c]; // the key j = i + c
-    if (panel === 'difference') return sum(ex.combinedWeights) - sum(ex.contentWeights);
-    return sum(ex[panel]);
+    if (panel === 'difference') return sum('combinedWeights', i, c) - sum('contentWeights', i, c);
+    return sum(panel, i, c);
   };
 }
 
@@ -85,7 +131,7 @@ describe('the long-sequence view, in offset space', () => {
     [100, 0, false, 'main'],
   ]) {
     test(`n = ${n}, k = ${k}${causal ? ', causal' : ''}: computed on the ${where} thread; every panel's (i, c) cells as derived from the API's n × n matrices`, async () => {
-      const { page, context, problems } = await openAndWait(`?long=1&n=${n}&k=${k}&seed=5${causal ? '&causal=1' : ''}`);
+      const { page, problems } = await openAndWait(`?long=1&n=${n}&k=${k}&seed=5${causal ? '&causal=1' : ''}`);
       expect(await page.evaluate(() => window.relposPage.computedBy())).toBe(where);
       const kPage = Math.min(k, Math.max(63, n - 1)); // the long view's cap (k = 250 at n = 200: 199 allowed, 63 at least)
       expect(await page.evaluate(() => window.relposPage.state().maxDistance)).toBe(kPage);
@@ -162,12 +208,11 @@ describe('the long-sequence view, in offset space', () => {
       expect(await page.isVisible('#long-orientation')).toBe(true);
       expect(await page.$eval('#long-orientation', (p) => p.getBoundingClientRect().bottom <= innerHeight)).toBe(true);
       expect(problems).toEqual([]);
-      await context.close();
     });
   }
 
   test('n = 1024, k = 16: the pixels are the colour-mapped block means (no-key cells blank, masked grey)', async () => {
-    const { page, context, problems } = await openAndWait('?long=1&n=1024&k=16&causal=1&seed=3');
+    const { page, problems } = await openAndWait('?long=1&n=1024&k=16&causal=1&seed=3');
     const ex = pageExample(rp, { seed: 3, seqLen: 1024, maxDistance: 16, causal: true, tokens: '' });
     const cell = derive(ex, 1024, 16);
     const layout = await layoutOf(page, 'combinedWeights');
@@ -198,11 +243,11 @@ describe('the long-sequence view, in offset space', () => {
       expect(at, `pixel (${py}, ${px})`).toEqual(Array.from(table.slice(entry * 4, entry * 4 + 3)));
     }
     expect(problems).toEqual([]);
-    await context.close();
   });
 
   test('n = 2048, k = 64: hovering reads the cell under the pointer, weights with significant digits', async () => {
-    const { page, context, problems } = await openAndWait('?long=1&n=2048&k=64');
+    const link = '?long=1&n=2048&k=64';
+    const { page, problems } = await openAndWait(link);
     const ex = pageExample(rp, { seed: 42, seqLen: 2048, maxDistance: 64, causal: false, tokens: '' });
     const cell = derive(ex, 2048, 64);
     for (const [panel, x, y] of [
@@ -239,12 +284,12 @@ describe('the long-sequence view, in offset space', () => {
       await page.mouse.move(0, 0);
     }
     expect(problems).toEqual([]);
-    await context.close();
+    unchangedAt = link; // only read: the next test changes this view
   });
 
   for (const k of [64, 2047]) {
     test(`n = 2048, k = ${k}: a change is computed off the main thread; hovering reads the cell`, async () => {
-      const { page, context, problems } = await openAndWait(`?long=1&n=2048&k=${k}`);
+      const { page, problems } = await openAndWait(`?long=1&n=2048&k=${k}`, { reuse: true });
       const layout = await layoutOf(page, 'positionBiases');
       expect(layout.cols).toBe(2 * k + 1);
       // A change (a seed typed) is computed in the worker and drawn when it arrives. How long the
@@ -278,12 +323,11 @@ describe('the long-sequence view, in offset space', () => {
       const tip = await page.$$eval('.relpos-tooltip div', (list) => list.map((row) => row.children[1].textContent));
       expect(tip.slice(0, 2)).toEqual([significant(derive(ex, 2048, k)('combinedWeights', i, c)), String(i)]);
       expect(problems).toEqual([]);
-      await context.close();
     });
   }
 
   test('k goes up to n − 1 in the long view (63 in the sentence view); a link asking for more is clamped', async () => {
-    const { page, context } = await openAndWait('?long=1&n=1000&k=5000');
+    const { page } = await openAndWait('?long=1&n=1000&k=5000');
     expect(await page.evaluate(() => window.relposPage.state().maxDistance)).toBe(999);
     expect(await page.textContent('#notes')).toContain('k must be an integer from 0 to 999');
     expect(await page.getAttribute('#maxDistance', 'max')).toBe('999');
@@ -301,12 +345,11 @@ describe('the long-sequence view, in offset space', () => {
     await page.uncheck('#long');
     expect(await page.evaluate(() => window.relposPage.state().maxDistance)).toBe(63);
     expect(await page.getAttribute('#maxDistance', 'max')).toBe('63');
-    await context.close();
   });
 
   test('the JSON export of a long view computed in the workers carries their n × n numbers and output, bit for bit the API’s', async () => {
     const n = 400;
-    const { page, context } = await openAndWait(`?long=1&n=${n}&k=20&seed=8`, { acceptDownloads: true });
+    const { page } = await openAndWait(`?long=1&n=${n}&k=20&seed=8`);
     expect(await page.evaluate(() => window.relposPage.computedBy())).toBe('worker');
     const [file] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
     const json = JSON.parse((await downloadedBytes(file)).toString('utf8'));
@@ -315,16 +358,14 @@ describe('the long-sequence view, in offset space', () => {
     const difference = ex.combinedWeights.data.map((w, index) => w - ex.contentWeights.data[index]);
     expect(json.panels.difference.data).toEqual(Array.from(difference));
     expect(json.output.data).toEqual(Array.from(ex.output.data));
-    await context.close();
   });
 
   test('turning the long view off brings n back to 64 at most, with words and square panels again', async () => {
-    const { page, context } = await openAndWait('?long=1&n=100');
+    const { page } = await openAndWait('?long=1&n=100');
     await page.uncheck('#long');
     expect(await page.inputValue('#seqLen')).toBe('64');
     expect(await page.isDisabled('#tokens')).toBe(false);
     await expect.poll(() => new URL(page.url()).searchParams.get('long')).toBeNull();
     expect(await page.getAttribute('#figure-offsets canvas', 'aria-label')).toContain('64 by 64 heatmap');
-    await context.close();
   });
 });

@@ -10,7 +10,7 @@ import { formatSignificant } from '../../web/render/number-text.js';
 import { ATTENTION_SETTINGS } from '../../web/settings/settings.js';
 import { ATTENTION_PANEL_IDS, DRAWER_PANEL_IDS, PANEL_IDS } from '../../web/views/panels.js';
 import { ARTIFACTS } from './browser.js';
-import { canvasHash, pageExample, usePage, whenDrawn } from './page-fixture.js';
+import { canvasHash, openMorePanels, pageExample, usePage, whenDrawn } from './page-fixture.js';
 
 const env = usePage();
 let rp;
@@ -317,8 +317,29 @@ const LESSON = {
   long: false,
 };
 
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+/** The reveal tests' pages at 1280 × 800 (VIEW) and on the phone (PHONE), by their context options. */
+const revealPages = new Map();
+afterAll(async () => {
+  for (const { context } of revealPages.values()) await context.close();
+});
+/**
+ * A page at `options` as a reader who opened it and read the reveals leaves it (the reveal test's
+ * page, else a new one), then with "More panels" open and no reduced motion, as the page opens by
+ * default: the problems since this call.
+ */
+async function pageAfterReveals(options) {
+  const kept = revealPages.get(options);
+  revealPages.delete(options);
+  if (kept) kept.problems.length = 0;
+  const opened = kept ?? (await env.open('', { ...options, closedPanels: true }));
+  await opened.page.emulateMedia({ reducedMotion: 'no-preference' });
+  await openMorePanels(opened.page);
+  await whenDrawn(opened.page);
+  return opened;
+}
+
 describe('every story step, from every starting state', () => {
-  const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
   // The first screens at 1280 and on the phone, kept for the skip link's test (nothing pressed).
   const firstScreens = new Map();
   afterAll(async () => {
@@ -374,7 +395,7 @@ describe('every story step, from every starting state', () => {
     }
   });
 
-  test('an open “More panels” is kept in the URL (?more=1): a link with it opens the drawer drawn; the iframe view has none', async () => {
+  test('an open “More panels” is kept in the URL (?more=1): a link with it opens the drawer drawn; the iframe view has no drawer and shows every panel it is asked for', async () => {
     const { page, context, problems } = await env.open('?k=2', { ...VIEW, closedPanels: true });
     const more = () => new URL(page.url()).searchParams.get('more');
     const open = () => page.$eval('#more-panels', (d) => d.open);
@@ -390,14 +411,17 @@ describe('every story step, from every starting state', () => {
     for (const id of DRAWER_PANEL_IDS)
       await expect.poll(() => page.$eval(`#figure-${id} canvas`, (c) => c.dataset.layout !== undefined)).toBe(true);
     expect(await page.$eval('#profile-canvas', (c) => c.width > 0 && c.height > 0)).toBe(true);
-    // The iframe view shows the panels it is asked for, in its own grid, and keeps its address.
-    await page.goto(`${env.server.url}?embed=1&panels=offsets&more=1`);
+    // The iframe view shows every panel it is asked for, in its own grid with no drawer, and keeps its address.
+    await page.goto(`${env.server.url}?embed=1&panels=offsets,profile&more=1`);
     await page.waitForSelector('body[data-ready="true"]');
     expect(await open()).toBe(false);
+    expect(await page.$eval('#more-panels', (d) => getComputedStyle(d).display)).toBe('none');
     expect(await page.$$eval('#panels > figure:not([hidden])', (figures) => figures.map((f) => f.id))).toEqual([
       'figure-offsets',
+      'figure-profile',
     ]);
-    expect(new URL(page.url()).search).toBe('?embed=1&panels=offsets&more=1');
+    expect(new URL(page.url()).search).toBe('?embed=1&panels=offsets,profile&more=1');
+    expect(await page.$eval('#figure-offsets canvas', (c) => c.dataset.layout !== undefined)).toBe(true);
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -434,15 +458,7 @@ describe('every story step, from every starting state', () => {
     expect(await page.$eval('#more-panels', (d) => d.open)).toBe(true);
     expect(await page.$eval('#figure-difference', (f) => f.classList.contains('relpos-presenting'))).toBe(true);
     await expectDrawnOnScreen(page, 'difference');
-    // The iframe view keeps every panel it is asked for in its own grid, no drawer.
-    await page.goto(`${env.server.url}?embed=1&panels=offsets,profile`);
-    await page.waitForSelector('body[data-ready="true"]');
-    expect(await page.$eval('#more-panels', (d) => getComputedStyle(d).display)).toBe('none');
-    expect(await page.$$eval('#panels > figure:not([hidden])', (figures) => figures.map((f) => f.id))).toEqual([
-      'figure-offsets',
-      'figure-profile',
-    ]);
-    expect(await drawn('offsets')).toBe(true);
+    // (The iframe view, which has no drawer: the test above.)
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -499,6 +515,7 @@ describe('every story step, from every starting state', () => {
   test('from a perturbed page (causal, k = 0, same query, random table, bump 2, handbook numbers): the same', async () => {
     const { page, context, problems } = await env.open(PERTURBED, { ...VIEW, closedPanels: true });
     const perturbed = await settingsOf(page);
+    env.perturbed = perturbed;
     for (const name of STEPS) {
       if (name !== STEPS[0]) {
         // Perturbed again through the controls (the first step's page is the link's).
@@ -553,21 +570,23 @@ describe('every story step, from every starting state', () => {
     const section = doc.slice(doc.indexOf('## A student'), doc.indexOf('## The story'));
     const path = [...section.matchAll(/^\d+\. `([a-z-]+)`:/gm)].map((m) => m[1]);
     expect(path).toEqual(STEPS); // every step, once
-    for (const start of ['', PERTURBED]) {
-      const { page, context, problems } = await env.open(start, {
-        ...VIEW,
-        closedPanels: true,
-        reducedMotion: 'reduce',
-      });
+    // One page: the path from the fresh page, then from the page perturbed through the controls
+    // (the perturbed link's settings, as the test above checks), without a second load.
+    const { page, context, problems } = await env.open('', { ...VIEW, closedPanels: true, reducedMotion: 'reduce' });
+    for (const start of ['a fresh page', 'a perturbed page']) {
+      if (start === 'a perturbed page') {
+        await perturb(page);
+        expect(await settingsOf(page)).toEqual(env.perturbed);
+      }
       for (const name of path) {
         await press(page, name);
-        expect(await settingsOf(page), `${name} from ${start || 'a fresh page'}`).toEqual(env.expected[name].s);
+        expect(await settingsOf(page), `${name} from ${start}`).toEqual(env.expected[name].s);
         expect(await revealOf(page, name), name).toBe(env.expected[name].text);
         await expectDrawnOnScreen(page, PANEL[name]);
       }
-      expect(problems).toEqual([]);
-      await context.close();
     }
+    expect(problems).toEqual([]);
+    await context.close();
     // The numbers the path quotes are the reveals' own.
     for (const quoted of ['by up to 18', '74 %', '47 %', '38 %', '+6.9', '(+12)', 'by up to 1.3'])
       expect(
@@ -669,6 +688,15 @@ describe('step 4’s reveal, drawn', () => {
     return figureOf(page);
   };
   const rgbAt = async (page, selector, index, x, y) => (await pixelsOf(page, selector, index, [[x, y]]))[0];
+  /** Fingerprints of the figure's two maps and its bars (they change when the theme does). */
+  const hashes = (page) =>
+    Promise.all(
+      [
+        '[data-figure="locality"] .reveal-map:nth-child(1) canvas',
+        '[data-figure="locality"] .reveal-map:nth-child(2) canvas',
+        '[data-figure="locality"] .reveal-bars canvas',
+      ].map((c) => canvasHash(page, c)),
+    );
 
   /**
    * The figure against the API (recomputed here with rp.example): each map's title and share,
@@ -750,7 +778,7 @@ describe('step 4’s reveal, drawn', () => {
       expect(problems, start).toEqual([]);
       await context.close();
     }
-  });
+  }, 150_000); // five fresh pages (the module is fetched by the first press): 31 s at load 4-10, 58-60 s at load 10-13
 
   test('“On my sentence” draws the reader’s words, down to two and one; light and dark redraw it; phone and desktop screenshots', async () => {
     const { page, context, problems } = await env.open('?tokens=a+dog+chased+the+ball+across+the+park', VIEW);
@@ -762,21 +790,13 @@ describe('step 4’s reveal, drawn', () => {
     const step = page.locator('details.reveal:has([data-reveal="locality"])');
     await step.screenshot({ path: shot('locality-contrast-light.png') });
     await page.screenshot({ path: shot('locality-contrast-1280.png') }); // beside the panels
-    const hashes = () =>
-      Promise.all(
-        [
-          '[data-figure="locality"] .reveal-map:nth-child(1) canvas',
-          '[data-figure="locality"] .reveal-map:nth-child(2) canvas',
-          '[data-figure="locality"] .reveal-bars canvas',
-        ].map((c) => canvasHash(page, c)),
-      );
-    const light = await hashes();
+    const light = await hashes(page);
     await page.emulateMedia({ colorScheme: 'dark' });
-    await expect.poll(async () => (await hashes()).every((hash, index) => hash !== light[index])).toBe(true);
+    await expect.poll(async () => (await hashes(page)).every((hash, index) => hash !== light[index])).toBe(true);
     await expectTrueFigure(page); // the same numbers and cell colours on the dark theme
     await step.screenshot({ path: shot('locality-contrast-dark.png') });
     await page.emulateMedia({ colorScheme: 'light' });
-    await expect.poll(hashes).toEqual(light);
+    await expect.poll(() => hashes(page)).toEqual(light);
     await page.fill('#tokens', 'three short words');
     await press(page, 'locality', true);
     expect((await expectTrueFigure(page, 'three short words')).caption).toContain(
@@ -794,12 +814,21 @@ describe('step 4’s reveal, drawn', () => {
     }
     expect(problems).toEqual([]);
     await context.close();
+    // The phone: one page, light, then dark (redrawn, as on the desktop above).
+    const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, colorScheme: 'light' };
+    const opened = await env.open('', phone);
+    await press(opened.page, 'locality');
+    await openReveal(opened.page);
+    let phoneLight = null;
     for (const colorScheme of ['light', 'dark']) {
-      const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, colorScheme };
-      const opened = await env.open('', phone);
-      await press(opened.page, 'locality');
-      await openReveal(opened.page);
+      if (colorScheme === 'dark') {
+        await opened.page.emulateMedia({ colorScheme });
+        await expect
+          .poll(async () => (await hashes(opened.page)).every((hash, index) => hash !== phoneLight[index]))
+          .toBe(true);
+      }
       const drawn = await expectTrueFigure(opened.page);
+      phoneLight ??= await hashes(opened.page);
       expect(await opened.page.evaluate(() => document.documentElement.scrollWidth)).toBe(390); // nothing sideways
       // Each bar's name within its own room (on two lines where one is too wide): no two names run together.
       for (const bar of drawn.bars.bars) expect(bar.name.width, bar.label).toBeLessThanOrEqual(bar.slot - 4);
@@ -807,9 +836,9 @@ describe('step 4’s reveal, drawn', () => {
       await opened.page
         .locator('details.reveal:has([data-reveal="locality"])')
         .screenshot({ path: shot(`locality-contrast-phone-${colorScheme}.png`) });
-      expect(opened.problems).toEqual([]);
-      await opened.context.close();
     }
+    expect(opened.problems).toEqual([]);
+    await opened.context.close();
   });
 });
 
@@ -962,14 +991,11 @@ describe('every reveal, drawn', () => {
 
   for (const [label, options] of [
     ['1280 × 800', VIEW],
-    ['a 390 × 844 phone', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }],
+    ['a 390 × 844 phone', PHONE],
   ])
     test(`at ${label}: each step’s reveal opens with its figure on screen, every cell the API’s`, async () => {
-      const { page, context, problems } = await env.open('', {
-        ...options,
-        closedPanels: true,
-        reducedMotion: 'reduce',
-      });
+      const opened = await env.open('', { ...options, closedPanels: true, reducedMotion: 'reduce' });
+      const { page, problems } = opened;
       for (const name of STEPS) {
         await press(page, name);
         const s = await settingsOf(page);
@@ -980,12 +1006,11 @@ describe('every reveal, drawn', () => {
         await page.click(`details.reveal:has([data-reveal="${name}"]) > summary`);
       }
       expect(problems).toEqual([]);
-      await context.close();
+      revealPages.set(options, opened); // for the tests below, which need no fresh page
     });
 
   test('no text or canvas label under 11 CSS px on a 390 px phone, with every reveal drawn', async () => {
-    const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
-    const { page, context, problems } = await env.open('', phone);
+    const { page, context, problems } = await pageAfterReveals(PHONE);
     for (const name of STEPS) {
       await press(page, name);
       await page.evaluate((n) => {
@@ -1039,7 +1064,7 @@ describe('every reveal, drawn', () => {
 
 describe('the handbook says / this page shows', () => {
   test('one place, opened by the footer’s link, quoting the handbook where the page corrects it; its numbers the API’s', async () => {
-    const { page, context, problems } = await env.open('', VIEW);
+    const { page, context, problems } = await pageAfterReveals(VIEW);
     expect(await page.$eval('#handbook', (d) => d.open)).toBe(false);
     await page.click('.page-footer a[href="#handbook"]');
     await expect.poll(() => page.$eval('#handbook', (d) => d.open)).toBe(true);
