@@ -518,6 +518,11 @@ describe('the training section', () => {
     await expect
       .poll(() => page.evaluate(() => document.documentElement.scrollWidth), { timeout: 30_000 })
       .toBeLessThanOrEqual(360);
+    // The tables read without sideways scrolling: the claims and the verdict card stack one claim a block.
+    for (const selector of ['#train-claims', '#train-verdicts-table']) {
+      const fits = await page.$eval(selector, (t) => t.parentElement.scrollWidth <= t.parentElement.clientWidth + 1);
+      expect(fits, `${selector} fits a 360 px screen`).toBe(true);
+    }
     await page.locator('#train-section').screenshot({ path: await screenshotPath('train-phone.png') });
   }, 420_000);
 

@@ -50,4 +50,13 @@ export const TRAIN_CSS = `
   .relpos-train #train-verdicts-table th, .relpos-train #train-verdicts-table td { display: block; text-align: left; border: 0; padding: 0.1rem 0.2rem; }
   .relpos-train #train-verdicts-table td::before { content: attr(data-label) " "; color: var(--relpos-muted, #666); }
 }
+/* The shown head's claims on a narrow screen: one block per claim, each number after its column's name. */
+.relpos-train #train-pos { container-type: inline-size; }
+@container (max-width: 440px) {
+  .relpos-train #train-claims thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  .relpos-train #train-claims tr { display: block; padding: 0.3rem 0; border-bottom: 1px solid var(--relpos-grid, #ddd); }
+  .relpos-train #train-claims td { display: block; text-align: left; border: 0; padding: 0.1rem 0.2rem; }
+  .relpos-train #train-claims td:first-child { font-weight: 600; }
+  .relpos-train #train-claims td[data-label]::before { content: attr(data-label) " "; color: var(--relpos-muted, #666); }
+}
 `;

@@ -12,6 +12,8 @@ import { acrossSeedsText, claimsAgainstReference, convergenceText, runVerdict } 
 import { CRITERION } from './run-end.js';
 import { HELD_OUT_WINDOWS, PROFILE_POS, READINGS, SCHEDULE, SEQ_LEN } from './train-session.js';
 
+/** The columns of the shown head's table of the handbook's claims. */
+const CLAIM_COLUMNS = ['claim', 'weight there', 'other words’ weight there', 'difference [95 % interval]', 'verdict'];
 export const DEFAULT_SENTENCE = 'the old man saw a small dog in the park';
 
 const VERDICT_WORDS = {
@@ -302,14 +304,16 @@ export function buildFigures(doc) {
     });
     const claimRows = Object.entries(CLAIMS).map(([name, claim]) => {
       const v = h.verdicts[name];
+      // Each cell names its column (data-label), read on a narrow screen where the rows stack.
       return el(doc, 'tr', { className: `verdict-${v.verdict}` }, [
         el(doc, 'td', { text: claim.text }),
-        el(doc, 'td', { text: fmt(v.claimed) }),
-        el(doc, 'td', { text: fmt(v.baseline) }),
+        el(doc, 'td', { text: fmt(v.claimed), 'data-label': `${CLAIM_COLUMNS[1]}:` }),
+        el(doc, 'td', { text: fmt(v.baseline), 'data-label': `${CLAIM_COLUMNS[2]}:` }),
         el(doc, 'td', {
           text: Number.isFinite(v.effect) ? `${signed(v.effect)} [${signed(v.low)}, ${signed(v.high)}]` : '–',
+          'data-label': `${CLAIM_COLUMNS[3]}:`,
         }),
-        el(doc, 'td', { text: verdictText(v) }),
+        el(doc, 'td', { text: verdictText(v), 'data-label': `${CLAIM_COLUMNS[4]}:` }),
       ]);
     });
     claimsTable.replaceChildren(
@@ -321,9 +325,7 @@ export function buildFigures(doc) {
           doc,
           'tr',
           {},
-          ['claim', 'weight there', 'other words’ weight there', 'difference [95 % interval]', 'verdict'].map((t) =>
-            el(doc, 'th', { text: t }),
-          ),
+          CLAIM_COLUMNS.map((t) => el(doc, 'th', { text: t })),
         ),
       ]),
       el(doc, 'tbody', {}, claimRows),
