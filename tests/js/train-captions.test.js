@@ -18,6 +18,8 @@ describe('caption leads', () => {
         `${best.name}s put the most weight on one offset, ${best.w.toFixed(2)} on ${sign}${Math.abs(best.offset)}`,
       );
       expect(lead).toContain(best.offset > 0 ? ' ahead)' : ' back)');
+      // Offset 0 (the word itself) is left out, and the sentence says so: its line may peak there.
+      expect(lead).toContain('besides the word itself (offset 0), ');
       expect(lead).toContain('spread evenly over the 32 words would put 0.03 on each');
       expect(posLead(h, true)).not.toContain('spread evenly');
     }

@@ -512,7 +512,7 @@ export function posLead(h, causal = false) {
   const uniform = causal
     ? ''
     : `; attention spread evenly over the ${SEQ_LEN} words would put ${fmt(1 / SEQ_LEN, 2)} on each`;
-  return `Where each part of speech looks: in this head, ${best.name}s put the most weight on one offset, ${best.w.toFixed(2)} on ${signed(best.offset, 0)} (${where})${uniform}.`;
+  return `Where each part of speech looks: in this head, besides the word itself (offset 0), ${best.name}s put the most weight on one offset, ${best.w.toFixed(2)} on ${signed(best.offset, 0)} (${where})${uniform}.`;
 }
 
 /** The loss figure's caption: the baselines, the schedule and when the run ends. */
