@@ -10,6 +10,7 @@
 #include <string>
 
 #include "buffers.hpp"
+#include "relpos/finite_entries.hpp"
 #include "relpos/synthetic_tasks.hpp"
 #include "relpos/transformer_model.hpp"
 
@@ -84,19 +85,32 @@ class ModelHandle {
     c.matrix<T>("gradients", shard, model_.parameterCount(), 1);
     if (!c.ok()) return c.error();
     const T* given = at<const T>(shard.address);
-    const T* sum = model_.gradients();
-    for (Index i = 0; i < model_.parameterCount(); ++i) {
-      if (!std::isfinite(given[i]))
-        return "gradients[" + std::to_string(i) + "] is not finite; every entry must be";
-      if (!first && !std::isfinite(sum[i] + given[i]))
-        return "gradients[" + std::to_string(i) +
-               "] added to the shards before it is not finite; the shards' sum must be";
-    }
+    const Index count = model_.parameterCount();
+    const Index bad = relpos::firstNonFinite(given, count);
+    if (bad >= 0)
+      return "gradients[" + std::to_string(bad) + "] is not finite; every entry must be";
+    const Index badSum = first ? -1 : relpos::firstNonFiniteSum(model_.gradients(), given, count);
+    if (badSum >= 0)
+      return "gradients[" + std::to_string(badSum) +
+             "] added to the shards before it is not finite; the shards' sum must be";
     model_.gatherGradients(given, first);
     return {};
   }
 
   void adamStep(const relpos::AdamOptions& options) { model_.adamStep(options); }
+
+  // parameters() = values (count x 1, every entry finite); a refused vector writes nothing.
+  std::string setParameterVector(const MatrixBuffer& values) {
+    BufferCheck c;
+    c.matrix<T>("values", values, model_.parameterCount(), 1);
+    if (!c.ok()) return c.error();
+    using Vector = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+    const Eigen::Map<const Vector> given(at<const T>(values.address), model_.parameterCount());
+    const Index bad = relpos::firstNonFinite(given.data(), given.size());
+    if (bad >= 0) return "values[" + std::to_string(bad) + "] is not finite; every entry must be";
+    Eigen::Map<Vector>(model_.parameters(), model_.parameterCount()).noalias() = given;
+    return {};
+  }
 
   emscripten::val trainStep(const MatrixBuffer& tokens, const MatrixBuffer& targets,
                             const relpos::AdamOptions& options) {
@@ -217,9 +231,9 @@ void registerModelHandle(const char* name) {
       method("gradients", &H::gradients), method("adamSteps", &H::adamSteps),
       method("lossAndGradients", &H::lossAndGradients), method("trainStep", &H::trainStep),
       method("gatherGradients", &H::gatherGradients), method("adamStep", &H::adamStep),
-      method("evaluate", &H::evaluate), method("forwardSequence", &H::forwardSequence),
-      method("headInputs", &H::headInputs), method("relativeKeys", &H::relativeKeys),
-      method("relativeValues", &H::relativeValues));
+      method("setParameterVector", &H::setParameterVector), method("evaluate", &H::evaluate),
+      method("forwardSequence", &H::forwardSequence), method("headInputs", &H::headInputs),
+      method("relativeKeys", &H::relativeKeys), method("relativeValues", &H::relativeValues));
 }
 
 std::string checkModelConfigText(const relpos::ModelConfig& config) {

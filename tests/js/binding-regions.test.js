@@ -125,6 +125,11 @@ describe('bindings: a forged region is refused, nothing written', () => {
     expect(handle.gatherGradients({ ...b.region(0, count, 1, Float32Array), bytes: 16 }, false)).toContain(
       `gradients needs ${count * 4} bytes, 16 reserved`,
     );
+    // A parameter vector: the wrong size, forged larger than reserved, or an entry not finite.
+    expect(handle.setParameterVector(b.region(0, 4, 1, Float32Array))).toContain('values');
+    expect(handle.setParameterVector({ ...b.region(0, count, 1, Float32Array), bytes: 16 })).toContain(
+      `values needs ${count * 4} bytes, 16 reserved`,
+    );
     core.HEAP32[b.region(0, 1, 1, I32).address / 4] = 10;
     expect(handle.evaluate(b.region(0, 1, 4, I32), b.region(64, 1, 4, I32)).error).toContain('tokens[0] is 10');
     core.HEAP32.fill(0, b.region(0, 1, 1, I32).address / 4, b.region(0, 1, 1, I32).address / 4 + 4);

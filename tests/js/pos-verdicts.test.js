@@ -13,6 +13,8 @@ import {
   claimsAcrossRuns,
   clearestHead,
   headVerdicts,
+  quantileOfSorted,
+  quantileOfUnsorted,
   RULE,
   RULE_TEXT,
   SHOWN_WHEN,
@@ -341,5 +343,25 @@ describe('claims across seeds', () => {
       determinerToFollowingNoun: { holds: 2, opposite: 0, of: 3, short: 'determiners → following nouns' },
       verbToPrecedingSubject: { holds: 1, opposite: 1, of: 3, short: 'verbs → preceding subjects' },
     });
+  });
+});
+
+describe('quantiles without sorting', () => {
+  test('quantileOfUnsorted equals quantileOfSorted of the sorted copy, bit for bit, on 2000 random arrays', () => {
+    const random = seededRandom(5);
+    for (let trial = 0; trial < 2000; trial += 1) {
+      const length = 1 + Math.floor(random() * (trial % 10 === 0 ? 3000 : 40));
+      // Few distinct values in some arrays (ties), many in others; negative and positive.
+      const distinct = 1 + Math.floor(random() * (trial % 3 === 0 ? 4 : 1e6));
+      const values = Float64Array.from({ length }, () => (Math.floor(random() * distinct) - distinct / 2) / 7);
+      const sorted = values.slice().sort();
+      for (const q of [0, 0.1, 0.25, 0.5, 0.9, 1, random()]) {
+        const scratch = values.slice();
+        expect(quantileOfUnsorted(scratch, q)).toBe(quantileOfSorted(sorted, q));
+        // Reordered, not changed: the same numbers are there.
+        expect(scratch.slice().sort()).toEqual(sorted);
+      }
+    }
+    expect(quantileOfUnsorted(new Float64Array(0), 0.5)).toBeNaN();
   });
 });

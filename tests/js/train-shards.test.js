@@ -134,7 +134,12 @@ describe('model.shardGradients and applyGradients', () => {
         RangeError,
         /values must hold the model's \d+ parameters/,
       ],
-      [() => model.setParameters(new Float32Array(count).fill(Infinity)), RangeError, /values\[0\] is Infinity/],
+      [() => model.setParameters(new Float32Array(count).fill(Infinity)), RangeError, /values\[0\] is not finite/],
+      [
+        () => model.setParameters(good.map((x, i) => (i === count - 1 ? NaN : x))),
+        RangeError,
+        /model\.setParameters: the core refused the call: values\[\d+\] is not finite; every entry must be/,
+      ],
       [() => model.parameterVector({ out: [] }), TypeError, /out must be a Float32Array/],
     ];
     const before = model.parameterVector();

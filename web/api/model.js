@@ -211,8 +211,18 @@ export class Model {
       // One array of every parameter (parameterVector()'s layout).
       const vector = snapshot.typedArray('values', given);
       snapshot.seal();
-      this.#checkVector(where, 'values', vector);
-      this.#heap().set(vector, handle.parameters().address / this.#ArrayType.BYTES_PER_ELEMENT);
+      // Its type and length here; its entries by the core (finite), which writes it or nothing.
+      this.#checkVector(where, 'values', vector, { finite: false });
+      if (vector.buffer === this.#heap().buffer) {
+        // A view of this instance's memory (views: true) is read where it is: nothing detaches it.
+        const { byteOffset: address, length: rows, byteLength: bytes } = vector;
+        throwIfRefused(where, handle.setParameterVector({ address, rows, cols: 1, bytes }));
+        return;
+      }
+      this.#host.callRegions(where, [[vector.length, 1, this.#ArrayType]], ([region]) => {
+        this.#host.arena.write(region.address, vector);
+        throwIfRefused(where, handle.setParameterVector(region));
+      });
       return;
     }
     const values = snapshot.fields(given, (name, data) => snapshot.typedArray(name, data));

@@ -11,6 +11,7 @@
 import { seededRandom } from '../api/seeded-random.js';
 import { POS_NAMES } from './corpus-format.js';
 import { SYMMETRIC_BAND, sideOf } from '../views/left-right.js';
+import { kthSmallest } from '../views/panel-extents.js';
 import { formatSigned as signed } from '../render/number-text.js';
 
 /** The claims, by part-of-speech names (the corpus format's names); offsets j − i. */
@@ -69,13 +70,26 @@ export const RULE_TEXT = `A head shows a claim when the claimed queries put at l
 export const SHOWN_WHEN = `a head shows a claim where the band lies wholly above 0, the claimed queries put at least ${RULE.minRatio}× the other words’ weight there and the difference is at least ${RULE.minEffect} (the rule under the claims’ table)`;
 
 /** A claim with its part-of-speech codes (indices into `posNames`). */
-function resolve(claim, posNames) {
+function resolveClaim(claim, posNames) {
   const code = (name) => {
     const c = posNames.indexOf(name);
     if (c < 0) throw new RangeError(`claim: the corpus has no part of speech "${name}"`);
     return c;
   };
   return { ...claim, queryCode: code(claim.query), keyCodes: claim.keys.map(code) };
+}
+
+// The claims resolved once per (claims, posNames) pair: a reading tallies every window of every head.
+const resolvedClaims = new WeakMap();
+function resolve(claims, posNames) {
+  let byNames = resolvedClaims.get(claims);
+  if (!byNames) resolvedClaims.set(claims, (byNames = new WeakMap()));
+  let resolved = byNames.get(posNames);
+  if (!resolved) {
+    resolved = Object.entries(claims).map(([name, claim]) => [name, resolveClaim(claim, posNames)]);
+    byNames.set(posNames, resolved);
+  }
+  return resolved;
 }
 
 /**
@@ -86,8 +100,7 @@ function resolve(claim, posNames) {
  */
 export function claimTally(pos, weights, n, { causal = false, posNames = POS_NAMES, claims = CLAIMS } = {}) {
   const out = {};
-  for (const [name, raw] of Object.entries(claims)) {
-    const claim = resolve(raw, posNames);
+  for (const [name, claim] of resolve(claims, posNames)) {
     const span = claim.to - claim.from + 1;
     const t = {
       queries: 0,
@@ -117,42 +130,54 @@ export function claimTally(pos, weights, n, { causal = false, posNames = POS_NAM
   return out;
 }
 
-/** claimed, baseline and effect (per claimed query) from summed tallies; null if not defined. */
-function effectOf(total) {
-  if (total.queries === 0) return null;
-  let claimed = 0;
-  let baseline = 0;
-  for (let c = 0; c < total.claimedSum.length; c += 1) {
-    claimed += total.claimedSum[c];
-    if (total.claimedPairs[c] === 0) continue;
-    if (total.otherPairs[c] === 0) return null;
-    baseline += total.claimedPairs[c] * (total.otherSum[c] / total.otherPairs[c]);
-  }
-  claimed /= total.queries;
-  baseline /= total.queries;
-  return { claimed, baseline, effect: claimed - baseline };
+// Tallies as rows of one Float64Array, each [queries, claimedSum[0…span), claimedPairs[…],
+// otherSum[…], otherPairs[…]], so that a bootstrap resample sums rows without allocating.
+const field = (span) => ({ claimedSum: 1, claimedPairs: 1 + span, otherSum: 1 + 2 * span, otherPairs: 1 + 3 * span });
+
+function tallyRows(tallies) {
+  const span = tallies[0].claimedSum.length;
+  const stride = 1 + 4 * span;
+  const at = field(span);
+  const rows = new Float64Array(tallies.length * stride);
+  tallies.forEach((t, w) => {
+    const row = w * stride;
+    rows[row] = t.queries;
+    for (let c = 0; c < span; c += 1) {
+      rows[row + at.claimedSum + c] = t.claimedSum[c];
+      rows[row + at.claimedPairs + c] = t.claimedPairs[c];
+      rows[row + at.otherSum + c] = t.otherSum[c];
+      rows[row + at.otherPairs + c] = t.otherPairs[c];
+    }
+  });
+  return { rows, span, stride };
 }
 
-function sumTallies(tallies, pick) {
-  const span = tallies[0].claimedSum.length;
-  const total = {
-    queries: 0,
-    claimedSum: new Float64Array(span),
-    claimedPairs: new Float64Array(span),
-    otherSum: new Float64Array(span),
-    otherPairs: new Float64Array(span),
-  };
+/** The rows at the indices `pick`, summed in that order into `total` (a row, emptied first). */
+function sumTallies({ rows, stride }, pick, total) {
+  total.fill(0);
   for (const index of pick) {
-    const t = tallies[index];
-    total.queries += t.queries;
-    for (let c = 0; c < span; c += 1) {
-      total.claimedSum[c] += t.claimedSum[c];
-      total.claimedPairs[c] += t.claimedPairs[c];
-      total.otherSum[c] += t.otherSum[c];
-      total.otherPairs[c] += t.otherPairs[c];
-    }
+    const row = index * stride;
+    for (let f = 0; f < stride; f += 1) total[f] += rows[row + f];
   }
   return total;
+}
+
+/** claimed, baseline and effect (per claimed query) from a row of summed tallies; null if not defined. */
+function effectOf(total, span) {
+  const queries = total[0];
+  if (queries === 0) return null;
+  const at = field(span);
+  let claimed = 0;
+  let baseline = 0;
+  for (let c = 0; c < span; c += 1) {
+    claimed += total[at.claimedSum + c];
+    if (total[at.claimedPairs + c] === 0) continue;
+    if (total[at.otherPairs + c] === 0) return null;
+    baseline += total[at.claimedPairs + c] * (total[at.otherSum + c] / total[at.otherPairs + c]);
+  }
+  claimed /= queries;
+  baseline /= queries;
+  return { claimed, baseline, effect: claimed - baseline };
 }
 
 /** The q-quantile of sorted numbers (linear between order statistics). */
@@ -162,6 +187,24 @@ export function quantileOfSorted(sorted, q) {
   const lo = Math.floor(at);
   const hi = Math.min(sorted.length - 1, lo + 1);
   return sorted[lo] + (at - lo) * (sorted[hi] - sorted[lo]);
+}
+
+/**
+ * quantileOfSorted(values sorted, q) without sorting them: values (a scratch array of finite
+ * numbers) is reordered in place.
+ */
+export function quantileOfUnsorted(values, q) {
+  if (!values.length) return NaN;
+  const at = q * (values.length - 1);
+  const lo = Math.floor(at);
+  const hi = Math.min(values.length - 1, lo + 1);
+  kthSmallest(values, values.length, lo); // and the larger ones after it
+  let next = values[lo];
+  if (hi > lo) {
+    next = values[hi];
+    for (let i = hi + 1; i < values.length; i += 1) if (values[i] < next) next = values[i];
+  }
+  return values[lo] + (at - lo) * (next - values[lo]);
 }
 
 /**
@@ -184,16 +227,22 @@ export function claimVerdict(tallies, claim, { causal = false, rule = RULE } = {
   });
   if (causal && claim.from > 0) return untestable('causal');
   if (!tallies.length) return untestable('no queries');
-  const all = tallies.map((_, w) => w);
-  const total = sumTallies(tallies, all);
-  const point = effectOf(total);
-  if (total.queries < rule.minQueries || !point) return untestable('too few', { queries: total.queries });
+  const rows = tallyRows(tallies);
+  const total = sumTallies(
+    rows,
+    tallies.map((_, w) => w),
+    new Float64Array(rows.stride),
+  );
+  const queries = total[0];
+  const point = effectOf(total, rows.span);
+  if (queries < rule.minQueries || !point) return untestable('too few', { queries });
   const random = seededRandom(rule.seed);
   const draws = [];
   const pick = new Array(tallies.length);
+  const resampled = new Float64Array(rows.stride);
   for (let b = 0; b < rule.resamples; b += 1) {
     for (let w = 0; w < tallies.length; w += 1) pick[w] = Math.floor(random() * tallies.length);
-    const e = effectOf(sumTallies(tallies, pick));
+    const e = effectOf(sumTallies(rows, pick, resampled), rows.span);
     if (e) draws.push(e.effect);
   }
   draws.sort((a, b) => a - b);
@@ -204,7 +253,7 @@ export function claimVerdict(tallies, claim, { causal = false, rule = RULE } = {
   let verdict = 'unclear';
   if (low > 0 && ratio >= rule.minRatio && point.effect >= rule.minEffect) verdict = 'shows';
   else if (high < 0 && ratio <= 1 / rule.minRatio && point.effect <= -rule.minEffect) verdict = 'opposite';
-  return { verdict, reason: null, ...point, ratio, low, high, queries: total.queries };
+  return { verdict, reason: null, ...point, ratio, low, high, queries };
 }
 
 /** Every claim's verdict for one head: { [claim]: claimVerdict(…) }. */

@@ -7,7 +7,7 @@ import { POS_NAMES, UNK_ID } from './corpus-format.js';
 import { seededRandom } from '../api/seeded-random.js';
 import { MAX_SEED } from '../api/limits.js';
 import { evenStarts, maskedBatch, nextWordBatch } from './batches.js';
-import { claimTally, headVerdicts, quantileOfSorted } from './pos-verdicts.js';
+import { claimTally, headVerdicts, quantileOfUnsorted } from './pos-verdicts.js';
 
 export { CLAIMS } from './pos-verdicts.js';
 
@@ -381,9 +381,9 @@ export class TrainSession {
       });
     }
     const mean = (sums, counts) => sums.map((sum, c) => (counts[c] ? sum / counts[c] : 0));
-    const quantiles = (sorted, q) => Float64Array.from(sorted, (values) => quantileOfSorted(values, q) || 0);
+    const quantiles = (biases, q) => Float64Array.from(biases, (values) => quantileOfUnsorted(values, q) || 0);
     const heads = acc.map((a, index) => {
-      const sortedBiases = a.biases.map((values, c) => values.subarray(0, a.profileCount[c]).sort());
+      const biases = a.biases.map((values, c) => values.subarray(0, a.profileCount[c]));
       let byPos = null;
       if (this.task !== 'copy') {
         byPos = {};
@@ -395,8 +395,8 @@ export class TrainSession {
         layer: Math.floor(index / H),
         head: index % H,
         profile: mean(a.profile, a.profileCount),
-        profileLow: quantiles(sortedBiases, 0.1),
-        profileHigh: quantiles(sortedBiases, 0.9),
+        profileLow: quantiles(biases, 0.1),
+        profileHigh: quantiles(biases, 0.9),
         offsetWeights: mean(a.offsetWeights, a.profileCount),
         left: a.left / a.queries,
         self: a.self / a.queries,
