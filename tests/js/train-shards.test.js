@@ -361,6 +361,48 @@ describe("TrainSession's step in shards", () => {
     for (const s of [here, apart, failing, whole]) s.dispose();
   });
 
+  test('the held-out loss in parts: the same with the last part elsewhere, with a failing peer, and all here', async () => {
+    const session = new TrainSession(rp, corpus, run);
+    for (let s = 0; s < 5; s += 1) session.step();
+    let model = null;
+    const peer = (part) => {
+      model ??= other.createModel(session.config);
+      model.setParameters(session.model.parameterVector());
+      const done = model.evaluate(part);
+      return new Promise((resolve) => setTimeout(() => resolve(done), 1));
+    };
+    const here = session.heldOut();
+    expect(await session.heldOutWith(peer)).toEqual(here);
+    expect(await session.heldOutWith(() => Promise.reject(new Error('gone')))).toEqual(here);
+    expect(
+      await session.heldOutWith(() => {
+        throw new Error('gone at once');
+      }),
+    ).toEqual(here);
+    // Against the batch in one piece: the parts' means weighted by their targets, computed here.
+    const whole = session.model.evaluate(session.heldOutBatch);
+    expect(here.loss).toBeCloseTo(whole.loss, 12);
+    expect(here.accuracy).toBeCloseTo(whole.accuracy, 12);
+    const half = session.heldOutBatch.tokens.length / 2;
+    const slice = (from, to) => ({
+      ...session.heldOutBatch,
+      batchSize: session.heldOutBatch.batchSize / 2,
+      tokens: session.heldOutBatch.tokens.slice(from, to),
+      targets: session.heldOutBatch.targets.slice(from, to),
+    });
+    const [a, b] = [slice(0, half), slice(half, 2 * half)];
+    const count = (p) => p.targets.filter((t) => t >= 0).length;
+    const [ea, eb] = [session.model.evaluate(a), session.model.evaluate(b)];
+    expect(count(a)).toBeGreaterThan(0);
+    expect(here.loss).toBe((ea.loss * count(a) + eb.loss * count(b)) / (count(a) + count(b)));
+    // An unsharded session evaluates in one piece.
+    const one = new TrainSession(rp, corpus, { ...run, shards: 1 });
+    expect(one.heldOut()).toEqual(one.model.evaluate(one.heldOutBatch));
+    expect(await one.heldOutWith(() => Promise.reject(new Error('never asked')))).toEqual(one.heldOut());
+    one.dispose();
+    session.dispose();
+  });
+
   test('shards must divide the batch', () => {
     expect(() => new TrainSession(rp, corpus, { ...run, shards: 3 })).toThrow(
       /shards must divide the batch \(16\), got 3/,

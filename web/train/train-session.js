@@ -267,9 +267,39 @@ export class TrainSession {
     return { uniform: Math.log(V), unigram: entropy };
   }
 
-  /** Loss and accuracy on the fixed held-out batch. */
+  /**
+   * Loss and accuracy on the fixed held-out batch: in one piece, or in a session of shards in as
+   * many equal parts (windows in order), each part's mean weighted by its count of targets and the
+   * parts added in order, so that heldOutWith() (a part in another worker) gives the same numbers.
+   */
   heldOut() {
-    return this.model.evaluate(this.heldOutBatch);
+    if (this.shards === 1) return this.model.evaluate(this.heldOutBatch);
+    const parts = this.#heldOutParts();
+    return combineEvaluations(parts.map((part) => [this.model.evaluate(part), part]));
+  }
+
+  /**
+   * heldOut() with its last part evaluated by peer(part): a promise of model.evaluate()'s result
+   * for it from a model holding this one's parameters (another worker's), asked for before this
+   * one evaluates the rest. Where the peer fails, that part is evaluated here.
+   */
+  async heldOutWith(peer) {
+    if (this.shards === 1) return this.heldOut();
+    const parts = this.#heldOutParts();
+    const last = parts.at(-1);
+    let remote;
+    try {
+      remote = Promise.resolve(peer(last)).catch(() => null);
+    } catch {
+      remote = null;
+    }
+    const done = parts.slice(0, -1).map((part) => [this.model.evaluate(part), part]);
+    done.push([(await remote) ?? this.model.evaluate(last), last]);
+    return combineEvaluations(done);
+  }
+
+  #heldOutParts() {
+    return this.#split(this.heldOutBatch).parts;
   }
 
   #makeHeldOut() {
@@ -446,6 +476,24 @@ export class TrainSession {
   dispose() {
     this.model.dispose();
   }
+}
+
+/**
+ * Loss and accuracy of a batch from its parts' ([model.evaluate(part), part], in order): each
+ * part's means weighted by its count of targets (target ≥ 0), added in order.
+ */
+function combineEvaluations(done) {
+  let loss = 0;
+  let correct = 0;
+  let counted = 0;
+  for (const [result, part] of done) {
+    let count = 0;
+    for (const target of part.targets) if (target >= 0) count += 1;
+    loss += result.loss * count;
+    correct += result.accuracy * count;
+    counted += count;
+  }
+  return counted ? { loss: loss / counted, accuracy: correct / counted } : { loss: 0, accuracy: 0 };
 }
 
 /**

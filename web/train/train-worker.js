@@ -116,9 +116,9 @@ function newSession() {
   ended = null;
 }
 
-/** Posts the held-out loss; returns the run's end (run-end.js). */
-function evaluateAndPost(trainLoss) {
-  const heldOut = session.heldOut();
+/** Posts the held-out loss (its last part from the second worker, if there is one); returns the run's end (run-end.js). */
+async function evaluateAndPost(trainLoss) {
+  const heldOut = peer && session.shards === 2 ? await session.heldOutWith(peer.evaluate) : session.heldOut();
   const end = runEnd({ steps: session.steps, budget: session.budget, heldOut: heldOut.loss, referenceLoss });
   post({
     type: 'progress',
@@ -142,9 +142,10 @@ function rate() {
 
 /**
  * The trainer's side of a step in shards: asks the second worker, over `port`, for shard 1's
- * gradients from this session's parameters (sent with the request; the one buffer goes back and
- * forth, transferred). A request not answered in PEER_TIMEOUT_MS, or refused, rejects: the step
- * computes that shard here, and the second worker is let go.
+ * gradients (gradients(batch, stepTargets)) or the held-out batch's last part's loss
+ * (evaluate(part)) from this session's parameters (sent with the request; the one buffer goes back
+ * and forth, transferred). A request not answered in PEER_TIMEOUT_MS, or refused, rejects: the
+ * step computes that part here, and the second worker is let go.
  */
 function shardPeer(port) {
   const pending = new Map();
@@ -166,10 +167,10 @@ function shardPeer(port) {
       dropAll(data.error);
       return;
     }
-    vector = data.gradients;
-    waiting.resolve({ loss: data.loss, gradients: data.gradients });
+    vector = data.vector;
+    waiting.resolve(data.result);
   };
-  return (batch, stepTargets) => {
+  const ask = (request) => {
     const parameters = session.model.parameterVector(vector ? { out: vector } : undefined);
     vector = null;
     next += 1;
@@ -177,8 +178,12 @@ function shardPeer(port) {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => dropAll('the second training worker did not answer'), PEER_TIMEOUT_MS);
       pending.set(id, { resolve, reject, timer });
-      port.postMessage({ id, config: session.config, parameters, batch, stepTargets }, [parameters.buffer]);
+      port.postMessage({ id, config: session.config, parameters, ...request }, [parameters.buffer]);
     });
+  };
+  return {
+    gradients: (batch, stepTargets) => ask({ batch, stepTargets }),
+    evaluate: (batch) => ask({ batch, evaluate: true }),
   };
 }
 
@@ -191,7 +196,7 @@ function serveShards(port) {
   let model = null;
   let made = '';
   port.onmessage = async ({ data }) => {
-    const { id, config, parameters, batch, stepTargets } = data;
+    const { id, config, parameters, batch, stepTargets, evaluate } = data;
     try {
       await core;
       const key = JSON.stringify(config);
@@ -202,8 +207,13 @@ function serveShards(port) {
         made = key;
       }
       model.setParameters(parameters);
-      const { loss, gradients } = model.shardGradients(batch, { stepTargets, out: parameters });
-      port.postMessage({ id, loss, gradients }, [gradients.buffer]);
+      if (evaluate) {
+        // The parameters' buffer goes back as it came, for the next request.
+        port.postMessage({ id, result: model.evaluate(batch), vector: parameters }, [parameters.buffer]);
+        return;
+      }
+      const result = model.shardGradients(batch, { stepTargets, out: parameters });
+      port.postMessage({ id, result, vector: result.gradients }, [result.gradients.buffer]);
     } catch (error) {
       port.postMessage({ id, error: error?.message ?? String(error) });
     }
@@ -230,12 +240,12 @@ async function slice(current) {
   seq = trainSeq;
   const start = performance.now();
   do {
-    recentLosses.push(peer && session.shards === 2 ? await session.stepWith(peer) : session.step());
+    recentLosses.push(peer && session.shards === 2 ? await session.stepWith(peer.gradients) : session.step());
     const steps = session.steps;
     if (steps % EVALUATE_EVERY === 0) {
       const mean = recentLosses.reduce((a, b) => a + b, 0) / recentLosses.length;
       recentLosses = [];
-      const end = evaluateAndPost(mean);
+      const end = await evaluateAndPost(mean);
       if (end.ended) {
         // The run's end: the last reading of the heads is the verdicts' (train-section.js).
         running = false;
