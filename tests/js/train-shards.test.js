@@ -365,10 +365,10 @@ describe("TrainSession's step in shards", () => {
     const session = new TrainSession(rp, corpus, run);
     for (let s = 0; s < 5; s += 1) session.step();
     let model = null;
-    const peer = (part) => {
+    const peer = (lastPart) => {
       model ??= other.createModel(session.config);
       model.setParameters(session.model.parameterVector());
-      const done = model.evaluate(part);
+      const done = model.evaluate(lastPart);
       return new Promise((resolve) => setTimeout(() => resolve(done), 1));
     };
     const here = session.heldOut();
