@@ -45,6 +45,12 @@ describe('number text', () => {
     expect(formatSigned(0.0814)).toBe('+0.081');
     expect(formatSigned(-0.0123)).toBe(`${MINUS}0.012`);
     expect(formatSigned(-2.25, 1)).toBe(`${MINUS}2.3`);
+    // Not 0, but 0 at three decimals: one significant digit, so the sign is seen to be true.
+    expect(formatSigned(-0.00014)).toBe(`${MINUS}0.0001`);
+    expect(formatSigned(0.00046)).toBe('+0.0005');
+    expect(formatSigned(0.0004, 1)).toBe('+0.0004');
+    expect(formatSigned(-0.0005)).toBe(`${MINUS}0.001`); // rounds away from 0 at three decimals
+    expect(formatSigned(0)).toBe('+0.000');
     expect(formatSigned(NaN)).toBe('–');
   });
 });

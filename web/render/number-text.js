@@ -30,6 +30,14 @@ export function formatSignificant(value, digits = 3) {
 /** A value to `digits` decimals with a true minus sign, and no "−0.00" for a value that rounds to 0. */
 export const formatFixed = (value, digits) => withMinus(value.toFixed(digits).replace(/^-(0\.?0*)$/, '$1'));
 
-/** A difference with its sign always written, to `digits` decimals: +0.081, −0.012; '–' when not finite. */
-export const formatSigned = (value, digits = 3) =>
-  Number.isFinite(value) ? `${value < 0 ? '−' : '+'}${Math.abs(value).toFixed(digits)}` : '–';
+/**
+ * A difference with its sign always written, to `digits` decimals: +0.081, −0.012; '–' when not
+ * finite. A value that is not 0 but would round to 0 there gets one significant digit (−0.0001, not
+ * −0.000), so that a bound just below 0 reads as below 0.
+ */
+export const formatSigned = (value, digits = 3) => {
+  if (!Number.isFinite(value)) return '–';
+  const size = Math.abs(value);
+  const text = size !== 0 && Number(size.toFixed(digits)) === 0 ? size.toPrecision(1) : size.toFixed(digits);
+  return `${value < 0 ? '−' : '+'}${text}`;
+};
