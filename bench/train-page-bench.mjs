@@ -17,7 +17,7 @@ const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 // ?train-workers=1 measures the run in one training worker (default: two on two cores or more).
 const workersAsked = process.argv.includes('--one-worker') ? '?train-workers=1' : '';
 const trainWorkers = [];
-page.on('worker', (worker) => /train-worker/.test(worker.url()) && trainWorkers.push(worker.url()));
+page.on('worker', (worker) => /train-worker/.test(worker.url()) && trainWorkers.push(worker));
 await page.goto(`${server.url}${workersAsked}`);
 await page.waitForSelector('body[data-ready="true"]');
 await page.click('#train-open');
@@ -61,6 +61,9 @@ const status = await page.textContent('#train-status');
 const summary = await page.textContent('#train-summary');
 const longTasks = await page.evaluate(() => window.longTasks);
 const reference = claimsAcrossRuns(REFERENCE_RUN.seeds);
+// The training worker's own account of its time (self.trainTiming; the second worker has none).
+const timings = await Promise.all(trainWorkers.map((w) => w.evaluate(() => self.trainTiming).catch(() => null)));
+const timing = timings.find((t) => t?.steps > 0);
 console.log(
   `relpos training section, headless Chromium, the default run (${DEFAULT_RUN.task}, ${PRESETS[DEFAULT_RUN.preset].label}) in ${trainWorkers.length} training worker${trainWorkers.length === 1 ? '' : 's'}; ${cpus().length} cores (${cpus()[0].model}), load average ${load.toFixed(1)} at the start`,
 );
@@ -78,6 +81,13 @@ console.log('|---|---|---|');
 for (const c of Object.values(reference)) {
   const said = new RegExp(`${c.short}: (.*?)(?:; |\\. Across)`).exec(summary)?.[1] ?? '?';
   console.log(`| ${c.short} | ${said} | holds in ${c.holds} of ${c.of} seeds |`);
+}
+if (timing) {
+  const ms = (total, count) =>
+    `${(total / 1000).toFixed(1)} s (${count} × ${(total / Math.max(1, count)).toFixed(1)} ms)`;
+  console.log(
+    `in the training worker: steps ${ms(timing.stepMs, timing.steps)}; held-out readings ${ms(timing.heldOutMs, timing.heldOutReadings)}; heads' readings ${ms(timing.headMs, timing.headReadings)}`,
+  );
 }
 console.log(`summary at the end: ${summary}`);
 console.log(`summary at open: ${atOpen}`);

@@ -110,6 +110,7 @@ function describeSession(extra = {}) {
 }
 
 function newSession() {
+  self.trainTiming = emptyTiming();
   session?.dispose();
   session = new TrainSession(rp, corpus, { ...run, shards: LIVE_SHARDS });
   recentLosses = [];
@@ -235,27 +236,50 @@ function scheduleSlice() {
   }, 0);
 }
 
+/**
+ * Where this session's training time went, in ms (the steps, the held-out readings, the heads'
+ * readings while training): kept on the worker's global scope for npm run bench:train-page.
+ */
+const emptyTiming = () => ({ steps: 0, stepMs: 0, heldOutReadings: 0, heldOutMs: 0, headReadings: 0, headMs: 0 });
+self.trainTiming = emptyTiming();
+
+/** fn()'s result, its time added to self.trainTiming[ms] and one to [count]. */
+async function timed(count, ms, fn) {
+  const start = performance.now();
+  const result = await fn();
+  self.trainTiming[ms] += performance.now() - start;
+  self.trainTiming[count] += 1;
+  return result;
+}
+
+const readHeads = (extra = {}) =>
+  timed('headReadings', 'headMs', () => post({ type: 'analysis', ...session.analyse(), ...extra }));
+
 async function slice(current) {
   if (!running || current !== runNumber) return;
   seq = trainSeq;
   const start = performance.now();
   do {
-    recentLosses.push(peer && session.shards === 2 ? await session.stepWith(peer.gradients) : session.step());
+    recentLosses.push(
+      await timed('steps', 'stepMs', () =>
+        peer && session.shards === 2 ? session.stepWith(peer.gradients) : session.step(),
+      ),
+    );
     const steps = session.steps;
     if (steps % EVALUATE_EVERY === 0) {
       const mean = recentLosses.reduce((a, b) => a + b, 0) / recentLosses.length;
       recentLosses = [];
-      const end = await evaluateAndPost(mean);
+      const end = await timed('heldOutReadings', 'heldOutMs', () => evaluateAndPost(mean));
       if (end.ended) {
         // The run's end: the last reading of the heads is the verdicts' (train-section.js).
         running = false;
         ended = { steps, ...end };
-        post({ type: 'analysis', ...session.analyse(), ended });
+        await readHeads({ ended });
         post({ type: 'ended', ...ended });
         return;
       }
     }
-    if (steps % ANALYSE_EVERY === 0) post({ type: 'analysis', ...session.analyse() });
+    if (steps % ANALYSE_EVERY === 0) await readHeads();
   } while (running && performance.now() - start < SLICE_MS && session.steps % EVALUATE_EVERY !== 0);
   post({ type: 'steps', steps: session.steps });
   scheduleSlice();
