@@ -33,3 +33,16 @@ export function ulpDistance(a, b) {
   const distance = ordered(0) - ordered(8);
   return Number(distance < 0n ? -distance : distance);
 }
+
+/**
+ * Where two arrays of numbers differ, as `what[index]: got for want` (at most `limit`, the length
+ * first): [] when every element is the same number, by Object.is (NaN equals NaN, 0 differs from
+ * −0). An expect per element, or toEqual over a long array, takes seconds at 10⁵ elements.
+ */
+export function numberDifferences(got, want, what = '', limit = 10) {
+  const found = [];
+  if (got.length !== want.length) found.push(`${what} length: ${got.length} for ${want.length}`);
+  for (let index = 0; index < want.length && found.length < limit; index += 1)
+    if (!Object.is(got[index], want[index])) found.push(`${what}[${index}]: ${got[index]} for ${want[index]}`);
+  return found;
+}

@@ -1,6 +1,6 @@
 // Each control changes the drawing and the URL, and loading that URL restores the view.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { allHashes, usePage, whenDrawn } from './page-fixture.js';
+import { describe, test } from 'vitest';
+import { allHashes, usePage, usePagePool, whenDrawn } from './page-fixture.js';
 
 const env = usePage();
 
@@ -50,24 +50,17 @@ const controlValue = (page, id) =>
 
 const VIEW = { viewport: { width: 1280, height: 900 } };
 
-describe('controls, the URL and shared links', () => {
-  // Two pages for the whole file: one a reader edits, put back at each test's start with the
-  // Reset button (and the controls), and one that follows each link the edits write.
-  let edited;
-  let linked;
-  beforeAll(async () => {
-    edited = await env.open('', VIEW);
-    linked = await env.open('', VIEW);
-  });
-  afterAll(async () => {
-    await edited?.context.close();
-    await linked?.context.close();
-  });
+// Pages a reader edits, each put back at a test's start by the Reset button (and the controls), and
+// pages that follow the links the edits write: two of each, so that two tests run at once, each on
+// an edited page and a linked page of its own.
+const edits = usePagePool(env, 2, VIEW);
+const links = usePagePool(env, 2, VIEW);
+// Each test may wait for a page another test holds.
+const TIMEOUT = 120_000;
+
+describe.concurrent('controls, the URL and shared links', () => {
   /** The edited page at the defaults (Reset), then `edit` applied; its URL says exactly `search`. */
-  async function startAt(search, edit) {
-    const { page, problems } = edited;
-    problems.length = 0;
-    linked.problems.length = 0;
+  async function startAt(expect, page, search, edit) {
     await page.click('#reset');
     await whenDrawn(page);
     if (edit) {
@@ -79,75 +72,97 @@ describe('controls, the URL and shared links', () => {
   }
 
   for (const [id, change, param, affects] of CHANGES) {
-    test(`${id}: redraws, writes ${param}, and the link restores it`, async () => {
-      const page =
-        affects === TABLE
-          ? await startAt('?wscale=panel&more=1', (p) => p.selectOption('#weightScale', 'panel'))
-          : await startAt('?more=1');
-      const before = await allHashes(page);
-      await change(page);
-      await whenDrawn(page); // drawn in the next frame
-      const after = await allHashes(page);
-      await expect.poll(() => new URL(page.url()).search).toContain(param); // written within 150 ms
-      const url = new URL(page.url());
-      const changed = Object.keys(before).filter((key) => before[key] !== after[key]);
-      if (Array.isArray(affects)) {
-        expect(changed).toEqual(expect.arrayContaining(affects));
-        if (affects === TABLE) for (const canvas of NEVER_BY_TABLE) expect(changed).not.toContain(canvas);
-        else expect(changed).toEqual(affects); // nothing else
-      } else expect(changed.length).toBeGreaterThanOrEqual(id === 'tokens' || id === 'seqLen' ? 6 : 3);
-      const value = await controlValue(page, id);
+    test(
+      `${id}: redraws, writes ${param}, and the link restores it`,
+      ({ expect }) =>
+        edits.withPage(null, async (edited) => {
+          const page =
+            affects === TABLE
+              ? await startAt(expect, edited.page, '?wscale=panel&more=1', (p) =>
+                  p.selectOption('#weightScale', 'panel'),
+                )
+              : await startAt(expect, edited.page, '?more=1');
+          const before = await allHashes(page);
+          await change(page);
+          await whenDrawn(page); // drawn in the next frame
+          const after = await allHashes(page);
+          await expect.poll(() => new URL(page.url()).search).toContain(param); // written within 150 ms
+          const url = new URL(page.url());
+          const changed = Object.keys(before).filter((key) => before[key] !== after[key]);
+          if (Array.isArray(affects)) {
+            expect(changed).toEqual(expect.arrayContaining(affects));
+            if (affects === TABLE) for (const canvas of NEVER_BY_TABLE) expect(changed).not.toContain(canvas);
+            else expect(changed).toEqual(affects); // nothing else
+          } else expect(changed.length).toBeGreaterThanOrEqual(id === 'tokens' || id === 'seqLen' ? 6 : 3);
+          const value = await controlValue(page, id);
 
-      await env.load(linked.page, url.search);
-      expect(await controlValue(linked.page, id)).toBe(value);
-      expect(await allHashes(linked.page)).toEqual(after);
-      expect(await linked.page.textContent('#notes')).toBe('');
-      expect([...edited.problems, ...linked.problems]).toEqual([]);
-    });
+          await links.withPage(url.search, async (linked) => {
+            expect(await controlValue(linked.page, id)).toBe(value);
+            expect(await allHashes(linked.page)).toEqual(after);
+            expect(await linked.page.textContent('#notes')).toBe('');
+            expect([...edited.problems, ...linked.problems]).toEqual([]);
+          });
+        }),
+      TIMEOUT,
+    );
   }
 
-  test('typing a sentence sets n to its word count, the slider can extend it', async () => {
-    const page = await startAt('?more=1');
-    await page.fill('#tokens', 'attention is all you need');
-    expect(await controlValue(page, 'seqLen')).toBe('5');
-    await page.fill('#seqLen', '7');
-    await whenDrawn(page);
-    const label = await page.getAttribute('#figure-offsets canvas', 'aria-label');
-    expect(label).toContain('7 by 7 heatmap');
-  });
+  test(
+    'typing a sentence sets n to its word count, the slider can extend it',
+    ({ expect }) =>
+      edits.withPage(null, async (edited) => {
+        const page = await startAt(expect, edited.page, '?more=1');
+        await page.fill('#tokens', 'attention is all you need');
+        expect(await controlValue(page, 'seqLen')).toBe('5');
+        await page.fill('#seqLen', '7');
+        await whenDrawn(page);
+        const label = await page.getAttribute('#figure-offsets canvas', 'aria-label');
+        expect(label).toContain('7 by 7 heatmap');
+      }),
+    TIMEOUT,
+  );
 
-  test('a link with bad values is corrected, says so, and still draws', async () => {
-    const { page, problems } = linked;
-    problems.length = 0;
-    await env.load(page, '?n=-4&k=-3&seed=abc&causal=maybe&width=0');
-    expect(await controlValue(page, 'seqLen')).toBe('1');
-    expect(await controlValue(page, 'maxDistance')).toBe('0');
-    expect(await controlValue(page, 'seed')).toBe('42');
-    const notes = await page.textContent('#notes');
-    for (const param of ['n must be', 'k must be', 'seed must be', 'causal must be', 'width must be'])
-      expect(notes).toContain(param);
-    expect(await page.getAttribute('#figure-offsets canvas', 'aria-label')).toContain('1 by 1 heatmap');
-    expect(problems).toEqual([]);
-  });
+  test(
+    'a link with bad values is corrected, says so, and still draws',
+    ({ expect }) =>
+      links.withPage('?n=-4&k=-3&seed=abc&causal=maybe&width=0', async ({ page, problems }) => {
+        expect(await controlValue(page, 'seqLen')).toBe('1');
+        expect(await controlValue(page, 'maxDistance')).toBe('0');
+        expect(await controlValue(page, 'seed')).toBe('42');
+        const notes = await page.textContent('#notes');
+        for (const param of ['n must be', 'k must be', 'seed must be', 'causal must be', 'width must be'])
+          expect(notes).toContain(param);
+        expect(await page.getAttribute('#figure-offsets canvas', 'aria-label')).toContain('1 by 1 heatmap');
+        expect(problems).toEqual([]);
+      }),
+    TIMEOUT,
+  );
 
-  test('a link with a long sequence opens the long-sequence view', async () => {
-    const { page } = linked;
-    await env.load(page, '?n=5000');
-    await whenDrawn(page);
-    expect(await controlValue(page, 'seqLen')).toBe('2048');
-    expect(await controlValue(page, 'long')).toBe('true');
-    expect(await page.textContent('#notes')).toContain('n must be an integer from 1 to 2048; using 2048');
-  });
+  test(
+    'a link with a long sequence opens the long-sequence view',
+    ({ expect }) =>
+      links.withPage('?n=5000', async ({ page }) => {
+        await whenDrawn(page);
+        expect(await controlValue(page, 'seqLen')).toBe('2048');
+        expect(await controlValue(page, 'long')).toBe('true');
+        expect(await page.textContent('#notes')).toContain('n must be an integer from 1 to 2048; using 2048');
+      }),
+    TIMEOUT,
+  );
 
-  test('reset goes back to the defaults and a clean URL', async () => {
-    // A link's page reset, against a page loaded without one.
-    await env.load(edited.page, '?n=9&seed=3&pk=7');
-    await env.load(linked.page, '');
-    const { page } = edited;
-    await page.click('#reset');
-    await whenDrawn(page);
-    // The drawer the fixture opened stays open: Reset resets the inputs, not what is shown.
-    await expect.poll(() => new URL(page.url()).search).toBe('?more=1');
-    expect(await allHashes(page)).toEqual(await allHashes(linked.page));
-  });
+  test(
+    'reset goes back to the defaults and a clean URL',
+    ({ expect }) =>
+      // A link's page reset, against a page loaded without one.
+      edits.withPage('?n=9&seed=3&pk=7', ({ page }) =>
+        links.withPage('', async (linked) => {
+          await page.click('#reset');
+          await whenDrawn(page);
+          // The drawer the fixture opened stays open: Reset resets the inputs, not what is shown.
+          await expect.poll(() => new URL(page.url()).search).toBe('?more=1');
+          expect(await allHashes(page)).toEqual(await allHashes(linked.page));
+        }),
+      ),
+    TIMEOUT,
+  );
 });

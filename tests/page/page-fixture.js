@@ -70,6 +70,57 @@ export function useSharedPage(env, contextOptions) {
   return { atLink, atDefaults };
 }
 
+/**
+ * At most `size` pages (each its own browser context, `contextOptions`) shared by a test file's
+ * concurrent tests: `withPage(query, run, options)` takes a page no test is using (opening one
+ * while fewer than `size` are open, else waiting for one), loads the link in it as a reader
+ * following it does (`options` as env.open's: `closedSettings`, `closedPanels`; `query` null: a
+ * page already open is taken as it was left, a new one opens at the defaults), and runs
+ * `run({ page, problems })`, the problems since then; the page is given back when `run` ends.
+ */
+export function usePagePool(env, size, contextOptions) {
+  const all = [];
+  const free = [];
+  const waiting = [];
+  afterAll(async () => {
+    await Promise.all(all.map(({ context }) => context?.close()));
+  });
+  const giveBack = (opened) => {
+    free.push(opened);
+    waiting.shift()?.();
+  };
+  async function take(query, options) {
+    const kept = free.pop();
+    if (kept) {
+      kept.problems.length = 0;
+      if (query === null) return kept;
+      try {
+        await env.load(kept.page, query, options);
+      } catch (error) {
+        giveBack(kept);
+        throw error;
+      }
+      return kept;
+    }
+    if (all.length < size) {
+      const slot = {};
+      all.push(slot);
+      return Object.assign(slot, await env.open(query ?? '', { ...contextOptions, ...options }));
+    }
+    await new Promise((done) => waiting.push(done));
+    return take(query, options);
+  }
+  async function withPage(query, run, options) {
+    const opened = await take(query, options);
+    try {
+      return await run(opened);
+    } finally {
+      giveBack(opened);
+    }
+  }
+  return { withPage };
+}
+
 /** Waits until a loaded page is ready, then opens "More settings" and "More panels" unless told not to. */
 async function whenReady(page, { closedSettings, closedPanels }) {
   await page.waitForSelector('body[data-ready="true"]');

@@ -8,7 +8,7 @@
 // and under 1 KiB of JS heap (after a forced garbage collection) more per change: a leak of one
 // node or listener a change shows at once, of a kilobyte a change over 700 changes. The numbers
 // are printed.
-import { describe, expect, test } from 'vitest';
+import { describe, test } from 'vitest';
 import { seededRandom } from '../../web/api/seeded-random.js';
 import { ATTENTION_SETTINGS } from '../../web/settings/settings.js';
 import { stateFromQuery } from '../../web/page/url-state.js';
@@ -135,8 +135,9 @@ async function changeAttributes(changes) {
 
 // Both soaks measure memory at the same state before and after (the page's defaults, the elements'
 // own attributes), after the first WARM_UP changes have grown every buffer to its high-water mark.
-describe('soak', () => {
-  test(`${CHANGES} random control changes on the page`, async () => {
+// The two run at once, each on its own page (its own renderer): what each measures is its page's.
+describe.concurrent('soak', () => {
+  test(`${CHANGES} random control changes on the page`, async ({ expect }) => {
     const { page, context, problems } = await env.open('', { viewport: { width: 1280, height: 900 } });
     const soak = async (count, seed) =>
       expect(await page.evaluate(dispatchChanges, randomChanges(count, seed))).toEqual([]);
@@ -189,7 +190,7 @@ describe('soak', () => {
     await context.close();
   }, 120_000);
 
-  test(`${CHANGES} random attribute changes on the elements`, async () => {
+  test(`${CHANGES} random attribute changes on the elements`, async ({ expect }) => {
     const { page, context, problems } = await openPage(env.browser, `${env.server.url}examples/elements.html`, {
       viewport: { width: 1000, height: 900 },
     });

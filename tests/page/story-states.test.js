@@ -128,23 +128,31 @@ const number = (text) => Number(text.replace('−', '-'));
 const f2 = (v) => formatSignificant(v, 2);
 const percent = (v) => (100 * v).toFixed(0);
 
+/**
+ * Whether `condition(arg)` comes to hold in the page within `timeout` ms, polled there every 50 ms
+ * as expect.poll polls from here: the tests that run at once check with it (expect.poll there has
+ * no test of its own to report to).
+ */
+const holdsSoon = (page, condition, arg, timeout = 4000) =>
+  page.waitForFunction(condition, arg, { timeout, polling: 50 }).then(
+    () => true,
+    () => false,
+  );
+
 /** The named figure: at least 120 px of it inside the viewport and its canvas drawn (many colours). */
 async function expectDrawnOnScreen(page, panel) {
   const canvas = panel === 'tables' ? '#tables-canvas' : `#figure-${panel} canvas`;
-  await expect
-    .poll(
-      () =>
-        page.$eval(canvas, (c) => {
-          const box = c.getBoundingClientRect();
-          const visible = Math.min(box.bottom, innerHeight) - Math.max(box.top, 0);
-          const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
-          const colours = new Set();
-          for (let i = 0; i < data.length; i += 4 * 37) colours.add(`${data[i]},${data[i + 1]},${data[i + 2]}`);
-          return visible >= 120 && colours.size >= 8;
-        }),
-      { timeout: 4000 },
-    )
-    .toBe(true);
+  const drawnOnScreen = (selector) => {
+    const c = document.querySelector(selector);
+    if (!c) return false;
+    const box = c.getBoundingClientRect();
+    const visible = Math.min(box.bottom, innerHeight) - Math.max(box.top, 0);
+    const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+    const colours = new Set();
+    for (let i = 0; i < data.length; i += 4 * 37) colours.add(`${data[i]},${data[i + 1]},${data[i + 2]}`);
+    return visible >= 120 && colours.size >= 8;
+  };
+  expect(await holdsSoon(page, drawnOnScreen, canvas), `${panel} drawn on screen`).toBe(true);
 }
 
 const nearShare = (w, n) => {
@@ -339,15 +347,31 @@ async function pageAfterReveals(options) {
   return opened;
 }
 
-describe('every story step, from every starting state', () => {
+/** What one test gives the others, which wait for it: `give(value)`, `fail(error)`, and `value`, a Promise. */
+function handOver() {
+  const handed = {};
+  handed.value = new Promise((give, fail) => Object.assign(handed, { give, fail }));
+  handed.value.catch(() => {}); // a failure is the giving test's, and the waiting tests' when they read it
+  return handed;
+}
+
+// The tests run at once, each on its own pages; a test that needs what another found waits for it
+// (the first screens, the lesson's settings and reveals, the perturbed page's settings).
+// Each test may wait for another's pages or numbers, beside up to four others: 150 s each.
+describe.concurrent('every story step, from every starting state', { timeout: 150_000 }, () => {
   // The first screens at 1280 and on the phone, kept for the skip link's test (nothing pressed).
   const firstScreens = new Map();
+  const firstScreensShown = handOver();
   afterAll(async () => {
     for (const { context } of firstScreens.values()) await context.close();
   });
+  // Each step's settings and reveal from a fresh page, and the perturbed page's settings.
+  const lesson = handOver();
+  const perturbedSettings = handOver();
 
   test('the lesson on the first screen: at 1280 × 800, 1920 × 1080 and a 1024 × 768 tablet, unscrolled, panel 2 (the biases) and panel 1 (at 1920 panel 3) are drawn in view; on a phone the idea, then panel 2 drawn, then the controls', async () => {
-    for (const viewport of [VIEW.viewport, { width: 1920, height: 1080 }, { width: 1024, height: 768 }]) {
+    // The four first screens loaded at once, each its own page.
+    const desktop = async (viewport) => {
       const opened = await env.open('', { viewport, closedPanels: true });
       const { page, context, problems } = opened;
       expect(await page.evaluate(() => scrollY)).toBe(0);
@@ -357,21 +381,32 @@ describe('every story step, from every starting state', () => {
       expect(problems).toEqual([]);
       if (viewport === VIEW.viewport) firstScreens.set(VIEW, opened);
       else await context.close();
+    };
+    const phone = async () => {
+      const opened = await env.open('', { ...PHONE, closedPanels: true });
+      const { page, problems } = opened;
+      firstScreens.set(PHONE, opened);
+      await expectDrawnOnScreen(page, 'positionBiases');
+      const top = (selector) => page.$eval(selector, (el) => el.getBoundingClientRect().top);
+      const idea = await page.$eval('.idea-sentence', (el) => el.getBoundingClientRect());
+      expect(idea.top).toBeGreaterThanOrEqual(0);
+      expect(idea.bottom).toBeLessThanOrEqual(await top('#figure-positionBiases canvas'));
+      expect(await top('section.controls')).toBeGreaterThan(await top('#figure-positionBiases canvas'));
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390); // nothing sideways
+      expect(problems).toEqual([]);
+    };
+    try {
+      await Promise.all([
+        ...[VIEW.viewport, { width: 1920, height: 1080 }, { width: 1024, height: 768 }].map(desktop),
+        phone(),
+      ]);
+    } finally {
+      firstScreensShown.give(); // the skip link's test takes the pages left, else opens its own
     }
-    const opened = await env.open('', { ...PHONE, closedPanels: true });
-    const { page, problems } = opened;
-    firstScreens.set(PHONE, opened);
-    await expectDrawnOnScreen(page, 'positionBiases');
-    const top = (selector) => page.$eval(selector, (el) => el.getBoundingClientRect().top);
-    const idea = await page.$eval('.idea-sentence', (el) => el.getBoundingClientRect());
-    expect(idea.top).toBeGreaterThanOrEqual(0);
-    expect(idea.bottom).toBeLessThanOrEqual(await top('#figure-positionBiases canvas'));
-    expect(await top('section.controls')).toBeGreaterThan(await top('#figure-positionBiases canvas'));
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390); // nothing sideways
-    expect(problems).toEqual([]);
-  }, 150_000); // four page loads and three first screens: 37 s quiet, over 60 s at load 8
+  }); // four page loads and three first screens: 37 s quiet, over 60 s at load 8, one after another
 
   test('the skip link lands on the first figure drawn, focused and in view, on a phone and at 1280', async () => {
+    await firstScreensShown.value;
     // On the phone panel 2 comes first; the panels' section has no box there (display: contents).
     for (const [options, first] of [
       [PHONE, 'figure-positionBiases'],
@@ -397,19 +432,26 @@ describe('every story step, from every starting state', () => {
 
   test('an open “More panels” is kept in the URL (?more=1): a link with it opens the drawer drawn; the iframe view has no drawer and shows every panel it is asked for', async () => {
     const { page, context, problems } = await env.open('?k=2', { ...VIEW, closedPanels: true });
-    const more = () => new URL(page.url()).searchParams.get('more');
+    const more = (value) => new URLSearchParams(location.search).get('more') === value;
     const open = () => page.$eval('#more-panels', (d) => d.open);
     await page.click('#more-panels > summary');
-    await expect.poll(more).toBe('1');
+    expect(await holdsSoon(page, more, '1'), 'more=1').toBe(true);
     expect(new URL(page.url()).searchParams.get('k')).toBe('2'); // beside the settings
     await page.click('#more-panels > summary');
-    await expect.poll(more).toBeNull();
+    expect(await holdsSoon(page, more, null), 'no more=1').toBe(true);
     expect(new URL(page.url()).search).toBe('?k=2');
     await page.goto(`${env.server.url}?k=2&more=1`);
     await page.waitForSelector('body[data-ready="true"]');
     expect(await open()).toBe(true);
     for (const id of DRAWER_PANEL_IDS)
-      await expect.poll(() => page.$eval(`#figure-${id} canvas`, (c) => c.dataset.layout !== undefined)).toBe(true);
+      expect(
+        await holdsSoon(
+          page,
+          (selector) => document.querySelector(selector)?.dataset.layout !== undefined,
+          `#figure-${id} canvas`,
+        ),
+        id,
+      ).toBe(true);
     expect(await page.$eval('#profile-canvas', (c) => c.width > 0 && c.height > 0)).toBe(true);
     // The iframe view shows every panel it is asked for, in its own grid with no drawer, and keeps its address.
     await page.goto(`${env.server.url}?embed=1&panels=offsets,profile&more=1`);
@@ -438,7 +480,10 @@ describe('every story step, from every starting state', () => {
     expect(await page.$eval('#more-panels', (d) => d.open)).toBe(false);
     expect(await drawn('difference')).toBe(false);
     await page.click('#more-panels > summary');
-    await expect.poll(() => drawn('difference')).toBe(true);
+    expect(
+      await holdsSoon(page, () => document.querySelector('#figure-difference canvas')?.dataset.layout !== undefined),
+      'difference drawn',
+    ).toBe(true);
     expect(await drawn('offsets')).toBe(true);
     const profileColours = () =>
       page.$eval('#profile-canvas', (c) => {
@@ -464,6 +509,14 @@ describe('every story step, from every starting state', () => {
   });
 
   test('from a fresh page: the lesson’s settings, the named panel drawn on screen, every number the API’s', async () => {
+    try {
+      await fromFreshPage();
+    } catch (error) {
+      lesson.fail(error);
+      throw error;
+    }
+  });
+  async function fromFreshPage() {
     // "More panels" closed, as a reader first sees it: step 5 opens it for panel 7.
     const { page, context, problems } = await env.open('', { ...VIEW, closedPanels: true });
     const fresh = await settingsOf(page);
@@ -494,10 +547,15 @@ describe('every story step, from every starting state', () => {
         expect(await page.textContent('[data-set="same-query"]')).toBe(
           'This step set same query in every row on (was off).',
         );
-        await expect.poll(() => new URL(page.url()).search).toContain('sameq=1');
+        expect(await holdsSoon(page, () => location.search.includes('sameq=1')), 'sameq=1').toBe(true);
       }
     }
-    await expect.poll(() => page.textContent('#figure-tables .relpos-caption')).toContain('The selected cell (2, 3)');
+    expect(
+      await holdsSoon(page, () =>
+        document.querySelector('#figure-tables .relpos-caption')?.textContent.includes('The selected cell (2, 3)'),
+      ),
+      'the selected cell (2, 3)',
+    ).toBe(true);
     // The lead is at most three lines; the reveals name their contrasts (step 3 compares with
     // k = 3, step 4 quotes a random table).
     const lines = await page.$eval(
@@ -507,15 +565,18 @@ describe('every story step, from every starting state', () => {
     expect(lines).toBeLessThanOrEqual(3.05);
     expect(expected.clip.text).toContain('Compared with k = 3');
     expect(expected.locality.text).toContain('with a random table');
-    env.expected = expected;
     expect(problems).toEqual([]);
+    lesson.give(expected);
     await context.close();
-  });
+  }
 
   test('from a perturbed page (causal, k = 0, same query, random table, bump 2, handbook numbers): the same', async () => {
-    const { page, context, problems } = await env.open(PERTURBED, { ...VIEW, closedPanels: true });
+    const { page, context, problems } = await env.open(PERTURBED, { ...VIEW, closedPanels: true }).catch((error) => {
+      perturbedSettings.fail(error);
+      throw error;
+    });
     const perturbed = await settingsOf(page);
-    env.perturbed = perturbed;
+    perturbedSettings.give(perturbed);
     for (const name of STEPS) {
       if (name !== STEPS[0]) {
         // Perturbed again through the controls (the first step's page is the link's).
@@ -523,8 +584,9 @@ describe('every story step, from every starting state', () => {
         expect(await settingsOf(page)).toEqual(perturbed);
       }
       await press(page, name);
-      expect(await settingsOf(page), name).toEqual(env.expected[name].s);
-      expect(await revealOf(page, name), name).toBe(env.expected[name].text);
+      const expected = await lesson.value;
+      expect(await settingsOf(page), name).toEqual(expected[name].s);
+      expect(await revealOf(page, name), name).toBe(expected[name].text);
       await expectDrawnOnScreen(page, PANEL[name]);
       // What the step changed is said where it happens, the switch to stable numbers among it.
       const set = await page.textContent(`[data-set="${name}"]`);
@@ -557,8 +619,9 @@ describe('every story step, from every starting state', () => {
       const name = STEPS[CIRCUIT[index]];
       await press(page, name);
       const after = index ? STEPS[CIRCUIT[index - 1]] : 'the perturbed page';
-      expect(await settingsOf(page), `${name} after ${after}`).toEqual(env.expected[name].s);
-      expect(await revealOf(page, name), `${name} after ${after}`).toBe(env.expected[name].text);
+      const expected = await lesson.value;
+      expect(await settingsOf(page), `${name} after ${after}`).toEqual(expected[name].s);
+      expect(await revealOf(page, name), `${name} after ${after}`).toBe(expected[name].text);
       await expectDrawnOnScreen(page, PANEL[name]);
     }
     expect(problems).toEqual([]);
@@ -576,21 +639,23 @@ describe('every story step, from every starting state', () => {
     for (const start of ['a fresh page', 'a perturbed page']) {
       if (start === 'a perturbed page') {
         await perturb(page);
-        expect(await settingsOf(page)).toEqual(env.perturbed);
+        expect(await settingsOf(page)).toEqual(await perturbedSettings.value);
       }
       for (const name of path) {
         await press(page, name);
-        expect(await settingsOf(page), `${name} from ${start}`).toEqual(env.expected[name].s);
-        expect(await revealOf(page, name), name).toBe(env.expected[name].text);
+        const expected = await lesson.value;
+        expect(await settingsOf(page), `${name} from ${start}`).toEqual(expected[name].s);
+        expect(await revealOf(page, name), name).toBe(expected[name].text);
         await expectDrawnOnScreen(page, PANEL[name]);
       }
     }
     expect(problems).toEqual([]);
     await context.close();
     // The numbers the path quotes are the reveals' own.
+    const expected = await lesson.value;
     for (const quoted of ['by up to 18', '74 %', '47 %', '38 %', '+6.9', '(+12)', 'by up to 1.3'])
       expect(
-        Object.values(env.expected).some(({ text }) => text.includes(quoted.replace(/^by up to /, 'up to '))),
+        Object.values(expected).some(({ text }) => text.includes(quoted.replace(/^by up to /, 'up to '))),
         quoted,
       ).toBe(true);
   });
@@ -759,7 +824,8 @@ describe('step 4’s reveal, drawn', () => {
   }
 
   test('pressing step 4 loads and draws the two tables’ weights and the shares, the API’s numbers, from any starting state', async () => {
-    for (const start of ['?table=random&k=1', '?causal=1', '?n=2', PERTURBED, '?long=1&n=300']) {
+    // Each start its own fresh page, the five loaded and pressed at once.
+    const fromStart = async (start) => {
       const { page, context, problems } = await env.open(start, { ...VIEW, closedPanels: true });
       const fetched = [];
       page.on('request', (request) => fetched.push(request.url()));
@@ -777,8 +843,9 @@ describe('step 4’s reveal, drawn', () => {
       ).toHaveLength(1);
       expect(problems, start).toEqual([]);
       await context.close();
-    }
-  }, 150_000); // five fresh pages (the module is fetched by the first press): 31 s at load 4-10, 58-60 s at load 10-13
+    };
+    await Promise.all(['?table=random&k=1', '?causal=1', '?n=2', PERTURBED, '?long=1&n=300'].map(fromStart));
+  }, 150_000); // five fresh pages (the module is fetched by the first press): 31 s at load 4-10, 58-60 s at load 10-13, one after another
 
   test('“On my sentence” draws the reader’s words, down to two and one; light and dark redraw it; phone and desktop screenshots', async () => {
     const { page, context, problems } = await env.open('?tokens=a+dog+chased+the+ball+across+the+park', VIEW);
