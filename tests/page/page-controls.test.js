@@ -142,7 +142,8 @@ describe.concurrent('controls, the URL and shared links', () => {
     'a link with a long sequence opens the long-sequence view',
     ({ expect }) =>
       links.withPage('?n=5000', async ({ page }) => {
-        await whenDrawn(page);
+        // The long view at n = 2048 beside another test's page: over 30 s to draw at load 15.
+        await whenDrawn(page, { timeout: 100_000 });
         expect(await controlValue(page, 'seqLen')).toBe('2048');
         expect(await controlValue(page, 'long')).toBe('true');
         expect(await page.textContent('#notes')).toContain('n must be an integer from 1 to 2048; using 2048');
