@@ -693,13 +693,27 @@ describe('the training widget, from the tarball alone', () => {
 <script type="module" src="relpos-train.js"></script></head><body><h1>Week 5: what a model learns</h1>
 <relpos-train id="t" size="tiny"></relpos-train></body></html>`;
 
-  /** Trains the widget (in the shadow root of #host, or the page itself) until step `steps`: the held-out losses seen. */
+  /**
+   * Trains the widget (in the shadow root of #host, or the page itself) until a held-out reading at
+   * step `steps` or later, pauses, and waits for the pause's reading of the heads, at that step, to
+   * be drawn: the held-out losses seen, whether the profile is inked, and the widget's text.
+   */
   async function train(tab, host, steps) {
     const status = () =>
       tab.evaluate(
         (h) =>
           (h ? document.getElementById(h).shadowRoot : document.body).querySelector('#train-status')?.textContent ?? '',
         host,
+      );
+    /** Until the lab's data-<name> is at least n. */
+    const labReaches = (name, n, timeout) =>
+      tab.waitForFunction(
+        ([h, key, least]) =>
+          Number(
+            (h ? document.getElementById(h).shadowRoot : document.body).querySelector('.relpos-train').dataset[key],
+          ) >= least,
+        [host, name, n],
+        { timeout },
       );
     await tab.waitForFunction(
       (h) => (h ? document.getElementById(h).shadowRoot : document.body)?.querySelector('#train-start:not([disabled])'),
@@ -713,19 +727,15 @@ describe('the training widget, from the tarball alone', () => {
     const heldOut = async () => Number(/held-out loss ([\d.]+)/.exec(await status())?.[1]);
     await expect.poll(status, { timeout: 60_000 }).toMatch(/held-out loss \d/);
     const first = await heldOut();
-    await tab.waitForFunction(
-      ([h, n]) =>
-        Number(
-          (h ? document.getElementById(h).shadowRoot : document.body).querySelector('.relpos-train').dataset
-            .analysisStep,
-        ) >= n,
-      [host, steps],
-      { timeout: 120_000 },
-    );
+    // The step count is written with each held-out reading (every READINGS.loss steps, where a
+    // slice of steps ends), so from `steps` on the status holds a loss read at `steps` or later.
+    await labReaches('steps', steps, 120_000);
     await tab.evaluate(
       (h) => (h ? document.getElementById(h).shadowRoot : document.body).querySelector('#train-pause').click(),
       host,
     );
+    // A pause reads the heads where it stopped (train-worker.js); the profile is drawn from that reading.
+    await labReaches('analysisStep', steps, 60_000);
     const profileInked = await tab.evaluate((h) => {
       const canvas = (h ? document.getElementById(h).shadowRoot : document.body).querySelector('#train-profile canvas');
       const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
@@ -755,10 +765,8 @@ describe('the training widget, from the tarball alone', () => {
     });
     const chromium = await sharedBrowser();
     try {
-      for (const [name, url, host] of [
-        ['plain page', 'week5.html', 't'],
-        ['relpos.html iframe view', 'relpos.html?embed=1&panels=train', null],
-      ]) {
+      /** The page trains, draws and names its corpus; screenshots light and dark. */
+      const trains = async ([name, url, host]) => {
         const context = await chromium.newContext({ viewport: { width: 900, height: 900 } });
         await context.addInitScript(() => {
           window.__violations = [];
@@ -781,27 +789,35 @@ describe('the training widget, from the tarball alone', () => {
         expect(await tab.evaluate(() => window.__violations), name).toEqual([]);
         expect(problems, name).toEqual([]);
         await context.close();
-      }
+      };
       // A corpus that cannot load says where the file comes from and names the corpus attribute;
       // the synthetic copy task never asks for it.
-      const tab = await chromium.newPage();
-      const requests = [];
-      tab.context().on('request', (request) => requests.push(request.url()));
-      await tab.goto(`${server.url}missing.html`);
-      const message = () => tab.evaluate(() => document.getElementById('m').shadowRoot.textContent);
-      await expect
-        .poll(message, { timeout: 60_000 })
-        .toMatch(/Training stopped: could not load the corpus \S+missing\.bin \(HTTP 404/);
-      expect(await message()).toMatch(/dist\/training-corpus\.bin of the relpos-wasm package.*corpus attribute/);
-      await tab.waitForFunction(
-        () => document.getElementById('c').shadowRoot.querySelector('#train-start:not([disabled])'),
-        null,
-        {
-          timeout: 60_000,
-        },
-      );
-      expect(requests.filter((url) => url.endsWith('/missing.bin'))).toHaveLength(1); // the masked task's, not the copy task's
-      await tab.close();
+      const namesTheMissingCorpus = async () => {
+        const tab = await chromium.newPage();
+        const requests = [];
+        tab.context().on('request', (request) => requests.push(request.url()));
+        await tab.goto(`${server.url}missing.html`);
+        const message = () => tab.evaluate(() => document.getElementById('m').shadowRoot.textContent);
+        await expect
+          .poll(message, { timeout: 60_000 })
+          .toMatch(/Training stopped: could not load the corpus \S+missing\.bin \(HTTP 404/);
+        expect(await message()).toMatch(/dist\/training-corpus\.bin of the relpos-wasm package.*corpus attribute/);
+        await tab.waitForFunction(
+          () => document.getElementById('c').shadowRoot.querySelector('#train-start:not([disabled])'),
+          null,
+          {
+            timeout: 60_000,
+          },
+        );
+        expect(requests.filter((url) => url.endsWith('/missing.bin'))).toHaveLength(1); // the masked task's, not the copy task's
+        await tab.close();
+      };
+      // The three pages at once (each in its own context): their loading and drawing overlap the training.
+      await Promise.all([
+        trains(['plain page', 'week5.html', 't']),
+        trains(['relpos.html iframe view', 'relpos.html?embed=1&panels=train', null]),
+        namesTheMissingCorpus(),
+      ]);
     } finally {
       await server.close();
     }
