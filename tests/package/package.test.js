@@ -207,6 +207,8 @@ describe('the tarball', () => {
     expect(copies('relpos-kernels-wasm.mjs')).toEqual({ kernels: 1, 'kernels-relaxed': 1 });
   });
 
+  // About 3 s of its own work, done while the type checks and are-the-types-wrong take both cores:
+  // under load it takes more than a minute.
   test('npm pack in a fresh clone (no dist/, no toolchain) refuses instead of packing a broken tarball', () => {
     const clone = join(work, 'clone');
     const tracked = run('git', ['ls-files', '-co', '--exclude-standard'], ROOT).split('\n').filter(Boolean);
@@ -221,7 +223,7 @@ describe('the tarball', () => {
     expect(packed.stderr).toMatch(
       /prepack: refusing to pack: dist\/relpos-core\.mjs, .* are missing\. Build first: npm ci && npm run build/,
     );
-  });
+  }, 180_000);
 
   test('publint finds nothing (strict), and are-the-types-wrong finds no problem for ESM users', async () => {
     const publint = await background.publint;
