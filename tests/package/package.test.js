@@ -22,6 +22,7 @@ const CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:";
 const ENTRIES = ['elements', 'elements/bundle'];
 const BUNDLERS = ['vite', 'esbuild', 'rollup', 'webpack'];
+const CONSUMER_APPS = new URL('./consumer-apps.mjs', import.meta.url).pathname;
 
 let work;
 let app;
@@ -206,6 +207,8 @@ describe('the tarball', () => {
     expect(copies('relpos-kernels-wasm.mjs')).toEqual({ kernels: 1, 'kernels-relaxed': 1 });
   });
 
+  // About 3 s of its own work, done while the type checks and are-the-types-wrong take both cores:
+  // under load it takes more than a minute.
   test('npm pack in a fresh clone (no dist/, no toolchain) refuses instead of packing a broken tarball', () => {
     const clone = join(work, 'clone');
     const tracked = run('git', ['ls-files', '-co', '--exclude-standard'], ROOT).split('\n').filter(Boolean);
@@ -220,7 +223,7 @@ describe('the tarball', () => {
     expect(packed.stderr).toMatch(
       /prepack: refusing to pack: dist\/relpos-core\.mjs, .* are missing\. Build first: npm ci && npm run build/,
     );
-  });
+  }, 180_000);
 
   test('publint finds nothing (strict), and are-the-types-wrong finds no problem for ESM users', async () => {
     const publint = await background.publint;
@@ -470,139 +473,40 @@ describe('TypeScript (strict)', () => {
   }
 });
 
-// One app per bundler and entry point: a page with both elements and `import 'relpos-wasm/<entry>'`.
-const page = (script, extra = '') =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>consumer</title><link rel="icon" href="data:,">
-${script}</head><body>
-<relpos-attention id="a" seq-len="5" panels="combined-weights"></relpos-attention>
-<relpos-profile id="p" width="2"></relpos-profile>${extra}</body></html>`;
-
-async function buildApp(bundler, entry) {
-  const name = `${bundler}-${entry.replace('/', '-')}`;
-  const src = join(app, 'src', name);
-  const out = join(app, 'out', name);
-  const main = join(src, 'main.js');
-  if (bundler === 'vite') {
-    // The Vite app also compiles relpos-wasm/relpos-core.wasm itself, streaming, and loads the
-    // API from the module: createRelPos({ wasmModule }).
-    write(
-      main,
-      `import 'relpos-wasm/${entry}';
-import wasmUrl from 'relpos-wasm/relpos-core.wasm?url';
-import { createRelPos } from 'relpos-wasm';
-const wasmModule = await WebAssembly.compileStreaming(fetch(wasmUrl));
-window.__fromModule = (await createRelPos({ wasmModule })).randn(42, 1)[0];
-`,
-    );
-    write(join(src, 'index.html'), page('<script type="module" src="./main.js"></script>'));
-    const { build } = await import('vite');
-    await build({
-      root: src,
-      base: './',
-      configFile: false,
-      logLevel: 'silent',
-      build: { outDir: out, emptyOutDir: true, target: 'es2022' },
-    });
-    return name;
-  }
-  write(main, `import 'relpos-wasm/${entry}';\n`);
-  if (bundler === 'esbuild') {
-    const esbuild = await import('esbuild');
-    const result = await esbuild.build({
-      entryPoints: [main],
-      bundle: true,
-      minify: true,
-      format: 'esm',
-      platform: 'browser',
-      target: 'es2022',
-      outfile: join(out, 'main.js'),
-      logLevel: 'silent',
-    });
-    expect(result.warnings.map((w) => w.text)).toEqual([]);
-  } else if (bundler === 'rollup') {
-    const { rollup } = await import('rollup');
-    const { nodeResolve } = await import('@rollup/plugin-node-resolve');
-    const warnings = [];
-    const bundle = await rollup({
-      input: main,
-      plugins: [nodeResolve({ browser: true })],
-      onwarn: (w) => warnings.push(w.message),
-    });
-    await bundle.write({ dir: out, entryFileNames: 'main.js', format: 'es' }); // chunks beside it (the lazy export code)
-    await bundle.close();
-    expect(warnings).toEqual([]);
-  } else {
-    const { default: webpack } = await import('webpack');
-    const stats = await new Promise((done, fail) =>
-      webpack({ mode: 'production', entry: main, output: { path: out, filename: 'main.js' } }, (error, result) =>
-        error ? fail(error) : done(result),
-      ),
-    );
-    expect(stats.toJson({ all: false, errors: true }).errors).toEqual([]);
-  }
-  write(join(out, 'index.html'), page('<script type="module" src="./main.js"></script>'));
-  return name;
-}
-
-// A Vite app (Vite's defaults) whose page runs attention in the module workers of
-// relpos-wasm/worker (Vite emits worker-entry.js, found by `new Worker(new URL(…,
-// import.meta.url), { type: 'module' })`, as a file of its own) and on the main thread, float64 and float32, and records whether the two
-// agree bit for bit. n = 70 spans three blocks of 32 query rows, so two workers share the rows.
-async function buildWorkerApp() {
-  const name = 'vite-worker';
-  const src = join(app, 'src', name);
-  write(
-    join(src, 'main.js'),
-    `import { createRelPos } from 'relpos-wasm';
-import { createRelPosWorker } from 'relpos-wasm/worker';
-
-const rp = await createRelPos();
-const pool = await createRelPosWorker({ workers: 2 });
-const [n, d, k] = [70, 8, 3];
-// Every array of the result as bytes, by name: equal bytes are equal bits.
-const bytes = (result) =>
-  Object.fromEntries(
-    Object.entries(result)
-      .filter(([, value]) => value?.data)
-      .map(([key, { rows, cols, data }]) => [key, [rows, cols, data.constructor.name, Array.from(new Uint8Array(data.buffer, data.byteOffset, data.byteLength))]]),
-  );
-const runs = {};
-for (const type of [Float64Array, Float32Array]) {
-  let seed = 0;
-  const m = (rows, cols) => ({ rows, cols, data: type.from(rp.randn((seed += 1), rows * cols)) });
-  const inputs = { q: m(n, d), k: m(n, d), v: m(n, d), relKeys: m(2 * k + 1, d), relValues: m(2 * k + 1, d), causal: true };
-  const inWorkers = bytes(await pool.attention(inputs));
-  const onMain = bytes(rp.attention(inputs));
-  runs[type.name] = {
-    names: Object.keys(onMain),
-    same: JSON.stringify(inWorkers) === JSON.stringify(onMain),
-    weights: onMain.combinedWeights.slice(0, 3),
-  };
-}
-window.__worker = { size: pool.size, runs };
-`,
-  );
-  write(join(src, 'index.html'), page('<script type="module" src="./main.js"></script>'));
-  const { build } = await import('vite');
-  await build({
-    root: src,
-    base: './',
-    configFile: false,
-    logLevel: 'silent',
-    build: { outDir: join(app, 'out', name), emptyOutDir: true, target: 'es2022' },
-  });
-  return name;
-}
-
 describe('bundled for the browser', () => {
   const apps = [];
   let workerApp;
-  // The builds run at once: Vite's and esbuild's native work overlaps rollup's and webpack's.
+  // The builds run in two processes at once (tests/package/consumer-apps.mjs), each webpack build
+  // (most of the work: terser) in its own, so that the bundlers' JavaScript runs on both cores.
   beforeAll(async () => {
-    const pairs = BUNDLERS.flatMap((bundler) => ENTRIES.map((entry) => [bundler, entry]));
-    const names = await Promise.all(pairs.map(([bundler, entry]) => buildApp(bundler, entry)));
-    pairs.forEach(([bundler, entry], i) => apps.push([bundler, entry, names[i]]));
-    workerApp = await buildWorkerApp();
+    const groups = [
+      ['webpack:elements', 'rollup:elements', 'esbuild:elements', 'vite:elements', 'worker'],
+      ['webpack:elements/bundle', 'rollup:elements/bundle', 'esbuild:elements/bundle', 'vite:elements/bundle'],
+    ];
+    expect(
+      groups
+        .flat()
+        .filter((build) => build !== 'worker')
+        .sort(),
+    ).toEqual(BUNDLERS.flatMap((bundler) => ENTRIES.map((entry) => `${bundler}:${entry}`)).sort());
+    const runs = await Promise.all(
+      groups.map((group) => runInBackground(process.execPath, [CONSUMER_APPS, app, ...group], app)),
+    );
+    for (const [i, { status, stdout, stderr }] of runs.entries()) {
+      expect(status, `${groups[i].join(' ')}: ${stderr.slice(-2000)}`).toBe(0);
+      const built = stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line));
+      expect(built.map(({ name }) => name)).toEqual(
+        groups[i].map((build) => (build === 'worker' ? 'vite-worker' : build.replace(/[:/]/g, '-'))),
+      );
+      for (const [j, { name, problems }] of built.entries()) {
+        expect(problems, name).toEqual([]);
+        if (name === 'vite-worker') workerApp = name;
+        else apps.push([...groups[i][j].split(':'), name]);
+      }
+    }
   }, 240_000);
 
   test('a module worker: relpos-wasm/worker bundled by Vite runs attention in its workers, bit for bit as the main thread, under a strict CSP', async () => {
@@ -639,7 +543,8 @@ describe('bundled for the browser', () => {
     const server = await serveFolder(join(app, 'out'), { headers: { 'content-security-policy': CSP } });
     const chromium = await sharedBrowser();
     try {
-      for (const [bundler, entry, name] of apps) {
+      // Each app in a context of its own, all at once: one page's loading overlaps another's drawing.
+      const drawsUnderCsp = async ([bundler, entry, name]) => {
         const label = `${bundler}, relpos-wasm/${entry}`;
         const context = await chromium.newContext();
         await context.addInitScript(() => {
@@ -675,7 +580,8 @@ describe('bundled for the browser', () => {
         expect(await tab.evaluate(() => window.__violations), label).toEqual([]);
         expect(problems, label).toEqual([]);
         await context.close();
-      }
+      };
+      await Promise.all(apps.map(drawsUnderCsp));
     } finally {
       await server.close();
     }
@@ -693,13 +599,27 @@ describe('the training widget, from the tarball alone', () => {
 <script type="module" src="relpos-train.js"></script></head><body><h1>Week 5: what a model learns</h1>
 <relpos-train id="t" size="tiny"></relpos-train></body></html>`;
 
-  /** Trains the widget (in the shadow root of #host, or the page itself) until step `steps`: the held-out losses seen. */
+  /**
+   * Trains the widget (in the shadow root of #host, or the page itself) until a held-out reading at
+   * step `steps` or later, pauses, and waits for the pause's reading of the heads, at that step, to
+   * be drawn: the held-out losses seen, whether the profile is inked, and the widget's text.
+   */
   async function train(tab, host, steps) {
     const status = () =>
       tab.evaluate(
         (h) =>
           (h ? document.getElementById(h).shadowRoot : document.body).querySelector('#train-status')?.textContent ?? '',
         host,
+      );
+    /** Until the lab's data-<name> is at least n. */
+    const labReaches = (name, n, timeout) =>
+      tab.waitForFunction(
+        ([h, key, least]) =>
+          Number(
+            (h ? document.getElementById(h).shadowRoot : document.body).querySelector('.relpos-train').dataset[key],
+          ) >= least,
+        [host, name, n],
+        { timeout },
       );
     await tab.waitForFunction(
       (h) => (h ? document.getElementById(h).shadowRoot : document.body)?.querySelector('#train-start:not([disabled])'),
@@ -713,19 +633,15 @@ describe('the training widget, from the tarball alone', () => {
     const heldOut = async () => Number(/held-out loss ([\d.]+)/.exec(await status())?.[1]);
     await expect.poll(status, { timeout: 60_000 }).toMatch(/held-out loss \d/);
     const first = await heldOut();
-    await tab.waitForFunction(
-      ([h, n]) =>
-        Number(
-          (h ? document.getElementById(h).shadowRoot : document.body).querySelector('.relpos-train').dataset
-            .analysisStep,
-        ) >= n,
-      [host, steps],
-      { timeout: 120_000 },
-    );
+    // The step count is written with each held-out reading (every READINGS.loss steps, where a
+    // slice of steps ends), so from `steps` on the status holds a loss read at `steps` or later.
+    await labReaches('steps', steps, 120_000);
     await tab.evaluate(
       (h) => (h ? document.getElementById(h).shadowRoot : document.body).querySelector('#train-pause').click(),
       host,
     );
+    // A pause reads the heads where it stopped (train-worker.js); the profile is drawn from that reading.
+    await labReaches('analysisStep', steps, 60_000);
     const profileInked = await tab.evaluate((h) => {
       const canvas = (h ? document.getElementById(h).shadowRoot : document.body).querySelector('#train-profile canvas');
       const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
@@ -755,10 +671,8 @@ describe('the training widget, from the tarball alone', () => {
     });
     const chromium = await sharedBrowser();
     try {
-      for (const [name, url, host] of [
-        ['plain page', 'week5.html', 't'],
-        ['relpos.html iframe view', 'relpos.html?embed=1&panels=train', null],
-      ]) {
+      /** The page trains, draws and names its corpus; screenshots light and dark. */
+      const trains = async ([name, url, host]) => {
         const context = await chromium.newContext({ viewport: { width: 900, height: 900 } });
         await context.addInitScript(() => {
           window.__violations = [];
@@ -781,27 +695,35 @@ describe('the training widget, from the tarball alone', () => {
         expect(await tab.evaluate(() => window.__violations), name).toEqual([]);
         expect(problems, name).toEqual([]);
         await context.close();
-      }
+      };
       // A corpus that cannot load says where the file comes from and names the corpus attribute;
       // the synthetic copy task never asks for it.
-      const tab = await chromium.newPage();
-      const requests = [];
-      tab.context().on('request', (request) => requests.push(request.url()));
-      await tab.goto(`${server.url}missing.html`);
-      const message = () => tab.evaluate(() => document.getElementById('m').shadowRoot.textContent);
-      await expect
-        .poll(message, { timeout: 60_000 })
-        .toMatch(/Training stopped: could not load the corpus \S+missing\.bin \(HTTP 404/);
-      expect(await message()).toMatch(/dist\/training-corpus\.bin of the relpos-wasm package.*corpus attribute/);
-      await tab.waitForFunction(
-        () => document.getElementById('c').shadowRoot.querySelector('#train-start:not([disabled])'),
-        null,
-        {
-          timeout: 60_000,
-        },
-      );
-      expect(requests.filter((url) => url.endsWith('/missing.bin'))).toHaveLength(1); // the masked task's, not the copy task's
-      await tab.close();
+      const namesTheMissingCorpus = async () => {
+        const tab = await chromium.newPage();
+        const requests = [];
+        tab.context().on('request', (request) => requests.push(request.url()));
+        await tab.goto(`${server.url}missing.html`);
+        const message = () => tab.evaluate(() => document.getElementById('m').shadowRoot.textContent);
+        await expect
+          .poll(message, { timeout: 60_000 })
+          .toMatch(/Training stopped: could not load the corpus \S+missing\.bin \(HTTP 404/);
+        expect(await message()).toMatch(/dist\/training-corpus\.bin of the relpos-wasm package.*corpus attribute/);
+        await tab.waitForFunction(
+          () => document.getElementById('c').shadowRoot.querySelector('#train-start:not([disabled])'),
+          null,
+          {
+            timeout: 60_000,
+          },
+        );
+        expect(requests.filter((url) => url.endsWith('/missing.bin'))).toHaveLength(1); // the masked task's, not the copy task's
+        await tab.close();
+      };
+      // The three pages at once (each in its own context): their loading and drawing overlap the training.
+      await Promise.all([
+        trains(['plain page', 'week5.html', 't']),
+        trains(['relpos.html iframe view', 'relpos.html?embed=1&panels=train', null]),
+        namesTheMissingCorpus(),
+      ]);
     } finally {
       await server.close();
     }

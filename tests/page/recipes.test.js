@@ -5,10 +5,11 @@
 // what each tool is known to break: VitePress's dark switch, reveal's scale, keys and
 // ?print-pdf, MkDocs' classic script, file:// and light theme on a dark system, the LMS's
 // sandbox. Screenshots in tests/artifacts/recipe-*.png.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchBrowser, openPage, screenshot } from './browser.js';
 import { serveFolder } from './static-server.js';
@@ -17,9 +18,13 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 const RECIPES = join(ROOT, 'examples/recipes');
 const DIST = join(ROOT, 'dist');
 const OUT = mkdtempSync(join(tmpdir(), 'relpos-recipes-'));
-const run = (command, args, cwd) => execFileSync(command, args, { cwd, stdio: 'pipe', timeout: 180_000 }).toString();
+/** A tool's run, in the background: resolves when it has ended well, rejects with its output otherwise. */
+const run = (command, args, cwd) =>
+  promisify(execFile)(command, args, { cwd, timeout: 180_000, maxBuffer: 64 << 20 }).then(({ stdout }) => stdout);
 
 let browser;
+/** The sites the tools build (each test awaits its own): { vitepress, mkdocs, jupyter }. */
+const built = {};
 const servers = [];
 const serve = async (folder) => {
   const server = await serveFolder(folder);
@@ -29,7 +34,7 @@ const serve = async (folder) => {
 
 beforeAll(async () => {
   // VitePress: `vitepress build` of the recipe's docs (the elements come from this package).
-  run(
+  built.vitepress = run(
     'node',
     [
       join(ROOT, 'node_modules/vitepress/bin/vitepress.js'),
@@ -39,8 +44,9 @@ beforeAll(async () => {
       join(OUT, 'vitepress'),
     ],
     ROOT,
-  );
-  writeFileSync(join(OUT, 'vitepress/favicon.ico'), ''); // the site's own icon, not the recipe's business
+  ).then(() => {
+    writeFileSync(join(OUT, 'vitepress/favicon.ico'), ''); // the site's own icon, not the recipe's business
+  });
   // reveal.js: the recipe's page with reveal.js's dist/ and the elements bundle next to it.
   cpSync(join(RECIPES, 'reveal'), join(OUT, 'reveal'), { recursive: true });
   cpSync(join(ROOT, 'node_modules/reveal.js/dist'), join(OUT, 'reveal/reveal.js/dist'), { recursive: true });
@@ -49,11 +55,11 @@ beforeAll(async () => {
   // MkDocs: the classic-script bundle in docs/, `mkdocs build`.
   cpSync(join(RECIPES, 'mkdocs'), join(OUT, 'mkdocs-src'), { recursive: true });
   cpSync(join(DIST, 'relpos-elements.iife.js'), join(OUT, 'mkdocs-src/docs/relpos-elements.iife.js'));
-  run('mkdocs', ['build', '--quiet', '--site-dir', join(OUT, 'mkdocs')], join(OUT, 'mkdocs-src'));
+  built.mkdocs = run('mkdocs', ['build', '--quiet', '--site-dir', join(OUT, 'mkdocs')], join(OUT, 'mkdocs-src'));
   // Jupyter: the notebook executed and exported to HTML by nbconvert.
   cpSync(join(RECIPES, 'jupyter'), join(OUT, 'jupyter'), { recursive: true });
   cpSync(join(DIST, 'relpos-elements.iife.js'), join(OUT, 'jupyter/relpos-elements.iife.js'));
-  run('jupyter', ['nbconvert', '--to', 'html', '--execute', 'relpos.ipynb'], join(OUT, 'jupyter'));
+  built.jupyter = run('jupyter', ['nbconvert', '--to', 'html', '--execute', 'relpos.ipynb'], join(OUT, 'jupyter'));
   // An LMS page: scripts forbidden (CSP script-src 'none'), the fragment pasted in, relpos.html uploaded.
   cpSync(join(DIST, 'relpos.html'), join(OUT, 'lms/relpos.html'));
   writeFileSync(
@@ -62,8 +68,10 @@ beforeAll(async () => {
 <link rel="icon" href="data:,"><title>A course page</title></head><body style="max-width: 760px; margin: 20px auto; font-family: sans-serif">
 <h1>Week 3: relative positions</h1>${readFileSync(join(RECIPES, 'lms/fragment.html'), 'utf8')}</body></html>`,
   );
+  // A build that fails fails the test that awaits it (and is not an unhandled rejection before then).
+  for (const building of Object.values(built)) building.catch(() => {});
   browser = await launchBrowser();
-}, 300_000);
+}, 60_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -105,8 +113,11 @@ const panelBackground = (target, host) =>
     host,
   );
 
-describe('recipes, built by the real tools', () => {
+// The tools build at once (started in beforeAll) and the five recipes are checked at once, each in
+// its own context: a test waits only for its own site.
+describe.concurrent('recipes, built by the real tools', { timeout: 300_000 }, () => {
   test('VitePress: builds (no DOM needed), draws, follows the dark switch, hover reads the cell', async () => {
+    await built.vitepress;
     const html = readFileSync(join(OUT, 'vitepress/index.html'), 'utf8');
     expect(html).toMatch(/<relpos-attention theme="inherit" fit="box"/); // pre-rendered as is, not <!---->
     const { page, context, problems } = await openPage(browser, await serve(join(OUT, 'vitepress')), {
@@ -196,6 +207,7 @@ describe('recipes, built by the real tools', () => {
   });
 
   test('MkDocs: the classic script draws, the site works from disk, light inside the light theme on a dark system', async () => {
+    await built.mkdocs;
     const { page, context, problems } = await openPage(browser, `file://${join(OUT, 'mkdocs/index.html')}`, {
       viewport: { width: 1280, height: 900 },
       colorScheme: 'dark',
@@ -211,6 +223,7 @@ describe('recipes, built by the real tools', () => {
   });
 
   test('Jupyter (nbconvert HTML): the one-liner’s output draws, opened from disk', async () => {
+    await built.jupyter;
     const { page, context, problems } = await openPage(browser, `file://${join(OUT, 'jupyter/relpos.html')}`, {
       viewport: { width: 1280, height: 900 },
     });
