@@ -374,9 +374,10 @@ export class TrainSession {
       pos: PROFILE_POS.map(() => ({ sums: new Float64Array(rows), counts: new Float64Array(rows), queries: 0 })),
       tallies: [],
     }));
+    const scratch = new Map();
     for (const window of read) {
       const n = window.tokens.length;
-      const layersAttention = layerAttention(this.rp, this.model.headInputs(window.tokens), H);
+      const layersAttention = layerAttention(this.rp, this.model.headInputs(window.tokens), H, scratch);
       layersAttention.forEach(({ weights, bias }, index) => {
         const a = acc[index];
         for (let i = 0; i < n; i += 1) {
@@ -502,25 +503,34 @@ function combineEvaluations(done) {
  * inputs (model.headInputs): score = (q_i·k_j + q_i·aᴷ[clip(j − i, −k, k) + k]) / √d_k, keys
  * after the query masked when causal, row softmax (docs/maths.md); the biases unmasked.
  */
-export function layerAttention(rp, inputs, heads) {
+export function layerAttention(rp, inputs, heads, scratch = null) {
   const out = [];
   for (let first = 0; first < inputs.length; first += heads) {
     const layer = inputs.slice(first, first + heads);
+    // With `scratch` (a Map kept by the caller), each layer's side-by-side inputs and results are
+    // written into the arrays of the call before (the same shapes): a new array costs far more in
+    // Chromium than in Node (docs/performance.md), and a reading makes hundreds of these calls.
+    const n = layer[0].q.rows;
+    let kept = scratch?.get(first);
+    if (kept?.n !== n) kept = { n, inputs: {}, result: undefined };
     const sideBySide = (name) => {
       const { rows, cols } = layer[0][name];
-      const data = new Float64Array(rows * cols * heads);
+      const data = kept.inputs[name] ?? new Float64Array(rows * cols * heads);
       layer.forEach((head, h) => {
         for (let r = 0; r < rows; r += 1) {
           for (let c = 0; c < cols; c += 1) data[r * cols * heads + h * cols + c] = head[name].data[r * cols + c];
         }
       });
+      kept.inputs[name] = data;
       return { rows, cols: cols * heads, data };
     };
     const r = rp.attention(
       { q: sideBySide('q'), k: sideBySide('k'), relKeys: sideBySide('relKeys'), causal: layer[0].causal, heads },
-      { outputs: ['combinedWeights', 'positionBiases'] },
+      { outputs: ['combinedWeights', 'positionBiases'], ...(kept.result ? { out: kept.result } : {}) },
     );
-    const size = layer[0].q.rows ** 2;
+    kept.result = r;
+    scratch?.set(first, kept);
+    const size = n ** 2;
     for (let h = 0; h < heads; h += 1) {
       out.push({
         weights: r.combinedWeights.data.subarray(h * size, (h + 1) * size),

@@ -50,9 +50,10 @@ export function wordOrderReadings(session) {
   const { layers, heads: H, causal } = session.model.config;
   const posNames = session.corpus?.header?.posNames ?? POS_NAMES;
   const acc = Array.from({ length: layers * H }, () => ({ left: [], right: [], queries: [], tallies: [] }));
+  const scratch = new Map();
   for (const window of session.analysisWindows) {
     const n = window.tokens.length;
-    layerAttention(session.rp, session.model.headInputs(window.tokens), H).forEach(({ weights }, index) => {
+    layerAttention(session.rp, session.model.headInputs(window.tokens), H, scratch).forEach(({ weights }, index) => {
       let left = 0;
       let right = 0;
       for (let i = 0; i < n; i += 1) {
