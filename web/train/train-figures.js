@@ -433,6 +433,12 @@ export function buildFigures(doc) {
   };
 }
 
+/** How many of the reference's seeds converged, in a few words: "converged" when all did. */
+export function convergedSeeds(reference) {
+  const count = reference.seeds.filter((s) => s.converged).length;
+  return count === reference.seeds.length ? 'converged' : `${count} of ${reference.seeds.length} seeds converged`;
+}
+
 /**
  * What the drawn reading is: the reference run's (a seed, its steps), the live run's end
  * (reached the criterion, or its step budget), or a provisional reading during the run.
@@ -440,7 +446,7 @@ export function buildFigures(doc) {
 export function readingLabel(state) {
   const a = state.analysis;
   if (state.showing === 'reference')
-    return `the reference run (${state.reference.seeds.every((s) => s.converged) ? 'converged' : 'not converged'}), seed ${a.seed} of ${state.reference.seeds.length}, step ${a.step}`;
+    return `the reference run (${convergedSeeds(state.reference)}), seed ${a.seed} of ${state.reference.seeds.length}, step ${a.step}`;
   if (state.end && state.end.steps === a.step)
     return state.end.reason === 'criterion'
       ? `step ${a.step}, final: the run’s end, within ${pct(CRITERION.within)} of the reference’s held-out loss`
@@ -627,10 +633,9 @@ export function verdictRows(state) {
   const verdictOfRun = !trained
     ? 'Train a model to compare it with the reference.'
     : `This run agrees with the reference on ${agreeing} of ${rows.length} claims${state.end ? '' : ' so far (provisional until the run ends)'}.`;
-  const converged = ref.seeds.every((s) => s.converged);
   return {
     head: ['the handbook says', refHead, runHead, 'agree?'],
     rows,
-    caption: `${claimRule}; the reference (${ref.seeds.length} seeds of ${ref.convergence.steps} steps) takes the majority of its seeds, and it is ${converged ? 'converged' : 'not converged'} (the loss figure says how it was judged). ${verdictOfRun}`,
+    caption: `${claimRule}; the reference (${ref.seeds.length} seeds of ${ref.convergence.steps} steps) takes the majority of its seeds (${convergedSeeds(ref)}: the loss figure says how that was judged). ${verdictOfRun}`,
   };
 }
