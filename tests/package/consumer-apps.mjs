@@ -23,6 +23,19 @@ ${script}</head><body>
 <relpos-attention id="a" seq-len="5" panels="combined-weights"></relpos-attention>
 <relpos-profile id="p" width="2"></relpos-profile>${extra}</body></html>`;
 
+/** Vite's production build of src/index.html (its main.js) into out, as a consumer's app would build. */
+async function viteBuild(src, out) {
+  write(join(src, 'index.html'), page('<script type="module" src="./main.js"></script>'));
+  const { build } = await import('vite');
+  await build({
+    root: src,
+    base: './',
+    configFile: false,
+    logLevel: 'silent',
+    build: { outDir: out, emptyOutDir: true, target: 'es2022' },
+  });
+}
+
 export async function buildApp(app, bundler, entry) {
   const name = `${bundler}-${entry.replace('/', '-')}`;
   const src = join(app, 'src', name);
@@ -41,15 +54,7 @@ const wasmModule = await WebAssembly.compileStreaming(fetch(wasmUrl));
 window.__fromModule = (await createRelPos({ wasmModule })).randn(42, 1)[0];
 `,
     );
-    write(join(src, 'index.html'), page('<script type="module" src="./main.js"></script>'));
-    const { build } = await import('vite');
-    await build({
-      root: src,
-      base: './',
-      configFile: false,
-      logLevel: 'silent',
-      build: { outDir: out, emptyOutDir: true, target: 'es2022' },
-    });
+    await viteBuild(src, out);
     return { name, problems };
   }
   write(main, `import 'relpos-wasm/${entry}';\n`);
@@ -129,15 +134,7 @@ for (const type of [Float64Array, Float32Array]) {
 window.__worker = { size: pool.size, runs };
 `,
   );
-  write(join(src, 'index.html'), page('<script type="module" src="./main.js"></script>'));
-  const { build } = await import('vite');
-  await build({
-    root: src,
-    base: './',
-    configFile: false,
-    logLevel: 'silent',
-    build: { outDir: join(app, 'out', name), emptyOutDir: true, target: 'es2022' },
-  });
+  await viteBuild(src, join(app, 'out', name));
   return { name, problems: [] };
 }
 
