@@ -162,7 +162,7 @@ console.log(JSON.stringify({ wasmBytes, before, after: process.memoryUsage().ext
     expect(disposed.before).toBeGreaterThan(disposed.wasmBytes);
     expect(disposed.after).toBeLessThan(32 * 2 ** 20);
     expect(kept.after).toBeGreaterThan(kept.wasmBytes);
-  }, 60_000);
+  });
 });
 
 describe('calling conventions', () => {

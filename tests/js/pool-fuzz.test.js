@@ -9,4 +9,4 @@ test('25 interleavings: every call settles, equal bit for bit to one instance’
   expect(counts.cases).toBe(25);
   expect(counts.equal).toBeGreaterThan(20);
   expect(counts.refused + counts.aborted + counts.terminated).toBeGreaterThan(3);
-}, 120_000);
+});

@@ -26,4 +26,4 @@ test('prepack and build.sh name the folder build/ came from and say to remove it
     `build: build/wasm/CMakeCache.txt was made in /elsewhere/relpos/build/wasm, not in this folder (${folder}): build/ came from another checkout. Remove it (rm -rf build) and build again.`,
   );
   expect(prepack.stderr).not.toMatch(/CMake Error/);
-}, 60_000);
+});

@@ -80,4 +80,4 @@ test('each wrong field is the error, at that field, by name; right calls have no
   expect(tsx.map((e) => e.line)).toEqual([3]);
   expect(tsx[0].col).toBe(at(TSX, 3, 'width'));
   expect(tsx[0].text).toMatch(/'"wide"' is not assignable to type 'NumberAttribute/);
-}, 60_000);
+});

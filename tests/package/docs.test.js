@@ -107,19 +107,19 @@ describe('the docs run', () => {
     const list = runnable.filter((p) => p.lang === 'js' && !isBrowser(p));
     expect(list.length).toBeGreaterThan(3);
     expect(runNodePrograms(app, list).filter((r) => r.error)).toEqual([]);
-  }, 120_000);
+  });
 
   test('ts blocks type-check (strict) against the packed package', () => {
     const list = runnable.filter((p) => p.lang === 'ts');
     expect(list.length).toBeGreaterThan(0);
     expect(checkTypeScriptPrograms(app, join(ROOT, 'node_modules/.bin/tsc'), list).filter((r) => r.error)).toEqual([]);
-  }, 120_000);
+  });
 
   test('sh blocks run', () => {
     const list = runnable.filter((p) => p.lang === 'sh');
     expect(list.length).toBeGreaterThan(0);
     expect(runShellPrograms(app, list).filter((r) => r.error)).toEqual([]);
-  }, 120_000);
+  });
 
   test('html blocks and js browser blocks, in one Chromium', async () => {
     const list = runnable.filter(isBrowser);
@@ -150,7 +150,7 @@ describe('the examples in the package', () => {
       .poll(() => tab.textContent('#peak'), { timeout: 20_000 })
       .toBe(`The simulated profile peaks at offset ${peak}.`);
     await context.close();
-  }, 60_000);
+  });
 });
 
 describe("troubleshooting's slim + ?url block", () => {
@@ -174,7 +174,7 @@ describe("troubleshooting's slim + ?url block", () => {
     await expect.poll(() => tab.title(), { timeout: 20_000 }).toMatch(/^0\.4967141530112327/);
     await context.close();
     await served.close();
-  }, 120_000);
+  });
 });
 
 describe('a damaged doc fails', () => {
@@ -258,5 +258,5 @@ describe('a damaged doc fails', () => {
       },
     ];
     expect(runShellPrograms(app, programs(sh))[0].error).toMatch(/missing\.txt/);
-  }, 120_000);
+  });
 });

@@ -249,7 +249,7 @@ describe('the tarball', () => {
       './worker',
     ]);
     expect(attw.status).toBe(0);
-  }, 60_000);
+  });
 });
 
 describe('in Node', () => {
@@ -462,14 +462,14 @@ describe('TypeScript (strict)', () => {
     const result = await background.types.react;
     expect(result.stdout + result.stderr).toBe('');
     expect(result.status).toBe(0);
-  }, 120_000);
+  });
 
   for (const [label] of MODULE_RESOLUTIONS) {
     test(`moduleResolution ${label}: the README's uses compile, the misuses are errors (TS and TSX)`, async () => {
       const result = await background.types[label];
       expect(result.stdout + result.stderr).toBe('');
       expect(result.status).toBe(0);
-    }, 120_000);
+    });
   }
 });
 
@@ -537,7 +537,7 @@ describe('bundled for the browser', () => {
     } finally {
       await server.close();
     }
-  }, 60_000);
+  });
 
   test('production builds by Vite, esbuild, rollup and webpack of both entry points keep the elements, and they draw in Chromium under a strict CSP', async () => {
     const server = await serveFolder(join(app, 'out'), { headers: { 'content-security-policy': CSP } });
@@ -585,7 +585,7 @@ describe('bundled for the browser', () => {
     } finally {
       await server.close();
     }
-  }, 120_000);
+  });
 });
 
 // The training widget as a course author uses it from the tarball alone: dist/relpos-train.js
@@ -806,5 +806,5 @@ console.log(JSON.stringify({ header: corpus.header, train: corpus.train.length, 
     expect(trained.tagged).toBeGreaterThan(4); // nouns, verbs, determiners, … told apart
     expect(trained.finite).toBe(true);
     expect(trained.after).toBeLessThan(trained.before); // the held-out loss fell in 40 steps
-  }, 60_000);
+  });
 });

@@ -57,7 +57,7 @@ describe.concurrent('bad URL parameters', () => {
         expect(await page.$$eval('figure.relpos-panel', (list) => list.length)).toBe(8);
         expect(problems).toEqual([]);
       });
-    }, 150_000); // 14 links on two pages: each test may wait for a page
+    });
   }
 });
 
@@ -113,5 +113,5 @@ describe.concurrent('bad element attributes', () => {
     expect(requests.filter((url) => !/\/assets\/view-worker-[\w-]+\.js$/.test(url))).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
-  }, 120_000);
+  });
 });

@@ -159,13 +159,13 @@ describe('7 and 8. corpora the training worker loads', () => {
     expect(await corpusMessage('bomb.bin')).toMatch(
       /could not load the corpus \S+bomb\.bin \(not a relpos corpus file: it expands past 16,777,216 bytes/,
     );
-  }, 90_000);
+  });
 
   test('a corpus with nothing held out is refused when loaded, naming the file', async () => {
     expect(await corpusMessage('empty-held-out.bin')).toMatch(
       /could not load the corpus \S+empty-held-out\.bin \(too small to train on: 20 training tokens; a corpus needs at least 512\)/,
     );
-  }, 90_000);
+  });
 });
 
 test('10. a saved model is named after the model it holds, even when the menus change at once', async () => {
@@ -201,4 +201,4 @@ test('10. a saved model is named after the model it holds, even when the menus c
   expect(saved.preset).toBe('tiny');
   expect(download.suggestedFilename()).toBe(`relpos-trained-${saved.task}-${saved.preset}-step${saved.steps}.json`);
   await context.close();
-}, 120_000);
+});

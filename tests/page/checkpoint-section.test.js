@@ -187,5 +187,5 @@ describe('the checkpoint part of the learned-patterns section', () => {
     await page.emulateMedia({ colorScheme: 'light' });
     expect(problems).toEqual([]);
     await context.close();
-  }, 120_000);
+  });
 });

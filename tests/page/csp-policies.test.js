@@ -114,7 +114,7 @@ describe('each build under its policy', () => {
       expect(await violations()).toEqual([]);
       expect(problems).toEqual([]);
       await context.close();
-    }, 60_000);
+    });
 
     test(`the training widget (${script} script) trains`, async () => {
       const { tab, context, problems, violations } = await open(
@@ -141,7 +141,7 @@ describe('each build under its policy', () => {
       expect(await violations()).toEqual([]);
       expect(problems).toEqual([]);
       await context.close();
-    }, 120_000);
+    });
   }
 
   test("relpos.html under the README's policy says its inline script is blocked and shows the table's policy; under that policy it starts", async () => {
@@ -169,5 +169,5 @@ describe('each build under its policy', () => {
     expect(await violations()).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
-  }, 90_000);
+  });
 });

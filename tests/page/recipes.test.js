@@ -71,7 +71,7 @@ beforeAll(async () => {
   // A build that fails fails the test that awaits it (and is not an unhandled rejection before then).
   for (const building of Object.values(built)) building.catch(() => {});
   browser = await launchBrowser();
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -322,7 +322,7 @@ describe('position schemes side by side', () => {
     );
     expect(problems).toEqual([]);
     await context.close();
-  }, 60_000);
+  });
 
   test('a phone: odd d_k leaves RoPE a message, nothing overflows; the longer run’s budget without ?longer-steps', async () => {
     const { page, context, problems } = await env.open('?schemes=t5,rope&dk=5', {
@@ -345,7 +345,7 @@ describe('position schemes side by side', () => {
       );
     expect(problems).toEqual([]);
     await context.close();
-  }, 60_000);
+  });
 
   test('the iframe view: ?embed=1&panels=schemes shows the comparison alone; without it, not at all', async () => {
     const { page, context, problems } = await env.open('?embed=1&panels=schemes&schemes=alibi,none', {
@@ -361,7 +361,7 @@ describe('position schemes side by side', () => {
     expect(await page.isVisible('#schemes-section')).toBe(false);
     expect(problems).toEqual([]);
     await context.close();
-  }, 60_000);
+  });
 });
 
 async function artifact(name) {

@@ -188,7 +188,7 @@ describe.concurrent('soak', () => {
     expect(after).toMatchObject({ nodes: before.nodes, listeners: before.listeners, documents: before.documents });
     expect([...problems, ...restored.problems]).toEqual([]);
     await context.close();
-  }, 120_000);
+  });
 
   test(`${CHANGES} random attribute changes on the elements`, async ({ expect }) => {
     const { page, context, problems } = await openPage(env.browser, `${env.server.url}examples/elements.html`, {

@@ -358,7 +358,7 @@ function handOver() {
 // The tests run at once, each on its own pages; a test that needs what another found waits for it
 // (the first screens, the lesson's settings and reveals, the perturbed page's settings).
 // Each test may wait for another's pages or numbers, beside up to four others: 150 s each.
-describe.concurrent('every story step, from every starting state', { timeout: 150_000 }, () => {
+describe.concurrent('every story step, from every starting state', () => {
   // The first screens at 1280 and on the phone, kept for the skip link's test (nothing pressed).
   const firstScreens = new Map();
   const firstScreensShown = handOver();
@@ -747,7 +747,7 @@ describe('step 4’s reveal, drawn', () => {
   const drawnFigure = async (page, tokens) => {
     await expect
       .poll(() => figureOf(page).then((f) => f.maps[0]?.layout?.n === tokens.split(' ').length && f.bars !== null), {
-        timeout: 4000,
+        timeout: 30_000,
       })
       .toBe(true);
     return figureOf(page);
@@ -845,7 +845,7 @@ describe('step 4’s reveal, drawn', () => {
       await context.close();
     };
     await Promise.all(['?table=random&k=1', '?causal=1', '?n=2', PERTURBED, '?long=1&n=300'].map(fromStart));
-  }, 150_000); // five fresh pages (the module is fetched by the first press): 31 s at load 4-10, 58-60 s at load 10-13, one after another
+  });
 
   test('“On my sentence” draws the reader’s words, down to two and one; light and dark redraw it; phone and desktop screenshots', async () => {
     const { page, context, problems } = await env.open('?tokens=a+dog+chased+the+ball+across+the+park', VIEW);
@@ -966,7 +966,7 @@ describe('every reveal, drawn', () => {
   /** Each map's every cell against the API's value on the map's colour scale (one per group, computed here). */
   async function expectTrueMaps(page, name, s) {
     await expect
-      .poll(() => mapsOf(page, name).then((maps) => maps.every((m) => m.layout)), { timeout: 4000 })
+      .poll(() => mapsOf(page, name).then((maps) => maps.every((m) => m.layout)), { timeout: 30_000 })
       .toBe(true);
     const maps = await mapsOf(page, name);
     const expected = EXPECTED[name](s);
@@ -1051,7 +1051,7 @@ describe('every reveal, drawn', () => {
             const drawn = [...maps.querySelectorAll('canvas')].every((c) => c.dataset.layout);
             return drawn && box.height > 100 && box.top >= 0 && box.bottom <= innerHeight;
           }),
-        { timeout: 4000 },
+        { timeout: 30_000 },
       )
       .toBe(true);
   }

@@ -556,7 +556,7 @@ describe('the training section', () => {
     await other.page.waitForSelector('body[data-ready="true"]');
     expect(await other.page.isVisible('#train-section')).toBe(false);
     await other.context.close();
-  }, 120_000);
+  });
 });
 
 describe('<relpos-train>', () => {
