@@ -88,6 +88,14 @@ const asMatrices = (x) => {
   };
 };
 
+// What a first write to new memory costs natively here (bench/first-touch.cpp): the floor under
+// any call that returns fresh arrays, in every engine.
+function runFirstTouch(mib) {
+  const program = `${ROOT}build/native/relpos_first_touch`;
+  if (!existsSync(program)) return null;
+  return JSON.parse(execFileSync(program, [String(mib)], { encoding: 'utf8' }));
+}
+
 function runNative(flavour, sizes) {
   if (!existsSync(NATIVE[flavour])) return { error: `not built (${NATIVE[flavour]}): run scripts/build.sh bench` };
   const output = execFileSync(NATIVE[flavour], [String(D), ...sizes.map(([n, k]) => `${n}:${k}`)], {
@@ -325,6 +333,24 @@ async function main() {
         row(`no WASM: ${node.panels} × copying n² floats into arrays written before`, 'warmCopy'),
       ],
     );
+    const touch = runFirstTouch(Math.round(node.mib));
+    if (touch) {
+      const perPage = (ms) => `${fmt(ms)} (${((ms * 1000) / touch.pages).toFixed(2)} µs a page)`;
+      printTable(
+        `The floor under fresh arrays on this machine: ${node.mib} MiB of new memory (${touch.pages} pages of 4 KiB), natively in C++ with no JavaScript (bench/first-touch.cpp, median of ${touch.rounds}); transparent huge pages: ${touch.transparentHugePages}`,
+        ['what', 'ms'],
+        [
+          [
+            'one write to each new 4 KiB page (each faults; the kernel finds and zeroes a page)',
+            perPage(touch.firstTouchMs),
+          ],
+          ['the same in two threads, half the pages each', perPage(touch.twoThreadsMs)],
+          ['the same after madvise(MADV_HUGEPAGE): 2 MiB pages', perPage(touch.hugePageMs)],
+          ['memset of the same memory once written (memory speed)', fmt(touch.warmMs)],
+          ['attention(inputs) fresh − out in Chromium, same size (above)', fmt(web.fresh - web.out)],
+        ],
+      );
+    }
   }
   // onnxruntime-web's WebAssembly backend on the same inputs (the output only, as its graph
   // computes), against relpos asked for the output alone; checked against relpos's output.

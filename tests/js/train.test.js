@@ -198,6 +198,44 @@ describe('views of a head', () => {
     model.dispose();
   });
 
+  test('model.headInputs with out writes into the arrays of an earlier result: the same numbers, no new arrays; a wrong out changes nothing', () => {
+    const model = rp.createModel({ ...SMALL, perHeadTables: true, causal: true, layers: 2 });
+    const first = Int32Array.from([1, 4, 2, 6, 0]);
+    const second = Int32Array.from([3, 3, 5, 1, 2]);
+    const out = model.headInputs(first);
+    const arrays = out.map((h) => ['q', 'k', 'v', 'relKeys', 'relValues'].map((name) => h[name].data));
+    const fresh = model.headInputs(second);
+    const written = model.headInputs(second, { out });
+    expect(written).not.toBe(out);
+    written.forEach((h, index) => {
+      expect([h.layer, h.head, h.causal]).toEqual([fresh[index].layer, fresh[index].head, fresh[index].causal]);
+      ['q', 'k', 'v', 'relKeys', 'relValues'].forEach((name, m) => {
+        expect(h[name].data).toBe(arrays[index][m]); // the caller's array, written
+        expect([h[name].rows, h[name].cols]).toEqual([fresh[index][name].rows, fresh[index][name].cols]);
+        expect(Array.from(h[name].data)).toEqual(Array.from(fresh[index][name].data));
+      });
+    });
+    // A query row differs between the two sequences, so the arrays were rewritten.
+    expect(Array.from(out[0].q.data)).not.toEqual(Array.from(model.headInputs(first)[0].q.data));
+    const before = arrays.map((list) => list.map((a) => Array.from(a)));
+    const unchanged = () => expect(arrays.map((list) => list.map((a) => Array.from(a)))).toEqual(before);
+    // Refused before anything is written: a shorter sequence, a wrong type, too few entries, a bad option.
+    expect(() => model.headInputs(Int32Array.from([1, 2, 3, 4]), { out })).toThrow(
+      /model.headInputs: options.out\[0\].q.data must hold 8 numbers \(4 × 2\) for this sequence, got 10/,
+    );
+    const wrongType = out.map((h, index) => (index === 3 ? { ...h, v: { ...h.v, data: new Float32Array(10) } } : h));
+    expect(() => model.headInputs(second, { out: wrongType })).toThrow(
+      /options.out\[3\].v.data must be a Float64Array like this model's, got a Float32Array/,
+    );
+    expect(() => model.headInputs(second, { out: out.slice(1) })).toThrow(RangeError);
+    expect(() => model.headInputs(second, { out: {} })).toThrow(
+      /options.out must be an earlier result of headInputs\(\) \(an Array\)/,
+    );
+    expect(() => model.headInputs(second, { into: out })).toThrow(/unknown option "into"/);
+    unchanged();
+    model.dispose();
+  });
+
   test("model.attention is rp.attention on the head's queries, keys, values and tables", () => {
     const model = rp.createModel({ ...SMALL, perHeadTables: true, causal: true, layers: 2 });
     const tokens = Int32Array.from([1, 4, 2, 6, 0]);

@@ -432,6 +432,18 @@ export interface PositionProfile {
   profile: Float64Array;
 }
 
+/** model.headInputs()' result: each head's inputs to attention(), layer by layer. */
+export type HeadInputs<A extends Float64Array | Float32Array = Float32Array> = Array<{
+  q: Matrix<A>;
+  k: Matrix<A>;
+  relKeys: Matrix<A>;
+  v: Matrix<A>;
+  relValues: Matrix<A>;
+  layer: number;
+  head: number;
+  causal: boolean;
+}>;
+
 export declare class Model<A extends Float64Array | Float32Array = Float32Array> {
   private constructor();
   /** The resolved configuration, every default filled in. */
@@ -462,17 +474,11 @@ export declare class Model<A extends Float64Array | Float32Array = Float32Array>
   evaluate(batch: Batch): { loss: number; accuracy: number };
   /** Every panel of attention() for one head on one sequence. */
   attention(tokens: Int32Array, options?: HeadSelector): AttentionResult<A> & { layer: number; head: number };
-  /** Every head's inputs to attention() on one sequence, from one pass through the model. */
-  headInputs(tokens: Int32Array): Array<{
-    q: Matrix<A>;
-    k: Matrix<A>;
-    relKeys: Matrix<A>;
-    v: Matrix<A>;
-    relValues: Matrix<A>;
-    layer: number;
-    head: number;
-    causal: boolean;
-  }>;
+  /**
+   * Every head's inputs to attention() on one sequence, from one pass through the model; with
+   * `out` (an earlier result for a sequence of the same length) written into its arrays.
+   */
+  headInputs(tokens: Int32Array, options?: { out?: HeadInputs<A> }): HeadInputs<A>;
   /** The learned profile per offset −k … k on one sequence or a batch. */
   positionProfile(
     tokens: Int32Array | (Omit<Batch, 'targets'> & { targets?: Int32Array }),

@@ -20,6 +20,7 @@ import {
 } from './validate.js';
 import { Snapshot } from './snapshot.js';
 import { throwIfRefused } from './wasm-arena.js';
+import { checkHeadInputsOut, readHeadInputsOut } from './head-inputs-out.js';
 
 export { ADAM_DEFAULTS, MODEL_DEFAULTS, SYNTHETIC_DEFAULTS };
 
@@ -457,26 +458,43 @@ export class Model {
   /**
    * Every head's inputs on one sequence, from one pass through the model: an array, layer by
    * layer, of { layer, head, q, k, v, relKeys, relValues, causal }, each exactly what
-   * attention(tokens, { layer, head }) hands to rp.attention().
+   * attention(tokens, { layer, head }) hands to rp.attention(). With { out }, an earlier result
+   * for a sequence of the same length, the numbers are written into its arrays (no new memory;
+   * docs/performance.md) and the result holds those arrays.
    */
-  headInputs(tokens) {
+  headInputs(tokens, options) {
     const where = 'model.headInputs';
     const handle = this.#live(where);
-    return this.#entry(where, () => this.#allHeadInputs(where, handle, this.#readSequence(where, tokens)));
+    return this.#entry(where, () => {
+      const sequence = this.#readSequence(where, tokens);
+      const out = readHeadInputsOut(where, options);
+      return this.#allHeadInputs(where, handle, sequence, out);
+    });
   }
 
-  #allHeadInputs(where, handle, tokens) {
+  #allHeadInputs(where, handle, tokens, out) {
     this.#checkSequence(where, tokens);
     const { heads, layers } = this.#config;
     return this.#withSequence(where, tokens, (regions) => {
-      const out = [];
+      // Every array of `out` checked before the first is written: a refused call changes none.
+      if (out) {
+        const sizes = {
+          q: regions.queries,
+          k: regions.keys,
+          v: regions.values,
+          relKeys: handle.relativeKeys(0, 0),
+          relValues: handle.relativeValues(0, 0),
+        };
+        checkHeadInputsOut(where, out, { count: layers * heads, sizes, ArrayType: this.#ArrayType });
+      }
+      const result = [];
       for (let layer = 0; layer < layers; layer += 1) {
         for (let head = 0; head < heads; head += 1) {
           throwIfRefused(where, handle.headInputs(layer, head, regions.queries, regions.keys, regions.values));
-          out.push({ layer, head, ...this.#readHeadInputs(layer, head, regions) });
+          result.push({ layer, head, ...this.#readHeadInputs(layer, head, regions, out?.[result.length]) });
         }
       }
-      return out;
+      return result;
     });
   }
 
@@ -715,21 +733,22 @@ export class Model {
   }
 
   // One head's attention() inputs, copied out of WASM memory: q, k, v from the regions the core
-  // wrote, and the head's a^K and a^V tables (regions the core describes).
-  #readHeadInputs(layer, head, { queries, keys, values }) {
+  // wrote, and the head's a^K and a^V tables (regions the core describes); into `target`'s
+  // arrays when given (an entry of headInputs' `out`, checked).
+  #readHeadInputs(layer, head, { queries, keys, values }, target = null) {
     const { arena } = this.#host;
     const handle = this.#handle;
-    const matrix = (region) => ({
-      rows: region.rows,
-      cols: region.cols,
-      data: arena.readRegion(region, this.#ArrayType),
-    });
+    const matrix = (region, name) => {
+      const into = target?.[name];
+      const data = arena.readRegion(region, this.#ArrayType, into?.view ?? null);
+      return { rows: region.rows, cols: region.cols, data: into ? into.original : data };
+    };
     return {
-      q: matrix(queries),
-      k: matrix(keys),
-      v: matrix(values),
-      relKeys: matrix(handle.relativeKeys(layer, head)),
-      relValues: matrix(handle.relativeValues(layer, head)),
+      q: matrix(queries, 'q'),
+      k: matrix(keys, 'k'),
+      v: matrix(values, 'v'),
+      relKeys: matrix(handle.relativeKeys(layer, head), 'relKeys'),
+      relValues: matrix(handle.relativeValues(layer, head), 'relValues'),
       causal: this.#config.causal,
     };
   }

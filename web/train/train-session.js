@@ -375,9 +375,12 @@ export class TrainSession {
       tallies: [],
     }));
     const scratch = new Map();
+    // Each window's heads' inputs written into the arrays of the window before (same length).
+    let inputs = null;
     for (const window of read) {
       const n = window.tokens.length;
-      const layersAttention = layerAttention(this.rp, this.model.headInputs(window.tokens), H, scratch);
+      inputs = this.model.headInputs(window.tokens, inputs?.[0].q.rows === n ? { out: inputs } : undefined);
+      const layersAttention = layerAttention(this.rp, inputs, H, scratch);
       layersAttention.forEach(({ weights, bias }, index) => {
         const a = acc[index];
         for (let i = 0; i < n; i += 1) {
