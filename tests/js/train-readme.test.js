@@ -27,6 +27,7 @@ console.log(JSON.stringify({
   parameters: Object.keys(again.parameters()).length,
   view: [view.layer, view.head, view.combinedWeights.rows, view.output.cols],
   offsets: Array.from(profile.offsets),
+  heads: heads.map((h) => [h.layer, h.head, h.q.rows, h.q.cols, h.relKeys.rows]),
 }));`;
   const folder = new URL('../artifacts/', import.meta.url);
   mkdirSync(folder, { recursive: true });
@@ -55,4 +56,9 @@ console.log(JSON.stringify({
   expect(printed.parameters).toBe(17);
   expect(printed.view).toEqual([0, 1, 16, 16]);
   expect(printed.offsets).toEqual([-4, -3, -2, -1, 0, 1, 2, 3, 4]);
+  // One layer of two heads of width 32 / 2, on 16 positions, tables of 2·4 + 1 rows.
+  expect(printed.heads).toEqual([
+    [0, 0, 16, 16, 9],
+    [0, 1, 16, 16, 9],
+  ]);
 });
