@@ -147,7 +147,7 @@ describe('the examples in the package', () => {
     const { offsets, profile } = JSON.parse(read('tests/fixtures/locality_profile.json')).cases[0].expected;
     const peak = offsets[profile.indexOf(Math.max(...profile))];
     await expect
-      .poll(() => tab.textContent('#peak'), { timeout: 20_000 })
+      .poll(() => tab.textContent('#peak'), { timeout: 120_000 })
       .toBe(`The simulated profile peaks at offset ${peak}.`);
     await context.close();
   });
@@ -171,7 +171,7 @@ describe("troubleshooting's slim + ?url block", () => {
     const tab = await context.newPage();
     await tab.goto(served.url);
     // np.random.seed(42); np.random.randn(1): the README's first number.
-    await expect.poll(() => tab.title(), { timeout: 20_000 }).toMatch(/^0\.4967141530112327/);
+    await expect.poll(() => tab.title(), { timeout: 120_000 }).toMatch(/^0\.4967141530112327/);
     await context.close();
     await served.close();
   });

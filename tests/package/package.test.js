@@ -518,7 +518,7 @@ describe('bundled for the browser', () => {
       tab.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
       tab.on('pageerror', (e) => problems.push(e.message));
       await tab.goto(`${server.url}${workerApp}/`);
-      await tab.waitForFunction(() => window.__worker, null, { timeout: 30_000 });
+      await tab.waitForFunction(() => window.__worker, null, { timeout: 120_000 });
       const report = await tab.evaluate(() => window.__worker);
       expect(report.size).toBe(2);
       for (const type of ['Float64Array', 'Float32Array']) {
@@ -567,7 +567,7 @@ describe('bundled for the browser', () => {
         });
         expect(defined, label).toEqual(['function', 'function']);
         await tab.waitForFunction(() => document.getElementById('a').view && document.getElementById('p').view, null, {
-          timeout: 20_000,
+          timeout: 120_000,
         });
         const drawn = await tab.$eval('#a', (el) => {
           const canvas = el.shadowRoot.querySelector('canvas');
@@ -624,14 +624,14 @@ describe('the training widget, from the tarball alone', () => {
     await tab.waitForFunction(
       (h) => (h ? document.getElementById(h).shadowRoot : document.body)?.querySelector('#train-start:not([disabled])'),
       host,
-      { timeout: 60_000 },
+      { timeout: 120_000 },
     );
     await tab.evaluate(
       (h) => (h ? document.getElementById(h).shadowRoot : document.body).querySelector('#train-start').click(),
       host,
     );
     const heldOut = async () => Number(/held-out loss ([\d.]+)/.exec(await status())?.[1]);
-    await expect.poll(status, { timeout: 60_000 }).toMatch(/held-out loss \d/);
+    await expect.poll(status, { timeout: 120_000 }).toMatch(/held-out loss \d/);
     const first = await heldOut();
     // The step count is written with each held-out reading (every READINGS.loss steps, where a
     // slice of steps ends), so from `steps` on the status holds a loss read at `steps` or later.
@@ -705,14 +705,14 @@ describe('the training widget, from the tarball alone', () => {
         await tab.goto(`${server.url}missing.html`);
         const message = () => tab.evaluate(() => document.getElementById('m').shadowRoot.textContent);
         await expect
-          .poll(message, { timeout: 60_000 })
+          .poll(message, { timeout: 120_000 })
           .toMatch(/Training stopped: could not load the corpus \S+missing\.bin \(HTTP 404/);
         expect(await message()).toMatch(/dist\/training-corpus\.bin of the relpos-wasm package.*corpus attribute/);
         await tab.waitForFunction(
           () => document.getElementById('c').shadowRoot.querySelector('#train-start:not([disabled])'),
           null,
           {
-            timeout: 60_000,
+            timeout: 120_000,
           },
         );
         expect(requests.filter((url) => url.endsWith('/missing.bin'))).toHaveLength(1); // the masked task's, not the copy task's

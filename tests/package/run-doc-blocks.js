@@ -80,7 +80,7 @@ export function runShellPrograms(app, list) {
       execFileSync('bash', ['-euo', 'pipefail', '-c', program.code], {
         cwd: app,
         stdio: ['ignore', 'pipe', 'pipe'],
-        timeout: 60_000,
+        timeout: 120_000,
         env: { ...process.env, PATH: `${join(app, 'node_modules/.bin')}:${process.env.PATH}` },
       });
       return { program: label(program), error: null };
@@ -153,7 +153,7 @@ export async function checkPage(browser, url, program) {
       await page.waitForTimeout(100);
     }
     // Frames the block made (an iframe's page) load to the end before the page closes.
-    for (const frame of page.frames()) await frame.waitForLoadState('load', { timeout: 20_000 });
+    for (const frame of page.frames()) await frame.waitForLoadState('load', { timeout: 120_000 });
   } catch (error) {
     problems.push(error.message.split('\n')[0]);
   }

@@ -40,7 +40,7 @@ describe.concurrent('bad URL parameters', () => {
       await withPage(`?${params}`, async ({ page, problems }) => {
         // "1e308" is the long view at n = 2048, k = 2047 in the workers: 16 s alone at load 4,
         // over 20 s beside the other pages at load 16.
-        await whenDrawn(page, { timeout: 60_000 });
+        await whenDrawn(page, { timeout: 120_000 });
         const state = await page.evaluate(() => window.relposPage.state());
         for (const [name, c] of Object.entries(CONTROLS)) {
           if (c.kind === 'int' || c.kind === 'number') {

@@ -149,7 +149,7 @@ describe('7 and 8. corpora the training worker loads', () => {
       document.querySelector('main').append(element);
     }, `${siteServer.url}${file}`);
     const message = page.locator('#given .train-message');
-    await expect.poll(() => message.textContent(), { timeout: 60_000 }).toMatch(/could not load the corpus/);
+    await expect.poll(() => message.textContent(), { timeout: 120_000 }).toMatch(/could not load the corpus/);
     const text = await message.textContent();
     await context.close();
     return text;
@@ -176,13 +176,13 @@ test('10. a saved model is named after the model it holds, even when the menus c
   await page.waitForSelector('body[data-ready="true"]');
   await page.click('#train-open');
   const ready = () =>
-    page.waitForFunction(() => !document.querySelector('#train-start')?.disabled, null, { timeout: 60_000 });
+    page.waitForFunction(() => !document.querySelector('#train-start')?.disabled, null, { timeout: 120_000 });
   await ready();
   await page.selectOption('#train-preset', 'tiny');
   await ready();
   const task = await page.inputValue('#train-task');
   const [download] = await Promise.all([
-    page.waitForEvent('download', { timeout: 60_000 }),
+    page.waitForEvent('download', { timeout: 120_000 }),
     page.evaluate(() => {
       // The download asked for, and at once (before its answer) another task and size.
       document.querySelector('#train-save-json').click();

@@ -19,13 +19,38 @@ export const CHROMIUM_OPTIONS = {
 };
 
 /**
+ * How long a Playwright wait (a click, a selector, a function, a navigation) may take before it
+ * fails, on every page this module's browsers open: a guard against a hang, like Vitest's
+ * timeouts (vitest.config.js), never a measure of speed. Playwright's own 30 s is less than a
+ * page at n = 2048 takes on a loaded machine.
+ */
+export const WAIT_TIMEOUT_MS = 120_000;
+
+// Every context and page the browser makes gets WAIT_TIMEOUT_MS.
+function withWaitTimeout(browser) {
+  const newContext = browser.newContext.bind(browser);
+  const newPage = browser.newPage.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(WAIT_TIMEOUT_MS);
+    return context;
+  };
+  browser.newPage = async (options) => {
+    const page = await newPage(options);
+    page.setDefaultTimeout(WAIT_TIMEOUT_MS);
+    return page;
+  };
+  return browser;
+}
+
+/**
  * A browser to open pages in: under Vitest, a connection to the run's one Chromium
  * (tests/page/shared-chromium.js); elsewhere (the benchmarks), a Chromium of its own. Either way
  * `close()` ends what this call started.
  */
 export async function launchBrowser() {
   const endpoint = process.env.VITEST ? (await import('vitest')).inject('chromiumEndpoint') : undefined;
-  return endpoint ? chromium.connect(endpoint) : chromium.launch(CHROMIUM_OPTIONS);
+  return withWaitTimeout(await (endpoint ? chromium.connect(endpoint) : chromium.launch(CHROMIUM_OPTIONS)));
 }
 
 /** A new page whose console errors, page errors and failed requests are recorded in `problems`. */

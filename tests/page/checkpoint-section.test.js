@@ -101,7 +101,7 @@ describe('the checkpoint part of the learned-patterns section', () => {
     await page.locator('#checkpoint-section').screenshot({ path: shot('checkpoint-light.png') });
     // A phone: nothing wider than the screen once the figure has redrawn.
     await page.setViewportSize({ width: 360, height: 800 });
-    await page.waitForFunction(() => document.documentElement.scrollWidth <= 360, null, { timeout: 20_000 });
+    await page.waitForFunction(() => document.documentElement.scrollWidth <= 360, null, { timeout: 120_000 });
     await page.locator('#checkpoint-section').screenshot({ path: shot('checkpoint-phone.png') });
     await page.setViewportSize({ width: 1280, height: 900 });
 

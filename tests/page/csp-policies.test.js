@@ -106,7 +106,7 @@ describe('each build under its policy', () => {
         () => [...document.querySelectorAll('relpos-attention, relpos-profile')].every((el) => el.view),
         null,
         {
-          timeout: 30_000,
+          timeout: 120_000,
         },
       );
       // Above 384 positions the element computes on the pool: workers from Blob URLs ran.
@@ -125,7 +125,7 @@ describe('each build under its policy', () => {
         (s) => document.getElementById('t').shadowRoot?.querySelector(s),
         '#train-start:not([disabled])',
         {
-          timeout: 60_000,
+          timeout: 120_000,
         },
       );
       await tab.evaluate(() => document.getElementById('t').shadowRoot.querySelector('#train-start').click());
@@ -135,7 +135,7 @@ describe('each build under its policy', () => {
             document.getElementById('t').shadowRoot.querySelector('#train-status')?.textContent ?? '',
           ),
         null,
-        { timeout: 60_000 },
+        { timeout: 120_000 },
       );
       await tab.evaluate(() => document.getElementById('t').shadowRoot.querySelector('#train-pause').click());
       expect(await violations()).toEqual([]);
@@ -147,7 +147,7 @@ describe('each build under its policy', () => {
   test("relpos.html under the README's policy says its inline script is blocked and shows the table's policy; under that policy it starts", async () => {
     const blocked = await open(`${await serveWith(`default-src 'self'; ${README_POLICY}`)}relpos.html`);
     const message = blocked.tab.locator('#no-script');
-    await message.waitFor({ state: 'visible', timeout: 10_000 });
+    await message.waitFor({ state: 'visible', timeout: 120_000 });
     expect(await message.textContent()).toMatch(/inline in this file, and was blocked.*Content-Security-Policy/s);
     const shown = await blocked.tab.locator('#no-script code.csp').textContent();
     expect(shown.replace(/'sha256-[A-Za-z0-9+/=]+'/, "'sha256-…'")).toBe(POLICIES['one-file page']);
@@ -156,7 +156,7 @@ describe('each build under its policy', () => {
 
     const { tab, context, problems, violations } = await open(`${await serveWith(shown)}relpos.html`);
     await tab.waitForFunction(() => !document.getElementById('no-script') && document.querySelector('canvas'), null, {
-      timeout: 30_000,
+      timeout: 120_000,
     });
     const inked = await tab.evaluate(() =>
       [...document.querySelectorAll('canvas')].some((canvas) => {

@@ -213,7 +213,7 @@ describe('the host page', () => {
     {
       const { page, context } = await openPage(browser, `${hosts.url}sandbox-multi.html`);
       const message = page.frameLocator('#frame').locator('.no-script');
-      await message.waitFor({ state: 'visible', timeout: 10_000 });
+      await message.waitFor({ state: 'visible', timeout: 120_000 });
       expect(await message.textContent()).toMatch(/relpos\.html.*allow-same-origin/s);
       const box = await message.boundingBox();
       expect(box.y + box.height, 'the message is in the frame').toBeLessThanOrEqual(300);

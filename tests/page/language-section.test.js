@@ -59,7 +59,7 @@ describe('the comparison of languages', () => {
     await page.waitForSelector('body[data-ready="true"]');
     expect(requests.filter((u) => CHUNK.test(u))).toEqual([]);
     await page.click('#train-open');
-    await page.waitForSelector('#language-section[data-drawn="ja"]', { timeout: 60_000 });
+    await page.waitForSelector('#language-section[data-drawn="ja"]', { timeout: 120_000 });
     expect(requests.filter((u) => CHUNK.test(u)).length).toBe(1);
     const options = await page.$$eval('#language-pick option', (list) => list.map((o) => [o.value, o.textContent]));
     expect(options).toEqual(COMPARISONS.map((c) => [c.id, c.label]));

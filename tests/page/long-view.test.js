@@ -44,7 +44,7 @@ async function openAndWait(query, { reuse = false } = {}) {
     return shared;
   }
   shared = await atLink(query);
-  await shared.page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 60_000 });
+  await shared.page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 120_000 });
   return shared;
 }
 

@@ -747,7 +747,7 @@ describe('step 4’s reveal, drawn', () => {
   const drawnFigure = async (page, tokens) => {
     await expect
       .poll(() => figureOf(page).then((f) => f.maps[0]?.layout?.n === tokens.split(' ').length && f.bars !== null), {
-        timeout: 30_000,
+        timeout: 120_000,
       })
       .toBe(true);
     return figureOf(page);
@@ -966,7 +966,7 @@ describe('every reveal, drawn', () => {
   /** Each map's every cell against the API's value on the map's colour scale (one per group, computed here). */
   async function expectTrueMaps(page, name, s) {
     await expect
-      .poll(() => mapsOf(page, name).then((maps) => maps.every((m) => m.layout)), { timeout: 30_000 })
+      .poll(() => mapsOf(page, name).then((maps) => maps.every((m) => m.layout)), { timeout: 120_000 })
       .toBe(true);
     const maps = await mapsOf(page, name);
     const expected = EXPECTED[name](s);
@@ -1051,7 +1051,7 @@ describe('every reveal, drawn', () => {
             const drawn = [...maps.querySelectorAll('canvas')].every((c) => c.dataset.layout);
             return drawn && box.height > 100 && box.top >= 0 && box.bottom <= innerHeight;
           }),
-        { timeout: 30_000 },
+        { timeout: 120_000 },
       )
       .toBe(true);
   }

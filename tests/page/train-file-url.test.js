@@ -46,7 +46,7 @@ test('the classic script trains from file://: the held-out loss falls and the pr
     () => document.getElementById('t').shadowRoot?.querySelector('#train-start:not([disabled])'),
     null,
     {
-      timeout: 60_000,
+      timeout: 120_000,
     },
   );
   expect(await inShadow('#train-start')).not.toBeNull();
@@ -57,7 +57,7 @@ test('the classic script trains from file://: the held-out loss falls and the pr
   const status = () =>
     tab.evaluate(() => document.getElementById('t').shadowRoot.querySelector('#train-status')?.textContent ?? '');
   const heldOut = async () => Number(/held-out loss ([\d.]+)/.exec(await status())?.[1]);
-  await expect.poll(status, { timeout: 60_000 }).toMatch(/held-out loss \d/);
+  await expect.poll(status, { timeout: 120_000 }).toMatch(/held-out loss \d/);
   const first = await heldOut();
   await tab.waitForFunction(
     () => Number(document.getElementById('t').shadowRoot.querySelector('.relpos-train').dataset.analysisStep) >= 100,

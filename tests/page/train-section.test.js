@@ -101,7 +101,7 @@ describe('the training section', () => {
     await page.waitForFunction(
       () => document.querySelector('#train-start') && !document.querySelector('#train-start').disabled,
       null,
-      { timeout: 60_000 },
+      { timeout: 120_000 },
     );
     expect(requests.filter((u) => /assets\/train-section-/.test(u)).length).toBe(1);
     expect(requests.filter((u) => /assets\/training-corpus-/.test(u)).length).toBe(1);
@@ -172,7 +172,7 @@ describe('the training section', () => {
       () =>
         !document.querySelector('#train-start').disabled && document.querySelector('#train-preset').value === 'tiny',
       null,
-      { timeout: 30_000 },
+      { timeout: 120_000 },
     );
     await page.waitForFunction(() => document.querySelector('#train-layer').options.length === 1);
     // At every frame while it trains, the head the menus and the line above the figures name is the
@@ -221,7 +221,7 @@ describe('the training section', () => {
         return Number(lab.analysisStep) === n && lab.readingsDrawn === lab.readings;
       },
       paused,
-      { timeout: 60_000 },
+      { timeout: 120_000 },
     );
     expect(await page.isDisabled('#train-pause')).toBe(true);
     expect(await page.evaluate(() => (cancelAnimationFrame(window.headCheck), window.headMismatches))).toEqual([]);
@@ -372,7 +372,7 @@ describe('the training section', () => {
     expect(paused).toBeLessThan(PRESETS.tiny.steps); // the run has steps left
     await page.click('#train-start');
     await page.waitForFunction((n) => Number(document.querySelector('.relpos-train').dataset.steps) > n, paused, {
-      timeout: 60_000,
+      timeout: 120_000,
     });
     await page.click('#train-pause');
     await page.waitForFunction(() => document.querySelector('#train-status').textContent.indexOf('training') < 0);
@@ -384,7 +384,7 @@ describe('the training section', () => {
         return lab.running === 'false' && lab.analysisStep === lab.steps && lab.readingsDrawn === lab.readings;
       },
       null,
-      { timeout: 60_000 },
+      { timeout: 120_000 },
     );
     const readingsDrawn = () => page.$eval('.relpos-train', (lab) => Number(lab.dataset.readingsDrawn));
     for (const file of [saved.json, saved.npz]) {
@@ -394,7 +394,7 @@ describe('the training section', () => {
       await page.waitForFunction(
         (b) => document.querySelector('#train-message').textContent.startsWith(`Loaded ${b}`),
         base,
-        { timeout: 30_000 },
+        { timeout: 120_000 },
       );
       // The loaded model's reading (its step count starts at 0 again), drawn in full.
       await page.waitForFunction(
@@ -403,7 +403,7 @@ describe('the training section', () => {
           return Number(lab.readingsDrawn) > n && lab.analysisStep === '0' && lab.readingsDrawn === lab.readings;
         },
         drawnBefore,
-        { timeout: 60_000 },
+        { timeout: 120_000 },
       );
       expect(await readings(page)).toEqual(table);
       expect(await panelHash()).toBe(panelsBefore);
@@ -442,7 +442,7 @@ describe('the training section', () => {
     await page.waitForFunction(
       () => Number(document.querySelector('.relpos-train').dataset.analysisStep) >= 100,
       null,
-      { timeout: 60_000 },
+      { timeout: 120_000 },
     );
     await page.click('#train-pause');
     await page.click('#train-reset');
@@ -458,7 +458,7 @@ describe('the training section', () => {
       document.querySelector('#train-start').click();
     });
     await page.waitForFunction(() => Number(document.querySelector('.relpos-train').dataset.steps) > 40, null, {
-      timeout: 60_000,
+      timeout: 120_000,
     });
     expect(await page.textContent('#train-status')).toMatch(/ · training$/);
     expect(await page.isDisabled('#train-pause')).toBe(false);
@@ -474,7 +474,7 @@ describe('the training section', () => {
         return lab.analysisStep === String(n) && lab.readingsDrawn === lab.readings;
       },
       PRESETS.tiny.steps,
-      { timeout: 60_000 },
+      { timeout: 120_000 },
     );
     expect(await steps(page)).toBe(PRESETS.tiny.steps);
     expect(await page.textContent('#train-status')).toMatch(
@@ -499,7 +499,7 @@ describe('the training section', () => {
       () => /cannot be tested with a causal mask/.test(document.querySelector('#train-claims')?.textContent),
       null,
       {
-        timeout: 30_000,
+        timeout: 120_000,
       },
     );
     // The reading's figures are drawn one task each (the shown head's first): all of this one drawn.
@@ -517,7 +517,7 @@ describe('the training section', () => {
     // (Polled: the figures redraw at the new width in tasks of their own, which under load take a while.)
     await page.setViewportSize({ width: 360, height: 800 });
     await expect
-      .poll(() => page.evaluate(() => document.documentElement.scrollWidth), { timeout: 30_000 })
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth), { timeout: 120_000 })
       .toBeLessThanOrEqual(360);
     // The tables read without sideways scrolling: the claims and the verdict card stack one claim a block.
     for (const selector of ['#train-claims', '#train-verdicts-table']) {
@@ -537,10 +537,10 @@ describe('the training section', () => {
     await page.waitForFunction(
       () => document.querySelector('#train-start') && !document.querySelector('#train-start').disabled,
       null,
-      { timeout: 60_000 },
+      { timeout: 120_000 },
     );
     await page.waitForFunction(() => document.querySelector('#train-layer').options.length === 1, null, {
-      timeout: 30_000,
+      timeout: 120_000,
     });
     expect(await page.inputValue('#train-preset')).toBe('tiny');
     expect(await page.isVisible('#train-open')).toBe(false);
@@ -570,7 +570,7 @@ describe('<relpos-train>', () => {
         return start && !start.disabled;
       },
       null,
-      { timeout: 60_000 },
+      { timeout: 120_000 },
     );
     expect(await page.locator('#train #train-preset').inputValue()).toBe('tiny');
     const message = page.locator('#invalid [part="message"]');
@@ -582,7 +582,7 @@ describe('<relpos-train>', () => {
     await page.waitForFunction(
       () => document.querySelector('#train').shadowRoot.querySelector('.relpos-train').dataset.analysisStep === '0',
       null,
-      { timeout: 60_000 },
+      { timeout: 120_000 },
     );
     const renders = page.evaluate(
       () =>
@@ -621,7 +621,7 @@ describe('<relpos-train>', () => {
           return start && !start.disabled;
         },
         id,
-        { timeout: 60_000 },
+        { timeout: 120_000 },
       );
       await page.locator(`#${id} #train-start`).click();
     }
