@@ -2,7 +2,14 @@
 // a number and of its exponent and never inside a word, significant digits, fixed decimals with
 // no "−0", and differences with their sign written. Expected texts are written out by hand.
 import { describe, expect, test } from 'vitest';
-import { formatFixed, formatSignificant, formatSigned, withMinus } from '../../web/render/number-text.js';
+import {
+  formatFixed,
+  formatPercent,
+  formatSignedPoints,
+  formatSignificant,
+  formatSigned,
+  withMinus,
+} from '../../web/render/number-text.js';
 
 const MINUS = '\u2212';
 
@@ -52,5 +59,16 @@ describe('number text', () => {
     expect(formatSigned(-0.0005)).toBe(`${MINUS}0.001`); // rounds away from 0 at three decimals
     expect(formatSigned(0)).toBe('+0.000');
     expect(formatSigned(NaN)).toBe('–');
+  });
+
+  test('formatPercent and formatSignedPoints: shares as percentages, differences in points', () => {
+    expect(formatPercent(0.4235)).toBe('42.4 %');
+    expect(formatPercent(1)).toBe('100.0 %');
+    expect(formatPercent(0.8 / 1.8)).toBe('44.4 %');
+    expect(formatPercent(0.01, 0)).toBe('1 %');
+    expect(formatPercent(-0.0001)).toBe('0.0 %'); // no "−0.0"
+    expect(formatSignedPoints(0.042)).toBe('+4.2');
+    expect(formatSignedPoints(-0.0031)).toBe(`${MINUS}0.3`);
+    expect(formatSignedPoints(-0.0002)).toBe(`${MINUS}0.02`); // not 0, so not "−0.0"
   });
 });

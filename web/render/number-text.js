@@ -41,3 +41,9 @@ export const formatSigned = (value, digits = 3) => {
   const text = size !== 0 && Number(size.toFixed(digits)) === 0 ? size.toPrecision(1) : size.toFixed(digits);
   return `${value < 0 ? '−' : '+'}${text}`;
 };
+
+/** A share (0.4235) as a percentage to `digits` decimals: '42.4 %'. */
+export const formatPercent = (share, digits = 1) => `${formatFixed(100 * share, digits)} %`;
+
+/** A difference of shares (0.042) in percentage points, its sign always written: '+4.2', '−0.3'. */
+export const formatSignedPoints = (difference, digits = 1) => formatSigned(100 * difference, digits);

@@ -1,6 +1,7 @@
 // The comparison of languages (docs/verdicts.md, "Word order"): does the asymmetry the model learns
 // follow the language's word order, as the handbook explains it? Pure: computed from the shipped
 // readings (language-readings.js) by the training section and by its test.
+import { formatPercent, formatSignedPoints } from '../render/number-text.js';
 import { sideOf } from '../views/left-right.js';
 import { ADPOSITION_CLAIMS } from './adposition-claims.js';
 
@@ -81,7 +82,7 @@ export function runPlateau(levels, every = 1000) {
 export function plateauText(readings) {
   const plateaus = readings.seeds.map((s) => runPlateau(s.levels));
   return `each seed's held-out loss (its mean over 1000 steps) ended ${plateaus
-    .map((p) => `${(100 * p.above).toFixed(1)} %`)
+    .map((p) => formatPercent(p.above))
     .join(', ')} above its lowest (reached by step ${plateaus.map((p) => p.lowestStep).join(', ')})`;
 }
 
@@ -190,8 +191,7 @@ export function compareLanguages(comparison, allReadings) {
   };
 }
 
-const percent = (v) => `${(100 * v).toFixed(1)} %`;
-const signedPoints = (v) => `${v < 0 ? '−' : '+'}${(100 * Math.abs(v)).toFixed(1)} points`;
+const signedPoints = (v) => `${formatSignedPoints(v)} points`;
 const nameOf = (readings) => LANGUAGES.find((l) => l.id === readings.id);
 
 /** What an adposition tally says, in a few words. */
@@ -211,7 +211,7 @@ export function comparisonStatement(result) {
   const layerText = result.layers
     .map(
       (l) =>
-        `layer ${l.layer}: ${en.name} ${percent(l.english.share)} (seeds ${percent(l.english.seeds[0])}–${percent(l.english.seeds[1])}), ${ot.name} ${percent(l.other.share)} (${percent(l.other.seeds[0])}–${percent(l.other.seeds[1])}), ${l.differs ? `a difference of ${signedPoints(l.difference)} beyond the seeds’ spread` : 'within the seeds’ spread'}`,
+        `layer ${l.layer}: ${en.name} ${formatPercent(l.english.share)} (seeds ${formatPercent(l.english.seeds[0])}–${formatPercent(l.english.seeds[1])}), ${ot.name} ${formatPercent(l.other.share)} (${formatPercent(l.other.seeds[0])}–${formatPercent(l.other.seeds[1])}), ${l.differs ? `a difference of ${signedPoints(l.difference)} beyond the seeds’ spread` : 'within the seeds’ spread'}`,
     )
     .join('; ');
   const [following, preceding] = [0, 1].map((i) => ({
@@ -270,10 +270,10 @@ export function comparisonAnswer(result) {
 export function comparisonTableRow(result) {
   const en = nameOf(result.english);
   const ot = nameOf(result.other);
-  const share = (s) => `${percent(s.share)} (${percent(s.seeds[0])}–${percent(s.seeds[1])})`;
-  const points = (v) => `${v < 0 ? '−' : '+'}${(100 * Math.abs(v)).toFixed(1)}`;
+  const share = (s) => `${formatPercent(s.share)} (${formatPercent(s.seeds[0])}–${formatPercent(s.seeds[1])})`;
   const layers = result.layers.map(
-    (l) => `${share(l.english)} / ${share(l.other)}; paired differences ${l.differences.map(points).join(', ')} points`,
+    (l) =>
+      `${share(l.english)} / ${share(l.other)}; paired differences ${l.differences.map((v) => formatSignedPoints(v)).join(', ')} points`,
   );
   const sides = (c) => `${c.back} / ${c.ahead} / ${c.symmetric}`;
   const tallies = [0, 1].map(

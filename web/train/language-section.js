@@ -4,6 +4,7 @@
 // head's left share with its interval over held-out windows, each head's profile per language and
 // the adposition claims. Imported by train-section.js once the section is open (its own chunk:
 // the readings of four reference runs); draws the shipped readings only.
+import { formatPercent } from '../render/number-text.js';
 import { el, signed } from './train-dom.js';
 import { drawLines, SERIES_COLOURS } from './train-plots.js';
 import { drawShares } from './language-plots.js';
@@ -32,8 +33,6 @@ const LANGUAGE_CSS = `
 .relpos-languages select { max-width: 100%; }
 .relpos-languages .language-profiles { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 360px), 1fr)); gap: 1rem; }
 `;
-
-const percent = (v) => `${(100 * v).toFixed(1)} %`;
 
 /** A head's left share and the bound its window intervals give: [low, high] from sides. */
 export function shareInterval({ sides: [leftLow, leftHigh, rightLow, rightHigh] }) {
@@ -123,7 +122,7 @@ export function mountLanguageSection(container) {
       profileCanvases[i].setAttribute('aria-label', `Position profile of each head of layer ${layer}, ${name}`);
       drawLines(profileCanvases[i], {
         series: heads.map((h, index) => ({
-          label: `head ${h.head}: ${percent(leftShare(h))} left`,
+          label: `head ${h.head}: ${formatPercent(leftShare(h))} left`,
           x,
           y: h.profile,
           colour: SERIES_COLOURS[index % SERIES_COLOURS.length],
@@ -158,8 +157,8 @@ export function mountLanguageSection(container) {
       ...result.layers.map((l) =>
         row([
           String(l.layer),
-          `${percent(l.english.share)} (${percent(l.english.seeds[0])}–${percent(l.english.seeds[1])})`,
-          `${percent(l.other.share)} (${percent(l.other.seeds[0])}–${percent(l.other.seeds[1])})`,
+          `${formatPercent(l.english.share)} (${formatPercent(l.english.seeds[0])}–${formatPercent(l.english.seeds[1])})`,
+          `${formatPercent(l.other.share)} (${formatPercent(l.other.seeds[0])}–${formatPercent(l.other.seeds[1])})`,
           `${signed(100 * l.difference, 1)} points (${l.differences.map((d) => signed(100 * d, 1)).join(', ')})`,
           l.differs ? 'yes' : 'no',
         ]),
@@ -180,7 +179,7 @@ export function mountLanguageSection(container) {
     }
     const drawn = drawShares(sharesCanvas, { rows, seeds: result.english.seeds.length });
     const counts = (c) => `${c.back} look back, ${c.ahead} ahead, ${c.symmetric} neither`;
-    sharesCaption.textContent = `Each dot is one head of one seed (${result.english.seeds.length} seeds, one shade each), placed at its share of off-diagonal attention on earlier words, left / (left + right), on held-out text; its whisker spans the bound that the 95 % intervals of its left and right masses over the held-out windows give. The band is the symmetric one (left/right from 0.8 to 1.25, shares ${percent(0.8 / 1.8)}–${percent(1.25 / 2.25)}). Of ${result.sides.english.of} heads, ${en.name}: ${counts(result.sides.english)}; ${ot.name}: ${counts(result.sides.other)}.`;
+    sharesCaption.textContent = `Each dot is one head of one seed (${result.english.seeds.length} seeds, one shade each), placed at its share of off-diagonal attention on earlier words, left / (left + right), on held-out text; its whisker spans the bound that the 95 % intervals of its left and right masses over the held-out windows give. The band is the symmetric one (left/right from 0.8 to 1.25, shares ${formatPercent(0.8 / 1.8)}–${formatPercent(1.25 / 2.25)}). Of ${result.sides.english.of} heads, ${en.name}: ${counts(result.sides.english)}; ${ot.name}: ${counts(result.sides.other)}.`;
     root.dataset.sharesFrom = String(drawn.min);
     const layers = [...new Set(result.english.seeds[0].heads.map((h) => h.layer))];
     const chosen = layerPick.value;

@@ -1,6 +1,7 @@
 // The converged reference run the training section opens on (reference-run.js, written by
 // scripts/train-reference.mjs; docs/training.md): whether it applies to a run, its readings as an
 // analysis the figures draw, and what it says across seeds. Pure.
+import { formatPercent, formatSignedPoints } from '../render/number-text.js';
 import { REFERENCE_RUN } from './reference-run.js';
 import { DEFAULT_RUN, MAX_DISTANCE, PRESETS } from './train-session.js';
 import { CLAIMS, HANDBOOK_CLAIMS, claimsAcrossRuns, strongestShowing } from './pos-verdicts.js';
@@ -88,12 +89,11 @@ export function acrossSeedsText(reference) {
  */
 export function convergenceText(reference) {
   const { steps, longer, longerGain } = reference.convergence;
-  const percent = (v) => `${(100 * v).toFixed(1)} %`;
-  const signedPercent = (v) => `${v < 0 ? '−' : '+'}${percent(Math.abs(v))}`;
+  const signedPercent = (v) => `${formatSignedPoints(v)} %`;
   const span = (values) =>
     Math.min(...values) === Math.max(...values)
-      ? percent(values[0])
-      : `${percent(Math.min(...values))} to ${percent(Math.max(...values))}`;
+      ? formatPercent(values[0])
+      : `${formatPercent(Math.min(...values))} to ${formatPercent(Math.max(...values))}`;
   const seeds = reference.seeds;
   const differences = seeds.map((s) => -s.longer.gain);
   const lowestSteps = seeds.map((s) => s.longer.lowestStep);
@@ -116,8 +116,8 @@ export function convergenceText(reference) {
   }).join(', ');
   const claims = `; at ${longer} steps the handbook’s claims hold in the same seeds as at ${steps} in ${sameClaims} of ${seeds.length}: ${perClaim}`;
   return converged === seeds.length
-    ? `${check}: within the convergence criterion of ${percent(longerGain)}, converged${claims}`
-    : `${check}: more than the convergence criterion’s ${percent(longerGain)} in ${seeds.length - converged} of ${seeds.length} seeds, not converged${claims}`;
+    ? `${check}: within the convergence criterion of ${formatPercent(longerGain)}, converged${claims}`
+    : `${check}: more than the convergence criterion’s ${formatPercent(longerGain)} in ${seeds.length - converged} of ${seeds.length} seeds, not converged${claims}`;
 }
 
 /**

@@ -16,7 +16,7 @@ export const el = (doc, tag, props = {}, children = []) => {
   node.append(...children);
   return node;
 };
-export const pct = (v) => `${(100 * v).toFixed(1)} %`;
+export { formatPercent as pct } from '../render/number-text.js';
 export const fmt = (v, d = 3) => (Number.isFinite(v) ? v.toFixed(d) : '–');
 export { formatSigned as signed } from '../render/number-text.js';
 /** 135000 → "135 000". */
