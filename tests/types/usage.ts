@@ -9,6 +9,7 @@ import {
   type CheckpointDtype,
   type CheckpointPositionTable,
   type CheckpointTensorInfo,
+  type HeadInputs,
   type Matrix,
 } from 'relpos-wasm';
 
@@ -74,6 +75,11 @@ const headWeights: Float64Array = model.attention(batch.tokens.subarray(0, 16), 
 const learned: Float64Array = model.positionProfile(batch, { head: 0 }).profile;
 const learnedByDefault: Int32Array = model.positionProfile({ layer: 0, head: 1 }).offsets;
 const everyHead: number = model.headInputs(batch.tokens.subarray(0, 16))[1].q.rows;
+const reused: HeadInputs<Float64Array> = model.headInputs(batch.tokens.subarray(16, 32), {
+  out: model.headInputs(batch.tokens.subarray(0, 16)),
+});
+// @ts-expect-error out is an earlier result of headInputs(), not a typed array
+model.headInputs(batch.tokens.subarray(0, 16), { out: new Float64Array(4) });
 const small32: Float32Array = rp.createModel({ vocabSize: 4 }).parameters()['output.bias'].data;
 model.dispose();
 // @ts-expect-error vocabSize is required
