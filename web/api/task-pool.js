@@ -9,7 +9,10 @@
 // - failure: a worker that fails (its `error` event) or does not answer within a time scaled to
 //   the work is stopped; its call rejects with an error that says so, a new worker takes its
 //   place and its queue, and later calls run there. A worker that cannot start at all loses the
-//   pool (every call rejects, onLost is called: the caller computes on its own thread).
+//   pool (every call rejects, onLost is called: the caller computes on its own thread);
+// - progress: a task may report before its result (options.onProgress);
+// - long tasks (options.long: a training run): no time limit, and the worker's next calls are
+//   sent beside it (the worker runs them between the long task's pieces).
 
 /** The most workers a pool starts. */
 export const MAX_WORKERS = 8;
@@ -37,7 +40,7 @@ export const timeoutFor = (work, base = BASE_TIMEOUT_MS) =>
 function readRunOptions(where, task, options) {
   if (options !== undefined && (options === null || typeof options !== 'object'))
     throw new TypeError(`${where}: run(${String(task)}): options must be an object, got ${typeof options}`);
-  const { worker, transfer = [], signal, work = 0, name = String(task) } = options ?? {};
+  const { worker, transfer = [], signal, work = 0, name = String(task), long = false, onProgress } = options ?? {};
   if (typeof work !== 'number')
     throw new TypeError(
       `${where}: run(${String(task)}): options.work must be a number of multiply-adds, got ${typeof work}`,
@@ -54,7 +57,13 @@ function readRunOptions(where, task, options) {
     );
   if (typeof name !== 'string')
     throw new TypeError(`${where}: run(${String(task)}): options.name must be a string, got ${typeof name}`);
-  return { worker, transfer: Array.from(transfer), signal, work, name };
+  if (typeof long !== 'boolean')
+    throw new TypeError(`${where}: run(${String(task)}): options.long must be a boolean, got ${typeof long}`);
+  if (onProgress !== undefined && typeof onProgress !== 'function')
+    throw new TypeError(
+      `${where}: run(${String(task)}): options.onProgress must be a function, got ${typeof onProgress}`,
+    );
+  return { worker, transfer: Array.from(transfer), signal, work, name, long, onProgress };
 }
 
 const ERRORS = { TypeError, RangeError, Error };
@@ -66,8 +75,9 @@ export const isAbort = (error) => error?.name === 'AbortError';
 
 /**
  * "The latest request wins": next() cancels the signal it gave before and returns a new one.
- * A call run with the old signal rejects with an AbortError: at once if it was still queued (it
- * is never computed), or when its answer arrives if a worker was already computing it.
+ * A call run with the old signal rejects with an AbortError at once: still queued, it is never
+ * computed; already on a worker, the worker's task sees its own signal abort (it may stop early)
+ * and its answer is dropped.
  */
 export class Latest {
   #controller = null;
@@ -110,7 +120,15 @@ export class TaskPool {
     this.#timeoutMs = timeoutMs;
     this.#onLost = onLost;
     for (let index = 0; index < size; index += 1) {
-      const slot = { worker: null, ready: false, call: null, queue: [], started: null, startTimer: null };
+      const slot = {
+        worker: null,
+        ready: false,
+        call: null,
+        long: new Set(), // long calls in flight (sent beside the worker's other calls)
+        queue: [],
+        started: null,
+        startTimer: null,
+      };
       this.#slots.push(slot);
       this.#start(slot);
     }
@@ -128,9 +146,13 @@ export class TaskPool {
 
   /**
    * Runs `task` with `args` on a worker: `worker` (an index; default the least busy), `transfer`
-   * (buffers of args handed over), `signal` (an AbortSignal: cancels the call), `work` (its
-   * multiply-adds, which scale its time limit), `name` (what its errors call it; default the
-   * task's). Resolves to the task's result. The arguments are
+   * (buffers of args handed over), `signal` (an AbortSignal: cancels the call, and a task
+   * already running sees its own signal abort), `work` (its multiply-adds, which scale its time
+   * limit), `name` (what its errors call it; default the task's), `onProgress` (called with each
+   * report the task makes before its result), `long` (true: no time limit, and once sent it does
+   * not hold its worker: the worker's next calls are sent beside it and run between its pieces;
+   * a task that awaits between pieces, a training run). Resolves to the task's result; a
+   * cancelled call rejects with the signal's reason (an AbortError) at once. The arguments are
    * copied (structured clone, the transferred buffers moved) here, on the call: a caller who
    * changes them afterwards, while the call waits for a free worker, changes nothing it computes.
    */
@@ -142,7 +164,7 @@ export class TaskPool {
     } catch (error) {
       return Promise.reject(error);
     }
-    const { worker, signal, work, name } = read;
+    const { worker, signal, work, name, long, onProgress } = read;
     if (signal?.aborted) return Promise.reject(signal.reason);
     let sent;
     try {
@@ -160,6 +182,8 @@ export class TaskPool {
         args: sent.args,
         transfer: sent.transfer,
         work,
+        long,
+        onProgress,
         resolve,
         reject,
         signal,
@@ -255,8 +279,12 @@ export class TaskPool {
       this.#pump(slot);
       return;
     }
-    const { call } = slot;
-    if (!call || call.id !== data.id) return;
+    const call = slot.call?.id === data.id ? slot.call : [...slot.long].find((c) => c.id === data.id);
+    if (!call) return; // a cancelled call's
+    if (Object.hasOwn(data, 'progress')) {
+      if (!call.done) call.onProgress?.(data.progress);
+      return;
+    }
     this.#end(slot, call);
     const error = data.error ? new (ERRORS[data.error.name] ?? Error)(data.error.message) : null;
     this.#settle(call, data.result, error);
@@ -275,8 +303,8 @@ export class TaskPool {
       this.#lose(error);
       return;
     }
-    const { call } = slot;
-    if (call) {
+    for (const call of [slot.call, ...slot.long]) {
+      if (!call) continue;
       this.#end(slot, call);
       const doing = `while running ${call.name}`;
       this.#settle(call, null, new Error(`${this.#where}: a worker failed ${doing} (${reason}); it was replaced`));
@@ -300,6 +328,12 @@ export class TaskPool {
         );
         continue;
       }
+      if (call.long) {
+        // No time limit, and the worker's next call goes beside it.
+        slot.call = null;
+        slot.long.add(call);
+        continue;
+      }
       const ms = timeoutFor(call.work, this.#timeoutMs);
       const { worker } = slot;
       call.timer = setTimeout(() => {
@@ -320,16 +354,23 @@ export class TaskPool {
   }
 
   // A cancelled call: still queued, it leaves the queue (never computed); running, it rejects
-  // now and its answer is dropped when it comes.
+  // now, its worker is told ({ cancel: id }: the task's signal aborts) and its answer is dropped
+  // when it comes. A running call that is not long keeps its worker until that answer.
   #cancel(slot, call) {
+    if (call.done) return;
     const queued = slot.queue.indexOf(call);
     if (queued >= 0) slot.queue.splice(queued, 1);
+    else if (slot.call === call || slot.long.has(call)) {
+      slot.long.delete(call);
+      slot.worker.postMessage({ cancel: call.id });
+    }
     this.#settle(call, null, call.signal.reason ?? abortError('cancelled'));
   }
 
   #end(slot, call) {
     clearTimeout(call.timer);
     if (slot.call === call) slot.call = null;
+    slot.long.delete(call);
   }
 
   #settle(call, result, error) {
@@ -345,7 +386,7 @@ export class TaskPool {
     let bestLoad = Infinity;
     for (let step = 0; step < this.#slots.length; step += 1) {
       const slot = this.#slots[(this.#turn + step) % this.#slots.length];
-      const load = slot.queue.length + (slot.call ? 1 : 0);
+      const load = slot.queue.length + (slot.call ? 1 : 0) + slot.long.size;
       if (load < bestLoad) {
         best = slot;
         bestLoad = load;
@@ -368,9 +409,10 @@ export class TaskPool {
       clearTimeout(slot.startTimer);
       slot.worker?.terminate();
       slot.onStartFailed?.(error);
-      for (const call of [slot.call, ...slot.queue]) if (call) this.#settle(call, null, error);
+      for (const call of [slot.call, ...slot.long, ...slot.queue]) if (call) this.#settle(call, null, error);
       if (slot.call) clearTimeout(slot.call.timer);
       slot.call = null;
+      slot.long.clear();
       slot.queue = [];
     }
   }

@@ -80,7 +80,8 @@ export class RelPosPool {
 
   /**
    * One method on a worker by name, with the task pool's options: `signal` (cancels it; a call
-   * not yet started is never computed), `worker`, `transfer`, `work` (task-pool.js).
+   * not yet started is never computed), `worker`, `transfer`, `work`, `name`, `onProgress`,
+   * `long` (task-pool.js).
    */
   run(method, args, options) {
     return this.#tasks.run(method, args, options);

@@ -51,13 +51,23 @@ export declare class RelPosPool {
   readonly size: number;
   /**
    * One method on a worker by name. `signal` cancels it (a call not yet started is never
-   * computed; the Promise rejects with an AbortError); `worker` picks one (default: the least
-   * busy); `transfer` hands buffers of args over; `work` (multiply-adds) scales its time limit.
+   * computed; one running has its task's own signal aborted; the Promise rejects with an
+   * AbortError at once); `worker` picks one (default: the least busy); `transfer` hands buffers
+   * of args over; `work` (multiply-adds) scales its time limit; `onProgress` receives the task's
+   * reports before its result; `long`: no time limit, and the worker's next calls run beside it.
    */
   run(
     method: string,
     args: unknown[],
-    options?: { signal?: AbortSignal; worker?: number; transfer?: Transferable[]; work?: number; name?: string },
+    options?: {
+      signal?: AbortSignal;
+      worker?: number;
+      transfer?: Transferable[];
+      work?: number;
+      name?: string;
+      onProgress?: (progress: unknown) => void;
+      long?: boolean;
+    },
   ): Promise<unknown>;
   /** A signal for the newest request of `key`: the key's earlier request is cancelled. */
   latest(key: unknown): AbortSignal;

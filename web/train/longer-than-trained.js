@@ -4,7 +4,7 @@
 // and seed for each, and draws each model's held-out loss per word at L, 2L, 4L and 8L on the
 // same words (length-extrapolation.js). Loaded on the first click.
 import { el, grouped, signed } from './train-dom.js';
-import { startTrainWorker } from './start-train-worker.js';
+import { TRAINER, openTrainPool } from './train-pool.js';
 import { CORPUS_URL } from './corpus-url.js';
 import { SERIES_COLOURS, drawLines } from './train-plots.js';
 import { EXTRAPOLATION, EXTRAPOLATION_SCHEMES, SCHEME_NAMES, evaluationLengths } from './length-extrapolation.js';
@@ -93,33 +93,31 @@ export function runLongerThanTrained(box, settings = {}, corpusUrl = CORPUS_URL)
     draw();
   }).observe(out);
   doc.defaultView?.matchMedia?.('(prefers-color-scheme: dark)').addEventListener('change', () => rows.length && draw());
-  return new Promise((resolve, reject) => {
-    const worker = startTrainWorker();
-    const count = EXTRAPOLATION_SCHEMES.length;
-    status.textContent = `Training ${count} small models (next word, ${s.steps} steps at length ${s.length}) in a background worker…`;
-    worker.onmessage = ({ data }) => {
-      if (data.type === 'extrapolation-row') {
-        rows.push(data.row);
-        status.textContent = `Trained ${rows.length} of ${count} (${SCHEME_NAMES[data.row.scheme]}: ${data.row.seconds.toFixed(1)} s)…`;
-        draw();
-      } else if (data.type === 'extrapolation') {
-        worker.terminate();
-        status.textContent = `Done: ${rows.length} models, ${rows.reduce((t, r) => t + r.seconds, 0).toFixed(1)} s of training.`;
-        caption.textContent = longerCaption(data);
-        box.dataset.done = String(Number(box.dataset.done ?? 0) + 1);
-        resolve(data);
-      } else if (data.type === 'error') {
-        worker.terminate();
-        status.textContent = `The experiment failed: ${data.message}`;
-        reject(new Error(data.message));
-      }
-    };
-    worker.onerror = (event) => {
-      status.textContent = `The experiment’s worker failed: ${event.message ?? 'unknown error'}`;
-      reject(new Error(event.message));
-    };
-    worker.postMessage({ type: 'extrapolate', seq: 1, schemes: EXTRAPOLATION_SCHEMES, settings: s, corpusUrl });
+  const count = EXTRAPOLATION_SCHEMES.length;
+  status.textContent = `Training ${count} small models (next word, ${s.steps} steps at length ${s.length}) in a background worker…`;
+  const pool = openTrainPool({
+    onLost: (error) => (status.textContent = `The experiment’s worker failed: ${error.message}`),
   });
+  const onProgress = (row) => {
+    rows.push(row);
+    status.textContent = `Trained ${rows.length} of ${count} (${SCHEME_NAMES[row.scheme]}: ${row.seconds.toFixed(1)} s)…`;
+    draw();
+  };
+  return pool
+    .run('extrapolate', [EXTRAPOLATION_SCHEMES, s, corpusUrl], { worker: TRAINER, long: true, onProgress })
+    .then(
+      (result) => {
+        status.textContent = `Done: ${rows.length} models, ${rows.reduce((t, r) => t + r.seconds, 0).toFixed(1)} s of training.`;
+        caption.textContent = longerCaption(result);
+        box.dataset.done = String(Number(box.dataset.done ?? 0) + 1);
+        return result;
+      },
+      (error) => {
+        status.textContent = `The experiment failed: ${error.message}`;
+        throw error;
+      },
+    )
+    .finally(() => pool.terminate());
 }
 
 /** "a, b and c". */

@@ -2,19 +2,19 @@
 // Web Worker (train-worker.js), drawn as it learns. Loaded only when the reader opens the section
 // (train-loader.js, <relpos-train>): this module, the worker, its WebAssembly and the corpus are
 // the lazy chunk. The page thread only draws (small canvases, the six panels at n ≤ 32). This
-// file wires the controls (train-controls.js), the figures (train-figures.js) and the worker's
-// client (train-client.js) together and holds the state they share.
+// file wires the controls (train-controls.js), the figures (train-figures.js) and the training
+// workers' pool (train-pool.js) together and holds the state they share.
 import { download } from '../files/download.js';
 import { TRAIN_CSS } from './train-css.js';
 import { buildControls } from './train-controls.js';
 import { buildFigures } from './train-figures.js';
-import { createTrainClient } from './train-client.js';
+import { Latest, isAbort } from '../api/task-pool.js';
+import { TRAINER, openTrainPool } from './train-pool.js';
 import { el, fmt, signed } from './train-dom.js';
 import { DEFAULT_RUN } from './train-session.js';
 import { CLAIMS, clearestHead } from './pos-verdicts.js';
 import { referenceAnalysis, referenceFor } from './reference.js';
 import { modelFileTooLarge } from './model-files.js';
-import { startTrainWorker } from './start-train-worker.js';
 import { mountCheckpointEntry } from './checkpoint-entry.js';
 import { CORPUS_URL } from './corpus-url.js';
 
@@ -35,7 +35,7 @@ export const defaultTrainWorkers = () => ((globalThis.navigator?.hardwareConcurr
  * Builds the section into `root` (an element or a shadow root) and starts its worker. Options:
  * task, preset (the first run's), autostart, corpusUrl (training-corpus.bin), workers (1, or 2:
  * a second worker computes half of each step; the numbers are the same), onRender (called once
- * the model is ready and after each reading drawn). Returns { worker, state, dispose }.
+ * the model is ready and after each reading drawn). Returns { state, dispose }.
  */
 export function mountTrainSection(
   root,
@@ -144,7 +144,12 @@ export function mountTrainSection(
     const words = sentenceInput.value.trim().split(/\s+/).filter(Boolean).slice(0, 32);
     if (!words.length) return;
     state.sentenceId += 1;
-    client.send({ type: 'sentence', words, layer: state.layer, head: state.head, id: state.sentenceId });
+    const id = state.sentenceId;
+    // The latest sentence wins: an older one not yet read is never read, nor drawn.
+    pool.run('sentence', [words, state.layer, state.head], { worker: TRAINER, signal: sentences.next() }).then(
+      (data) => handlers.sentence({ ...data, id }),
+      (error) => failed('sentence', error, true),
+    );
   };
 
   const fillSelectors = () => {
@@ -278,7 +283,6 @@ export function mountTrainSection(
       onRender();
     },
     sentence(data) {
-      if (data.id !== state.sentenceId) return;
       const n = data.words.length;
       const r = data.result;
       const difference = new Float64Array(n * n).map((_, i) => r.combinedWeights.data[i] - r.contentWeights.data[i]);
@@ -327,40 +331,80 @@ export function mountTrainSection(
       if (data.format === 'npz') download(`${name}.npz`, new Blob([data.bytes], { type: 'application/zip' }));
       else download(`${name}.json`, new Blob([data.text], { type: 'application/json' }));
     },
-    error(data, latest) {
-      const stopped = ['init', 'configure', 'train', 'reset'].includes(data.during);
-      if (stopped && latest) setRunning(false);
-      setMessage(
-        data.during === 'import' ? `${data.message} Nothing was changed.` : `Training stopped: ${data.message}`,
-      );
-    },
   };
-  const client = createTrainClient(
-    startTrainWorker,
-    (data, latest) => handlers[data.type]?.(data, latest),
-    (text) => setMessage(`The training worker failed: ${text}`),
-    { workers },
-  );
-  const worker = client.worker;
+  let disposed = false;
+  /** A call that failed (`call`: its task): said above the figures; one that stops training stops the buttons too. */
+  const failed = (call, error, latest) => {
+    if (isAbort(error) || disposed) return; // a cancelled call, or the section's end
+    const stopped = ['init', 'configure', 'train', 'reset'].includes(call);
+    if (stopped && latest) setRunning(false);
+    setMessage(call === 'import' ? `${error.message} Nothing was changed.` : `Training stopped: ${error.message}`);
+  };
+
+  const pool = openTrainPool({
+    workers,
+    onLost: (error) => setMessage(`The training worker failed: ${error.message}`),
+  });
+  // The reader's commands: each answer is applied with `latest`, true when no command was given
+  // since (a late answer, the new model of a Reset followed at once by Train, or of the first load
+  // after the menus changed, does not undo what the reader did since). Every command is computed,
+  // in the order given.
+  const commands = new Latest();
+  const sentences = new Latest();
+  const command = (name, args, apply, transfer = []) => {
+    const signal = commands.next();
+    pool.run(name, args, { worker: TRAINER, transfer }).then(
+      (result) => apply(result, !signal.aborted),
+      (error) => failed(name, error, !signal.aborted),
+    );
+  };
+  /** A new model (init, configure, reset, import): its description, then its first reading. */
+  const newModel = ({ session, analysis }, latest) => {
+    handlers.ready(session, latest);
+    handlers.analysis(analysis);
+  };
+  // The run in progress: Pause, Reset and a new model cancel its call (the worker stops it where
+  // it is, and nothing it reported after is drawn).
+  let run = null;
+  const stopRun = () => {
+    run?.abort(new DOMException('the run was stopped', 'AbortError'));
+    run = null;
+  };
 
   trainButton.addEventListener('click', () => {
     setMessage(null);
     setRunning(true);
-    client.command({ type: 'train', referenceLoss: state.reference?.heldOut ?? NaN });
+    stopRun();
+    run = new AbortController();
+    const signal = commands.next();
+    pool
+      .run('train', [state.reference?.heldOut ?? NaN], {
+        worker: TRAINER,
+        long: true,
+        signal: run.signal,
+        onProgress: (data) => handlers[data.type](data),
+      })
+      .catch((error) => failed('train', error, !signal.aborted));
   });
   pauseButton.addEventListener('click', () => {
     setRunning(false);
-    client.command({ type: 'pause' });
+    stopRun();
+    command('pause', [], ({ steps, analysis }) => {
+      handlers.paused({ steps });
+      handlers.analysis(analysis);
+    });
   });
   resetButton.addEventListener('click', () => {
     setRunning(false);
-    client.command({ type: 'reset' });
+    stopRun();
+    command('reset', [], newModel);
   });
   const configure = () => {
     setRunning(false);
     state.ready = false;
     trainButton.disabled = true;
-    client.command({ type: 'configure', task: taskSelect.value, preset: presetSelect.value });
+    stopRun();
+    command('configure', [{ task: taskSelect.value, preset: presetSelect.value }], newModel);
   };
   taskSelect.addEventListener('change', configure);
   presetSelect.addEventListener('change', configure);
@@ -379,8 +423,10 @@ export function mountTrainSection(
     requestSentence();
   });
   sentenceInput.addEventListener('input', requestSentence);
-  saveJson.addEventListener('click', () => client.send({ type: 'export', format: 'json' }));
-  saveNpz.addEventListener('click', () => client.send({ type: 'export', format: 'npz' }));
+  const save = (format) =>
+    pool.run('export', [format], { worker: TRAINER }).then(handlers.exported, (error) => failed('export', error, true));
+  saveJson.addEventListener('click', () => save('json'));
+  saveNpz.addEventListener('click', () => save('npz'));
   loadInput.addEventListener('change', async () => {
     const file = loadInput.files?.[0];
     if (!file) return;
@@ -392,7 +438,7 @@ export function mountTrainSection(
     }
     const bytes = await file.arrayBuffer();
     loadInput.value = '';
-    client.command({ type: 'import', bytes, name: file.name }, [bytes]);
+    command('import', [bytes, file.name], newModel, [bytes]);
   });
   // A new width, or a new colour scheme (light ↔ dark: the plots' text, grid and label colours
   // are read from the theme when drawn), draws every figure again.
@@ -408,9 +454,8 @@ export function mountTrainSection(
   scheme?.addEventListener('change', redraw);
   figures.more.addEventListener('toggle', () => figures.more.open && redraw());
 
-  client.command({ type: 'init', corpusUrl, task, preset });
+  command('init', [{ corpusUrl, task, preset }], newModel);
   return {
-    worker,
     state,
     dispose() {
       clearTimeout(stepsTimer);
@@ -418,7 +463,8 @@ export function mountTrainSection(
       languages.then((part) => part.dispose());
       resize.disconnect();
       scheme?.removeEventListener('change', redraw);
-      client.terminate();
+      disposed = true;
+      pool.terminate();
     },
   };
 }

@@ -1,6 +1,9 @@
 // relpos-wasm/worker's worker (web/api/worker-entry.js) on a Node thread: the same tasks and
 // the same serveTasks, over node:worker_threads' parentPort instead of a Web Worker's scope.
-// A `delay` in the worker data (ms) makes every answer wait: a slow worker.
+// A `delay` in the worker data (ms) makes every answer wait: a slow worker. Two tasks for the
+// pool's own tests: `ticks` (a long task that reports 1, 2, … every `ms` up to `count` and stops
+// early when its call is cancelled) and `lastTicks` (where the last `ticks` stopped, and why;
+// null while one runs).
 import { parentPort, workerData } from 'node:worker_threads';
 import { serveTasks } from '../../../web/api/task-worker.js';
 import { API_TASKS, startInstance } from '../../../web/api/worker-tasks.js';
@@ -16,6 +19,19 @@ const tasks = Object.fromEntries(
     },
   ]),
 );
+let lastTicks = null;
+tasks.ticks = async function ticks(_context, count, ms) {
+  let reached = 0;
+  lastTicks = null;
+  while (reached < count && !this.signal.aborted) {
+    await wait(ms);
+    reached += 1;
+    this.report(reached);
+  }
+  lastTicks = { reached, aborted: this.signal.aborted };
+  return lastTicks;
+};
+tasks.lastTicks = () => lastTicks;
 serveTasks(tasks, startInstance, {
   addEventListener: (type, listener) => parentPort.on(type, (data) => listener({ data })),
   postMessage: (data, transfer) => parentPort.postMessage(data, transfer),
