@@ -1,9 +1,11 @@
 // The pool's protocol for long tasks (web/api/task-pool.js, task-worker.js), on a pool of real
 // Node worker threads: a task's reports reach onProgress before its result; a long call has no
 // time limit and does not hold its worker; a call cancelled while it runs is told to its task,
-// which stops early.
+// which stops early; a worker that fails or does not answer is replaced, and onReplaced says which.
 import { afterAll, expect, test } from 'vitest';
-import { startNodePool } from './pool/node-pool.js';
+import { TaskPool } from '../../web/api/task-pool.js';
+import { compileCore } from '../../web/api/load-core.js';
+import { nodeWorker, startNodePool } from './pool/node-pool.js';
 
 const pools = [];
 afterAll(() => pools.forEach((pool) => pool.terminate()));
@@ -65,4 +67,42 @@ test('a call cancelled while it runs rejects at once, and its task sees its sign
     expect(last.reached).toBeGreaterThanOrEqual(3);
     expect(last.reached).toBeLessThan(20);
   }
+});
+
+test('onReplaced names the worker that failed or did not answer, after its calls rejected; the new one answers', async () => {
+  const replaced = [];
+  const order = [];
+  const pool = new TaskPool({
+    size: 2,
+    createWorker: () => nodeWorker(),
+    init: compileCore().then((wasmModule) => ({ wasmModule })),
+    where: 'test pool',
+    timeoutMs: 300,
+    onReplaced: (index, error) => {
+      order.push('replaced');
+      replaced.push([index, error.message]);
+    },
+  });
+  pools.push(pool);
+  await pool.ready();
+  // Worker 1 does not answer within the limit: its call rejects, then onReplaced(1, …).
+  await expect(
+    pool.run('ticks', [12, 100], { worker: 1 }).catch((error) => {
+      order.push('rejected');
+      throw error;
+    }),
+  ).rejects.toThrow(/^test pool: a worker did not answer ticks within 300 ms; it was stopped and replaced$/);
+  expect(replaced).toEqual([[1, 'test pool: a worker did not answer ticks within 300 ms; it was replaced']]);
+  expect(order).toEqual(['replaced', 'rejected']); // told at once; the call's rejection is seen after
+  expect(Array.from(await pool.run('randn', [7, 3], { worker: 1 }))).toHaveLength(3);
+  // Worker 0 fails (an uncaught error in it): onReplaced(0, …) with the reason.
+  const failing = pool.run('ticks', [1000, 10], { worker: 0, long: true });
+  await pool.run('throwLater', [], { worker: 0 });
+  await expect(failing).rejects.toThrow(
+    /^test pool: a worker failed while running ticks \(.*thrown by the test.*\); it was replaced$/,
+  );
+  expect(replaced[1][0]).toBe(0);
+  expect(replaced[1][1]).toMatch(/^test pool: a worker failed \(.*thrown by the test.*\); it was replaced$/);
+  expect(Array.from(await pool.run('randn', [7, 3], { worker: 0 }))).toHaveLength(3);
+  expect(replaced).toHaveLength(2);
 });

@@ -9,7 +9,8 @@
 // - failure: a worker that fails (its `error` event) or does not answer within a time scaled to
 //   the work is stopped; its call rejects with an error that says so, a new worker takes its
 //   place and its queue, and later calls run there. A worker that cannot start at all loses the
-//   pool (every call rejects, onLost is called: the caller computes on its own thread);
+//   pool (every call rejects, onLost is called: the caller computes on its own thread); onReplaced
+//   says that a worker was replaced (a worker that holds state between calls lost it);
 // - progress: a task may report before its result (options.onProgress);
 // - long tasks (options.long: a training run): no time limit, and the worker's next calls are
 //   sent beside it (the worker runs them between the long task's pieces).
@@ -96,6 +97,7 @@ export class TaskPool {
   #where;
   #timeoutMs;
   #onLost;
+  #onReplaced;
   #latest = new Map();
   #nextId = 0;
   #turn = 0;
@@ -104,7 +106,9 @@ export class TaskPool {
   /**
    * `size` workers from createWorker(), each sent `init` (structured-cloneable: e.g.
    * { wasmModule }; or a Promise of it) first; `where` starts every message; `timeoutMs` is BASE_TIMEOUT_MS by
-   * default; onLost(error) once when the pool is lost (a worker cannot start).
+   * default; onLost(error) once when the pool is lost (a worker cannot start);
+   * onReplaced(index, error) each time the worker at `index` failed or did not answer and a new
+   * one took its place (started, not yet ready: calls made now wait for it).
    */
   constructor({
     size,
@@ -113,12 +117,14 @@ export class TaskPool {
     where = 'worker pool',
     timeoutMs = BASE_TIMEOUT_MS,
     onLost = () => {},
+    onReplaced = () => {},
   }) {
     this.#createWorker = createWorker;
     this.#init = init;
     this.#where = where;
     this.#timeoutMs = timeoutMs;
     this.#onLost = onLost;
+    this.#onReplaced = onReplaced;
     for (let index = 0; index < size; index += 1) {
       const slot = {
         worker: null,
@@ -309,7 +315,13 @@ export class TaskPool {
       const doing = `while running ${call.name}`;
       this.#settle(call, null, new Error(`${this.#where}: a worker failed ${doing} (${reason}); it was replaced`));
     }
+    this.#replace(slot, new Error(`${this.#where}: a worker failed (${reason}); it was replaced`));
+  }
+
+  // A new worker in the place of one that failed or did not answer; onReplaced is told.
+  #replace(slot, error) {
     this.#start(slot);
+    this.#onReplaced(this.#slots.indexOf(slot), error);
   }
 
   #pump(slot) {
@@ -347,7 +359,10 @@ export class TaskPool {
           ),
         );
         worker.terminate();
-        this.#start(slot);
+        this.#replace(
+          slot,
+          new Error(`${this.#where}: a worker did not answer ${call.name} within ${ms} ms; it was replaced`),
+        );
       }, ms);
       return;
     }

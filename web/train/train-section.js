@@ -146,7 +146,7 @@ export function mountTrainSection(
     state.sentenceId += 1;
     const id = state.sentenceId;
     // The latest sentence wins: an older one not yet read is never read, nor drawn.
-    pool.run('sentence', [words, state.layer, state.head], { worker: TRAINER, signal: sentences.next() }).then(
+    callTrainer('sentence', [words, state.layer, state.head], { signal: sentences.next() }).then(
       (data) => handlers.sentence({ ...data, id }),
       (error) => failed('sentence', error, true),
     );
@@ -341,9 +341,28 @@ export function mountTrainSection(
     setMessage(call === 'import' ? `${error.message} Nothing was changed.` : `Training stopped: ${error.message}`);
   };
 
+  // Calls made before the worker holding the session was replaced fail with it: that is said once
+  // (onTrainerReplaced), and those calls never settle.
+  let generation = 0;
+  const callTrainer = (name, args, options = {}) => {
+    const made = generation;
+    return pool.run(name, args, { worker: TRAINER, ...options }).catch((error) => {
+      if (made !== generation) return new Promise(() => {});
+      throw error;
+    });
+  };
   const pool = openTrainPool({
     workers,
     onLost: (error) => setMessage(`The training worker failed: ${error.message}`),
+    onTrainerReplaced: (error) => {
+      generation += 1;
+      stopRun();
+      setRunning(false);
+      state.ready = false;
+      trainButton.disabled = true;
+      setMessage(`${error.message}: the model it held is gone; a new one starts from step 0.`);
+      command('init', [{ corpusUrl, task: taskSelect.value, preset: presetSelect.value }], newModel);
+    },
   });
   // The reader's commands: each answer is applied with `latest`, true when no command was given
   // since (a late answer, the new model of a Reset followed at once by Train, or of the first load
@@ -353,7 +372,7 @@ export function mountTrainSection(
   const sentences = new Latest();
   const command = (name, args, apply, transfer = []) => {
     const signal = commands.next();
-    pool.run(name, args, { worker: TRAINER, transfer }).then(
+    callTrainer(name, args, { transfer }).then(
       (result) => apply(result, !signal.aborted),
       (error) => failed(name, error, !signal.aborted),
     );
@@ -377,14 +396,11 @@ export function mountTrainSection(
     stopRun();
     run = new AbortController();
     const signal = commands.next();
-    pool
-      .run('train', [state.reference?.heldOut ?? NaN], {
-        worker: TRAINER,
-        long: true,
-        signal: run.signal,
-        onProgress: (data) => handlers[data.type](data),
-      })
-      .catch((error) => failed('train', error, !signal.aborted));
+    callTrainer('train', [state.reference?.heldOut ?? NaN], {
+      long: true,
+      signal: run.signal,
+      onProgress: (data) => handlers[data.type](data),
+    }).catch((error) => failed('train', error, !signal.aborted));
   });
   pauseButton.addEventListener('click', () => {
     setRunning(false);
@@ -424,7 +440,7 @@ export function mountTrainSection(
   });
   sentenceInput.addEventListener('input', requestSentence);
   const save = (format) =>
-    pool.run('export', [format], { worker: TRAINER }).then(handlers.exported, (error) => failed('export', error, true));
+    callTrainer('export', [format]).then(handlers.exported, (error) => failed('export', error, true));
   saveJson.addEventListener('click', () => save('json'));
   saveNpz.addEventListener('click', () => save('npz'));
   loadInput.addEventListener('change', async () => {

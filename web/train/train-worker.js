@@ -224,7 +224,10 @@ function shardPeer(c, port) {
   };
 }
 
-/** The second worker's side: a model of the trainer's configuration, its parameters from each request. */
+/**
+ * The second worker's side: a model of the trainer's configuration, its parameters from each
+ * request. Returns what stops it (the port closed, the model freed).
+ */
 function serveShards(c, port) {
   coreOf(c).catch(() => {}); // loaded at once, not at the first request
   let model = null;
@@ -251,6 +254,11 @@ function serveShards(c, port) {
     } catch (error) {
       port.postMessage({ id, error: error?.message ?? String(error) });
     }
+  };
+  return () => {
+    port.close();
+    model?.dispose();
+    model = null;
   };
 }
 
@@ -404,8 +412,17 @@ const TRAIN_TASKS = {
   },
   /** The second worker's task while the first trains: serves its shards until cancelled. */
   serveShards(c, port) {
-    serveShards(c, port);
-    return new Promise((resolve) => this.signal.addEventListener('abort', () => resolve(null), { once: true }));
+    const stop = serveShards(c, port);
+    return new Promise((resolve) =>
+      this.signal.addEventListener(
+        'abort',
+        () => {
+          stop();
+          resolve(null);
+        },
+        { once: true },
+      ),
+    );
   },
   /** "Longer than trained" (length-extrapolation.js): reports a row per scheme as it is done, then returns all. */
   extrapolate(c, schemes, settings, corpusUrl) {

@@ -3,7 +3,7 @@
 // A `delay` in the worker data (ms) makes every answer wait: a slow worker. Two tasks for the
 // pool's own tests: `ticks` (a long task that reports 1, 2, … every `ms` up to `count` and stops
 // early when its call is cancelled) and `lastTicks` (where the last `ticks` stopped, and why;
-// null while one runs).
+// null while one runs), and `throwLater` (an uncaught error in the worker: it fails).
 import { parentPort, workerData } from 'node:worker_threads';
 import { serveTasks } from '../../../web/api/task-worker.js';
 import { API_TASKS, startInstance } from '../../../web/api/worker-tasks.js';
@@ -32,6 +32,12 @@ tasks.ticks = async function ticks(_context, count, ms) {
   return lastTicks;
 };
 tasks.lastTicks = () => lastTicks;
+// An uncaught error in this worker, a moment after the call returns: the worker fails.
+tasks.throwLater = () => {
+  setTimeout(() => {
+    throw new Error('thrown by the test');
+  });
+};
 serveTasks(tasks, startInstance, {
   addEventListener: (type, listener) => parentPort.on(type, (data) => listener({ data })),
   postMessage: (data, transfer) => parentPort.postMessage(data, transfer),
