@@ -378,6 +378,18 @@ describe('a training session', () => {
     expect(peaks).toContain(-2);
     session.dispose();
   });
+
+  test('copy-offset reads a typed sentence as symbols: a new word the next symbol, a repeated word its own, a symbol itself', () => {
+    const session = new TrainSession(rp, null, { task: 'copy', preset: 'tiny' });
+    expect(session.words.slice(0, 3)).toEqual(['s0', 's1', 's2']);
+    expect(Array.from(session.idsOf(['the', 'cat', 'saw', 'The', 'dog']))).toEqual([0, 1, 2, 0, 3]);
+    expect(Array.from(session.idsOf(['s5', 'cat', 's5']))).toEqual([5, 0, 5]);
+    // More new words than symbols: they take the symbols again, in turn.
+    const many = Array.from({ length: 20 }, (_, i) => `w${i}`);
+    expect(Array.from(session.idsOf(many))).toEqual(many.map((_, i) => i % session.words.length));
+    expect(session.attentionOn(['the', 'cat', 'the'], { layer: 0, head: 0 }).seen).toEqual(['s0', 's1', 's0']);
+    session.dispose();
+  });
 });
 
 describe('model files', () => {

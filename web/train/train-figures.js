@@ -456,12 +456,14 @@ export function readingLabel(state) {
 
 /** How far above the line where the run ends the zoomed loss plot reaches: a share of that line. */
 export const LOSS_ZOOM_ABOVE = 0.1;
+/** The zoomed loss plot's top at the least, in nats: below it there is no plot to zoom. */
+const MIN_ZOOM_NATS = 0.05;
 
 /**
  * The zoomed loss plot's y range: from just below the lowest loss drawn (training, held-out, the
  * reference's curve) to LOSS_ZOOM_ABOVE above the line where the run ends (the reference's loss
  * within the criterion), or, with no reference, above the run's lowest held-out loss; null before
- * there is a loss to zoom on.
+ * there is a loss to zoom on, or when that top is under MIN_ZOOM_NATS.
  */
 export function lossZoom(state) {
   const ref = state.reference;
@@ -471,6 +473,8 @@ export function lossZoom(state) {
   if (!finite.length) return null;
   const end = ref ? ref.heldOut * (1 + CRITERION.within) : Math.min(...state.losses.map((p) => p.heldOut));
   const high = end * (1 + LOSS_ZOOM_ABOVE);
+  // A loss near 0 (the copy task, solved) leaves nothing to zoom on: the plot above shows it.
+  if (!(high >= MIN_ZOOM_NATS)) return null;
   const lowest = Math.min(end, ...finite);
   return {
     low: lowest - 0.06 * (high - lowest),
@@ -617,6 +621,14 @@ export function verdictRows(state) {
   const runHead = trained ? `this run, ${readingLabel(state)}` : 'this run';
   const refHead = ref ? `reference (${ref.seeds.length} seeds)` : null;
   const claimRule = `A claim holds in a run when one of its ${heads?.length ?? 'eight'} heads shows it (the rule under the part-of-speech figure)`;
+  // The copy task's sequences are random symbols: no words, so no part of speech to test.
+  if (heads && !heads[0]?.verdicts)
+    return {
+      head: ['the handbook says', runHead],
+      rows: HANDBOOK_CLAIMS.map((name) => [CLAIMS[name].short, 'cannot be tested: no words']),
+      caption:
+        'This task’s sequences are random symbols, not words: the handbook’s claims about English cannot be tested on them. The profiles below show which offset each head learned to copy from; choose a task on the corpus to test the claims.',
+    };
   if (!ref)
     return {
       head: ['the handbook says', runHead],

@@ -169,9 +169,14 @@ export function mountTrainSection(
   const followClearest = () => {
     const best = clearestHead(state.analysis.heads);
     if (!best) return;
+    // The copy task's readings test no claim (no words): only the learned structure is named.
+    const tested = Boolean(state.analysis.heads[0]?.verdicts);
+    const structure = () => `${best.weight.toFixed(2)} of its weight, on average, on offset ${signed(best.offset, 0)}`;
     const say = best.claim
       ? `the clearest effect on a handbook claim: ${CLAIMS[best.claim].short}, difference ${signed(best.effect)}, 95 % interval ${signed(best.low)} … ${signed(best.high)}`
-      : `no head shows a handbook claim; the clearest learned structure: ${best.weight.toFixed(2)} of its weight, on average, on offset ${signed(best.offset, 0)}`;
+      : tested
+        ? `no head shows a handbook claim; the clearest learned structure: ${structure()}`
+        : `the clearest learned structure: ${structure()}`;
     figures.chosen.textContent = state.chosenByReader
       ? `The default head: layer ${best.layer}, head ${best.head} (${say}).`
       : `Showing layer ${best.layer}, head ${best.head}: ${say}; choose another above.`;
@@ -321,7 +326,13 @@ export function mountTrainSection(
         state.showing === 'reference'
           ? ', untrained: the figures above are the reference run’s until you press Train'
           : '';
-      figures.sentenceCaption.textContent = `Layer ${data.layer}, head ${data.head} of the model as it is now (step ${state.steps}${untrained}), on your words${unknown ? ` (${unknown} not in its ${state.config.vocabSize - 2}-word vocabulary, marked *: it sees <unk> there)` : ''}. The page’s panels 1–6, with the trained queries, keys, values and tables.`;
+      const read =
+        state.task === 'copy'
+          ? ' (this task knows only symbols: each new word is read as the next one, s0, s1, …, a repeated word as its symbol again)'
+          : unknown
+            ? ` (${unknown} not in its ${state.config.vocabSize - 2}-word vocabulary, marked *: it sees <unk> there)`
+            : '';
+      figures.sentenceCaption.textContent = `Layer ${data.layer}, head ${data.head} of the model as it is now (step ${state.steps}${untrained}), on your words${read}. The page’s panels 1–6, with the trained queries, keys, values and tables.`;
       drawnAll.then(() => {
         if (data.id === state.sentenceId) lab.dataset.sentenceDrawn = String(data.id);
       });

@@ -447,10 +447,14 @@ export class TrainSession {
   /** Words of a typed sentence as ids (unknown words are <unk>), at most SEQ_LEN of them. */
   idsOf(words) {
     const index = new Map(this.words.map((word, i) => [word, i]));
-    return Int32Array.from(
-      words.slice(0, SEQ_LEN),
-      (word) => index.get(word.toLowerCase()) ?? (this.task === 'copy' ? 0 : UNK_ID),
-    );
+    // The copy task's vocabulary is symbols (s0, s1, …): each new word is read as the next symbol
+    // in turn, a repeated word as its symbol again. Other tasks read an unknown word as <unk>.
+    let next = 0;
+    return Int32Array.from(words.slice(0, SEQ_LEN), (word) => {
+      const key = word.toLowerCase();
+      if (!index.has(key) && this.task === 'copy') index.set(key, next++ % this.words.length);
+      return index.get(key) ?? UNK_ID;
+    });
   }
 
   /** rp.attention()'s panels of one head on a typed sentence, with the words the model saw. */

@@ -1,0 +1,71 @@
+// The training section on the copy-offset task (random symbols, no words, no reference run) in
+// headless Chromium: no page error; the handbook's claims are said to be untestable, not tested
+// on a null reading; the figures follow the run's readings; the loss has no zoom once it is near 0;
+// the reader's words are read as symbols, a new word as the next one, a repeated word as its own.
+import { expect, test } from 'vitest';
+import { usePage } from './page-fixture.js';
+
+const env = usePage();
+
+test('copy-offset: claims untestable, figures follow the run, words read as symbols, no page error', async () => {
+  const { page, context, problems } = await env.open('', {
+    viewport: { width: 1280, height: 900 },
+    closedSettings: true,
+    closedPanels: true,
+  });
+  try {
+    await page.click('#train-open');
+    const ready = () =>
+      page.waitForFunction(
+        () => document.querySelector('#train-start') && !document.querySelector('#train-start').disabled,
+      );
+    await ready();
+    await page.selectOption('#train-task', 'copy');
+    await ready();
+    await page.fill('#train-sentence-input', 'the cat saw the dog');
+    await page.click('#train-start');
+    // Two readings of the heads drawn while it trains (every 300 steps), each figure with it.
+    await page.waitForFunction(() => {
+      const lab = document.querySelector('.relpos-train').dataset;
+      return Number(lab.analysisStep) >= 600 && lab.readingsDrawn === lab.readings;
+    });
+    expect(problems).toEqual([]);
+    const card = await page.textContent('#train-verdicts');
+    expect(card).toContain('cannot be tested: no words');
+    expect(card).toContain('This task’s sequences are random symbols, not words');
+    expect(card).not.toContain('reference');
+    expect(await page.textContent('#train-chosen')).toMatch(
+      /^Showing layer \d, head \d: the clearest learned structure: \d\.\d\d of its weight, on average, on offset [−+]\d+; choose another above\.$/,
+    );
+    // The loss has fallen near 0: nothing to zoom on.
+    expect(await page.isHidden('#train-loss .train-zoom-label')).toBe(true);
+    // The sentence: the, cat, saw, the, dog → s0, s1, s2, s0, s3.
+    await page.waitForFunction(() => document.querySelector('.relpos-train').dataset.sentenceDrawn);
+    expect(await page.textContent('#train-sentence .train-caption')).toContain(
+      'this task knows only symbols: each new word is read as the next one, s0, s1, …, a repeated word as its symbol again',
+    );
+    // The words as symbols (the, cat, saw, the, dog → s0, s1, s2, s0, s3: tests/js/train-corpus.test.js)
+    // drawn: five positions, and the content scores of the two "the" rows the same colours.
+    const layout = await page.$eval('#train-sentence canvas', (canvas) => JSON.parse(canvas.dataset.layout));
+    expect(layout.n).toBe(5);
+    const rowColours = (row) =>
+      page.$eval(
+        '#train-sentence canvas',
+        (canvas, { at, grid }) => {
+          const scale = canvas.width / canvas.getBoundingClientRect().width;
+          const drawn = canvas.getContext('2d');
+          return Array.from({ length: grid.n }, (_, column) => {
+            const x = Math.round((grid.x0 + (column + 0.5) * grid.cell) * scale);
+            const y = Math.round((grid.y0 + (at + 0.5) * grid.cell) * scale);
+            return Array.from(drawn.getImageData(x, y, 1, 1).data).join(',');
+          });
+        },
+        { at: row, grid: layout },
+      );
+    const rows = await Promise.all([0, 1, 3].map(rowColours));
+    expect(rows[2]).toEqual(rows[0]);
+    expect(rows[1]).not.toEqual(rows[0]);
+  } finally {
+    await context.close();
+  }
+});
