@@ -120,7 +120,9 @@ describe('what the caption says by construction', () => {
     expect(first).toBeLessThan(s.length);
     expect(s.maxDistance).toBeLessThan(s.length);
     const text = constructionText(s, evaluationLengths(s.length), first);
-    expect(text).toContain(`every distance from ${first} on shares the last one`);
+    expect(text).toContain(
+      `T5’s buckets (${s.numBuckets} one-way buckets with max distance L = ${s.length}: every distance from ${first} on shares the last one)`,
+    );
     expect(text).toContain(`clipped at ±${s.maxDistance}`);
     expect(text).toContain(
       'training never showed the models sinusoidal positions past 15 and RoPE rotations for distances past 15;',

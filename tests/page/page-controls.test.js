@@ -118,6 +118,15 @@ describe.concurrent('controls, the URL and shared links', () => {
         await whenDrawn(page);
         const label = await page.getAttribute('#figure-offsets canvas', 'aria-label');
         expect(label).toContain('7 by 7 heatmap');
+        // More words than the sentence view draws: n stops at 64, and the notes say so.
+        const seventy = Array.from({ length: 70 }, (_, i) => `w${i}`).join(' ');
+        await page.fill('#tokens', seventy);
+        await whenDrawn(page);
+        expect(await controlValue(page, 'seqLen')).toBe('64');
+        expect(await page.textContent('#notes')).toContain(
+          'the sentence view draws at most 64 words: the first 64 of your 70 are drawn',
+        );
+        expect(await page.getAttribute('#figure-offsets canvas', 'aria-label')).toContain('64 by 64 heatmap');
       }),
     TIMEOUT,
   );

@@ -121,8 +121,12 @@ describe('the present view', () => {
     expect(problems).toEqual([]);
     await context.close();
 
-    const wrong = await env.open('?present=nonsense', { viewport: { width: 1280, height: 800 } });
-    expect(await wrong.page.textContent('#notes')).toContain('present: unknown nonsense');
+    // An unknown panel is said beside the link's other corrections, not instead of them.
+    const wrong = await env.open('?present=nonsense&k=99', { viewport: { width: 1280, height: 800 } });
+    const notes = await wrong.page.textContent('#notes');
+    expect(notes).toContain('present: unknown nonsense');
+    expect(notes).toContain('k must be an integer from 0 to 63');
+    expect(await wrong.page.evaluate(() => window.relposPage.state().maxDistance)).toBe(63);
     expect(await wrong.page.$$eval('.relpos-presenting', (list) => list.length)).toBe(0);
     await wrong.context.close();
   });

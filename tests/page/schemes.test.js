@@ -139,7 +139,9 @@ describe('position schemes side by side', () => {
     // the heads; T5 has 32 buckets, a bias each per head.
     expect(cells.shaw[2]).toBe('56, shared by all heads (aK and aV rows)');
     expect(cells.t5[2]).toBe('32 per head (one per bucket)');
-    expect(cells.t5[3]).toBe('offsets from 91 on share the last bucket: one bias for every longer distance');
+    expect(cells.t5[3]).toBe(
+      'offsets from 91 on share the last bucket (32 buckets, max distance 128): one bias for every longer distance',
+    );
     expect(await page.textContent('.schemes-facts')).toContain('0.5, 0.25, 0.13');
     // The shift line of a relative scheme reports at most rounding.
     const shift = await page.textContent('#schemes-column-rope .schemes-shift');

@@ -257,7 +257,21 @@ const CHECK = {
         `${percent(nearShare(random.combinedWeights.data, n))} % with a random table (uniform attention: about ${percent(uniform)} %). ` +
         `With the words’ own queries it is ${percent(nearShare(real.combinedWeights.data, n))} %`,
     );
-    expect(text).toContain(`as it is for ${positive} of these ${n} queries`);
+    expect(text).toContain(
+      positive === n
+        ? `as it is for all ${n} of these queries.`
+        : positive === 0
+          ? `as it is for none of these ${n} queries`
+          : `as it is for ${positive} of these ${n} queries; the other ${n - positive} are pushed away`,
+    );
+    // The conclusion follows the shares: "most" only above a half, "less" only when it is less.
+    const locality = nearShare(same.combinedWeights.data, n);
+    const own = nearShare(real.combinedWeights.data, n);
+    if (n > 2) {
+      expect(text.includes('keeps most of the weight')).toBe(locality > 0.5);
+      expect(text.includes('With the words’ own queries less')).toBe(own < locality - 0.01);
+      expect(text.includes('With the words’ own queries more')).toBe(own > locality + 0.01);
+    }
   },
   softmax(text) {
     const ex = pageExample(rp);

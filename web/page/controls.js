@@ -8,6 +8,7 @@ import {
   maxDistanceLimit,
   parseControl,
   splitTokens,
+  tooManyWords,
 } from '../settings/settings.js';
 import { setMathText } from '../figures/math-dom.js';
 
@@ -80,7 +81,10 @@ export function stateAfterEdit(input, state) {
   if (input.name === 'long' && !value) next.seqLen = Math.min(next.seqLen, MAX_TOKENS);
   if (input.name === 'seqLen' && !next.long) next.seqLen = Math.min(next.seqLen, MAX_TOKENS);
   next.maxDistance = Math.min(next.maxDistance, maxDistanceLimit(next));
-  return { state: next, notes: note ? [note] : [] };
+  const notes = note ? [note] : [];
+  // More words than the sentence view draws: said, not dropped in silence.
+  if (input.name === 'tokens' && words(value) > MAX_TOKENS) notes.push(`${tooManyWords(words(value))}.`);
+  return { state: next, notes };
 }
 
 // The writers below write only what differs: a write of the same value still invalidates style or

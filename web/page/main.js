@@ -184,7 +184,8 @@ class Page {
     this.followHash?.();
     if (presentAsked && !this.figure.present(presentAsked)) {
       const ids = this.figure.panels.map((p) => p.id).join(', ');
-      this.notes.set([`Link corrected: present: unknown ${presentAsked}; choose from ${ids}.`]);
+      // Beside the link's other corrections, not instead of them.
+      this.notes.set([...notes, `Link corrected: present: unknown ${presentAsked}; choose from ${ids}.`]);
     }
     const redraw = () => this.compute.view && this.draw(true); // a new size or theme
     new ResizeObserver(redraw).observe(document.querySelector('main'));

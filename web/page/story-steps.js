@@ -139,7 +139,10 @@ export const STEPS = {
       const ownRange = diagonalRange(own.result.positionBiases.data, n);
       return {
         state,
-        text: 'With one query u for every row, each diagonal (one offset j − i) is one colour: a Toeplitz matrix, constant along its diagonals. With the words’ own queries it is not: each row reads a^K its own way.',
+        text:
+          n < 2
+            ? 'With one word there is one cell, on the one diagonal: type a sentence to see the diagonals. With one query u for every row, each diagonal (one offset j − i) is one colour; with the words’ own queries, each row reads a^K its own way.'
+            : 'With one query u for every row, each diagonal (one offset j − i) is one colour: a Toeplitz matrix, constant along its diagonals. With the words’ own queries it is not: each row reads a^K its own way.',
         numbers:
           `With u, each diagonal equals one point of the profile (panel 8; largest difference ${f(spread)}). ` +
           `With the words’ own queries, the cells of one diagonal differ by up to ${f(ownRange)}.`,
@@ -251,12 +254,12 @@ export const STEPS = {
       });
       return {
         state,
-        text: 'With one query for every row the locality table keeps most weight next to the diagonal. With the words’ own queries much less: a query feels the bump only if its first component is positive.',
+        text: localityText(shares, n),
         numbers:
           `With one query for every row, ${percent(shares.locality)} of the weight stays within one position with the locality table, ` +
           `${percent(shares.random)} with a random table (uniform attention: about ${percent(shares.uniform)}). ` +
           `With the words’ own queries it is ${percent(shares.own)}: the bias is q_i · a^K/√d_k, so the bump draws a query to its neighbours only if the query’s first component is positive, ` +
-          `as it is for ${pointing} of these ${n} queries; the others are pushed away. Untick “same query in every row” and read panel 5 row by row.`,
+          `${pointingText(pointing, n)} Untick “same query in every row” and read panel 5 row by row.`,
         figure: {
           n,
           tokens: same.tokens,
@@ -314,7 +317,10 @@ export const STEPS = {
       if (!cell)
         return {
           state: lesson,
-          text: 'In this sentence no cell with a positive bias lost weight: every positive bias raised its weight.',
+          text:
+            n < 2
+              ? 'With one word its one key has all the weight, with a bias or without: type a sentence to see a positive bias lower a weight.'
+              : 'In this sentence no cell with a positive bias lost weight: every positive bias raised its weight.',
           numbers: '',
           figure: { n, tokens: v.tokens, causal: false, maps: maps([]), caption },
         };
@@ -409,4 +415,37 @@ function nearBandText(n) {
   if (n <= 2) return `With ${n} word${n === 1 ? '' : 's'} every key is within one position: every share is 100 %.`;
   if (n === 3) return 'Only the two corner cells, (0, 2) and (2, 0), are farther than one position.';
   return 'Between the dashed lines: the keys within one position of the query, |j − i| ≤ 1.';
+}
+
+/**
+ * Step 4's conclusion, read from its shares (each a share of a row's weight within one position,
+ * near-share.js): "most" only above a half, "less" or "more" only beyond a point of difference.
+ */
+function localityText(shares, n) {
+  if (n <= 2)
+    return `With ${n} word${n === 1 ? '' : 's'} every key is within one position of every query, so every share is 100 %: type a longer sentence to see the bump at work.`;
+  const kept =
+    shares.locality > 0.5
+      ? `most of the weight (${percent(shares.locality)})`
+      : `${percent(shares.locality)} of the weight`;
+  const above = [
+    shares.locality > shares.random && `a random table (${percent(shares.random)})`,
+    shares.locality > shares.uniform && `uniform attention (${percent(shares.uniform)})`,
+  ].filter(Boolean);
+  const against = above.length
+    ? `, more than ${above.join(' or ')}`
+    : `, no more than a random table (${percent(shares.random)})`;
+  const difference = shares.own - shares.locality;
+  const own =
+    Math.abs(difference) < 0.01
+      ? `about as much (${percent(shares.own)})`
+      : `${difference < 0 ? 'less' : 'more'} (${percent(shares.own)})`;
+  return `With one query for every row the locality table keeps ${kept} next to the diagonal${against}. With the words’ own queries ${own}: a query feels the bump only if its first component is positive.`;
+}
+
+/** How many of the words' own queries the bump draws to their neighbours, in words. */
+function pointingText(pointing, n) {
+  if (pointing === n) return `as it is for all ${n} of these queries.`;
+  if (pointing === 0) return `as it is for none of these ${n} queries: each is pushed away.`;
+  return `as it is for ${pointing} of these ${n} queries; the other ${n - pointing} are pushed away.`;
 }

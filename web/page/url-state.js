@@ -6,6 +6,7 @@ import {
   maxDistanceLimit,
   parseControl,
   splitTokens,
+  tooManyWords,
 } from '../settings/settings.js';
 
 /** The state from a query string, and the notes on anything that had to be corrected. */
@@ -19,8 +20,9 @@ export function stateFromQuery(search) {
     state[name] = value;
     if (note) notes.push(note);
   }
-  if (params.has('tokens') && !params.has('n'))
-    state.seqLen = Math.max(1, Math.min(MAX_TOKENS, splitTokens(state.tokens).length));
+  const words = splitTokens(state.tokens).length;
+  if (params.has('tokens') && !params.has('n')) state.seqLen = Math.max(1, Math.min(MAX_TOKENS, words));
+  if (params.has('tokens') && words > MAX_TOKENS) notes.push(`tokens: ${tooManyWords(words)}`);
   if (state.seqLen > MAX_TOKENS) state.long = true; // a long sequence opens the long-sequence view
   if (params.has(CONTROLS.maxDistance.param)) {
     const { value, note } = parseControl(

@@ -27,6 +27,10 @@ export const DEFAULT_SENTENCE = 'the cat sat on the mat';
 export const MAX_TOKENS = 64;
 /** …and the page's long-sequence view this many. */
 export const MAX_LONG = 2048;
+
+/** What is said when a sentence has more words than the sentence view draws (`count` of them). */
+export const tooManyWords = (count) =>
+  `the sentence view draws at most ${MAX_TOKENS} words: the first ${MAX_TOKENS} of your ${count} are drawn`;
 /**
  * The one main-thread cut-off, for the page and the elements alike: up to this many positions
  * a view is computed on the page's main thread (the five n × n panels in a few ms), above it on

@@ -135,7 +135,7 @@ export function constructionText(s, lengths, t5LastBucketFrom) {
   const L = lengths[0];
   const last = lengths.at(-1);
   const shaw = `Shaw et al.’s table (offsets clipped at ±${s.maxDistance})`;
-  const t5 = `T5’s buckets (every distance from ${t5LastBucketFrom} on shares the last one)`;
+  const t5 = `T5’s buckets (${s.numBuckets} one-way buckets with max distance L = ${L}: every distance from ${t5LastBucketFrom} on shares the last one)`;
   const covered = [
     ...(s.maxDistance < L ? [shaw] : []),
     ...(t5LastBucketFrom < L ? [t5] : []),

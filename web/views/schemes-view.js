@@ -186,7 +186,7 @@ function beyond(rp, id, ex, params) {
       const reach = 2 * T5_VIEW.maxDistance;
       const row = rp.t5Buckets(reach, T5_VIEW).data; // offsets 0…reach − 1 (keys after the query)
       const last = row.indexOf(T5_VIEW.numBuckets - 1);
-      return `offsets from ${last} on share the last bucket: one bias for every longer distance`;
+      return `offsets from ${last} on share the last bucket (${T5_VIEW.numBuckets} buckets, max distance ${T5_VIEW.maxDistance}): one bias for every longer distance`;
     }
     case 'alibi':
       return `keeps falling by m = ${params.slope} per position at any length`;
