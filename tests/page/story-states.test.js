@@ -258,11 +258,13 @@ const CHECK = {
         `With the words’ own queries it is ${percent(nearShare(real.combinedWeights.data, n))} %`,
     );
     expect(text).toContain(
-      positive === n
-        ? `as it is for all ${n} of these queries.`
-        : positive === 0
-          ? `as it is for none of these ${n} queries`
-          : `as it is for ${positive} of these ${n} queries; the other ${n - positive} are pushed away`,
+      n === 1
+        ? `as it is ${positive ? '' : 'not '}for this one query.`
+        : positive === n
+          ? `as it is for all ${n} of these queries.`
+          : positive === 0
+            ? `as it is for none of these ${n} queries`
+            : `as it is for ${positive} of these ${n} queries; the other ${n - positive} are pushed away`,
     );
     // The conclusion follows the shares: "most" only above a half, "less" only when it is less.
     const locality = nearShare(same.combinedWeights.data, n);

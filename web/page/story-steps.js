@@ -445,6 +445,7 @@ function localityText(shares, n) {
 
 /** How many of the words' own queries the bump draws to their neighbours, in words. */
 function pointingText(pointing, n) {
+  if (n === 1) return pointing ? 'as it is for this one query.' : 'as it is not for this one query.';
   if (pointing === n) return `as it is for all ${n} of these queries.`;
   if (pointing === 0) return `as it is for none of these ${n} queries: each is pushed away.`;
   return `as it is for ${pointing} of these ${n} queries; the other ${n - pointing} are pushed away.`;
