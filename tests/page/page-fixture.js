@@ -36,6 +36,27 @@ export function usePage() {
   return env;
 }
 
+/** Resolves once the training section's Train button can be pressed (a model is ready). */
+export const trainReady = (page) =>
+  page.waitForFunction(
+    () => document.querySelector('#train-start') && !document.querySelector('#train-start').disabled,
+  );
+
+/**
+ * A page at 1280 × 900, opened as a reader first sees it, with the training section opened and
+ * its first model ready: { page, context, problems } (usePage's env).
+ */
+export async function openTrainingSection(env) {
+  const opened = await env.open('', {
+    viewport: { width: 1280, height: 900 },
+    closedSettings: true,
+    closedPanels: true,
+  });
+  await opened.page.click('#train-open');
+  await trainReady(opened.page);
+  return opened;
+}
+
 /**
  * One page (one browser context, `contextOptions`) shared by a test file's tests that need no new
  * context: `atLink(query)` loads a link in it, as a reader following the link does;

@@ -3,25 +3,15 @@
 // on a null reading; the figures follow the run's readings; the loss has no zoom once it is near 0;
 // the reader's words are read as symbols, a new word as the next one, a repeated word as its own.
 import { expect, test } from 'vitest';
-import { usePage } from './page-fixture.js';
+import { openTrainingSection, trainReady, usePage } from './page-fixture.js';
 
 const env = usePage();
 
 test('copy-offset: claims untestable, figures follow the run, words read as symbols, no page error', async () => {
-  const { page, context, problems } = await env.open('', {
-    viewport: { width: 1280, height: 900 },
-    closedSettings: true,
-    closedPanels: true,
-  });
+  const { page, context, problems } = await openTrainingSection(env);
   try {
-    await page.click('#train-open');
-    const ready = () =>
-      page.waitForFunction(
-        () => document.querySelector('#train-start') && !document.querySelector('#train-start').disabled,
-      );
-    await ready();
     await page.selectOption('#train-task', 'copy');
-    await ready();
+    await trainReady(page);
     await page.fill('#train-sentence-input', 'the cat saw the dog');
     await page.click('#train-start');
     // Two readings of the heads drawn while it trains (every 300 steps), each figure with it.

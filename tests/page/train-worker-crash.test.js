@@ -3,15 +3,11 @@
 // the second worker dying is replaced without a word, and the run goes on. Headless Chromium,
 // the built page (tests/page/page-fixture.js's SITE), its two training workers.
 import { expect, test } from 'vitest';
-import { usePage } from './page-fixture.js';
+import { openTrainingSection, trainReady as ready, usePage } from './page-fixture.js';
 
 const env = usePage();
 
 const steps = (page) => page.$eval('.relpos-train', (lab) => Number(lab.dataset.steps));
-const ready = (page) =>
-  page.waitForFunction(
-    () => document.querySelector('#train-start') && !document.querySelector('#train-start').disabled,
-  );
 /** The training workers' Playwright handles: the page's module workers that run train-worker's code. */
 async function trainingWorkers(page) {
   const found = [];
@@ -29,14 +25,8 @@ const crash = (worker) =>
   });
 
 test('the worker holding the model dies mid-run: said once, a new model at step 0 trains; the second dies: the run goes on', async () => {
-  const { page, context, problems } = await env.open('', {
-    viewport: { width: 1280, height: 900 },
-    closedSettings: true,
-    closedPanels: true,
-  });
+  const { page, context, problems } = await openTrainingSection(env);
   try {
-    await page.click('#train-open');
-    await ready(page);
     await page.selectOption('#train-preset', 'tiny');
     await page.waitForFunction(() => document.querySelector('#train-preset').value === 'tiny');
     await ready(page);
