@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
 import { PANEL_IDS as PANELS } from '../../web/views/panels.js';
-import { canvasHash, pageExample, usePage } from './page-fixture.js';
+import { canvasHash, pageExample, usePage, whenDrawn } from './page-fixture.js';
 
 const env = usePage();
 let rp;
@@ -35,7 +35,7 @@ async function setControl(page, id, value) {
     },
     [id, value],
   );
-  await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 120_000 });
+  await whenDrawn(page);
 }
 
 const inViewport = (page) =>
@@ -55,13 +55,13 @@ async function change(page, seed) {
     input.value = String(value);
     input.dispatchEvent(new Event('input', { bubbles: true }));
   }, seed);
-  await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 120_000 });
+  await whenDrawn(page);
 }
 
 describe('long view: only the work a change needs', () => {
   test('a change draws the panels in view; the others are drawn when they scroll in', async () => {
     const { page, context } = await env.open('?long=1&n=1024&k=16', { viewport: { width: 1280, height: 900 } });
-    await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 120_000 });
+    await whenDrawn(page);
     await page.evaluate(() => window.scrollTo(0, document.getElementById('figure-contentScores').offsetTop - 20));
     await page.waitForTimeout(300); // the observer reports
     const visible = await inViewport(page);
@@ -109,7 +109,7 @@ describe('long view: only the work a change needs', () => {
     const { page, context, problems } = await env.open(`?long=1&n=${n}&k=16&seed=6`, {
       viewport: { width: 1280, height: 900 },
     });
-    await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 120_000 });
+    await whenDrawn(page);
     const steps = [
       ['maxDistance', 20, { maxDistance: 20 }],
       ['causal', true, { maxDistance: 20, causal: true }],
@@ -156,7 +156,7 @@ describe('long view: only the work a change needs', () => {
     const { page, context, problems } = await env.open('?long=1&n=1024&k=16', {
       viewport: { width: 1280, height: 900 },
     });
-    await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 120_000 });
+    await whenDrawn(page);
     // Every message to a worker (the pool's requests), counted from here on.
     await page.evaluate(() => {
       window.workerMessages = 0;
@@ -184,7 +184,7 @@ describe('long view: only the work a change needs', () => {
     const { page, context, problems } = await env.open('?long=1&n=2048&k=16', {
       viewport: { width: 1280, height: 900 },
     });
-    await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 120_000 });
+    await whenDrawn(page);
     const before = await page.evaluate(() => window.relposPage.workerTasks());
     const workers = navigatorCores(await page.evaluate(() => navigator.hardwareConcurrency));
     // Seeds 101 … 130, one input event every 5 ms (each in its own task, as a slider drags).
@@ -203,7 +203,7 @@ describe('long view: only the work a change needs', () => {
           step();
         }),
     );
-    await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 120_000 });
+    await whenDrawn(page);
     const after = await page.evaluate(() => window.relposPage.workerTasks());
     expect(await page.evaluate(() => window.relposPage.state().seed)).toBe(130);
     // The view drawn is seed 130's: a cell read from it equals the API's for that seed.

@@ -14,6 +14,7 @@ import {
   significant as significantDigits,
   usePage,
   useSharedPage,
+  whenDrawn,
 } from './page-fixture.js';
 
 const env = usePage();
@@ -44,7 +45,7 @@ async function openAndWait(query, { reuse = false } = {}) {
     return shared;
   }
   shared = await atLink(query);
-  await shared.page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 120_000 });
+  await whenDrawn(shared.page);
   return shared;
 }
 
@@ -333,11 +334,11 @@ describe('the long-sequence view, in offset space', () => {
     expect(await page.textContent('#notes')).toContain('k must be an integer from 0 to 999');
     expect(await page.getAttribute('#maxDistance', 'max')).toBe('999');
     await page.fill('#seqLen', '700'); // a range input: sets and fires input
-    await page.waitForFunction(() => !document.body.dataset.busy);
+    await whenDrawn(page);
     expect(await page.evaluate(() => window.relposPage.state().maxDistance)).toBe(699);
     expect(await page.getAttribute('#maxDistance', 'max')).toBe('699');
     await page.fill('#maxDistance', '650');
-    await page.waitForFunction(() => !document.body.dataset.busy);
+    await whenDrawn(page);
     expect(await page.evaluate(() => window.relposPage.state().maxDistance)).toBe(650);
     // The offsets panel is below the viewport: it is drawn when it scrolls in.
     await page.evaluate(() => document.getElementById('figure-offsets').scrollIntoView());

@@ -153,8 +153,15 @@ async function whenReady(page, { closedSettings, closedPanels }) {
  * Waits until the page shows its latest change: an edit of a control is drawn in the next
  * animation frame, a large view when its workers answer; until then body[data-busy] is set.
  */
-export function whenDrawn(page, { timeout } = {}) {
-  return page.waitForFunction(() => !document.body.dataset.busy, null, { timeout });
+export async function whenDrawn(page, { timeout } = {}) {
+  try {
+    await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout });
+  } catch (error) {
+    // What the page said while it stayed busy, for the failure's message.
+    const notes = await page.textContent('#notes').catch(() => '(unreadable)');
+    error.message += `\n  the page's notes: ${JSON.stringify(notes)}`;
+    throw error;
+  }
 }
 
 /** Opens "More panels" (panels 5–8), as a click on it does, and waits until they are drawn. */

@@ -13,7 +13,7 @@ import { seededRandom } from '../../web/api/seeded-random.js';
 import { ATTENTION_SETTINGS } from '../../web/settings/settings.js';
 import { stateFromQuery } from '../../web/page/url-state.js';
 import { openPage } from './browser.js';
-import { allHashes, usePage } from './page-fixture.js';
+import { allHashes, usePage, whenDrawn } from './page-fixture.js';
 
 const env = usePage();
 const CHANGES = 1000;
@@ -144,7 +144,7 @@ describe.concurrent('soak', () => {
     // Reset to the defaults, drawn.
     const reset = async () => {
       await page.click('#reset');
-      await page.waitForFunction(() => !document.body.dataset.busy);
+      await whenDrawn(page);
       await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => done())));
     };
     // The schemes section computes only near the view (web/page/schemes-section.js): brought there

@@ -62,23 +62,37 @@ export class ViewCompute {
     return false;
   }
 
-  /** Asks the workers for the view of `state`; `offsetGrid`: the long view's block means, or null. */
+  /**
+   * Asks the workers for the view of `state`; `offsetGrid`: the long view's block means, or null.
+   * A call a worker lost (it failed or stopped answering, and was replaced) is asked once more;
+   * an error of the arguments (TypeError, RangeError) is not.
+   */
   request(state, offsetGrid) {
     this.#requestId += 1;
     const id = this.#requestId;
     const signal = this.#latest.next();
     const settings = attentionSettings(state);
-    const answer = state.long
+    const ask = () => this.#ask(settings, state.long, offsetGrid, signal);
+    ask()
+      .catch((error) => {
+        const again = !(isAbort(error) || error instanceof TypeError || error instanceof RangeError);
+        if (!again || !this.isLatest(id) || !this.#pool) throw error;
+        return ask();
+      })
+      .then(
+        (result) => this.#onResult({ id, ...result }),
+        (error) => !isAbort(error) && this.#onResult({ id, error: error.message }),
+      );
+  }
+
+  #ask(settings, long, offsetGrid, signal) {
+    return long
       ? computeLongView(this.#pool, settings, {
           grid: offsetGrid,
           previous: this.view?.offsetSpace ? this.view : null,
           signal,
-        }).then((long) => ({ ...long, kept: true }))
+        }).then((answer) => ({ ...answer, kept: true }))
       : this.#pool.run('attentionView', [settings, { positionsOnly: false, offsetGrid }], { worker: 0, signal });
-    answer.then(
-      (result) => this.#onResult({ id, ...result }),
-      (error) => !isAbort(error) && this.#onResult({ id, error: error.message }),
-    );
   }
 
   /** Whether request `id` is still the latest. */

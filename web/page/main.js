@@ -86,7 +86,7 @@ class Page {
     this.compute = new ViewCompute({
       rp,
       onWorkerView: (view, id) => this.#showWorkerView(view, id),
-      onError: (message) => this.notes.set([message]),
+      onError: (message) => this.#failed(message),
       onWorkerLost: () => this.update(),
     });
   }
@@ -243,6 +243,14 @@ class Page {
     this.url.schedule();
     document.body.dataset.busy = 'true';
     if (!this.#frame) this.#frame = requestAnimationFrame(() => this.update());
+  }
+
+  // The workers could not compute the latest change (asked twice): said, and the page is no longer
+  // busy (what it shows is the view before that change).
+  #failed(message) {
+    this.notes.set([message]);
+    console.error(message);
+    if (document.body.dataset.busy) delete document.body.dataset.busy;
   }
 
   #request() {

@@ -6,6 +6,7 @@
 import { buffersOf } from '../api/transfer.js';
 import { splitRows } from '../api/worker-pool.js';
 import { assembleLongView } from '../views/long-view-blocks.js';
+import { PANEL_IDS } from '../views/panels.js';
 
 /** Offset-space cells (n × (2k′ + 1)) above which worker 0, not the page, puts panels together. */
 const MERGE_IN_WORKER_CELLS = 1 << 20;
@@ -33,7 +34,7 @@ export async function computeLongView(pool, settings, { grid = null, previous = 
   if (blocks.length > 1 && settings.seqLen * cols > MERGE_IN_WORKER_CELLS) {
     // Wide panels: worker 0 puts them together, and the page's main thread stays free.
     const panels = blocks.map(({ first, offsetSpace }) => ({ first, panels: offsetSpace.panels }));
-    const work = settings.seqLen * cols;
+    const work = PANEL_IDS.length * settings.seqLen * cols; // every panel's cells copied once
     const args = [settings.seqLen, cols, panels];
     merged = await pool.run('mergeOffsetPanels', args, { worker: 0, transfer: buffersOf(panels), signal, work });
     // The blocks' own panels went to worker 0: read each block's rows from the whole.

@@ -9,6 +9,14 @@ import { MAX_WORKERS } from '../api/task-pool.js';
 import { openPool } from '../api/worker-pool.js';
 import { startViewWorker } from './start-view-worker.js';
 
+/**
+ * How long a view worker may take over a call before it is taken as lost (plus its work's share,
+ * task-pool.js timeoutFor): only a guard against a worker that stopped. A busy machine makes the
+ * page slower, never wrong: a long view at n = 2048 takes seconds there, and a lost call is asked
+ * once more (compute.js).
+ */
+export const VIEW_TIMEOUT_MS = 60_000;
+
 /** Workers for the page's views: navigator.hardwareConcurrency, from 1 to MAX_WORKERS. */
 export const viewPoolSize = () => Math.max(1, Math.min(MAX_WORKERS, globalThis.navigator?.hardwareConcurrency ?? 2));
 
@@ -29,6 +37,7 @@ export function pagePool({ onLost } = {}) {
       createWorker: startViewWorker,
       wasmModule: compileCore(), // the page's compiled core (load-core.js): every worker instantiates it
       where: "the page's workers",
+      timeoutMs: VIEW_TIMEOUT_MS,
       onLost: () => {
         lost = true;
         pool = null;
