@@ -250,6 +250,21 @@ describe('float32 models and disposed instances', () => {
     model.dispose();
   });
 
+  test('syntheticBatch has the model’s bounds: a vocabulary or a sequence no model can take is refused by name', () => {
+    for (const [name, value, most] of [
+      ['vocabSize', 1e9, 1048576],
+      ['seqLen', 5000, 4096],
+    ]) {
+      const refused = new RegExp(`^syntheticBatch: ${name} must be an integer from 1 to ${most}, got ${value}$`);
+      expect(() => rp.syntheticBatch({ vocabSize: 12, seqLen: 8, batchSize: 1, [name]: value })).toThrow(refused);
+      expect(() => rp.syntheticBatch({ vocabSize: 12, seqLen: 8, batchSize: 1, [name]: most })).not.toThrow();
+      // The model's own config refuses the same value, with the same bound.
+      expect(() => rp.createModel({ vocabSize: 12, [name]: value })).toThrow(
+        new RegExp(`${name} must be an integer from 1 to ${most},`),
+      );
+    }
+  });
+
   test('syntheticBatch after dispose() says the instance was disposed', async () => {
     const other = await createRelPos();
     other.dispose();

@@ -116,8 +116,8 @@ export function resolveSyntheticOptions(where, options) {
   if (!SYNTHETIC_TASKS.includes(o.task)) {
     throw new RangeError(`${where}: task must be one of ${SYNTHETIC_TASKS.join(', ')}, got ${JSON.stringify(o.task)}`);
   }
-  checkInteger(where, 'vocabSize', o.vocabSize, 1, LIMITS.vocabSize);
-  checkInteger(where, 'seqLen', o.seqLen, 1, LIMITS.seqLen);
+  checkInteger(where, 'vocabSize', o.vocabSize, 1, LIMITS.maxVocabSize);
+  checkInteger(where, 'seqLen', o.seqLen, 1, LIMITS.maxSeqLen);
   checkInteger(where, 'batchSize', o.batchSize, 1, 2 ** 24);
   checkInteger(where, 'offset', o.offset, -o.seqLen, o.seqLen);
   checkInteger(where, 'seed', o.seed, 0, MAX_SEED);

@@ -1,5 +1,6 @@
 // Small DOM helpers of the training section: an element from a tag, properties and children;
 // number formats.
+import { formatFixed } from '../render/number-text.js';
 
 /** An element: `text` sets its text, aria*, data-*, role, for and part become attributes. */
 export const el = (doc, tag, props = {}, children = []) => {
@@ -17,7 +18,8 @@ export const el = (doc, tag, props = {}, children = []) => {
   return node;
 };
 export { formatPercent as pct } from '../render/number-text.js';
-export const fmt = (v, d = 3) => (Number.isFinite(v) ? v.toFixed(d) : '–');
+/** To `d` decimals, with a true minus; '–' when not finite. */
+export const fmt = (v, d = 3) => (Number.isFinite(v) ? formatFixed(v, d) : '–');
 export { formatSigned as signed } from '../render/number-text.js';
 /** 135000 → "135 000". */
 export const grouped = (v) => String(Math.round(v)).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');

@@ -4,12 +4,12 @@
 import { exampleOptions } from './view.js';
 import { POSITION_SCHEMES, ROPE_DEFAULTS, T5_BUCKET_DEFAULTS, needsEvenWidth } from '../api/schemes.js';
 import { MAX_SEED } from '../api/limits.js';
-import { tokenLabels } from '../settings/settings.js';
+import { CONTROLS, tokenLabels } from '../settings/settings.js';
 
 /** The schemes in the order the view offers them: attention()'s, in the core's order. */
 export const SCHEME_IDS = POSITION_SCHEMES;
 /** Sinusoidal among them: the one absolute scheme, the contrast to the relative ones. */
-export const DEFAULT_SCHEMES = ['shaw', 't5', 'alibi', 'rope', 'sinusoidal'];
+export const DEFAULT_SCHEMES = Object.freeze(CONTROLS.schemes.default.split(','));
 /** How many columns the comparison draws at most. */
 export const MAX_SCHEMES = 5;
 /** ALiBi: the view uses head 1 of this many heads (slope 2^(−8/H)). */
