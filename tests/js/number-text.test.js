@@ -10,6 +10,8 @@ import {
   formatSigned,
   withMinus,
 } from '../../web/render/number-text.js';
+import { formatTick } from '../../web/render/ticks.js';
+import { sharePercent } from '../../web/views/near-share.js';
 
 const MINUS = '\u2212';
 
@@ -70,5 +72,15 @@ describe('number text', () => {
     expect(formatSignedPoints(0.042)).toBe('+4.2');
     expect(formatSignedPoints(-0.0031)).toBe(`${MINUS}0.3`);
     expect(formatSignedPoints(-0.0002)).toBe(`${MINUS}0.02`); // not 0, so not "−0.0"
+  });
+
+  test('axis ticks and shares: the same minus, no "−0", as many decimals as the step needs', () => {
+    expect(formatTick(-2, [-2, 0, 2])).toBe(`${MINUS}2`);
+    expect(formatTick(-1e-12, [-0.5, 0, 0.5])).toBe('0.0');
+    expect(formatTick(0.4, [0, 0.2, 0.4])).toBe('0.4');
+    expect(formatTick(2000, [0, 1000, 2000])).toBe('2000');
+    expect(formatTick(-0.05, [-0.1, -0.05, 0])).toBe(`${MINUS}0.05`);
+    expect(sharePercent(0.74)).toBe('74 %');
+    expect(sharePercent(1)).toBe('100 %');
   });
 });

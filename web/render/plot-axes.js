@@ -55,7 +55,7 @@ export function drawYTicks(g, { left, plotW, py, ticks, fg, grid, gap }) {
     g.strokeStyle = grid;
     rule(g, left, plotW, py(tick));
     g.fillStyle = fg;
-    g.fillText(withMinus(formatTick(tick, ticks)), left - gap, py(tick));
+    g.fillText(formatTick(tick, ticks), left - gap, py(tick));
   }
 }
 

@@ -1,6 +1,7 @@
 // Axis numbers: "nice" steps (1, 2 or 5 times a power of ten), ticks on them, and their labels
 // (written with a minus sign by number-text.js). Every axis, label stride and colour bar takes its
 // steps from here.
+import { formatFixed } from './number-text.js';
 
 /** The smallest nice step (1, 2 or 5 times a power of ten) that is at least `minimum` (> 0). */
 export function niceStep(minimum) {
@@ -19,9 +20,8 @@ export function niceTicks(min, max, count = 5) {
   return ticks;
 }
 
-/** A tick label with no more decimals than the step needs (and no "-0"). */
+/** A tick label with no more decimals than the step needs (a true minus, and no "−0"). */
 export function formatTick(value, ticks) {
   const step = ticks.length > 1 ? Math.abs(ticks[1] - ticks[0]) : Math.abs(value) || 1;
-  const decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
-  return value.toFixed(decimals).replace(/^-(0\.?0*)$/, '$1');
+  return formatFixed(value, Math.max(0, -Math.floor(Math.log10(step) + 1e-9)));
 }

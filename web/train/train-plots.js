@@ -76,7 +76,7 @@ export function drawLines(
   if (!yFromZero || yMin < 0) yMin -= pad;
   if (yRange) [yMin, yMax] = yRange;
   const yTicks = niceTicks(yMin, yMax, 4);
-  const yTickTexts = yTicks.map((v) => withMinus(formatTick(v, yTicks)));
+  const yTickTexts = yTicks.map((v) => formatTick(v, yTicks));
   // The plot starts right of the widest y tick label (6 px from the axis) and the turned y label.
   const left = Math.max(
     MARGIN.left,
@@ -88,7 +88,7 @@ export function drawLines(
   drawYTicks(g, { left, plotW, py, ticks: yTicks, fg: t.fg, grid: t.grid, gap: TICK_GAP });
   const xTicks = xInteger ? integerTicks(xMin, xMax) : niceTicks(xMin, xMax, 5);
   // Marks 4 px long under the plot; a label that would run past the canvas's right edge ends at it.
-  const label = (v) => withMinus(formatTick(v, xTicks));
+  const label = (v) => formatTick(v, xTicks);
   drawXTicks(g, { ticks: xTicks, px, bottom: top + plotH, gap: 6, grid: t.grid, lines: 4, label, right: width });
   g.fillText(xLabel, left + plotW / 2, top + plotH + 22);
   fillTurnedText(g, yLabel, 12, top + plotH / 2);

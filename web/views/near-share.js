@@ -1,6 +1,7 @@
 // How much of a weight matrix's weight stays within one position of the query (|j − i| ≤ 1): the
 // locality step's numbers (web/page/story.js) and the figure that draws them
 // (web/figures/locality-contrast.js) both come from here.
+import { formatPercent } from '../render/number-text.js';
 
 /** The share of each row's weight within one position of the query, averaged over rows. */
 export function nearShare(weights, n) {
@@ -22,4 +23,4 @@ export function uniformNearShare(n, causal) {
 }
 
 /** A share as the reveal and its figure print it: a whole percentage, "74 %". */
-export const sharePercent = (share) => `${(100 * share).toFixed(0)} %`;
+export const sharePercent = (share) => formatPercent(share, 0);
