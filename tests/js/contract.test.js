@@ -38,10 +38,11 @@ describe('the contract: one source, the core', () => {
     expect(committed).toBe(coreContractSource(core));
   });
 
-  it("the choices of RoPE's layout, the draw and the table are the core's enums, in their order", () => {
+  it("the choices of RoPE's layout, the draw, the table and the synthetic task are the core's enums, in their order", () => {
     expect(CORE_CONTRACT.ropeLayouts).toEqual(enumNames(core.RopeLayout));
     expect(CORE_CONTRACT.scenarioDraws).toEqual(enumNames(core.ScenarioDraw));
     expect(CORE_CONTRACT.positionTables).toEqual(enumNames(core.PositionTable));
+    expect(CORE_CONTRACT.syntheticTasks).toEqual(enumNames(core.SyntheticTask));
     expect(CORE_CONTRACT.scenarioDraws).toEqual(['handbook', 'stable']);
   });
 

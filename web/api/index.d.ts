@@ -7,11 +7,11 @@ import type {
   SinusoidalAttentionInputs,
 } from './schemes.js';
 import type { CheckpointMethods } from './checkpoint.js';
-import type { PositionTableName, ScenarioDrawName } from './example-names.js';
+import type { PositionTableName, ScenarioDrawName, SyntheticTaskName } from './example-names.js';
 
 export * from './schemes.js';
 export * from './checkpoint.js';
-export type { PositionTableName, ScenarioDrawName } from './example-names.js';
+export type { PositionTableName, ScenarioDrawName, SyntheticTaskName } from './example-names.js';
 
 declare global {
   // Symbol.dispose (TypeScript's lib esnext.disposable, @types/node) for projects whose lib lacks it.
@@ -403,7 +403,7 @@ export interface AdamOptions {
 
 export interface SyntheticBatchOptions {
   /** Default 'copy-offset'. */
-  task?: 'copy-offset' | 'sum-offset';
+  task?: SyntheticTaskName;
   /** −seqLen … seqLen. Default 1. */
   offset?: number;
   /** Default 16. */

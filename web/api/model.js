@@ -27,7 +27,8 @@ export { ADAM_DEFAULTS, MODEL_DEFAULTS, SYNTHETIC_DEFAULTS };
 /** createModel's position schemes (docs/schemes.md); 'shaw' (the a^K / a^V tables) is the default. */
 export const MODEL_POSITION_SCHEMES = SCHEMES;
 
-const SYNTHETIC_TASKS = ['copy-offset', 'sum-offset'];
+/** syntheticBatch's tasks, by the core's SyntheticTask names. */
+const SYNTHETIC_TASKS = CORE_CONTRACT.syntheticTasks;
 
 // The largest model the core takes, field by field (its contract).
 const LIMITS = CORE_CONTRACT.model;
