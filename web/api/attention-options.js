@@ -1,19 +1,19 @@
 // attention()'s second argument: what to compute (`outputs`), where to write it (`out`) or
 // whether to return views of WASM memory (`views`), and where the queries stand among the keys
 // (`queryOffset`); and empty results to reuse as `out`.
+import { CORE_CONTRACT } from './core-contract.js';
 import { checkBoolean, checkInteger, describe, floatArrayType } from './validate.js';
 
-/** The panels attention() can return, in the order the core computes them. */
-export const PANEL_NAMES = Object.freeze([
-  'contentScores',
-  'positionBiases',
-  'combinedScores',
-  'contentWeights',
-  'combinedWeights',
-]);
+/** attention()'s outputs in the core's shape table, in the order the core computes them. */
+const OUTPUT_SHAPES = CORE_CONTRACT.attentionShapes.filter((shape) => shape.role === 'output');
 
 /** Everything attention() can return: the five panels and the output (which needs v). */
-export const OUTPUT_NAMES = Object.freeze([...PANEL_NAMES, 'output']);
+export const OUTPUT_NAMES = Object.freeze(OUTPUT_SHAPES.map((shape) => shape.name));
+
+/** The panels attention() can return: the outputs with a row per query and head. */
+export const PANEL_NAMES = Object.freeze(
+  OUTPUT_SHAPES.filter((shape) => shape.rows === 'headQueries').map((shape) => shape.name),
+);
 
 const OPTION_NAMES = ['outputs', 'out', 'queryOffset', 'views'];
 
@@ -73,9 +73,11 @@ export function checkOutputs(where, outputs) {
  * being every head's columns side by side.
  */
 export function outputShapes(outputs, queryRows, keyRows, dV, heads = 1) {
-  return Object.fromEntries(
-    outputs.map((name) => [name, name === 'output' ? [queryRows, dV] : [heads * queryRows, keyRows]]),
-  );
+  // The shape table's extents, as the core reads them (attention_shapes.hpp).
+  const rows = { queries: queryRows, headQueries: heads * queryRows };
+  const cols = { keys: keyRows, valueWidth: dV };
+  const shapeOf = new Map(OUTPUT_SHAPES.map((shape) => [shape.name, [rows[shape.rows], cols[shape.cols]]]));
+  return Object.fromEntries(outputs.map((name) => [name, shapeOf.get(name)]));
 }
 
 /** `out`: an earlier result (or allocateAttention()) whose arrays match this call's outputs. */
