@@ -245,6 +245,17 @@ describe('the summary sentence', () => {
       'Step 300, provisional: layer 0 is local (the causal mask hides every key to the right); determiners → following nouns: cannot be tested with a causal mask; verbs → preceding subjects: no head shows a verb-specific effect.',
     );
   });
+  test('untrained: a claim that could be tested is not judged, one that cannot be is still said', () => {
+    const heads = [
+      head(0, 0, 0.9, 0, 0.5, {
+        determinerToFollowingNoun: untested,
+        verbToPrecedingSubject: verdict('shows', 0.08, 0.03, 0.13),
+      }),
+    ];
+    expect(summariseRun({ step: 0, causal: true, heads }, { label: 'Step 0, before training', untrained: true })).toBe(
+      'Step 0, before training: layer 0 is local (the causal mask hides every key to the right); determiners → following nouns: cannot be tested with a causal mask; verbs → preceding subjects: read from this run once it trains.',
+    );
+  });
 });
 
 describe('the head shown by default and the summary', () => {

@@ -279,4 +279,41 @@ describe('the reference run', () => {
     const agreeing = live.rows.filter((r) => r[3] === 'agrees').length;
     expect(live.caption).toContain(`This run agrees with the reference on ${agreeing} of 2 claims so far`);
   });
+
+  test('the verdict card with no reference: no verdict before the first step, provisional during the run, final at its end', () => {
+    const heads = REFERENCE_RUN.seeds[1].heads;
+    const card = (state) => verdictRows({ reference: null, showing: 'live', end: null, loaded: false, ...state });
+    const waiting = {
+      head: ['the handbook says', 'this run'],
+      rows: [
+        ['determiners → following nouns', 'not trained yet'],
+        ['verbs → preceding subjects', 'not trained yet'],
+      ],
+    };
+    // Before Train: no reading yet, then the new model's reading at step 0, which tests no claim.
+    for (const before of [card({ analysis: null }), card({ analysis: { step: 0, heads } })]) {
+      expect({ head: before.head, rows: before.rows }).toEqual(waiting);
+      expect(before.caption).toMatch(
+        /nothing to compare with\. The claims will be read from this run once it trains\.$/,
+      );
+      expect(JSON.stringify(before)).not.toMatch(/provisional|step 0/);
+    }
+    // A model loaded from a file was trained, though its step count starts at 0: its heads are read.
+    const loaded = card({ analysis: { step: 0, heads }, loaded: true });
+    expect(loaded.head).toEqual(['the handbook says', 'this run, step 0, provisional']);
+    expect(loaded.rows[0][1]).not.toBe('not trained yet');
+    // During the run, and at its end (the step budget: no reference, no criterion).
+    const during = card({ analysis: { step: 300, heads } });
+    expect(during.head).toEqual(['the handbook says', 'this run, step 300, provisional']);
+    expect(during.caption).not.toContain('once it trains');
+    for (const [i, name] of HANDBOOK_CLAIMS.entries())
+      expect(during.rows[i][1]).toMatch(
+        heads.some((h) => h.verdicts[name].verdict === 'shows')
+          ? /^holds: layer \d head \d, [+−]/
+          : /^(not shown|the opposite holds)$/,
+      );
+    const ended = card({ analysis: { step: 600, heads }, end: { steps: 600, reason: 'budget', gap: NaN } });
+    expect(ended.head).toEqual(['the handbook says', 'this run, step 600, the run’s end at its step budget']);
+    expect(ended.caption).not.toContain('once it trains');
+  });
 });

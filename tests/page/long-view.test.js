@@ -363,6 +363,42 @@ describe('the long-sequence view, in offset space', () => {
     expect(numberDifferences(json.output.data, ex.output.data, 'output')).toEqual([]);
   });
 
+  test('n = 400, k = 20 at 360, 1920 and 1280 px: the edge columns’ lines or marks never overlap the colour bar’s label', async () => {
+    const { page, problems } = await openAndWait('?long=1&n=400&k=20');
+    // The first four panels (open at first); each is drawn at a new width once it is in view.
+    const ids = ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights'];
+    // A mark is stroked 3 px wide (its halo); a box overlaps another where both ranges overlap.
+    const overlaps = (mark, label) =>
+      mark.x + 1.5 > label.left && mark.x - 1.5 < label.right && mark.bottom > label.top && mark.top < label.bottom;
+    for (const width of [360, 1920, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const id of ids) {
+        const where = `${width} px, ${id}`;
+        await page.evaluate((panel) => document.getElementById(`figure-${panel}`).scrollIntoView(), id);
+        // Drawn for this width: the canvas fits its figure (at 1920 px it is as at 1280, its widest).
+        const fits = () =>
+          page.$eval(
+            `#figure-${id}`,
+            (figure) => JSON.parse(figure.querySelector('canvas').dataset.layout).width <= figure.clientWidth,
+          );
+        await expect.poll(fits, { timeout: 120_000, message: where }).toBe(true);
+        await whenDrawn(page);
+        const layout = await layoutOf(page, id);
+        expect(layout.edgeLines, where).toHaveLength(2);
+        expect(layout.barLabel, where).not.toBeNull();
+        // Narrow columns (at 360 px: 41 columns in about 160 px) have their marks under the matrix.
+        if (width === 360) expect(layout.cellW, where).toBeLessThan(6);
+        const matrixBottom = layout.y0 + layout.rows * layout.cellH;
+        if (layout.cellW < 6)
+          for (const mark of layout.edgeLines) expect(mark.top, where).toBeGreaterThan(matrixBottom);
+        for (const mark of layout.edgeLines) expect(overlaps(mark, layout.barLabel), where).toBe(false);
+        // The label is below the edge columns' lines or marks.
+        expect(layout.barLabel.top, where).toBeGreaterThan(Math.max(...layout.edgeLines.map((m) => m.bottom)));
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
   test('turning the long view off brings n back to 64 at most, with words and square panels again', async () => {
     const { page } = await openAndWait('?long=1&n=100');
     await page.uncheck('#long');

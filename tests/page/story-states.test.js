@@ -421,7 +421,7 @@ describe.concurrent('every story step, from every starting state', () => {
     }
   }); // four page loads and three first screens: 37 s quiet, over 60 s at load 8, one after another
 
-  test('the skip link lands on the first figure drawn, focused and in view, on a phone and at 1280', async () => {
+  test('the skip link lands on the first figure drawn, its heatmap focused and in view, the arrow keys reading it at once, on a phone and at 1280', async () => {
     await firstScreensShown.value;
     // On the phone panel 2 comes first; the panels' section has no box there (display: contents).
     for (const [options, first] of [
@@ -436,11 +436,27 @@ describe.concurrent('every story step, from every starting state', () => {
       await page.focus('a.skip');
       await page.keyboard.press('Enter');
       const target = await page.evaluate(() => {
-        const box = document.activeElement.getBoundingClientRect();
-        return { id: document.activeElement.id, top: box.top, inView: box.top >= 0 && box.top < innerHeight };
+        const focused = document.activeElement;
+        const box = focused.getBoundingClientRect();
+        return {
+          id: focused.closest('figure')?.id,
+          role: focused.getAttribute('role'),
+          top: box.top,
+          inView: box.top >= 0 && box.top < innerHeight,
+        };
       });
-      expect(target, `${options.viewport.width}`).toEqual({ id: first, top: target.top, inView: true });
+      expect(target, `${options.viewport.width}`).toEqual({
+        id: first,
+        role: 'application',
+        top: target.top,
+        inView: true,
+      });
       await expectDrawnOnScreen(page, first.slice('figure-'.length));
+      // The next key is the heatmap's: focus read cell (0, 0), the right arrow reads (0, 1).
+      const readout = () => page.textContent('.relpos-visually-hidden[aria-live]');
+      expect(await readout(), `${options.viewport.width}`).toMatch(/, row 0 [^,]*, column 0 /);
+      await page.keyboard.press('ArrowRight');
+      expect(await readout(), `${options.viewport.width}`).toMatch(/, row 0 [^,]*, column 1 /);
       expect(problems).toEqual([]);
       await context.close();
     }

@@ -175,6 +175,28 @@ describe('the training section', () => {
       { timeout: 120_000 },
     );
     await page.waitForFunction(() => document.querySelector('#train-layer').options.length === 1);
+    // Before Train, the tiny model (no reference run) has its step-0 reading drawn, and the card
+    // says no verdict of it: the claims will be read once the run trains.
+    await page.waitForFunction(() => {
+      const lab = document.querySelector('.relpos-train').dataset;
+      return lab.analysisStep === '0' && lab.readingsDrawn === lab.readings;
+    });
+    expect(await page.$$eval('#train-verdicts-table th', (cells) => cells.map((c) => c.textContent))).toEqual([
+      'the handbook says',
+      'this run',
+      'determiners → following nouns',
+      'verbs → preceding subjects',
+    ]);
+    expect(await page.$$eval('#train-verdicts-table td', (cells) => cells.map((c) => c.textContent))).toEqual([
+      'not trained yet',
+      'not trained yet',
+    ]);
+    expect(await page.textContent('#train-verdicts .train-caption')).toMatch(
+      /The claims will be read from this run once it trains\.$/,
+    );
+    expect(await page.textContent('#train-summary')).toMatch(
+      /^Step 0, before training: layer 0 is .*; determiners → following nouns: read from this run once it trains; verbs → preceding subjects: read from this run once it trains\.$/,
+    );
     // At every frame while it trains, the head the menus and the line above the figures name is the
     // head the part-of-speech figure's table was drawn for (the head shown follows each reading).
     await page.evaluate(() => {

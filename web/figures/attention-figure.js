@@ -432,6 +432,9 @@ export class AttentionFigure {
       min: scale.min,
       max: scale.max,
       map: scale.map,
+      width: layout.width,
+      edgeLines: layout.edgeLines, // the edge columns' lines or marks, and the colour bar's label: never overlapping
+      barLabel: layout.barLabel,
     });
     const captionText = panel.offsetSpace.caption(view);
     if (caption.textContent !== captionText) caption.textContent = captionText;

@@ -31,7 +31,11 @@ export function colourBarTicks(scale) {
   return ticks.length >= 3 ? ticks : inside(8);
 }
 
-/** `labelRoom`: the width the label may take from x (CSS px); a longer label is condensed to fit, never cut. */
+/**
+ * `labelRoom`: the width the label may take from x (CSS px); a longer label is condensed to fit,
+ * never cut. Returns the box of the label's ink above the bar ({ left, right, top, bottom }, CSS
+ * px), or null without a label.
+ */
 export function drawColourBar(g, { x, y, width, height, scale, fg, label, labelRoom = Infinity }) {
   g.save();
   g.imageSmoothingEnabled = false;
@@ -73,10 +77,17 @@ export function drawColourBar(g, { x, y, width, height, scale, fg, label, labelR
     g.fillRect(Math.round(tx), y + height, 1, 4);
     g.fillText(textOf(tick, ticks), tx, y + height + 5);
   }
-  if (label) {
-    g.textAlign = 'left';
-    g.textBaseline = 'bottom';
-    if (g.measureText(label).width > labelRoom) g.fillText(label, x, y - 3, labelRoom);
-    else g.fillText(label, x, y - 3);
-  }
+  if (!label) return null;
+  g.textAlign = 'left';
+  g.textBaseline = 'bottom';
+  const ink = g.measureText(label);
+  if (ink.width > labelRoom) g.fillText(label, x, y - 3, labelRoom);
+  else g.fillText(label, x, y - 3);
+  const shrink = ink.width > labelRoom ? labelRoom / ink.width : 1;
+  return {
+    left: x - ink.actualBoundingBoxLeft * shrink,
+    right: x + ink.actualBoundingBoxRight * shrink,
+    top: y - 3 - ink.actualBoundingBoxAscent,
+    bottom: y - 3 + ink.actualBoundingBoxDescent,
+  };
 }

@@ -228,6 +228,7 @@ export function heatmapLayout(spec, ratio = 1) {
     cell: across.cell,
     cellW: across.cell,
     cellH: down.cell,
+    edgeMarks: edgeMarksOf(spec, cols, across.cell),
   };
 }
 
@@ -267,21 +268,37 @@ function drawBandEdgeLayer(canvas, g, spec, layout) {
   g.restore();
 }
 
-// Dashed lines inside the edge columns: the cells beyond them sum or stand for clipped keys.
-// Columns narrower than 6 px would vanish under a line: it is drawn below the matrix instead.
+/** The length (CSS px) of the edge columns' marks under the matrix, and the gap above and below them. */
+const EDGE_MARK = 11;
+const EDGE_MARK_GAP = 1;
+
+/**
+ * Where the edge columns' dashed lines go (spec.edgeLines): the cells beyond them sum or stand for
+ * clipped keys. Down the matrix while the columns are at least 6 px wide; narrower columns would
+ * vanish under a line, so it is a short mark under the matrix instead ('below', and the colour bar
+ * moves down to make room for it). null without edge lines.
+ */
+function edgeMarksOf(spec, cols, cellW) {
+  if (!spec.edgeLines || cols < 3) return null;
+  return cellW >= 6 ? 'inside' : 'below';
+}
+
+// The edge columns' dashed lines (edgeMarksOf); returns each as drawn: [{ x, top, bottom }] (CSS px).
 function drawEdgeLines(g, spec, layout) {
   const { colours } = spec;
-  const { cols, cellW, x0, y0, sideDown } = layout;
-  if (!spec.edgeLines || cols < 3) return;
-  const [top, bottom] = cellW >= 6 ? [y0, y0 + sideDown] : [y0 + sideDown + 1, y0 + sideDown + 12];
+  const { cols, cellW, x0, y0, sideDown, edgeMarks } = layout;
+  if (!edgeMarks) return [];
+  const below = y0 + sideDown + EDGE_MARK_GAP;
+  const [top, bottom] = edgeMarks === 'inside' ? [y0, y0 + sideDown] : [below, below + EDGE_MARK];
+  const xs = [x0 + cellW, x0 + (cols - 1) * cellW];
   for (const [lineWidth, colour, dash] of [
     [3, colours.outlineHalo, []],
-    [1.5, colours.fg, cellW >= 6 ? [5, 4] : [3, 2]],
+    [1.5, colours.fg, edgeMarks === 'inside' ? [5, 4] : [3, 2]],
   ]) {
     g.lineWidth = lineWidth;
     g.strokeStyle = colour;
     g.setLineDash(dash);
-    for (const x of [x0 + cellW, x0 + (cols - 1) * cellW]) {
+    for (const x of xs) {
       g.beginPath();
       g.moveTo(x, top);
       g.lineTo(x, bottom);
@@ -289,6 +306,7 @@ function drawEdgeLines(g, spec, layout) {
     }
   }
   g.setLineDash([]);
+  return xs.map((x) => ({ x, top, bottom }));
 }
 
 /**
@@ -303,10 +321,13 @@ export function axisLabelStep({ cell, fontScale }) {
 
 /**
  * The colour bar's box under the matrix (side: its width, sideDown: its height, default side),
- * as wide as the matrix (at least 160 px where the width allows), and the top of the note under it.
+ * as wide as the matrix (at least 160 px where the width allows), and the top of the note under it;
+ * lower by the edge columns' marks where they are drawn under the matrix (edgeMarks: 'below'), so
+ * that the bar's label stays clear of them.
  */
-export function colourBarBox({ x0, y0, side, sideDown = side, width, margin, fontScale }) {
-  const y = y0 + sideDown + 26 * fontScale;
+export function colourBarBox({ x0, y0, side, sideDown = side, width, margin, fontScale, edgeMarks = null }) {
+  const marks = edgeMarks === 'below' ? EDGE_MARK + EDGE_MARK_GAP : 0;
+  const y = y0 + sideDown + marks + 26 * fontScale;
   const barWidth = Math.max(side, Math.min(160 * fontScale, width - x0 - margin.right));
   return { x: x0, y, width: barWidth, height: 10 * fontScale, noteY: y + 30 * fontScale };
 }
@@ -501,12 +522,22 @@ function drawPlainNote(g, spec, layout, font, noteY) {
 }
 
 // The colour bar, as wide as the matrix (at least 160 px), and the note under it. Returns
-// whether the note was cut short.
+// { noteCut: whether the note was cut short, barLabel: the bar's label's ink (drawColourBar) }.
 function drawScaleAndNote(g, spec, layout, scale, font, labelling) {
   const { x, y, width: barWidth, height, noteY } = colourBarBox(layout);
   const labelRoom = labelling.barLabelRoom ? layout.width - x - 4 : Infinity; // to the canvas's right edge
-  drawColourBar(g, { x, y, width: barWidth, height, scale, fg: spec.colours.fg, label: scale.label, labelRoom });
-  return spec.note ? labelling.drawNote(g, spec, layout, font, noteY) : false;
+  const barLabel = drawColourBar(g, {
+    x,
+    y,
+    width: barWidth,
+    height,
+    scale,
+    fg: spec.colours.fg,
+    label: scale.label,
+    labelRoom,
+  });
+  const noteCut = spec.note ? labelling.drawNote(g, spec, layout, font, noteY) : false;
+  return { noteCut, barLabel };
 }
 
 // What goes with each kind of labels (the file's header): the labels' default room, the note's
@@ -591,7 +622,9 @@ export function heatmapGridSize(rows, cols, width, maxSide, ratio) {
  *         highlight: { i, j, group(i, j) -> bool, rowRange(i) -> [lo, hi] | null } (a group of
  *           cells) or { i, j, rows: [first, last] | undefined } (a cell, and its column's rows) | null }
  * Returns the layout in CSS px: { x0, y0, cell, cellW, cellH, n, rows, cols, width, height,
- * fontScale, labelsCut, noteCut, scale, gRows, gCols }.
+ * fontScale, labelsCut, noteCut, scale, gRows, gCols, edgeLines (each edge line or mark as drawn:
+ * [{ x, top, bottom }]), barLabel (the colour bar's label's ink: { left, right, top, bottom } |
+ * null) }.
  */
 export function drawHeatmap(canvas, spec) {
   const ratio = heatmapRatio(canvas, spec);
@@ -613,11 +646,11 @@ export function drawHeatmap(canvas, spec) {
   g.drawImage(picture, x0, y0, across.side, down.side);
   drawCellValues(g, spec, layout, font);
   drawBandEdgeLayer(canvas, g, spec, layout);
-  drawEdgeLines(g, spec, layout);
+  const edgeLines = drawEdgeLines(g, spec, layout);
   const labelsCut = labelling.drawLabels(g, spec, layout, font);
   if (spec.highlight?.group) drawGroupHighlight(g, spec, layout);
   else if (spec.highlight) drawColumnHighlight(g, spec, layout);
-  const noteCut = drawScaleAndNote(g, spec, layout, scale, font, labelling);
+  const { noteCut, barLabel } = drawScaleAndNote(g, spec, layout, scale, font, labelling);
   const { n, cell, cellW, cellH } = layout;
   return {
     x0,
@@ -636,5 +669,7 @@ export function drawHeatmap(canvas, spec) {
     scale,
     gRows,
     gCols,
+    edgeLines,
+    barLabel,
   };
 }

@@ -272,6 +272,9 @@ export function headVerdicts(windowTallies, { causal = false, rule = RULE, claim
 
 export { SYMMETRIC_BAND, sideOf };
 
+/** What is said of a claim, for a model that has not trained yet. */
+export const READ_ONCE_TRAINED = 'read from this run once it trains';
+
 const list = (items) => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 
 /**
@@ -279,9 +282,10 @@ const list = (items) => (items.length <= 1 ? items.join('') : `${items.slice(0, 
  * left/right ratio), whether its heads are local (near weight ≥ 2× uniform's there), and for the
  * handbook's two claims which heads show them. analysis: { step, causal, heads: [{ layer, head,
  * left, right, near, nearUniform, verdicts }] }; label: what the sentence opens with (default
- * "Step N, provisional": a reading before the run's end).
+ * "Step N, provisional": a reading before the run's end); untrained: the model has not trained yet,
+ * so each claim that could be tested is said to be read once it trains, not judged.
  */
-export function summariseRun(analysis, { label = `Step ${analysis.step}, provisional` } = {}) {
+export function summariseRun(analysis, { label = `Step ${analysis.step}, provisional`, untrained = false } = {}) {
   const { heads, causal } = analysis;
   const layers = [...new Set(heads.map((h) => h.layer))];
   const layerParts = layers.map((layer) => {
@@ -318,6 +322,7 @@ export function summariseRun(analysis, { label = `Step ${analysis.step}, provisi
         const v = heads.map((h) => ({ h, v: h.verdicts[name] }));
         if (v.every((x) => x.v.verdict === 'untestable'))
           return `${claim.short}: ${v[0].v.reason === 'causal' ? 'cannot be tested with a causal mask' : 'too few queries to test'}`;
+        if (untrained) return `${claim.short}: ${READ_ONCE_TRAINED}`;
         const showing = v.filter((x) => x.v.verdict === 'shows');
         if (!showing.length) {
           const opposite = v.filter((x) => x.v.verdict === 'opposite').length;

@@ -7,7 +7,15 @@ import { PANELS } from '../views/panels.js';
 import { el, fmt, pct, signed } from './train-dom.js';
 import { SERIES_COLOURS, drawHistory, drawLines } from './train-plots.js';
 import { POS_NAMES } from './corpus-format.js';
-import { CLAIMS, HANDBOOK_CLAIMS, RULE_TEXT, SHOWN_WHEN, strongestShowing, summariseRun } from './pos-verdicts.js';
+import {
+  CLAIMS,
+  HANDBOOK_CLAIMS,
+  READ_ONCE_TRAINED,
+  RULE_TEXT,
+  SHOWN_WHEN,
+  strongestShowing,
+  summariseRun,
+} from './pos-verdicts.js';
 import { acrossSeedsText, claimsAgainstReference, convergenceText, runVerdict } from './reference.js';
 import { CRITERION } from './run-end.js';
 import { HELD_OUT_WINDOWS, PROFILE_POS, READINGS, SCHEDULE, SEQ_LEN } from './train-session.js';
@@ -400,7 +408,11 @@ export function buildFigures(doc) {
 
   const drawSummary = (state) => {
     const label = readingLabel(state);
-    const said = summariseRun(state.analysis, { label: label[0].toUpperCase() + label.slice(1) });
+    // Before the first step the claims are not judged: nothing is learned yet.
+    const said = summariseRun(state.analysis, {
+      label: label[0].toUpperCase() + label.slice(1),
+      untrained: beforeTraining(state),
+    });
     const showAcross = state.reference && (state.showing === 'reference' || state.end);
     summary.textContent = showAcross ? `${said} ${acrossSeedsText(state.reference)}` : said;
     summary.hidden = false;
@@ -440,11 +452,21 @@ export function convergedSeeds(reference) {
 }
 
 /**
- * What the drawn reading is: the reference run's (a seed, its steps), the live run's end
- * (reached the criterion, or its step budget), or a provisional reading during the run.
+ * Whether the drawn reading is this run's model before its first training step: a new or reset
+ * model's (a model loaded from a file counts its steps from 0 too, but was trained).
+ */
+export function beforeTraining(state) {
+  return state.showing !== 'reference' && state.analysis?.step === 0 && !state.loaded;
+}
+
+/**
+ * What the drawn reading is: the reference run's (a seed, its steps), this run's model before
+ * training, the live run's end (reached the criterion, or its step budget), or a provisional
+ * reading during the run.
  */
 export function readingLabel(state) {
   const a = state.analysis;
+  if (beforeTraining(state)) return 'step 0, before training';
   if (state.showing === 'reference')
     return `the reference run (${convergedSeeds(state.reference)}), seed ${a.seed} of ${state.reference.seeds.length}, step ${a.step}`;
   if (state.end && state.end.steps === a.step)
@@ -617,7 +639,7 @@ const referenceCell = ({ verdict, holds, opposite, of, longer }) => {
 export function verdictRows(state) {
   const ref = state.reference;
   const heads = state.analysis?.heads ?? null;
-  const trained = heads && state.showing !== 'reference';
+  const trained = heads && state.showing !== 'reference' && !beforeTraining(state);
   const runHead = trained ? `this run, ${readingLabel(state)}` : 'this run';
   const refHead = ref ? `reference (${ref.seeds.length} seeds)` : null;
   const claimRule = `A claim holds in a run when one of its ${heads?.length ?? 'eight'} heads shows it (the rule under the part-of-speech figure)`;
@@ -633,7 +655,7 @@ export function verdictRows(state) {
     return {
       head: ['the handbook says', runHead],
       rows: HANDBOOK_CLAIMS.map((name) => [CLAIMS[name].short, trained ? runCell(heads, name) : 'not trained yet']),
-      caption: `${claimRule}. No reference run for this task, size or corpus: nothing to compare with.`,
+      caption: `${claimRule}. No reference run for this task, size or corpus: nothing to compare with.${trained ? '' : ` The claims will be ${READ_ONCE_TRAINED}.`}`,
     };
   const rows = claimsAgainstReference(trained ? heads : null, ref).map((c) => [
     c.short,

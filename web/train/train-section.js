@@ -66,6 +66,8 @@ export function mountTrainSection(
     /** The reference run for this run (reference.js), or null; showing: 'reference' or 'live'. */
     reference: null,
     showing: 'live',
+    /** Whether the model was loaded from a file (trained, though its step count starts at 0). */
+    loaded: false,
     /** The run's step budget, and its end once reached (run-end.js: { steps, reason, target, gap }). */
     budget: 0,
     end: null,
@@ -195,6 +197,7 @@ export function mountTrainSection(
       state.corpus = data.corpus;
       state.baselines = data.baselines;
       state.task = data.task;
+      state.loaded = Boolean(data.loaded);
       controls.showCorpus(data);
       // A late reply (the reader changed a menu or pressed Train since) leaves the menus and the
       // buttons as the reader set them.
