@@ -53,6 +53,9 @@ const bandEdgesDrawn = (view) => !view || (view.maxDistance > 0 && view.maxDista
 // clipped offset; each panel's `offsetSpace` says how its cell is made and what it shows.
 const BLANK = 'Blank: no key at that offset (j = i + c outside 0…n − 1).';
 const HEAD = 'Offset space: row i is the query, column c the clipped offset clip(j − i, ±k).';
+// How the long view marks its edge columns (render/heatmap.js): dashed lines down the matrix, or
+// ⋮ under it where the columns are too narrow for a line between them.
+const EDGE_MARKS = 'marked by dashed lines, or by ⋮ under narrow columns';
 
 // What the edge columns are, for the view on screen: clipped (k < n − 1), k = 0, or nothing
 // clipped (k ≥ n − 1: every column is one key).
@@ -78,8 +81,7 @@ export const PANELS = [
       caption: (view) =>
         `${HEAD} Cell (i, c) is qᵢ · kⱼ / √dₖ for the key j = i + c${
           {
-            clipped:
-              '; in the edge columns c = ±k, beyond the dashed lines, the key at exactly |j − i| = k (the nearest of the clipped keys)',
+            clipped: `; in the edge columns c = ±k (${EDGE_MARKS}) the key at exactly |j − i| = k (the nearest of the clipped keys)`,
             zero: ' = i (k = 0: the one column stands for every key; the score shown is the query’s own key’s)',
             none: ' (k ≥ n − 1: nothing is clipped, each column is one key)',
           }[edgeCase(view)]
@@ -116,8 +118,7 @@ export const PANELS = [
       caption: (view) =>
         `${HEAD} Cell (i, c) is qᵢ · aᴷ[c] / √dₖ, exactly the bias of every key at clipped offset c${
           {
-            clipped:
-              ': in an edge column (c = ±k, beyond the dashed lines) the one bias that all keys with |j − i| ≥ k share',
+            clipped: `: in an edge column (c = ±k, ${EDGE_MARKS}) the one bias that all keys with |j − i| ≥ k share`,
             zero: ' (k = 0: one bias per row, shared by every key)',
             none: ' (k ≥ n − 1: nothing is clipped, one key per cell)',
           }[edgeCase(view)]
@@ -226,7 +227,7 @@ export const PANELS = [
       caption: (view) =>
         `${HEAD} Cell (i, c) is c itself, the row of aᴷ and aⱽ its keys use${
           {
-            clipped: '; an edge column c = ±k (beyond the dashed lines) stands for every key with |j − i| ≥ k',
+            clipped: `; an edge column c = ±k (${EDGE_MARKS}) stands for every key with |j − i| ≥ k`,
             zero: ' (k = 0: one row for every key)',
             none: ' (k ≥ n − 1: nothing is clipped)',
           }[edgeCase(view)]
