@@ -21,7 +21,7 @@ import {
   referenceVerdict,
   runVerdict,
 } from '../../web/train/reference.js';
-import { verdictRows } from '../../web/train/train-figures.js';
+import { claimsCaption, verdictRows } from '../../web/train/train-figures.js';
 import { DEFAULT_RUN, MAX_DISTANCE, PRESETS, SCHEDULE } from '../../web/train/train-session.js';
 
 const FILE = new URL('../../web/train/reference-run.js', import.meta.url);
@@ -315,5 +315,39 @@ describe('the reference run', () => {
     const ended = card({ analysis: { step: 600, heads }, end: { steps: 600, reason: 'budget', gap: NaN } });
     expect(ended.head).toEqual(['the handbook says', 'this run, step 600, the run’s end at its step budget']);
     expect(ended.caption).not.toContain('once it trains');
+  });
+
+  test('the part-of-speech caption gives no verdict before the first step: its numbers, and "not trained yet"', () => {
+    const heads = REFERENCE_RUN.seeds[1].heads;
+    const h = heads[0];
+    const state = (analysis, more = {}) => ({
+      reference: null,
+      showing: 'live',
+      end: null,
+      loaded: false,
+      layer: h.layer,
+      head: h.head,
+      corpus: null,
+      analysis,
+      ...more,
+    });
+    const before = claimsCaption(h, state({ step: 0, heads }));
+    for (const [name, said] of [
+      ['determinerToFollowingNoun', 'determiners attend to following nouns'],
+      ['verbToPrecedingSubject', 'verbs attend to preceding subjects'],
+    ]) {
+      const v = h.verdicts[name];
+      // The head's numbers are said as they are, the verdict is not.
+      expect(before).toContain(`${said}: this head is not trained yet — ${v.claimed.toFixed(3)} of their attention`);
+    }
+    expect(before).not.toMatch(/shows it|does not show it|shows the opposite/);
+    // At step 300 (and for a loaded model at its step 0) the verdicts are given.
+    for (const after of [
+      claimsCaption(h, state({ step: 300, heads })),
+      claimsCaption(h, state({ step: 0, heads }, { loaded: true })),
+    ])
+      expect(after).toMatch(
+        /determiners attend to following nouns: this head (shows it|does not show it|shows the opposite) — /,
+      );
   });
 });

@@ -30,6 +30,11 @@ const VERDICT_WORDS = {
   opposite: 'shows the opposite',
   untestable: 'cannot be tested',
 };
+/** What a cell or caption says of a claim before the first training step, instead of a verdict. */
+const NOT_TRAINED = 'not trained yet';
+/** A head's verdict on a claim in words; before the first training step none is given. */
+const judged = (v, state) => (beforeTraining(state) && v.verdict !== 'untestable' ? NOT_TRAINED : verdictText(v));
+
 /** A verdict in words, with why it cannot be tested. */
 export function verdictText(v) {
   if (v.verdict !== 'untestable') return VERDICT_WORDS[v.verdict];
@@ -321,7 +326,7 @@ export function buildFigures(doc) {
           text: Number.isFinite(v.effect) ? `${signed(v.effect)} [${signed(v.low)}, ${signed(v.high)}]` : '–',
           'data-label': `${CLAIM_COLUMNS[3]}:`,
         }),
-        el(doc, 'td', { text: verdictText(v), 'data-label': `${CLAIM_COLUMNS[4]}:` }),
+        el(doc, 'td', { text: judged(v, state), 'data-label': `${CLAIM_COLUMNS[4]}:` }),
       ]);
     });
     claimsTable.replaceChildren(
@@ -589,7 +594,8 @@ export function claimsCaption(h, state) {
   const say = (name, what) => {
     const v = h.verdicts[name];
     if (v.verdict === 'untestable') return `${what}: this head ${verdictText(v)}.`;
-    return `${what}: this head ${verdictText(v)} — ${fmt(v.claimed)} of their attention on those words against ${fmt(v.baseline)} from other words at the same offsets (difference ${signed(v.effect)}, 95 % interval ${signed(v.low)} … ${signed(v.high)}).`;
+    const word = judged(v, state);
+    return `${what}: this head ${word === NOT_TRAINED ? `is ${word}` : word} — ${fmt(v.claimed)} of their attention on those words against ${fmt(v.baseline)} from other words at the same offsets (difference ${signed(v.effect)}, 95 % interval ${signed(v.low)} … ${signed(v.high)}).`;
   };
   return [
     `Layer ${layer}, head ${head}, ${readingLabel(state)}: for each part of speech of the query, the mean combined weight at each offset over the held-out windows (count of queries in brackets).`,
@@ -654,13 +660,13 @@ export function verdictRows(state) {
   if (!ref)
     return {
       head: ['the handbook says', runHead],
-      rows: HANDBOOK_CLAIMS.map((name) => [CLAIMS[name].short, trained ? runCell(heads, name) : 'not trained yet']),
+      rows: HANDBOOK_CLAIMS.map((name) => [CLAIMS[name].short, trained ? runCell(heads, name) : NOT_TRAINED]),
       caption: `${claimRule}. No reference run for this task, size or corpus: nothing to compare with.${trained ? '' : ` The claims will be ${READ_ONCE_TRAINED}.`}`,
     };
   const rows = claimsAgainstReference(trained ? heads : null, ref).map((c) => [
     c.short,
     referenceCell(c.reference),
-    trained ? runCell(heads, c.name) : 'not trained yet',
+    trained ? runCell(heads, c.name) : NOT_TRAINED,
     c.agrees === null ? '–' : c.agrees ? 'agrees' : 'differs',
   ]);
   const agreeing = rows.filter((r) => r[3] === 'agrees').length;
