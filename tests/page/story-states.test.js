@@ -297,7 +297,9 @@ const CHECK = {
     expect(text).toContain(
       `Cell (${i}, ${j}): bias ${plus(b[best])}, weight ${f2(w0[best])} without positions, ${f2(w1[best])} with them.`,
     );
-    expect(text).toContain(`exp(${f2(b[best])}) = ${f2(Math.exp(b[best]))} against ${f2(mean)}.`);
+    // exp of the bias as written (3 significant digits), so that a reader's calculator agrees.
+    const written = Number(b[best].toPrecision(3));
+    expect(text).toContain(`exp(${formatSignificant(written, 3)}) = ${f2(Math.exp(written))} against ${f2(mean)}.`);
   },
   output(text) {
     expect(text).toContain('now shows query 2: its output split in two');

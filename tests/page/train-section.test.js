@@ -197,6 +197,10 @@ describe('the training section', () => {
     expect(await page.textContent('#train-summary')).toMatch(
       /^Step 0, before training: layer 0 is .*; determiners → following nouns: read from this run once it trains; verbs → preceding subjects: read from this run once it trains\.$/,
     );
+    // The line above the figures names no learned structure and judges no claim before the first step.
+    expect(await page.textContent('#train-chosen')).toMatch(
+      /^Showing layer \d, head \d: before training, the clearest structure \(the random start’s\): \d\.\d\d of its weight, on average, on offset [−+]\d+; choose another above\.$/,
+    );
     // At every frame while it trains, the head the menus and the line above the figures name is the
     // head the part-of-speech figure's table was drawn for (the head shown follows each reading).
     await page.evaluate(() => {
@@ -398,6 +402,10 @@ describe('the training section', () => {
     });
     await page.click('#train-pause');
     await page.waitForFunction(() => document.querySelector('#train-status').textContent.indexOf('training') < 0);
+    // A paused run says so, and that Train goes on; no rate while nothing trains.
+    expect(await page.textContent('#train-status')).toMatch(
+      /^step \d+ of \d+ · held-out loss [\d.–]+ · paused \(Train goes on\)$/,
+    );
     // The pause's own reading (of the model trained further) drawn first, so that the next
     // reading drawn is the loaded model's.
     await page.waitForFunction(
@@ -470,8 +478,8 @@ describe('the training section', () => {
     await page.click('#train-reset');
     await page.waitForFunction(() => document.querySelector('.relpos-train').dataset.analysisStep === '0');
     expect(await steps(page)).toBe(0);
-    // A reset model: step 0 and no rate (not the last run's steps per second).
-    expect(await page.textContent('#train-status')).toMatch(/^step 0 of \d+ · – steps\/s · /);
+    // A reset model: step 0, no rate (not the last run's steps per second), not paused.
+    expect(await page.textContent('#train-status')).toMatch(/^step 0 of \d+ · held-out loss [–\d.]+$/);
     expect(await page.inputValue('#train-preset')).toBe('tiny');
 
     // Reset then Train at once: the late reply to Reset does not show "paused" while it trains.

@@ -331,6 +331,8 @@ export const STEPS = {
       let mean = 0;
       for (let l = 0; l < n; l += 1) mean += before[i * n + l] * Math.exp(bias[i * n + l]);
       const at = i * n + j;
+      // The bias to 3 significant digits, and exp of that very number: checkable by hand.
+      const shown = Number(bias[at].toPrecision(3));
       return {
         state: lesson,
         cell,
@@ -339,7 +341,7 @@ export const STEPS = {
           'A weight rises only if its bias beats the row’s average, taken as the softmax takes it (the numbers).',
         numbers:
           `Cell (${i}, ${j}): bias ${signed(bias[at])}, weight ${f(before[at])} without positions, ${f(after[at])} with them. ` +
-          `A weight is multiplied by exp(bias) over the row’s mean of exp(bias) weighted by the content-only weights: exp(${f(bias[at])}) = ${f(Math.exp(bias[at]))} against ${f(mean)}.`,
+          `A weight is multiplied by exp(bias) over the row’s mean of exp(bias) weighted by the content-only weights: exp(${formatSignificant(shown, 3)}) = ${f(Math.exp(shown))} against ${f(mean)}.`,
         figure: {
           n,
           tokens: v.tokens,

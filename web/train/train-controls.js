@@ -93,9 +93,11 @@ export function buildControls(doc, { task, preset }) {
      * run that has ended (run-end.js) says why, and trains no further until Reset.
      */
     show({ steps, budget, rate, running, ready, heldOut, end }) {
-      const r = rate ? `${rate.toFixed(1)} steps/s` : '– steps/s';
+      // The rate while it trains; a run stopped before its end says it is paused (Train resumes it).
+      const r = running && rate ? ` · ${rate.toFixed(1)} steps/s` : '';
       const of = budget ? ` of ${budget}` : '';
-      status.textContent = `step ${steps}${of} · ${r} · held-out loss ${heldOut !== undefined ? fmt(heldOut) : '–'}${running ? ' · training' : ''}${end ? ` · ${endText(end)}` : ''}`;
+      const doing = running ? ' · training' : !end && steps > 0 ? ' · paused (Train goes on)' : '';
+      status.textContent = `step ${steps}${of}${r} · held-out loss ${heldOut !== undefined ? fmt(heldOut) : '–'}${doing}${end ? ` · ${endText(end)}` : ''}`;
       trainButton.disabled = running || !ready || Boolean(end);
       pauseButton.disabled = !running;
     },

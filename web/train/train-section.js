@@ -7,7 +7,7 @@
 import { download } from '../files/download.js';
 import { TRAIN_CSS } from './train-css.js';
 import { buildControls } from './train-controls.js';
-import { buildFigures } from './train-figures.js';
+import { beforeTraining, buildFigures } from './train-figures.js';
 import { Latest, isAbort } from '../api/task-pool.js';
 import { TRAINER, openTrainPool } from './train-pool.js';
 import { el, fmt, signed } from './train-dom.js';
@@ -174,11 +174,14 @@ export function mountTrainSection(
     // The copy task's readings test no claim (no words): only the learned structure is named.
     const tested = Boolean(state.analysis.heads[0]?.verdicts);
     const structure = () => `${best.weight.toFixed(2)} of its weight, on average, on offset ${signed(best.offset, 0)}`;
-    const say = best.claim
-      ? `the clearest effect on a handbook claim: ${CLAIMS[best.claim].short}, difference ${signed(best.effect)}, 95 % interval ${signed(best.low)} … ${signed(best.high)}`
-      : tested
-        ? `no head shows a handbook claim; the clearest learned structure: ${structure()}`
-        : `the clearest learned structure: ${structure()}`;
+    // Before the first step nothing is learned: the structure is the random start's, and no claim is judged.
+    const say = beforeTraining(state)
+      ? `before training, the clearest structure (the random start’s): ${structure()}`
+      : best.claim
+        ? `the clearest effect on a handbook claim: ${CLAIMS[best.claim].short}, difference ${signed(best.effect)}, 95 % interval ${signed(best.low)} … ${signed(best.high)}`
+        : tested
+          ? `no head shows a handbook claim; the clearest learned structure: ${structure()}`
+          : `the clearest learned structure: ${structure()}`;
     figures.chosen.textContent = state.chosenByReader
       ? `The default head: layer ${best.layer}, head ${best.head} (${say}).`
       : `Showing layer ${best.layer}, head ${best.head}: ${say}; choose another above.`;
