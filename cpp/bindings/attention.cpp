@@ -232,10 +232,18 @@ std::string checkAttention(const AttentionRequest& r, std::size_t size) {
   // The scheme's own rules (T5's buckets, RoPE's even width): the scheme table's one check.
   c.require(info->attention,
             "attention() takes the learned absolute table's x + p as its inputs (scheme none)");
-  const std::string schemeError = checkScheme(r.scheme, r.t5, e.keyWidth / h);
-  c.require(schemeError.empty(), schemeError);
+  c.holds(checkScheme(r.scheme, r.t5, e.keyWidth / h));
+  if (info->kind == PositionKind::kRotation || sinusoidal) {
+    c.inRange(relpos::outOfRange(relpos::Setting::kBase, r.base));
+  }
   if (info->biasRegion != nullptr) {
-    checkRegion(c, info->biasRegion, regionNamed(r, info->biasRegion), e, size);
+    const MatrixBuffer& numbers = regionNamed(r, info->biasRegion);
+    checkRegion(c, info->biasRegion, numbers, e, size);
+    if (c.ok()) {
+      c.inRange(
+          relpos::biasNumbersOutOfRange(r.scheme, at<const double>(numbers.address),
+                                        relpos::offsetBiasRows(*info, numbers.rows, numbers.cols)));
+    }
   }
   // The masks and the panels, each one given.
   for (const relpos::RegionShape& shape : relpos::kAttentionShapes) {
@@ -324,6 +332,7 @@ std::string localityProfileInto(const relpos::LocalityProfileParams& params,
                                 const MatrixBuffer& profile) {
   BufferCheck c;
   c.require(params.dK >= 1 && params.maxDistance >= 0, "dK must be >= 1 and maxDistance >= 0");
+  c.inRange(relpos::outOfRange(params));
   const Index tableRows = 2 * params.maxDistance + 1;
   c.matrix<double>("embeddings", embeddings, tableRows, params.dK);
   c.matrix<double>("query", query, 1, params.dK);
@@ -353,6 +362,7 @@ std::string exampleScenarioInto(const ExampleSizes& s, const relpos::ScenarioSet
   BufferCheck c;
   c.require(s.n >= 1 && s.dModel >= 1 && s.dK >= 1 && s.maxDistance >= 0,
             "n, dModel and dK must be >= 1 and maxDistance >= 0");
+  c.inRange(relpos::outOfRange(settings.locality));
   if (!c.ok()) return c.error();
   const int tableRows = 2 * s.maxDistance + 1;
   c.matrix<double>("x", b.x, s.n, s.dModel);

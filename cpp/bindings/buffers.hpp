@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "relpos/matrix_types.hpp"
+#include "relpos/setting_ranges.hpp"
 
 namespace relpos::bindings {
 
@@ -96,6 +97,14 @@ class BufferCheck {
   }
   void require(bool condition, const std::string& message) {
     if (error_.empty() && !condition) fail(message);
+  }
+  // A check of the core's answer: what is wrong, or "" for nothing.
+  void holds(std::string refusal) {
+    if (error_.empty() && !refusal.empty()) fail(std::move(refusal));
+  }
+  // The core's range checks (relpos/setting_ranges.hpp): the setting out of its range, or nullptr.
+  void inRange(const char* outOfRange) {
+    if (error_.empty() && outOfRange != nullptr) fail(relpos::outOfRangeText(outOfRange));
   }
   // Every element of `name` is a T: shape() with sizeof(T).
   template <typename T>

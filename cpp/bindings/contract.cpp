@@ -2,10 +2,10 @@
 // bucket rules, the block of query rows, the largest seed, the most ALiBi heads and attention()'s
 // shape rules, from the core's own constants (relpos/scheme_table.hpp, relpos/model_config.hpp,
 // relpos/attention.hpp, relpos/numpy_random.hpp, relpos/position_schemes.hpp,
-// relpos/attention_shapes.hpp). coreContract()
+// relpos/attention_shapes.hpp, relpos/setting_ranges.hpp). coreContract()
 // returns them; scripts/make-defaults.mjs writes them into web/api/core-contract.js at build time,
 // and the API checks its arguments by them (so the page's module, without this file, carries none
-// of it). checkScheme is for the tests that hold the API's checks to the core's.
+// of it). checkScheme and checkSetting are for the tests that hold the API's checks to the core's.
 #include <emscripten/bind.h>
 
 #include <string>
@@ -17,6 +17,7 @@
 #include "relpos/numpy_random.hpp"
 #include "relpos/position_schemes.hpp"
 #include "relpos/scheme_table.hpp"
+#include "relpos/setting_ranges.hpp"
 
 namespace relpos::bindings {
 namespace {
@@ -25,8 +26,8 @@ namespace {
 // attentionShapes: [{ name, region, rows, cols, headColumns, element, role }], extents, t5,
 // model }: the block of query rows, the largest seed, the most heads alibiSlopes takes, the
 // scheme table, attention()'s shape rules (each region's argument and request field, its extents
-// by name, Extent's, its Element and Role by name) with every Extent's name, T5Rules and
-// ModelLimits.
+// by name, Extent's, its Element and Role by name) with every Extent's name, the real-valued
+// settings' ranges by name ({ min, max, minInclusive, maxInclusive }), T5Rules and ModelLimits.
 emscripten::val coreContract() {
   emscripten::val out = emscripten::val::object();
   out.set("attentionBlockRows", static_cast<int>(kAttentionBlockRows));
@@ -58,6 +59,16 @@ emscripten::val coreContract() {
   emscripten::val extents = emscripten::val::array();
   for (const char* name : kExtentNames) extents.call<void>("push", std::string(name));
   out.set("extents", extents);
+  emscripten::val settings = emscripten::val::object();
+  for (const SettingRange& range : kSettingRanges) {
+    emscripten::val row = emscripten::val::object();
+    row.set("min", range.min);
+    row.set("max", range.max);
+    row.set("minInclusive", range.minInclusive);
+    row.set("maxInclusive", range.maxInclusive);
+    settings.set(range.name, row);
+  }
+  out.set("settingRanges", settings);
   out.set("t5", emscripten::val(kT5Rules));
   out.set("model", emscripten::val(kModelLimits));
   return out;
@@ -66,6 +77,14 @@ emscripten::val coreContract() {
 // checkScheme (relpos/scheme_table.hpp): what is wrong with a scheme's settings, or "".
 std::string checkSchemeText(PositionScheme scheme, const T5BucketParams& t5, int headWidth) {
   return checkScheme(scheme, t5, headWidth);
+}
+
+// outOfRange (relpos/setting_ranges.hpp) for the setting of that name: what is wrong, or "".
+std::string checkSettingText(const std::string& name, double value) {
+  for (const SettingRange& range : kSettingRanges) {
+    if (name == range.name) return outOfRangeText(outOfRange(range.setting, value));
+  }
+  return "no setting is named " + name;
 }
 
 void registerContract() {
@@ -82,7 +101,8 @@ void registerContract() {
                       field("maxSeqLen", &L::maxSeqLen), field("maxBatchSize", &L::maxBatchSize),
                       field("minBuckets", &L::minBuckets), field("maxBuckets", &L::maxBuckets),
                       field("maxBucketDistance", &L::maxBucketDistance));
-  registerFunctions(bound("coreContract", &coreContract), bound("checkScheme", &checkSchemeText));
+  registerFunctions(bound("coreContract", &coreContract), bound("checkScheme", &checkSchemeText),
+                    bound("checkSetting", &checkSettingText));
 }
 
 }  // namespace

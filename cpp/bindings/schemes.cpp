@@ -17,8 +17,7 @@ namespace {
 // out: n x n int32, the bucket of j - i.
 std::string t5BucketsInto(const relpos::T5BucketParams& params, const MatrixBuffer& out) {
   BufferCheck c;
-  const std::string rules = relpos::checkScheme(PositionScheme::kT5, params, 0);
-  c.require(rules.empty(), rules);
+  c.holds(relpos::checkScheme(PositionScheme::kT5, params, 0));
   c.matrix<std::int32_t>("out", out, out.rows, out.rows);
   if (!c.ok()) return c.error();
   relpos::t5Buckets(params,
@@ -40,6 +39,7 @@ std::string alibiSlopesInto(const MatrixBuffer& out) {
 // out: n x d float64.
 std::string sinusoidalInto(const relpos::SinusoidalParams& params, const MatrixBuffer& out) {
   BufferCheck c;
+  c.inRange(relpos::outOfRange(relpos::Setting::kBase, params.base));
   c.matrix<double>("out", out, -1, -1);
   if (!c.ok()) return c.error();
   relpos::sinusoidalEncoding<double>(params.base, 0, matrixAt<double>(out));
@@ -55,6 +55,7 @@ struct RopeRequest {
 template <typename T>
 std::string ropeInto(const RopeRequest& r) {
   BufferCheck c;
+  c.inRange(relpos::outOfRange(relpos::Setting::kBase, r.params.base));
   c.matrix<T>("x", r.x, -1, -1);
   // RoPE's width rule is the scheme table's (it rotates pairs): one rotation of all of x.
   c.require(relpos::checkScheme(PositionScheme::kRope, {}, static_cast<int>(r.x.cols)).empty(),

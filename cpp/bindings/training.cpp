@@ -97,7 +97,13 @@ class ModelHandle {
     return {};
   }
 
-  void adamStep(const relpos::AdamOptions& options) { model_.adamStep(options); }
+  // One Adam step over the gathered gradients; options each in its range (or refused, nothing
+  // done).
+  std::string adamStep(const relpos::AdamOptions& options) {
+    std::string error = relpos::outOfRangeText(relpos::outOfRange(options));
+    if (error.empty()) model_.adamStep(options);
+    return error;
+  }
 
   // parameters() = values (count x 1, every entry finite); a refused vector writes nothing.
   std::string setParameterVector(const MatrixBuffer& values) {
@@ -114,7 +120,8 @@ class ModelHandle {
 
   emscripten::val trainStep(const MatrixBuffer& tokens, const MatrixBuffer& targets,
                             const relpos::AdamOptions& options) {
-    const std::string error = checkBatch(tokens, targets);
+    std::string error = checkBatch(tokens, targets);
+    if (error.empty()) error = relpos::outOfRangeText(relpos::outOfRange(options));
     if (!error.empty()) return refusal(error);
     return loss(model_.trainStep(view(tokens, targets), options));
   }

@@ -135,6 +135,10 @@ std::string biasRegionReaders(const char* region);
 // a scheme outside the table, T5's bucket rules, an even width where the table asks for one.
 std::string checkScheme(PositionScheme scheme, const T5BucketParams& t5, int headWidth);
 
+// The numbers a scheme's bias by offset reads, each in its setting's range (ALiBi's slopes:
+// relpos/setting_ranges.hpp), `rows` of them: the setting's name if one is out of it, or nullptr.
+const char* biasNumbersOutOfRange(PositionScheme scheme, const double* slopes, Index rows);
+
 // PositionKind::kOffsetBias's biases by offset for n keys (relpos/position_term.hpp), `rows` rows
 // of 2n − 1 side by side: T5's from `rows` rows of numBuckets bucket biases, ALiBi's from `rows`
 // slopes (docs/schemes.md §1, §2).

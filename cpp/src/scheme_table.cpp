@@ -3,6 +3,8 @@
 
 #include <vector>
 
+#include "relpos/setting_ranges.hpp"
+
 namespace relpos {
 
 std::string checkScheme(PositionScheme scheme, const T5BucketParams& t5, int headWidth) {
@@ -37,6 +39,14 @@ std::string biasRegionReaders(const char* region) {
     readers += titles[i];
   }
   return "only " + readers + (titles.size() == 1 ? " reads it" : " read it");
+}
+
+const char* biasNumbersOutOfRange(PositionScheme scheme, const double* slopes, Index rows) {
+  if (scheme != PositionScheme::kAlibi) return nullptr;
+  for (Index h = 0; h < rows; ++h) {
+    if (const char* name = outOfRange(Setting::kAlibiSlope, slopes[h])) return name;
+  }
+  return nullptr;
 }
 
 template <typename T>

@@ -10,7 +10,8 @@ import { coreContractSource, exampleTypesSource, schemeTypesSource } from '../..
 import { createRelPos, MODEL_POSITION_SCHEMES, POSITION_SCHEMES } from '../../web/api/index.js';
 import { CORE_CONTRACT } from '../../web/api/core-contract.js';
 import { CORE_DEFAULTS } from '../../web/api/core-defaults.js';
-import { ATTENTION_BLOCK_ROWS, MAX_SEED } from '../../web/api/limits.js';
+import { ATTENTION_BLOCK_ROWS, MAX_SEED, SETTING_RANGES } from '../../web/api/limits.js';
+import { checkNumber } from '../../web/api/validate.js';
 import { loadCore } from '../../web/api/load-core.js';
 import { MAX_ALIBI_HEADS } from '../../web/api/schemes.js';
 import { regionAt } from '../../web/api/wasm-arena.js';
@@ -278,6 +279,199 @@ describe("the limits only one side had are the core's, and it enforces them", ()
   });
 });
 
+describe("the real-valued settings' ranges are the core's, and it enforces them", () => {
+  const ranges = Object.entries(SETTING_RANGES);
+  // Values at and around a range's ends: each end, the nearest doubles beyond it, and NaN.
+  const probes = ({ min, max }) => {
+    const beyond = (value, direction) => value + direction * Math.max(Math.abs(value) * 2 ** -52, 2 ** -1074);
+    return [min, beyond(min, -1), beyond(min, 1), max, beyond(max, 1), beyond(max, -1), (min + max) / 2, NaN];
+  };
+  const jsTakes = (name, value) => {
+    try {
+      checkNumber('t', name, value, SETTING_RANGES[name]);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('names every real-valued setting the API checks (base, slope, the locality shape, Adam)', () => {
+    expect(Object.keys(SETTING_RANGES).sort()).toEqual(
+      [
+        'asymmetry',
+        'base',
+        'beta1',
+        'beta2',
+        'epsilon',
+        'learningRate',
+        'maxGradNorm',
+        'noise',
+        'slope',
+        'strength',
+        'weightDecay',
+        'width',
+      ].sort(),
+    );
+  });
+
+  it.each(ranges)("%s: the core's checkSetting takes exactly what the API takes", (name, range) => {
+    for (const value of probes(range)) {
+      expect(core.checkSetting(name, value) === '', `${name} = ${value}`).toBe(jsTakes(name, value));
+    }
+    expect(core.checkSetting(name, range.min - 1)).toBe(`${name} is out of its range`);
+  });
+
+  // One float64 region of `cols` numbers per entry of `sizes`, freed after `call`.
+  const withRegions = (sizes, call) => {
+    const addresses = sizes.map(([rows, cols]) => core._malloc(Math.max(1, rows * cols) * 8));
+    try {
+      return call(sizes.map(([rows, cols], i) => regionAt(addresses[i], rows, cols, Float64Array)));
+    } finally {
+      addresses.forEach((address) => core._free(address));
+    }
+  };
+
+  it("the core's own calls refuse a setting out of its range (sinusoid, rope, locality, example)", () => {
+    const d = core.coreDefaults();
+    withRegions([[2, 4]], ([out]) => {
+      expect(core.sinusoidalInto({ base: 0 }, out)).toBe('base is out of its range');
+      expect(core.sinusoidalInto({ base: 2 }, out)).toBe('');
+    });
+    withRegions(
+      [
+        [1, 2],
+        [1, 1],
+        [1, 2],
+      ],
+      ([x, positions, out]) => {
+        const request = (base) => ({ params: { ...d.RopeParams, base }, x, positions, out });
+        expect(core.ropeIntoFloat64(request(-1))).toBe('base is out of its range');
+        expect(core.ropeIntoFloat64(request(10))).toBe('');
+      },
+    );
+    const p = d.LocalityProfileParams;
+    const rows = 2 * p.maxDistance + 1;
+    withRegions(
+      [
+        [rows, p.dK],
+        [1, p.dK],
+        [1, rows],
+      ],
+      ([embeddings, query, profile]) => {
+        expect(core.localityProfileInto({ ...p, asymmetry: 1 }, embeddings, query, profile)).toBe(
+          'asymmetry is out of its range',
+        );
+        expect(core.localityProfileInto({ ...p, width: 0 }, embeddings, query, profile)).toBe('width is out of its range');
+        expect(core.localityProfileInto(p, embeddings, query, profile)).toBe('');
+      },
+    );
+    const empty = regionAt(0, 0, 0, Float64Array);
+    const buffers = Object.fromEntries(
+      [
+        'x',
+        'queryWeights',
+        'keyWeights',
+        'valueWeights',
+        'relativeKeys',
+        'relativeValues',
+        'queries',
+        'keys',
+        'values',
+        'profile',
+        'tokenBytes',
+        'tokenLengths',
+      ].map((name) => [name, empty]),
+    );
+    const strong = { ...d.ScenarioSettings, locality: { ...d.ScenarioSettings.locality, strength: 2e6 } };
+    expect(core.exampleScenarioInto(d.ExampleSizes, strong, buffers)).toBe(
+      'strength is out of its range',
+    );
+  });
+
+  it('attention() in the core refuses an ALiBi slope and a RoPE base out of range, writing nothing', () => {
+    const m = 2;
+    withRegions(
+      [
+        [m, 2],
+        [m, 2],
+        [m, m],
+        [1, 1],
+      ],
+      ([queries, keys, weights, slopes]) => {
+        new Float64Array(core.HEAPU8.buffer, queries.address, 4).fill(0.5);
+        new Float64Array(core.HEAPU8.buffer, keys.address, 4).fill(0.25);
+        const written = new Float64Array(core.HEAPU8.buffer, weights.address, m * m);
+        const slope = new Float64Array(core.HEAPU8.buffer, slopes.address, 1);
+        const request = (given) =>
+          core.attentionIntoFloat64(
+            coreRequest(core, { queryRows: m, queries, keys, combinedWeights: weights, ...given }),
+          );
+        written.fill(7);
+        slope[0] = -0.5;
+        expect(request({ scheme: core.PositionScheme.alibi, slopes })).toBe(
+          'slope is out of its range',
+        );
+        expect(request({ scheme: core.PositionScheme.rope, base: 0 })).toBe('base is out of its range');
+        expect([...written]).toEqual([7, 7, 7, 7]);
+        slope[0] = 0.5;
+        expect(request({ scheme: core.PositionScheme.alibi, slopes })).toBe('');
+        expect(written[0]).not.toBe(7);
+      },
+    );
+  });
+
+  it("the model's Adam step refuses options out of range and leaves the parameters as they were", () => {
+    const d = core.coreDefaults();
+    const handle = new core.ModelHandleFloat64({ ...d.ModelConfig, vocabSize: 10, seqLen: 4 });
+    try {
+      const count = handle.parameterTable().reduce((sum, entry) => sum + entry.size, 0);
+      const parameters = () => {
+        const r = handle.parameters();
+        return Float64Array.from(new Float64Array(core.HEAPU8.buffer, r.address, count));
+      };
+      const before = parameters();
+      expect(handle.adamStep({ ...d.AdamOptions, beta1: 1 })).toBe('beta1 is out of its range');
+      expect(handle.adamStep({ ...d.AdamOptions, learningRate: -1 })).toBe('learningRate is out of its range');
+      expect(parameters()).toEqual(before);
+      withRegions(
+        [
+          [1, 4],
+          [1, 4],
+        ],
+        ([tokens, targets]) => {
+          new Int32Array(core.HEAPU8.buffer, tokens.address, 4).fill(1);
+          new Int32Array(core.HEAPU8.buffer, targets.address, 4).fill(2);
+          const refused = handle.trainStep(
+            { ...tokens, bytes: 16 },
+            { ...targets, bytes: 16 },
+            { ...d.AdamOptions, epsilon: 0 },
+          );
+          expect(refused.error).toBe('epsilon is out of its range');
+        },
+      );
+      expect(parameters()).toEqual(before);
+      expect(handle.adamStep(d.AdamOptions)).toBe('');
+    } finally {
+      handle.delete();
+    }
+  });
+
+  it('no file of web/ checks a number by a range written by hand', () => {
+    const root = new URL('../../web/', import.meta.url);
+    const literal = /checkNumber\([^;]*\{\s*min:/;
+    const copies = readdirSync(root, { recursive: true })
+      .filter((file) => file.endsWith('.js'))
+      .flatMap((file) =>
+        readFileSync(new URL(file, root), 'utf8')
+          .split('\n')
+          .map((line, index) => ({ line, where: `${file}:${index + 1}` }))
+          .filter(({ line }) => literal.test(line))
+          .map(({ where }) => where),
+      );
+    expect(copies).toEqual([]);
+  });
+});
+
 describe('no value of the contract copied by hand in web/', () => {
   const root = new URL('../../web/', import.meta.url);
   const sources = readdirSync(root, { recursive: true })
@@ -291,7 +485,8 @@ describe('no value of the contract copied by hand in web/', () => {
       for (const [key, item] of Object.entries(value)) flatten(item, path ? `${path}.${key}` : key);
     }
   };
-  flatten(CORE_CONTRACT, '');
+  // The settings' ranges (min, max) are held by their own test above: every checkNumber reads them.
+  flatten({ ...CORE_CONTRACT, settingRanges: undefined }, '');
   // maxSeed → MAX_SEED, model.maxDModel → MAX_D_MODEL: the name a copy would carry.
   const constantName = (path) =>
     path

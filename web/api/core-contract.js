@@ -232,6 +232,80 @@ export const CORE_CONTRACT = {
     "modelWidth",
     "projectedWidth"
   ],
+  "settingRanges": {
+    "base": {
+      "min": 0,
+      "max": 1e+300,
+      "minInclusive": false,
+      "maxInclusive": true
+    },
+    "slope": {
+      "min": 0,
+      "max": 1000000,
+      "minInclusive": true,
+      "maxInclusive": true
+    },
+    "noise": {
+      "min": 0,
+      "max": 1000000,
+      "minInclusive": true,
+      "maxInclusive": true
+    },
+    "width": {
+      "min": 0,
+      "max": 1000000,
+      "minInclusive": false,
+      "maxInclusive": true
+    },
+    "asymmetry": {
+      "min": -1,
+      "max": 1,
+      "minInclusive": false,
+      "maxInclusive": false
+    },
+    "strength": {
+      "min": -1000000,
+      "max": 1000000,
+      "minInclusive": true,
+      "maxInclusive": true
+    },
+    "learningRate": {
+      "min": 0,
+      "max": 1000000,
+      "minInclusive": true,
+      "maxInclusive": true
+    },
+    "beta1": {
+      "min": 0,
+      "max": 1,
+      "minInclusive": true,
+      "maxInclusive": false
+    },
+    "beta2": {
+      "min": 0,
+      "max": 1,
+      "minInclusive": true,
+      "maxInclusive": false
+    },
+    "epsilon": {
+      "min": 0,
+      "max": 1000000,
+      "minInclusive": false,
+      "maxInclusive": true
+    },
+    "weightDecay": {
+      "min": 0,
+      "max": 1000000,
+      "minInclusive": true,
+      "maxInclusive": true
+    },
+    "maxGradNorm": {
+      "min": 0,
+      "max": 1.7976931348623157e+308,
+      "minInclusive": true,
+      "maxInclusive": true
+    }
+  },
   "t5": {
     "minBucketsBidirectional": 4,
     "minBucketsOneWay": 2,

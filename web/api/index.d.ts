@@ -263,7 +263,7 @@ export declare class RelPos {
   relativeOffsets(n: number, maxDistance: number): OffsetMatrix;
   // The other schemes' overload comes first and the one with options takes every scheme: a call
   // that matches none is reported against Shaw's inputs, naming the field that is wrong.
-  /** With position: { scheme: 't5' | 'alibi' | 'rope' | 'sinusoidal' | 'none', … } (schemes.d.ts). */
+  /** With position: { scheme: a PositionSchemeName other than 'shaw', … } (schemes.d.ts). */
   attention<A extends Float64Array | Float32Array>(
     inputs: SchemeAttentionInputs<A> | SinusoidalAttentionInputs<A>,
   ): SchemeAttentionResult<A>;

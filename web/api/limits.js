@@ -21,6 +21,12 @@ export const MAX_DIMENSION = 2 ** 24;
  */
 export const ATTENTION_BLOCK_ROWS = CORE_CONTRACT.attentionBlockRows;
 
+/**
+ * The ranges of the core's real-valued settings, by name ({ min, max, minInclusive,
+ * maxInclusive }: validate.js's checkNumber reads them as they are): the core refuses outside them.
+ */
+export const SETTING_RANGES = CORE_CONTRACT.settingRanges;
+
 /** The largest seed (the core's contract): numpy's legacy seeding takes a 32-bit unsigned integer. */
 export const MAX_SEED = CORE_CONTRACT.maxSeed;
 

@@ -4,7 +4,7 @@
 // wrong type is a TypeError, a wrong value a RangeError, messages name the method and argument).
 import { ADAM_DEFAULTS, MODEL_DEFAULTS, MODEL_POSITION_DEFAULTS, SYNTHETIC_DEFAULTS } from './defaults.js';
 import { CORE_CONTRACT } from './core-contract.js';
-import { MAX_SEED } from './limits.js';
+import { MAX_DIMENSION, MAX_SEED, SETTING_RANGES } from './limits.js';
 import { SCHEMES, t5ExactBuckets } from './schemes.js';
 import {
   checkBoolean,
@@ -119,7 +119,7 @@ export function resolveSyntheticOptions(where, options) {
   }
   checkInteger(where, 'vocabSize', o.vocabSize, 1, LIMITS.maxVocabSize);
   checkInteger(where, 'seqLen', o.seqLen, 1, LIMITS.maxSeqLen);
-  checkInteger(where, 'batchSize', o.batchSize, 1, 2 ** 24);
+  checkInteger(where, 'batchSize', o.batchSize, 1, MAX_DIMENSION);
   checkInteger(where, 'offset', o.offset, -o.seqLen, o.seqLen);
   checkInteger(where, 'seed', o.seed, 0, MAX_SEED);
   checkBudget(where, `batchSize × seqLen = ${o.batchSize * o.seqLen}`, 2 * o.batchSize * o.seqLen * I32);
@@ -345,7 +345,7 @@ export class Model {
           throwIfRefused(where, refused && `shards[${i}]: ${refused}`);
         });
       });
-      handle.adamStep(o);
+      throwIfRefused(where, handle.adamStep(o));
     });
   }
 
@@ -369,17 +369,17 @@ export class Model {
   // Adam's options (ADAM_DEFAULTS filled in), checked.
   #adamOptions(where, optionsRead) {
     const o = checkOptions(where, 'options', optionsRead, ADAM_DEFAULTS);
-    checkNumber(where, 'learningRate', o.learningRate, { min: 0, max: 1e6 });
-    checkNumber(where, 'beta1', o.beta1, { min: 0, max: 1, maxInclusive: false });
-    checkNumber(where, 'beta2', o.beta2, { min: 0, max: 1, maxInclusive: false });
-    checkNumber(where, 'epsilon', o.epsilon, { min: 0, max: 1e6, minInclusive: false });
+    checkNumber(where, 'learningRate', o.learningRate, SETTING_RANGES.learningRate);
+    checkNumber(where, 'beta1', o.beta1, SETTING_RANGES.beta1);
+    checkNumber(where, 'beta2', o.beta2, SETTING_RANGES.beta2);
+    checkNumber(where, 'epsilon', o.epsilon, SETTING_RANGES.epsilon);
     if (this.#ArrayType === Float32Array && !(Math.fround(o.epsilon) > 0)) {
       throw new RangeError(
         `${where}: epsilon must be at least 1.4e-45 (the smallest positive float32) in a float32 model, got ${o.epsilon}`,
       );
     }
-    checkNumber(where, 'weightDecay', o.weightDecay, { min: 0, max: 1e6 });
-    checkNumber(where, 'maxGradNorm', o.maxGradNorm, { min: 0, max: Number.MAX_VALUE });
+    checkNumber(where, 'weightDecay', o.weightDecay, SETTING_RANGES.weightDecay);
+    checkNumber(where, 'maxGradNorm', o.maxGradNorm, SETTING_RANGES.maxGradNorm);
     return o;
   }
 
@@ -672,7 +672,7 @@ export class Model {
         throw new TypeError(`${where}: unknown batch field ${JSON.stringify(key)}; expected ${known.join(', ')}`);
     }
     const { seqLen: maxSeqLen, vocabSize } = this.#config;
-    checkInteger(where, 'batch.batchSize', batch.batchSize, 1, 2 ** 24);
+    checkInteger(where, 'batch.batchSize', batch.batchSize, 1, MAX_DIMENSION);
     checkInteger(where, 'batch.seqLen', batch.seqLen, 1, maxSeqLen);
     const length = batch.batchSize * batch.seqLen;
     checkBudget(where, `batchSize × seqLen = ${length}`, 2 * length * I32);

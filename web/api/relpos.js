@@ -6,7 +6,7 @@
 // docs/memory-views.md). Maths and conventions: docs/maths.md, docs/random-stream.md.
 import { EXAMPLE_CHOICES, EXAMPLE_DEFAULTS, LOCALITY_PROFILE_DEFAULTS, LOCALITY_TABLE_DEFAULTS } from './defaults.js';
 import { addSymbolDispose } from './dispose.js';
-import { MAX_DIMENSION, MAX_SEED } from './limits.js';
+import { MAX_DIMENSION, MAX_SEED, SETTING_RANGES } from './limits.js';
 import {
   describe,
   checkBoolean,
@@ -323,9 +323,9 @@ export class BaseRelPos {
     checkInteger(where, 'seed', p.seed, 0, MAX_SEED);
     checkInteger(where, 'dK', p.dK, 1, MAX_DIMENSION);
     checkInteger(where, 'maxDistance', p.maxDistance, 0, MAX_TABLE_DISTANCE);
-    checkNumber(where, 'noise', p.noise, { min: 0, max: 1e6 });
-    checkNumber(where, 'width', p.width, { min: 0, max: 1e6, minInclusive: false });
-    checkNumber(where, 'asymmetry', p.asymmetry, { min: -1, max: 1, minInclusive: false, maxInclusive: false });
+    checkNumber(where, 'noise', p.noise, SETTING_RANGES.noise);
+    checkNumber(where, 'width', p.width, SETTING_RANGES.width);
+    checkNumber(where, 'asymmetry', p.asymmetry, SETTING_RANGES.asymmetry);
     const tableRows = 2 * p.maxDistance + 1;
     const shapes = [
       [tableRows, p.dK, Float64Array],
@@ -393,15 +393,10 @@ export class BaseRelPos {
     checkBoolean(where, 'causal', p.causal);
     checkChoice(where, 'table', p.table, EXAMPLE_CHOICES.table);
     const shape = checkOptions(where, 'locality', p.locality, LOCALITY_TABLE_DEFAULTS);
-    checkNumber(where, 'locality.noise', shape.noise, { min: 0, max: 1e6 });
-    checkNumber(where, 'locality.width', shape.width, { min: 0, max: 1e6, minInclusive: false });
-    checkNumber(where, 'locality.asymmetry', shape.asymmetry, {
-      min: -1,
-      max: 1,
-      minInclusive: false,
-      maxInclusive: false,
-    });
-    checkNumber(where, 'locality.strength', shape.strength, { min: -1e6, max: 1e6 });
+    checkNumber(where, 'locality.noise', shape.noise, SETTING_RANGES.noise);
+    checkNumber(where, 'locality.width', shape.width, SETTING_RANGES.width);
+    checkNumber(where, 'locality.asymmetry', shape.asymmetry, SETTING_RANGES.asymmetry);
+    checkNumber(where, 'locality.strength', shape.strength, SETTING_RANGES.strength);
     checkBoolean(where, 'sameQuery', p.sameQuery);
     const { seqLen: n, dModel, dK } = p;
     const words = tokens ?? Array.from({ length: n }, (_, i) => `#${i}`);

@@ -8,7 +8,7 @@
 import { ROPE_DEFAULTS, ROPE_LAYOUTS, SINUSOIDAL_DEFAULTS, T5_BUCKET_DEFAULTS } from './defaults.js';
 import { CORE_CONTRACT } from './core-contract.js';
 import { regionSides } from './attention-regions.js';
-import { MAX_DIMENSION } from './limits.js';
+import { MAX_DIMENSION, SETTING_RANGES } from './limits.js';
 import {
   describe,
   checkBoolean,
@@ -132,7 +132,7 @@ export function sinusoidal(host, n, d, options) {
   checkInteger(where, 'n', n, 1, MAX_DIMENSION);
   checkInteger(where, 'd', d, 1, MAX_DIMENSION);
   const p = checkOptions(where, 'options', options, SINUSOIDAL_DEFAULTS);
-  checkNumber(where, 'base', p.base, { min: 0, max: 1e300, minInclusive: false });
+  checkNumber(where, 'base', p.base, SETTING_RANGES.base);
   checkBudget(where, `n = ${n} with d = ${d}`, n * d * F64);
   return host.callRegions(where, [[n, d, Float64Array]], ([out]) => {
     throwIfRefused(where, host.core.sinusoidalInto({ base: p.base }, out));
@@ -153,7 +153,7 @@ export function rope(host, given, options) {
   snapshot.seal();
   const x = checkMatrix(where, 'x', xRead);
   const p = checkOptions(where, 'options', optionsRead, ROPE_DEFAULTS);
-  checkNumber(where, 'base', p.base, { min: 0, max: 1e300, minInclusive: false });
+  checkNumber(where, 'base', p.base, SETTING_RANGES.base);
   checkChoice(where, 'layout', p.layout, LAYOUTS);
   if (needsEvenWidth('rope') && x.cols % 2 !== 0) {
     throw new RangeError(`${where}: x.cols must be even (RoPE rotates pairs of dimensions), got ${x.cols}`);
@@ -190,7 +190,7 @@ export function checkPosition(where, position) {
   p.scheme = scheme;
   if (scheme === 't5') Object.assign(p, checkT5Params(where, 'position.', p));
   if (scheme === 'rope' || scheme === 'sinusoidal') {
-    checkNumber(where, 'position.base', p.base, { min: 0, max: 1e300, minInclusive: false });
+    checkNumber(where, 'position.base', p.base, SETTING_RANGES.base);
   }
   if (scheme === 'rope') checkChoice(where, 'position.layout', p.layout, LAYOUTS);
   return p;
@@ -265,11 +265,11 @@ export function checkSchemeHeads(where, position, heads) {
   }
   if (position.scheme === 'alibi') {
     if (typeof position.slope === 'number') {
-      checkNumber(where, 'position.slope', position.slope, { min: 0, max: 1e6 });
+      checkNumber(where, 'position.slope', position.slope, SETTING_RANGES.slope);
       position.slopes = Float64Array.of(position.slope);
     } else {
       position.slopes = checkNumbers(where, 'position.slope', position.slope, heads, Float64Array);
-      position.slopes.forEach((slope, h) => checkNumber(where, `position.slope[${h}]`, slope, { min: 0, max: 1e6 }));
+      position.slopes.forEach((slope, h) => checkNumber(where, `position.slope[${h}]`, slope, SETTING_RANGES.slope));
       position.slope = Float64Array.from(position.slopes);
     }
   }
