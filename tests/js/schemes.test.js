@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
 import { SCHEME_INFO, T5_STAND_IN_TEXT, T5_VIEW, t5StandInBiases } from '../../web/views/schemes-view.js';
+import { POSITION_SCHEMES, SCHEMES } from '../../web/api/schemes.js';
 
 let rp;
 beforeAll(async () => {
@@ -115,6 +116,45 @@ describe("the schemes view's T5 column", () => {
     expect(T5_STAND_IN_TEXT).toContain(
       'a stand-in, not a trained table: 2·exp(−d²/8) for each bucket, d its nearest distance',
     );
+  });
+});
+
+describe("the page's one table of the schemes (SCHEME_INFO)", () => {
+  test('an entry for every scheme of the core’s table, in its order; attention()’s with all the comparison needs', () => {
+    expect(Object.keys(SCHEME_INFO)).toEqual([...SCHEMES]);
+    const c = { L: 16, maxDistance: 8, numBuckets: 16, t5LastBucketFrom: 15 };
+    for (const id of SCHEMES) {
+      const entry = SCHEME_INFO[id];
+      expect(typeof entry.name, id).toBe('string');
+      const past = typeof entry.pastTrained === 'function' ? entry.pastTrained(c) : entry.pastTrained;
+      expect([true, false, null], id).toContain(past.seen);
+      expect(past.note.length, id).toBeGreaterThan(0);
+    }
+    for (const id of POSITION_SCHEMES) {
+      const entry = SCHEME_INFO[id];
+      for (const field of ['source', 'what', 'bias']) expect(typeof entry[field], `${id}.${field}`).toBe('string');
+      for (const field of ['run', 'learned', 'beyond']) expect(typeof entry[field], `${id}.${field}`).toBe('function');
+    }
+    expect(SCHEME_INFO.absolute.name).toBe('Learned absolute');
+  });
+
+  test('each entry’s run is its scheme’s attention(): T5, ALiBi and none against their per-pair biases', () => {
+    const n = 6;
+    const d = 4;
+    const m = (seed) => ({ rows: n, cols: d, data: rp.randn(seed, n * d) });
+    const ex = { inputs: { q: m(1), k: m(2), v: m(3), causal: false } };
+    const biases = t5StandInBiases(rp);
+    const params = { biases, slope: 0.25, ropeLayout: 'interleaved' };
+    const expected = {
+      t5: (i, j) => biases[hfBucket(j - i, T5_VIEW.bidirectional, T5_VIEW.numBuckets, T5_VIEW.maxDistance)],
+      alibi: (i, j) => -0.25 * Math.abs(j - i),
+      none: () => 0,
+    };
+    for (const [id, bias] of Object.entries(expected)) {
+      const got = SCHEME_INFO[id].run(rp, ex, params).positionBiases.data;
+      for (let i = 0; i < n; i += 1)
+        for (let j = 0; j < n; j += 1) expect(got[i * n + j], `${id} (${i}, ${j})`).toBeCloseTo(bias(i, j), 12);
+    }
   });
 });
 

@@ -10,9 +10,9 @@ import { screenshot } from './browser.js';
 import { createRelPos } from 'relpos-wasm';
 import { formatSignificant } from '../../web/render/number-text.js';
 import { canvasHash, pageExample, usePage } from './page-fixture.js';
-import { T5_STAND_IN_TEXT } from '../../web/views/schemes-view.js';
+import { SCHEME_INFO, T5_STAND_IN_TEXT } from '../../web/views/schemes-view.js';
 import { corpusName, decodeCorpus } from '../../web/train/corpus-format.js';
-import { EXTRAPOLATION, SCHEME_NAMES } from '../../web/train/length-extrapolation.js';
+import { EXTRAPOLATION } from '../../web/train/length-extrapolation.js';
 import { SAME_LOSS } from '../../web/train/longer-than-trained.js';
 
 const env = usePage();
@@ -193,6 +193,15 @@ describe('position schemes side by side', () => {
     // The T5 column says its table is a stand-in, with the formula it draws.
     expect(await page.textContent('#schemes-column-t5 .schemes-what')).toContain(T5_STAND_IN_TEXT);
     // Longer than trained, one click: a small next-word model per scheme in a worker, loss against length.
+    // The text drawn on its plot is recorded (its tick labels among it).
+    await page.evaluate(() => {
+      window.longerPlotText = new Set();
+      const fillText = CanvasRenderingContext2D.prototype.fillText;
+      CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+        if (this.canvas.closest?.('#schemes-longer .longer-plot')) window.longerPlotText.add(String(text));
+        return fillText.call(this, text, ...rest);
+      };
+    });
     await page.click('#schemes-longer-run');
     await expect
       .poll(() => page.textContent('#schemes-longer .longer-status'))
@@ -226,7 +235,11 @@ describe('position schemes side by side', () => {
     );
     expect(caption).toContain('in windows of 16, 32, 64 and 128.');
     // Every model learned more than the words' frequencies: below the caption's baseline at L.
-    const unigram = Number(caption.match(/knowing only the words’ frequencies gives (\d+\.\d+)/)[1]);
+    const [, unigram, unigramTrain] = caption
+      .match(/word frequencies gives (\d+\.\d+) on these held-out words \((\d+\.\d+) on the training text itself/)
+      .map(Number);
+    // The training section's unigram line (the training text's own words, 500 of them as here) is the second.
+    expect(unigramTrain).not.toBe(unigram);
     expect(unigram).toBeLessThan(Math.log(V));
     for (const [scheme, losses] of Object.entries(longer)) expect(losses[0], scheme).toBeLessThan(unigram);
     expect(await page.textContent('#schemes-longer .longer-status')).toMatch(/^Done: 7 models, /);
@@ -234,7 +247,7 @@ describe('position schemes side by side', () => {
     const [, low, lowName, high, highName] = caption.match(
       /losses run from ([\d.]+) \(([^)]+)\) to ([\d.]+) \(([^)]+)\) nats per word/,
     );
-    const names = SCHEME_NAMES;
+    const names = Object.fromEntries(Object.entries(SCHEME_INFO).map(([id, entry]) => [id, entry.name]));
     const atL = Object.entries(longer).sort((a, b) => a[1][0] - b[1][0]);
     expect([lowName, highName]).toEqual([names[atL[0][0]], names[atL.at(-1)[0]]]);
     expect(Math.abs(Number(low) - atL[0][1][0])).toBeLessThan(0.006);
@@ -248,7 +261,33 @@ describe('position schemes side by side', () => {
       expect(said, scheme).not.toBeNull();
       expect(Math.abs((said[1] === '−' ? -1 : 1) * Number(said[2]) - change), scheme).toBeLessThan(0.006);
     }
-    expect(caption).toContain('so it cannot extrapolate');
+    // What each scheme meets past L, and each group's change from 16 to 128 as the table measured it
+    // (k = 8 and T5's last bucket from 15, both below L = 16: Shaw, T5 and ALiBi meet nothing
+    // untrained; RoPE, sinusoidal and the learned absolute table do), never a fixed verdict.
+    expect(caption).not.toContain('cannot extrapolate');
+    const changes = (group) => group.map((id) => [longer[id][3] - longer[id][0], id]).sort((a, b) => a[0] - b[0]);
+    const groups = caption.match(
+      /Measured from 16 to 128: the loss of those that meet something untrained changed from ([+−][\d.]+) \(([^)]+)\) to ([+−][\d.]+) \(([^)]+)\); of those that meet nothing untrained from ([+−][\d.]+) \(([^)]+)\) to ([+−][\d.]+) \(([^)]+)\)\./,
+    );
+    expect(groups, caption).not.toBeNull();
+    const number = (text) => Number(text.replace('−', '-'));
+    for (const [at, group] of [
+      [1, ['rope', 'sinusoidal', 'absolute']],
+      [5, ['shaw', 't5', 'alibi']],
+    ]) {
+      const sorted = changes(group);
+      for (const [k, [change, id]] of [
+        [0, sorted[0]],
+        [2, sorted.at(-1)],
+      ]) {
+        expect(groups[at + k + 1]).toBe(names[id]);
+        expect(Math.abs(number(groups[at + k]) - change)).toBeLessThan(0.006);
+      }
+    }
+    // The plot's x ticks are the lengths measured, nothing between them (its y ticks, losses, are below 10).
+    const drawn = await page.evaluate(() => [...window.longerPlotText]);
+    for (const length of ['16', '32', '64', '128']) expect(drawn).toContain(length);
+    expect(drawn.filter((text) => /^\d+$/.test(text) && Number(text) >= 10)).toEqual(['16', '32', '64', '128']);
     expect(caption).not.toContain('..');
     for (const canvas of await page.$$('#schemes-longer canvas'))
       expect(await canvas.evaluate((c) => c.width > 0)).toBe(true);

@@ -161,15 +161,6 @@ function heatmap(canvas, view, values, { scale, note, masked, bandEdges, integer
   });
 }
 
-const BIAS_CAPTION = {
-  shaw: 'q_i · a^K[clip(j − i, ±k)]/√d_k; dashed: |j − i| = k.',
-  t5: 'b[bucket(j − i)], the same for every query.',
-  alibi: '−m · |j − i|, the same for every query.',
-  rope: 'rope scores minus content scores.',
-  sinusoidal: 'scores of (x + PE) minus scores of x.',
-  none: 'zero everywhere.',
-};
-
 function drawColumn(column, view, entry, colours, sharedExtent) {
   const width = column.article.clientWidth || 280;
   const causalMask = view.causal ? (i, j) => j > i : null;
@@ -180,13 +171,13 @@ function drawColumn(column, view, entry, colours, sharedExtent) {
     scale: makeScale('diverging', sharedExtent ?? extent, null, { label: 'bias (blue < 0 < red)' }),
     note: `largest |bias| ${fmt(largest)}`,
     masked: null,
-    bandEdges: entry.id === 'shaw' ? view.maxDistance : null,
+    bandEdges: entry.bandEdges ? view.maxDistance : null,
     colours,
     width,
   });
   setMathText(
     column.bias.caption,
-    `${BIAS_CAPTION[entry.id]} ${sharedExtent ? `Colours: one scale for every column, ± ${fmt(Math.max(Math.abs(sharedExtent.min), Math.abs(sharedExtent.max)))}.` : 'Colours: ± this panel’s largest |value|.'}`,
+    `${entry.bias} ${sharedExtent ? `Colours: one scale for every column, ± ${fmt(Math.max(Math.abs(sharedExtent.min), Math.abs(sharedExtent.max)))}.` : 'Colours: ± this panel’s largest |value|.'}`,
   );
   column.bias.canvas.setAttribute(
     'aria-label',
@@ -365,15 +356,7 @@ function tableRow(doc, view, entry) {
     entry.shiftDifference <= 1e-12
       ? `yes: max |Δ score| ${fmt(entry.shiftDifference)} after the shift`
       : `no: max |Δ score| ${fmt(entry.shiftDifference)} after the shift`;
-  const learned =
-    entry.id === 'shaw'
-      ? `${entry.learned}, shared by all heads (a^K and a^V rows)`
-      : entry.id === 't5'
-        ? `${entry.learned} per head (one per bucket)`
-        : entry.id === 'alibi'
-          ? 'none (the slopes are fixed)'
-          : 'none';
-  const cells = [query, invariant, learned, entry.beyond].map((text) => {
+  const cells = [query, invariant, entry.learned, entry.beyond].map((text) => {
     const cell = el(doc, 'td');
     setMathText(cell, text);
     return cell;

@@ -31,17 +31,8 @@ export const EXTRAPOLATION = Object.freeze({
   passages: 24,
 });
 
-/** The schemes compared: every position scheme of createModel, with their names on the page. */
+/** The schemes compared: every position scheme of createModel (their names on the page: web/views/schemes-view.js). */
 export const EXTRAPOLATION_SCHEMES = SCHEMES;
-export const SCHEME_NAMES = Object.freeze({
-  shaw: 'Shaw et al.',
-  t5: 'T5 buckets',
-  alibi: 'ALiBi',
-  rope: 'RoPE',
-  sinusoidal: 'sinusoidal',
-  absolute: 'learned absolute',
-  none: 'none',
-});
 
 /** The evaluation lengths: L, 2L, 4L, 8L. */
 export const evaluationLengths = (L) => [L, 2 * L, 4 * L, 8 * L];
@@ -106,35 +97,50 @@ export function heldOutLosses(model, { batches, counts }) {
 }
 
 /**
- * What a model that knows only how often each word is scores on the same words: the cross-entropy
- * of the held-out targets under the training text's word frequencies (add-one smoothed), in nats.
+ * What a model that knows only how often each word is scores: the cross-entropy of `ids` (a
+ * sequence of word ids; <unk>, −1 and ids past the vocabulary skipped) under the training text's
+ * word frequencies (add-one smoothed), in nats.
  */
-export function unigramLoss(corpus, { batches }, vocabSize) {
+function unigramCrossEntropy(corpus, vocabSize, ids) {
   const counts = new Float64Array(vocabSize).fill(1);
   let total = vocabSize;
   for (const id of corpus.train) {
-    const c = id < vocabSize ? id : UNK_ID;
-    if (c === UNK_ID) continue;
-    counts[c] += 1;
+    if (id >= vocabSize || id === UNK_ID) continue;
+    counts[id] += 1;
     total += 1;
   }
   let sum = 0;
   let words = 0;
-  for (const batch of batches[0])
-    for (const t of batch.targets) {
-      if (t < 0) continue;
-      sum -= Math.log(counts[t] / total);
-      words += 1;
-    }
+  for (const id of ids) {
+    if (id < 0 || id >= vocabSize || id === UNK_ID) continue;
+    sum -= Math.log(counts[id] / total);
+    words += 1;
+  }
   return sum / words;
 }
+
+/** The word-frequency model on the held-out words predicted here (the targets at length L). */
+export const unigramLoss = (corpus, { batches }, vocabSize) =>
+  unigramCrossEntropy(
+    corpus,
+    vocabSize,
+    batches[0].flatMap((batch) => [...batch.targets]),
+  );
+
+/**
+ * The same model on the training text itself: what the training section's "unigram entropy" line
+ * measures (the entropy of those frequencies, unsmoothed); it differs from unigramLoss as the
+ * held-out words differ from the training text's.
+ */
+export const unigramTrainLoss = (corpus, vocabSize) => unigramCrossEntropy(corpus, vocabSize, corpus.train);
 
 /**
  * rp: a createRelPos() instance with the training engine; corpus: decodeCorpus()'s result;
  * schemes: ids of createModel's position schemes. onScheme(row) is called after each scheme.
- * Returns { settings, corpus, vocabSize, lengths, words, unigram, t5LastBucketFrom, rows: [{ scheme, loss: number[],
- * trainLoss, seconds }] } (corpus: its name; loss: one entry per length; words: the held-out words
- * predicted, the same at every length).
+ * Returns { settings, corpus, vocabSize, lengths, words, unigram, unigramTrain, t5LastBucketFrom, rows: [{ scheme,
+ * loss: number[], trainLoss, seconds }] } (corpus: its name; loss: one entry per length; words: the
+ * held-out words predicted, the same at every length; unigram, unigramTrain: unigramLoss and
+ * unigramTrainLoss).
  */
 export function lengthExtrapolation(rp, corpus, schemes, settings = {}, onScheme = () => {}) {
   const s = { ...EXTRAPOLATION, ...settings };
@@ -174,6 +180,7 @@ export function lengthExtrapolation(rp, corpus, schemes, settings = {}, onScheme
     words: heldOut.counts.reduce((a, b) => a + b, 0),
     t5LastBucketFrom: t5LastBucketFrom(rp, s),
     unigram: unigramLoss(corpus, heldOut, vocabSize),
+    unigramTrain: unigramTrainLoss(corpus, vocabSize),
     rows,
   };
 }

@@ -7,7 +7,11 @@ import { el, grouped, signed } from './train-dom.js';
 import { TRAINER, openTrainPool } from './train-pool.js';
 import { CORPUS_URL } from './corpus-url.js';
 import { SERIES_COLOURS, drawLines } from './train-plots.js';
-import { EXTRAPOLATION, EXTRAPOLATION_SCHEMES, SCHEME_NAMES, evaluationLengths } from './length-extrapolation.js';
+import { EXTRAPOLATION, EXTRAPOLATION_SCHEMES, evaluationLengths } from './length-extrapolation.js';
+import { SCHEME_INFO } from '../views/schemes-view.js';
+
+/** A scheme's name on the page (the schemes' one table). */
+const nameOf = (scheme) => SCHEME_INFO[scheme].name;
 
 /** Each scheme's line: the plots' colours, grey for none (the palette's black is lost on a dark page). */
 const schemeColour = (scheme) =>
@@ -51,12 +55,13 @@ export function runLongerThanTrained(box, settings = {}, corpusUrl = CORPUS_URL)
   const draw = () => {
     drawLines(lossCanvas, {
       series: rows.map((r) => ({
-        label: SCHEME_NAMES[r.scheme],
+        label: nameOf(r.scheme),
         x: lengths,
         y: r.loss,
         colour: schemeColour(r.scheme),
         dashed: r.scheme === 'none' || r.scheme === 'absolute',
       })),
+      xTicks: lengths,
       xLabel: `window length, words (trained at ${s.length})`,
       yLabel: 'held-out loss (nats/word)',
     });
@@ -75,7 +80,7 @@ export function runLongerThanTrained(box, settings = {}, corpusUrl = CORPUS_URL)
         {},
         rows.map((r) =>
           el(doc, 'tr', {}, [
-            el(doc, 'td', { text: SCHEME_NAMES[r.scheme] }),
+            el(doc, 'td', { text: nameOf(r.scheme) }),
             ...r.loss.map((v) => el(doc, 'td', { text: v.toFixed(3) })),
             el(doc, 'td', { text: Math.exp(r.loss.at(-1)).toFixed(0) }),
           ]),
@@ -100,7 +105,7 @@ export function runLongerThanTrained(box, settings = {}, corpusUrl = CORPUS_URL)
   });
   const onProgress = (row) => {
     rows.push(row);
-    status.textContent = `Trained ${rows.length} of ${count} (${SCHEME_NAMES[row.scheme]}: ${row.seconds.toFixed(1)} s)…`;
+    status.textContent = `Trained ${rows.length} of ${count} (${nameOf(row.scheme)}: ${row.seconds.toFixed(1)} s)…`;
     draw();
   };
   return pool
@@ -127,43 +132,73 @@ const listed = (items) => (items.length < 2 ? items.join('') : `${items.slice(0,
 const endSentence = (text) => (text.endsWith('.') ? text : `${text}.`);
 
 /**
- * What each scheme meets past the trained length L by construction: an offset is covered when
- * training used the value it reads (Shaw's clipped rows when k < L, T5's last bucket when it
- * starts before L) or it reads nothing learned (ALiBi's fixed penalty).
+ * What each scheme meets past the trained length L by construction (its entry's pastTrained), and
+ * how much each group's loss changed from L to 8L when the run's rows are given: whether training
+ * showed it every value it reads there (Shaw's clipped rows when k < L, T5's last bucket when it
+ * starts before L) or it reads nothing learned (ALiBi's fixed penalty), or not.
  */
-export function constructionText(s, lengths, t5LastBucketFrom) {
+export function constructionText(s, lengths, t5LastBucketFrom, schemes = EXTRAPOLATION_SCHEMES, rows = []) {
   const L = lengths[0];
   const last = lengths.at(-1);
-  const shaw = `Shaw et al.’s table (offsets clipped at ±${s.maxDistance})`;
-  const t5 = `T5’s buckets (${s.numBuckets} one-way buckets with max distance L = ${L}: every distance from ${t5LastBucketFrom} on shares the last one)`;
-  const covered = [
-    ...(s.maxDistance < L ? [shaw] : []),
-    ...(t5LastBucketFrom < L ? [t5] : []),
-    'ALiBi’s fixed penalty',
-  ];
-  const unseen = [
-    `sinusoidal positions past ${L - 1}`,
-    `RoPE rotations for distances past ${L - 1}`,
-    ...(s.maxDistance < L ? [] : [`Shaw et al.’s rows for offsets past ±${L - 1} (clipped at ±${s.maxDistance})`]),
-    ...(t5LastBucketFrom < L
-      ? []
-      : [`T5’s buckets for distances past ${L - 1} (the last one from ${t5LastBucketFrom} on)`]),
-  ];
+  const c = { L, maxDistance: s.maxDistance, numBuckets: s.numBuckets, t5LastBucketFrom };
+  const entries = schemes.map((scheme) => {
+    const { pastTrained } = SCHEME_INFO[scheme];
+    return { scheme, ...(typeof pastTrained === 'function' ? pastTrained(c) : pastTrained) };
+  });
+  const group = (seen) => entries.filter((e) => e.seen === seen);
+  const said = (seen) => listed(group(seen).map((e) => `${nameOf(e.scheme)} (${e.note})`));
+  const plural = (seen, one, many) => (group(seen).length > 1 ? many : one);
+  const parts = [
+    group(false).length ? `${said(false)} ${plural(false, 'meets', 'meet')} values training never showed` : '',
+    group(true).length
+      ? `${said(true)} ${plural(true, 'gives', 'give')} every offset up to ${last - 1} a value training used or one that needs none`
+      : '',
+    ...group(null).map((e) => `${nameOf(e.scheme)} reads ${e.note}`),
+  ].filter(Boolean);
+  const change = (scheme) => {
+    const row = rows.find((r) => r.scheme === scheme);
+    return row ? { scheme, change: row.loss.at(-1) - row.loss[0] } : null;
+  };
+  const spread = (seen) => {
+    const found = group(seen)
+      .map((e) => change(e.scheme))
+      .filter(Boolean);
+    found.sort((a, b) => a.change - b.change);
+    const at = (f) => `${signed(f.change, 2)} (${nameOf(f.scheme)})`;
+    if (found.length === 0) return null;
+    return found.length === 1 ? at(found[0]) : `from ${at(found[0])} to ${at(found.at(-1))}`;
+  };
+  const unseen = spread(false);
+  const seen = spread(true);
+  const measured = [
+    unseen ? `the loss of those that meet something untrained changed ${unseen}` : '',
+    seen ? `of those that meet nothing untrained ${seen}` : '',
+  ].filter(Boolean);
   return (
-    `By construction: the learned absolute table’s rows past position ${L - 1} were never trained (they keep their random start), so it cannot extrapolate; ` +
-    `training never showed the models ${listed(unseen)}; ${listed(covered)} give every offset up to ${last - 1} a value training used or that needs none; none has no position to extend.`
+    `By construction, past the trained length ${L}: ${parts.join('; ')}.` +
+    (measured.length ? ` Measured from ${L} to ${last}: ${measured.join('; ')}.` : '')
   );
 }
 
 /**
  * What the run shows, from its numbers (lengthExtrapolation's result): the set-up, the losses at
- * L, which schemes' loss rises, stays or falls from L to 8L, and what each scheme meets past L by
- * construction.
+ * L against the word-frequency model, which schemes' loss rises, stays or falls from L to 8L, and
+ * what each scheme meets past L by construction with how much each group's loss changed.
  */
-export function longerCaption({ rows, lengths, settings: s, corpus, vocabSize, words, unigram, t5LastBucketFrom }) {
+export function longerCaption({
+  rows,
+  lengths,
+  settings: s,
+  corpus,
+  vocabSize,
+  words,
+  unigram,
+  unigramTrain,
+  t5LastBucketFrom,
+}) {
   const L = lengths[0];
   const last = lengths.at(-1);
-  const name = (r) => SCHEME_NAMES[r.scheme];
+  const name = (r) => nameOf(r.scheme);
   const change = (r) => r.loss.at(-1) - r.loss[0];
   const byLoss = [...rows].sort((a, b) => a.loss[0] - b.loss[0]);
   const rises = rows.filter((r) => change(r) >= SAME_LOSS).sort((a, b) => change(b) - change(a));
@@ -174,13 +209,23 @@ export function longerCaption({ rows, lengths, settings: s, corpus, vocabSize, w
     `Next word, causal: each model (vocabulary ${vocabSize}, d ${s.dModel}, ${s.heads} heads, ${s.layers} layer${s.layers > 1 ? 's' : ''}) trained ${s.steps} steps on windows of ${L} words of ${corpus}, ${s.batchSize} a step, the same windows and seed for each; then each read the same ${grouped(words)} held-out words in windows of ${listed(lengths.map(String))}.`,
     byLoss.length
       ? endSentence(
-          `At ${L}, the trained length, losses run from ${byLoss[0].loss[0].toFixed(2)} (${name(byLoss[0])}) to ${byLoss.at(-1).loss[0].toFixed(2)} (${name(byLoss.at(-1))}) nats per word; knowing only the words’ frequencies gives ${unigram.toFixed(2)}`,
+          `At ${L}, the trained length, losses run from ${byLoss[0].loss[0].toFixed(2)} (${name(byLoss[0])}) to ${byLoss.at(-1).loss[0].toFixed(2)} (${name(byLoss.at(-1))}) nats per word; knowing only the training text’s word frequencies gives ${unigram.toFixed(2)} on these held-out words (${unigramTrain.toFixed(2)} on the training text itself, what the training section’s unigram line measures)`,
         )
       : '',
-    rises.length ? endSentence(`From ${L} to ${last} the loss rises for ${withChange(rises)}`) : '',
+    rises.length
+      ? endSentence(
+          `From ${L} to ${last} the loss rises${rises.length > 1 ? ', most to least,' : ''} for ${withChange(rises)}`,
+        )
+      : '',
     falls.length ? endSentence(`It falls (more text before most words) for ${withChange(falls)}`) : '',
     same.length ? endSentence(`It stays within ${SAME_LOSS} for ${listed(same.map(name))}`) : '',
-    constructionText(s, lengths, t5LastBucketFrom),
+    constructionText(
+      s,
+      lengths,
+      t5LastBucketFrom,
+      rows.map((r) => r.scheme),
+      rows,
+    ),
   ];
   return parts.filter(Boolean).join(' ');
 }

@@ -40,7 +40,7 @@ function addLongerThanTrained() {
   const lead = document.createElement('p');
   lead.className = 'explain';
   lead.textContent =
-    'The ALiBi paper’s experiment at toy scale: one small model per position scheme learns to predict the next word of the training corpus from windows of one length, each with the same text, steps and seed; then each reads the same held-out words in windows 2, 4 and 8 times as long. Seven models, trained in a background worker: under a minute.';
+    'The ALiBi paper’s experiment at toy scale: one small model per position scheme learns to predict the next word of the training corpus from windows of one length (the same text, steps and seed for each), then reads the same held-out words in windows 2, 4 and 8 times as long. Trained in a background worker, in under a minute.';
   const run = document.createElement('button');
   run.type = 'button';
   run.id = 'schemes-longer-run';

@@ -30,12 +30,23 @@ function themed(canvas) {
  * Series [{ label, x: number[], y: number[], colour?, dashed?, low?, high? }] over shared axes; a
  * legend above the plot; `low`/`high` (as long as x) fill a band under the line in its colour.
  * `yRange` ([low, high]) fixes the y axis instead of fitting it to the data: what lies outside is
- * cut at the plot's edge; `legend: false` leaves the legend out (a second view of the same series).
+ * cut at the plot's edge; `legend: false` leaves the legend out (a second view of the same series);
+ * `xTicks` (values) puts the x ticks there instead of at round numbers (the lengths measured).
  * Returns the drawn ranges (for tests and captions).
  */
 export function drawLines(
   canvas,
-  { series, xLabel, yLabel, height = 220, yFromZero = false, xInteger = false, yRange = null, legend = true },
+  {
+    series,
+    xLabel,
+    yLabel,
+    height = 220,
+    yFromZero = false,
+    xInteger = false,
+    xTicks: given,
+    yRange = null,
+    legend = true,
+  },
 ) {
   const t = themed(canvas);
   const cssWidth = Math.max(200, canvas.parentElement.clientWidth);
@@ -86,7 +97,7 @@ export function drawLines(
   const px = (v) => left + ((v - xMin) / (xMax - xMin)) * plotW;
   const py = (v) => top + (1 - (v - yMin) / (yMax - yMin)) * plotH;
   drawYTicks(g, { left, plotW, py, ticks: yTicks, fg: t.fg, grid: t.grid, gap: TICK_GAP });
-  const xTicks = xInteger ? integerTicks(xMin, xMax) : niceTicks(xMin, xMax, 5);
+  const xTicks = given ?? (xInteger ? integerTicks(xMin, xMax) : niceTicks(xMin, xMax, 5));
   // Marks 4 px long under the plot; a label that would run past the canvas's right edge ends at it.
   const label = (v) => formatTick(v, xTicks);
   drawXTicks(g, { ticks: xTicks, px, bottom: top + plotH, gap: 6, grid: t.grid, lines: 4, label, right: width });

@@ -21,33 +21,117 @@ export const T5_STAND_IN_TEXT =
   'Drawn here: a stand-in, not a trained table: 2·exp(−d²/8) for each bucket, d its nearest distance.';
 const FILLER = (index) => `pad${index + 1}`;
 
+// One scheme's attention() on the example's queries, keys and values (or on others of the same
+// shapes), with the position its entry builds from the view's parameters.
+const onInputs =
+  (position) =>
+  (rp, ex, params, replace = {}) => {
+    const { q, k, v, causal } = { ...ex.inputs, ...replace };
+    return rp.attention({ q, k, v, causal, position: position(params) });
+  };
+
+/**
+ * The page's one table of the position schemes, by the core's names: what the comparison view
+ * and "Longer than trained" say and run for each. attention()'s schemes (the comparison's
+ * columns) fill every field; the model's learned absolute table (training only) its name and
+ * `pastTrained`.
+ * - name, source, what: the column's title, its paper and how it computes;
+ * - bias: the bias panel's caption; bandEdges: the panel draws |j − i| = k;
+ * - run(rp, ex, params, replace): its attention() on the example (replace: other inputs);
+ * - queries: the input that carries the queries (null: the bias reads none);
+ * - contentProfile: its profile also drawn with one query and one key vector at every position;
+ * - learned(ex, params): its learned parameters, said; beyond(rp, ex, params): past the offsets shown;
+ * - pastTrained: what it reads past the trained length L of "Longer than trained", said (note), and
+ *   whether training used every value it reads there (seen; null: it reads no position); or a
+ *   function of the run's settings c (L, maxDistance k, numBuckets, t5LastBucketFrom) that gives them.
+ */
 export const SCHEME_INFO = {
   shaw: {
     name: 'Shaw et al.',
     source: 'Shaw, Uszkoreit & Vaswani 2018',
     what: 'q_i · a^K[clip(j − i, ±k)]/√d_k: a learned vector per clipped offset, read by each query.',
+    bias: 'q_i · a^K[clip(j − i, ±k)]/√d_k; dashed: |j − i| = k.',
+    bandEdges: true,
+    run: (rp, ex, params, replace = {}) => rp.attention({ ...ex.inputs, ...replace }),
+    learned: (ex) =>
+      `${ex.inputs.relKeys.data.length + ex.inputs.relValues.data.length}, shared by all heads (a^K and a^V rows)`,
+    beyond: (rp, ex) => `offsets beyond ±${ex.params.maxDistance} reuse the edge rows a^K[±${ex.params.maxDistance}]`,
+    pastTrained: ({ L, maxDistance }) => ({
+      seen: maxDistance < L,
+      note: `offsets clipped at ±${maxDistance}`,
+    }),
   },
   t5: {
     name: 'T5 buckets',
     source: 'Raffel et al. 2020 (T5)',
     what: `b[bucket(j − i)]: one learned number per bucket; exact buckets near 0, log-spaced to ${T5_VIEW.maxDistance}. ${T5_STAND_IN_TEXT}`,
+    bias: 'b[bucket(j − i)], the same for every query.',
+    run: onInputs(({ biases }) => ({ scheme: 't5', biases, ...T5_VIEW })),
+    learned: (ex, { biases }) => `${biases.length} per head (one per bucket)`,
+    beyond: (rp) => {
+      const reach = 2 * T5_VIEW.maxDistance;
+      const row = rp.t5Buckets(reach, T5_VIEW).data; // offsets 0…reach − 1 (keys after the query)
+      const last = row.indexOf(T5_VIEW.numBuckets - 1);
+      return `offsets from ${last} on share the last bucket (${T5_VIEW.numBuckets} buckets, max distance ${T5_VIEW.maxDistance}): one bias for every longer distance`;
+    },
+    pastTrained: ({ L, numBuckets, t5LastBucketFrom }) => ({
+      seen: t5LastBucketFrom < L,
+      note: `${numBuckets} one-way buckets, the last from distance ${t5LastBucketFrom} on`,
+    }),
   },
   alibi: {
     name: 'ALiBi',
     source: 'Press, Smith & Lewis 2022',
     what: '−m · |j − i|: a fixed linear penalty, one slope m per head.',
+    bias: '−m · |j − i|, the same for every query.',
+    run: onInputs(({ slope }) => ({ scheme: 'alibi', slope })),
+    learned: () => 'none (the slopes are fixed)',
+    beyond: (rp, ex, { slope }) => `keeps falling by m = ${slope} per position at any length`,
+    pastTrained: { seen: true, note: 'a fixed penalty' },
   },
   rope: {
     name: 'RoPE',
     source: 'Su et al. 2021 (RoFormer)',
     what: 'q_i and k_j rotated by their positions; the bias is rope scores minus content scores.',
+    bias: 'rope scores minus content scores.',
+    run: onInputs(({ ropeLayout }) => ({ scheme: 'rope', layout: ropeLayout })),
+    contentProfile: true,
+    learned: () => 'none',
+    beyond: () => 'new rotation angles at unseen positions; the score still depends only on j − i',
+    pastTrained: { seen: false, note: 'rotations for longer distances' },
   },
   sinusoidal: {
     name: 'Sinusoidal',
     source: 'Vaswani et al. 2017',
     what: 'sin/cos of the absolute position added to x before W_Q, W_K: combined minus content.',
+    bias: 'scores of (x + PE) minus scores of x.',
+    run: (rp, ex, params, replace = {}) =>
+      rp.attention({
+        ...ex.weights,
+        ...(replace.x ? { x: replace.x } : {}),
+        causal: { ...ex.inputs, ...replace }.causal,
+        position: { scheme: 'sinusoidal' },
+      }),
+    queries: 'x',
+    learned: () => 'none',
+    beyond: () => 'unseen absolute positions get new vectors; scores change with where the text starts',
+    pastTrained: { seen: false, note: 'later positions' },
   },
-  none: { name: 'None', source: '—', what: 'No position at all: a bag of words.' },
+  absolute: {
+    name: 'Learned absolute',
+    pastTrained: { seen: false, note: 'rows of later positions, never trained' },
+  },
+  none: {
+    name: 'None',
+    source: '—',
+    what: 'No position at all: a bag of words.',
+    bias: 'zero everywhere.',
+    run: onInputs(() => ({ scheme: 'none' })),
+    queries: null,
+    learned: () => 'none',
+    beyond: () => 'nothing to extrapolate',
+    pastTrained: { seen: null, note: 'no position' },
+  },
 };
 
 /** ?schemes=a,b,… → 2 to MAX_SCHEMES known, distinct scheme ids, and a note when the text had to be corrected. */
@@ -78,28 +162,7 @@ export function t5StandInBiases(rp) {
 }
 
 // One scheme's attention() on the example's inputs (or on others of the same shapes).
-function runScheme(rp, id, ex, { biases, slope, ropeLayout }, replace = {}) {
-  const { q, k, v, causal } = { ...ex.inputs, ...replace };
-  switch (id) {
-    case 'shaw':
-      return rp.attention({ ...ex.inputs, ...replace });
-    case 't5':
-      return rp.attention({ q, k, v, causal, position: { scheme: 't5', biases, ...T5_VIEW } });
-    case 'alibi':
-      return rp.attention({ q, k, v, causal, position: { scheme: 'alibi', slope } });
-    case 'rope':
-      return rp.attention({ q, k, v, causal, position: { scheme: 'rope', layout: ropeLayout } });
-    case 'sinusoidal':
-      return rp.attention({
-        ...ex.weights,
-        ...(replace.x ? { x: replace.x } : {}),
-        causal,
-        position: { scheme: 'sinusoidal' },
-      });
-    default:
-      return rp.attention({ q, k, v, causal, position: { scheme: 'none' } });
-  }
-}
+const runScheme = (rp, id, ex, params, replace) => SCHEME_INFO[id].run(rp, ex, params, replace);
 
 const maxAbsDifference = (a, b) => a.reduce((m, value, i) => Math.max(m, Math.abs(value - b[i])), 0);
 
@@ -134,11 +197,12 @@ function offsetProfile(bias, n, causal) {
 
 // The queries replaced by another draw (x for sinusoidal), the rest kept: how far the bias moves.
 function queryDependence(rp, id, ex, params, seed) {
-  if (id === 'none') return 0;
-  const { rows, cols } = id === 'sinusoidal' ? ex.weights.x : ex.inputs.q;
+  const { queries = 'q' } = SCHEME_INFO[id];
+  if (queries === null) return 0;
+  const { rows, cols } = queries === 'x' ? ex.weights.x : ex.inputs.q;
   const other = { rows, cols, data: rp.randn((seed + 1) % (MAX_SEED + 1), rows * cols) };
   const before = runScheme(rp, id, ex, params).positionBiases.data;
-  const after = runScheme(rp, id, ex, params, id === 'sinusoidal' ? { x: other } : { q: other }).positionBiases.data;
+  const after = runScheme(rp, id, ex, params, { [queries]: other }).positionBiases.data;
   return maxAbsDifference(before, after);
 }
 
@@ -177,32 +241,10 @@ function fixedContentProfile(rp, id, ex, params, n, causal) {
   return offsetProfile(bias, n, causal);
 }
 
-// What each scheme does past the offsets the page shows, from its own numbers.
-function beyond(rp, id, ex, params) {
-  switch (id) {
-    case 'shaw':
-      return `offsets beyond ±${ex.params.maxDistance} reuse the edge rows a^K[±${ex.params.maxDistance}]`;
-    case 't5': {
-      const reach = 2 * T5_VIEW.maxDistance;
-      const row = rp.t5Buckets(reach, T5_VIEW).data; // offsets 0…reach − 1 (keys after the query)
-      const last = row.indexOf(T5_VIEW.numBuckets - 1);
-      return `offsets from ${last} on share the last bucket (${T5_VIEW.numBuckets} buckets, max distance ${T5_VIEW.maxDistance}): one bias for every longer distance`;
-    }
-    case 'alibi':
-      return `keeps falling by m = ${params.slope} per position at any length`;
-    case 'rope':
-      return 'new rotation angles at unseen positions; the score still depends only on j − i';
-    case 'sinusoidal':
-      return 'unseen absolute positions get new vectors; scores change with where the text starts';
-    default:
-      return 'nothing to extrapolate';
-  }
-}
-
 /**
  * The comparison view's numbers for the page's settings (ATTENTION_SETTINGS), the chosen scheme
  * ids, the RoPE layout and the shift m: per scheme its panels, offset profile, query
- * dependence, shift difference, learned parameter count and what it does beyond; and the static
+ * dependence, shift difference, its learned parameters and what it does beyond, said; and the static
  * facts (T5's bucket map, ALiBi's slopes, RoPE's angle per pair).
  */
 export function computeSchemesView(rp, settings, { schemes, ropeLayout = ROPE_DEFAULTS.layout, shift = 3 }) {
@@ -215,31 +257,22 @@ export function computeSchemesView(rp, settings, { schemes, ropeLayout = ROPE_DE
   const shifted = rp.example({ ...options, tokens: [...Array.from({ length: shift }, (_, i) => FILLER(i)), ...words] });
   const dK = ex.inputs.q.cols;
   const columns = schemes.map((id) => {
-    if (needsEvenWidth(id) && dK % 2 !== 0) {
-      return {
-        id,
-        ...SCHEME_INFO[id],
-        error: `RoPE rotates pairs of dimensions: d_k = ${dK} is odd; pick an even d_k.`,
-      };
-    }
+    // Its entry (name, source, what, bias, bandEdges) with what was computed.
+    const info = SCHEME_INFO[id];
+    if (needsEvenWidth(id) && dK % 2 !== 0)
+      return { id, ...info, error: `${info.name} rotates pairs of dimensions: d_k = ${dK} is odd; pick an even d_k.` };
     const result = runScheme(rp, id, ex, params);
     const moved = runScheme(rp, id, shifted, params);
-    const learned =
-      id === 'shaw'
-        ? ex.inputs.relKeys.data.length + ex.inputs.relValues.data.length
-        : id === 't5'
-          ? params.biases.length
-          : 0;
     return {
       id,
-      ...SCHEME_INFO[id],
+      ...info,
       result,
       profile: offsetProfile(result.positionBiases.data, n, settings.causal),
       queryDependence: queryDependence(rp, id, ex, params, settings.seed),
       ...shiftResult(result, moved, n, shift),
-      fixedContent: id === 'rope' ? fixedContentProfile(rp, id, ex, params, n, settings.causal) : null,
-      learned,
-      beyond: beyond(rp, id, ex, params),
+      fixedContent: info.contentProfile ? fixedContentProfile(rp, id, ex, params, n, settings.causal) : null,
+      learned: info.learned(ex, params),
+      beyond: info.beyond(rp, ex, params),
     };
   });
   // RoPE's angle per pair, read back from the core: e_a rotated at position 1 lands at angle θ_t.
