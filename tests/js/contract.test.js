@@ -361,7 +361,9 @@ describe("the real-valued settings' ranges are the core's, and it enforces them"
         expect(core.localityProfileInto({ ...p, asymmetry: 1 }, embeddings, query, profile)).toBe(
           'asymmetry is out of its range',
         );
-        expect(core.localityProfileInto({ ...p, width: 0 }, embeddings, query, profile)).toBe('width is out of its range');
+        expect(core.localityProfileInto({ ...p, width: 0 }, embeddings, query, profile)).toBe(
+          'width is out of its range',
+        );
         expect(core.localityProfileInto(p, embeddings, query, profile)).toBe('');
       },
     );
@@ -383,9 +385,7 @@ describe("the real-valued settings' ranges are the core's, and it enforces them"
       ].map((name) => [name, empty]),
     );
     const strong = { ...d.ScenarioSettings, locality: { ...d.ScenarioSettings.locality, strength: 2e6 } };
-    expect(core.exampleScenarioInto(d.ExampleSizes, strong, buffers)).toBe(
-      'strength is out of its range',
-    );
+    expect(core.exampleScenarioInto(d.ExampleSizes, strong, buffers)).toBe('strength is out of its range');
   });
 
   it('attention() in the core refuses an ALiBi slope and a RoPE base out of range, writing nothing', () => {
@@ -408,9 +408,7 @@ describe("the real-valued settings' ranges are the core's, and it enforces them"
           );
         written.fill(7);
         slope[0] = -0.5;
-        expect(request({ scheme: core.PositionScheme.alibi, slopes })).toBe(
-          'slope is out of its range',
-        );
+        expect(request({ scheme: core.PositionScheme.alibi, slopes })).toBe('slope is out of its range');
         expect(request({ scheme: core.PositionScheme.rope, base: 0 })).toBe('base is out of its range');
         expect([...written]).toEqual([7, 7, 7, 7]);
         slope[0] = 0.5;
