@@ -4,7 +4,7 @@
 // saying what to run: a tarball without dist/ fails on import. RELPOS_PREPACK_BUILD=0 refuses
 // instead of building. Writes nothing to stdout (npm pack --json prints its report there).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = new URL('../', import.meta.url).pathname;
@@ -76,8 +76,11 @@ if (problem && process.env.RELPOS_PREPACK_BUILD !== '0' && toolchain()) {
   const build = spawnSync('bash', ['scripts/build.sh'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
   if (build.status !== 0) process.exit(build.status ?? 1);
   // The build decides what a change of source rebuilds (a core source leaves the kernels module
-  // as it was, and so older than cpp/): after it, only a missing product is a problem.
+  // as it was, and so older than cpp/): after it, only a missing product is a problem, and every
+  // product is as new as the build, so the next pack does not build again for the same sources.
   problem = missing();
+  const now = new Date();
+  if (!problem) for (const file of PRODUCTS.flatMap(({ built }) => built)) utimesSync(join(ROOT, file), now, now);
 }
 if (problem) {
   process.stderr.write(
