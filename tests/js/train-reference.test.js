@@ -221,7 +221,7 @@ describe('the reference run', () => {
       ).length;
       // The same seeds trained 30000 steps, where they hold it in another number of seeds.
       const longer = REFERENCE_RUN.seeds.filter((s) => s.longer.claims.split(',').includes(name)).length;
-      const after = longer === holds ? '' : ` (trained 30000 steps: ${longer} of 3)`;
+      const after = longer === holds ? '' : ` (${longer} of 3 trained on to 30000 steps)`;
       if (2 * holds > 3) return `holds in ${holds} of 3 seeds${after}`;
       if (2 * opposite > 3) return `the opposite holds in ${opposite} of 3 seeds${after}`;
       return `not shown (holds in ${holds} of 3 seeds${opposite ? `, the opposite in ${opposite}` : ''})${after}`;
@@ -238,6 +238,10 @@ describe('the reference run', () => {
     expect(atOpen.caption).toContain(
       `the reference (3 seeds of ${REFERENCE_RUN.convergence.steps} steps) takes the majority`,
     );
+    // A tally at 30000 steps in a cell is explained under the card, only when one is shown.
+    const explained = '“Trained on to 30000 steps”: the same seeds trained on past their lowest held-out loss';
+    expect(atOpen.caption.includes(explained)).toBe(expectedReference.some((cell) => cell.includes('trained on to')));
+    expect(expectedReference.some((cell) => cell.includes('trained on to'))).toBe(true);
     const convergedCount = REFERENCE_RUN.seeds.filter((s) => s.converged === true).length;
     expect(atOpen.caption).toContain(
       convergedCount === 3

@@ -625,7 +625,7 @@ const runCell = (heads, name) => {
 /**
  * The reference's verdict on a claim in words, with its tally: "holds in 3 of 3 seeds", "not shown
  * (holds in 1 of 3 seeds)"; where the same seeds trained longer hold it in a different number of
- * seeds, that too: "holds in 3 of 3 seeds (trained 30000 steps: 0 of 3)".
+ * seeds, that too: "holds in 3 of 3 seeds (0 of 3 trained on to 30000 steps)".
  */
 const referenceCell = ({ verdict, holds, opposite, of, longer }) => {
   const said =
@@ -634,7 +634,9 @@ const referenceCell = ({ verdict, holds, opposite, of, longer }) => {
       : verdict === 'opposite'
         ? `the opposite holds in ${opposite} of ${of} seeds`
         : `not shown (holds in ${holds} of ${of} seeds${opposite ? `, the opposite in ${opposite}` : ''})`;
-  return longer && longer.holds !== holds ? `${said} (trained ${longer.steps} steps: ${longer.holds} of ${of})` : said;
+  return longer && longer.holds !== holds
+    ? `${said} (${longer.holds} of ${of} trained on to ${longer.steps} steps)`
+    : said;
 };
 
 /**
@@ -676,6 +678,6 @@ export function verdictRows(state) {
   return {
     head: ['the handbook says', refHead, runHead, 'agree?'],
     rows,
-    caption: `${claimRule}; the reference (${ref.seeds.length} seeds of ${ref.convergence.steps} steps) takes the majority of its seeds (${convergedSeeds(ref)}: the loss figure says how that was judged). ${verdictOfRun}`,
+    caption: `${claimRule}; the reference (${ref.seeds.length} seeds of ${ref.convergence.steps} steps) takes the majority of its seeds (${convergedSeeds(ref)}: the loss figure says how that was judged).${rows.some((r) => r[1].includes(' trained on to ')) ? ` “Trained on to ${ref.convergence.longer} steps”: the same seeds trained on past their lowest held-out loss, as the model overfits; a claim that changes there is fragile.` : ''} ${verdictOfRun}`,
   };
 }
