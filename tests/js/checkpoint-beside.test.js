@@ -54,6 +54,21 @@ describe('beside the file', () => {
     expect(besideText(state(1), trainedProfiles(state(1), heads, offsets))).toContain('was trained 1 step on');
   });
 
+  test('a model loaded from a file is not called untrained: its steps before loading and here', () => {
+    const loaded = { ...state(0), loaded: true, loadedSteps: 3000 };
+    const profiles = trainedProfiles(loaded, heads, offsets);
+    expect(profiles[0].label).toBe('model above: loaded after 3000 steps, step 0 here, layer 1');
+    const text = besideText(loaded, profiles);
+    expect(text).not.toContain('untrained');
+    expect(text).toContain(
+      `The model above was loaded from a file after 3000 steps of training and trained 0 steps more here, on ${corpusName(header)}.`,
+    );
+    const later = { ...state(1), loaded: true, loadedSteps: 1 };
+    expect(besideText(later, trainedProfiles(later, heads, offsets))).toContain(
+      'after 1 step of training and trained 1 step more',
+    );
+  });
+
   test('a fresh default run shows the shipped reference run: named as such, with its steps', () => {
     const reference = { ...state(3600), showing: 'reference' };
     const profiles = trainedProfiles(reference, heads, offsets);

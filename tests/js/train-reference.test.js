@@ -302,9 +302,12 @@ describe('the reference run', () => {
       );
       expect(JSON.stringify(before)).not.toMatch(/provisional|step 0/);
     }
-    // A model loaded from a file was trained, though its step count starts at 0: its heads are read.
-    const loaded = card({ analysis: { step: 0, heads }, loaded: true });
-    expect(loaded.head).toEqual(['the handbook says', 'this run, step 0, provisional']);
+    // A model loaded from a file was trained, though its step count starts at 0: its heads are read,
+    // under its steps before loading.
+    const loaded = card({ analysis: { step: 0, heads }, loaded: true, loadedSteps: 3000 });
+    expect(loaded.head).toEqual(['the handbook says', 'this run, loaded after 3000 steps, step 0 here']);
+    const onFromLoaded = card({ analysis: { step: 200, heads }, loaded: true, loadedSteps: 3000 });
+    expect(onFromLoaded.head[1]).toBe('this run, loaded after 3000 steps, step 200 here, provisional');
     expect(loaded.rows[0][1]).not.toBe('not trained yet');
     // During the run, and at its end (the step budget: no reference, no criterion).
     const during = card({ analysis: { step: 300, heads } });

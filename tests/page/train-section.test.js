@@ -46,12 +46,12 @@ const readings = (page) =>
   }));
 
 describe('the training section', () => {
-  // 337 KiB: the corpus (154 KiB), the full module as a .wasm file (93 KiB, with the core's contract:
-  // its scheme table, limits and attention()'s shape rules), the reference run's readings
-  // (web/train/reference-run.js, 16 KiB), 335.7 measured in all; the worker (no binary
+  // 338 KiB: the corpus (154 KiB), the full module as a .wasm file (105 KiB, with the core's contract:
+  // its scheme table, limits, attention()'s shape rules and its settings' ranges, checked in the
+  // core), the reference run's readings (web/train/reference-run.js, 16 KiB), 337.8 measured in all; the worker (no binary
   // of its own, and not the API's checkpoint reader: it makes relpos.js's BaseRelPos) and the
   // section, with every chunk they import that the first load has not fetched.
-  test('the lazy chunk: at most 337 KiB gzipped', () => {
+  test('the lazy chunk: at most 338 KiB gzipped', () => {
     const named = readdirSync(`${SITE}assets`).filter((f) => LAZY.test(`assets/${f}`));
     for (const part of ['train-section', 'train-worker', 'training-corpus', 'relpos-core'])
       expect(
@@ -74,7 +74,7 @@ describe('the training section', () => {
       0,
     );
     console.log(`training section's lazy chunk: ${(total / 1024).toFixed(1)} KiB gzipped (${[...files].join(', ')})`);
-    expect(total).toBeLessThanOrEqual(337 * 1024);
+    expect(total).toBeLessThanOrEqual(338 * 1024);
     // The button's note says what opening costs: its number within 10 % of the measured total.
     const note = /loads about (\d+) KiB compressed/.exec(html);
     expect(note, 'the training button states its weight').not.toBeNull();

@@ -6,6 +6,7 @@
 import { sharedRelPos } from '../figures/shared-relpos.js';
 import { download } from '../files/download.js';
 import { corpusName } from './corpus-format.js';
+import { modelSteps } from './train-figures.js';
 import { T5_BUCKET_DEFAULTS } from '../api/defaults.js';
 
 // The reader and the figure are loaded when the reader first opens a file.
@@ -70,7 +71,7 @@ export function trainedProfiles(state, heads, offsets) {
     const { step } = state.analysis;
     out.push({
       kind: 'model',
-      label: `${state.showing === 'reference' ? 'reference run' : 'model above'}: ${step === 0 ? 'untrained' : `step ${step}`}, layer ${state.layer}`,
+      label: `${state.showing === 'reference' ? 'reference run' : 'model above'}: ${modelSteps(state)}, layer ${state.layer}`,
       heads: heads.length,
       layer: state.layer,
       x: offsets,
@@ -100,12 +101,15 @@ export function besideText(state, beside) {
   if (!shown) return `The handbook’s simulated table: ${reach}`;
   const { step } = state.analysis;
   const data = state.task === 'copy' ? 'the copy-offset task' : corpusName(state.corpus);
+  const steps = (count) => `${count} step${count === 1 ? '' : 's'}`;
   const model =
     state.showing === 'reference'
       ? `The reference run shown above was trained ${step} steps on ${data}.`
-      : step === 0
-        ? `The model above is untrained (step 0): its tables are their random start, not yet trained on ${data}.`
-        : `The model above was trained ${step} step${step === 1 ? '' : 's'} on ${data}.`;
+      : state.loaded
+        ? `The model above was loaded from a file after ${steps(state.loadedSteps ?? 0)} of training and trained ${steps(step)} more here, on ${data}.`
+        : step === 0
+          ? `The model above is untrained (step 0): its tables are their random start, not yet trained on ${data}.`
+          : `The model above was trained ${steps(step)} on ${data}.`;
   return `${model} Its curve: the mean of the ${shown.heads} heads of layer ${shown.layer}. Its tables and the handbook’s: ${reach}`;
 }
 

@@ -465,6 +465,17 @@ export function beforeTraining(state) {
 }
 
 /**
+ * What the drawn model's training is, in words: "step 1200"; a model loaded from a file, its steps
+ * before it was loaded too ("loaded after 3000 steps, step 200 here"); "untrained" at step 0.
+ */
+export function modelSteps(state) {
+  const { step } = state.analysis;
+  if (state.loaded && state.showing !== 'reference')
+    return `loaded after ${state.loadedSteps ?? 0} steps, step ${step} here`;
+  return step === 0 && state.showing !== 'reference' ? 'untrained' : `step ${step}`;
+}
+
+/**
  * What the drawn reading is: the reference run's (a seed, its steps), this run's model before
  * training, the live run's end (reached the criterion, or its step budget), or a provisional
  * reading during the run.
@@ -472,13 +483,14 @@ export function beforeTraining(state) {
 export function readingLabel(state) {
   const a = state.analysis;
   if (beforeTraining(state)) return 'step 0, before training';
+  if (state.loaded && a.step === 0) return modelSteps(state);
   if (state.showing === 'reference')
     return `the reference run (${convergedSeeds(state.reference)}), seed ${a.seed} of ${state.reference.seeds.length}, step ${a.step}`;
   if (state.end && state.end.steps === a.step)
     return state.end.reason === 'criterion'
       ? `step ${a.step}, final: the run’s end, within ${pct(CRITERION.within)} of the reference’s held-out loss`
       : `step ${a.step}, the run’s end at its step budget`;
-  return `step ${a.step}, provisional`;
+  return `${state.loaded ? modelSteps(state) : `step ${a.step}`}, provisional`;
 }
 
 /** How far above the line where the run ends the zoomed loss plot reaches: a share of that line. */

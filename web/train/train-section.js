@@ -201,6 +201,7 @@ export function mountTrainSection(
       state.baselines = data.baselines;
       state.task = data.task;
       state.loaded = Boolean(data.loaded);
+      state.loadedSteps = data.loadedSteps ?? 0;
       controls.showCorpus(data);
       // A late reply (the reader changed a menu or pressed Train since) leaves the menus and the
       // buttons as the reader set them.
