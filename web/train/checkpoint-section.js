@@ -68,7 +68,6 @@ export function trainedProfiles(state, heads, offsets) {
   const out = [];
   if (state.analysis && heads.length) {
     const y = heads[0].profile.map((_, c) => heads.reduce((sum, h) => sum + h.profile[c], 0) / heads.length);
-    const { step } = state.analysis;
     out.push({
       kind: 'model',
       label: `${state.showing === 'reference' ? 'reference run' : 'model above'}: ${modelSteps(state)}, layer ${state.layer}`,
