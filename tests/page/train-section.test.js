@@ -402,10 +402,9 @@ describe('the training section', () => {
     });
     await page.click('#train-pause');
     await page.waitForFunction(() => document.querySelector('#train-status').textContent.indexOf('training') < 0);
-    // A paused run says so, and that Train goes on; no rate while nothing trains.
-    expect(await page.textContent('#train-status')).toMatch(
-      /^step \d+ of \d+ · held-out loss [\d.–]+ · paused \(Train goes on\)$/,
-    );
+    // A paused run says so, and its button says Resume; no rate while nothing trains.
+    expect(await page.textContent('#train-status')).toMatch(/^step \d+ of \d+ · held-out loss [\d.–]+ · paused$/);
+    expect(await page.textContent('#train-start')).toBe('Resume');
     // The pause's own reading (of the model trained further) drawn first, so that the next
     // reading drawn is the loaded model's.
     await page.waitForFunction(
@@ -480,6 +479,7 @@ describe('the training section', () => {
     expect(await steps(page)).toBe(0);
     // A reset model: step 0, no rate (not the last run's steps per second), not paused.
     expect(await page.textContent('#train-status')).toMatch(/^step 0 of \d+ · held-out loss [–\d.]+$/);
+    expect(await page.textContent('#train-start')).toBe('Train');
     expect(await page.inputValue('#train-preset')).toBe('tiny');
 
     // Reset then Train at once: the late reply to Reset does not show "paused" while it trains.

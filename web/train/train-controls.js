@@ -93,10 +93,13 @@ export function buildControls(doc, { task, preset }) {
      * run that has ended (run-end.js) says why, and trains no further until Reset.
      */
     show({ steps, budget, rate, running, ready, heldOut, end }) {
-      // The rate while it trains; a run stopped before its end says it is paused (Train resumes it).
+      // The rate while it trains; a run stopped before its end says it is paused, and its button
+      // says Resume.
       const r = running && rate ? ` · ${rate.toFixed(1)} steps/s` : '';
       const of = budget ? ` of ${budget}` : '';
-      const doing = running ? ' · training' : !end && steps > 0 ? ' · paused (Train goes on)' : '';
+      const paused = !running && !end && steps > 0;
+      const doing = running ? ' · training' : paused ? ' · paused' : '';
+      trainButton.textContent = paused ? 'Resume' : 'Train';
       status.textContent = `step ${steps}${of}${r} · held-out loss ${heldOut !== undefined ? fmt(heldOut) : '–'}${doing}${end ? ` · ${endText(end)}` : ''}`;
       trainButton.disabled = running || !ready || Boolean(end);
       pauseButton.disabled = !running;
