@@ -2,12 +2,9 @@
 // whose only order signal is Shaw's relative tables, trained in WebAssembly. RelPos.createModel()
 // makes one; every argument is checked here before the core runs (validate.js conventions: a
 // wrong type is a TypeError, a wrong value a RangeError, messages name the method and argument).
-import { ADAM_DEFAULTS, MODEL_DEFAULTS, MODEL_POSITION_DEFAULTS, SYNTHETIC_DEFAULTS } from './defaults.js';
-import { CORE_CONTRACT } from './core-contract.js';
-import { MAX_DIMENSION, MAX_SEED, SETTING_RANGES } from './limits.js';
-import { SCHEMES, t5ExactBuckets } from './schemes.js';
+import { ADAM_DEFAULTS, MODEL_DEFAULTS, SYNTHETIC_DEFAULTS } from './defaults.js';
+import { MAX_DIMENSION, SETTING_RANGES } from './limits.js';
 import {
-  checkBoolean,
   checkBudget,
   checkFloat32Range,
   checkInteger,
@@ -20,118 +17,25 @@ import {
 } from './validate.js';
 import { Snapshot } from './snapshot.js';
 import { throwIfRefused } from './wasm-arena.js';
+import {
+  DEFAULT_PROFILE_SEQUENCES,
+  I32,
+  checkIds,
+  checkLayerHead,
+  coreModelConfig,
+  modelBytes,
+  modelWork,
+} from './model-config.js';
 import { checkHeadInputsOut, readHeadInputsOut } from './head-inputs-out.js';
 
 export { ADAM_DEFAULTS, MODEL_DEFAULTS, SYNTHETIC_DEFAULTS };
-
-/** createModel's position schemes (docs/schemes.md); 'shaw' (the a^K / a^V tables) is the default. */
-export const MODEL_POSITION_SCHEMES = SCHEMES;
-
-/** syntheticBatch's tasks, by the core's SyntheticTask names. */
-const SYNTHETIC_TASKS = CORE_CONTRACT.syntheticTasks;
-
-// The largest model the core takes, field by field (its contract).
-const LIMITS = CORE_CONTRACT.model;
-const I32 = Int32Array.BYTES_PER_ELEMENT;
-/** positionProfile without sequences reads this many of seqLen uniform random tokens (seed 0). */
-const DEFAULT_PROFILE_SEQUENCES = 32;
-
-/** The configuration as the core's ModelConfig: the scheme by its enum, T5's buckets by their field names. */
-export function coreModelConfig(core, c) {
-  const { position, ...rest } = c;
-  delete rest.precision; // the JS API's: the core is built for both
-  return {
-    ...rest,
-    positionScheme: core.PositionScheme[position?.scheme ?? MODEL_POSITION_DEFAULTS.scheme],
-    numBuckets: position?.numBuckets ?? MODEL_POSITION_DEFAULTS.numBuckets,
-    bucketDistance: position?.maxDistance ?? MODEL_POSITION_DEFAULTS.maxDistance,
-  };
-}
-
-/** Bytes of WASM memory a model of this (resolved) configuration holds: the core's count. */
-export function modelBytes(core, c) {
-  return core.modelBytes(coreModelConfig(core, c), c.precision === 'float64' ? 8 : 4);
-}
-
-/**
- * createModel's config: defaults filled in, every field checked, by the core's limits (its
- * contract) and then, where the module has the training engine (`core.checkModelConfig`), by the
- * core's own check of the whole (dModel a multiple of heads, RoPE's even head width) and its count
- * of the bytes the model holds.
- */
-export function resolveModelConfig(where, config, core) {
-  const c = checkOptions(where, 'config', config, MODEL_DEFAULTS, ['vocabSize']);
-  checkInteger(where, 'vocabSize', c.vocabSize, 1, LIMITS.maxVocabSize);
-  checkInteger(where, 'dModel', c.dModel, 1, LIMITS.maxDModel);
-  checkInteger(where, 'heads', c.heads, 1, LIMITS.maxDModel); // at most dModel: the core's check below
-  checkInteger(where, 'layers', c.layers, LIMITS.minLayers, LIMITS.maxLayers);
-  c.ffnWidth ??= 4 * c.dModel;
-  checkInteger(where, 'ffnWidth', c.ffnWidth, 1, LIMITS.maxFfnWidth);
-  checkInteger(where, 'maxDistance', c.maxDistance, 0, LIMITS.maxMaxDistance);
-  checkInteger(where, 'seqLen', c.seqLen, 1, LIMITS.maxSeqLen);
-  checkInteger(where, 'maxBatchSize', c.maxBatchSize, 1, LIMITS.maxBatchSize);
-  checkBoolean(where, 'causal', c.causal);
-  checkBoolean(where, 'perHeadTables', c.perHeadTables);
-  if (typeof c.precision !== 'string') {
-    throw new TypeError(`${where}: precision must be 'float32' or 'float64', got ${describe(c.precision)}`);
-  }
-  if (c.precision !== 'float32' && c.precision !== 'float64') {
-    throw new RangeError(`${where}: precision must be 'float32' or 'float64', got ${JSON.stringify(c.precision)}`);
-  }
-  checkInteger(where, 'seed', c.seed, 0, MAX_SEED);
-  if (c.position !== undefined) c.position = resolveModelPosition(where, c);
-  if (core?.checkModelConfig) {
-    const error = core.checkModelConfig(coreModelConfig(core, c));
-    if (error) throw new RangeError(`${where}: ${error}`);
-    checkBudget(where, 'this configuration', modelBytes(core, c));
-  }
-  return c;
-}
-
-// createModel's `position: { scheme, numBuckets, maxDistance }` (the last two for T5), checked
-// by the core's limits and T5 rules (one way when causal).
-function resolveModelPosition(where, c) {
-  const p = checkOptions(where, 'position', c.position, MODEL_POSITION_DEFAULTS);
-  if (typeof p.scheme !== 'string') {
-    throw new TypeError(
-      `${where}: position.scheme must be one of ${MODEL_POSITION_SCHEMES.join(', ')}, got ${describe(p.scheme)}`,
-    );
-  }
-  if (!MODEL_POSITION_SCHEMES.includes(p.scheme)) {
-    throw new RangeError(
-      `${where}: position.scheme must be one of ${MODEL_POSITION_SCHEMES.join(', ')}, got ${JSON.stringify(p.scheme)}`,
-    );
-  }
-  checkInteger(where, 'position.numBuckets', p.numBuckets, LIMITS.minBuckets, LIMITS.maxBuckets);
-  const exact = t5ExactBuckets(p.numBuckets, !c.causal);
-  checkInteger(where, 'position.maxDistance', p.maxDistance, exact + 1, LIMITS.maxBucketDistance);
-  return Object.freeze(p);
-}
-
-/** syntheticBatch's options, checked. */
-export function resolveSyntheticOptions(where, options) {
-  const o = checkOptions(where, 'options', options, SYNTHETIC_DEFAULTS);
-  if (typeof o.task !== 'string') {
-    throw new TypeError(`${where}: task must be one of ${SYNTHETIC_TASKS.join(', ')}, got ${describe(o.task)}`);
-  }
-  if (!SYNTHETIC_TASKS.includes(o.task)) {
-    throw new RangeError(`${where}: task must be one of ${SYNTHETIC_TASKS.join(', ')}, got ${JSON.stringify(o.task)}`);
-  }
-  checkInteger(where, 'vocabSize', o.vocabSize, 1, LIMITS.maxVocabSize);
-  checkInteger(where, 'seqLen', o.seqLen, 1, LIMITS.maxSeqLen);
-  checkInteger(where, 'batchSize', o.batchSize, 1, MAX_DIMENSION);
-  checkInteger(where, 'offset', o.offset, -o.seqLen, o.seqLen);
-  checkInteger(where, 'seed', o.seed, 0, MAX_SEED);
-  checkBudget(where, `batchSize × seqLen = ${o.batchSize * o.seqLen}`, 2 * o.batchSize * o.seqLen * I32);
-  return o;
-}
-
-function checkLayerHead(where, options, config) {
-  const o = checkOptions(where, 'options', options, { layer: 0, head: 0 });
-  checkInteger(where, 'layer', o.layer, 0, config.layers - 1);
-  checkInteger(where, 'head', o.head, 0, config.heads - 1);
-  return o;
-}
+export {
+  MODEL_POSITION_SCHEMES,
+  coreModelConfig,
+  modelBytes,
+  resolveModelConfig,
+  resolveSyntheticOptions,
+} from './model-config.js';
 
 export class Model {
   #host;
@@ -752,22 +656,5 @@ export class Model {
       relValues: matrix(handle.relativeValues(layer, head), 'relValues'),
       causal: this.#config.causal,
     };
-  }
-}
-
-// Multiply-adds of one forward and backward pass over `rows` positions in sequences of seqLen:
-// the projections and the feed-forward layer (2 · d · (4d + 2f) each way), attention (4 · n · d),
-// the output layer (3 · d · V).
-function modelWork(c, rows, seqLen) {
-  const { dModel: d, ffnWidth: f, layers, vocabSize } = c;
-  return rows * (layers * (3 * d * (4 * d + 2 * f) + 6 * seqLen * d) + 3 * d * vocabSize);
-}
-
-function checkIds(where, name, ids, min, end) {
-  for (let i = 0; i < ids.length; i += 1) {
-    const id = ids[i];
-    if (id < min || id >= end) {
-      throw new RangeError(`${where}: ${name}[${i}] is ${id}; ids must be from ${min} to ${end - 1}`);
-    }
   }
 }

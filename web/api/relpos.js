@@ -23,7 +23,8 @@ import { regionAt, throwIfRefused, WasmArena } from './wasm-arena.js';
 import { checkOutputs, emptyResult } from './attention-options.js';
 import { ATTENTION_SHAPES, INPUT_MATRICES, regionSides } from './attention-regions.js';
 import { checkAttentionArgs, checkReadAttentionArgs, readAttentionArgs } from './attention-args.js';
-import { Model, resolveModelConfig, resolveSyntheticOptions } from './model.js';
+import { Model } from './model.js';
+import { resolveModelConfig, resolveSyntheticOptions } from './model-config.js';
 import * as schemes from './schemes.js';
 import { ROPE_DEFAULTS, T5_BUCKET_DEFAULTS } from './schemes.js';
 
