@@ -438,7 +438,7 @@ export class AttentionFigure {
     });
     const captionText = panel.offsetSpace.caption(view);
     if (caption.textContent !== captionText) caption.textContent = captionText;
-    const label = offsetAriaLabel(panel, view, layout.extent, scale);
+    const label = offsetAriaLabel(panel, view, layout);
     if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);
     canvas.describedValues = null;
   }
