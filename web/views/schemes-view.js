@@ -180,8 +180,10 @@ function fixedContentProfile(rp, id, ex, params, n, causal) {
 // What each scheme does past the offsets the page shows, from its own numbers.
 function beyond(rp, id, ex, params) {
   switch (id) {
-    case 'shaw':
-      return `offsets beyond ±${ex.params.maxDistance} reuse the edge rows a^K[±${ex.params.maxDistance}]`;
+    case 'shaw': {
+      const k = ex.params.maxDistance;
+      return k ? `offsets beyond ±${k} reuse the edge rows a^K[±${k}]` : 'k = 0: every offset uses the one row a^K[0]';
+    }
     case 't5': {
       const reach = 2 * T5_VIEW.maxDistance;
       const row = rp.t5Buckets(reach, T5_VIEW).data; // offsets 0…reach − 1 (keys after the query)
