@@ -121,6 +121,65 @@ describe('reading a cell', () => {
     await context.close();
   });
 
+  test('panel 7’s output split adds up by hand: each element’s two parts and their sum to the same decimals, the API’s numbers', async () => {
+    const { page, context, problems } = await env.open('', { viewport: { width: 1280, height: 900 } });
+    // The numbers the figure prints (centred in their cells), as it draws them: each draw starts with a clear.
+    await page.evaluate(() => {
+      const proto = CanvasRenderingContext2D.prototype;
+      const { clearRect, fillText } = proto;
+      proto.clearRect = function (...args) {
+        if (this.canvas.id === 'tables-canvas') window.tablesNumbers = [];
+        return clearRect.apply(this, args);
+      };
+      proto.fillText = function (text, ...args) {
+        if (this.canvas.id === 'tables-canvas' && this.textAlign === 'center') window.tablesNumbers.push(text);
+        return fillText.call(this, text, ...args);
+      };
+    });
+    const ex = pageExample(rp);
+    const { v, relValues } = ex.inputs;
+    const [n, k, dK, dV] = [6, 3, ex.inputs.q.cols, v.cols];
+    const decimalsOf = (text) => (text.split('.')[1] ?? '').length;
+    const number = (text) => Number(text.replace('−', '-'));
+    for (const [i, j] of [
+      [0, 0],
+      [2, 4],
+      [5, 1],
+      [3, 3],
+    ]) {
+      await hoverCell(page, 'combinedWeights', i, j);
+      const shown = await page.evaluate(() => window.tablesNumbers);
+      // After q_i, k_j (d_k each) and aᴷ ((2k + 1) × d_k): the part from the values, from the positions, the output.
+      const first = 2 * dK + (2 * k + 1) * dK;
+      const [fromValues, fromPositions, output] = [0, 1, 2].map((b) =>
+        shown.slice(first + b * dV, first + (b + 1) * dV),
+      );
+      for (let d = 0; d < dV; d += 1) {
+        // z_i = Σ_j w_ij v_j + Σ_j w_ij aⱽ[clip(j − i, ±k)], from the API's weights and tables.
+        let values = 0;
+        let positions = 0;
+        for (let key = 0; key < n; key += 1) {
+          const w = ex.combinedWeights.data[i * n + key];
+          values += w * v.data[key * dV + d];
+          positions += w * relValues.data[(Math.min(k, Math.max(-k, key - i)) + k) * dV + d];
+        }
+        const texts = [fromValues[d], fromPositions[d], output[d]];
+        const where = `cell (${i}, ${j}), element ${d}: ${texts.join(' + ')}`;
+        const decimals = decimalsOf(texts[0]);
+        expect(decimals, where).toBeGreaterThanOrEqual(2);
+        expect(texts.map(decimalsOf), where).toEqual([decimals, decimals, decimals]);
+        // Each is its number to those decimals, and the two parts add up to the sum as written.
+        [values, positions, ex.output.data[i * dV + d]].forEach((value, at) =>
+          expect(number(texts[at]), where).toBeCloseTo(value, decimals),
+        );
+        const units = texts.map((text) => Math.round(number(text) * 10 ** decimals));
+        expect(units[0] + units[1], where).toBe(units[2]);
+      }
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   test('every cell with the same clipped offset lights up in every panel, and the profile point too', async () => {
     const { page, context } = await env.open('?n=8&k=2', { viewport: { width: 1280, height: 900 } });
     const profileBefore = await canvasHash(page, '#profile-canvas');
