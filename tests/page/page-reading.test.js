@@ -270,6 +270,66 @@ describe('the tooltip keeps the figure readable', () => {
   });
 });
 
+describe('the keyboard’s tooltip on a phone', () => {
+  for (const width of [360, 390]) {
+    test(`at ${width} px, reading cells from the keyboard: the tooltip never hides the panel’s title, its column labels or the cell it reads`, async () => {
+      const phone = { viewport: { width, height: 780 }, isMobile: true, hasTouch: true };
+      const { page, context, problems } = await env.open('', phone);
+      const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      for (const panel of ['contentWeights', 'positionBiases']) {
+        await page.focus(`#figure-${panel} .relpos-canvas-wrap`);
+        // To cell (0, 0) (a panel resumes from the cell read last), then down the first column to
+        // the last row, then right along it.
+        const moves = [
+          ...Array(5).fill('ArrowUp'),
+          'Home',
+          ...Array(5).fill('ArrowDown'),
+          ...Array(5).fill('ArrowRight'),
+        ];
+        for (const key of moves) {
+          await page.keyboard.press(key);
+          const [i, j] = JSON.parse(
+            (await tooltipRows(page))
+              .find(([name]) => name === '(i, j)')[1]
+              .replace('(', '[')
+              .replace(')', ']'),
+          );
+          const where = `${panel} (${i}, ${j})`;
+          const layout = await layoutOf(page, panel);
+          const boxes = await page.evaluate((id) => {
+            const rect = (el) => el.getBoundingClientRect().toJSON();
+            return {
+              tip: rect(document.querySelector('.relpos-tooltip')),
+              title: rect(document.querySelector(`#figure-${id} h2`)),
+              canvas: rect(document.querySelector(`#figure-${id} canvas`)),
+            };
+          }, panel);
+          const { tip, title, canvas } = boxes;
+          const labels = { left: canvas.left, right: canvas.right, top: canvas.top, bottom: canvas.top + layout.y0 };
+          const cellAt = (r, c) => ({
+            left: canvas.left + layout.x0 + c * layout.cell,
+            right: canvas.left + layout.x0 + (c + 1) * layout.cell,
+            top: canvas.top + layout.y0 + r * layout.cell,
+            bottom: canvas.top + layout.y0 + (r + 1) * layout.cell,
+          });
+          expect(tip.top, where).toBeGreaterThanOrEqual(0);
+          expect(tip.bottom, where).toBeLessThanOrEqual(780);
+          expect(overlap(tip, cellAt(i, j)), `${where}: the cell`).toBe(false);
+          // The title, where it is on screen (the page scrolls the panel into view), whenever the
+          // window has room for the tooltip under the cell (else it goes above the cell); row 0's
+          // tooltip leaves the column labels too.
+          const room = cellAt(i, j).bottom + 4 + tip.height <= 780 - 8;
+          if (room && title.bottom > 0) expect(overlap(tip, title), `${where}: the title`).toBe(false);
+          if (i === 0) expect(room, where).toBe(true);
+          if (i === 0) expect(overlap(tip, labels), `${where}: the column labels`).toBe(false);
+        }
+      }
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+  }
+});
+
 describe('axis labels on a phone', () => {
   const LONG = 'my grandmother always told me stories about the old house by the river';
   const PANELS_SHOWN = ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights'];
