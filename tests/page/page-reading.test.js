@@ -322,6 +322,21 @@ describe('the keyboard’s tooltip on a phone', () => {
           if (room && title.bottom > 0) expect(overlap(tip, title), `${where}: the title`).toBe(false);
           if (i === 0) expect(room, where).toBe(true);
           if (i === 0) expect(overlap(tip, labels), `${where}: the column labels`).toBe(false);
+          // A value wraps between words, never inside a number (0.000439, not 0.00043 and 9).
+          const split = await page.$$eval('.relpos-tooltip .relpos-tip-value', (values) =>
+            values
+              .flatMap((value) => {
+                const text = value.firstChild;
+                return [...text.data.matchAll(/[−-]?\d[\d.]*/g)].filter((match) => {
+                  const range = document.createRange();
+                  range.setStart(text, match.index);
+                  range.setEnd(text, match.index + match[0].length);
+                  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+                });
+              })
+              .map((match) => match[0]),
+          );
+          expect(split, where).toEqual([]);
         }
       }
       expect(problems).toEqual([]);
