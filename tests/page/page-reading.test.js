@@ -22,6 +22,23 @@ async function hoverCell(page, panel, i, j) {
   await page.mouse.move(box.x + layout.x0 + (j + 0.5) * layout.cell, box.y + layout.y0 + (i + 0.5) * layout.cell);
 }
 
+/**
+ * content + bias = combined as a reader checks it by hand: the three to the fewest decimals, from
+ * 2, at which the rounded terms add up to the rounded sum; a minus sign (U+2212), no −0.
+ */
+function addingUp(content, bias, combined) {
+  const text = (v, d) =>
+    v
+      .toFixed(d)
+      .replace(/^-(0\.0*)$/, '$1')
+      .replace('-', '−');
+  for (let d = 2; ; d += 1) {
+    const units = [content, bias, combined].map((v) => Math.round(Number(v.toFixed(d)) * 10 ** d));
+    if (units[0] + units[1] === units[2] || d === 9)
+      return `${text(content, d)} ${bias < 0 ? '−' : '+'} ${text(Math.abs(bias), d)} = ${text(combined, d)}`;
+  }
+}
+
 const tooltipRows = (page) =>
   page.$$eval('.relpos-tooltip div', (rows) =>
     rows.map((row) => [row.children[0].textContent, row.children[1].textContent]),
@@ -45,10 +62,7 @@ describe('reading a cell', () => {
       ['query → key', 'sat → the'],
       ['offset j − i', '2'],
       ['clipped offset', '2'],
-      [
-        'content + bias = combined',
-        `${significant(ex.contentScores.data[at])} ${bias < 0 ? '−' : '+'} ${significant(Math.abs(bias))} = ${significant(ex.combinedScores.data[at])}`,
-      ],
+      ['content + bias = combined', addingUp(ex.contentScores.data[at], bias, ex.combinedScores.data[at])],
       [
         'weight: content only → combined',
         `${significant(ex.contentWeights.data[at])} → ${significant(ex.combinedWeights.data[at])}`,
@@ -64,11 +78,25 @@ describe('reading a cell', () => {
         : []),
     ]);
     expect(bias > 0 && ex.combinedWeights.data[at] < ex.contentWeights.data[at]).toBe(true); // this cell is such a case
-    // The breakdown adds up (to the digits shown).
-    const [content, , term, , combined] = (await tooltipRows(page))[5][1].replaceAll('−', '-').split(' ');
-    expect(Math.abs(Number(content) + Math.sign(bias) * Number(term) - Number(combined))).toBeLessThan(
-      0.02 * Math.max(1, Math.abs(combined)),
-    );
+    // The breakdown adds up by hand, exactly as written, in every cell: the three numbers to the
+    // same decimals, each its value to those decimals.
+    for (let i = 0; i < 6; i += 1) {
+      for (let j = 0; j < 6; j += 1) {
+        await hoverCell(page, 'positionBiases', i, j);
+        const text = (await tooltipRows(page)).find(([name]) => name === 'content + bias = combined')[1];
+        const [content, sign, term, , combined] = text.replaceAll('−', '-').split(' ');
+        const decimals = (content.split('.')[1] ?? '').length;
+        expect(
+          [term, combined].map((x) => (x.split('.')[1] ?? '').length),
+          text,
+        ).toEqual([decimals, decimals]);
+        const units = [content, term, combined].map((x) => Math.round(Number(x) * 10 ** decimals));
+        expect(units[0] + (sign === '-' ? -units[1] : units[1]), `(${i}, ${j}): ${text}`).toBe(units[2]);
+        const c = i * 6 + j;
+        expect(Number(content)).toBeCloseTo(ex.contentScores.data[c], decimals);
+        expect(Number(combined)).toBeCloseTo(ex.combinedScores.data[c], decimals);
+      }
+    }
     await hoverCell(page, 'combinedWeights', 5, 0);
     expect((await tooltipRows(page))[0]).toEqual(['Combined weights', significant(ex.combinedWeights.data[30])]);
     expect((await tooltipRows(page)).slice(3, 5)).toEqual([
