@@ -3,6 +3,7 @@
 // no "−0", and differences with their sign written. Expected texts are written out by hand.
 import { describe, expect, test } from 'vitest';
 import {
+  addingDecimals,
   formatFixed,
   formatPercent,
   formatSignedPoints,
@@ -27,6 +28,20 @@ describe('number text', () => {
     expect(withMinus('x-axis')).toBe('x-axis');
     expect(withMinus('content-only')).toBe('content-only');
     expect(withMinus('e-mail')).toBe('e-mail');
+  });
+
+  test('addingDecimals: the fewest decimals, from 2, at which two terms as written add up to their sum as written', () => {
+    // 0.5 + 0.25 = 0.75 at 2 decimals.
+    expect(addingDecimals(0.5, 0.25, 0.75)).toBe(2);
+    // 0.014 + 0.014 = 0.028: 0.01 + 0.01 is not 0.03; 0.014 + 0.014 = 0.028.
+    expect(addingDecimals(0.014, 0.014, 0.028)).toBe(3);
+    // −0.7094 + 1.0354 = 0.326: −0.71 + 1.04 = 0.33.
+    expect(addingDecimals(-0.7094, 1.0354, 0.326)).toBe(2);
+    // 0.01449 + 0.01449 = 0.02898: 0.01 + 0.01 is not 0.03, 0.014 + 0.014 not 0.029; 0.0145 + 0.0145 = 0.0290.
+    expect(addingDecimals(0.01449, 0.01449, 0.02898)).toBe(4);
+    // Each term and the sum, written to those decimals, check by hand.
+    const d = addingDecimals(0.014, 0.014, 0.028);
+    expect([formatFixed(0.014, d), formatFixed(0.014, d), formatFixed(0.028, d)]).toEqual(['0.014', '0.014', '0.028']);
   });
 
   test('formatSignificant: digits, exponent form outside 1e-4…1e6, the special values', () => {

@@ -349,6 +349,86 @@ describe('the long-sequence view, in offset space', () => {
     expect(await page.getAttribute('#maxDistance', 'max')).toBe('63');
   });
 
+  /** The tooltip's [name, value] rows over cell (i, column col) of a panel, the pointer on the cell's centre. */
+  async function tipAt(page, panel, i, col) {
+    const layout = await layoutOf(page, panel);
+    const canvas = await page.$(`#figure-${panel} canvas`);
+    await canvas.scrollIntoViewIfNeeded();
+    const box = await canvas.boundingBox();
+    await page.mouse.move(box.x + layout.x0 + (col + 0.5) * layout.cellW, box.y + layout.y0 + (i + 0.5) * layout.cellH);
+    const tip = await page.$$eval('.relpos-tooltip div', (list) =>
+      list.map((row) => [row.children[0].textContent, row.children[1].textContent]),
+    );
+    await page.mouse.move(0, 0);
+    return tip;
+  }
+  /** The note under a panel's colour bar, as its canvas's accessible name ends with it (after the caption). */
+  const noteOf = async (page, panel) => {
+    const [label, caption] = await Promise.all([
+      page.getAttribute(`#figure-${panel} canvas`, 'aria-label'),
+      page.textContent(`#figure-${panel} .relpos-caption`),
+    ]);
+    return label.slice(label.indexOf(caption) + caption.length).trim();
+  };
+
+  test('causal, n = 400, k = 0, 1, 20: the tooltip counts the keys that carry weight, the note names only what is drawn', async () => {
+    for (const k of [0, 1, 20]) {
+      const { page, problems } = await openAndWait(`?long=1&n=400&k=${k}&causal=1`);
+      const i = 216;
+      if (k === 0) {
+        // One column, every key: the weights' sum runs over the keys j ≤ i (later keys masked, weight 0).
+        expect(await tipAt(page, 'combinedWeights', i, 0)).toContainEqual([
+          'keys',
+          `j = 0…${i} (${i + 1} keys, summed; later keys masked)`,
+        ]);
+        expect(await tipAt(page, 'combinedWeights', 0, 0)).toContainEqual(['key', 'j = 0 (later keys masked)']);
+        expect(await tipAt(page, 'combinedWeights', 399, 0)).toContainEqual(['keys', 'j = 0…399 (400 keys, summed)']);
+        // A score or a bias is every key's, masked or not (the mask acts on the weights).
+        expect(await tipAt(page, 'positionBiases', i, 0)).toContainEqual(['keys', 'j = 0…399 (400 keys, one bias)']);
+        // No column c > 0 is drawn: the note says none is grey.
+        expect(await noteOf(page, 'combinedWeights')).toBe(
+          'Colours: 99th pct. One column (k = 0): the keys j ≤ i, later keys masked.',
+        );
+        expect(await noteOf(page, 'positionBiases')).toBe('Colours: 99th pct. One column (k = 0): every key.');
+      } else {
+        expect(await tipAt(page, 'combinedWeights', i, 0)).toContainEqual([
+          'keys',
+          `j = 0…${i - k} (${i - k + 1} keys, summed)`,
+        ]);
+        // The last column: keys after the query, masked, nothing summed.
+        expect(await tipAt(page, 'combinedWeights', i, 2 * k)).toEqual([
+          ['Combined weights', 'masked (keys j > i)'],
+          ['query i', String(i)],
+          ['clipped offset c', `${k} (every j − i ≥ ${k})`],
+          ['keys', `j = ${i + k}…399 (${400 - i - k} keys, masked)`],
+        ]);
+        expect(await noteOf(page, 'combinedWeights')).toBe('Colours: 99th pct of |c| < k. Grey: c > 0, masked.');
+        expect(await noteOf(page, 'positionBiases')).toBe('Colours: 99th pct of |c| < k. Causal: c > 0 never used.');
+      }
+      expect(problems).toEqual([]);
+    }
+  });
+
+  test('n = 1000, k = 999, causal: a pixel covers a whole number of queries and offsets; the note’s sentences stand apart', async () => {
+    const { page, problems } = await openAndWait('?long=1&n=1000&k=999&causal=1');
+    const layout = await layoutOf(page, 'combinedWeights');
+    expect(layout.gRows).toBeLessThan(1000);
+    expect(layout.gCols).toBeLessThan(1999);
+    // Pixel p covers cells ⌊p·count/size⌋ … ⌊(p + 1)·count/size⌋ − 1: ⌊count/size⌋ or ⌈count/size⌉ of them.
+    const covers = (count, size) => {
+      const widths = new Set();
+      for (let p = 0; p < size; p += 1)
+        widths.add(Math.floor(((p + 1) * count) / size) - Math.floor((p * count) / size));
+      return [...widths].sort((a, b) => a - b).join('–');
+    };
+    const [queries, offsets] = [covers(1000, layout.gRows), covers(1999, layout.gCols)];
+    expect(queries).toMatch(/^\d+–\d+$/);
+    expect(await noteOf(page, 'combinedWeights')).toBe(
+      `A pixel: mean of ${queries} queries × ${offsets} offsets. Colours: 99th pct. Nothing clipped (k ≥ n − 1). Grey: c > 0, masked.`,
+    );
+    expect(problems).toEqual([]);
+  });
+
   test('the JSON export of a long view computed in the workers carries their n × n numbers and output, bit for bit the API’s', async () => {
     const n = 400;
     const { page } = await openAndWait(`?long=1&n=${n}&k=20&seed=8`);

@@ -22,6 +22,23 @@ async function hoverCell(page, panel, i, j) {
   await page.mouse.move(box.x + layout.x0 + (j + 0.5) * layout.cell, box.y + layout.y0 + (i + 0.5) * layout.cell);
 }
 
+/**
+ * content + bias = combined as a reader checks it by hand: the three to the fewest decimals, from
+ * 2, at which the rounded terms add up to the rounded sum; a minus sign (U+2212), no −0.
+ */
+function addingUp(content, bias, combined) {
+  const text = (v, d) =>
+    v
+      .toFixed(d)
+      .replace(/^-(0\.0*)$/, '$1')
+      .replace('-', '−');
+  for (let d = 2; ; d += 1) {
+    const units = [content, bias, combined].map((v) => Math.round(Number(v.toFixed(d)) * 10 ** d));
+    if (units[0] + units[1] === units[2] || d === 9)
+      return `${text(content, d)} ${bias < 0 ? '−' : '+'} ${text(Math.abs(bias), d)} = ${text(combined, d)}`;
+  }
+}
+
 const tooltipRows = (page) =>
   page.$$eval('.relpos-tooltip div', (rows) =>
     rows.map((row) => [row.children[0].textContent, row.children[1].textContent]),
@@ -45,10 +62,7 @@ describe('reading a cell', () => {
       ['query → key', 'sat → the'],
       ['offset j − i', '2'],
       ['clipped offset', '2'],
-      [
-        'content + bias = combined',
-        `${significant(ex.contentScores.data[at])} ${bias < 0 ? '−' : '+'} ${significant(Math.abs(bias))} = ${significant(ex.combinedScores.data[at])}`,
-      ],
+      ['content + bias = combined', addingUp(ex.contentScores.data[at], bias, ex.combinedScores.data[at])],
       [
         'weight: content only → combined',
         `${significant(ex.contentWeights.data[at])} → ${significant(ex.combinedWeights.data[at])}`,
@@ -64,11 +78,25 @@ describe('reading a cell', () => {
         : []),
     ]);
     expect(bias > 0 && ex.combinedWeights.data[at] < ex.contentWeights.data[at]).toBe(true); // this cell is such a case
-    // The breakdown adds up (to the digits shown).
-    const [content, , term, , combined] = (await tooltipRows(page))[5][1].replaceAll('−', '-').split(' ');
-    expect(Math.abs(Number(content) + Math.sign(bias) * Number(term) - Number(combined))).toBeLessThan(
-      0.02 * Math.max(1, Math.abs(combined)),
-    );
+    // The breakdown adds up by hand, exactly as written, in every cell: the three numbers to the
+    // same decimals, each its value to those decimals.
+    for (let i = 0; i < 6; i += 1) {
+      for (let j = 0; j < 6; j += 1) {
+        await hoverCell(page, 'positionBiases', i, j);
+        const text = (await tooltipRows(page)).find(([name]) => name === 'content + bias = combined')[1];
+        const [content, sign, term, , combined] = text.replaceAll('−', '-').split(' ');
+        const decimals = (content.split('.')[1] ?? '').length;
+        expect(
+          [term, combined].map((x) => (x.split('.')[1] ?? '').length),
+          text,
+        ).toEqual([decimals, decimals]);
+        const units = [content, term, combined].map((x) => Math.round(Number(x) * 10 ** decimals));
+        expect(units[0] + (sign === '-' ? -units[1] : units[1]), `(${i}, ${j}): ${text}`).toBe(units[2]);
+        const c = i * 6 + j;
+        expect(Number(content)).toBeCloseTo(ex.contentScores.data[c], decimals);
+        expect(Number(combined)).toBeCloseTo(ex.combinedScores.data[c], decimals);
+      }
+    }
     await hoverCell(page, 'combinedWeights', 5, 0);
     expect((await tooltipRows(page))[0]).toEqual(['Combined weights', significant(ex.combinedWeights.data[30])]);
     expect((await tooltipRows(page)).slice(3, 5)).toEqual([
@@ -118,6 +146,65 @@ describe('reading a cell', () => {
     expect((await tooltipRows(page))[0]).toEqual(['Combined weights', 'masked (j > i)']);
     await hoverCell(page, 'contentScores', 1, 4); // scores are not masked
     expect((await tooltipRows(page))[0][1]).toMatch(/^−?\d+(\.\d+)?$/);
+    await context.close();
+  });
+
+  test('panel 7’s output split adds up by hand: each element’s two parts and their sum to the same decimals, the API’s numbers', async () => {
+    const { page, context, problems } = await env.open('', { viewport: { width: 1280, height: 900 } });
+    // The numbers the figure prints (centred in their cells), as it draws them: each draw starts with a clear.
+    await page.evaluate(() => {
+      const proto = CanvasRenderingContext2D.prototype;
+      const { clearRect, fillText } = proto;
+      proto.clearRect = function (...args) {
+        if (this.canvas.id === 'tables-canvas') window.tablesNumbers = [];
+        return clearRect.apply(this, args);
+      };
+      proto.fillText = function (text, ...args) {
+        if (this.canvas.id === 'tables-canvas' && this.textAlign === 'center') window.tablesNumbers.push(text);
+        return fillText.call(this, text, ...args);
+      };
+    });
+    const ex = pageExample(rp);
+    const { v, relValues } = ex.inputs;
+    const [n, k, dK, dV] = [6, 3, ex.inputs.q.cols, v.cols];
+    const decimalsOf = (text) => (text.split('.')[1] ?? '').length;
+    const number = (text) => Number(text.replace('−', '-'));
+    for (const [i, j] of [
+      [0, 0],
+      [2, 4],
+      [5, 1],
+      [3, 3],
+    ]) {
+      await hoverCell(page, 'combinedWeights', i, j);
+      const shown = await page.evaluate(() => window.tablesNumbers);
+      // After q_i, k_j (d_k each) and aᴷ ((2k + 1) × d_k): the part from the values, from the positions, the output.
+      const first = 2 * dK + (2 * k + 1) * dK;
+      const [fromValues, fromPositions, output] = [0, 1, 2].map((b) =>
+        shown.slice(first + b * dV, first + (b + 1) * dV),
+      );
+      for (let d = 0; d < dV; d += 1) {
+        // z_i = Σ_j w_ij v_j + Σ_j w_ij aⱽ[clip(j − i, ±k)], from the API's weights and tables.
+        let values = 0;
+        let positions = 0;
+        for (let key = 0; key < n; key += 1) {
+          const w = ex.combinedWeights.data[i * n + key];
+          values += w * v.data[key * dV + d];
+          positions += w * relValues.data[(Math.min(k, Math.max(-k, key - i)) + k) * dV + d];
+        }
+        const texts = [fromValues[d], fromPositions[d], output[d]];
+        const where = `cell (${i}, ${j}), element ${d}: ${texts.join(' + ')}`;
+        const decimals = decimalsOf(texts[0]);
+        expect(decimals, where).toBeGreaterThanOrEqual(2);
+        expect(texts.map(decimalsOf), where).toEqual([decimals, decimals, decimals]);
+        // Each is its number to those decimals, and the two parts add up to the sum as written.
+        [values, positions, ex.output.data[i * dV + d]].forEach((value, at) =>
+          expect(number(texts[at]), where).toBeCloseTo(value, decimals),
+        );
+        const units = texts.map((text) => Math.round(number(text) * 10 ** decimals));
+        expect(units[0] + units[1], where).toBe(units[2]);
+      }
+    }
+    expect(problems).toEqual([]);
     await context.close();
   });
 
@@ -209,6 +296,81 @@ describe('the tooltip keeps the figure readable', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+});
+
+describe('the keyboard’s tooltip on a phone', () => {
+  for (const width of [360, 390]) {
+    test(`at ${width} px, reading cells from the keyboard: the tooltip never hides the panel’s title, its column labels or the cell it reads`, async () => {
+      const phone = { viewport: { width, height: 780 }, isMobile: true, hasTouch: true };
+      const { page, context, problems } = await env.open('', phone);
+      const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      for (const panel of ['contentWeights', 'positionBiases']) {
+        await page.focus(`#figure-${panel} .relpos-canvas-wrap`);
+        // To cell (0, 0) (a panel resumes from the cell read last), then down the first column to
+        // the last row, then right along it.
+        const moves = [
+          ...Array(5).fill('ArrowUp'),
+          'Home',
+          ...Array(5).fill('ArrowDown'),
+          ...Array(5).fill('ArrowRight'),
+        ];
+        for (const key of moves) {
+          await page.keyboard.press(key);
+          const [i, j] = JSON.parse(
+            (await tooltipRows(page))
+              .find(([name]) => name === '(i, j)')[1]
+              .replace('(', '[')
+              .replace(')', ']'),
+          );
+          const where = `${panel} (${i}, ${j})`;
+          const layout = await layoutOf(page, panel);
+          const boxes = await page.evaluate((id) => {
+            const rect = (el) => el.getBoundingClientRect().toJSON();
+            return {
+              tip: rect(document.querySelector('.relpos-tooltip')),
+              title: rect(document.querySelector(`#figure-${id} h2`)),
+              canvas: rect(document.querySelector(`#figure-${id} canvas`)),
+            };
+          }, panel);
+          const { tip, title, canvas } = boxes;
+          const labels = { left: canvas.left, right: canvas.right, top: canvas.top, bottom: canvas.top + layout.y0 };
+          const cellAt = (r, c) => ({
+            left: canvas.left + layout.x0 + c * layout.cell,
+            right: canvas.left + layout.x0 + (c + 1) * layout.cell,
+            top: canvas.top + layout.y0 + r * layout.cell,
+            bottom: canvas.top + layout.y0 + (r + 1) * layout.cell,
+          });
+          expect(tip.top, where).toBeGreaterThanOrEqual(0);
+          expect(tip.bottom, where).toBeLessThanOrEqual(780);
+          expect(overlap(tip, cellAt(i, j)), `${where}: the cell`).toBe(false);
+          // The title, where it is on screen (the page scrolls the panel into view), whenever the
+          // window has room for the tooltip under the cell (else it goes above the cell); row 0's
+          // tooltip leaves the column labels too.
+          const room = cellAt(i, j).bottom + 4 + tip.height <= 780 - 8;
+          if (room && title.bottom > 0) expect(overlap(tip, title), `${where}: the title`).toBe(false);
+          if (i === 0) expect(room, where).toBe(true);
+          if (i === 0) expect(overlap(tip, labels), `${where}: the column labels`).toBe(false);
+          // A value wraps between words, never inside a number (0.000439, not 0.00043 and 9).
+          const split = await page.$$eval('.relpos-tooltip .relpos-tip-value', (values) =>
+            values
+              .flatMap((value) => {
+                const text = value.firstChild;
+                return [...text.data.matchAll(/[−-]?\d[\d.]*/g)].filter((match) => {
+                  const range = document.createRange();
+                  range.setStart(text, match.index);
+                  range.setEnd(text, match.index + match[0].length);
+                  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+                });
+              })
+              .map((match) => match[0]),
+          );
+          expect(split, where).toEqual([]);
+        }
+      }
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+  }
 });
 
 describe('axis labels on a phone', () => {

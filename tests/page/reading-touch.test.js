@@ -51,9 +51,10 @@ describe('touch', () => {
 
   test('the tooltip follows its cell when the page scrolls, and hides once the cell is out of sight', async () => {
     const { page, context } = await env.open('', PHONE);
-    // The cell low enough in the window that the tooltip (about 200 px tall with the cell's
-    // breakdown) fits above it before and after the scroll, so it is not flipped below.
-    const first = await cellCentre(page, 'contentScores', 2, 2);
+    // The cell low enough in the window and in its panel that the tooltip (about 200 px tall with
+    // the cell's breakdown) fits above it, below the panel's top, before and after the scroll, so
+    // it is not flipped below.
+    const first = await cellCentre(page, 'contentScores', 5, 2);
     await page.evaluate((dy) => window.scrollBy(0, dy), first.y - 520);
     const point = { x: first.x, y: 520 };
     await page.touchscreen.tap(point.x, point.y);
@@ -66,7 +67,7 @@ describe('touch', () => {
     await expect.poll(() => page.isVisible('.relpos-tooltip')).toBe(false);
     await page.evaluate(() => window.scrollBy(0, -2000));
     await expect.poll(() => page.isVisible('.relpos-tooltip')).toBe(true); // the cell is still selected
-    expect((await tooltipRows(page))['(i, j)']).toBe('(2, 2)');
+    expect((await tooltipRows(page))['(i, j)']).toBe('(5, 2)');
     await context.close();
   });
 });

@@ -365,6 +365,21 @@ describe('position schemes side by side', () => {
     await context.close();
   });
 
+  test('k = 0: the table names the one row aᴷ[0] every offset uses (no edge rows ±0); k = 2, the two edge rows', async () => {
+    const { page, context, problems } = await env.open('?k=0&schemes=shaw', { viewport: { width: 1280, height: 900 } });
+    await schemesDrawn(page);
+    expect((await tableCells(page)).shaw[3]).toBe('k = 0: every offset uses the one row aK[0]');
+    const drawnBefore = Number(await page.getAttribute('#schemes-section', 'data-drawn'));
+    await page.fill('#maxDistance', '2');
+    await page.waitForFunction(
+      (n) => Number(document.getElementById('schemes-section').dataset.drawn) > n,
+      drawnBefore,
+    );
+    expect((await tableCells(page)).shaw[3]).toBe('offsets beyond ±2 reuse the edge rows aK[±2]');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   test('a phone: odd d_k leaves RoPE a message, nothing overflows; the longer run’s budget without ?longer-steps', async () => {
     const { page, context, problems } = await env.open('?schemes=t5,rope&dk=5', {
       viewport: { width: 360, height: 800 },

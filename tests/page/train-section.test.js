@@ -557,6 +557,40 @@ describe('the training section', () => {
     await page.locator('#train-section').screenshot({ path: await screenshotPath('train-phone.png') });
   }, 420_000);
 
+  test('at 360 and 390 px, light and dark, every option of the Task and Model size selects shows whole', async () => {
+    for (const [width, colorScheme] of [
+      [390, 'dark'],
+      [360, 'light'],
+    ]) {
+      const { page, context, problems } = await openPage(browser, server.url, {
+        viewport: { width, height: 800 },
+        colorScheme,
+        isMobile: true,
+        hasTouch: true,
+      });
+      await page.waitForSelector('body[data-ready="true"]');
+      await page.click('#train-open');
+      await page.waitForSelector('#train-preset');
+      // A select shows its chosen option on one line and cuts what does not fit: as laid out, each
+      // is as wide as a copy of it (same options, same font) that nothing constrains.
+      const cut = await page.evaluate(() =>
+        ['#train-task', '#train-preset'].flatMap((selector) => {
+          const select = document.querySelector(selector);
+          const free = select.cloneNode(true);
+          free.style.cssText = 'position: absolute; width: max-content; max-width: none; min-width: 0';
+          select.parentNode.append(free);
+          const [shown, needed] = [select.getBoundingClientRect().width, free.getBoundingClientRect().width];
+          free.remove();
+          return shown + 0.5 < needed ? [`${selector}: ${shown} px shown of ${needed}`] : [];
+        }),
+      );
+      expect(cut, `${width} px, ${colorScheme}`).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+  });
+
   test('the iframe view: ?embed=1&panels=train shows the section alone, open', async () => {
     const { page, context, problems } = await openPage(browser, `${server.url}?embed=1&panels=train`, {
       viewport: { width: 900, height: 700 },

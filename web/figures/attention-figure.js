@@ -21,7 +21,7 @@ import { createPanelFigure } from './panel-figure.js';
 import { extentFor, longViewColours } from '../views/panel-extents.js';
 import { plainMath } from '../render/math-text.js';
 import { setMathText } from './math-dom.js';
-import { formatSignificant, withMinus } from '../render/number-text.js';
+import { addingDecimals, formatFixed, formatSignificant, withMinus } from '../render/number-text.js';
 import { PANELS, formatters } from '../views/panels.js';
 import { PresentView, presentSize } from './present-view.js';
 import { panelLabels } from './label-room.js';
@@ -35,18 +35,20 @@ const PROGRESSIVE_TASK_MS = 12;
 export const tokenName = (tokens, i) => tokens[i] || `#${i}`;
 
 /**
- * How cell (i, j) comes about, in numbers that add up (3 significant digits):
- * content + bias = combined score, and its weight without and with the position term.
+ * How cell (i, j) comes about: content + bias = combined score, the three to the same decimals,
+ * at which they add up as written (addingDecimals); and its weight without and with the position
+ * term (3 significant digits).
  */
 export function cellBreakdown(view, i, j, masked) {
   const f = (v) => formatSignificant(v, 3);
   const at = i * view.n + j;
   const { contentScores, positionBiases, combinedScores, contentWeights, combinedWeights } = view.result;
-  const bias = positionBiases.data[at];
+  const [content, bias, combined] = [contentScores, positionBiases, combinedScores].map((m) => m.data[at]);
+  const d = addingDecimals(content, bias, combined);
   const lines = [
     [
       'content + bias = combined',
-      `${f(contentScores.data[at])} ${bias < 0 ? '−' : '+'} ${f(Math.abs(bias))} = ${f(combinedScores.data[at])}`,
+      `${formatFixed(content, d)} ${bias < 0 ? '−' : '+'} ${formatFixed(Math.abs(bias), d)} = ${formatFixed(combined, d)}`,
     ],
     [
       'weight: content only → combined',
@@ -438,7 +440,7 @@ export class AttentionFigure {
     });
     const captionText = panel.offsetSpace.caption(view);
     if (caption.textContent !== captionText) caption.textContent = captionText;
-    const label = offsetAriaLabel(panel, view, layout.extent, scale);
+    const label = offsetAriaLabel(panel, view, layout);
     if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);
     canvas.describedValues = null;
   }

@@ -15,7 +15,7 @@ export class CellTip {
     const box = anchor && canvas ? canvas.getBoundingClientRect() : null;
     // Never over the figure's title: above the canvas there is none of the figure's cells.
     showTooltip(this.tooltip, lines, anchor ? { ...anchor, clearAbove: box?.top } : { x: 16, y: 16 });
-    this.spot = box ? { canvas, dx: anchor.x - box.left, dy: anchor.y - box.top } : null;
+    this.spot = box ? { canvas, dx: anchor.x - box.left, dy: anchor.y - box.top, db: anchor.bottom - box.top } : null;
     this.stopFollow ??= followScroll(this.tooltip, () => this.spot);
   }
 

@@ -70,7 +70,7 @@ const FIGURES = `
 .relpos-tooltip[hidden] { display: none; }
 .relpos-tooltip div { display: flex; justify-content: space-between; gap: 14px; }
 .relpos-tip-label { color: var(--relpos-muted); white-space: nowrap; }
-.relpos-tip-value { font-variant-numeric: tabular-nums; font-weight: 600; overflow-wrap: anywhere; text-align: right; }
+.relpos-tip-value { font-variant-numeric: tabular-nums; font-weight: 600; overflow-wrap: break-word; text-align: right; }
 /* The present view (present-view.js): one panel over the whole window, large type; on a
    landscape screen the caption beside the matrix, so that the matrix gets the full height. */
 .relpos-panel.relpos-presenting { position: fixed; inset: 0; z-index: 15; margin: 0; border: 0; border-radius: 0;

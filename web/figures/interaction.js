@@ -45,9 +45,11 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
     const layout = getLayout();
     const box = canvas.getBoundingClientRect();
     const scale = canvasScale(canvas, box);
+    const cellH = layout.cellH ?? layout.cell;
     return {
       x: box.left + scale.x * (layout.x0 + (cell.j + 0.5) * (layout.cellW ?? layout.cell)),
-      y: box.top + scale.y * (layout.y0 + (cell.i + 0.5) * (layout.cellH ?? layout.cell)),
+      y: box.top + scale.y * (layout.y0 + (cell.i + 0.5) * cellH),
+      bottom: box.top + scale.y * (layout.y0 + (cell.i + 1) * cellH), // the cell's lower edge
     };
   };
   const fromPointer = (event) => {
@@ -153,16 +155,22 @@ export function placeTooltip(tooltip, anchor) {
   const gap = 18;
   let x = anchor.x + gap;
   if (x + box.width > innerWidth - 8) x = anchor.x - gap - box.width;
-  let y = anchor.y - gap - box.height;
-  // No room above (the window's top, or on a wide screen `anchor.clearAbove`: the top of the
-  // cell's canvas, so that the figure's title stays readable): on a wide screen under the cell
-  // and to its left where there is room (still across the diagonal: down-left, not down-right,
-  // holds no cell of its offset); on a phone, where the tooltip is as wide as the matrix and
-  // would hide the rows under the finger, at the foot of the window.
+  // Above the cell: clear of its upper edge where the anchor gives its lower one (`anchor.bottom`,
+  // from the keyboard: the anchor is the cell's centre), else `gap` above the pointer.
+  const cellTop = anchor.bottom ? 2 * anchor.y - anchor.bottom : anchor.y - gap + 4;
+  let y = cellTop - 4 - box.height;
+  // No room above (the window's top, or `anchor.clearAbove`: the top of the cell's canvas, so
+  // that the figure's title stays readable): on a wide screen under the cell and to its left
+  // where there is room (still across the diagonal: down-left, not down-right, holds no cell of
+  // its offset); on a phone, where the tooltip is as wide as the matrix and would hide the rows
+  // under the finger, at the foot of the window, never over the cell (under its lower edge,
+  // `anchor.bottom` from the keyboard), where the window has room; else above the cell.
   const phone = innerWidth < PHONE_WIDTH;
-  if (y < (phone ? 8 : Math.max(8, anchor.clearAbove ?? 8))) {
-    if (phone) y = Math.max(anchor.y + gap, innerHeight - box.height - 8);
-    else {
+  if (y < Math.max(8, anchor.clearAbove ?? 8)) {
+    if (phone) {
+      const under = Math.max(anchor.bottom + 4 || anchor.y + gap, innerHeight - box.height - 8);
+      if (under + box.height <= innerHeight - 8) y = under;
+    } else {
       y = anchor.y + gap;
       if (anchor.x - gap - box.width >= 8) x = anchor.x - gap - box.width;
     }
@@ -175,8 +183,9 @@ export function placeTooltip(tooltip, anchor) {
 /**
  * Keeps a shown tooltip on its spot while the page (or any element around the figure) scrolls:
  * the tooltip is position: fixed, so without this it would stay where the cell was. `getSpot()`
- * is { canvas, dx, dy }, the anchor in the canvas's CSS pixels, or null. Out of the window, the
- * tooltip hides until the spot is back. Returns stop(), which removes the listener.
+ * is { canvas, dx, dy, db }, the anchor (db: the lower edge of a cell read from the keyboard) in
+ * the canvas's CSS pixels, or null. Out of the window, the tooltip hides until the spot is back.
+ * Returns stop(), which removes the listener.
  */
 export function followScroll(tooltip, getSpot) {
   const onScroll = () => {
@@ -186,7 +195,7 @@ export function followScroll(tooltip, getSpot) {
     const x = box.left + spot.dx;
     const y = box.top + spot.dy;
     if (spot.canvas.isConnected && x >= 0 && y >= 0 && x <= innerWidth && y <= innerHeight)
-      placeTooltip(tooltip, { x, y, clearAbove: box.top });
+      placeTooltip(tooltip, { x, y, bottom: box.top + spot.db, clearAbove: box.top });
     else tooltip.hidden = true;
   };
   document.addEventListener('scroll', onScroll, { capture: true, passive: true });

@@ -66,14 +66,18 @@ function noteFor(panel, view, gRows, gCols) {
   const { cols, reach } = view.offsetSpace;
   const parts = [];
   if (gRows < n || gCols < cols) {
-    const per = (count, size) => (count / size).toFixed(count % size === 0 ? 0 : 1);
+    // A pixel covers a whole number of cells (render/block-means.js's bounds): ⌊count/size⌋ or ⌈count/size⌉.
+    const per = (count, size) => (count % size ? `${(count / size) | 0}–${Math.ceil(count / size)}` : count / size);
     const across = gCols < cols ? ` × ${per(cols, gCols)} offsets` : '';
     parts.push(`A pixel: mean of ${gRows < n ? `${per(n, gRows)} queries` : '1 query'}${across}.`);
   }
-  if (!panel.integer) parts.push(rangeColsOf(view)[0] === 1 ? 'Colours: 99th pct of |c| < k.' : 'Colours: 99th pct.');
-  if (view.maxDistance >= n - 1) parts.push(`k ≥ n − 1: nothing clipped.`);
-  else if (reach === 0) parts.push('k = 0: one column, every key.');
-  if (view.causal) parts.push(maskFromOf(panel.id, view) ? 'Grey: c > 0, masked.' : 'Causal: c > 0 never used.');
+  if (!panel.integer) parts.push(`Colours: 99th pct${rangeColsOf(view)[0] === 1 ? ' of |c| < k' : ''}.`);
+  const masked = maskFromOf(panel.id, view);
+  if (view.maxDistance >= n - 1) parts.push('Nothing clipped (k ≥ n − 1).');
+  else if (reach === 0)
+    parts.push(`One column (k = 0): ${masked ? 'the keys j ≤ i, later keys masked' : 'every key'}.`);
+  // Causal, k = 0: no column c > 0 is drawn.
+  if (view.causal && reach > 0) parts.push(masked ? 'Grey: c > 0, masked.' : 'Causal: c > 0 never used.');
   return parts.join(' ');
 }
 
@@ -124,16 +128,23 @@ export function drawOffsetPanel(canvas, panel, view, { width, colours, maxSide, 
   }
   const note = noteFor(panel, view, grid.gRows, grid.gCols);
   const layout = drawHeatmap(canvas, { ...spec, grid, scale, note });
-  return { ...layout, extent: offsetExtentFor(values, n, cols, maskFrom) };
+  return { ...layout, note, extent: offsetExtentFor(values, n, cols, maskFrom) };
 }
 
-/** The keys of cell (i, j) as text; `how` says what the cell makes of several. */
-function keysText(view, i, j, how) {
+/**
+ * The keys of cell (i, j) as text; `how` says what the cell makes of several. `unmasked`: the
+ * cell's keys after the query are masked and only keys j ≤ i are counted (causal, k = 0: the one
+ * column's weights sum keys 0…i).
+ */
+function keysText(view, i, j, how, unmasked) {
   const c = j - view.offsetSpace.reach;
   const keys = keysOf(i, c, view.n, view.maxDistance);
   if (!keys) return `none (j = ${minus(i + c)} is outside 0…${view.n - 1})`;
-  const [lo, hi] = keys;
-  return lo === hi ? `j = ${lo}` : `j = ${lo}…${hi} (${hi - lo + 1} keys${how ? `, ${how}` : ''})`;
+  const [lo, last] = keys;
+  const hi = unmasked ? Math.min(last, i) : last;
+  const later = hi < last ? 'later keys masked' : '';
+  if (lo === hi) return `j = ${lo}${later && ` (${later})`}`;
+  return `j = ${lo}…${hi} (${hi - lo + 1} keys${how && `, ${how}`}${later && `; ${later}`})`;
 }
 
 /**
@@ -148,20 +159,23 @@ export function offsetReading(view, panel, { i, j }) {
   const value = masked ? 'masked (keys j > i)' : significant(offsetValue(view, panel.id, i, c));
   const clipped = view.maxDistance < view.n - 1 && reach > 0 && Math.abs(c) === reach;
   const offsetText = clipped ? `${minus(c)} (every j − i ${c > 0 ? '≥' : '≤'} ${minus(c)})` : minus(c);
-  const how = { contentScores: `shown: j = ${i + c}`, positionBiases: 'one bias', offsets: '' }[panel.id] ?? 'summed';
-  const keyText = keysText(view, i, j, how);
+  const how = masked
+    ? 'masked'
+    : ({ contentScores: `shown: j = ${i + c}`, positionBiases: 'one bias', offsets: '' }[panel.id] ?? 'summed');
+  const keyText = keysText(view, i, j, how, Boolean(maskFromOf(panel.id, view)) && reach === 0);
+  const several = Boolean(keys) && keyText.includes('…');
   const lines = [
     [panel.title, value],
     ['query i', String(i)],
     ['clipped offset c', offsetText],
-    [keys && keys[0] !== keys[1] ? 'keys' : 'key', keyText],
+    [several ? 'keys' : 'key', keyText],
   ];
-  const sentence = `${panel.title}, query ${i}, clipped offset ${minus(c)}, ${keys ? `key${keys[0] !== keys[1] ? 's' : ''} ${keyText}` : 'no key'}: value ${value}.`;
+  const sentence = `${panel.title}, query ${i}, clipped offset ${minus(c)}, ${keys ? `key${several ? 's' : ''} ${keyText}` : 'no key'}: value ${value}.`;
   return { lines, sentence, offset: c };
 }
 
 /** The canvas's accessible name in offset space. */
-export function offsetAriaLabel(panel, view, extent, scale) {
+export function offsetAriaLabel(panel, view, { extent, scale, note }) {
   const { reach, cols } = view.offsetSpace;
-  return `${panel.title}: ${view.n} by ${cols} heatmap in offset space, query positions i down, clipped offsets c from ${minus(-reach)} to ${reach} across; values from ${significant(extent.min)} to ${significant(extent.max)}; colour scale ${significant(scale.min)} to ${significant(scale.max)}. ${panel.offsetSpace.caption(view)}`;
+  return `${panel.title}: ${view.n} by ${cols} heatmap in offset space, query positions i down, clipped offsets c from ${minus(-reach)} to ${reach} across; values from ${significant(extent.min)} to ${significant(extent.max)}; colour scale ${significant(scale.min)} to ${significant(scale.max)}. ${panel.offsetSpace.caption(view)} ${note}`;
 }

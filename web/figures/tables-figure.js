@@ -7,7 +7,7 @@ import { downloadCanvas } from '../files/download.js';
 import { createFigureShell } from './figure-shell.js';
 import { plainMath } from '../render/math-text.js';
 import { setMathText } from './math-dom.js';
-import { formatSignificant, withMinus as minus } from '../render/number-text.js';
+import { addingDecimals, formatFixed, formatSignificant, withMinus as minus } from '../render/number-text.js';
 import { clippedOffset, outputParts } from '../views/view.js';
 
 const rowsOf = (matrix, label) =>
@@ -35,7 +35,12 @@ export function tableBlocks(view, { i, j }) {
   const c = clippedOffset(i, j, k) + k;
   const offsetLabel = (r) => minus(r - k);
   const parts = outputParts(view, i);
-  const vector = (title, values) => ({ title, rows: [{ label: '', values }], highlight: -1 });
+  const vector = (title, values, format) => ({ title, rows: [{ label: '', values }], highlight: -1, format });
+  // The output's two parts and their sum, element d to the same decimals, at which they add up as written.
+  const decimals = Array.from(parts.output, (sum, d) =>
+    addingDecimals(parts.fromValues[d], parts.fromPositions[d], sum),
+  );
+  const adding = (v, d) => formatFixed(v, decimals[d]);
   return [
     [
       vector(`query q_{${i}} (${literal(view.tokens[i] || `#${i}`)})`, q.data.subarray(i * q.cols, (i + 1) * q.cols)),
@@ -51,9 +56,9 @@ export function tableBlocks(view, { i, j }) {
       },
     ],
     [
-      vector(`Σ_j w_{${i}j} v_j (from the values)`, parts.fromValues),
-      vector(`Σ_j w_{${i}j} a^V[clip(j − ${i})] (from positions)`, parts.fromPositions),
-      vector(`output z_{${i}}, their sum`, parts.output),
+      vector(`Σ_j w_{${i}j} v_j (from the values)`, parts.fromValues, adding),
+      vector(`Σ_j w_{${i}j} a^V[clip(j − ${i})] (from positions)`, parts.fromPositions, adding),
+      vector(`output z_{${i}}, their sum`, parts.output, adding),
       { title: `a^V by offset; row ${minus(c - k)} for this cell`, rows: rowsOf(relValues, offsetLabel), highlight: c },
     ],
   ];

@@ -42,6 +42,18 @@ export const formatSigned = (value, digits = 3) => {
   return `${value < 0 ? '−' : '+'}${text}`;
 };
 
+/**
+ * The fewest decimals, from 2, at which a and b written to them (as formatFixed writes)
+ * add up to `sum` written to them: 0.54 + (−1.2) = −0.62 does not check by hand, 0.544 + (−1.161)
+ * = −0.617 does.
+ */
+export function addingDecimals(a, b, sum) {
+  let d = 2;
+  const at = (x) => Math.round(x.toFixed(d) * 10 ** d);
+  while (d < 9 && at(a) + at(b) - at(sum)) d += 1;
+  return d;
+}
+
 /** A share (0.4235) as a percentage to `digits` decimals: '42.4 %'. */
 export const formatPercent = (share, digits = 1) => `${formatFixed(100 * share, digits)} %`;
 

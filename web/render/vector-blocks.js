@@ -44,7 +44,7 @@ export function vectorBlocksHeight(columns, width = Infinity) {
 
 /**
  * columns: [[{ title, rows: [{ label, values }], highlight: row index | -1 }]], drawn side by side
- * at `width` CSS px; format(v) writes a value; colours { fg, muted, outline, outlineHalo, font };
+ * at `width` CSS px; format(v) writes a value (a block's own format(v, index), where it has one); colours { fg, muted, outline, outlineHalo, font };
  * `shared`: one colour scale for every column (else one per column).
  * Returns per column its scale's { max } and where each block's cells are ({ x, y, cellWidth,
  * rowHeight }, CSS px), for captions and tests.
@@ -95,7 +95,7 @@ export function drawVectorBlocks(canvas, { columns, width, format, colours, shar
             g.fillStyle = luminance(table, entry) > 0.4 ? '#111' : '#fff';
             g.font = `11px ${colours.font}`;
             g.textAlign = 'center';
-            g.fillText(format(v), left + cellWidth / 2, top + h / 2 + 0.5);
+            g.fillText((block.format ?? format)(v, k), left + cellWidth / 2, top + h / 2 + 0.5);
           }
         });
       });

@@ -23,7 +23,7 @@ export const TASKS = Object.freeze({
  */
 export const PRESETS = Object.freeze({
   tiny: {
-    label: 'tiny: 500-word vocabulary, d 32, 2 heads, 1 layer',
+    label: 'tiny: d 32, 2 heads, 1 layer',
     words: 500,
     dModel: 32,
     heads: 2,
@@ -33,7 +33,7 @@ export const PRESETS = Object.freeze({
     steps: 600,
   },
   small: {
-    label: 'small: 3000-word vocabulary, d 64, 4 heads, 2 layers',
+    label: 'small: d 64, 4 heads, 2 layers',
     words: 3000,
     dModel: 64,
     heads: 4,
@@ -47,7 +47,7 @@ export const PRESETS = Object.freeze({
     peak: 0.004,
   },
   large: {
-    label: 'large: 3000-word vocabulary, d 128, 4 heads, 2 layers',
+    label: 'large: d 128, 4 heads, 2 layers',
     words: 3000,
     dModel: 128,
     heads: 4,

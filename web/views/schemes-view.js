@@ -55,7 +55,10 @@ export const SCHEME_INFO = {
     run: (rp, ex, params, replace = {}) => rp.attention({ ...ex.inputs, ...replace }),
     learned: (ex) =>
       `${ex.inputs.relKeys.data.length + ex.inputs.relValues.data.length}, shared by all heads (a^K and a^V rows)`,
-    beyond: (rp, ex) => `offsets beyond ±${ex.params.maxDistance} reuse the edge rows a^K[±${ex.params.maxDistance}]`,
+    beyond: (rp, ex) => {
+      const k = ex.params.maxDistance;
+      return k ? `offsets beyond ±${k} reuse the edge rows a^K[±${k}]` : 'k = 0: every offset uses the one row a^K[0]';
+    },
     pastTrained: ({ L, maxDistance }) => ({
       seen: maxDistance < L,
       note: `offsets clipped at ±${maxDistance}`,
