@@ -8,7 +8,7 @@
 // saturate (pointed ends on the colour bar): the edge columns, which total every clipped key's
 // weight, usually do. With nothing clipped (k ≥ n − 1) or k = 0, every column counts.
 import { makeScale } from '../render/colormaps.js';
-import { formatSignificant, withMinus as minus } from '../render/number-text.js';
+import { formatFixed, formatSignificant, withMinus as minus } from '../render/number-text.js';
 import { drawHeatmap, heatmapDrawnGrid } from '../render/heatmap.js';
 import { kthSmallestOf, offsetExtentFor } from '../views/panel-extents.js';
 import { keysOf, offsetMaskFrom, offsetRowSpan, offsetValue } from '../views/offset-space.js';
@@ -66,7 +66,7 @@ function noteFor(panel, view, gRows, gCols) {
   const { cols, reach } = view.offsetSpace;
   const parts = [];
   if (gRows < n || gCols < cols) {
-    const per = (count, size) => (count / size).toFixed(count % size === 0 ? 0 : 1);
+    const per = (count, size) => formatFixed(count / size, count % size === 0 ? 0 : 1);
     const across = gCols < cols ? ` × ${per(cols, gCols)} offsets` : '';
     parts.push(`A pixel: mean of ${gRows < n ? `${per(n, gRows)} queries` : '1 query'}${across}.`);
   }
