@@ -94,7 +94,7 @@ export function buildControls(doc, { task, preset }) {
      */
     show({ steps, budget, rate, running, ready, heldOut, end }) {
       // The rate while it trains; a run stopped before its end says it is paused (Train resumes it).
-      const r = running && rate ? ` · ${rate.toFixed(1)} steps/s` : '';
+      const r = running && rate ? ` · ${fmt(rate, 1)} steps/s` : '';
       const of = budget ? ` of ${budget}` : '';
       const doing = running ? ' · training' : !end && steps > 0 ? ' · paused (Train goes on)' : '';
       status.textContent = `step ${steps}${of}${r} · held-out loss ${heldOut !== undefined ? fmt(heldOut) : '–'}${doing}${end ? ` · ${endText(end)}` : ''}`;

@@ -25,7 +25,7 @@ const weightScale = (matrix) => ({
   scale: 'sequential',
   range: (view) => [0, weightTop(view, matrix)],
   barLabel: (scale, view) =>
-    `weight, 0 to ${formatSignificant(scale.max, 3)} (${sharedWeightScale(view) ? 'both weight panels’ max' : 'this panel’s max'})`,
+    `weight, 0 to ${formatSignificant(scale.max)} (${sharedWeightScale(view) ? 'both weight panels’ max' : 'this panel’s max'})`,
   barLabelLong: 'weight',
 });
 // The colour rule as the caption states it; the long view has its own (panel-extents.js).
