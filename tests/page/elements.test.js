@@ -145,7 +145,8 @@ describe('custom elements', () => {
       ['attention', 'tokens', 'x'.repeat(10000), null],
       ['profile', 'width', '0', /^width must be a number from 0.1 to 20; using 0.1$/],
       ['profile', 'noise', 'Infinity', /^noise must be a number/],
-      ['profile', 'asymmetry', '2', /^asymmetry must be a number from -0.9 to 0.9; using 0.9$/],
+      ['profile', 'asymmetry', '2', /^asymmetry must be a number from \u22120\.9 to 0\.9; using 0\.9$/],
+      ['profile', 'asymmetry', '-2', /^asymmetry must be a number from \u22120\.9 to 0\.9; using \u22120\.9$/],
     ];
     for (const [id, attribute, value, pattern] of bad) {
       await page.evaluate(

@@ -209,3 +209,10 @@ describe('the tables figure follows the hovered cell', () => {
     expect(await page.isVisible('#figure-tables')).toBe(false);
   });
 });
+
+describe('the settings summary', () => {
+  test('names a negative asymmetry with a minus sign (U+2212)', async () => {
+    const { page } = await atLink('?asym=-0.4');
+    expect(await page.textContent('#more-settings-summary')).toContain('asymmetry \u22120.4');
+  });
+});
