@@ -8,6 +8,7 @@ import {
   modelToNpz,
   npyBytes,
   parseNpy,
+  modelFileTooLarge,
   readModelFile,
   zipStored,
 } from '../../web/train/model-files.js';
@@ -203,6 +204,10 @@ describe('JSON models', () => {
   test('a file over 64 MiB is refused unread', () => {
     expect(() => readModelFile(new Uint8Array(65 * 2 ** 20), 'big.json')).toThrow(
       /^big\.json is 65\.0 MiB; a model saved by this page is at most 64 MiB\.$/,
+    );
+    // A file's size is written as every size the package writes (formatBytes): 3 GiB, not 3072.0 MiB.
+    expect(modelFileTooLarge('huge.npz', 3 * 2 ** 30)).toBe(
+      'huge.npz is 3.00 GiB; a model saved by this page is at most 64 MiB.',
     );
   });
 });

@@ -13,6 +13,7 @@ import {
 } from '../../web/render/number-text.js';
 import { formatTick } from '../../web/render/ticks.js';
 import { sharePercent } from '../../web/views/near-share.js';
+import { panelById } from '../../web/views/panels.js';
 
 const MINUS = '\u2212';
 
@@ -97,5 +98,18 @@ describe('number text', () => {
     expect(formatTick(-0.05, [-0.1, -0.05, 0])).toBe(`${MINUS}0.05`);
     expect(sharePercent(0.74)).toBe('74 %');
     expect(sharePercent(1)).toBe('100 %');
+  });
+
+  test('a weight panel writes its colour top and 1/n by formatSignificant’s rule: no trailing zeros', () => {
+    const combined = panelById('combinedWeights');
+    expect(combined.barLabel({ max: 0.5 }, { n: 5 })).toBe('weight, 0 to 0.5 (this panel’s max)');
+    expect(combined.barLabel({ max: 0.123456 }, { n: 5 })).toBe('weight, 0 to 0.123 (this panel’s max)');
+    const content = panelById('contentWeights');
+    expect(content.note({ n: 5, causal: false })).toBe(
+      'For reference, uniform attention would give 1/n = 0.2 per key.',
+    );
+    expect(content.note({ n: 6, causal: false })).toBe(
+      'For reference, uniform attention would give 1/n = 0.17 per key.',
+    );
   });
 });

@@ -59,6 +59,22 @@ describe('custom elements', () => {
     expect(await page.$eval('#profile', (el) => el.shadowRoot.querySelector('.relpos-caption').textContent)).toContain(
       'σ = 2 (σ × 1.40 looking back',
     );
+    // The profile's label: its numbers are the view's, every negative one with a minus sign (U+2212).
+    const { label, offsets, profile } = await page.$eval('#profile', (el) => ({
+      label: el.shadowRoot.querySelector('canvas').getAttribute('aria-label'),
+      offsets: [...el.view.offsets],
+      profile: [...el.view.profile],
+    }));
+    const low = Math.min(...profile);
+    const high = Math.max(...profile);
+    const peak = offsets[profile.indexOf(high)];
+    expect(offsets[0]).toBe(-8);
+    expect(low).toBeLessThan(-0.0005); // a negative score, written with three decimals
+    const signedText = (x, digits) => `${x < 0 ? '\u2212' : ''}${Math.abs(x).toFixed(digits)}`;
+    expect(label).toBe(
+      `Line plot of the profile over offsets \u22128 to 8; scores from ${signedText(low, 3)} to ${signedText(high, 3)}, highest at offset ${signedText(peak, 0)}.`,
+    );
+    expect(label).not.toMatch(/-\d/);
     await screenshot(page, 'elements.png');
     expect(problems).toEqual([]);
     await context.close();
@@ -129,7 +145,8 @@ describe('custom elements', () => {
       ['attention', 'tokens', 'x'.repeat(10000), null],
       ['profile', 'width', '0', /^width must be a number from 0.1 to 20; using 0.1$/],
       ['profile', 'noise', 'Infinity', /^noise must be a number/],
-      ['profile', 'asymmetry', '2', /^asymmetry must be a number from -0.9 to 0.9; using 0.9$/],
+      ['profile', 'asymmetry', '2', /^asymmetry must be a number from \u22120\.9 to 0\.9; using 0\.9$/],
+      ['profile', 'asymmetry', '-2', /^asymmetry must be a number from \u22120\.9 to 0\.9; using \u22120\.9$/],
     ];
     for (const [id, attribute, value, pattern] of bad) {
       await page.evaluate(

@@ -361,6 +361,11 @@ describe('position schemes side by side', () => {
     expect(await page.textContent('#schemes-shift-note')).toBe(
       'm = 0 is outside 1 to 16 filler tokens: the experiment ran with m = 1.',
     );
+    // A negative m is written with a minus sign (U+2212).
+    await page.fill('#shift', '-3');
+    await expect
+      .poll(() => page.textContent('#schemes-shift-note'))
+      .toBe('m = \u22123 is outside 1 to 16 filler tokens: the experiment ran with m = 1.');
     expect(problems).toEqual([]);
     await context.close();
   });

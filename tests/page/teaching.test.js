@@ -185,7 +185,7 @@ describe('captions and tooltips true to the state', () => {
 });
 
 describe('the tables figure follows the hovered cell', () => {
-  test('hovering (1, 5) at k = 3 outlines the rows of offset 3 and names the clipping', async () => {
+  test('hovering (1, 5) and (5, 1) at k = 3 outlines the rows of offset 3 and −3 and names the clipping', async () => {
     const { page } = await atDefaults();
     const layout = await layoutOf(page, 'combinedWeights');
     const canvas = await page.$('#figure-combinedWeights canvas');
@@ -196,10 +196,23 @@ describe('the tables figure follows the hovered cell', () => {
     expect(await page.textContent('#figure-tables .relpos-caption')).toContain('(1, 5), offset 4, clipped to 3');
     expect(await page.getAttribute('#tables-canvas', 'aria-label')).toContain('row 3 outlined');
     expect(await canvasHash(page, '#tables-canvas')).not.toBe(before);
+    // Below the diagonal the offset and its row are negative, with a minus sign (U+2212) in the caption and the label.
+    await page.mouse.move(box.x + layout.x0 + 1.5 * layout.cell, box.y + layout.y0 + 5.5 * layout.cell);
+    expect(await page.textContent('#figure-tables .relpos-caption')).toContain(
+      '(5, 1), offset \u22124, clipped to \u22123',
+    );
+    expect(await page.getAttribute('#tables-canvas', 'aria-label')).toContain('row \u22123 outlined');
   });
 
   test('is not shown in the long view', async () => {
     const { page } = await atLink('?long=1&n=100');
     expect(await page.isVisible('#figure-tables')).toBe(false);
+  });
+});
+
+describe('the settings summary', () => {
+  test('names a negative asymmetry with a minus sign (U+2212)', async () => {
+    const { page } = await atLink('?asym=-0.4');
+    expect(await page.textContent('#more-settings-summary')).toContain('asymmetry \u22120.4');
   });
 });

@@ -2,6 +2,7 @@
 // against offset (symmetric log axis to ±256), encoder and decoder side by side; beside them the
 // shapes of the training section's model's and the handbook's profiles; under each part a table of
 // each head's softmax mass left / self / right of the bias alone; a caption from the numbers.
+import { formatFixed } from '../render/number-text.js';
 import { drawSymlogPlot } from '../render/symlog-plot.js';
 import { MASS_WINDOW, checkpointCaption, headMasses, headSeries } from '../views/checkpoint-view.js';
 
@@ -75,10 +76,10 @@ function massTable(doc, table, masses, window) {
     ]);
     return make(doc, 'tr', {}, [
       make(doc, 'td', { text: `head ${h}` }),
-      make(doc, 'td', { text: m.left.toFixed(2) }),
-      make(doc, 'td', { text: m.self.toFixed(2) }),
-      make(doc, 'td', { text: table.bidirectional ? m.right.toFixed(2) : '—' }),
-      make(doc, 'td', { text: m.meanDistance.toFixed(1) }),
+      make(doc, 'td', { text: formatFixed(m.left, 2) }),
+      make(doc, 'td', { text: formatFixed(m.self, 2) }),
+      make(doc, 'td', { text: table.bidirectional ? formatFixed(m.right, 2) : '—' }),
+      make(doc, 'td', { text: formatFixed(m.meanDistance, 1) }),
       make(doc, 'td', {}, [bar]),
     ]);
   });

@@ -6,7 +6,7 @@
 //   - <relpos-profile>: the handbook's simulated table on its own (localityProfile()), read by
 //     the uniform query as the handbook prints it (u · a^K, without the 1/√d_k).
 import { drawLinePlot } from '../render/line-plot.js';
-import { withMinus } from '../render/number-text.js';
+import { formatFixed, withMinus } from '../render/number-text.js';
 import { downloadCanvas } from '../files/download.js';
 import { createFigureShell } from './figure-shell.js';
 
@@ -22,7 +22,7 @@ const peakOf = (profile) => profile.reduce((best, value, index) => (value > prof
 
 const bumpText = ({ noise, width, asymmetry, strength }) =>
   `random noise (scale ${noise}) plus a Gaussian bump of height ${strength} and width σ = ${width}` +
-  `${asymmetry ? ` (σ × ${(1 + asymmetry).toFixed(2)} looking back, × ${(1 - asymmetry).toFixed(2)} ahead)` : ''} on the first dimension`;
+  `${asymmetry ? ` (σ × ${formatFixed(1 + asymmetry, 2)} looking back, × ${formatFixed(1 - asymmetry, 2)} ahead)` : ''} on the first dimension`;
 
 /** <relpos-profile>'s caption: the handbook's table on its own. */
 export function profileCaption({ settings, offsets, profile }) {
@@ -72,6 +72,6 @@ export function drawProfile(
   const peak = peakOf(profile);
   canvas.setAttribute(
     'aria-label',
-    `Line plot of the profile over offsets ${offsets[0]} to ${offsets[offsets.length - 1]}; scores from ${Math.min(...profile).toFixed(3)} to ${profile[peak].toFixed(3)}, highest at offset ${offsets[peak]}.`,
+    `Line plot of the profile over offsets ${withMinus(offsets[0])} to ${offsets[offsets.length - 1]}; scores from ${formatFixed(Math.min(...profile), 3)} to ${formatFixed(profile[peak], 3)}, highest at offset ${withMinus(offsets[peak])}.`,
   );
 }

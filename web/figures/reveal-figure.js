@@ -39,7 +39,9 @@ function groupScales(maps, n, causal) {
         ? makeScale('sequential', { min, max }, [0, max])
         : makeScale('diverging', { min, max }, undefined);
     scale.label =
-      kind === 'weights' ? `weight, 0 to ${max.toPrecision(2)}` : `blue < 0 < red, ±${scale.max.toPrecision(2)}`;
+      kind === 'weights'
+        ? `weight, 0 to ${formatSignificant(max, 2)}`
+        : `blue < 0 < red, ±${formatSignificant(scale.max, 2)}`;
     made.set(group, scale);
   }
   return made;

@@ -89,7 +89,7 @@ export function drawTablesFigure(parts, view, cell, colours) {
   parts.canvas.setAttribute(
     'aria-label',
     plainMath(
-      `Query ${shown.i} and key ${shown.j}: the tables a^K and a^V with row ${c} outlined, and query ${shown.i}'s output split into the part from the values and the part from the positions.`,
+      `Query ${shown.i} and key ${shown.j}: the tables a^K and a^V with row ${minus(c)} outlined, and query ${shown.i}'s output split into the part from the values and the part from the positions.`,
     ),
   );
   return scales;

@@ -11,6 +11,7 @@ import {
   tooManyWords,
 } from '../settings/settings.js';
 import { setMathText } from '../figures/math-dom.js';
+import { withMinus } from '../render/number-text.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -33,7 +34,7 @@ const MORE_SETTINGS = {
   table: (v) => `${v} table`,
   strength: (v) => `bump height ${v}`,
   width: (v) => `σ ${v}`,
-  asymmetry: (v) => `asymmetry ${v}`,
+  asymmetry: (v) => `asymmetry ${withMinus(v)}`,
   noise: (v) => `noise ${v}`,
 };
 

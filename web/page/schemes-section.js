@@ -7,6 +7,7 @@ import { onPrintChange } from '../figures/print-sharp.js';
 import { createSchemesFigure, drawSchemesFigure } from '../figures/schemes-figure.js';
 import { CONTROLS } from '../settings/settings.js';
 import { MAX_SCHEMES, SCHEME_IDS, SCHEME_INFO, computeSchemesView, parseSchemes } from '../views/schemes-view.js';
+import { withMinus } from '../render/number-text.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -72,7 +73,7 @@ export function startSchemesSection({ rp, embed, panelsAsked, getState, setState
     const note = $('schemes-shift-note');
     const clamped = asked !== null && asked !== ran;
     const text = clamped
-      ? `m = ${asked} is outside ${shiftMin} to ${shiftMax} filler tokens: the experiment ran with m = ${ran}.`
+      ? `m = ${withMinus(asked)} is outside ${shiftMin} to ${shiftMax} filler tokens: the experiment ran with m = ${ran}.`
       : '';
     if (note.textContent !== text) note.textContent = text;
     note.hidden = !clamped;

@@ -38,8 +38,8 @@ export const formatFixed = (value, digits) => withMinus(value.toFixed(digits).re
 export const formatSigned = (value, digits = 3) => {
   if (!Number.isFinite(value)) return '–';
   const size = Math.abs(value);
-  const text = size !== 0 && Number(size.toFixed(digits)) === 0 ? size.toPrecision(1) : size.toFixed(digits);
-  return `${value < 0 ? '−' : '+'}${text}`;
+  const text = size.toFixed(digits);
+  return `${value < 0 ? '−' : '+'}${size && !Number(text) ? size.toPrecision(1) : text}`;
 };
 
 /**

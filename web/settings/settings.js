@@ -11,6 +11,7 @@ import {
   ROPE_LAYOUTS,
 } from '../api/defaults.js';
 import { MAX_SEED } from '../api/limits.js';
+import { withMinus } from '../render/number-text.js';
 
 /**
  * Where the page departs from the API's defaults (the handbook's settings), on purpose: the
@@ -139,7 +140,7 @@ export function parseControl(name, text, label = CONTROLS[name].param, max = CON
   }
   const number = Number(String(text).trim());
   if (String(text).trim() === '' || !Number.isFinite(number)) {
-    return { value: c.default, note: `${c.param} must be a number from ${c.min} to ${c.max}` };
+    return { value: c.default, note: `${c.param} must be a number from ${withMinus(c.min)} to ${c.max}` };
   }
   let value = c.kind === 'int' ? Math.round(number) : number;
   value = Math.min(c.max, Math.max(c.min, value));
@@ -147,7 +148,7 @@ export function parseControl(name, text, label = CONTROLS[name].param, max = CON
     ? { value }
     : {
         value,
-        note: `${c.param} must be ${c.kind === 'int' ? 'an integer' : 'a number'} from ${c.min} to ${c.max}; using ${value}`,
+        note: `${c.param} must be ${c.kind === 'int' ? 'an integer' : 'a number'} from ${withMinus(c.min)} to ${c.max}; using ${withMinus(value)}`,
       };
 }
 

@@ -5,7 +5,7 @@
 // the adposition claims. Imported by train-section.js once the section is open (its own chunk:
 // the readings of four reference runs); draws the shipped readings only.
 import { formatPercent } from '../render/number-text.js';
-import { el, signed } from './train-dom.js';
+import { el, fmt, signed } from './train-dom.js';
 import { drawLines, SERIES_COLOURS } from './train-plots.js';
 import { drawShares } from './language-plots.js';
 import { LANGUAGE_READINGS } from './language-readings.js';
@@ -211,7 +211,7 @@ export function mountLanguageSection(container) {
     corpora.textContent = [result.english, result.other]
       .map(
         (r) =>
-          `${languageOf(r).name}: ${r.corpus.source}; tagged by ${r.corpus.tagger}; ${r.corpus.train.toLocaleString('en')} training and ${r.corpus.heldOut.toLocaleString('en')} held-out tokens; ${r.task}, ${r.preset}, ${r.steps} steps a seed; final held-out loss ${r.seeds.map((s) => s.heldOut.toFixed(3)).join(', ')}; ${plateauText(r)}.`,
+          `${languageOf(r).name}: ${r.corpus.source}; tagged by ${r.corpus.tagger}; ${r.corpus.train.toLocaleString('en')} training and ${r.corpus.heldOut.toLocaleString('en')} held-out tokens; ${r.task}, ${r.preset}, ${r.steps} steps a seed; final held-out loss ${r.seeds.map((s) => fmt(s.heldOut)).join(', ')}; ${plateauText(r)}.`,
       )
       .join(' ');
     root.dataset.drawn = comparison.id;

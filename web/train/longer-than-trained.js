@@ -3,7 +3,7 @@
 // engine) on next-word prediction over the training corpus at length L, the same windows, budget
 // and seed for each, and draws each model's held-out loss per word at L, 2L, 4L and 8L on the
 // same words (length-extrapolation.js). Loaded on the first click.
-import { el, grouped, signed } from './train-dom.js';
+import { el, fmt, grouped, signed } from './train-dom.js';
 import { TRAINER, openTrainPool } from './train-pool.js';
 import { CORPUS_URL } from './corpus-url.js';
 import { SERIES_COLOURS, drawLines } from './train-plots.js';
@@ -81,8 +81,8 @@ export function runLongerThanTrained(box, settings = {}, corpusUrl = CORPUS_URL)
         rows.map((r) =>
           el(doc, 'tr', {}, [
             el(doc, 'td', { text: nameOf(r.scheme) }),
-            ...r.loss.map((v) => el(doc, 'td', { text: v.toFixed(3) })),
-            el(doc, 'td', { text: Math.exp(r.loss.at(-1)).toFixed(0) }),
+            ...r.loss.map((v) => el(doc, 'td', { text: fmt(v) })),
+            el(doc, 'td', { text: fmt(Math.exp(r.loss.at(-1)), 0) }),
           ]),
         ),
       ),
@@ -105,14 +105,17 @@ export function runLongerThanTrained(box, settings = {}, corpusUrl = CORPUS_URL)
   });
   const onProgress = (row) => {
     rows.push(row);
-    status.textContent = `Trained ${rows.length} of ${count} (${nameOf(row.scheme)}: ${row.seconds.toFixed(1)} s)…`;
+    status.textContent = `Trained ${rows.length} of ${count} (${nameOf(row.scheme)}: ${fmt(row.seconds, 1)} s)…`;
     draw();
   };
   return pool
     .run('extrapolate', [EXTRAPOLATION_SCHEMES, s, corpusUrl], { worker: TRAINER, long: true, onProgress })
     .then(
       (result) => {
-        status.textContent = `Done: ${rows.length} models, ${rows.reduce((t, r) => t + r.seconds, 0).toFixed(1)} s of training.`;
+        status.textContent = `Done: ${rows.length} models, ${fmt(
+          rows.reduce((t, r) => t + r.seconds, 0),
+          1,
+        )} s of training.`;
         caption.textContent = longerCaption(result);
         box.dataset.done = String(Number(box.dataset.done ?? 0) + 1);
         return result;
@@ -209,7 +212,7 @@ export function longerCaption({
     `Next word, causal: each model (vocabulary ${vocabSize}, d ${s.dModel}, ${s.heads} heads, ${s.layers} layer${s.layers > 1 ? 's' : ''}) trained ${s.steps} steps on windows of ${L} words of ${corpus}, ${s.batchSize} a step, the same windows and seed for each; then each read the same ${grouped(words)} held-out words in windows of ${listed(lengths.map(String))}.`,
     byLoss.length
       ? endSentence(
-          `At ${L}, the trained length, losses run from ${byLoss[0].loss[0].toFixed(2)} (${name(byLoss[0])}) to ${byLoss.at(-1).loss[0].toFixed(2)} (${name(byLoss.at(-1))}) nats per word; knowing only the training text’s word frequencies gives ${unigram.toFixed(2)} on these held-out words (${unigramTrain.toFixed(2)} on the training text itself, what the training section’s unigram line measures)`,
+          `At ${L}, the trained length, losses run from ${fmt(byLoss[0].loss[0], 2)} (${name(byLoss[0])}) to ${fmt(byLoss.at(-1).loss[0], 2)} (${name(byLoss.at(-1))}) nats per word; knowing only the training text’s word frequencies gives ${fmt(unigram, 2)} on these held-out words (${fmt(unigramTrain, 2)} on the training text itself, what the training section’s unigram line measures)`,
         )
       : '',
     rises.length

@@ -3,6 +3,7 @@
 // plus model.json, the export without the numbers. Both read back into the export object;
 // anything malformed is an Error whose message says what is wrong.
 import { byteLengthOf, isBytesInMemory, ownBytes } from '../api/own-bytes.js';
+import { formatBytes } from '../api/limits.js';
 
 const CRC_TABLE = (() => {
   const table = new Uint32Array(256);
@@ -251,7 +252,7 @@ export function modelFromNpz(bytes, name) {
 /** Why a file of `bytes` bytes is not read as a model (over MAX_MODEL_FILE_BYTES), or null. */
 export function modelFileTooLarge(name, bytes) {
   if (bytes <= MAX_MODEL_FILE_BYTES) return null;
-  return `${name} is ${(bytes / 2 ** 20).toFixed(1)} MiB; a model saved by this page is at most ${MAX_MODEL_FILE_BYTES / 2 ** 20} MiB.`;
+  return `${name} is ${formatBytes(bytes)}; a model saved by this page is at most ${MAX_MODEL_FILE_BYTES / 2 ** 20} MiB.`;
 }
 
 /**

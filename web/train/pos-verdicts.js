@@ -12,7 +12,7 @@ import { seededRandom } from '../api/seeded-random.js';
 import { POS_NAMES } from './corpus-format.js';
 import { SYMMETRIC_BAND, sideOf } from '../views/left-right.js';
 import { kthSmallest } from '../views/panel-extents.js';
-import { formatSigned as signed } from '../render/number-text.js';
+import { formatFixed, formatSigned as signed } from '../render/number-text.js';
 
 /** The claims, by part-of-speech names (the corpus format's names); offsets j − i. */
 export const CLAIMS = Object.freeze({
@@ -296,7 +296,7 @@ export function summariseRun(analysis, { label = `Step ${analysis.step}, provisi
     if (causal) return `layer ${layer} is ${where}`;
     const sides = mine.map(sideOf);
     const ratios = mine.map((h) => (h.right > 0 ? h.left / h.right : Infinity));
-    const range = `left/right ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
+    const range = `left/right ${formatFixed(Math.min(...ratios), 2)}–${formatFixed(Math.max(...ratios), 2)}`;
     const count = (s) => sides.filter((x) => x === s).length;
     let side;
     if (count('symmetric') === mine.length) side = 'symmetric';

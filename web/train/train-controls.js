@@ -95,7 +95,7 @@ export function buildControls(doc, { task, preset }) {
     show({ steps, budget, rate, running, ready, heldOut, end }) {
       // The rate while it trains; a run stopped before its end says it is paused, and its button
       // says Resume.
-      const r = running && rate ? ` · ${rate.toFixed(1)} steps/s` : '';
+      const r = running && rate ? ` · ${fmt(rate, 1)} steps/s` : '';
       const of = budget ? ` of ${budget}` : '';
       const paused = !running && !end && steps > 0;
       const doing = running ? ' · training' : paused ? ' · paused' : '';

@@ -176,7 +176,7 @@ export function buildFigures(doc) {
           dashed: true,
         },
         {
-          label: `the run ends at ${(ref.heldOut * (1 + CRITERION.within)).toFixed(2)}`,
+          label: `the run ends at ${fmt(ref.heldOut * (1 + CRITERION.within), 2)}`,
           x: xs,
           y: [ref.heldOut * (1 + CRITERION.within), ref.heldOut * (1 + CRITERION.within)],
           colour: SERIES_COLOURS[4],
@@ -187,9 +187,9 @@ export function buildFigures(doc) {
     const b = state.baselines;
     if (b) {
       series.push(
-        { label: `ln V = ${b.uniform.toFixed(2)}`, x: xs, y: [b.uniform, b.uniform], colour: '#888', dashed: true },
+        { label: `ln V = ${fmt(b.uniform, 2)}`, x: xs, y: [b.uniform, b.uniform], colour: '#888', dashed: true },
         {
-          label: `unigram entropy ${b.unigram.toFixed(2)}`,
+          label: `unigram entropy ${fmt(b.unigram, 2)}`,
           x: xs,
           y: [b.unigram, b.unigram],
           colour: SERIES_COLOURS[2],
@@ -201,7 +201,7 @@ export function buildFigures(doc) {
     const zoom = lossZoom(state);
     zoomLabel.hidden = zoomWrap.hidden = !zoom;
     if (zoom) {
-      zoomLabel.textContent = `Zoomed: the same curves from ${zoom.low.toFixed(2)} to ${zoom.high.toFixed(2)} nats (${pct(LOSS_ZOOM_ABOVE)} above ${zoom.of}).`;
+      zoomLabel.textContent = `Zoomed: the same curves from ${fmt(zoom.low, 2)} to ${fmt(zoom.high, 2)} nats (${pct(LOSS_ZOOM_ABOVE)} above ${zoom.of}).`;
       drawLines(zoomCanvas, {
         series,
         xLabel: 'step',
@@ -261,7 +261,7 @@ export function buildFigures(doc) {
       maxDistance: state.config.maxDistance,
       titles: indices.map((i) => `head ${state.analysis.heads[i].head}`),
     });
-    history.caption.textContent = `Layer ${state.layer}: each row is one reading of the run’s mean profile (every ${READINGS.heads} steps, first at the top${state.history.length ? '' : '; none yet: the rows grow as a run trains'}), each column an offset; blue below 0, red above, on one scale to ±${m.toFixed(2)}. A head that learns to prefer nearby words shows red (a positive bias) near offset 0 growing down the rows.`;
+    history.caption.textContent = `Layer ${state.layer}: each row is one reading of the run’s mean profile (every ${READINGS.heads} steps, first at the top${state.history.length ? '' : '; none yet: the rows grow as a run trains'}), each column an offset; blue below 0, red above, on one scale to ±${fmt(m, 2)}. A head that learns to prefer nearby words shows red (a positive bias) near offset 0 growing down the rows.`;
   };
 
   const drawAsymmetry = (state) => {
@@ -271,7 +271,7 @@ export function buildFigures(doc) {
         el(doc, 'td', { text: pct(h.left) }),
         el(doc, 'td', { text: pct(h.self) }),
         el(doc, 'td', { text: pct(h.right) }),
-        el(doc, 'td', { text: h.right > 0 ? (h.left / h.right).toFixed(2) : '–' }),
+        el(doc, 'td', { text: h.right > 0 ? fmt(h.left / h.right, 2) : '–' }),
       ]),
     );
     asymmetryTable.replaceChildren(
@@ -528,12 +528,10 @@ export function lossZoom(state) {
  */
 export function lossLead(state) {
   const now = state.losses.at(-1);
-  const where = now
-    ? `Held-out loss ${now.heldOut.toFixed(3)} at step ${now.step}; lower is better.`
-    : 'Lower is better.';
+  const where = now ? `Held-out loss ${fmt(now.heldOut)} at step ${now.step}; lower is better.` : 'Lower is better.';
   const ref = state.reference;
   const ends = ref
-    ? `The run ends at the dashed line, ${(ref.heldOut * (1 + CRITERION.within)).toFixed(3)} (within ${pct(CRITERION.within)} of the reference’s ${ref.heldOut.toFixed(3)}), or at step ${state.budget}.`
+    ? `The run ends at the dashed line, ${fmt(ref.heldOut * (1 + CRITERION.within))} (within ${pct(CRITERION.within)} of the reference’s ${fmt(ref.heldOut)}), or at step ${state.budget}.`
     : `The run ends at step ${state.budget}.`;
   if (!state.end) return `${where} ${ends}`;
   const { steps, reason, gap } = state.end;
@@ -561,7 +559,7 @@ export function posLead(h, causal = false) {
   const uniform = causal
     ? ''
     : `; attention spread evenly over the ${SEQ_LEN} words would put ${fmt(1 / SEQ_LEN, 2)} on each`;
-  return `Where each part of speech looks: in this head, besides the word itself (offset 0), ${best.name}s put the most weight on one offset, ${best.w.toFixed(2)} on ${signed(best.offset, 0)} (${where})${uniform}.`;
+  return `Where each part of speech looks: in this head, besides the word itself (offset 0), ${best.name}s put the most weight on one offset, ${fmt(best.w, 2)} on ${signed(best.offset, 0)} (${where})${uniform}.`;
 }
 
 /** The loss figure's caption: the baselines, the schedule and when the run ends. */
@@ -573,7 +571,7 @@ export function lossCaption(state) {
   ];
   if (b && V)
     parts.push(
-      `Dashed: ln V = ln ${V} = ${b.uniform.toFixed(2)}, what a model that knows nothing scores (every id equally likely), and ${b.unigram.toFixed(2)}, the unigram entropy of the training targets (a model that knows only how often each word is).`,
+      `Dashed: ln V = ln ${V} = ${fmt(b.uniform, 2)}, what a model that knows nothing scores (every id equally likely), and ${fmt(b.unigram, 2)}, the unigram entropy of the training targets (a model that knows only how often each word is).`,
     );
   if (state.budget)
     parts.push(
@@ -582,7 +580,7 @@ export function lossCaption(state) {
   const ref = state.reference;
   if (ref)
     parts.push(
-      `The run ends when its held-out loss is within ${pct(CRITERION.within)} of the reference run’s, ${ref.heldOut.toFixed(3)} (the mean over ${ref.seeds.length} seeds of this model trained for ${ref.convergence.steps} steps: npm run train:reference; seed ${ref.seeds[0].seed}’s curve dashed; ${convergenceText(ref)}), so at ${(ref.heldOut * (1 + CRITERION.within)).toFixed(3)} or below, or at its step budget, whichever comes first; until then the verdicts are provisional.`,
+      `The run ends when its held-out loss is within ${pct(CRITERION.within)} of the reference run’s, ${fmt(ref.heldOut)} (the mean over ${ref.seeds.length} seeds of this model trained for ${ref.convergence.steps} steps: npm run train:reference; seed ${ref.seeds[0].seed}’s curve dashed; ${convergenceText(ref)}), so at ${fmt(ref.heldOut * (1 + CRITERION.within))} or below, or at its step budget, whichever comes first; until then the verdicts are provisional.`,
     );
   else
     parts.push(

@@ -173,7 +173,7 @@ export function mountTrainSection(
     if (!best) return;
     // The copy task's readings test no claim (no words): only the learned structure is named.
     const tested = Boolean(state.analysis.heads[0]?.verdicts);
-    const structure = () => `${best.weight.toFixed(2)} of its weight, on average, on offset ${signed(best.offset, 0)}`;
+    const structure = () => `${fmt(best.weight, 2)} of its weight, on average, on offset ${signed(best.offset, 0)}`;
     // Before the first step nothing is learned: the structure is the random start's, and no claim is judged.
     const say = beforeTraining(state)
       ? `before training, the clearest structure (the random start’s): ${structure()}`

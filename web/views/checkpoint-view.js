@@ -3,6 +3,7 @@
 // softmax mass of the bias alone, and the caption that says what this file's tables show.
 import { biasMass } from '../api/checkpoint-positions.js';
 import { SYMMETRIC_BAND, sideOf } from './left-right.js';
+import { formatFixed } from '../render/number-text.js';
 
 /** The offsets −MASS_WINDOW…MASS_WINDOW the left/right mass of a head is taken over. */
 export const MASS_WINDOW = 64;
@@ -127,7 +128,7 @@ export function headSeries(table, head) {
 export const headMasses = (table, window = MASS_WINDOW) =>
   Array.from({ length: table.heads }, (_, h) => biasMass(table, h, window));
 
-const share = (x) => x.toFixed(2);
+const share = (x) => formatFixed(x, 2);
 
 // One part's sentence: how many heads lean back or ahead or are symmetric (one band: left-right.js), the most lopsided, the flat far end.
 function partSentence(table, window) {
@@ -140,7 +141,7 @@ function partSentence(table, window) {
   })`;
   const nearest = masses.reduce((best, m, h) => (m.meanDistance < masses[best].meanDistance ? h : best), 0);
   const farthest = masses.reduce((best, m, h) => (m.meanDistance > masses[best].meanDistance ? h : best), 0);
-  const reach = `mean distance under it from ${masses[nearest].meanDistance.toFixed(1)} (head ${nearest}) to ${masses[farthest].meanDistance.toFixed(1)} (head ${farthest})`;
+  const reach = `mean distance under it from ${formatFixed(masses[nearest].meanDistance, 1)} (head ${nearest}) to ${formatFixed(masses[farthest].meanDistance, 1)} (head ${farthest})`;
   if (!table.bidirectional) {
     const selfish = masses.reduce((best, m, h) => (m.self > masses[best].self ? h : best), 0);
     return `${name}: sees only the past; over offsets −${window}…0 the bias alone puts ${share(masses[selfish].self)} on the token itself at most (head ${selfish}), ${reach}.`;

@@ -25,7 +25,7 @@ const weightScale = (matrix) => ({
   scale: 'sequential',
   range: (view) => [0, weightTop(view, matrix)],
   barLabel: (scale, view) =>
-    `weight, 0 to ${scale.max.toPrecision(3)} (${sharedWeightScale(view) ? 'both weight panels’ max' : 'this panel’s max'})`,
+    `weight, 0 to ${formatSignificant(scale.max)} (${sharedWeightScale(view) ? 'both weight panels’ max' : 'this panel’s max'})`,
   barLabelLong: 'weight',
 });
 // The colour rule as the caption states it; the long view has its own (panel-extents.js).
@@ -143,7 +143,7 @@ export const PANELS = [
     note: (view) =>
       view.causal
         ? 'Grey: keys after the query, masked.'
-        : `For reference, uniform attention would give 1/n = ${(1 / view.n).toPrecision(2)} per key.`,
+        : `For reference, uniform attention would give 1/n = ${formatSignificant(1 / view.n, 2)} per key.`,
     offsetSpace: {
       cell: 'sum',
       bar: 'total weight at offset c',
