@@ -25,7 +25,7 @@ import {
   coreModelConfig,
   modelBytes,
   modelWork,
-} from './model-config.js';
+} from './model-checks.js';
 import { checkHeadInputsOut, readHeadInputsOut } from './head-inputs-out.js';
 
 export { ADAM_DEFAULTS, MODEL_DEFAULTS, SYNTHETIC_DEFAULTS };
@@ -35,7 +35,7 @@ export {
   modelBytes,
   resolveModelConfig,
   resolveSyntheticOptions,
-} from './model-config.js';
+} from './model-checks.js';
 
 export class Model {
   #host;

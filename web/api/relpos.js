@@ -24,7 +24,7 @@ import { checkOutputs, emptyResult } from './attention-options.js';
 import { ATTENTION_SHAPES, INPUT_MATRICES, regionSides } from './attention-regions.js';
 import { checkAttentionArgs, checkReadAttentionArgs, readAttentionArgs } from './attention-args.js';
 import { Model } from './model.js';
-import { resolveModelConfig, resolveSyntheticOptions } from './model-config.js';
+import { resolveModelConfig, resolveSyntheticOptions } from './model-checks.js';
 import * as schemes from './schemes.js';
 import { ROPE_DEFAULTS, T5_BUCKET_DEFAULTS } from './schemes.js';
 
