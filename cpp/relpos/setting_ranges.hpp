@@ -71,7 +71,7 @@ inline const SettingRange& settingRange(Setting setting) {
 bool inRange(Setting setting, double value);
 
 // The checks below answer with the name of the first setting out of its range, or nullptr: no
-// string is built unless a value is refused (the bindings write the message, outOfRange).
+// string is built unless a value is refused (the bindings write the message: outOfRangeText).
 
 // The setting's name if value lies outside its range, else nullptr.
 const char* outOfRange(Setting setting, double value);
