@@ -167,6 +167,26 @@ class ModelHandle {
     return {};
   }
 
+  // Shaw's scheme: one head's mean-query position profile (1 x tableRows float64) over a batch of
+  // sequences (batchSize x seqLen int32); headInputs then reads the batch's last sequence.
+  std::string positionProfile(int layer, int head, const MatrixBuffer& tokens,
+                              const MatrixBuffer& profile) {
+    BufferCheck c;
+    c.require(model_.config().positionScheme == relpos::PositionScheme::kShaw,
+              "the position profile reads Shaw's a^K; this model has another position scheme");
+    checkHead(c, layer, head);
+    c.matrix<std::int32_t>("tokens", tokens, -1, -1);
+    c.require(tokens.rows >= 1 && tokens.cols >= 1 && tokens.cols <= model_.config().seqLen,
+              "tokens must be batchSize x seqLen, batchSize >= 1, seqLen 1 to the model's seqLen");
+    c.matrix<double>("profile", profile, 1, model_.tableRows());
+    checkIds(c, "tokens", tokens, 0, model_.config().vocabSize);
+    if (!c.ok()) return c.error();
+    model_.positionProfile(at<const std::int32_t>(tokens.address), tokens.rows, tokens.cols, layer,
+                           head, at<double>(profile.address));
+    sequenceLength_ = tokens.cols;
+    return {};
+  }
+
   // The layer's a^K / a^V for one head, tableRows x headWidth (0 x 0 for no such head).
   MatrixBuffer relativeKeys(int layer, int head) const {
     return table(layer, head, &relpos::TransformerModel<T>::relativeKeys);
@@ -240,7 +260,8 @@ void registerModelHandle(const char* name) {
       method("gatherGradients", &H::gatherGradients), method("adamStep", &H::adamStep),
       method("setParameterVector", &H::setParameterVector), method("evaluate", &H::evaluate),
       method("forwardSequence", &H::forwardSequence), method("headInputs", &H::headInputs),
-      method("relativeKeys", &H::relativeKeys), method("relativeValues", &H::relativeValues));
+      method("positionProfile", &H::positionProfile), method("relativeKeys", &H::relativeKeys),
+      method("relativeValues", &H::relativeValues));
 }
 
 std::string checkModelConfigText(const relpos::ModelConfig& config) {

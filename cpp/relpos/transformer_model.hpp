@@ -69,6 +69,12 @@ class TransformerModel {
   // the queries, keys and values (seqLen x headWidth each) that its attention saw.
   void forwardSequence(const std::int32_t* tokens, int seqLen);
   void headInputs(int layer, int head, T* queries, T* keys, T* values) const;
+  // Shaw's scheme: one head's mean-query position profile over `sequences` sequences of seqLen
+  // tokens (docs/training.md, "The position profile"): profile[c] = q̄ · aᴷ[c] / √d_k for the
+  // tableRows() offsets −k … k, q̄ the mean of the head's queries over every position of every
+  // sequence (in double). Runs each sequence through the model: headInputs reads the last.
+  void positionProfile(const std::int32_t* tokens, int sequences, int seqLen, int layer, int head,
+                       double* profile);
   // The layer's a^K / a^V for one head (tableRows x headWidth, inside parameters()).
   const T* relativeKeys(int layer, int head) const;
   const T* relativeValues(int layer, int head) const;

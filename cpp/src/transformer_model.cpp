@@ -258,6 +258,22 @@ void TransformerModel<T>::headInputs(int layer, int head, T* queries, T* keys, T
   MatrixMap<T>(values, n, dk) = headSlice(a.values, 0, head, n);
 }
 
+template <typename T>
+void TransformerModel<T>::positionProfile(const std::int32_t* tokens, int sequences, int seqLen,
+                                          int layer, int head, double* profile) {
+  // Σ over positions of q_i · aᴷ[c] = aᴷ[c] · Σ q_i: one mat-vec per sequence.
+  Eigen::Map<Eigen::VectorXd> out(profile, tableRows());
+  out.setZero();
+  const auto table = relativeTables(layer, head).keys;
+  for (int s = 0; s < sequences; ++s) {
+    forwardSequence(tokens + static_cast<Index>(s) * seqLen, seqLen);
+    const auto queries = headSlice(activations_[layer].queries, 0, head, seqLen);
+    out.noalias() +=
+        table.template cast<double>() * queries.template cast<double>().colwise().sum().transpose();
+  }
+  out /= static_cast<double>(sequences) * seqLen * std::sqrt(static_cast<double>(headWidth()));
+}
+
 template void TransformerModel<float>::forwardChunk(const std::int32_t*, const std::int32_t*, int,
                                                     int);
 template void TransformerModel<float>::lossChunk(const std::int32_t*, float, bool, double*, Index*);
@@ -268,6 +284,8 @@ template Evaluation TransformerModel<float>::evaluate(const BatchView&);
 template double TransformerModel<float>::trainStep(const BatchView&, const AdamOptions&);
 template void TransformerModel<float>::forwardSequence(const std::int32_t*, int);
 template void TransformerModel<float>::headInputs(int, int, float*, float*, float*) const;
+template void TransformerModel<float>::positionProfile(const std::int32_t*, int, int, int, int,
+                                                       double*);
 template void TransformerModel<double>::forwardChunk(const std::int32_t*, const std::int32_t*, int,
                                                      int);
 template void TransformerModel<double>::lossChunk(const std::int32_t*, double, bool, double*,
@@ -279,5 +297,7 @@ template Evaluation TransformerModel<double>::evaluate(const BatchView&);
 template double TransformerModel<double>::trainStep(const BatchView&, const AdamOptions&);
 template void TransformerModel<double>::forwardSequence(const std::int32_t*, int);
 template void TransformerModel<double>::headInputs(int, int, double*, double*, double*) const;
+template void TransformerModel<double>::positionProfile(const std::int32_t*, int, int, int, int,
+                                                        double*);
 
 }  // namespace relpos

@@ -264,6 +264,34 @@ TEST(Model, SameSeedSameLossesBitForBit) {
   EXPECT_EQ(trainLosses<double>(c, 3), trainLosses<double>(c, 3));
 }
 
+// positionProfile: per offset c, the mean over every position of every sequence of
+// q_i · aᴷ[c] / √d_k, with q_i read back by headInputs one sequence at a time.
+TEST(Model, PositionProfileIsTheMeanQueryTimesTheKeyTable) {
+  ModelConfig c = smallConfig();
+  c.layers = 2;
+  c.perHeadTables = true;
+  TransformerModel<float> model(c);
+  const Batch batch = randomBatch(c.vocabSize, 3, c.seqLen, 9);
+  const Index n = c.seqLen, dk = model.headWidth(), rows = model.tableRows();
+  std::vector<double> expected(rows, 0.0);
+  for (int s = 0; s < batch.batchSize; ++s) {
+    model.forwardSequence(batch.tokens.data() + s * n, static_cast<int>(n));
+    Matrix<float> q(n, dk), k(n, dk), v(n, dk);
+    model.headInputs(1, 1, q.data(), k.data(), v.data());
+    const ConstMatrixMap<float> aK(model.relativeKeys(1, 1), rows, dk);
+    for (Index i = 0; i < n; ++i) {
+      for (Index r = 0; r < rows; ++r) {
+        double dot = 0;
+        for (Index x = 0; x < dk; ++x) dot += double(q(i, x)) * double(aK(r, x));
+        expected[r] += dot / (3.0 * n * std::sqrt(double(dk)));
+      }
+    }
+  }
+  std::vector<double> profile(rows, -1.0);
+  model.positionProfile(batch.tokens.data(), 3, static_cast<int>(n), 1, 1, profile.data());
+  for (Index r = 0; r < rows; ++r) EXPECT_NEAR(profile[r], expected[r], 1e-12) << "row " << r;
+}
+
 TEST(Model, EmptyTargetsGiveZeroLossAndGradients) {
   TransformerModel<double> model(smallConfig());
   Batch batch = randomBatch(7, 2, 5, 1);

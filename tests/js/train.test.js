@@ -266,6 +266,41 @@ describe('views of a head', () => {
     model.dispose();
   });
 
+  test('positionProfile is the mean over every position of q_i · aᴷ[c] / √d_k, q_i read by headInputs', () => {
+    const model = rp.createModel({ ...SMALL, perHeadTables: true, layers: 2 });
+    const batch = rp.syntheticBatch({
+      task: 'copy-offset',
+      offset: 0,
+      vocabSize: SMALL.vocabSize,
+      seqLen: SMALL.seqLen,
+      batchSize: 3,
+      seed: 4,
+    });
+    const n = SMALL.seqLen;
+    const dk = SMALL.dModel / SMALL.heads;
+    const rows = 2 * SMALL.maxDistance + 1;
+    const expected = new Float64Array(rows);
+    for (let s = 0; s < 3; s += 1) {
+      const sequence = batch.tokens.subarray(s * n, (s + 1) * n);
+      const { q, relKeys } = model.headInputs(sequence).find((h) => h.layer === 1 && h.head === 1);
+      for (let i = 0; i < n; i += 1)
+        for (let c = 0; c < rows; c += 1) {
+          let dot = 0;
+          for (let x = 0; x < dk; x += 1) dot += q.data[i * dk + x] * relKeys.data[c * dk + x];
+          expected[c] += dot / (3 * n * Math.sqrt(dk));
+        }
+    }
+    const { profile, offsets } = model.positionProfile(batch, { layer: 1, head: 1 });
+    expect(Array.from(offsets)).toEqual(Array.from({ length: rows }, (_, c) => c - SMALL.maxDistance));
+    for (let c = 0; c < rows; c += 1) expect(profile[c]).toBeCloseTo(expected[c], 12);
+    // One sequence is a batch of one.
+    const one = batch.tokens.subarray(0, n);
+    expect(model.positionProfile(one, { layer: 1, head: 1 }).profile).toEqual(
+      model.positionProfile({ tokens: one, batchSize: 1, seqLen: n }, { layer: 1, head: 1 }).profile,
+    );
+    model.dispose();
+  });
+
   test('parameters: documented names and shapes, copies, setParameters round trip', () => {
     const model = rp.createModel({
       vocabSize: 10,

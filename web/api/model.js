@@ -443,37 +443,33 @@ export class Model {
         seed: 0,
       });
     }
-    let sequences;
+    let batch;
     if (typedArrayType(tokens) === Int32Array) {
-      sequences = [this.#checkSequence(where, tokens)];
+      const sequence = this.#checkSequence(where, tokens);
+      batch = { tokens: sequence, batchSize: 1, seqLen: sequence.length };
     } else {
-      const b = this.#checkBatch(where, tokens, false);
-      sequences = Array.from({ length: b.batchSize }, (_, s) => b.tokens.subarray(s * b.seqLen, (s + 1) * b.seqLen));
+      batch = this.#checkBatch(where, tokens, false);
     }
-    const { maxDistance: k, dModel, heads } = this.#config;
-    const dk = dModel / heads;
-    const rows = 2 * k + 1;
-    const sums = new Float64Array(rows);
-    let count = 0;
-    for (const sequence of sequences) {
-      const inputs = this.#headInputs(where, sequence, layer, head);
-      const relKeys = inputs.relKeys.data;
-      const q = inputs.q.data;
-      for (let i = 0; i < inputs.q.rows; i += 1) {
-        for (let c = 0; c < rows; c += 1) {
-          let dot = 0;
-          for (let x = 0; x < dk; x += 1) dot += q[i * dk + x] * relKeys[c * dk + x];
-          sums[c] += dot;
-        }
-        count += 1;
-      }
-    }
-    const scale = 1 / (count * Math.sqrt(dk));
+    this.#requireShaw(where);
+    const rows = 2 * this.#config.maxDistance + 1;
+    // The core's mean query times a^K (TransformerModel::positionProfile).
+    const profile = this.#host.callRegions(
+      where,
+      [
+        [batch.batchSize, batch.seqLen, Int32Array],
+        [1, rows, Float64Array],
+      ],
+      ([sequences, out]) => {
+        this.#host.arena.write(sequences.address, batch.tokens);
+        throwIfRefused(where, this.#handle.positionProfile(layer, head, sequences, out));
+        return this.#host.arena.readRegion(out, Float64Array);
+      },
+    );
     return {
       layer,
       head,
-      offsets: Int32Array.from({ length: rows }, (_, c) => c - k),
-      profile: sums.map((sum) => sum * scale),
+      offsets: Int32Array.from({ length: rows }, (_, c) => c - this.#config.maxDistance),
+      profile,
     };
   }
 
@@ -626,11 +622,16 @@ export class Model {
     );
   }
 
-  #headInputs(where, tokens, layer, head) {
+  // headInputs, attention and positionProfile read Shaw's a^K and a^V.
+  #requireShaw(where) {
     const { position } = this.#config;
     if (position && position.scheme !== 'shaw') {
       throw new TypeError(`${where}: reads Shaw's a^K and a^V; this model's position scheme is '${position.scheme}'`);
     }
+  }
+
+  #headInputs(where, tokens, layer, head) {
+    this.#requireShaw(where);
     return this.#withSequence(where, tokens, (regions) => {
       throwIfRefused(where, this.#handle.headInputs(layer, head, regions.queries, regions.keys, regions.values));
       return this.#readHeadInputs(layer, head, regions);
