@@ -6,10 +6,12 @@
 // peer fails, and all in one; every argument refused with a clear error that leaves the model usable.
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { MessageChannel } from 'node:worker_threads';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
 import { decodeCorpus } from '../../web/train/corpus-format.js';
 import { ADAM, LIVE_SHARDS, TrainSession } from '../../web/train/train-session.js';
+import { serveShards } from '../../web/train/shard-server.js';
 
 let rp;
 let other;
@@ -419,5 +421,71 @@ describe("TrainSession's step in shards", () => {
     expect(ADAM.maxGradNorm).toBe(1);
     a.dispose();
     b.dispose();
+  });
+});
+
+describe("the second worker's server (web/train/shard-server.js)", () => {
+  const settle = () => new Promise((done) => setTimeout(done, 50));
+  // A core whose createModel is counted, ready when `release` is called.
+  function slowCore() {
+    const counted = { made: 0, live: 0 };
+    let release;
+    const ready = new Promise((done) => (release = done));
+    const core = {
+      createModel(config) {
+        const model = other.createModel(config);
+        counted.made += 1;
+        counted.live += 1;
+        const dispose = model.dispose.bind(model);
+        model.dispose = () => {
+          counted.live -= 1;
+          dispose();
+        };
+        return model;
+      },
+    };
+    return { counted, core: () => ready, release: () => release(core) };
+  }
+  const request = (id) => {
+    const trainer = rp.createModel(CONFIG);
+    const parameters = trainer.parameterVector();
+    trainer.dispose();
+    const batch = batchOf(2, 11);
+    const stepTargets = batch.targets.filter((t) => t >= 0).length;
+    return { id, config: CONFIG, parameters, batch, stepTargets };
+  };
+
+  test('answers a request with its shard, and stopping frees the model', async () => {
+    const { port1, port2 } = new MessageChannel();
+    const slow = slowCore();
+    const stop = serveShards(slow.core, port2);
+    const answers = [];
+    port1.on('message', (data) => answers.push(data));
+    port1.postMessage(request(1));
+    slow.release();
+    await vi.waitFor(() => expect(answers).toHaveLength(1));
+    expect(answers[0].id).toBe(1);
+    expect(answers[0].error).toBeUndefined();
+    expect(answers[0].vector).toBeInstanceOf(Float32Array);
+    expect(slow.counted).toEqual({ made: 1, live: 1 });
+    stop();
+    expect(slow.counted).toEqual({ made: 1, live: 0 });
+    port1.close();
+  });
+
+  test('a request still waiting for the core when the server stops makes no model and gets no answer', async () => {
+    const { port1, port2 } = new MessageChannel();
+    const slow = slowCore();
+    const stop = serveShards(slow.core, port2);
+    const answers = [];
+    port1.on('message', (data) => answers.push(data));
+    port1.postMessage(request(1));
+    await settle(); // the request is in the server's hands, waiting for the core
+    stop();
+    slow.release();
+    await settle();
+    expect(slow.counted).toEqual({ made: 0, live: 0 });
+    expect(answers).toEqual([]);
+    port1.close();
   });
 });

@@ -27,6 +27,7 @@ import { modelToNpz, readModelFile } from './model-files.js';
 import { DEFAULT_RUN, LIVE_SHARDS, READINGS, TrainSession, sessionFromExport } from './train-session.js';
 import { lengthExtrapolation } from './length-extrapolation.js';
 import { runEnd } from './run-end.js';
+import { serveShards } from './shard-server.js';
 
 const SLICE_MS = 40;
 /** A step's half not back from the second worker in this time is computed here (and that worker is let go). */
@@ -224,44 +225,6 @@ function shardPeer(c, port) {
   };
 }
 
-/**
- * The second worker's side: a model of the trainer's configuration, its parameters from each
- * request. Returns what stops it (the port closed, the model freed).
- */
-function serveShards(c, port) {
-  coreOf(c).catch(() => {}); // loaded at once, not at the first request
-  let model = null;
-  let made = '';
-  port.onmessage = async ({ data }) => {
-    const { id, config, parameters, batch, stepTargets, evaluate } = data;
-    try {
-      const rp = await coreOf(c);
-      const key = JSON.stringify(config);
-      if (key !== made) {
-        model?.dispose();
-        model = null;
-        model = rp.createModel(config);
-        made = key;
-      }
-      model.setParameters(parameters);
-      if (evaluate) {
-        // The parameters' buffer goes back as it came, for the next request.
-        port.postMessage({ id, result: model.evaluate(batch), vector: parameters }, [parameters.buffer]);
-        return;
-      }
-      const result = model.shardGradients(batch, { stepTargets, out: parameters });
-      port.postMessage({ id, result, vector: result.gradients }, [result.gradients.buffer]);
-    } catch (error) {
-      port.postMessage({ id, error: error?.message ?? String(error) });
-    }
-  };
-  return () => {
-    port.close();
-    model?.dispose();
-    model = null;
-  };
-}
-
 const readHeads = (c, run, extra = {}) =>
   timed('headReadings', 'headMs', () => run.report({ type: 'analysis', ...c.session.analyse(), ...extra }));
 
@@ -412,7 +375,8 @@ const TRAIN_TASKS = {
   },
   /** The second worker's task while the first trains: serves its shards until cancelled. */
   serveShards(c, port) {
-    const stop = serveShards(c, port);
+    coreOf(c).catch(() => {}); // loaded at once, not at the first request
+    const stop = serveShards(() => coreOf(c), port);
     return new Promise((resolve) =>
       this.signal.addEventListener(
         'abort',
