@@ -40,7 +40,9 @@ async function openFailing(crashes) {
   const opened = await env.open('');
   await opened.page.addInitScript(failBlocks, crashes);
   opened.problems.length = 0;
-  await env.load(opened.page, LINK);
+  // "More panels" left closed: when every attempt fails, its panels are never drawn, and the
+  // fixture's wait for them (openMorePanels) would catch the page busy only by chance.
+  await env.load(opened.page, LINK, { closedPanels: true });
   await whenDrawn(opened.page);
   return opened;
 }
