@@ -11,6 +11,8 @@ missing=()
 command -v emcc >/dev/null || missing+=(emscripten)
 [ -f /usr/include/eigen3/Eigen/Core ] || missing+=(libeigen3-dev)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+# The tests' browser (tests/page/browser.js): Chromium's headless shell.
+[ -x /usr/bin/chromium-headless-shell ] || missing+=(chromium-headless-shell)
 command -v cmake >/dev/null || missing+=(cmake)
 # The GEMM kernels' relaxed-SIMD module (Emscripten 3.1.6's clang emits pre-standard opcodes).
 command -v clang-19 >/dev/null || missing+=(clang-19)

@@ -1,22 +1,31 @@
-// Debian's Chromium, headless, driven by playwright-core (Playwright's own browser download
-// does not work here). Collects console errors and failed requests for every page it opens.
+// Debian's Chromium (its headless shell for the tests), driven by playwright-core (Playwright's
+// own browser download does not work here). Collects console errors and failed requests for every
+// page it opens.
 import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
 export const ARTIFACTS = new URL('../artifacts/', import.meta.url);
 
-export const CHROMIUM_OPTIONS = {
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-quic',
-  ],
-};
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+/**
+ * The tests' browser: Debian's chromium-headless-shell, Chromium's headless shell (the same
+ * Blink and V8 as the browser, without its user interface), as Playwright itself runs headless
+ * tests: a page load and a full-page screenshot take about half the CPU of the browser's own
+ * headless mode (docs/testing.md).
+ */
+export const CHROMIUM_OPTIONS = { executablePath: '/usr/bin/chromium-headless-shell', args: CHROMIUM_ARGS };
+
+/** The benchmarks' browser: the Chromium readers run, headless. */
+export const BENCH_CHROMIUM_OPTIONS = { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS };
 
 /**
  * How long a Playwright wait (a click, a selector, a function, a navigation) may take before it
@@ -44,13 +53,13 @@ function withWaitTimeout(browser) {
 }
 
 /**
- * A browser to open pages in: under Vitest, a connection to the run's one Chromium
+ * A browser to open pages in: under Vitest, a connection to the run's one headless shell
  * (tests/page/shared-chromium.js); elsewhere (the benchmarks), a Chromium of its own. Either way
  * `close()` ends what this call started.
  */
 export async function launchBrowser() {
   const endpoint = process.env.VITEST ? (await import('vitest')).inject('chromiumEndpoint') : undefined;
-  return withWaitTimeout(await (endpoint ? chromium.connect(endpoint) : chromium.launch(CHROMIUM_OPTIONS)));
+  return withWaitTimeout(await (endpoint ? chromium.connect(endpoint) : chromium.launch(BENCH_CHROMIUM_OPTIONS)));
 }
 
 /** A new page whose console errors, page errors and failed requests are recorded in `problems`. */
