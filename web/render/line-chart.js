@@ -1,12 +1,11 @@
-// Canvas drawings of the training section: line charts with several series (loss curves,
-// profiles per head or per part of speech) and a row of steps × offset heatmaps (the profile over
-// training). Colours from the theme's CSS custom properties and the project's colour tables.
-import { fitCanvas } from '../render/canvas-size.js';
-import { cssColour, drawLegend, drawXTicks, drawYTicks, fillTurnedText } from '../render/plot-axes.js';
-import { colourTable } from '../render/colormaps.js';
-import { formatTick, niceTicks } from '../render/ticks.js';
-import { withMinus } from '../render/number-text.js';
-import { legendRows } from '../render/legend-rows.js';
+// The line chart: several series over shared axes (the training section's loss curves, profiles
+// per head or per part of speech, losses against length), each a line with an optional band and
+// dashes, a legend above. Colours from the theme's CSS custom properties (--relpos-fg,
+// --relpos-grid) and SERIES_COLOURS.
+import { fitCanvas } from './canvas-size.js';
+import { cssColour, drawLegend, drawXTicks, drawYTicks, fillTurnedText } from './plot-axes.js';
+import { formatTick, niceTicks } from './ticks.js';
+import { legendRows } from './legend-rows.js';
 
 /** Series colours (Okabe–Ito: distinguishable with colour-blindness). */
 export const SERIES_COLOURS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000', '#f0e442'];
@@ -21,7 +20,6 @@ function themed(canvas) {
   return {
     fg: cssColour(style, '--relpos-fg', '#222'),
     grid: cssColour(style, '--relpos-grid', '#ddd'),
-    muted: cssColour(style, '--relpos-muted', '#666'),
     font: `12px ${style.fontFamily || 'sans-serif'}`,
   };
 }
@@ -34,7 +32,7 @@ function themed(canvas) {
  * `xTicks` (values) puts the x ticks there instead of at round numbers (the lengths measured).
  * Returns the drawn ranges (for tests and captions).
  */
-export function drawLines(
+export function drawLineChart(
   canvas,
   {
     series,
@@ -138,70 +136,10 @@ export function drawLines(
   return { xMin, xMax, yMin, yMax };
 }
 
+/** Every integer from min to max, or every second one beyond 12. */
 function integerTicks(min, max) {
   const step = max - min > 12 ? 2 : 1;
   const out = [];
   for (let v = Math.ceil(min); v <= max; v += step) out.push(v);
   return out;
-}
-
-/**
- * Heatmaps side by side, one per head: rows = snapshots over training (first at the top),
- * columns = offsets −k…k; value = the profile, on one diverging scale symmetric about 0 shared by
- * all (blue below 0, red above). Returns that scale's m (colours span [−m, m]).
- */
-export function drawHistory(canvas, { history, heads, maxDistance, titles, height = 200 }) {
-  const t = themed(canvas);
-  const cssWidth = Math.max(200, canvas.parentElement.clientWidth);
-  const { context: g, width } = fitCanvas(canvas, cssWidth, height);
-  g.clearRect(0, 0, width, height);
-  g.font = t.font;
-  const cols = 2 * maxDistance + 1;
-  const gap = 14;
-  const left = 44;
-  const each = (width - left - gap * (heads.length - 1) - 8) / heads.length;
-  const top = 18;
-  const plotH = height - top - 34;
-  let m = 0;
-  for (const snapshot of history)
-    for (const h of heads) for (const v of snapshot.profiles[h]) m = Math.max(m, Math.abs(v));
-  if (m === 0) m = 1;
-  const table = colourTable('rdbu-reversed');
-  const rows = history.length;
-  heads.forEach((h, index) => {
-    const x0 = left + index * (each + gap);
-    g.fillStyle = t.fg;
-    g.textAlign = 'center';
-    g.textBaseline = 'alphabetic';
-    g.fillText(titles[index], x0 + each / 2, top - 5);
-    if (rows) {
-      const image = g.createImageData(cols, rows);
-      history.forEach((snapshot, r) => {
-        snapshot.profiles[h].forEach((v, c) => {
-          const entry = Math.max(0, Math.min(255, Math.round(((v / m + 1) / 2) * 255)));
-          const at = (r * cols + c) * 4;
-          image.data.set(table.subarray(entry * 4, entry * 4 + 4), at);
-        });
-      });
-      const off = new OffscreenCanvas(cols, rows);
-      off.getContext('2d').putImageData(image, 0, 0);
-      g.imageSmoothingEnabled = false;
-      g.drawImage(off, x0, top, each, plotH);
-    }
-    g.strokeStyle = t.grid;
-    g.strokeRect(x0, top, each, plotH);
-    g.textBaseline = 'top';
-    for (const c of [-maxDistance, 0, maxDistance]) {
-      g.fillText(withMinus(String(c)), x0 + ((c + maxDistance + 0.5) / cols) * each, top + plotH + 4);
-    }
-  });
-  g.textAlign = 'center';
-  g.fillText('offset j − i', width / 2, height - 14);
-  g.save();
-  g.translate(10, top + plotH / 2);
-  g.rotate(-Math.PI / 2);
-  g.textBaseline = 'middle';
-  g.fillText(rows ? `step ${history[0].step} → ${history[rows - 1].step}` : 'steps', 0, 0);
-  g.restore();
-  return m;
 }
