@@ -7,6 +7,7 @@
 import { formatPercent } from '../render/number-text.js';
 import { el, fmt, signed } from './train-dom.js';
 import { drawLineChart, SERIES_COLOURS } from '../render/line-chart.js';
+import { fittedAxes } from '../render/fitted-axes.js';
 import { drawShares } from './language-plots.js';
 import { LANGUAGE_READINGS } from './language-readings.js';
 import {
@@ -129,7 +130,7 @@ export function mountLanguageSection(container) {
         })),
         xLabel: 'offset j − i (key − query)',
         yLabel: 'mean qᵢ·aᴷ[c]/√dₖ',
-        xInteger: true,
+        axes: fittedAxes({ xInteger: true }),
         height: 200,
       });
     });

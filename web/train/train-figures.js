@@ -6,6 +6,7 @@ import { AttentionFigure } from '../figures/attention-figure.js';
 import { PANELS } from '../views/panels.js';
 import { el, fmt, pct, signed } from './train-dom.js';
 import { SERIES_COLOURS, drawLineChart } from '../render/line-chart.js';
+import { fittedAxes } from '../render/fitted-axes.js';
 import { drawHistory } from './history-heatmaps.js';
 import { POS_NAMES } from './corpus-format.js';
 import {
@@ -198,7 +199,7 @@ export function buildFigures(doc) {
         },
       );
     }
-    drawLineChart(lossCanvas, { series, xLabel: 'step', yLabel: 'loss (nats)' });
+    drawLineChart(lossCanvas, { series, xLabel: 'step', yLabel: 'loss (nats)', axes: fittedAxes() });
     const zoom = lossZoom(state);
     zoomLabel.hidden = zoomWrap.hidden = !zoom;
     if (zoom) {
@@ -207,7 +208,7 @@ export function buildFigures(doc) {
         series,
         xLabel: 'step',
         yLabel: 'loss (nats)',
-        yRange: [zoom.low, zoom.high],
+        axes: fittedAxes({ yRange: [zoom.low, zoom.high] }),
         legend: false,
         height: 170,
       });
@@ -227,7 +228,7 @@ export function buildFigures(doc) {
       })),
       xLabel: 'offset j − i (negative: looks back)',
       yLabel: 'q·aᴷ / √dₖ',
-      xInteger: true,
+      axes: fittedAxes({ xInteger: true }),
     });
     leadAndRest(
       profile.caption,
@@ -250,7 +251,7 @@ export function buildFigures(doc) {
       ],
       xLabel: 'offset j − i',
       yLabel: 'u·aᴷ[c]',
-      xInteger: true,
+      axes: fittedAxes({ xInteger: true }),
     });
   };
 
@@ -313,8 +314,7 @@ export function buildFigures(doc) {
       }),
       xLabel: 'offset j − i of the key',
       yLabel: 'mean weight',
-      xInteger: true,
-      yFromZero: true,
+      axes: fittedAxes({ xInteger: true, yFromZero: true }),
     });
     const claimRows = Object.entries(CLAIMS).map(([name, claim]) => {
       const v = h.verdicts[name];
@@ -364,7 +364,7 @@ export function buildFigures(doc) {
         };
       })
       .filter((s) => s.x.length);
-    drawLineChart(movedCanvas, { series, xLabel: 'step', yLabel: 'difference (weight)' });
+    drawLineChart(movedCanvas, { series, xLabel: 'step', yLabel: 'difference (weight)', axes: fittedAxes() });
     const latest = readings.at(-1)?.heads[at];
     const story = latest
       ? Object.entries(CLAIMS)
