@@ -36,7 +36,7 @@ afterAll(async () => {
 // relpos-core (the full module, not the page's relpos-core-lite): the worker fetches the .wasm; the plots, the worker's start and the corpus's
 // address are a chunk shared with "Longer than trained", named after one of them.
 const LAZY =
-  /assets\/(train-section|train-plots|start-train-worker|corpus-url|train-worker|training-corpus|relpos-core(?!-lite))-/;
+  /assets\/(train-section|fitted-axes|start-train-worker|corpus-url|train-worker|training-corpus|relpos-core(?!-lite))-/;
 const steps = (page) => page.$eval('.relpos-train', (lab) => Number(lab.dataset.steps));
 /** A canvas has been drawn on: some pixel is not transparent. */
 const readings = (page) =>

@@ -1,8 +1,8 @@
 // The axes every plot draws: the y grid with its tick labels (drawYTicks), the x ticks with their
 // grid lines or marks and labels (drawXTicks), a legend of series (drawLegend), the turned y label
-// (fillTurnedText), for the line plot, the scatter plot, the symmetric-log plot (symlog-plot.js)
-// and the training section's lines (train/train-plots.js).
-// And the axes of the line plot and the scatter plot: a y range that always includes 0 (padded by
+// (fillTurnedText), for the line chart (line-chart.js), the scatter plot and the symmetric-log plot
+// (symlog-plot.js).
+// And the axes through zero of the line chart (the line plot's) and of the scatter plot: a y range that always includes 0 (padded by
 // 8 %), x ticks at the integer x (every one while they fit, else a nice subset), the zero line and
 // the two labels (the y label in math notation). The sizes are the caller's (AxesStyle); the
 // colours come from the canvas's CSS custom properties.

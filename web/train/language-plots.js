@@ -1,8 +1,9 @@
 // The comparison of languages' dot plot (language-section.js): one row per language and layer,
 // each head of each seed a dot at its share of attention on earlier words, with its whisker.
 import { fitCanvas } from '../render/canvas-size.js';
+import { cssColour, drawXTicks } from '../render/plot-axes.js';
 import { SYMMETRIC_BAND } from '../views/left-right.js';
-import { SERIES_COLOURS } from './train-plots.js';
+import { SERIES_COLOURS } from '../render/line-chart.js';
 
 const MARGIN = { top: 12, right: 16, bottom: 40, left: 96 };
 const ROW = 34;
@@ -13,9 +14,8 @@ const ROW = 34;
  */
 export function drawShares(canvas, { rows }) {
   const style = getComputedStyle(canvas);
-  const colour = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
-  const fg = colour('--relpos-fg', '#222');
-  const grid = colour('--relpos-grid', '#ddd');
+  const fg = cssColour(style, '--relpos-fg', '#222');
+  const grid = cssColour(style, '--relpos-grid', '#ddd');
   const width = Math.max(240, canvas.parentElement.clientWidth);
   const height = MARGIN.top + rows.length * ROW + MARGIN.bottom;
   const { context: g } = fitCanvas(canvas, width, height);
@@ -39,17 +39,12 @@ export function drawShares(canvas, { rows }) {
   g.lineTo(px(0.5), bottom);
   g.stroke();
   g.fillStyle = fg;
-  g.textAlign = 'center';
-  g.textBaseline = 'top';
-  // A tick every 5 points, or every 10 where 5 would crowd the labels (a phone).
+  // A tick every 5 points, or every 10 where 5 would crowd the labels (a phone): a mark 4 px long in fg.
   const step = plotW / ((max - min) / 0.05) >= 34 ? 0.05 : 0.1;
-  for (let v = Math.ceil(min / step - 1e-9) * step; v <= max + 1e-9; v += step) {
-    g.beginPath();
-    g.moveTo(px(v), bottom);
-    g.lineTo(px(v), bottom + 4);
-    g.stroke();
-    g.fillText(`${Math.round(100 * v)} %`, px(v), bottom + 6);
-  }
+  const ticks = [];
+  for (let v = Math.ceil(min / step - 1e-9) * step; v <= max + 1e-9; v += step) ticks.push(v);
+  const tickLabel = (v) => `${Math.round(100 * v)} %`;
+  drawXTicks(g, { ticks, px, bottom, gap: 6, grid: fg, lines: 4, label: tickLabel });
   const label =
     plotW >= 420
       ? 'share of off-diagonal attention on earlier words (← ahead · back →)'

@@ -6,7 +6,8 @@
 // the readings of four reference runs); draws the shipped readings only.
 import { formatPercent } from '../render/number-text.js';
 import { el, fmt, signed } from './train-dom.js';
-import { drawLines, SERIES_COLOURS } from './train-plots.js';
+import { drawLineChart, SERIES_COLOURS } from '../render/line-chart.js';
+import { fittedAxes } from '../render/fitted-axes.js';
 import { drawShares } from './language-plots.js';
 import { LANGUAGE_READINGS } from './language-readings.js';
 import {
@@ -120,7 +121,7 @@ export function mountLanguageSection(container) {
       const { name, text } = languageOf(readings);
       profileTitles[i].textContent = `${name} (${text}), layer ${layer}`;
       profileCanvases[i].setAttribute('aria-label', `Position profile of each head of layer ${layer}, ${name}`);
-      drawLines(profileCanvases[i], {
+      drawLineChart(profileCanvases[i], {
         series: heads.map((h, index) => ({
           label: `head ${h.head}: ${formatPercent(leftShare(h))} left`,
           x,
@@ -129,7 +130,7 @@ export function mountLanguageSection(container) {
         })),
         xLabel: 'offset j − i (key − query)',
         yLabel: 'mean qᵢ·aᴷ[c]/√dₖ',
-        xInteger: true,
+        axes: fittedAxes({ xInteger: true }),
         height: 200,
       });
     });

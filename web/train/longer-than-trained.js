@@ -6,7 +6,8 @@
 import { el, fmt, grouped, signed } from './train-dom.js';
 import { TRAINER, openTrainPool } from './train-pool.js';
 import { CORPUS_URL } from './corpus-url.js';
-import { SERIES_COLOURS, drawLines } from './train-plots.js';
+import { SERIES_COLOURS, drawLineChart } from '../render/line-chart.js';
+import { fittedAxes } from '../render/fitted-axes.js';
 import { EXTRAPOLATION, EXTRAPOLATION_SCHEMES, evaluationLengths } from './length-extrapolation.js';
 import { SCHEME_INFO } from '../views/schemes-view.js';
 
@@ -53,7 +54,7 @@ export function runLongerThanTrained(box, settings = {}, corpusUrl = CORPUS_URL)
   );
   const rows = [];
   const draw = () => {
-    drawLines(lossCanvas, {
+    drawLineChart(lossCanvas, {
       series: rows.map((r) => ({
         label: nameOf(r.scheme),
         x: lengths,
@@ -61,7 +62,7 @@ export function runLongerThanTrained(box, settings = {}, corpusUrl = CORPUS_URL)
         colour: schemeColour(r.scheme),
         dashed: r.scheme === 'none' || r.scheme === 'absolute',
       })),
-      xTicks: lengths,
+      axes: fittedAxes({ xTicks: lengths }),
       xLabel: `window length, words (trained at ${s.length})`,
       yLabel: 'held-out loss (nats/word)',
     });

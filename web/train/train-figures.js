@@ -5,7 +5,9 @@
 import { AttentionFigure } from '../figures/attention-figure.js';
 import { PANELS } from '../views/panels.js';
 import { el, fmt, pct, signed } from './train-dom.js';
-import { SERIES_COLOURS, drawHistory, drawLines } from './train-plots.js';
+import { SERIES_COLOURS, drawLineChart } from '../render/line-chart.js';
+import { fittedAxes } from '../render/fitted-axes.js';
+import { drawHistory } from './history-heatmaps.js';
 import { POS_NAMES } from './corpus-format.js';
 import {
   CLAIMS,
@@ -197,16 +199,16 @@ export function buildFigures(doc) {
         },
       );
     }
-    drawLines(lossCanvas, { series, xLabel: 'step', yLabel: 'loss (nats)' });
+    drawLineChart(lossCanvas, { series, xLabel: 'step', yLabel: 'loss (nats)', axes: fittedAxes() });
     const zoom = lossZoom(state);
     zoomLabel.hidden = zoomWrap.hidden = !zoom;
     if (zoom) {
       zoomLabel.textContent = `Zoomed: the same curves from ${fmt(zoom.low, 2)} to ${fmt(zoom.high, 2)} nats (${pct(LOSS_ZOOM_ABOVE)} above ${zoom.of}).`;
-      drawLines(zoomCanvas, {
+      drawLineChart(zoomCanvas, {
         series,
         xLabel: 'step',
         yLabel: 'loss (nats)',
-        yRange: [zoom.low, zoom.high],
+        axes: fittedAxes({ yRange: [zoom.low, zoom.high] }),
         legend: false,
         height: 170,
       });
@@ -216,7 +218,7 @@ export function buildFigures(doc) {
 
   const drawProfileLines = (state) => {
     const x = offsets(state);
-    drawLines(profileCanvas, {
+    drawLineChart(profileCanvas, {
       series: headsOfLayer(state).map((h) => ({
         label: `head ${h.head}`,
         x,
@@ -226,7 +228,7 @@ export function buildFigures(doc) {
       })),
       xLabel: 'offset j − i (negative: looks back)',
       yLabel: 'q·aᴷ / √dₖ',
-      xInteger: true,
+      axes: fittedAxes({ xInteger: true }),
     });
     leadAndRest(
       profile.caption,
@@ -237,7 +239,7 @@ export function buildFigures(doc) {
 
   const drawHandbook = (state) => {
     if (!state.handbookProfile) return;
-    drawLines(handbookCanvas, {
+    drawLineChart(handbookCanvas, {
       series: [
         {
           label: 'handbook (simulated)',
@@ -249,7 +251,7 @@ export function buildFigures(doc) {
       ],
       xLabel: 'offset j − i',
       yLabel: 'u·aᴷ[c]',
-      xInteger: true,
+      axes: fittedAxes({ xInteger: true }),
     });
   };
 
@@ -300,7 +302,7 @@ export function buildFigures(doc) {
     pos.figure.hidden = false;
     moved.figure.hidden = false;
     const x = offsets(state);
-    drawLines(posCanvas, {
+    drawLineChart(posCanvas, {
       series: PROFILE_POS.map((code, i) => {
         const name = POS_NAMES[code];
         return {
@@ -312,8 +314,7 @@ export function buildFigures(doc) {
       }),
       xLabel: 'offset j − i of the key',
       yLabel: 'mean weight',
-      xInteger: true,
-      yFromZero: true,
+      axes: fittedAxes({ xInteger: true, yFromZero: true }),
     });
     const claimRows = Object.entries(CLAIMS).map(([name, claim]) => {
       const v = h.verdicts[name];
@@ -363,7 +364,7 @@ export function buildFigures(doc) {
         };
       })
       .filter((s) => s.x.length);
-    drawLines(movedCanvas, { series, xLabel: 'step', yLabel: 'difference (weight)' });
+    drawLineChart(movedCanvas, { series, xLabel: 'step', yLabel: 'difference (weight)', axes: fittedAxes() });
     const latest = readings.at(-1)?.heads[at];
     const story = latest
       ? Object.entries(CLAIMS)

@@ -1,0 +1,78 @@
+// The line chart's fitted axes (line-chart.js): the y axis fitted to the data or fixed, x ticks at
+// round numbers, at the integers or where given, the labels in plain text. The training section's
+// loss curves and profiles, the languages' profiles, the losses against length.
+import { drawXTicks, drawYTicks, fillTurnedText } from './plot-axes.js';
+import { formatTick, niceTicks } from './ticks.js';
+
+const MARGIN = { right: 12, bottom: 40, left: 52 };
+/** Room at the left for the turned y label (12 px text centred 12 px from the edge), and between a y tick label and the axis. */
+const Y_LABEL_ROOM = 22;
+const TICK_GAP = 6;
+
+/** Every integer from min to max, or every second one beyond 12. */
+function integerTicks(min, max) {
+  const step = max - min > 12 ? 2 : 1;
+  const out = [];
+  for (let v = Math.ceil(min); v <= max; v += step) out.push(v);
+  return out;
+}
+
+/**
+ * Fitted axes: the y range over every y, low and high of the series, padded by 6 % (from 0 with
+ * `yFromZero`), or `yRange` ([low, high]: what lies outside is cut at the plot's edge); x ticks at
+ * `xTicks` (values), at the integers (`xInteger`, the points then marked) or at round numbers.
+ * The chart at least 200 px wide.
+ */
+export function fittedAxes({ yFromZero = false, xInteger = false, xTicks: given = null, yRange = null } = {}) {
+  return {
+    minWidth: 200,
+    clip: Boolean(yRange),
+    draw(g, theme, shown, { width, height, legendBottom, xLabel, yLabel }) {
+      const top = (legendBottom ?? 14) + 10;
+      const plotH = height - top - MARGIN.bottom;
+      const xs = shown.flatMap((s) => s.x);
+      const ys = shown.flatMap((s) => [...s.y, ...(s.low ?? []), ...(s.high ?? [])]).filter(Number.isFinite);
+      const xMin = xs.length ? Math.min(...xs) : 0;
+      let xMax = xs.length ? Math.max(...xs) : 1;
+      if (xMax === xMin) xMax = xMin + 1;
+      let yMin = ys.length ? Math.min(...ys) : 0;
+      let yMax = ys.length ? Math.max(...ys) : 1;
+      if (yFromZero) yMin = Math.min(0, yMin);
+      if (yMax === yMin) {
+        yMax += 0.5;
+        yMin -= 0.5;
+      }
+      const pad = (yMax - yMin) * 0.06;
+      yMax += pad;
+      if (!yFromZero || yMin < 0) yMin -= pad;
+      if (yRange) [yMin, yMax] = yRange;
+      const yTicks = niceTicks(yMin, yMax, 4);
+      const yTickTexts = yTicks.map((v) => formatTick(v, yTicks));
+      // The plot starts right of the widest y tick label (6 px from the axis) and the turned y label.
+      const left = Math.max(
+        MARGIN.left,
+        Y_LABEL_ROOM + TICK_GAP + Math.ceil(Math.max(0, ...yTickTexts.map((s) => g.measureText(s).width))),
+      );
+      const plotW = width - left - MARGIN.right;
+      const px = (v) => left + ((v - xMin) / (xMax - xMin)) * plotW;
+      const py = (v) => top + (1 - (v - yMin) / (yMax - yMin)) * plotH;
+      drawYTicks(g, { left, plotW, py, ticks: yTicks, fg: theme.fg, grid: theme.grid, gap: TICK_GAP });
+      const xTicks = given ?? (xInteger ? integerTicks(xMin, xMax) : niceTicks(xMin, xMax, 5));
+      // Marks 4 px long under the plot; a label that would run past the canvas's right edge ends at it.
+      const label = (v) => formatTick(v, xTicks);
+      drawXTicks(g, {
+        ticks: xTicks,
+        px,
+        bottom: top + plotH,
+        gap: 6,
+        grid: theme.grid,
+        lines: 4,
+        label,
+        right: width,
+      });
+      g.fillText(xLabel, left + plotW / 2, top + plotH + 22);
+      fillTurnedText(g, yLabel, 12, top + plotH / 2);
+      return { px, py, left, top, plotW, plotH, xMin, xMax, yMin, yMax, integer: xInteger };
+    },
+  };
+}
