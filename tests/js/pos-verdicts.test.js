@@ -18,6 +18,7 @@ import {
   RULE,
   RULE_TEXT,
   SHOWN_WHEN,
+  leftRightCell,
   summariseRun,
 } from '../../web/train/pos-verdicts.js';
 
@@ -291,6 +292,13 @@ describe('the summary sentence', () => {
       [[0.2, NaN]],
     ])
       expect(summariseRun(layerOf(masses))).not.toMatch(/Infinity|NaN/);
+  });
+  test('the asymmetry table’s left/right cell: the ratio, or in words where a head has none', () => {
+    expect(leftRightCell({ left: 0.7, right: 0.2 })).toBe('3.50');
+    expect(leftRightCell({ left: 0, right: 0.5 })).toBe('0.00');
+    expect(leftRightCell({ left: 0.9, right: 0 })).toBe('all leftward');
+    expect(leftRightCell({ left: 0, right: 0 })).toBe('none either side');
+    expect(leftRightCell({ left: NaN, right: 0.2 })).toBe('no reading');
   });
   test('causal: says the following-word claim cannot be tested', () => {
     const s = summariseRun({

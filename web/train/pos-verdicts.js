@@ -278,8 +278,19 @@ export const READ_ONCE_TRAINED = 'read from this run once it trains';
 const list = (items) => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 
 /**
+ * One head's left/right mass ratio as its table cell: the ratio to 2 decimals, or in words where it
+ * has none: "all leftward" (no weight to the right), "none either side", "no reading" (masses
+ * that are not numbers).
+ */
+export function leftRightCell({ left, right }) {
+  if (!Number.isFinite(left) || !Number.isFinite(right)) return 'no reading';
+  if (right > 0) return formatFixed(left / right, 2);
+  return left > 0 ? 'all leftward' : 'none either side';
+}
+
+/**
  * A layer's heads' left/right mass ratios in words: their range ("left/right 2.00–3.50", one
- * number when the ends agree), and the heads that have no ratio said as what they are: all their
+ * number when one head has a ratio), and the heads that have no ratio said as what they are: all their
  * weight leftward (none to the right), no weight either side, or no reading (masses that are not
  * numbers, from a model that diverged).
  */
@@ -294,7 +305,7 @@ function leftRightText(heads) {
   const parts = [];
   if (ratios.length) {
     const [low, high] = [formatFixed(Math.min(...ratios), 2), formatFixed(Math.max(...ratios), 2)];
-    parts.push(`left/right ${low === high ? low : `${low}–${high}`}`);
+    parts.push(`left/right ${ratios.length === 1 ? low : `${low}–${high}`}`);
   }
   for (const [some, every, count] of kinds) {
     if (!count) continue;
