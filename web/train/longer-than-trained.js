@@ -73,7 +73,7 @@ export function runLongerThanTrained(box, settings = {}, corpusUrl = CORPUS_URL)
   const draw = () => {
     drawLines(lossCanvas, {
       series: rows.map((r) => ({
-        label: nameOf(r.scheme),
+        label: divergedRow(r) ? `${nameOf(r.scheme)} (diverged)` : nameOf(r.scheme),
         x: lengths,
         y: r.loss,
         colour: schemeColour(r.scheme),
