@@ -21,7 +21,13 @@ import {
   unigramLoss,
   unigramTrainLoss,
 } from '../../web/train/length-extrapolation.js';
-import { SAME_LOSS, constructionText, longerCaption } from '../../web/train/longer-than-trained.js';
+import {
+  SAME_LOSS,
+  constructionText,
+  longerCaption,
+  longerTableKey,
+  longerTableRow,
+} from '../../web/train/longer-than-trained.js';
 
 let rp;
 let corpus;
@@ -194,5 +200,58 @@ describe('a small run', () => {
         expect(text).toContain(`${change < 0 ? '−' : '+'}${Math.abs(change).toFixed(2)}`);
     }
     expect(text).not.toContain('..');
+  });
+
+  // The training engine keeps its loss finite even at its largest learning rate (10⁶: a loss of
+  // about 5 × 10¹³, still a number), so a diverged model is forced here: a real run, one row's
+  // losses made NaN as a model whose training broke down reports them.
+  test('a model whose loss is NaN is said to have diverged, in the table, its key and the caption, and ranked nowhere', () => {
+    const small = { steps: 30, passages: 4 };
+    const run = lengthExtrapolation(rp, corpus, ['shaw', 'alibi', 'absolute'], small);
+    const [shaw, alibi, absolute] = run.rows;
+    const forced = { ...run, rows: [shaw, { ...alibi, loss: alibi.loss.map(() => NaN) }, absolute] };
+    // The table: the diverged row's cells say so; the others keep their numbers (3 decimals; ppl exp(loss at 8L)).
+    expect(longerTableRow(forced.rows[1])).toEqual([
+      'ALiBi',
+      'diverged',
+      'diverged',
+      'diverged',
+      'diverged',
+      'diverged',
+    ]);
+    const fixed = (v, d) => v.toFixed(d).replace('-', '−');
+    expect(longerTableRow(shaw)).toEqual([
+      'Shaw et al.',
+      ...shaw.loss.map((v) => fixed(v, 3)),
+      fixed(Math.exp(shaw.loss[3]), 0),
+    ]);
+    expect(longerTableKey(run.lengths, forced.rows)).toBe(
+      'The table: held-out loss per word (nats) at each window length; ppl, the perplexity exp(loss) at 128. Diverged: the model’s training broke down, its held-out loss is NaN (not a number).',
+    );
+    expect(longerTableKey(run.lengths, run.rows)).not.toContain('iverged');
+    const text = longerCaption(forced);
+    expect(text).toContain(
+      'ALiBi diverged: its training broke down and its held-out loss is NaN (not a number) at every length, so it is left out of the comparisons below.',
+    );
+    // Ranked only among the two with numbers: the range's ends are theirs.
+    const [low, high] = [shaw, absolute].sort((x, y) => x.loss[0] - y.loss[0]);
+    expect(text).toContain(
+      `losses run from ${low.loss[0].toFixed(2)} (${low === shaw ? 'Shaw et al.' : 'Learned absolute'}) to ${high.loss[0].toFixed(2)}`,
+    );
+    // ALiBi is named in the sentence that says it diverged and in what it meets by construction, never with a number.
+    const after = text.slice(text.indexOf('left out of the comparisons below.'));
+    expect(after).not.toMatch(/ALiBi[^;.]*[−+]\d/);
+    expect(text).not.toMatch(/NaN \(ALiBi\)|ALiBi [−+]|–/);
+    expect(text).not.toMatch(/\bNaN\b(?! \(not a number\))/);
+    // Two diverged, one past L only: each with its lengths; the one model left has its loss, not a range.
+    const two = { ...run, rows: [shaw, forced.rows[1], { ...absolute, loss: [absolute.loss[0], NaN, NaN, NaN] }] };
+    expect(longerCaption(two)).toContain(
+      `ALiBi and Learned absolute diverged: their training broke down and their held-out loss is NaN (not a number) at every length (ALiBi) and at 32, 64 and 128 (Learned absolute), so they are left out of the comparisons below. At 16, the trained length, the loss is ${shaw.loss[0].toFixed(2)} (Shaw et al.) nats per word;`,
+    );
+    // Diverged past L only: the lengths are named.
+    const late = { ...run, rows: [shaw, { ...alibi, loss: [alibi.loss[0], alibi.loss[1], NaN, NaN] }, absolute] };
+    expect(longerCaption(late)).toContain(
+      'ALiBi diverged: its training broke down and its held-out loss is NaN (not a number) at 64 and 128, so it is left out of the comparisons below.',
+    );
   });
 });

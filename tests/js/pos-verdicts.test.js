@@ -18,6 +18,7 @@ import {
   RULE,
   RULE_TEXT,
   SHOWN_WHEN,
+  leftRightCell,
   summariseRun,
 } from '../../web/train/pos-verdicts.js';
 
@@ -232,6 +233,72 @@ describe('the summary sentence', () => {
     expect(summariseRun(layerOf([2, 3], 0.1))).toContain(
       'layer 1 is not local but asymmetric, looking back (left/right 2.00–3.00)',
     );
+  });
+  test('a head with no weight to the right has no left/right ratio: said in words, never "Infinity" or "NaN"', () => {
+    const layerOf = (masses) => ({
+      step: 100,
+      causal: false,
+      heads: masses.map(([left, right], h) => head(1, h, left, right, 0.5, none)),
+    });
+    // One head with every weight on the left (right = 0), beside heads with ratios 0.7/0.2 = 3.5 and 0.6/0.3 = 2.
+    const some = summariseRun(
+      layerOf([
+        [0.7, 0.2],
+        [0.9, 0],
+        [0.6, 0.3],
+      ]),
+    );
+    expect(some).toContain(
+      'layer 1 is local and asymmetric, looking back (left/right 2.00–3.50; 1 head with all its weight leftward)',
+    );
+    // Every head so: no ratio at all.
+    expect(
+      summariseRun(
+        layerOf([
+          [0.9, 0],
+          [0.8, 0],
+        ]),
+      ),
+    ).toContain('layer 1 is local and asymmetric, looking back (all weight leftward in both heads)');
+    expect(summariseRun(layerOf([[0.9, 0]]))).toContain(
+      'layer 1 is local and asymmetric, looking back (all weight leftward)',
+    );
+    // No weight on either side (every query on itself): sideOf counts it symmetric; the words say why.
+    expect(
+      summariseRun(
+        layerOf([
+          [0.45, 0.45],
+          [0, 0],
+        ]),
+      ),
+    ).toContain('layer 1 is local and symmetric (left/right 1.00; 1 head with no weight either side)');
+    // One head's masses not numbers (a diverged model): said so, not printed.
+    expect(
+      summariseRun(
+        layerOf([
+          [0.45, 0.45],
+          [NaN, NaN],
+        ]),
+      ),
+    ).toContain('left/right 1.00; 1 head with no reading (its weights are not numbers)');
+    for (const masses of [
+      [[0.9, 0]],
+      [
+        [0.7, 0.2],
+        [0.9, 0],
+      ],
+      [[0, 0]],
+      [[NaN, NaN]],
+      [[0.2, NaN]],
+    ])
+      expect(summariseRun(layerOf(masses))).not.toMatch(/Infinity|NaN/);
+  });
+  test('the asymmetry table’s left/right cell: the ratio, or in words where a head has none', () => {
+    expect(leftRightCell({ left: 0.7, right: 0.2 })).toBe('3.50');
+    expect(leftRightCell({ left: 0, right: 0.5 })).toBe('0.00');
+    expect(leftRightCell({ left: 0.9, right: 0 })).toBe('all leftward');
+    expect(leftRightCell({ left: 0, right: 0 })).toBe('none either side');
+    expect(leftRightCell({ left: NaN, right: 0.2 })).toBe('no reading');
   });
   test('causal: says the following-word claim cannot be tested', () => {
     const s = summariseRun({

@@ -479,6 +479,100 @@ describe('the long-sequence view, in offset space', () => {
     expect(problems).toEqual([]);
   });
 
+  /**
+   * A panel drawn at the page's present width, in view: { canvas (its box's bottom and width),
+   * ink (the bottom of the last row of the canvas with anything drawn, CSS px from the page's
+   * top), caption (the top of the caption under it), layout }.
+   */
+  async function drawnPanel(page, id) {
+    await page.evaluate((panel) => document.getElementById(`figure-${panel}`).scrollIntoView(), id);
+    const fits = () =>
+      page.$eval(
+        `#figure-${id}`,
+        (figure) =>
+          JSON.parse(figure.querySelector('canvas').dataset.layout ?? '{"width":1e9}').width <= figure.clientWidth,
+      );
+    await expect.poll(fits, { timeout: 120_000, message: id }).toBe(true);
+    await whenDrawn(page);
+    return page.$eval(`#figure-${id}`, (figure) => {
+      const canvas = figure.querySelector('canvas');
+      const box = canvas.getBoundingClientRect();
+      const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+      let lastRow = -1;
+      for (let y = canvas.height - 1; y >= 0 && lastRow < 0; y -= 1)
+        for (let x = 0; x < canvas.width; x += 1)
+          if (pixels[(y * canvas.width + x) * 4 + 3]) {
+            lastRow = y;
+            break;
+          }
+      const scale = box.height / canvas.height;
+      return {
+        canvas: { top: box.top, bottom: box.bottom, width: box.width },
+        ink: box.top + (lastRow + 1) * scale,
+        caption: figure.querySelector('.relpos-caption').getBoundingClientRect().top,
+        layout: JSON.parse(canvas.dataset.layout),
+      };
+    });
+  }
+
+  test('n = 400 (and k = 0, causal) at 1280 px light and 360 px dark: each figure ends a few px under what its canvas draws', async () => {
+    for (const query of ['?long=1&n=400', '?long=1&n=400&k=0&causal=1']) {
+      const { page, problems } = await openAndWait(query);
+      for (const [width, colorScheme] of [
+        [1280, 'light'],
+        [360, 'dark'],
+      ]) {
+        await page.emulateMedia({ colorScheme });
+        await page.setViewportSize({ width, height: 900 });
+        for (const id of ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights']) {
+          const where = `${query} at ${width} px ${colorScheme}, ${id}`;
+          const { canvas, ink, caption, layout } = await drawnPanel(page, id);
+          // The matrix (n = 400 rows, a device pixel each at 1280 px) and the colour bar and note under it are drawn.
+          expect(canvas.top + layout.y0 + layout.rows * layout.cellH, where).toBeLessThan(ink);
+          // Under the last drawn row: the note's descenders' room (4 px) and a few px of rounding, never more.
+          expect(canvas.bottom - ink, where).toBeGreaterThanOrEqual(0);
+          expect(canvas.bottom - ink, where).toBeLessThanOrEqual(8);
+          // The caption follows the canvas by its margin only.
+          expect(caption - ink, where).toBeLessThanOrEqual(8 + 16);
+        }
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize({ width: 1280, height: 900 });
+      expect(problems).toEqual([]);
+    }
+  });
+
+  test('at 360 px every long-view note is drawn whole, wrapped between words inside the canvas, as its accessible name says it', async () => {
+    for (const query of [
+      '?long=1&n=400&k=0&causal=1',
+      '?long=1&n=400&k=20&causal=1',
+      '?long=1&n=1000&k=999&causal=1',
+    ]) {
+      const { page, problems } = await openAndWait(query);
+      await page.setViewportSize({ width: 360, height: 900 });
+      for (const id of ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights']) {
+        const where = `${query} at 360 px, ${id}`;
+        const { canvas, layout } = await drawnPanel(page, id);
+        const note = await noteOf(page, id);
+        expect(note, where).not.toBe('');
+        expect(layout.noteLines.join(' '), where).toBe(note);
+        for (const line of layout.noteLines) expect(line, where).not.toContain('…');
+        // Each line, measured here in the note's font, inside the canvas (drawn from x = 4).
+        const widths = await page.evaluate(
+          ({ lines, font }) => {
+            const g = document.createElement('canvas').getContext('2d');
+            g.font = font;
+            return lines.map((line) => g.measureText(line).width);
+          },
+          { lines: layout.noteLines, font: layout.noteFont },
+        );
+        for (const lineWidth of widths) expect(4 + lineWidth, where).toBeLessThanOrEqual(canvas.width);
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
+      expect(problems).toEqual([]);
+    }
+  });
+
   test('turning the long view off brings n back to 64 at most, with words and square panels again', async () => {
     const { page } = await openAndWait('?long=1&n=100');
     await page.uncheck('#long');

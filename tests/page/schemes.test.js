@@ -385,6 +385,59 @@ describe('position schemes side by side', () => {
     await context.close();
   });
 
+  test('Longer than trained: a model whose loss comes back NaN reads "diverged" in the table, its key, the caption and the legend', async () => {
+    const { page, context, problems } = await env.open(`?longer-steps=${LONGER_STEPS}`, {
+      viewport: { width: 1280, height: 900 },
+    });
+    // The engine keeps its loss finite (tests/js/length-extrapolation.test.js): ALiBi's row is made
+    // NaN as the worker's message arrives, before the page reads it.
+    await page.evaluate(() => {
+      const nan = (o, depth = 0) => {
+        if (!o || typeof o !== 'object' || depth > 6) return;
+        if (o.scheme === 'alibi' && Array.isArray(o.loss)) o.loss = o.loss.map(() => NaN);
+        for (const v of Object.values(o)) nan(v, depth + 1);
+      };
+      const Made = window.Worker;
+      window.Worker = class extends Made {
+        constructor(...args) {
+          super(...args);
+          this.addEventListener('message', (event) => nan(event.data));
+        }
+      };
+      window.longerPlotText = new Set();
+      const fillText = CanvasRenderingContext2D.prototype.fillText;
+      CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+        if (this.canvas.closest?.('#schemes-longer .longer-plot')) window.longerPlotText.add(String(text));
+        return fillText.call(this, text, ...rest);
+      };
+    });
+    await page.click('#schemes-longer-run');
+    await page.waitForSelector('#schemes-longer[data-done]', { timeout: 400_000 });
+    const rows = await page.$$eval('#schemes-longer tbody tr', (list) =>
+      Object.fromEntries(list.map((r) => [r.dataset.scheme, [...r.cells].slice(1).map((c) => c.textContent)])),
+    );
+    expect(rows.alibi).toEqual(Array(5).fill('diverged'));
+    for (const [scheme, cells] of Object.entries(rows))
+      if (scheme !== 'alibi') for (const cell of cells) expect(cell, scheme).toMatch(/^\d+(\.\d{3})?$/);
+    expect(await page.textContent('#schemes-longer .longer-table-key')).toContain(
+      'Diverged: the model’s training broke down, its held-out loss is NaN (not a number).',
+    );
+    const caption = await page.textContent('#schemes-longer .longer-caption');
+    expect(caption).toContain(
+      'ALiBi diverged: its training broke down and its held-out loss is NaN (not a number) at every length, so it is left out of the comparisons below.',
+    );
+    // The range at L is the other six's, from the table's own numbers.
+    const atL = Object.entries(rows)
+      .filter(([scheme]) => scheme !== 'alibi')
+      .map(([, cells]) => Number(cells[0]));
+    expect(caption).toContain(`losses run from ${Math.min(...atL).toFixed(2)} (`);
+    expect(caption).toMatch(new RegExp(`to ${Math.max(...atL).toFixed(2)} \\([^)]+\\) nats per word`));
+    expect(caption).not.toMatch(/ALiBi [−+]\d|\(ALiBi\)|–/);
+    expect(await page.evaluate(() => [...window.longerPlotText])).toContain('ALiBi (diverged)');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   test('a phone: odd d_k leaves RoPE a message, nothing overflows; the longer run’s budget without ?longer-steps', async () => {
     const { page, context, problems } = await env.open('?schemes=t5,rope&dk=5', {
       viewport: { width: 360, height: 800 },

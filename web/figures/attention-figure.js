@@ -437,6 +437,8 @@ export class AttentionFigure {
       width: layout.width,
       edgeLines: layout.edgeLines, // the edge columns' lines or marks, and the colour bar's label: never overlapping
       barLabel: layout.barLabel,
+      noteLines: layout.noteLines, // the note, whole, wrapped onto as many lines as it needs
+      noteFont: layout.noteFont,
     });
     const captionText = panel.offsetSpace.caption(view);
     if (caption.textContent !== captionText) caption.textContent = captionText;

@@ -4,15 +4,16 @@
 // at any pixel ratio: spec.pixelRatio, else canvas-size.js's pixelRatio of the canvas's box, read
 // at every draw); with more cells than pixels on an axis, each device pixel shows the mean of the
 // cells it covers (heatmap-image.js). Around the matrix: row and column labels, axis titles, a
-// colour bar with numbers and a note; the margins depend only on the width, so changing the data
-// or the labels never moves the page. The labels come in two kinds (LABELLINGS):
+// colour bar with numbers and a note; the margins depend only on the width. The labels come in
+// two kinds (LABELLINGS):
 // - tokens (spec.rowLabels, spec.colLabels: arrays): each row and column its word while the
-//   cells are tall enough, column labels slanted, NaN cells grey, the note in math notation (the
-//   page's panels);
+//   cells are tall enough, column labels slanted, NaN cells grey, the note in math notation, the
+//   height depending only on the width, so that changing the data or the labels never moves the
+//   page (the page's panels);
 // - indices (spec.rowLabel(i), spec.colLabel(j): functions): every few round indices,
-//   horizontal, NaN cells ("no key") blank and −∞ grey, the note as plain text on a line of its
-//   own (the long view's offset space: rows are queries i, columns offsets c = −k…k; a matrix of
-//   one's own, with square cells).
+//   horizontal, NaN cells ("no key") blank and −∞ grey, the note as plain text wrapped onto as
+//   many lines as it needs, the canvas ending under it (the long view's offset space: rows are
+//   queries i, columns offsets c = −k…k; a matrix of one's own, with square cells).
 // Whatever the labels, a spec may add values printed in the cells, the causal mask (masked) or
 // any masked columns (maskFrom), dashed clipping-band edges (bandEdges) or edge columns
 // (edgeLines), and a highlight: a group of cells (highlight.group) or a column (highlight.rows).
@@ -176,6 +177,8 @@ const COL_LABEL_GAP = 44; // CSS px between column labels (horizontal text)
 /** The label space (CSS px) of a heatmap labelled by indices only (the long view): narrow at any width. */
 export const INDEX_LABEL_SPACE = 62;
 const NOTE_LINE = 15;
+/** CSS px under the last line of a note (its descenders), or under the colour bar's numbers. */
+const NOTE_END = 3;
 
 /** Device pixels per CSS px for `spec` on `canvas`: spec.pixelRatio, else pixelRatio (canvas-size.js) of the canvas's box, now. */
 export function heatmapRatio(canvas, spec) {
@@ -188,7 +191,8 @@ export function heatmapRatio(canvas, spec) {
  * per cell while cells are at least a pixel, the matrix centred and starting on a device pixel.
  * { rows, cols, n (a square's side), margin, width, height, fontScale, ratio, across, down (each
  * { device, side, cell }: the columns' and the rows' axis), x0, y0, side, sideDown, sideDevice,
- * cell, cellW, cellH }. Shared by the canvas and anything else that draws the same figure (an SVG
+ * cell, cellW, cellH, edgeMarks }; labelled by index, the height ends under spec.noteLines lines of
+ * note. Shared by the canvas and anything else that draws the same figure (an SVG
  * export).
  */
 export function heatmapLayout(spec, ratio = 1) {
@@ -204,11 +208,25 @@ export function heatmapLayout(spec, ratio = 1) {
     : { across: axis(cols, available, ratio), down: axis(rows, available, ratio) };
   const x0 = Math.round((margin.left + (available - across.side) / 2) * ratio) / ratio;
   const y0 = Math.round(margin.top * ratio) / ratio;
-  // The height depends only on the width, or with square cells also on the matrix's shape.
+  const edgeMarks = edgeMarksOf(spec, cols, across.cell);
+  // Labels by token: the height depends only on the width. Labels by index: it ends under what is
+  // drawn, the matrix's rows (fewer than the width's square: n = 400 in 560 px is 400 px tall),
+  // the colour bar and spec.noteLines lines of note.
+  const noteY = colourBarBox({
+    x0,
+    y0,
+    side: across.side,
+    sideDown: down.side,
+    width: spec.width,
+    margin,
+    fontScale,
+    edgeMarks,
+  }).noteY;
+  const noteHeight = spec.noteLines ? (spec.noteLines - 1) * NOTE_LINE + NOTE_FONT : 0;
   const height =
-    (spec.squareCells
-      ? margin.top + Math.max(down.side, 40) + margin.bottom
-      : heatmapHeight(spec.width, spec.maxSide, fontScale, labelSpace)) + labelling.noteRoom;
+    labelling === LABELLINGS.tokens
+      ? heatmapHeight(spec.width, spec.maxSide, fontScale, labelSpace)
+      : Math.ceil(noteY + noteHeight + NOTE_END);
   return {
     rows,
     cols,
@@ -228,7 +246,7 @@ export function heatmapLayout(spec, ratio = 1) {
     cell: across.cell,
     cellW: across.cell,
     cellH: down.cell,
-    edgeMarks: edgeMarksOf(spec, cols, across.cell),
+    edgeMarks,
   };
 }
 
@@ -503,22 +521,44 @@ function drawMathNote(g, spec, layout, font, noteY) {
   return lines.join(' ') !== spec.note;
 }
 
-// The note as plain text (a user's own), two lines at most, wrapped between words.
+/** A word of a note that is a relation or an operator: kept on one line with the words either side ("|c| < k"). */
+const JOINING = /^[<>≤≥=≠×+−–]$/;
+
+/** A note's words, the words either side of a relation or an operator joined to it by spaces. */
+function noteWords(note) {
+  const words = [];
+  let join = false;
+  for (const word of note.split(' ')) {
+    if (words.length && (join || JOINING.test(word))) words[words.length - 1] += ` ${word}`;
+    else words.push(word);
+    join = JOINING.test(word);
+  }
+  return words;
+}
+
+// The note as plain text (the long view's, a user's own): wrapped between words onto as many
+// lines as it needs, in the canvas's width (a word wider than that is cut with "…").
+function plainNoteLines(g, note, width, font) {
+  g.font = `italic ${NOTE_FONT}px ${font}`;
+  const room = width - 8;
+  const lines = [''];
+  for (const word of noteWords(note)) {
+    const line = lines.at(-1) ? `${lines.at(-1)} ${word}` : word;
+    if (lines.at(-1) && g.measureText(line).width > room) lines.push(word);
+    else lines[lines.length - 1] = line;
+  }
+  return lines.map((line) => fitLabel(g, line, room));
+}
+
+// The note's lines (layout.noteText, plainNoteLines'); true when one was cut short.
 function drawPlainNote(g, spec, layout, font, noteY) {
+  const lines = layout.noteText;
   g.font = `italic ${NOTE_FONT}px ${font}`;
   g.fillStyle = spec.colours.muted;
   g.textAlign = 'left';
   g.textBaseline = 'top';
-  const room = layout.width - 8;
-  const lines = [''];
-  for (const word of spec.note.split(' ')) {
-    const line = lines.at(-1) ? `${lines.at(-1)} ${word}` : word;
-    if (lines.at(-1) && g.measureText(line).width > room && lines.length < 2) lines.push(word);
-    else lines[lines.length - 1] = line;
-  }
-  const shown = lines.slice(0, 2).map((line) => fitLabel(g, line, room));
-  shown.forEach((line, index) => g.fillText(line, 4, noteY + index * NOTE_LINE));
-  return shown.join(' ') !== spec.note;
+  lines.forEach((line, index) => g.fillText(line, 4, noteY + index * NOTE_LINE));
+  return lines.join(' ') !== spec.note;
 }
 
 // The colour bar, as wide as the matrix (at least 160 px), and the note under it. Returns
@@ -545,7 +585,6 @@ function drawScaleAndNote(g, spec, layout, scale, font, labelling) {
 const LABELLINGS = {
   tokens: {
     labelSpace: null,
-    noteRoom: 0,
     blank: 'masked',
     minusInfinityMasked: false,
     barLabelRoom: true,
@@ -554,7 +593,6 @@ const LABELLINGS = {
   },
   indices: {
     labelSpace: INDEX_LABEL_SPACE,
-    noteRoom: NOTE_LINE,
     blank: 0,
     minusInfinityMasked: true,
     barLabelRoom: false,
@@ -624,16 +662,21 @@ export function heatmapGridSize(rows, cols, width, maxSide, ratio) {
  * Returns the layout in CSS px: { x0, y0, cell, cellW, cellH, n, rows, cols, width, height,
  * fontScale, labelsCut, noteCut, scale, gRows, gCols, edgeLines (each edge line or mark as drawn:
  * [{ x, top, bottom }]), barLabel (the colour bar's label's ink: { left, right, top, bottom } |
- * null) }.
+ * null), noteLines (labelled by index: the note's lines as drawn), noteFont }.
  */
 export function drawHeatmap(canvas, spec) {
   const ratio = heatmapRatio(canvas, spec);
   const labelling = labellingOf(spec);
-  const layout = heatmapLayout(spec, ratio);
+  const font = spec.colours.font || 'sans-serif';
+  // Labels by index: the canvas is as tall as the note's lines need.
+  const noteText =
+    labelling === LABELLINGS.indices && spec.note
+      ? plainNoteLines(canvas.getContext('2d'), spec.note, spec.width, font)
+      : [];
+  const layout = { ...heatmapLayout({ ...spec, noteLines: noteText.length }, ratio), noteText };
   const { x0, y0, across, down, width, height, fontScale, rows, cols } = layout;
   const { context: g } = fitCanvas(canvas, width, height, ratio);
   g.clearRect(0, 0, width, height);
-  const font = spec.colours.font || 'sans-serif';
   const made = spec.grid ?? heatmapGrid(canvas, gridSpecOf(spec, layout), across.device, down.device);
   const style = {
     scale: spec.scale,
@@ -671,5 +714,7 @@ export function drawHeatmap(canvas, spec) {
     gCols,
     edgeLines,
     barLabel,
+    noteLines: noteText, // labelled by index: the note's lines as drawn, in noteFont
+    noteFont: `italic ${NOTE_FONT}px ${font}`,
   };
 }

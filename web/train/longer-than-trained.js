@@ -21,6 +21,26 @@ const schemeColour = (scheme) =>
 /** A change of loss from L to 8L smaller than this (nats per word) is called "about the same". */
 export const SAME_LOSS = 0.02;
 
+/** A model diverged when a held-out loss of it is not a number (its training broke down). */
+const divergedRow = (row) => row.loss.some((v) => !Number.isFinite(v));
+
+/** A loss or a perplexity in the table: its number, or "diverged" where the loss is not a number. */
+const cellText = (loss, digits, value = loss) => (Number.isFinite(loss) ? fmt(value, digits) : 'diverged');
+
+/** One row of the table: the scheme's name, its held-out loss at each length, the perplexity at 8L. */
+export function longerTableRow(row) {
+  const last = row.loss.at(-1);
+  return [nameOf(row.scheme), ...row.loss.map((v) => cellText(v, 3)), cellText(last, 0, Math.exp(last))];
+}
+
+/** The line over the table: what its numbers are, and what "diverged" means when a row says it. */
+export function longerTableKey(lengths, rows) {
+  const key = `The table: held-out loss per word (nats) at each window length; ppl, the perplexity exp(loss) at ${lengths.at(-1)}.`;
+  return rows.some(divergedRow)
+    ? `${key} Diverged: the model’s training broke down, its held-out loss is NaN (not a number).`
+    : key;
+}
+
 /**
  * Runs the experiment into `box` (its status line, a plot, a caption and a table); `settings`
  * overrides EXTRAPOLATION (a test may train fewer steps). Resolves with the result once drawn.
@@ -43,20 +63,18 @@ export function runLongerThanTrained(box, settings = {}, corpusUrl = CORPUS_URL)
   lossWrap.append(lossCanvas);
   const table = el(doc, 'table', { className: 'longer-table' });
   const caption = el(doc, 'p', { className: 'longer-caption' });
+  const tableKey = el(doc, 'p', { className: 'longer-table-key', text: longerTableKey(lengths, []) });
   out.replaceChildren(
     el(doc, 'div', { className: 'longer-plots' }, [lossWrap]),
     caption,
-    el(doc, 'p', {
-      className: 'longer-table-key',
-      text: `The table: held-out loss per word (nats) at each window length; ppl, the perplexity exp(loss) at ${lengths.at(-1)}.`,
-    }),
+    tableKey,
     el(doc, 'div', { className: 'longer-table-wrap' }, [table]),
   );
   const rows = [];
   const draw = () => {
     drawLineChart(lossCanvas, {
       series: rows.map((r) => ({
-        label: nameOf(r.scheme),
+        label: divergedRow(r) ? `${nameOf(r.scheme)} (diverged)` : nameOf(r.scheme),
         x: lengths,
         y: r.loss,
         colour: schemeColour(r.scheme),
@@ -80,14 +98,16 @@ export function runLongerThanTrained(box, settings = {}, corpusUrl = CORPUS_URL)
         'tbody',
         {},
         rows.map((r) =>
-          el(doc, 'tr', {}, [
-            el(doc, 'td', { text: nameOf(r.scheme) }),
-            ...r.loss.map((v) => el(doc, 'td', { text: fmt(v) })),
-            el(doc, 'td', { text: fmt(Math.exp(r.loss.at(-1)), 0) }),
-          ]),
+          el(
+            doc,
+            'tr',
+            {},
+            longerTableRow(r).map((text) => el(doc, 'td', { text })),
+          ),
         ),
       ),
     );
+    tableKey.textContent = longerTableKey(lengths, rows);
     for (const [i, tr] of [...table.tBodies[0].rows].entries()) tr.dataset.scheme = rows[i].scheme;
   };
   // Redrawn at the new width when the page's width changes (the canvases have a fixed size), and
@@ -184,13 +204,27 @@ export function constructionText(s, lengths, t5LastBucketFrom, schemes = EXTRAPO
   );
 }
 
+/** The models whose held-out loss is not a number, said as diverged, with the lengths where it is not (all: "at every length"). */
+function divergedText(rows, lengths) {
+  if (!rows.length) return '';
+  const one = rows.length === 1;
+  const where = (r) => {
+    const at = lengths.filter((_, i) => !Number.isFinite(r.loss[i]));
+    return at.length === lengths.length ? 'at every length' : `at ${listed(at.map(String))}`;
+  };
+  const places = [...new Set(rows.map(where))];
+  const at = places.length === 1 ? places[0] : listed(rows.map((r) => `${where(r)} (${nameOf(r.scheme)})`));
+  return `${listed(rows.map((r) => nameOf(r.scheme)))} diverged: ${one ? 'its' : 'their'} training broke down and ${one ? 'its' : 'their'} held-out loss is NaN (not a number) ${at}, so ${one ? 'it is' : 'they are'} left out of the comparisons below.`;
+}
+
 /**
  * What the run shows, from its numbers (lengthExtrapolation's result): the set-up, the losses at
  * L against the word-frequency model, which schemes' loss rises, stays or falls from L to 8L, and
- * what each scheme meets past L by construction with how much each group's loss changed.
+ * what each scheme meets past L by construction with how much each group's loss changed; a model
+ * whose loss is not a number is said to have diverged and is left out of every comparison.
  */
 export function longerCaption({
-  rows,
+  rows: allRows,
   lengths,
   settings: s,
   corpus,
@@ -204,6 +238,9 @@ export function longerCaption({
   const last = lengths.at(-1);
   const name = (r) => nameOf(r.scheme);
   const change = (r) => r.loss.at(-1) - r.loss[0];
+  // A diverged model (a loss that is not a number) is said so once, and compared with nothing.
+  const diverged = allRows.filter(divergedRow);
+  const rows = allRows.filter((r) => !divergedRow(r));
   const byLoss = [...rows].sort((a, b) => a.loss[0] - b.loss[0]);
   const rises = rows.filter((r) => change(r) >= SAME_LOSS).sort((a, b) => change(b) - change(a));
   const falls = rows.filter((r) => change(r) <= -SAME_LOSS).sort((a, b) => change(a) - change(b));
@@ -211,9 +248,10 @@ export function longerCaption({
   const withChange = (list) => listed(list.map((r) => `${name(r)} ${signed(change(r), 2)}`));
   const parts = [
     `Next word, causal: each model (vocabulary ${vocabSize}, d ${s.dModel}, ${s.heads} heads, ${s.layers} layer${s.layers > 1 ? 's' : ''}) trained ${s.steps} steps on windows of ${L} words of ${corpus}, ${s.batchSize} a step, the same windows and seed for each; then each read the same ${grouped(words)} held-out words in windows of ${listed(lengths.map(String))}.`,
+    divergedText(diverged, lengths),
     byLoss.length
       ? endSentence(
-          `At ${L}, the trained length, losses run from ${fmt(byLoss[0].loss[0], 2)} (${name(byLoss[0])}) to ${fmt(byLoss.at(-1).loss[0], 2)} (${name(byLoss.at(-1))}) nats per word; knowing only the training text’s word frequencies gives ${fmt(unigram, 2)} on these held-out words (${fmt(unigramTrain, 2)} on the training text itself, what the training section’s unigram line measures)`,
+          `At ${L}, the trained length, ${byLoss.length === 1 ? `the loss is ${fmt(byLoss[0].loss[0], 2)} (${name(byLoss[0])})` : `losses run from ${fmt(byLoss[0].loss[0], 2)} (${name(byLoss[0])}) to ${fmt(byLoss.at(-1).loss[0], 2)} (${name(byLoss.at(-1))})`} nats per word; knowing only the training text’s word frequencies gives ${fmt(unigram, 2)} on these held-out words (${fmt(unigramTrain, 2)} on the training text itself, what the training section’s unigram line measures)`,
         )
       : '',
     rises.length
@@ -227,7 +265,7 @@ export function longerCaption({
       s,
       lengths,
       t5LastBucketFrom,
-      rows.map((r) => r.scheme),
+      allRows.map((r) => r.scheme),
       rows,
     ),
   ];

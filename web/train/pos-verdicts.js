@@ -278,6 +278,47 @@ export const READ_ONCE_TRAINED = 'read from this run once it trains';
 const list = (items) => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 
 /**
+ * One head's left/right mass ratio as its table cell: the ratio to 2 decimals, or in words where it
+ * has none: "all leftward" (no weight to the right), "none either side", "no reading" (masses
+ * that are not numbers).
+ */
+export function leftRightCell({ left, right }) {
+  if (!Number.isFinite(left) || !Number.isFinite(right)) return 'no reading';
+  if (right > 0) return formatFixed(left / right, 2);
+  return left > 0 ? 'all leftward' : 'none either side';
+}
+
+/**
+ * A layer's heads' left/right mass ratios in words: their range ("left/right 2.00–3.50", one
+ * number when one head has a ratio), and the heads that have no ratio said as what they are: all their
+ * weight leftward (none to the right), no weight either side, or no reading (masses that are not
+ * numbers, from a model that diverged).
+ */
+function leftRightText(heads) {
+  const numbers = heads.filter((h) => Number.isFinite(h.left) && Number.isFinite(h.right));
+  const ratios = numbers.filter((h) => h.right > 0).map((h) => h.left / h.right);
+  const kinds = [
+    ['all its weight leftward', 'all weight leftward', numbers.filter((h) => !(h.right > 0) && h.left > 0).length],
+    ['no weight either side', 'no weight either side', numbers.filter((h) => !(h.right > 0) && !(h.left > 0)).length],
+    ['no reading (its weights are not numbers)', 'no reading (weights not numbers)', heads.length - numbers.length],
+  ];
+  const parts = [];
+  if (ratios.length) {
+    const [low, high] = [formatFixed(Math.min(...ratios), 2), formatFixed(Math.max(...ratios), 2)];
+    parts.push(`left/right ${ratios.length === 1 ? low : `${low}–${high}`}`);
+  }
+  for (const [some, every, count] of kinds) {
+    if (!count) continue;
+    if (count < heads.length)
+      parts.push(
+        `${count} ${count === 1 ? 'head' : 'heads'} with ${some.replace('its', count === 1 ? 'its' : 'their')}`,
+      );
+    else parts.push(count === 1 ? every : `${every} in ${count === 2 ? 'both heads' : `all ${count} heads`}`);
+  }
+  return parts.join('; ');
+}
+
+/**
  * One sentence over the whole model, from the numbers: each layer's side (every head's
  * left/right ratio), whether its heads are local (near weight ≥ 2× uniform's there), and for the
  * handbook's two claims which heads show them. analysis: { step, causal, heads: [{ layer, head,
@@ -295,8 +336,7 @@ export function summariseRun(analysis, { label = `Step ${analysis.step}, provisi
       local === mine.length ? 'local' : local === 0 ? 'not local' : `local in ${local} of ${mine.length} heads`;
     if (causal) return `layer ${layer} is ${where}`;
     const sides = mine.map(sideOf);
-    const ratios = mine.map((h) => (h.right > 0 ? h.left / h.right : Infinity));
-    const range = `left/right ${formatFixed(Math.min(...ratios), 2)}–${formatFixed(Math.max(...ratios), 2)}`;
+    const range = leftRightText(mine);
     const count = (s) => sides.filter((x) => x === s).length;
     let side;
     if (count('symmetric') === mine.length) side = 'symmetric';

@@ -15,6 +15,7 @@ import {
   READ_ONCE_TRAINED,
   RULE_TEXT,
   SHOWN_WHEN,
+  leftRightCell,
   strongestShowing,
   summariseRun,
 } from './pos-verdicts.js';
@@ -273,7 +274,7 @@ export function buildFigures(doc) {
         el(doc, 'td', { text: pct(h.left) }),
         el(doc, 'td', { text: pct(h.self) }),
         el(doc, 'td', { text: pct(h.right) }),
-        el(doc, 'td', { text: h.right > 0 ? fmt(h.left / h.right, 2) : '–' }),
+        el(doc, 'td', { text: leftRightCell(h) }),
       ]),
     );
     asymmetryTable.replaceChildren(
