@@ -446,6 +446,16 @@ describe("the second worker's server (web/train/shard-server.js)", () => {
     };
     return { counted, core: () => ready, release: () => release(core) };
   }
+  // A server on one end of a channel, a request sent from the other; the answers it gets.
+  function serving() {
+    const { port1, port2 } = new MessageChannel();
+    const slow = slowCore();
+    const stop = serveShards(slow.core, port2);
+    const answers = [];
+    port1.on('message', (data) => answers.push(data));
+    port1.postMessage(request(1));
+    return { slow, stop, answers, port1 };
+  }
   const request = (id) => {
     const trainer = rp.createModel(CONFIG);
     const parameters = trainer.parameterVector();
@@ -456,12 +466,7 @@ describe("the second worker's server (web/train/shard-server.js)", () => {
   };
 
   test('answers a request with its shard, and stopping frees the model', async () => {
-    const { port1, port2 } = new MessageChannel();
-    const slow = slowCore();
-    const stop = serveShards(slow.core, port2);
-    const answers = [];
-    port1.on('message', (data) => answers.push(data));
-    port1.postMessage(request(1));
+    const { slow, stop, answers, port1 } = serving();
     slow.release();
     await vi.waitFor(() => expect(answers).toHaveLength(1));
     expect(answers[0].id).toBe(1);
@@ -474,12 +479,7 @@ describe("the second worker's server (web/train/shard-server.js)", () => {
   });
 
   test('a request still waiting for the core when the server stops makes no model and gets no answer', async () => {
-    const { port1, port2 } = new MessageChannel();
-    const slow = slowCore();
-    const stop = serveShards(slow.core, port2);
-    const answers = [];
-    port1.on('message', (data) => answers.push(data));
-    port1.postMessage(request(1));
+    const { slow, stop, answers, port1 } = serving();
     await settle(); // the request is in the server's hands, waiting for the core
     stop();
     slow.release();

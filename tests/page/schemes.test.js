@@ -44,6 +44,16 @@ const drawnColours = (page, selector) =>
     return seen.size;
   });
 
+/** In the page: every text drawn on the "Longer than trained" plot is recorded in window.longerPlotText. */
+function recordLongerPlotText() {
+  window.longerPlotText = new Set();
+  const fillText = CanvasRenderingContext2D.prototype.fillText;
+  CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+    if (this.canvas.closest?.('#schemes-longer .longer-plot')) window.longerPlotText.add(String(text));
+    return fillText.call(this, text, ...rest);
+  };
+}
+
 describe('position schemes side by side', () => {
   test('draws five columns by default, sinusoidal among them, each panel non-blank; the table holds what was computed', async () => {
     const { page, context, problems } = await env.open(`?longer-steps=${LONGER_STEPS}`, {
@@ -194,14 +204,7 @@ describe('position schemes side by side', () => {
     expect(await page.textContent('#schemes-column-t5 .schemes-what')).toContain(T5_STAND_IN_TEXT);
     // Longer than trained, one click: a small next-word model per scheme in a worker, loss against length.
     // The text drawn on its plot is recorded (its tick labels among it).
-    await page.evaluate(() => {
-      window.longerPlotText = new Set();
-      const fillText = CanvasRenderingContext2D.prototype.fillText;
-      CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
-        if (this.canvas.closest?.('#schemes-longer .longer-plot')) window.longerPlotText.add(String(text));
-        return fillText.call(this, text, ...rest);
-      };
-    });
+    await page.evaluate(recordLongerPlotText);
     await page.click('#schemes-longer-run');
     await expect
       .poll(() => page.textContent('#schemes-longer .longer-status'))
@@ -404,13 +407,8 @@ describe('position schemes side by side', () => {
           this.addEventListener('message', (event) => nan(event.data));
         }
       };
-      window.longerPlotText = new Set();
-      const fillText = CanvasRenderingContext2D.prototype.fillText;
-      CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
-        if (this.canvas.closest?.('#schemes-longer .longer-plot')) window.longerPlotText.add(String(text));
-        return fillText.call(this, text, ...rest);
-      };
     });
+    await page.evaluate(recordLongerPlotText);
     await page.click('#schemes-longer-run');
     await page.waitForSelector('#schemes-longer[data-done]', { timeout: 400_000 });
     const rows = await page.$$eval('#schemes-longer tbody tr', (list) =>
