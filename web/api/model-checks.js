@@ -17,6 +17,9 @@ const SYNTHETIC_TASKS = CORE_CONTRACT.syntheticTasks;
 // The largest model the core takes, field by field (its contract).
 const LIMITS = CORE_CONTRACT.model;
 export const I32 = Int32Array.BYTES_PER_ELEMENT;
+/** The Error of createModel and syntheticBatch where the module has no training engine (the page's first-load build: vite.config.js). */
+export const NO_TRAINING = (where) =>
+  `${where}: this build of the module has no training engine (the page's first-load build); import relpos-wasm itself`;
 /** positionProfile without sequences reads this many of seqLen uniform random tokens (seed 0). */
 export const DEFAULT_PROFILE_SEQUENCES = 32;
 
