@@ -12,7 +12,7 @@ export { OUTPUT_NAMES } from './attention-options.js';
 export { EXAMPLE_DEFAULTS, LOCALITY_PROFILE_DEFAULTS, LOCALITY_TABLE_DEFAULTS } from './defaults.js';
 export { ENGINE_BASELINE } from './simd.js';
 export { version } from './version.js';
-export { MAX_TOKEN_BYTES } from './relpos.js';
+export { MAX_TOKEN_BYTES } from './example-scenario.js';
 export { Model, MODEL_DEFAULTS, MODEL_POSITION_SCHEMES, ADAM_DEFAULTS, SYNTHETIC_DEFAULTS } from './model.js';
 export {
   POSITION_SCHEMES,

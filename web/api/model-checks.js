@@ -1,12 +1,22 @@
 // The model's configuration and the options of its calls, checked (README.md, "Training a
 // model"): createModel's config by the core's limits (its contract) and, where the module has the
 // training engine, by the core's own check of the whole; syntheticBatch's options; a call's layer
-// and head; the ids of a batch; the work of a pass. web/api/model.js's Model reads them.
+// and head; a sequence and a batch (read once, then checked) and their ids; the work of a pass.
+// web/api/model.js's Model and model-heads.js read them.
 import { MODEL_DEFAULTS, MODEL_POSITION_DEFAULTS, SYNTHETIC_DEFAULTS } from './defaults.js';
 import { CORE_CONTRACT } from './core-contract.js';
 import { MAX_DIMENSION, MAX_SEED } from './limits.js';
 import { SCHEMES, t5ExactBuckets } from './schemes.js';
-import { checkBoolean, checkBudget, checkInteger, checkOptions, describe } from './validate.js';
+import { Snapshot } from './snapshot.js';
+import {
+  checkBoolean,
+  checkBudget,
+  checkInteger,
+  checkOptions,
+  checkWork,
+  describe,
+  typedArrayType,
+} from './validate.js';
 
 /** createModel's position schemes (docs/schemes.md); 'shaw' (the a^K / a^V tables) is the default. */
 export const MODEL_POSITION_SCHEMES = SCHEMES;
@@ -17,6 +27,9 @@ const SYNTHETIC_TASKS = CORE_CONTRACT.syntheticTasks;
 // The largest model the core takes, field by field (its contract).
 const LIMITS = CORE_CONTRACT.model;
 export const I32 = Int32Array.BYTES_PER_ELEMENT;
+/** The Error of createModel and syntheticBatch where the module has no training engine (the page's first-load build: vite.config.js). */
+export const NO_TRAINING = (where) =>
+  `${where}: this build of the module has no training engine (the page's first-load build); import relpos-wasm itself`;
 /** positionProfile without sequences reads this many of seqLen uniform random tokens (seed 0). */
 export const DEFAULT_PROFILE_SEQUENCES = 32;
 
@@ -134,4 +147,68 @@ export function checkIds(where, name, ids, min, end) {
       throw new RangeError(`${where}: ${name}[${i}] is ${id}; ids must be from ${min} to ${end - 1}`);
     }
   }
+}
+
+/** A sequence of token ids (read: a view), checked: an Int32Array of 1 to seqLen ids of the vocabulary. */
+export function checkSequence(where, tokens, config) {
+  if (typedArrayType(tokens) !== Int32Array) {
+    throw new TypeError(`${where}: tokens must be an Int32Array of token ids, got ${describe(tokens)}`);
+  }
+  const { seqLen, vocabSize } = config;
+  if (tokens.length < 1 || tokens.length > seqLen) {
+    throw new RangeError(`${where}: tokens must hold 1 to seqLen (${seqLen}) ids, got ${tokens.length}`);
+  }
+  checkIds(where, 'tokens', tokens, 0, vocabSize);
+  return tokens;
+}
+
+/** A batch { tokens, targets, batchSize, seqLen } read once (readBatch) and checked (checkReadBatch); without targets when withTargets is false. */
+export function checkBatch(where, given, config, withTargets = true) {
+  // Each field read once (tokens and targets as views by their intrinsic length), then checked.
+  const snapshot = new Snapshot(where);
+  const batch = readBatch(snapshot, given);
+  snapshot.seal();
+  return checkReadBatch(where, batch, config, withTargets);
+}
+
+/** A batch's fields read into `snapshot`, tokens and targets as views. */
+export function readBatch(snapshot, given) {
+  return snapshot.fields(given, (key, item) =>
+    key === 'tokens' || key === 'targets' ? snapshot.typedArray(`batch.${key}`, item) : item,
+  );
+}
+
+/** A batch read by readBatch, checked against the configuration: its fields, sizes, work and ids. */
+export function checkReadBatch(where, batch, config, withTargets = true) {
+  if (batch === null || typeof batch !== 'object' || Array.isArray(batch) || ArrayBuffer.isView(batch)) {
+    throw new TypeError(
+      `${where}: batch must be an object { tokens, targets, batchSize, seqLen }, got ${describe(batch)}`,
+    );
+  }
+  const known = ['tokens', 'targets', 'batchSize', 'seqLen'];
+  for (const key of Object.keys(batch)) {
+    if (!known.includes(key))
+      throw new TypeError(`${where}: unknown batch field ${JSON.stringify(key)}; expected ${known.join(', ')}`);
+  }
+  const { seqLen: maxSeqLen, vocabSize } = config;
+  checkInteger(where, 'batch.batchSize', batch.batchSize, 1, MAX_DIMENSION);
+  checkInteger(where, 'batch.seqLen', batch.seqLen, 1, maxSeqLen);
+  const length = batch.batchSize * batch.seqLen;
+  checkBudget(where, `batchSize × seqLen = ${length}`, 2 * length * I32);
+  checkWork(where, `batchSize × seqLen = ${length}`, modelWork(config, length, batch.seqLen));
+  const fields = withTargets ? ['tokens', 'targets'] : ['tokens'];
+  for (const name of fields) {
+    const data = batch[name];
+    if (typedArrayType(data) !== Int32Array) {
+      throw new TypeError(`${where}: batch.${name} must be an Int32Array, got ${describe(data)}`);
+    }
+    if (data.length !== length) {
+      throw new RangeError(
+        `${where}: batch.${name} must hold batchSize × seqLen = ${batch.batchSize} × ${batch.seqLen} = ${length} ids, got ${data.length}`,
+      );
+    }
+  }
+  checkIds(where, 'batch.tokens', batch.tokens, 0, vocabSize);
+  if (withTargets) checkIds(where, 'batch.targets', batch.targets, -1, vocabSize);
+  return batch;
 }

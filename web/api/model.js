@@ -1,32 +1,24 @@
 // The trainable relative-attention model (README.md, "Training a model"): a small Transformer
 // whose only order signal is Shaw's relative tables, trained in WebAssembly. RelPos.createModel()
-// makes one; every argument is checked here before the core runs (validate.js conventions: a
-// wrong type is a TypeError, a wrong value a RangeError, messages name the method and argument).
+// makes one; this file holds its parameters and its training calls, each argument checked before
+// the core runs (validate.js conventions: a wrong type is a TypeError, a wrong value a RangeError,
+// messages name the method and argument; the model's checks are model-checks.js). Its read-only
+// views of one head (attention, headInputs, positionProfile) are model-heads.js's.
 import { ADAM_DEFAULTS, MODEL_DEFAULTS, SYNTHETIC_DEFAULTS } from './defaults.js';
-import { MAX_DIMENSION, SETTING_RANGES } from './limits.js';
+import { SETTING_RANGES } from './limits.js';
 import {
-  checkBudget,
   checkFloat32Range,
   checkInteger,
   checkNumber,
   checkOptions,
-  checkWork,
   describe,
   floatArrayType,
   typedArrayType,
 } from './validate.js';
 import { Snapshot } from './snapshot.js';
 import { throwIfRefused } from './wasm-arena.js';
-import {
-  DEFAULT_PROFILE_SEQUENCES,
-  I32,
-  checkIds,
-  checkLayerHead,
-  coreModelConfig,
-  modelBytes,
-  modelWork,
-} from './model-checks.js';
-import { checkHeadInputsOut, readHeadInputsOut } from './head-inputs-out.js';
+import { checkBatch, checkReadBatch, coreModelConfig, modelBytes, readBatch } from './model-checks.js';
+import { headAttention, headInputs, positionProfile } from './model-heads.js';
 
 export { ADAM_DEFAULTS, MODEL_DEFAULTS, SYNTHETIC_DEFAULTS };
 export {
@@ -175,7 +167,7 @@ export class Model {
     const where = 'model.lossAndGradients';
     const handle = this.#live(where);
     return this.#entry(where, () => {
-      const b = this.#checkBatch(where, batch);
+      const b = checkBatch(where, batch, this.#config);
       const { loss } = this.#withBatch(where, b, ({ tokens, targets }) => handle.lossAndGradients(tokens, targets, 0));
       return { loss, gradients: this.#readAll(handle.gradients(), (entry, data) => data) };
     });
@@ -195,9 +187,9 @@ export class Model {
       // Both arguments read (the options first), then sealed, then checked.
       const snapshot = new Snapshot(where);
       const read = this.#readOut(snapshot, options);
-      const batchRead = this.#readBatch(snapshot, batch);
+      const batchRead = readBatch(snapshot, batch);
       snapshot.seal();
-      const b = this.#checkReadBatch(where, batchRead);
+      const b = checkReadBatch(where, batchRead, this.#config);
       const out = this.#checkOut(where, read, ['stepTargets']);
       // The batch's regions detach the views an earlier call handed out (views: true).
       this.#host.refuseOwnViews(where, [['out', out.view]]);
@@ -264,7 +256,7 @@ export class Model {
     // The options read first (each field once): a getter of them cannot change the batch after
     // the batch was checked.
     const optionsRead = new Snapshot(where).fields(options);
-    const b = this.#checkBatch(where, batch);
+    const b = checkBatch(where, batch, this.#config);
     const o = this.#adamOptions(where, optionsRead);
     const { loss } = this.#withBatch(where, b, ({ tokens, targets }) => handle.trainStep(tokens, targets, o));
     return { loss };
@@ -339,7 +331,7 @@ export class Model {
     const where = 'model.evaluate';
     const handle = this.#live(where);
     return this.#entry(where, () => {
-      const b = this.#checkBatch(where, batch);
+      const b = checkBatch(where, batch, this.#config);
       const { loss, accuracy } = this.#withBatch(where, b, ({ tokens, targets }) => handle.evaluate(tokens, targets));
       return { loss, accuracy };
     });
@@ -350,14 +342,8 @@ export class Model {
    * and values as the model computed them, the layer's a^K and a^V for that head).
    */
   attention(tokens, options) {
-    const where = 'model.attention';
-    this.#live(where);
-    return this.#entry(where, () => {
-      const sequence = this.#readSequence(where, tokens);
-      const { layer, head } = checkLayerHead(where, options, this.#config);
-      const inputs = this.#headInputs(where, this.#checkSequence(where, sequence), layer, head);
-      return { layer, head, ...this.#host.attention(inputs) };
-    });
+    this.#live('model.attention');
+    return this.#entry('model.attention', () => headAttention(this.#headsHost(), tokens, options));
   }
 
   /**
@@ -368,39 +354,8 @@ export class Model {
    * docs/performance.md) and the result holds those arrays.
    */
   headInputs(tokens, options) {
-    const where = 'model.headInputs';
-    const handle = this.#live(where);
-    return this.#entry(where, () => {
-      const sequence = this.#readSequence(where, tokens);
-      const out = readHeadInputsOut(where, options);
-      return this.#allHeadInputs(where, handle, sequence, out);
-    });
-  }
-
-  #allHeadInputs(where, handle, tokens, out) {
-    this.#checkSequence(where, tokens);
-    const { heads, layers } = this.#config;
-    return this.#withSequence(where, tokens, (regions) => {
-      // Every array of `out` checked before the first is written: a refused call changes none.
-      if (out) {
-        const sizes = {
-          q: regions.queries,
-          k: regions.keys,
-          v: regions.values,
-          relKeys: handle.relativeKeys(0, 0),
-          relValues: handle.relativeValues(0, 0),
-        };
-        checkHeadInputsOut(where, out, { count: layers * heads, sizes, ArrayType: this.#ArrayType });
-      }
-      const result = [];
-      for (let layer = 0; layer < layers; layer += 1) {
-        for (let head = 0; head < heads; head += 1) {
-          throwIfRefused(where, handle.headInputs(layer, head, regions.queries, regions.keys, regions.values));
-          result.push({ layer, head, ...this.#readHeadInputs(layer, head, regions, out?.[result.length]) });
-        }
-      }
-      return result;
-    });
+    this.#live('model.headInputs');
+    return this.#entry('model.headInputs', () => headInputs(this.#headsHost(), tokens, options));
   }
 
   /**
@@ -411,66 +366,14 @@ export class Model {
    * (syntheticBatch with seed 0).
    */
   positionProfile(tokens, options) {
-    const where = 'model.positionProfile';
-    this.#live(where);
-    return this.#entry(where, () => this.#positionProfile(where, tokens, options));
+    this.#live('model.positionProfile');
+    return this.#entry('model.positionProfile', () => positionProfile(this.#headsHost(), tokens, options));
   }
 
-  #positionProfile(where, given, givenOptions) {
-    // Read once: a sequence (a view), a batch's fields, or the options in the first place.
-    let tokens = this.#readSequenceOrBatch(where, given);
-    let options = givenOptions;
-    // positionProfile({ layer, head }): no sequences given.
-    const isOptions = (value) =>
-      value !== null &&
-      typeof value === 'object' &&
-      !ArrayBuffer.isView(value) &&
-      !Array.isArray(value) &&
-      !('tokens' in value);
-    if (options === undefined && isOptions(tokens)) {
-      options = tokens;
-      tokens = undefined;
-    }
-    const { layer, head } = checkLayerHead(where, options, this.#config);
-    if (tokens === undefined) {
-      const { vocabSize, seqLen } = this.#config;
-      tokens = this.#host.syntheticBatch({
-        task: 'copy-offset',
-        offset: 0,
-        vocabSize,
-        seqLen,
-        batchSize: DEFAULT_PROFILE_SEQUENCES,
-        seed: 0,
-      });
-    }
-    let batch;
-    if (typedArrayType(tokens) === Int32Array) {
-      const sequence = this.#checkSequence(where, tokens);
-      batch = { tokens: sequence, batchSize: 1, seqLen: sequence.length };
-    } else {
-      batch = this.#checkBatch(where, tokens, false);
-    }
-    this.#requireShaw(where);
-    const rows = 2 * this.#config.maxDistance + 1;
-    // The core's mean query times a^K (TransformerModel::positionProfile).
-    const profile = this.#host.callRegions(
-      where,
-      [
-        [batch.batchSize, batch.seqLen, Int32Array],
-        [1, rows, Float64Array],
-      ],
-      ([sequences, out]) => {
-        this.#host.arena.write(sequences.address, batch.tokens);
-        throwIfRefused(where, this.#handle.positionProfile(layer, head, sequences, out));
-        return this.#host.arena.readRegion(out, Float64Array);
-      },
-    );
-    return {
-      layer,
-      head,
-      offsets: Int32Array.from({ length: rows }, (_, c) => c - this.#config.maxDistance),
-      profile,
-    };
+  // What model-heads.js reads a head through: the instance's host, the core's handle, the
+  // resolved configuration and the model's array type.
+  #headsHost() {
+    return { host: this.#host, handle: this.#handle, config: this.#config, ArrayType: this.#ArrayType };
   }
 
   /**
@@ -495,27 +398,6 @@ export class Model {
     return this.#host.entry(where, body);
   }
 
-  // A sequence of token ids read once: a view of an Int32Array by its intrinsic length.
-  #readSequence(where, tokens) {
-    const snapshot = new Snapshot(where);
-    const view = snapshot.typedArray('tokens', tokens);
-    snapshot.seal();
-    return view;
-  }
-
-  // positionProfile's first argument read once: a sequence, a batch (its fields), or options.
-  #readSequenceOrBatch(where, value) {
-    const snapshot = new Snapshot(where);
-    const read =
-      value !== null && typeof value === 'object' && !Array.isArray(value) && typedArrayType(value) === null
-        ? snapshot.fields(value, (key, item) =>
-            key === 'tokens' || key === 'targets' ? snapshot.typedArray(`batch.${key}`, item) : item,
-          )
-        : snapshot.typedArray('tokens', value);
-    snapshot.seal();
-    return read;
-  }
-
   #heap() {
     return this.#ArrayType === Float64Array ? this.#host.core.HEAPF64 : this.#host.core.HEAPF32;
   }
@@ -533,67 +415,6 @@ export class Model {
     return out;
   }
 
-  #checkSequence(where, tokens) {
-    if (typedArrayType(tokens) !== Int32Array) {
-      throw new TypeError(`${where}: tokens must be an Int32Array of token ids, got ${describe(tokens)}`);
-    }
-    const { seqLen, vocabSize } = this.#config;
-    if (tokens.length < 1 || tokens.length > seqLen) {
-      throw new RangeError(`${where}: tokens must hold 1 to seqLen (${seqLen}) ids, got ${tokens.length}`);
-    }
-    checkIds(where, 'tokens', tokens, 0, vocabSize);
-    return tokens;
-  }
-
-  #checkBatch(where, given, withTargets = true) {
-    // Each field read once (tokens and targets as views by their intrinsic length), then checked.
-    const snapshot = new Snapshot(where);
-    const batch = this.#readBatch(snapshot, given);
-    snapshot.seal();
-    return this.#checkReadBatch(where, batch, withTargets);
-  }
-
-  // A batch's fields read into `snapshot`, tokens and targets as views.
-  #readBatch(snapshot, given) {
-    return snapshot.fields(given, (key, item) =>
-      key === 'tokens' || key === 'targets' ? snapshot.typedArray(`batch.${key}`, item) : item,
-    );
-  }
-
-  #checkReadBatch(where, batch, withTargets = true) {
-    if (batch === null || typeof batch !== 'object' || Array.isArray(batch) || ArrayBuffer.isView(batch)) {
-      throw new TypeError(
-        `${where}: batch must be an object { tokens, targets, batchSize, seqLen }, got ${describe(batch)}`,
-      );
-    }
-    const known = ['tokens', 'targets', 'batchSize', 'seqLen'];
-    for (const key of Object.keys(batch)) {
-      if (!known.includes(key))
-        throw new TypeError(`${where}: unknown batch field ${JSON.stringify(key)}; expected ${known.join(', ')}`);
-    }
-    const { seqLen: maxSeqLen, vocabSize } = this.#config;
-    checkInteger(where, 'batch.batchSize', batch.batchSize, 1, MAX_DIMENSION);
-    checkInteger(where, 'batch.seqLen', batch.seqLen, 1, maxSeqLen);
-    const length = batch.batchSize * batch.seqLen;
-    checkBudget(where, `batchSize × seqLen = ${length}`, 2 * length * I32);
-    checkWork(where, `batchSize × seqLen = ${length}`, modelWork(this.#config, length, batch.seqLen));
-    const fields = withTargets ? ['tokens', 'targets'] : ['tokens'];
-    for (const name of fields) {
-      const data = batch[name];
-      if (typedArrayType(data) !== Int32Array) {
-        throw new TypeError(`${where}: batch.${name} must be an Int32Array, got ${describe(data)}`);
-      }
-      if (data.length !== length) {
-        throw new RangeError(
-          `${where}: batch.${name} must hold batchSize × seqLen = ${batch.batchSize} × ${batch.seqLen} = ${length} ids, got ${data.length}`,
-        );
-      }
-    }
-    checkIds(where, 'batch.tokens', batch.tokens, 0, vocabSize);
-    if (withTargets) checkIds(where, 'batch.targets', batch.targets, -1, vocabSize);
-    return batch;
-  }
-
   // The batch laid out as two regions, tokens and targets; body's result is the core's { error } or result.
   #withBatch(where, batch, body) {
     const shape = [batch.batchSize, batch.seqLen, Int32Array];
@@ -604,58 +425,5 @@ export class Model {
       throwIfRefused(where, result.error);
       return result;
     });
-  }
-
-  // One sequence through the model (forwardSequence), then body(regions) with the regions one
-  // head's queries, keys and values are written into (headInputs).
-  #withSequence(where, tokens, body) {
-    const n = tokens.length;
-    const head = [n, this.#config.dModel / this.#config.heads, this.#ArrayType];
-    return this.#host.callRegions(
-      where,
-      [[1, n, Int32Array], head, head, head],
-      ([sequence, queries, keys, values]) => {
-        this.#host.arena.write(sequence.address, tokens);
-        throwIfRefused(where, this.#handle.forwardSequence(sequence));
-        return body({ queries, keys, values });
-      },
-    );
-  }
-
-  // headInputs, attention and positionProfile read Shaw's a^K and a^V.
-  #requireShaw(where) {
-    const { position } = this.#config;
-    if (position && position.scheme !== 'shaw') {
-      throw new TypeError(`${where}: reads Shaw's a^K and a^V; this model's position scheme is '${position.scheme}'`);
-    }
-  }
-
-  #headInputs(where, tokens, layer, head) {
-    this.#requireShaw(where);
-    return this.#withSequence(where, tokens, (regions) => {
-      throwIfRefused(where, this.#handle.headInputs(layer, head, regions.queries, regions.keys, regions.values));
-      return this.#readHeadInputs(layer, head, regions);
-    });
-  }
-
-  // One head's attention() inputs, copied out of WASM memory: q, k, v from the regions the core
-  // wrote, and the head's a^K and a^V tables (regions the core describes); into `target`'s
-  // arrays when given (an entry of headInputs' `out`, checked).
-  #readHeadInputs(layer, head, { queries, keys, values }, target = null) {
-    const { arena } = this.#host;
-    const handle = this.#handle;
-    const matrix = (region, name) => {
-      const into = target?.[name];
-      const data = arena.readRegion(region, this.#ArrayType, into?.view ?? null);
-      return { rows: region.rows, cols: region.cols, data: into ? into.original : data };
-    };
-    return {
-      q: matrix(queries, 'q'),
-      k: matrix(keys, 'k'),
-      v: matrix(values, 'v'),
-      relKeys: matrix(handle.relativeKeys(layer, head), 'relKeys'),
-      relValues: matrix(handle.relativeValues(layer, head), 'relValues'),
-      causal: this.#config.causal,
-    };
   }
 }

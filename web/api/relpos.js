@@ -3,39 +3,26 @@
 // make, so neither loads the safetensors reader. It validates every argument (validate.js), lays
 // the data out in WASM memory (wasm-arena.js), calls the core and returns copies that belong to
 // the caller (or, with attention()'s `views`, views of WASM memory that the next call detaches:
-// docs/memory-views.md). Maths and conventions: docs/maths.md, docs/random-stream.md.
-import { EXAMPLE_CHOICES, EXAMPLE_DEFAULTS, LOCALITY_PROFILE_DEFAULTS, LOCALITY_TABLE_DEFAULTS } from './defaults.js';
+// docs/memory-views.md). Each public method runs as one call of the instance (#entry); attention()
+// is computed here, the other calls by a module function of their own given the instance's host
+// (example-scenario.js, locality-profile.js, synthetic-batch.js, schemes.js; the model: model.js).
+// Maths and conventions: docs/maths.md, docs/random-stream.md.
 import { addSymbolDispose } from './dispose.js';
-import { MAX_DIMENSION, MAX_SEED, SETTING_RANGES } from './limits.js';
-import {
-  describe,
-  checkBoolean,
-  checkChoice,
-  checkBudget,
-  checkInteger,
-  checkNumber,
-  checkOptions,
-  checkWork,
-  floatArrayType,
-} from './validate.js';
-import { Snapshot } from './snapshot.js';
+import { MAX_DIMENSION, MAX_SEED } from './limits.js';
+import { checkBudget, checkInteger, checkWork, floatArrayType } from './validate.js';
 import { regionAt, throwIfRefused, WasmArena } from './wasm-arena.js';
-import { checkOutputs, emptyResult } from './attention-options.js';
+import { emptyResult } from './attention-options.js';
 import { ATTENTION_SHAPES, INPUT_MATRICES, regionSides } from './attention-regions.js';
 import { checkAttentionArgs, checkReadAttentionArgs, readAttentionArgs } from './attention-args.js';
 import { Model } from './model.js';
-import { resolveModelConfig, resolveSyntheticOptions } from './model-checks.js';
+import { NO_TRAINING, resolveModelConfig } from './model-checks.js';
+import { exampleScenario } from './example-scenario.js';
+import { localityProfile } from './locality-profile.js';
+import { syntheticBatch } from './synthetic-batch.js';
 import * as schemes from './schemes.js';
 import { ROPE_DEFAULTS, T5_BUCKET_DEFAULTS } from './schemes.js';
 
 const F64 = Float64Array.BYTES_PER_ELEMENT;
-// The page's first-load module is built without the training engine (vite.config.js).
-const NO_TRAINING = (where) =>
-  `${where}: this build of the module has no training engine (the page's first-load build); import relpos-wasm itself`;
-const MAX_TABLE_DISTANCE = (MAX_DIMENSION - 1) / 2;
-
-/** The longest token example() takes, in UTF-8 bytes. */
-export const MAX_TOKEN_BYTES = 8192;
 
 const matrix = (rows, cols, data) => ({ rows, cols, data });
 
@@ -46,27 +33,6 @@ function attentionWork(a) {
   const table = a.queryRows * (a.tableRows || 0) * a.dK;
   const projections = a.x ? a.x.rows * a.x.cols * (2 * a.dK + a.dV) : 0; // the sinusoidal scheme's x·W
   return a.queryRows * a.n * a.dK + table + 32 * scores + a.queryRows * a.n * a.dV + projections;
-}
-
-const utf8 = new TextEncoder();
-
-// example()'s tokens: an array of 1 to MAX_DIMENSION non-empty strings (read once, holes as undefined).
-function checkTokens(where, given) {
-  const tokens = new Snapshot(where).list('tokens', given);
-  if (!Array.isArray(tokens))
-    throw new TypeError(`${where}: tokens must be an array of strings, got ${describe(tokens)}`);
-  if (tokens.length === 0 || tokens.length > MAX_DIMENSION) {
-    throw new RangeError(`${where}: tokens must hold 1 to ${MAX_DIMENSION} words, got ${tokens.length}`);
-  }
-  tokens.forEach((token, index) => {
-    if (typeof token !== 'string')
-      throw new TypeError(`${where}: tokens[${index}] must be a string, got ${describe(token)}`);
-    if (token === '') throw new RangeError(`${where}: tokens[${index}] is empty; every token must be a word`);
-    if (utf8.encode(token).length > MAX_TOKEN_BYTES) {
-      throw new RangeError(`${where}: tokens[${index}] is longer than ${MAX_TOKEN_BYTES} bytes of UTF-8`);
-    }
-  });
-  return tokens;
 }
 
 /** The RelPos class without openCheckpoint and checkpointPositions (index.js's RelPos adds them). */
@@ -315,42 +281,7 @@ export class BaseRelPos {
    * plus a Gaussian bump on its first column, read out by a uniform query.
    */
   localityProfile(options) {
-    return this.#entry('localityProfile', () => this.#localityProfile(options));
-  }
-
-  #localityProfile(options) {
-    const where = 'localityProfile';
-    const p = checkOptions(where, 'options', options, LOCALITY_PROFILE_DEFAULTS);
-    checkInteger(where, 'seed', p.seed, 0, MAX_SEED);
-    checkInteger(where, 'dK', p.dK, 1, MAX_DIMENSION);
-    checkInteger(where, 'maxDistance', p.maxDistance, 0, MAX_TABLE_DISTANCE);
-    checkNumber(where, 'noise', p.noise, SETTING_RANGES.noise);
-    checkNumber(where, 'width', p.width, SETTING_RANGES.width);
-    checkNumber(where, 'asymmetry', p.asymmetry, SETTING_RANGES.asymmetry);
-    const tableRows = 2 * p.maxDistance + 1;
-    const shapes = [
-      [tableRows, p.dK, Float64Array],
-      [1, p.dK, Float64Array],
-      [1, tableRows, Float64Array],
-    ];
-    checkBudget(
-      where,
-      `maxDistance = ${p.maxDistance} with dK = ${p.dK}`,
-      shapes.reduce((sum, [rows, cols]) => sum + rows * cols * F64, 0),
-    );
-    return this.#callRegions(where, shapes, ([embeddings, query, profile]) => {
-      const { seed, dK, maxDistance, noise, width, asymmetry } = p;
-      throwIfRefused(
-        where,
-        this.#core.localityProfileInto({ seed, dK, maxDistance, noise, width, asymmetry }, embeddings, query, profile),
-      );
-      return {
-        offsets: Int32Array.from({ length: tableRows }, (_, index) => index - p.maxDistance),
-        embeddings: matrix(tableRows, p.dK, this.#arena.readRegion(embeddings, Float64Array)),
-        query: this.#arena.readRegion(query, Float64Array),
-        profile: this.#arena.readRegion(profile, Float64Array),
-      };
-    });
+    return this.#entry('localityProfile', () => localityProfile(this.#callHost(), options));
   }
 
   /**
@@ -364,131 +295,9 @@ export class BaseRelPos {
    * options.views: the panels as attention()'s `views` (the draw is copied; it is small).
    */
   example(options) {
-    return this.#entry('example', () => this.#example(options));
-  }
-
-  #example(options) {
-    const where = 'example';
-    const given = new Snapshot(where).fields(options);
-    const p = checkOptions(where, 'options', given, { ...EXAMPLE_DEFAULTS, outputs: undefined, views: false });
-    const outputs = p.outputs === undefined ? undefined : checkOutputs(where, p.outputs);
-    const views = checkBoolean(where, 'views', p.views);
-    delete p.outputs;
-    delete p.views;
-    checkInteger(where, 'seed', p.seed, 0, MAX_SEED);
-    checkChoice(where, 'draw', p.draw, EXAMPLE_CHOICES.draw);
-    const tokens = p.tokens === undefined ? undefined : checkTokens(where, p.tokens);
-    if (tokens) {
-      if (given?.seqLen !== undefined && given.seqLen !== tokens.length) {
-        checkInteger(where, 'seqLen', p.seqLen, 1, MAX_DIMENSION);
-        throw new RangeError(
-          `${where}: seqLen (${p.seqLen}) must equal the number of tokens (${tokens.length}); give one or the other`,
-        );
-      }
-      p.seqLen = tokens.length;
-    }
-    checkInteger(where, 'seqLen', p.seqLen, 1, MAX_DIMENSION);
-    checkInteger(where, 'dModel', p.dModel, 1, MAX_DIMENSION);
-    checkInteger(where, 'dK', p.dK, 1, MAX_DIMENSION);
-    checkInteger(where, 'maxDistance', p.maxDistance, 0, MAX_TABLE_DISTANCE);
-    checkBoolean(where, 'causal', p.causal);
-    checkChoice(where, 'table', p.table, EXAMPLE_CHOICES.table);
-    const shape = checkOptions(where, 'locality', p.locality, LOCALITY_TABLE_DEFAULTS);
-    checkNumber(where, 'locality.noise', shape.noise, SETTING_RANGES.noise);
-    checkNumber(where, 'locality.width', shape.width, SETTING_RANGES.width);
-    checkNumber(where, 'locality.asymmetry', shape.asymmetry, SETTING_RANGES.asymmetry);
-    checkNumber(where, 'locality.strength', shape.strength, SETTING_RANGES.strength);
-    checkBoolean(where, 'sameQuery', p.sameQuery);
-    const { seqLen: n, dModel, dK } = p;
-    const words = tokens ?? Array.from({ length: n }, (_, i) => `#${i}`);
-    const tableRows = 2 * p.maxDistance + 1;
-    const shapes = {
-      x: [n, dModel],
-      queryWeights: [dModel, dK],
-      keyWeights: [dModel, dK],
-      valueWeights: [dModel, dK],
-      relativeKeys: [tableRows, dK],
-      relativeValues: [tableRows, dK],
-      queries: [n, dK],
-      keys: [n, dK],
-      values: [n, dK],
-      profile: [tableRows, 1],
-    };
-    const encoded = p.draw === 'stable' ? words.map((word) => utf8.encode(word)) : [];
-    const tokenBytes = encoded.reduce((sum, bytes) => sum + bytes.length, 0);
-    const drawBytes = Object.values(shapes).reduce((sum, [rows, cols]) => sum + rows * cols * F64, 0);
-    const attentionBytes = (5 * n * n + 2 * n * tableRows + n * dK) * F64;
-    checkBudget(
-      where,
-      `seqLen = ${n} with dModel = ${dModel}, dK = ${dK}`,
-      drawBytes + attentionBytes + tokenBytes + 4 * n,
+    return this.#entry('example', () =>
+      exampleScenario({ ...this.#callHost(), attention: (inputs, o) => this.#attention(inputs, o) }, options),
     );
-    const names = Object.keys(shapes);
-    const drawn = this.#callRegions(
-      where,
-      [
-        ...names.map((name) => [...shapes[name], Float64Array]),
-        [1, tokenBytes, Uint8Array],
-        [1, encoded.length, Int32Array],
-      ],
-      (regions) => {
-        const buffers = Object.fromEntries(names.map((name, index) => [name, regions[index]]));
-        [buffers.tokenBytes, buffers.tokenLengths] = regions.slice(names.length);
-        let at = buffers.tokenBytes.address;
-        for (const bytes of encoded) {
-          this.#arena.write(at, bytes);
-          at += bytes.length;
-        }
-        if (encoded.length)
-          this.#arena.write(
-            buffers.tokenLengths.address,
-            Int32Array.from(encoded, (bytes) => bytes.length),
-          );
-        const refusal = this.#core.exampleScenarioInto(
-          { n, dModel, dK, maxDistance: p.maxDistance },
-          {
-            seed: p.seed,
-            draw: this.#core.ScenarioDraw[p.draw],
-            table: this.#core.PositionTable[p.table],
-            locality: shape,
-            sameQuery: p.sameQuery,
-          },
-          buffers,
-        );
-        throwIfRefused(where, refusal);
-        return Object.fromEntries(
-          names.map((name) => {
-            const [rows, cols] = shapes[name];
-            return [name, matrix(rows, cols, this.#arena.readRegion(buffers[name], Float64Array))];
-          }),
-        );
-      },
-    );
-    const inputs = {
-      q: drawn.queries,
-      k: drawn.keys,
-      v: drawn.values,
-      relKeys: drawn.relativeKeys,
-      relValues: drawn.relativeValues,
-      causal: p.causal,
-    };
-    const profile = {
-      offsets: Int32Array.from({ length: tableRows }, (_, index) => index - p.maxDistance),
-      values: drawn.profile.data,
-    };
-    return {
-      params: { ...p, tokens: tokens ? [...tokens] : undefined, locality: { ...shape } },
-      tokens: [...words],
-      weights: { x: drawn.x, wQ: drawn.queryWeights, wK: drawn.keyWeights, wV: drawn.valueWeights },
-      inputs,
-      profile,
-      ...(outputs?.length === 0
-        ? { maxDistance: p.maxDistance }
-        : this.#attention(
-            inputs,
-            outputs || views ? { ...(outputs && { outputs }), ...(views && { views }) } : undefined,
-          )),
-    };
   }
 
   /**
@@ -514,13 +323,11 @@ export class BaseRelPos {
     const resolved = resolveModelConfig('createModel', config, this.#core);
     if (!this.#core.ModelHandleFloat32) throw new Error(NO_TRAINING('createModel'));
     const host = {
-      core: this.#core,
-      arena: this.#arena,
+      ...this.#callHost(),
       entry: (where, body) => this.#entry(where, body),
-      callRegions: (where, shapes, body) => this.#callRegions(where, shapes, body),
       refuseOwnViews: (where, named) => this.#refuseOwnViews(where, named),
       attention: (inputs) => this.#attention(inputs),
-      syntheticBatch: (options) => this.#syntheticBatch(options),
+      syntheticBatch: (options) => syntheticBatch(this.#callHost(), options),
     };
     const model = new Model(host, resolved);
     for (const ref of this.#models) if (!ref.deref() || ref.deref().disposed) this.#models.delete(ref);
@@ -534,31 +341,7 @@ export class BaseRelPos {
    * (target[i] = (token[i] + token[i + offset]) mod vocabSize); -1 where i + offset is outside.
    */
   syntheticBatch(options) {
-    return this.#entry('syntheticBatch', () => this.#syntheticBatch(options));
-  }
-
-  #syntheticBatch(options) {
-    const where = 'syntheticBatch';
-    if (!this.#core.syntheticBatchInto) throw new Error(NO_TRAINING(where));
-    const o = resolveSyntheticOptions(where, options);
-    const shape = [o.batchSize, o.seqLen, Int32Array];
-    return this.#callRegions(where, [shape, shape], ([tokens, targets]) => {
-      const { task, offset, vocabSize, seqLen, batchSize, seed } = o;
-      throwIfRefused(
-        where,
-        this.#core.syntheticBatchInto(
-          { task: this.#core.SyntheticTask[task], offset, vocabSize, seqLen, batchSize, seed },
-          tokens,
-          targets,
-        ),
-      );
-      return {
-        tokens: this.#arena.readRegion(tokens, Int32Array),
-        targets: this.#arena.readRegion(targets, Int32Array),
-        batchSize: o.batchSize,
-        seqLen: o.seqLen,
-      };
-    });
+    return this.#entry('syntheticBatch', () => syntheticBatch(this.#callHost(), options));
   }
 
   // ---- end of the training engine
@@ -567,25 +350,27 @@ export class BaseRelPos {
 
   /** T5's bucket of j - i for an n × n grid: { rows, cols, data: Int32Array }. */
   t5Buckets(n, options) {
-    return this.#entry('t5Buckets', () => schemes.t5Buckets(this.#schemeHost(), n, options));
+    return this.#entry('t5Buckets', () => schemes.t5Buckets(this.#callHost(), n, options));
   }
 
   /** The ALiBi paper's slopes for `heads` heads (its rule when heads is not a power of two). */
   alibiSlopes(heads) {
-    return this.#entry('alibiSlopes', () => schemes.alibiSlopes(this.#schemeHost(), heads));
+    return this.#entry('alibiSlopes', () => schemes.alibiSlopes(this.#callHost(), heads));
   }
 
   /** x (n × d) with each row's dimension pairs rotated by its position (RoPE). */
   rope(x, options) {
-    return this.#entry('rope', () => schemes.rope(this.#schemeHost(), x, options));
+    return this.#entry('rope', () => schemes.rope(this.#callHost(), x, options));
   }
 
   /** The sinusoidal position encoding of Vaswani et al., n × d (float64). */
   sinusoidal(n, d, options) {
-    return this.#entry('sinusoidal', () => schemes.sinusoidal(this.#schemeHost(), n, d, options));
+    return this.#entry('sinusoidal', () => schemes.sinusoidal(this.#callHost(), n, d, options));
   }
 
-  #schemeHost() {
+  // What a module function computes through (schemes.js, locality-profile.js, synthetic-batch.js,
+  // example-scenario.js and the model): the core, the arena, and #callRegions.
+  #callHost() {
     return {
       core: this.#core,
       arena: this.#arena,
