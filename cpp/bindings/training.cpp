@@ -187,7 +187,8 @@ class ModelHandle {
     return {};
   }
 
-  // The layer's a^K / a^V for one head, tableRows x headWidth (0 x 0 for no such head).
+  // The layer's a^K / a^V for one head, tableRows x headWidth (0 x 0 for no such head, or a
+  // model of another scheme, which has no such table).
   MatrixBuffer relativeKeys(int layer, int head) const {
     return table(layer, head, &relpos::TransformerModel<T>::relativeKeys);
   }
@@ -199,6 +200,7 @@ class ModelHandle {
   using Table = const T* (relpos::TransformerModel<T>::*)(int, int) const;
   MatrixBuffer table(int layer, int head, Table which) const {
     BufferCheck c;
+    c.require(model_.config().positionScheme == relpos::PositionScheme::kShaw, "not Shaw's scheme");
     checkHead(c, layer, head);
     if (!c.ok()) return {};
     return regionOf((model_.*which)(layer, head), model_.tableRows(), model_.headWidth());

@@ -42,6 +42,14 @@ describe('createModel({ position })', () => {
     expect(() => model.attention(new Int32Array(4), { layer: 0, head: 0 })).toThrow(
       /^model\.attention: reads Shaw's a\^K and a\^V; this model's position scheme is 'alibi'$/,
     );
+    // Every view that reads aᴷ and aⱽ: headInputs handed back the first parameters as "relKeys".
+    for (const [name, call] of [
+      ['headInputs', () => model.headInputs(new Int32Array(4))],
+      ['positionProfile', () => model.positionProfile(new Int32Array(4), { layer: 0, head: 0 })],
+    ])
+      expect(call, name).toThrow(
+        new RegExp(`^model\\.${name}: reads Shaw's a\\^K and a\\^V; this model's position scheme is 'alibi'$`),
+      );
     expect(model.config.position).toEqual({ scheme: 'alibi', numBuckets: 32, maxDistance: 128 });
     model.dispose();
   });

@@ -26,6 +26,7 @@ export function headInputs(model, tokens, options) {
   const out = readHeadInputsOut(where, options);
   const { handle } = model;
   checkSequence(where, sequence, model.config);
+  requireShaw(model, where);
   const { heads, layers } = model.config;
   return withSequence(model, where, sequence, (regions) => {
     // Every array of `out` checked before the first is written: a refused call changes none.
