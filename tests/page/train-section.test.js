@@ -403,7 +403,13 @@ describe('the training section', () => {
     await page.click('#train-pause');
     await page.waitForFunction(() => document.querySelector('#train-status').textContent.indexOf('training') < 0);
     // A paused run says so, and its button says Resume; no rate while nothing trains.
-    expect(await page.textContent('#train-status')).toMatch(/^step \d+ of \d+ · held-out loss [\d.–]+ · paused$/);
+    // The held-out loss is the last reading's (every READINGS.loss steps): its step said when it is
+    // not the step shown.
+    const pausedStatus = await page.textContent('#train-status');
+    const read = /^step (\d+) of \d+ · held-out loss [\d.–]+(?: \(at step (\d+)\))? · paused$/.exec(pausedStatus);
+    expect(read, pausedStatus).not.toBeNull();
+    const lastReading = Math.floor(Number(read[1]) / READINGS.loss) * READINGS.loss;
+    expect(read[2] === undefined ? Number(read[1]) : Number(read[2]), pausedStatus).toBe(lastReading);
     expect(await page.textContent('#train-start')).toBe('Resume');
     // The pause's own reading (of the model trained further) drawn first, so that the next
     // reading drawn is the loaded model's.

@@ -89,10 +89,11 @@ export function buildControls(doc, { task, preset }) {
       message.classList.toggle('ok', ok);
     },
     /**
-     * The status line and the buttons for { steps, budget, rate, running, ready, heldOut, end }: a
-     * run that has ended (run-end.js) says why, and trains no further until Reset.
+     * The status line and the buttons for { steps, budget, rate, running, ready, heldOut, heldOutStep,
+     * end }: the last held-out reading names its step when it is not the step shown; a run that has
+     * ended (run-end.js) says why, and trains no further until Reset.
      */
-    show({ steps, budget, rate, running, ready, heldOut, end }) {
+    show({ steps, budget, rate, running, ready, heldOut, heldOutStep, end }) {
       // The rate while it trains; a run stopped before its end says it is paused, and its button
       // says Resume.
       const r = running && rate ? ` · ${fmt(rate, 1)} steps/s` : '';
@@ -100,7 +101,9 @@ export function buildControls(doc, { task, preset }) {
       const paused = !running && !end && steps > 0;
       const doing = running ? ' · training' : paused ? ' · paused' : '';
       trainButton.textContent = paused ? 'Resume' : 'Train';
-      status.textContent = `step ${steps}${of}${r} · held-out loss ${heldOut !== undefined ? fmt(heldOut) : '–'}${doing}${end ? ` · ${endText(end)}` : ''}`;
+      const readAt =
+        heldOut !== undefined && heldOutStep !== undefined && heldOutStep !== steps ? ` (at step ${heldOutStep})` : '';
+      status.textContent = `step ${steps}${of}${r} · held-out loss ${heldOut !== undefined ? fmt(heldOut) : '–'}${readAt}${doing}${end ? ` · ${endText(end)}` : ''}`;
       trainButton.disabled = running || !ready || Boolean(end);
       pauseButton.disabled = !running;
     },

@@ -100,7 +100,7 @@ export function mountTrainSection(
   const setMessage = controls.setMessage;
 
   const showStatus = () => {
-    controls.show({ ...state, heldOut: state.losses.at(-1)?.heldOut });
+    controls.show({ ...state, heldOut: state.losses.at(-1)?.heldOut, heldOutStep: state.losses.at(-1)?.step });
     root.host?.setAttribute?.('data-steps', String(state.steps));
     lab.dataset.steps = String(state.steps);
     lab.dataset.running = String(state.running);
