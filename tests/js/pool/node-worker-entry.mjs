@@ -32,11 +32,13 @@ tasks.ticks = async function ticks(_context, count, ms) {
   return lastTicks;
 };
 tasks.lastTicks = () => lastTicks;
-// An uncaught error in this worker, a moment after the call returns: the worker fails.
+// An uncaught error in this worker, 200 ms after the call returns: the worker fails. Not at once:
+// the worker's error event and the call's result come by different channels, so an error thrown
+// in the next task could reach the pool first and fail this call instead of the one running beside it.
 tasks.throwLater = () => {
   setTimeout(() => {
     throw new Error('thrown by the test');
-  });
+  }, 200);
 };
 serveTasks(tasks, startInstance, {
   addEventListener: (type, listener) => parentPort.on(type, (data) => listener({ data })),
