@@ -388,6 +388,10 @@ describe('the head shown by default and the summary', () => {
     expect(structureText({ offset: -2, weight: 0.04, uniform: 0.031 })).toBe(
       'no offset stands out; the most is 0.04 of its weight on offset −2, on average over the held-out queries (1.3× the 0.03 of an even spread)',
     );
+    // The reference run's readings have no offsetUniform: their weight alone picks the head.
+    const { offsetUniform, ...shipped } = head(0, 0, none, [0, 0.1, 0.3, 0.6, 0]);
+    expect(offsetUniform).toHaveLength(5);
+    expect(clearestHead([shipped])).toEqual({ layer: 0, head: 0, offset: 1, weight: 0.6, uniform: undefined });
     expect(structureText({ offset: 3, weight: 0.05, uniform: 0.031 }, { before: true })).toBe(
       'before training, the random start puts 0.05 of its weight on offset +3, on average over the held-out queries (1.6× the 0.03 of an even spread)',
     );

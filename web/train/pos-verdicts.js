@@ -412,9 +412,11 @@ export function clearestHead(heads) {
   let best = null;
   for (const h of heads) {
     const k = (h.offsetWeights.length - 1) / 2;
+    // The reference run's readings (reference-run.js) have no offsetUniform: their weight alone.
+    const beyond = (weight, uniform) => weight - (uniform ?? 0);
     h.offsetWeights.forEach((weight, c) => {
-      const uniform = h.offsetUniform[c];
-      if (c !== k && (!best || weight - uniform > best.weight - best.uniform))
+      const uniform = h.offsetUniform?.[c];
+      if (c !== k && (!best || beyond(weight, uniform) > beyond(best.weight, best.uniform)))
         best = { layer: h.layer, head: h.head, offset: c - k, weight, uniform };
     });
   }
