@@ -12,6 +12,7 @@ import {
   claimVerdict,
   claimsAcrossRuns,
   clearestHead,
+  structureText,
   headVerdicts,
   quantileOfSorted,
   quantileOfUnsorted,
@@ -327,7 +328,13 @@ describe('the summary sentence', () => {
 
 describe('the head shown by default and the summary', () => {
   const verdict = (v, effect, low, high) => ({ verdict: v, effect, low, high, reason: null });
-  const head = (layer, h, verdicts, offsetWeights = [0.1, 0.2, 0.4, 0.2, 0.1]) => ({
+  const head = (
+    layer,
+    h,
+    verdicts,
+    offsetWeights = [0.1, 0.2, 0.4, 0.2, 0.1],
+    offsetUniform = [0.2, 0.2, 0.2, 0.2, 0.2],
+  ) => ({
     layer,
     head: h,
     left: 0.4,
@@ -335,6 +342,7 @@ describe('the head shown by default and the summary', () => {
     near: 0.3,
     nearUniform: 0.1,
     offsetWeights,
+    offsetUniform,
     verdicts,
   });
   const unclear = verdict('unclear', 0.01, -0.01, 0.03);
@@ -363,12 +371,30 @@ describe('the head shown by default and the summary', () => {
       'shows',
     );
   });
-  test('with no head showing a claim, the head with the largest weight on one offset other than 0', () => {
+  test('with no head showing a claim, the head with the most weight on one offset other than 0 beyond an even spread', () => {
+    const none = { determinerToFollowingNoun: unclear, verbToPrecedingSubject: unclear };
     const heads = [
-      head(0, 0, { determinerToFollowingNoun: unclear, verbToPrecedingSubject: unclear }, [0, 0.7, 0.3, 0, 0]),
-      head(0, 1, { determinerToFollowingNoun: unclear, verbToPrecedingSubject: unclear }, [0, 0, 0.95, 0.05, 0]),
+      head(0, 0, none, [0, 0.7, 0.3, 0, 0]),
+      head(0, 1, none, [0, 0, 0.95, 0.05, 0]),
+      // More weight on offset −2 (0.75) than head 0 puts on −1, but an even spread there is 0.5 (a causal start).
+      head(1, 0, none, [0.75, 0.05, 0.2, 0, 0], [0.5, 0.3, 0.2, 0, 0]),
     ];
-    expect(clearestHead(heads)).toEqual({ layer: 0, head: 0, offset: -1, weight: 0.7 });
+    const best = clearestHead(heads);
+    expect(best).toEqual({ layer: 0, head: 0, offset: -1, weight: 0.7, uniform: 0.2 });
+    expect(structureText(best)).toBe(
+      'the clearest learned structure: 0.70 of its weight on offset −1, on average over the held-out queries (3.5× the 0.20 of an even spread)',
+    );
+    // Under twice an even spread, no structure is claimed: 0.04 against 0.03 is not one.
+    expect(structureText({ offset: -2, weight: 0.04, uniform: 0.031 })).toBe(
+      'no offset stands out; the most is 0.04 of its weight on offset −2, on average over the held-out queries (1.3× the 0.03 of an even spread)',
+    );
+    // The reference run's readings have no offsetUniform: their weight alone picks the head.
+    const { offsetUniform, ...shipped } = head(0, 0, none, [0, 0.1, 0.3, 0.6, 0]);
+    expect(offsetUniform).toHaveLength(5);
+    expect(clearestHead([shipped])).toEqual({ layer: 0, head: 0, offset: 1, weight: 0.6, uniform: undefined });
+    expect(structureText({ offset: 3, weight: 0.05, uniform: 0.031 }, { before: true })).toBe(
+      'before training, the random start puts 0.05 of its weight on offset +3, on average over the held-out queries (1.6× the 0.03 of an even spread)',
+    );
   });
 });
 

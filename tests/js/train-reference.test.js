@@ -21,7 +21,7 @@ import {
   referenceVerdict,
   runVerdict,
 } from '../../web/train/reference.js';
-import { claimsCaption, verdictRows } from '../../web/train/train-figures.js';
+import { claimsCaption, verdictRows, verdictText } from '../../web/train/train-figures.js';
 import { DEFAULT_RUN, MAX_DISTANCE, PRESETS, SCHEDULE } from '../../web/train/train-session.js';
 
 const FILE = new URL('../../web/train/reference-run.js', import.meta.url);
@@ -224,7 +224,7 @@ describe('the reference run', () => {
       const after = longer === holds ? '' : ` (${longer} of 3 trained on to 30000 steps)`;
       if (2 * holds > 3) return `holds in ${holds} of 3 seeds${after}`;
       if (2 * opposite > 3) return `the opposite holds in ${opposite} of 3 seeds${after}`;
-      return `not shown (holds in ${holds} of 3 seeds${opposite ? `, the opposite in ${opposite}` : ''})${after}`;
+      return `not in most seeds (holds in ${holds} of 3 seeds${opposite ? `, the opposite in ${opposite}` : ''})${after}`;
     });
     const atOpen = verdictRows({
       reference: REFERENCE_RUN,
@@ -317,11 +317,30 @@ describe('the reference run', () => {
       expect(during.rows[i][1]).toMatch(
         heads.some((h) => h.verdicts[name].verdict === 'shows')
           ? /^holds: layer \d head \d, [+−]/
-          : /^(not shown|the opposite holds)$/,
+          : /^(no head shows it|the opposite holds)$/,
       );
     const ended = card({ analysis: { step: 600, heads }, end: { steps: 600, reason: 'budget', gap: NaN } });
     expect(ended.head).toEqual(['the handbook says', 'this run, step 600, the run’s end at its step budget']);
     expect(ended.caption).not.toContain('once it trains');
+  });
+
+  test('a head that does not show a claim says which of the rule’s tests it fails', () => {
+    const v = (effect, low, high, ratio) => ({ verdict: 'unclear', reason: null, effect, low, high, ratio });
+    // The interval is above 0, but 1.39× and +0.012 are under the rule's 1.5× and +0.03.
+    expect(verdictText(v(0.012, 0.008, 0.017, 0.043 / 0.031))).toBe(
+      'does not show it (1.39×, under the rule’s 1.5×; +0.012, under the rule’s +0.03)',
+    );
+    expect(verdictText(v(0.04, -0.002, 0.08, 1.8))).toBe('does not show it (its interval reaches 0)');
+    expect(verdictText(v(-0.012, -0.015, -0.007, 0.77))).toBe(
+      'does not show it (less weight there than other words put)',
+    );
+    // The rule's own constants (a test of the words against RULE, not a copy of them).
+    expect(verdictText(v(0.1, 0.05, 0.15, RULE.minRatio - 0.01))).toContain(`under the rule’s ${RULE.minRatio}×`);
+    expect(verdictText({ verdict: 'shows' })).toBe('shows it');
+    // A value under the bar is never rounded up to it: 1.497× is not "1.50×, under 1.5×".
+    expect(verdictText(v(0.0299, 0.01, 0.05, 1.497))).toBe(
+      'does not show it (1.497×, under the rule’s 1.5×; +0.0299, under the rule’s +0.03)',
+    );
   });
 
   test('the part-of-speech caption gives no verdict before the first step: its numbers, and "not trained yet"', () => {
@@ -354,7 +373,7 @@ describe('the reference run', () => {
       claimsCaption(h, state({ step: 0, heads }, { loaded: true })),
     ])
       expect(after).toMatch(
-        /determiners attend to following nouns: this head (shows it|does not show it|shows the opposite) — /,
+        /determiners attend to following nouns: this head (shows it|does not show it \([^)]+\)|shows the opposite) — /,
       );
   });
 });

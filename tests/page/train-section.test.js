@@ -199,7 +199,7 @@ describe('the training section', () => {
     );
     // The line above the figures names no learned structure and judges no claim before the first step.
     expect(await page.textContent('#train-chosen')).toMatch(
-      /^Showing layer \d, head \d: before training, the clearest structure \(the random start’s\): \d\.\d\d of its weight, on average, on offset [−+]\d+; choose another above\.$/,
+      /^Showing layer \d, head \d: before training, the random start puts \d\.\d\d of its weight on offset [−+]\d+, on average over the held-out queries \(\d+\.\d× the \d\.\d\d of an even spread\); choose another above\.$/,
     );
     // At every frame while it trains, the head the menus and the line above the figures name is the
     // head the part-of-speech figure's table was drawn for (the head shown follows each reading).
@@ -294,7 +294,7 @@ describe('the training section', () => {
       'as the handbook prints it: u·aᴷ[c] (the panels’ biases divide once more by √dₖ)',
     );
     expect(await page.textContent('#train-pos .train-caption')).toMatch(
-      /determiners attend to following nouns: this head (shows it|does not show it|shows the opposite) — [\d.]+ of their attention on those words against [\d.]+ from other words at the same offsets \(difference [+−][\d.]+, 95 % interval [+−][\d.]+ … [+−][\d.]+\)/,
+      /determiners attend to following nouns: this head (shows it|does not show it \([^)]+\)|shows the opposite) — [\d.]+ of their attention on those words against [\d.]+ from other words at the same offsets \(difference [+−][\d.]+, 95 % interval [+−][\d.]+ … [+−][\d.]+\)/,
     );
     expect(await page.textContent('#train-rule')).toMatch(/at least 1\.5× the weight, and at least 0\.03 more/);
     // The summary's numbers are the asymmetry table's: layer 0's left/right range.
@@ -324,7 +324,9 @@ describe('the training section', () => {
     const tinyCard = await page.$$eval('#train-verdicts-table tbody td', (tds) => tds.map((t) => t.textContent));
     expect(tinyCard).toHaveLength(2);
     for (const cell of tinyCard)
-      expect(cell).toMatch(/^(holds: layer 0 head \d, [+−][\d.]+|not shown|the opposite holds|cannot be tested)$/);
+      expect(cell).toMatch(
+        /^(holds: layer 0 head \d, [+−][\d.]+|no head shows it|the opposite holds|cannot be tested)$/,
+      );
     expect(tinyCard[0].startsWith('holds')).toBe(/determiners → following nouns: \d of 2 heads show it/.test(summary));
     // The loss's baselines: ln V for V = 502, and the corpus's size beside the vocabulary.
     expect(await page.textContent('#train-loss .train-caption')).toContain(

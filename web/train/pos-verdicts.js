@@ -390,8 +390,9 @@ export function strongestShowing(heads, name) {
  * The head the section shows until the reader picks one: the head with the clearest effect on the
  * handbook's claims, that is the strongest head showing one (the summary's "strongest", so the two
  * never disagree; of two claims, the larger effect); if no head shows either, the head with the
- * clearest learned structure, the largest mean weight on one offset other than 0 (offsetWeights).
- * Returns { layer, head, claim, effect, low, high } or { layer, head, offset, weight }.
+ * clearest learned structure: the most mean weight on one offset other than 0 beyond what attention
+ * spread evenly puts there (offsetWeights − offsetUniform).
+ * Returns { layer, head, claim, effect, low, high } or { layer, head, offset, weight, uniform }.
  */
 export function clearestHead(heads) {
   let shown = null;
@@ -411,11 +412,28 @@ export function clearestHead(heads) {
   let best = null;
   for (const h of heads) {
     const k = (h.offsetWeights.length - 1) / 2;
-    h.offsetWeights.forEach((w, c) => {
-      if (c !== k && (!best || w > best.weight)) best = { layer: h.layer, head: h.head, offset: c - k, weight: w };
+    // The reference run's readings (reference-run.js) have no offsetUniform: their weight alone.
+    const beyond = (weight, uniform) => weight - (uniform ?? 0);
+    h.offsetWeights.forEach((weight, c) => {
+      const uniform = h.offsetUniform?.[c];
+      if (c !== k && (!best || beyond(weight, uniform) > beyond(best.weight, best.uniform)))
+        best = { layer: h.layer, head: h.head, offset: c - k, weight, uniform };
     });
   }
   return best;
+}
+
+/**
+ * A head's clearest offset in words (clearestHead's { offset, weight, uniform }): a structure where
+ * the weight there is at least twice an even spread's, as the summary calls a layer local.
+ */
+export function structureText({ offset, weight, uniform }, { before = false } = {}) {
+  const times =
+    uniform > 0 ? ` (${formatFixed(weight / uniform, 1)}× the ${formatFixed(uniform, 2)} of an even spread)` : '';
+  const where = `${formatFixed(weight, 2)} of its weight on offset ${signed(offset, 0)}, on average over the held-out queries${times}`;
+  const clear = uniform > 0 ? weight >= 2 * uniform : weight > 0;
+  if (before) return `before training, the random start puts ${where}`;
+  return clear ? `the clearest learned structure: ${where}` : `no offset stands out; the most is ${where}`;
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   CLAIMS,
   HANDBOOK_CLAIMS,
   READ_ONCE_TRAINED,
+  RULE,
   RULE_TEXT,
   SHOWN_WHEN,
   leftRightCell,
@@ -38,11 +39,31 @@ const NOT_TRAINED = 'not trained yet';
 /** A head's verdict on a claim in words; before the first training step none is given. */
 const judged = (v, state) => (beforeTraining(state) && v.verdict !== 'untestable' ? NOT_TRAINED : verdictText(v));
 
-/** A verdict in words, with why it cannot be tested. */
+/** A verdict in words, with why it cannot be tested, and which of the rule's tests a head that does not show it fails. */
 export function verdictText(v) {
+  if (v.verdict === 'unclear') return `${VERDICT_WORDS.unclear}${shortfall(v)}`;
   if (v.verdict !== 'untestable') return VERDICT_WORDS[v.verdict];
   if (v.reason === 'causal') return 'cannot be tested with a causal mask';
   return `cannot be tested (${v.queries} such queries)`;
+}
+
+/** The decimals (from `digits`) that show a value under `bar` as under it: 1.497 is "1.497", not "1.50". */
+const under = (value, bar, digits) => {
+  while (digits < 6 && Number(value.toFixed(digits)) >= bar) digits += 1;
+  return digits;
+};
+
+/** The tests of the rule (pos-verdicts.js RULE) a difference above 0 fails: " (1.39×, under the rule’s 1.5×)". */
+function shortfall({ effect, ratio, low }) {
+  if (!Number.isFinite(effect)) return '';
+  if (effect <= 0) return ' (less weight there than other words put)';
+  const failed = [];
+  if (!(low > 0)) failed.push('its interval reaches 0');
+  if (!(ratio >= RULE.minRatio))
+    failed.push(`${fmt(ratio, under(ratio, RULE.minRatio, 2))}×, under the rule’s ${RULE.minRatio}×`);
+  if (!(effect >= RULE.minEffect))
+    failed.push(`${signed(effect, under(effect, RULE.minEffect, 3))}, under the rule’s +${RULE.minEffect}`);
+  return failed.length ? ` (${failed.join('; ')})` : '';
 }
 
 export function buildFigures(doc) {
@@ -620,7 +641,7 @@ export function claimsCaption(h, state) {
 const RUN_WORDS = {
   holds: 'holds',
   opposite: 'the opposite holds',
-  'not shown': 'not shown',
+  'not shown': 'no head shows it',
   untestable: 'cannot be tested',
 };
 
@@ -635,8 +656,8 @@ const runCell = (heads, name) => {
 };
 
 /**
- * The reference's verdict on a claim in words, with its tally: "holds in 3 of 3 seeds", "not shown
- * (holds in 1 of 3 seeds)"; where the same seeds trained longer hold it in a different number of
+ * The reference's verdict on a claim in words, with its tally: "holds in 3 of 3 seeds", "not in
+ * most seeds (holds in 1 of 3 seeds)"; where the same seeds trained longer hold it in a different number of
  * seeds, that too: "holds in 3 of 3 seeds (0 of 3 trained on to 30000 steps)".
  */
 const referenceCell = ({ verdict, holds, opposite, of, longer }) => {
@@ -645,7 +666,7 @@ const referenceCell = ({ verdict, holds, opposite, of, longer }) => {
       ? `holds in ${holds} of ${of} seeds`
       : verdict === 'opposite'
         ? `the opposite holds in ${opposite} of ${of} seeds`
-        : `not shown (holds in ${holds} of ${of} seeds${opposite ? `, the opposite in ${opposite}` : ''})`;
+        : `not in most seeds (holds in ${holds} of ${of} seeds${opposite ? `, the opposite in ${opposite}` : ''})`;
   return longer && longer.holds !== holds
     ? `${said} (${longer.holds} of ${of} trained on to ${longer.steps} steps)`
     : said;

@@ -12,7 +12,7 @@ import { Latest, isAbort } from '../api/task-pool.js';
 import { TRAINER, openTrainPool } from './train-pool.js';
 import { el, fmt, signed } from './train-dom.js';
 import { DEFAULT_RUN } from './train-session.js';
-import { CLAIMS, clearestHead } from './pos-verdicts.js';
+import { CLAIMS, clearestHead, structureText } from './pos-verdicts.js';
 import { referenceAnalysis, referenceFor } from './reference.js';
 import { modelFileTooLarge } from './model-files.js';
 import { mountCheckpointEntry } from './checkpoint-entry.js';
@@ -173,15 +173,14 @@ export function mountTrainSection(
     if (!best) return;
     // The copy task's readings test no claim (no words): only the learned structure is named.
     const tested = Boolean(state.analysis.heads[0]?.verdicts);
-    const structure = () => `${fmt(best.weight, 2)} of its weight, on average, on offset ${signed(best.offset, 0)}`;
     // Before the first step nothing is learned: the structure is the random start's, and no claim is judged.
     const say = beforeTraining(state)
-      ? `before training, the clearest structure (the random start’s): ${structure()}`
+      ? structureText(best, { before: true })
       : best.claim
         ? `the clearest effect on a handbook claim: ${CLAIMS[best.claim].short}, difference ${signed(best.effect)}, 95 % interval ${signed(best.low)} … ${signed(best.high)}`
         : tested
-          ? `no head shows a handbook claim; the clearest learned structure: ${structure()}`
-          : `the clearest learned structure: ${structure()}`;
+          ? `no head shows a handbook claim; ${structureText(best)}`
+          : structureText(best);
     figures.chosen.textContent = state.chosenByReader
       ? `The default head: layer ${best.layer}, head ${best.head} (${say}).`
       : `Showing layer ${best.layer}, head ${best.head}: ${say}; choose another above.`;

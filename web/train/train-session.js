@@ -348,7 +348,8 @@ export class TrainSession {
    * What every head learned, read on the held-out windows (`windows` of them):
    * heads[l·H + h] = { layer, head, profile (mean q_i·aᴷ[c]/√d_k at offsets −k…k over queries whose
    * key i + c exists), profileLow, profileHigh (its 10th and 90th percentiles over those queries),
-   * offsetWeights (mean combined weight at each offset), left, self, right (mean attention mass on
+   * offsetWeights (mean combined weight at each offset), offsetUniform (what attention spread evenly
+   * over the visible keys puts there, averaged alike), left, self, right (mean attention mass on
    * keys before, at and after the query), near, nearUniform (mass on keys 1 or 2 words away, and
    * what uniform attention over the visible keys puts there), byPos: { [pos name]: { count,
    * weights (mean combined weight at each offset −k…k) } }, verdicts (pos-verdicts.js) }.
@@ -365,6 +366,7 @@ export class TrainSession {
       profileCount: new Float64Array(rows),
       biases: Array.from({ length: rows }, () => new Float64Array(queries)),
       offsetWeights: new Float64Array(rows),
+      offsetUniform: new Float64Array(rows),
       left: 0,
       self: 0,
       right: 0,
@@ -403,6 +405,7 @@ export class TrainSession {
             a.biases[c + k][a.profileCount[c + k]] = bias[i * n + j];
             a.profileCount[c + k] += 1;
             a.offsetWeights[c + k] += weight;
+            if (!causal || c <= 0) a.offsetUniform[c + k] += 1 / visible;
             if (p >= 0) {
               a.pos[p].sums[c + k] += weight;
               a.pos[p].counts[c + k] += 1;
@@ -432,6 +435,7 @@ export class TrainSession {
         profileLow: quantiles(biases, 0.1),
         profileHigh: quantiles(biases, 0.9),
         offsetWeights: mean(a.offsetWeights, a.profileCount),
+        offsetUniform: mean(a.offsetUniform, a.profileCount),
         left: a.left / a.queries,
         self: a.self / a.queries,
         right: a.right / a.queries,
