@@ -413,6 +413,17 @@ describe('the training section', () => {
     const lastReading = Math.floor(Number(read[1]) / READINGS.loss) * READINGS.loss;
     expect(read[2] === undefined ? Number(read[1]) : Number(read[2]), pausedStatus).toBe(lastReading);
     expect(await page.textContent('#train-start')).toBe('Resume');
+    // At 360 px the line wraps between its parts, never inside one ("held-out loss 4.948 (at step 75)").
+    await page.setViewportSize({ width: 360, height: 800 });
+    const parts = await page.$$eval('#train-status .train-status-part', (spans) =>
+      spans.map((span) => ({
+        text: span.textContent,
+        lines: new Set([...span.getClientRects()].map((r) => r.top)).size,
+      })),
+    );
+    expect(parts.map((part) => part.text).join(' · ')).toBe(pausedStatus);
+    expect(parts.filter((part) => part.lines > 1)).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 900 });
     // The pause's own reading (of the model trained further) drawn first, so that the next
     // reading drawn is the loaded model's.
     await page.waitForFunction(

@@ -96,14 +96,22 @@ export function buildControls(doc, { task, preset }) {
     show({ steps, budget, rate, running, ready, heldOut, heldOutStep, end }) {
       // The rate while it trains; a run stopped before its end says it is paused, and its button
       // says Resume.
-      const r = running && rate ? ` · ${fmt(rate, 1)} steps/s` : '';
-      const of = budget ? ` of ${budget}` : '';
       const paused = !running && !end && steps > 0;
-      const doing = running ? ' · training' : paused ? ' · paused' : '';
       trainButton.textContent = paused ? 'Resume' : 'Train';
       const readAt =
         heldOut !== undefined && heldOutStep !== undefined && heldOutStep !== steps ? ` (at step ${heldOutStep})` : '';
-      status.textContent = `step ${steps}${of}${r} · held-out loss ${heldOut !== undefined ? fmt(heldOut) : '–'}${readAt}${doing}${end ? ` · ${endText(end)}` : ''}`;
+      // Parts joined by " · ", each kept on one line on a narrow screen ("(at step 75)" with its loss);
+      // why the run ended, a sentence, wraps between words.
+      const parts = [
+        `step ${steps}${budget ? ` of ${budget}` : ''}`,
+        running && rate ? `${fmt(rate, 1)} steps/s` : '',
+        `held-out loss ${heldOut !== undefined ? fmt(heldOut) : '–'}${readAt}`,
+        running ? 'training' : paused ? 'paused' : '',
+      ].filter(Boolean);
+      status.replaceChildren(
+        ...parts.flatMap((text, i) => [i ? ' · ' : '', el(doc, 'span', { className: 'train-status-part', text })]),
+        end ? ` · ${endText(end)}` : '',
+      );
       trainButton.disabled = running || !ready || Boolean(end);
       pauseButton.disabled = !running;
     },
