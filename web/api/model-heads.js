@@ -7,7 +7,7 @@
 import { Snapshot } from './snapshot.js';
 import { typedArrayType } from './validate.js';
 import { throwIfRefused } from './wasm-arena.js';
-import { DEFAULT_PROFILE_SEQUENCES, checkBatch, checkLayerHead, checkSequence, readBatch } from './model-checks.js';
+import { DEFAULT_PROFILE_SEQUENCES, checkLayerHead, checkReadBatch, checkSequence, readBatch } from './model-checks.js';
 import { checkHeadInputsOut, readHeadInputsOut } from './head-inputs-out.js';
 
 /** model.attention(tokens, { layer, head }): { layer, head, ...rp.attention() of the head's inputs }. */
@@ -85,7 +85,7 @@ export function positionProfile(model, given, givenOptions) {
     const sequence = checkSequence(where, tokens, model.config);
     batch = { tokens: sequence, batchSize: 1, seqLen: sequence.length };
   } else {
-    batch = checkBatch(where, tokens, model.config, false);
+    batch = checkReadBatch(where, tokens, model.config, false); // read once, by readSequenceOrBatch
   }
   requireShaw(model, where);
   const rows = 2 * model.config.maxDistance + 1;
