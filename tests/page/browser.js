@@ -59,7 +59,11 @@ function withWaitTimeout(browser) {
  */
 export async function launchBrowser() {
   const endpoint = process.env.VITEST ? (await import('vitest')).inject('chromiumEndpoint') : undefined;
-  return withWaitTimeout(await (endpoint ? chromium.connect(endpoint) : chromium.launch(BENCH_CHROMIUM_OPTIONS)));
+  return withWaitTimeout(
+    await (endpoint
+      ? chromium.connect(endpoint, { timeout: WAIT_TIMEOUT_MS })
+      : chromium.launch(BENCH_CHROMIUM_OPTIONS)),
+  );
 }
 
 /** A new page whose console errors, page errors and failed requests are recorded in `problems`. */

@@ -40,6 +40,11 @@ export async function serveFolder(folder, { headers = {} } = {}) {
   await new Promise((done) => server.listen(0, '127.0.0.1', done));
   return {
     url: `http://127.0.0.1:${server.address().port}/`,
-    close: () => new Promise((done) => server.close(done)),
+    // Every connection ends with it, even one a page left open mid-request: a close never waits on the browser.
+    close: () =>
+      new Promise((done) => {
+        server.close(done);
+        server.closeAllConnections();
+      }),
   };
 }
