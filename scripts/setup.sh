@@ -53,7 +53,10 @@ if [ "$node_major" -lt 20 ]; then
   exit 1
 fi
 
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+if [ -L node_modules ]; then
+  # A git worktree sharing another checkout's packages: npm ci would empty that checkout's folder.
+  echo "setup: node_modules is a link ($(readlink node_modules)): its packages are used as they are, not reinstalled"
+elif [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: installing npm packages (npm ci)"
   npm ci --no-audit --no-fund --loglevel=error
 fi
