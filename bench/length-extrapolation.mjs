@@ -1,13 +1,19 @@
 // "Longer than trained": one small causal model per position scheme, trained on next-word
 // prediction on the training corpus at length L, then its held-out loss per word at L, 2L, 4L
 // and 8L on the same words (web/train/length-extrapolation.js; the page draws it from one click).
-// Prints a table; whatever happens is the result.
+// Prints a table (with each change from L to 8L and twice its standard error over the held-out
+// passages, the ± of the page's caption); whatever happens is the result.
 //   node bench/length-extrapolation.mjs [L=16] [steps=600] [seed=1]
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { createRelPos } from '../web/api/index.js';
 import { decodeCorpus } from '../web/train/corpus-format.js';
-import { EXTRAPOLATION, EXTRAPOLATION_SCHEMES, lengthExtrapolation } from '../web/train/length-extrapolation.js';
+import {
+  EXTRAPOLATION,
+  EXTRAPOLATION_SCHEMES,
+  lengthExtrapolation,
+  lossChange,
+} from '../web/train/length-extrapolation.js';
 
 const [length = EXTRAPOLATION.length, steps = EXTRAPOLATION.steps, seed = EXTRAPOLATION.seed] = process.argv
   .slice(2)
@@ -30,6 +36,8 @@ console.table(
     ...Object.fromEntries(r.lengths.map((n, i) => [`loss@${n}`, row.loss[i].toFixed(3)])),
     [`ppl@${r.lengths[0]}`]: Math.exp(row.loss[0]).toFixed(1),
     [`ppl@${r.lengths.at(-1)}`]: Math.exp(row.loss.at(-1)).toFixed(1),
+    [`${r.lengths.at(-1)} − ${r.lengths[0]}`]: lossChange(row, r.passageWords).change.toFixed(3),
+    '± 2 se': (2 * lossChange(row, r.passageWords).se).toFixed(3),
   })),
 );
 rp.dispose();

@@ -2,7 +2,8 @@
 // WASM module and the shipped corpus: every length predicts the same held-out words; the passages'
 // weighed losses equal one evaluation over all of them; the word-frequency baseline and T5's last
 // bucket recomputed by hand; what the caption says by construction (the learned absolute table's
-// rows past L untouched by training) checked on a trained model; a small run recomputed.
+// rows past L untouched by training) checked on a trained model; a small run recomputed, each
+// passage's loss and the standard errors of the changes and of their differences by hand.
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -10,21 +11,25 @@ import { createRelPos } from 'relpos-wasm';
 import { UNK_ID, corpusName, decodeCorpus } from '../../web/train/corpus-format.js';
 import { seededRandom } from '../../web/api/seeded-random.js';
 import { nextWordBatch } from '../../web/train/batches.js';
+import { formatSigned } from '../../web/render/number-text.js';
 import {
   EXTRAPOLATION,
   evaluationLengths,
   extrapolationModel,
+  changeDifference,
   heldOutLosses,
   heldOutPassages,
   lengthExtrapolation,
+  lossChange,
   t5LastBucketFrom,
   unigramLoss,
   unigramTrainLoss,
+  weighedSpread,
 } from '../../web/train/length-extrapolation.js';
 import {
-  SAME_LOSS,
   constructionText,
   longerCaption,
+  longerLead,
   longerTableKey,
   longerTableRow,
 } from '../../web/train/longer-than-trained.js';
@@ -138,9 +143,11 @@ describe('what the caption says by construction', () => {
     expect(text).toContain(`T5 buckets (${s.numBuckets} one-way buckets, the last from distance ${first} on)`);
     expect(text).toContain(`clipped at ±${s.maxDistance}`);
     expect(text).toContain(
-      'RoPE (rotations for longer distances), Sinusoidal (later positions) and Learned absolute (rows of later positions, never trained) meet values training never showed;',
+      'RoPE (rotations for longer distances), Sinusoidal (later positions) and Learned absolute (rows of later positions, never trained) meet values training never showed (dashed lines);',
     );
-    expect(text).toContain('and ALiBi (a fixed penalty) give every offset up to 127 a value training used');
+    expect(text).toContain(
+      'and ALiBi (a fixed penalty) give every offset up to 127 a value training used or one that needs none (solid); None reads no position (dotted).',
+    );
     // No claim the run's numbers could contradict: what each meets, not how it fares.
     expect(text).not.toMatch(/cannot|extrapolate/);
     // With k ≥ L Shaw's rows past L are unseen, and the text says so.
@@ -171,11 +178,16 @@ describe('a small run', () => {
   test('the same result from the same seed, every scheme the same data; the caption states its numbers', () => {
     const small = { steps: 30, passages: 4 };
     const schemes = ['shaw', 'alibi', 'absolute'];
-    const a = lengthExtrapolation(rp, corpus, schemes, small);
+    const reported = [];
+    const a = lengthExtrapolation(rp, corpus, schemes, small, (row, run) => reported.push([row, run]));
     const b = lengthExtrapolation(rp, corpus, schemes, small);
     expect(a.rows.map((r) => r.loss)).toEqual(b.rows.map((r) => r.loss));
     expect(a.corpus).toBe(corpusName(corpus.header));
     expect(a.corpus).toBe('English text derived from the World English Bible');
+    // Each row reported as it is done, with the run's set-up (the result without its rows).
+    const { rows, ...run } = a;
+    expect(reported.map(([row]) => row)).toEqual(rows);
+    for (const [, header] of reported) expect(header).toEqual(run);
     // The Shaw row recomputed by hand: the same windows (one generator seeded alike), the same model.
     const model = extrapolationModel(rp, 'shaw', { ...s, ...small }, V);
     const random = seededRandom(s.seed);
@@ -184,22 +196,71 @@ describe('a small run', () => {
         learningRate: s.learningRate,
         maxGradNorm: 1,
       });
-    expect(heldOutLosses(model, heldOutPassages(corpus, { ...s, ...small }, V))).toEqual(a.rows[0].loss);
+    const held = heldOutPassages(corpus, { ...s, ...small }, V);
+    expect(heldOutLosses(model, held)).toEqual(a.rows[0].loss);
+    // Each passage's loss: the model's evaluation of that passage's windows alone.
+    expect(a.passageWords).toEqual(held.counts);
+    held.batches.forEach((passages, i) =>
+      passages.forEach((batch, p) => expect(a.rows[0].passageLoss[i][p]).toBe(model.evaluate(batch).loss)),
+    );
     model.dispose();
+    // The standard error of a change, by hand: the passages' changes c_p weighed by their words
+    // w_p, sqrt(n/(n − 1) · Σ w_p² (c_p − c̄)²) / Σ w_p.
+    const w = a.passageWords;
+    const W = w.reduce((x, y) => x + y, 0);
+    const seOf = (values) => {
+      const mean = values.reduce((sum, v, p) => sum + w[p] * v, 0) / W;
+      let squares = 0;
+      for (let p = 0; p < values.length; p += 1) squares += w[p] * w[p] * (values[p] - mean) ** 2;
+      return Math.sqrt((values.length / (values.length - 1)) * squares) / W;
+    };
+    const changesOf = (r) => r.passageLoss[3].map((v, p) => v - r.passageLoss[0][p]);
+    for (const r of a.rows) {
+      const { change, se } = lossChange(r, w);
+      expect(change).toBe(r.loss[3] - r.loss[0]);
+      expect(se).toBeCloseTo(seOf(changesOf(r)), 12);
+      expect(se).toBeGreaterThan(0);
+    }
+    const [shaw, alibi] = a.rows;
+    const paired = changeDifference(shaw, alibi, w);
+    const pa = changesOf(alibi);
+    expect(paired.difference).toBeCloseTo(lossChange(shaw, w).change - lossChange(alibi, w).change, 12);
+    expect(paired.se).toBeCloseTo(seOf(changesOf(shaw).map((v, p) => v - pa[p])), 12);
+    // Equal weights: the textbook standard error of a mean, the sample standard deviation over √n.
+    const values = [0.1, 0.4, -0.2, 0.3, 0.05];
+    const mean = values.reduce((x, y) => x + y, 0) / values.length;
+    const sd = Math.sqrt(values.reduce((x, v) => x + (v - mean) ** 2, 0) / (values.length - 1));
+    expect(weighedSpread(values, [7, 7, 7, 7, 7]).se).toBeCloseTo(sd / Math.sqrt(values.length), 12);
+    expect(weighedSpread(values, [7, 7, 7, 7, 7]).mean).toBeCloseTo(mean, 12);
+
     const text = longerCaption(a);
-    expect(text).toContain(`trained 30 steps on windows of 16 words of ${a.corpus}`);
+    expect(text).toContain(
+      `trained 30 steps on windows of 16 words of ${a.corpus}, each step a batch of ${s.batchSize} windows, the same windows and seed for each;`,
+    );
+    expect(text).toContain(`(${small.passages} passages) in windows of 16, 32, 64 and 128`);
     expect(a.unigramTrain).toBe(unigramTrainLoss(corpus, V));
     expect(text).toContain(
       `knowing only the training text’s word frequencies gives ${a.unigram.toFixed(2)} on these held-out words (${a.unigramTrain.toFixed(2)} on the training text itself`,
     );
     const best = [...a.rows].sort((x, y) => x.loss[0] - y.loss[0])[0];
     expect(text).toContain(`losses run from ${best.loss[0].toFixed(2)}`);
-    for (const r of a.rows) {
-      const change = r.loss[3] - r.loss[0];
-      if (Math.abs(change) >= SAME_LOSS)
-        expect(text).toContain(`${change < 0 ? '−' : '+'}${Math.abs(change).toFixed(2)}`);
-    }
+    // Every change with ± twice its standard error, highest first.
+    const said = (r) => {
+      const twice = 2 * seOf(changesOf(r));
+      return `${{ shaw: 'Shaw et al.', alibi: 'ALiBi', absolute: 'Learned absolute' }[r.scheme]} ${formatSigned(r.loss[3] - r.loss[0], 2)} ± ${twice.toFixed(twice < 0.005 ? 3 : 2)}`;
+    };
+    const ranked = [...a.rows].sort((x, y) => y.loss[3] - y.loss[0] - (x.loss[3] - x.loss[0]));
+    expect(text).toContain(
+      `over the ${small.passages} passages (how much the choice of held-out text moves it): ${said(ranked[0])}, ${said(ranked[1])} and ${said(ranked[2])}.`,
+    );
     expect(text).not.toContain('..');
+    // The lead names the changes of the run's rows: the lowest and the highest at least.
+    const lead = longerLead(a);
+    expect(lead).toMatch(/^From windows of 16 words, the length trained on, to 128, the held-out loss of /);
+    for (const r of [ranked[0], ranked[2]]) {
+      const change = r.loss[3] - r.loss[0];
+      expect(lead).toContain(Math.abs(change) >= 0.005 ? Math.abs(change).toFixed(2) : formatSigned(change, 2));
+    }
   });
 
   // The training engine keeps its loss finite even at its largest learning rate (10⁶: a loss of
@@ -233,6 +294,8 @@ describe('a small run', () => {
     expect(text).toContain(
       'ALiBi diverged: its training broke down and its held-out loss is NaN (not a number) at every length, so it is left out of the comparisons below.',
     );
+    expect(longerLead(forced)).toMatch(/; ALiBi diverged \(no loss to compare\)\.$/);
+    expect(longerLead(forced)).not.toMatch(/ALiBi[^;]*\d|\(ALiBi\)/);
     // Ranked only among the two with numbers: the range's ends are theirs.
     const [low, high] = [shaw, absolute].sort((x, y) => x.loss[0] - y.loss[0]);
     expect(text).toContain(

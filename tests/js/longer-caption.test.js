@@ -1,96 +1,244 @@
-// "Longer than trained"'s caption from its numbers (web/train/longer-than-trained.js): which
-// schemes' loss rises, falls or stays from L to 8L, each with its change; what each scheme meets
-// past L by construction, and each group's measured change, never a claim the numbers contradict;
-// the word-frequency baselines on the held-out words and on the training text; one full stop after
-// a list ending in "et al.".
+// "Longer than trained"'s caption from its numbers (web/train/longer-than-trained.js): the lead,
+// one sentence of what to see (each model's change of loss from L to 8L, the highest alone only
+// when it stands apart from the next by more than twice the standard error of their difference
+// over the passages); each change with ± twice its standard error; what each scheme meets past L
+// by construction and whether the measured changes split that way, never a split the spread does
+// not support; the set-up said plainly (a batch of 16 windows a step); the word-frequency
+// baselines; which line the second panel leaves out; one full stop after a list ending in "et al.".
 import { describe, expect, test } from 'vitest';
-import { EXTRAPOLATION } from '../../web/train/length-extrapolation.js';
-import { SAME_LOSS, longerCaption } from '../../web/train/longer-than-trained.js';
+import { EXTRAPOLATION, EXTRAPOLATION_SCHEMES } from '../../web/train/length-extrapolation.js';
+import {
+  SCHEME_MARKS,
+  ZOOM_SHARE,
+  groupsText,
+  lineDash,
+  longerCaption,
+  longerCaptionParts,
+  longerLead,
+  zoomLeavesOut,
+} from '../../web/train/longer-than-trained.js';
+import { MARKERS } from '../../web/render/point-markers.js';
 
+// Four passages of 100 words each.
+const COUNTS = [100, 100, 100, 100];
 const result = (rows) => ({
   rows,
   lengths: [16, 32, 64, 128],
   settings: { ...EXTRAPOLATION, steps: 300 },
   corpus: 'some text',
   vocabSize: 502,
-  words: 2541,
+  words: 400,
+  passageWords: COUNTS,
   unigram: 4.761,
   unigramTrain: 4.787,
   t5LastBucketFrom: 15,
 });
+const PLUS = [1, -1, 1, -1];
+const MINUS = [-1, 1, -1, 1];
+// A model's row: its loss at each length, and its passages' losses: the same as the row's at every
+// length but 8L, where passage p is off by noise · pattern[p] (their mean unchanged). The change's
+// per-passage values are then change ± noise; their sample standard deviation is
+// sqrt(4 noise² / 3), over √4 passages a standard error of noise/√3: twice that is 2·noise/√3.
+const row = (scheme, loss, noise = 0, pattern = PLUS) => ({
+  scheme,
+  loss,
+  passageLoss: loss.map((v, i) => COUNTS.map((_, p) => (i === loss.length - 1 ? v + noise * pattern[p] : v))),
+});
+/** The noise that makes twice the standard error of one model's change `twoSe`. */
+const noiseFor = (twoSe) => (twoSe * Math.sqrt(3)) / 2;
+
+describe('longerLead', () => {
+  test('the highest change said alone when it stands apart from the next; the others as a range with their ends named', () => {
+    // Sinusoidal +0.40 and None +0.01 move alike in every passage (the same pattern and noise):
+    // their paired difference is 0.39 in each, its standard error 0, so they stand apart.
+    const rows = [
+      row('sinusoidal', [3.9, 4.0, 4.1, 4.3], 0.01),
+      row('alibi', [3.9, 3.9, 3.88, 3.85], 0.01),
+      row('none', [3.95, 3.95, 3.95, 3.96], 0.01),
+    ];
+    expect(longerLead(result(rows))).toBe(
+      'From windows of 16 words, the length trained on, to 128, the held-out loss of Sinusoidal rises by 0.40 nats per word and that of the other two changes by −0.05 (ALiBi) to +0.01 (None).',
+    );
+    // All the others rise: said as a rise, without signs.
+    const rising = [rows[0], row('rope', [3.9, 3.92, 3.95, 3.97], 0.01), row('shaw', [3.9, 3.9, 3.9, 3.91], 0.01)];
+    expect(longerLead(result(rising))).toBe(
+      'From windows of 16 words, the length trained on, to 128, the held-out loss of Sinusoidal rises by 0.40 nats per word and that of the other two rises by 0.01 (Shaw et al.) to 0.07 (RoPE).',
+    );
+  });
+
+  test('no model singled out when the highest is within twice the standard error of the next', () => {
+    // Sinusoidal +0.05 and RoPE +0.04 move oppositely by 0.03 in each passage: their paired
+    // difference is 0.01 ± 0.06 in turn, a standard error of 0.06/√3 = 0.035: not apart.
+    const rows = [
+      row('sinusoidal', [3.9, 3.91, 3.93, 3.95], 0.03, PLUS),
+      row('rope', [3.9, 3.91, 3.92, 3.94], 0.03, MINUS),
+      row('shaw', [3.9, 3.9, 3.91, 3.92], 0.03),
+    ];
+    expect(longerLead(result(rows))).toBe(
+      'From windows of 16 words, the length trained on, to 128, the held-out loss of the three models rises by 0.02 (Shaw et al.) to 0.05 (Sinusoidal) nats per word.',
+    );
+    // One model: its change alone.
+    expect(longerLead(result([rows[2]]))).toBe(
+      'From windows of 16 words, the length trained on, to 128, the held-out loss of Shaw et al. rises by 0.02 nats per word.',
+    );
+  });
+
+  test('a model that diverged is named at the end of the lead and nowhere in its numbers', () => {
+    const rows = [
+      row('sinusoidal', [3.9, 4.0, 4.1, 4.3], 0.01),
+      row('alibi', [NaN, NaN, NaN, NaN]),
+      row('none', [3.95, 3.95, 3.95, 3.96], 0.01),
+      row('shaw', [3.9, 3.9, 3.9, 3.92], 0.01),
+    ];
+    expect(longerLead(result(rows))).toBe(
+      'From windows of 16 words, the length trained on, to 128, the held-out loss of Sinusoidal rises by 0.40 nats per word and that of the other two rises by 0.01 (None) to 0.02 (Shaw et al.); ALiBi diverged (no loss to compare).',
+    );
+  });
+});
+
+// The review's case, the page's numbers (docs/schemes.md §7, seed 1): T5's loss rose +0.050 and
+// the learned absolute table's +0.064: the groups by construction are 0.014 apart at their
+// closest, which the passages' spread does not support as a split.
+const MEASURED = [
+  ['shaw', 3.89, 3.901],
+  ['t5', 3.88, 3.93],
+  ['alibi', 3.9, 3.927],
+  ['rope', 3.884, 3.956],
+  ['sinusoidal', 3.909, 4.277],
+  ['absolute', 3.907, 3.971],
+  ['none', 3.912, 3.947],
+];
+// Those that meet something untrained off one way in each passage, the others the other way:
+// every paired difference across the groups has a standard error of 2·noise/√3.
+const UNSEEN = ['rope', 'sinusoidal', 'absolute'];
+const measured = (noise) =>
+  MEASURED.map(([scheme, atL, at8L]) =>
+    row(scheme, [atL, atL, at8L, at8L], noise, UNSEEN.includes(scheme) ? PLUS : MINUS),
+  );
 
 describe('longerCaption', () => {
-  test('each scheme is put where its change from L to 8L says, with the change', () => {
+  test('the set-up said plainly; the losses at L; each change with ± twice its standard error, highest first', () => {
+    const noise = noiseFor(0.03);
     const text = longerCaption(
       result([
-        { scheme: 'sinusoidal', loss: [3.9, 4.0, 4.1, 4.3] },
-        { scheme: 'alibi', loss: [3.9, 3.9, 3.88, 3.85] },
-        { scheme: 'none', loss: [3.95, 3.95, 3.95, 3.95 + SAME_LOSS / 2] },
+        row('sinusoidal', [3.9, 4.0, 4.1, 4.3], noise),
+        row('alibi', [3.9, 3.9, 3.88, 3.85], noise),
+        row('none', [3.95, 3.95, 3.95, 3.96], noise),
       ]),
     );
-    expect(text).toContain('trained 300 steps on windows of 16 words of some text, 16 a step');
-    expect(text).toContain('the same 2 541 held-out words in windows of 16, 32, 64 and 128.');
+    expect(text).toContain(
+      'trained 300 steps on windows of 16 words of some text, each step a batch of 16 windows, the same windows and seed for each;',
+    );
+    expect(text).not.toContain('16 a step');
+    expect(text).toContain(
+      'the same 400 held-out words (4 passages) in windows of 16, 32, 64 and 128: only the text before each word changes.',
+    );
     expect(text).toContain('losses run from 3.90 (Sinusoidal) to 3.95 (None) nats per word');
     expect(text).toContain(
       'knowing only the training text’s word frequencies gives 4.76 on these held-out words (4.79 on the training text itself, what the training section’s unigram line measures).',
     );
-    expect(text).toContain('From 16 to 128 the loss rises for Sinusoidal +0.40.');
-    expect(text).toContain('It falls (more text before most words) for ALiBi −0.05.');
-    expect(text).toContain(`It stays within ${SAME_LOSS} for None.`);
+    expect(text).toContain(
+      'From 16 to 128, each change ± twice its standard error over the 4 passages (how much the choice of held-out text moves it): Sinusoidal +0.40 ± 0.03, None +0.01 ± 0.03 and ALiBi −0.05 ± 0.03.',
+    );
+    // The change is said once with its number: not again as "rises", "falls" or "stays" lists.
+    expect(text).not.toMatch(/rises|falls|stays within/);
+    expect(text).toContain(
+      'Each line: a model’s held-out loss at each window length minus its own loss at 16, in nats per word (above 0: worse than at the length it was trained on); the second panel leaves out Sinusoidal,',
+    );
+    expect(text).toContain('and zooms in on the other two.');
   });
 
   test('a list of schemes that ends in “Shaw et al.” ends the sentence once', () => {
-    const text = longerCaption(
-      result([
-        { scheme: 'alibi', loss: [3.9, 3.9, 3.9, 3.9] },
-        { scheme: 'shaw', loss: [3.8, 3.8, 3.8, 3.8] },
-      ]),
-    );
-    expect(text).toContain(`It stays within ${SAME_LOSS} for ALiBi and Shaw et al. By construction`);
-    expect(text).toContain(
-      'Measured from 16 to 128: of those that meet nothing untrained from +0.00 (ALiBi) to +0.00 (Shaw et al.).',
-    );
+    const text = longerCaption(result([row('alibi', [3.9, 3.9, 3.9, 3.95]), row('shaw', [3.8, 3.8, 3.8, 3.8])]));
+    expect(text).toContain('ALiBi +0.05 ± 0.000 and Shaw et al. +0.00 ± 0.000. The ± covers');
     expect(text).not.toContain('..');
-    expect(text).not.toMatch(/rises|falls/);
+    expect(longerLead(result([row('shaw', [3.8, 3.8, 3.8, 3.9])]))).not.toContain('..');
   });
 
-  // The review's case, the page's numbers (docs/schemes.md §7, seed 1): the learned absolute table
-  // rose +0.064 from 16 to 128, less than RoPE's +0.072: the caption says what was measured and
-  // never that it "cannot extrapolate".
-  const measured = [
-    ['shaw', 3.89, 3.901],
-    ['t5', 3.88, 3.93],
-    ['alibi', 3.9, 3.927],
-    ['rope', 3.884, 3.956],
-    ['sinusoidal', 3.909, 4.277],
-    ['absolute', 3.907, 3.971],
-    ['none', 3.912, 3.947],
-  ].map(([scheme, atL, at8L]) => ({ scheme, loss: [atL, atL, at8L, at8L] }));
-
-  test('the rises most to least; each group of the construction with its measured change', () => {
-    const text = longerCaption(result(measured));
+  test('the groups by construction overlap when their closest pair is within twice its standard error', () => {
+    const text = longerCaption(result(measured(noiseFor(0.02))));
     expect(text).not.toContain('cannot extrapolate');
     expect(text).toContain(
-      'From 16 to 128 the loss rises, most to least, for Sinusoidal +0.37, RoPE +0.07, Learned absolute +0.06, T5 buckets +0.05, None +0.04 and ALiBi +0.03.',
-    );
-    expect(text).toContain(`It stays within ${SAME_LOSS} for Shaw et al.`);
-    expect(text).toContain(
-      'By construction, past the trained length 16: RoPE (rotations for longer distances), Sinusoidal (later positions) and Learned absolute (rows of later positions, never trained) meet values training never showed; Shaw et al. (offsets clipped at ±8), T5 buckets (16 one-way buckets, the last from distance 15 on) and ALiBi (a fixed penalty) give every offset up to 127 a value training used or one that needs none; None reads no position.',
+      'Sinusoidal +0.37 ± 0.02, RoPE +0.07 ± 0.02, Learned absolute +0.06 ± 0.02, T5 buckets +0.05 ± 0.02, None +0.04 ± 0.02, ALiBi +0.03 ± 0.02 and Shaw et al. +0.01 ± 0.02.',
     );
     expect(text).toContain(
-      'Measured from 16 to 128: the loss of those that meet something untrained changed from +0.06 (Learned absolute) to +0.37 (Sinusoidal); of those that meet nothing untrained from +0.01 (Shaw et al.) to +0.05 (T5 buckets).',
+      'By construction, past the trained length 16: RoPE (rotations for longer distances), Sinusoidal (later positions) and Learned absolute (rows of later positions, never trained) meet values training never showed (dashed lines); Shaw et al. (offsets clipped at ±8), T5 buckets (16 one-way buckets, the last from distance 15 on) and ALiBi (a fixed penalty) give every offset up to 127 a value training used or one that needs none (solid); None reads no position (dotted).',
     );
+    // Learned absolute − T5: 0.014, its paired standard error 2·noise/√3 = 0.02: within noise.
+    expect(text).toContain(
+      'Measured, the two groups overlap: T5 buckets (nothing untrained, +0.05) and Learned absolute (something untrained, +0.06) differ by 0.01 ± 0.04: within noise (the gap is no larger than its ±).',
+    );
+    expect(text).toContain(
+      'The ± covers only which held-out text was read: a model trained from another seed lands elsewhere too, which one run does not measure.',
+    );
+    // No two groups said apart by a range each (the old caption's "+0.06 (Learned absolute) to … ; … to +0.05 (T5 buckets)").
+    expect(text).not.toMatch(/changed from|nothing untrained from/);
     expect(text).not.toContain('..');
+  });
+
+  test('the groups said apart only when every pair across them is, with the closest pair; the other way round, said so', () => {
+    // No spread at all: every pair across the groups is apart (Learned absolute − T5 = 0.014 > 0).
+    expect(groupsText(result(measured(0)))).toBe(
+      'Measured, every model that meets something untrained rose more than every one that meets nothing untrained: the closest, T5 buckets (nothing untrained, +0.05) and Learned absolute (something untrained, +0.06), differ by 0.01 ± 0.000.',
+    );
+    // A pair across the groups apart from the others but against the construction: said as it is.
+    const reversed = measured(0).map((r) =>
+      r.scheme === 'absolute' ? row('absolute', [3.907, 3.907, 3.93, 3.937]) : r,
+    );
+    expect(groupsText(result(reversed))).toBe(
+      'Measured, the two groups do not split as built: Learned absolute (something untrained, +0.03) rose less than T5 buckets (nothing untrained, +0.05), by 0.02 ± 0.000.',
+    );
+    // One group only: nothing to compare.
+    expect(groupsText(result(measured(0).filter((r) => ['rope', 'none'].includes(r.scheme))))).toBe('');
   });
 
   test('a run of some schemes says only theirs; one scheme in a group is said alone', () => {
-    const text = longerCaption(result(measured.filter((r) => ['rope', 'alibi'].includes(r.scheme))));
+    const text = longerCaption(result(measured(0).filter((r) => ['rope', 'alibi'].includes(r.scheme))));
     expect(text).toContain(
-      'By construction, past the trained length 16: RoPE (rotations for longer distances) meets values training never showed; ALiBi (a fixed penalty) gives every offset up to 127',
+      'By construction, past the trained length 16: RoPE (rotations for longer distances) meets values training never showed (a dashed line); ALiBi (a fixed penalty) gives every offset up to 127',
     );
     expect(text).not.toMatch(/Shaw|T5|absolute|None|inusoidal/);
+    // +0.072 − +0.027: 0.0449… in floating point, 0.04.
     expect(text).toContain(
-      'Measured from 16 to 128: the loss of those that meet something untrained changed +0.07 (RoPE); of those that meet nothing untrained +0.03 (ALiBi).',
+      'Measured, every model that meets something untrained rose more than every one that meets nothing untrained: the closest, ALiBi (nothing untrained, +0.03) and RoPE (something untrained, +0.07), differ by 0.04 ± 0.000.',
     );
+    // Two lines: no second panel, and the caption says none.
+    expect(text).not.toContain('second panel');
+  });
+});
+
+describe('longerCaptionParts', () => {
+  test('three paragraphs: the lines and what each scheme meets past L; the set-up; what was measured', () => {
+    const parts = longerCaptionParts(result(measured(noiseFor(0.02))));
+    expect(parts).toHaveLength(3);
+    expect(parts[0]).toMatch(/^Each line: .* By construction, past the trained length 16: .* \(dotted\)\.$/);
+    expect(parts[1]).toMatch(/^Next word, causal: .* unigram line measures\)\.$/);
+    expect(parts[2]).toMatch(
+      /^From 16 to 128, each change ± .* Measured, the two groups overlap: .* which one run does not measure\.$/,
+    );
+    expect(parts.join(' ')).toBe(longerCaption(result(measured(noiseFor(0.02)))));
+  });
+});
+
+describe('the plot', () => {
+  test('the second panel leaves out the highest line only when the others span less than a third of the first panel', () => {
+    const rows = measured(0);
+    expect(zoomLeavesOut(rows)).toBe('sinusoidal');
+    // The others' changes span 0 … +0.072 (RoPE), all seven 0 … +0.368: under a third.
+    expect(0.072).toBeLessThan(ZOOM_SHARE * 0.368);
+    // Without Sinusoidal, RoPE's +0.072 against the rest's 0 … +0.064: no second panel.
+    expect(zoomLeavesOut(rows.filter((r) => r.scheme !== 'sinusoidal'))).toBeNull();
+    // A diverged model is not drawn, so it is never the one left out.
+    const nan = rows.map((r) => (r.scheme === 'sinusoidal' ? { ...r, loss: r.loss.map(() => NaN) } : r));
+    expect(zoomLeavesOut(nan)).toBeNull();
+  });
+
+  test('every scheme its own colour and its own marker; the dash says what it meets past L', () => {
+    const marks = Object.values(SCHEME_MARKS);
+    expect(Object.keys(SCHEME_MARKS).sort()).toEqual([...EXTRAPOLATION_SCHEMES].sort());
+    expect(new Set(marks.map((m) => m.colour)).size).toBe(marks.length);
+    expect(new Set(marks.map((m) => m.marker)).size).toBe(marks.length);
+    for (const m of marks) expect(Object.keys(MARKERS)).toContain(m.marker);
+    expect([true, false, null].map(lineDash)).toEqual(['solid', 'dashed', 'dotted']);
   });
 });

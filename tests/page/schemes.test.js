@@ -2,7 +2,9 @@
 // view draws (non-blank canvases, no console errors), sinusoidal among the default columns, the
 // shift experiment drawn, each column its own colour scale by default (one shared when ticked), RoPE's fixed-content diagonals, the
 // columns' panels aligned, "Longer than trained" from one click; its table says what the page
-// computed, its URL state round-trips, and the iframe view shows it alone when asked.
+// computed, its lead and caption the table's numbers, its lines come apart in the zoomed panel and
+// each has its colour and the dash of what it meets past L, its table fits a phone; its URL state
+// round-trips, and the iframe view shows it alone when asked.
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -13,7 +15,8 @@ import { canvasHash, pageExample, usePage } from './page-fixture.js';
 import { SCHEME_INFO, T5_STAND_IN_TEXT } from '../../web/views/schemes-view.js';
 import { corpusName, decodeCorpus } from '../../web/train/corpus-format.js';
 import { EXTRAPOLATION } from '../../web/train/length-extrapolation.js';
-import { SAME_LOSS } from '../../web/train/longer-than-trained.js';
+import { SCHEME_MARKS, lineDash, pastTrained, zoomLeavesOut } from '../../web/train/longer-than-trained.js';
+import { DASHES } from '../../web/render/plot-axes.js';
 
 const env = usePage();
 // "Longer than trained" here trains each model this many steps (?longer-steps), not the
@@ -44,15 +47,81 @@ const drawnColours = (page, selector) =>
     return seen.size;
   });
 
-/** In the page: every text drawn on the "Longer than trained" plot is recorded in window.longerPlotText. */
-function recordLongerPlotText() {
+/**
+ * In the page: every text drawn on the "Longer than trained" plots is recorded in
+ * window.longerPlotText, and per canvas, since it was last cleared, its texts and its strokes
+ * (colour, dash, points) in window.longerPlots.
+ */
+function recordLongerPlot() {
   window.longerPlotText = new Set();
-  const fillText = CanvasRenderingContext2D.prototype.fillText;
-  CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
-    if (this.canvas.closest?.('#schemes-longer .longer-plot')) window.longerPlotText.add(String(text));
+  window.longerPlots = new Map();
+  const P = CanvasRenderingContext2D.prototype;
+  const inPlot = (g) => g.canvas.closest?.('#schemes-longer .longer-plot');
+  const drawn = (g) => {
+    if (!window.longerPlots.has(g.canvas)) window.longerPlots.set(g.canvas, { texts: [], strokes: [] });
+    return window.longerPlots.get(g.canvas);
+  };
+  const paths = new WeakMap();
+  const { fillText, clearRect, beginPath, moveTo, lineTo, stroke } = P;
+  P.fillText = function (text, ...rest) {
+    if (inPlot(this)) {
+      window.longerPlotText.add(String(text));
+      drawn(this).texts.push(String(text));
+    }
     return fillText.call(this, text, ...rest);
   };
+  P.clearRect = function (...args) {
+    if (inPlot(this)) window.longerPlots.set(this.canvas, { texts: [], strokes: [] });
+    return clearRect.apply(this, args);
+  };
+  P.beginPath = function () {
+    paths.set(this, []);
+    return beginPath.call(this);
+  };
+  for (const [name, original] of [
+    ['moveTo', moveTo],
+    ['lineTo', lineTo],
+  ])
+    P[name] = function (x, y) {
+      paths.get(this)?.push([x, y]);
+      return original.call(this, x, y);
+    };
+  P.stroke = function (...args) {
+    if (inPlot(this))
+      drawn(this).strokes.push({
+        colour: this.strokeStyle,
+        dash: this.getLineDash().join(','),
+        points: [...(paths.get(this) ?? [])],
+      });
+    return stroke.apply(this, args);
+  };
 }
+
+/**
+ * The "Longer than trained" plots as drawn: per canvas (the full panel, then the zoomed one)
+ * whether it is hidden, its texts, and its lines: the strokes through one point per length (four,
+ * left to right, spanning the plot), each { colour, dash, y: [px] }.
+ */
+const longerPlots = (page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('#schemes-longer .longer-plot canvas')].map((canvas) => {
+      const { texts = [], strokes = [] } = window.longerPlots.get(canvas) ?? {};
+      const lines = strokes
+        .filter(
+          (s) =>
+            s.points.length === 4 &&
+            s.points.every((p, k) => k === 0 || p[0] > s.points[k - 1][0]) &&
+            s.points[3][0] - s.points[0][0] > 50,
+        )
+        .map((s) => ({ colour: s.colour, dash: s.dash, y: s.points.map((p) => p[1]) }));
+      return { hidden: canvas.closest('.longer-plot').hidden, texts, lines };
+    }),
+  );
+/** The scheme of a drawn line, by its colour (None's is the theme's text colour, none of the others). */
+const schemeOfColour = (colour) =>
+  Object.keys(SCHEME_MARKS).find((id) => SCHEME_MARKS[id].colour.toLowerCase() === colour.toLowerCase()) ?? 'none';
+/** How far apart, in px, the lines' last points (at 8L) are: the highest's from the lowest's. */
+const endSpread = (lines) => Math.max(...lines.map((l) => l.y[3])) - Math.min(...lines.map((l) => l.y[3]));
 
 describe('position schemes side by side', () => {
   test('draws five columns by default, sinusoidal among them, each panel non-blank; the table holds what was computed', async () => {
@@ -204,7 +273,7 @@ describe('position schemes side by side', () => {
     expect(await page.textContent('#schemes-column-t5 .schemes-what')).toContain(T5_STAND_IN_TEXT);
     // Longer than trained, one click: a small next-word model per scheme in a worker, loss against length.
     // The text drawn on its plot is recorded (its tick labels among it).
-    await page.evaluate(recordLongerPlotText);
+    await page.evaluate(recordLongerPlot);
     await page.click('#schemes-longer-run');
     await expect
       .poll(() => page.textContent('#schemes-longer .longer-status'))
@@ -234,9 +303,12 @@ describe('position schemes side by side', () => {
       gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url))),
     );
     expect(caption).toContain(
-      `trained ${LONGER_STEPS} steps on windows of 16 words of ${corpusName(header)}, ${EXTRAPOLATION.batchSize} a step`,
+      `trained ${LONGER_STEPS} steps on windows of 16 words of ${corpusName(header)}, each step a batch of ${EXTRAPOLATION.batchSize} windows, the same windows and seed for each;`,
     );
-    expect(caption).toContain('in windows of 16, 32, 64 and 128.');
+    expect(caption).not.toContain('a step,');
+    expect(caption).toContain(
+      `(${EXTRAPOLATION.passages} passages) in windows of 16, 32, 64 and 128: only the text before each word changes.`,
+    );
     // Every model learned more than the words' frequencies: below the caption's baseline at L.
     const [, unigram, unigramTrain] = caption
       .match(/word frequencies gives (\d+\.\d+) on these held-out words \((\d+\.\d+) on the training text itself/)
@@ -255,38 +327,142 @@ describe('position schemes side by side', () => {
     expect([lowName, highName]).toEqual([names[atL[0][0]], names[atL.at(-1)[0]]]);
     expect(Math.abs(Number(low) - atL[0][1][0])).toBeLessThan(0.006);
     expect(Math.abs(Number(high) - atL.at(-1)[1][0])).toBeLessThan(0.006);
-    // Each scheme whose loss moved from 16 to 128 is listed with its change.
-    for (const [scheme, losses] of Object.entries(longer)) {
-      const change = losses[3] - losses[0];
-      const said = caption.match(new RegExp(`${names[scheme].replace('.', '\\.')} ([+−])(\\d\\.\\d\\d)`));
-      if (Math.abs(change) < SAME_LOSS - 0.002) expect(said, scheme).toBeNull();
-      if (Math.abs(change) <= SAME_LOSS + 0.002) continue;
-      expect(said, scheme).not.toBeNull();
-      expect(Math.abs((said[1] === '−' ? -1 : 1) * Number(said[2]) - change), scheme).toBeLessThan(0.006);
-    }
-    // What each scheme meets past L, and each group's change from 16 to 128 as the table measured it
-    // (k = 8 and T5's last bucket from 15, both below L = 16: Shaw, T5 and ALiBi meet nothing
-    // untrained; RoPE, sinusoidal and the learned absolute table do), never a fixed verdict.
-    expect(caption).not.toContain('cannot extrapolate');
-    const changes = (group) => group.map((id) => [longer[id][3] - longer[id][0], id]).sort((a, b) => a[0] - b[0]);
-    const groups = caption.match(
-      /Measured from 16 to 128: the loss of those that meet something untrained changed from ([+−][\d.]+) \(([^)]+)\) to ([+−][\d.]+) \(([^)]+)\); of those that meet nothing untrained from ([+−][\d.]+) \(([^)]+)\) to ([+−][\d.]+) \(([^)]+)\)\./,
-    );
-    expect(groups, caption).not.toBeNull();
+    // The caption leads with one sentence (what to see); the rest is one click away.
+    const lead = await page.textContent('#schemes-longer .longer-lead');
+    const paragraphs = await page.$$eval('#schemes-longer .longer-rest', (list) => list.map((p) => p.textContent));
+    expect(paragraphs).toHaveLength(3);
+    const rest = paragraphs.join(' ');
+    expect(await page.isVisible('#schemes-longer .longer-rest')).toBe(false);
+    expect(await page.textContent('#schemes-longer .longer-how > summary')).toBe('How to read it');
+    expect(lead.split(/\s+/).length).toBeLessThan(50);
+    // Each model's change from 16 to 128 as the table has it (3 places; the text rounds to 2).
+    const change = Object.fromEntries(Object.entries(longer).map(([id, losses]) => [id, losses[3] - losses[0]]));
+    const idOf = Object.fromEntries(Object.entries(names).map(([id, name]) => [name, id]));
     const number = (text) => Number(text.replace('−', '-'));
-    for (const [at, group] of [
-      [1, ['rope', 'sinusoidal', 'absolute']],
-      [5, ['shaw', 't5', 'alibi']],
-    ]) {
-      const sorted = changes(group);
-      for (const [k, [change, id]] of [
-        [0, sorted[0]],
-        [2, sorted.at(-1)],
-      ]) {
-        expect(groups[at + k + 1]).toBe(names[id]);
-        expect(Math.abs(number(groups[at + k]) - change)).toBeLessThan(0.006);
-      }
+    const saidChange = (verb, text) => (verb === 'falls' ? -1 : 1) * number(text);
+    const near = (said, id) => expect(Math.abs(said - change[id]), `${id}: ${said}`).toBeLessThan(0.007);
+    // The range's ends are the lowest and highest changes among those it covers.
+    const ends = (among, lowest, highest) => {
+      const values = among.map((id) => change[id]);
+      expect(change[lowest]).toBeLessThanOrEqual(Math.min(...values) + 0.002);
+      expect(change[highest]).toBeGreaterThanOrEqual(Math.max(...values) - 0.002);
+    };
+    const trained = Object.keys(change);
+    const byChange = [...trained].sort((a, b) => change[b] - change[a]);
+    const apart =
+      /^From windows of 16 words, the length trained on, to 128, the held-out loss of (.+?) (rises|falls|changes) by ([+−]?[\d.]+) nats per word and that of the other (\w+) (rises|falls|changes) by ([+−]?[\d.]+) \((.+?)\) to ([+−]?[\d.]+) \((.+?)\)\.$/.exec(
+        lead,
+      );
+    const together =
+      /^From windows of 16 words, the length trained on, to 128, the held-out loss of the seven models (rises|falls|changes) by ([+−]?[\d.]+) \((.+?)\) to ([+−]?[\d.]+) \((.+?)\) nats per word\.$/.exec(
+        lead,
+      );
+    expect(apart ?? together, lead).not.toBeNull();
+    if (apart) {
+      const [, topName, topVerb, topValue, count, verb, fromValue, fromName, toValue, toName] = apart;
+      expect(idOf[topName]).toBe(byChange[0]);
+      near(saidChange(topVerb, topValue), byChange[0]);
+      expect(count).toBe('six');
+      const [lowest, highest] = [idOf[fromName], idOf[toName]];
+      const sign = verb === 'falls' ? -1 : 1;
+      near(sign * number(fromValue), lowest);
+      near(sign * number(toValue), highest);
+      ends(byChange.slice(1), verb === 'falls' ? highest : lowest, verb === 'falls' ? lowest : highest);
+    } else {
+      const [, verb, fromValue, fromName, toValue, toName] = together;
+      const [lowest, highest] = [idOf[fromName], idOf[toName]];
+      const sign = verb === 'falls' ? -1 : 1;
+      near(sign * number(fromValue), lowest);
+      near(sign * number(toValue), highest);
+      ends(trained, verb === 'falls' ? highest : lowest, verb === 'falls' ? lowest : highest);
     }
+    // Every change once, highest first, each with ± twice its standard error over the passages.
+    const list = new RegExp(
+      `From 16 to 128, each change ± twice its standard error over the ${EXTRAPOLATION.passages} passages \\(how much the choice of held-out text moves it\\): (.+?)\\. (?:Measured|The ±)`,
+    ).exec(rest);
+    expect(list, rest).not.toBeNull();
+    const items = [...list[1].matchAll(/(?:^|, | and )(.+?) ([+−]\d\.\d+) ± (\d\.\d+)/g)].map((m) => ({
+      id: idOf[m[1]],
+      value: number(m[2]),
+      spread: Number(m[3]),
+    }));
+    expect(items.map((x) => x.id).sort()).toEqual([...trained].sort());
+    for (const x of items) {
+      near(x.value, x.id);
+      expect(x.spread, x.id).toBeGreaterThan(0);
+      expect(x.spread, x.id).toBeLessThan(0.2);
+    }
+    for (let k = 1; k < items.length; k += 1) expect(items[k].value).toBeLessThanOrEqual(items[k - 1].value);
+    // What each scheme meets past L (k = 8 and T5's last bucket from 15, both below L = 16: Shaw, T5
+    // and ALiBi meet nothing untrained; RoPE, sinusoidal and the learned absolute table do), and
+    // whether the measured changes split that way: never a split their spread does not support.
+    expect(caption).not.toContain('cannot extrapolate');
+    const seen = ['shaw', 't5', 'alibi'];
+    const unseen = ['rope', 'sinusoidal', 'absolute'];
+    const verdict =
+      /Measured, (?:the two groups overlap: (.+?) \(nothing untrained, ([+−][\d.]+)\) and (.+?) \(something untrained, ([+−][\d.]+)\) differ by ([\d.]+) ± ([\d.]+): within noise \(the gap is no larger than its ±\)\.|every model that meets something untrained rose more than every one that meets nothing untrained: the closest, (.+?) \(nothing untrained, ([+−][\d.]+)\) and (.+?) \(something untrained, ([+−][\d.]+)\), differ by ([\d.]+) ± ([\d.]+)\.|the two groups do not split as built: (.+?) \(something untrained, ([+−][\d.]+)\) rose less than (.+?) \(nothing untrained, ([+−][\d.]+)\), by ([\d.]+) ± ([\d.]+)\.)/.exec(
+        rest,
+      );
+    expect(verdict, rest).not.toBeNull();
+    const [kind, b, bValue, a, aValue, gap, plusMinus] = verdict[1]
+      ? ['overlap', ...verdict.slice(1, 7)]
+      : verdict[7]
+        ? ['apart', ...verdict.slice(7, 13)]
+        : ['reversed', verdict[15], verdict[16], verdict[13], verdict[14], verdict[17], verdict[18]];
+    expect(seen).toContain(idOf[b]);
+    expect(unseen).toContain(idOf[a]);
+    near(number(bValue), idOf[b]);
+    near(number(aValue), idOf[a]);
+    expect(Math.abs(Number(gap) - Math.abs(change[idOf[a]] - change[idOf[b]]))).toBeLessThan(0.007);
+    const crossGaps = unseen.flatMap((u) => seen.map((v) => change[u] - change[v]));
+    if (kind === 'overlap') expect(Number(gap)).toBeLessThanOrEqual(Number(plusMinus) + 0.005);
+    if (kind === 'apart') {
+      expect(Number(gap)).toBeGreaterThanOrEqual(Number(plusMinus) - 0.005);
+      // Every pair across the groups in that order, the one named the closest.
+      expect(Math.min(...crossGaps)).toBeGreaterThan(-0.002);
+      expect(change[idOf[a]] - change[idOf[b]]).toBeLessThanOrEqual(Math.min(...crossGaps) + 0.002);
+    }
+    if (kind === 'reversed') expect(change[idOf[a]]).toBeLessThan(change[idOf[b]] + 0.002);
+    expect(rest).toContain(
+      'The ± covers only which held-out text was read: a model trained from another seed lands elsewhere too, which one run does not measure.',
+    );
+    // The plots: the first every line, each in its scheme's colour, its dash what the scheme meets
+    // past L; the second, when the others would be squeezed under a third of the first's height,
+    // leaves out the highest and draws the others apart, each named at its end.
+    const tableRows = Object.entries(longer).map(([scheme, losses]) => ({ scheme, loss: losses }));
+    const zoom = zoomLeavesOut(tableRows);
+    const checkPlots = async (width) => {
+      const [full, zoomed] = await longerPlots(page);
+      expect(full.hidden).toBe(false);
+      expect(full.lines.map((l) => schemeOfColour(l.colour)).sort(), `${width}`).toEqual([...trained].sort());
+      for (const line of full.lines) {
+        const id = schemeOfColour(line.colour);
+        const dash = lineDash(pastTrained(id, EXTRAPOLATION, [16, 32, 64, 128], 15).seen);
+        expect(line.dash, id).toBe(DASHES[dash].join(','));
+      }
+      expect(
+        ['solid', 'dashed', 'dotted'].map((d) => full.lines.filter((l) => l.dash === DASHES[d].join(',')).length),
+      ).toEqual([3, 3, 1]);
+      expect(zoomed.hidden).toBe(!zoom);
+      if (!zoom) return;
+      const others = trained.filter((id) => id !== zoom);
+      expect(zoomed.lines.map((l) => schemeOfColour(l.colour)).sort()).toEqual([...others].sort());
+      for (const id of others) expect(zoomed.texts, `${width} ${id}`).toContain(names[id]);
+      const inFull = full.lines.filter((l) => schemeOfColour(l.colour) !== zoom);
+      expect(endSpread(zoomed.lines), `${width}`).toBeGreaterThan(3 * endSpread(inFull));
+      return { full: endSpread(inFull), zoomed: endSpread(zoomed.lines) };
+    };
+    const spread1280 = await checkPlots(1920);
+    if (zoom) {
+      expect(rest).toContain(`the second panel leaves out ${names[zoom]},`);
+      expect(rest).toContain('and zooms in on the other six.');
+      expect(
+        await page.textContent('#schemes-longer .longer-plot:not([hidden]) + .longer-plot .longer-plot-title'),
+      ).toBe(`Without ${names[zoom]}, zoomed in`);
+    } else expect(rest).not.toContain('second panel');
+    expect(await page.textContent('#schemes-longer .longer-plot-title')).toBe(
+      `Each model’s held-out loss minus its loss at ${EXTRAPOLATION.length}`,
+    );
     // The plot's x ticks are the lengths measured, nothing between them (its y ticks, losses, are below 10).
     const drawn = await page.evaluate(() => [...window.longerPlotText]);
     for (const length of ['16', '32', '64', '128']) expect(drawn).toContain(length);
@@ -298,7 +474,27 @@ describe('position schemes side by side', () => {
     await page.setViewportSize({ width: 1280, height: 1000 });
     await page.waitForTimeout(600);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    await checkPlots(1280);
     await page.locator('#schemes-section').screenshot({ path: await artifact('schemes-1280.png') });
+    // A phone: the lines still come apart in the zoomed panel, named at their ends; the table fits,
+    // its last column (ppl) inside the box, not cut off.
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.waitForTimeout(600);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    const spread360 = await checkPlots(360);
+    if (zoom) expect(spread360.zoomed).toBeGreaterThan(spread1280.full);
+    const fit = await page.$eval('#schemes-longer .longer-table-wrap', (wrap) => {
+      const last = wrap.querySelector('thead th:last-child').getBoundingClientRect();
+      return {
+        scroll: wrap.scrollWidth,
+        width: wrap.clientWidth,
+        right: last.right,
+        edge: wrap.getBoundingClientRect().right,
+      };
+    });
+    expect(fit.scroll).toBeLessThanOrEqual(fit.width);
+    expect(fit.right).toBeLessThanOrEqual(fit.edge + 0.5);
+    await page.locator('#schemes-longer').screenshot({ path: await artifact('schemes-longer-360.png') });
     expect(problems).toEqual([]);
     await context.close();
   }, 500_000);
@@ -408,7 +604,7 @@ describe('position schemes side by side', () => {
         }
       };
     });
-    await page.evaluate(recordLongerPlotText);
+    await page.evaluate(recordLongerPlot);
     await page.click('#schemes-longer-run');
     await page.waitForSelector('#schemes-longer[data-done]', { timeout: 400_000 });
     const rows = await page.$$eval('#schemes-longer tbody tr', (list) =>

@@ -20,14 +20,21 @@ function integerTicks(min, max) {
 /**
  * Fitted axes: the y range over every y, low and high of the series, padded by 6 % (from 0 with
  * `yFromZero`), or `yRange` ([low, high]: what lies outside is cut at the plot's edge); x ticks at
- * `xTicks` (values), at the integers (`xInteger`, the points then marked) or at round numbers.
- * The chart at least 200 px wide.
+ * `xTicks` (values), at the integers (`xInteger`, the points then marked) or at round numbers;
+ * x on a logarithmic scale with `xLog` (equal ratios, as 16, 32, 64, 128, equally far apart; x > 0).
+ * The chart at least 200 px wide; `right` px left free right of the plot (the line chart's end labels).
  */
-export function fittedAxes({ yFromZero = false, xInteger = false, xTicks: given = null, yRange = null } = {}) {
+export function fittedAxes({
+  yFromZero = false,
+  xInteger = false,
+  xTicks: given = null,
+  yRange = null,
+  xLog = false,
+} = {}) {
   return {
     minWidth: 200,
     clip: Boolean(yRange),
-    draw(g, theme, shown, { width, height, legendBottom, xLabel, yLabel }) {
+    draw(g, theme, shown, { width, height, legendBottom, xLabel, yLabel, right = 0 }) {
       const top = (legendBottom ?? 14) + 10;
       const plotH = height - top - MARGIN.bottom;
       const xs = shown.flatMap((s) => s.x);
@@ -53,8 +60,9 @@ export function fittedAxes({ yFromZero = false, xInteger = false, xTicks: given 
         MARGIN.left,
         Y_LABEL_ROOM + TICK_GAP + Math.ceil(Math.max(0, ...yTickTexts.map((s) => g.measureText(s).width))),
       );
-      const plotW = width - left - MARGIN.right;
-      const px = (v) => left + ((v - xMin) / (xMax - xMin)) * plotW;
+      const plotW = width - left - MARGIN.right - right;
+      const scale = xLog ? Math.log : (v) => v;
+      const px = (v) => left + ((scale(v) - scale(xMin)) / (scale(xMax) - scale(xMin))) * plotW;
       const py = (v) => top + (1 - (v - yMin) / (yMax - yMin)) * plotH;
       drawYTicks(g, { left, plotW, py, ticks: yTicks, fg: theme.fg, grid: theme.grid, gap: TICK_GAP });
       const xTicks = given ?? (xInteger ? integerTicks(xMin, xMax) : niceTicks(xMin, xMax, 5));

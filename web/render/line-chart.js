@@ -3,9 +3,11 @@
 // plot-axes.js's drawAxes, the scatter plot's axes: a y range that includes 0, drawn as a line, x
 // ticks at the integers, the y label in math notation; the line plot, line-plot.js) or fitted
 // (fittedAxes, fitted-axes.js: the training section's). Colours from the theme's CSS custom
-// properties (--relpos-fg, --relpos-grid) and SERIES_COLOURS.
+// properties (--relpos-fg, --relpos-grid) and SERIES_COLOURS. A series may name a dash pattern and
+// a marker (point-markers.js), and the lines their names at their ends (end-labels.js): both
+// passed in by the charts that use them, so that the first load carries neither.
 import { fitCanvas, pixelRatio } from './canvas-size.js';
-import { cssColour, drawAxes, drawLegend, plotScales } from './plot-axes.js';
+import { cssColour, dashOf, drawAxes, drawLegend, plotScales } from './plot-axes.js';
 import { legendRows } from './legend-rows.js';
 
 /** Series colours (Okabe–Ito: distinguishable with colour-blindness). */
@@ -31,19 +33,19 @@ function themed(canvas) {
  * The axes through zero (drawAxes): y over every y of the series and 0, x ticks at the integers
  * of their x. An axes object, as fittedAxes (fitted-axes.js) makes: { minWidth (the chart's
  * least width), clip (cut what lies outside the plot), draw(g, theme, shown, { width, height,
- * legendBottom (the legend's last baseline, null without one), xLabel, yLabel }) → the plot's
- * place and mappings { px, py, left, top, plotW, plotH, xMin, xMax, yMin, yMax, integer (x is
- * integer: the points marked) } }.
+ * legendBottom (the legend's last baseline, null without one), xLabel, yLabel, right (px to leave
+ * free right of the plot) }) → the plot's place and mappings { px, py, left, top, plotW, plotH,
+ * xMin, xMax, yMin, yMax, integer (x is integer: the points marked) } }.
  */
 export function zeroAxes() {
   return {
     minWidth: 0,
     clip: false,
-    draw(g, theme, shown, { width, height, legendBottom, xLabel, yLabel }) {
+    draw(g, theme, shown, { width, height, legendBottom, xLabel, yLabel, right = 0 }) {
       const union = [...new Set(shown.flatMap((s) => [...s.x]))].sort((a, b) => a - b);
       const x = union.length ? union : [0, 1];
       const top = legendBottom === null ? ZERO_MARGIN.top : legendBottom + 10;
-      const margin = { ...ZERO_MARGIN, top };
+      const margin = { ...ZERO_MARGIN, top, right: ZERO_MARGIN.right + right };
       const scales = plotScales({ width, height, margin, x, ys: shown.length ? shown.map((s) => s.y) : [[0]] });
       const style = { ...ZERO_STYLE, fg: theme.fg, grid: theme.grid, family: theme.family };
       drawAxes(g, scales, x, { xLabel, yLabel }, style);
@@ -66,17 +68,24 @@ export function zeroAxes() {
 }
 
 /**
- * Series [{ label, x: number[], y: number[], colour?, dashed?, low?, high?, dots?, highlight? }]
- * on `axes` (zeroAxes() or fittedAxes(…)); a legend above the plot (`legend: false` leaves it
- * out: a second view of the same series); `low`/`high` (as long as x) fill a band under the line
- * in its colour. Each point is a square, where the axes' x is integer or there are fewer than
- * 40, or with `dots` a dot (and the line's joins round), the `highlight`-th larger and in the
- * text colour. Drawn at the width of the canvas's parent (at least the axes' minWidth) and its
- * pixel ratio, `height` CSS px tall and taller by the legend's rows past the first. Returns the
- * drawn ranges and the mappings from data to CSS px (for hit-testing, tests and captions):
- * { xMin, xMax, yMin, yMax, px, py, width, height }.
+ * Series [{ label, x: number[], y: number[], colour?, dashed?, dash?, marker?, low?, high?, dots?,
+ * highlight? }] on `axes` (zeroAxes() or fittedAxes(…)); a legend above the plot (`legend: false`
+ * leaves it out: a second view of the same series); `low`/`high` (as long as x) fill a band under
+ * the line in its colour; `colour` 'fg' is the theme's text colour; `dash` a pattern (one of
+ * plot-axes.js's DASHES). Each point is a square, where the axes' x is integer or there are fewer
+ * than 40, or the series' `marker` (one of point-markers.js's MARKERS), or with `dots` a dot (and
+ * the line's joins round), the `highlight`-th larger and in the text colour. `endLabels`
+ * (end-labels.js's END_LABELS) names each line at its end, right of the plot, where there is room
+ * (the legend may name them too). Drawn at the width of the canvas's
+ * parent (at least the axes' minWidth) and its pixel ratio, `height` CSS px tall and taller by
+ * the legend's rows past the first. Returns the drawn ranges and the mappings from data to CSS px
+ * (for hit-testing, tests and captions): { xMin, xMax, yMin, yMax, px, py, width, height,
+ * endLabels (whether the lines were named at their ends) }.
  */
-export function drawLineChart(canvas, { series, xLabel, yLabel, height = 220, axes = zeroAxes(), legend = true }) {
+export function drawLineChart(
+  canvas,
+  { series, xLabel, yLabel, height = 220, axes = zeroAxes(), legend = true, endLabels = null },
+) {
   const t = themed(canvas);
   const parent = canvas.parentElement;
   const cssWidth = Math.max(axes.minWidth, parent.clientWidth);
@@ -92,14 +101,17 @@ export function drawLineChart(canvas, { series, xLabel, yLabel, height = 220, ax
       )
     : { places: [], ly: 14 };
   height += ly - 14;
+  const shown = series.filter((s) => s.x.length > 0);
+  // Room right of the plot for the lines' names (the legend's left edge stands in for the plot's).
+  const right = endLabels ? endLabels.room(measure, shown, cssWidth - LEGEND_LEFT) : 0;
   const { context: g, width } = fitCanvas(canvas, cssWidth, height, pixelRatio(parent));
   g.clearRect(0, 0, width, height);
   g.font = t.font;
-  const shown = series.filter((s) => s.x.length > 0);
-  const colourOf = (s, index) => s.colour ?? SERIES_COLOURS[index % SERIES_COLOURS.length];
+  const colourOf = (s, index) =>
+    s.colour === 'fg' ? t.fg : (s.colour ?? SERIES_COLOURS[index % SERIES_COLOURS.length]);
   if (legend) drawLegend(g, series, places, { fg: t.fg, lineWidth: 2, colourOf });
   const legendBottom = legend ? ly : null;
-  const plot = axes.draw(g, t, shown, { width, height, legendBottom, xLabel, yLabel });
+  const plot = axes.draw(g, t, shown, { width, height, legendBottom, xLabel, yLabel, right });
   const { px, py, left, top, plotW, plotH } = plot;
   g.save();
   if (axes.clip) {
@@ -125,11 +137,14 @@ export function drawLineChart(canvas, { series, xLabel, yLabel, height = 220, ax
     g.strokeStyle = colourOf(s, index);
     g.lineWidth = 2;
     g.lineJoin = s.dots ? 'round' : 'miter';
-    g.setLineDash(s.dashed ? [5, 3] : []);
+    g.setLineDash(dashOf(s));
     g.beginPath();
     s.x.forEach((x, i) => (i ? g.lineTo(px(x), py(s.y[i])) : g.moveTo(px(x), py(s.y[i]))));
     g.stroke();
-    if (s.dots) {
+    if (s.marker) {
+      const colour = g.strokeStyle;
+      s.x.forEach((x, i) => s.marker(g, px(x), py(s.y[i]), colour));
+    } else if (s.dots) {
       s.x.forEach((x, i) => {
         g.fillStyle = i === s.highlight ? t.fg : g.strokeStyle;
         g.beginPath();
@@ -143,5 +158,26 @@ export function drawLineChart(canvas, { series, xLabel, yLabel, height = 220, ax
   }
   g.restore();
   g.setLineDash([]);
-  return { xMin: plot.xMin, xMax: plot.xMax, yMin: plot.yMin, yMax: plot.yMax, px, py, width, height };
+  const named =
+    right > 0 &&
+    endLabels.draw(g, shown, {
+      px,
+      py,
+      x: left + plotW,
+      top,
+      bottom: top + plotH,
+      fg: t.fg,
+      colourOf: (s) => colourOf(s, series.indexOf(s)),
+    });
+  return {
+    xMin: plot.xMin,
+    xMax: plot.xMax,
+    yMin: plot.yMin,
+    yMax: plot.yMax,
+    px,
+    py,
+    width,
+    height,
+    endLabels: named,
+  };
 }

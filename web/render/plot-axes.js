@@ -10,6 +10,15 @@ import { fillMath, measureMath } from './math-text.js';
 import { withMinus } from './number-text.js';
 import { formatTick, niceStep, niceTicks } from './ticks.js';
 
+/** The dash patterns a series may take (`dash`; `dashed: true` is DASHES.dashed), in CSS px: drawn, gap, …. */
+export const DASHES = Object.freeze({
+  solid: Object.freeze([]),
+  dashed: Object.freeze([5, 3]),
+  dotted: Object.freeze([2, 3]),
+});
+/** A series' dash pattern: its `dash`, else dashed or solid. */
+export const dashOf = (s) => s.dash ?? (s.dashed ? DASHES.dashed : DASHES.solid);
+
 /** The CSS custom property `name` of a computed style, or `fallback`. */
 export function cssColour(style, name, fallback) {
   return style.getPropertyValue(name).trim() || fallback;
@@ -60,21 +69,24 @@ export function drawYTicks(g, { left, plotW, py, ticks, fg, grid, gap }) {
 }
 
 /**
- * The legend: each series' line (16 px of its colour, dashed when it is) and its label at its
- * place ([x, y] of legendRows, the label's baseline), the labels in `fg`.
+ * The legend: each series' line (16 px of its colour, in its `dash` pattern or dashed when it is,
+ * its `marker` in the middle when it has one) and its label at its place ([x, y] of legendRows,
+ * the label's baseline), the labels in `fg`.
  */
 export function drawLegend(g, series, places, { fg, lineWidth, colourOf }) {
   g.textAlign = 'left';
   g.textBaseline = 'alphabetic';
   series.forEach((s, index) => {
     const [x, y] = places[index];
-    g.strokeStyle = colourOf(s, index);
+    const colour = colourOf(s, index);
+    g.strokeStyle = colour;
     g.lineWidth = lineWidth;
-    g.setLineDash(s.dashed ? [5, 3] : []);
+    g.setLineDash(dashOf(s));
     g.beginPath();
     g.moveTo(x, y - 4);
     g.lineTo(x + 16, y - 4);
     g.stroke();
+    s.marker?.(g, x + 8, y - 4, colour);
     g.fillStyle = fg;
     g.fillText(s.label, x + 20, y);
   });

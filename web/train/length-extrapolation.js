@@ -87,13 +87,55 @@ export function heldOutPassages(corpus, s, vocabSize) {
   return { lengths, batches, counts };
 }
 
+/** A model's mean loss per predicted word (nats) in each passage, at each length: [length][passage] (0 for a passage of no words). */
+export const heldOutPassageLosses = (model, { batches, counts }) =>
+  batches.map((passages) => passages.map((batch, p) => (counts[p] ? model.evaluate(batch).loss : 0)));
+
+/** The passages' mean losses weighed by their words: the loss per predicted word over all of them. */
+export const weighedMean = (passageLosses, counts) =>
+  passageLosses.reduce((sum, loss, p) => sum + loss * counts[p], 0) / counts.reduce((a, b) => a + b, 0);
+
 /** A model's loss per predicted word (nats) at each length: the passages' means weighed by their words. */
-export function heldOutLosses(model, { batches, counts }) {
+export const heldOutLosses = (model, heldOut) =>
+  heldOutPassageLosses(model, heldOut).map((losses) => weighedMean(losses, heldOut.counts));
+
+/**
+ * The mean of per-passage values weighed by the passages' words, and its standard error: how much
+ * the mean would move with other passages like these, sqrt(n/(n − 1) · Σ (w_p (v_p − mean))²) / Σ w_p
+ * over the n passages with words (for equal weights, the values' standard deviation over √n).
+ */
+export function weighedSpread(values, counts) {
   const total = counts.reduce((a, b) => a + b, 0);
-  return batches.map(
-    (passages) =>
-      passages.reduce((sum, batch, p) => sum + (counts[p] ? model.evaluate(batch).loss * counts[p] : 0), 0) / total,
-  );
+  const mean = weighedMean(values, counts);
+  const n = counts.filter((c) => c > 0).length;
+  const squares = values.reduce((sum, v, p) => sum + (counts[p] ? (counts[p] * (v - mean)) ** 2 : 0), 0);
+  return { mean, se: n > 1 ? Math.sqrt((n / (n - 1)) * squares) / total : NaN };
+}
+
+/** A row's change of loss from the first length to the last in each passage. */
+const passageChanges = (row) => row.passageLoss.at(-1).map((v, p) => v - row.passageLoss[0][p]);
+
+/**
+ * A model's change of held-out loss from L to 8L (its loss at 8L minus its loss at L) and the
+ * standard error of that change over the held-out passages (`counts`: their words).
+ */
+export function lossChange(row, counts) {
+  return { change: row.loss.at(-1) - row.loss[0], se: weighedSpread(passageChanges(row), counts).se };
+}
+
+/**
+ * How much more model a's loss changed from L to 8L than model b's, and the standard error of that
+ * difference over the passages, each passage's difference taken on the same words (paired).
+ */
+export function changeDifference(a, b, counts) {
+  const pb = passageChanges(b);
+  return {
+    difference: lossChange(a, counts).change - lossChange(b, counts).change,
+    se: weighedSpread(
+      passageChanges(a).map((v, p) => v - pb[p]),
+      counts,
+    ).se,
+  };
 }
 
 /**
@@ -136,16 +178,29 @@ export const unigramTrainLoss = (corpus, vocabSize) => unigramCrossEntropy(corpu
 
 /**
  * rp: a createRelPos() instance with the training engine; corpus: decodeCorpus()'s result;
- * schemes: ids of createModel's position schemes. onScheme(row) is called after each scheme.
- * Returns { settings, corpus, vocabSize, lengths, words, unigram, unigramTrain, t5LastBucketFrom, rows: [{ scheme,
- * loss: number[], trainLoss, seconds }] } (corpus: its name; loss: one entry per length; words: the
- * held-out words predicted, the same at every length; unigram, unigramTrain: unigramLoss and
- * unigramTrainLoss).
+ * schemes: ids of createModel's position schemes. onScheme(row, run) is called after each scheme,
+ * run being the result without its rows (known before the first model is trained).
+ * Returns { settings, corpus, vocabSize, lengths, words, passageWords, unigram, unigramTrain,
+ * t5LastBucketFrom, rows: [{ scheme, loss: number[], passageLoss: number[][], trainLoss, seconds }] }
+ * (corpus: its name; loss: one entry per length; passageLoss: per length, each passage's loss per
+ * word; words: the held-out words predicted, the same at every length, passageWords: each
+ * passage's; unigram, unigramTrain: unigramLoss and unigramTrainLoss).
  */
 export function lengthExtrapolation(rp, corpus, schemes, settings = {}, onScheme = () => {}) {
   const s = { ...EXTRAPOLATION, ...settings };
   const vocabSize = Math.min(s.words, corpus.header.words.length - 2) + 2;
   const heldOut = heldOutPassages(corpus, s, vocabSize);
+  const run = {
+    settings: s,
+    corpus: corpusName(corpus.header),
+    vocabSize,
+    lengths: heldOut.lengths,
+    words: heldOut.counts.reduce((a, b) => a + b, 0),
+    passageWords: heldOut.counts,
+    t5LastBucketFrom: t5LastBucketFrom(rp, s),
+    unigram: unigramLoss(corpus, heldOut, vocabSize),
+    unigramTrain: unigramTrainLoss(corpus, vocabSize),
+  };
   const rows = [];
   for (const scheme of schemes) {
     const started = performance.now();
@@ -160,27 +215,19 @@ export function lengthExtrapolation(rp, corpus, schemes, settings = {}, onScheme
         const { loss } = model.trainStep(batch, { learningRate: s.learningRate, maxGradNorm: 1 });
         if (step >= s.steps - tail) recent += loss / tail;
       }
+      const passageLoss = heldOutPassageLosses(model, heldOut);
       const row = {
         scheme,
-        loss: heldOutLosses(model, heldOut),
+        loss: passageLoss.map((losses) => weighedMean(losses, heldOut.counts)),
+        passageLoss,
         trainLoss: recent,
         seconds: (performance.now() - started) / 1000,
       };
       rows.push(row);
-      onScheme(row);
+      onScheme(row, run);
     } finally {
       model.dispose();
     }
   }
-  return {
-    settings: s,
-    corpus: corpusName(corpus.header),
-    vocabSize,
-    lengths: heldOut.lengths,
-    words: heldOut.counts.reduce((a, b) => a + b, 0),
-    t5LastBucketFrom: t5LastBucketFrom(rp, s),
-    unigram: unigramLoss(corpus, heldOut, vocabSize),
-    unigramTrain: unigramTrainLoss(corpus, vocabSize),
-    rows,
-  };
+  return { ...run, rows };
 }

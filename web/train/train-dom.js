@@ -23,3 +23,18 @@ export const fmt = (v, d = 3) => (Number.isFinite(v) ? formatFixed(v, d) : '–'
 export { formatSigned as signed } from '../render/number-text.js';
 /** 135000 → "135 000". */
 export const grouped = (v) => String(Math.round(v)).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+
+/**
+ * A caption that leads with what to see (one sentence, p.<prefix>-lead) and keeps the rest one
+ * click away (details.<prefix>-how, "How to read it"; the rest a text or a list of paragraphs,
+ * each a p.<prefix>-rest): the training section's figures and "Longer than trained".
+ */
+export function leadAndRest(doc, caption, lead, rest, prefix = 'train') {
+  caption.replaceChildren(
+    el(doc, 'p', { className: `${prefix}-lead`, text: lead }),
+    el(doc, 'details', { className: `${prefix}-how` }, [
+      el(doc, 'summary', { text: 'How to read it' }),
+      ...[rest].flat().map((text) => el(doc, 'p', { className: `${prefix}-rest`, text })),
+    ]),
+  );
+}

@@ -4,7 +4,7 @@
 // the trained model on a sentence. Builds the DOM and draws a state; knows nothing of the worker.
 import { AttentionFigure } from '../figures/attention-figure.js';
 import { PANELS } from '../views/panels.js';
-import { el, fmt, pct, signed } from './train-dom.js';
+import { el, fmt, leadAndRest as leadWithRest, pct, signed } from './train-dom.js';
 import { SERIES_COLOURS, drawLineChart } from '../render/line-chart.js';
 import { fittedAxes } from '../render/fitted-axes.js';
 import { drawHistory } from './history-heatmaps.js';
@@ -78,15 +78,7 @@ export function buildFigures(doc) {
     return { figure: f, wrap, caption };
   };
   // A caption that leads with what to see (a sentence), the rest one click away ("How to read it").
-  const leadAndRest = (caption, lead, rest) => {
-    caption.replaceChildren(
-      el(doc, 'p', { className: 'train-lead', text: lead }),
-      el(doc, 'details', { className: 'train-how' }, [
-        el(doc, 'summary', { text: 'How to read it' }),
-        el(doc, 'p', { text: rest }),
-      ]),
-    );
-  };
+  const leadAndRest = (caption, lead, rest) => leadWithRest(doc, caption, lead, rest);
   const canvasIn = (wrap, label) => {
     const canvas = el(doc, 'canvas', { role: 'img', ariaLabel: label });
     wrap.append(canvas);

@@ -388,14 +388,17 @@ const TRAIN_TASKS = {
       ),
     );
   },
-  /** "Longer than trained" (length-extrapolation.js): reports a row per scheme as it is done, then returns all. */
+  /**
+   * "Longer than trained" (length-extrapolation.js): reports { row, run } per scheme as it is done
+   * (run: the result without its rows), then returns all.
+   */
   extrapolate(c, schemes, settings, corpusUrl) {
     const { report } = this;
     return inTurn(c, async () => {
       const rp = await coreOf(c);
       c.corpusUrl ??= corpusUrl;
       await corpusFor(c, 'next');
-      return lengthExtrapolation(rp, c.corpus, schemes, settings, (row) => report(row));
+      return lengthExtrapolation(rp, c.corpus, schemes, settings, (row, run) => report({ row, run }));
     });
   },
 };
