@@ -89,11 +89,12 @@ export function buildControls(doc, { task, preset }) {
       message.classList.toggle('ok', ok);
     },
     /**
-     * The status line and the buttons for { steps, budget, rate, running, ready, heldOut, heldOutStep,
-     * end }: the last held-out reading names its step when it is not the step shown; a run that has
+     * The status line and the buttons for { steps, budget, rate, running, pausing, ready, heldOut,
+     * heldOutStep, end }: "pausing…" until the worker says at which step it stopped, then "paused";
+     * the last held-out reading names its step when it is not the step shown; a run that has
      * ended (run-end.js) says why, and trains no further until Reset.
      */
-    show({ steps, budget, rate, running, ready, heldOut, heldOutStep, end }) {
+    show({ steps, budget, rate, running, pausing, ready, heldOut, heldOutStep, end }) {
       // The rate while it trains; a run stopped before its end says it is paused, and its button
       // says Resume.
       const paused = !running && !end && steps > 0;
@@ -106,7 +107,7 @@ export function buildControls(doc, { task, preset }) {
         `step ${steps}${budget ? ` of ${budget}` : ''}`,
         running && rate ? `${fmt(rate, 1)} steps/s` : '',
         `held-out loss ${heldOut !== undefined ? fmt(heldOut) : '–'}${readAt}`,
-        running ? 'training' : paused ? 'paused' : '',
+        running ? 'training' : pausing ? 'pausing…' : paused ? 'paused' : '',
       ].filter(Boolean);
       status.replaceChildren(
         ...parts.flatMap((text, i) => [i ? ' · ' : '', el(doc, 'span', { className: 'train-status-part', text })]),

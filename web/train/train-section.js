@@ -118,8 +118,10 @@ export function mountTrainSection(
       showStatus();
     }, wait);
   };
-  const setRunning = (running) => {
+  // `pausing`: Pause was pressed and the worker has not yet said at which step it stopped.
+  const setRunning = (running, { pausing = false } = {}) => {
     state.running = running;
+    state.pausing = pausing;
     showStatus();
   };
 
@@ -354,7 +356,7 @@ export function mountTrainSection(
   const failed = (call, error, latest) => {
     if (isAbort(error) || disposed) return; // a cancelled call, or the section's end
     const stopped = ['init', 'configure', 'train', 'reset'].includes(call);
-    if (stopped && latest) setRunning(false);
+    if ((stopped && latest) || state.pausing) setRunning(false);
     setMessage(call === 'import' ? `${error.message} Nothing was changed.` : `Training stopped: ${error.message}`);
   };
 
@@ -420,9 +422,12 @@ export function mountTrainSection(
     }).catch((error) => failed('train', error, !signal.aborted));
   });
   pauseButton.addEventListener('click', () => {
-    setRunning(false);
+    setRunning(false, { pausing: true });
     stopRun();
-    command('pause', [], ({ steps, analysis }) => {
+    command('pause', [], ({ steps, analysis, progress }) => {
+      state.pausing = false;
+      // The held-out reading of the slice the pause ended, if the run's own report of it was cut off.
+      if (progress && progress.steps > (state.losses.at(-1)?.step ?? -1)) handlers.progress(progress);
       handlers.paused({ steps });
       handlers.analysis(analysis);
     });

@@ -13,7 +13,7 @@
 //   reports { type: 'progress', …, end } | { type: 'steps', steps } | { type: 'analysis', … } |
 //   { type: 'ended', steps, reason, target, gap } until the run stops, then resolves to
 //   { steps, stopped: 'ended' | 'paused' }; its call cancelled pauses it;
-// pause() → { steps, analysis }; sentence(words, layer, head) → its panels;
+// pause() → { steps, analysis, progress (the last held-out reading) }; sentence(words, layer, head) → its panels;
 // export(format) → { format, name, bytes | text }; extrapolate(schemes, settings, corpusUrl), a
 //   long task reporting each row; shardPeer(port) (this worker trains; a second one computes half
 //   of each step's gradients over the port) | serveShards(port), a long task on that second
@@ -157,7 +157,7 @@ async function evaluateAndReport(c, run, trainLoss) {
     heldOut: heldOut.loss,
     referenceLoss: c.referenceLoss,
   });
-  run.report({
+  const progress = {
     type: 'progress',
     steps: session.steps,
     trainLoss,
@@ -165,7 +165,10 @@ async function evaluateAndReport(c, run, trainLoss) {
     heldOutAccuracy: heldOut.accuracy,
     stepsPerSecond: rate(c),
     end,
-  });
+  };
+  // Kept for pause(): a reading made in the slice a pause ends reaches the page with the pause.
+  c.lastProgress = { session, progress };
+  run.report(progress);
   return end;
 }
 
@@ -261,10 +264,14 @@ async function slice(c, number) {
   c.slices.port2.postMessage(number);
 }
 
-/** Stops the run in progress and reads the heads where it stopped. */
+/**
+ * Stops the run in progress and reads the heads where it stopped; with the last held-out reading
+ * of this model (the run's cancelled call no longer reports it).
+ */
 function pause(c) {
   stopRun(c, 'paused');
-  return { steps: c.session.steps, analysis: c.session.analyse() };
+  const progress = c.lastProgress?.session === c.session ? c.lastProgress.progress : null;
+  return { steps: c.session.steps, analysis: c.session.analyse(), progress };
 }
 
 // Each task runs in its turn (inTurn): after the calls and training slices before it.
