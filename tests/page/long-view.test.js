@@ -443,40 +443,52 @@ describe('the long-sequence view, in offset space', () => {
     expect(numberDifferences(json.output.data, ex.output.data, 'output')).toEqual([]);
   });
 
-  test('n = 400, k = 20 at 360, 1920 and 1280 px: the edge columns’ lines or marks never overlap the colour bar’s label', async () => {
-    const { page, problems } = await openAndWait('?long=1&n=400&k=20');
+  test('n = 400, k = 20 at 360, 1920 and 1280 px, k = 40 at 360 px: the edge columns’ lines or marks never overlap the colour bar’s label', async () => {
     // The first four panels (open at first); each is drawn at a new width once it is in view.
     const ids = ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights'];
     // A mark is stroked 3 px wide (its halo); a box overlaps another where both ranges overlap.
     const overlaps = (mark, label) =>
       mark.x + 1.5 > label.left && mark.x - 1.5 < label.right && mark.bottom > label.top && mark.top < label.bottom;
-    for (const width of [360, 1920, 1280]) {
-      await page.setViewportSize({ width, height: 900 });
-      for (const id of ids) {
-        const where = `${width} px, ${id}`;
-        await page.evaluate((panel) => document.getElementById(`figure-${panel}`).scrollIntoView(), id);
-        // Drawn for this width: the canvas fits its figure (at 1920 px it is as at 1280, its widest).
-        const fits = () =>
-          page.$eval(
-            `#figure-${id}`,
-            (figure) => JSON.parse(figure.querySelector('canvas').dataset.layout).width <= figure.clientWidth,
-          );
-        await expect.poll(fits, { timeout: 120_000, message: where }).toBe(true);
-        await whenDrawn(page);
-        const layout = await layoutOf(page, id);
-        expect(layout.edgeLines, where).toHaveLength(2);
-        expect(layout.barLabel, where).not.toBeNull();
-        // Narrow columns (at 360 px: 41 columns in about 160 px) have their marks under the matrix.
-        if (width === 360) expect(layout.cellW, where).toBeLessThan(6);
-        const matrixBottom = layout.y0 + layout.rows * layout.cellH;
-        if (layout.cellW < 6)
-          for (const mark of layout.edgeLines) expect(mark.top, where).toBeGreaterThan(matrixBottom);
-        for (const mark of layout.edgeLines) expect(overlaps(mark, layout.barLabel), where).toBe(false);
-        // The label is below the edge columns' lines or marks.
-        expect(layout.barLabel.top, where).toBeGreaterThan(Math.max(...layout.edgeLines.map((m) => m.bottom)));
+    for (const [k, widths] of [
+      [20, [360, 1920, 1280]],
+      [40, [360]],
+    ]) {
+      const { page, problems } = await openAndWait(`?long=1&n=400&k=${k}`);
+      for (const width of widths) {
+        await page.setViewportSize({ width, height: 900 });
+        for (const id of ids) {
+          const where = `k = ${k} at ${width} px, ${id}`;
+          await page.evaluate((panel) => document.getElementById(`figure-${panel}`).scrollIntoView(), id);
+          // Drawn for this width: the canvas fits its figure (at 1920 px it is as at 1280, its widest).
+          const fits = () =>
+            page.$eval(
+              `#figure-${id}`,
+              (figure) => JSON.parse(figure.querySelector('canvas').dataset.layout).width <= figure.clientWidth,
+            );
+          await expect.poll(fits, { timeout: 120_000, message: where }).toBe(true);
+          await whenDrawn(page);
+          const layout = await layoutOf(page, id);
+          expect(layout.edgeLines, where).toHaveLength(2);
+          expect(layout.barLabel, where).not.toBeNull();
+          // Columns of 6 px or more (k = 20 at 360 px: 41 columns in 246 px) have dashed lines down
+          // the matrix; narrower ones (k = 40 at 360 px: 81 columns in about 243 px) marks under it.
+          if (k === 40) expect(layout.cellW, where).toBeLessThan(6);
+          const matrixBottom = layout.y0 + layout.rows * layout.cellH;
+          for (const mark of layout.edgeLines) {
+            if (layout.cellW < 6) expect(mark.top, where).toBeGreaterThan(matrixBottom);
+            else {
+              expect(mark.top, where).toBeCloseTo(layout.y0, 6);
+              expect(mark.bottom, where).toBeCloseTo(matrixBottom, 6);
+            }
+            expect(overlaps(mark, layout.barLabel), where).toBe(false);
+          }
+          // The label is below the edge columns' lines or marks.
+          expect(layout.barLabel.top, where).toBeGreaterThan(Math.max(...layout.edgeLines.map((m) => m.bottom)));
+        }
       }
+      await page.setViewportSize({ width: 1280, height: 900 });
+      expect(problems).toEqual([]);
     }
-    expect(problems).toEqual([]);
   });
 
   /**
@@ -570,6 +582,73 @@ describe('the long-sequence view, in offset space', () => {
       }
       await page.setViewportSize({ width: 1280, height: 900 });
       expect(problems).toEqual([]);
+    }
+  });
+
+  test('at 360 and 390 px dark on a phone (3 device px per px) each long-view heatmap takes three quarters of its card’s width or more, its column labels inside the canvas and apart, its note true for the grid drawn', async () => {
+    // Pixel p of `size` covers cells ⌊p·count/size⌋ … ⌊(p + 1)·count/size⌋ − 1: the counts, as the note gives them.
+    const covers = (count, size) => {
+      const widths = new Set();
+      for (let p = 0; p < size; p += 1)
+        widths.add(Math.floor(((p + 1) * count) / size) - Math.floor((p * count) / size));
+      const sorted = [...widths].sort((a, b) => a - b);
+      return sorted.length === 1 ? String(sorted[0]) : `${sorted[0]}–${sorted.at(-1)}`;
+    };
+    for (const width of [360, 390]) {
+      const opened = await env.open('', {
+        viewport: { width, height: 800 },
+        deviceScaleFactor: 3,
+        colorScheme: 'dark',
+        closedPanels: true,
+      });
+      const { page, problems } = opened;
+      for (const [n, k, causal] of [
+        [400, 20, false],
+        [1000, 999, true],
+        [300, 0, true],
+      ]) {
+        // "More panels" opened here, not by the fixture: at 360 px its panels are drawn only when
+        // scrolled to (drawnPanel waits for each).
+        await env.load(page, `?long=1&n=${n}&k=${k}${causal ? '&causal=1' : ''}`, { closedPanels: true });
+        await page.evaluate(() => {
+          document.getElementById('more-panels').open = true;
+        });
+        await whenDrawn(page);
+        const reach = Math.min(k, n - 1);
+        for (const id of PANELS) {
+          const where = `n = ${n}, k = ${k}${causal ? ', causal' : ''} at ${width} px, ${id}`;
+          const { canvas, layout } = await drawnPanel(page, id);
+          // The card's content width: the width its canvas is given.
+          const content = await page.$eval(`#figure-${id} .relpos-canvas-wrap`, (wrap) => wrap.clientWidth);
+          const grid = layout.cols * layout.cellW;
+          expect([layout.rows, layout.cols], where).toEqual([n, 2 * reach + 1]);
+          expect(canvas.width, where).toBeLessThanOrEqual(content);
+          expect(grid / content, where).toBeGreaterThanOrEqual(0.75);
+          expect(layout.x0 + grid, where).toBeLessThanOrEqual(canvas.width);
+          // The column labels: inside the canvas, never touching one another; c = 0 always among them.
+          const labels = [...layout.colLabels].sort((a, b) => a.left - b.left);
+          expect(
+            labels.map((label) => label.text),
+            where,
+          ).toContain('0');
+          for (const [index, label] of labels.entries()) {
+            expect(label.left, where).toBeGreaterThanOrEqual(0);
+            expect(label.right, where).toBeLessThanOrEqual(canvas.width);
+            if (index) expect(label.left, where).toBeGreaterThan(labels[index - 1].right);
+          }
+          // The note says what a pixel is for the grid drawn (none where a pixel is one cell),
+          // and k = 0's one column.
+          const note = await noteOf(page, id);
+          if (layout.gRows < n || layout.gCols < layout.cols) {
+            const across = layout.gCols < layout.cols ? ` × ${covers(layout.cols, layout.gCols)} offsets` : '';
+            const queries = layout.gRows < n ? `${covers(n, layout.gRows)} queries` : '1 query';
+            expect(note, where).toContain(`A pixel: mean of ${queries}${across}.`);
+          } else expect(note, where).not.toContain('A pixel');
+          if (k === 0) expect(note, where).toContain('One column (k = 0)');
+        }
+      }
+      expect(problems).toEqual([]);
+      await opened.context.close();
     }
   });
 

@@ -4,14 +4,7 @@
 // the same-offset highlight). The selected offset is reported through `onSelect`.
 import { pixelRatio } from '../render/canvas-size.js';
 import { makeScale } from '../render/colormaps.js';
-import {
-  INDEX_LABEL_SPACE,
-  drawHeatmap,
-  forgetHeatmapImage,
-  heatmapMargins,
-  heatmapGridSize,
-  heatmapWidth,
-} from '../render/heatmap.js';
+import { drawHeatmap, forgetHeatmapImage, heatmapMargins, heatmapGridSize, heatmapWidth } from '../render/heatmap.js';
 import { CellTip, clearSelection } from './cell-tip.js';
 import { wirePanel } from './interaction.js';
 import { download } from '../files/download.js';
@@ -24,7 +17,7 @@ import { setMathText } from './math-dom.js';
 import { withMinus } from '../render/number-text.js';
 import { PANELS, formatters } from '../views/panels.js';
 import { PresentView, presentSize } from './present-view.js';
-import { panelLabels } from './label-room.js';
+import { panelLabels, positionRoom } from './label-room.js';
 import { themeColours } from './theme-colours.js';
 import { clippedOffset } from '../views/view.js';
 import { cellBreakdown, tokenName } from '../views/cell-breakdown.js';
@@ -169,9 +162,11 @@ export class AttentionFigure {
    * width), so that a worker can compute their block means ahead; null when not shown.
    */
   offsetGrid(n, k) {
-    const wrap = this.panels.length ? this.parts.get(this.panels[0].id).wrap : null;
-    const width = wrap?.isConnected ? wrap.clientWidth : 0;
-    return width ? heatmapGridSize(n, 2 * offsetReach(n, k) + 1, width, this.maxSide, pixelRatio(wrap)) : null;
+    const parts = this.panels.length ? this.parts.get(this.panels[0].id) : null;
+    const width = parts?.wrap.isConnected ? parts.wrap.clientWidth : 0;
+    if (!width) return null;
+    const labelSpace = positionRoom(n, themeColours(parts.canvas).font || 'sans-serif');
+    return heatmapGridSize(n, 2 * offsetReach(n, k) + 1, width, this.maxSide, pixelRatio(parts.wrap), labelSpace);
   }
 
   /** Saves panel `panelId` as a PNG or SVG file, with this.exportOptions (figure-export.js). */
@@ -214,14 +209,16 @@ export class AttentionFigure {
         pixelRatio: ratio,
       };
     }
-    // Positions only in the long view (short numbers); else as wide as the widest word needs, or
-    // the positions where the words would leave the cells too small (label-room.js).
+    // Positions only in the long view, in the room its widest position takes (its column labels
+    // horizontal); else as wide as the widest word needs, or the positions where the words would
+    // leave the cells too small (label-room.js).
+    const long = Boolean(this.view?.long);
     const {
       labels = null,
       labelSpace = null,
       kind = 'words',
-    } = this.view?.long
-      ? { labelSpace: INDEX_LABEL_SPACE, kind: 'positions' }
+    } = long
+      ? { labelSpace: positionRoom(this.view.n, colours.font || 'sans-serif'), kind: 'positions' }
       : this.view && wrap.isConnected
         ? panelLabels(this.view.labels, colours.font || 'sans-serif', wrap.clientWidth, this.maxSide)
         : {};
@@ -229,7 +226,7 @@ export class AttentionFigure {
     // draws again when it opens.
     const rendered = wrap.isConnected && (!this.onlyRendered || (wrap.checkVisibility?.() ?? true));
     return {
-      width: rendered ? heatmapWidth(wrap.clientWidth, this.maxSide, 1, labelSpace) : 0,
+      width: rendered ? heatmapWidth(wrap.clientWidth, this.maxSide, 1, labelSpace, long) : 0,
       colours,
       maxSide: this.maxSide,
       fontScale: 1,
@@ -290,7 +287,7 @@ export class AttentionFigure {
     this.deferred.delete(panel.id);
     this.drawCount += 1;
     if (view.offsetSpace) {
-      this.drawOffsetSpace(panel, values, key, { width, colours });
+      this.drawOffsetSpace(panel, values, key, { width, colours, labelSpace });
       return;
     }
     const masked = panel.masked?.(view) ?? null;
@@ -355,12 +352,13 @@ export class AttentionFigure {
   }
 
   // The long view: the panel in offset space (offset-panel.js), rows × (2k′ + 1).
-  drawOffsetSpace(panel, values, key, { width, colours, pixelRatio: ratio }) {
+  drawOffsetSpace(panel, values, key, { width, colours, labelSpace, pixelRatio: ratio }) {
     const { view } = this;
     const { canvas, caption } = this.parts.get(panel.id);
     const layout = drawOffsetPanel(canvas, panel, view, {
       width,
       colours,
+      labelSpace,
       maxSide: this.maxSide,
       pixelRatio: ratio,
       selection: this.selection,
@@ -384,6 +382,7 @@ export class AttentionFigure {
       width: layout.width,
       edgeLines: layout.edgeLines, // the edge columns' lines or marks, and the colour bar's label: never overlapping
       barLabel: layout.barLabel,
+      colLabels: layout.colLabels, // the column labels as drawn: inside the canvas, never overlapping
       noteLines: layout.noteLines, // the note, whole, wrapped onto as many lines as it needs
       noteFont: layout.noteFont,
     });

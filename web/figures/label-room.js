@@ -2,7 +2,8 @@
 // in the panels' type (13 px), rounded up to a step of 24 px so that a new word rarely moves the
 // page, between 40 px and a cap of 30 % of the width (62 to 120 px). Where the words' room would
 // leave cells too small to label, the panel labels positions 0, 1, 2, … instead, in the room those
-// take, and the matrix gets the width the words would have had (panelLabels).
+// take, and the matrix gets the width the words would have had (panelLabels). The long view's
+// panels, labelled by position only, take the room of their widest position (positionRoom).
 import { LABEL_FONT, MIN_LABELLED_CELL, heatmapLayout } from '../render/heatmap.js';
 
 const STEP = 24;
@@ -43,4 +44,21 @@ export function panelLabels(labels, family, width, maxSide = Infinity) {
     labelSpace: Math.max(24, Math.ceil(widestLabel(positions, family) + 6)),
     kind: 'positions',
   };
+}
+
+const positionRooms = new Map(); // `${n}|${family}` -> the room of positions 0 … n − 1, CSS px
+
+/**
+ * The room (CSS px) of the row labels of a heatmap labelled by position 0 … n − 1 (the long
+ * view's): the widest position in the panels' label type, at least 24 px (as panelLabels' positions).
+ */
+export function positionRoom(n, family) {
+  const key = `${n}|${family}`;
+  if (!positionRooms.has(key)) {
+    // The positions with the most digits (those of n − 1): from 10^(digits − 1), or 0.
+    const from = n > 10 ? 10 ** (String(n - 1).length - 1) : 0;
+    const labels = Array.from({ length: Math.max(1, n - from) }, (_, i) => String(from + i));
+    positionRooms.set(key, Math.max(24, Math.ceil(widestLabel(labels, family))));
+  }
+  return positionRooms.get(key);
 }

@@ -82,7 +82,7 @@ function noteFor(panel, view, gRows, gCols) {
 }
 
 /** Draws a panel of a view with `offsetSpace`; returns the layout for reading cells. */
-export function drawOffsetPanel(canvas, panel, view, { width, colours, maxSide, pixelRatio, selection }) {
+export function drawOffsetPanel(canvas, panel, view, { width, colours, labelSpace, maxSide, pixelRatio, selection }) {
   const { n } = view;
   const { reach, cols, panels } = view.offsetSpace;
   const values = panels[panel.id];
@@ -116,6 +116,7 @@ export function drawOffsetPanel(canvas, panel, view, { width, colours, maxSide, 
     edgeLines: clipping,
     highlight: selection ? { i: selection.i, j: selection.j, rows: rowsWithKey(view, selection.j) } : null,
     width,
+    labelSpace, // the row labels' room (positions: label-room.js's positionRoom)
     maxSide,
     pixelRatio,
     colours,

@@ -33,10 +33,14 @@ export function colourBarTicks(scale) {
 
 /**
  * `labelRoom`: the width the label may take from x (CSS px); a longer label is condensed to fit,
- * never cut. Returns the box of the label's ink above the bar ({ left, right, top, bottom }, CSS
- * px), or null without a label.
+ * never cut. `numbersRight`: the x no number under the bar passes (the canvas's right edge): a
+ * number centred on its tick that would is moved left to end there. Returns the box of the
+ * label's ink above the bar ({ left, right, top, bottom }, CSS px), or null without a label.
  */
-export function drawColourBar(g, { x, y, width, height, scale, fg, label, labelRoom = Infinity }) {
+export function drawColourBar(
+  g,
+  { x, y, width, height, scale, fg, label, labelRoom = Infinity, numbersRight = Infinity },
+) {
   g.save();
   g.imageSmoothingEnabled = false;
   g.drawImage(stripFor(colourTable(scale.map)), x, y, width, height);
@@ -74,8 +78,9 @@ export function drawColourBar(g, { x, y, width, height, scale, fg, label, labelR
   g.textBaseline = 'top';
   for (const tick of ticks) {
     const tx = position(tick);
+    const text = textOf(tick, ticks);
     g.fillRect(Math.round(tx), y + height, 1, 4);
-    g.fillText(textOf(tick, ticks), tx, y + height + 5);
+    g.fillText(text, Math.min(tx, numbersRight - g.measureText(text).width / 2), y + height + 5);
   }
   if (!label) return null;
   g.textAlign = 'left';

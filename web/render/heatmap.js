@@ -4,14 +4,15 @@
 // at any pixel ratio: spec.pixelRatio, else canvas-size.js's pixelRatio of the canvas's box, read
 // at every draw); with more cells than pixels on an axis, each device pixel shows the mean of the
 // cells it covers (heatmap-image.js). Around the matrix: row and column labels, axis titles, a
-// colour bar with numbers and a note; the margins depend only on the width. The labels come in
-// two kinds (LABELLINGS):
+// colour bar with numbers and a note; the margins depend only on the width and the room given
+// the row labels (spec.labelSpace). The labels come in two kinds (LABELLINGS):
 // - tokens (spec.rowLabels, spec.colLabels: arrays): each row and column its word while the
 //   cells are tall enough, column labels slanted, NaN cells grey, the note in math notation, the
 //   height depending only on the width, so that changing the data or the labels never moves the
 //   page (the page's panels);
 // - indices (spec.rowLabel(i), spec.colLabel(j): functions): every few round indices,
-//   horizontal, NaN cells ("no key") blank and −∞ grey, the note as plain text wrapped onto as
+//   horizontal (so the margins need no room for slanted labels, and a column label stays inside
+//   the canvas), NaN cells ("no key") blank and −∞ grey, the note as plain text wrapped onto as
 //   many lines as it needs, the canvas ending under it (the long view's offset space: rows are
 //   queries i, columns offsets c = −k…k; a matrix of one's own, with square cells).
 // Whatever the labels, a spec may add values printed in the cells, the causal mask (masked) or
@@ -38,26 +39,39 @@ export const NOTE_FONT = 12;
 export const MIN_LABELLED_CELL = 13;
 
 /**
+ * The least margins (CSS px at fontScale 1) where the column labels are horizontal (by index):
+ * on the right the colour bar's pointed end (its height) and a px (the last column's label and
+ * the bar's last number are kept inside the canvas); on top the axis title (44 px over the
+ * matrix, with the column labels) and 12 px above it.
+ */
+const HORIZONTAL_RIGHT = 12;
+const HORIZONTAL_TOP = 56;
+
+/**
  * The margins around the matrix (CSS px) for a canvas `width` px wide, type `fontScale` times
  * the usual size: the space for row and column labels grows with the width (62 px on a phone,
  * up to 120 px on a wide panel), so a wide screen shows whole words. Depends only on the width
  * and the scale, so a canvas's height never depends on the data or the labels; `labelSpace`
- * overrides it (the present view, where nothing around the panel can move).
+ * overrides it (the present view, where nothing around the panel can move; the long view's
+ * positions, which need little). `horizontal`: the column labels are horizontal (labels by
+ * index), so nothing slants: HORIZONTAL_TOP and HORIZONTAL_RIGHT at least.
  */
-export function heatmapMargins(width, fontScale = 1, labelSpace = null) {
+export function heatmapMargins(width, fontScale = 1, labelSpace = null, horizontal = false) {
   const labels = Math.round(labelSpace ?? fontScale * Math.min(120, Math.max(62, (width / fontScale) * 0.2)));
+  const slant = { right: Math.round(labels * 0.35), top: Math.round(labels * Math.sin(Math.PI / 3) + 26 * fontScale) };
+  const least = (px) => (horizontal ? Math.round(px * fontScale) : 0);
   return {
     labels,
     left: labels + Math.round(30 * fontScale),
-    top: Math.round(labels * Math.sin(Math.PI / 3) + 26 * fontScale),
-    right: Math.round(labels * 0.35), // the last column labels slant out to the right
+    top: Math.max(slant.top, least(HORIZONTAL_TOP)), // the column labels slant up
+    right: Math.max(slant.right, least(HORIZONTAL_RIGHT)), // the last column labels slant out to the right
     bottom: Math.round(86 * fontScale), // colour bar, its numbers and a two-line note
   };
 }
 
 /** The canvas width (CSS px) for a heatmap in `width` px: no wider than its largest matrix needs. */
-export function heatmapWidth(width, maxSide = Infinity, fontScale = 1, labelSpace = null) {
-  const margin = heatmapMargins(width, fontScale, labelSpace);
+export function heatmapWidth(width, maxSide = Infinity, fontScale = 1, labelSpace = null, horizontal = false) {
+  const margin = heatmapMargins(width, fontScale, labelSpace, horizontal);
   return Math.min(width, Math.ceil(maxSide + margin.left + margin.right));
 }
 
@@ -174,7 +188,7 @@ function squareAxes(rows, cols, available, ratio) {
 const NICE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 250, 500, 1000];
 const ROW_LABEL_GAP = 13 * 1.8; // CSS px between row labels
 const COL_LABEL_GAP = 44; // CSS px between column labels (horizontal text)
-/** The label space (CSS px) of a heatmap labelled by indices only (the long view): narrow at any width. */
+/** The label space (CSS px) of a heatmap labelled by indices (a matrix of one's own): narrow at any width. */
 export const INDEX_LABEL_SPACE = 62;
 const NOTE_LINE = 15;
 /** CSS px under the last line of a note (its descenders), or under the colour bar's numbers. */
@@ -201,7 +215,7 @@ export function heatmapLayout(spec, ratio = 1) {
   const labelling = labellingOf(spec);
   const fontScale = spec.fontScale ?? 1;
   const labelSpace = spec.labelSpace ?? labelling.labelSpace;
-  const margin = heatmapMargins(spec.width, fontScale, labelSpace);
+  const margin = heatmapMargins(spec.width, fontScale, labelSpace, labelling === LABELLINGS.indices);
   const available = Math.min(spec.maxSide ?? Infinity, spec.width - margin.left - margin.right);
   const { across, down } = spec.squareCells
     ? squareAxes(rows, cols, available, ratio)
@@ -366,8 +380,8 @@ function drawAxisTitles(g, spec, layout, titleY) {
 }
 
 // Labels by token: each row and column its token while the cells are tall enough, else every
-// few round indices; column labels slanted. Returns how many labels were shortened with "…" for
-// want of room.
+// few round indices; column labels slanted. Returns { labelsCut: how many labels were shortened
+// with "…" for want of room }.
 function drawTokenLabels(g, spec, layout, font) {
   const { colours } = spec;
   const { rows, cols, cellW, cellH, x0, y0, margin, width, fontScale } = layout;
@@ -399,13 +413,21 @@ function drawTokenLabels(g, spec, layout, font) {
     g.restore();
   }
   drawAxisTitles(g, spec, layout, 2);
-  return labelsCut;
+  return { labelsCut };
 }
 
+/** CSS px kept between two column labels by index (and between a label and the canvas's edge: COL_LABEL_EDGE). */
+const COL_LABEL_SPACING = 6;
+const COL_LABEL_EDGE = 2;
+
 // Labels by index: row labels every few (round) indices; column labels where the value is a
-// multiple of a round step (and the always-labelled columns), horizontal, over the matrix.
+// multiple of a round step (and the always-labelled columns), horizontal, over the matrix,
+// each centred over its column but kept inside the canvas (the last column's, where the
+// matrix reaches the canvas's right margin), and drawn only where it clears the labels
+// already placed (the always-labelled first). Returns { labelsCut: 0, colLabels: each column
+// label's box as drawn, { text, left, right } (CSS px) }.
 function drawIndexLabels(g, spec, layout, font) {
-  const { rows, cols, cellW, cellH, x0, y0, margin } = layout;
+  const { rows, cols, cellW, cellH, x0, y0, margin, width } = layout;
   g.font = `${LABEL_FONT}px ${font}`;
   g.fillStyle = spec.colours.fg;
   const everyRow = NICE_STEPS.find((step) => step * cellH >= ROW_LABEL_GAP) ?? rows;
@@ -415,19 +437,26 @@ function drawIndexLabels(g, spec, layout, font) {
     g.fillText(fitLabel(g, spec.rowLabel(i), margin.labels), x0 - 6, y0 + (i + 0.5) * cellH);
   const everyCol = NICE_STEPS.find((step) => step * cellW >= COL_LABEL_GAP) ?? cols;
   const always = [];
-  for (let j = 0; j < cols; j += 1) if (spec.colLabelAlways?.(j)) always.push(j);
-  g.textAlign = 'center';
-  g.textBaseline = 'bottom';
-  const centre = (j) => x0 + (j + 0.5) * cellW;
+  const stepped = [];
   for (let j = 0; j < cols; j += 1) {
-    const value = spec.colValue ? spec.colValue(j) : j;
-    const isAlways = always.includes(j);
-    if (!isAlways && (value % everyCol !== 0 || always.some((a) => Math.abs(centre(a) - centre(j)) < COL_LABEL_GAP)))
-      continue;
-    g.fillText(spec.colLabel(j), centre(j), y0 - 6);
+    if (spec.colLabelAlways?.(j)) always.push(j);
+    else if ((spec.colValue ? spec.colValue(j) : j) % everyCol === 0) stepped.push(j);
+  }
+  g.textAlign = 'left';
+  g.textBaseline = 'bottom';
+  const placed = [];
+  for (const j of [...always, ...stepped]) {
+    const text = spec.colLabel(j);
+    const ink = g.measureText(text).width;
+    const centre = x0 + (j + 0.5) * cellW;
+    const left = Math.max(COL_LABEL_EDGE, Math.min(centre - ink / 2, width - COL_LABEL_EDGE - ink));
+    const right = left + ink;
+    if (placed.some((box) => left < box.right + COL_LABEL_SPACING && right > box.left - COL_LABEL_SPACING)) continue;
+    placed.push({ text, left, right });
+    g.fillText(text, left, y0 - 6);
   }
   drawAxisTitles(g, spec, layout, y0 - 44);
-  return 0;
+  return { labelsCut: 0, colLabels: placed };
 }
 
 // A highlighted group of cells: outlines while the cells are large, else everything outside
@@ -575,6 +604,7 @@ function drawScaleAndNote(g, spec, layout, scale, font, labelling) {
     fg: spec.colours.fg,
     label: scale.label,
     labelRoom,
+    numbersRight: layout.width - 1,
   });
   const noteCut = spec.note ? labelling.drawNote(g, spec, layout, font, noteY) : false;
   return { noteCut, barLabel };
@@ -627,12 +657,14 @@ export function heatmapDrawnGrid(canvas, spec) {
 }
 
 /**
- * The grid of pixels (gRows × gCols) a rows × cols heatmap labelled by index, `width` CSS px
- * wide at `ratio` device pixels per CSS px (heatmapRatio), is drawn with: block means are
- * computed for it (blockMeans), and can be computed ahead, in a worker.
+ * The grid of pixels (gRows × gCols) a rows × cols heatmap labelled by index with `labelSpace`
+ * px for its row labels, `width` CSS px wide at `ratio` device pixels per CSS px (heatmapRatio),
+ * is drawn with: block means are computed for it (blockMeans), and can be computed ahead, in a
+ * worker.
  */
-export function heatmapGridSize(rows, cols, width, maxSide, ratio) {
-  const { across, down } = heatmapLayout({ rows, cols, width, maxSide, labelSpace: INDEX_LABEL_SPACE }, ratio);
+export function heatmapGridSize(rows, cols, width, maxSide, ratio, labelSpace = INDEX_LABEL_SPACE) {
+  const spec = { rows, cols, width, maxSide, labelSpace, rowLabel: String }; // labelled by index
+  const { across, down } = heatmapLayout(spec, ratio);
   return { gRows: Math.min(rows, down.device), gCols: Math.min(cols, across.device) };
 }
 
@@ -660,7 +692,8 @@ export function heatmapGridSize(rows, cols, width, maxSide, ratio) {
  *         highlight: { i, j, group(i, j) -> bool, rowRange(i) -> [lo, hi] | null } (a group of
  *           cells) or { i, j, rows: [first, last] | undefined } (a cell, and its column's rows) | null }
  * Returns the layout in CSS px: { x0, y0, cell, cellW, cellH, n, rows, cols, width, height,
- * fontScale, labelsCut, noteCut, scale, gRows, gCols, edgeLines (each edge line or mark as drawn:
+ * fontScale, labelsCut, colLabels (labelled by index: each column label's box as drawn, { text,
+ * left, right }), noteCut, scale, gRows, gCols, edgeLines (each edge line or mark as drawn:
  * [{ x, top, bottom }]), barLabel (the colour bar's label's ink: { left, right, top, bottom } |
  * null), noteLines (labelled by index: the note's lines as drawn), noteFont }.
  */
@@ -690,7 +723,7 @@ export function drawHeatmap(canvas, spec) {
   drawCellValues(g, spec, layout, font);
   drawBandEdgeLayer(canvas, g, spec, layout);
   const edgeLines = drawEdgeLines(g, spec, layout);
-  const labelsCut = labelling.drawLabels(g, spec, layout, font);
+  const { labelsCut, colLabels = null } = labelling.drawLabels(g, spec, layout, font);
   if (spec.highlight?.group) drawGroupHighlight(g, spec, layout);
   else if (spec.highlight) drawColumnHighlight(g, spec, layout);
   const { noteCut, barLabel } = drawScaleAndNote(g, spec, layout, scale, font, labelling);
@@ -708,6 +741,7 @@ export function drawHeatmap(canvas, spec) {
     height,
     fontScale,
     labelsCut,
+    colLabels,
     noteCut,
     scale,
     gRows,
