@@ -3,7 +3,8 @@
 // shapes of the training section's model's and the handbook's profiles; under each part a table of
 // each head's softmax mass left / self / right of the bias alone; a caption from the numbers.
 import { formatFixed } from '../render/number-text.js';
-import { drawSymlogPlot } from '../render/symlog-plot.js';
+import { drawLineChart } from '../render/line-chart.js';
+import { symlogAxes } from '../render/symlog-axes.js';
 import { MASS_WINDOW, checkpointCaption, headMasses, headSeries } from '../views/checkpoint-view.js';
 
 /** Okabe–Ito, distinguishable with colour-blindness; heads past eight are dashed. */
@@ -103,6 +104,25 @@ const scaledToOne = (y) => {
   return y.map((v) => v / m);
 };
 
+/** A series' points at offsets within ±REACH (and, with `pastOnly`, at offsets ≤ 0). */
+function withinReach(s, pastOnly = false) {
+  const keep = s.x.map((c) => Math.abs(c) <= REACH && (!pastOnly || c <= 0));
+  return { ...s, x: s.x.filter((_, i) => keep[i]), y: s.y.filter((_, i) => keep[i]) };
+}
+
+/** Lines against offset on the symmetric log axis to ±REACH, thin and unmarked, 240 px and a legend row tall. */
+function drawOffsetPlot(canvas, { series, marks = [], yLabel }) {
+  drawLineChart(canvas, {
+    series,
+    axes: symlogAxes({ reach: REACH, marks }),
+    xLabel: 'offset j − i (symmetric log scale)',
+    yLabel,
+    height: 254,
+    lineWidth: 1.8,
+    points: false,
+  });
+}
+
 /**
  * Draws `tables` (checkpointPositions' entries; the first of each part is drawn) into the parts;
  * `beside`: [{ label, x, y }] profiles (the training section's model's, the handbook's) drawn by shape
@@ -121,23 +141,16 @@ export function drawCheckpointFigure(parts, tables, { beside = null, besideText 
     const table = all[0];
     if (!table) continue;
     shown.push(table);
-    const series = Array.from({ length: table.heads }, (_, h) => {
-      const s = headSeries(table, h);
-      const keep = s.x.map((c) => table.bidirectional || c <= 0);
-      return {
-        label: `head ${h}`,
-        x: s.x.filter((__, i) => keep[i]),
-        y: s.y.filter((__, i) => keep[i]),
-        colour: COLOURS[h % COLOURS.length],
-        dashed: h >= COLOURS.length,
-      };
-    });
+    const series = Array.from({ length: table.heads }, (_, h) => ({
+      label: `head ${h}`,
+      ...withinReach(headSeries(table, h), !table.bidirectional),
+      colour: COLOURS[h % COLOURS.length],
+      dashed: h >= COLOURS.length,
+    }));
     const marks = table.maxDistance ? [-table.maxDistance, ...(table.bidirectional ? [table.maxDistance] : [])] : [];
-    drawSymlogPlot(p.canvas, {
+    drawOffsetPlot(p.canvas, {
       series,
-      reach: REACH,
       marks,
-      xLabel: 'offset j − i (symmetric log scale)',
       yLabel: table.scheme === 't5' ? 'bias added to the score' : 'mean position bias',
     });
     p.heading.textContent = `${name === 'encoder' ? 'Encoder' : 'Decoder'}: bias against offset j − i${
@@ -158,24 +171,17 @@ export function drawCheckpointFigure(parts, tables, { beside = null, besideText 
     const series = [
       {
         label: `this file (${encoder.part}, mean of ${encoder.heads} heads)`,
-        x: Array.from(encoder.offsets),
-        y: scaledToOne(mean),
+        ...withinReach({ x: Array.from(encoder.offsets), y: scaledToOne(mean) }),
         colour: COLOURS[0],
       },
       ...beside.map((b, i) => ({
         label: b.label,
-        x: b.x,
-        y: scaledToOne(b.y),
+        ...withinReach({ x: b.x, y: scaledToOne(b.y) }),
         colour: COLOURS[(i + 1) % COLOURS.length],
         dashed: i > 0,
       })),
     ];
-    drawSymlogPlot(parts.compare.canvas, {
-      series,
-      reach: REACH,
-      xLabel: 'offset j − i (symmetric log scale)',
-      yLabel: 'shape (each ÷ its largest |value|)',
-    });
+    drawOffsetPlot(parts.compare.canvas, { series, yLabel: 'shape (each ÷ its largest |value|)' });
     parts.compare.rule.textContent = `Shapes only: each curve divided by its own largest |value|. ${besideText}`.trim();
   }
   const text = checkpointCaption(shown, window);

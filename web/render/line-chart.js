@@ -1,11 +1,12 @@
 // The line chart: series over shared axes, each a line (dashed or not) with its points and an
 // optional band, a legend above. The axes are the caller's choice: through zero (zeroAxes, here:
 // plot-axes.js's drawAxes, the scatter plot's axes: a y range that includes 0, drawn as a line, x
-// ticks at the integers, the y label in math notation; the line plot, line-plot.js) or fitted
-// (fittedAxes, fitted-axes.js: the training section's). Colours from the theme's CSS custom
-// properties (--relpos-fg, --relpos-grid) and SERIES_COLOURS. A series may name a dash pattern and
-// a marker (point-markers.js), and the lines their names at their ends (end-labels.js): both
-// passed in by the charts that use them, so that the first load carries neither.
+// ticks at the integers, the y label in math notation; the line plot, line-plot.js), fitted
+// (fittedAxes, fitted-axes.js: the training section's) or symmetric-log (symlogAxes,
+// symlog-axes.js: the checkpoint figure's). Colours from the theme's CSS custom properties
+// (--relpos-fg, --relpos-grid) and SERIES_COLOURS. A series may name a dash pattern and a marker
+// (point-markers.js), and the lines their names at their ends (end-labels.js): both passed in by
+// the charts that use them, so that the first load carries neither.
 import { fitCanvas, pixelRatio } from './canvas-size.js';
 import { cssColour, dashOf, drawAxes, drawLegend, plotScales } from './plot-axes.js';
 import { legendRows } from './legend-rows.js';
@@ -31,7 +32,8 @@ function themed(canvas) {
 
 /**
  * The axes through zero (drawAxes): y over every y of the series and 0, x ticks at the integers
- * of their x. An axes object, as fittedAxes (fitted-axes.js) makes: { minWidth (the chart's
+ * of their x. An axes object, as fittedAxes (fitted-axes.js) and symlogAxes (symlog-axes.js)
+ * make: { minWidth (the chart's
  * least width), clip (cut what lies outside the plot), draw(g, theme, shown, { width, height,
  * legendBottom (the legend's last baseline, null without one), xLabel, yLabel, right (px to leave
  * free right of the plot) }) → the plot's place and mappings { px, py, left, top, plotW, plotH,
@@ -69,22 +71,34 @@ export function zeroAxes() {
 
 /**
  * Series [{ label, x: number[], y: number[], colour?, dashed?, dash?, marker?, low?, high?, dots?,
- * highlight? }] on `axes` (zeroAxes() or fittedAxes(…)); a legend above the plot (`legend: false`
- * leaves it out: a second view of the same series); `low`/`high` (as long as x) fill a band under
- * the line in its colour; `colour` 'fg' is the theme's text colour; `dash` a pattern (one of
- * plot-axes.js's DASHES). Each point is a square, where the axes' x is integer or there are fewer
- * than 40, or the series' `marker` (one of point-markers.js's MARKERS), or with `dots` a dot (and
- * the line's joins round), the `highlight`-th larger and in the text colour. `endLabels`
- * (end-labels.js's END_LABELS) names each line at its end, right of the plot, where there is room
- * (the legend may name them too). Drawn at the width of the canvas's
- * parent (at least the axes' minWidth) and its pixel ratio, `height` CSS px tall and taller by
- * the legend's rows past the first. Returns the drawn ranges and the mappings from data to CSS px
- * (for hit-testing, tests and captions): { xMin, xMax, yMin, yMax, px, py, width, height,
- * endLabels (whether the lines were named at their ends) }.
+ * highlight? }] on `axes` (zeroAxes(), fittedAxes(…) or symlogAxes(…)); a legend above the plot
+ * (`legend: false` leaves it out: a second view of the same series); `low`/`high` (as long as x)
+ * fill a band under the line in its colour; `colour` 'fg' is the theme's text colour; `dash` a
+ * pattern (one of plot-axes.js's DASHES). The lines (and the legend's) `lineWidth` CSS px wide; a
+ * point whose y is not finite is no point of the line (the canvas skips it: the line joins its
+ * neighbours). Each point is a square, where the axes' x is integer or there are fewer than 40, or
+ * the series' `marker` (one of point-markers.js's MARKERS), or with `dots` a dot (and the line's
+ * joins round), the `highlight`-th larger and in the text colour; `points: false`, the lines alone
+ * (their joins round). `endLabels` (end-labels.js's END_LABELS) names each line at its end, right
+ * of the plot, where there is room (the legend may name them too). Drawn at the width of the
+ * canvas's parent (at least the axes' minWidth) and its pixel ratio, `height` CSS px tall and
+ * taller by the legend's rows past the first. Returns the drawn ranges and the mappings from data
+ * to CSS px (for hit-testing, tests and captions): { xMin, xMax, yMin, yMax, px, py, width,
+ * height, endLabels (whether the lines were named at their ends) }.
  */
 export function drawLineChart(
   canvas,
-  { series, xLabel, yLabel, height = 220, axes = zeroAxes(), legend = true, endLabels = null },
+  {
+    series,
+    xLabel,
+    yLabel,
+    height = 220,
+    axes = zeroAxes(),
+    legend = true,
+    endLabels = null,
+    lineWidth = 2,
+    points = true,
+  },
 ) {
   const t = themed(canvas);
   const parent = canvas.parentElement;
@@ -109,7 +123,7 @@ export function drawLineChart(
   g.font = t.font;
   const colourOf = (s, index) =>
     s.colour === 'fg' ? t.fg : (s.colour ?? SERIES_COLOURS[index % SERIES_COLOURS.length]);
-  if (legend) drawLegend(g, series, places, { fg: t.fg, lineWidth: 2, colourOf });
+  if (legend) drawLegend(g, series, places, { fg: t.fg, lineWidth, colourOf });
   const legendBottom = legend ? ly : null;
   const plot = axes.draw(g, t, shown, { width, height, legendBottom, xLabel, yLabel, right });
   const { px, py, left, top, plotW, plotH } = plot;
@@ -135,12 +149,13 @@ export function drawLineChart(
   for (const [index, s] of series.entries()) {
     if (!s.x.length) continue;
     g.strokeStyle = colourOf(s, index);
-    g.lineWidth = 2;
-    g.lineJoin = s.dots ? 'round' : 'miter';
+    g.lineWidth = lineWidth;
+    g.lineJoin = s.dots || !points ? 'round' : 'miter';
     g.setLineDash(dashOf(s));
     g.beginPath();
     s.x.forEach((x, i) => (i ? g.lineTo(px(x), py(s.y[i])) : g.moveTo(px(x), py(s.y[i]))));
     g.stroke();
+    if (!points) continue;
     if (s.marker) {
       const colour = g.strokeStyle;
       s.x.forEach((x, i) => s.marker(g, px(x), py(s.y[i]), colour));

@@ -1,7 +1,6 @@
 // The axes every plot draws: the y grid with its tick labels (drawYTicks), the x ticks with their
 // grid lines or marks and labels (drawXTicks), a legend of series (drawLegend), the turned y label
-// (fillTurnedText), for the line chart (line-chart.js), the scatter plot and the symmetric-log plot
-// (symlog-plot.js).
+// (fillTurnedText), for the line chart (line-chart.js and its axes) and the scatter plot.
 // And the axes through zero of the line chart (the line plot's) and of the scatter plot: a y range that always includes 0 (padded by
 // 8 %), x ticks at the integer x (every one while they fit, else a nice subset), the zero line and
 // the two labels (the y label in math notation). The sizes are the caller's (AxesStyle); the
@@ -43,8 +42,8 @@ export function plotScales({ width, height, margin, x, ys }) {
   return { px, py, plotW, plotH, yMin, yMax, margin, height };
 }
 
-/** A horizontal line from x = left, plotW wide, at y = `y` px, on the pixel grid. */
-function rule(g, left, plotW, y) {
+/** A horizontal line from x = left, plotW wide, at y = `y` px, on the pixel grid, in the current stroke. */
+export function rule(g, left, plotW, y) {
   g.beginPath();
   g.moveTo(left, Math.round(y) + 0.5);
   g.lineTo(left + plotW, Math.round(y) + 0.5);
