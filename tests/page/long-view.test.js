@@ -424,7 +424,7 @@ describe('the long-sequence view, in offset space', () => {
     const [queries, offsets] = [covers(1000, layout.gRows), covers(1999, layout.gCols)];
     expect(queries).toMatch(/^\d+–\d+$/);
     expect(await noteOf(page, 'combinedWeights')).toBe(
-      `A pixel: mean of ${queries} queries × ${offsets} offsets. Colours: 99th pct. Nothing clipped (k ≥ n − 1). Grey: c > 0, masked.`,
+      `A pixel: mean of ${queries} queries × ${offsets} offsets, cells with no key or masked left out. Colours: 99th pct. Nothing clipped (k ≥ n − 1). Grey: c > 0, masked.`,
     );
     expect(problems).toEqual([]);
   });
@@ -642,7 +642,9 @@ describe('the long-sequence view, in offset space', () => {
           if (layout.gRows < n || layout.gCols < layout.cols) {
             const across = layout.gCols < layout.cols ? ` × ${covers(layout.cols, layout.gCols)} offsets` : '';
             const queries = layout.gRows < n ? `${covers(n, layout.gRows)} queries` : '1 query';
-            expect(note, where).toContain(`A pixel: mean of ${queries}${across}.`);
+            // A pixel's mean leaves out the cells with no key, and the masked ones where the panel masks.
+            const left = /Grey: c > 0, masked|later keys masked/.test(note) ? 'no key or masked' : 'no key';
+            expect(note, where).toContain(`A pixel: mean of ${queries}${across}, cells with ${left} left out.`);
           } else expect(note, where).not.toContain('A pixel');
           if (k === 0) expect(note, where).toContain('One column (k = 0)');
         }

@@ -65,14 +65,18 @@ function noteFor(panel, view, gRows, gCols) {
   const { n } = view;
   const { cols, reach } = view.offsetSpace;
   const parts = [];
+  const masked = maskFromOf(panel.id, view);
   if (gRows < n || gCols < cols) {
-    // A pixel covers a whole number of cells (render/block-means.js's bounds): ⌊count/size⌋ or ⌈count/size⌉.
+    // A pixel covers a whole number of cells (render/block-means.js's bounds): ⌊count/size⌋ or ⌈count/size⌉;
+    // its mean leaves out the cells with no key and the masked ones (blockMeans).
     const per = (count, size) => (count % size ? `${(count / size) | 0}–${Math.ceil(count / size)}` : count / size);
     const across = gCols < cols ? ` × ${per(cols, gCols)} offsets` : '';
-    parts.push(`A pixel: mean of ${gRows < n ? `${per(n, gRows)} queries` : '1 query'}${across}.`);
+    const left = masked ? 'no key or masked' : 'no key';
+    parts.push(
+      `A pixel: mean of ${gRows < n ? `${per(n, gRows)} queries` : '1 query'}${across}, cells with ${left} left out.`,
+    );
   }
   if (!panel.integer) parts.push(`Colours: 99th pct${rangeColsOf(view)[0] === 1 ? ' of |c| < k' : ''}.`);
-  const masked = maskFromOf(panel.id, view);
   if (view.maxDistance >= n - 1) parts.push('Nothing clipped (k ≥ n − 1).');
   else if (reach === 0)
     parts.push(`One column (k = 0): ${masked ? 'the keys j ≤ i, later keys masked' : 'every key'}.`);
