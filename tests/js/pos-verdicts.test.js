@@ -206,7 +206,7 @@ describe('the summary sentence', () => {
       ],
     };
     expect(summariseRun(analysis, { label: 'Step 1200, final' })).toBe(
-      'Step 1200, final: layer 0 is neither local nor lopsided (left/right 0.96–1.00) and layer 1 is local and asymmetric, looking back (left/right 2.00–3.50); determiners → following nouns: no head shows a determiner-specific effect; verbs → preceding subjects: 1 of 4 heads show it (strongest layer 1 head 1: +0.081, 95 % interval +0.032 … +0.129).',
+      'Step 1200, final: layer 0 is neither local nor lopsided (left/right 0.96–1.00) and layer 1 is local and asymmetric, looking back (left/right 2.00–3.50); determiners → following nouns: no head shows a determiner-specific effect; verbs → preceding subjects: 1 of 4 heads shows it (strongest layer 1 head 1: +0.081, 95 % interval +0.032 … +0.129).',
     );
     // Change the numbers: the sentence changes with them.
     analysis.heads[3].right = 0.6;
@@ -365,7 +365,7 @@ describe('the head shown by default and the summary', () => {
     });
     const summary = summariseRun({ step: 1000, causal: false, heads });
     expect(summary).toContain('determiners → following nouns: 2 of 4 heads show it (strongest layer 1 head 0: +0.120');
-    expect(summary).toContain('verbs → preceding subjects: 1 of 4 heads show it (strongest layer 1 head 1: +0.090');
+    expect(summary).toContain('verbs → preceding subjects: 1 of 4 heads shows it (strongest layer 1 head 1: +0.090');
     // The shown head shows the claim the summary names it for.
     expect(heads.find((h) => h.layer === best.layer && h.head === best.head).verdicts[best.claim].verdict).toBe(
       'shows',
@@ -382,18 +382,18 @@ describe('the head shown by default and the summary', () => {
     const best = clearestHead(heads);
     expect(best).toEqual({ layer: 0, head: 0, offset: -1, weight: 0.7, uniform: 0.2 });
     expect(structureText(best)).toBe(
-      'the clearest learned structure: 0.70 of its weight on offset −1, on average over the held-out queries (3.5× the 0.20 of an even spread)',
+      'the clearest learned structure: 0.700 of its weight on offset −1, on average over the held-out queries (3.5× the 0.200 of an even spread)',
     );
     // Under twice an even spread, no structure is claimed: 0.04 against 0.03 is not one.
     expect(structureText({ offset: -2, weight: 0.04, uniform: 0.031 })).toBe(
-      'no offset stands out; the most is 0.04 of its weight on offset −2, on average over the held-out queries (1.3× the 0.03 of an even spread)',
+      'no offset stands out; the most is 0.040 of its weight on offset −2, on average over the held-out queries (1.3× the 0.031 of an even spread)',
     );
     // The reference run's readings have no offsetUniform: their weight alone picks the head.
     const { offsetUniform, ...shipped } = head(0, 0, none, [0, 0.1, 0.3, 0.6, 0]);
     expect(offsetUniform).toHaveLength(5);
     expect(clearestHead([shipped])).toEqual({ layer: 0, head: 0, offset: 1, weight: 0.6, uniform: undefined });
     expect(structureText({ offset: 3, weight: 0.05, uniform: 0.031 }, { before: true })).toBe(
-      'before training, the random start puts 0.05 of its weight on offset +3, on average over the held-out queries (1.6× the 0.03 of an even spread)',
+      'before training, the random start puts 0.050 of its weight on offset +3, on average over the held-out queries (1.6× the 0.031 of an even spread)',
     );
   });
 });

@@ -105,7 +105,7 @@ describe('the reference run', () => {
     const differences = seeds.map((s) => -s.longer.gain).sort((x, y) => x - y);
     const say = (v) => `${v < 0 ? '−' : '+'}${(100 * Math.abs(v)).toFixed(1)} %`;
     expect(text).toContain(
-      `${say(differences[0])} to ${say(differences[2])} of this run’s held-out loss over its last 1000 steps`,
+      `${say(differences[0])} to ${say(differences[2])} of their own held-out loss at 10000 steps (a mean over the last 1000)`,
     );
     expect(text).toContain(`by step ${Math.max(...seeds.map((s) => s.longer.lowestStep))})`);
     // Per claim, the seeds holding it at 30000 steps (some head of the longer run shows it) and at 10000.

@@ -27,13 +27,13 @@ test('copy-offset: claims untestable, figures follow the run, words read as symb
     // A copy offset is learned: at least twice an even spread's weight on one offset, said as a structure.
     const chosen = await page.textContent('#train-chosen');
     const [, weight, times, even] = chosen.match(
-      /^Showing layer \d, head \d: the clearest learned structure: (\d\.\d\d) of its weight on offset [−+]\d+, on average over the held-out queries \((\d+\.\d)× the (\d\.\d\d) of an even spread\); choose another above\.$/,
+      /^Showing layer \d, head \d: the clearest learned structure: (\d\.\d{3}) of its weight on offset [−+]\d+, on average over the held-out queries \((\d+\.\d)× the (\d\.\d{3}) of an even spread\); choose another above\.$/,
     );
     expect(Number(times)).toBeGreaterThanOrEqual(2);
-    // The ratio said is the two numbers' own, within their rounding (each ± 0.005, the ratio ± 0.05).
+    // The ratio said is the two numbers' own, within their rounding (each ± 0.0005, the ratio ± 0.05).
     const [w, e, r] = [weight, even, times].map(Number);
-    expect(r).toBeGreaterThanOrEqual((w - 0.005) / (e + 0.005) - 0.05);
-    expect(r).toBeLessThanOrEqual((w + 0.005) / (e - 0.005) + 0.05);
+    expect(r).toBeGreaterThanOrEqual((w - 0.0005) / (e + 0.0005) - 0.05);
+    expect(r).toBeLessThanOrEqual((w + 0.0005) / (e - 0.0005) + 0.05);
     // The loss has fallen near 0: nothing to zoom on.
     expect(await page.isHidden('#train-loss .train-zoom-label')).toBe(true);
     // The sentence: the, cat, saw, the, dog → s0, s1, s2, s0, s3.

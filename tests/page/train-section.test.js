@@ -140,8 +140,11 @@ describe('the training section', () => {
     const best = clearestHead(reference.heads);
     expect(await page.inputValue('#train-layer')).toBe(String(best.layer));
     expect(await page.inputValue('#train-head')).toBe(String(best.head));
+    // Said as the reference's: a student read its effect as this run's while it trained.
     expect(await page.textContent('#train-chosen')).toMatch(
-      new RegExp(`^Showing layer ${best.layer}, head ${best.head}: `),
+      new RegExp(
+        `^Showing layer ${best.layer}, head ${best.head}: in the reference run’s seed 1 \\(shown until this run’s first reading\\), the clearest effect on a handbook claim: `,
+      ),
     );
     expect(await page.textContent('#train-claims caption')).toBe(
       `The handbook’s claims, tested on layer ${best.layer}, head ${best.head} (held-out; the reference run (${converged}), seed 1 of 3, step ${REFERENCE_RUN.seeds[0].steps})`,
@@ -199,7 +202,7 @@ describe('the training section', () => {
     );
     // The line above the figures names no learned structure and judges no claim before the first step.
     expect(await page.textContent('#train-chosen')).toMatch(
-      /^Showing layer \d, head \d: before training, the random start puts \d\.\d\d of its weight on offset [−+]\d+, on average over the held-out queries \(\d+\.\d× the \d\.\d\d of an even spread\); choose another above\.$/,
+      /^Showing layer \d, head \d: before training, the random start puts \d\.\d{3} of its weight on offset [−+]\d+, on average over the held-out queries \(\d+\.\d× the \d\.\d{3} of an even spread\); choose another above\.$/,
     );
     // At every frame while it trains, the head the menus and the line above the figures name is the
     // head the part-of-speech figure's table was drawn for (the head shown follows each reading).
@@ -309,7 +312,7 @@ describe('the training section', () => {
     expect(Number(range[1])).toBeCloseTo(Math.min(...ratios), 2);
     expect(Number(range[2])).toBeCloseTo(Math.max(...ratios), 2);
     expect(summary).toMatch(
-      /determiners → following nouns: (no head shows a determiner-specific effect|\d of 2 heads show it)/,
+      /determiners → following nouns: (no head shows a determiner-specific effect|\d of 2 heads shows? it)/,
     );
     // The tiny run has no reference: the card shows the run alone, at the summary's step, each
     // claim's verdict the heads' (a head showing it, with its effect, or none).
@@ -327,7 +330,9 @@ describe('the training section', () => {
       expect(cell).toMatch(
         /^(holds: layer 0 head \d, [+−][\d.]+|no head shows it|the opposite holds|cannot be tested)$/,
       );
-    expect(tinyCard[0].startsWith('holds')).toBe(/determiners → following nouns: \d of 2 heads show it/.test(summary));
+    expect(tinyCard[0].startsWith('holds')).toBe(
+      /determiners → following nouns: \d of 2 heads shows? it/.test(summary),
+    );
     // The loss's baselines: ln V for V = 502, and the corpus's size beside the vocabulary.
     expect(await page.textContent('#train-loss .train-caption')).toContain(
       `ln V = ln 502 = ${Math.log(502).toFixed(2)}`,

@@ -65,7 +65,7 @@ export const RULE = Object.freeze({
   seed: 23,
 });
 const percent = Math.round(100 * RULE.level);
-export const RULE_TEXT = `A head shows a claim when the claimed queries put at least ${RULE.minRatio}× the weight, and at least ${RULE.minEffect} more, than queries of every other part of speech put on the same kind of word at the same offsets, and the ${percent} % bootstrap interval of that difference (${RULE.resamples} resamples of the held-out windows) lies wholly above 0; it shows the opposite when the interval lies wholly below 0, the ratio is at most 1/${RULE.minRatio} and the difference at most −${RULE.minEffect}; with fewer than ${RULE.minQueries} claimed queries, or under a causal mask for a claim about following words, the claim cannot be tested.`;
+export const RULE_TEXT = `A head shows a claim when the claimed queries put at least ${RULE.minRatio}× the weight, and at least ${RULE.minEffect} more, than the queries of all other parts of speech together put on the same kind of word at the same offsets, and the ${percent} % bootstrap interval of that difference (${RULE.resamples} resamples of the held-out windows) lies wholly above 0; it shows the opposite when the interval lies wholly below 0, the ratio is at most 1/${RULE.minRatio} and the difference at most −${RULE.minEffect}; with fewer than ${RULE.minQueries} claimed queries, or under a causal mask for a claim about following words, the claim cannot be tested.`;
 /** Where a claim counts as shown, in a few words (the figures of effects over training say it). */
 export const SHOWN_WHEN = `a head shows a claim where the band lies wholly above 0, the claimed queries put at least ${RULE.minRatio}× the other words’ weight there and the difference is at least ${RULE.minEffect} (the rule under the claims’ table)`;
 
@@ -369,7 +369,7 @@ export function summariseRun(analysis, { label = `Step ${analysis.step}, provisi
           return `${claim.short}: no head shows a ${claim.query}-specific effect${opposite ? ` (${opposite} of ${heads.length} show the opposite)` : ''}`;
         }
         const best = strongestShowing(heads, name);
-        return `${claim.short}: ${showing.length} of ${heads.length} heads show it (strongest layer ${best.h.layer} head ${best.h.head}: ${signed(best.v.effect)}, 95 % interval ${signed(best.v.low)} … ${signed(best.v.high)})`;
+        return `${claim.short}: ${showing.length} of ${heads.length} heads ${showing.length === 1 ? 'shows' : 'show'} it (strongest layer ${best.h.layer} head ${best.h.head}: ${signed(best.v.effect)}, 95 % interval ${signed(best.v.low)} … ${signed(best.v.high)})`;
       })
     : [];
   const sentence = `${label}: ${list(layerParts)}${causal ? ' (the causal mask hides every key to the right)' : ''}`;
@@ -429,8 +429,8 @@ export function clearestHead(heads) {
  */
 export function structureText({ offset, weight, uniform }, { before = false } = {}) {
   const times =
-    uniform > 0 ? ` (${formatFixed(weight / uniform, 1)}× the ${formatFixed(uniform, 2)} of an even spread)` : '';
-  const where = `${formatFixed(weight, 2)} of its weight on offset ${signed(offset, 0)}, on average over the held-out queries${times}`;
+    uniform > 0 ? ` (${formatFixed(weight / uniform, 1)}× the ${formatFixed(uniform, 3)} of an even spread)` : '';
+  const where = `${formatFixed(weight, 3)} of its weight on offset ${signed(offset, 0)}, on average over the held-out queries${times}`;
   const clear = uniform > 0 ? weight >= 2 * uniform : weight > 0;
   if (before) return `before training, the random start puts ${where}`;
   return clear ? `the clearest learned structure: ${where}` : `no offset stands out; the most is ${where}`;

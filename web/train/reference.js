@@ -79,7 +79,7 @@ export function acrossSeedsText(reference) {
     (c) =>
       `${c.short} holds in ${c.holds} of ${c.of} seeds${c.opposite ? ` (the opposite shows in ${c.opposite})` : ''}`,
   );
-  return `Across the ${reference.seeds.length} seeds (a claim holds in a seed when one of its heads shows it): ${parts.join('; ')}.`;
+  return `In the reference run’s ${reference.seeds.length} seeds (a claim holds in a seed when one of its heads shows it): ${parts.join('; ')}.`;
 }
 
 /**
@@ -104,7 +104,7 @@ export function convergenceText(reference) {
     lowFirst[0] === lowFirst.at(-1)
       ? signedPercent(lowFirst[0])
       : `${signedPercent(lowFirst[0])} to ${signedPercent(lowFirst.at(-1))}`;
-  const check = `the same seeds trained ${longer} steps reached, at their lowest (a mean over ${reference.convergence.levelSteps} steps, by step ${Math.max(...lowestSteps)}), ${range} of this run’s held-out loss over its last ${reference.convergence.levelSteps} steps, then rose ${span(seeds.map((s) => s.longer.rise))} to their end as the model overfits`;
+  const check = `the same seeds trained ${longer} steps reached, at their lowest (a mean over ${reference.convergence.levelSteps} steps, by step ${Math.max(...lowestSteps)}), ${range} of their own held-out loss at ${steps} steps (a mean over the last ${reference.convergence.levelSteps}), then rose ${span(seeds.map((s) => s.longer.rise))} to their end as the model overfits`;
   // Per claim: in how many seeds it holds at `steps` and at `longer` (longer.claims lists those held).
   const holdsAt = (name) => [
     seeds.filter((s) => s.heads.some((h) => h.verdicts[name].verdict === 'shows')).length,

@@ -4,7 +4,7 @@
 import { el, fmt, grouped, pct, signed } from './train-dom.js';
 import { CRITERION } from './run-end.js';
 import { corpusName } from './corpus-format.js';
-import { PRESETS, TASKS } from './train-session.js';
+import { COPY, PRESETS, SEQ_LEN, TASKS } from './train-session.js';
 
 export function buildControls(doc, { task, preset }) {
   const taskSelect = el(
@@ -80,7 +80,7 @@ export function buildControls(doc, { task, preset }) {
       const V = config.vocabSize;
       corpusNote.textContent =
         shown === 'copy'
-          ? `Copy-offset: random sequences of ${V} symbols; no corpus.`
+          ? `Copy-offset: random sequences over ${V} symbols, ${SEQ_LEN} a window; the model predicts at each position the symbol ${-COPY.offset} places back (offset ${signed(COPY.offset, 0)}); no corpus.`
           : `Corpus: ${corpusName(corpus)}, ${grouped(corpus.train)} training tokens, ${grouped(corpus.heldOut)} held-out tokens; the model’s vocabulary: the ${V - 2} most frequent words, plus <mask> and <unk>.`;
     },
     setMessage(text, ok = false) {

@@ -183,9 +183,14 @@ export function mountTrainSection(
         : tested
           ? `no head shows a handbook claim; ${structureText(best)}`
           : structureText(best);
+    // Until this run's first reading the figures are the reference run's, and so is what is said of them.
+    const whose =
+      state.showing === 'reference'
+        ? `in the reference run’s seed ${state.analysis.seed} (shown until this run’s first reading), `
+        : '';
     figures.chosen.textContent = state.chosenByReader
-      ? `The default head: layer ${best.layer}, head ${best.head} (${say}).`
-      : `Showing layer ${best.layer}, head ${best.head}: ${say}; choose another above.`;
+      ? `The default head: layer ${best.layer}, head ${best.head} (${whose}${say}).`
+      : `Showing layer ${best.layer}, head ${best.head}: ${whose}${say}; choose another above.`;
     if (state.chosenByReader) return;
     state.layer = best.layer;
     state.head = best.head;
