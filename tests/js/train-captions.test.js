@@ -39,10 +39,39 @@ describe('caption leads', () => {
     // With the reference: 10 % above its loss within the criterion; its curve's readings count among the lows.
     const end = REFERENCE_RUN.heldOut * (1 + CRITERION.within);
     const lowest = Math.min(3.4, ...REFERENCE_RUN.seeds[0].curve.map((p) => p.heldOut));
-    const withRef = lossZoom({ losses, reference: REFERENCE_RUN });
+    const withRef = lossZoom({ losses: losses.slice(0, 2), reference: REFERENCE_RUN });
+    expect(4.0).toBeLessThan(end * 1.1); // the last held-out loss is under the top
     expect(withRef.high).toBeCloseTo(end * 1.1, 12);
-    expect(withRef.low).toBeCloseTo(lowest - 0.06 * (end * 1.1 - lowest), 12);
+    const lowestOfTwo = Math.min(3.5, ...REFERENCE_RUN.seeds[0].curve.map((p) => p.heldOut));
+    expect(withRef.low).toBeCloseTo(lowestOfTwo - 0.06 * (end * 1.1 - lowestOfTwo), 12);
+    // A held-out loss risen from its lowest (4.0) over the top (4.5) raises the top to just above it;
+    // one that has not yet come down (7.6 at the first reading) does not.
+    const up = [...losses.slice(0, 2), { step: 300, train: 3.4, heldOut: 4.5 }];
+    expect(4.5).toBeGreaterThan(end * 1.1);
+    expect(lossZoom({ losses: up, reference: REFERENCE_RUN }).high).toBeCloseTo(4.5 + 0.02 * (4.5 - lowest), 12);
+    expect(lossZoom({ losses: losses.slice(0, 1), reference: REFERENCE_RUN }).high).toBeCloseTo(end * 1.1, 12);
     expect(lossZoom({ losses: [], reference: null })).toBeNull();
+    // A held-out loss risen past the top stays in view: the top is just above it (4.0 lowest, 4.8 last).
+    const risen = [...losses, { step: 400, train: 3.0, heldOut: 4.8 }];
+    const over = lossZoom({ losses: risen, reference: null });
+    expect(over.high).toBeCloseTo(4.8 + 0.02 * (4.8 - 3.0), 12);
+    expect(over.last).toBe(4.8);
+    expect(own.last).toBeNull();
+  });
+
+  test('a held-out loss more than 5 % above its lowest reading is said to over-fit, with both numbers', () => {
+    const losses = [
+      { step: 100, train: 6, heldOut: 6.2 },
+      { step: 600, train: 4.1, heldOut: 4.41 },
+      { step: 4800, train: 2.2, heldOut: 5.121 },
+    ];
+    // 5.121 / 4.41 − 1 = 16.1 %.
+    expect(lossLead({ losses, reference: null, budget: 4800, end: null })).toBe(
+      'Held-out loss 5.121 at step 4800; lower is better. It is 16.1 % above its lowest, 4.410 at step 600: the model fits its training windows better and unseen text worse (it over-fits). The run ends at step 4800.',
+    );
+    // 4.6 is 4.3 % above 4.41: noise, not said.
+    const near = [...losses.slice(0, 2), { step: 4800, train: 3, heldOut: 4.6 }];
+    expect(lossLead({ losses: near, reference: null, budget: 4800, end: null })).not.toContain('over-fits');
   });
 
   test('the loss figure leads with the held-out loss now and where the run ends', () => {

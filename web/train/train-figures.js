@@ -217,7 +217,10 @@ export function buildFigures(doc) {
     const zoom = lossZoom(state);
     zoomLabel.hidden = zoomWrap.hidden = !zoom;
     if (zoom) {
-      zoomLabel.textContent = `Zoomed: the same curves from ${fmt(zoom.low, 2)} to ${fmt(zoom.high, 2)} nats (${pct(LOSS_ZOOM_ABOVE)} above ${zoom.of}).`;
+      zoomLabel.textContent =
+        zoom.last === null
+          ? `Zoomed: the same curves from ${fmt(zoom.low, 2)} to ${fmt(zoom.high, 2)} nats (${pct(LOSS_ZOOM_ABOVE)} above ${zoom.of}).`
+          : `Zoomed: the same curves from ${fmt(zoom.low, 2)} to ${fmt(zoom.high, 2)} nats (up to the last held-out loss, ${fmt(zoom.last)}, more than ${pct(LOSS_ZOOM_ABOVE)} above ${zoom.of}).`;
       drawLineChart(zoomCanvas, {
         series,
         xLabel: 'step',
@@ -530,11 +533,28 @@ export function lossZoom(state) {
   // A loss near 0 (the copy task, solved) leaves nothing to zoom on: the plot above shows it.
   if (!(high >= MIN_ZOOM_NATS)) return null;
   const lowest = Math.min(end, ...finite);
+  // A held-out loss risen past that top from its lowest (a model that over-fits) stays in view;
+  // one not yet come down (the untrained model's) does not.
+  const last = state.losses.at(-1)?.heldOut;
+  const top = overfitting(state.losses) && last > high ? last + 0.02 * (last - lowest) : high;
   return {
-    low: lowest - 0.06 * (high - lowest),
-    high,
+    low: lowest - 0.06 * (top - lowest),
+    high: top,
     of: ref ? 'the line where the run ends' : 'the run’s lowest held-out loss',
+    last: top > high ? last : null,
   };
+}
+
+/** How far the held-out loss may rise above its lowest reading before the loss figure says the model over-fits. */
+export const OVERFIT_RISE = 0.05;
+
+/** The lowest held-out reading and how far the last is above it, where more than OVERFIT_RISE: { lowest, step, rise } or null. */
+export function overfitting(losses) {
+  const readings = losses.filter((p) => Number.isFinite(p.heldOut));
+  if (readings.length < 2) return null;
+  const best = readings.reduce((a, b) => (b.heldOut < a.heldOut ? b : a));
+  const rise = readings.at(-1).heldOut / best.heldOut - 1;
+  return rise > OVERFIT_RISE ? { lowest: best.heldOut, step: best.step, rise } : null;
 }
 
 /**
@@ -543,7 +563,13 @@ export function lossZoom(state) {
  */
 export function lossLead(state) {
   const now = state.losses.at(-1);
-  const where = now ? `Held-out loss ${fmt(now.heldOut)} at step ${now.step}; lower is better.` : 'Lower is better.';
+  const over = overfitting(state.losses);
+  const risen = over
+    ? ` It is ${pct(over.rise)} above its lowest, ${fmt(over.lowest)} at step ${over.step}: the model fits its training windows better and unseen text worse (it over-fits).`
+    : '';
+  const where = now
+    ? `Held-out loss ${fmt(now.heldOut)} at step ${now.step}; lower is better.${risen}`
+    : 'Lower is better.';
   const ref = state.reference;
   const ends = ref
     ? `The run ends at the dashed line, ${fmt(ref.heldOut * (1 + CRITERION.within))} (within ${pct(CRITERION.within)} of the reference’s ${fmt(ref.heldOut)}), or at step ${state.budget}.`
