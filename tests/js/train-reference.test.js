@@ -317,8 +317,22 @@ describe('the reference run', () => {
       expect(during.rows[i][1]).toMatch(
         heads.some((h) => h.verdicts[name].verdict === 'shows')
           ? /^holds: layer \d head \d, [+−]/
-          : /^(no head shows it|the opposite holds)$/,
+          : /^(no head shows it|the opposite holds: layer \d head \d, −)/,
       );
+    // Where the opposite holds, the head showing it most strongly is named with its effect.
+    const flipped = heads.map((h, j) => ({
+      ...h,
+      verdicts: {
+        ...h.verdicts,
+        determinerToFollowingNoun:
+          j < 2
+            ? { verdict: 'opposite', effect: j ? -0.08 : -0.05, low: -0.1, high: -0.03, ratio: 0.5, reason: null }
+            : { verdict: 'unclear', effect: 0, low: -0.01, high: 0.01, ratio: 1, reason: null },
+      },
+    }));
+    expect(card({ analysis: { step: 300, heads: flipped } }).rows[0][1]).toBe(
+      `the opposite holds: layer ${flipped[1].layer} head ${flipped[1].head}, −0.080`,
+    );
     const ended = card({ analysis: { step: 600, heads }, end: { steps: 600, reason: 'budget', gap: NaN } });
     expect(ended.head).toEqual(['the handbook says', 'this run, step 600, the run’s end at its step budget']);
     expect(ended.caption).not.toContain('once it trains');

@@ -120,10 +120,10 @@ export function buildControls(doc, { task, preset }) {
 }
 
 /** Why a run ended, in words: the criterion reached, or its step budget. */
-export function endText({ steps, reason, gap }) {
+export function endText({ reason, gap }) {
   if (reason === 'criterion')
-    return `ended at step ${steps}: held-out loss within ${pct(CRITERION.within)} of the reference run’s (${signed(100 * gap, 1)} %)`;
+    return `ended: held-out loss within ${pct(CRITERION.within)} of the reference run’s (${signed(100 * gap, 1)} %)`;
   return Number.isFinite(gap)
-    ? `ended at its step budget (${steps} steps), ${signed(100 * gap, 1)} % from the reference run’s held-out loss`
-    : `ended at its step budget (${steps} steps)`;
+    ? `ended at its step budget, ${signed(100 * gap, 1)} % from the reference run’s held-out loss`
+    : 'ended at its step budget';
 }

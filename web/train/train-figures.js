@@ -663,15 +663,29 @@ const RUN_WORDS = {
   untestable: 'cannot be tested',
 };
 
-/** A run's verdict on a claim in words, with its strongest head showing it: "holds: layer 0 head 3, +0.056". */
+/**
+ * A run's verdict on a claim in words, with its strongest head showing it ("holds: layer 0 head 3,
+ * +0.056") or, where the opposite holds, its strongest head showing that ("the opposite holds:
+ * layer 1 head 2, −0.045").
+ */
 const runCell = (heads, name) => {
   const verdict = runVerdict(heads, name);
   // Untestable for every head: say why, as the claims' table does (verdictText).
   if (verdict === 'untestable') return verdictText(heads[0].verdicts[name]);
   const said = RUN_WORDS[verdict];
-  const best = strongestShowing(heads, name);
+  const best = verdict === 'opposite' ? strongestOpposite(heads, name) : strongestShowing(heads, name);
   return best ? `${said}: layer ${best.h.layer} head ${best.h.head}, ${signed(best.v.effect)}` : said;
 };
+
+/** The head showing the opposite of a claim with the most negative effect: { h, v }, or null. */
+function strongestOpposite(heads, name) {
+  let best = null;
+  for (const h of heads) {
+    const v = h.verdicts?.[name];
+    if (v?.verdict === 'opposite' && (!best || v.effect < best.v.effect)) best = { h, v };
+  }
+  return best;
+}
 
 /**
  * The reference's verdict on a claim in words, with its tally: "holds in 3 of 3 seeds", "not in
