@@ -2,26 +2,15 @@
 // numbers; each cell's colour is checked against d3-scale-chromatic's colour of its value
 // (computed here in Node, independently of the build's tables).
 import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchBrowser } from './browser.js';
-import { serveFolder } from './static-server.js';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { useRenderPage } from './render-page.js';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
-let server;
-let browser;
+const env = useRenderPage({ width: 800, height: 900 });
 let page;
 
 beforeAll(async () => {
-  server = await serveFolder(ROOT);
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 800, height: 900 }, deviceScaleFactor: 2 });
-  await page.goto(`${server.url}tests/page/render-api.html`);
+  ({ page } = env);
   await page.waitForFunction(() => window.render);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 // d3 writes "#rrggbb" (viridis) or "rgb(r, g, b)" (RdBu).

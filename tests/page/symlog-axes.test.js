@@ -2,20 +2,14 @@
 // x ↦ sign(x)·log₂(1 + |x|) across the plot, the y axis fitted to the finite values (an infinite
 // one left out), a non-finite point skipped by the line, and `points: false` drawing the lines
 // alone (no squares), read from the canvas's pixels.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchBrowser } from './browser.js';
-import { serveFolder } from './static-server.js';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { useRenderPage } from './render-page.js';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
-let server;
-let browser;
+const env = useRenderPage({ width: 800, height: 600 });
 let page;
 
 beforeAll(async () => {
-  server = await serveFolder(ROOT);
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 800, height: 600 }, deviceScaleFactor: 2 });
-  await page.goto(`${server.url}tests/page/render-api.html`);
+  ({ page } = env);
   await page.addScriptTag({
     type: 'module',
     content: `import { drawLineChart } from '/web/render/line-chart.js';
@@ -23,11 +17,6 @@ beforeAll(async () => {
       Object.assign(window, { drawLineChart, symlogAxes });`,
   });
   await page.waitForFunction(() => window.drawLineChart && window.symlogAxes);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 // Draws two series on symlogAxes({ reach: 256, marks: [128] }) in a 600 px wide box and reads, in
