@@ -386,6 +386,16 @@ export function strongestShowing(heads, name) {
   return best;
 }
 
+/** The head showing the opposite of a claim with the most negative effect: { h, v }, or null. */
+export function strongestOpposite(heads, name) {
+  let best = null;
+  for (const h of heads) {
+    const v = h.verdicts?.[name];
+    if (v?.verdict === 'opposite' && (!best || v.effect < best.v.effect)) best = { h, v };
+  }
+  return best;
+}
+
 /**
  * The head the section shows until the reader picks one: the head with the clearest effect on the
  * handbook's claims, that is the strongest head showing one (the summary's "strongest", so the two

@@ -17,6 +17,7 @@ import {
   RULE_TEXT,
   SHOWN_WHEN,
   leftRightCell,
+  strongestOpposite,
   strongestShowing,
   summariseRun,
 } from './pos-verdicts.js';
@@ -676,16 +677,6 @@ const runCell = (heads, name) => {
   const best = verdict === 'opposite' ? strongestOpposite(heads, name) : strongestShowing(heads, name);
   return best ? `${said}: layer ${best.h.layer} head ${best.h.head}, ${signed(best.v.effect)}` : said;
 };
-
-/** The head showing the opposite of a claim with the most negative effect: { h, v }, or null. */
-function strongestOpposite(heads, name) {
-  let best = null;
-  for (const h of heads) {
-    const v = h.verdicts?.[name];
-    if (v?.verdict === 'opposite' && (!best || v.effect < best.v.effect)) best = { h, v };
-  }
-  return best;
-}
 
 /**
  * The reference's verdict on a claim in words, with its tally: "holds in 3 of 3 seeds", "not in
