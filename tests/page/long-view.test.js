@@ -642,9 +642,16 @@ describe('the long-sequence view, in offset space', () => {
           if (layout.gRows < n || layout.gCols < layout.cols) {
             const across = layout.gCols < layout.cols ? ` × ${covers(layout.cols, layout.gCols)} offsets` : '';
             const queries = layout.gRows < n ? `${covers(n, layout.gRows)} queries` : '1 query';
-            // A pixel's mean leaves out the cells with no key, and the masked ones where the panel masks.
-            const left = /Grey: c > 0, masked|later keys masked/.test(note) ? 'no key or masked' : 'no key';
-            expect(note, where).toContain(`A pixel: mean of ${queries}${across}, cells with ${left} left out.`);
+            // A pixel's mean leaves out the cells with no key (none at k = 0), and the masked ones
+            // where the panel masks.
+            const masks = /Grey: c > 0, masked|later keys masked/.test(note);
+            const left =
+              k > 0
+                ? `, cells with ${masks ? 'no key or masked' : 'no key'} left out`
+                : masks
+                  ? ', masked cells left out'
+                  : '';
+            expect(note, where).toContain(`A pixel: mean of ${queries}${across}${left}.`);
           } else expect(note, where).not.toContain('A pixel');
           if (k === 0) expect(note, where).toContain('One column (k = 0)');
         }

@@ -71,10 +71,14 @@ function noteFor(panel, view, gRows, gCols) {
     // its mean leaves out the cells with no key and the masked ones (blockMeans).
     const per = (count, size) => (count % size ? `${(count / size) | 0}–${Math.ceil(count / size)}` : count / size);
     const across = gCols < cols ? ` × ${per(cols, gCols)} offsets` : '';
-    const left = masked ? 'no key or masked' : 'no key';
-    parts.push(
-      `A pixel: mean of ${gRows < n ? `${per(n, gRows)} queries` : '1 query'}${across}, cells with ${left} left out.`,
-    );
+    // Cells with no key exist where a column c ≠ 0 runs past the sequence (never at k = 0).
+    const left =
+      reach > 0
+        ? `, cells with ${masked ? 'no key or masked' : 'no key'} left out`
+        : masked
+          ? ', masked cells left out'
+          : '';
+    parts.push(`A pixel: mean of ${gRows < n ? `${per(n, gRows)} queries` : '1 query'}${across}${left}.`);
   }
   if (!panel.integer) parts.push(`Colours: 99th pct${rangeColsOf(view)[0] === 1 ? ' of |c| < k' : ''}.`);
   if (view.maxDistance >= n - 1) parts.push('Nothing clipped (k ≥ n − 1).');
