@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import {
   addingDecimals,
   formatFixed,
+  formatGrouped,
   formatPercent,
   formatSignedPoints,
   formatSignificant,
@@ -18,6 +19,15 @@ import { panelById } from '../../web/views/panels.js';
 const MINUS = '\u2212';
 
 describe('number text', () => {
+  test('formatGrouped: groups of three digits joined by a no-break space, never a space a line breaks at', () => {
+    expect(formatGrouped(134996)).toBe('134\u00a0996');
+    expect(formatGrouped(15959)).toBe('15\u00a0959');
+    expect(formatGrouped(1234567.4)).toBe('1\u00a0234\u00a0567');
+    expect(formatGrouped(999)).toBe('999');
+    expect(formatGrouped(-2541)).toBe(`${MINUS}2\u00a0541`);
+    expect(formatGrouped(2541)).not.toMatch(/ /);
+  });
+
   test('withMinus: the sign of a number and of its exponent, not a hyphen in a word', () => {
     expect(withMinus(-3)).toBe(`${MINUS}3`);
     expect(withMinus('-0.25')).toBe(`${MINUS}0.25`);

@@ -344,7 +344,7 @@ describe('the training section', () => {
     const corpusLine = await page.textContent('#train-corpus');
     expect(corpusLine.startsWith(`Corpus: ${corpusName(header)}, `)).toBe(true);
     expect(corpusLine).toMatch(
-      /, [\d ]+ training tokens, [\d ]+ held-out tokens; the model’s vocabulary: the 500 most frequent words/,
+      /, \d{1,3}(?:\u00a0\d{3})* training tokens, \d{1,3}(?:\u00a0\d{3})* held-out tokens; the model’s vocabulary: the 500 most frequent words/,
     );
     // The section opened on the head with the clearest effect (or, with none shown, structure).
     const chosen = await page.textContent('#train-chosen');

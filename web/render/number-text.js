@@ -59,3 +59,6 @@ export const formatPercent = (share, digits = 1) => `${formatFixed(100 * share, 
 
 /** A difference of shares (0.042) in percentage points, its sign always written: '+4.2', '−0.3'. */
 export const formatSignedPoints = (difference, digits = 1) => formatSigned(100 * difference, digits);
+
+/** 135000 → "135 000": groups of three digits joined by a no-break space (U+00A0), so a line never breaks inside the number. */
+export const formatGrouped = (value) => withMinus(String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, '\u00a0'));

@@ -21,8 +21,7 @@ export { formatPercent as pct } from '../render/number-text.js';
 /** To `d` decimals, with a true minus; '–' when not finite. */
 export const fmt = (v, d = 3) => (Number.isFinite(v) ? formatFixed(v, d) : '–');
 export { formatSigned as signed } from '../render/number-text.js';
-/** 135000 → "135 000". */
-export const grouped = (v) => String(Math.round(v)).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+export { formatGrouped as grouped } from '../render/number-text.js';
 
 /**
  * A caption that leads with what to see (one sentence, p.<prefix>-lead) and keeps the rest one
