@@ -2,7 +2,7 @@
 // with, its numbers recomputed here from the readings they come from.
 import { describe, expect, test } from 'vitest';
 import { REFERENCE_RUN, referenceAnalysis } from '../../web/train/reference.js';
-import { lossLead, lossZoom, posLead } from '../../web/train/train-figures.js';
+import { lossCaption, lossLead, lossZoom, posLead } from '../../web/train/train-figures.js';
 import { CRITERION } from '../../web/train/run-end.js';
 
 describe('caption leads', () => {
@@ -72,6 +72,32 @@ describe('caption leads', () => {
     // 4.6 is 4.3 % above 4.41: noise, not said.
     const near = [...losses.slice(0, 2), { step: 4800, train: 3, heldOut: 4.6 }];
     expect(lossLead({ losses: near, reference: null, budget: 4800, end: null })).not.toContain('over-fits');
+  });
+
+  test('the copy task: its run ends once it has learned the task, and its two baselines are one', () => {
+    const copy = { task: 'copy', losses: [], reference: null, budget: 4800, end: null };
+    expect(lossLead(copy)).toBe(
+      'Lower is better. The run ends at step 4800, or once its held-out loss is 0.01 or less (the task learned).',
+    );
+    expect(
+      lossLead({
+        ...copy,
+        losses: [{ step: 275, heldOut: 0.0062 }],
+        end: { steps: 275, reason: 'learned', gap: NaN, heldOut: 0.0062 },
+      }),
+    ).toBe(
+      'Held-out loss 0.006 at step 275; lower is better. This run ended at step 275: the task is learned (held-out loss 0.006, at most 0.01).',
+    );
+    const V = 16;
+    const caption = lossCaption({
+      ...copy,
+      config: { vocabSize: V },
+      baselines: { uniform: Math.log(V), unigram: Math.log(V) },
+    });
+    expect(caption).toContain(
+      'Dashed: ln V = ln 16 = 2.77, what a model that knows nothing scores (every id equally likely); the symbols are equally frequent, so knowing how often each is scores the same.',
+    );
+    expect(caption).not.toContain('unigram entropy of the training targets');
   });
 
   test('the loss figure leads with the held-out loss now and where the run ends', () => {

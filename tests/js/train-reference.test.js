@@ -21,7 +21,7 @@ import {
   referenceVerdict,
   runVerdict,
 } from '../../web/train/reference.js';
-import { claimsCaption, verdictRows, verdictText } from '../../web/train/train-figures.js';
+import { claimWeightLabels, claimsCaption, verdictRows, verdictText } from '../../web/train/train-figures.js';
 import { DEFAULT_RUN, MAX_DISTANCE, PRESETS, SCHEDULE } from '../../web/train/train-session.js';
 
 const FILE = new URL('../../web/train/reference-run.js', import.meta.url);
@@ -252,6 +252,11 @@ describe('the reference run', () => {
     const heads = REFERENCE_RUN.seeds[1].heads;
     const live = verdictRows({ reference: REFERENCE_RUN, analysis: { step: 500, heads }, showing: 'live', end: null });
     expect(live.head[2]).toBe('this run, step 500, provisional');
+    // On a narrow screen each cell is read after a short label, ending in one colon or one "?",
+    // and what the labels stand for is said once.
+    expect(live.labels).toEqual(['the handbook says', 'reference:', 'this run:', 'agree?']);
+    expect(live.columns).toBe('reference: 3 seeds; this run: step 500, provisional');
+    expect(atOpen.columns).toBe('reference: 3 seeds');
     for (const [i, name] of HANDBOOK_CLAIMS.entries()) {
       const showing = heads.filter((h) => h.verdicts[name].verdict === 'shows');
       const best = showing.sort((a, b) => b.verdicts[name].effect - a.verdicts[name].effect)[0];
@@ -282,6 +287,17 @@ describe('the reference run', () => {
     expect(causal.rows[0]).toEqual(['determiners → following nouns', 'cannot be tested with a causal mask']);
     const agreeing = live.rows.filter((r) => r[3] === 'agrees').length;
     expect(live.caption).toContain(`This run agrees with the reference on ${agreeing} of 2 claims so far`);
+  });
+
+  test('the claims table on a narrow screen: each weight named for its words and keys', () => {
+    expect(claimWeightLabels(CLAIMS.determinerToFollowingNoun)).toEqual([
+      'determiners’ weight on nouns there:',
+      'other words’ weight on nouns there:',
+    ]);
+    expect(claimWeightLabels(CLAIMS.verbToPrecedingSubject)).toEqual([
+      'verbs’ weight on nouns or pronouns there:',
+      'other words’ weight on nouns or pronouns there:',
+    ]);
   });
 
   test('the verdict card with no reference: no verdict before the first step, provisional during the run, final at its end', () => {

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
 import { decodeCorpus } from '../../web/train/corpus-format.js';
 import { ADAM, READINGS, SCHEDULE, TrainSession, learningRateAt } from '../../web/train/train-session.js';
-import { CRITERION, runEnd } from '../../web/train/run-end.js';
+import { CRITERION, LEARNED, runEnd } from '../../web/train/run-end.js';
+import { endText } from '../../web/train/train-controls.js';
 
 describe('the learning-rate schedule', () => {
   test('rises linearly over the warm-up, then falls along half a cosine to the floor at the budget', () => {
@@ -50,6 +51,23 @@ describe('the end of a run', () => {
     // No reference (another task, size or corpus): only the budget ends it.
     expect(runEnd({ steps: 1175, budget: 1200, heldOut: 0.1 })).toMatchObject({ ended: false });
     expect(runEnd({ steps: 1200, budget: 1200, heldOut: 0.1 })).toMatchObject({ ended: true, reason: 'budget' });
+  });
+
+  test('a task learned: held-out loss at most 0.01 ends a run before its budget, after the criterion', () => {
+    expect(LEARNED.heldOut).toBe(0.01);
+    expect(runEnd({ steps: 300, budget: 4800, heldOut: 0.01 })).toMatchObject({
+      ended: true,
+      reason: 'learned',
+      heldOut: 0.01,
+    });
+    expect(runEnd({ steps: 300, budget: 4800, heldOut: 0.0101 })).toMatchObject({ ended: false, reason: null });
+    expect(runEnd({ steps: 4800, budget: 4800, heldOut: 0.5 })).toMatchObject({ ended: true, reason: 'budget' });
+    // Within the criterion of a reference is said first; learned where the reference is out of reach.
+    expect(runEnd({ steps: 300, budget: 4800, heldOut: 0.004, referenceLoss: 0.004 }).reason).toBe('criterion');
+    expect(runEnd({ steps: 300, budget: 4800, heldOut: 0.005, referenceLoss: 0.004 }).reason).toBe('learned');
+    expect(endText({ reason: 'learned', heldOut: 0.00421, gap: NaN })).toBe(
+      'ended: the task is learned (held-out loss at most 0.01)',
+    );
   });
 
   describe('a tiny run on the real module and corpus', () => {

@@ -14,11 +14,22 @@ test('copy-offset: claims untestable, figures follow the run, words read as symb
     await trainReady(page);
     await page.fill('#train-sentence-input', 'the cat saw the dog');
     await page.click('#train-start');
-    // Two readings of the heads drawn while it trains (every 300 steps), each figure with it.
+    // The task is learned within a few hundred steps: the run ends there, long before its budget,
+    // says why, and reads the heads once more, each figure drawn.
+    await page.waitForSelector('.relpos-train[data-ended]');
+    expect(await page.$eval('.relpos-train', (lab) => lab.dataset.ended)).toBe('learned');
     await page.waitForFunction(() => {
       const lab = document.querySelector('.relpos-train').dataset;
-      return Number(lab.analysisStep) >= 600 && lab.readingsDrawn === lab.readings;
+      return lab.analysisStep === lab.endStep && lab.readingsDrawn === lab.readings;
     });
+    const [, endStep, budget, loss] = (await page.textContent('#train-status')).match(
+      /^step (\d+) of (\d+) · held-out loss (\d\.\d{3}) · ended: the task is learned \(held-out loss at most 0\.01\)$/,
+    );
+    expect(Number(loss)).toBeLessThanOrEqual(0.01);
+    expect(Number(endStep)).toBeLessThan(Number(budget) / 4);
+    expect(await page.textContent('#train-loss .train-caption')).toContain(
+      `This run ended at step ${endStep}: the task is learned (held-out loss ${loss}, at most 0.01).`,
+    );
     expect(problems).toEqual([]);
     const card = await page.textContent('#train-verdicts');
     expect(card).toContain('cannot be tested: no words');

@@ -17,7 +17,7 @@ import { REFERENCE_RUN, acrossSeedsText, convergenceText, referenceAnalysis } fr
 import { CRITERION } from '../../web/train/run-end.js';
 import { clearestHead, summariseRun } from '../../web/train/pos-verdicts.js';
 import { posLead } from '../../web/train/train-figures.js';
-import { PRESETS, READINGS } from '../../web/train/train-session.js';
+import { PRESETS, READINGS, TASKS } from '../../web/train/train-session.js';
 import { corpusName, decodeCorpus } from '../../web/train/corpus-format.js';
 
 let server;
@@ -374,10 +374,20 @@ describe('the training section', () => {
     // The sentence panels follow the typed words.
     const before = await canvasHash(page, '#train-figure-combinedWeights canvas');
     const drawnId = await page.$eval('.relpos-train', (lab) => Number(lab.dataset.sentenceDrawn));
+    // No words: no panels, and a caption that asks for some (not the last sentence's).
+    await page.fill('#train-sentence-input', '   ');
+    expect(await page.isVisible('#train-sentence .train-panels')).toBe(false);
+    expect(await page.textContent('#train-sentence .train-caption')).toBe(
+      'Type a sentence above to read this head on it.',
+    );
     await page.fill('#train-sentence-input', 'a dog ran to the house');
     await page.waitForFunction(
       (id) => Number(document.querySelector('.relpos-train').dataset.sentenceDrawn) > id,
       drawnId,
+    );
+    expect(await page.isVisible('#train-sentence .train-panels')).toBe(true);
+    expect(await page.textContent('#train-sentence .train-caption')).toMatch(
+      /^Layer \d, head \d of the model as it is now/,
     );
     // A panel outside the viewport is drawn when it scrolls in (AttentionFigure's progressive view).
     const panelHash = async () => {
@@ -501,7 +511,13 @@ describe('the training section', () => {
       { timeout: 120_000 },
     );
     await page.click('#train-pause');
-    await page.click('#train-reset');
+    // Until the new model arrives, the status says it is coming: not "paused" with a Resume button.
+    const atReset = await page.evaluate(() => {
+      document.querySelector('#train-reset').click();
+      return [document.querySelector('#train-status').textContent, document.querySelector('#train-start').textContent];
+    });
+    expect(atReset[0]).toMatch(/ · a new model…$/);
+    expect(atReset[1]).toBe('Train');
     await page.waitForFunction(() => document.querySelector('.relpos-train').dataset.analysisStep === '0');
     expect(await steps(page)).toBe(0);
     // A reset model: step 0, no rate (not the last run's steps per second), not paused.
@@ -510,7 +526,12 @@ describe('the training section', () => {
     expect(await page.inputValue('#train-preset')).toBe('tiny');
 
     // Reset then Train at once: the late reply to Reset does not show "paused" while it trains.
+    // Every status line shown while it trains names the step of its held-out reading, so the line
+    // does not grow and shrink by "(at step N)" as readings come.
     await page.evaluate(() => {
+      window.statusLines = [];
+      const output = document.querySelector('#train-status');
+      new MutationObserver(() => window.statusLines.push(output.textContent)).observe(output, { childList: true });
       document.querySelector('#train-reset').click();
       document.querySelector('#train-start').click();
     });
@@ -537,6 +558,11 @@ describe('the training section', () => {
     expect(await page.textContent('#train-status')).toMatch(
       new RegExp(`^step ${PRESETS.tiny.steps} of ${PRESETS.tiny.steps} · .* · ended at its step budget$`),
     );
+    const whileTraining = (await page.evaluate(() => window.statusLines)).filter(
+      (text) => / · training$/.test(text) && /held-out loss \d/.test(text),
+    );
+    expect(whileTraining.length).toBeGreaterThan(0);
+    expect(whileTraining.filter((text) => !/held-out loss [\d.]+ \(at step \d+\) · training$/.test(text))).toEqual([]);
     expect(await page.isDisabled('#train-start')).toBe(true);
     expect(await page.isDisabled('#train-pause')).toBe(true);
     expect(await page.textContent('#train-summary')).toMatch(
@@ -549,7 +575,11 @@ describe('the training section', () => {
     expect(await steps(page)).toBe(PRESETS.tiny.steps);
 
     // Next word (causal): a claim about following words cannot be tested; the left/right caption says why.
+    // The model trained so far is replaced, which the section says.
     await page.selectOption('#train-task', 'next');
+    expect(await page.textContent('#train-message')).toBe(
+      `Task: ${TASKS.next.label}. A new model starts at step 0; the one trained for ${PRESETS.tiny.steps} steps is gone (Save keeps a model).`,
+    );
     await page.waitForFunction(
       () => /cannot be tested with a causal mask/.test(document.querySelector('#train-claims')?.textContent),
       null,

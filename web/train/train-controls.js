@@ -2,7 +2,7 @@
 // line and the message line, and the model files' buttons. Builds the DOM and says what is shown;
 // what the buttons do is the section's (train-section.js).
 import { el, fmt, grouped, pct, signed } from './train-dom.js';
-import { CRITERION } from './run-end.js';
+import { CRITERION, LEARNED } from './run-end.js';
 import { corpusName } from './corpus-format.js';
 import { COPY, PRESETS, SEQ_LEN, TASKS } from './train-session.js';
 
@@ -94,20 +94,24 @@ export function buildControls(doc, { task, preset }) {
      * the last held-out reading names its step when it is not the step shown; a run that has
      * ended (run-end.js) says why, and trains no further until Reset.
      */
-    show({ steps, budget, rate, running, pausing, ready, heldOut, heldOutStep, end }) {
+    show({ steps, budget, rate, running, pausing, replacing, ready, heldOut, heldOutStep, end }) {
       // The rate while it trains; a run stopped before its end says it is paused, and its button
-      // says Resume.
-      const paused = !running && !end && steps > 0;
+      // says Resume; while a new model is on its way (Reset, a menu), neither.
+      const paused = !running && !replacing && !end && steps > 0;
       trainButton.textContent = paused ? 'Resume' : 'Train';
+      // The reading's step: while training always (the line keeps its length as readings come),
+      // else where it is not the step shown.
       const readAt =
-        heldOut !== undefined && heldOutStep !== undefined && heldOutStep !== steps ? ` (at step ${heldOutStep})` : '';
+        heldOut !== undefined && heldOutStep !== undefined && (running || heldOutStep !== steps)
+          ? ` (at step ${heldOutStep})`
+          : '';
       // Parts joined by " · ", each kept on one line on a narrow screen ("(at step 75)" with its loss);
       // why the run ended, a sentence, wraps between words.
       const parts = [
         `step ${steps}${budget ? ` of ${budget}` : ''}`,
         running && rate ? `${fmt(rate, 1)} steps/s` : '',
         `held-out loss ${heldOut !== undefined ? fmt(heldOut) : '–'}${readAt}`,
-        running ? 'training' : pausing ? 'pausing…' : paused ? 'paused' : '',
+        running ? 'training' : pausing ? 'pausing…' : replacing ? 'a new model…' : paused ? 'paused' : '',
       ].filter(Boolean);
       status.replaceChildren(
         ...parts.flatMap((text, i) => [i ? ' · ' : '', el(doc, 'span', { className: 'train-status-part', text })]),
@@ -119,10 +123,12 @@ export function buildControls(doc, { task, preset }) {
   };
 }
 
-/** Why a run ended, in words: the criterion reached, or its step budget. */
+/** Why a run ended, in words: the criterion reached, the task learned, or its step budget. */
 export function endText({ reason, gap }) {
   if (reason === 'criterion')
     return `ended: held-out loss within ${pct(CRITERION.within)} of the reference run’s (${signed(100 * gap, 1)} %)`;
+  // (The status line says the loss itself just before.)
+  if (reason === 'learned') return `ended: the task is learned (held-out loss at most ${LEARNED.heldOut})`;
   return Number.isFinite(gap)
     ? `ended at its step budget, ${signed(100 * gap, 1)} % from the reference run’s held-out loss`
     : 'ended at its step budget';

@@ -34,6 +34,7 @@ export const TRAIN_CSS = `
 .relpos-train .train-sentence-controls label { display: flex; flex-direction: column; font-size: 0.9rem; }
 .relpos-train .train-sentence-controls input[type="text"] { min-width: min(24rem, 80vw); }
 .relpos-train .train-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 360px), 1fr)); gap: 0.8rem; margin-top: 0.6rem; }
+.relpos-train .train-panels[hidden] { display: none; }
 .relpos-train .train-files { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin-top: 0.8rem; }
 .relpos-train .train-corpus { flex-basis: 100%; margin: 0; font-size: 0.88rem; color: var(--relpos-muted, #666); }
 .relpos-train .train-table-wrap { overflow-x: auto; max-width: 100%; }
@@ -45,7 +46,9 @@ export const TRAIN_CSS = `
 .relpos-train .bar { display: inline-block; height: 0.7rem; vertical-align: middle; }
 /* The verdict card on a narrow screen: one block per claim, each cell under its column's name. */
 .relpos-train .train-card { container-type: inline-size; }
+.relpos-train .train-card-columns { display: none; margin: 0.2rem 0; color: var(--relpos-muted, #666); }
 @container (max-width: 440px) {
+  .relpos-train .train-card-columns:not(:empty) { display: block; }
   .relpos-train #train-verdicts-table thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
   .relpos-train #train-verdicts-table tr { display: block; padding: 0.3rem 0; border-bottom: 1px solid var(--relpos-grid, #ddd); }
   .relpos-train #train-verdicts-table th, .relpos-train #train-verdicts-table td { display: block; text-align: left; border: 0; padding: 0.1rem 0.2rem; }

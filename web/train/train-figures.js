@@ -22,11 +22,22 @@ import {
   summariseRun,
 } from './pos-verdicts.js';
 import { acrossSeedsText, claimsAgainstReference, convergenceText, runVerdict } from './reference.js';
-import { CRITERION } from './run-end.js';
+import { CRITERION, LEARNED } from './run-end.js';
 import { HELD_OUT_WINDOWS, PROFILE_POS, READINGS, SCHEDULE, SEQ_LEN } from './train-session.js';
 
 /** The columns of the shown head's table of the handbook's claims. */
-const CLAIM_COLUMNS = ['claim', 'weight there', 'other words’ weight there', 'difference [95 % interval]', 'verdict'];
+const CLAIM_COLUMNS = [
+  'claim',
+  'its words’ weight on those keys',
+  'other words’ weight there',
+  'difference [95 % interval]',
+  'verdict',
+];
+/** A claim's weight columns named for its words, where each number is read after its label: "determiners’ weight on nouns there:". */
+export const claimWeightLabels = (claim) => {
+  const keys = claim.keys.map((key) => `${key}s`).join(' or ');
+  return [`${claim.query}s’ weight on ${keys} there:`, `other words’ weight on ${keys} there:`];
+};
 export const DEFAULT_SENTENCE = 'the old man saw a small dog in the park';
 
 const VERDICT_WORDS = {
@@ -97,7 +108,9 @@ export function buildFigures(doc) {
   // The answer first: each handbook claim, the reference's seeds against this run (verdictRows()).
   const card = figure('train-verdicts', 'Does the model learn what the handbook says?', { wide: true });
   const verdictsTable = el(doc, 'table', { id: 'train-verdicts-table' });
-  card.wrap.append(el(doc, 'div', { className: 'train-table-wrap' }, [verdictsTable]));
+  // On a narrow screen, where the rows stack under short labels, the columns' full names once.
+  const cardColumns = el(doc, 'p', { className: 'train-card-columns' });
+  card.wrap.append(cardColumns, el(doc, 'div', { className: 'train-table-wrap' }, [verdictsTable]));
   card.figure.classList.add('train-card');
   card.figure.append(
     el(doc, 'details', { className: 'train-how', id: 'train-summary-box' }, [
@@ -202,7 +215,16 @@ export function buildFigures(doc) {
       );
     }
     const b = state.baselines;
-    if (b) {
+    // Random symbols (the copy task) are equally frequent: one line is both baselines.
+    if (b && b.unigram === b.uniform)
+      series.push({
+        label: `ln V = unigram entropy = ${fmt(b.uniform, 2)}`,
+        x: xs,
+        y: [b.uniform, b.uniform],
+        colour: '#888',
+        dashed: true,
+      });
+    else if (b) {
       series.push(
         { label: `ln V = ${fmt(b.uniform, 2)}`, x: xs, y: [b.uniform, b.uniform], colour: '#888', dashed: true },
         {
@@ -336,11 +358,12 @@ export function buildFigures(doc) {
     });
     const claimRows = Object.entries(CLAIMS).map(([name, claim]) => {
       const v = h.verdicts[name];
+      const [claimedLabel, baselineLabel] = claimWeightLabels(claim);
       // Each cell names its column (data-label), read on a narrow screen where the rows stack.
       return el(doc, 'tr', { className: `verdict-${v.verdict}` }, [
         el(doc, 'td', { text: claim.text }),
-        el(doc, 'td', { text: fmt(v.claimed), 'data-label': `${CLAIM_COLUMNS[1]}:` }),
-        el(doc, 'td', { text: fmt(v.baseline), 'data-label': `${CLAIM_COLUMNS[2]}:` }),
+        el(doc, 'td', { text: fmt(v.claimed), 'data-label': claimedLabel }),
+        el(doc, 'td', { text: fmt(v.baseline), 'data-label': baselineLabel }),
         el(doc, 'td', {
           text: Number.isFinite(v.effect) ? `${signed(v.effect)} [${signed(v.low)}, ${signed(v.high)}]` : '–',
           'data-label': `${CLAIM_COLUMNS[3]}:`,
@@ -397,7 +420,8 @@ export function buildFigures(doc) {
   };
 
   const drawVerdicts = (state) => {
-    const { head, rows, caption } = verdictRows(state);
+    const { head, labels, columns, rows, caption } = verdictRows(state);
+    cardColumns.textContent = columns;
     verdictsTable.replaceChildren(
       el(doc, 'thead', {}, [
         el(
@@ -419,7 +443,7 @@ export function buildFigures(doc) {
             cells.map((text, i) =>
               el(doc, i === 0 ? 'th' : 'td', {
                 text,
-                ...(i === 0 ? { scope: 'row' } : { 'data-label': /[?:]$/.test(head[i]) ? head[i] : `${head[i]}:` }),
+                ...(i === 0 ? { scope: 'row' } : { 'data-label': labels[i] }),
                 className: i === cells.length - 1 && head.length === 4 ? `train-agree-${text.split(' ')[0]}` : '',
               }),
             ),
@@ -452,6 +476,7 @@ export function buildFigures(doc) {
     headSelect,
     chosen,
     sentenceCaption: sentence.caption,
+    sentencePanels: panelsBox,
     drawLoss,
     /** Each figure of a reading, as a list of steps (the section draws one per task). */
     // The shown head's figure first, in the same task as the choice of head (train-section.js:
@@ -506,9 +531,12 @@ export function readingLabel(state) {
   if (state.showing === 'reference')
     return `the reference run (${convergedSeeds(state.reference)}), seed ${a.seed} of ${state.reference.seeds.length}, step ${a.step}`;
   if (state.end && state.end.steps === a.step)
-    return state.end.reason === 'criterion'
-      ? `step ${a.step}, final: the run’s end, within ${pct(CRITERION.within)} of the reference’s held-out loss`
-      : `step ${a.step}, the run’s end at its step budget`;
+    return (
+      {
+        criterion: `step ${a.step}, final: the run’s end, within ${pct(CRITERION.within)} of the reference’s held-out loss`,
+        learned: `step ${a.step}, final: the run’s end, the task learned`,
+      }[state.end.reason] ?? `step ${a.step}, the run’s end at its step budget`
+    );
   return `${state.loaded ? modelSteps(state) : `step ${a.step}`}, provisional`;
 }
 
@@ -574,13 +602,15 @@ export function lossLead(state) {
   const ref = state.reference;
   const ends = ref
     ? `The run ends at the dashed line, ${fmt(ref.heldOut * (1 + CRITERION.within))} (within ${pct(CRITERION.within)} of the reference’s ${fmt(ref.heldOut)}), or at step ${state.budget}.`
-    : `The run ends at step ${state.budget}.`;
+    : `The run ends at step ${state.budget}${state.task === 'copy' ? `, or once its held-out loss is ${LEARNED.heldOut} or less (the task learned)` : ''}.`;
   if (!state.end) return `${where} ${ends}`;
-  const { steps, reason, gap } = state.end;
+  const { steps, reason, gap, heldOut } = state.end;
   const from = Number.isFinite(gap) ? ` (${signed(100 * gap, 1)} % from the reference’s loss)` : '';
-  return reason === 'criterion'
-    ? `${where} This run ended at step ${steps}, within ${pct(CRITERION.within)} of the reference’s held-out loss${from}.`
-    : `${where} This run ended at its step budget, step ${steps}${from}.`;
+  if (reason === 'criterion')
+    return `${where} This run ended at step ${steps}, within ${pct(CRITERION.within)} of the reference’s held-out loss${from}.`;
+  if (reason === 'learned')
+    return `${where} This run ended at step ${steps}: the task is learned (held-out loss ${fmt(heldOut)}, at most ${LEARNED.heldOut}).`;
+  return `${where} This run ended at its step budget, step ${steps}${from}.`;
 }
 
 /**
@@ -611,7 +641,11 @@ export function lossCaption(state) {
   const parts = [
     `Mean cross-entropy (nats) of the task’s targets: training (mean of the last ${READINGS.loss} batches) and held-out (${HELD_OUT_WINDOWS} fixed windows of held-out documents).`,
   ];
-  if (b && V)
+  if (b && V && b.unigram === b.uniform)
+    parts.push(
+      `Dashed: ln V = ln ${V} = ${fmt(b.uniform, 2)}, what a model that knows nothing scores (every id equally likely); the symbols are equally frequent, so knowing how often each is scores the same.`,
+    );
+  else if (b && V)
     parts.push(
       `Dashed: ln V = ln ${V} = ${fmt(b.uniform, 2)}, what a model that knows nothing scores (every id equally likely), and ${fmt(b.unigram, 2)}, the unigram entropy of the training targets (a model that knows only how often each word is).`,
     );
@@ -626,16 +660,18 @@ export function lossCaption(state) {
     );
   else
     parts.push(
-      'The run ends at its step budget (no reference run for this task, size or corpus); until then the verdicts are provisional.',
+      `The run ends at its step budget (no reference run for this task, size or corpus)${state.task === 'copy' ? `, or once its held-out loss is ${LEARNED.heldOut} or less (the task learned)` : ''}; until then the verdicts are provisional.`,
     );
   if (state.end) parts.push(`This run ${endSentence(state.end)}.`);
   return parts.join(' ');
 }
 
-const endSentence = ({ steps, reason, gap }) =>
+const endSentence = ({ steps, reason, gap, heldOut }) =>
   reason === 'criterion'
     ? `reached it at step ${steps} (${signed(100 * gap, 1)} % from the reference’s loss)`
-    : `stopped at its step budget, step ${steps}${Number.isFinite(gap) ? `, ${signed(100 * gap, 1)} % from the reference’s loss` : ''}`;
+    : reason === 'learned'
+      ? `learned the task by step ${steps} (held-out loss ${fmt(heldOut)})`
+      : `stopped at its step budget, step ${steps}${Number.isFinite(gap) ? `, ${signed(100 * gap, 1)} % from the reference’s loss` : ''}`;
 
 /**
  * The part-of-speech figure's caption: what this head shows for the handbook's two claims under
@@ -698,7 +734,9 @@ const referenceCell = ({ verdict, holds, opposite, of, longer }) => {
 /**
  * The verdict card (the section's first figure): a row per handbook claim, with the reference's
  * seeds (holds in N of M), this run's heads and whether they agree; before any training, the
- * reference alone. Returns { head, rows (text cells), caption }.
+ * reference alone. Returns { head, labels (each column's short name, which a narrow screen puts
+ * before each cell), columns (what the short names stand for, said once there), rows (text
+ * cells), caption }.
  */
 export function verdictRows(state) {
   const ref = state.reference;
@@ -706,11 +744,16 @@ export function verdictRows(state) {
   const trained = heads && state.showing !== 'reference' && !beforeTraining(state);
   const runHead = trained ? `this run, ${readingLabel(state)}` : 'this run';
   const refHead = ref ? `reference (${ref.seeds.length} seeds)` : null;
+  const columns = [ref && `reference: ${ref.seeds.length} seeds`, trained && `this run: ${readingLabel(state)}`]
+    .filter(Boolean)
+    .join('; ');
   const claimRule = `A claim holds in a run when one of its ${heads?.length ?? 'eight'} heads shows it (the rule under the part-of-speech figure)`;
   // The copy task's sequences are random symbols: no words, so no part of speech to test.
   if (heads && !heads[0]?.verdicts)
     return {
       head: ['the handbook says', runHead],
+      labels: ['the handbook says', 'this run:'],
+      columns,
       rows: HANDBOOK_CLAIMS.map((name) => [CLAIMS[name].short, 'cannot be tested: no words']),
       caption:
         'This task’s sequences are random symbols, not words: the handbook’s claims about English cannot be tested on them. The profiles below show which offset each head learned to copy from; choose a task on the corpus to test the claims.',
@@ -718,6 +761,8 @@ export function verdictRows(state) {
   if (!ref)
     return {
       head: ['the handbook says', runHead],
+      labels: ['the handbook says', 'this run:'],
+      columns,
       rows: HANDBOOK_CLAIMS.map((name) => [CLAIMS[name].short, trained ? runCell(heads, name) : NOT_TRAINED]),
       caption: `${claimRule}. No reference run for this task, size or corpus: nothing to compare with.${trained ? '' : ` The claims will be ${READ_ONCE_TRAINED}.`}`,
     };
@@ -733,6 +778,8 @@ export function verdictRows(state) {
     : `This run agrees with the reference on ${agreeing} of ${rows.length} claims${state.end ? '' : ' so far (provisional until the run ends)'}.`;
   return {
     head: ['the handbook says', refHead, runHead, 'agree?'],
+    labels: ['the handbook says', 'reference:', 'this run:', 'agree?'],
+    columns,
     rows,
     caption: `${claimRule}; the reference (${ref.seeds.length} seeds of ${ref.convergence.steps} steps) takes the majority of its seeds (${convergedSeeds(ref)}: the loss figure says how that was judged).${rows.some((r) => r[1].includes(' trained on to ')) ? ` “Trained on to ${ref.convergence.longer} steps”: the same seeds trained on past their lowest held-out loss, as the model overfits; a claim that changes there is fragile.` : ''} ${verdictOfRun}`,
   };

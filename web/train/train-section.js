@@ -10,7 +10,7 @@ import { buildControls } from './train-controls.js';
 import { beforeTraining, buildFigures } from './train-figures.js';
 import { Latest, isAbort } from '../api/task-pool.js';
 import { TRAINER, openTrainPool } from './train-pool.js';
-import { el, fmt, signed } from './train-dom.js';
+import { el, fmt, grouped, signed } from './train-dom.js';
 import { DEFAULT_RUN } from './train-session.js';
 import { CLAIMS, clearestHead, structureText } from './pos-verdicts.js';
 import { referenceAnalysis, referenceFor } from './reference.js';
@@ -55,6 +55,8 @@ export function mountTrainSection(
   const state = {
     ready: false,
     running: false,
+    /** Reset or a menu asked for a new model, not yet here. */
+    replacing: false,
     steps: 0,
     losses: [],
     history: [],
@@ -118,10 +120,12 @@ export function mountTrainSection(
       showStatus();
     }, wait);
   };
-  // `pausing`: Pause was pressed and the worker has not yet said at which step it stopped.
-  const setRunning = (running, { pausing = false } = {}) => {
+  // `pausing`: Pause was pressed and the worker has not yet said at which step it stopped;
+  // `replacing`: Reset or a menu asked for a new model, which has not arrived yet.
+  const setRunning = (running, { pausing = false, replacing = false } = {}) => {
     state.running = running;
     state.pausing = pausing;
+    state.replacing = replacing;
     showStatus();
   };
 
@@ -146,9 +150,15 @@ export function mountTrainSection(
   const requestSentence = () => {
     if (!state.ready) return;
     const words = sentenceInput.value.trim().split(/\s+/).filter(Boolean).slice(0, 32);
-    if (!words.length) return;
     state.sentenceId += 1;
     const id = state.sentenceId;
+    if (!words.length) {
+      // No words: nothing drawn, and the sentence last read is not left standing for them.
+      sentences.next();
+      figures.sentencePanels.hidden = true;
+      figures.sentenceCaption.textContent = 'Type a sentence above to read this head on it.';
+      return;
+    }
     // The latest sentence wins: an older one not yet read is never read, nor drawn.
     callTrainer('sentence', [words, state.layer, state.head], { signal: sentences.next() }).then(
       (data) => handlers.sentence({ ...data, id }),
@@ -238,7 +248,8 @@ export function mountTrainSection(
       if (state.showing === 'live')
         figures.chosen.textContent = `Showing layer ${state.layer}, head ${state.head}: the model’s first reading is on its way.`;
       for (const b of [resetButton, saveJson, saveNpz]) b.disabled = false;
-      setRunning(latest ? false : state.running);
+      if (latest) setRunning(false);
+      else setRunning(state.running, { pausing: state.pausing, replacing: state.replacing });
       if (data.loaded) {
         setMessage(
           `Loaded ${data.loaded}: a model trained for ${data.loadedSteps} steps; held-out loss ${fmt(data.heldOutLoss)}. Training continues from it (its step count starts at 0).`,
@@ -312,6 +323,8 @@ export function mountTrainSection(
         if (seen === w.toLowerCase()) return `${i} ${w}`;
         return seen === '<unk>' ? `${i} ${w}*` : `${i} ${w} (${seen})`;
       });
+      if (data.id !== state.sentenceId) return; // a sentence since (or none) replaced it
+      figures.sentencePanels.hidden = false;
       // One panel per task (AttentionFigure's progressive drawing): no long task on the page.
       const drawnAll = attention.setView(
         {
@@ -361,7 +374,7 @@ export function mountTrainSection(
   const failed = (call, error, latest) => {
     if (isAbort(error) || disposed) return; // a cancelled call, or the section's end
     const stopped = ['init', 'configure', 'train', 'reset'].includes(call);
-    if ((stopped && latest) || state.pausing) setRunning(false);
+    if ((stopped && latest) || state.pausing || state.replacing) setRunning(false);
     setMessage(call === 'import' ? `${error.message} Nothing was changed.` : `Training stopped: ${error.message}`);
   };
 
@@ -438,19 +451,28 @@ export function mountTrainSection(
     });
   });
   resetButton.addEventListener('click', () => {
-    setRunning(false);
+    setMessage(null);
+    setRunning(false, { replacing: true });
     stopRun();
     command('reset', [], newModel);
   });
-  const configure = () => {
-    setRunning(false);
+  // A new task or model size is a new model: the one trained so far is gone, which is said.
+  const configure = (menu) => {
+    const trained = state.ready && !state.replacing ? state.steps : 0;
+    const chosen = menu.selectedOptions[0]?.textContent ?? menu.value;
+    setMessage(
+      trained > 0
+        ? `${menu === taskSelect ? 'Task' : 'Model size'}: ${chosen}. A new model starts at step 0; the one trained for ${grouped(trained)} steps is gone (Save keeps a model).`
+        : null,
+      true,
+    );
+    setRunning(false, { replacing: true });
     state.ready = false;
-    trainButton.disabled = true;
     stopRun();
     command('configure', [{ task: taskSelect.value, preset: presetSelect.value }], newModel);
   };
-  taskSelect.addEventListener('change', configure);
-  presetSelect.addEventListener('change', configure);
+  taskSelect.addEventListener('change', () => configure(taskSelect));
+  presetSelect.addEventListener('change', () => configure(presetSelect));
   layerSelect.addEventListener('change', () => {
     state.layer = Number(layerSelect.value);
     state.chosenByReader = true;
