@@ -4,7 +4,8 @@
 # bundles (dist/relpos-elements.js, and dist/relpos-elements.iife.js as a classic script), the
 # training widget (dist/relpos-train.js), the slim API (dist/relpos-slim.js), the training corpus
 # (dist/training-corpus.bin), the licence banners and the elements' manifest (dist/custom-elements.json).
-#   build.sh test    also what npm test runs: the suite compiled to WASM and the native allocation test
+#   build.sh test    also what npm test runs here: the suite compiled to WASM (scripts/sanitize.sh
+#                    builds the native suite and the allocation test, under the sanitizers)
 #   build.sh all     also the native library and its whole suite (build/native)
 #   build.sh bench   also the benchmark's native ceilings (npm run bench, bench:train)
 # RELPOS_STRICT=ON (as scripts/test.sh sets it) makes C++ warnings errors.
@@ -23,7 +24,7 @@ for cache in build/wasm/CMakeCache.txt build/native/CMakeCache.txt; do
   fi
 done
 
-source scripts/setup.sh
+RELPOS_NPM_CI_BESIDE=1 source scripts/setup.sh
 
 # Debian's emcc needs Node to find acorn & co. under /usr/share/nodejs (docs/architecture.md, toolchain notes).
 export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
@@ -41,13 +42,10 @@ case "$mode" in
   "" | test | all | bench) ;;
   *) echo "usage: scripts/build.sh [test | all | bench]" >&2; exit 2 ;;
 esac
-if [ -n "$mode" ]; then
+if [ "$mode" = all ] || [ "$mode" = bench ]; then
   echo "build: native core (build/native)"
   cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DRELPOS_STRICT="$native_strict" >/dev/null
   case "$mode" in
-    # npm test runs the suite natively under the sanitizers (scripts/sanitize.sh) and compiled
-    # to WASM: natively unsanitized it needs only the allocation counter.
-    test) cmake --build build/native -j "$jobs" --target relpos_allocation_tests ;;
     all) cmake --build build/native -j "$jobs" ;;
     bench) cmake --build build/native -j "$jobs" --target relpos_benches ;;
   esac
@@ -68,6 +66,7 @@ cmake --build build/wasm -j "$jobs" "${targets[@]}"
 echo "build: the API's defaults from the core's structs (web/api/core-defaults.js)"
 node scripts/make-defaults.mjs
 
+npm_packages_ready
 echo "build: colour tables from d3-scale-chromatic (web/render/colour-tables.js)"
 node scripts/make-colour-tables.mjs
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Sanitizer and fuzzing run of the C++ core (the root CMakeLists.txt with RELPOS_FUZZ=ON, see
 # tests/fuzz/CMakeLists.txt):
-#   1. builds build/fuzz with clang: the libFuzzer targets (ASan + UBSan + libFuzzer) and the
-#      GoogleTest suite under ASan + UBSan, and runs the latter with ctest;
+#   1. builds build/fuzz with clang: the libFuzzer targets (ASan + UBSan + libFuzzer), the
+#      GoogleTest suite and the allocation test under ASan + UBSan, and runs the last two with ctest;
 #   2. runs every reproducer in tests/fuzz/regressions/<target>/ once, then fuzzes each target
 #      from its seeds (tests/fuzz/corpus/<target>/), as many targets at a time as there are
 #      cores;
@@ -15,7 +15,9 @@
 #                                       on a quiet one)
 #   scripts/sanitize.sh long [seconds]  each target for `seconds` (default 600); the inputs it
 #                                       finds are kept in build/fuzz/corpus/ for the next run
-# Environment: RELPOS_FUZZ_BUILD (build directory, default build/fuzz; wasm: <it>-wasm),
+# Environment: RELPOS_STRICT=ON or OFF (warnings are errors or not; npm test sets ON; unset: as
+#   the build directory was configured),
+#   RELPOS_FUZZ_BUILD (build directory, default build/fuzz; wasm: <it>-wasm),
 #   RELPOS_ROOT (the checkout whose C++ is built, default this one; the corpora, the
 #   regressions and this script are this checkout's),
 #   RELPOS_FUZZ_WASM=0 (skip the wasm32 replay).
@@ -81,7 +83,8 @@ fresh_build_dir() {
 }
 echo "sanitize: building $build ($cxx, -fsanitize=fuzzer,address,undefined)"
 fresh_build_dir "$build"
-if ! { cmake -S "$source_dir" -B "$build" -DCMAKE_CXX_COMPILER="$cxx" -DRELPOS_FUZZ=ON &&
+if ! { cmake -S "$source_dir" -B "$build" -DCMAKE_CXX_COMPILER="$cxx" -DRELPOS_FUZZ=ON \
+  ${RELPOS_STRICT:+-DRELPOS_STRICT="$RELPOS_STRICT"} &&
   cmake --build "$build" -j "$jobs"; } >"$build/build.log" 2>&1; then
   tail -40 "$build/build.log"
   echo "sanitize: build failed (log: $build/build.log)" >&2

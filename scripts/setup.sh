@@ -53,10 +53,36 @@ if [ "$node_major" -lt 20 ]; then
   exit 1
 fi
 
+# RELPOS_NPM_CI_BESIDE=1 (build.sh): npm ci runs in the background while the caller builds the
+# C++, which needs no npm package; the caller calls npm_packages_ready before its first use of one.
+npm_ci_pid=""
 if [ -L node_modules ]; then
   # A git worktree sharing another checkout's packages: npm ci would empty that checkout's folder.
   echo "setup: node_modules is a link ($(readlink node_modules)): its packages are used as they are, not reinstalled"
 elif [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: installing npm packages (npm ci)"
-  npm ci --no-audit --no-fund --loglevel=error
+  if [ "${RELPOS_NPM_CI_BESIDE:-}" = 1 ]; then
+    echo "setup: installing npm packages (npm ci) beside the C++ build"
+    npm_ci_log=$(mktemp)
+    npm ci --no-audit --no-fund --loglevel=error >"$npm_ci_log" 2>&1 &
+    npm_ci_pid=$!
+    # A build that stops early stops it too (an unfinished node_modules is installed again next time).
+    trap '[ -z "$npm_ci_pid" ] || kill "$npm_ci_pid" 2>/dev/null || true' EXIT
+  else
+    echo "setup: installing npm packages (npm ci)"
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
 fi
+
+# Waits for a background npm ci (RELPOS_NPM_CI_BESIDE), and stops the caller if it failed.
+npm_packages_ready() {
+  [ -n "$npm_ci_pid" ] || return 0
+  local status=0
+  wait "$npm_ci_pid" || status=$?
+  npm_ci_pid=""
+  cat "$npm_ci_log"
+  rm -f "$npm_ci_log"
+  if [ "$status" -ne 0 ]; then
+    echo "setup: npm ci failed (exit $status)" >&2
+    exit 1
+  fi
+}

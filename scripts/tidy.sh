@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# clang-tidy (.clang-tidy) over the core's sources, one file per core at a time; any finding fails
-# the run. Part of scripts/lint.sh; npm test (scripts/test.sh) runs it beside Vitest.
+# clang-tidy (.clang-tidy) over the core's sources, one file per core at a time, and GCC's warnings
+# over the same sources (-fsyntax-only: the core's other compilers, Emscripten's clang and clang
+# under the sanitizers, build it in npm test); any finding fails the run. Part of scripts/lint.sh.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
@@ -25,3 +26,16 @@ if ! find cpp/src -name '*.cpp' | sort |
   exit 1
 fi
 echo "lint: clang-tidy clean"
+
+echo "lint: GCC's warnings (the core, -fsyntax-only, every warning an error)"
+node -e "
+  const all = JSON.parse(require('node:fs').readFileSync('build/lint/compile_commands.json', 'utf8'));
+  for (const e of all)
+    if (e.file.includes('/cpp/src/')) console.log(e.command.replace(/ -o \\S+/, '').replace(/ -c /, ' -fsyntax-only -Werror '));
+" >build/lint/gcc-commands.txt
+if ! (cd build/native && xargs -P "$(nproc)" -d '\n' -n 1 sh -c <../lint/gcc-commands.txt) >build/lint/gcc.log 2>&1; then
+  cat build/lint/gcc.log >&2
+  echo "lint: GCC warned (above)" >&2
+  exit 1
+fi
+echo "lint: GCC clean"
