@@ -1,6 +1,6 @@
 // The line chart on its symmetric-log axes (web/render/symlog-axes.js), in Chromium at 2× pixels:
 // x ↦ sign(x)·log₂(1 + |x|) across the plot, the y axis fitted to the finite values (an infinite
-// one left out), a non-finite point skipped by the line, and `points: false` drawing the lines
+// one left out), a non-finite point a gap in the line, and `points: false` drawing the lines
 // alone (no squares), read from the canvas's pixels.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { useRenderPage } from './render-page.js';
@@ -79,8 +79,8 @@ describe('symlogAxes', () => {
   });
 
   test('the lines, their skipped non-finite points, the zero line and the marks, by pixel', async () => {
-    // Where the line runs at y = 1 from offset 9 to 11 (over the infinite 10) and 19 to 21 (over
-    // the NaN 20); the zero line at offset −100 (no tick there); the dashed mark at 128 somewhere
+    // Where the line would run at y = 1 from offset 9 to 11 and from 19 to 21: a gap there, at the
+    // infinite 10 and the NaN 20 (a missing value is not drawn over); beside each gap the line; the zero line at offset −100 (no tick there); the dashed mark at 128 somewhere
     // down the plot; 1.5 CSS px above the five-point series' point at −100, where only its 4 px
     // square reaches (its line is 1.8 px wide).
     const probes = (px, py) => [
@@ -89,12 +89,16 @@ describe('symlogAxes', () => {
       [px(-100), Math.round(py(0)) + 0.5],
       ...Array.from({ length: 12 }, (_, i) => [Math.round(px(128)) + 0.5, py(1) + i]),
       [px(-100), py(0.3) - 1.5],
+      [px(8.5), py(1)],
+      [px(22), py(1)],
     ];
     const marked = await drawAndRead({}, probes);
     const bare = await drawAndRead({ points: false, lineWidth: 1.8 }, probes);
     for (const r of [marked, bare]) {
-      expect(isColour(r.pixels[0], '#0072b2')).toBe(true);
-      expect(isColour(r.pixels[1], '#0072b2')).toBe(true);
+      expect(isColour(r.pixels[0], '#0072b2')).toBe(false); // the grid line at y = 1 shows through
+      expect(isColour(r.pixels[1], '#0072b2')).toBe(false);
+      expect(isColour(r.pixels[16], '#0072b2')).toBe(true);
+      expect(isColour(r.pixels[17], '#0072b2')).toBe(true);
       expect(isColour(r.pixels[2], '#222222')).toBe(true);
       const mark = r.pixels.slice(3, 15);
       expect(mark.some((p) => isColour(p, '#222222'))).toBe(true);

@@ -86,6 +86,22 @@ export function zeroAxes() {
  * to CSS px (for hit-testing, tests and captions): { xMin, xMax, yMin, yMax, px, py, width,
  * height, endLabels (whether the lines were named at their ends) }.
  */
+/**
+ * The line through the points (x[i], y[i]) as a path: a point with a non-finite coordinate is a
+ * gap, so the line stops there and starts again after it (a missing value is not drawn over).
+ */
+function tracePath(g, x, y, px, py) {
+  let drawing = false;
+  for (let i = 0; i < x.length; i += 1) {
+    if (!Number.isFinite(x[i]) || !Number.isFinite(y[i])) drawing = false;
+    else if (drawing) g.lineTo(px(x[i]), py(y[i]));
+    else {
+      g.moveTo(px(x[i]), py(y[i]));
+      drawing = true;
+    }
+  }
+}
+
 export function drawLineChart(
   canvas,
   {
@@ -153,14 +169,16 @@ export function drawLineChart(
     g.lineJoin = s.dots || !points ? 'round' : 'miter';
     g.setLineDash(dashOf(s));
     g.beginPath();
-    s.x.forEach((x, i) => (i ? g.lineTo(px(x), py(s.y[i])) : g.moveTo(px(x), py(s.y[i]))));
+    tracePath(g, s.x, s.y, px, py);
     g.stroke();
     if (!points) continue;
+    const finite = (i) => Number.isFinite(s.x[i]) && Number.isFinite(s.y[i]);
     if (s.marker) {
       const colour = g.strokeStyle;
-      s.x.forEach((x, i) => s.marker(g, px(x), py(s.y[i]), colour));
+      s.x.forEach((x, i) => finite(i) && s.marker(g, px(x), py(s.y[i]), colour));
     } else if (s.dots) {
       s.x.forEach((x, i) => {
+        if (!finite(i)) return;
         g.fillStyle = i === s.highlight ? t.fg : g.strokeStyle;
         g.beginPath();
         g.arc(px(x), py(s.y[i]), i === s.highlight ? 6 : 4, 0, 2 * Math.PI);
@@ -168,7 +186,7 @@ export function drawLineChart(
       });
     } else if (plot.integer || s.x.length < 40) {
       g.fillStyle = g.strokeStyle;
-      s.x.forEach((x, i) => g.fillRect(px(x) - 2, py(s.y[i]) - 2, 4, 4));
+      s.x.forEach((x, i) => finite(i) && g.fillRect(px(x) - 2, py(s.y[i]) - 2, 4, 4));
     }
   }
   g.restore();
