@@ -10,7 +10,14 @@ const env = usePage();
 test('copy-offset: claims untestable, figures follow the run, words read as symbols, no page error', async () => {
   const { page, context, problems } = await openTrainingSection(env);
   try {
-    await page.selectOption('#train-task', 'copy');
+    // A new task: Train waits for its model (a run pressed at once would train the last one).
+    const trainAtOnce = await page.evaluate(() => {
+      const task = document.querySelector('#train-task');
+      task.value = 'copy';
+      task.dispatchEvent(new Event('change', { bubbles: true }));
+      return document.querySelector('#train-start').disabled ? 'disabled' : 'enabled';
+    });
+    expect(trainAtOnce).toBe('disabled');
     await trainReady(page);
     await page.fill('#train-sentence-input', 'the cat saw the dog');
     await page.click('#train-start');

@@ -466,8 +466,8 @@ export function mountTrainSection(
         : null,
       true,
     );
+    state.ready = false; // Train waits for the new model (and its reference)
     setRunning(false, { replacing: true });
-    state.ready = false;
     stopRun();
     command('configure', [{ task: taskSelect.value, preset: presetSelect.value }], newModel);
   };
