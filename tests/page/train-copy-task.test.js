@@ -55,7 +55,11 @@ test('copy-offset: claims untestable, figures follow the run, words read as symb
     // The loss has fallen near 0: nothing to zoom on.
     expect(await page.isHidden('#train-loss .train-zoom-label')).toBe(true);
     // The sentence: the, cat, saw, the, dog → s0, s1, s2, s0, s3.
-    await page.waitForFunction(() => document.querySelector('.relpos-train').dataset.sentenceDrawn);
+    // The sentence last asked for drawn (the run's end reads it again with the final model).
+    await page.waitForFunction(() => {
+      const lab = document.querySelector('.relpos-train').dataset;
+      return lab.sentenceDrawn && lab.sentenceDrawn === lab.sentenceAsked;
+    });
     expect(await page.textContent('#train-sentence .train-caption')).toContain(
       'this task knows only symbols: each new word is read as the next one, s0, s1, …, a repeated word as its symbol again',
     );

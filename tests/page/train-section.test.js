@@ -1,5 +1,5 @@
 // The "Learned position patterns" section in headless Chromium, in one browser session: nothing of
-// it is fetched on first load (network log), opening it fetches the lazy chunk (≤ 340 KiB
+// it is fetched on first load (network log), opening it fetches the lazy chunk (≤ 341 KiB
 // gzipped), it opens on the reference's readings (reference-run.js: the summary, the
 // tally across seeds, the head shown), a tiny model trains (the loss falls, pausing stops the steps), the profiles and
 // part-of-speech profiles draw, a downloaded model loads back to the same readings and panels, bad
@@ -46,12 +46,12 @@ const readings = (page) =>
   }));
 
 describe('the training section', () => {
-  // 340 KiB: the corpus (154 KiB), the full module as a .wasm file (106 KiB, with the core's contract:
+  // 341 KiB: the corpus (154 KiB), the full module as a .wasm file (106 KiB, with the core's contract:
   // its scheme table, limits, attention()'s shape rules and its settings' ranges, checked in the
-  // core, and a head's position profile), the reference run's readings (web/train/reference-run.js, 16 KiB), 339.0 measured in all (the longer-than-trained experiment’s markers, end labels and standard errors, and the words of a verdict’s shortfall, +0.8); the worker (no binary
+  // core, and a head's position profile), the reference run's readings (web/train/reference-run.js, 16 KiB), 340.3 measured in all (the words that say how a run ended, that a new model is coming or the old one is gone, and the narrow screen's column names, +1.3 over 339.0); the worker (no binary
   // of its own, and not the API's checkpoint reader: it makes relpos.js's BaseRelPos) and the
   // section, with every chunk they import that the first load has not fetched.
-  test('the lazy chunk: at most 340 KiB gzipped', () => {
+  test('the lazy chunk: at most 341 KiB gzipped', () => {
     const named = readdirSync(`${SITE}assets`).filter((f) => LAZY.test(`assets/${f}`));
     for (const part of ['train-section', 'train-worker', 'training-corpus', 'relpos-core'])
       expect(
@@ -74,7 +74,7 @@ describe('the training section', () => {
       0,
     );
     console.log(`training section's lazy chunk: ${(total / 1024).toFixed(1)} KiB gzipped (${[...files].join(', ')})`);
-    expect(total).toBeLessThanOrEqual(340 * 1024);
+    expect(total).toBeLessThanOrEqual(341 * 1024);
     // The button's note says what opening costs: its number within 10 % of the measured total.
     const note = /loads about (\d+) KiB compressed/.exec(html);
     expect(note, 'the training button states its weight').not.toBeNull();
@@ -374,16 +374,27 @@ describe('the training section', () => {
     // The sentence panels follow the typed words.
     const before = await canvasHash(page, '#train-figure-combinedWeights canvas');
     const drawnId = await page.$eval('.relpos-train', (lab) => Number(lab.dataset.sentenceDrawn));
+    // More words than the model reads: the caption says which it read.
+    const forty = Array.from({ length: 40 }, (_, i) => (i % 2 ? 'dog' : 'the')).join(' ');
+    await page.fill('#train-sentence-input', forty);
+    await page.waitForFunction(
+      (id) => Number(document.querySelector('.relpos-train').dataset.sentenceDrawn) > id,
+      drawnId,
+    );
+    expect(await page.textContent('#train-sentence .train-caption')).toContain(
+      'on your words (its first 32 of your 40: it reads at most 32; ',
+    );
     // No words: no panels, and a caption that asks for some (not the last sentence's).
     await page.fill('#train-sentence-input', '   ');
     expect(await page.isVisible('#train-sentence .train-panels')).toBe(false);
     expect(await page.textContent('#train-sentence .train-caption')).toBe(
       'Type a sentence above to read this head on it.',
     );
+    const fortyId = await page.$eval('.relpos-train', (lab) => Number(lab.dataset.sentenceDrawn));
     await page.fill('#train-sentence-input', 'a dog ran to the house');
     await page.waitForFunction(
       (id) => Number(document.querySelector('.relpos-train').dataset.sentenceDrawn) > id,
-      drawnId,
+      fortyId,
     );
     expect(await page.isVisible('#train-sentence .train-panels')).toBe(true);
     expect(await page.textContent('#train-sentence .train-caption')).toMatch(
@@ -516,7 +527,7 @@ describe('the training section', () => {
       document.querySelector('#train-reset').click();
       return [document.querySelector('#train-status').textContent, document.querySelector('#train-start').textContent];
     });
-    expect(atReset[0]).toMatch(/ · a new model…$/);
+    expect(atReset[0]).toBe('a new model…'); // not the last model's step and loss
     expect(atReset[1]).toBe('Train');
     await page.waitForFunction(() => document.querySelector('.relpos-train').dataset.analysisStep === '0');
     expect(await steps(page)).toBe(0);
@@ -565,6 +576,10 @@ describe('the training section', () => {
     expect(whileTraining.filter((text) => !/held-out loss [\d.]+ \(at step \d+\) · training$/.test(text))).toEqual([]);
     expect(await page.isDisabled('#train-start')).toBe(true);
     expect(await page.isDisabled('#train-pause')).toBe(true);
+    // What to do next is said: Train stays off until Reset.
+    expect(await page.textContent('#train-message')).toBe(
+      'The run has ended. Reset trains a new model from step 0; Save keeps this one.',
+    );
     expect(await page.textContent('#train-summary')).toMatch(
       new RegExp(`^Step ${PRESETS.tiny.steps}, the run’s end at its step budget: layer 0 is `),
     );
@@ -576,10 +591,22 @@ describe('the training section', () => {
 
     // Next word (causal): a claim about following words cannot be tested; the left/right caption says why.
     // The model trained so far is replaced, which the section says.
-    await page.selectOption('#train-task', 'next');
-    expect(await page.textContent('#train-message')).toBe(
-      `Task: ${TASKS.next.label}. A new model starts at step 0; the one trained for ${PRESETS.tiny.steps} steps is gone (Save keeps a model).`,
-    );
+    // A second change at once (the size, to the same tiny) keeps what the first said.
+    const afterSwitches = await page.evaluate(() => {
+      const said = [];
+      for (const [id, value] of [
+        ['#train-task', 'next'],
+        ['#train-preset', 'tiny'],
+      ]) {
+        const select = document.querySelector(id);
+        select.value = value;
+        select.dispatchEvent(new Event('change', { bubbles: true }));
+        said.push(document.querySelector('#train-message').textContent);
+      }
+      return said;
+    });
+    const gone = `Task: ${TASKS.next.label}. A new model starts at step 0; the one trained for ${PRESETS.tiny.steps} steps is gone (Save keeps a model).`;
+    expect(afterSwitches).toEqual([gone, gone]);
     await page.waitForFunction(
       () => /cannot be tested with a causal mask/.test(document.querySelector('#train-claims')?.textContent),
       null,

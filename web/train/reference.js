@@ -77,7 +77,7 @@ export function referenceAnalysis(reference, seed = reference.seeds[0].seed) {
 export function acrossSeedsText(reference) {
   const parts = Object.values(claimsAcrossRuns(reference.seeds)).map(
     (c) =>
-      `${c.short} holds in ${c.holds} of ${c.of} seeds${c.opposite ? ` (the opposite shows in ${c.opposite})` : ''}`,
+      `${c.short} holds in ${c.holds} of ${c.of} seeds${c.opposite ? ` (in ${c.opposite}, ${c.holds ? 'another' : 'a'} head shows the opposite)` : ''}`,
   );
   return `In the reference run’s ${reference.seeds.length} seeds (a claim holds in a seed when one of its heads shows it): ${parts.join('; ')}.`;
 }

@@ -107,15 +107,18 @@ export function buildControls(doc, { task, preset }) {
           : '';
       // Parts joined by " · ", each kept on one line on a narrow screen ("(at step 75)" with its loss);
       // why the run ended, a sentence, wraps between words.
-      const parts = [
-        `step ${steps}${budget ? ` of ${budget}` : ''}`,
-        running && rate ? `${fmt(rate, 1)} steps/s` : '',
-        `held-out loss ${heldOut !== undefined ? fmt(heldOut) : '–'}${readAt}`,
-        running ? 'training' : pausing ? 'pausing…' : replacing ? 'a new model…' : paused ? 'paused' : '',
-      ].filter(Boolean);
+      // While a new model is on its way, the last one's numbers are not its: only that it is coming.
+      const parts = replacing
+        ? ['a new model…']
+        : [
+            `step ${steps}${budget ? ` of ${budget}` : ''}`,
+            running && rate ? `${fmt(rate, 1)} steps/s` : '',
+            `held-out loss ${heldOut !== undefined ? fmt(heldOut) : '–'}${readAt}`,
+            running ? 'training' : pausing ? 'pausing…' : paused ? 'paused' : '',
+          ].filter(Boolean);
       status.replaceChildren(
         ...parts.flatMap((text, i) => [i ? ' · ' : '', el(doc, 'span', { className: 'train-status-part', text })]),
-        end ? ` · ${endText(end)}` : '',
+        end && !replacing ? ` · ${endText(end)}` : '',
       );
       trainButton.disabled = running || !ready || Boolean(end);
       pauseButton.disabled = !running;

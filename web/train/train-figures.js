@@ -26,6 +26,8 @@ import { CRITERION, LEARNED } from './run-end.js';
 import { HELD_OUT_WINDOWS, PROFILE_POS, READINGS, SCHEDULE, SEQ_LEN } from './train-session.js';
 
 /** The columns of the shown head's table of the handbook's claims. */
+/** The most words of the reader's sentence the model reads (the rest are left out, which is said). */
+export const SENTENCE_WORDS = 32;
 const CLAIM_COLUMNS = [
   'claim',
   'its words’ weight on those keys',
@@ -158,7 +160,7 @@ export function buildFigures(doc) {
   const sentenceInput = el(doc, 'input', { type: 'text', id: 'train-sentence-input', value: DEFAULT_SENTENCE });
   sentence.wrap.append(
     el(doc, 'div', { className: 'train-sentence-controls' }, [
-      el(doc, 'label', {}, ['Sentence (up to 32 words)', sentenceInput]),
+      el(doc, 'label', {}, [`Sentence (up to ${SENTENCE_WORDS} words)`, sentenceInput]),
     ]),
   );
   const panelsBox = el(doc, 'div', { className: 'train-panels' });

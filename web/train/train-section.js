@@ -7,7 +7,7 @@
 import { download } from '../files/download.js';
 import { TRAIN_CSS } from './train-css.js';
 import { buildControls } from './train-controls.js';
-import { beforeTraining, buildFigures } from './train-figures.js';
+import { SENTENCE_WORDS, beforeTraining, buildFigures } from './train-figures.js';
 import { Latest, isAbort } from '../api/task-pool.js';
 import { TRAINER, openTrainPool } from './train-pool.js';
 import { el, fmt, grouped, signed } from './train-dom.js';
@@ -78,6 +78,8 @@ export function mountTrainSection(
     head: 0,
     chosenByReader: false,
     sentenceId: 0,
+    /** How many words the reader typed (the model reads the first SENTENCE_WORDS). */
+    sentenceTyped: 0,
     /** Readings received (lab.dataset.readingsDrawn: the last one drawn in full). */
     readings: 0,
   };
@@ -149,9 +151,12 @@ export function mountTrainSection(
 
   const requestSentence = () => {
     if (!state.ready) return;
-    const words = sentenceInput.value.trim().split(/\s+/).filter(Boolean).slice(0, 32);
+    const typed = sentenceInput.value.trim().split(/\s+/).filter(Boolean);
+    const words = typed.slice(0, SENTENCE_WORDS);
+    state.sentenceTyped = typed.length;
     state.sentenceId += 1;
     const id = state.sentenceId;
+    lab.dataset.sentenceAsked = String(id); // drawn when data-sentence-drawn says the same
     if (!words.length) {
       // No words: nothing drawn, and the sentence last read is not left standing for them.
       sentences.next();
@@ -199,7 +204,7 @@ export function mountTrainSection(
         ? `in the reference run’s seed ${state.analysis.seed} (shown until this run’s first reading), `
         : '';
     figures.chosen.textContent = state.chosenByReader
-      ? `The default head: layer ${best.layer}, head ${best.head} (${whose}${say}).`
+      ? `Showing layer ${state.layer}, head ${state.head}, as chosen; the default is layer ${best.layer}, head ${best.head} (${whose}${say}).`
       : `Showing layer ${best.layer}, head ${best.head}: ${whose}${say}; choose another above.`;
     if (state.chosenByReader) return;
     state.layer = best.layer;
@@ -284,6 +289,7 @@ export function mountTrainSection(
       state.end = data;
       lab.dataset.ended = data.reason;
       lab.dataset.endStep = String(data.steps);
+      setMessage('The run has ended. Reset trains a new model from step 0; Save keeps this one.', true);
       setRunning(false);
       figures.drawLoss(state);
     },
@@ -352,12 +358,14 @@ export function mountTrainSection(
         state.showing === 'reference'
           ? ', untrained: the figures above are the reference run’s until you press Train'
           : '';
-      const read =
+      const notes = [
+        state.sentenceTyped > n && `its first ${n} of your ${state.sentenceTyped}: it reads at most ${SENTENCE_WORDS}`,
         state.task === 'copy'
-          ? ' (this task knows only symbols: each new word is read as the next one, s0, s1, …, a repeated word as its symbol again)'
-          : unknown
-            ? ` (${unknown} not in its ${state.config.vocabSize - 2}-word vocabulary, marked *: it sees <unk> there)`
-            : '';
+          ? 'this task knows only symbols: each new word is read as the next one, s0, s1, …, a repeated word as its symbol again'
+          : unknown > 0 &&
+            `${unknown} not in its ${state.config.vocabSize - 2}-word vocabulary, marked *: it sees <unk> there`,
+      ].filter(Boolean);
+      const read = notes.length ? ` (${notes.join('; ')})` : '';
       figures.sentenceCaption.textContent = `Layer ${data.layer}, head ${data.head} of the model as it is now (step ${state.steps}${untrained}), on your words${read}. The page’s panels 1–6, with the trained queries, keys, values and tables.`;
       drawnAll.then(() => {
         if (data.id === state.sentenceId) lab.dataset.sentenceDrawn = String(data.id);
@@ -460,12 +468,13 @@ export function mountTrainSection(
   const configure = (menu) => {
     const trained = state.ready && !state.replacing ? state.steps : 0;
     const chosen = menu.selectedOptions[0]?.textContent ?? menu.value;
-    setMessage(
-      trained > 0
-        ? `${menu === taskSelect ? 'Task' : 'Model size'}: ${chosen}. A new model starts at step 0; the one trained for ${grouped(trained)} steps is gone (Save keeps a model).`
-        : null,
-      true,
-    );
+    // (A second change while the first one's model is on its way keeps what the first said.)
+    if (trained > 0)
+      setMessage(
+        `${menu === taskSelect ? 'Task' : 'Model size'}: ${chosen}. A new model starts at step 0; the one trained for ${grouped(trained)} steps is gone (Save keeps a model).`,
+        true,
+      );
+    else if (!state.replacing) setMessage(null);
     state.ready = false; // Train waits for the new model (and its reference)
     setRunning(false, { replacing: true });
     stopRun();
