@@ -84,6 +84,15 @@ test('copy-offset: claims untestable, figures follow the run, words read as symb
     const rows = await Promise.all([0, 1, 3].map(rowColours));
     expect(rows[2]).toEqual(rows[0]);
     expect(rows[1]).not.toEqual(rows[0]);
+    // The reader picks the other layer: the line says what is shown, and which head is the default.
+    const [, shownLayer, shownHead, structure] = chosen.match(
+      /^Showing layer (\d), head (\d): (.*); choose another above\.$/,
+    );
+    const other = shownLayer === '0' ? '1' : '0';
+    await page.selectOption('#train-layer', other);
+    expect(await page.textContent('#train-chosen')).toBe(
+      `Showing layer ${other}, head ${shownHead}, as chosen; the default is layer ${shownLayer}, head ${shownHead} (${structure}).`,
+    );
   } finally {
     await context.close();
   }

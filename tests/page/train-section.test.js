@@ -452,6 +452,15 @@ describe('the training section', () => {
     expect(line).toMatch(/ · paused$/);
     expect(parts.map((part) => part.text).join(' · ')).toBe(line);
     expect(parts.filter((part) => part.lines > 1)).toEqual([]);
+    // Room for the three lines the status takes on a phone while a run trains, paused or not, so
+    // that what is below it does not move as its parts come and go.
+    const room = await page.$eval('#train-status', (output) => {
+      const style = getComputedStyle(output);
+      const inner =
+        output.getBoundingClientRect().height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+      return inner / parseFloat(style.lineHeight);
+    });
+    expect(room).toBeGreaterThanOrEqual(2.99);
     await page.setViewportSize({ width: 1280, height: 900 });
     // The pause's own reading (of the model trained further) drawn first, so that the next
     // reading drawn is the loaded model's.
