@@ -2,7 +2,7 @@
 // with, its numbers recomputed here from the readings they come from.
 import { describe, expect, test } from 'vitest';
 import { REFERENCE_RUN, referenceAnalysis } from '../../web/train/reference.js';
-import { lossCaption, lossLead, lossZoom, posLead } from '../../web/train/train-figures.js';
+import { historyCaption, lossCaption, lossLead, lossZoom, posLead } from '../../web/train/train-figures.js';
 import { CRITERION } from '../../web/train/run-end.js';
 
 describe('caption leads', () => {
@@ -72,6 +72,22 @@ describe('caption leads', () => {
     // 4.6 is 4.3 % above 4.41: noise, not said.
     const near = [...losses.slice(0, 2), { step: 4800, train: 3, heldOut: 4.6 }];
     expect(lossLead({ losses: near, reference: null, budget: 4800, end: null })).not.toContain('over-fits');
+  });
+
+  test('the profiles over training name the steps of the rows drawn, and what a learned head looks like on the task', () => {
+    const rows = (...steps) => steps.map((step) => ({ step, profiles: [] }));
+    expect(historyCaption({ layer: 1, task: 'copy', history: rows(0, 100) }, 0.5)).toBe(
+      'Layer 1: each row is one reading of the run’s mean profile (at steps 0 and 100, first at the top), each column an offset; blue below 0, red above, on one scale to ±0.50. A head that learns the offset it copies from shows red at that offset, growing down the rows.',
+    );
+    const long = historyCaption(
+      { layer: 0, task: 'masked', history: rows(0, 600, 1200, 1800, 2400, 3000, 3600) },
+      1.234,
+    );
+    expect(long).toContain('(7 readings from step 0 to step 3600, first at the top)');
+    expect(long).toContain('near offset 0 growing down the rows');
+    expect(historyCaption({ layer: 0, task: 'masked', history: [] }, 1)).toContain(
+      '(none yet: the rows grow as a run trains)',
+    );
   });
 
   test('the copy task: its run ends once it has learned the task, and its two baselines are one', () => {

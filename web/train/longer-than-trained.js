@@ -4,7 +4,7 @@
 // and seed for each, and draws how each model's held-out loss per word changes from L to 2L, 4L
 // and 8L on the same words (length-extrapolation.js), with a sentence of what to see and the rest
 // one click away. Loaded on the first click.
-import { el, fmt, grouped, leadAndRest, signed } from './train-dom.js';
+import { el, fmt, grouped, leadAndRest, listed, signed } from './train-dom.js';
 import { TRAINER, openTrainPool } from './train-pool.js';
 import { CORPUS_URL } from './corpus-url.js';
 import { SERIES_COLOURS, drawLineChart } from '../render/line-chart.js';
@@ -94,7 +94,6 @@ export function zoomLeavesOut(rows) {
 }
 
 /** "a, b and c". */
-const listed = (items) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 
 /** The text with one full stop at its end (a list may already end in “et al.”). */
 const endSentence = (text) => (text.endsWith('.') ? text : `${text}.`);

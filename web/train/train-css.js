@@ -11,7 +11,7 @@ export const TRAIN_CSS = `
 .relpos-train .train-status-part { white-space: nowrap; }
 /* On a phone the line wraps to three lines while a run trains: room for them from the start, so
    that the figures below do not move as its parts come (the rate, the reading's step). */
-@media (max-width: 480px) { .relpos-train .train-status { min-height: 3lh; } }
+@media (max-width: 480px) { .relpos-train .train-status { min-height: calc(3lh + 0.6rem); } }
 .relpos-train .train-message { border-left: 4px solid var(--relpos-accent, #d55e00); padding: 0.4rem 0.7rem; margin: 0.5rem 0; background: var(--relpos-panel, transparent); color: var(--relpos-fg, inherit); }
 .relpos-train .train-message.ok { border-left-color: var(--relpos-line, #0072b2); }
 .relpos-train .train-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 440px), 1fr)); gap: 1rem; }
@@ -57,13 +57,14 @@ export const TRAIN_CSS = `
   .relpos-train #train-verdicts-table th, .relpos-train #train-verdicts-table td { display: block; text-align: left; border: 0; padding: 0.1rem 0.2rem; }
   .relpos-train #train-verdicts-table td::before { content: attr(data-label) " "; color: var(--relpos-muted, #666); }
 }
-/* The shown head's claims on a narrow screen: one block per claim, each number after its column's name. */
-.relpos-train #train-pos { container-type: inline-size; }
+/* The claims and left-or-right tables on a narrow screen: one block per row, its first cell as
+   a heading, each number after its column's name. */
+.relpos-train .train-stack-box { container-type: inline-size; }
 @container (max-width: 440px) {
-  .relpos-train #train-claims thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
-  .relpos-train #train-claims tr { display: block; padding: 0.3rem 0; border-bottom: 1px solid var(--relpos-grid, #ddd); }
-  .relpos-train #train-claims td { display: block; text-align: left; border: 0; padding: 0.1rem 0.2rem; }
-  .relpos-train #train-claims td:first-child { font-weight: 600; }
-  .relpos-train #train-claims td[data-label]::before { content: attr(data-label) " "; color: var(--relpos-muted, #666); }
+  .relpos-train .train-stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  .relpos-train .train-stack tr { display: block; padding: 0.3rem 0; border-bottom: 1px solid var(--relpos-grid, #ddd); }
+  .relpos-train .train-stack td { display: block; text-align: left; border: 0; padding: 0.1rem 0.2rem; }
+  .relpos-train .train-stack td:first-child { font-weight: 600; }
+  .relpos-train .train-stack td[data-label]::before { content: attr(data-label) " "; color: var(--relpos-muted, #666); }
 }
 `;

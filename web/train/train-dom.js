@@ -22,6 +22,9 @@ export { formatPercent as pct } from '../render/number-text.js';
 export const fmt = (v, d = 3) => (Number.isFinite(v) ? formatFixed(v, d) : '–');
 export { formatSigned as signed } from '../render/number-text.js';
 export { formatGrouped as grouped } from '../render/number-text.js';
+/** ['a', 'b', 'c'] → "a, b and c". */
+export const listed = (items) =>
+  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 
 /**
  * A caption that leads with what to see (one sentence, p.<prefix>-lead) and keeps the rest one

@@ -4,7 +4,7 @@
 // the trained model on a sentence. Builds the DOM and draws a state; knows nothing of the worker.
 import { AttentionFigure } from '../figures/attention-figure.js';
 import { PANELS } from '../views/panels.js';
-import { el, fmt, leadAndRest as leadWithRest, pct, signed } from './train-dom.js';
+import { el, fmt, leadAndRest as leadWithRest, listed, pct, signed } from './train-dom.js';
 import { SERIES_COLOURS, drawLineChart } from '../render/line-chart.js';
 import { fittedAxes } from '../render/fitted-axes.js';
 import { drawHistory } from './history-heatmaps.js';
@@ -147,11 +147,13 @@ export function buildFigures(doc) {
   const history = figure('train-history', 'Profiles over training (steps × offset)', { wide: true });
   const historyCanvas = canvasIn(history.wrap, 'Learned profile of each head over training');
   const asymmetry = figure('train-asymmetry', 'Left or right? Attention mass per head (held-out)');
-  const asymmetryTable = el(doc, 'table', { id: 'train-asymmetry-table' });
+  const asymmetryTable = el(doc, 'table', { id: 'train-asymmetry-table', className: 'train-stack' });
+  asymmetry.figure.classList.add('train-stack-box');
   asymmetry.wrap.append(el(doc, 'div', { className: 'train-table-wrap' }, [asymmetryTable]));
   const pos = figure('train-pos', 'Profiles by part of speech of the query, and the handbook’s claims', { wide: true });
   const posCanvas = canvasIn(pos.wrap, 'Mean combined weight at each offset, by part of speech of the query');
-  const claimsTable = el(doc, 'table', { id: 'train-claims' });
+  const claimsTable = el(doc, 'table', { id: 'train-claims', className: 'train-stack' });
+  pos.figure.classList.add('train-stack-box');
   const rule = el(doc, 'p', { id: 'train-rule', className: 'train-rule', text: `The rule: ${RULE_TEXT}` });
   pos.figure.append(el(doc, 'div', { className: 'train-table-wrap' }, [claimsTable]), rule);
   const moved = figure('train-verdict-history', 'How the verdicts moved during training', { wide: true });
@@ -305,17 +307,18 @@ export function buildFigures(doc) {
       maxDistance: state.config.maxDistance,
       titles: indices.map((i) => `head ${state.analysis.heads[i].head}`),
     });
-    history.caption.textContent = `Layer ${state.layer}: each row is one reading of the run’s mean profile (every ${READINGS.heads} steps, first at the top${state.history.length ? '' : '; none yet: the rows grow as a run trains'}), each column an offset; blue below 0, red above, on one scale to ±${fmt(m, 2)}. A head that learns to prefer nearby words shows red (a positive bias) near offset 0 growing down the rows.`;
+    history.caption.textContent = historyCaption(state, m);
   };
 
   const drawAsymmetry = (state) => {
     const rows = state.analysis.heads.map((h) =>
       el(doc, 'tr', {}, [
+        // Each cell names its column (data-label), read on a narrow screen where the rows stack.
         el(doc, 'td', { text: `layer ${h.layer}, head ${h.head}` }),
-        el(doc, 'td', { text: pct(h.left) }),
-        el(doc, 'td', { text: pct(h.self) }),
-        el(doc, 'td', { text: pct(h.right) }),
-        el(doc, 'td', { text: leftRightCell(h) }),
+        el(doc, 'td', { text: pct(h.left), 'data-label': 'left:' }),
+        el(doc, 'td', { text: pct(h.self), 'data-label': 'self:' }),
+        el(doc, 'td', { text: pct(h.right), 'data-label': 'right:' }),
+        el(doc, 'td', { text: leftRightCell(h), 'data-label': 'left / right:' }),
       ]),
     );
     asymmetryTable.replaceChildren(
@@ -634,6 +637,25 @@ export function posLead(h, causal = false) {
     ? ''
     : `; attention spread evenly over the ${SEQ_LEN} words would put ${fmt(1 / SEQ_LEN, 2)} on each`;
   return `Where each part of speech looks: in this head, besides the word itself (offset 0), ${best.name}s put the most weight on one offset, ${fmt(best.w, 2)} on ${signed(best.offset, 0)} (${where})${uniform}.`;
+}
+
+/**
+ * The profiles-over-training caption: the steps of the rows drawn (the readings, every
+ * READINGS.heads steps and at the run's end, thinned when many), the scale, and what a learned
+ * head looks like in it on this task.
+ */
+export function historyCaption(state, scale) {
+  const steps = state.history.map((h) => h.step);
+  const when = !steps.length
+    ? 'none yet: the rows grow as a run trains'
+    : steps.length <= 6
+      ? `at step${steps.length > 1 ? 's' : ''} ${listed(steps.map(String))}, first at the top`
+      : `${steps.length} readings from step ${steps[0]} to step ${steps.at(-1)}, first at the top`;
+  const learned =
+    state.task === 'copy'
+      ? 'A head that learns the offset it copies from shows red at that offset, growing down the rows.'
+      : 'A head that learns to prefer nearby words shows red (a positive bias) near offset 0 growing down the rows.';
+  return `Layer ${state.layer}: each row is one reading of the run’s mean profile (${when}), each column an offset; blue below 0, red above, on one scale to ±${fmt(scale, 2)}. ${learned}`;
 }
 
 /** The loss figure's caption: the baselines, the schedule and when the run ends. */
