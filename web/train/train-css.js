@@ -9,9 +9,10 @@ export const TRAIN_CSS = `
 .relpos-train button, .relpos-train select, .relpos-train input[type="text"] { font: inherit; min-height: 2.2rem; }
 .relpos-train .train-status { font-variant-numeric: tabular-nums; min-width: 18rem; padding: 0.3rem 0; }
 .relpos-train .train-status-part { white-space: nowrap; }
-/* On a phone the line wraps to three lines while a run trains: room for them from the start, so
-   that the figures below do not move as its parts come (the rate, the reading's step). */
-@media (max-width: 480px) { .relpos-train .train-status { min-height: calc(3lh + 0.6rem); } }
+/* In a narrow section (a phone, a narrow column) the line wraps to three lines while a run trains:
+   room for them from the start, so that the figures below do not move as its parts come. */
+.relpos-train .train-controls { container-type: inline-size; }
+@container (max-width: 480px) { .relpos-train .train-status { min-height: calc(3lh + 0.6rem); } }
 .relpos-train .train-message { border-left: 4px solid var(--relpos-accent, #d55e00); padding: 0.4rem 0.7rem; margin: 0.5rem 0; background: var(--relpos-panel, transparent); color: var(--relpos-fg, inherit); }
 .relpos-train .train-message.ok { border-left-color: var(--relpos-line, #0072b2); }
 .relpos-train .train-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 440px), 1fr)); gap: 1rem; }
