@@ -48,7 +48,7 @@ const readings = (page) =>
 describe('the training section', () => {
   // 341 KiB: the corpus (154 KiB), the full module as a .wasm file (106 KiB, with the core's contract:
   // its scheme table, limits, attention()'s shape rules and its settings' ranges, checked in the
-  // core, and a head's position profile), the reference run's readings (web/train/reference-run.js, 16 KiB), 340.3 measured in all (the words that say how a run ended, that a new model is coming or the old one is gone, and the narrow screen's column names, +1.3 over 339.0); the worker (no binary
+  // core, and a head's position profile), the reference run's readings (web/train/reference-run.js, 16 KiB), 340.5 measured in all (the words that say how a run ended, that a new model is coming or the old one is gone, and the narrow screen’s column names, +1.5 over 339.0); the worker (no binary
   // of its own, and not the API's checkpoint reader: it makes relpos.js's BaseRelPos) and the
   // section, with every chunk they import that the first load has not fetched.
   test('the lazy chunk: at most 341 KiB gzipped', () => {
@@ -538,6 +538,9 @@ describe('the training section', () => {
     });
     expect(atReset[0]).toBe('a new model…'); // not the last model's step and loss
     expect(atReset[1]).toBe('Train');
+    expect(await page.textContent('#train-message')).toBe(
+      'A new model from step 0, with the same seed as before: it trains the same way again.',
+    );
     await page.waitForFunction(() => document.querySelector('.relpos-train').dataset.analysisStep === '0');
     expect(await steps(page)).toBe(0);
     // A reset model: step 0, no rate (not the last run's steps per second), not paused.

@@ -459,7 +459,12 @@ export function mountTrainSection(
     });
   });
   resetButton.addEventListener('click', () => {
-    setMessage(null);
+    // The same seed: a reset model is the first one again, and trains the same way (which a reader
+    // seeing the same losses again would otherwise take for a replay).
+    setMessage(
+      state.steps > 0 ? 'A new model from step 0, with the same seed as before: it trains the same way again.' : null,
+      true,
+    );
     setRunning(false, { replacing: true });
     stopRun();
     command('reset', [], newModel);
