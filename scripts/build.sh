@@ -24,6 +24,18 @@ for cache in build/wasm/CMakeCache.txt build/native/CMakeCache.txt; do
   fi
 done
 
+# What needs only the npm packages (no WASM): made beside the C++ build when npm ci runs there.
+build_package_inputs() {
+  echo "build: colour tables from d3-scale-chromatic (web/render/colour-tables.js)"
+  node scripts/make-colour-tables.mjs
+  echo "build: the training corpus (dist/training-corpus.bin; RELPOS_CORPUS=brown for the Brown Corpus)"
+  # Rebuilt when its code changed or a source is asked for (it takes a while: the text is tagged).
+  if [ -n "${RELPOS_CORPUS:-}" ] || [ ! -f dist/training-corpus.bin ] || [ scripts/make-corpus.mjs -nt dist/training-corpus.bin ] ||
+    [ web/train/build-corpus.js -nt dist/training-corpus.bin ] || [ web/train/corpus-format.js -nt dist/training-corpus.bin ]; then
+    node scripts/make-corpus.mjs
+  fi
+}
+RELPOS_AFTER_NPM_CI=build_package_inputs  # run by npm_packages_ready below, or beside
 RELPOS_NPM_CI_BESIDE=1 source scripts/setup.sh
 
 # Debian's emcc needs Node to find acorn & co. under /usr/share/nodejs (docs/architecture.md, toolchain notes).
@@ -66,16 +78,7 @@ cmake --build build/wasm -j "$jobs" "${targets[@]}"
 echo "build: the API's defaults from the core's structs (web/api/core-defaults.js)"
 node scripts/make-defaults.mjs
 
-npm_packages_ready
-echo "build: colour tables from d3-scale-chromatic (web/render/colour-tables.js)"
-node scripts/make-colour-tables.mjs
-
-echo "build: the training corpus (dist/training-corpus.bin; RELPOS_CORPUS=brown for the Brown Corpus)"
-# Rebuilt when its code changed or a source is asked for (it takes a while: the text is tagged).
-if [ -n "${RELPOS_CORPUS:-}" ] || [ ! -f dist/training-corpus.bin ] || [ scripts/make-corpus.mjs -nt dist/training-corpus.bin ] ||
-  [ web/train/build-corpus.js -nt dist/training-corpus.bin ] || [ web/train/corpus-format.js -nt dist/training-corpus.bin ]; then
-  node scripts/make-corpus.mjs
-fi
+npm_packages_ready  # and build_package_inputs
 
 echo "build: page and examples (build/site)"
 npx vite build --logLevel warn

@@ -63,7 +63,8 @@ elif [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_mo
   if [ "${RELPOS_NPM_CI_BESIDE:-}" = 1 ]; then
     echo "setup: installing npm packages (npm ci) beside the C++ build"
     npm_ci_log=$(mktemp)
-    npm ci --no-audit --no-fund --loglevel=error >"$npm_ci_log" 2>&1 &
+    # Then what needs only the packages (RELPOS_AFTER_NPM_CI, a command of the sourcing script).
+    { npm ci --no-audit --no-fund --loglevel=error && ${RELPOS_AFTER_NPM_CI:-true}; } >"$npm_ci_log" 2>&1 &
     npm_ci_pid=$!
     # A build that stops early stops it too (an unfinished node_modules is installed again next time).
     trap '[ -z "$npm_ci_pid" ] || kill "$npm_ci_pid" 2>/dev/null || true' EXIT
@@ -74,15 +75,20 @@ elif [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_mo
 fi
 
 # Waits for a background npm ci (RELPOS_NPM_CI_BESIDE), and stops the caller if it failed.
+# Waits for the packages (and RELPOS_AFTER_NPM_CI) when they are installed beside; otherwise runs
+# RELPOS_AFTER_NPM_CI now.
 npm_packages_ready() {
-  [ -n "$npm_ci_pid" ] || return 0
+  if [ -z "$npm_ci_pid" ]; then
+    ${RELPOS_AFTER_NPM_CI:-true}
+    return
+  fi
   local status=0
   wait "$npm_ci_pid" || status=$?
   npm_ci_pid=""
   cat "$npm_ci_log"
   rm -f "$npm_ci_log"
   if [ "$status" -ne 0 ]; then
-    echo "setup: npm ci failed (exit $status)" >&2
+    echo "setup: npm ci${RELPOS_AFTER_NPM_CI:+ or $RELPOS_AFTER_NPM_CI} failed (exit $status)" >&2
     exit 1
   fi
 }

@@ -11,6 +11,7 @@ namespace relpos {
 namespace {
 
 using testing::randomMatrix;
+using testing::referenceProduct;
 
 template <typename T>
 T tolerance() {
@@ -31,7 +32,7 @@ void checkBothPackings(Index m, Index depth, Index cols) {
   const Matrix<T> bt = randomMatrix<T>(cols, depth, 2);
   const Matrix<T> b = bt.transpose();
   const T alpha = T(0.375);
-  const Matrix<T> expected = alpha * (a * b);
+  const Matrix<T> expected = alpha * referenceProduct<T>(a, b);
 
   PackedRight<T> fromTransposed;
   fromTransposed.packTransposed(bt);
@@ -47,12 +48,12 @@ void checkBothPackings(Index m, Index depth, Index cols) {
   EXPECT_LE(maxRelativeError(added, expectedAdded), tolerance<T>());
 }
 
-TEST_P(PackedShapes, FloatMatchesEigen) {
+TEST_P(PackedShapes, FloatMatchesTheDefinition) {
   const auto [m, depth, cols] = GetParam();
   checkBothPackings<float>(m, depth, cols);
 }
 
-TEST_P(PackedShapes, DoubleMatchesEigen) {
+TEST_P(PackedShapes, DoubleMatchesTheDefinition) {
   const auto [m, depth, cols] = GetParam();
   checkBothPackings<double>(m, depth, cols);
 }
@@ -74,7 +75,7 @@ TEST(PackedGemm, RowAndPanelRangesIntoABlock) {
   Matrix<double> target = Matrix<double>::Zero(10, 40);
   auto block = target.block(2, 3, 6, 37 - 8);  // panels 2.. of 4 columns, clipped at 37
   multiplyPacked<double>(a, packed, 1.0, false, block, 11, 2);
-  const Matrix<double> expected = a * b.block(11, 8, 20, 29);
+  const Matrix<double> expected = referenceProduct<double>(a, b.block(11, 8, 20, 29));
   EXPECT_LE((target.block(2, 3, 6, 29) - expected).cwiseAbs().maxCoeff(), 1e-13);
   target.block(2, 3, 6, 29).setZero();
   EXPECT_EQ(target.cwiseAbs().maxCoeff(), 0.0);  // nothing outside the block was touched
@@ -102,7 +103,7 @@ TEST(PackedGemm, RepackingSmallerReusesStorage) {
   const Matrix<float> a = randomMatrix<float>(5, 6, 7);
   Matrix<float> out(5, 9);
   multiplyPacked<float>(a, packed, 1.0F, false, out);
-  const Matrix<float> expected = a * bt.transpose();
+  const Matrix<float> expected = referenceProduct<float>(a, bt.transpose());
   EXPECT_LE(maxRelativeError(out, expected), 2e-6F);
 }
 
@@ -127,15 +128,17 @@ Matrix<T> transposedProduct(Index depth, Index m, Index n, Matrix<T>* aOut, Matr
   return c;
 }
 
-TEST_P(TransposedShapes, MatchesEigenInBothPrecisions) {
+TEST_P(TransposedShapes, MatchesTheDefinitionInBothPrecisions) {
   const auto [depth, m, n] = GetParam();
   Matrix<float> af, bf;
   const Matrix<float> cf = transposedProduct<float>(depth, m, n, &af, &bf);
-  EXPECT_LE(maxRelativeError(cf, Matrix<float>((af.transpose() * bf).array() + 1.0F)),
+  EXPECT_LE(maxRelativeError(
+                cf, Matrix<float>(referenceProduct<float>(af.transpose(), bf).array() + 1.0F)),
             tolerance<float>());
   Matrix<double> ad, bd;
   const Matrix<double> cd = transposedProduct<double>(depth, m, n, &ad, &bd);
-  EXPECT_LE(maxRelativeError(cd, Matrix<double>((ad.transpose() * bd).array() + 1.0)),
+  EXPECT_LE(maxRelativeError(
+                cd, Matrix<double>(referenceProduct<double>(ad.transpose(), bd).array() + 1.0)),
             tolerance<double>());
 }
 
