@@ -1,12 +1,11 @@
 // The line chart's fitted axes (line-chart.js): the y axis fitted to the data or fixed, x ticks at
 // round numbers, at the integers or where given, the labels in plain text. The training section's
 // loss curves and profiles, the languages' profiles, the losses against length.
-import { drawXTicks, drawYTicks, fillTurnedText } from './plot-axes.js';
+import { drawXTicks, drawYTicks, fillTurnedText, paddedRange, plotLeft } from './plot-axes.js';
 import { formatTick, niceTicks } from './ticks.js';
 
 const MARGIN = { right: 12, bottom: 40, left: 52 };
-/** Room at the left for the turned y label (12 px text centred 12 px from the edge), and between a y tick label and the axis. */
-const Y_LABEL_ROOM = 22;
+/** Between a y tick label and the axis. */
 const TICK_GAP = 6;
 
 /** Every integer from min to max, or every second one beyond 12. */
@@ -18,8 +17,8 @@ function integerTicks(min, max) {
 }
 
 /**
- * Fitted axes: the y range over every y, low and high of the series, padded by 6 % (from 0 with
- * `yFromZero`), or `yRange` ([low, high]: what lies outside is cut at the plot's edge); x ticks at
+ * Fitted axes: the y range over every y, low and high of the series (paddedRange: padded by 6 %,
+ * from 0 with `yFromZero`), or `yRange` ([low, high]: what lies outside is cut at the plot's edge); x ticks at
  * `xTicks` (values), at the integers (`xInteger`, the points then marked) or at round numbers;
  * x on a logarithmic scale with `xLog` (equal ratios, as 16, 32, 64, 128, equally far apart; x > 0).
  * The chart at least 200 px wide; `right` px left free right of the plot (the line chart's end labels).
@@ -38,28 +37,13 @@ export function fittedAxes({
       const top = (legendBottom ?? 14) + 10;
       const plotH = height - top - MARGIN.bottom;
       const xs = shown.flatMap((s) => s.x);
-      const ys = shown.flatMap((s) => [...s.y, ...(s.low ?? []), ...(s.high ?? [])]).filter(Number.isFinite);
       const xMin = xs.length ? Math.min(...xs) : 0;
       let xMax = xs.length ? Math.max(...xs) : 1;
       if (xMax === xMin) xMax = xMin + 1;
-      let yMin = ys.length ? Math.min(...ys) : 0;
-      let yMax = ys.length ? Math.max(...ys) : 1;
-      if (yFromZero) yMin = Math.min(0, yMin);
-      if (yMax === yMin) {
-        yMax += 0.5;
-        yMin -= 0.5;
-      }
-      const pad = (yMax - yMin) * 0.06;
-      yMax += pad;
-      if (!yFromZero || yMin < 0) yMin -= pad;
-      if (yRange) [yMin, yMax] = yRange;
+      const ys = shown.flatMap((s) => [...s.y, ...(s.low ?? []), ...(s.high ?? [])]);
+      const [yMin, yMax] = yRange ?? paddedRange(ys, { fromZero: yFromZero });
       const yTicks = niceTicks(yMin, yMax, 4);
-      const yTickTexts = yTicks.map((v) => formatTick(v, yTicks));
-      // The plot starts right of the widest y tick label (6 px from the axis) and the turned y label.
-      const left = Math.max(
-        MARGIN.left,
-        Y_LABEL_ROOM + TICK_GAP + Math.ceil(Math.max(0, ...yTickTexts.map((s) => g.measureText(s).width))),
-      );
+      const left = plotLeft(g, yTicks, { least: MARGIN.left, gap: TICK_GAP });
       const plotW = width - left - MARGIN.right - right;
       const scale = xLog ? Math.log : (v) => v;
       const px = (v) => left + ((scale(v) - scale(xMin)) / (scale(xMax) - scale(xMin))) * plotW;

@@ -42,12 +42,44 @@ export function plotScales({ width, height, margin, x, ys }) {
   return { px, py, plotW, plotH, yMin, yMax, margin, height };
 }
 
+/**
+ * The y range of fitted axes: from the least to the greatest finite value of `values` (from 0 at
+ * most with `fromZero`), padded by 6 % of the span at each end (not below a 0 that `fromZero`
+ * put there); one value gets ±0.5 around it, none [0, 1] before the padding.
+ */
+export function paddedRange(values, { fromZero = false } = {}) {
+  let yMin = Infinity;
+  let yMax = -Infinity;
+  for (const v of values)
+    if (Number.isFinite(v)) {
+      yMin = Math.min(yMin, v);
+      yMax = Math.max(yMax, v);
+    }
+  if (yMin > yMax) [yMin, yMax] = [0, 1];
+  if (fromZero) yMin = Math.min(0, yMin);
+  if (yMax === yMin) [yMin, yMax] = [yMin - 0.5, yMax + 0.5];
+  const pad = (yMax - yMin) * 0.06;
+  return [!fromZero || yMin < 0 ? yMin - pad : yMin, yMax + pad];
+}
+
 /** A horizontal line from x = left, plotW wide, at y = `y` px, on the pixel grid, in the current stroke. */
 export function rule(g, left, plotW, y) {
   g.beginPath();
   g.moveTo(left, Math.round(y) + 0.5);
   g.lineTo(left + plotW, Math.round(y) + 0.5);
   g.stroke();
+}
+
+/** Room at the left for the turned y label (12 px text centred 12–14 px from the edge). */
+const Y_LABEL_ROOM = 22;
+
+/**
+ * The plot's left edge for y tick labels `gap` px left of the axis (drawYTicks): right of the
+ * turned y label and of the widest tick label in the current font, and at least `least` px.
+ */
+export function plotLeft(g, ticks, { least, gap }) {
+  const widest = Math.max(0, ...ticks.map((tick) => g.measureText(formatTick(tick, ticks)).width));
+  return Math.max(least, Y_LABEL_ROOM + gap + Math.ceil(widest));
 }
 
 /**

@@ -2,7 +2,7 @@
 // reach, so offsets 0, ±1, ±2 … stay apart while ±256 still fits, and T5's log-spaced buckets show
 // as steps of growing width; ticks at 0 and ±2ⁿ, dashed marks at chosen offsets (a table's reach);
 // the y axis fitted to the data, with its zero line. The checkpoint figure's plots.
-import { drawXTicks, drawYTicks, fillTurnedText, rule } from './plot-axes.js';
+import { drawXTicks, drawYTicks, fillTurnedText, paddedRange, plotLeft, rule } from './plot-axes.js';
 import { withMinus } from './number-text.js';
 import { niceTicks } from './ticks.js';
 
@@ -21,7 +21,7 @@ export function symlogTicks(reach) {
 /**
  * Symmetric-log axes for drawLineChart: x from −reach to reach (what lies outside is cut at the
  * plot's edge), a dashed vertical line at each of `marks` within it; y over every finite y, padded
- * by 6 % and out to its round ticks. The chart at least 220 px wide.
+ * by 6 % (paddedRange, as the fitted axes) and out to its round ticks. The chart at least 220 px wide.
  */
 export function symlogAxes({ reach, marks = [] }) {
   return {
@@ -30,21 +30,11 @@ export function symlogAxes({ reach, marks = [] }) {
     draw(g, theme, shown, { width, height, legendBottom, xLabel, yLabel }) {
       const { fg, grid } = theme;
       const top = (legendBottom ?? 14) + 16;
-      let yMin = Infinity;
-      let yMax = -Infinity;
-      for (const s of shown)
-        for (const v of s.y)
-          if (Number.isFinite(v)) {
-            yMin = Math.min(yMin, v);
-            yMax = Math.max(yMax, v);
-          }
-      if (yMin > yMax) [yMin, yMax] = [-1, 1];
-      if (yMax === yMin) [yMin, yMax] = [yMin - 1, yMax + 1];
-      const pad = (yMax - yMin) * 0.06;
-      const ticksY = niceTicks(yMin - pad, yMax + pad, 5);
-      const lo = Math.min(yMin - pad, ticksY[0]);
-      const hi = Math.max(yMax + pad, ticksY.at(-1));
-      const { left } = MARGIN;
+      const [yMin, yMax] = paddedRange(shown.flatMap((s) => s.y));
+      const ticksY = niceTicks(yMin, yMax, 5);
+      const lo = Math.min(yMin, ticksY[0]);
+      const hi = Math.max(yMax, ticksY.at(-1));
+      const left = plotLeft(g, ticksY, { least: MARGIN.left, gap: 6 });
       const plotW = width - left - MARGIN.right;
       const plotH = height - top - MARGIN.bottom;
       const span = symlog(reach);
