@@ -21,7 +21,7 @@ export function stateFromQuery(search) {
     if (note) notes.push(note);
   }
   const words = splitTokens(state.tokens).length;
-  if (params.has('tokens') && !params.has('n')) state.seqLen = Math.max(1, Math.min(MAX_TOKENS, words));
+  if (params.has('tokens') && !params.has(CONTROLS.seqLen.param)) state.seqLen = nOfSentence(state.tokens);
   if (params.has('tokens') && words > MAX_TOKENS) notes.push(`tokens: ${tooManyWords(words)}`);
   if (state.seqLen > MAX_TOKENS) state.long = true; // a long sequence opens the long-sequence view
   if (params.has(CONTROLS.maxDistance.param)) {
@@ -37,11 +37,22 @@ export function stateFromQuery(search) {
   return { state, notes };
 }
 
-/** The query string for a state: only what differs from the defaults. */
+/**
+ * The n a sentence gives where the link names none, as the sentence box sets it: its word count (at
+ * most MAX_TOKENS); an empty sentence keeps the default n.
+ */
+const nOfSentence = (tokens) => {
+  const words = splitTokens(tokens).length;
+  return words ? Math.min(MAX_TOKENS, words) : CONTROLS.seqLen.default;
+};
+
+/** The query string for a state: only what differs from the defaults, and n where the sentence would not give it. */
 export function queryFromState(state) {
   const params = new URLSearchParams();
   for (const [name, c] of Object.entries(CONTROLS)) {
-    if (state[name] === c.default) continue;
+    const implied =
+      name === 'seqLen' && state.tokens !== CONTROLS.tokens.default ? nOfSentence(state.tokens) : c.default;
+    if (state[name] === implied) continue;
     params.set(c.param, c.kind === 'bool' ? (state[name] ? '1' : '0') : String(state[name]));
   }
   const query = params.toString();
