@@ -182,3 +182,49 @@ describe('PNG', () => {
     });
   }
 });
+
+describe('paper', () => {
+  test('printed: every panel (More panels opened while printing, closed again after), two to a row, sharp, no buttons', async () => {
+    // An A4 page's width less its margins, as Chromium lays out a print.
+    const { page, context, problems } = await env.open('', {
+      viewport: { width: 718, height: 1000 },
+      closedPanels: true,
+    });
+    const boxes = () =>
+      page.$$eval('figure.relpos-panel', (figures) =>
+        figures.map((f) => {
+          const box = f.getBoundingClientRect();
+          const canvas = f.querySelector('canvas');
+          return {
+            id: f.id,
+            top: Math.round(box.top + scrollY),
+            left: Math.round(box.left),
+            width: box.width,
+            ratio: canvas.width / parseFloat(canvas.style.width),
+          };
+        }),
+      );
+    expect(await page.$eval('#more-panels', (d) => d.open)).toBe(false);
+    await page.emulateMedia({ media: 'print' });
+    await page.waitForFunction(() => document.getElementById('more-panels').open);
+    // Every panel drawn for paper (at least 3 device px per CSS px), two to a row.
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('figure.relpos-panel canvas')].every(
+        (canvas) => canvas.width >= 3 * parseFloat(canvas.style.width) - 1,
+      ),
+    );
+    const printed = await boxes();
+    expect(printed.length).toBe(8);
+    const main = printed.filter((f) => ['figure-contentScores', 'figure-positionBiases'].includes(f.id));
+    expect(main[0].top).toBe(main[1].top);
+    expect(main[1].left).toBeGreaterThan(main[0].left + main[0].width - 1);
+    for (const f of printed.filter((p) => !['figure-tables', 'figure-profile'].includes(p.id)))
+      expect(f.width, f.id).toBeLessThan(718 / 2);
+    expect(await page.$$eval('button', (buttons) => buttons.filter((b) => b.offsetParent !== null).length)).toBe(0);
+    await page.emulateMedia({ media: 'screen' });
+    await page.waitForFunction(() => !document.getElementById('more-panels').open);
+    expect(await page.$eval('figure.relpos-panel button', (b) => b.offsetParent !== null)).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});

@@ -8,10 +8,10 @@ let wired = false;
 
 function change(on) {
   setPrinting(on);
-  for (const redraw of redraws) redraw();
+  for (const redraw of redraws) redraw(Boolean(on));
 }
 
-/** Calls `redraw()` when printing starts and ends; returns a function that stops it. */
+/** Calls `redraw(printing)` when printing starts (true) and ends (false); returns a function that stops it. */
 export function onPrintChange(redraw) {
   if (!wired && typeof window !== 'undefined') {
     wired = true;

@@ -190,7 +190,20 @@ class Page {
     const redraw = () => this.compute.view && this.draw(true); // a new size or theme
     new ResizeObserver(redraw).observe(document.querySelector('main'));
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', redraw);
-    onPrintChange(redraw); // sharp in print
+    // Sharp in print, and every panel on paper: "More panels" opens while printing, and closes
+    // again after if it was closed.
+    let openedToPrint = false;
+    onPrintChange((printing) => {
+      const drawer = $('more-panels');
+      if (printing && drawer && !drawer.open) {
+        openedToPrint = true;
+        this.openDrawer();
+      } else if (!printing && openedToPrint) {
+        openedToPrint = false;
+        drawer.open = false;
+      }
+      redraw();
+    });
     if (this.embed) addEventListener('resize', () => this.#refit());
     document.body.dataset.ready = 'true';
     performance.mark('relpos:ready');

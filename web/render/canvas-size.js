@@ -34,7 +34,12 @@ export function pixelRatio(element) {
   return Math.round(Math.max(base, printing ? PRINT_RATIO : 0) * 8) / 8;
 }
 
-export function fitCanvas(canvas, cssWidth, cssHeight, ratio = globalThis.devicePixelRatio || 1) {
+/**
+ * Sizes `canvas` to `cssWidth` × `cssHeight` CSS px with a backing store of `ratio` device px per
+ * CSS px (by default pixelRatio of its parent: the screen's, zoom's and paper's), and returns its
+ * 2D context, scaled to CSS px, with the size.
+ */
+export function fitCanvas(canvas, cssWidth, cssHeight, ratio = pixelRatio(canvas.parentElement)) {
   const width = Math.max(1, Math.round(cssWidth * ratio));
   const height = Math.max(1, Math.round(cssHeight * ratio));
   if (canvas.width !== width) canvas.width = width;
