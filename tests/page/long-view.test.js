@@ -594,6 +594,7 @@ describe('the long-sequence view, in offset space', () => {
       const sorted = [...widths].sort((a, b) => a - b);
       return sorted.length === 1 ? String(sorted[0]) : `${sorted[0]}–${sorted.at(-1)}`;
     };
+    const examples = new Map(); // the API's matrices of each view, for both widths
     for (const width of [360, 390]) {
       const opened = await env.open('', {
         viewport: { width, height: 800 },
@@ -615,6 +616,25 @@ describe('the long-sequence view, in offset space', () => {
         });
         await whenDrawn(page);
         const reach = Math.min(k, n - 1);
+        // Which panels mask, from the API's n × n matrices (independently of the page's rule): under
+        // the causal mask a panel whose values at later keys (j > i) are all 0 is one of weights.
+        const key = `${n} ${k} ${causal}`;
+        if (!examples.has(key)) examples.set(key, pageExample(rp, { seqLen: n, maxDistance: k, causal, tokens: '' }));
+        const ex = examples.get(key);
+        const later = (id, i, j) =>
+          id === 'offsets'
+            ? j - i
+            : id === 'difference'
+              ? ex.combinedWeights.data[i * n + j] - ex.contentWeights.data[i * n + j]
+              : ex[id].data[i * n + j];
+        const masksOf = (id) =>
+          causal &&
+          [
+            [0, 1],
+            [0, n - 1],
+            [n - 2, n - 1],
+            [Math.floor(n / 2), Math.floor(n / 2) + 1],
+          ].every(([i, j]) => later(id, i, j) === 0);
         for (const id of PANELS) {
           const where = `n = ${n}, k = ${k}${causal ? ', causal' : ''} at ${width} px, ${id}`;
           const { canvas, layout } = await drawnPanel(page, id);
@@ -639,12 +659,13 @@ describe('the long-sequence view, in offset space', () => {
           // The note says what a pixel is for the grid drawn (none where a pixel is one cell),
           // and k = 0's one column.
           const note = await noteOf(page, id);
+          const masks = masksOf(id);
+          expect(/Grey: c > 0, masked|later keys masked/.test(note), where).toBe(masks);
           if (layout.gRows < n || layout.gCols < layout.cols) {
             const across = layout.gCols < layout.cols ? ` × ${covers(layout.cols, layout.gCols)} offsets` : '';
             const queries = layout.gRows < n ? `${covers(n, layout.gRows)} queries` : '1 query';
             // A pixel's mean leaves out the cells with no key (none at k = 0), and the masked ones
             // where the panel masks.
-            const masks = /Grey: c > 0, masked|later keys masked/.test(note);
             const left =
               k > 0
                 ? `, cells with ${masks ? 'no key or masked' : 'no key'} left out`
