@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { REFERENCE_RUN, referenceAnalysis } from '../../web/train/reference.js';
 import { historyCaption, lossCaption, lossLead, lossZoom, posLead } from '../../web/train/train-figures.js';
 import { CRITERION } from '../../web/train/run-end.js';
+import { learningRateAt } from '../../web/train/train-session.js';
 
 describe('caption leads', () => {
   test('the part-of-speech figure leads with the largest weight on one offset other than 0, for each shipped head', () => {
@@ -114,6 +115,25 @@ describe('caption leads', () => {
       'Dashed: ln V = ln 16 = 2.77, what a model that knows nothing scores (every id equally likely); the symbols are equally frequent, so knowing how often each is scores the same.',
     );
     expect(caption).not.toContain('unigram entropy of the training targets');
+  });
+
+  test('the loss caption says when the reference’s curve drawn has this run’s seed, and how the two runs differ', () => {
+    const drawn = REFERENCE_RUN.seeds[0].seed;
+    const state = { losses: [], reference: REFERENCE_RUN, budget: 4800, end: null, modelSeed: drawn };
+    const steps = REFERENCE_RUN.convergence.steps;
+    expect(lossCaption(state)).toContain(
+      `The reference’s seed-${drawn} curve is another run than this one, though this one has seed ${drawn} too: the reference’s learning rate reaches its floor at step ${steps}, this run’s at step 4800.`,
+    );
+    // Each schedule reaches its floor (5 % of the peak) at its budget, not before.
+    const peak = REFERENCE_RUN.peakLearningRate;
+    for (const budget of [steps, 4800]) {
+      expect(learningRateAt(budget, budget, { peak })).toBeCloseTo(peak * REFERENCE_RUN.schedule.floor, 12);
+      expect(learningRateAt(budget - 100, budget, { peak })).toBeGreaterThan(
+        peak * REFERENCE_RUN.schedule.floor * 1.001,
+      );
+    }
+    // Another seed: the curve's label names its seed, and nothing more is said.
+    expect(lossCaption({ ...state, modelSeed: drawn + 6 })).not.toContain('another run than this one');
   });
 
   test('the loss figure leads with the held-out loss now and where the run ends', () => {

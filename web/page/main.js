@@ -21,6 +21,7 @@ import { wireSkipLink } from './skip-link.js';
 import { wireStory } from './story.js';
 import { MORE_PANELS_PARAM, startUrlWriter } from './url-writer.js';
 import { stateFromQuery } from './url-state.js';
+import { followLinkSections } from '../settings/link-sections.js';
 import { DRAWER_PANEL_IDS } from '../views/panels.js';
 
 const $ = (id) => document.getElementById(id);
@@ -336,6 +337,9 @@ async function start() {
   const rp = await sharedRelPos();
   const page = new Page({ rp, embed, shown, fit, state: loaded.state });
   page.start([...shown.notes, ...loaded.notes.map((note) => `Link corrected: ${note}.`)]);
+  // The sections loaded apart (the training section): their parameters in the address, their
+  // notes on the link (made when they open) beside the page's.
+  followLinkSections(page.url.schedule, page.notes.add);
 }
 
 start().catch((error) => {

@@ -2,6 +2,7 @@
 // left): replaceState costs a few ms a call in Chromium, which also ignores it, with a console
 // warning, past about 100 calls in 10 s, as a dragged slider would make.
 import { queryFromState } from './url-state.js';
+import { linkParams } from '../settings/link-sections.js';
 
 /** The longest the address bar lags behind the view. */
 const URL_DELAY_MS = 150;
@@ -11,8 +12,9 @@ export const MORE_PANELS_PARAM = 'more';
 
 /**
  * `getState()`: the page's state; `presenting()`: the panel in the present view, if any (kept as
- * ?present=<panel>); `morePanelsOpen()`: whether "More panels" is open (kept as ?more=1). The
- * iframe view keeps its own address. Returns { schedule() }.
+ * ?present=<panel>); `morePanelsOpen()`: whether "More panels" is open (kept as ?more=1); and,
+ * after them, the parameters of the sections loaded apart (link-sections.js: the training
+ * section's set-up, ?train=…). The iframe view keeps its own address. Returns { schedule() }.
  */
 export function startUrlWriter({ embed, getState, presenting, morePanelsOpen }) {
   let timer = 0;
@@ -24,6 +26,7 @@ export function startUrlWriter({ embed, getState, presenting, morePanelsOpen }) 
     if (!embed && morePanelsOpen()) view.set(MORE_PANELS_PARAM, '1');
     const panel = embed ? null : presenting();
     if (panel) view.set('present', panel);
+    if (!embed) for (const [name, value] of linkParams) view.set(name, value);
     const tail = view.toString() && `${query ? '&' : '?'}${view}`;
     const url = `${location.pathname}${query}${tail}${location.hash}`;
     try {

@@ -1,12 +1,35 @@
-// The training section's controls: task and model-size menus, Train / Pause / Reset, the status
-// line and the message line, and the model files' buttons. Builds the DOM and says what is shown;
-// what the buttons do is the section's (train-section.js).
+// The training section's controls: task and model-size menus, the seed, Train / Pause / Reset, the
+// status line and the message line, and the model files' buttons. Builds the DOM and says what is
+// shown; what the buttons do is the section's (train-section.js).
 import { el, fmt, grouped, pct, signed } from './train-dom.js';
 import { CRITERION, LEARNED } from './run-end.js';
 import { corpusName } from './corpus-format.js';
 import { COPY, PRESETS, SEQ_LEN, TASKS } from './train-session.js';
+import { MAX_SEED } from '../api/limits.js';
 
-export function buildControls(doc, { task, preset }) {
+/**
+ * What another seed changes, on `task` (TrainSession: the seed draws the model's initial weights
+ * and, for the tasks on the corpus, which windows each batch takes and which words it masks; the
+ * copy task's batches are drawn from the step count alone).
+ */
+const seedChanges = (task) =>
+  task === 'copy'
+    ? ['other initial weights', ' (the copy task’s batches are the same for every seed)']
+    : ['other initial weights and other training batches', ''];
+
+/** Reset's message: the same seed again, and what another would change. */
+export function resetText(task, seed) {
+  const [changes, note] = seedChanges(task);
+  return `A new model from step 0, with the same seed as before (${seed}): it trains the same way again. Another seed gives ${changes}${note}.`;
+}
+
+/** A new seed's message: what it changes against the last one's. */
+export function seedText(task, seed, before) {
+  const [changes, note] = seedChanges(task);
+  return `Seed ${seed}: ${changes} than seed ${before}${note}.`;
+}
+
+export function buildControls(doc, { task, preset, seed }) {
   const taskSelect = el(
     doc,
     'select',
@@ -21,6 +44,16 @@ export function buildControls(doc, { task, preset }) {
     Object.entries(PRESETS).map(([id, p]) => el(doc, 'option', { value: id, text: p.label })),
   );
   presetSelect.value = preset;
+  // A number, committed on Enter or leaving the field (not at each key): a new seed is a new model.
+  const seedInput = el(doc, 'input', {
+    type: 'number',
+    id: 'train-seed',
+    min: '0',
+    max: String(MAX_SEED),
+    step: '1',
+    inputMode: 'numeric',
+    value: String(seed),
+  });
   const trainButton = el(doc, 'button', { type: 'button', id: 'train-start', text: 'Train', disabled: true });
   const pauseButton = el(doc, 'button', { type: 'button', id: 'train-pause', text: 'Pause', disabled: true });
   const resetButton = el(doc, 'button', { type: 'button', id: 'train-reset', text: 'Reset', disabled: true });
@@ -35,6 +68,7 @@ export function buildControls(doc, { task, preset }) {
   const bar = el(doc, 'div', { className: 'train-controls' }, [
     el(doc, 'label', {}, ['Task', taskSelect]),
     el(doc, 'label', {}, ['Model size', presetSelect]),
+    el(doc, 'label', { className: 'train-seed' }, ['Seed', seedInput]),
     el(doc, 'div', { className: 'train-buttons' }, [trainButton, pauseButton, resetButton]),
     status,
     corpusNote,
@@ -69,6 +103,7 @@ export function buildControls(doc, { task, preset }) {
     files,
     taskSelect,
     presetSelect,
+    seedInput,
     trainButton,
     pauseButton,
     resetButton,

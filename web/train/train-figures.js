@@ -686,6 +686,11 @@ export function lossCaption(state) {
     parts.push(
       `The run ends at its step budget (no reference run for this task, size or corpus)${state.task === 'copy' ? `, or once its held-out loss is ${LEARNED.heldOut} or less (the task learned)` : ''}; until then the verdicts are provisional.`,
     );
+  // The reference's curve drawn may have this run's seed: the runs still differ (docs/training.md, "The seed").
+  if (ref && state.modelSeed === ref.seeds[0].seed && state.budget)
+    parts.push(
+      `The reference’s seed-${state.modelSeed} curve is another run than this one, though this one has seed ${state.modelSeed} too: the reference’s learning rate reaches its floor at step ${ref.convergence.steps}, this run’s at step ${state.budget}.`,
+    );
   if (state.end) parts.push(`This run ${endSentence(state.end)}.`);
   return parts.join(' ');
 }

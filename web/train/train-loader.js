@@ -1,23 +1,36 @@
 // The first-load part of the "Learned position patterns" section: a button. Everything else (the
 // section's code, its worker, that worker's WebAssembly and the corpus) is fetched only when
-// the reader opens the section, or at once in the iframe view that asks for it (?embed=1&panels=train).
+// the reader opens the section, or at once from a link that asks for it: the iframe view with
+// ?embed=1&panels=train, or a link with the section's set-up (?train=copy&train-size=tiny&
+// train-seed=2: every train… parameter but train-workers; train-link.js). While it is open, the
+// page's address keeps its set-up (../settings/link-sections.js).
+import { correctLink, setLinkParams } from '../settings/link-sections.js';
+
 const section = document.getElementById('train-section');
 const button = document.getElementById('train-open');
 const root = document.getElementById('train-root');
+const params = new URLSearchParams(location.search);
 
-// ?train-workers=1 trains in one worker (the numbers are the same with two); read at load, before
-// the page rewrites its address.
-const workers = Number(new URLSearchParams(location.search).get('train-workers'));
+// ?train-workers=1 trains in one worker (the numbers are the same with two); ?longer-steps=N below.
+const workers = Number(params.get('train-workers'));
+const KNOBS = /^(train-workers|longer-steps)$/;
+// This loader's parameters, kept in the address as the link gave them: those two for as long as
+// the page is open, the section's set-up until the section says what it runs (train=<task> from
+// then on, train-section.js's mountFromLink: an open section is in the address, a closed one adds
+// nothing).
+const given = [...params].filter(([name]) => /^(train|longer-steps)(-|$)/.test(name));
+setLinkParams(given);
 
 function open({ autostart = false } = {}) {
   button.disabled = true;
   button.textContent = 'Loading…';
   import('./train-section.js')
-    .then(({ mountTrainSection }) => {
+    .then((lazy) => {
       button.hidden = true;
       section.querySelector('.train-weight')?.remove();
       section.dataset.opened = 'true';
-      mountTrainSection(root, { autostart, ...(workers === 1 || workers === 2 ? { workers } : {}) });
+      const options = { autostart, ...(workers === 1 || workers === 2 ? { workers } : {}) };
+      lazy.mountFromLink(root, params, options, setLinkParams, correctLink);
     })
     .catch((error) => {
       button.disabled = false;
@@ -50,7 +63,7 @@ function addLongerThanTrained() {
   status.setAttribute('role', 'status');
   box.append(title, lead, run, status);
   schemes.append(box);
-  const steps = Number(new URLSearchParams(location.search).get('longer-steps'));
+  const steps = Number(params.get('longer-steps'));
   const settings = Number.isInteger(steps) && steps > 0 ? { steps } : {};
   run.addEventListener('click', () => {
     run.disabled = true;
@@ -67,7 +80,6 @@ function addLongerThanTrained() {
 addLongerThanTrained();
 
 if (section && button && root) {
-  const params = new URLSearchParams(location.search);
   const panels = (params.get('panels') ?? '').split(/[\s,]+/);
   if (params.get('embed') === '1') {
     section.hidden = !panels.includes('train');
@@ -75,5 +87,6 @@ if (section && button && root) {
   } else {
     section.hidden = false; // hidden in the HTML: the self-contained page (no loader) never shows it
     button.addEventListener('click', () => open());
+    if (given.some(([name]) => !KNOBS.test(name))) open(); // a link with the section's set-up
   }
 }

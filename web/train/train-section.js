@@ -6,7 +6,7 @@
 // workers' pool (train-pool.js) together and holds the state they share.
 import { download } from '../files/download.js';
 import { TRAIN_CSS } from './train-css.js';
-import { buildControls } from './train-controls.js';
+import { buildControls, resetText, seedText } from './train-controls.js';
 import { SENTENCE_WORDS, beforeTraining, buildFigures } from './train-figures.js';
 import { Latest, isAbort } from '../api/task-pool.js';
 import { TRAINER, openTrainPool } from './train-pool.js';
@@ -17,6 +17,7 @@ import { referenceAnalysis, referenceFor } from './reference.js';
 import { modelFileTooLarge } from './model-files.js';
 import { mountCheckpointEntry } from './checkpoint-entry.js';
 import { CORPUS_URL } from './corpus-url.js';
+import { LOADER_PARAMS, linkOfSetup, parseSeed, setupFromLink } from './train-link.js';
 
 /** The profile over training keeps at most this many snapshots (older ones thinned). */
 const MAX_HISTORY = 64;
@@ -32,20 +33,40 @@ const thinned = (list) =>
 export const defaultTrainWorkers = () => ((globalThis.navigator?.hardwareConcurrency ?? 1) >= 2 ? 2 : 1);
 
 /**
+ * The section on the page (train-loader.js), `options` as mountTrainSection's: on the set-up the
+ * page's link asks for (`params`: its URLSearchParams; train-link.js), with what the link had wrong
+ * among the page's notes (`correctLink(note)`), and from then on its set-up in the page's address
+ * (`setLinkParams(entries)`), after the loader's own parameters as the link gave them: the page's
+ * ../settings/link-sections.js, given by the loader (a module of the page's script).
+ */
+export function mountFromLink(root, params, options, setLinkParams, correctLink) {
+  const kept = [...params].filter(([name]) => LOADER_PARAMS.includes(name));
+  return mountTrainSection(root, {
+    ...setupFromLink(params, (note) => correctLink(`Link corrected: ${note}.`)),
+    ...options,
+    onSetup: (setup) => setLinkParams([...kept, ...linkOfSetup(setup)]),
+  });
+}
+
+/**
  * Builds the section into `root` (an element or a shadow root) and starts its worker. Options:
- * task, preset (the first run's), autostart, corpusUrl (training-corpus.bin), workers (1, or 2:
- * a second worker computes half of each step; the numbers are the same), onRender (called once
- * the model is ready and after each reading drawn). Returns { state, dispose }.
+ * task, preset, seed (the first run's), autostart, corpusUrl (training-corpus.bin), workers (1,
+ * or 2: a second worker computes half of each step; the numbers are the same), onRender (called
+ * once the model is ready and after each reading drawn), onSetup({ task, preset, seed }) (called
+ * with the set-up at once and whenever the reader or a loaded file changes it: the page keeps it
+ * in its address). Returns { state, dispose }.
  */
 export function mountTrainSection(
   root,
   {
     task = DEFAULT_RUN.task,
     preset = DEFAULT_RUN.preset,
+    seed = DEFAULT_RUN.seed,
     autostart = false,
     corpusUrl = CORPUS_URL,
     workers = defaultTrainWorkers(),
     onRender = () => {},
+    onSetup = () => {},
   } = {},
 ) {
   const doc = root.ownerDocument ?? root;
@@ -74,6 +95,9 @@ export function mountTrainSection(
     budget: 0,
     end: null,
     task,
+    /** The seed of the set-up (the Seed box; the next new model's), and the model's own (its `ready`). */
+    seed,
+    modelSeed: seed,
     layer: 0,
     head: 0,
     chosenByReader: false,
@@ -84,9 +108,10 @@ export function mountTrainSection(
     readings: 0,
   };
 
-  const controls = buildControls(doc, { task, preset });
+  const controls = buildControls(doc, { task, preset, seed });
   const figures = buildFigures(doc);
-  const { taskSelect, presetSelect, trainButton, pauseButton, resetButton, saveJson, saveNpz, loadInput } = controls;
+  const { taskSelect, presetSelect, seedInput, trainButton, pauseButton, resetButton, saveJson, saveNpz, loadInput } =
+    controls;
   const { layerSelect, headSelect, sentenceInput, attention } = figures;
   lab.append(controls.bar, controls.message, figures.grid, controls.files);
   // A real model's tables, drawn beside this model's and the handbook's (checkpoint-section.js).
@@ -102,6 +127,8 @@ export function mountTrainSection(
   // The same model on other languages (language-section.js): a chunk of its own, loaded with the section.
   const languages = import('./language-section.js').then((m) => m.mountLanguageSection(lab));
   const setMessage = controls.setMessage;
+  /** The set-up the menus and the Seed box show, for the page's address. */
+  const setupChanged = () => onSetup({ task: taskSelect.value, preset: presetSelect.value, seed: state.seed });
 
   const showStatus = () => {
     controls.show({ ...state, heldOut: state.losses.at(-1)?.heldOut, heldOutStep: state.losses.at(-1)?.step });
@@ -221,6 +248,7 @@ export function mountTrainSection(
       state.corpus = data.corpus;
       state.baselines = data.baselines;
       state.task = data.task;
+      state.modelSeed = data.seed;
       state.loaded = Boolean(data.loaded);
       state.loadedSteps = data.loadedSteps ?? 0;
       controls.showCorpus(data);
@@ -229,6 +257,9 @@ export function mountTrainSection(
       if (latest) {
         taskSelect.value = data.task;
         presetSelect.value = data.preset;
+        state.seed = data.seed;
+        seedInput.value = String(data.seed);
+        setupChanged(); // a loaded file's set-up is its own
       }
       state.losses = [];
       state.history = [];
@@ -406,7 +437,7 @@ export function mountTrainSection(
       state.ready = false;
       trainButton.disabled = true;
       setMessage(`${error.message}: the model it held is gone; a new one starts from step 0.`);
-      command('init', [{ corpusUrl, task: taskSelect.value, preset: presetSelect.value }], newModel);
+      command('init', [{ corpusUrl, task: taskSelect.value, preset: presetSelect.value, seed: state.seed }], newModel);
     },
   });
   // The reader's commands: each answer is applied with `latest`, true when no command was given
@@ -460,33 +491,47 @@ export function mountTrainSection(
   });
   resetButton.addEventListener('click', () => {
     // The same seed: a reset model is the first one again, and trains the same way (which a reader
-    // seeing the same losses again would otherwise take for a replay).
-    setMessage(
-      state.steps > 0 ? 'A new model from step 0, with the same seed as before: it trains the same way again.' : null,
-      true,
-    );
+    // seeing the same losses again would otherwise take for a replay). While a new model is on its
+    // way (a menu, the seed), what its change said stays.
+    if (!state.replacing) setMessage(state.steps > 0 ? resetText(taskSelect.value, state.seed) : null, true);
     setRunning(false, { replacing: true });
     stopRun();
     command('reset', [], newModel);
   });
-  // A new task or model size is a new model: the one trained so far is gone, which is said.
-  const configure = (menu) => {
+  // A new task, model size or seed is a new model: the one trained so far is gone, which is said
+  // (`said`: what a new seed changes, said first).
+  const configure = (menu, said = '') => {
     const trained = state.ready && !state.replacing ? state.steps : 0;
-    const chosen = menu.selectedOptions[0]?.textContent ?? menu.value;
+    const chosen =
+      menu === seedInput
+        ? ''
+        : `${menu === taskSelect ? 'Task' : 'Model size'}: ${menu.selectedOptions[0]?.textContent ?? menu.value}.`;
+    const gone = `A new model starts at step 0; the one trained for ${grouped(trained)} steps is gone (Save keeps a model).`;
     // (A second change while the first one's model is on its way keeps what the first said.)
-    if (trained > 0)
-      setMessage(
-        `${menu === taskSelect ? 'Task' : 'Model size'}: ${chosen}. A new model starts at step 0; the one trained for ${grouped(trained)} steps is gone (Save keeps a model).`,
-        true,
-      );
+    if (trained > 0) setMessage([said, chosen, gone].filter(Boolean).join(' '), true);
+    else if (said) setMessage(said, true);
     else if (!state.replacing) setMessage(null);
     state.ready = false; // Train waits for the new model (and its reference)
     setRunning(false, { replacing: true });
     stopRun();
-    command('configure', [{ task: taskSelect.value, preset: presetSelect.value }], newModel);
+    setupChanged();
+    command('configure', [{ task: taskSelect.value, preset: presetSelect.value, seed: state.seed }], newModel);
   };
   taskSelect.addEventListener('change', () => configure(taskSelect));
   presetSelect.addEventListener('change', () => configure(presetSelect));
+  // A seed typed and committed (Enter, or leaving the field): a new model with it; nothing typed
+  // puts back the seed in use; a seed outside 0 … MAX_SEED or not whole is corrected, and said.
+  seedInput.addEventListener('change', () => {
+    const { value, note } = parseSeed(seedInput.value, state.seed, 'Seed');
+    seedInput.value = String(value);
+    if (value === state.seed) {
+      if (note) setMessage(`${note}.`);
+      return;
+    }
+    const before = state.seed;
+    state.seed = value;
+    configure(seedInput, [note && `${note}.`, seedText(taskSelect.value, value, before)].filter(Boolean).join(' '));
+  });
   layerSelect.addEventListener('change', () => {
     state.layer = Number(layerSelect.value);
     state.chosenByReader = true;
@@ -533,7 +578,8 @@ export function mountTrainSection(
   scheme?.addEventListener('change', redraw);
   figures.more.addEventListener('toggle', () => figures.more.open && redraw());
 
-  command('init', [{ corpusUrl, task, preset }], newModel);
+  command('init', [{ corpusUrl, task, preset, seed }], newModel);
+  setupChanged();
   return {
     state,
     dispose() {

@@ -7,8 +7,9 @@
 // comes while `init` still loads waits for it), between the slices of training: steps run in
 // slices of at most SLICE_MS, so a call (pause, a sentence to read) waits at most one slice.
 //
-// init({ corpusUrl, task, preset }), configure({ task, preset }), reset(), import(bytes, name)
-//   → { session: { task, preset, config, words, steps, budget, baselines, corpus, … }, analysis };
+// init({ corpusUrl, task, preset, seed }), configure({ task, preset, seed }), reset() (the same
+//   seed again), import(bytes, name) (the file's seed)
+//   → { session: { task, preset, seed, config, words, steps, budget, baselines, corpus, … }, analysis };
 // train(referenceLoss) (the reference run's held-out loss, or NaN: run-end.js), a long task:
 //   reports { type: 'progress', …, end } | { type: 'steps', steps } | { type: 'analysis', … } |
 //   { type: 'ended', steps, reason, target, gap } until the run stops, then resolves to
@@ -105,6 +106,7 @@ function described(c, extra = {}) {
     session: {
       task: session.task,
       preset: session.preset,
+      seed: session.seed,
       config: { ...session.config },
       words: session.task === 'copy' ? session.words : null,
       steps: session.steps,
@@ -276,21 +278,21 @@ function pause(c) {
 
 // Each task runs in its turn (inTurn): after the calls and training slices before it.
 const TRAIN_TASKS = {
-  init(c, { corpusUrl, task = c.run.task, preset = c.run.preset }) {
+  init(c, { corpusUrl, task = c.run.task, preset = c.run.preset, seed = c.run.seed }) {
     return inTurn(c, async () => {
       await coreOf(c);
       c.corpusUrl = corpusUrl;
       await corpusFor(c, task);
-      c.run = { ...c.run, task, preset };
+      c.run = { ...c.run, task, preset, seed };
       newSession(c);
       return described(c);
     });
   },
-  configure(c, { task, preset }) {
+  configure(c, { task, preset, seed = c.run.seed }) {
     return inTurn(c, async () => {
       stopRun(c, 'paused');
       await corpusFor(c, task);
-      c.run = { ...c.run, task, preset };
+      c.run = { ...c.run, task, preset, seed };
       newSession(c);
       return described(c);
     });

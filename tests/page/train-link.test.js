@@ -1,0 +1,168 @@
+// The training section's set-up in the page's address (web/train/train-link.js, docs/training.md
+// "A link to the section"), in headless Chromium, on one page: a closed section adds nothing to
+// the address (the loader's ?train-workers stays as given), an open one its task, size and seed,
+// which follow the menus and the Seed box and stay through a change of the attention figures; the
+// seed reaches the model (the same seed, the same first held-out loss; another, another) and Reset
+// and the Seed box say what they do; a link opens the section on its set-up and reproduces the run
+// set up by hand (with one training worker there, two here: the same numbers); a bad value is corrected
+// with a note beside the page's own and the rest of the link applies; the iframe view keeps its
+// own address. Copy-offset on the tiny model: no corpus, a few steps.
+import { expect, test } from 'vitest';
+import { trainReady, usePage } from './page-fixture.js';
+import { resetText, seedText } from '../../web/train/train-controls.js';
+
+const env = usePage();
+
+/**
+ * The address's query, once the page's writer has written it (150 ms after a change; polled for
+ * longer, as a page shared with the training workers on a loaded machine may take).
+ */
+const addressIs = (page, search) => expect.poll(() => new URL(page.url()).search, { timeout: 10_000 }).toBe(search);
+
+/** A menu or the Seed box changed as a reader does: the value, then its change event. */
+const choose = (page, selector, value) =>
+  page.evaluate(
+    ([id, v]) => {
+      const input = document.querySelector(id);
+      input.value = v;
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    },
+    [selector, value],
+  );
+
+/**
+ * Train until the run's first held-out reading (step 25) is shown, then Pause (pressed in the page
+ * as it is drawn: the copy task is learned in a few hundred steps): that status line
+ * ("… held-out loss 2.705 (at step 25) …"), read as it was first drawn.
+ */
+async function firstReading(page) {
+  await trainReady(page);
+  await page.evaluate(() => {
+    window.firstReading = null;
+    const output = document.querySelector('#train-status');
+    const seen = new MutationObserver(() => {
+      if (!/held-out loss \d/.test(output.textContent)) return;
+      window.firstReading = output.textContent;
+      seen.disconnect();
+      document.querySelector('#train-pause').click();
+    });
+    seen.observe(output, { childList: true });
+  });
+  await page.click('#train-start');
+  await page.waitForFunction(() => / · paused$/.test(document.querySelector('#train-status').textContent));
+  const line = await page.evaluate(() => window.firstReading);
+  const [, loss] = /^step 25 of \d+ · (?:[^·]+ steps\/s · )?held-out loss (\d\.\d{3}) \(at step 25\)/.exec(line) ?? [];
+  expect(loss, line).toBeDefined();
+  return loss;
+}
+
+/** The set-up the section's controls show. */
+const shown = (page) =>
+  page.evaluate(() => ({
+    task: document.querySelector('#train-task').value,
+    preset: document.querySelector('#train-preset').value,
+    seed: document.querySelector('#train-seed').value,
+  }));
+
+test('the address keeps the section’s task, size and seed; a link opens it on them; the seed reaches the model', async () => {
+  // ?train-workers=1 (one training worker: the same numbers) is the loader's own: kept as given.
+  const { page, context, problems } = await env.open('?k=2&train-workers=1', {
+    viewport: { width: 1280, height: 900 },
+    closedSettings: true,
+    closedPanels: true,
+  });
+  try {
+    // Closed, the section adds nothing to the address (the page's writer has written it by now).
+    await page.waitForTimeout(400);
+    expect(new URL(page.url()).search).toBe('?k=2&train-workers=1');
+
+    // Opened: its task (the default run's sizes and seed are not written).
+    await page.click('#train-open');
+    await trainReady(page);
+    await addressIs(page, '?k=2&train-workers=1&train=masked');
+    expect(await shown(page)).toEqual({ task: 'masked', preset: 'small', seed: '1' });
+
+    // The menus: a new task and size, in the address; an edit of the attention figures keeps them.
+    await choose(page, '#train-task', 'copy');
+    await choose(page, '#train-preset', 'tiny');
+    await addressIs(page, '?k=2&train-workers=1&train=copy&train-size=tiny');
+    await page.evaluate(() => {
+      const k = document.querySelector('#maxDistance');
+      k.value = '4';
+      k.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await addressIs(page, '?k=4&train-workers=1&train=copy&train-size=tiny');
+
+    // The seed: a new model, said, and in the address.
+    await trainReady(page);
+    await page.fill('#train-seed', '7');
+    await page.press('#train-seed', 'Enter');
+    expect(await page.textContent('#train-message')).toBe(seedText('copy', 7, 1));
+    await addressIs(page, '?k=4&train-workers=1&train=copy&train-size=tiny&train-seed=7');
+    const seven = await firstReading(page);
+    // Reset: the same seed, said, and the same run again, step for step.
+    await page.click('#train-reset');
+    expect(await page.textContent('#train-message')).toBe(resetText('copy', 7));
+    expect(resetText('copy', 7)).toContain('with the same seed as before (7)');
+    await page.waitForFunction(() => document.querySelector('.relpos-train').dataset.steps === '0');
+    expect(await firstReading(page)).toBe(seven);
+    // Another seed: another start, so another first loss; the model trained so far is said to be gone.
+    const trained = await page.$eval('.relpos-train', (lab) => lab.dataset.steps);
+    await choose(page, '#train-seed', '8');
+    expect(await page.textContent('#train-message')).toBe(
+      `${seedText('copy', 8, 7)} A new model starts at step 0; the one trained for ${trained} steps is gone (Save keeps a model).`,
+    );
+    await addressIs(page, '?k=4&train-workers=1&train=copy&train-size=tiny&train-seed=8');
+    expect(await firstReading(page)).not.toBe(seven);
+    // A seed outside 0 … 2³² − 1 is corrected, and said.
+    await choose(page, '#train-seed', '-4');
+    expect(await page.inputValue('#train-seed')).toBe('0');
+    expect(await page.textContent('#train-message')).toMatch(
+      /^Seed must be an integer from 0 to 4294967295; using 0\. Seed 0: other initial weights than seed 8 /,
+    );
+    await addressIs(page, '?k=4&train-workers=1&train=copy&train-size=tiny&train-seed=0');
+    expect(problems).toEqual([]);
+
+    // The link with seed 7, followed: the section opens on it and trains as the run set up by hand.
+    await env.load(page, '?train=copy&train-size=tiny&train-seed=7', { closedSettings: true, closedPanels: true });
+    await trainReady(page);
+    expect(await page.isVisible('#train-open')).toBe(false);
+    expect(await shown(page)).toEqual({ task: 'copy', preset: 'tiny', seed: '7' });
+    expect(await page.textContent('#notes')).toBe('');
+    expect(await firstReading(page)).toBe(seven);
+    await addressIs(page, '?train=copy&train-size=tiny&train-seed=7');
+
+    // A link with bad values: each corrected with a note beside the page's own, the rest applies.
+    await env.load(page, '?k=99&train=copy&train-size=huge&train-seed=seven&train-sise=tiny', {
+      closedSettings: true,
+      closedPanels: true,
+    });
+    await trainReady(page);
+    expect(await shown(page)).toEqual({ task: 'copy', preset: 'small', seed: '1' });
+    await expect
+      .poll(() => page.textContent('#notes'), { timeout: 10_000 })
+      .toBe(
+        [
+          'Link corrected: k must be an integer from 0 to 63; using 63.',
+          'Link corrected: train-sise: not a parameter of the training section; use train, train-size, train-seed.',
+          'Link corrected: train-size: unknown huge; choose from tiny, small, large (using small).',
+          'Link corrected: train-seed must be an integer from 0 to 4294967295; using 1.',
+        ].join(' · '),
+      );
+    await addressIs(page, '?k=63&train=copy');
+    expect(problems).toEqual([]);
+
+    // The iframe view applies the link's set-up and keeps its own address, whatever the reader chooses.
+    const iframe = '?embed=1&panels=train&train=copy&train-size=tiny&train-seed=7';
+    await page.goto(`${env.server.url}${iframe}`);
+    await trainReady(page);
+    expect(await shown(page)).toEqual({ task: 'copy', preset: 'tiny', seed: '7' });
+    await choose(page, '#train-seed', '9');
+    await trainReady(page);
+    await page.waitForTimeout(400);
+    expect(new URL(page.url()).search).toBe(iframe);
+    expect(problems).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});
