@@ -269,6 +269,40 @@ describe('exports', () => {
   });
 });
 
+describe('the address', () => {
+  test('keeps what the exports section says it keeps: a reload of it shows the same inputs, schemes and panels', async () => {
+    const { page, context, problems } = await env.open('', { closedPanels: true });
+    const claim = await page.textContent('section.export p');
+    expect(claim).toContain(
+      'The URL of this page keeps the inputs, the position schemes chosen, whether “More panels” is open, and the training section’s task, model size and seed',
+    );
+    // The inputs (k and the sentence), a scheme left out, "More panels" opened, as a reader does.
+    await page.fill('#tokens', 'my dog ate the homework');
+    await page.$eval('#maxDistance', (input) => {
+      input.value = '2';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.click('#scheme-pick-alibi');
+    await page.click('#more-panels > summary');
+    await whenDrawn(page);
+    const shown = async (p) => ({
+      state: await p.evaluate(() => window.relposPage.state()),
+      schemes: await p.$$eval('#schemes-picker input:checked', (boxes) => boxes.map((b) => b.value)),
+      more: await p.$eval('#more-panels', (d) => d.open),
+    });
+    const before = await shown(page);
+    expect(before.state).toMatchObject({ tokens: 'my dog ate the homework', maxDistance: 2, seqLen: 5 });
+    expect(before.schemes).not.toContain('alibi');
+    expect(before.more).toBe(true);
+    await expect.poll(() => new URL(page.url()).search).toContain('more=1');
+    const link = new URL(page.url()).search;
+    await env.load(page, link, { closedPanels: true });
+    expect(await shown(page)).toEqual(before);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('the tooltip keeps the figure readable', () => {
   test('at 1280 px, a cell of the top rows shows its tooltip below it and to its left: never over its panel’s title, never over its own offset’s cells', async () => {
     const { page, context, problems } = await env.open('', { viewport: { width: 1280, height: 800 } });
