@@ -6,7 +6,7 @@
 // and the Seed box say what they do; a link opens the section on its set-up and reproduces the run
 // set up by hand (with one training worker there, two here: the same numbers); a bad value is corrected
 // with a note beside the page's own and the rest of the link applies; the iframe view keeps its
-// own address. Copy-offset on the tiny model: no corpus, a few steps.
+// own address; <relpos-train seed> sets the model's seed. Copy-offset on the tiny model: no corpus, a few steps.
 import { expect, test } from 'vitest';
 import { trainReady, usePage } from './page-fixture.js';
 import { resetText, seedText } from '../../web/train/train-controls.js';
@@ -161,6 +161,35 @@ test('the address keeps the section’s task, size and seed; a link opens it on 
     await trainReady(page);
     await page.waitForTimeout(400);
     expect(new URL(page.url()).search).toBe(iframe);
+    expect(problems).toEqual([]);
+
+    // <relpos-train seed>: the model's seed; a bad one is said in the element's message, the default used.
+    await page.goto(`${env.server.url}examples/train.html`);
+    await page.evaluate(() => {
+      for (const [id, seed] of [
+        ['seven', '7'],
+        ['bad', 'x'],
+      ]) {
+        const element = document.createElement('relpos-train');
+        element.id = id;
+        for (const [name, value] of Object.entries({ task: 'copy', size: 'tiny', seed, workers: '1' }))
+          element.setAttribute(name, value);
+        document.querySelector('main').append(element);
+      }
+    });
+    const modelOf = (id) =>
+      page.evaluate((which) => {
+        const root = document.getElementById(which).shadowRoot;
+        return {
+          seed: root.querySelector('.relpos-train')?.dataset.seed,
+          box: root.querySelector('#train-seed')?.value,
+          message: root.querySelector('[part="message"]').textContent,
+        };
+      }, id);
+    await expect.poll(async () => (await modelOf('seven')).seed, { timeout: 60_000 }).toBe('7');
+    expect(await modelOf('seven')).toEqual({ seed: '7', box: '7', message: '' });
+    await expect.poll(async () => (await modelOf('bad')).seed, { timeout: 60_000 }).toBe('1');
+    expect((await modelOf('bad')).message).toBe('seed must be an integer from 0 to 4294967295; using 1');
     expect(problems).toEqual([]);
   } finally {
     await context.close();

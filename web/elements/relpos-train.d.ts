@@ -13,6 +13,8 @@ export interface RelposTrainAttributes {
   task?: 'masked' | 'next' | 'copy';
   /** 'small' (default), 'tiny' or 'large'. */
   size?: 'tiny' | 'small' | 'large';
+  /** The seed, an integer from 0 to 4294967295 (default 1): the model's initial weights and, on the corpus tasks, its batches. */
+  seed?: number | string;
   /** Start training once loaded. */
   autostart?: boolean | '';
   /** The URL of training-corpus.bin (default: the package's, next to the module; inside dist/relpos-train.js). */

@@ -2,13 +2,15 @@
 // ("press Train and watch"). Import 'relpos-wasm/elements/train' (not part of 'relpos-wasm/elements'
 // or its one-file bundle: it brings a worker, a second WebAssembly instance and a corpus).
 // Attributes (all optional): task (masked, default; next; copy), size (small, default; tiny;
-// large), autostart (boolean: start training once loaded), corpus (the URL of training-corpus.bin,
+// large), seed (an integer from 0 to 2³² − 1, default 1: the model's initial weights and, on the
+// corpus tasks, its batches), autostart (boolean: start training once loaded), corpus (the URL of training-corpus.bin,
 // which `npm run build` writes to dist/; default: the file next to this module, as in build/site),
 // workers (1, or 2: a second worker computes half of each step; default 2 where the machine has
 // two cores; the numbers are the same).
 // An invalid value shows a message and the default is used; nothing throws. Fires 'relpos-render'
 // once the model is ready and after each reading of what it learned.
 import { adoptFigureCss } from '../figures/figure-css.js';
+import { parseSeed } from '../train/train-link.js';
 import { mountTrainSection } from '../train/train-section.js';
 import { PRESETS, TASKS, DEFAULT_RUN } from '../train/train-session.js';
 
@@ -18,7 +20,7 @@ const ElementBase = globalThis.HTMLElement ?? class {};
 
 export class RelposTrainElement extends ElementBase {
   static get observedAttributes() {
-    return ['task', 'size', 'corpus', 'autostart', 'workers'];
+    return ['task', 'size', 'seed', 'corpus', 'autostart', 'workers'];
   }
 
   connectedCallback() {
@@ -40,6 +42,8 @@ export class RelposTrainElement extends ElementBase {
     };
     const task = choose('task', TASKS, DEFAULT_RUN.task);
     const preset = choose('size', PRESETS, DEFAULT_RUN.preset);
+    const seed = parseSeed(this.getAttribute('seed'), DEFAULT_RUN.seed, 'seed');
+    if (seed.note) notes.push(seed.note);
     // workers="1": one training worker (default: two where the machine has two cores; the same numbers).
     const workers = this.getAttribute('workers');
     if (workers !== null && workers !== '1' && workers !== '2')
@@ -47,7 +51,7 @@ export class RelposTrainElement extends ElementBase {
     message.textContent = notes.join('. ');
     message.hidden = notes.length === 0;
     shadow.append(message);
-    const options = { task, preset, autostart: this.hasAttribute('autostart') };
+    const options = { task, preset, seed: seed.value, autostart: this.hasAttribute('autostart') };
     if (workers === '1' || workers === '2') options.workers = Number(workers);
     const corpus = this.getAttribute('corpus');
     if (corpus) options.corpusUrl = new URL(corpus, document.baseURI).href;
@@ -60,7 +64,7 @@ export class RelposTrainElement extends ElementBase {
 
   attributeChangedCallback(name, before, after) {
     if (!this.mounted || before === after) return;
-    // A new task or size: start again with it (the section's own menus do the same).
+    // A new task, size or seed: start again with it (the section's own menus do the same).
     this.section.dispose();
     this.shadowRoot.replaceChildren();
     this.mounted = false;

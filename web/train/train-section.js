@@ -249,6 +249,7 @@ export function mountTrainSection(
       state.baselines = data.baselines;
       state.task = data.task;
       state.modelSeed = data.seed;
+      lab.dataset.seed = String(data.seed); // the model's, for a page or a test to read
       state.loaded = Boolean(data.loaded);
       state.loadedSteps = data.loadedSteps ?? 0;
       controls.showCorpus(data);
