@@ -12,12 +12,14 @@ import {
   LANGUAGE_READINGS_BUDGET,
   compareLanguages,
   comparisonAnswer,
+  comparisonCaveat,
   comparisonStatement,
   comparisonTableRow,
   plateauText,
   runPlateau,
 } from '../../web/train/language-comparison.js';
 import { ADPOSITION_CLAIMS } from '../../web/train/adposition-claims.js';
+import { OVERFIT_RISE } from '../../web/train/run-end.js';
 import { HANDBOOK_CLAIMS, RULE } from '../../web/train/pos-verdicts.js';
 
 const FILE = new URL('../../web/train/language-readings.js', import.meta.url);
@@ -126,22 +128,125 @@ describe('the shipped readings of the other languages', () => {
           gaps.push({ name, ...counted, size: Math.abs(counted.other - counted.english) });
       }
       if (c.id === 'es') expect(statement).toContain('not tagged');
-      // The answer above the figures: the outcome against the prediction, the layers that differ
-      // (or none), and the adposition claim whose tallies differ most, with both tallies.
+      // The answer above the figures, every number recomputed here: the English layers' shares
+      // and whether any leans (every seed outside the symmetric band, left/right 0.8 to 1.25:
+      // shares 0.8/1.8 to 1.25/2.25), the prediction with its reason (the word order), the other
+      // language's shares against the prediction, and the adposition claim whose tallies differ most.
       const answer = comparisonAnswer(result);
-      expect(answer).toContain(result.asPredicted ? ': as predicted.' : ': not as predicted.');
+      const [bandLow, bandHigh] = [0.8 / 1.8, 1.25 / 2.25];
+      const shares = (r) =>
+        layers.map((layer) => {
+          const perSeed = r.seeds.map((s) => {
+            const heads = s.heads.filter((h) => h.layer === layer);
+            return heads.reduce((sum, h) => sum + h.left / (h.left + h.right), 0) / heads.length;
+          });
+          const mean = perSeed.reduce((x, y) => x + y, 0) / perSeed.length;
+          const lean = Math.min(...perSeed) > bandHigh ? 'back' : Math.max(...perSeed) < bandLow ? 'ahead' : null;
+          return { layer, mean, lean };
+        });
+      const [en, ot] = [shares(a), shares(b)];
+      const said = (list) =>
+        list
+          .map(
+            (l, i) =>
+              `${pct(l.mean)} (layer ${l.layer})${i < list.length - 2 ? ',' : i === list.length - 2 ? ' and' : ''}`,
+          )
+          .join(' ');
+      const opening = `The English models put ${said(en)} of their attention to other words on earlier ones: `;
+      expect(answer.slice(0, opening.length)).toBe(opening);
+      const leans = [...en, ...ot].some((l) => l.lean);
+      if (!en.some((l) => l.lean))
+        expect(answer).toContain(
+          `: no lean either way (a lean would put every seed outside ${pct(bandLow)}–${pct(bandHigh)}).`,
+        );
+      const other = LANGUAGES.find((l) => l.id === c.other).name;
+      expect(answer).toContain(
+        c.id === 'es'
+          ? 'Word order predicts the same share in Spanish, which, like English, puts the verb before its object and prepositions before their nouns.'
+          : 'Word order predicts a different share in Japanese, which, unlike English, puts the verb after its object and postpositions after their nouns.',
+      );
+      expect(answer).toContain(`Its models put ${said(ot)}`);
       if (anyDiffers)
         for (const l of result.layers.filter((x) => x.differs)) expect(answer).toContain(`layer ${l.layer} (`);
-      else expect(answer).toContain('in every layer, within the seeds’ spread');
+      else
+        expect(answer).toContain(
+          `within the seeds’ spread of English’s in every layer: ${result.asPredicted ? 'as' : 'not as'} predicted.`,
+        );
+      // "The same" with neither language leaning is a shared balance, and the answer says so.
+      expect(answer.includes('what the two share is a balance, not an asymmetry')).toBe(
+        result.asPredicted && !anyDiffers && !leans,
+      );
+      // Every percentage in the answer is one of those recomputed here, in order.
+      const percents = [...en, ...(leans ? [] : [{ mean: bandLow }, { mean: bandHigh }]), ...ot].map((l) =>
+        pct(l.mean),
+      );
+      expect(answer.match(/\d+\.\d %/g)).toEqual(leans ? expect.any(Array) : percents);
       const widest = gaps.sort((x, y) => y.size - x.size)[0];
       if (widest) {
         const seeds = a.seeds.length;
         expect(answer).toContain(
-          `${ADPOSITION_CLAIMS[widest.name].text} holds in ${widest.other} of ${seeds} seeds in ${LANGUAGES.find((l) => l.id === c.other).name}, ${widest.english} of ${seeds} in English.`,
+          `${ADPOSITION_CLAIMS[widest.name].text} holds in ${widest.other} of ${seeds} seeds in ${other}, ${widest.english} of ${seeds} in English.`,
         );
       } else expect(answer).not.toContain('Adpositions');
     },
   );
+});
+
+describe('the caveat beside the answer', () => {
+  test('said when a run over-fits (a seed ended more than 5 % above its lowest level), with every seed’s numbers', () => {
+    expect(OVERFIT_RISE).toBe(0.05);
+    for (const c of COMPARISONS) {
+      const caveat = comparisonCaveat(compareLanguages(c, LANGUAGE_READINGS));
+      const over = [byId(c.english), byId(c.other)]
+        .map((r) => {
+          const ends = r.seeds.map((s) => {
+            const lowest = Math.min(...s.levels);
+            return { above: s.levels.at(-1) / lowest - 1, step: 1000 * (s.levels.indexOf(lowest) + 1) };
+          });
+          return { r, ends };
+        })
+        .filter(({ ends }) => ends.some((e) => e.above > 0.05));
+      if (!over.length) {
+        expect(caveat, c.id).toBe('');
+        continue;
+      }
+      for (const { r, ends } of over) {
+        const steps = [...new Set(ends.map((e) => e.step))];
+        const percents = ends.map((e) => pct(e.above));
+        expect(caveat).toContain(
+          `each ${LANGUAGES.find((l) => l.id === r.id).name} seed’s held-out loss was lowest by step${steps.length > 1 ? 's' : ''} ${steps.join(', ')} and ended ${percents.slice(0, -1).join(', ')} and ${percents.at(-1)} above it at step ${r.steps}`,
+        );
+      }
+      expect(caveat).toMatch(/^Caveat: .* over-fit their training text: /);
+      expect(caveat).toMatch(
+        /The shares above are those of the over-fitted models at the end, not of the models at their best\.$/,
+      );
+    }
+    // The shipped readings: the manuals' runs over-fit, the Bibles' do not.
+    expect(
+      comparisonCaveat(
+        compareLanguages(
+          COMPARISONS.find((c) => c.id === 'ja'),
+          LANGUAGE_READINGS,
+        ),
+      ),
+    ).toMatch(/^Caveat: both languages’ models over-fit/);
+  });
+
+  test('a layer whose every seed is past the band is said to lean, and no shared balance is claimed', () => {
+    const result = compareLanguages(
+      COMPARISONS.find((c) => c.id === 'es'),
+      LANGUAGE_READINGS,
+    );
+    const leaning = {
+      ...result,
+      layers: result.layers.map((l) => (l.layer === 1 ? { ...l, english: { ...l.english, seeds: [0.6, 0.7] } } : l)),
+    };
+    const answer = comparisonAnswer(leaning);
+    expect(answer).toContain(`on earlier ones: layer 1 leans back (every seed above ${pct(1.25 / 2.25)}).`);
+    expect(answer).not.toContain('no lean');
+    expect(answer).not.toContain('balance');
+  });
 });
 
 describe('where each language run ended against its own lowest held-out loss', () => {

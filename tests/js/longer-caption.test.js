@@ -3,8 +3,10 @@
 // when it stands apart from the next by more than twice the standard error of their difference
 // over the passages); each change with ± twice its standard error; what each scheme meets past L
 // by construction and whether the measured changes split that way, never a split the spread does
-// not support; the set-up said plainly (a batch of 16 windows a step); the word-frequency
-// baselines; which line the second panel leaves out; one full stop after a list ending in "et al.".
+// not support (the caveat beside the conclusion, with what the ± covers); the conclusion (which
+// model clearly fails, None against the others that hold, and what its loss at L says); the set-up
+// said plainly (a batch of 16 windows a step); the word-frequency baselines; which line the second
+// panel leaves out; one full stop after a list ending in "et al.".
 import { describe, expect, test } from 'vitest';
 import { EXTRAPOLATION, EXTRAPOLATION_SCHEMES } from '../../web/train/length-extrapolation.js';
 import {
@@ -14,6 +16,8 @@ import {
   lineDash,
   longerCaption,
   longerCaptionParts,
+  longerCaveat,
+  longerConclusion,
   longerLead,
   zoomLeavesOut,
 } from '../../web/train/longer-than-trained.js';
@@ -150,7 +154,8 @@ describe('longerCaption', () => {
 
   test('a list of schemes that ends in “Shaw et al.” ends the sentence once', () => {
     const text = longerCaption(result([row('alibi', [3.9, 3.9, 3.9, 3.95]), row('shaw', [3.8, 3.8, 3.8, 3.8])]));
-    expect(text).toContain('ALiBi +0.05 ± 0.000 and Shaw et al. +0.00 ± 0.000. The ± covers');
+    expect(text).toContain('ALiBi +0.05 ± 0.000 and Shaw et al. +0.00 ± 0.000.');
+    expect(text).not.toContain('et al..');
     expect(text).not.toContain('..');
     expect(longerLead(result([row('shaw', [3.8, 3.8, 3.8, 3.9])]))).not.toContain('..');
   });
@@ -164,12 +169,11 @@ describe('longerCaption', () => {
     expect(text).toContain(
       'By construction, past the trained length 16: RoPE (rotations for longer distances), Sinusoidal (later positions) and Learned absolute (rows of later positions, never trained) meet values training never showed (dashed lines); Shaw et al. (offsets clipped at ±8), T5 buckets (16 one-way buckets, the last from distance 15 on) and ALiBi (a fixed penalty) give every offset up to 127 a value training used or one that needs none (solid); None reads no position (dotted).',
     );
+    // The split by construction is the caveat beside the conclusion, in view, not in the rest.
+    expect(text).not.toContain('Measured');
     // Learned absolute − T5: 0.014, its paired standard error 2·noise/√3 = 0.02: within noise.
-    expect(text).toContain(
-      'Measured, the two groups overlap: T5 buckets (nothing untrained, +0.05) and Learned absolute (something untrained, +0.06) differ by 0.01 ± 0.04: within noise (the gap is no larger than its ±).',
-    );
-    expect(text).toContain(
-      'The ± covers only which held-out text was read: a model trained from another seed lands elsewhere too, which one run does not measure.',
+    expect(longerCaveat(result(measured(noiseFor(0.02))))).toBe(
+      'Measured, the dashed lines (something untrained past 16) and the solid ones (nothing untrained) overlap: T5 buckets (solid, +0.05) and Learned absolute (dashed, +0.06) differ by 0.01 ± 0.04: within noise (the gap is no larger than its ±). The ± is twice the standard error over the 4 held-out passages: it covers only which held-out text was read; a model trained from another seed lands elsewhere too, which one run does not measure.',
     );
     // No two groups said apart by a range each (the old caption's "+0.06 (Learned absolute) to … ; … to +0.05 (T5 buckets)").
     expect(text).not.toMatch(/changed from|nothing untrained from/);
@@ -179,14 +183,14 @@ describe('longerCaption', () => {
   test('the groups said apart only when every pair across them is, with the closest pair; the other way round, said so', () => {
     // No spread at all: every pair across the groups is apart (Learned absolute − T5 = 0.014 > 0).
     expect(groupsText(result(measured(0)))).toBe(
-      'Measured, every model that meets something untrained rose more than every one that meets nothing untrained: the closest, T5 buckets (nothing untrained, +0.05) and Learned absolute (something untrained, +0.06), differ by 0.01 ± 0.000.',
+      'Measured, the dashed lines (something untrained past 16) and the solid ones (nothing untrained) split as built: every dashed line rose more than every solid one; the closest, T5 buckets (solid, +0.05) and Learned absolute (dashed, +0.06), differ by 0.01 ± 0.000.',
     );
     // A pair across the groups apart from the others but against the construction: said as it is.
     const reversed = measured(0).map((r) =>
       r.scheme === 'absolute' ? row('absolute', [3.907, 3.907, 3.93, 3.937]) : r,
     );
     expect(groupsText(result(reversed))).toBe(
-      'Measured, the two groups do not split as built: Learned absolute (something untrained, +0.03) rose less than T5 buckets (nothing untrained, +0.05), by 0.02 ± 0.000.',
+      'Measured, the dashed lines (something untrained past 16) and the solid ones (nothing untrained) do not split as built: Learned absolute (dashed, +0.03) rose less than T5 buckets (solid, +0.05), by 0.02 ± 0.000.',
     );
     // One group only: nothing to compare.
     expect(groupsText(result(measured(0).filter((r) => ['rope', 'none'].includes(r.scheme))))).toBe('');
@@ -199,11 +203,56 @@ describe('longerCaption', () => {
     );
     expect(text).not.toMatch(/Shaw|T5|absolute|None|inusoidal/);
     // +0.072 − +0.027: 0.0449… in floating point, 0.04.
-    expect(text).toContain(
-      'Measured, every model that meets something untrained rose more than every one that meets nothing untrained: the closest, ALiBi (nothing untrained, +0.03) and RoPE (something untrained, +0.07), differ by 0.04 ± 0.000.',
+    expect(groupsText(result(measured(0).filter((r) => ['rope', 'alibi'].includes(r.scheme))))).toBe(
+      'Measured, the dashed lines (something untrained past 16) and the solid ones (nothing untrained) split as built: every dashed line rose more than every solid one; the closest, ALiBi (solid, +0.03) and RoPE (dashed, +0.07), differ by 0.04 ± 0.000.',
     );
     // Two lines: no second panel, and the caption says none.
     expect(text).not.toContain('second panel');
+  });
+});
+
+describe('longerConclusion', () => {
+  // The page's numbers (MEASURED): None +0.035, at 16 words 3.912 against the best, T5's 3.88.
+  const noneChange = (3.947 - 3.912).toFixed(2);
+  const gapAtL = (3.912 - 3.88).toFixed(2);
+  test('the one model that rises above every other by more than the noise fails; None against the six others; its loss at L', () => {
+    // Twice the standard error of a paired difference: 0 within a pattern (the same passages move
+    // alike), 4·noise/√3 = 0.04 across (RoPE, Learned absolute and Sinusoidal against None). RoPE
+    // − None = 0.037 and Learned absolute − None = 0.029: within; T5 − None = 0.015, ALiBi − None
+    // = −0.008, Shaw − None = −0.024, same pattern: apart. None alone: 2·noise/√3 = 0.02 < 0.035.
+    expect(longerConclusion(result(measured(noiseFor(0.02))))).toBe(
+      `So only Sinusoidal clearly fails past the trained length: it rises more than every other model, each by more than the noise. None, with no position at all, rises by ${noneChange} (less than T5 buckets; within the noise of RoPE and Learned absolute; more than ALiBi and Shaw et al.): reading longer windows costs even a model without positions. At 16 words None is only ${gapAtL} worse than the best (T5 buckets): this small model gets little from position, so the run can show a scheme that breaks, not rank those that hold.`,
+    );
+    // No spread: every pair apart, none within None's noise.
+    expect(longerConclusion(result(measured(0)))).toContain(
+      `None, with no position at all, rises by ${noneChange} (less than RoPE, Learned absolute and T5 buckets; more than ALiBi and Shaw et al.): reading`,
+    );
+  });
+
+  test('no model said to fail when the highest is within the noise of another; None’s gap at L said without a reading when larger than every change', () => {
+    // Sinusoidal +0.05 and RoPE +0.04 move oppositely by 0.03 in each passage: within noise.
+    const rows = [
+      row('sinusoidal', [3.9, 3.91, 3.93, 3.95], 0.03, PLUS),
+      row('rope', [3.9, 3.91, 3.92, 3.94], 0.03, MINUS),
+      row('none', [4.2, 4.2, 4.2, 4.21], 0.03, MINUS),
+    ];
+    const text = longerConclusion(result(rows));
+    expect(text).toMatch(
+      /^So no model clearly fails past the trained length: Sinusoidal’s rise, the highest, is within the noise of RoPE’s\. None, with no position at all, rises by 0\.01 \(/,
+    );
+    // None 0.30 worse at L than the best, more than any change (0.05): no "little" said.
+    expect(text).toMatch(/ At 16 words None is 0\.30 worse than the best \((Sinusoidal|RoPE)\)\.$/);
+    expect(text).not.toContain('little');
+    // A model that diverged is compared with nothing, and is never the best at L.
+    const diverged = [...measured(0), row('t5', [NaN, NaN, NaN, NaN])].filter(
+      (r, i, all) => r.scheme !== 't5' || i === all.length - 1,
+    );
+    const said = longerConclusion(result(diverged));
+    expect(said).not.toContain('T5');
+    expect(said).toContain('worse than the best (RoPE)');
+    // One model, or a run without None: nothing about None.
+    expect(longerConclusion(result([rows[1]]))).toBe('');
+    expect(longerConclusion(result(rows.slice(0, 2)))).not.toContain('None');
   });
 });
 
@@ -214,7 +263,7 @@ describe('longerCaptionParts', () => {
     expect(parts[0]).toMatch(/^Each line: .* By construction, past the trained length 16: .* \(dotted\)\.$/);
     expect(parts[1]).toMatch(/^Next word, causal: .* unigram line measures\)\.$/);
     expect(parts[2]).toMatch(
-      /^From 16 to 128, each change ± .* Measured, the two groups overlap: .* which one run does not measure\.$/,
+      /^From 16 to 128, each change ± twice its standard error over the 4 passages .* Shaw et al\. \+0\.01 ± 0\.02\.$/,
     );
     expect(parts.join(' ')).toBe(longerCaption(result(measured(noiseFor(0.02)))));
   });

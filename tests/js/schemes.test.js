@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
-import { SCHEME_INFO, T5_STAND_IN_TEXT, T5_VIEW, t5StandInBiases } from '../../web/views/schemes-view.js';
+import { SCHEME_INFO, T5_STAND_IN_TEXT, T5_VIEW, biasCaption, t5StandInBiases } from '../../web/views/schemes-view.js';
+import { bandEdgePaths } from '../../web/render/heatmap.js';
 import { POSITION_SCHEMES, SCHEMES } from '../../web/api/schemes.js';
 
 let rp;
@@ -136,6 +137,36 @@ describe("the page's one table of the schemes (SCHEME_INFO)", () => {
       for (const field of ['run', 'learned', 'beyond']) expect(typeof entry[field], `${id}.${field}`).toBe('function');
     }
     expect(SCHEME_INFO.absolute.name).toBe('Learned absolute');
+  });
+
+  test('a bias caption says what its dashed lines mark, as drawn: from each line outward |j − i| ≥ k', () => {
+    // The lines as heatmap.js draws them (n = 6, k = 3): each vertical step of the upper line lies
+    // between the cells at offsets k − 1 and k of its row, so the cells outward hold j − i ≥ k
+    // (the lower line mirrors it); at k = 0 and k ≥ n − 1 nothing is drawn.
+    const [n, k] = [6, 3];
+    const [upper, lower] = bandEdgePaths(n, k);
+    for (let p = 0; p < upper.length; p += 2) {
+      const [[x, top], [x2, bottom]] = [upper[p], upper[p + 1]];
+      expect([x2, bottom - top, x - top]).toEqual([x, 1, k]); // column x of row `top`: offset x − top = k
+    }
+    expect(lower).toEqual(upper.map(([x, y]) => [y, x]));
+    const said = biasCaption(SCHEME_INFO.shaw, { n, maxDistance: k, causal: false });
+    expect(said).toBe(
+      'q_i · a^K[clip(j − i, ±k)]/√d_k. From the dashed lines outward (|j − i| ≥ k) a row reuses one edge embedding, so its values there are equal.',
+    );
+    expect(said).not.toMatch(/\|j − i\| = k/);
+    // A decoder's panel draws the lower line only, and says so.
+    expect(bandEdgePaths(n, k, 'lower')).toHaveLength(1);
+    expect(biasCaption(SCHEME_INFO.shaw, { n, maxDistance: k, causal: true })).toMatch(
+      /only the lower edge is drawn\.$/,
+    );
+    for (const maxDistance of [0, n - 1]) {
+      expect(bandEdgePaths(n, maxDistance)).toEqual([]);
+      expect(biasCaption(SCHEME_INFO.shaw, { n, maxDistance, causal: false })).toBe(SCHEME_INFO.shaw.bias);
+    }
+    // The schemes that draw no band edges never speak of them.
+    for (const id of POSITION_SCHEMES.filter((x) => x !== 'shaw'))
+      expect(biasCaption(SCHEME_INFO[id], { n, maxDistance: k, causal: false }), id).not.toMatch(/dashed/);
   });
 
   test('each entry’s run is its scheme’s attention(): T5, ALiBi and none against their per-pair biases', () => {

@@ -2,8 +2,10 @@
 // fetched on first load, opening the section loads its chunk (its budget below), the picker offers
 // the languages, and each draws: the statement is the one computed here from the shipped readings
 // (web/train/language-readings.js), the tables have a row per layer and per adposition claim, the
-// canvases are drawn, and at 390 px nothing runs past the screen's edge; screenshots of each
-// (tests/artifacts/languages-<id>-<width>-<scheme>.png), 1280 and 390 px, light and dark.
+// canvases are drawn, the caveat (the runs over-fit) beside the answer, and at 390 and 360 px
+// nothing runs past the screen's edge: the tables stack, every cell inside its box; screenshots of
+// each (tests/artifacts/languages-<id>-<width>-<scheme>.png), 1280 px light and dark, 390 px light,
+// 360 px dark.
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -13,8 +15,10 @@ import { serveFolder } from './static-server.js';
 import { LANGUAGE_READINGS } from '../../web/train/language-readings.js';
 import {
   COMPARISONS,
+  LANGUAGES,
   compareLanguages,
   comparisonAnswer,
+  comparisonCaveat,
   comparisonStatement,
   plateauText,
 } from '../../web/train/language-comparison.js';
@@ -46,7 +50,7 @@ describe('the comparison of languages', () => {
     [1280, 'light'],
     [1280, 'dark'],
     [390, 'light'],
-    [390, 'dark'],
+    [360, 'dark'],
   ])('at %i px (%s): loaded with the section, the languages offered and drawn', async (width, colorScheme) => {
     const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme });
     const page = await context.newPage();
@@ -84,7 +88,38 @@ describe('the comparison of languages', () => {
           ];
         }),
       ).toEqual([true, true, true, false]);
+      // The caveat beside the answer, when the runs over-fit (the Japanese comparison's do).
+      const caveat = comparisonCaveat(result);
+      expect(caveat === '').toBe(c.id === 'es');
+      expect(
+        await page.$eval('#language-answer', (answer) => {
+          const next = answer.nextElementSibling;
+          return [next.id, next.hidden, next.textContent];
+        }),
+      ).toEqual(['language-caveat', caveat === '', caveat]);
       expect(await page.$$eval('#language-layers tr', (rows) => rows.length)).toBe(result.layers.length + 1);
+      // Every cell of both tables inside its box, nothing to scroll sideways: on a phone the rows
+      // stack, each cell after its column's name.
+      for (const table of ['#language-layers', '#language-adpositions']) {
+        const fit = await page.$eval(table, (t) => {
+          const wrap = t.parentElement;
+          const edge = wrap.getBoundingClientRect().right;
+          const cut = [...t.querySelectorAll('td')]
+            .filter((td) => td.getBoundingClientRect().right > edge + 0.5)
+            .map((td) => td.textContent);
+          return { cut, scroll: wrap.scrollWidth - wrap.clientWidth, edge };
+        });
+        expect(fit.cut, `${table} at ${width} px`).toEqual([]);
+        expect(fit.scroll, `${table} at ${width} px`).toBeLessThanOrEqual(0);
+        expect(fit.edge).toBeLessThanOrEqual(width);
+      }
+      if (width <= 390) {
+        const stacked = await page.$eval('#language-layers tbody td:nth-child(2)', (td) => [
+          getComputedStyle(td).display,
+          td.dataset.label,
+        ]);
+        expect(stacked).toEqual(['block', `${LANGUAGES.find((l) => l.id === c.english).name}:`]);
+      }
       const adpositions = await page.textContent('#language-adpositions');
       expect(adpositions).toContain('adpositions → following nouns or pronouns (+1…+3)');
       if (c.id === 'es') expect(adpositions).toContain('not tagged');

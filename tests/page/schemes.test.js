@@ -12,7 +12,7 @@ import { screenshot } from './browser.js';
 import { createRelPos } from 'relpos-wasm';
 import { formatSignificant } from '../../web/render/number-text.js';
 import { canvasHash, pageExample, usePage } from './page-fixture.js';
-import { SCHEME_INFO, T5_STAND_IN_TEXT } from '../../web/views/schemes-view.js';
+import { ALIBI_HEADS, SCHEME_INFO, T5_STAND_IN_TEXT } from '../../web/views/schemes-view.js';
 import { corpusName, decodeCorpus } from '../../web/train/corpus-format.js';
 import { EXTRAPOLATION } from '../../web/train/length-extrapolation.js';
 import { SCHEME_MARKS, lineDash, pastTrained, zoomLeavesOut } from '../../web/train/longer-than-trained.js';
@@ -181,9 +181,12 @@ describe('position schemes side by side', () => {
       expect(await drawnColours(page, `.schemes-facts canvas[data-panel="${panel}"]`), panel).toBeGreaterThan(3);
     const cells = await tableCells(page);
     // depends on the query? translation-invariant? parameters, extrapolation
-    expect(cells.shaw[0]).toMatch(/^yes: every query swapped for another draw moves a cell’s bias/);
-    // RoPE's two spreads, each named for what it compares, recomputed here with the API: one cell
-    // with every query redrawn (seed + 1), and the cells of one offset (the plot's note).
+    // depends on the query? in a few words, about that cell alone (no chart hidden under "More charts").
+    expect(cells.shaw[0]).toMatch(/^yes: with every query qi redrawn at random, a cell’s bias moves by up to \S+$/);
+    expect(cells.sinusoidal[0]).toMatch(
+      /^yes: with every token vector xi redrawn at random, a cell’s bias moves by up to \S+$/,
+    );
+    // RoPE's, recomputed here with the API: one cell with every query redrawn (seed + 1).
     const ex = pageExample(rp, {});
     const n = 6;
     const ropeBias = (q) => {
@@ -195,20 +198,10 @@ describe('position schemes side by side', () => {
     const before = ropeBias(ex.inputs.q);
     const after = ropeBias({ rows: n, cols: 4, data: rp.randn(43, n * 4) });
     const moved = Math.max(...before.map((value, c) => Math.abs(value - after[c])));
-    let offsetSpread = 0;
-    for (let o = -(n - 1); o < n; o += 1) {
-      const diagonal = [];
-      for (let i = Math.max(0, -o); i < n && i + o < n; i += 1) diagonal.push(before[i * n + i + o]);
-      offsetSpread = Math.max(offsetSpread, Math.max(...diagonal) - Math.min(...diagonal));
-    }
-    const ropeCell =
-      /moves a cell’s bias by up to (\S+) \(the same cell, a new query; the (\S+) of its “Profile over offsets” compares the cells of one offset, each with its own query and key\)$/.exec(
-        cells.rope[0],
-      );
-    expect(ropeCell, cells.rope[0]).not.toBeNull();
-    expect(ropeCell[1]).toBe(formatSignificant(moved, 2));
-    expect(ropeCell[2]).toBe(formatSignificant(offsetSpread, 2));
-    expect(ropeCell[1]).not.toBe(ropeCell[2]);
+    expect(cells.rope[0]).toBe(
+      `yes: with every query qi redrawn at random, a cell’s bias moves by up to ${formatSignificant(moved, 2)}`,
+    );
+    for (const id of ids) expect(cells[id][0], id).not.toMatch(/Profile|offset/);
     expect(cells.t5[0]).toBe('no: other queries leave the bias unchanged');
     expect(cells.alibi[0]).toBe('no: other queries leave the bias unchanged');
     expect(cells.rope[0]).toMatch(/^yes/);
@@ -239,6 +232,38 @@ describe('position schemes side by side', () => {
     );
     expect(spread).toBeLessThan(1e-9);
     expect(rope).toMatch(/RoPE’s bias depends on the content and on j − i, never on the absolute position/);
+    // Shaw's dashed lines: where a row's shared run begins, from which outward |j − i| ≥ k (k = 3,
+    // n = 6: heatmap.js's bandEdgePaths starts the upper line at column 3 of row 0, offset 3).
+    expect(await page.textContent('#schemes-column-shaw .schemes-block .schemes-caption')).toContain(
+      'From the dashed lines outward (|j − i| ≥ k) a row reuses one edge embedding',
+    );
+    // The maps read a cell as the panels do: hovered, ALiBi's bias at (1, 4) is −m·|j − i| with m
+    // its first head's slope, and the cells of offset 3 are outlined; from the keyboard, another
+    // map's cells one by one, read out.
+    const alibiBias = page.locator('#schemes-column-alibi canvas[data-panel="bias"]');
+    await alibiBias.scrollIntoViewIfNeeded();
+    const unread = await canvasHash(page, '#schemes-column-alibi canvas[data-panel="bias"]');
+    const at = JSON.parse(await alibiBias.getAttribute('data-layout'));
+    const where = await alibiBias.boundingBox();
+    await page.mouse.move(where.x + at.x0 + 4.5 * at.cell, where.y + at.y0 + 1.5 * at.cell);
+    const tip = page.locator('#schemes-figure .relpos-tooltip');
+    await expect.poll(() => tip.isVisible()).toBe(true);
+    const slope = rp.alibiSlopes(ALIBI_HEADS)[0];
+    expect(await tip.textContent()).toBe(
+      `ALiBi: position bias${formatSignificant(-slope * 3, 3)}(i, j)(1, 4)query → keycat → theoffset j − i3`,
+    );
+    expect(await canvasHash(page, '#schemes-column-alibi canvas[data-panel="bias"]')).not.toBe(unread);
+    await page.mouse.move(1, 1);
+    await expect.poll(() => tip.isVisible()).toBe(false);
+    await page.$eval('#schemes-column-t5 canvas[data-panel="weights"]', (c) => c.parentElement.focus());
+    await page.keyboard.press('ArrowRight');
+    expect(await tip.textContent()).toMatch(
+      /^T5 buckets: combined weight0\.\d+\(i, j\)\(0, 1\)query → keythe → catoffset j − i1$/,
+    );
+    expect(await page.textContent('#schemes-figure .relpos-visually-hidden')).toMatch(
+      /^T5 buckets: combined weight, row 0 “the”, column 1 “cat”: offset 1, value 0\.\d+\.$/,
+    );
+    await page.keyboard.press('Escape');
     // Each column its own colour scale by default (the biases differ in size by an order of
     // magnitude); one scale for all when ticked: every bias caption then names the same ±m.
     expect(await page.isChecked('#schemes-shared-scale')).toBe(false);
@@ -378,7 +403,7 @@ describe('position schemes side by side', () => {
     }
     // Every change once, highest first, each with ± twice its standard error over the passages.
     const list = new RegExp(
-      `From 16 to 128, each change ± twice its standard error over the ${EXTRAPOLATION.passages} passages \\(how much the choice of held-out text moves it\\): (.+?)\\. (?:Measured|The ±)`,
+      `From 16 to 128, each change ± twice its standard error over the ${EXTRAPOLATION.passages} passages \\(how much the choice of held-out text moves it\\): (.+?)\\.$`,
     ).exec(rest);
     expect(list, rest).not.toBeNull();
     const items = [...list[1].matchAll(/(?:^|, | and )(.+?) ([+−]\d\.\d+) ± (\d\.\d+)/g)].map((m) => ({
@@ -399,11 +424,16 @@ describe('position schemes side by side', () => {
     expect(caption).not.toContain('cannot extrapolate');
     const seen = ['shaw', 't5', 'alibi'];
     const unseen = ['rope', 'sinusoidal', 'absolute'];
+    // The caveat, in view beside the conclusion (not in the rest): whether the dashed and solid
+    // lines split as built, and what the ± covers.
+    const caveat = await page.textContent('#schemes-longer .longer-caveat');
+    expect(await page.isVisible('#schemes-longer .longer-caveat')).toBe(true);
+    expect(rest).not.toContain('Measured');
     const verdict =
-      /Measured, (?:the two groups overlap: (.+?) \(nothing untrained, ([+−][\d.]+)\) and (.+?) \(something untrained, ([+−][\d.]+)\) differ by ([\d.]+) ± ([\d.]+): within noise \(the gap is no larger than its ±\)\.|every model that meets something untrained rose more than every one that meets nothing untrained: the closest, (.+?) \(nothing untrained, ([+−][\d.]+)\) and (.+?) \(something untrained, ([+−][\d.]+)\), differ by ([\d.]+) ± ([\d.]+)\.|the two groups do not split as built: (.+?) \(something untrained, ([+−][\d.]+)\) rose less than (.+?) \(nothing untrained, ([+−][\d.]+)\), by ([\d.]+) ± ([\d.]+)\.)/.exec(
-        rest,
+      /^Measured, the dashed lines \(something untrained past 16\) and the solid ones \(nothing untrained\) (?:overlap: (.+?) \(solid, ([+−][\d.]+)\) and (.+?) \(dashed, ([+−][\d.]+)\) differ by ([\d.]+) ± ([\d.]+): within noise \(the gap is no larger than its ±\)\.|split as built: every dashed line rose more than every solid one; the closest, (.+?) \(solid, ([+−][\d.]+)\) and (.+?) \(dashed, ([+−][\d.]+)\), differ by ([\d.]+) ± ([\d.]+)\.|do not split as built: (.+?) \(dashed, ([+−][\d.]+)\) rose less than (.+?) \(solid, ([+−][\d.]+)\), by ([\d.]+) ± ([\d.]+)\.) The ± is twice/.exec(
+        caveat,
       );
-    expect(verdict, rest).not.toBeNull();
+    expect(verdict, caveat).not.toBeNull();
     const [kind, b, bValue, a, aValue, gap, plusMinus] = verdict[1]
       ? ['overlap', ...verdict.slice(1, 7)]
       : verdict[7]
@@ -423,9 +453,51 @@ describe('position schemes side by side', () => {
       expect(change[idOf[a]] - change[idOf[b]]).toBeLessThanOrEqual(Math.min(...crossGaps) + 0.002);
     }
     if (kind === 'reversed') expect(change[idOf[a]]).toBeLessThan(change[idOf[b]] + 0.002);
-    expect(rest).toContain(
-      'The ± covers only which held-out text was read: a model trained from another seed lands elsewhere too, which one run does not measure.',
+    expect(caveat).toContain(
+      `The ± is twice the standard error over the ${EXTRAPOLATION.passages} held-out passages: it covers only which held-out text was read; a model trained from another seed lands elsewhere too, which one run does not measure.`,
     );
+    // The conclusion, in view between the lead and the caveat, against the table's numbers: the
+    // model that fails is the one that rose most; None's change; the others' place against it
+    // (each said once, on the right side of None's change); None's loss at L against the best.
+    const conclusion = await page.textContent('#schemes-longer .longer-conclusion');
+    expect(await page.$$eval('#schemes-longer .longer-caption > p', (found) => found.map((p) => p.className))).toEqual([
+      'longer-lead',
+      'longer-conclusion',
+      'longer-caveat',
+    ]);
+    const failing =
+      /^So only (.+?) clearly fails past the trained length: it rises more than every other model, each by more than the noise\. /.exec(
+        conclusion,
+      );
+    if (failing) expect(idOf[failing[1]]).toBe(byChange[0]);
+    else expect(conclusion).toMatch(/^So no model clearly fails past the trained length: /);
+    const noneSaid =
+      /None, with no position at all, (rises|falls|changes) by ([+−]?[\d.]+)(?: \((.+?)\))?(: reading longer windows costs even a model without positions)?\. At 16 words None is (only )?([\d.]+) worse than the best \((.+?)\)(: this small model gets little from position, so the run can show a scheme that breaks, not rank those that hold)?\.$/.exec(
+        conclusion,
+      );
+    expect(noneSaid, conclusion).not.toBeNull();
+    const [, noneVerb, noneValue, placed = '', , only, gapSaid, bestName, little] = noneSaid;
+    near(saidChange(noneVerb, noneValue), 'none');
+    const placedIds = [];
+    for (const part of placed.split('; ')) {
+      const [, relation, named] = /^(less than|within the noise of|more than) (.+)$/.exec(part);
+      const listIds = named
+        .replace(/ and (?=[^,]*$)/, ', ')
+        .split(', ')
+        .map((x) => idOf[x]);
+      for (const id of listIds) {
+        if (relation === 'less than') expect(change[id], id).toBeGreaterThan(change.none - 0.002);
+        if (relation === 'more than') expect(change[id], id).toBeLessThan(change.none + 0.002);
+      }
+      placedIds.push(...listIds);
+    }
+    expect(placedIds.sort()).toEqual(trained.filter((id) => id !== 'none' && (!failing || id !== byChange[0])).sort());
+    const bestAtL = atL[0][0];
+    expect(idOf[bestName]).toBe(bestAtL);
+    expect(Math.abs(Number(gapSaid) - (longer.none[0] - longer[bestAtL][0]))).toBeLessThan(0.006);
+    const largest = Math.max(...placedIds.concat('none').map((id) => Math.abs(change[id])));
+    if (Math.abs(Number(gapSaid) - largest) > 0.01) expect(Boolean(little)).toBe(Number(gapSaid) < largest);
+    expect(Boolean(only)).toBe(Boolean(little));
     // The plots: the first every line, each in its scheme's colour, its dash what the scheme meets
     // past L; the second, when the others would be squeezed under a third of the first's height,
     // leaves out the highest and draws the others apart, each named at its end.
@@ -632,11 +704,21 @@ describe('position schemes side by side', () => {
     await context.close();
   });
 
-  test('a phone: odd d_k leaves RoPE a message, nothing overflows; the longer run’s budget without ?longer-steps', async () => {
+  test('a phone: odd d_k leaves RoPE a message, nothing overflows, a tap reads a map’s cell; the longer run’s budget without ?longer-steps', async () => {
     const { page, context, problems } = await env.open('?schemes=t5,rope&dk=5', {
       viewport: { width: 360, height: 800 },
+      hasTouch: true,
     });
     await schemesDrawn(page);
+    // The first touch in the figure loads its reading (schemes-reading.js) and still reads the cell
+    // tapped: T5's bias at (0, 2), offset 2.
+    const t5 = page.locator('#schemes-column-t5 canvas[data-panel="bias"]');
+    await t5.scrollIntoViewIfNeeded();
+    const grid = JSON.parse(await t5.getAttribute('data-layout'));
+    await t5.tap({ position: { x: grid.x0 + 2.5 * grid.cell, y: grid.y0 + 0.5 * grid.cell } });
+    await expect
+      .poll(() => page.textContent('#schemes-figure .relpos-tooltip'))
+      .toMatch(/^T5 buckets: position bias\S+\(i, j\)\(0, 2\)query → keythe → satoffset j − i2$/);
     expect(await page.textContent('#schemes-column-rope .schemes-error')).toMatch(/d_?k = 5 is odd/);
     // d_k is typeset (a subscript) everywhere in the section, the RoPE angle formula's exponent too.
     const section = await page.textContent('#schemes-section');

@@ -1,7 +1,10 @@
 // The position schemes side by side (docs/schemes.md): one column per scheme (its position-bias panel,
 // its combined weights and its profile over offsets, with the shift experiment's result), the
 // static facts (T5's bucket map, ALiBi's slopes, RoPE's angle per pair) and a table whose every
-// cell is a number the view computed (schemes-view.js). Built with DOM calls only.
+// cell is a number the view computed (schemes-view.js). Its heatmaps read a cell as the panels do
+// (schemes-reading.js, loaded when a pointer or the focus first comes into the figure): hover, tap
+// or focus one, the tooltip says it and the cells of its offset j − i are outlined. Built with DOM
+// calls only.
 import { drawHeatmap } from '../render/heatmap.js';
 import { drawLinePlot } from '../render/line-plot.js';
 import { drawScatterPlot } from '../render/scatter-plot.js';
@@ -78,9 +81,62 @@ export function createSchemesFigure(container) {
   tableWrap.setAttribute('aria-label', 'What each scheme does');
   tableWrap.append(table);
   container.replaceChildren(options, columns, tableWrap, facts);
-  const parts = { doc, columns, facts, bucketMap, slopes, angles, body, shared, cache: new Map(), view: null };
+  const parts = {
+    doc,
+    columns,
+    facts,
+    bucketMap,
+    slopes,
+    angles,
+    body,
+    shared,
+    cache: new Map(),
+    view: null,
+    maps: new Map(), // canvas -> { spec, layout, title }: each heatmap as last drawn
+    mapCanvases: [], // every heatmap's canvas, read by schemes-reading.js
+    selection: null, // { canvas, i, j }: the cell read
+    tip: null, // schemes-reading.js's tooltip, once loaded
+    wire: null, // makes a map made later readable, once schemes-reading.js is loaded
+  };
+  readable(parts, bucketMap.canvas);
+  // Reading a cell loads with the first pointer or focus in the figure, which it then handles.
+  const load = (event) => {
+    container.removeEventListener('pointerover', load);
+    container.removeEventListener('focusin', load);
+    import('./schemes-reading.js').then((m) => m.wireSchemesReading(parts, container, drawMap, event));
+  };
+  container.addEventListener('pointerover', load);
+  container.addEventListener('focusin', load);
   shared.addEventListener('change', () => parts.view && drawSchemesFigure(parts, parts.view));
   return parts;
+}
+
+/** A heatmap of the figure: its wrapper takes the focus, from which the arrow keys read its cells. */
+function readable(parts, canvas) {
+  const wrap = canvas.parentElement;
+  wrap.classList.add('relpos-canvas-wrap'); // the panels' focus ring
+  wrap.tabIndex = 0;
+  wrap.setAttribute('role', 'application');
+  wrap.setAttribute('aria-roledescription', 'heatmap');
+  parts.mapCanvases.push(canvas);
+  parts.wire?.(canvas);
+}
+
+/** Draws a heatmap of the figure from its spec, the selected cell's offset outlined when it is in it. */
+function drawMap(parts, canvas) {
+  const { spec } = parts.maps.get(canvas);
+  const { i, j } = parts.selection?.canvas === canvas ? parts.selection : {};
+  const highlight =
+    i === undefined
+      ? null
+      : {
+          i,
+          j,
+          group: (a, b) => b - a === j - i,
+          rowRange: (a) => (a + j - i >= 0 && a + j - i < spec.n ? [a + j - i, a + j - i] : null),
+        };
+  const { x0, y0, cell } = (parts.maps.get(canvas).layout = drawHeatmap(canvas, { ...spec, highlight }));
+  canvas.dataset.layout = JSON.stringify({ x0, y0, cell });
 }
 
 const fmt = (value) => formatSignificant(value, 2);
@@ -135,12 +191,15 @@ function columnParts(parts, id) {
     shiftCanvases,
     error,
   };
+  readable(parts, bias.canvas);
+  readable(parts, weights.canvas);
   parts.cache.set(id, column);
   return column;
 }
 
-function heatmap(canvas, view, values, { scale, note, masked, bandEdges, integer, colours, width }) {
-  drawHeatmap(canvas, {
+// One heatmap of the figure, drawn and kept with its spec and title (what schemes-reading.js reads).
+function heatmap(parts, canvas, view, values, { scale, note, masked, bandEdges, integer, colours, width, title }) {
+  const spec = {
     n: view.n,
     values,
     scale,
@@ -154,21 +213,24 @@ function heatmap(canvas, view, values, { scale, note, masked, bandEdges, integer
     bandEdges,
     bandEdgeSides: view.causal ? 'lower' : 'both',
     note,
-    highlight: null,
     width,
     maxSide: 300,
     colours,
-  });
+  };
+  parts.maps.set(canvas, { spec, layout: null, title });
+  canvas.parentElement.setAttribute('aria-label', `${title}: use the arrow keys to read the cells`);
+  drawMap(parts, canvas);
 }
 
-function drawColumn(column, view, entry, colours, sharedExtent) {
+function drawColumn(parts, column, view, entry, colours, sharedExtent) {
   const width = column.article.clientWidth || 280;
   const causalMask = view.causal ? (i, j) => j > i : null;
   const bias = entry.result.positionBiases.data;
   const extent = extentOf(bias, view.n);
   const largest = Math.max(Math.abs(extent.min), Math.abs(extent.max));
-  heatmap(column.bias.canvas, view, bias, {
+  heatmap(parts, column.bias.canvas, view, bias, {
     scale: makeScale('diverging', sharedExtent ?? extent, null, { label: 'bias (blue < 0 < red)' }),
+    title: `${entry.name}: position bias`,
     note: `largest |bias| ${fmt(largest)}`,
     masked: null,
     bandEdges: entry.bandEdges ? view.maxDistance : null,
@@ -177,15 +239,16 @@ function drawColumn(column, view, entry, colours, sharedExtent) {
   });
   setMathText(
     column.bias.caption,
-    `${entry.bias} ${sharedExtent ? `Colours: one scale for every column, ± ${fmt(Math.max(Math.abs(sharedExtent.min), Math.abs(sharedExtent.max)))}.` : 'Colours: ± this panel’s largest |value|.'}`,
+    `${entry.biasCaption} ${sharedExtent ? `Colours: one scale for every column, ± ${fmt(Math.max(Math.abs(sharedExtent.min), Math.abs(sharedExtent.max)))}.` : 'Colours: ± this panel’s largest |value|.'}`,
   );
   column.bias.canvas.setAttribute(
     'aria-label',
     `${entry.name}: position biases, ${view.n} by ${view.n}, from ${fmt(extent.min)} to ${fmt(extent.max)}.`,
   );
   const weights = entry.result.combinedWeights.data;
-  heatmap(column.weights.canvas, view, weights, {
+  heatmap(parts, column.weights.canvas, view, weights, {
     scale: makeScale('sequential', { min: 0, max: 1 }, [0, 1], { label: 'weight, 0 to 1' }),
+    title: `${entry.name}: combined weight`,
     note: view.causal ? 'Grey: keys after the query, masked.' : '',
     masked: causalMask,
     bandEdges: null,
@@ -271,8 +334,9 @@ function drawFacts(parts, view, colours) {
   const { buckets, slopes, ropeAngles } = view.facts;
   const width = parts.bucketMap.block.clientWidth || 280;
   const values = buckets.data;
-  heatmap(parts.bucketMap.canvas, view, values, {
+  heatmap(parts, parts.bucketMap.canvas, view, values, {
     scale: makeScale('sequential', extentOf(values, view.n), null, { integer: true, label: 'bucket' }),
+    title: 'T5 bucket',
     note: '',
     masked: null,
     bandEdges: null,
@@ -347,10 +411,12 @@ function tableRow(doc, view, entry) {
     row.append(header, cell);
     return row;
   }
-  // Two different spreads, so both are named: one cell with another query, and cells of one offset.
+  // One cell with other queries, said alone (the profile's spread, which compares cells of one
+  // offset, is its own chart's): Sinusoidal's queries come from the token vectors x, redrawn.
+  const redrawn = entry.queries === 'x' ? 'every token vector x_i' : 'every query q_i';
   const query =
     entry.queryDependence > 1e-9
-      ? `yes: every query swapped for another draw moves a cell’s bias by up to ${fmt(entry.queryDependence)} (the same cell, a new query; the ${fmt(entry.profile.spread)} of its “Profile over offsets” compares the cells of one offset, each with its own query and key)`
+      ? `yes: with ${redrawn} redrawn at random, a cell’s bias moves by up to ${fmt(entry.queryDependence)}`
       : 'no: other queries leave the bias unchanged';
   const invariant =
     entry.shiftDifference <= 1e-12
@@ -381,6 +447,9 @@ function sharedBiasExtent(view) {
 /** Draws `view` (computeSchemesView) into the parts. */
 export function drawSchemesFigure(parts, view) {
   parts.view = view;
+  // A new view: the cell read may be gone; the next hover or key reads one of the new.
+  parts.selection = null;
+  parts.tip?.hide();
   const colours = themeColours(parts.columns);
   const sharedExtent = parts.shared.checked ? sharedBiasExtent(view) : null;
   const shown = view.columns.map((entry) => {
@@ -400,7 +469,7 @@ export function drawSchemesFigure(parts, view) {
       block.block.style.visibility = entry.error ? 'hidden' : '';
     }
     column.shiftBlock.style.visibility = entry.error ? 'hidden' : '';
-    if (!entry.error) drawColumn(column, view, entry, colours, sharedExtent);
+    if (!entry.error) drawColumn(parts, column, view, entry, colours, sharedExtent);
   });
   drawFacts(parts, view, colours);
   parts.body.replaceChildren(...view.columns.map((entry) => tableRow(parts.doc, view, entry)));

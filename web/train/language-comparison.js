@@ -2,8 +2,10 @@
 // follow the language's word order, as the handbook explains it? Pure: computed from the shipped
 // readings (language-readings.js) by the training section and by its test.
 import { formatPercent, formatSignedPoints } from '../render/number-text.js';
-import { sideOf } from '../views/left-right.js';
+import { SYMMETRIC_BAND, sideOf } from '../views/left-right.js';
 import { ADPOSITION_CLAIMS } from './adposition-claims.js';
+import { OVERFIT_RISE } from './run-end.js';
+import { listed } from './train-dom.js';
 
 /**
  * The peak learning rate of the languages' runs (npm run train:languages passes it to
@@ -13,31 +15,38 @@ export const LANGUAGES_PEAK = 0.002;
 /** The shipped readings' size budget (bytes of language-readings.js); the script and a test hold it. */
 export const LANGUAGE_READINGS_BUDGET = 80 * 1024;
 
-/** The corpora compared (build/corpora/<id>.bin; the English Bible is the shipped corpus). */
+/**
+ * The corpora compared (build/corpora/<id>.bin; the English Bible is the shipped corpus): each
+ * language's word order, in short (order) and as the answer says what the language puts where (puts).
+ */
 export const LANGUAGES = Object.freeze([
   {
     id: 'bible',
     name: 'English',
     text: 'the World English Bible',
     order: 'head-initial: subject, verb, object; prepositions',
+    puts: 'the verb before its object and prepositions before their nouns',
   },
   {
     id: 'reina-valera',
     name: 'Spanish',
     text: 'the Reina-Valera 1909',
     order: 'head-initial: subject, verb, object; prepositions',
+    puts: 'the verb before its object and prepositions before their nouns',
   },
   {
     id: 'debian-reference-en',
     name: 'English',
     text: 'the Debian Reference',
     order: 'head-initial: subject, verb, object; prepositions',
+    puts: 'the verb before its object and prepositions before their nouns',
   },
   {
     id: 'debian-reference-ja',
     name: 'Japanese',
     text: 'the Debian Reference',
     order: 'head-final: subject, object, verb; postpositions',
+    puts: 'the verb after its object and postpositions after their nouns',
   },
 ]);
 
@@ -102,6 +111,25 @@ export function layerShares(readings) {
     const perSeed = readings.seeds.map((s) => mean(s.heads.filter((h) => h.layer === layer).map(leftShare)));
     return { layer, share: mean(perSeed), seeds: range(perSeed), perSeed };
   });
+}
+
+/**
+ * The symmetric band of sideOf as shares on earlier words, left / (left + right): a left/right
+ * ratio r is a share r / (1 + r), so 0.8 to 1.25 is 44.4 % to 55.6 %.
+ */
+export const SYMMETRIC_SHARES = Object.freeze({
+  low: SYMMETRIC_BAND.low / (1 + SYMMETRIC_BAND.low),
+  high: SYMMETRIC_BAND.high / (1 + SYMMETRIC_BAND.high),
+});
+
+/**
+ * Which way a layer leans (a layerShares entry): 'back' when every seed's share on earlier words
+ * is above the symmetric band, 'ahead' when every seed's is below it, else 'neither'.
+ */
+export function layerLean({ seeds: [low, high] }) {
+  if (low > SYMMETRIC_SHARES.high) return 'back';
+  if (high < SYMMETRIC_SHARES.low) return 'ahead';
+  return 'neither';
 }
 
 /** How many heads over all seeds look back, ahead, or neither (sideOf): { back, ahead, symmetric, of }. */
@@ -221,8 +249,8 @@ export function comparisonStatement(result) {
   const adpositionText = `Adpositions → following nouns holds in ${tallyText(following.en)} in ${en.name} and ${tallyText(following.ot)} in ${ot.name}; adpositions → preceding nouns in ${tallyText(preceding.en)} and ${tallyText(preceding.ot)}.`;
   const predicted =
     result.comparison.predicts === 'different'
-      ? `The explanation predicts a different asymmetry in ${ot.name} (${ot.order}) than in ${en.name}`
-      : `The explanation predicts the same asymmetry in ${ot.name} (${ot.order}) as in ${en.name}`;
+      ? `The explanation predicts a different left share in ${ot.name} (${ot.order}) than in ${en.name}`
+      : `The explanation predicts the same left share in ${ot.name} (${ot.order}) as in ${en.name}`;
   const seeds = result.english.seeds.length;
   const outcome = result.differs
     ? `the models differ in ${result.layers
@@ -233,24 +261,61 @@ export function comparisonStatement(result) {
   return `Share of each layer’s off-diagonal attention on earlier words (mean over its heads and ${seeds} seed${seeds === 1 ? '' : 's'}, on held-out text: ${result.comparison.register}): ${layerText}. ${adpositionText} ${predicted}: ${outcome}, ${result.asPredicted ? 'as predicted' : 'not as predicted'}.`;
 }
 
+/** A language's layers' shares, said: "49.5 % (layer 0) and 50.9 % (layer 1)". */
+const sharesText = (sides) => listed(sides.map((l) => `${formatPercent(l.share)} (layer ${l.layer})`));
+
+/** The layers of a language that lean (layerLean), said, or '' when none does. */
+function leaningText(sides) {
+  const band = {
+    back: `above ${formatPercent(SYMMETRIC_SHARES.high)}`,
+    ahead: `below ${formatPercent(SYMMETRIC_SHARES.low)}`,
+  };
+  return listed(
+    sides
+      .filter((l) => layerLean(l) !== 'neither')
+      .map((l) => `layer ${l.layer} leans ${layerLean(l)} (every seed ${band[layerLean(l)]})`),
+  );
+}
+
 /**
- * The comparison's answer in two short sentences, shown above its figures: the prediction and
- * whether the layers' left shares bear it out; then the adposition claim whose tallies differ most
- * between the two languages (none when both are equal or a corpus has no noun tags).
+ * The comparison's answer, shown above its figures, in three or four sentences: where the English
+ * models' attention goes (each layer's share on earlier words, and whether it leans: every seed
+ * outside the symmetric band), so that "the same" is never read as a shared asymmetry that the
+ * numbers do not show; the prediction with the reason, the word order; the other language's
+ * shares and the outcome; then the adposition claim whose tallies differ most between the two
+ * languages (none when both are equal or a corpus has no noun tags).
  */
 export function comparisonAnswer(result) {
   const en = nameOf(result.english);
   const ot = nameOf(result.other);
-  const prediction =
-    result.comparison.predicts === 'different'
-      ? `Word order predicts a different asymmetry in ${ot.name} (${ot.order}) than in ${en.name}`
-      : `Word order predicts the same asymmetry in ${ot.name} (${ot.order}) as in ${en.name}`;
-  const layers = result.differs
-    ? `the models’ share of attention on earlier words differs beyond the seeds’ spread in ${result.layers
-        .filter((l) => l.differs)
-        .map((l) => `layer ${l.layer} (${signedPoints(l.difference)} in ${ot.name})`)
-        .join(' and ')}`
-    : 'the models put the same share of attention on earlier words in every layer, within the seeds’ spread';
+  const englishSides = result.layers.map((l) => l.english);
+  const otherSides = result.layers.map((l) => l.other);
+  const band = `${formatPercent(SYMMETRIC_SHARES.low)}–${formatPercent(SYMMETRIC_SHARES.high)}`;
+  const englishLean = leaningText(englishSides);
+  const otherLean = leaningText(otherSides);
+  const english = `The ${en.name} models put ${sharesText(englishSides)} of their attention to other words on earlier ones: ${
+    englishLean || `no lean either way (a lean would put every seed outside ${band})`
+  }.`;
+  const same = en.puts === ot.puts;
+  const prediction = `Word order predicts ${
+    result.comparison.predicts === 'different' ? 'a different share' : 'the same share'
+  } in ${ot.name}, which, ${same ? 'like' : 'unlike'} ${en.name}, puts ${ot.puts}.`;
+  const differing = result.layers.filter((l) => l.differs);
+  const within = result.layers.filter((l) => !l.differs);
+  const layerList = (list) => listed(list.map((l) => `layer ${l.layer}`));
+  const outcome = differing.length
+    ? `beyond the seeds’ spread of ${en.name}’s in ${listed(differing.map((l) => `layer ${l.layer} (${signedPoints(l.difference)})`))}${
+        within.length ? `, within it in ${layerList(within)}` : ''
+      }`
+    : `within the seeds’ spread of ${en.name}’s in every layer`;
+  const other = `Its models put ${sharesText(otherSides)}${otherLean ? ` (${otherLean})` : ''}, ${outcome}: ${
+    result.asPredicted ? 'as predicted' : 'not as predicted'
+  }.`;
+  // "The same" with no lean on either side is a shared balance, not a shared asymmetry: said so.
+  const balance =
+    result.asPredicted && !result.differs && !englishLean && !otherLean
+      ? ' But neither language’s models lean either way: what the two share is a balance, not an asymmetry.'
+      : '';
   const gaps = [0, 1]
     .map((i) => ({ en: result.adpositions.english[i], ot: result.adpositions.other[i] }))
     .filter((t) => t.en.tagged && t.ot.tagged && t.en.holds !== t.ot.holds)
@@ -258,7 +323,30 @@ export function comparisonAnswer(result) {
   const adposition = gaps.length
     ? ` Adpositions do differ: ${gaps[0].en.claim.text} holds in ${gaps[0].ot.holds} of ${gaps[0].ot.of} seeds in ${ot.name}, ${gaps[0].en.holds} of ${gaps[0].en.of} in ${en.name}.`
     : '';
-  return `${prediction}; ${layers}: ${result.asPredicted ? 'as predicted' : 'not as predicted'}.${adposition}`;
+  return `${english} ${prediction} ${other}${balance}${adposition}`;
+}
+
+/**
+ * The caveat beside the answer, or '' when none is due: the runs of a language whose held-out
+ * loss ended more than OVERFIT_RISE above its lowest in some seed over-fit their training text,
+ * and the shares compared are those of the over-fitted models at the end of the run. Says each
+ * seed's step of its lowest and how far above it the run ended (runPlateau).
+ */
+export function comparisonCaveat(result) {
+  const over = [result.english, result.other]
+    .map((readings) => ({ readings, plateaus: readings.seeds.map((s) => runPlateau(s.levels)) }))
+    .filter(({ plateaus }) => plateaus.some((p) => p.above > OVERFIT_RISE));
+  if (!over.length) return '';
+  const steps = (plateaus) => {
+    const at = [...new Set(plateaus.map((p) => p.lowestStep))];
+    return at.length === 1 ? `step ${at[0]}` : `steps ${listed(plateaus.map((p) => String(p.lowestStep)))}`;
+  };
+  const runs = over.map(
+    ({ readings, plateaus }) =>
+      `each ${nameOf(readings).name} seed’s held-out loss was lowest by ${steps(plateaus)} and ended ${listed(plateaus.map((p) => formatPercent(p.above)))} above it at step ${readings.steps}`,
+  );
+  const who = over.length === 2 ? 'both languages’ models' : `the ${nameOf(over[0].readings).name} models`;
+  return `Caveat: ${who} over-fit their training text: ${runs.join('; ')}. The shares above are those of the over-fitted models at the end, not of the models at their best.`;
 }
 
 /**

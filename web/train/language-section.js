@@ -13,8 +13,10 @@ import { LANGUAGE_READINGS } from './language-readings.js';
 import {
   COMPARISONS,
   LANGUAGES,
+  SYMMETRIC_SHARES,
   compareLanguages,
   comparisonAnswer,
+  comparisonCaveat,
   comparisonStatement,
   leftShare,
   plateauText,
@@ -32,6 +34,7 @@ const LANGUAGE_CSS = `
 .relpos-languages blockquote { margin: 0.4rem 0; padding-left: 0.8rem; border-left: 4px solid var(--relpos-grid, #ccc); font-style: italic; }
 .relpos-languages figure { margin: 0.6rem 0; }
 .relpos-languages select { max-width: 100%; }
+.relpos-languages .language-caveat { margin: 0.4rem 0 0; padding: 0.3rem 0.8rem; border-left: 4px dashed var(--relpos-accent, #d55e00); font-size: 0.95rem; }
 .relpos-languages .language-profiles { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 360px), 1fr)); gap: 1rem; }
 `;
 
@@ -52,14 +55,18 @@ export function mountLanguageSection(container) {
   const layerPick = el(doc, 'select', { id: 'language-layer' });
   const seedPick = el(doc, 'select', { id: 'language-seed' });
   const answer = el(doc, 'p', { id: 'language-answer', className: 'train-summary', role: 'status' });
+  // What qualifies the answer, beside it (the runs over-fit), hidden when nothing does.
+  const caveat = el(doc, 'p', { id: 'language-caveat', className: 'language-caveat', hidden: true });
   const statement = el(doc, 'p', { id: 'language-statement', className: 'train-caption' });
-  const layerTable = el(doc, 'table', { id: 'language-layers' });
+  // Both tables stack on a narrow screen (train-css.js's .train-stack): a block per row, each cell
+  // after its column's name.
+  const layerTable = el(doc, 'table', { id: 'language-layers', className: 'train-stack' });
   const sharesCanvas = el(doc, 'canvas', { role: 'img', ariaLabel: 'Left share of every head, by language' });
   const sharesCaption = el(doc, 'p', { className: 'train-caption' });
   const profileCanvases = [0, 1].map(() => el(doc, 'canvas', { role: 'img' }));
   const profileTitles = [0, 1].map(() => el(doc, 'h4'));
   const profileCaption = el(doc, 'p', { className: 'train-caption' });
-  const adpositionTable = el(doc, 'table', { id: 'language-adpositions' });
+  const adpositionTable = el(doc, 'table', { id: 'language-adpositions', className: 'train-stack' });
   const corpora = el(doc, 'p', { id: 'language-corpora', className: 'train-caption' });
   const wraps = profileCanvases.map((canvas, i) =>
     el(doc, 'figure', { className: 'language-profile' }, [
@@ -73,7 +80,8 @@ export function mountLanguageSection(container) {
     el(doc, 'blockquote', { id: 'language-handbook', text: `The handbook: “${HANDBOOK_SENTENCE}”` }),
     el(doc, 'div', { className: 'train-sentence-controls' }, [el(doc, 'label', {}, ['Compare', picker])]),
     answer,
-    el(doc, 'figure', { id: 'language-layer-figure' }, [
+    caveat,
+    el(doc, 'figure', { id: 'language-layer-figure', className: 'train-stack-box' }, [
       el(doc, 'h4', { text: 'Each layer’s share of attention on earlier words' }),
       el(doc, 'div', { className: 'train-table-wrap' }, [layerTable]),
     ]),
@@ -88,7 +96,7 @@ export function mountLanguageSection(container) {
     ]),
     el(doc, 'div', { className: 'language-profiles' }, wraps),
     profileCaption,
-    el(doc, 'figure', { id: 'language-adposition-figure' }, [
+    el(doc, 'figure', { id: 'language-adposition-figure', className: 'train-stack-box' }, [
       el(doc, 'h4', { text: 'Adpositions and their nouns' }),
       el(doc, 'div', { className: 'train-table-wrap' }, [adpositionTable]),
     ]),
@@ -102,12 +110,27 @@ export function mountLanguageSection(container) {
 
   const languageOf = (readings) => LANGUAGES.find((l) => l.id === readings.id);
   let result = null;
-  const row = (cells, header = false) =>
+  // A table's head row, and a body row whose cells name their columns (data-label: read where the
+  // rows stack).
+  const head = (cells) =>
+    el(doc, 'thead', {}, [
+      el(
+        doc,
+        'tr',
+        {},
+        cells.map((text) => el(doc, 'th', { text })),
+      ),
+    ]);
+  // A number keeps its unit on its line (no break before "%").
+  const row = (cells) =>
     el(
       doc,
       'tr',
       {},
-      cells.map((c) => el(doc, header ? 'th' : 'td', { text: c })),
+      cells.map(([label, value]) => {
+        const text = value.replaceAll(' %', '\u00a0%');
+        return el(doc, 'td', label ? { text, 'data-label': `${label}:` } : { text });
+      }),
     );
 
   const drawProfiles = () => {
@@ -141,28 +164,38 @@ export function mountLanguageSection(container) {
     result = compareLanguages(comparison, LANGUAGE_READINGS);
     root.dataset.comparison = comparison.id;
     answer.textContent = comparisonAnswer(result);
+    caveat.textContent = comparisonCaveat(result);
+    caveat.hidden = !caveat.textContent;
     statement.textContent = comparisonStatement(result);
     const en = languageOf(result.english);
     const ot = languageOf(result.other);
+    const columns = [
+      'layer',
+      `${en.name}: mean (range over seeds)`,
+      `${ot.name}: mean (range over seeds)`,
+      'difference (per seed)',
+      'beyond the seeds’ spread?',
+    ];
+    const range = (side) =>
+      `${formatPercent(side.share)} (seeds ${formatPercent(side.seeds[0])}–${formatPercent(side.seeds[1])})`;
     layerTable.replaceChildren(
-      row(
-        [
-          'layer',
-          `${en.name}: mean (seeds)`,
-          `${ot.name}: mean (seeds)`,
-          'difference (seeds)',
-          'beyond the seeds’ spread?',
-        ],
-        true,
-      ),
-      ...result.layers.map((l) =>
-        row([
-          String(l.layer),
-          `${formatPercent(l.english.share)} (${formatPercent(l.english.seeds[0])}–${formatPercent(l.english.seeds[1])})`,
-          `${formatPercent(l.other.share)} (${formatPercent(l.other.seeds[0])}–${formatPercent(l.other.seeds[1])})`,
-          `${signed(100 * l.difference, 1)} points (${l.differences.map((d) => signed(100 * d, 1)).join(', ')})`,
-          l.differs ? 'yes' : 'no',
-        ]),
+      head(columns),
+      el(
+        doc,
+        'tbody',
+        {},
+        result.layers.map((l) =>
+          row([
+            ['layer', String(l.layer)],
+            [en.name, range(l.english)],
+            [ot.name, range(l.other)],
+            [
+              'difference',
+              `${signed(100 * l.difference, 1)} points (seeds ${l.differences.map((d) => signed(100 * d, 1)).join(', ')})`,
+            ],
+            ['beyond the seeds’ spread?', l.differs ? 'yes' : 'no'],
+          ]),
+        ),
       ),
     );
     const rows = [];
@@ -180,7 +213,7 @@ export function mountLanguageSection(container) {
     }
     const drawn = drawShares(sharesCanvas, { rows, seeds: result.english.seeds.length });
     const counts = (c) => `${c.back} look back, ${c.ahead} ahead, ${c.symmetric} neither`;
-    sharesCaption.textContent = `Each dot is one head of one seed (${result.english.seeds.length} seeds, one shade each), placed at its share of off-diagonal attention on earlier words, left / (left + right), on held-out text; its whisker spans the bound that the 95 % intervals of its left and right masses over the held-out windows give. The band is the symmetric one (left/right from 0.8 to 1.25, shares ${formatPercent(0.8 / 1.8)}–${formatPercent(1.25 / 2.25)}). Of ${result.sides.english.of} heads, ${en.name}: ${counts(result.sides.english)}; ${ot.name}: ${counts(result.sides.other)}.`;
+    sharesCaption.textContent = `Each dot is one head of one seed (${result.english.seeds.length} seeds, one shade each), placed at its share of off-diagonal attention on earlier words, left / (left + right), on held-out text; its whisker spans the bound that the 95 % intervals of its left and right masses over the held-out windows give. The band is the symmetric one (left/right from 0.8 to 1.25, shares ${formatPercent(SYMMETRIC_SHARES.low)}–${formatPercent(SYMMETRIC_SHARES.high)}). Of ${result.sides.english.of} heads, ${en.name}: ${counts(result.sides.english)}; ${ot.name}: ${counts(result.sides.other)}.`;
     root.dataset.sharesFrom = String(drawn.min);
     const layers = [...new Set(result.english.seeds[0].heads.map((h) => h.layer))];
     const chosen = layerPick.value;
@@ -200,13 +233,18 @@ export function mountLanguageSection(container) {
       return `holds in ${t.holds} of ${t.of} seeds${t.opposite ? `, the opposite in ${t.opposite}` : ''}${strongest}`;
     };
     adpositionTable.replaceChildren(
-      row(['claim', en.name, ot.name], true),
-      ...[0, 1].map((i) =>
-        row([
-          result.adpositions.english[i].claim.text,
-          tallyCell(result.adpositions.english[i]),
-          tallyCell(result.adpositions.other[i]),
-        ]),
+      head(['claim', en.name, ot.name]),
+      el(
+        doc,
+        'tbody',
+        {},
+        [0, 1].map((i) =>
+          row([
+            [null, result.adpositions.english[i].claim.text],
+            [en.name, tallyCell(result.adpositions.english[i])],
+            [ot.name, tallyCell(result.adpositions.other[i])],
+          ]),
+        ),
       ),
     );
     corpora.textContent = [result.english, result.other]

@@ -2,8 +2,8 @@
 // position scheme in the training worker (train-worker.js, its own WebAssembly with the training
 // engine) on next-word prediction over the training corpus at length L, the same windows, budget
 // and seed for each, and draws how each model's held-out loss per word changes from L to 2L, 4L
-// and 8L on the same words (length-extrapolation.js), with a sentence of what to see and the rest
-// one click away. Loaded on the first click.
+// and 8L on the same words (length-extrapolation.js), with a sentence of what to see, one of what
+// it means and its caveat, and the rest one click away. Loaded on the first click.
 import { el, fmt, grouped, leadAndRest, listed, signed } from './train-dom.js';
 import { TRAINER, openTrainPool } from './train-pool.js';
 import { CORPUS_URL } from './corpus-url.js';
@@ -189,13 +189,15 @@ export function constructionText(s, lengths, t5LastBucketFrom, schemes = EXTRAPO
 }
 
 /**
- * Whether the measured changes split as the construction groups them: every model that meets
- * something untrained past L against every one that meets nothing untrained, each pair's paired
- * difference over the passages against twice its standard error. Said with the pair that decides
- * it: the closest when every pair is apart, else the one most out of line.
+ * Whether the measured changes split as the construction groups them (the plot's dashed lines
+ * against its solid ones): every model that meets something untrained past L against every one
+ * that meets nothing untrained, each pair's paired difference over the passages against twice its
+ * standard error. Said with the pair that decides it: the closest when every pair is apart, else
+ * the one most out of line. Shown beside the conclusion: it names what the lines' dashes mean.
  */
 export function groupsText(result, ranked = rankedChanges(result).ranked) {
   const { settings: s, lengths, t5LastBucketFrom, passageWords } = result;
+  const L = lengths[0];
   const seenOf = (x) => pastTrained(x.r.scheme, s, lengths, t5LastBucketFrom).seen;
   const unseen = ranked.filter((x) => seenOf(x) === false);
   const seen = ranked.filter((x) => seenOf(x) === true);
@@ -205,14 +207,86 @@ export function groupsText(result, ranked = rankedChanges(result).ranked) {
     .sort((x, y) => x.difference - y.difference);
   const failing = pairs.filter((p) => !(p.difference > TWO_SE * p.se));
   const { a, b, difference, se } = failing[0] ?? pairs[0];
-  const A = `${nameOf(a.r.scheme)} (something untrained, ${signed(a.change, 2)})`;
-  const B = `${nameOf(b.r.scheme)} (nothing untrained, ${signed(b.change, 2)})`;
+  const A = `${nameOf(a.r.scheme)} (dashed, ${signed(a.change, 2)})`;
+  const B = `${nameOf(b.r.scheme)} (solid, ${signed(b.change, 2)})`;
   const by = `${fmt(Math.abs(difference), 2)} ${plusMinus(se)}`;
+  const kinds = `the dashed lines (something untrained past ${L}) and the solid ones (nothing untrained)`;
   if (!failing.length)
-    return `Measured, every model that meets something untrained rose more than every one that meets nothing untrained: the closest, ${B} and ${A}, differ by ${by}.`;
-  if (difference < -TWO_SE * se)
-    return `Measured, the two groups do not split as built: ${A} rose less than ${B}, by ${by}.`;
-  return `Measured, the two groups overlap: ${B} and ${A} differ by ${by}: within noise (the gap is no larger than its ±).`;
+    return `Measured, ${kinds} split as built: every dashed line rose more than every solid one; the closest, ${B} and ${A}, differ by ${by}.`;
+  if (difference < -TWO_SE * se) return `Measured, ${kinds} do not split as built: ${A} rose less than ${B}, by ${by}.`;
+  return `Measured, ${kinds} overlap: ${B} and ${A} differ by ${by}: within noise (the gap is no larger than its ±).`;
+}
+
+/** What the ± of the caption covers, and what it does not (the seed), over `passages` passages. */
+const spreadText = (passages) =>
+  `The ± is twice the standard error over the ${passages} held-out passages: it covers only which held-out text was read; a model trained from another seed lands elsewhere too, which one run does not measure.`;
+
+/**
+ * The conclusion under the lead, from the run's numbers: which model clearly fails past L (its
+ * change above every other model's, each paired difference more than twice its standard error),
+ * or none; then None, the model with no position at all, against the others that hold (within
+ * the noise of its change, above it or below it), and its loss at L against the best model's: a
+ * gap no larger than the largest change of those that hold says that this small model gets little
+ * from position, so that the run can show a scheme that breaks but cannot rank those that hold.
+ */
+export function longerConclusion(result) {
+  const { ranked } = rankedChanges(result);
+  if (ranked.length < 2) return '';
+  const { passageWords, lengths } = result;
+  const L = lengths[0];
+  const name = (x) => nameOf(x.r.scheme);
+  const against = (x, y) => changeDifference(x.r, y.r, passageWords);
+  const above = (x, y) => {
+    const d = against(x, y);
+    return d.difference > TWO_SE * d.se;
+  };
+  const [top, ...others] = ranked;
+  const fails = others.every((x) => above(top, x));
+  const holding = fails ? others : ranked;
+  const first = fails
+    ? `So only ${name(top)} clearly fails past the trained length: it rises more than every other model, each by more than the noise.`
+    : `So no model clearly fails past the trained length: ${name(top)}’s rise, the highest, is within the noise of ${name(others.find((x) => !above(top, x)))}’s.`;
+  const none = holding.find((x) => x.r.scheme === 'none');
+  if (!none) return first;
+  const rest = holding.filter((x) => x !== none);
+  const compared = rest.map((x) => ({ x, ...against(x, none) }));
+  const names = (list) => listed(list.map((v) => name(v.x)));
+  const more = compared.filter((v) => v.difference > TWO_SE * v.se);
+  const less = compared.filter((v) => v.difference < -TWO_SE * v.se);
+  const same = compared.filter((v) => !more.includes(v) && !less.includes(v));
+  const where = [
+    more.length ? `less than ${names(more)}` : '',
+    same.length ? `within the noise of ${names(same)}` : '',
+    less.length ? `more than ${names(less)}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+  const rose = none.change > TWO_SE * none.se;
+  const kept = result.rows.filter((r) => !divergedRow(r));
+  const best = kept.reduce((x, y) => (y.loss[0] < x.loss[0] ? y : x));
+  const gap = none.r.loss[0] - best.loss[0];
+  const largest = Math.max(...holding.map((x) => Math.abs(x.change)));
+  const atL =
+    best === none.r
+      ? `At ${L} words None is the best model of all`
+      : `At ${L} words None is ${gap <= largest ? 'only ' : ''}${fmt(gap, 2)} worse than the best (${nameOf(best.scheme)})`;
+  const little =
+    gap <= largest
+      ? ': this small model gets little from position, so the run can show a scheme that breaks, not rank those that hold'
+      : '';
+  const costs = rose ? ': reading longer windows costs even a model without positions' : '';
+  return `${first} None, with no position at all, ${moves(none.change)}${where ? ` (${where})` : ''}${costs}. ${atL}${little}.`;
+}
+
+/**
+ * The caveat beside the conclusion: whether the lines split as built (groupsText) and what the ±
+ * covers; '' with no change to compare.
+ */
+export function longerCaveat(result) {
+  const { ranked } = rankedChanges(result);
+  if (!ranked.length) return '';
+  const passages = result.passageWords.filter((c) => c > 0).length;
+  return [groupsText(result, ranked), spreadText(passages)].filter(Boolean).join(' ');
 }
 
 /** The models whose held-out loss is not a number, said as diverged, with the lengths where it is not (all: "at every length"). */
@@ -232,9 +306,10 @@ function divergedText(rows, lengths) {
  * The rest of the caption, one click away ("How to read it"), from the run's numbers
  * (lengthExtrapolation's result), in three paragraphs: what the lines are and what each scheme
  * meets past L by construction (the lines' dashes); the set-up and the losses at L against the
- * word-frequency model; each model's change from L to 8L with its spread over the passages,
- * whether the changes split as the construction groups them, and what the spread leaves out. A
- * model whose loss is not a number is said to have diverged and is left out of every comparison.
+ * word-frequency model; each model's change from L to 8L with its spread over the passages
+ * (whether the changes split as the construction groups them, and what the spread leaves out,
+ * are the caveat beside the conclusion, in view). A model whose loss is not a number is said to
+ * have diverged and is left out of every comparison.
  */
 export function longerCaptionParts(result) {
   const { rows: allRows, lengths, settings: s, corpus, vocabSize, words, unigram, unigramTrain } = result;
@@ -275,8 +350,6 @@ export function longerCaptionParts(result) {
         endSentence(
           `From ${L} to ${last}, each change ± twice its standard error over the ${passages} passages (how much the choice of held-out text moves it): ${listed(ranked.map((x) => `${name(x.r)} ${signed(x.change, 2)} ${plusMinus(x.se)}`))}`,
         ),
-        groupsText(result, ranked),
-        'The ± covers only which held-out text was read: a model trained from another seed lands elsewhere too, which one run does not measure.',
       ]
     : [];
   return [lines, setUp, measured].map((p) => p.filter(Boolean).join(' ')).filter(Boolean);
@@ -412,6 +485,15 @@ export function runLongerThanTrained(box, settings = {}, corpusUrl = CORPUS_URL)
           1,
         )} s of training.`;
         leadAndRest(doc, caption, longerLead(result), longerCaptionParts(result), 'longer');
+        // What the numbers mean and what qualifies it, in view under the lead.
+        caption.querySelector('.longer-lead').after(
+          ...[
+            ['longer-conclusion', longerConclusion(result)],
+            ['longer-caveat', longerCaveat(result)],
+          ]
+            .filter(([, text]) => text)
+            .map(([className, text]) => el(doc, 'p', { className, text })),
+        );
         box.dataset.done = String(Number(box.dataset.done ?? 0) + 1);
         return result;
       },

@@ -19,6 +19,12 @@ export const CRITERION = Object.freeze({ within: 0.02 });
 export const LEARNED = Object.freeze({ heldOut: 0.01 });
 
 /**
+ * How far the held-out loss may rise above its lowest reading before a run is said to over-fit
+ * (the loss figure's lead; the comparison of languages' caveat): 5 %.
+ */
+export const OVERFIT_RISE = 0.05;
+
+/**
  * Whether a run that has taken `steps` of its `budget` steps, with held-out loss `heldOut`, has
  * ended: { ended, reason: 'criterion' | 'learned' | 'budget' | null, target (the loss to reach;
  * NaN without a reference), gap (heldOut / referenceLoss − 1), heldOut }.

@@ -22,7 +22,7 @@ import {
   summariseRun,
 } from './pos-verdicts.js';
 import { acrossSeedsText, claimsAgainstReference, convergenceText, runVerdict } from './reference.js';
-import { CRITERION, LEARNED } from './run-end.js';
+import { CRITERION, LEARNED, OVERFIT_RISE } from './run-end.js';
 import { HELD_OUT_WINDOWS, PROFILE_POS, READINGS, SCHEDULE, SEQ_LEN } from './train-session.js';
 
 /** The columns of the shown head's table of the handbook's claims. */
@@ -578,9 +578,6 @@ export function lossZoom(state) {
     last: top > high ? last : null,
   };
 }
-
-/** How far the held-out loss may rise above its lowest reading before the loss figure says the model over-fits. */
-export const OVERFIT_RISE = 0.05;
 
 /** The lowest held-out reading and how far the last is above it, where more than OVERFIT_RISE: { lowest, step, rise } or null. */
 export function overfitting(losses) {

@@ -16,7 +16,7 @@ const causalMask = (view) => (view.causal ? (i, j) => j > i : null);
 const rowConstantBias = (view) => view.maxDistance === 0 && view.n > 1;
 // Under the causal mask a query never sees a later key, so positive offsets are never used.
 // Rows written a^K[c], not a^K_c: a subscript under a superscript collides on canvas.
-const DECODER_NOTE = 'A decoder never uses offsets 1…k: only the lower edge is drawn.';
+export const DECODER_NOTE = 'A decoder never uses offsets 1…k: only the lower edge is drawn.';
 // The two softmax panels: colours from 0 to a top (weight-scale.js): by default one top for both,
 // the larger of their largest weights, so that one colour is one weight in both; with
 // view.weightScale 'panel' each its own. In the long view, up to its 99th percentile, so the
@@ -46,8 +46,15 @@ function awayFromBump(view) {
   return `Offset 0 is negative in row${rows.length > 1 ? 's' : ''} ${list}: q_i points away from the bump a^K[0] there.`;
 }
 
-/** Whether the matrix panels draw the dashed |j − i| = k lines: only when some cell is clipped (0 < k < n − 1). */
-const bandEdgesDrawn = (view) => !view || (view.maxDistance > 0 && view.maxDistance < view.n - 1);
+/**
+ * Whether the matrix panels draw the dashed band edges (where each row's shared run begins, between
+ * offsets k − 1 and k: heatmap.js's bandEdgePaths): only when some cell is clipped (0 < k < n − 1).
+ */
+export const bandEdgesDrawn = (view) => !view || (view.maxDistance > 0 && view.maxDistance < view.n - 1);
+
+/** What the dashed band edges of a bias panel mark (panel 2; Shaw et al.'s column of the schemes). */
+export const BAND_EDGES_TEXT =
+  'From the dashed lines outward (|j − i| ≥ k) a row reuses one edge embedding, so its values there are equal.';
 
 // The long view's panels in offset space (offset-space.js): row i the query, column c the
 // clipped offset; each panel's `offsetSpace` says how its cell is made and what it shows.
@@ -99,9 +106,7 @@ export const PANELS = [
     caption: (view, { controls = true } = {}) => {
       if (view?.n === 1)
         return 'q_i · a^K[clip(j − i, ±k)] / √d_k. With one token there is one cell, offset 0: q_0 reads a^K[0]. With more tokens each diagonal reads one row of a^K.';
-      const edges = bandEdgesDrawn(view)
-        ? ' From the dashed lines outward (|j − i| ≥ k) a row reuses one edge embedding, so its values there are equal.'
-        : '';
+      const edges = bandEdgesDrawn(view) ? ` ${BAND_EDGES_TEXT}` : '';
       if (view?.sameQuery)
         return `q_i · a^K[clip(j − i, ±k)] / √d_k with the same query in every row: a diagonal shares one embedding a^K and one query, so it is constant (a Toeplitz matrix), one point of the profile per diagonal.${edges}`;
       const tick = controls ? ' (tick it to see)' : '';

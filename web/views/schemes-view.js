@@ -2,6 +2,7 @@
 // the numbers the comparison view draws, all through the JS API. Every scheme reads the same
 // tokens and weights (the stable draw, so that a word keeps its vectors wherever it stands).
 import { exampleOptions } from './view.js';
+import { BAND_EDGES_TEXT, DECODER_NOTE, bandEdgesDrawn } from './panels.js';
 import { POSITION_SCHEMES, ROPE_DEFAULTS, T5_BUCKET_DEFAULTS, needsEvenWidth } from '../api/schemes.js';
 import { MAX_SEED } from '../api/limits.js';
 import { CONTROLS, tokenLabels } from '../settings/settings.js';
@@ -36,7 +37,8 @@ const onInputs =
  * columns) fill every field; the model's learned absolute table (training only) its name and
  * `pastTrained`.
  * - name, source, what: the column's title, its paper and how it computes;
- * - bias: the bias panel's caption; bandEdges: the panel draws |j − i| = k;
+ * - bias: the bias panel's caption; bandEdges: the panel draws the dashed band edges, from which
+ *   outward |j − i| ≥ k (computeSchemesView's biasCaption then says so, when they are drawn);
  * - run(rp, ex, params, replace): its attention() on the example (replace: other inputs);
  * - queries: the input that carries the queries (null: the bias reads none);
  * - contentProfile: its profile also drawn with one query and one key vector at every position;
@@ -50,7 +52,7 @@ export const SCHEME_INFO = {
     name: 'Shaw et al.',
     source: 'Shaw, Uszkoreit & Vaswani 2018',
     what: 'q_i · a^K[clip(j − i, ±k)]/√d_k: a learned vector per clipped offset, read by each query.',
-    bias: 'q_i · a^K[clip(j − i, ±k)]/√d_k; dashed: |j − i| = k.',
+    bias: 'q_i · a^K[clip(j − i, ±k)]/√d_k.',
     bandEdges: true,
     run: (rp, ex, params, replace = {}) => rp.attention({ ...ex.inputs, ...replace }),
     learned: (ex) =>
@@ -245,6 +247,15 @@ function fixedContentProfile(rp, id, ex, params, n, causal) {
 }
 
 /**
+ * A column's bias caption: its entry's formula and, where its panel draws the dashed band edges
+ * (some cell clipped), what they mark, as panel 2 says it (and that a decoder's shows only the lower).
+ */
+export function biasCaption(info, view) {
+  if (!info.bandEdges || !bandEdgesDrawn(view)) return info.bias;
+  return `${info.bias} ${BAND_EDGES_TEXT}${view.causal ? ` ${DECODER_NOTE}` : ''}`;
+}
+
+/**
  * The comparison view's numbers for the page's settings (ATTENTION_SETTINGS), the chosen scheme
  * ids, the RoPE layout and the shift m: per scheme its panels, offset profile, query
  * dependence, shift difference, its learned parameters and what it does beyond, said; and the static
@@ -269,6 +280,7 @@ export function computeSchemesView(rp, settings, { schemes, ropeLayout = ROPE_DE
     return {
       id,
       ...info,
+      biasCaption: biasCaption(info, { n, maxDistance: settings.maxDistance, causal: settings.causal }),
       result,
       profile: offsetProfile(result.positionBiases.data, n, settings.causal),
       queryDependence: queryDependence(rp, id, ex, params, settings.seed),
