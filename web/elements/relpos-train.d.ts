@@ -13,7 +13,7 @@ export interface RelposTrainAttributes {
   task?: 'masked' | 'next' | 'copy';
   /** 'small' (default), 'tiny' or 'large'. */
   size?: 'tiny' | 'small' | 'large';
-  /** The seed, an integer from 0 to 4294967295 (default 1): the model's initial weights and, on the corpus tasks, its batches. */
+  /** The seed, an integer from 0 to 2³² − 1 (default 1): the model's initial weights and, on the corpus tasks, its batches. */
   seed?: number | string;
   /** Start training once loaded. */
   autostart?: boolean | '';
