@@ -106,6 +106,11 @@ describe('number text', () => {
     expect(formatTick(0.4, [0, 0.2, 0.4])).toBe('0.4');
     expect(formatTick(2000, [0, 1000, 2000])).toBe('2000');
     expect(formatTick(-0.05, [-0.1, -0.05, 0])).toBe(`${MINUS}0.05`);
+    // Ticks 1 apart at ±0.5 (every other tick of step 0.5, as a narrow colour bar keeps them): their own values.
+    expect(formatTick(-0.5, [-0.5, 0.5])).toBe(`${MINUS}0.5`);
+    expect(formatTick(0.5, [-0.5, 0.5])).toBe('0.5');
+    expect(formatTick(0.25, [-0.75, -0.25, 0.25, 0.75])).toBe('0.25');
+    expect(formatTick(0.3, [-0.3, 0.3])).toBe('0.3'); // 0.6 apart: a step of one decimal
     expect(sharePercent(0.74)).toBe('74 %');
     expect(sharePercent(1)).toBe('100 %');
   });

@@ -1,7 +1,8 @@
 // The line a story step writes under its button (what it changed, and nothing it did not), and
 // panel 2's caption in the one-token state.
 import { describe, expect, test } from 'vitest';
-import { changedSettings } from '../../web/page/story.js';
+import { changedSettings, staleText } from '../../web/page/story.js';
+import { outlinedGroupText } from '../../web/views/offset-group.js';
 import { PANELS } from '../../web/views/panels.js';
 
 describe('changedSettings', () => {
@@ -30,5 +31,39 @@ describe('panel 2’s caption', () => {
     const caption = PANELS.find((panel) => panel.id === 'positionBiases').caption({ n: 1 });
     expect(caption).toContain('one cell, offset 0');
     expect(caption).not.toContain('row to row');
+  });
+});
+
+describe('staleText', () => {
+  const step = { tokens: 'the cat sat on the mat', seqLen: 6, maxDistance: 1, causal: false, long: false };
+  test('nothing while the page has the step’s settings (a setting that does not shape the panels aside)', () => {
+    expect(staleText(step, { ...step, weightScale: 'panel' }, 'Set k = 1')).toBeNull();
+  });
+  test('names each change, now and then, and the button that brings the step back', () => {
+    expect(staleText(step, { ...step, maxDistance: 2 }, 'Set k = 1')).toEqual({
+      line: 'You have changed the settings since.',
+      notice:
+        'Out of date: this Reveal is for the step’s settings, and you have changed k = 2 (was 1) since. Press “Set k = 1” again to see it on the panels.',
+    });
+    expect(staleText(step, { ...step, long: true, causal: true }, 'On my sentence').notice).toBe(
+      'Out of date: this Reveal is for the step’s settings, and you have changed causal mask on (was off), long sequences on (was off) since. Press “On my sentence” again to see it on the panels.',
+    );
+  });
+});
+
+describe('the outline a selected cell draws, in words', () => {
+  test('its clipped offset, with a sign: one diagonal inside ±k, every offset beyond at ±k, every cell at k = 0', () => {
+    const cases = [
+      [2, 3, 3, '+1'],
+      [3, 1, 3, '−2'],
+      [1, 1, 3, '0'],
+      [0, 5, 3, '+3'],
+      [5, 0, 2, '−2'],
+      [4, 1, 0, '0'],
+    ];
+    for (const [i, j, k, c] of cases)
+      expect(outlinedGroupText(i, j, k)).toBe(
+        `Outlined: the selected cell (${i}, ${j}) and every cell with clip(j − i, ±k) = ${c}.`,
+      );
   });
 });

@@ -117,12 +117,52 @@ const pixelsOf = (page, selector, index, points) =>
     },
     [index, points],
   );
+/**
+ * The cells [i, j] of the `index`-th n × n heatmap matching `selector` (drawn with `layout`) that
+ * are outlined, on the middle row of each cell: the first device pixel wholly inside the cell
+ * along its left edge, which an outline covers when it is at least 2 device pixels wide (an
+ * outline is 2 CSS px on cells of 16 px and more, at least 1 on smaller ones: read those at 2
+ * device pixels per CSS px).
+ */
+function outlinedCells(page, selector, index, layout, n) {
+  return page.$$eval(
+    selector,
+    (canvases, [i, { x0, y0, cell }, size]) => {
+      const canvas = canvases[i];
+      const ratio = canvas.width / canvas.getBoundingClientRect().width;
+      const context = canvas.getContext('2d');
+      const found = [];
+      for (let row = 0; row < size; row += 1)
+        for (let col = 0; col < size; col += 1) {
+          const x = Math.ceil((x0 + col * cell) * ratio);
+          const y = Math.floor((y0 + (row + 0.5) * cell) * ratio);
+          const rgb = Array.from(context.getImageData(x, y, 1, 1).data.slice(0, 3));
+          // The light theme's outline (--relpos-outline, #111114): darker than any colour of the scales.
+          if (rgb.every((v, channel) => Math.abs(v - [17, 17, 20][channel]) <= 30)) found.push([row, col]);
+        }
+      return found;
+    },
+    [index, layout, n],
+  );
+}
+/** Step 5's cell (the largest positive bias whose weight fell) and its row's largest bias, from the API. */
+function softmaxCells() {
+  const ex = pageExample(rp);
+  const [b, w0, w1] = [ex.positionBiases.data, ex.contentWeights.data, ex.combinedWeights.data];
+  let best = null;
+  for (let c = 0; c < 36; c += 1) if (b[c] > 0 && w1[c] < w0[c] && (best === null || b[c] > b[best])) best = c;
+  const [i, j] = [Math.floor(best / 6), best % 6];
+  const row = Array.from({ length: 6 }, (_, l) => b[i * 6 + l]);
+  return { i, j, top: row.indexOf(Math.max(...row)) };
+}
+const signedOffset = (c) => (c > 0 ? `+${c}` : String(c).replace('-', '−'));
 const press = async (page, name, own = false) => {
   const selector = `[data-story="${name}"][data-own="true"]`;
   await page.evaluate((n) => {
     document.querySelector(`[data-story="${n}"]`).closest('details.step').open = true;
   }, name);
   await page.click(own ? selector : `[data-story="${name}"]:not([data-own])`);
+  await whenDrawn(page); // the steps' module loaded (on the first press at the latest), the step's state drawn
 };
 const number = (text) => Number(text.replace('−', '-'));
 const f2 = (v) => formatSignificant(v, 2);
@@ -179,6 +219,12 @@ function wordMoves(from, to) {
   return moves;
 }
 
+/** Step 1's words on the content-only weights put back: rounding said as such, none at all as the same numbers (not "at most 0"). */
+const contentSaid = (largest) =>
+  largest === 0
+    ? 'Put back in the old order, the content-only weights are exactly the same numbers,'
+    : `Put back in the old order, the content-only weights differ by at most ${f2(largest)} (rounding),`;
+
 /** Checks each number of a reveal against the API, for the settings the page then shows. */
 const CHECK = {
   shuffle(text, s) {
@@ -197,9 +243,8 @@ const CHECK = {
       };
       return { content: worst('contentWeights'), combined: worst('combinedWeights') };
     });
-    const [, content] = text.match(/differ by at most (\S+) \(rounding\)/);
-    expect(number(content)).toBeLessThanOrEqual(1e-15);
     for (const d of differences) expect(d.content).toBeLessThanOrEqual(1e-15);
+    expect(differences.some((d) => text.includes(contentSaid(d.content)))).toBe(true);
     const [, combined] = text.match(/the combined weights by up to ([^\s]+)\.$/);
     expect(differences.map((d) => f2(d.combined))).toContain(combined);
     expect(number(combined)).toBeGreaterThan(0.05);
@@ -264,7 +309,9 @@ const CHECK = {
           ? `as it is for all ${n} of these queries.`
           : positive === 0
             ? `as it is for none of these ${n} queries`
-            : `as it is for ${positive} of these ${n} queries; the other ${n - positive} are pushed away`,
+            : n - positive === 1
+              ? `as it is for ${positive} of these ${n} queries; the other one is pushed away`
+              : `as it is for ${positive} of these ${n} queries; the other ${n - positive} are pushed away`,
     );
     // The conclusion follows the shares: "most" only above a half, "less" only when it is less.
     const locality = nearShare(same.combinedWeights.data, n);
@@ -302,7 +349,9 @@ const CHECK = {
     expect(text).toContain(`exp(${formatSignificant(written, 3)}) = ${f2(Math.exp(written))} against ${f2(mean)}.`);
   },
   output(text) {
-    expect(text).toContain('now shows query 2: its output split in two');
+    expect(text).toContain(
+      'The step selected cell (2, 3), so the figure “What one cell is made of” (panel 7) shows query 2: its output split in two.',
+    );
     const ex = pageExample(rp);
     const zeroed = rp.attention({
       ...ex.inputs,
@@ -325,6 +374,61 @@ const CHECK = {
   },
 };
 
+/** Each step's reveal as the page marks it, in one round trip: { name: { marked, notice ('' while hidden), line } }. */
+const staleStates = (page) =>
+  page.$$eval('[data-reveal]', (reveals) =>
+    Object.fromEntries(
+      reveals.map((p) => {
+        const box = p.closest('details.reveal');
+        const notice = box.querySelector('.reveal-stale');
+        const name = p.dataset.reveal;
+        return [
+          name,
+          {
+            marked: box.classList.contains('stale'),
+            notice: !notice || notice.hidden ? '' : notice.textContent,
+            line: document.querySelector(`[data-set="${name}"]`).textContent,
+          },
+        ];
+      }),
+    ),
+  );
+/**
+ * Steps' reveals and lines (`names`, each with the settings its step made: `made[name]`) against
+ * the page's settings (`now`): while they are the same, no notice and the line as the step wrote
+ * it; else the reveal marked out of date, its notice naming every setting changed with its value
+ * now and then, and the line saying the settings changed since. Returns the states read.
+ */
+async function expectStale(page, names, made, now, when) {
+  const states = await staleStates(page);
+  const onOff = (v) => (v ? 'on' : 'off');
+  for (const name of names) {
+    const { marked, notice, line } = states[name];
+    const differing = Object.keys(made[name]).filter((key) => made[name][key] !== now[key]);
+    const at = `${name}, ${when}`;
+    expect(marked, at).toBe(differing.length > 0);
+    expect(line.endsWith('You have changed the settings since.'), at).toBe(differing.length > 0);
+    if (!differing.length) {
+      expect(notice, at).toBe('');
+      continue;
+    }
+    expect(notice.startsWith('Out of date: this Reveal is for the step’s settings, and you have changed '), at).toBe(
+      true,
+    );
+    const said = {
+      tokens: (a, b) => `the words “${b}” (was “${a}”)`,
+      maxDistance: (a, b) => `k = ${b} (was ${a})`,
+      sameQuery: (a, b) => `same query in every row ${onOff(b)} (was ${onOff(a)})`,
+      seqLen: (a, b) => (made[name].tokens !== now.tokens ? '' : `n = ${b} (was ${a})`),
+    };
+    for (const key of differing) {
+      expect(said[key], `${at}: ${key}`).toBeDefined();
+      expect(notice, `${at}: ${key}`).toContain(said[key](made[name][key], now[key]));
+    }
+  }
+  return states;
+}
+
 /** The settings each step's lesson is written for, stated here independently of the page. */
 const LESSON = {
   draw: 'stable',
@@ -344,7 +448,9 @@ const LESSON = {
 };
 
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
-/** The reveal tests' pages at 1280 × 800 (VIEW) and on the phone (PHONE), by their context options. */
+/** A narrower phone at 2 device pixels per CSS px: the reveals' maps get cells under 12 px. */
+const NARROW_PHONE = { viewport: { width: 360, height: 780 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+/** The reveal tests' pages at 1280 × 800 (VIEW) and on the phone (NARROW_PHONE), by their context options. */
 const revealPages = new Map();
 afterAll(async () => {
   for (const { context } of revealPages.values()) await context.close();
@@ -577,6 +683,19 @@ describe.concurrent('every story step, from every starting state', () => {
       CHECK[name](text, s);
       await expectDrawnOnScreen(page, PANEL[name]);
       expected[name] = { s, text };
+      if (name === 'softmax') {
+        // Panel 5's caption says what it outlines (the step's cell and every cell of its clipped offset), and that is what is outlined.
+        const { i, j } = softmaxCells();
+        const c = Math.min(3, Math.max(-3, j - i));
+        expect(Math.abs(c)).toBeLessThan(3); // one diagonal
+        expect(await page.textContent('#figure-difference .relpos-caption')).toContain(
+          `Outlined: the selected cell (${i}, ${j}) and every cell with clip(j − i, ±k) = ${signedOffset(c)}.`,
+        );
+        const layout = JSON.parse(await page.getAttribute('#figure-difference canvas', 'data-layout'));
+        const outlined = await outlinedCells(page, '#figure-difference canvas', 0, layout, 6);
+        const diagonal = Array.from({ length: 6 - c }, (_, r) => [r, r + c]);
+        expect(outlined.sort()).toEqual(diagonal.sort());
+      }
       if (name === 'same-query') {
         expect(await page.textContent('[data-set="same-query"]')).toBe(
           'This step set same query in every row on (was off).',
@@ -642,13 +761,15 @@ describe.concurrent('every story step, from every starting state', () => {
     await context.close();
   });
 
-  test('right after each other step: the same', async () => {
+  test('right after each other step: the same; a reveal says it is out of date while the page’s settings are not its step’s', async () => {
     // Instant scrolling (a reader's reduced-motion setting), so the circuit takes less time.
     const { page, context, problems } = await env.open(PERTURBED, {
       ...VIEW,
       reducedMotion: 'reduce',
       closedPanels: true,
     });
+    // The settings each step makes (from the fresh page's test).
+    const mades = Object.fromEntries(Object.entries(await lesson.value).map(([name, { s: made }]) => [name, made]));
     for (let index = 0; index < CIRCUIT.length; index += 1) {
       const name = STEPS[CIRCUIT[index]];
       await press(page, name);
@@ -657,7 +778,36 @@ describe.concurrent('every story step, from every starting state', () => {
       expect(await settingsOf(page), `${name} after ${after}`).toEqual(expected[name].s);
       expect(await revealOf(page, name), `${name} after ${after}`).toBe(expected[name].text);
       await expectDrawnOnScreen(page, PANEL[name]);
+      // Every reveal pressed so far is out of date exactly when its step's settings are not the page's now.
+      const pressed = new Set(CIRCUIT.slice(0, index + 1).map((at) => STEPS[at]));
+      await expectStale(page, pressed, mades, expected[name].s, `then ${name}`);
     }
+    // A student's detours: k moved after step 3; a new sentence typed after step 5, which its
+    // button then shows again; Reset, back at the settings of steps 5 and 6.
+    await press(page, 'clip');
+    await page.fill('#maxDistance', '2');
+    await whenDrawn(page);
+    let now = await settingsOf(page);
+    expect(now).toEqual({ ...mades.clip, maxDistance: 2 });
+    let states = await expectStale(page, ['clip'], mades, now, 'k moved to 2');
+    expect(states.clip.notice).toContain('k = 2 (was 1) since. Press “Set k = 1” again to see it on the panels.');
+    await press(page, 'softmax');
+    await page.fill('#tokens', 'my dog likes long walks');
+    await whenDrawn(page);
+    states = await expectStale(page, ['softmax'], mades, await settingsOf(page), 'a sentence typed');
+    expect(states.softmax.notice).toBe(
+      'Out of date: this Reveal is for the step’s settings, and you have changed the words “my dog likes long walks” (was “the cat sat on the mat”) since. Press “Find such a key” again to see it on the panels.',
+    );
+    await press(page, 'softmax');
+    await expectStale(page, ['softmax'], mades, await settingsOf(page), 'pressed again');
+    await page.fill('#maxDistance', '2');
+    await whenDrawn(page);
+    await expectStale(page, ['softmax'], mades, await settingsOf(page), 'k moved again');
+    await page.click('#reset');
+    await whenDrawn(page);
+    now = await settingsOf(page);
+    states = await expectStale(page, STEPS, mades, now, 'after Reset');
+    expect(states.softmax.marked).toBe(false); // Reset is the lesson's settings: step 5's reveal holds again
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -734,17 +884,34 @@ describe.concurrent('every story step, from every starting state', () => {
     await context.close();
   });
 
-  test('“On my sentence” before any sentence was typed says it runs on the lesson’s; at n = 2 nothing is clipped', async () => {
+  test('“On my sentence” before any sentence was typed says it runs on the lesson’s; at n = 2 nothing is clipped, one query of two is “the other one”, a shuffle’s equal weights are the same numbers', async () => {
     const { page, context, problems } = await env.open('?k=0', VIEW);
     await press(page, 'locality', true);
     const text = await revealOf(page, 'locality');
     expect(text.startsWith('You have not typed a sentence (Tokens), so on the lesson’s: ')).toBe(true);
     CHECK.locality(text.slice(text.indexOf(': ') + 2), await settingsOf(page));
-    await page.fill('#tokens', 'two words');
+    const two = 'the cat';
+    await page.fill('#tokens', two);
     await press(page, 'clip', true);
     expect(await revealOf(page, 'clip')).toBe(
       'On your sentence: With 2 words no offset |j − i| is larger than 1: nothing is clipped. Compared with k = 3, the lesson’s k, none of the 4 cells of panel 2 changed at k = 1. aK and aV have 2k + 1 rows each: 7 at k = 3, 3 at k = 1.',
     );
+    // Of these two words' own queries exactly one has a positive first component: "the other one is".
+    const q = pageExample(rp, { tokens: two }).inputs.q.data;
+    expect([q[0], q[4]].filter((v) => v > 0).length).toBe(1);
+    await press(page, 'locality', true);
+    CHECK.locality(await revealOf(page, 'locality'), await settingsOf(page), two);
+    // Two words swapped and put back: the content-only weights are the same numbers, bit for bit.
+    await press(page, 'shuffle', true);
+    expect((await settingsOf(page)).tokens).toBe('cat the');
+    const [a, b] = [pageExample(rp, { tokens: two }), pageExample(rp, { tokens: 'cat the' })];
+    const back = (m, c) => m.data[(1 - Math.floor(c / 2)) * 2 + (1 - (c % 2))]; // cell c of "the cat" in "cat the"
+    const largest = (name) => Math.max(...a[name].data.map((v, c) => Math.abs(v - back(b[name], c))));
+    expect(largest('contentWeights')).toBe(0);
+    const shuffled = await revealOf(page, 'shuffle');
+    expect(shuffled).toContain(contentSaid(0));
+    expect(shuffled).toContain(`the combined weights by up to ${f2(largest('combinedWeights'))}.`);
+    expect(shuffled).not.toContain('at most 0');
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -1037,6 +1204,38 @@ describe('every reveal, drawn', () => {
         expect(matches, `${name} ${key}`).toBe(true);
       }
     }
+    // Each colour bar's ticks as drawn: the number written under a tick is the bar's value at the
+    // tick's place on its range (±0.89 with ticks at ±0.5 reads −0.5 and 0.5, not −1 and 1).
+    for (const { key, layout } of maps) {
+      const { bar, min, max } = layout;
+      expect(bar.ticks.length, `${name} ${key}`).toBeGreaterThanOrEqual(2);
+      for (const tick of bar.ticks) {
+        const at = min + ((tick.x - bar.left) / (bar.right - bar.left)) * (max - min);
+        expect(Math.abs(number(tick.text) - at), `${name} ${key}: “${tick.text}” at ${at}`).toBeLessThan(
+          1e-9 * (max - min),
+        );
+      }
+    }
+    // Step 5: the cells its caption names are the cells outlined, in both maps, and no others.
+    if (name === 'softmax') {
+      const { i, j, top } = softmaxCells();
+      const caption = await page.textContent('[data-figure="softmax"] .reveal-caption');
+      expect(caption).toContain(
+        `Outlined in these two maps: cell (${i}, ${j}) and the row’s largest bias, (${i}, ${top}). ` +
+          `The step selected cell (${i}, ${j}): the panels outline it and every cell with clip(j − i, ±k) = ${signedOffset(j - i)} (until you select another cell).`,
+      );
+      // Read where the maps' outlines (1.75 CSS px at 1280, 1.375 on the phone) cover whole device pixels: the phone's.
+      if ((await page.evaluate(() => devicePixelRatio)) >= 2)
+        for (const [index, { key, layout }] of maps.entries()) {
+          const outlined = await outlinedCells(page, '[data-figure="softmax"] .reveal-map canvas', index, layout, 6);
+          expect(outlined.sort(), key).toEqual(
+            [
+              [i, j],
+              [i, top],
+            ].sort(),
+          );
+        }
+    }
   }
 
   /** Step 6's outputs: each cell of the three tables against the API's, on one diverging scale. */
@@ -1074,9 +1273,9 @@ describe('every reveal, drawn', () => {
     }
   }
 
-  /** The reveal's figure inside the window after its summary is clicked: the maps whole, drawn. */
-  async function openAndExpectOnScreen(page, name) {
-    await page.click(`details.reveal:has([data-reveal="${name}"]) > summary`);
+  /** The reveal's figure inside the window after `opener` is clicked (its summary): the maps whole, drawn. */
+  async function openAndExpectOnScreen(page, name, opener = `details.reveal:has([data-reveal="${name}"]) > summary`) {
+    await page.click(opener);
     await expect
       .poll(
         () =>
@@ -1092,15 +1291,35 @@ describe('every reveal, drawn', () => {
 
   for (const [label, options] of [
     ['1280 × 800', VIEW],
-    ['a 390 × 844 phone', PHONE],
+    ['a 360 × 780 phone', NARROW_PHONE],
   ])
-    test(`at ${label}: each step’s reveal opens with its figure on screen, every cell the API’s`, async () => {
+    test(`at ${label}: each step’s reveal opens with its figure on screen, every cell and colour-bar number the API’s; on the phone the panel a step scrolls to leads back to it`, async () => {
       const opened = await env.open('', { ...options, closedPanels: true, reducedMotion: 'reduce' });
       const { page, problems } = opened;
-      for (const name of STEPS) {
+      for (const [index, name] of STEPS.entries()) {
         await press(page, name);
         const s = await settingsOf(page);
-        await openAndExpectOnScreen(page, name);
+        // Beside the panels (1280) the step stays in view: no way back needed. On the phone the
+        // step's panel, scrolled to, starts with a button back to the step, which opens its reveal.
+        const back = await page.evaluate(() => {
+          const button = document.querySelector('.story-back');
+          if (!button) return null;
+          const box = button.getBoundingClientRect();
+          return { figure: button.closest('figure')?.id, text: button.textContent, top: box.top, bottom: box.bottom };
+        });
+        if (options === VIEW) expect(back, name).toBeNull();
+        else {
+          expect(back, name).toEqual({
+            ...back,
+            figure: `figure-${PANEL[name]}`,
+            text: `↑ Back to step ${index + 1} and its Reveal`,
+          });
+          expect(back.top, name).toBeGreaterThanOrEqual(0);
+          expect(back.bottom, name).toBeLessThanOrEqual(options.viewport.height);
+          await expectDrawnOnScreen(page, PANEL[name]);
+        }
+        await openAndExpectOnScreen(page, name, options === VIEW ? undefined : '.story-back');
+        if (options !== VIEW) expect(await page.$('.story-back'), name).toBeNull(); // used: gone
         if (name !== 'locality') await expectTrueMaps(page, name, s); // step 4: its own tests above
         if (name === 'output') await expectTrueOutputs(page);
         // Closed again, so the next step starts as a reader finds it.
@@ -1110,8 +1329,8 @@ describe('every reveal, drawn', () => {
       revealPages.set(options, opened); // for the tests below, which need no fresh page
     });
 
-  test('no text or canvas label under 11 CSS px on a 390 px phone, with every reveal drawn', async () => {
-    const { page, context, problems } = await pageAfterReveals(PHONE);
+  test('no text or canvas label under 11 CSS px on a 360 px phone, with every reveal drawn', async () => {
+    const { page, context, problems } = await pageAfterReveals(NARROW_PHONE);
     for (const name of STEPS) {
       await press(page, name);
       await page.evaluate((n) => {

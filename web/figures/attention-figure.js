@@ -20,6 +20,7 @@ import { PresentView, presentSize } from './present-view.js';
 import { panelLabels, positionRoom } from './label-room.js';
 import { themeColours } from './theme-colours.js';
 import { clippedOffset } from '../views/view.js';
+import { outlinedGroupText } from '../views/offset-group.js';
 import { cellBreakdown, tokenName } from '../views/cell-breakdown.js';
 
 /** A progressive draw (setView) yields to input once a task has drawn for this long. */
@@ -278,7 +279,7 @@ export class AttentionFigure {
       view.n,
       k,
       view.causal,
-      selection ? `${selection.i},${selection.j}` : '',
+      selection ? `${selection.i},${selection.j}${!selection.panelId ? ',story' : ''}` : '', // a story's: the caption says so
       JSON.stringify(colours),
       (labels ?? view.labels).join('\n'),
     ].join('|');
@@ -338,8 +339,11 @@ export class AttentionFigure {
       axisLabels, // positions where the words would leave the cells too small (label-room.js)
       labelsCut: layout.labelsCut,
       noteCut: layout.noteCut,
+      bar: layout.bar, // the colour bar's ends and its ticks as drawn
     });
-    setMathText(caption, panel.caption(view, this.captionContext));
+    // A cell selected from outside the panels (a story step) stays outlined: the caption says what the outline is.
+    const outlined = selection && !selection.panelId ? ` ${outlinedGroupText(selection.i, selection.j, k)}` : '';
+    setMathText(caption, `${panel.caption(view, this.captionContext)}${outlined}`);
     if (canvas.describedValues !== values) {
       // Once per new matrix (not on every hover): the label reads all n² values.
       const format = formatters.readout(panel);

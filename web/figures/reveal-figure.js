@@ -145,7 +145,7 @@ export class RevealFigure {
         bandEdgeSides: causal ? 'lower' : 'both',
         note: '',
         highlight: first
-          ? { i: first[0], j: first[1], group: (i, j) => outlined.has(i * n + j), rowRange: () => null }
+          ? { i: first[0], j: first[1], group: (i, j) => outlined.has(i * n + j) } // each cell outlined, however small
           : null,
         width: mapWidth,
         maxSide: mapWidth,
@@ -164,6 +164,7 @@ export class RevealFigure {
         kind: scale.kind,
         min: scale.min,
         max: scale.max,
+        bar: layout.bar, // the colour bar's ends and its ticks as drawn
       });
       canvas.setAttribute(
         'aria-label',

@@ -36,11 +36,14 @@ const FOUR_UP_TO = 8;
  */
 const DRAWER_FIGURES = new Set([...DRAWER_PANEL_IDS, 'tables', 'profile']);
 
-/** Brings the figure a story step names into view and outlines it for a moment. */
-function showStoryTarget(figure) {
+/**
+ * Brings the figure a story step names into view (`block`: 'nearest', or 'start': its top to the
+ * window's top) and outlines it for a moment.
+ */
+function showStoryTarget(figure, { block = 'nearest' } = {}) {
   if (!figure) return;
   const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
-  figure.scrollIntoView({ block: 'nearest', behavior: still ? 'auto' : 'smooth' });
+  figure.scrollIntoView({ block, behavior: still ? 'auto' : 'smooth' });
   showStoryTarget.last?.classList.remove('story-target');
   void figure.offsetWidth; // restart the outline's fade
   figure.classList.add('story-target');
@@ -230,9 +233,9 @@ class Page {
       settingsOf: attentionSettings,
       setState: (next) => this.change(next),
       selectCell: (cell) => this.figure.select(cell, { panelId: null }),
-      showPanel: (id) => {
+      showPanel: (id, options) => {
         if (DRAWER_FIGURES.has(id)) this.openDrawer();
-        showStoryTarget($(`figure-${id}`));
+        showStoryTarget($(`figure-${id}`), options);
       },
       openPanels: (ids) => ids.some((id) => DRAWER_FIGURES.has(id)) && this.openDrawer(),
       tokensInput: $('tokens'),

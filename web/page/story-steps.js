@@ -6,6 +6,8 @@ import { seededRandom } from '../api/seeded-random.js';
 import { formatSignificant } from '../render/number-text.js';
 import { ATTENTION_SETTINGS, MAX_TOKENS, defaultState, splitTokens } from '../settings/settings.js';
 import { nearShare, sharePercent as percent, uniformNearShare } from '../views/near-share.js';
+import { computeAttentionView } from '../views/view.js';
+import { offsetGroupText } from '../views/offset-group.js';
 
 const f = (v) => formatSignificant(v, 2);
 const signed = (v) => (v > 0 ? `+${f(v)}` : f(v));
@@ -87,6 +89,12 @@ export const STEPS = {
       // The lesson's shuffle is always the same one; the reader's own sentence gets a new one each press.
       const order = derangement(n, own ? (STEPS.shuffle.presses += 1) : 1);
       const after = { ...lesson, tokens: order.map((p) => tokens[p]).join(' '), seqLen: n };
+      if (after.tokens === tokens.join(' '))
+        return {
+          state: after,
+          text: `Each word went where the same word stood: the sentence is unchanged, and so are the panels. Press again for another shuffle.`,
+          numbers: '',
+        };
       const a = view(lesson);
       const b = view(after);
       const moved = new Array(n); // word p of the old order stands at position moved[p] now
@@ -102,7 +110,7 @@ export const STEPS = {
         state: after,
         text: 'The content-only weights (panel 3) are the same numbers, moved with their words; the combined weights (panel 4) change: only the position term knows the order.',
         numbers:
-          `“${lesson.tokens}” became “${after.tokens}”. Put back in the old order, the content-only weights differ by at most ${f(content)} (rounding), ` +
+          `“${lesson.tokens}” became “${after.tokens}”. Put back in the old order, ${sameOrRounding(content)}, ` +
           `the combined weights by up to ${f(combined)}.`,
         figure: {
           n,
@@ -350,7 +358,9 @@ export const STEPS = {
             [i, j],
             [i, top],
           ]),
-          caption: `${caption} Outlined: cell (${i}, ${j}) and the row’s largest bias, (${i}, ${top}).`,
+          caption:
+            `${caption} Outlined in these two maps: cell (${i}, ${j}) and the row’s largest bias, (${i}, ${top}). ` +
+            `The step selected cell (${i}, ${j}): the panels outline it and ${offsetGroupText(i, j, lesson.maxDistance)} (until you select another cell).`,
         },
       };
     },
@@ -387,7 +397,7 @@ export const STEPS = {
           'The part it adds, Σ_j w_{ij} a^V[clip(j − i)], mixes the table’s rows with the query’s weights: it depends on the words through those weights, and on their places through the rows read.',
         numbers:
           `With a^V = 0, panels 1–6 are unchanged (largest difference ${f(unchanged)}) and the outputs change by up to ${f(largestDifference(output.data, without))}. ` +
-          `The figure “What one cell is made of” (panel 7) now shows query ${cell.i}: its output split in two.`,
+          `The step selected cell (${cell.i}, ${cell.j}), so the figure “What one cell is made of” (panel 7) shows query ${cell.i}: its output split in two.`,
         figure: {
           n,
           tokens: v.tokens,
@@ -450,5 +460,29 @@ function pointingText(pointing, n) {
   if (n === 1) return pointing ? 'as it is for this one query.' : 'as it is not for this one query.';
   if (pointing === n) return `as it is for all ${n} of these queries.`;
   if (pointing === 0) return `as it is for none of these ${n} queries: each is pushed away.`;
-  return `as it is for ${pointing} of these ${n} queries; the other ${n - pointing} are pushed away.`;
+  const others = n - pointing === 1 ? 'the other one is' : `the other ${n - pointing} are`;
+  return `as it is for ${pointing} of these ${n} queries; ${others} pushed away.`;
+}
+
+/**
+ * The content-only weights of a shuffle put back against the old ones, in words: "are exactly the
+ * same numbers" when they are (not "differ by at most 0"), else the largest difference, rounding.
+ */
+function sameOrRounding(largest) {
+  return largest === 0
+    ? 'the content-only weights are exactly the same numbers'
+    : `the content-only weights differ by at most ${f(largest)} (rounding)`;
+}
+
+/**
+ * The state a step puts the page into, and its reveal: on the lesson's sentence, or on
+ * `ownTokens` (the reader's own sentence) when given.
+ */
+export function runStep(rp, settingsOf, name, ownTokens) {
+  const api = {
+    view: (state) => computeAttentionView(rp, settingsOf(state)),
+    attention: (inputs) => rp.attention(inputs),
+  };
+  const own = Boolean(ownTokens);
+  return STEPS[name].run(api, lessonState(own ? ownTokens : undefined), own);
 }

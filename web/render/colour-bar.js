@@ -34,8 +34,9 @@ export function colourBarTicks(scale) {
 /**
  * `labelRoom`: the width the label may take from x (CSS px); a longer label is condensed to fit,
  * never cut. `numbersRight`: the x no number under the bar passes (the canvas's right edge): a
- * number centred on its tick that would is moved left to end there. Returns the box of the
- * label's ink above the bar ({ left, right, top, bottom }, CSS px), or null without a label.
+ * number centred on its tick that would is moved left to end there. Returns { label: the box of
+ * the label's ink above the bar ({ left, right, top, bottom }, CSS px), or null without a label;
+ * ticks: each tick as drawn, [{ value, text, x }] }.
  */
 export function drawColourBar(
   g,
@@ -76,23 +77,25 @@ export function drawColourBar(
   g.fillStyle = fg;
   g.textAlign = 'center';
   g.textBaseline = 'top';
-  for (const tick of ticks) {
+  const drawn = ticks.map((tick) => {
     const tx = position(tick);
     const text = textOf(tick, ticks);
     g.fillRect(Math.round(tx), y + height, 1, 4);
     g.fillText(text, Math.min(tx, numbersRight - g.measureText(text).width / 2), y + height + 5);
-  }
-  if (!label) return null;
+    return { value: tick, text, x: tx };
+  });
+  if (!label) return { label: null, ticks: drawn };
   g.textAlign = 'left';
   g.textBaseline = 'bottom';
   const ink = g.measureText(label);
   if (ink.width > labelRoom) g.fillText(label, x, y - 3, labelRoom);
   else g.fillText(label, x, y - 3);
   const shrink = ink.width > labelRoom ? labelRoom / ink.width : 1;
-  return {
+  const box = {
     left: x - ink.actualBoundingBoxLeft * shrink,
     right: x + ink.actualBoundingBoxRight * shrink,
     top: y - 3 - ink.actualBoundingBoxAscent,
     bottom: y - 3 + ink.actualBoundingBoxDescent,
   };
+  return { label: box, ticks: drawn };
 }

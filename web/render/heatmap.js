@@ -459,8 +459,9 @@ function drawIndexLabels(g, spec, layout, font) {
   return { labelsCut: 0, colLabels: placed };
 }
 
-// A highlighted group of cells: outlines while the cells are large, else everything outside
-// the group dimmed and the group outlined; the hovered cell marked in either case.
+// A highlighted group of cells: outlines while the cells are large (or the group has no rowRange:
+// any set of cells, each outlined), else everything outside the group dimmed and the group
+// outlined; the hovered cell marked in either case.
 function drawGroupHighlight(g, spec, layout) {
   const { colours } = spec;
   const { i: hi, j: hj, group } = spec.highlight;
@@ -474,7 +475,7 @@ function drawGroupHighlight(g, spec, layout) {
     g.strokeStyle = colours.outline;
     g.strokeRect(x0 + j * cell + inset, y0 + i * cell + inset, cell - lineWidth, cell - lineWidth);
   };
-  if (cell >= 12) {
+  if (cell >= 12 || !spec.highlight.rowRange) {
     const thin = Math.max(1, Math.min(2, cell / 8));
     for (let i = 0; i < rows; i += 1)
       for (let j = 0; j < cols; j += 1) if (group(i, j) && (i !== hi || j !== hj)) outline(i, j, thin);
@@ -591,11 +592,12 @@ function drawPlainNote(g, spec, layout, font, noteY) {
 }
 
 // The colour bar, as wide as the matrix (at least 160 px), and the note under it. Returns
-// { noteCut: whether the note was cut short, barLabel: the bar's label's ink (drawColourBar) }.
+// { noteCut: whether the note was cut short, barLabel: the bar's label's ink, bar: { left, right,
+// ticks: each tick as drawn, [{ value, text, x }] } (drawColourBar) }.
 function drawScaleAndNote(g, spec, layout, scale, font, labelling) {
   const { x, y, width: barWidth, height, noteY } = colourBarBox(layout);
   const labelRoom = labelling.barLabelRoom ? layout.width - x - 4 : Infinity; // to the canvas's right edge
-  const barLabel = drawColourBar(g, {
+  const { label: barLabel, ticks } = drawColourBar(g, {
     x,
     y,
     width: barWidth,
@@ -607,7 +609,7 @@ function drawScaleAndNote(g, spec, layout, scale, font, labelling) {
     numbersRight: layout.width - 1,
   });
   const noteCut = spec.note ? labelling.drawNote(g, spec, layout, font, noteY) : false;
-  return { noteCut, barLabel };
+  return { noteCut, barLabel, bar: { left: x, right: x + barWidth, ticks } };
 }
 
 // What goes with each kind of labels (the file's header): the labels' default room, the note's
@@ -689,13 +691,15 @@ export function heatmapGridSize(rows, cols, width, maxSide, ratio, labelSpace = 
  *           grid's sample holds),
  *         bandEdges: k | null, bandEdgeSides: 'both' | 'lower' (bandEdgePaths), edgeLines
  *           (dashed lines inside the first and last column),
- *         highlight: { i, j, group(i, j) -> bool, rowRange(i) -> [lo, hi] | null } (a group of
+ *         highlight: { i, j, group(i, j) -> bool, rowRange(i) -> [lo, hi] | null (optional: one
+ *           run of the group's cells a row, outlined as one polygon on small cells) } (a group of
  *           cells) or { i, j, rows: [first, last] | undefined } (a cell, and its column's rows) | null }
  * Returns the layout in CSS px: { x0, y0, cell, cellW, cellH, n, rows, cols, width, height,
  * fontScale, labelsCut, colLabels (labelled by index: each column label's box as drawn, { text,
  * left, right }), noteCut, scale, gRows, gCols, edgeLines (each edge line or mark as drawn:
  * [{ x, top, bottom }]), barLabel (the colour bar's label's ink: { left, right, top, bottom } |
- * null), noteLines (labelled by index: the note's lines as drawn), noteFont }.
+ * null), bar (the colour bar's ends and its ticks as drawn: { left, right, ticks: [{ value, text,
+ * x }] }), noteLines (labelled by index: the note's lines as drawn), noteFont }.
  */
 export function drawHeatmap(canvas, spec) {
   const ratio = heatmapRatio(canvas, spec);
@@ -726,7 +730,7 @@ export function drawHeatmap(canvas, spec) {
   const { labelsCut, colLabels = null } = labelling.drawLabels(g, spec, layout, font);
   if (spec.highlight?.group) drawGroupHighlight(g, spec, layout);
   else if (spec.highlight) drawColumnHighlight(g, spec, layout);
-  const { noteCut, barLabel } = drawScaleAndNote(g, spec, layout, scale, font, labelling);
+  const { noteCut, barLabel, bar } = drawScaleAndNote(g, spec, layout, scale, font, labelling);
   const { n, cell, cellW, cellH } = layout;
   return {
     x0,
@@ -748,6 +752,7 @@ export function drawHeatmap(canvas, spec) {
     gCols,
     edgeLines,
     barLabel,
+    bar,
     noteLines: noteText, // labelled by index: the note's lines as drawn, in noteFont
     noteFont: `italic ${NOTE_FONT}px ${font}`,
   };

@@ -20,8 +20,15 @@ export function niceTicks(min, max, count = 5) {
   return ticks;
 }
 
-/** A tick label with no more decimals than the step needs (a true minus, and no "−0"). */
+/**
+ * A tick label with as many decimals as the ticks need (a true minus, and no "−0"): the step's,
+ * and more while a tick would be rounded (ticks thinned to every other one of a finer step, as a
+ * narrow colour bar shows them: −0.5 and 0.5 are 1 apart, and are not written −1 and 1).
+ */
 export function formatTick(value, ticks) {
   const step = ticks.length > 1 ? Math.abs(ticks[1] - ticks[0]) : Math.abs(value) || 1;
-  return formatFixed(value, Math.max(0, -Math.floor(Math.log10(step) + 1e-9)));
+  let decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+  const written = (tick) => Math.abs(Number(tick.toFixed(decimals)) - tick) <= step * 1e-9;
+  while (decimals < 15 && !ticks.every(written)) decimals += 1;
+  return formatFixed(value, decimals);
 }
