@@ -26,7 +26,7 @@ describe('embed this view', () => {
       '<relpos-attention tokens="we saw a red fox" max-distance="2" seed="7" causal panels="combined-weights offsets"></relpos-attention>',
     );
     expect(iframe).toMatch(
-      /^<iframe src="index\.html\?embed=1&amp;fit=width&amp;panels=combinedWeights,offsets&amp;n=5&amp;k=2&amp;seed=7&amp;causal=1&amp;tokens=we\+saw\+a\+red\+fox"/,
+      /^<iframe src="index\.html\?embed=1&amp;fit=width&amp;panels=combinedWeights,offsets&amp;k=2&amp;seed=7&amp;causal=1&amp;tokens=we\+saw\+a\+red\+fox"/,
     );
     expect(jupyter).toMatch(
       /^from IPython\.display import HTML; HTML\('<script>' \+ open\('relpos-elements\.iife\.js'\)\.read\(\) \+ '<\/script>' \+ "<relpos-attention tokens=\\"we saw a red fox\\"/,
