@@ -1153,8 +1153,8 @@ describe('every reveal, drawn', () => {
       ];
     },
   };
-  // Maps of one colour scale: the shuffle's four, the two of steps 2, 3 and 6; step 5 each its own.
-  const GROUPS = { softmax: [['biases'], ['difference']] };
+  // Maps of one colour scale: the shuffle's four, the two of steps 3 and 6; steps 2 and 5 each its own.
+  const GROUPS = { 'same-query': [['own'], ['same']], softmax: [['biases'], ['difference']] };
   const SIGNED = new Set(['same-query', 'clip', 'softmax']);
 
   const mapsOf = (page, name) =>

@@ -165,11 +165,21 @@ export const STEPS = {
               kind: 'signed',
               values: own.result.positionBiases.data,
               bandEdges: k,
+              group: 'own',
             },
-            { key: 'same', title: 'one query u', kind: 'signed', values: v.result.positionBiases.data, bandEdges: k },
+            {
+              key: 'same',
+              title: 'one query u',
+              kind: 'signed',
+              values: v.result.positionBiases.data,
+              bandEdges: k,
+              group: 'same',
+            },
           ],
+          // Each its own scale: what the step shows is the pattern (constant diagonals), and u's
+          // biases may be a fraction of the words' own, faint on their scale.
           caption:
-            'Panel 2, the position biases, before and after, on one colour scale; dashed lines: where clipping at k starts.',
+            'Panel 2, the position biases, before and after, each map on its own colour scale (read its bar), so that the diagonals show however small the biases; dashed lines: where clipping at k starts.',
         },
       };
     },
