@@ -131,7 +131,18 @@ describe('SVG', () => {
       ).toEqual(['svg', 0]);
       await doc.screenshot({ path: new URL(`../artifacts/export-${panel}-svg.png`, import.meta.url).pathname });
       await doc.close();
+      // Words slant (60°) to fit their length.
+      expect(text).toMatch(/<text transform="translate\([\d.]+ [\d.]+\) rotate\(-60\)">0 the<\/text>/);
     }
+    // A sentence without words: its column labels, bare numbers, stand upright (a slanted "2" reads as "~").
+    await page.fill('#tokens', '');
+    await page.fill('#seqLen', '5');
+    await page.$eval('#seqLen', (input) => input.dispatchEvent(new Event('input', { bubbles: true })));
+    await page.waitForFunction(() => window.relposPage.state().seqLen === 5 && window.relposPage.state().tokens === '');
+    const numbered = (await save(page, '#figure-positionBiases button[data-svg]')).bytes.toString('utf8');
+    for (const j of [0, 4])
+      expect(numbered).toMatch(new RegExp(`<text x="[\\d.]+" y="[\\d.]+" text-anchor="middle">${j}</text>`));
+    expect(numbered).not.toContain('rotate(-60)');
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -9,6 +9,7 @@ import {
   MIN_VALUE_FONT,
   NOTE_FONT,
   axisLabelStep,
+  uprightColumnLabels,
   bandEdgePaths,
   colourBarBox,
   heatmapLayout,
@@ -104,10 +105,15 @@ export function heatmapSvg(spec, { background = null, header = [], footer = [] }
       `<text x="${round(x0 - 6)}" y="${round(y0 + (i + 0.5) * cell)}" text-anchor="end" dominant-baseline="central">${escapeXml(text)}</text>`,
     );
   }
+  const upright = uprightColumnLabels(spec, tokens);
   for (let j = 0; j < n; j += every) {
     const text = tokens ? spec.colLabels[j] : String(j);
     const x = round(x0 + (j + 0.5) * cell);
-    out.push(`<text transform="translate(${x} ${round(y0 - 6)}) rotate(-60)">${escapeXml(text)}</text>`);
+    out.push(
+      upright
+        ? `<text x="${x}" y="${round(y0 - 6)}" text-anchor="middle">${escapeXml(text.trim())}</text>`
+        : `<text transform="translate(${x} ${round(y0 - 6)}) rotate(-60)">${escapeXml(text)}</text>`,
+    );
   }
   out.push('</g>');
   out.push(

@@ -345,6 +345,14 @@ function drawEdgeLines(g, spec, layout) {
  * Which rows and columns a layout labels: each with its token while the cells are tall enough
  * (`tokens`), else every `every`-th index (a nice step).
  */
+/**
+ * Whether the column labels stand upright: when they are indices (cells too small for tokens) or
+ * every token is a bare number (a sentence without words), a slanted digit reads badly ("2" as
+ * "~"); words slant (at 60°) to fit their length.
+ */
+export const uprightColumnLabels = (spec, tokens) =>
+  !tokens || spec.colLabels.every((label) => /^\s*\d+\s*$/.test(label));
+
 export function axisLabelStep({ cell, fontScale }) {
   const minLabelled = MIN_LABELLED_CELL * fontScale;
   const tokens = cell >= minLabelled;
@@ -401,9 +409,15 @@ function drawTokenLabels(g, spec, layout, font) {
   for (let i = 0; i < rows; i += 1) {
     if (labelled(i)) g.fillText(fit(labelOf(spec.rowLabels, i), margin.labels), x0 - 6, y0 + (i + 0.5) * cellH);
   }
-  g.textAlign = 'left';
+  const upright = uprightColumnLabels(spec, tokens);
+  g.textAlign = upright ? 'center' : 'left';
+  g.textBaseline = upright ? 'alphabetic' : 'middle';
   for (let j = 0; j < cols; j += 1) {
     if (!labelled(j)) continue;
+    if (upright) {
+      g.fillText(labelOf(spec.colLabels, j).trim(), x0 + (j + 0.5) * cellW, y0 - 6);
+      continue;
+    }
     g.save();
     g.translate(x0 + (j + 0.5) * cellW, y0 - 6);
     g.rotate(-Math.PI / 3);
