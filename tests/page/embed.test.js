@@ -164,7 +164,7 @@ describe('weight', () => {
   // two to a row), the training section's link in the address (train=, train-size=, train-seed=) and
   // the schemes' maps read on hover (their reading code loads on the first pointer or focus). The
   // story's steps (web/page/story-steps.js, 4.5 KiB) load when the reader first comes near the
-  // story: 158.9 measured with a reveal marked out of date and the way back from a step's panel on a phone.
+  // story: 159.0 measured with a reveal marked out of date and the way back from a step's panel on a phone.
   test('what the page loads first is at most 161 KiB gzipped, the core a .wasm file and no base64 copy', async () => {
     const { page, context, problems } = await openPage(browser, 'about:blank', {
       viewport: { width: 1280, height: 900 },

@@ -232,8 +232,13 @@ describe('paper', () => {
     for (const f of printed.filter((p) => !['figure-tables', 'figure-profile'].includes(p.id)))
       expect(f.width, f.id).toBeLessThan(718 / 2);
     expect(await page.$$eval('button', (buttons) => buttons.filter((b) => b.offsetParent !== null).length)).toBe(0);
+    await page.waitForTimeout(400); // the address's writer's delay, and more
+    expect(new URL(page.url()).search).not.toContain('more=1');
     await page.emulateMedia({ media: 'screen' });
     await page.waitForFunction(() => !document.getElementById('more-panels').open);
+    // The address never said "More panels" open: paper opened it, not the reader.
+    await page.waitForTimeout(400);
+    expect(new URL(page.url()).search).not.toContain('more=1');
     expect(await page.$eval('figure.relpos-panel button', (b) => b.offsetParent !== null)).toBe(true);
     expect(problems).toEqual([]);
     await context.close();

@@ -121,12 +121,29 @@ test('the address keeps the section’s task, size and seed; a link opens it on 
       /^Seed must be an integer from 0 to 4294967295; using 0\. Seed 0: other initial weights than seed 8 /,
     );
     await addressIs(page, '?k=4&train-workers=1&train=copy&train-size=tiny&train-seed=0');
+    // A seed typed, then Train pressed at once (the press commits the seed, whose new model disables
+    // Train before the click lands): that model trains when it is ready.
+    await trainReady(page);
+    await page.fill('#train-seed', '12');
+    await page.click('#train-start');
+    await page.waitForFunction(() => {
+      const lab = document.querySelector('.relpos-train').dataset;
+      return lab.seed === '12' && Number(lab.steps) > 0;
+    });
+    await page.click('#train-pause');
+    await page.waitForFunction(() => / · paused$/.test(document.querySelector('#train-status').textContent));
+    await addressIs(page, '?k=4&train-workers=1&train=copy&train-size=tiny&train-seed=12');
     expect(problems).toEqual([]);
 
     // The link with seed 7, followed: the section opens on it and trains as the run set up by hand.
     await env.load(page, '?train=copy&train-size=tiny&train-seed=7', { closedSettings: true, closedPanels: true });
     await trainReady(page);
     expect(await page.isVisible('#train-open')).toBe(false);
+    // The link sends the reader to the section (the page opens there, not at its top).
+    expect(
+      await page.$eval('#train-section', (section) => Math.round(section.getBoundingClientRect().top)),
+    ).toBeLessThan(900);
+    expect(await page.evaluate(() => scrollY)).toBeGreaterThan(0);
     expect(await shown(page)).toEqual({ task: 'copy', preset: 'tiny', seed: '7' });
     expect(await page.textContent('#notes')).toBe('');
     expect(await firstReading(page)).toBe(seven);
@@ -150,6 +167,14 @@ test('the address keeps the section’s task, size and seed; a link opens it on 
         ].join(' · '),
       );
     await addressIs(page, '?k=63&train=copy');
+    // The section's own corrections are said in it too, where the link sent the reader.
+    expect(await page.textContent('#train-message')).toBe(
+      [
+        'Link corrected: train-sise: not a parameter of the training section; use train, train-size, train-seed.',
+        'Link corrected: train-size: unknown huge; choose from tiny, small, large (using small).',
+        'Link corrected: train-seed must be an integer from 0 to 4294967295; using 1.',
+      ].join(' '),
+    );
     expect(problems).toEqual([]);
 
     // The iframe view applies the link's set-up and keeps its own address, whatever the reader chooses.

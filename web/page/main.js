@@ -59,6 +59,7 @@ class Page {
   #selectedCell = null;
   #started = 0; // when the change being drawn began, for 'relpos-drawn'
   #frame = 0; // the animation frame that draws the edits read since the last draw
+  #openedToPrint = false; // "More panels" opened for paper, closed again after
 
   constructor({ rp, embed, shown, fit, state }) {
     this.state = state;
@@ -85,7 +86,7 @@ class Page {
       embed,
       getState: () => this.state,
       presenting: () => this.figure.presenting,
-      morePanelsOpen: () => $('more-panels').open,
+      morePanelsOpen: () => $('more-panels').open && !this.#openedToPrint, // not what printing opened
     });
     this.compute = new ViewCompute({
       rp,
@@ -196,14 +197,13 @@ class Page {
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', redraw);
     // Sharp in print, and every panel on paper: "More panels" opens while printing, and closes
     // again after if it was closed.
-    let openedToPrint = false;
     onPrintChange((printing) => {
       const drawer = $('more-panels');
       if (printing && drawer && !drawer.open) {
-        openedToPrint = true;
+        this.#openedToPrint = true;
         this.openDrawer();
-      } else if (!printing && openedToPrint) {
-        openedToPrint = false;
+      } else if (!printing && this.#openedToPrint) {
+        this.#openedToPrint = false;
         drawer.open = false;
       }
       redraw();

@@ -87,6 +87,10 @@ if (section && button && root) {
   } else {
     section.hidden = false; // hidden in the HTML: the self-contained page (no loader) never shows it
     button.addEventListener('click', () => open());
-    if (given.some(([name]) => !KNOBS.test(name))) open(); // a link with the section's set-up
+    // A link with the section's set-up opens it, and goes there (unless it names a place of its own).
+    if (given.some(([name]) => !KNOBS.test(name))) {
+      open();
+      if (!location.hash) section.scrollIntoView();
+    }
   }
 }

@@ -41,10 +41,16 @@ export const defaultTrainWorkers = () => ((globalThis.navigator?.hardwareConcurr
  */
 export function mountFromLink(root, params, options, setLinkParams, correctLink) {
   const kept = [...params].filter(([name]) => LOADER_PARAMS.includes(name));
+  const notes = [];
+  const setup = setupFromLink(params, (note) => {
+    notes.push(`Link corrected: ${note}.`);
+    correctLink(notes.at(-1));
+  });
   return mountTrainSection(root, {
-    ...setupFromLink(params, (note) => correctLink(`Link corrected: ${note}.`)),
+    ...setup,
     ...options,
-    onSetup: (setup) => setLinkParams([...kept, ...linkOfSetup(setup)]),
+    message: notes.join(' '), // said in the section too, where the reader the link sent there looks
+    onSetup: (set) => setLinkParams([...kept, ...linkOfSetup(set)]),
   });
 }
 
@@ -54,7 +60,7 @@ export function mountFromLink(root, params, options, setLinkParams, correctLink)
  * or 2: a second worker computes half of each step; the numbers are the same), onRender (called
  * once the model is ready and after each reading drawn), onSetup({ task, preset, seed }) (called
  * with the set-up at once and whenever the reader or a loaded file changes it: the page keeps it
- * in its address). Returns { state, dispose }.
+ * in its address), message (a first message, e.g. a link's corrections). Returns { state, dispose }.
  */
 export function mountTrainSection(
   root,
@@ -67,6 +73,7 @@ export function mountTrainSection(
     workers = defaultTrainWorkers(),
     onRender = () => {},
     onSetup = () => {},
+    message = '',
   } = {},
 ) {
   const doc = root.ownerDocument ?? root;
@@ -127,6 +134,7 @@ export function mountTrainSection(
   // The same model on other languages (language-section.js): a chunk of its own, loaded with the section.
   const languages = import('./language-section.js').then((m) => m.mountLanguageSection(lab));
   const setMessage = controls.setMessage;
+  if (message) setMessage(message);
   /** The set-up the menus and the Seed box show, for the page's address. */
   const setupChanged = () => onSetup({ task: taskSelect.value, preset: presetSelect.value, seed: state.seed });
 
@@ -467,7 +475,15 @@ export function mountTrainSection(
     run = null;
   };
 
+  // A press of Train that commits a typed seed (the press leaves the box, whose change makes a new
+  // model and disables Train before the click lands) trains that model once it is ready.
+  let pressingTrain = false;
+  trainButton.addEventListener('pointerdown', () => {
+    pressingTrain = !trainButton.disabled;
+    addEventListener('pointerup', () => setTimeout(() => (pressingTrain = false)), { once: true });
+  });
   trainButton.addEventListener('click', () => {
+    pressingTrain = false;
     setMessage(null);
     setRunning(true);
     stopRun();
@@ -531,6 +547,7 @@ export function mountTrainSection(
     }
     const before = state.seed;
     state.seed = value;
+    if (pressingTrain) autostart = true;
     configure(seedInput, [note && `${note}.`, seedText(taskSelect.value, value, before)].filter(Boolean).join(' '));
   });
   layerSelect.addEventListener('change', () => {
