@@ -68,7 +68,7 @@ export function buildControls(doc, { task, preset, seed }) {
   const bar = el(doc, 'div', { className: 'train-controls' }, [
     el(doc, 'label', {}, ['Task', taskSelect]),
     el(doc, 'label', {}, ['Model size', presetSelect]),
-    el(doc, 'label', { className: 'train-seed' }, ['Seed', seedInput]),
+    el(doc, 'label', { className: 'train-seed' }, ['Seed (the random start)', seedInput]),
     el(doc, 'div', { className: 'train-buttons' }, [trainButton, pauseButton, resetButton]),
     status,
     corpusNote,

@@ -8,7 +8,7 @@ export const TRAIN_CSS = `
 .relpos-train .train-buttons { display: flex; gap: 0.5rem; flex-wrap: wrap; }
 .relpos-train button, .relpos-train select, .relpos-train input[type="text"], .relpos-train input[type="number"] { font: inherit; min-height: 2.2rem; }
 /* The seed: as tall as the menus, room for six digits (a larger one scrolls in the field). */
-.relpos-train .train-seed input { box-sizing: border-box; width: calc(6ch + 2.2rem); padding: 0 0.4rem; }
+.relpos-train .train-seed input { box-sizing: border-box; width: calc(10ch + 2.2rem); padding: 0 0.4rem; }
 .relpos-train .train-status { font-variant-numeric: tabular-nums; min-width: 18rem; padding: 0.3rem 0; }
 .relpos-train .train-status-part { white-space: nowrap; }
 /* In a narrow section (a phone, a narrow column) the line wraps to three lines while a run trains:
