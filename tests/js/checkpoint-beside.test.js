@@ -1,15 +1,14 @@
 // What the checkpoint figure says of the profiles beside the reader's file
 // (web/train/checkpoint-section.js): the training section's model by its step (untrained at step 0)
 // and the corpus it learns from, named from the shipped corpus file's header, never written in.
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { corpusName, decodeCorpus } from '../../web/train/corpus-format.js';
+import { corpusName } from '../../web/train/corpus-format.js';
 import { besideText, trainedProfiles } from '../../web/train/checkpoint-section.js';
+import { trainingCorpus } from './helpers.js';
 
 let header;
 beforeAll(() => {
-  ({ header } = decodeCorpus(gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url)))));
+  ({ header } = trainingCorpus());
 });
 
 const heads = [{ profile: [1, 2, 3] }, { profile: [3, 2, 1] }];

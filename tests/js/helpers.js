@@ -1,5 +1,9 @@
-// Shared by the API tests: fixtures as typed arrays, and closeness measures.
+// Shared by the API tests: fixtures as typed arrays, the real module with the shipped training
+// corpus, and closeness measures.
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { createRelPos } from 'relpos-wasm';
+import { decodeCorpus } from '../../web/train/corpus-format.js';
 
 export function loadFixture(name) {
   return JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'));
@@ -8,6 +12,16 @@ export function loadFixture(name) {
 /** A fixture matrix { rows, cols, data: number[] } as a matrix over `ArrayType`. */
 export function toMatrix(fixture, ArrayType = Float64Array) {
   return { rows: fixture.rows, cols: fixture.cols, data: ArrayType.from(fixture.data) };
+}
+
+/** The shipped training corpus (dist/training-corpus.bin), decoded (decodeCorpus: { header, train, heldOut, … }). */
+export function trainingCorpus() {
+  return decodeCorpus(gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url))));
+}
+
+/** A new instance of the real module and the shipped training corpus: { rp, corpus }. */
+export async function moduleAndCorpus() {
+  return { rp: await createRelPos(), corpus: trainingCorpus() };
 }
 
 /** The largest |got - want| relative to the largest |want| (the matrix's scale). */

@@ -5,10 +5,8 @@
 // rows past L untouched by training) checked on a trained model; a small run recomputed, each
 // passage's loss and the standard errors of the changes and of their differences by hand.
 import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { createRelPos } from 'relpos-wasm';
-import { UNK_ID, corpusName, decodeCorpus } from '../../web/train/corpus-format.js';
+import { UNK_ID, corpusName } from '../../web/train/corpus-format.js';
 import { seededRandom } from '../../web/api/seeded-random.js';
 import { nextWordBatch } from '../../web/train/batches.js';
 import { formatSigned } from '../../web/render/number-text.js';
@@ -33,14 +31,14 @@ import {
   longerTableKey,
   longerTableRow,
 } from '../../web/train/longer-than-trained.js';
+import { moduleAndCorpus } from './helpers.js';
 
 let rp;
 let corpus;
 const s = EXTRAPOLATION;
 const V = s.words + 2;
 beforeAll(async () => {
-  rp = await createRelPos();
-  corpus = decodeCorpus(gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url))));
+  ({ rp, corpus } = await moduleAndCorpus());
 });
 
 describe('the held-out words', () => {

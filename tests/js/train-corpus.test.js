@@ -4,10 +4,7 @@
 // masked-word and next-word batches, what a session reads from a model (weights against
 // rp.attention, left/self/right, profiles by part of speech, the claims), and the model files
 // (JSON, .npz) read back, with bad files refused by a clear message.
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { createRelPos } from 'relpos-wasm';
 import {
   coarsePos,
   coarsePosOfTags,
@@ -25,12 +22,12 @@ import { crc32, modelFromNpz, modelToNpz, npyBytes, parseNpy, unzipStored } from
 import nlp from 'compromise';
 import { booksFromImp, parseBrownFile } from '../../scripts/make-corpus.mjs';
 import { sentencesOf } from '../../web/train/build-corpus.js';
+import { moduleAndCorpus } from './helpers.js';
 
 let rp;
 let corpus;
 beforeAll(async () => {
-  rp = await createRelPos();
-  corpus = decodeCorpus(gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url))));
+  ({ rp, corpus } = await moduleAndCorpus());
 });
 
 // One head's combined weights and position biases by plain loops, in float64 (docs/maths.md):

@@ -2,14 +2,11 @@
 // &train-seed=<n> read with the corrections said, written back with only what differs from the
 // defaults; and what the section says a seed changes (web/train/train-controls.js), checked
 // against what a seed does to a session on the real module.
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { createRelPos } from 'relpos-wasm';
 import { LOADER_PARAMS, linkOfSetup, parseSeed, setupFromLink } from '../../web/train/train-link.js';
 import { resetText, seedText } from '../../web/train/train-controls.js';
-import { decodeCorpus } from '../../web/train/corpus-format.js';
 import { TrainSession } from '../../web/train/train-session.js';
+import { moduleAndCorpus } from './helpers.js';
 
 const MAX_SEED = 2 ** 32 - 1; // numpy's legacy seeding: a 32-bit unsigned integer
 
@@ -114,8 +111,7 @@ describe('what the section says a seed changes', () => {
   let rp;
   let corpus;
   beforeAll(async () => {
-    rp = await createRelPos();
-    corpus = decodeCorpus(gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url))));
+    ({ rp, corpus } = await moduleAndCorpus());
   });
 
   /** Two tiny sessions of `task` with seeds 1 and 2: their initial parameters and first batches. */

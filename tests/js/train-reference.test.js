@@ -3,10 +3,8 @@
 // its size budget, that it is the default run's on the shipped corpus, each seed's convergence
 // from its own curve and what the section says of it, the criterion's loss, the verdicts against the rule's constants, and the
 // claims' tally across seeds.
-import { readFileSync, statSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import { statSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { decodeCorpus } from '../../web/train/corpus-format.js';
 import { CLAIMS, HANDBOOK_CLAIMS, RULE } from '../../web/train/pos-verdicts.js';
 import {
   REFERENCE_RECIPE,
@@ -23,9 +21,10 @@ import {
 } from '../../web/train/reference.js';
 import { claimWeightLabels, claimsCaption, verdictRows, verdictText } from '../../web/train/train-figures.js';
 import { DEFAULT_RUN, MAX_DISTANCE, PRESETS, SCHEDULE } from '../../web/train/train-session.js';
+import { trainingCorpus } from './helpers.js';
 
 const FILE = new URL('../../web/train/reference-run.js', import.meta.url);
-const corpus = decodeCorpus(gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url))));
+const corpus = trainingCorpus();
 const shipped = { source: corpus.header.source, train: corpus.train.length, heldOut: corpus.heldOut.length };
 
 describe('the reference run', () => {

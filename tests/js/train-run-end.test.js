@@ -2,14 +2,11 @@
 // (warm-up, half a cosine to the floor at the budget), the criterion against the reference
 // run's held-out loss, the step budget, and a tiny run on the real module and corpus that
 // stops at the first held-out reading within the criterion, or at its budget.
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createRelPos } from 'relpos-wasm';
-import { decodeCorpus } from '../../web/train/corpus-format.js';
 import { ADAM, READINGS, SCHEDULE, TrainSession, learningRateAt } from '../../web/train/train-session.js';
 import { CRITERION, LEARNED, runEnd } from '../../web/train/run-end.js';
 import { endText } from '../../web/train/train-controls.js';
+import { moduleAndCorpus } from './helpers.js';
 
 describe('the learning-rate schedule', () => {
   test('rises linearly over the warm-up, then falls along half a cosine to the floor at the budget', () => {
@@ -74,8 +71,7 @@ describe('the end of a run', () => {
     let rp;
     let corpus;
     beforeAll(async () => {
-      rp = await createRelPos();
-      corpus = decodeCorpus(gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url))));
+      ({ rp, corpus } = await moduleAndCorpus());
     });
     afterAll(() => rp.dispose());
     test('the default size trains at its own peak rate (0.004), the others at Adam’s (0.002); a peak given wins', () => {

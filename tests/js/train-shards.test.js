@@ -4,14 +4,12 @@
 // trainStep, bit for bit), the parameters as one vector, and TrainSession's step in two shards:
 // the same numbers when shard 1 comes from another instance (as from a second worker), when that
 // peer fails, and all in one; every argument refused with a clear error that leaves the model usable.
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { MessageChannel } from 'node:worker_threads';
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
-import { decodeCorpus } from '../../web/train/corpus-format.js';
 import { ADAM, LIVE_SHARDS, TrainSession } from '../../web/train/train-session.js';
 import { serveShards } from '../../web/train/shard-server.js';
+import { trainingCorpus } from './helpers.js';
 
 let rp;
 let other;
@@ -316,7 +314,7 @@ describe('the step in shards under attack (float32 and float64)', () => {
 });
 
 describe("TrainSession's step in shards", () => {
-  const corpus = decodeCorpus(gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url))));
+  const corpus = trainingCorpus();
   const STEPS = 12;
   const run = { task: 'masked', preset: 'tiny', seed: 4, shards: LIVE_SHARDS };
 

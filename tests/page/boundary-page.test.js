@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { createGzip, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchBrowser, openPage } from './browser.js';
-import { SITE, whenDrawn } from './page-fixture.js';
+import { SITE, changeAtOnce, whenDrawn } from './page-fixture.js';
 import { serveFolder } from './static-server.js';
 import { encodeCorpus } from '../../web/train/corpus-format.js';
 
@@ -183,18 +183,15 @@ test('10. a saved model is named after the model it holds, even when the menus c
   const task = await page.inputValue('#train-task');
   const [download] = await Promise.all([
     page.waitForEvent('download', { timeout: 120_000 }),
-    page.evaluate(() => {
-      // The download asked for, and at once (before its answer) another task and size.
-      document.querySelector('#train-save-json').click();
-      for (const [id, value] of [
+    // The download asked for, and at once (before its answer) another task and size.
+    changeAtOnce(
+      page,
+      [
         ['#train-task', 'copy'],
         ['#train-preset', 'small'],
-      ]) {
-        const select = document.querySelector(id);
-        select.value = value;
-        select.dispatchEvent(new Event('change', { bubbles: true }));
-      }
-    }),
+      ],
+      { click: '#train-save-json' },
+    ),
   ]);
   const saved = JSON.parse(await (await download.createReadStream()).toArray().then((c) => Buffer.concat(c)));
   expect(saved.task).toBe(task);

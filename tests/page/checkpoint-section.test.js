@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos, openCheckpoint } from 'relpos-wasm';
-import { gunzipSync } from 'node:zlib';
 import { checkpointCaption } from '../../web/views/checkpoint-view.js';
-import { corpusName, decodeCorpus } from '../../web/train/corpus-format.js';
+import { corpusName } from '../../web/train/corpus-format.js';
+import { trainingCorpus } from '../js/helpers.js';
 import { ARTIFACTS, downloadedBytes } from './browser.js';
 import { canvasDrawn as drawn, usePage } from './page-fixture.js';
 
@@ -78,9 +78,7 @@ describe('the checkpoint part of the learned-patterns section', () => {
         .textContent.match(/The (model|reference run shown) above/),
     );
     const note = await page.textContent('#checkpoint-compare .checkpoint-rule');
-    const { header } = decodeCorpus(
-      gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url))),
-    );
+    const { header } = trainingCorpus();
     const { step, showing } = await page.$eval('.relpos-train', (lab) => ({
       step: Number(lab.dataset.steps),
       showing: lab.dataset.showing,

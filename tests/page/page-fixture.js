@@ -43,6 +43,32 @@ export const trainReady = (page) =>
   );
 
 /**
+ * Menus or boxes changed as a reader does, all in one turn of the page (nothing the page waits for
+ * comes between them), without the scroll a click would make: `click` (a selector) clicked first
+ * when given, then for each [selector, value] of `changes` the value set and its change event sent.
+ * With `read` (a selector), `property` of that element (its textContent unless told) is read after
+ * each change: the readings in order, else [].
+ */
+export const changeAtOnce = (page, changes, { click = null, read = null, property = 'textContent' } = {}) =>
+  page.evaluate(
+    ([first, list, reading, key]) => {
+      if (first) document.querySelector(first).click();
+      const readings = [];
+      for (const [selector, value] of list) {
+        const input = document.querySelector(selector);
+        input.value = value;
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+        if (reading) readings.push(document.querySelector(reading)[key]);
+      }
+      return readings;
+    },
+    [click, changes, read, property],
+  );
+
+/** One menu or box changed as a reader does: changeAtOnce with one change. */
+export const choose = (page, selector, value, options) => changeAtOnce(page, [[selector, value]], options);
+
+/**
  * A page at 1280 × 900, opened as a reader first sees it, with the training section opened and
  * its first model ready: { page, context, problems } (usePage's env).
  */

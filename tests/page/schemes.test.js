@@ -5,15 +5,14 @@
 // computed, its lead and caption the table's numbers, its lines come apart in the zoomed panel and
 // each has its colour and the dash of what it meets past L, its table fits a phone; its URL state
 // round-trips, and the iframe view shows it alone when asked.
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { screenshot } from './browser.js';
 import { createRelPos } from 'relpos-wasm';
 import { formatSignificant } from '../../web/render/number-text.js';
 import { canvasHash, pageExample, usePage } from './page-fixture.js';
 import { ALIBI_HEADS, SCHEME_INFO, T5_STAND_IN_TEXT } from '../../web/views/schemes-view.js';
-import { corpusName, decodeCorpus } from '../../web/train/corpus-format.js';
+import { corpusName } from '../../web/train/corpus-format.js';
+import { trainingCorpus } from '../js/helpers.js';
 import { EXTRAPOLATION } from '../../web/train/length-extrapolation.js';
 import { SCHEME_MARKS, lineDash, pastTrained, zoomLeavesOut } from '../../web/train/longer-than-trained.js';
 import { DASHES } from '../../web/render/plot-axes.js';
@@ -324,9 +323,7 @@ describe('position schemes side by side', () => {
     );
     for (const [loss, ppl] of perplexities) expect(Math.abs(ppl - Math.exp(loss))).toBeLessThan(0.6);
     const caption = await page.textContent('#schemes-longer .longer-caption');
-    const { header } = decodeCorpus(
-      gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url))),
-    );
+    const { header } = trainingCorpus();
     expect(caption).toContain(
       `trained ${LONGER_STEPS} steps on windows of 16 words of ${corpusName(header)}, each step a batch of ${EXTRAPOLATION.batchSize} windows, the same windows and seed for each;`,
     );

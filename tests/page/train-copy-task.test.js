@@ -3,7 +3,7 @@
 // on a null reading; the figures follow the run's readings; the loss has no zoom once it is near 0;
 // the reader's words are read as symbols, a new word as the next one, a repeated word as its own.
 import { expect, test } from 'vitest';
-import { openTrainingSection, trainReady, usePage } from './page-fixture.js';
+import { choose, openTrainingSection, trainReady, usePage } from './page-fixture.js';
 
 const env = usePage();
 
@@ -11,13 +11,11 @@ test('copy-offset: claims untestable, figures follow the run, words read as symb
   const { page, context, problems } = await openTrainingSection(env);
   try {
     // A new task: Train waits for its model (a run pressed at once would train the last one).
-    const trainAtOnce = await page.evaluate(() => {
-      const task = document.querySelector('#train-task');
-      task.value = 'copy';
-      task.dispatchEvent(new Event('change', { bubbles: true }));
-      return document.querySelector('#train-start').disabled ? 'disabled' : 'enabled';
+    const [trainDisabledAtOnce] = await choose(page, '#train-task', 'copy', {
+      read: '#train-start',
+      property: 'disabled',
     });
-    expect(trainAtOnce).toBe('disabled');
+    expect(trainDisabledAtOnce).toBe(true);
     await trainReady(page);
     await page.fill('#train-sentence-input', 'the cat saw the dog');
     await page.click('#train-start');
@@ -63,12 +61,7 @@ test('copy-offset: claims untestable, figures follow the run, words read as symb
     // The sentence's first panel in view first: a panel out of view keeps its last picture until
     // it scrolls in (AttentionFigure's progressive drawing), so it is drawn with the layer chosen.
     await page.locator('#train-sentence canvas').first().scrollIntoViewIfNeeded();
-    const chooseLayer = (layer) =>
-      page.evaluate((value) => {
-        const select = document.querySelector('#train-layer');
-        select.value = value;
-        select.dispatchEvent(new Event('change', { bubbles: true }));
-      }, layer); // (no scroll, as a click on the menu would make)
+    const chooseLayer = (layer) => choose(page, '#train-layer', layer); // (no scroll, as a click on the menu would make)
     await chooseLayer(other);
     expect(await page.textContent('#train-chosen')).toBe(
       `Showing layer ${other}, head ${shownHead}, as chosen; the default is layer ${shownLayer}, head ${shownHead} (${structure}).`,

@@ -8,7 +8,7 @@
 // with a note beside the page's own and the rest of the link applies; the iframe view keeps its
 // own address; <relpos-train seed> sets the model's seed. Copy-offset on the tiny model: no corpus, a few steps.
 import { expect, test } from 'vitest';
-import { trainReady, usePage } from './page-fixture.js';
+import { choose, trainReady, usePage } from './page-fixture.js';
 import { resetText, seedText } from '../../web/train/train-controls.js';
 
 const env = usePage();
@@ -18,17 +18,6 @@ const env = usePage();
  * longer, as a page shared with the training workers on a loaded machine may take).
  */
 const addressIs = (page, search) => expect.poll(() => new URL(page.url()).search, { timeout: 10_000 }).toBe(search);
-
-/** A menu or the Seed box changed as a reader does: the value, then its change event. */
-const choose = (page, selector, value) =>
-  page.evaluate(
-    ([id, v]) => {
-      const input = document.querySelector(id);
-      input.value = v;
-      input.dispatchEvent(new Event('change', { bubbles: true }));
-    },
-    [selector, value],
-  );
 
 /**
  * Train until the run's first held-out reading (step 25) is shown, then Pause (pressed in the page

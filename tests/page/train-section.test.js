@@ -8,17 +8,18 @@
 import { readFileSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchBrowser, openPage, screenshot } from './browser.js';
-import { SITE, canvasDrawn as drawn, canvasHash } from './page-fixture.js';
+import { SITE, canvasDrawn as drawn, canvasHash, changeAtOnce } from './page-fixture.js';
 import { serveFolder } from './static-server.js';
 import { REFERENCE_RUN, acrossSeedsText, convergenceText, referenceAnalysis } from '../../web/train/reference.js';
 import { CRITERION } from '../../web/train/run-end.js';
 import { clearestHead, summariseRun } from '../../web/train/pos-verdicts.js';
 import { posLead } from '../../web/train/train-figures.js';
 import { PRESETS, READINGS, TASKS } from '../../web/train/train-session.js';
-import { corpusName, decodeCorpus } from '../../web/train/corpus-format.js';
+import { corpusName } from '../../web/train/corpus-format.js';
+import { trainingCorpus } from '../js/helpers.js';
 
 let server;
 let browser;
@@ -338,9 +339,7 @@ describe('the training section', () => {
       `ln V = ln 502 = ${Math.log(502).toFixed(2)}`,
     );
     // The corpus named from its file's header (dist/training-corpus.bin), never written in.
-    const { header } = decodeCorpus(
-      gunzipSync(readFileSync(new URL('../../dist/training-corpus.bin', import.meta.url))),
-    );
+    const { header } = trainingCorpus();
     const corpusLine = await page.textContent('#train-corpus');
     expect(corpusLine.startsWith(`Corpus: ${corpusName(header)}, `)).toBe(true);
     expect(corpusLine).toMatch(
@@ -604,19 +603,14 @@ describe('the training section', () => {
     // Next word (causal): a claim about following words cannot be tested; the left/right caption says why.
     // The model trained so far is replaced, which the section says.
     // A second change at once (the size, to the same tiny) keeps what the first said.
-    const afterSwitches = await page.evaluate(() => {
-      const said = [];
-      for (const [id, value] of [
+    const afterSwitches = await changeAtOnce(
+      page,
+      [
         ['#train-task', 'next'],
         ['#train-preset', 'tiny'],
-      ]) {
-        const select = document.querySelector(id);
-        select.value = value;
-        select.dispatchEvent(new Event('change', { bubbles: true }));
-        said.push(document.querySelector('#train-message').textContent);
-      }
-      return said;
-    });
+      ],
+      { read: '#train-message' },
+    );
     const gone = `Task: ${TASKS.next.label}. A new model starts at step 0; the one trained for ${PRESETS.tiny.steps} steps is gone (Save keeps a model).`;
     expect(afterSwitches).toEqual([gone, gone]);
     await page.waitForFunction(
