@@ -3,7 +3,8 @@
 // defaults; and what the section says a seed changes (web/train/train-controls.js), checked
 // against what a seed does to a session on the real module.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { LOADER_PARAMS, linkOfSetup, parseSeed, setupFromLink } from '../../web/train/train-link.js';
+import { linkOfSetup, parseSeed, setupFromLink } from '../../web/train/train-link.js';
+import { LOADER_PARAMS } from '../../web/train/loader-params.js';
 import { resetText, seedText } from '../../web/train/train-controls.js';
 import { TrainSession } from '../../web/train/train-session.js';
 import { moduleAndCorpus } from './helpers.js';

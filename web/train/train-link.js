@@ -5,14 +5,13 @@
 // default. Pure.
 import { MAX_SEED } from '../api/limits.js';
 import { DEFAULT_RUN, PRESETS, TASKS } from './train-session.js';
+import { LOADER_PARAMS } from './loader-params.js';
 
 /**
  * The set-up's parameters. The page's loader (train-loader.js, in the first load, without this
  * file) takes every train… parameter but its own (LOADER_PARAMS) for the section's.
  */
 export const TRAIN_PARAMS = Object.freeze({ task: 'train', preset: 'train-size', seed: 'train-seed' });
-/** The loader's own parameters (?train-workers=1, ?longer-steps=N): kept in the address as the link gave them. */
-export const LOADER_PARAMS = Object.freeze(['train-workers', 'longer-steps']);
 
 /**
  * A seed as typed or linked: { value } an integer from 0 to MAX_SEED; a number outside that or

@@ -2,9 +2,10 @@
 // section's code, its worker, that worker's WebAssembly and the corpus) is fetched only when
 // the reader opens the section, or at once from a link that asks for it: the iframe view with
 // ?embed=1&panels=train, or a link with the section's set-up (?train=copy&train-size=tiny&
-// train-seed=2: every train… parameter but train-workers; train-link.js). While it is open, the
-// page's address keeps its set-up (../settings/link-sections.js).
+// train-seed=2: every train… parameter but this loader's own, loader-params.js; train-link.js).
+// While it is open, the page's address keeps its set-up (../settings/link-sections.js).
 import { correctLink, setLinkParams } from '../settings/link-sections.js';
+import { LOADER_PARAMS, LONGER_STEPS, TRAIN_WORKERS } from './loader-params.js';
 
 const section = document.getElementById('train-section');
 const button = document.getElementById('train-open');
@@ -12,13 +13,13 @@ const root = document.getElementById('train-root');
 const params = new URLSearchParams(location.search);
 
 // ?train-workers=1 trains in one worker (the numbers are the same with two); ?longer-steps=N below.
-const workers = Number(params.get('train-workers'));
-const KNOBS = /^(train-workers|longer-steps)$/;
-// This loader's parameters, kept in the address as the link gave them: those two for as long as
+const workers = Number(params.get(TRAIN_WORKERS));
+const own = (name) => LOADER_PARAMS.includes(name);
+// This loader's parameters, kept in the address as the link gave them: its own for as long as
 // the page is open, the section's set-up until the section says what it runs (train=<task> from
 // then on, train-section.js's mountFromLink: an open section is in the address, a closed one adds
 // nothing).
-const given = [...params].filter(([name]) => /^(train|longer-steps)(-|$)/.test(name));
+const given = [...params].filter(([name]) => own(name) || /^train(-|$)/.test(name));
 setLinkParams(given);
 
 function open({ autostart = false } = {}) {
@@ -63,7 +64,7 @@ function addLongerThanTrained() {
   status.setAttribute('role', 'status');
   box.append(title, lead, run, status);
   schemes.append(box);
-  const steps = Number(params.get('longer-steps'));
+  const steps = Number(params.get(LONGER_STEPS));
   const settings = Number.isInteger(steps) && steps > 0 ? { steps } : {};
   run.addEventListener('click', () => {
     run.disabled = true;
@@ -88,7 +89,7 @@ if (section && button && root) {
     section.hidden = false; // hidden in the HTML: the self-contained page (no loader) never shows it
     button.addEventListener('click', () => open());
     // A link with the section's set-up opens it, and goes there (unless it names a place of its own).
-    if (given.some(([name]) => !KNOBS.test(name))) {
+    if (given.some(([name]) => !own(name))) {
       open();
       if (!location.hash) section.scrollIntoView();
     }

@@ -17,7 +17,8 @@ import { referenceAnalysis, referenceFor } from './reference.js';
 import { modelFileTooLarge } from './model-files.js';
 import { mountCheckpointEntry } from './checkpoint-entry.js';
 import { CORPUS_URL } from './corpus-url.js';
-import { LOADER_PARAMS, linkOfSetup, parseSeed, setupFromLink } from './train-link.js';
+import { linkOfSetup, parseSeed, setupFromLink } from './train-link.js';
+import { LOADER_PARAMS } from './loader-params.js';
 
 /** The profile over training keeps at most this many snapshots (older ones thinned). */
 const MAX_HISTORY = 64;
