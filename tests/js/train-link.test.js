@@ -52,8 +52,44 @@ describe('a link’s set-up of the training section', () => {
       setup: { task: 'copy', preset: 'small', seed: 1 },
       notes: ['train-size: unknown huge; choose from tiny, small, large (using small)'],
     });
-    // Ids are written as they are: not "Copy", not an option's label.
-    expect(read('?train=Copy').notes).toEqual(['train: unknown Copy; choose from masked, next, copy (using masked)']);
+    // An option's label is not its id (an id in any case is: below).
+    expect(read('?train=copy-offset (synthetic)').notes).toEqual([
+      'train: unknown copy-offset (synthetic); choose from masked, next, copy (using masked)',
+    ]);
+  });
+
+  test('a choice in any case is that choice, written back as the section writes it, with nothing to say', () => {
+    expect(read('?train=COPY&train-size=Tiny')).toEqual({
+      setup: { task: 'copy', preset: 'tiny', seed: 1 },
+      notes: [],
+    });
+    expect(linkOfSetup(read('?train=Next&train-size=%20LARGE').setup)).toEqual([
+      ['train', 'next'],
+      ['train-size', 'large'],
+    ]);
+  });
+
+  test('a parameter given more than once: the first is read, and a note says so', () => {
+    expect(read('?train=copy&train=next')).toEqual({
+      setup: { task: 'copy', preset: 'small', seed: 1 },
+      notes: ['train is given 2 times (copy, next); the first is read'],
+    });
+    expect(read('?train=copy&train-size=tiny&train-size=large&train-seed=3&train-seed=4')).toEqual({
+      setup: { task: 'copy', preset: 'tiny', seed: 3 },
+      notes: [
+        'train-size is given 2 times (tiny, large); the first is read',
+        'train-seed is given 2 times (3, 4); the first is read',
+      ],
+    });
+    // The first is read even where it is not a choice or is empty (the default): said after.
+    expect(read('?train=poetry&train=copy').notes).toEqual([
+      'train is given 2 times (poetry, copy); the first is read',
+      'train: unknown poetry; choose from masked, next, copy (using masked)',
+    ]);
+    expect(read('?train=&train=copy')).toEqual({
+      setup: { task: 'masked', preset: 'small', seed: 1 },
+      notes: ['train is given 2 times (empty, copy); the first is read'],
+    });
   });
 
   test('a seed outside 0 … 2³² − 1 or not whole is rounded and clamped, text is the default; each said', () => {

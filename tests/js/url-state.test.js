@@ -1,8 +1,11 @@
 // The page's state in its address (web/page/url-state.js): a link reproduces the view it was
-// written from, and a sentence's word count sets n as the sentence box does.
+// written from, and a sentence's word count sets n as the sentence box does; a value with a fixed
+// set of choices is read in any case and written back in the page's, and a parameter given more
+// than once is read from its first, with a note (web/settings/link-values.js).
 import { describe, expect, test } from 'vitest';
 import { queryFromState, stateFromQuery } from '../../web/page/url-state.js';
 import { defaultState } from '../../web/settings/settings.js';
+import { parsePanelList } from '../../web/views/panels.js';
 
 describe('the address', () => {
   test('a sentence sets n to its word count unless the link gives n', () => {
@@ -31,5 +34,54 @@ describe('the address', () => {
       const state = { ...defaultState(), tokens, seqLen };
       expect(stateFromQuery(queryFromState(state)).state, `${tokens}, n = ${seqLen}`).toEqual(state);
     }
+  });
+});
+
+describe('a link’s choices and repeated parameters', () => {
+  test('a choice or a switch in any case is that choice, written back in the page’s case, with nothing to say', () => {
+    const { state, notes } = stateFromQuery(
+      '?draw=HANDBOOK&table=Random&wscale=Panel&rope=%20HALF%20&causal=TRUE&sameq=True&long=False',
+    );
+    expect(notes).toEqual([]);
+    expect(state).toMatchObject({
+      draw: 'handbook',
+      table: 'random',
+      weightScale: 'panel',
+      ropeLayout: 'half',
+      causal: true,
+      sameQuery: true,
+      long: false,
+    });
+    expect(queryFromState(state)).toBe('?draw=handbook&table=random&sameq=1&causal=1&wscale=panel&rope=half');
+    // What is no choice in any case is still corrected, with the choices named.
+    expect(stateFromQuery('?draw=handbooks&causal=yes').notes).toEqual([
+      'draw must be handbook or stable; using stable',
+      'causal must be 0 or 1',
+    ]);
+  });
+
+  test('a parameter given more than once: the first is read, a note says so, and the address keeps it alone', () => {
+    expect(stateFromQuery('?n=4&n=8')).toMatchObject({
+      state: { seqLen: 4 },
+      notes: ['n is given 2 times (4, 8); the first is read'],
+    });
+    expect(stateFromQuery('?draw=handbook&draw=stable').state.draw).toBe('handbook');
+    expect(queryFromState(stateFromQuery('?draw=handbook&draw=stable').state)).toBe('?draw=handbook');
+    // The first is read even where it is wrong, and its own correction follows.
+    const k = stateFromQuery('?k=99&k=2&k=');
+    expect(k.state.maxDistance).toBe(63);
+    expect(k.notes).toEqual([
+      'k is given 3 times (99, 2, empty); the first is read',
+      'k must be an integer from 0 to 63; using 63',
+    ]);
+  });
+
+  test('the iframe view’s panels: a name in any case, kebab-case or not', () => {
+    const known = ['contentScores', 'positionBiases', 'offsets'];
+    expect(parsePanelList('OFFSETS, Position-Biases contentscores', known)).toEqual({ ids: known, note: null });
+    expect(parsePanelList('offsets heat', known)).toEqual({
+      ids: ['offsets'],
+      note: 'panels: unknown heat; choose from contentScores, positionBiases, offsets',
+    });
   });
 });

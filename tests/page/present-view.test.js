@@ -107,8 +107,8 @@ describe('the present view', () => {
     await context.close();
   });
 
-  test('?present=offsets opens it, at 1920 × 1080 with type up to twice the usual size; an unknown panel is a note', async () => {
-    const { page, context, problems } = await env.open(`${SENTENCE}&present=offsets`, {
+  test('?present=offsets (in any case) opens it, at 1920 × 1080 with type up to twice the usual size; an unknown panel is a note', async () => {
+    const { page, context, problems } = await env.open(`${SENTENCE}&present=Offsets`, {
       viewport: { width: 1920, height: 1080 },
     });
     const box = await page.$eval('#figure-offsets', (figure) => figure.getBoundingClientRect().toJSON());
@@ -116,14 +116,18 @@ describe('the present view', () => {
     const layout = await layoutOf(page, 'offsets');
     expect(layout.fontScale).toBeGreaterThanOrEqual(1.7);
     expect(layout.cell * 14).toBeGreaterThanOrEqual(600);
+    // Written back as the panel's id.
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('present') === 'offsets');
     await page.click('#figure-offsets button[data-present]'); // "Leave" as a button too
     expect(await page.$eval('#figure-offsets', (figure) => figure.getBoundingClientRect().width)).toBeLessThan(1000);
     expect(problems).toEqual([]);
     await context.close();
 
-    // An unknown panel is said beside the link's other corrections, not instead of them.
-    const wrong = await env.open('?present=nonsense&k=99', { viewport: { width: 1280, height: 800 } });
+    // An unknown panel is said beside the link's other corrections, not instead of them; given
+    // twice, the first is read, and said.
+    const wrong = await env.open('?present=nonsense&present=offsets&k=99', { viewport: { width: 1280, height: 800 } });
     const notes = await wrong.page.textContent('#notes');
+    expect(notes).toContain('present is given 2 times (nonsense, offsets); the first is read');
     expect(notes).toContain('present: unknown nonsense');
     expect(notes).toContain('k must be an integer from 0 to 63');
     expect(await wrong.page.evaluate(() => window.relposPage.state().maxDistance)).toBe(63);

@@ -54,8 +54,9 @@ const shown = (page) =>
   }));
 
 test('the address keeps the section’s task, size and seed; a link opens it on them; the seed reaches the model', async () => {
-  // ?train-workers=1 (one training worker: the same numbers) is the loader's own: kept as given.
-  const { page, context, problems } = await env.open('?k=2&train-workers=1', {
+  // ?train-workers=1 (one training worker: the same numbers) is the loader's own: kept as given;
+  // given twice, its first is read and kept, and a note says so.
+  const { page, context, problems } = await env.open('?k=2&train-workers=1&train-workers=2', {
     viewport: { width: 1280, height: 900 },
     closedSettings: true,
     closedPanels: true,
@@ -64,6 +65,9 @@ test('the address keeps the section’s task, size and seed; a link opens it on 
     // Closed, the section adds nothing to the address (the page's writer has written it by now).
     await page.waitForTimeout(400);
     expect(new URL(page.url()).search).toBe('?k=2&train-workers=1');
+    expect(await page.textContent('#notes')).toBe(
+      'Link corrected: train-workers is given 2 times (1, 2); the first is read.',
+    );
 
     // Opened: its task (the default run's sizes and seed are not written).
     await page.click('#train-open');
@@ -138,8 +142,10 @@ test('the address keeps the section’s task, size and seed; a link opens it on 
     expect(await firstReading(page)).toBe(seven);
     await addressIs(page, '?train=copy&train-size=tiny&train-seed=7');
 
-    // A link with bad values: each corrected with a note beside the page's own, the rest applies.
-    await env.load(page, '?k=99&train=copy&train-size=huge&train-seed=seven&train-sise=tiny', {
+    // A link with bad values: each corrected with a note beside the page's own, the rest applies. A
+    // choice in any case is that choice (written back in the page's case); of a parameter given
+    // twice, the first is read, and said.
+    await env.load(page, '?k=99&draw=HANDBOOK&train=COPY&train=next&train-size=huge&train-seed=seven&train-sise=tiny', {
       closedSettings: true,
       closedPanels: true,
     });
@@ -151,23 +157,26 @@ test('the address keeps the section’s task, size and seed; a link opens it on 
         [
           'Link corrected: k must be an integer from 0 to 63; using 63.',
           'Link corrected: train-sise: not a parameter of the training section; use train, train-size, train-seed.',
+          'Link corrected: train is given 2 times (COPY, next); the first is read.',
           'Link corrected: train-size: unknown huge; choose from tiny, small, large (using small).',
           'Link corrected: train-seed must be an integer from 0 to 4294967295; using 1.',
         ].join(' · '),
       );
-    await addressIs(page, '?k=63&train=copy');
+    await addressIs(page, '?draw=handbook&k=63&train=copy');
     // The section's own corrections are said in it too, where the link sent the reader.
     expect(await page.textContent('#train-message')).toBe(
       [
         'Link corrected: train-sise: not a parameter of the training section; use train, train-size, train-seed.',
+        'Link corrected: train is given 2 times (COPY, next); the first is read.',
         'Link corrected: train-size: unknown huge; choose from tiny, small, large (using small).',
         'Link corrected: train-seed must be an integer from 0 to 4294967295; using 1.',
       ].join(' '),
     );
     expect(problems).toEqual([]);
 
-    // The iframe view applies the link's set-up and keeps its own address, whatever the reader chooses.
-    const iframe = '?embed=1&panels=train&train=copy&train-size=tiny&train-seed=7';
+    // The iframe view applies the link's set-up and keeps its own address, whatever the reader
+    // chooses; it names the section in any case.
+    const iframe = '?embed=1&panels=Train&train=copy&train-size=tiny&train-seed=7';
     await page.goto(`${env.server.url}${iframe}`);
     await trainReady(page);
     expect(await shown(page)).toEqual({ task: 'copy', preset: 'tiny', seed: '7' });
@@ -180,13 +189,14 @@ test('the address keeps the section’s task, size and seed; a link opens it on 
     // <relpos-train seed>: the model's seed; a bad one is said in the element's message, the default used.
     await page.goto(`${env.server.url}examples/train.html`);
     await page.evaluate(() => {
-      for (const [id, seed] of [
-        ['seven', '7'],
-        ['bad', 'x'],
+      // (A task and a size in any case are those choices.)
+      for (const [id, seed, task, size] of [
+        ['seven', '7', 'Copy', 'TINY'],
+        ['bad', 'x', 'copy', 'tiny'],
       ]) {
         const element = document.createElement('relpos-train');
         element.id = id;
-        for (const [name, value] of Object.entries({ task: 'copy', size: 'tiny', seed, workers: '1' }))
+        for (const [name, value] of Object.entries({ task, size, seed, workers: '1' }))
           element.setAttribute(name, value);
         document.querySelector('main').append(element);
       }
@@ -197,11 +207,12 @@ test('the address keeps the section’s task, size and seed; a link opens it on 
         return {
           seed: root.querySelector('.relpos-train')?.dataset.seed,
           box: root.querySelector('#train-seed')?.value,
+          set: [root.querySelector('#train-task')?.value, root.querySelector('#train-preset')?.value],
           message: root.querySelector('[part="message"]').textContent,
         };
       }, id);
     await expect.poll(async () => (await modelOf('seven')).seed, { timeout: 60_000 }).toBe('7');
-    expect(await modelOf('seven')).toEqual({ seed: '7', box: '7', message: '' });
+    expect(await modelOf('seven')).toEqual({ seed: '7', box: '7', set: ['copy', 'tiny'], message: '' });
     await expect.poll(async () => (await modelOf('bad')).seed, { timeout: 60_000 }).toBe('1');
     expect((await modelOf('bad')).message).toBe('seed must be an integer from 0 to 4294967295; using 1');
     expect(problems).toEqual([]);

@@ -7,12 +7,13 @@
 // which `npm run build` writes to dist/; default: the file next to this module, as in build/site),
 // workers (1, or 2: a second worker computes half of each step; default 2 where the machine has
 // two cores; the numbers are the same).
-// An invalid value shows a message and the default is used; nothing throws. Fires 'relpos-render'
+// Task and size match whatever their case; an invalid value shows a message and the default is used; nothing throws. Fires 'relpos-render'
 // once the model is ready and after each reading of what it learned.
 import { adoptFigureCss } from '../figures/figure-css.js';
 import { parseSeed } from '../train/train-link.js';
 import { mountTrainSection } from '../train/train-section.js';
 import { PRESETS, TASKS, DEFAULT_RUN } from '../train/train-session.js';
+import { matchChoice } from '../settings/link-values.js';
 
 // Outside a browser (server-side rendering, Node) there is no HTMLElement: importing is safe and
 // defines nothing.
@@ -36,7 +37,8 @@ export class RelposTrainElement extends ElementBase {
     const choose = (name, known, fallback) => {
       const value = this.getAttribute(name);
       if (value === null) return fallback;
-      if (Object.hasOwn(known, value)) return value;
+      const choice = matchChoice(value, Object.keys(known));
+      if (choice !== null) return choice;
       notes.push(`${name}: unknown "${value}"; choose from ${Object.keys(known).join(', ')} (using ${fallback})`);
       return fallback;
     };

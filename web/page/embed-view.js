@@ -2,6 +2,7 @@
 // largest matrices that fit the frame (fit=frame, the default) or max-height, and the content's
 // height told to the host page ({ type: 'relpos:height', height }, README).
 import { PANELS, parsePanelList } from '../views/panels.js';
+import { linkValue } from '../settings/link-values.js';
 
 // 'train': the training section (web/train/train-loader.js opens it in the iframe view);
 // 'schemes': the position schemes side by side (web/page/schemes-section.js).
@@ -10,12 +11,16 @@ const PANEL_NAMES = [...PANELS.map((panel) => panel.id), 'tables', 'profile', 's
 /** The matrices' side on the page, and the iframe view's first try. */
 export const PAGE_SIDE = 560;
 
-/** ?panels=a,b -> the panel ids to show, and a note on names that were not understood. */
-function chosenPanels(search) {
-  const text = new URLSearchParams(search).get('panels');
-  if (text === null) return { ids: PANEL_NAMES, notes: [] };
+/**
+ * ?panels=a,b -> the panel ids to show, and notes on names that were not understood and on a
+ * ?panels= given more than once (the first is read).
+ */
+function chosenPanels(params) {
+  const notes = [];
+  const text = linkValue(params, 'panels', (note) => notes.push(note));
+  if (text === null) return { ids: PANEL_NAMES, notes };
   const { ids, note } = parsePanelList(text, PANEL_NAMES);
-  return { ids, notes: note ? [note] : [] };
+  return { ids, notes: note ? [...notes, note] : notes };
 }
 
 /**
@@ -26,16 +31,18 @@ export async function viewOptions(search) {
   const params = new URLSearchParams(search);
   const embed = params.get('embed') === '1';
   document.body.classList.toggle('embed', embed);
-  const shown = embed ? chosenPanels(search) : { ids: PANEL_NAMES, notes: [] };
+  const shown = embed ? chosenPanels(params) : { ids: PANEL_NAMES, notes: [] };
   if (!embed) return { embed, shown, fit: null };
   const [{ fitHeight, rowsOf }, { fitOptions }] = await Promise.all([
     import('../figures/fit-height.js'),
     import('../views/fit-options.js'),
   ]);
-  const options = fitOptions((name) => params.get(name), { fits: ['frame', 'width'], actions: false });
+  const repeated = [];
+  const given = (name) => linkValue(params, name, (note) => repeated.push(note));
+  const options = fitOptions(given, { fits: ['frame', 'width'], actions: false });
   document.body.classList.toggle('embed-actions', options.actions);
   document.body.classList.toggle('embed-no-captions', !options.captions);
-  shown.notes.push(...options.notes);
+  shown.notes.push(...repeated, ...options.notes);
   return { embed, shown, fit: { fitHeight, rowsOf, options } };
 }
 

@@ -22,6 +22,7 @@ import { wireStory } from './story.js';
 import { MORE_PANELS_PARAM, startUrlWriter } from './url-writer.js';
 import { stateFromQuery } from './url-state.js';
 import { followLinkSections } from '../settings/link-sections.js';
+import { linkValue, matchChoice } from '../settings/link-values.js';
 import { DRAWER_PANEL_IDS } from '../views/panels.js';
 
 const $ = (id) => document.getElementById(id);
@@ -179,18 +180,21 @@ class Page {
   }
 
   /** The first draw, ?more=1 and ?present=, and what redraws the view. */
-  start(notes) {
+  start(linkNotes) {
     const params = new URLSearchParams(location.search);
-    const presentAsked = params.get('present');
+    const notes = [...linkNotes];
+    // A panel's id whatever its case (written back as the panel's); anything else as given, said below.
+    const ids = this.figure.panels.map((p) => p.id);
+    const presentGiven = linkValue(params, 'present', (note) => notes.push(`Link corrected: ${note}.`));
+    const presentAsked = presentGiven === null ? null : (matchChoice(presentGiven, ids) ?? presentGiven);
     this.notes.set(notes);
     const moreAsked = !this.embed && params.get(MORE_PANELS_PARAM) === '1'; // the iframe view has no drawer
     if (moreAsked || (presentAsked && DRAWER_FIGURES.has(presentAsked))) $('more-panels').open = true; // drawn by update()
     this.update();
     this.followHash?.();
     if (presentAsked && !this.figure.present(presentAsked)) {
-      const ids = this.figure.panels.map((p) => p.id).join(', ');
       // Beside the link's other corrections, not instead of them.
-      this.notes.set([...notes, `Link corrected: present: unknown ${presentAsked}; choose from ${ids}.`]);
+      this.notes.set([...notes, `Link corrected: present: unknown ${presentAsked}; choose from ${ids.join(', ')}.`]);
     }
     const redraw = () => this.compute.view && this.draw(true); // a new size or theme
     new ResizeObserver(redraw).observe(document.querySelector('main'));

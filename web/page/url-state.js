@@ -8,15 +8,20 @@ import {
   splitTokens,
   tooManyWords,
 } from '../settings/settings.js';
+import { linkValue } from '../settings/link-values.js';
 
-/** The state from a query string, and the notes on anything that had to be corrected. */
+/**
+ * The state from a query string, and the notes on anything that had to be corrected (a parameter
+ * given more than once is read from its first: link-values.js).
+ */
 export function stateFromQuery(search) {
   const params = new URLSearchParams(search);
   const state = defaultState();
   const notes = [];
+  const given = (param) => linkValue(params, param, (note) => notes.push(note));
   for (const [name, c] of Object.entries(CONTROLS)) {
     if (!params.has(c.param) || name === 'maxDistance') continue; // k: below, its limit depends on n
-    const { value, note } = parseControl(name, params.get(c.param));
+    const { value, note } = parseControl(name, given(c.param));
     state[name] = value;
     if (note) notes.push(note);
   }
@@ -27,7 +32,7 @@ export function stateFromQuery(search) {
   if (params.has(CONTROLS.maxDistance.param)) {
     const { value, note } = parseControl(
       'maxDistance',
-      params.get(CONTROLS.maxDistance.param),
+      given(CONTROLS.maxDistance.param),
       undefined,
       maxDistanceLimit(state),
     );

@@ -26,7 +26,8 @@ export function startUrlWriter({ embed, getState, presenting, morePanelsOpen }) 
     if (!embed && morePanelsOpen()) view.set(MORE_PANELS_PARAM, '1');
     const panel = embed ? null : presenting();
     if (panel) view.set('present', panel);
-    if (!embed) for (const [name, value] of linkParams) view.set(name, value);
+    // A parameter the link gave more than once: its first, as every reader takes it (link-values.js).
+    if (!embed) for (const [name, value] of linkParams) if (!view.has(name)) view.set(name, value);
     const tail = view.toString() && `${query ? '&' : '?'}${view}`;
     const url = `${location.pathname}${query}${tail}${location.hash}`;
     try {

@@ -12,6 +12,7 @@ import {
 } from '../api/defaults.js';
 import { MAX_SEED } from '../api/limits.js';
 import { withMinus } from '../render/number-text.js';
+import { matchChoice } from './link-values.js';
 
 /**
  * Where the page departs from the API's defaults (the handbook's settings), on purpose: the
@@ -120,7 +121,7 @@ export function defaultState() {
 /**
  * A control's value from text (a URL parameter or an input): returns { value, note }, where note
  * says what was wrong when the text was not a valid value (the value is then clamped or the
- * default).
+ * default). A choice, and a switch's 0, 1, true or false, match whatever their case.
  */
 export function parseControl(name, text, label = CONTROLS[name].param, max = CONTROLS[name].max) {
   const c = { ...CONTROLS[name], param: label, max };
@@ -129,13 +130,13 @@ export function parseControl(name, text, label = CONTROLS[name].param, max = CON
     return { value: clean.slice(0, 2000) };
   }
   if (c.kind === 'choice') {
-    const choice = String(text).trim();
-    if (c.choices.includes(choice)) return { value: choice };
+    const choice = matchChoice(text, c.choices);
+    if (choice !== null) return { value: choice };
     return { value: c.default, note: `${c.param} must be ${c.choices.join(' or ')}; using ${c.default}` };
   }
   if (c.kind === 'bool') {
-    if (text === '1' || text === 'true') return { value: true };
-    if (text === '0' || text === 'false') return { value: false };
+    const flag = matchChoice(text, ['1', 'true', '0', 'false']);
+    if (flag !== null) return { value: flag === '1' || flag === 'true' };
     return { value: c.default, note: `${c.param} must be 0 or 1` };
   }
   const number = Number(String(text).trim());

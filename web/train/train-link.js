@@ -1,9 +1,11 @@
 // The training section's set-up in a link (docs/training.md, "A link to the section"):
 // ?train=<task>&train-size=<size>&train-seed=<n> open the section on that task, model size and
 // seed; while it is open the page's address keeps them (train-loader.js, through the page's one
-// writer). A value that is not one of the choices is corrected, with a note; an empty one is the
-// default. Pure.
+// writer). A choice matches whatever its case; a value that is not one of the choices is
+// corrected, with a note; an empty one is the default; a parameter given more than once is read
+// from its first, with a note (../settings/link-values.js, as every parameter of the page). Pure.
 import { MAX_SEED } from '../api/limits.js';
+import { linkValue, matchChoice } from '../settings/link-values.js';
 import { DEFAULT_RUN, PRESETS, TASKS } from './train-session.js';
 import { LOADER_PARAMS } from './loader-params.js';
 
@@ -39,15 +41,16 @@ export function setupFromLink(params, correct) {
     if (/^train(-|$)/.test(name) && !names.includes(name) && !LOADER_PARAMS.includes(name))
       correct(`${name}: not a parameter of the training section; use ${names.join(', ')}`);
   const choose = (name, known, fallback) => {
-    const given = params.get(name)?.trim();
+    const given = linkValue(params, name, correct)?.trim();
     if (!given) return fallback;
-    if (Object.hasOwn(known, given)) return given;
+    const choice = matchChoice(given, Object.keys(known));
+    if (choice !== null) return choice;
     correct(`${name}: unknown ${given}; choose from ${Object.keys(known).join(', ')} (using ${fallback})`);
     return fallback;
   };
   const task = choose(TRAIN_PARAMS.task, TASKS, DEFAULT_RUN.task);
   const preset = choose(TRAIN_PARAMS.preset, PRESETS, DEFAULT_RUN.preset);
-  const seed = parseSeed(params.get(TRAIN_PARAMS.seed), DEFAULT_RUN.seed);
+  const seed = parseSeed(linkValue(params, TRAIN_PARAMS.seed, correct), DEFAULT_RUN.seed);
   if (seed.note) correct(seed.note);
   return { task, preset, seed: seed.value };
 }

@@ -5,6 +5,7 @@
 // train-seed=2: every train… parameter but this loader's own, loader-params.js; train-link.js).
 // While it is open, the page's address keeps its set-up (../settings/link-sections.js).
 import { correctLink, setLinkParams } from '../settings/link-sections.js';
+import { linkValue } from '../settings/link-values.js';
 import { LOADER_PARAMS, LONGER_STEPS, TRAIN_WORKERS } from './loader-params.js';
 
 const section = document.getElementById('train-section');
@@ -12,8 +13,11 @@ const button = document.getElementById('train-open');
 const root = document.getElementById('train-root');
 const params = new URLSearchParams(location.search);
 
+// Its own parameters as every reader of the page takes them: one given more than once is read from
+// its first, with a note among the page's.
+const ownValue = (name) => linkValue(params, name, (note) => correctLink(`Link corrected: ${note}.`));
 // ?train-workers=1 trains in one worker (the numbers are the same with two); ?longer-steps=N below.
-const workers = Number(params.get(TRAIN_WORKERS));
+const workers = Number(ownValue(TRAIN_WORKERS));
 const own = (name) => LOADER_PARAMS.includes(name);
 // This loader's parameters, kept in the address as the link gave them: its own for as long as
 // the page is open, the section's set-up until the section says what it runs (train=<task> from
@@ -64,7 +68,7 @@ function addLongerThanTrained() {
   status.setAttribute('role', 'status');
   box.append(title, lead, run, status);
   schemes.append(box);
-  const steps = Number(params.get(LONGER_STEPS));
+  const steps = Number(ownValue(LONGER_STEPS));
   const settings = Number.isInteger(steps) && steps > 0 ? { steps } : {};
   run.addEventListener('click', () => {
     run.disabled = true;
@@ -81,7 +85,7 @@ function addLongerThanTrained() {
 addLongerThanTrained();
 
 if (section && button && root) {
-  const panels = (params.get('panels') ?? '').split(/[\s,]+/);
+  const panels = (params.get('panels') ?? '').toLowerCase().split(/[\s,]+/); // any case, as the page reads it
   if (params.get('embed') === '1') {
     section.hidden = !panels.includes('train');
     if (!section.hidden) open({ autostart: params.get('autostart') === '1' });

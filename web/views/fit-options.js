@@ -4,6 +4,9 @@
 //        height exactly; 'width' (the elements' default): the width decides the height.
 //   max-height: CSS px the figures may take at most (with fit = width).
 //   captions, actions: show the captions, the buttons (on/off, 1/0, true/false, yes/no).
+// Each whatever its case.
+import { matchChoice } from '../settings/link-values.js';
+
 const ON = new Set(['', '1', 'true', 'on', 'yes']);
 const OFF = new Set(['0', 'false', 'off', 'no']);
 
@@ -23,9 +26,10 @@ export function parseSwitch(name, text, fallback, notes) {
  */
 export function fitOptions(get, { fits, captions = true, actions = true }) {
   const notes = [];
-  let fit = get('fit')?.trim().toLowerCase() ?? fits[0];
-  if (!fits.includes(fit)) {
-    notes.push(`fit: expected ${fits.join(' or ')}, got ${get('fit')}`);
+  const fitGiven = get('fit');
+  let fit = fitGiven === null || fitGiven === undefined ? fits[0] : matchChoice(fitGiven, fits);
+  if (fit === null) {
+    notes.push(`fit: expected ${fits.join(' or ')}, got ${fitGiven}`);
     fit = fits[0];
   }
   let maxHeight = null;

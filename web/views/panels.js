@@ -7,6 +7,7 @@
 // picture says (bar, caption). Captions and notes are written in the math notation of
 // web/render/math-text.js (q_i, a^K, √d_k).
 import { formatFixed, formatSignificant, withMinus } from '../render/number-text.js';
+import { matchChoice } from '../settings/link-values.js';
 import { sharedWeightScale, weightTop } from './weight-scale.js';
 
 // Captions are fixed texts (so the layout never moves); what depends on the settings is a
@@ -257,17 +258,18 @@ export const formatters = {
 };
 
 /**
- * A list of panel names ("combinedWeights offsets", commas or spaces; kebab-case allowed) ->
- * { ids: the known ones in the order of `known`, note: what was not understood, or null }.
+ * A list of panel names ("combinedWeights offsets", commas or spaces; kebab-case allowed; any
+ * case) -> { ids: the known ones in the order of `known`, note: what was not understood, or null }.
  * `spell` writes an id in the note as the reader writes it (kebab-case for an attribute).
  */
 export function parsePanelList(text, known, label = 'panels', spell = (id) => id) {
-  const camel = (name) => name.trim().replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+  const camel = (word) => word.toLowerCase().replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+  const idOf = (word) => matchChoice(camel(word), known);
   const words = String(text)
     .split(/[\s,]+/)
     .filter(Boolean);
-  const asked = words.map(camel);
-  const unknown = words.filter((word) => !known.includes(camel(word)));
+  const asked = words.map(idOf);
+  const unknown = words.filter((word) => idOf(word) === null);
   const ids = known.filter((name) => asked.includes(name));
   const note =
     unknown.length || !ids.length

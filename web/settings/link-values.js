@@ -1,0 +1,28 @@
+// How every reader of the page's address (and of an element's attributes) takes a value: one with
+// a fixed set of choices matches whatever its case, and is used as the choices write it (so the
+// address is written back in that case); a parameter given more than once is read from its first,
+// and a note says so. The readers: web/page/url-state.js (the page's controls), ?present= and the
+// iframe view's ?panels= and ?fit=, the training section's ?train= and ?train-size=
+// (web/train/train-link.js).
+
+/** `text` as one of `choices` whatever its case and the spaces around it: that choice as written, or null. */
+export function matchChoice(text, choices) {
+  const asked = String(text ?? '')
+    .trim()
+    .toLowerCase();
+  return choices.find((choice) => choice.toLowerCase() === asked) ?? null;
+}
+
+/**
+ * Parameter `name` of a link (`params`: its URLSearchParams): its first value, null where it is
+ * absent; where it is given more than once, `note(text)` says how often, with what, and that the
+ * first is read.
+ */
+export function linkValue(params, name, note) {
+  const values = params.getAll(name);
+  if (values.length > 1) {
+    const shown = values.map((value) => (value.trim() === '' ? 'empty' : value));
+    note(`${name} is given ${values.length} times (${shown.join(', ')}); the first is read`);
+  }
+  return values[0] ?? null;
+}
