@@ -24,7 +24,11 @@ import { HANDBOOK_CLAIMS, RULE } from '../../web/train/pos-verdicts.js';
 
 const FILE = new URL('../../web/train/language-readings.js', import.meta.url);
 const byId = (id) => LANGUAGE_READINGS.find((r) => r.id === id);
-const pct = (v) => `${(100 * v).toFixed(1)} %`;
+// A percentage as the page writes it: its "%" after a no-break space, never alone on a line.
+const pct = (v) => `${(100 * v).toFixed(1)}\u00a0%`;
+// docs/verdicts.md is Markdown: it and the page's text are compared with every no-break space
+// read as a space.
+const spaced = (text) => text.replaceAll('\u00a0', ' ');
 
 describe('the shipped readings of the other languages', () => {
   test(`fit their budget of ${LANGUAGE_READINGS_BUDGET / 1024} KiB, one entry per language, with its corpus, tagger and checksum`, () => {
@@ -180,7 +184,7 @@ describe('the shipped readings of the other languages', () => {
       const percents = [...en, ...(leans ? [] : [{ mean: bandLow }, { mean: bandHigh }]), ...ot].map((l) =>
         pct(l.mean),
       );
-      expect(answer.match(/\d+\.\d %/g)).toEqual(leans ? expect.any(Array) : percents);
+      expect(answer.match(/\d+\.\d\u00a0%/g)).toEqual(leans ? expect.any(Array) : percents);
       const widest = gaps.sort((x, y) => y.size - x.size)[0];
       if (widest) {
         const seeds = a.seeds.length;
@@ -268,7 +272,7 @@ describe('where each language run ended against its own lowest held-out loss', (
     for (const r of LANGUAGE_READINGS) {
       const above = r.seeds.map((s) => {
         const lowest = Math.min(...s.levels);
-        return `${(100 * (s.levels.at(-1) / lowest - 1)).toFixed(1)} %`;
+        return pct(s.levels.at(-1) / lowest - 1);
       });
       const steps = r.seeds.map((s) => 1000 * (s.levels.indexOf(Math.min(...s.levels)) + 1));
       expect(plateauText(r)).toBe(
@@ -279,19 +283,21 @@ describe('where each language run ended against its own lowest held-out loss', (
 });
 
 describe('docs/verdicts.md states the shipped readings', () => {
-  const doc = readFileSync(new URL('../../docs/verdicts.md', import.meta.url), 'utf8');
+  const doc = spaced(readFileSync(new URL('../../docs/verdicts.md', import.meta.url), 'utf8'));
   test.each(COMPARISONS.map((c) => [c.id, c]))('%s: its table row is the one computed from the readings', (id, c) => {
     const result = compareLanguages(c, LANGUAGE_READINGS);
     const row = comparisonTableRow(result);
     // The row's layer cells hold the shares the statement (checked above) says.
     for (const l of result.layers) expect(row).toContain(pct(l.english.share));
-    expect(doc).toContain(row);
+    expect(doc).toContain(spaced(row));
   });
 
   test('each language’s final held-out losses and where they ended against their lowest', () => {
     for (const r of LANGUAGE_READINGS) {
       expect(doc).toContain(r.seeds.map((s) => s.heldOut.toFixed(3)).join(', '));
-      expect(doc).toContain(plateauText(r).replace(/^each seed's held-out loss \(its mean over 1000 steps\) /, ''));
+      expect(doc).toContain(
+        spaced(plateauText(r)).replace(/^each seed's held-out loss \(its mean over 1000 steps\) /, ''),
+      );
     }
   });
 });

@@ -1,12 +1,14 @@
 // The page's numbers as text (web/render/number-text.js): a minus sign (U+2212) for every sign of
 // a number and of its exponent and never inside a word, significant digits, fixed decimals with
-// no "−0", and differences with their sign written. Expected texts are written out by hand.
+// no "−0", differences with their sign written, and a percentage's "%" and a number's digit
+// groups held to the number by a no-break space (U+00A0). Expected texts are written out by hand.
 import { describe, expect, test } from 'vitest';
 import {
   addingDecimals,
   formatFixed,
   formatGrouped,
   formatPercent,
+  formatSignedPercent,
   formatSignedPoints,
   formatSignificant,
   formatSigned,
@@ -89,12 +91,18 @@ describe('number text', () => {
     expect(formatSigned(NaN)).toBe('–');
   });
 
-  test('formatPercent and formatSignedPoints: shares as percentages, differences in points', () => {
-    expect(formatPercent(0.4235)).toBe('42.4 %');
-    expect(formatPercent(1)).toBe('100.0 %');
-    expect(formatPercent(0.8 / 1.8)).toBe('44.4 %');
-    expect(formatPercent(0.01, 0)).toBe('1 %');
-    expect(formatPercent(-0.0001)).toBe('0.0 %'); // no "−0.0"
+  test('formatPercent, formatSignedPercent and formatSignedPoints: shares and changes as percentages (the "%" after a no-break space), differences in points', () => {
+    expect(formatPercent(0.4235)).toBe('42.4\u00a0%');
+    expect(formatPercent(1)).toBe('100.0\u00a0%');
+    expect(formatPercent(0.8 / 1.8)).toBe('44.4\u00a0%');
+    expect(formatPercent(0.01, 0)).toBe('1\u00a0%');
+    expect(formatPercent(-0.0001)).toBe('0.0\u00a0%'); // no "−0.0"
+    // Never a space a line breaks at between the number and its "%".
+    expect(formatPercent(0.091)).not.toMatch(/ /);
+    expect(formatSignedPercent(0.017)).toBe('+1.7\u00a0%');
+    expect(formatSignedPercent(-0.0712)).toBe(`${MINUS}7.1\u00a0%`);
+    expect(formatSignedPercent(0.02, 0)).toBe('+2\u00a0%');
+    expect(formatSignedPercent(-0.071)).not.toMatch(/ /);
     expect(formatSignedPoints(0.042)).toBe('+4.2');
     expect(formatSignedPoints(-0.0031)).toBe(`${MINUS}0.3`);
     expect(formatSignedPoints(-0.0002)).toBe(`${MINUS}0.02`); // not 0, so not "−0.0"
@@ -111,8 +119,8 @@ describe('number text', () => {
     expect(formatTick(0.5, [-0.5, 0.5])).toBe('0.5');
     expect(formatTick(0.25, [-0.75, -0.25, 0.25, 0.75])).toBe('0.25');
     expect(formatTick(0.3, [-0.3, 0.3])).toBe('0.3'); // 0.6 apart: a step of one decimal
-    expect(sharePercent(0.74)).toBe('74 %');
-    expect(sharePercent(1)).toBe('100 %');
+    expect(sharePercent(0.74)).toBe('74\u00a0%');
+    expect(sharePercent(1)).toBe('100\u00a0%');
   });
 
   test('a weight panel writes its colour top and 1/n by formatSignificant’s rule: no trailing zeros', () => {

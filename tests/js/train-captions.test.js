@@ -68,7 +68,7 @@ describe('caption leads', () => {
     ];
     // 5.121 / 4.41 − 1 = 16.1 %.
     expect(lossLead({ losses, reference: null, budget: 4800, end: null })).toBe(
-      'Held-out loss 5.121 at step 4800; lower is better. It is 16.1 % above its lowest, 4.410 at step 600: the model fits its training windows better and unseen text worse (it over-fits). The run ends at step 4800.',
+      'Held-out loss 5.121 at step 4800; lower is better. It is 16.1\u00a0% above its lowest, 4.410 at step 600: the model fits its training windows better and unseen text worse (it over-fits). The run ends at step 4800.',
     );
     // 4.6 is 4.3 % above 4.41: noise, not said.
     const near = [...losses.slice(0, 2), { step: 4800, train: 3, heldOut: 4.6 }];
@@ -134,24 +134,31 @@ describe('caption leads', () => {
     }
     // Another seed: the curve's label names its seed, and nothing more is said.
     expect(lossCaption({ ...state, modelSeed: drawn + 6 })).not.toContain('another run than this one');
+    // How the run ended, against the reference's loss (each "%" held to its number).
+    expect(lossCaption({ ...state, end: { steps: 3800, reason: 'criterion', gap: 0.0171 } })).toContain(
+      'This run reached it at step 3800 (+1.7\u00a0% from the reference’s loss).',
+    );
+    expect(lossCaption({ ...state, end: { steps: 4800, reason: 'budget', gap: 0.0712 } })).toContain(
+      'This run stopped at its step budget, step 4800, +7.1\u00a0% from the reference’s loss.',
+    );
   });
 
   test('the loss figure leads with the held-out loss now and where the run ends', () => {
     const state = { losses: [{ step: 25, heldOut: 5.1234 }], reference: REFERENCE_RUN, budget: 2700, end: null };
     const target = (REFERENCE_RUN.heldOut * (1 + CRITERION.within)).toFixed(3);
     expect(lossLead(state)).toBe(
-      `Held-out loss 5.123 at step 25; lower is better. The run ends at the dashed line, ${target} (within ${(100 * CRITERION.within).toFixed(1)} % of the reference’s ${REFERENCE_RUN.heldOut.toFixed(3)}), or at step 2700.`,
+      `Held-out loss 5.123 at step 25; lower is better. The run ends at the dashed line, ${target} (within ${(100 * CRITERION.within).toFixed(1)}\u00a0% of the reference’s ${REFERENCE_RUN.heldOut.toFixed(3)}), or at step 2700.`,
     );
     expect(lossLead({ losses: [], reference: null, budget: 600, end: null })).toBe(
       'Lower is better. The run ends at step 600.',
     );
     const ended = { ...state, end: { steps: 2700, reason: 'budget', gap: 0.0712 } };
     expect(lossLead(ended)).toContain(
-      'This run ended at its step budget, step 2700 (+7.1 % from the reference’s loss).',
+      'This run ended at its step budget, step 2700 (+7.1\u00a0% from the reference’s loss).',
     );
     const atCriterion = { ...state, end: { steps: 3800, reason: 'criterion', gap: 0.0171 } };
     expect(lossLead(atCriterion)).toContain(
-      `This run ended at step 3800, within ${(100 * CRITERION.within).toFixed(1)} % of the reference’s held-out loss (+1.7 % from the reference’s loss).`,
+      `This run ended at step 3800, within ${(100 * CRITERION.within).toFixed(1)}\u00a0% of the reference’s held-out loss (+1.7\u00a0% from the reference’s loss).`,
     );
   });
 });

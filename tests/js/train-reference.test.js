@@ -95,14 +95,14 @@ describe('the reference run', () => {
     }
     const text = convergenceText(REFERENCE_RUN);
     const unconverged = seeds.filter((s) => !s.converged).length;
-    if (unconverged === 0) expect(text).toContain(': within the convergence criterion of 1.0 %, converged;');
+    if (unconverged === 0) expect(text).toContain(': within the convergence criterion of 1.0\u00a0%, converged;');
     else
       expect(text).toContain(
-        `: more than the convergence criterion’s 1.0 % in ${unconverged} of 3 seeds, not converged;`,
+        `: more than the convergence criterion’s 1.0\u00a0% in ${unconverged} of 3 seeds, not converged;`,
       );
     // The longer runs' lowest against this run's end, lowest first, signed (− below).
     const differences = seeds.map((s) => -s.longer.gain).sort((x, y) => x - y);
-    const say = (v) => `${v < 0 ? '−' : '+'}${(100 * Math.abs(v)).toFixed(1)} %`;
+    const say = (v) => `${v < 0 ? '−' : '+'}${(100 * Math.abs(v)).toFixed(1)}\u00a0%`;
     expect(text).toContain(
       `${say(differences[0])} to ${say(differences[2])} of their own held-out loss at 10000 steps (a mean over the last 1000)`,
     );

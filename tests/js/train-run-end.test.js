@@ -65,6 +65,15 @@ describe('the end of a run', () => {
     expect(endText({ reason: 'learned', heldOut: 0.00421, gap: NaN })).toBe(
       'ended: the task is learned (held-out loss at most 0.01)',
     );
+    // The criterion (within 2 %) and the budget say the run's distance from the reference's loss,
+    // each "%" held to its number by a no-break space.
+    expect(endText({ reason: 'criterion', gap: 0.0171 })).toBe(
+      'ended: held-out loss within 2.0\u00a0% of the reference run’s (+1.7\u00a0%)',
+    );
+    expect(endText({ reason: 'budget', gap: -0.0712 })).toBe(
+      'ended at its step budget, −7.1\u00a0% from the reference run’s held-out loss',
+    );
+    expect(endText({ reason: 'budget', gap: NaN })).toBe('ended at its step budget');
   });
 
   describe('a tiny run on the real module and corpus', () => {

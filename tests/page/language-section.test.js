@@ -2,9 +2,10 @@
 // fetched on first load, opening the section loads its chunk (its budget below), the picker offers
 // the languages, and each draws: the statement is the one computed here from the shipped readings
 // (web/train/language-readings.js), the tables have a row per layer and per adposition claim, the
-// canvases are drawn, the caveat (the runs over-fit) beside the answer, and at 390 and 360 px
-// nothing runs past the screen's edge: the tables stack, every cell inside its box; screenshots of
-// each (tests/artifacts/languages-<id>-<width>-<scheme>.png), 1280 px light and dark, 390 px light,
+// canvases are drawn, the caveat (the runs over-fit) beside the answer, the heading asks without
+// presuming a lean, no "%" starts a line, and at 390 and 360 px nothing runs past the screen's
+// edge: the tables stack, every cell inside its box; screenshots of each
+// (tests/artifacts/languages-<id>-<width>-<scheme>.png), 1280 px light and dark, 390 px light,
 // 360 px dark.
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -74,6 +75,11 @@ describe('the comparison of languages', () => {
       expect(await page.textContent('#language-statement')).toBe(comparisonStatement(result));
       // The answer first, above the figures; every number in words one click away, below them.
       expect(await page.textContent('#language-answer')).toBe(comparisonAnswer(result));
+      // The heading asks whether word order makes attention lean; it does not presume an
+      // asymmetry that the answer finds absent.
+      const heading = await page.textContent('#language-section h3');
+      expect(heading).toMatch(/^Does word order .*\?/);
+      if (comparisonAnswer(result).includes('no lean either way')) expect(heading).not.toMatch(/asymmetr/i);
       expect(
         await page.evaluate(() => {
           const [answer, figure, words] = ['#language-answer', '#language-layer-figure', '#language-words'].map((s) =>
@@ -132,6 +138,26 @@ describe('the comparison of languages', () => {
         expect(corpora).toContain(r.corpus.source);
         expect(corpora).toContain(plateauText(r));
       }
+      // No "%" alone at the start of a line: each on the line of its number's last digit (the
+      // answer's and the caveat's percentages wrapped at 360 px when a space joined them).
+      const alone = await page.$eval('#language-section', (section) => {
+        const found = [];
+        const walker = document.createTreeWalker(section, NodeFilter.SHOW_TEXT);
+        const top = (node, at) => {
+          const range = document.createRange();
+          range.setStart(node, at);
+          range.setEnd(node, at + 1);
+          return range.getBoundingClientRect().top;
+        };
+        for (let node = walker.nextNode(); node; node = walker.nextNode())
+          for (let i = node.data.indexOf('%'); i > 0; i = node.data.indexOf('%', i + 1)) {
+            const digit = node.data.slice(0, i).search(/\d\s*$/);
+            if (digit >= 0 && Math.abs(top(node, digit) - top(node, i)) > 1)
+              found.push(node.data.slice(Math.max(0, digit - 8), i + 1));
+          }
+        return found;
+      });
+      expect(alone, `at ${width} px`).toEqual([]);
       const overflow = await page.$eval('#language-section', (s) => s.scrollWidth - s.clientWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       mkdirSync(ARTIFACTS, { recursive: true });

@@ -166,6 +166,7 @@ const press = async (page, name, own = false) => {
 };
 const number = (text) => Number(text.replace('−', '-'));
 const f2 = (v) => formatSignificant(v, 2);
+// A whole percentage's number; the page writes its "%" after a no-break space (U+00A0).
 const percent = (v) => (100 * v).toFixed(0);
 
 /**
@@ -298,9 +299,9 @@ const CHECK = {
     const positive = Array.from({ length: n }, (_, i) => real.inputs.q.data[i * 4]).filter((v) => v > 0).length;
     const uniform = (3 * n - 2) / (n * n); // no mask: 2 keys in the two end rows, 3 in the others
     expect(text).toContain(
-      `With one query for every row, ${percent(nearShare(same.combinedWeights.data, n))} % of the weight stays within one position with the locality table, ` +
-        `${percent(nearShare(random.combinedWeights.data, n))} % with a random table (uniform attention: about ${percent(uniform)} %). ` +
-        `With the words’ own queries it is ${percent(nearShare(real.combinedWeights.data, n))} %`,
+      `With one query for every row, ${percent(nearShare(same.combinedWeights.data, n))}\u00a0% of the weight stays within one position with the locality table, ` +
+        `${percent(nearShare(random.combinedWeights.data, n))}\u00a0% with a random table (uniform attention: about ${percent(uniform)}\u00a0%). ` +
+        `With the words’ own queries it is ${percent(nearShare(real.combinedWeights.data, n))}\u00a0%`,
     );
     expect(text).toContain(
       n === 1
@@ -835,11 +836,14 @@ describe.concurrent('every story step, from every starting state', () => {
     }
     expect(problems).toEqual([]);
     await context.close();
-    // The numbers the path quotes are the reveals' own.
+    // The numbers the path quotes are the reveals' own (docs/story.md's spaces where the reveals
+    // hold a "%" to its number with a no-break space).
     const expected = await lesson.value;
     for (const quoted of ['by up to 18', '74 %', '47 %', '38 %', '+6.9', '(+12)', 'by up to 1.3'])
       expect(
-        Object.values(expected).some(({ text }) => text.includes(quoted.replace(/^by up to /, 'up to '))),
+        Object.values(expected).some(({ text }) =>
+          text.replaceAll('\u00a0', ' ').includes(quoted.replace(/^by up to /, 'up to ')),
+        ),
         quoted,
       ).toBe(true);
   });
@@ -983,7 +987,7 @@ describe('step 4’s reveal, drawn', () => {
     for (const [index, map] of figure.maps.entries()) {
       const w = weights[map.table];
       expect(map.share).toBeCloseTo(nearShare(w, n), 12);
-      expect(map.title).toBe(`${map.table} table: ${percent(nearShare(w, n))} % within one position`);
+      expect(map.title).toBe(`${map.table} table: ${percent(nearShare(w, n))}\u00a0% within one position`);
       expect(map.layout.max).toBe(top);
       const { x0, y0, cell } = map.layout;
       const centres = Array.from({ length: n * n }, (_, c) => [
@@ -1017,10 +1021,10 @@ describe('step 4’s reveal, drawn', () => {
       }
     }
     expect(figure.caption).toContain(
-      `${percent(shares.locality)} % with the locality table, ${percent(shares.random)} % with a random one, ${percent(own)} % with the locality table and the words’ own queries; the dashed line is uniform attention’s ${percent(uniform)} %`,
+      `${percent(shares.locality)}\u00a0% with the locality table, ${percent(shares.random)}\u00a0% with a random one, ${percent(own)}\u00a0% with the locality table and the words’ own queries; the dashed line is uniform attention’s ${percent(uniform)}\u00a0%`,
     );
     const text = await revealOf(page, 'locality');
-    for (const key of ['locality', 'random', 'uniform']) expect(text).toContain(`${percent(shares[key])} %`);
+    for (const key of ['locality', 'random', 'uniform']) expect(text).toContain(`${percent(shares[key])}\u00a0%`);
     return figure;
   }
 
@@ -1075,8 +1079,8 @@ describe('step 4’s reveal, drawn', () => {
       await press(page, 'locality', true);
       const figure = await expectTrueFigure(page, tokens);
       expect(figure.maps.map((m) => m.title)).toEqual([
-        'locality table: 100 % within one position',
-        'random table: 100 % within one position',
+        'locality table: 100\u00a0% within one position',
+        'random table: 100\u00a0% within one position',
       ]);
       expect(figure.caption).toContain('every key is within one position: every share is 100 %');
     }

@@ -151,7 +151,7 @@ describe('the training section', () => {
       `The handbook’s claims, tested on layer ${best.layer}, head ${best.head} (held-out; the reference run (${converged}), seed 1 of 3, step ${REFERENCE_RUN.seeds[0].steps})`,
     );
     expect(await page.textContent('#train-loss .train-caption')).toContain(
-      `within ${(100 * CRITERION.within).toFixed(1)} % of the reference run’s, ${REFERENCE_RUN.heldOut.toFixed(3)} (the mean over 3 seeds`,
+      `within ${(100 * CRITERION.within).toFixed(1)}\u00a0% of the reference run’s, ${REFERENCE_RUN.heldOut.toFixed(3)} (the mean over 3 seeds`,
     );
     // Each figure leads with one sentence, the rest one click away; the part-of-speech lead is the
     // shown head's (its numbers recomputed in tests/js/train-captions.test.js).
@@ -165,7 +165,7 @@ describe('the training section', () => {
     const lowest = Math.min(endLine, ...REFERENCE_RUN.seeds[0].curve.map((p) => p.heldOut));
     const zoomTop = endLine * 1.1;
     expect(await page.textContent('#train-loss .train-zoom-label')).toBe(
-      `Zoomed: the same curves from ${(lowest - 0.06 * (zoomTop - lowest)).toFixed(2)} to ${zoomTop.toFixed(2)} nats (10.0 % above the line where the run ends).`,
+      `Zoomed: the same curves from ${(lowest - 0.06 * (zoomTop - lowest)).toFixed(2)} to ${zoomTop.toFixed(2)} nats (10.0\u00a0% above the line where the run ends).`,
     );
     expect(await drawn(page, '#train-loss canvas[aria-label^="Loss curves near"]')).toBe(true);
     expect(await page.textContent('#train-status')).toMatch(new RegExp(`^step 0 of ${PRESETS.small.steps} `));

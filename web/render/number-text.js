@@ -54,8 +54,18 @@ export function addingDecimals(a, b, sum) {
   return d;
 }
 
-/** A share (0.4235) as a percentage to `digits` decimals: '42.4 %'. */
-export const formatPercent = (share, digits = 1) => `${formatFixed(100 * share, digits)} %`;
+/**
+ * A share (0.4235) as a percentage to `digits` decimals: '42.4 %', the number and its "%" joined
+ * by a no-break space (U+00A0, as formatGrouped joins digit groups), so a line never breaks before
+ * the "%".
+ */
+export const formatPercent = (share, digits = 1) => `${formatFixed(100 * share, digits)}\u00a0%`;
+
+/**
+ * A relative change (0.017, −0.071) as a percentage with its sign always written, to `digits`
+ * decimals: '+1.7 %', '−7.1 %', joined to its "%" by a no-break space as formatPercent's.
+ */
+export const formatSignedPercent = (change, digits = 1) => `${formatSigned(100 * change, digits)}\u00a0%`;
 
 /** A difference of shares (0.042) in percentage points, its sign always written: '+4.2', '−0.3'. */
 export const formatSignedPoints = (difference, digits = 1) => formatSigned(100 * difference, digits);

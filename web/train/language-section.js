@@ -1,4 +1,4 @@
-// "Does the asymmetry come from word order?", the comparison of languages in the training section
+// "Does word order make attention lean one way?", the comparison of languages in the training section
 // (docs/training.md, docs/verdicts.md "Word order"): the handbook's sentence, the computed
 // answer under it (every number in words one click away, under the figures), each layer's left share per language with its spread over seeds, each
 // head's left share with its interval over held-out windows, each head's profile per language and
@@ -76,7 +76,7 @@ export function mountLanguageSection(container) {
   );
   const root = el(doc, 'section', { id: 'language-section', className: 'relpos-languages' }, [
     el(doc, 'style', { textContent: LANGUAGE_CSS }),
-    el(doc, 'h3', { text: 'Does the asymmetry come from word order? The same model in other languages' }),
+    el(doc, 'h3', { text: 'Does word order make attention lean one way? The same model in other languages' }),
     el(doc, 'blockquote', { id: 'language-handbook', text: `The handbook: “${HANDBOOK_SENTENCE}”` }),
     el(doc, 'div', { className: 'train-sentence-controls' }, [el(doc, 'label', {}, ['Compare', picker])]),
     answer,
@@ -121,16 +121,12 @@ export function mountLanguageSection(container) {
         cells.map((text) => el(doc, 'th', { text })),
       ),
     ]);
-  // A number keeps its unit on its line (no break before "%").
   const row = (cells) =>
     el(
       doc,
       'tr',
       {},
-      cells.map(([label, value]) => {
-        const text = value.replaceAll(' %', '\u00a0%');
-        return el(doc, 'td', label ? { text, 'data-label': `${label}:` } : { text });
-      }),
+      cells.map(([label, text]) => el(doc, 'td', label ? { text, 'data-label': `${label}:` } : { text })),
     );
 
   const drawProfiles = () => {

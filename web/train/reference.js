@@ -1,7 +1,7 @@
 // The converged reference run the training section opens on (reference-run.js, written by
 // scripts/train-reference.mjs; docs/training.md): whether it applies to a run, its readings as an
 // analysis the figures draw, and what it says across seeds. Pure.
-import { formatPercent, formatSignedPoints } from '../render/number-text.js';
+import { formatPercent, formatSignedPercent } from '../render/number-text.js';
 import { REFERENCE_RUN } from './reference-run.js';
 import { DEFAULT_RUN, MAX_DISTANCE, PRESETS } from './train-session.js';
 import { CLAIMS, HANDBOOK_CLAIMS, claimsAcrossRuns, strongestShowing } from './pos-verdicts.js';
@@ -89,7 +89,6 @@ export function acrossSeedsText(reference) {
  */
 export function convergenceText(reference) {
   const { steps, longer, longerGain } = reference.convergence;
-  const signedPercent = (v) => `${formatSignedPoints(v)} %`;
   const span = (values) =>
     Math.min(...values) === Math.max(...values)
       ? formatPercent(values[0])
@@ -102,8 +101,8 @@ export function convergenceText(reference) {
   const lowFirst = [...differences].sort((a, b) => a - b);
   const range =
     lowFirst[0] === lowFirst.at(-1)
-      ? signedPercent(lowFirst[0])
-      : `${signedPercent(lowFirst[0])} to ${signedPercent(lowFirst.at(-1))}`;
+      ? formatSignedPercent(lowFirst[0])
+      : `${formatSignedPercent(lowFirst[0])} to ${formatSignedPercent(lowFirst.at(-1))}`;
   const check = `the same seeds trained ${longer} steps reached, at their lowest (a mean over ${reference.convergence.levelSteps} steps, by step ${Math.max(...lowestSteps)}), ${range} of their own held-out loss at ${steps} steps (a mean over the last ${reference.convergence.levelSteps}), then rose ${span(seeds.map((s) => s.longer.rise))} to their end as the model overfits`;
   // Per claim: in how many seeds it holds at `steps` and at `longer` (longer.claims lists those held).
   const holdsAt = (name) => [

@@ -1,7 +1,7 @@
 // The training section's controls: task and model-size menus, the seed, Train / Pause / Reset, the
 // status line and the message line, and the model files' buttons. Builds the DOM and says what is
 // shown; what the buttons do is the section's (train-section.js).
-import { el, fmt, grouped, pct, signed } from './train-dom.js';
+import { el, fmt, grouped, pct, signed, signedPct } from './train-dom.js';
 import { CRITERION, LEARNED } from './run-end.js';
 import { corpusName } from './corpus-format.js';
 import { COPY, PRESETS, SEQ_LEN, TASKS } from './train-session.js';
@@ -164,10 +164,10 @@ export function buildControls(doc, { task, preset, seed }) {
 /** Why a run ended, in words: the criterion reached, the task learned, or its step budget. */
 export function endText({ reason, gap }) {
   if (reason === 'criterion')
-    return `ended: held-out loss within ${pct(CRITERION.within)} of the reference run’s (${signed(100 * gap, 1)} %)`;
+    return `ended: held-out loss within ${pct(CRITERION.within)} of the reference run’s (${signedPct(gap)})`;
   // (The status line says the loss itself just before.)
   if (reason === 'learned') return `ended: the task is learned (held-out loss at most ${LEARNED.heldOut})`;
   return Number.isFinite(gap)
-    ? `ended at its step budget, ${signed(100 * gap, 1)} % from the reference run’s held-out loss`
+    ? `ended at its step budget, ${signedPct(gap)} from the reference run’s held-out loss`
     : 'ended at its step budget';
 }

@@ -21,6 +21,7 @@ export { formatPercent as pct } from '../render/number-text.js';
 /** To `d` decimals, with a true minus; '–' when not finite. */
 export const fmt = (v, d = 3) => (Number.isFinite(v) ? formatFixed(v, d) : '–');
 export { formatSigned as signed } from '../render/number-text.js';
+export { formatSignedPercent as signedPct } from '../render/number-text.js';
 export { formatGrouped as grouped } from '../render/number-text.js';
 /** ['a', 'b', 'c'] → "a, b and c". */
 export const listed = (items) =>

@@ -4,7 +4,7 @@
 // the trained model on a sentence. Builds the DOM and draws a state; knows nothing of the worker.
 import { AttentionFigure } from '../figures/attention-figure.js';
 import { PANELS } from '../views/panels.js';
-import { el, fmt, leadAndRest as leadWithRest, listed, pct, signed } from './train-dom.js';
+import { el, fmt, leadAndRest as leadWithRest, listed, pct, signed, signedPct } from './train-dom.js';
 import { SERIES_COLOURS, drawLineChart } from '../render/line-chart.js';
 import { fittedAxes } from '../render/fitted-axes.js';
 import { drawHistory } from './history-heatmaps.js';
@@ -607,7 +607,7 @@ export function lossLead(state) {
     : `The run ends at step ${state.budget}${state.task === 'copy' ? `, or once its held-out loss is ${LEARNED.heldOut} or less (the task learned)` : ''}.`;
   if (!state.end) return `${where} ${ends}`;
   const { steps, reason, gap, heldOut } = state.end;
-  const from = Number.isFinite(gap) ? ` (${signed(100 * gap, 1)} % from the reference’s loss)` : '';
+  const from = Number.isFinite(gap) ? ` (${signedPct(gap)} from the reference’s loss)` : '';
   if (reason === 'criterion')
     return `${where} This run ended at step ${steps}, within ${pct(CRITERION.within)} of the reference’s held-out loss${from}.`;
   if (reason === 'learned')
@@ -694,10 +694,10 @@ export function lossCaption(state) {
 
 const endSentence = ({ steps, reason, gap, heldOut }) =>
   reason === 'criterion'
-    ? `reached it at step ${steps} (${signed(100 * gap, 1)} % from the reference’s loss)`
+    ? `reached it at step ${steps} (${signedPct(gap)} from the reference’s loss)`
     : reason === 'learned'
       ? `learned the task by step ${steps} (held-out loss ${fmt(heldOut)})`
-      : `stopped at its step budget, step ${steps}${Number.isFinite(gap) ? `, ${signed(100 * gap, 1)} % from the reference’s loss` : ''}`;
+      : `stopped at its step budget, step ${steps}${Number.isFinite(gap) ? `, ${signedPct(gap)} from the reference’s loss` : ''}`;
 
 /**
  * The part-of-speech figure's caption: what this head shows for the handbook's two claims under
