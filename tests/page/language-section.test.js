@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ARTIFACTS, launchBrowser } from './browser.js';
-import { SITE, canvasDrawn as drawn } from './page-fixture.js';
+import { SITE, artifactShot, canvasDrawn as drawn } from './page-fixture.js';
 import { serveFolder } from './static-server.js';
 import { LANGUAGE_READINGS } from '../../web/train/language-readings.js';
 import {
@@ -167,9 +167,11 @@ describe('the comparison of languages', () => {
         last = height;
         height = await page.evaluate(() => document.documentElement.scrollHeight);
       }
-      await page.locator('#language-section').screenshot({
-        path: new URL(`languages-${c.id}-${width}-${colorScheme}.png`, ARTIFACTS).pathname,
-      });
+      await artifactShot(
+        page,
+        '#language-section',
+        new URL(`languages-${c.id}-${width}-${colorScheme}.png`, ARTIFACTS).pathname,
+      );
     }
     expect(problems).toEqual([]);
     await context.close();

@@ -311,3 +311,17 @@ export const canvasDrawn = (page, selector) =>
       .getImageData(0, 0, canvas.width, canvas.height)
       .data.some((v, i) => i % 4 === 3 && v > 0),
   );
+
+/**
+ * A screenshot of `selector`'s box as it is now, for tests/artifacts/ (never compared): a
+ * locator's screenshot first waits for the element to stay still over two frames, which a page
+ * on a loaded machine once did not give it in two minutes.
+ */
+export async function artifactShot(page, selector, path) {
+  const clip = await page.$eval(selector, (element) => {
+    element.scrollIntoView({ block: 'start' });
+    const box = element.getBoundingClientRect();
+    return { x: box.left + scrollX, y: box.top + scrollY, width: box.width, height: box.height };
+  });
+  await page.screenshot({ path, fullPage: true, clip });
+}
