@@ -111,7 +111,7 @@ export const STEPS = {
         text: 'The content-only weights (panel 3) are the same numbers, moved with their words; the combined weights (panel 4) change: only the position term knows the order.',
         numbers:
           `“${lesson.tokens}” became “${after.tokens}”. Put back in the old order, ${sameOrRounding(content)}, ` +
-          `the combined weights by up to ${f(combined)}.`,
+          `and the combined weights differ by up to ${f(combined)}.`,
         figure: {
           n,
           tokens: a.tokens,
