@@ -246,7 +246,7 @@ const CHECK = {
     });
     for (const d of differences) expect(d.content).toBeLessThanOrEqual(1e-15);
     expect(differences.some((d) => text.includes(contentSaid(d.content)))).toBe(true);
-    const [, combined] = text.match(/the combined weights by up to ([^\s]+)\.$/);
+    const [, combined] = text.match(/, and the combined weights differ by up to ([^\s]+)\.$/);
     expect(differences.map((d) => f2(d.combined))).toContain(combined);
     expect(number(combined)).toBeGreaterThan(0.05);
   },
@@ -914,7 +914,7 @@ describe.concurrent('every story step, from every starting state', () => {
     expect(largest('contentWeights')).toBe(0);
     const shuffled = await revealOf(page, 'shuffle');
     expect(shuffled).toContain(contentSaid(0));
-    expect(shuffled).toContain(`the combined weights by up to ${f2(largest('combinedWeights'))}.`);
+    expect(shuffled).toContain(`, and the combined weights differ by up to ${f2(largest('combinedWeights'))}.`);
     expect(shuffled).not.toContain('at most 0');
     expect(problems).toEqual([]);
     await context.close();

@@ -63,7 +63,9 @@ export class RevealFigure {
   /**
    * Shows a step's figure: { n, tokens, causal, columns (maps a row, default 2),
    * maps: [{ key, title, kind: 'weights' | 'signed', values (n × n), group (maps of one group
-   * share a scale; default: its kind), bandEdges (k | null), outlined: [[i, j], …], share }],
+   * share a scale; default: its kind), bandEdges (k | null), outlined: [[i, j], …] (each cell
+   * boxed, the first one more heavily), region (true: the outlined cells as one region, a line
+   * around them, none marked), share }],
    * bars: { bars: [{ label, value }], reference: { label, value }, yLabel } | undefined,
    * vectors: { columns: [[{ title, rows: [{ label, values }] }]] } | undefined, caption }.
    */
@@ -130,6 +132,7 @@ export class RevealFigure {
       const scale = scales.get(map.group ?? map.kind);
       const outlined = new Set((map.outlined ?? []).map(([i, j]) => i * n + j));
       const [first] = map.outlined ?? [];
+      const group = (i, j) => outlined.has(i * n + j);
       const layout = drawHeatmap(canvas, {
         n,
         values: map.values,
@@ -144,9 +147,11 @@ export class RevealFigure {
         bandEdges: map.bandEdges ?? null,
         bandEdgeSides: causal ? 'lower' : 'both',
         note: '',
-        highlight: first
-          ? { i: first[0], j: first[1], group: (i, j) => outlined.has(i * n + j) } // each cell outlined, however small
-          : null,
+        highlight: !first
+          ? null
+          : map.region
+            ? { group, region: true } // one line around the cells, every colour whole
+            : { i: first[0], j: first[1], group }, // each cell outlined, however small
         width: mapWidth,
         maxSide: mapWidth,
         fontScale: REVEAL_FONT_SCALE,
@@ -165,6 +170,7 @@ export class RevealFigure {
         min: scale.min,
         max: scale.max,
         bar: layout.bar, // the colour bar's ends and its ticks as drawn
+        bandEdgeLines: layout.bandEdgeLines, // the dashed lines drawn (0: none, whatever bandEdges asked)
       });
       canvas.setAttribute(
         'aria-label',

@@ -3,6 +3,7 @@
 // or two sentences, and the numbers behind them. Every number is computed with the API the panels
 // use: for the state the step leaves on screen, or for a contrast the reveal names.
 import { seededRandom } from '../api/seeded-random.js';
+import { bandEdgePaths } from '../render/heatmap.js';
 import { formatSignificant } from '../render/number-text.js';
 import { ATTENTION_SETTINGS, MAX_TOKENS, defaultState, splitTokens } from '../settings/settings.js';
 import { nearShare, sharePercent as percent, uniformNearShare } from '../views/near-share.js';
@@ -71,6 +72,9 @@ function diagonalRange(values, n) {
 
 const words = (view) => view.tokens.map((token, i) => token || String(i));
 
+/** Whether a map of n × n cells with bandEdges k gets dashed lines (heatmap.js draws bandEdgePaths' lines). */
+const dashedLines = (n, k) => bandEdgePaths(n, k).length > 0;
+
 /**
  * Each step: the panel it names (and `also`, the panels its reveal refers to), and
  * run(api, lesson, own) → { state, text, numbers, figure, cell }: the state the page is put into,
@@ -111,7 +115,7 @@ export const STEPS = {
         text: 'The content-only weights (panel 3) are the same numbers, moved with their words; the combined weights (panel 4) change: only the position term knows the order.',
         numbers:
           `“${lesson.tokens}” became “${after.tokens}”. Put back in the old order, ${sameOrRounding(content)}, ` +
-          `the combined weights by up to ${f(combined)}.`,
+          `and the combined weights differ by up to ${f(combined)}.`,
         figure: {
           n,
           tokens: a.tokens,
@@ -179,7 +183,8 @@ export const STEPS = {
           // Each its own scale: what the step shows is the pattern (constant diagonals), and u's
           // biases may be a fraction of the words' own, faint on their scale.
           caption:
-            'Panel 2, the position biases, before and after, each map on its own colour scale (read its bar), so that the diagonals show however small the biases; dashed lines: where clipping at k starts.',
+            'Panel 2, the position biases, before and after, each map on its own colour scale (read its bar), so that the diagonals show however small the biases' +
+            (dashedLines(n, k) ? '; dashed lines: where clipping at k starts.' : '.'),
         },
       };
     },
@@ -215,9 +220,14 @@ export const STEPS = {
             values: b.result.positionBiases.data,
             bandEdges: 1,
             outlined: changedCells,
+            region: true, // one line around them: at 11 px a cell, 20 boxed cells hid their colours
           },
         ],
-        caption: `Panel 2 at k = ${k} and at k = 1, one colour scale; outlined: the cells that changed. Dashed lines: where each row’s shared run of the edge row starts.`,
+        caption:
+          `Panel 2 at k = ${k} and at k = 1, one colour scale${changed ? '; a solid line encloses the cells that changed' : ''}.` +
+          (dashedLines(n, k) || dashedLines(n, 1)
+            ? ' Dashed lines: where each row’s shared run of the edge row starts.'
+            : ''),
       };
       const tables = `a^K and a^V have 2k + 1 rows each: ${2 * k + 1} at k = ${k}, 3 at k = 1.`;
       if (changed === 0)
@@ -227,6 +237,13 @@ export const STEPS = {
           text: `With ${n} word${n === 1 ? '' : 's'} no offset |j − i| is larger than 1: nothing is clipped.`,
           numbers: `Compared with k = ${k}, the lesson’s k, none of the ${n * n} cells of panel 2 changed at k = 1. ${tables}`,
         };
+      // Two distances the model no longer tells apart at k = 1, both in this sentence (changed
+      // cells need n ≥ 3): offsets 1 and 2 and beyond all read a^K[±1].
+      const far = Math.min(5, n - 1);
+      const apart =
+        far > 2
+          ? `a word 2 places away from one ${far} places away`
+          : 'a word next to the query from one 2 places away';
       const where =
         changedNear === 0
           ? 'clipping only changes the cells beyond the new boundary'
@@ -235,7 +252,7 @@ export const STEPS = {
         state,
         figure,
         text:
-          'Beyond k every offset reads the same edge row, so the model can no longer tell a word 2 places away from one 5 places away. ' +
+          `Beyond k every offset reads the same edge row, so the model can no longer tell ${apart}. ` +
           'Shaw et al. clip anyway: precise far distances helped little, and 2k + 1 rows serve sentences of any length, even longer than any seen in training.',
         numbers:
           `Compared with k = ${k}, the lesson’s k, ${changed} of ${n * n} cells of panel 2 changed at k = 1, ${changedNear} of them within |j − i| ≤ 1: ${where}. ` +

@@ -286,10 +286,12 @@ function drawCellValues(g, spec, layout, font) {
   }
 }
 
-// The clipping band's dashed edges, from a layer cached per canvas (bandEdgeLayer).
+// The clipping band's dashed edges, from a layer cached per canvas (bandEdgeLayer). Returns how
+// many lines it drew (0 where bandEdgePaths has none).
 function drawBandEdgeLayer(canvas, g, spec, layout) {
-  if (spec.bandEdges === null || spec.bandEdges === undefined) return;
-  if (!bandEdgePaths(layout.rows, spec.bandEdges).length) return;
+  if (spec.bandEdges === null || spec.bandEdges === undefined) return 0;
+  const lines = bandEdgePaths(layout.rows, spec.bandEdges, spec.bandEdgeSides ?? 'both').length;
+  if (!lines) return 0;
   const { x0, y0, cell, sideDevice, ratio } = layout;
   const sides = spec.bandEdgeSides ?? 'both';
   g.save();
@@ -298,6 +300,7 @@ function drawBandEdgeLayer(canvas, g, spec, layout) {
   const { layer, left, top } = bandEdgeLayer(...args);
   g.drawImage(layer, left, top);
   g.restore();
+  return lines;
 }
 
 /** The length (CSS px) of the edge columns' marks under the matrix, and the gap above and below them. */
@@ -473,10 +476,48 @@ function drawIndexLabels(g, spec, layout, font) {
   return { labelsCut: 0, colLabels: placed };
 }
 
-// A highlighted group of cells: outlines while the cells are large (or the group has no rowRange:
-// any set of cells, each outlined), else everything outside the group dimmed and the group
-// outlined; the hovered cell marked in either case.
+// A region of cells (highlight.region): one line around it, along every edge between a cell of
+// the group and one outside it or the matrix's border, so that every cell keeps its whole colour
+// however small the cells, and no cell is marked. Twenty cells of 11 px each boxed leave little
+// of their colours (step 3's reveal on a phone); one line around them leaves all of it.
+function drawRegionOutline(g, spec, layout) {
+  const { colours, highlight } = spec;
+  const { rows, cols, cell, x0, y0 } = layout;
+  const inside = (i, j) => i >= 0 && j >= 0 && i < rows && j < cols && highlight.group(i, j);
+  const edge = (x, y, across) => {
+    g.moveTo(x0 + x * cell, y0 + y * cell);
+    g.lineTo(x0 + (x + (across ? 1 : 0)) * cell, y0 + (y + (across ? 0 : 1)) * cell);
+  };
+  g.save();
+  g.beginPath();
+  for (let i = 0; i < rows; i += 1)
+    for (let j = 0; j < cols; j += 1) {
+      if (!inside(i, j)) continue;
+      if (!inside(i - 1, j)) edge(j, i, true);
+      if (!inside(i + 1, j)) edge(j, i + 1, true);
+      if (!inside(i, j - 1)) edge(j, i, false);
+      if (!inside(i, j + 1)) edge(j + 1, i, false);
+    }
+  g.lineCap = 'square';
+  for (const [width, colour] of [
+    [3.5, colours.outlineHalo],
+    [1.5, colours.outline],
+  ]) {
+    g.lineWidth = width;
+    g.strokeStyle = colour;
+    g.stroke();
+  }
+  g.restore();
+}
+
+// A highlighted group of cells: a region (highlight.region: drawRegionOutline); else outlines
+// while the cells are large (or the group has no rowRange: any set of cells, each outlined), else
+// everything outside the group dimmed and the group outlined; the hovered cell marked in either case.
 function drawGroupHighlight(g, spec, layout) {
+  if (spec.highlight.region) {
+    drawRegionOutline(g, spec, layout);
+    return;
+  }
   const { colours } = spec;
   const { i: hi, j: hj, group } = spec.highlight;
   const { rows, cols, cell, x0, y0, side, sideDown } = layout;
@@ -707,11 +748,11 @@ export function heatmapGridSize(rows, cols, width, maxSide, ratio, labelSpace = 
  *           (dashed lines inside the first and last column),
  *         highlight: { i, j, group(i, j) -> bool, rowRange(i) -> [lo, hi] | null (optional: one
  *           run of the group's cells a row, outlined as one polygon on small cells) } (a group of
- *           cells) or { i, j, rows: [first, last] | undefined } (a cell, and its column's rows) | null }
+ *           cells), { group, region: true } (a region: one line around its cells, none marked) or { i, j, rows: [first, last] | undefined } (a cell, and its column's rows) | null }
  * Returns the layout in CSS px: { x0, y0, cell, cellW, cellH, n, rows, cols, width, height,
  * fontScale, labelsCut, colLabels (labelled by index: each column label's box as drawn, { text,
  * left, right }), noteCut, scale, gRows, gCols, edgeLines (each edge line or mark as drawn:
- * [{ x, top, bottom }]), barLabel (the colour bar's label's ink: { left, right, top, bottom } |
+ * [{ x, top, bottom }]), bandEdgeLines (how many dashed clipping-band lines it drew), barLabel (the colour bar's label's ink: { left, right, top, bottom } |
  * null), bar (the colour bar's ends and its ticks as drawn: { left, right, ticks: [{ value, text,
  * x }] }), noteLines (labelled by index: the note's lines as drawn), noteFont }.
  */
@@ -739,7 +780,7 @@ export function drawHeatmap(canvas, spec) {
   const { picture, scale, gRows, gCols } = heatmapPicture(canvas, made, style, across.device, down.device);
   g.drawImage(picture, x0, y0, across.side, down.side);
   drawCellValues(g, spec, layout, font);
-  drawBandEdgeLayer(canvas, g, spec, layout);
+  const bandEdgeLines = drawBandEdgeLayer(canvas, g, spec, layout);
   const edgeLines = drawEdgeLines(g, spec, layout);
   const { labelsCut, colLabels = null } = labelling.drawLabels(g, spec, layout, font);
   if (spec.highlight?.group) drawGroupHighlight(g, spec, layout);
@@ -765,6 +806,7 @@ export function drawHeatmap(canvas, spec) {
     gRows,
     gCols,
     edgeLines,
+    bandEdgeLines,
     barLabel,
     bar,
     noteLines: noteText, // labelled by index: the note's lines as drawn, in noteFont
