@@ -94,8 +94,12 @@ phase_done build
 
 failures=()
 echo "sanitize: GoogleTest suite under ASan + UBSan (ctest)"
-if ctest --test-dir "$build" --output-on-failure -j "$jobs" >"$build/ctest.log" 2>&1; then
-  ctest_result="ok ($(grep -oE 'out of [0-9]+' "$build/ctest.log" | grep -oE '[0-9]+') tests)"
+# Each program is one ctest test (CMakeLists.txt); their own output (-V) counts the test cases.
+if ctest --test-dir "$build" --output-on-failure -V -j "$jobs" >"$build/ctest.log" 2>&1; then
+  count_cases() {  # the sum of gtest's "[  PASSED  ] N tests" (or SKIPPED) lines
+    { grep -oE "\\[ +$1 +\\] [0-9]+ test" "$build/ctest.log" || true; } | awk '{ n += $4 } END { print n + 0 }'
+  }
+  ctest_result="ok ($(count_cases PASSED) test cases passed, $(count_cases SKIPPED) skipped)"
 else
   cat "$build/ctest.log"
   ctest_result="FAILED"
