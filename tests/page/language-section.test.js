@@ -67,10 +67,12 @@ describe('the comparison of languages', () => {
     await page.waitForSelector('#language-section[data-drawn="ja"]', { timeout: 120_000 });
     expect(requests.filter((u) => CHUNK.test(u)).length).toBe(1);
     const options = await page.$$eval('#language-pick option', (list) => list.map((o) => [o.value, o.textContent]));
-    expect(options).toEqual(COMPARISONS.map((c) => [c.id, c.label]));
+    expect(options).toEqual(COMPARISONS.map((c) => [c.id, c.choice]));
     for (const c of COMPARISONS) {
       await page.selectOption('#language-pick', c.id);
       await page.waitForSelector(`#language-section[data-drawn="${c.id}"]`);
+      // The menu's short name, and the line under it that says the comparison in full.
+      expect(await page.textContent('#language-pair')).toBe(`${c.label}.`);
       const result = compareLanguages(c, LANGUAGE_READINGS);
       expect(await page.textContent('#language-statement')).toBe(comparisonStatement(result));
       // The answer first, above the figures; every number in words one click away, below them.

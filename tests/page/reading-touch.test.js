@@ -1,7 +1,8 @@
 // Reading values on a touch screen and from the keyboard:
 // a tap reads the tapped cell and keeps it; the tooltip follows its cell when the page scrolls
-// (and hides once the cell has left the window); Escape then an arrow key resumes from the last
-// cell instead of jumping to (0, 0).
+// (and hides once the cell has left the window); on a phone it never covers the tapped cell, and
+// hides no cell and not the panel's title where the window has room; Escape then an arrow key
+// resumes from the last cell instead of jumping to (0, 0).
 import { describe, expect, test } from 'vitest';
 import { layoutOf, usePage, significant } from './page-fixture.js';
 
@@ -51,12 +52,12 @@ describe('touch', () => {
 
   test('the tooltip follows its cell when the page scrolls, and hides once the cell is out of sight', async () => {
     const { page, context } = await env.open('', PHONE);
-    // The cell low enough in the window and in its panel that the tooltip (about 200 px tall with
-    // the cell's breakdown) fits above it, below the panel's top, before and after the scroll, so
-    // it is not flipped below.
+    // The cell (on the matrix's last row) high enough in the window that the tooltip (about 230 px
+    // tall with the cell's breakdown) fits under the matrix before and after the scroll, so that
+    // it keeps its place by the cell.
     const first = await cellCentre(page, 'contentScores', 5, 2);
-    await page.evaluate((dy) => window.scrollBy(0, dy), first.y - 520);
-    const point = { x: first.x, y: 520 };
+    await page.evaluate((dy) => window.scrollBy(0, dy), first.y - 300);
+    const point = { x: first.x, y: 300 };
     await page.touchscreen.tap(point.x, point.y);
     await expect.poll(() => tooltipBox(page)).not.toBeNull();
     const before = await tooltipBox(page);
@@ -73,20 +74,77 @@ describe('touch', () => {
 });
 
 describe('the tooltip on a phone', () => {
-  test('a tap on a top row, near the top of the window, leaves the rows under the finger in view', async () => {
-    const { page, context } = await env.open('', PHONE);
-    const first = await cellCentre(page, 'combinedWeights', 0, 2);
-    await page.evaluate((dy) => window.scrollBy(0, dy), first.y - 60); // row 0 at 60 px from the top
-    const layout = await layoutOf(page, 'combinedWeights');
-    await page.touchscreen.tap(first.x, 60);
-    await expect.poll(() => tooltipBox(page)).not.toBeNull();
-    const tip = await tooltipBox(page);
-    // No room above the cell: the tooltip is below rows 0–2, at the foot of the window.
-    const rowsEnd = 60 + 2.5 * layout.cell;
-    expect(tip.y).toBeGreaterThan(rowsEnd);
-    expect(Math.abs(tip.y + tip.height - (740 - 8))).toBeLessThanOrEqual(1);
-    await context.close();
-  });
+  // A finger is rarely at a cell's centre: each tap lands three quarters of the way down its cell.
+  // Rows near the top and the bottom of the matrix, each tapped with its cell at several heights
+  // in the window, at n = 6 (cells 36.5 px) and n = 16 (13.5 px) in a 360 × 740 and a 360 × 640
+  // window.
+  test.each([
+    ['n = 6', 740, '', [0, 1, 4, 5]],
+    ['n = 16', 640, '?n=16', [0, 1, 14, 15]],
+  ])(
+    'at 360 px (%s, %i px tall): the tooltip never covers the tapped cell, and hides no cell or title where the window has room',
+    async (name, height, query, rows) => {
+      const { page, context, problems } = await env.open(query, { ...PHONE, viewport: { width: 360, height } });
+      const panel = 'combinedWeights';
+      const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      const boxes = (i, j) =>
+        page.evaluate(
+          ([id, row, col]) => {
+            const canvas = document.querySelector(`#figure-${id} canvas`);
+            const { x0, y0, cell, n } = JSON.parse(canvas.dataset.layout);
+            const box = canvas.getBoundingClientRect();
+            const tip = document.querySelector('.relpos-tooltip');
+            return {
+              cell: {
+                left: box.left + x0 + col * cell,
+                right: box.left + x0 + (col + 1) * cell,
+                top: box.top + y0 + row * cell,
+                bottom: box.top + y0 + (row + 1) * cell,
+              },
+              matrix: {
+                left: box.left + x0,
+                right: box.left + x0 + n * cell,
+                top: box.top + y0,
+                bottom: box.top + y0 + n * cell,
+              },
+              title: document.querySelector(`#figure-${id} h2`).getBoundingClientRect().toJSON(),
+              tip: tip.hidden ? null : tip.getBoundingClientRect().toJSON(),
+            };
+          },
+          [panel, i, j],
+        );
+      let tapped = 0;
+      for (const i of rows) {
+        const j = i < 2 ? 2 : 1;
+        for (const at of [60, 230, 360, 560].filter((y) => y < height - 60)) {
+          // Row i's top at `at` px from the window's top, as near as the page scrolls.
+          const before = await boxes(i, j);
+          await page.evaluate((dy) => window.scrollBy(0, dy), before.cell.top - at);
+          const { cell } = await boxes(i, j);
+          await page.touchscreen.tap((cell.left + cell.right) / 2, cell.top + 0.75 * (cell.bottom - cell.top));
+          await expect.poll(async () => (await tooltipRows(page))['(i, j)']).toBe(`(${i}, ${j})`);
+          const { tip, matrix, title } = await boxes(i, j);
+          const where = `(${i}, ${j}) at ${Math.round(cell.top)} px`;
+          expect(overlap(tip, cell), `${where}: the cell`).toBe(false);
+          expect(tip.top, where).toBeGreaterThanOrEqual(0);
+          expect(tip.bottom, where).toBeLessThanOrEqual(height);
+          // Room for it under the matrix, or above the matrix (over the column labels, which the
+          // tooltip's "(i, j)" and "query → key" stand for): then it hides no cell; and where that
+          // room is clear of the title too (under the matrix, or above the title), not the title.
+          const under = matrix.bottom + 4 + tip.height <= height - 8;
+          const aboveTitle = title.top - 4 - tip.height >= 8;
+          const aboveMatrix = matrix.top - 4 - tip.height >= 8;
+          if (under || aboveMatrix) expect(overlap(tip, matrix), `${where}: the matrix`).toBe(false);
+          if (under || aboveTitle) expect(overlap(tip, title), `${where}: the title`).toBe(false);
+          tapped += 1;
+        }
+      }
+      expect(tapped).toBeGreaterThanOrEqual(12);
+      await page.screenshot({ path: new URL(`../artifacts/tooltip-phone-${height}.png`, import.meta.url).pathname });
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+  );
 });
 
 describe('keyboard', () => {

@@ -3,8 +3,9 @@
 // gzipped), it opens on the reference's readings (reference-run.js: the summary, the
 // tally across seeds, the head shown), a tiny model trains (the loss falls, pausing stops the steps), the profiles and
 // part-of-speech profiles draw, a downloaded model loads back to the same readings and panels, bad
-// files give a clear message and change nothing; the iframe view; screenshots (start, mid, trained,
-// 360 px); the tiny run ends at its step budget and says so. Bounded: a tiny model, 600 steps.
+// files give a clear message and change nothing; at 360 and 390 px every menu of the page shows its
+// longest option and every text box its text; the iframe view; screenshots (start, mid, trained,
+// 360 px, the menus at 360 and 390 px); the tiny run ends at its step budget and says so. Bounded: a tiny model, 600 steps.
 import { readFileSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import { clearestHead, summariseRun } from '../../web/train/pos-verdicts.js';
 import { posLead } from '../../web/train/train-figures.js';
 import { PRESETS, READINGS, TASKS } from '../../web/train/train-session.js';
 import { corpusName } from '../../web/train/corpus-format.js';
+import { COMPARISONS } from '../../web/train/language-comparison.js';
 import { trainingCorpus } from '../js/helpers.js';
 
 let server;
@@ -645,9 +647,11 @@ describe('the training section', () => {
     await page.locator('#train-section').screenshot({ path: await screenshotPath('train-phone.png') });
   }, 420_000);
 
-  test('at 360 and 390 px, light and dark, every option of the Task and Model size selects shows whole', async () => {
+  test('at 360 and 390 px, light and dark, every menu shows its longest option and every text box its text', async () => {
     for (const [width, colorScheme] of [
       [390, 'dark'],
+      [390, 'light'],
+      [360, 'dark'],
       [360, 'light'],
     ]) {
       const { page, context, problems } = await openPage(browser, server.url, {
@@ -658,21 +662,49 @@ describe('the training section', () => {
       });
       await page.waitForSelector('body[data-ready="true"]');
       await page.click('#train-open');
-      await page.waitForSelector('#train-preset');
-      // A select shows its chosen option on one line and cuts what does not fit: as laid out, each
-      // is as wide as a copy of it (same options, same font) that nothing constrains.
-      const cut = await page.evaluate(() =>
-        ['#train-task', '#train-preset'].flatMap((selector) => {
-          const select = document.querySelector(selector);
-          const free = select.cloneNode(true);
-          free.style.cssText = 'position: absolute; width: max-content; max-width: none; min-width: 0';
-          select.parentNode.append(free);
-          const [shown, needed] = [select.getBoundingClientRect().width, free.getBoundingClientRect().width];
-          free.remove();
-          return shown + 0.5 < needed ? [`${selector}: ${shown} px shown of ${needed}`] : [];
-        }),
-      );
-      expect(cut, `${width} px, ${colorScheme}`).toEqual([]);
+      await page.waitForSelector('#language-section[data-drawn="ja"]', { timeout: 120_000 });
+      for (const c of COMPARISONS) {
+        await page.selectOption('#language-pick', c.id);
+        await page.waitForSelector(`#language-section[data-drawn="${c.id}"]`);
+        // A menu shows its chosen option on one line and cuts what does not fit: as laid out, each
+        // is as wide as a copy of it (same options, same font) that nothing constrains. A text box
+        // shows its text whole: nothing of it scrolled out of sight, across or down.
+        const { menus, cut } = await page.evaluate(() => {
+          const shown = (node) => node.getClientRects().length > 0 && getComputedStyle(node).visibility !== 'hidden';
+          const selects = [...document.querySelectorAll('select')].filter(shown);
+          const boxes = [
+            ...document.querySelectorAll('input[type="text"], input[type="number"], input:not([type]), textarea'),
+          ].filter(shown);
+          return {
+            menus: selects.map((select) => select.id),
+            cut: [
+              ...selects.flatMap((select) => {
+                const free = select.cloneNode(true);
+                free.removeAttribute('id');
+                free.style.cssText = 'position: absolute; width: max-content; max-width: none; min-width: 0';
+                select.parentNode.append(free);
+                const [has, needs] = [select.getBoundingClientRect().width, free.getBoundingClientRect().width];
+                free.remove();
+                return has + 0.5 < needs ? [`#${select.id}: ${has} px shown of ${needs}`] : [];
+              }),
+              ...boxes.flatMap((box) =>
+                box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight
+                  ? [
+                      `#${box.id} (${box.value}): ${box.scrollWidth} × ${box.scrollHeight} px in ${box.clientWidth} × ${box.clientHeight}`,
+                    ]
+                  : [],
+              ),
+            ],
+          };
+        });
+        // The main controls', the schemes' and the training section's menus, the comparison's among them.
+        for (const id of ['table', 'ropeLayout', 'train-task', 'train-preset', 'language-pick', 'language-layer'])
+          expect(menus).toContain(id);
+        expect(cut, `${width} px, ${colorScheme}, ${c.id}`).toEqual([]);
+      }
+      await page.selectOption('#language-pick', COMPARISONS[0].id);
+      await page.$eval('#language-pick', (menu) => menu.scrollIntoView({ block: 'center' }));
+      await page.screenshot({ path: await screenshotPath(`train-menus-${width}-${colorScheme}.png`) });
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       expect(problems).toEqual([]);
       await context.close();

@@ -1,7 +1,14 @@
 // The selected cell's tooltip and live readout, for the attention and matrix figures: shown
 // beside the pointer (or at the figure's corner from the keyboard), following its canvas on
 // scroll, hidden with the selection.
-import { createTooltip, followScroll, showTooltip } from './interaction.js';
+import { createTooltip, followScroll, shiftAnchor, showTooltip } from './interaction.js';
+
+const HEADINGS = 'h1, h2, h3, h4, h5, h6';
+/** The title of a canvas's panel: the heading just before its wrapper (or in a figcaption there), or null. */
+function titleOf(canvas) {
+  const before = canvas.parentElement?.previousElementSibling;
+  return before?.matches(HEADINGS) ? before : (before?.querySelector(HEADINGS) ?? null);
+}
 
 export class CellTip {
   constructor(doc, overlay) {
@@ -13,9 +20,11 @@ export class CellTip {
   /** Shows `lines` ([label, value] pairs) at `anchor` (client px; default the corner) over `canvas`. */
   show(lines, anchor, canvas) {
     const box = anchor && canvas ? canvas.getBoundingClientRect() : null;
-    // Never over the figure's title: above the canvas there is none of the figure's cells.
-    showTooltip(this.tooltip, lines, anchor ? { ...anchor, clearAbove: box?.top } : { x: 16, y: 16 });
-    this.spot = box ? { canvas, dx: anchor.x - box.left, dy: anchor.y - box.top, db: anchor.bottom - box.top } : null;
+    // The canvas's top (a wide screen's tooltip flips below the cell rather than pass it) and
+    // the panel's title (a phone's tooltip keeps off it where it can: placeTooltip).
+    const placed = anchor && { ...anchor, clearAbove: box?.top, title: box ? titleOf(canvas) : null };
+    showTooltip(this.tooltip, lines, placed ?? { x: 16, y: 16 });
+    this.spot = box ? { canvas, anchor: shiftAnchor(placed, -box.left, -box.top) } : null;
     this.stopFollow ??= followScroll(this.tooltip, () => this.spot);
   }
 

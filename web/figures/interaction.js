@@ -29,9 +29,11 @@ const KEY_MOVES = {
 };
 
 /**
- * Wires one panel. `select(cell | null, { panelId, anchor })` is the controller's: anchor is
- * { x, y } in client pixels for the tooltip. `getLastCell()` is the cell selected last (kept
- * after Escape or a blur): focus and the arrow keys resume from it, not from (0, 0).
+ * Wires one panel. `select(cell | null, { panelId, anchor })` is the controller's: anchor is the
+ * tooltip's (placeTooltip), in client pixels: { x, y } the pointer or the cell's centre, top and
+ * bottom the cell's edges, matrixTop and matrixBottom the matrix's, pointer: from a pointer.
+ * `getLastCell()` is the cell selected last (kept after Escape or a blur): focus and the arrow
+ * keys resume from it, not from (0, 0).
  */
 export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getLastCell = () => null, select }) {
   const resumeFrom = () => {
@@ -41,6 +43,17 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
     const cols = layout?.cols ?? layout?.n ?? 1;
     return cell && cell.i < rows && cell.j < cols ? { i: cell.i, j: cell.j } : { i: 0, j: 0 };
   };
+  // The cell's top and bottom edges in client px, and the matrix's (placeTooltip keeps the tooltip
+  // clear of the cell).
+  const cellEdges = (cell, layout, box, scale) => {
+    const cellH = layout.cellH ?? layout.cell;
+    return {
+      top: box.top + scale.y * (layout.y0 + cell.i * cellH),
+      bottom: box.top + scale.y * (layout.y0 + (cell.i + 1) * cellH),
+      matrixTop: box.top + scale.y * layout.y0,
+      matrixBottom: box.top + scale.y * (layout.y0 + (layout.rows ?? layout.n) * cellH),
+    };
+  };
   const clientPoint = (cell) => {
     const layout = getLayout();
     const box = canvas.getBoundingClientRect();
@@ -49,14 +62,16 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
     return {
       x: box.left + scale.x * (layout.x0 + (cell.j + 0.5) * (layout.cellW ?? layout.cell)),
       y: box.top + scale.y * (layout.y0 + (cell.i + 0.5) * cellH),
-      bottom: box.top + scale.y * (layout.y0 + (cell.i + 1) * cellH), // the cell's lower edge
+      ...cellEdges(cell, layout, box, scale),
     };
   };
   const fromPointer = (event) => {
     const box = canvas.getBoundingClientRect();
     const scale = canvasScale(canvas, box);
-    const cell = cellAt(getLayout(), (event.clientX - box.left) / scale.x, (event.clientY - box.top) / scale.y);
-    select(cell, { panelId, anchor: { x: event.clientX, y: event.clientY } });
+    const layout = getLayout();
+    const cell = cellAt(layout, (event.clientX - box.left) / scale.x, (event.clientY - box.top) / scale.y);
+    const edges = cell ? cellEdges(cell, layout, box, scale) : {};
+    select(cell, { panelId, anchor: { x: event.clientX, y: event.clientY, pointer: true, ...edges } });
   };
   canvas.addEventListener('pointermove', fromPointer);
   canvas.addEventListener('pointerdown', fromPointer); // a tap on a touch screen
@@ -116,8 +131,8 @@ export function createTooltip(doc, overlay) {
 }
 
 /**
- * Fills the tooltip (text only) and places it up and to the right of `anchor` (a point in the
- * cell), across the diagonal from the cells it talks about; flipped where the viewport ends.
+ * Fills the tooltip (text only) and places it by `anchor` (placeTooltip): beside the cell it
+ * reads, never over it.
  */
 export function showTooltip(tooltip, lines, anchor) {
   tooltip.replaceChildren(
@@ -136,18 +151,42 @@ export function showTooltip(tooltip, lines, anchor) {
   placeTooltip(tooltip, anchor);
 }
 
-/**
- * Shows the tooltip at `anchor` (client pixels), as showTooltip places it. The tooltip is
- * position: fixed, but inside a transformed ancestor (a reveal.js slide) "fixed" means that
- * ancestor's box, scaled: the tooltip's own box at translate(0, 0) gives that origin and scale,
- * and the client position is mapped back into it.
- */
-/** Below this window width (CSS px) a flipped tooltip goes to the foot of the window. */
+/** Below this window width (CSS px) the tooltip is about as wide as the matrix: a phone's placement. */
 const PHONE_WIDTH = 600;
 
+/**
+ * The tooltip's top (client px) on a phone, where it is about as wide as the matrix: `h` its
+ * height; from the anchor, the cell's edges (top, bottom), the matrix's (matrixTop, matrixBottom)
+ * and the panel's title (an element, or none). The places tried, in this order: under the matrix,
+ * above the cell, the window's foot, its top; each where it fits in the window clear of the cell
+ * (none: under the cell). Over the column labels, the tooltip says what they would: its rows name
+ * the cell's row and column.
+ */
+function phoneTop({ top, bottom, matrixTop = top, matrixBottom = bottom, title = null }, h) {
+  const foot = innerHeight - 8;
+  const heading = title?.getBoundingClientRect() ?? { top: 0, bottom: 0 };
+  const over = (y, from, to) => Math.max(0, Math.min(y + h, to) - Math.max(y, from));
+  const places = [matrixBottom + 4, top - 4 - h, foot - h, 8]
+    .filter((y) => y >= 8 && y + h <= foot && (y >= bottom + 4 || y + h <= top - 4))
+    .map((y) => ({ y, cells: over(y, matrixTop, matrixBottom), title: over(y, heading.top, heading.bottom) }));
+  // Never over the cell; of the places that fit, the first hiding least of the matrix, then of the title.
+  places.sort((a, b) => a.cells - b.cells || a.title - b.title);
+  return places[0]?.y ?? bottom + 4;
+}
+
+/**
+ * Shows the tooltip at `anchor` (client pixels). On a wide screen, up and to the right of the
+ * anchor's point (a pointer, or the cell's centre from the keyboard), across the diagonal from the
+ * cells it talks about; flipped where the window ends, and below the cell, to its left, where
+ * there is no room above it under the top of its canvas (the panel's title stays readable; down-
+ * left holds no cell of its offset). On a phone, phoneTop's. The tooltip is position: fixed, but
+ * inside a transformed ancestor (a reveal.js slide) "fixed" means that ancestor's box, scaled:
+ * the tooltip's own box at translate(0, 0) gives that origin and scale, and the client position
+ * is mapped back into it.
+ */
 export function placeTooltip(tooltip, anchor) {
   tooltip.hidden = false;
-  const { innerWidth, innerHeight } = window;
+  const { innerWidth } = window;
   tooltip.style.transform = 'none';
   const box = tooltip.getBoundingClientRect();
   const sx = tooltip.offsetWidth ? box.width / tooltip.offsetWidth : 1;
@@ -155,49 +194,46 @@ export function placeTooltip(tooltip, anchor) {
   const gap = 18;
   let x = anchor.x + gap;
   if (x + box.width > innerWidth - 8) x = anchor.x - gap - box.width;
-  // Above the cell: clear of its upper edge where the anchor gives its lower one (`anchor.bottom`,
-  // from the keyboard: the anchor is the cell's centre), else `gap` above the pointer.
-  const cellTop = anchor.bottom ? 2 * anchor.y - anchor.bottom : anchor.y - gap + 4;
-  let y = cellTop - 4 - box.height;
-  // No room above (the window's top, or `anchor.clearAbove`: the top of the cell's canvas, so
-  // that the figure's title stays readable): on a wide screen under the cell and to its left
-  // where there is room (still across the diagonal: down-left, not down-right, holds no cell of
-  // its offset); on a phone, where the tooltip is as wide as the matrix and would hide the rows
-  // under the finger, at the foot of the window, never over the cell (under its lower edge,
-  // `anchor.bottom` from the keyboard), where the window has room; else above the cell.
-  const phone = innerWidth < PHONE_WIDTH;
-  if (y < Math.max(8, anchor.clearAbove ?? 8)) {
-    if (phone) {
-      const under = Math.max(anchor.bottom + 4 || anchor.y + gap, innerHeight - box.height - 8);
-      if (under + box.height <= innerHeight - 8) y = under;
-    } else {
+  let y;
+  if (innerWidth < PHONE_WIDTH && anchor.bottom !== undefined) y = phoneTop(anchor, box.height);
+  else {
+    // Above the cell: clear of its upper edge from the keyboard, else `gap` above the pointer.
+    const cellTop = anchor.top !== undefined && !anchor.pointer ? anchor.top : anchor.y - gap + 4;
+    y = cellTop - 4 - box.height;
+    if (y < Math.max(8, anchor.clearAbove ?? 8)) {
       y = anchor.y + gap;
       if (anchor.x - gap - box.width >= 8) x = anchor.x - gap - box.width;
     }
+    y = Math.max(8, y);
   }
   x = Math.max(8, Math.min(x, innerWidth - box.width - 8));
-  y = Math.max(8, y);
   tooltip.style.transform = `translate(${(x - box.left) / sx}px, ${(y - box.top) / sy}px)`;
 }
 
 /**
  * Keeps a shown tooltip on its spot while the page (or any element around the figure) scrolls:
  * the tooltip is position: fixed, so without this it would stay where the cell was. `getSpot()`
- * is { canvas, dx, dy, db }, the anchor (db: the lower edge of a cell read from the keyboard) in
- * the canvas's CSS pixels, or null. Out of the window, the tooltip hides until the spot is back.
- * Returns stop(), which removes the listener.
+ * is { canvas, anchor }, the anchor (placeTooltip's) in the canvas's CSS pixels, or null. Out of
+ * the window, the tooltip hides until the spot is back. Returns stop(), which removes the listener.
  */
 export function followScroll(tooltip, getSpot) {
   const onScroll = () => {
     const spot = getSpot();
     if (!spot) return;
     const box = spot.canvas.getBoundingClientRect();
-    const x = box.left + spot.dx;
-    const y = box.top + spot.dy;
-    if (spot.canvas.isConnected && x >= 0 && y >= 0 && x <= innerWidth && y <= innerHeight)
-      placeTooltip(tooltip, { x, y, bottom: box.top + spot.db, clearAbove: box.top });
+    const anchor = shiftAnchor(spot.anchor, box.left, box.top);
+    if (spot.canvas.isConnected && anchor.x >= 0 && anchor.y >= 0 && anchor.x <= innerWidth && anchor.y <= innerHeight)
+      placeTooltip(tooltip, { ...anchor, clearAbove: box.top });
     else tooltip.hidden = true;
   };
   document.addEventListener('scroll', onScroll, { capture: true, passive: true });
   return () => document.removeEventListener('scroll', onScroll, { capture: true });
+}
+
+/** An anchor moved by (dx, dy): its point and its edges (top, bottom, matrixTop, matrixBottom). */
+export function shiftAnchor(anchor, dx, dy) {
+  const moved = { ...anchor, x: anchor.x + dx, y: anchor.y + dy };
+  for (const edge of ['top', 'bottom', 'matrixTop', 'matrixBottom'])
+    if (anchor[edge] !== undefined) moved[edge] = anchor[edge] + dy;
+  return moved;
 }

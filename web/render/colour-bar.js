@@ -31,6 +31,34 @@ export function colourBarTicks(scale) {
   return ticks.length >= 3 ? ticks : inside(8);
 }
 
+/** Px kept between two numbers under a bar: closer, every other tick is dropped. */
+const NUMBER_GAP = 4;
+
+/**
+ * The numbers under a colour bar from x, `width` px wide, by the one rule the canvas and the SVG
+ * (heatmap-svg.js) draw them by: colourBarTicks, every other dropped while two neighbours' texts
+ * (`measure(text)`: its width in px, in the font they are drawn in) would come closer than
+ * NUMBER_GAP; each centred on its tick, but moved left to end at `numbersRight` where it would
+ * pass it. Returns [{ value, text, x: the tick's x, centre: the x the text is centred on }].
+ */
+export function colourBarNumbers(scale, { x, width, numbersRight = Infinity, measure }) {
+  const position = (tick) => x + ((tick - scale.min) / (scale.max - scale.min)) * width;
+  const textOf = (tick, all) => withMinus(scale.integer ? String(tick) : formatTick(tick, all));
+  const touch = (shown) =>
+    shown.some((tick, index) => {
+      if (index === 0) return false;
+      const half = (t) => measure(textOf(t, shown)) / 2;
+      return position(tick) - position(shown[index - 1]) < half(tick) + half(shown[index - 1]) + NUMBER_GAP;
+    });
+  let ticks = colourBarTicks(scale);
+  while (ticks.length > 2 && touch(ticks)) ticks = ticks.filter((_, index) => index % 2 === 0);
+  return ticks.map((tick) => {
+    const text = textOf(tick, ticks);
+    const tx = position(tick);
+    return { value: tick, text, x: tx, centre: Math.min(tx, numbersRight - measure(text) / 2) };
+  });
+}
+
 /**
  * `labelRoom`: the width the label may take from x (CSS px); a longer label is condensed to fit,
  * never cut. `numbersRight`: the x no number under the bar passes (the canvas's right edge): a
@@ -63,27 +91,15 @@ export function drawColourBar(
   };
   if (scale.beyond?.low) end(0, Math.round(x) - height + 0.5, Math.round(x) + 0.5);
   if (scale.beyond?.high) end(TABLE_SIZE - 1, Math.round(x + width) + height - 0.5, Math.round(x + width) - 0.5);
-  // Every other tick while their numbers would touch (a narrow bar).
-  const position = (tick) => x + ((tick - scale.min) / (scale.max - scale.min)) * width;
-  const textOf = (tick, all) => withMinus(scale.integer ? String(tick) : formatTick(tick, all));
-  const touch = (shown) =>
-    shown.some((tick, index) => {
-      if (index === 0) return false;
-      const half = (t) => g.measureText(textOf(t, shown)).width / 2;
-      return position(tick) - position(shown[index - 1]) < half(tick) + half(shown[index - 1]) + 4;
-    });
-  let ticks = colourBarTicks(scale);
-  while (ticks.length > 2 && touch(ticks)) ticks = ticks.filter((_, index) => index % 2 === 0);
+  const numbers = colourBarNumbers(scale, { x, width, numbersRight, measure: (text) => g.measureText(text).width });
   g.fillStyle = fg;
   g.textAlign = 'center';
   g.textBaseline = 'top';
-  const drawn = ticks.map((tick) => {
-    const tx = position(tick);
-    const text = textOf(tick, ticks);
+  for (const { x: tx, text, centre } of numbers) {
     g.fillRect(Math.round(tx), y + height, 1, 4);
-    g.fillText(text, Math.min(tx, numbersRight - g.measureText(text).width / 2), y + height + 5);
-    return { value: tick, text, x: tx };
-  });
+    g.fillText(text, centre, y + height + 5);
+  }
+  const drawn = numbers.map(({ value, text, x: tx }) => ({ value, text, x: tx }));
   if (!label) return { label: null, ticks: drawn };
   g.textAlign = 'left';
   g.textBaseline = 'bottom';

@@ -1,8 +1,9 @@
 // A heatmap as SVG, for papers and slides: the same picture drawHeatmap puts on a canvas, with
 // each cell a <rect> in the colour the canvas shows (the same table entry), and every label,
 // title, colour-bar number and note as <text>. Takes drawHeatmap's spec; the geometry is the
-// canvas's own (heatmapLayout at the spec's pixelRatio, colourBarBox, axisLabelStep).
-import { colourBarTicks } from './colour-bar.js';
+// canvas's own (heatmapLayout at the spec's pixelRatio, colourBarBox, axisLabelStep), and so are
+// the colour bar's numbers (colourBarNumbers, measured on a canvas in the canvas's font).
+import { colourBarNumbers } from './colour-bar.js';
 import { colourTable, luminance, TABLE_SIZE } from './colormaps.js';
 import {
   LABEL_FONT,
@@ -15,8 +16,6 @@ import {
   heatmapLayout,
 } from './heatmap.js';
 import { plainMath } from './math-text.js';
-import { withMinus } from './number-text.js';
-import { formatTick } from './ticks.js';
 
 const escapeXml = (text) =>
   String(text).replace(
@@ -133,15 +132,20 @@ export function heatmapSvg(spec, { background = null, header = [], footer = [] }
   out.push(
     `<rect x="${round(x0)}" y="${round(barY)}" width="${round(barWidth)}" height="${round(barHeight)}" fill="none" stroke="${escapeXml(colours.fg)}"/></g>`,
   );
-  const ticks = colourBarTicks(scale);
+  // The canvas's numbers (colourBarNumbers, measured in the canvas's font): those that would touch dropped.
+  const measurer = new OffscreenCanvas(1, 1).getContext('2d');
+  measurer.font = `${labelFont}px ${colours.font || 'sans-serif'}`;
+  const numbers = colourBarNumbers(scale, {
+    x: x0,
+    width: barWidth,
+    numbersRight: width - 1,
+    measure: (text) => measurer.measureText(text).width,
+  });
   out.push(`<g font-size="${labelFont}" fill="${escapeXml(colours.fg)}" text-anchor="middle">`);
-  for (const tick of ticks) {
-    const tx = x0 + ((tick - scale.min) / (scale.max - scale.min)) * barWidth;
-    const text = withMinus(scale.integer ? String(tick) : formatTick(tick, ticks));
+  for (const { text, centre } of numbers)
     out.push(
-      `<text x="${round(tx)}" y="${round(barY + barHeight + 5)}" dominant-baseline="hanging">${escapeXml(text)}</text>`,
+      `<text x="${round(centre)}" y="${round(barY + barHeight + 5)}" dominant-baseline="hanging">${escapeXml(text)}</text>`,
     );
-  }
   if (scale.label)
     out.push(`<text x="${round(x0)}" y="${round(barY - 3)}" text-anchor="start">${escapeXml(scale.label)}</text>`);
   out.push('</g>');

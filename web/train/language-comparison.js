@@ -53,11 +53,13 @@ export const LANGUAGES = Object.freeze([
 /**
  * The comparisons the reader picks from: each language against English in the same register, and
  * what the handbook's explanation predicts for it ('different' asymmetry for a head-final
- * language, 'similar' for a head-initial one).
+ * language, 'similar' for a head-initial one). `choice` is the menu's option, short enough to show
+ * whole in the closed menu on a phone; `label` says it all, in the line under the menu.
  */
 export const COMPARISONS = Object.freeze([
   {
     id: 'ja',
+    choice: 'Japanese against English',
     label: 'Japanese (head-final) against English: the Debian Reference, a technical manual in both',
     english: 'debian-reference-en',
     other: 'debian-reference-ja',
@@ -66,6 +68,7 @@ export const COMPARISONS = Object.freeze([
   },
   {
     id: 'es',
+    choice: 'Spanish against English',
     label: 'Spanish (head-initial) against English: the Bible in both',
     english: 'bible',
     other: 'reina-valera',

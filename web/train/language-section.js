@@ -46,11 +46,14 @@ export function shareInterval({ sides: [leftLow, leftHigh, rightLow, rightHigh] 
 /** Builds the part into `container` (the training section's lab). Returns { root, pick(id), dispose }. */
 export function mountLanguageSection(container) {
   const doc = container.ownerDocument ?? container;
+  // The menu offers each comparison by a short name that shows whole when closed, even on a phone;
+  // the line under it says the chosen one in full.
+  const pair = el(doc, 'p', { id: 'language-pair', className: 'train-chosen' });
   const picker = el(
     doc,
     'select',
-    { id: 'language-pick' },
-    COMPARISONS.map((c) => el(doc, 'option', { value: c.id, text: c.label })),
+    { id: 'language-pick', ariaDescribedby: 'language-pair' },
+    COMPARISONS.map((c) => el(doc, 'option', { value: c.id, text: c.choice })),
   );
   const layerPick = el(doc, 'select', { id: 'language-layer' });
   const seedPick = el(doc, 'select', { id: 'language-seed' });
@@ -78,7 +81,7 @@ export function mountLanguageSection(container) {
     el(doc, 'style', { textContent: LANGUAGE_CSS }),
     el(doc, 'h3', { text: 'Does word order make attention lean one way? The same model in other languages' }),
     el(doc, 'blockquote', { id: 'language-handbook', text: `The handbook: “${HANDBOOK_SENTENCE}”` }),
-    el(doc, 'div', { className: 'train-sentence-controls' }, [el(doc, 'label', {}, ['Compare', picker])]),
+    el(doc, 'div', { className: 'train-sentence-controls' }, [el(doc, 'label', {}, ['Compare', picker]), pair]),
     answer,
     caveat,
     el(doc, 'figure', { id: 'language-layer-figure', className: 'train-stack-box' }, [
@@ -159,6 +162,7 @@ export function mountLanguageSection(container) {
   const draw = (comparison) => {
     result = compareLanguages(comparison, LANGUAGE_READINGS);
     root.dataset.comparison = comparison.id;
+    pair.textContent = `${comparison.label}.`;
     answer.textContent = comparisonAnswer(result);
     caveat.textContent = comparisonCaveat(result);
     caveat.hidden = !caveat.textContent;

@@ -38,7 +38,8 @@ export const TRAIN_CSS = `
 .relpos-train .train-more > summary { cursor: pointer; font-weight: 600; color: var(--relpos-accent); margin-bottom: 0.5rem; }
 .relpos-train .train-sentence-controls { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: end; }
 .relpos-train .train-sentence-controls label { display: flex; flex-direction: column; font-size: 0.9rem; }
-.relpos-train .train-sentence-controls input[type="text"] { min-width: min(24rem, 80vw); }
+/* The sentence box: 24rem, or the whole row where that is narrower; as tall as its wrapped lines. */
+.relpos-train .train-sentence-controls textarea { box-sizing: border-box; width: 24rem; max-width: 100%; padding: 0.3rem 0.4rem; font: inherit; min-height: 2.2rem; field-sizing: content; resize: vertical; }
 .relpos-train .train-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 360px), 1fr)); gap: 0.8rem; margin-top: 0.6rem; }
 .relpos-train .train-panels[hidden] { display: none; }
 .relpos-train .train-files { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin-top: 0.8rem; }

@@ -159,7 +159,8 @@ export function buildFigures(doc) {
   const moved = figure('train-verdict-history', 'How the verdicts moved during training', { wide: true });
   const movedCanvas = canvasIn(moved.wrap, 'Each claim’s effect and its 95 % interval over training');
   const sentence = figure('train-sentence', 'The trained model on your sentence', { wide: true });
-  const sentenceInput = el(doc, 'input', { type: 'text', id: 'train-sentence-input', value: DEFAULT_SENTENCE });
+  // A box that wraps (a sentence of up to SENTENCE_WORDS words shows whole, on a phone too).
+  const sentenceInput = el(doc, 'textarea', { id: 'train-sentence-input', rows: 2, value: DEFAULT_SENTENCE });
   sentence.wrap.append(
     el(doc, 'div', { className: 'train-sentence-controls' }, [
       el(doc, 'label', {}, [`Sentence (up to ${SENTENCE_WORDS} words)`, sentenceInput]),
