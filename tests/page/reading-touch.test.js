@@ -50,6 +50,27 @@ describe('touch', () => {
     await context.close();
   });
 
+  test('a tap on the column labels (beside the cells) reads no cell: its focus selects none', async () => {
+    const { page, context, problems } = await env.open('', PHONE);
+    const canvas = await page.$('#figure-combinedWeights canvas');
+    await canvas.scrollIntoViewIfNeeded();
+    const layout = await layoutOf(page, 'combinedWeights');
+    const box = await canvas.boundingBox();
+    // Over column 2's label, 10 px above the matrix's first row.
+    await page.touchscreen.tap(box.x + layout.x0 + 2.5 * layout.cell, box.y + layout.y0 - 10);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.closest('figure')?.id))
+      .toBe('figure-combinedWeights');
+    await page.waitForTimeout(200);
+    expect(await tooltipBox(page)).toBe(null);
+    // The next tap, on a cell, reads that cell.
+    const point = await cellCentre(page, 'combinedWeights', 4, 1);
+    await page.touchscreen.tap(point.x, point.y);
+    await expect.poll(async () => (await tooltipRows(page))['(i, j)']).toBe('(4, 1)');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   test('the tooltip follows its cell when the page scrolls, and hides once the cell is out of sight', async () => {
     const { page, context } = await env.open('', PHONE);
     // The cell (on the matrix's last row) high enough in the window that the tooltip (about 230 px

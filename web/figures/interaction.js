@@ -73,14 +73,27 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
     const edges = cell ? cellEdges(cell, layout, box, scale) : {};
     select(cell, { panelId, anchor: { x: event.clientX, y: event.clientY, pointer: true, ...edges } });
   };
+  // A press (mouse or tap) focuses the panel after it has selected what it pressed: a press beside
+  // the cells (on the labels) selects none, and its focus none either (from the keyboard, focus
+  // resumes from the last cell, or (0, 0)). Cleared by the focus, or by a press that ends without
+  // one (a scroll's pointercancel, a click on an already focused panel).
+  let pressed = false;
   canvas.addEventListener('pointermove', fromPointer);
-  canvas.addEventListener('pointerdown', fromPointer); // a tap on a touch screen
+  canvas.addEventListener('pointerdown', (event) => {
+    pressed = true;
+    fromPointer(event); // a tap on a touch screen
+  });
+  canvas.addEventListener('pointercancel', () => (pressed = false));
+  canvas.addEventListener('click', () => (pressed = false));
   // Only a mouse leaving ends a hover: a touch (or pen) pointer "leaves" on every lift, before
   // the tap focuses the panel, and the tapped cell must stay selected (blur clears it).
   canvas.addEventListener('pointerleave', (event) => {
     if (event.pointerType === 'mouse' && document.activeElement !== wrap) select(null, { panelId });
   });
   wrap.addEventListener('focus', () => {
+    const fromPress = pressed;
+    pressed = false;
+    if (fromPress && !getSelection()) return; // pressed beside the cells: nothing to read
     const cell = resumeFrom();
     select(cell, { panelId, anchor: clientPoint(cell), announce: true });
   });
