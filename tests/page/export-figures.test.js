@@ -48,6 +48,49 @@ const imagePixels = (page, bytes, type, points) =>
   );
 
 describe('SVG', () => {
+  test('at 360 px every text stands inside the file: the note on the canvas’s lines, whole', async () => {
+    const { page, context, problems } = await env.open('', {
+      acceptDownloads: true,
+      viewport: { width: 360, height: 640 },
+      colorScheme: 'dark',
+    });
+    const svg = await save(page, '#figure-positionBiases button[data-svg]');
+    const text = svg.bytes.toString('utf8');
+    // Each <text>'s box as Chromium lays the file out, against the file's own width.
+    const boxes = await page.evaluate((source) => {
+      const holder = document.createElement('div');
+      holder.innerHTML = source;
+      document.body.append(holder);
+      const root = holder.querySelector('svg');
+      const frame = root.getBoundingClientRect(); // the file's box (rotated labels: their ink's box)
+      const out = [...root.querySelectorAll('text')].map((t) => {
+        const box = t.getBoundingClientRect();
+        return {
+          text: t.textContent,
+          italic: t.getAttribute('font-style') === 'italic',
+          left: box.left - frame.left,
+          right: box.right - frame.left,
+        };
+      });
+      const width = Number(root.getAttribute('width'));
+      holder.remove();
+      return { width, out };
+    }, text);
+    for (const box of boxes.out) {
+      expect(box.left, box.text).toBeGreaterThanOrEqual(0);
+      expect(box.right, box.text).toBeLessThanOrEqual(boxes.width);
+    }
+    // The note (italic, under the bar): two lines at this width, its words all there (on the old
+    // code one line, running past the right edge).
+    const note = boxes.out.filter((b) => b.italic).map((b) => b.text);
+    expect(note.length).toBe(2);
+    expect(note.join(' ')).toMatch(
+      /^Offset 0 is negative in rows [\d, ]+: qᵢ points away from the bump aᴷ\[0\] there\.$/,
+    );
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   test('each cell is a rect in the canvas pixel colour, text is text; it opens in Chromium as a document', async () => {
     const { page, context, problems } = await env.open('?causal=1', {
       acceptDownloads: true,

@@ -15,7 +15,7 @@ import {
   colourBarBox,
   heatmapLayout,
 } from './heatmap.js';
-import { plainMath } from './math-text.js';
+import { plainMath, wrapMath } from './math-text.js';
 
 const escapeXml = (text) =>
   String(text).replace(
@@ -149,10 +149,15 @@ export function heatmapSvg(spec, { background = null, header = [], footer = [] }
   if (scale.label)
     out.push(`<text x="${round(x0)}" y="${round(barY - 3)}" text-anchor="start">${escapeXml(scale.label)}</text>`);
   out.push('</g>');
-  if (spec.note)
-    out.push(
-      `<text x="4" y="${round(bar.noteY + headerHeight)}" font-size="${NOTE_FONT * fontScale}" font-style="italic" fill="${escapeXml(colours.muted)}" dominant-baseline="hanging">${escapeXml(plainMath(spec.note))}</text>`,
+  // The note on the canvas's lines (wrapMath, measured in the canvas's font): at most two, in the width.
+  if (spec.note) {
+    const noteFont = { size: NOTE_FONT * fontScale, family: colours.font || 'sans-serif', style: 'italic' };
+    wrapMath(measurer, spec.note, width - 8, noteFont).forEach((line, index) =>
+      out.push(
+        `<text x="4" y="${round(bar.noteY + headerHeight + index * noteFont.size * 1.25)}" font-size="${noteFont.size}" font-style="italic" fill="${escapeXml(colours.muted)}" dominant-baseline="hanging">${escapeXml(plainMath(line))}</text>`,
+      ),
     );
+  }
   y = layout.height + headerHeight;
   for (const line of footer) {
     y += lineHeight(line);
