@@ -71,6 +71,27 @@ describe('touch', () => {
     await context.close();
   });
 
+  test('a phone turned sideways (640 × 360): the tooltip of a tapped cell of the first row never covers it', async () => {
+    const { page, context, problems } = await env.open('', { ...PHONE, viewport: { width: 640, height: 360 } });
+    const point = await cellCentre(page, 'positionBiases', 0, 0);
+    await page.touchscreen.tap(point.x, point.y);
+    await expect.poll(async () => (await tooltipRows(page))['(i, j)']).toBe('(0, 0)');
+    await page.waitForTimeout(200); // the focus after the tap places it again
+    const layout = await layoutOf(page, 'positionBiases');
+    const canvas = await page.$eval('#figure-positionBiases canvas', (c) => c.getBoundingClientRect().toJSON());
+    const cell = {
+      left: canvas.left + layout.x0,
+      right: canvas.left + layout.x0 + layout.cell,
+      top: canvas.top + layout.y0,
+      bottom: canvas.top + layout.y0 + layout.cell,
+    };
+    const tip = await tooltipBox(page);
+    const overlaps = tip.left < cell.right && cell.left < tip.right && tip.top < cell.bottom && cell.top < tip.bottom;
+    expect(overlaps, JSON.stringify({ tip, cell })).toBe(false);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   test('the tooltip follows its cell when the page scrolls, and hides once the cell is out of sight', async () => {
     const { page, context } = await env.open('', PHONE);
     // The cell (on the matrix's last row) high enough in the window that the tooltip (about 230 px

@@ -71,20 +71,21 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
     const layout = getLayout();
     const cell = cellAt(layout, (event.clientX - box.left) / scale.x, (event.clientY - box.top) / scale.y);
     const edges = cell ? cellEdges(cell, layout, box, scale) : {};
-    select(cell, { panelId, anchor: { x: event.clientX, y: event.clientY, pointer: true, ...edges } });
+    const touch = event.pointerType !== 'mouse'; // placed as on a phone, whatever the width (placeTooltip)
+    select(cell, { panelId, anchor: { x: event.clientX, y: event.clientY, pointer: true, touch, ...edges } });
   };
   // A press (mouse or tap) focuses the panel after it has selected what it pressed: a press beside
   // the cells (on the labels) selects none, and its focus none either (from the keyboard, focus
   // resumes from the last cell, or (0, 0)). Cleared by the focus, or by a press that ends without
   // one (a scroll's pointercancel, a click on an already focused panel).
-  let pressed = false;
+  let pressed = null; // the press's pointerType
   canvas.addEventListener('pointermove', fromPointer);
   canvas.addEventListener('pointerdown', (event) => {
-    pressed = true;
+    pressed = event.pointerType;
     fromPointer(event); // a tap on a touch screen
   });
-  canvas.addEventListener('pointercancel', () => (pressed = false));
-  canvas.addEventListener('click', () => (pressed = false));
+  canvas.addEventListener('pointercancel', () => (pressed = null));
+  canvas.addEventListener('click', () => (pressed = null));
   // Only a mouse leaving ends a hover: a touch (or pen) pointer "leaves" on every lift, before
   // the tap focuses the panel, and the tapped cell must stay selected (blur clears it).
   canvas.addEventListener('pointerleave', (event) => {
@@ -92,10 +93,11 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
   });
   wrap.addEventListener('focus', () => {
     const fromPress = pressed;
-    pressed = false;
+    pressed = null;
     if (fromPress && !getSelection()) return; // pressed beside the cells: nothing to read
     const cell = resumeFrom();
-    select(cell, { panelId, anchor: clientPoint(cell), announce: true });
+    const touch = Boolean(fromPress) && fromPress !== 'mouse';
+    select(cell, { panelId, anchor: { ...clientPoint(cell), touch }, announce: true });
   });
   wrap.addEventListener('blur', () => select(null, { panelId }));
   wrap.addEventListener('keydown', (event) => {
@@ -192,8 +194,9 @@ function phoneTop({ top, bottom, matrixTop = top, matrixBottom = bottom, title =
  * anchor's point (a pointer, or the cell's centre from the keyboard), across the diagonal from the
  * cells it talks about; flipped where the window ends, and below the cell, to its left, where
  * there is no room above it under the top of its canvas (the panel's title stays readable; down-
- * left holds no cell of its offset). On a phone, phoneTop's. The tooltip is position: fixed, but
- * inside a transformed ancestor (a reveal.js slide) "fixed" means that ancestor's box, scaled:
+ * left holds no cell of its offset). On a phone, and for a touch at any width (a tablet, a phone
+ * turned sideways: below a finger is still its cell), phoneTop's. The tooltip is position: fixed,
+ * but inside a transformed ancestor (a reveal.js slide) "fixed" means that ancestor's box, scaled:
  * the tooltip's own box at translate(0, 0) gives that origin and scale, and the client position
  * is mapped back into it.
  */
@@ -208,7 +211,7 @@ export function placeTooltip(tooltip, anchor) {
   let x = anchor.x + gap;
   if (x + box.width > innerWidth - 8) x = anchor.x - gap - box.width;
   let y;
-  if (innerWidth < PHONE_WIDTH && anchor.bottom !== undefined) y = phoneTop(anchor, box.height);
+  if ((innerWidth < PHONE_WIDTH || anchor.touch) && anchor.bottom !== undefined) y = phoneTop(anchor, box.height);
   else {
     // Above the cell: clear of its upper edge from the keyboard, else `gap` above the pointer.
     const cellTop = anchor.top !== undefined && !anchor.pointer ? anchor.top : anchor.y - gap + 4;
