@@ -146,7 +146,7 @@ describe('the shipped readings of the other languages', () => {
           });
           const mean = perSeed.reduce((x, y) => x + y, 0) / perSeed.length;
           const lean = Math.min(...perSeed) > bandHigh ? 'back' : Math.max(...perSeed) < bandLow ? 'ahead' : null;
-          return { layer, mean, lean };
+          return { layer, mean, lean, low: Math.min(...perSeed), high: Math.max(...perSeed) };
         });
       const [en, ot] = [shares(a), shares(b)];
       const said = (list) =>
@@ -170,11 +170,18 @@ describe('the shipped readings of the other languages', () => {
           : 'Word order predicts a different share in Japanese, which, unlike English, puts the verb after its object and postpositions after their nouns.',
       );
       expect(answer).toContain(`Its models put ${said(ot)}`);
+      // Overlapping or apart, as the seeds' ranges of the two languages are in each layer (a
+      // share outside English's range once read "within the seeds' spread of English's").
+      const overlapping = en.filter((e, i) => ot[i].low <= e.high && ot[i].high >= e.low).map((e) => e.layer);
+      if (overlapping.length === en.length) expect(answer).toContain('overlapping English’s in every layer');
+      else if (overlapping.length > 0)
+        expect(answer).toContain(`overlapping it in layer ${overlapping.join(' and layer ')}`);
+      else expect(answer).not.toContain('overlapping');
       if (anyDiffers)
         for (const l of result.layers.filter((x) => x.differs)) expect(answer).toContain(`layer ${l.layer} (`);
       else
         expect(answer).toContain(
-          `within the seeds’ spread of English’s in every layer: ${result.asPredicted ? 'as' : 'not as'} predicted.`,
+          `its seeds’ range overlapping English’s in every layer: ${result.asPredicted ? 'as' : 'not as'} predicted.`,
         );
       // "The same" with neither language leaning is a shared balance, and the answer says so.
       expect(answer.includes('what the two share is a balance, not an asymmetry')).toBe(

@@ -181,8 +181,8 @@ export function adpositionTally(readings) {
 
 /**
  * One comparison (COMPARISONS entry) on the readings ([language readings], by id): per layer the
- * two languages' left shares and whether they differ beyond the seeds' spread (every seed's
- * difference of the same sign and the two seed ranges apart), the heads' sides, the adposition
+ * two languages' left shares and whether they differ: the two seed ranges apart (then every
+ * seed's difference has the same sign), the heads' sides, the adposition
  * tallies, and whether the outcome is what the handbook's explanation predicts.
  */
 export function compareLanguages(comparison, allReadings) {
@@ -242,7 +242,7 @@ export function comparisonStatement(result) {
   const layerText = result.layers
     .map(
       (l) =>
-        `layer ${l.layer}: ${en.name} ${formatPercent(l.english.share)} (seeds ${formatPercent(l.english.seeds[0])}–${formatPercent(l.english.seeds[1])}), ${ot.name} ${formatPercent(l.other.share)} (${formatPercent(l.other.seeds[0])}–${formatPercent(l.other.seeds[1])}), ${l.differs ? `a difference of ${signedPoints(l.difference)} beyond the seeds’ spread` : 'within the seeds’ spread'}`,
+        `layer ${l.layer}: ${en.name} ${formatPercent(l.english.share)} (seeds ${formatPercent(l.english.seeds[0])}–${formatPercent(l.english.seeds[1])}), ${ot.name} ${formatPercent(l.other.share)} (${formatPercent(l.other.seeds[0])}–${formatPercent(l.other.seeds[1])}), ${l.differs ? `a difference of ${signedPoints(l.difference)}, the seeds’ ranges apart` : 'the seeds’ ranges overlapping'}`,
     )
     .join('; ');
   const [following, preceding] = [0, 1].map((i) => ({
@@ -260,7 +260,7 @@ export function comparisonStatement(result) {
         .filter((l) => l.differs)
         .map((l) => `layer ${l.layer}`)
         .join(' and ')}`
-    : 'the models’ left shares do not differ beyond the seeds’ spread in any layer';
+    : 'the two languages’ seed ranges overlap in every layer';
   return `Share of each layer’s off-diagonal attention on earlier words (mean over its heads and ${seeds} seed${seeds === 1 ? '' : 's'}, on held-out text: ${result.comparison.register}): ${layerText}. ${adpositionText} ${predicted}: ${outcome}, ${result.asPredicted ? 'as predicted' : 'not as predicted'}.`;
 }
 
@@ -307,10 +307,10 @@ export function comparisonAnswer(result) {
   const within = result.layers.filter((l) => !l.differs);
   const layerList = (list) => listed(list.map((l) => `layer ${l.layer}`));
   const outcome = differing.length
-    ? `beyond the seeds’ spread of ${en.name}’s in ${listed(differing.map((l) => `layer ${l.layer} (${signedPoints(l.difference)})`))}${
-        within.length ? `, within it in ${layerList(within)}` : ''
+    ? `its seeds’ range apart from ${en.name}’s in ${listed(differing.map((l) => `layer ${l.layer} (${signedPoints(l.difference)})`))}${
+        within.length ? `, overlapping it in ${layerList(within)}` : ''
       }`
-    : `within the seeds’ spread of ${en.name}’s in every layer`;
+    : `its seeds’ range overlapping ${en.name}’s in every layer`;
   const other = `Its models put ${sharesText(otherSides)}${otherLean ? ` (${otherLean})` : ''}, ${outcome}: ${
     result.asPredicted ? 'as predicted' : 'not as predicted'
   }.`;

@@ -174,7 +174,7 @@ export function mountLanguageSection(container) {
       `${en.name}: mean (range over seeds)`,
       `${ot.name}: mean (range over seeds)`,
       'difference (per seed)',
-      'beyond the seeds’ spread?',
+      'seed ranges apart?',
     ];
     const range = (side) =>
       `${formatPercent(side.share)} (seeds ${formatPercent(side.seeds[0])}–${formatPercent(side.seeds[1])})`;
@@ -193,7 +193,7 @@ export function mountLanguageSection(container) {
               'difference',
               `${signed(100 * l.difference, 1)} points (seeds ${l.differences.map((d) => signed(100 * d, 1)).join(', ')})`,
             ],
-            ['beyond the seeds’ spread?', l.differs ? 'yes' : 'no'],
+            ['seed ranges apart?', l.differs ? 'yes' : 'no'],
           ]),
         ),
       ),
