@@ -6,6 +6,10 @@
 # test.sh, start.sh, lint.sh and format.sh.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# glibc's malloc asks for transparent huge pages (where the kernel gives them on request): a C++
+# compile's heap then takes one page fault per 2 MiB instead of per 4 KiB, 7 % less CPU for the
+# sanitizers' build (docs/testing.md). Ignored by a glibc older than 2.35.
+export GLIBC_TUNABLES=${GLIBC_TUNABLES:-glibc.malloc.hugetlb=1}
 
 missing=()
 command -v emcc >/dev/null || missing+=(emscripten)

@@ -4,7 +4,7 @@
 // than once is read from its first, with a note (web/settings/link-values.js).
 import { describe, expect, test } from 'vitest';
 import { queryFromState, stateFromQuery } from '../../web/page/url-state.js';
-import { defaultState } from '../../web/settings/settings.js';
+import { CONTROLS, defaultState } from '../../web/settings/settings.js';
 import { parsePanelList } from '../../web/views/panels.js';
 
 describe('the address', () => {
@@ -56,7 +56,7 @@ describe('a link’s choices and repeated parameters', () => {
     // What is no choice in any case is still corrected, with the choices named.
     expect(stateFromQuery('?draw=handbooks&causal=yes').notes).toEqual([
       'draw must be handbook or stable; using stable',
-      'causal must be 0 or 1',
+      'causal must be 0 or 1; using 0',
     ]);
   });
 
@@ -74,6 +74,14 @@ describe('a link’s choices and repeated parameters', () => {
       'k is given 3 times (99, 2, empty); the first is read',
       'k must be an integer from 0 to 63; using 63',
     ]);
+    // A first value that is no number: the default is used, and the note says which.
+    expect(stateFromQuery('?k=x&k=2')).toMatchObject({
+      state: { maxDistance: CONTROLS.maxDistance.default },
+      notes: [
+        'k is given 2 times (x, 2); the first is read',
+        `k must be a number from 0 to 63; using ${CONTROLS.maxDistance.default}`,
+      ],
+    });
   });
 
   test('the iframe view’s panels: a name in any case, kebab-case or not', () => {

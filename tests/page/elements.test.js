@@ -133,13 +133,13 @@ describe('custom elements', () => {
         const m = el.shadowRoot.querySelector('[part="message"]');
         return m.hidden ? null : m.textContent;
       });
-    expect(await message('invalid')).toBe('seq-len must be a number from 1 to 512');
+    expect(await message('invalid')).toBe('seq-len must be a number from 1 to 512; using 6');
     expect(await message('attention')).toBeNull();
     const bad = [
       ['attention', 'd-k', '-5', /^d-k must be an integer from 1 to 64; using 1$/],
       ['attention', 'seed', 'NaN', /^seed must be a number/],
       ['attention', 'max-distance', '1e9', /^max-distance must be an integer from 0 to 63; using 63$/],
-      ['attention', 'causal', 'perhaps', /^causal must be 0 or 1$/],
+      ['attention', 'causal', 'perhaps', /^causal must be 0 or 1; using 0$/],
       ['attention', 'panels', 'heat', /^panels: unknown heat; choose from/],
       ['attention', 'theme', 'neon', /^theme must be light, dark, auto or inherit$/],
       ['attention', 'tokens', 'x'.repeat(10000), null],

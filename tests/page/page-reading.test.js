@@ -407,6 +407,56 @@ describe('the keyboard’s tooltip on a phone', () => {
   }
 });
 
+describe('the keyboard’s tooltip on a wide screen', () => {
+  test('at 1280 px with cells of 60 px or more (n = 3), the panel at the window’s top: the tooltip goes below a cell with no room above it, and covers no cell it reads', async () => {
+    const { page, context, problems } = await env.open('?n=3', { viewport: { width: 1280, height: 800 } });
+    const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const panel = 'combinedWeights';
+    const layout = await layoutOf(page, panel);
+    expect(layout.cell, 'a big cell').toBeGreaterThanOrEqual(60);
+    await page.focus(`#figure-${panel} .relpos-canvas-wrap`);
+    // The canvas at the window's top: row 0 has no room for the tooltip above it.
+    await page.$eval(`#figure-${panel} canvas`, (canvas) => window.scrollBy(0, canvas.getBoundingClientRect().top - 2));
+    let below = 0;
+    for (const key of [
+      'ArrowUp',
+      'ArrowUp',
+      'Home',
+      'ArrowRight',
+      'ArrowRight',
+      'ArrowDown',
+      'ArrowLeft',
+      'ArrowDown',
+    ]) {
+      await page.keyboard.press(key);
+      const [i, j] = JSON.parse(
+        (await tooltipRows(page))
+          .find(([name]) => name === '(i, j)')[1]
+          .replace('(', '[')
+          .replace(')', ']'),
+      );
+      const { tip, canvas } = await page.evaluate((id) => {
+        const rect = (el) => el.getBoundingClientRect().toJSON();
+        return {
+          tip: rect(document.querySelector('.relpos-tooltip')),
+          canvas: rect(document.querySelector(`#figure-${id} canvas`)),
+        };
+      }, panel);
+      const cell = {
+        left: canvas.left + layout.x0 + j * layout.cell,
+        right: canvas.left + layout.x0 + (j + 1) * layout.cell,
+        top: canvas.top + layout.y0 + i * layout.cell,
+        bottom: canvas.top + layout.y0 + (i + 1) * layout.cell,
+      };
+      expect(overlap(tip, cell), `(${i}, ${j}): the cell`).toBe(false);
+      if (tip.top >= cell.bottom) below += 1;
+    }
+    expect(below, 'the tooltips placed below their cell').toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('axis labels on a phone', () => {
   const LONG = 'my grandmother always told me stories about the old house by the river';
   const PANELS_SHOWN = ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights'];

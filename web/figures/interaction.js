@@ -217,7 +217,8 @@ export function placeTooltip(tooltip, anchor) {
     const cellTop = anchor.top !== undefined && !anchor.pointer ? anchor.top : anchor.y - gap + 4;
     y = cellTop - 4 - box.height;
     if (y < Math.max(8, anchor.clearAbove ?? 8)) {
-      y = anchor.y + gap;
+      // Below: clear of the cell's lower edge from the keyboard (a big cell), else under the pointer.
+      y = anchor.bottom !== undefined && !anchor.pointer ? anchor.bottom + 4 : anchor.y + gap;
       if (anchor.x - gap - box.width >= 8) x = anchor.x - gap - box.width;
     }
     y = Math.max(8, y);

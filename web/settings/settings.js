@@ -137,11 +137,14 @@ export function parseControl(name, text, label = CONTROLS[name].param, max = CON
   if (c.kind === 'bool') {
     const flag = matchChoice(text, ['1', 'true', '0', 'false']);
     if (flag !== null) return { value: flag === '1' || flag === 'true' };
-    return { value: c.default, note: `${c.param} must be 0 or 1` };
+    return { value: c.default, note: `${c.param} must be 0 or 1; using ${c.default ? 1 : 0}` };
   }
   const number = Number(String(text).trim());
   if (String(text).trim() === '' || !Number.isFinite(number)) {
-    return { value: c.default, note: `${c.param} must be a number from ${withMinus(c.min)} to ${c.max}` };
+    return {
+      value: c.default,
+      note: `${c.param} must be a number from ${withMinus(c.min)} to ${c.max}; using ${withMinus(c.default)}`,
+    };
   }
   let value = c.kind === 'int' ? Math.round(number) : number;
   value = Math.min(c.max, Math.max(c.min, value));
