@@ -2,8 +2,8 @@
 # Installs what relpos needs to build, test and serve, and only what is missing: Debian
 # packages (Emscripten, Eigen, Chromium, the native toolchain, clang-19 and lld-19 for the kernels, clang-format and clang-tidy; MkDocs,
 # nbconvert and an IPython kernel for the recipes' tests) and
-# the npm packages pinned in package-lock.json. Safe to run again; sourced by build.sh,
-# test.sh, start.sh, lint.sh and format.sh.
+# the npm packages pinned in package-lock.json. Safe to run again; sourced by build.sh (which
+# test.sh and start.sh run), lint.sh, tidy.sh, format.sh and corpus-languages.sh.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # glibc's malloc asks for transparent huge pages (where the kernel gives them on request): a C++
