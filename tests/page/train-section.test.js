@@ -172,7 +172,20 @@ describe('the training section', () => {
     expect(await drawn(page, '#train-loss canvas[aria-label^="Loss curves near"]')).toBe(true);
     expect(await page.textContent('#train-status')).toMatch(new RegExp(`^step 0 of ${PRESETS.small.steps} `));
 
-    // A tiny model, so that the test is short.
+    // A tiny model, so that the test is short. The texts drawn on the loss plot, each draw from its clear.
+    await page.evaluate(() => {
+      const P = CanvasRenderingContext2D.prototype;
+      const { clearRect, fillText } = P;
+      const isLoss = (g) => g.canvas.getAttribute('aria-label') === 'Loss curves';
+      P.clearRect = function (...args) {
+        if (isLoss(this)) window.lossTexts = [];
+        return clearRect.apply(this, args);
+      };
+      P.fillText = function (text, x, y, ...args) {
+        if (isLoss(this)) window.lossTexts.push([String(text), y]);
+        return fillText.call(this, text, x, y, ...args);
+      };
+    });
     await page.selectOption('#train-preset', 'tiny');
     await page.waitForFunction(
       () =>
@@ -197,6 +210,25 @@ describe('the training section', () => {
       'not trained yet',
       'not trained yet',
     ]);
+    // No loss read yet: the plot names only the lines it draws (the two baselines), and its step
+    // axis spans the run to come, whole steps from 0 to the budget the caption names.
+    expect(await page.textContent('#train-loss .train-caption')).toContain(
+      `The run ends at step ${PRESETS.tiny.steps}.`,
+    );
+    const lossTexts = await page.evaluate(() => window.lossTexts);
+    const texts = lossTexts.map(([text]) => text);
+    expect(texts).not.toContain('training');
+    expect(texts).not.toContain('held-out');
+    expect(texts).toContain(`ln V = ${Math.log(502).toFixed(2)}`);
+    // The step ticks: the numbers on the lowest line of numbers, under the plot.
+    const numbers = lossTexts.filter(([text]) => /^[\d.]+$/.test(text));
+    const under = Math.max(...numbers.map(([, y]) => y));
+    const stepTicks = numbers.filter(([, y]) => y === under).map(([text]) => text);
+    expect(stepTicks.length).toBeGreaterThan(1);
+    expect(stepTicks.every((t) => /^\d+$/.test(t))).toBe(true);
+    expect(stepTicks[0]).toBe('0');
+    expect(Number(stepTicks.at(-1))).toBeLessThanOrEqual(PRESETS.tiny.steps);
+    expect(Number(stepTicks.at(-1))).toBeGreaterThan(PRESETS.tiny.steps / 2);
     expect(await page.textContent('#train-verdicts .train-caption')).toMatch(
       /The claims will be read from this run once it trains\.$/,
     );
