@@ -424,7 +424,13 @@ export function buildFigures(doc) {
           .map(([name, claim]) => {
             const verdicts = readings.map((r) => r.heads[at]?.[name]?.verdict).filter(Boolean);
             const changes = verdicts.filter((v, i) => i && v !== verdicts[i - 1]).length;
-            return `${claim.short}: ${verdictText(latest[name])} now, ${changes === 0 ? 'the same at every reading' : `changed ${changes} time${changes === 1 ? '' : 's'} over ${verdicts.length} readings`}`;
+            const since =
+              verdicts.length === 1
+                ? `read once so far, at step ${readings.at(-1).step}`
+                : changes === 0
+                  ? `the same at all ${verdicts.length} readings`
+                  : `changed ${changes} time${changes === 1 ? '' : 's'} over ${verdicts.length} readings`;
+            return `${claim.short}: ${verdictText(latest[name])} now, ${since}`;
           })
           .join('; ')
       : '';
