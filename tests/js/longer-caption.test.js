@@ -194,6 +194,14 @@ describe('longerCaption', () => {
     );
     // One group only: nothing to compare.
     expect(groupsText(result(measured(0).filter((r) => ['rope', 'none'].includes(r.scheme))))).toBe('');
+    // A gap under 0.005 is said to one significant digit, not as "0.00": Learned absolute's change
+    // 3.96 − 3.907 = 0.053 against T5's 0.05.
+    const close = measured(noiseFor(0.02)).map((r) =>
+      r.scheme === 'absolute' ? row('absolute', [3.907, 3.907, 3.96, 3.96], noiseFor(0.02), PLUS) : r,
+    );
+    const said = groupsText(result(close));
+    expect(said).toContain('T5 buckets (solid, +0.05) and Learned absolute (dashed, +0.05) differ by 0.003 ± 0.04');
+    expect(said).not.toContain('0.00 ±');
   });
 
   test('a run of some schemes says only theirs; one scheme in a group is said alone', () => {
@@ -253,6 +261,13 @@ describe('longerConclusion', () => {
     // One model, or a run without None: nothing about None.
     expect(longerConclusion(result([rows[1]]))).toBe('');
     expect(longerConclusion(result(rows.slice(0, 2)))).not.toContain('None');
+    // None 3.884 − 3.88 = 0.004 worse than T5 at L: said as that, not as "only 0.00 worse".
+    const near = measured(noiseFor(0.02)).map((r) =>
+      r.scheme === 'none' ? row('none', [3.884, 3.884, 3.919, 3.919], noiseFor(0.02), MINUS) : r,
+    );
+    const nearText = longerConclusion(result(near));
+    expect(nearText).toContain('At 16 words None is only 0.004 worse than the best (T5 buckets)');
+    expect(nearText).not.toContain('0.00 worse');
   });
 });
 

@@ -888,7 +888,7 @@ describe.concurrent('every story step, from every starting state', () => {
     await context.close();
   });
 
-  test('“On my sentence” before any sentence was typed says it runs on the lesson’s; at n = 2 nothing is clipped, one query of two is “the other one”, a shuffle’s equal weights are the same numbers', async () => {
+  test('“On my sentence” before any sentence was typed says it runs on the lesson’s; at n = 2 nothing is clipped, one query of two is “the other one”, a shuffle’s equal weights are the same numbers; one word repeated has constant diagonals with its own queries and no shuffle', async () => {
     const { page, context, problems } = await env.open('?k=0', VIEW);
     await press(page, 'locality', true);
     const text = await revealOf(page, 'locality');
@@ -916,6 +916,38 @@ describe.concurrent('every story step, from every starting state', () => {
     expect(shuffled).toContain(contentSaid(0));
     expect(shuffled).toContain(`, and the combined weights differ by up to ${f2(largest('combinedWeights'))}.`);
     expect(shuffled).not.toContain('at most 0');
+    // One word repeated: one query for every row (the API's, word by word), so the words' own
+    // queries give constant diagonals too; the reveal says so, and a shuffle says no order differs.
+    const repeated = 'dog dog dog dog';
+    const own = pageExample(rp, { tokens: repeated, maxDistance: 3 });
+    const dK = own.inputs.q.cols;
+    const rows = Array.from({ length: 4 }, (_, i) => Array.from(own.inputs.q.data.slice(i * dK, (i + 1) * dK)));
+    expect(rows.every((row) => row.join() === rows[0].join())).toBe(true);
+    const biases = own.positionBiases.data;
+    for (let i = 0; i < 3; i += 1)
+      for (let j = 0; j < 3; j += 1) expect(biases[(i + 1) * 4 + j + 1]).toBe(biases[i * 4 + j]);
+    await page.fill('#tokens', repeated);
+    await press(page, 'same-query', true);
+    const sameQuery = await revealOf(page, 'same-query');
+    expect(sameQuery).not.toContain('it is not');
+    expect(sameQuery).toContain(
+      'Here the words’ own queries give one too: every word is “dog”, so every row has the same query.',
+    );
+    expect(sameQuery).toContain(
+      'With the words’ own queries, the cells of each diagonal are equal too (largest difference 0).',
+    );
+    await press(page, 'shuffle', true);
+    expect((await settingsOf(page)).tokens).toBe(repeated);
+    const unshuffled = await revealOf(page, 'shuffle');
+    expect(unshuffled).not.toContain('Press again');
+    expect(unshuffled).toContain(
+      'Every word is “dog”: any order gives the same sentence, so the panels cannot change.',
+    );
+    await page.fill('#tokens', 'dog');
+    await press(page, 'shuffle', true);
+    expect(await revealOf(page, 'shuffle')).toContain(
+      'Shuffling needs at least two words: type a sentence of two words or more.',
+    );
     expect(problems).toEqual([]);
     await context.close();
   });

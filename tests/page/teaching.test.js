@@ -157,6 +157,22 @@ describe('captions and tooltips true to the state', () => {
     expect(await page.textContent('#figure-contentScores .relpos-caption')).toContain('each column is constant');
     const scores = pageExample(rp, { sameQuery: true }).contentScores.data;
     for (let i = 1; i < 6; i += 1) for (let j = 0; j < 6; j += 1) expect(scores[i * 6 + j]).toBe(scores[j]);
+    // One word repeated, each its own query: the queries are one vector (stable numbers), so the
+    // diagonals are constant without the setting, and panel 2 says so, not that they differ.
+    const { page: repeated } = await atLink('?tokens=a+a+a+a');
+    const biases = await matrixOf(repeated, 'positionBiases');
+    expect(biases).toHaveLength(16);
+    for (let i = 0; i < 3; i += 1)
+      for (let j = 0; j < 3; j += 1) expect(biases[(i + 1) * 4 + j + 1]).toBe(biases[i * 4 + j]);
+    const caption = await repeated.textContent('#figure-positionBiases .relpos-caption');
+    expect(caption).not.toContain('values along a diagonal differ');
+    expect(caption).toContain('Every token here is the same word, so every row has the same query');
+    expect(caption).toContain('so it is constant (a Toeplitz matrix)');
+    // Two words: the queries differ, and so do the diagonals' cells.
+    await atLink('?tokens=a+b+a+b');
+    expect(await repeated.textContent('#figure-positionBiases .relpos-caption')).toContain(
+      'values along a diagonal differ',
+    );
   });
 
   test('the tooltip says why a positive bias lowered a weight, naming the row’s largest bias', async () => {

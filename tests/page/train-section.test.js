@@ -172,7 +172,24 @@ describe('the training section', () => {
     expect(await drawn(page, '#train-loss canvas[aria-label^="Loss curves near"]')).toBe(true);
     expect(await page.textContent('#train-status')).toMatch(new RegExp(`^step 0 of ${PRESETS.small.steps} `));
 
-    // A tiny model, so that the test is short.
+    // A tiny model, so that the test is short. The texts drawn on the loss plot, each draw from its clear.
+    await page.evaluate(() => {
+      const P = CanvasRenderingContext2D.prototype;
+      const { clearRect, fillText } = P;
+      const plots = {
+        'Loss curves': 'lossTexts',
+        'Each claim’s effect and its 95 % interval over training': 'movedTexts',
+      };
+      const record = (g) => plots[g.canvas.getAttribute('aria-label')];
+      P.clearRect = function (...args) {
+        if (record(this)) window[record(this)] = [];
+        return clearRect.apply(this, args);
+      };
+      P.fillText = function (text, x, y, ...args) {
+        if (record(this)) window[record(this)].push([String(text), y]);
+        return fillText.call(this, text, x, y, ...args);
+      };
+    });
     await page.selectOption('#train-preset', 'tiny');
     await page.waitForFunction(
       () =>
@@ -197,6 +214,36 @@ describe('the training section', () => {
       'not trained yet',
       'not trained yet',
     ]);
+    // No loss read yet: the plot names only the lines it draws (the two baselines), and its step
+    // axis spans the run to come, whole steps from 0 to the budget the caption names.
+    expect(await page.textContent('#train-loss .train-caption')).toContain(
+      `The run ends at step ${PRESETS.tiny.steps}.`,
+    );
+    const lossTexts = await page.evaluate(() => window.lossTexts);
+    const texts = lossTexts.map(([text]) => text);
+    expect(texts).not.toContain('training');
+    expect(texts).not.toContain('held-out');
+    expect(texts).toContain(`ln V = ${Math.log(502).toFixed(2)}`);
+    // The step ticks: the numbers on the lowest line of numbers, under the plot.
+    const ticksUnder = (drawnTexts) => {
+      const numbers = drawnTexts.filter(([text]) => /^[\d.]+$/.test(text));
+      const under = Math.max(...numbers.map(([, y]) => y));
+      return numbers.filter(([, y]) => y === under).map(([text]) => text);
+    };
+    const stepTicks = ticksUnder(lossTexts);
+    expect(stepTicks.length).toBeGreaterThan(1);
+    expect(stepTicks.every((t) => /^\d+$/.test(t))).toBe(true);
+    expect(stepTicks[0]).toBe('0');
+    expect(Number(stepTicks.at(-1))).toBeLessThanOrEqual(PRESETS.tiny.steps);
+    expect(Number(stepTicks.at(-1))).toBeGreaterThan(PRESETS.tiny.steps / 2);
+    // The verdicts' history has its one reading, at step 0: one tick there (no fractions of a step),
+    // and its caption says the claims were read once, not "the same at every reading".
+    expect(ticksUnder(await page.evaluate(() => window.movedTexts))).toEqual(['0']);
+    const movedCaption = await page.textContent(
+      '#train-verdict-history .train-caption, #train-verdict-history figcaption',
+    );
+    expect(movedCaption).not.toContain('every reading');
+    expect(movedCaption).toContain('now, read once so far, at step 0');
     expect(await page.textContent('#train-verdicts .train-caption')).toMatch(
       /The claims will be read from this run once it trains\.$/,
     );

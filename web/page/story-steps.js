@@ -89,7 +89,18 @@ export const STEPS = {
       const tokens = splitTokens(lesson.tokens).slice(0, MAX_TOKENS);
       const n = tokens.length;
       if (n < 2)
-        return { state: lesson, text: 'Shuffling needs at least two words: type a sentence first.', numbers: '' };
+        return {
+          state: lesson,
+          text: 'Shuffling needs at least two words: type a sentence of two words or more.',
+          numbers: '',
+        };
+      // One word repeated: every order is the same sentence, so no press can change the panels.
+      if (new Set(tokens).size === 1)
+        return {
+          state: lesson,
+          text: `Every word is “${tokens[0]}”: any order gives the same sentence, so the panels cannot change. Type a sentence with different words to shuffle.`,
+          numbers: '',
+        };
       // The lesson's shuffle is always the same one; the reader's own sentence gets a new one each press.
       const order = derangement(n, own ? (STEPS.shuffle.presses += 1) : 1);
       const after = { ...lesson, tokens: order.map((p) => tokens[p]).join(' '), seqLen: n };
@@ -149,15 +160,29 @@ export const STEPS = {
         }
       }
       const ownRange = diagonalRange(own.result.positionBiases.data, n);
+      // One word repeated (stable numbers: one vector per word): every row has the same query, so
+      // the words' own queries give constant diagonals too.
+      const sentence = splitTokens(lesson.tokens).slice(0, MAX_TOKENS);
+      const same =
+        new Set(sentence).size === 1
+          ? `every word is “${sentence[0]}”, so every row has the same query`
+          : 'every row reads a^K alike';
+      let text =
+        'With one query u for every row, each diagonal (one offset j − i) is one colour: a Toeplitz matrix, constant along its diagonals. ';
+      if (n < 2)
+        text =
+          'With one word there is one cell, on the one diagonal: type a sentence to see the diagonals. With one query u for every row, each diagonal (one offset j − i) is one colour; with the words’ own queries, each row reads a^K its own way.';
+      else if (ownRange === 0)
+        text += `Here the words’ own queries give one too: ${same}. Type different words to see each row read a^K its own way.`;
+      else text += 'With the words’ own queries it is not: each row reads a^K its own way.';
       return {
         state,
-        text:
-          n < 2
-            ? 'With one word there is one cell, on the one diagonal: type a sentence to see the diagonals. With one query u for every row, each diagonal (one offset j − i) is one colour; with the words’ own queries, each row reads a^K its own way.'
-            : 'With one query u for every row, each diagonal (one offset j − i) is one colour: a Toeplitz matrix, constant along its diagonals. With the words’ own queries it is not: each row reads a^K its own way.',
+        text,
         numbers:
           `With u, each diagonal equals one point of the profile (panel 8; largest difference ${f(spread)}). ` +
-          `With the words’ own queries, the cells of one diagonal differ by up to ${f(ownRange)}.`,
+          (ownRange === 0 && n > 1
+            ? 'With the words’ own queries, the cells of each diagonal are equal too (largest difference 0).'
+            : `With the words’ own queries, the cells of one diagonal differ by up to ${f(ownRange)}.`),
         figure: {
           n,
           tokens: v.tokens,

@@ -19,7 +19,8 @@ function integerTicks(min, max) {
 /**
  * Fitted axes: the y range over every y, low and high of the series (paddedRange: padded by 6 %,
  * from 0 with `yFromZero`), or `yRange` ([low, high]: what lies outside is cut at the plot's edge); x ticks at
- * `xTicks` (values), at the integers (`xInteger`, the points then marked) or at round numbers;
+ * `xTicks` (values), at the integers (`xInteger`, the points then marked) or at round numbers
+ * (with one x value in all the series, one tick at it);
  * x on a logarithmic scale with `xLog` (equal ratios, as 16, 32, 64, 128, equally far apart; x > 0).
  * The chart at least 200 px wide; `right` px left free right of the plot (the line chart's end labels).
  */
@@ -39,6 +40,9 @@ export function fittedAxes({
       const xs = shown.flatMap((s) => s.x);
       const xMin = xs.length ? Math.min(...xs) : 0;
       let xMax = xs.length ? Math.max(...xs) : 1;
+      // One x (a single reading, at step 0): the plot spans one unit from it, its one tick at it,
+      // not ticks at fractions of it (0.2, 0.4, … of a step).
+      const oneX = xs.length > 0 && xMax === xMin;
       if (xMax === xMin) xMax = xMin + 1;
       const ys = shown.flatMap((s) => [...s.y, ...(s.low ?? []), ...(s.high ?? [])]);
       const [yMin, yMax] = yRange ?? paddedRange(ys, { fromZero: yFromZero });
@@ -49,7 +53,7 @@ export function fittedAxes({
       const px = (v) => left + ((scale(v) - scale(xMin)) / (scale(xMax) - scale(xMin))) * plotW;
       const py = (v) => top + (1 - (v - yMin) / (yMax - yMin)) * plotH;
       drawYTicks(g, { left, plotW, py, ticks: yTicks, fg: theme.fg, grid: theme.grid, gap: TICK_GAP });
-      const xTicks = given ?? (xInteger ? integerTicks(xMin, xMax) : niceTicks(xMin, xMax, 5));
+      const xTicks = given ?? (oneX ? [xMin] : xInteger ? integerTicks(xMin, xMax) : niceTicks(xMin, xMax, 5));
       // Marks 4 px long under the plot; a label that would run past the canvas's right edge ends at it.
       const label = (v) => formatTick(v, xTicks);
       drawXTicks(g, {

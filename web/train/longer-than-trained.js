@@ -20,6 +20,7 @@ import {
   lossChange,
 } from './length-extrapolation.js';
 import { SCHEME_INFO } from '../views/schemes-view.js';
+import { formatSignificant } from '../render/number-text.js';
 
 /** A scheme's name on the page (the schemes' one table). */
 const nameOf = (scheme) => SCHEME_INFO[scheme].name;
@@ -113,6 +114,9 @@ function movesRange(list) {
   if (hi.change <= -0.005) return `falls by ${fmt(-hi.change, 2)} (${name(hi)}) to ${fmt(-lo.change, 2)} (${name(lo)})`;
   return `changes by ${signed(lo.change, 2)} (${name(lo)}) to ${signed(hi.change, 2)} (${name(hi)})`;
 }
+
+/** A size (≥ 0) to 2 decimals, or to one significant digit when not 0 but it would read 0.00 (0.004, not 0.00). */
+const size = (v) => (v !== 0 && Math.abs(v) < 0.005 ? formatSignificant(v, 1) : fmt(v, 2));
 
 /** A spread said: twice the standard error, to 2 decimals (3 when it would read 0.00). */
 const plusMinus = (se) => `± ${fmt(TWO_SE * se, TWO_SE * se < 0.005 ? 3 : 2)}`;
@@ -209,7 +213,7 @@ export function groupsText(result, ranked = rankedChanges(result).ranked) {
   const { a, b, difference, se } = failing[0] ?? pairs[0];
   const A = `${nameOf(a.r.scheme)} (dashed, ${signed(a.change, 2)})`;
   const B = `${nameOf(b.r.scheme)} (solid, ${signed(b.change, 2)})`;
-  const by = `${fmt(Math.abs(difference), 2)} ${plusMinus(se)}`;
+  const by = `${size(Math.abs(difference))} ${plusMinus(se)}`;
   const kinds = `the dashed lines (something untrained past ${L}) and the solid ones (nothing untrained)`;
   if (!failing.length)
     return `Measured, ${kinds} split as built: every dashed line rose more than every solid one; the closest, ${B} and ${A}, differ by ${by}.`;
@@ -269,7 +273,7 @@ export function longerConclusion(result) {
   const atL =
     best === none.r
       ? `At ${L} words None is the best model of all`
-      : `At ${L} words None is ${gap <= largest ? 'only ' : ''}${fmt(gap, 2)} worse than the best (${nameOf(best.scheme)})`;
+      : `At ${L} words None is ${gap <= largest ? 'only ' : ''}${size(gap)} worse than the best (${nameOf(best.scheme)})`;
   const little =
     gap <= largest
       ? ': this small model gets little from position, so the run can show a scheme that breaks, not rank those that hold'

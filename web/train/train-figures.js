@@ -199,8 +199,12 @@ export function buildFigures(doc) {
     ];
     const ref = state.reference;
     const shown = ref && ref.seeds[0];
-    const last = Math.max(L.at(-1)?.step ?? 1, shown ? shown.steps : 0);
-    const xs = [L[0]?.step ?? 0, last];
+    // Steps run from the first reading to the last (or the reference's end); with no reading yet,
+    // or one, over the whole run to come (its budget), so that the axis reads whole steps.
+    const first = L[0]?.step ?? 0;
+    let last = Math.max(L.at(-1)?.step ?? 0, shown ? shown.steps : 0);
+    if (last <= first) last = Math.max(first + 1, state.budget ?? 0);
+    const xs = [first, last];
     if (ref) {
       series.push(
         {
@@ -241,7 +245,9 @@ export function buildFigures(doc) {
         },
       );
     }
-    drawLineChart(lossCanvas, { series, xLabel: 'step', yLabel: 'loss (nats)', axes: fittedAxes() });
+    // The legend names only the lines drawn: before the first reading, no training or held-out curve.
+    const drawnSeries = series.filter((s) => s.x.length > 0);
+    drawLineChart(lossCanvas, { series: drawnSeries, xLabel: 'step', yLabel: 'loss (nats)', axes: fittedAxes() });
     const zoom = lossZoom(state);
     zoomLabel.hidden = zoomWrap.hidden = !zoom;
     if (zoom) {
@@ -418,7 +424,13 @@ export function buildFigures(doc) {
           .map(([name, claim]) => {
             const verdicts = readings.map((r) => r.heads[at]?.[name]?.verdict).filter(Boolean);
             const changes = verdicts.filter((v, i) => i && v !== verdicts[i - 1]).length;
-            return `${claim.short}: ${verdictText(latest[name])} now, ${changes === 0 ? 'the same at every reading' : `changed ${changes} time${changes === 1 ? '' : 's'} over ${verdicts.length} readings`}`;
+            const since =
+              verdicts.length === 1
+                ? `read once so far, at step ${readings.at(-1).step}`
+                : changes === 0
+                  ? `the same at all ${verdicts.length} readings`
+                  : `changed ${changes} time${changes === 1 ? '' : 's'} over ${verdicts.length} readings`;
+            return `${claim.short}: ${verdictText(latest[name])} now, ${since}`;
           })
           .join('; ')
       : '';

@@ -51,6 +51,21 @@ function awayFromBump(view) {
  * Whether the matrix panels draw the dashed band edges (where each row's shared run begins, between
  * offsets k − 1 and k: heatmap.js's bandEdgePaths): only when some cell is clipped (0 < k < n − 1).
  */
+/**
+ * Whether every row's query q_i is one vector without the same-query setting: one word repeated,
+ * with stable numbers (a word keeps its vectors wherever it stands). Then panel 2's diagonals are
+ * constant with the words' own queries too.
+ */
+function oneQueryForAll(view) {
+  const q = view?.result?.inputs?.q;
+  if (!q || view.n < 2 || view.long) return false;
+  const words = view.tokens;
+  if (!words || words.some((word) => word !== words[0])) return false;
+  for (let index = q.cols; index < q.data.length; index += 1)
+    if (q.data[index] !== q.data[index % q.cols]) return false;
+  return true;
+}
+
 export const bandEdgesDrawn = (view) => !view || (view.maxDistance > 0 && view.maxDistance < view.n - 1);
 
 /** What the dashed band edges of a bias panel mark (panel 2; Shaw et al.'s column of the schemes). */
@@ -110,6 +125,8 @@ export const PANELS = [
       const edges = bandEdgesDrawn(view) ? ` ${BAND_EDGES_TEXT}` : '';
       if (view?.sameQuery)
         return `q_i · a^K[clip(j − i, ±k)] / √d_k with the same query in every row: a diagonal shares one embedding a^K and one query, so it is constant (a Toeplitz matrix), one point of the profile per diagonal.${edges}`;
+      if (oneQueryForAll(view))
+        return `q_i · a^K[clip(j − i, ±k)] / √d_k. Every token here is the same word, so every row has the same query q_i: a diagonal shares one embedding a^K and one query, so it is constant (a Toeplitz matrix). Different words give different queries, and diagonals that differ.${edges}`;
       const tick = controls ? ' (tick it to see)' : '';
       return `q_i · a^K[clip(j − i, ±k)] / √d_k. A diagonal shares one embedding a^K, but the query q_i changes from row to row, so values along a diagonal differ: a diagonal is constant only with the same query in every row${tick}.${edges}`;
     },
