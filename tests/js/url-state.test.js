@@ -5,6 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { queryFromState, stateFromQuery } from '../../web/page/url-state.js';
 import { CONTROLS, defaultState } from '../../web/settings/settings.js';
+import { fitOptions } from '../../web/views/fit-options.js';
 import { parsePanelList } from '../../web/views/panels.js';
 
 describe('the address', () => {
@@ -90,6 +91,28 @@ describe('a link’s choices and repeated parameters', () => {
     expect(parsePanelList('offsets heat', known)).toEqual({
       ids: ['offsets'],
       note: 'panels: unknown heat; choose from contentScores, positionBiases, offsets',
+    });
+    // Nothing understood: every panel is shown, and the note says so.
+    expect(parsePanelList('heat', known)).toEqual({
+      ids: known,
+      note: 'panels: unknown heat; choose from contentScores, positionBiases, offsets; using all',
+    });
+  });
+
+  test('a wrong fit, max-height, captions or actions names what is used instead', () => {
+    const given = { fit: 'sideways', 'max-height': '50', captions: 'maybe', actions: 'nope' };
+    const options = fitOptions((name) => given[name] ?? null, { fits: ['frame', 'width'], actions: false });
+    expect(options).toEqual({
+      fit: 'frame',
+      maxHeight: null,
+      captions: true,
+      actions: false,
+      notes: [
+        'fit: expected frame or width, got sideways; using frame',
+        'max-height: expected a number of px ≥ 100, got 50; using no maximum',
+        'captions: expected on or off, got maybe; using on',
+        'actions: expected on or off, got nope; using off',
+      ],
     });
   });
 });

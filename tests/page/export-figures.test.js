@@ -91,6 +91,47 @@ describe('SVG', () => {
     await context.close();
   });
 
+  test('n = 20 at 390 px, labelled by position: the upright column numbers, as Chromium lays them out, never touch', async () => {
+    const words = 'the quick brown fox jumps over the lazy dog while the cat sleeps on the warm mat near the door';
+    const { page, context, problems } = await env.open(`?tokens=${words.replaceAll(' ', '+')}&causal=1`, {
+      acceptDownloads: true,
+      viewport: { width: 390, height: 800 },
+      colorScheme: 'dark',
+    });
+    const layout = JSON.parse(await page.$eval('#figure-combinedWeights canvas', (c) => c.dataset.layout));
+    expect(layout.axisLabels).toBe('positions');
+    const svg = (await save(page, '#figure-combinedWeights button[data-svg]')).bytes.toString('utf8');
+    // The column labels: upright numbers over the matrix, each its own text-anchor="middle" (the
+    // axis title has one too; the colour bar's numbers take their group's).
+    const labels = await page.evaluate((source) => {
+      const holder = document.createElement('div');
+      holder.innerHTML = source;
+      document.body.append(holder);
+      const upright = [...holder.querySelectorAll('text[text-anchor="middle"]')].filter((t) =>
+        /^\d+$/.test(t.textContent),
+      );
+      const boxes = upright.map((t) => {
+        const box = t.getBoundingClientRect();
+        return { text: t.textContent, left: box.left, right: box.right };
+      });
+      holder.remove();
+      return boxes;
+    }, svg);
+    const numbers = labels.map((label) => Number(label.text));
+    expect(numbers[0]).toBe(0);
+    expect(numbers.at(-1)).toBeGreaterThanOrEqual(10); // two-digit numbers among them
+    const step = numbers[1] - numbers[0];
+    expect(numbers).toEqual(numbers.map((_, index) => index * step)); // one round step
+    // At 14 px a cell, "10", "11", … side by side ran together as "1011".
+    for (let index = 1; index < labels.length; index += 1)
+      expect(
+        labels[index].left - labels[index - 1].right,
+        `${numbers[index - 1]} | ${numbers[index]}`,
+      ).toBeGreaterThanOrEqual(2);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   test('each cell is a rect in the canvas pixel colour, text is text; it opens in Chromium as a document', async () => {
     const { page, context, problems } = await env.open('?causal=1', {
       acceptDownloads: true,

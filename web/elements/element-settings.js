@@ -30,7 +30,7 @@ export function settingsFromAttributes(element, names) {
     settings.seqLen = Math.max(1, Math.min(MAX_ELEMENT_TOKENS, splitTokens(settings.tokens).length));
   }
   const theme = element.getAttribute('theme');
-  if (theme !== null && !THEMES.includes(theme)) notes.push(`theme must be light, dark, auto or inherit`);
+  if (theme !== null && !THEMES.includes(theme)) notes.push('theme must be light, dark, auto or inherit; using auto');
   return { settings, notes };
 }
 

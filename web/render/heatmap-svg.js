@@ -11,6 +11,7 @@ import {
   NOTE_FONT,
   axisLabelStep,
   uprightColumnLabels,
+  uprightColumnStep,
   bandEdgePaths,
   colourBarBox,
   heatmapLayout,
@@ -105,8 +106,20 @@ export function heatmapSvg(spec, { background = null, header = [], footer = [] }
     );
   }
   const upright = uprightColumnLabels(spec, tokens);
-  for (let j = 0; j < n; j += every) {
-    const text = tokens ? spec.colLabels[j] : String(j);
+  // Measured on a canvas in the canvas's font: the same labels stand as on the canvas.
+  const measurer = new OffscreenCanvas(1, 1).getContext('2d');
+  measurer.font = `${labelFont}px ${colours.font || 'sans-serif'}`;
+  const columnText = (j) => (tokens ? spec.colLabels[j] : String(j));
+  const colEvery = upright
+    ? uprightColumnStep(
+        layout,
+        (j) => columnText(j).trim(),
+        every,
+        (text) => measurer.measureText(text).width,
+      )
+    : every;
+  for (let j = 0; j < n; j += colEvery) {
+    const text = columnText(j);
     const x = round(x0 + (j + 0.5) * cell);
     out.push(
       upright
@@ -133,8 +146,6 @@ export function heatmapSvg(spec, { background = null, header = [], footer = [] }
     `<rect x="${round(x0)}" y="${round(barY)}" width="${round(barWidth)}" height="${round(barHeight)}" fill="none" stroke="${escapeXml(colours.fg)}"/></g>`,
   );
   // The canvas's numbers (colourBarNumbers, measured in the canvas's font): those that would touch dropped.
-  const measurer = new OffscreenCanvas(1, 1).getContext('2d');
-  measurer.font = `${labelFont}px ${colours.font || 'sans-serif'}`;
   const numbers = colourBarNumbers(scale, {
     x: x0,
     width: barWidth,

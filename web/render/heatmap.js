@@ -7,7 +7,8 @@
 // colour bar with numbers and a note; the margins depend only on the width and the room given
 // the row labels (spec.labelSpace). The labels come in two kinds (LABELLINGS):
 // - tokens (spec.rowLabels, spec.colLabels: arrays): each row and column its word while the
-//   cells are tall enough, column labels slanted, NaN cells grey, the note in math notation, the
+//   cells are tall enough, column labels slanted (bare numbers upright, every few columns where
+//   neighbours would touch: uprightColumnStep), NaN cells grey, the note in math notation, the
 //   height depending only on the width, so that changing the data or the labels never moves the
 //   page (the page's panels);
 // - indices (spec.rowLabel(i), spec.colLabel(j): functions): every few round indices,
@@ -362,6 +363,29 @@ export function axisLabelStep({ cell, fontScale }) {
   return { tokens, every: tokens ? 1 : niceStep((minLabelled * 1.8) / cell) };
 }
 
+/** CSS px kept between two upright column labels (at fontScale 1; the digits' own side bearings add about as much ink-free room). */
+const UPRIGHT_LABEL_GAP = 2;
+
+/**
+ * The step of upright column labels (label(j): column j's text; every `every`-th column at
+ * least): the smallest round multiple of `every` at which each label drawn clears the next by
+ * UPRIGHT_LABEL_GAP px, so that numbers never run together ("10111213" in cells of 14 px).
+ * `measure(text)`: its width in CSS px in the labels' font.
+ */
+export function uprightColumnStep({ cols, cellW, fontScale }, label, every, measure) {
+  const widths = new Map();
+  const widthOf = (j) => {
+    if (!widths.has(j)) widths.set(j, measure(label(j)));
+    return widths.get(j);
+  };
+  const clears = (step) => {
+    for (let j = 0; j + step < cols; j += step)
+      if (step * cellW < (widthOf(j) + widthOf(j + step)) / 2 + UPRIGHT_LABEL_GAP * fontScale) return false;
+    return true;
+  };
+  return NICE_STEPS.find((step) => step % every === 0 && clears(step)) ?? cols;
+}
+
 /**
  * The colour bar's box under the matrix (side: its width, sideDown: its height, default side),
  * as wide as the matrix (at least 160 px where the width allows), and the top of the note under it;
@@ -415,10 +439,12 @@ function drawTokenLabels(g, spec, layout, font) {
   const upright = uprightColumnLabels(spec, tokens);
   g.textAlign = upright ? 'center' : 'left';
   g.textBaseline = upright ? 'alphabetic' : 'middle';
+  const uprightLabel = (j) => labelOf(spec.colLabels, j).trim();
+  const colEvery = upright ? uprightColumnStep(layout, uprightLabel, every, (t) => g.measureText(t).width) : every;
   for (let j = 0; j < cols; j += 1) {
-    if (!labelled(j)) continue;
+    if (j % colEvery !== 0) continue;
     if (upright) {
-      g.fillText(labelOf(spec.colLabels, j).trim(), x0 + (j + 0.5) * cellW, y0 - 6);
+      g.fillText(uprightLabel(j), x0 + (j + 0.5) * cellW, y0 - 6);
       continue;
     }
     g.save();

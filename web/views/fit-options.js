@@ -10,13 +10,13 @@ import { matchChoice } from '../settings/link-values.js';
 const ON = new Set(['', '1', 'true', 'on', 'yes']);
 const OFF = new Set(['0', 'false', 'off', 'no']);
 
-/** A boolean setting: `fallback` when absent, a note when unreadable. */
+/** A boolean setting: `fallback` when absent, and when unreadable with a note that says so. */
 export function parseSwitch(name, text, fallback, notes) {
   if (text === null || text === undefined) return fallback;
   const value = String(text).trim().toLowerCase();
   if (ON.has(value)) return true;
   if (OFF.has(value)) return false;
-  notes.push(`${name}: expected on or off, got ${text}`);
+  notes.push(`${name}: expected on or off, got ${text}; using ${fallback ? 'on' : 'off'}`);
   return fallback;
 }
 
@@ -29,7 +29,7 @@ export function fitOptions(get, { fits, captions = true, actions = true }) {
   const fitGiven = get('fit');
   let fit = fitGiven === null || fitGiven === undefined ? fits[0] : matchChoice(fitGiven, fits);
   if (fit === null) {
-    notes.push(`fit: expected ${fits.join(' or ')}, got ${fitGiven}`);
+    notes.push(`fit: expected ${fits.join(' or ')}, got ${fitGiven}; using ${fits[0]}`);
     fit = fits[0];
   }
   let maxHeight = null;
@@ -37,7 +37,7 @@ export function fitOptions(get, { fits, captions = true, actions = true }) {
   if (rawMax !== null && rawMax !== undefined) {
     const value = Number.parseFloat(rawMax);
     if (Number.isFinite(value) && value >= 100) maxHeight = value;
-    else notes.push(`max-height: expected a number of px ≥ 100, got ${rawMax}`);
+    else notes.push(`max-height: expected a number of px ≥ 100, got ${rawMax}; using no maximum`);
   }
   return {
     fit,

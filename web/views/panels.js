@@ -276,7 +276,8 @@ export const formatters = {
 
 /**
  * A list of panel names ("combinedWeights offsets", commas or spaces; kebab-case allowed; any
- * case) -> { ids: the known ones in the order of `known`, note: what was not understood, or null }.
+ * case) -> { ids: the known ones in the order of `known` (all of them when none is), note: what was
+ * not understood (and, when nothing was, that all are used), or null }.
  * `spell` writes an id in the note as the reader writes it (kebab-case for an attribute).
  */
 export function parsePanelList(text, known, label = 'panels', spell = (id) => id) {
@@ -290,7 +291,7 @@ export function parsePanelList(text, known, label = 'panels', spell = (id) => id
   const ids = known.filter((name) => asked.includes(name));
   const note =
     unknown.length || !ids.length
-      ? `${label}: ${unknown.length ? `unknown ${unknown.join(', ')}; ` : ''}choose from ${known.map(spell).join(', ')}`
+      ? `${label}: ${unknown.length ? `unknown ${unknown.join(', ')}; ` : ''}choose from ${known.map(spell).join(', ')}${ids.length ? '' : '; using all'}`
       : null;
   return { ids: ids.length ? ids : known, note };
 }
