@@ -986,6 +986,10 @@ describe.concurrent('every story step, from every starting state', () => {
       'Every word is “dog”: any order gives the same sentence, so the panels cannot change.',
     );
     await page.fill('#tokens', 'dog');
+    await press(page, 'same-query', true);
+    expect(await revealOf(page, 'same-query')).toContain(
+      'With the words’ own queries, the cells of each diagonal are equal too (largest difference 0).',
+    );
     await press(page, 'shuffle', true);
     expect(await revealOf(page, 'shuffle')).toContain(
       'Shuffling needs at least two words: type a sentence of two words or more.',
