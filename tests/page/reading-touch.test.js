@@ -4,7 +4,7 @@
 // hides no cell and not the panel's title where the window has room; Escape then an arrow key
 // resumes from the last cell instead of jumping to (0, 0).
 import { describe, expect, test } from 'vitest';
-import { layoutOf, usePage, significant } from './page-fixture.js';
+import { layoutOf, usePage, significant, whenDrawn } from './page-fixture.js';
 
 const env = usePage();
 const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
@@ -88,6 +88,20 @@ describe('touch', () => {
     const tip = await tooltipBox(page);
     const overlaps = tip.left < cell.right && cell.left < tip.right && tip.top < cell.bottom && cell.top < tip.bottom;
     expect(overlaps, JSON.stringify({ tip, cell })).toBe(false);
+    // Story step 2 scrolls to panel 2: its whole matrix (6 × 6 cells) fits the 360 px tall window,
+    // so the Toeplitz pattern the step asks about is seen at once (a 560 px matrix showed 2 rows).
+    await page.keyboard.press('Escape');
+    await page.evaluate(() => {
+      document.querySelector('[data-story="same-query"]').closest('details.step').open = true;
+    });
+    await page.click('[data-story="same-query"]:not([data-own])');
+    await whenDrawn(page);
+    const matrixInWindow = async () => {
+      const { y0, cell: side } = await layoutOf(page, 'positionBiases');
+      const top = await page.$eval('#figure-positionBiases canvas', (c) => c.getBoundingClientRect().top);
+      return top + y0 >= 0 && top + y0 + 6 * side <= 360;
+    };
+    await expect.poll(matrixInWindow).toBe(true);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -916,6 +916,48 @@ describe.concurrent('every story step, from every starting state', () => {
     expect(shuffled).toContain(contentSaid(0));
     expect(shuffled).toContain(`, and the combined weights differ by up to ${f2(largest('combinedWeights'))}.`);
     expect(shuffled).not.toContain('at most 0');
+    // Twenty words: step 6's outputs, one row per word, in three columns in the story's column
+    // (about 330 px): every row label drawn whole or shortened with "…", never cut at the canvas's
+    // left edge or into the column beside it ("seventeen" lost its "s").
+    await page.evaluate(() => {
+      window.vectorLabels = [];
+      const P = CanvasRenderingContext2D.prototype;
+      const { fillText } = P;
+      P.fillText = function (label, x, ...rest) {
+        if (this.canvas.closest('.reveal-vectors') && this.textAlign === 'right')
+          window.vectorLabels.push({ text: String(label), left: x - this.measureText(label).width, right: x });
+        return fillText.call(this, label, x, ...rest);
+      };
+    });
+    const twenty =
+      'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty';
+    await page.fill('#tokens', twenty);
+    await press(page, 'output', true);
+    await page.evaluate(() => {
+      window.vectorLabels = [];
+      document.querySelector('[data-figure="output"]').closest('details.reveal').open = true;
+    });
+    await page.waitForFunction(() => window.vectorLabels.length >= 30);
+    const { labels, blocks } = await page.evaluate(() => ({
+      labels: window.vectorLabels,
+      blocks: JSON.parse(document.querySelector('.reveal-vectors canvas').dataset.layout).flatMap((c) => c.blocks),
+    }));
+    const starts = [...new Set(blocks.map((block) => block.x))].sort((x1, x2) => x1 - x2); // each column's cells
+    const dV = pageExample(rp, { tokens: twenty }).inputs.v.cols; // the cells of an output row
+    for (const label of labels) {
+      const column = starts.findIndex((x) => Math.abs(label.right + 6 - x) < 1);
+      expect(column, JSON.stringify(label)).toBeGreaterThanOrEqual(0);
+      // Its own column: from 0, or past the cells of the column before.
+      const from =
+        column === 0 ? 0 : starts[column - 1] + blocks.find((block) => block.x === starts[column - 1]).cellWidth * dV;
+      expect(label.left, JSON.stringify(label)).toBeGreaterThanOrEqual(from - 0.5);
+      expect(
+        twenty
+          .split(' ')
+          .some((w) => w === label.text || (label.text.endsWith('…') && w.startsWith(label.text.slice(0, -1)))),
+      ).toBe(true);
+    }
+    expect(labels.map((l) => l.text)).toContain('seventeen');
     // One word repeated: one query for every row (the API's, word by word), so the words' own
     // queries give constant diagonals too; the reveal says so, and a shuffle says no order differs.
     const repeated = 'dog dog dog dog';
@@ -944,6 +986,10 @@ describe.concurrent('every story step, from every starting state', () => {
       'Every word is “dog”: any order gives the same sentence, so the panels cannot change.',
     );
     await page.fill('#tokens', 'dog');
+    await press(page, 'same-query', true);
+    expect(await revealOf(page, 'same-query')).toContain(
+      'With the words’ own queries, the cells of each diagonal are equal too (largest difference 0).',
+    );
     await press(page, 'shuffle', true);
     expect(await revealOf(page, 'shuffle')).toContain(
       'Shuffling needs at least two words: type a sentence of two words or more.',

@@ -236,6 +236,10 @@ describe('the training section', () => {
     expect(stepTicks[0]).toBe('0');
     expect(Number(stepTicks.at(-1))).toBeLessThanOrEqual(PRESETS.tiny.steps);
     expect(Number(stepTicks.at(-1))).toBeGreaterThan(PRESETS.tiny.steps / 2);
+    // The heads' profiles at step 0 are the random start's: the caption does not call them learned.
+    const startLead = await page.textContent('#train-profile .train-caption');
+    expect(startLead).toContain('Before training (step 0)');
+    expect(startLead).not.toContain('learned bias');
     // The verdicts' history has its one reading, at step 0: one tick there (no fractions of a step),
     // and its caption says the claims were read once, not "the same at every reading".
     expect(ticksUnder(await page.evaluate(() => window.movedTexts))).toEqual(['0']);

@@ -36,6 +36,14 @@ const FOUR_UP_TO = 8;
  * story step or ?present= that names one opens the drawer.
  */
 const DRAWER_FIGURES = new Set([...DRAWER_PANEL_IDS, 'tables', 'profile']);
+/**
+ * In a short window (a phone turned sideways, 360 px tall), the matrices' side leaves this much
+ * of the window's height to the rest of a panel shown at its top (a story step's way back, the
+ * title, the column labels), so that the matrix a step scrolls to shows whole; never below
+ * SHORT_SIDE_LEAST.
+ */
+const SIDE_HEAD_ROOM = 170;
+const SHORT_SIDE_LEAST = 160;
 
 /**
  * Brings the figure a story step names into view (`block`: 'nearest', or 'start': its top to the
@@ -328,7 +336,9 @@ class Page {
   }
 
   #maxSide() {
-    return this.fit ? this.fit.side : PAGE_SIDE;
+    if (this.fit) return this.fit.side;
+    if (this.embed) return PAGE_SIDE;
+    return Math.min(PAGE_SIDE, Math.max(SHORT_SIDE_LEAST, innerHeight - SIDE_HEAD_ROOM));
   }
 
   #refit() {

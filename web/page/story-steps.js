@@ -180,7 +180,7 @@ export const STEPS = {
         text,
         numbers:
           `With u, each diagonal equals one point of the profile (panel 8; largest difference ${f(spread)}). ` +
-          (ownRange === 0 && n > 1
+          (ownRange === 0
             ? 'With the words’ own queries, the cells of each diagonal are equal too (largest difference 0).'
             : `With the words’ own queries, the cells of one diagonal differ by up to ${f(ownRange)}.`),
         figure: {

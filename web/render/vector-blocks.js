@@ -5,13 +5,16 @@
 // (blue below 0, red above, symmetric around 0) and show their value while it fits.
 import { fitCanvas } from './canvas-size.js';
 import { colourTable, entryFor, luminance } from './colormaps.js';
+import { fitLabel } from './fit-label.js';
 import { fillMath, wrapMath } from './math-text.js';
 
 const TITLE_LINE = 16; // px per line of a block's title
 const TITLE_FONT = 13;
 const NARROW_COLUMN = 280; // px: narrower columns give every title two lines (a phone)
 const GAP = 14; // px between blocks
-const LABEL = 44; // px of row labels
+const LABEL = 44; // px of row labels, at least
+const LABEL_GAP = 6; // px between a row's label and its cells
+const LABEL_SHARE = 0.65; // of a column's width, at most, for its labels (longer ones end in "…")
 const COLUMN_GAP = 22;
 
 /** The largest |value| over a column's blocks (1 when all are zero), for its colour scale. */
@@ -73,23 +76,34 @@ export function drawVectorBlocks(canvas, { columns, width, format, colours, shar
       y += title;
       const h = rowHeight(block);
       const d = block.rows[0]?.values.length ?? 0;
-      const cellWidth = (columnWidth - LABEL) / Math.max(1, d);
-      const printValues = h >= 16 && cellWidth >= 40;
-      placed.push({ x: x0 + LABEL, y, cellWidth, rowHeight: h });
       const labelEvery = Math.max(1, Math.ceil(13 / h));
+      const labelled = (r) => r % labelEvery === 0 || r === block.highlight;
+      const labelFont = (r) =>
+        `${r === block.highlight ? '600 ' : ''}${Math.min(12, Math.max(9, h - 2))}px ${colours.font}`;
+      // The labels' room: the widest label drawn, within LABEL … LABEL_SHARE of the column.
+      let widest = 0;
+      block.rows.forEach((row, r) => {
+        if (!labelled(r)) return;
+        g.font = labelFont(r);
+        widest = Math.max(widest, g.measureText(row.label).width);
+      });
+      const label = Math.max(LABEL, Math.min(Math.ceil(widest) + LABEL_GAP + 1, Math.floor(columnWidth * LABEL_SHARE)));
+      const cellWidth = (columnWidth - label) / Math.max(1, d);
+      const printValues = h >= 16 && cellWidth >= 40;
+      placed.push({ x: x0 + label, y, cellWidth, rowHeight: h });
       block.rows.forEach((row, r) => {
         const top = y + r * h;
-        if (r % labelEvery === 0 || r === block.highlight) {
+        if (labelled(r)) {
           g.fillStyle = r === block.highlight ? colours.fg : colours.muted;
-          g.font = `${r === block.highlight ? '600 ' : ''}${Math.min(12, Math.max(9, h - 2))}px ${colours.font}`;
+          g.font = labelFont(r);
           g.textAlign = 'right';
           g.textBaseline = 'middle';
-          g.fillText(row.label, x0 + LABEL - 6, top + h / 2);
+          g.fillText(fitLabel(g, row.label, label - LABEL_GAP - 1), x0 + label - LABEL_GAP, top + h / 2);
         }
         row.values.forEach((v, k) => {
           const entry = entryFor(scale, v);
           g.fillStyle = `rgb(${table[entry * 4]}, ${table[entry * 4 + 1]}, ${table[entry * 4 + 2]})`;
-          const left = x0 + LABEL + k * cellWidth;
+          const left = x0 + label + k * cellWidth;
           g.fillRect(left, top, Math.ceil(cellWidth), h);
           if (printValues) {
             g.fillStyle = luminance(table, entry) > 0.4 ? '#111' : '#fff';
@@ -103,10 +117,10 @@ export function drawVectorBlocks(canvas, { columns, width, format, colours, shar
         const top = y + block.highlight * h;
         g.lineWidth = 3;
         g.strokeStyle = colours.outlineHalo || '#fff';
-        g.strokeRect(x0 + LABEL - 1, top - 1, columnWidth - LABEL + 2, h + 2);
+        g.strokeRect(x0 + label - 1, top - 1, columnWidth - label + 2, h + 2);
         g.lineWidth = 1.5;
         g.strokeStyle = colours.outline || '#111';
-        g.strokeRect(x0 + LABEL - 1, top - 1, columnWidth - LABEL + 2, h + 2);
+        g.strokeRect(x0 + label - 1, top - 1, columnWidth - label + 2, h + 2);
       }
       y += block.rows.length * h + GAP;
     }

@@ -283,7 +283,9 @@ export function buildFigures(doc) {
     });
     leadAndRest(
       profile.caption,
-      'Each head’s learned bias for each offset: higher, the head prefers that offset; a wide band, the bias depends on the query.',
+      state.analysis.step === 0
+        ? 'Before training (step 0): each head’s bias for each offset comes from its random starting weights, nothing learned yet; Train, and watch the lines move.'
+        : 'Each head’s learned bias for each offset: higher, the head prefers that offset; a wide band, the bias depends on the query.',
       `Layer ${state.layer}, step ${state.analysis.step}: for each head, the position bias qᵢ·aᴷ[c]/√dₖ that offset c adds to a score before the softmax, over the held-out queries whose key i + c exists: the line is the mean, the band the 10th to 90th percentile. A wide band: the bias depends on the query, as the six panels of “The trained model on your sentence” below show, one query to a row. Higher: the head prefers that offset.`,
     );
   };
