@@ -48,10 +48,6 @@ function awayFromBump(view) {
 }
 
 /**
- * Whether the matrix panels draw the dashed band edges (where each row's shared run begins, between
- * offsets k − 1 and k: heatmap.js's bandEdgePaths): only when some cell is clipped (0 < k < n − 1).
- */
-/**
  * Whether every row's query q_i is one vector without the same-query setting: one word repeated,
  * with stable numbers (a word keeps its vectors wherever it stands). Then panel 2's diagonals are
  * constant with the words' own queries too.
@@ -66,6 +62,10 @@ function oneQueryForAll(view) {
   return true;
 }
 
+/**
+ * Whether the matrix panels draw the dashed band edges (where each row's shared run begins, between
+ * offsets k − 1 and k: heatmap.js's bandEdgePaths): only when some cell is clipped (0 < k < n − 1).
+ */
 export const bandEdgesDrawn = (view) => !view || (view.maxDistance > 0 && view.maxDistance < view.n - 1);
 
 /** What the dashed band edges of a bias panel mark (panel 2; Shaw et al.'s column of the schemes). */
