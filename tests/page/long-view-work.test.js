@@ -185,6 +185,19 @@ describe('long view: only the work a change needs', () => {
       viewport: { width: 1280, height: 900 },
     });
     await whenDrawn(page);
+    // The line over the panels while the workers compute: empty once drawn, its room kept.
+    const computingLine = () =>
+      page.evaluate(() => {
+        const line = document.getElementById('computing');
+        const shown = !line.hidden && line.getBoundingClientRect().height > 0;
+        return {
+          shown,
+          text: line.textContent,
+          panelsTop: document.getElementById('panels').getBoundingClientRect().top,
+        };
+      });
+    const idle = await computingLine();
+    expect(idle).toMatchObject({ shown: true, text: '' });
     const before = await page.evaluate(() => window.relposPage.workerTasks());
     const workers = navigatorCores(await page.evaluate(() => navigator.hardwareConcurrency));
     // The workers are held busy with the first change's blocks while the other 29 come (the
@@ -221,8 +234,15 @@ describe('long view: only the work a change needs', () => {
     );
     // Two animation frames: the last change's request is made (the page asks in the frame after a change).
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    // Until the workers answer, the line says what they compute (the last change's settings), and the panels stay put.
+    expect(await computingLine()).toEqual({
+      shown: true,
+      text: 'Computing n = 2048, k = 16…',
+      panelsTop: idle.panelsTop,
+    });
     await page.evaluate(() => window.releaseWorkers());
     await whenDrawn(page);
+    expect(await computingLine()).toEqual(idle);
     const after = await page.evaluate(() => window.relposPage.workerTasks());
     expect(await page.evaluate(() => window.relposPage.state().seed)).toBe(130);
     // The view drawn is seed 130's: a cell read from it equals the API's for that seed.

@@ -100,6 +100,7 @@ function syncLimits(state) {
   if ($('tokens').disabled !== state.long) $('tokens').disabled = state.long;
   if ($('long-explain').hidden === state.long) $('long-explain').hidden = !state.long;
   if ($('long-orientation').hidden === state.long) $('long-orientation').hidden = !state.long;
+  if ($('computing').hidden === state.long) $('computing').hidden = !state.long;
   setMathText($('draw-explain'), DRAW_EXPLAIN[state.draw]);
   const summary = moreSettingsSummary(state);
   const summaryLine = $('more-settings-summary');

@@ -151,6 +151,7 @@ class Page {
     this.#refit();
     if (!this.embed) this.exports.viewChanged(); // the embed code follows the view
     if (document.body.dataset.busy) delete document.body.dataset.busy;
+    this.#computing(null);
     const { view, computedBy } = this.compute;
     const detail = { n: view.n, ms: performance.now() - this.#started, computedBy };
     document.dispatchEvent(new CustomEvent('relpos-drawn', { detail }));
@@ -280,10 +281,21 @@ class Page {
     this.notes.set([message]);
     console.error(message);
     if (document.body.dataset.busy) delete document.body.dataset.busy;
+    this.#computing(null);
+  }
+
+  // The line over the long view's panels while its workers compute (`state`), else empty: a large
+  // view takes a second or more, and its panels are blank (or the last view's) until then.
+  #computing(state) {
+    const text = state
+      ? `Computing n = ${state.seqLen}, k = ${state.maxDistance}${state.causal ? ', causal' : ''}…`
+      : '';
+    if ($('computing').textContent !== text) $('computing').textContent = text;
   }
 
   #request() {
     document.body.dataset.busy = 'true';
+    this.#computing(this.state);
     this.figure.maxSide = this.#maxSide();
     const { long, seqLen, maxDistance } = this.state;
     const offsetGrid = long ? this.figure.offsetGrid(seqLen, maxDistance) : null; // block means in the worker too
