@@ -527,6 +527,26 @@ describe('the long-sequence view, in offset space', () => {
     });
   }
 
+  test('the iframe view in a 480 × 700 frame, n = 400: the matrices narrow, the axis title over the offsets and the colour bar’s label stay whole inside the canvas', async () => {
+    await (await atLink('')).page.setViewportSize({ width: 480, height: 700 });
+    const { page, problems } = await openAndWait('?embed=1&long=1&n=400&panels=positionBiases,combinedWeights');
+    await page.waitForFunction(() => document.body.dataset.fit === '480x700');
+    await whenDrawn(page);
+    for (const id of ['combinedWeights', 'positionBiases']) {
+      const layout = await layoutOf(page, id);
+      // The fit narrowed the canvas below the title's own width ("clipped offset c = clip(j − i,
+      // ±k) →" ran past both edges, "total weight at offset c" past the right one).
+      expect(layout.width, id).toBeLessThan(250);
+      expect(layout.barLabel.left, id).toBeGreaterThanOrEqual(0);
+      expect(layout.barLabel.right, id).toBeLessThanOrEqual(layout.width);
+      expect(layout.xTitle, id).toBeTruthy();
+      expect(layout.xTitle.left, id).toBeGreaterThanOrEqual(0);
+      expect(layout.xTitle.right, id).toBeLessThanOrEqual(layout.width);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect(problems).toEqual([]);
+  });
+
   test('n = 400 (and k = 0, causal) at 1280 px light and 360 px dark: each figure ends a few px under what its canvas draws', async () => {
     for (const query of ['?long=1&n=400', '?long=1&n=400&k=0&causal=1']) {
       const { page, problems } = await openAndWait(query);

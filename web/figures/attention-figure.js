@@ -386,6 +386,7 @@ export class AttentionFigure {
       width: layout.width,
       edgeLines: layout.edgeLines, // the edge columns' lines or marks, and the colour bar's label: never overlapping
       barLabel: layout.barLabel,
+      xTitle: layout.xTitle, // the axis title over the columns as drawn: whole, inside the canvas
       colLabels: layout.colLabels, // the column labels as drawn: inside the canvas, never overlapping
       noteLines: layout.noteLines, // the note, whole, wrapped onto as many lines as it needs
       noteFont: layout.noteFont,
