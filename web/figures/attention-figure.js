@@ -73,6 +73,7 @@ export class AttentionFigure {
       svg.setAttribute('aria-label', `Download SVG: ${panel.title}`);
       svg.addEventListener('click', () => this.download(panel.id, 'svg'));
       parts.png.after(svg);
+      parts.svg = svg; // hidden in the long view, which exports as PNG only (figure-export.js)
       wirePanel({
         panelId: panel.id,
         canvas: parts.canvas,
@@ -324,6 +325,7 @@ export class AttentionFigure {
     };
     const layout = drawHeatmap(canvas, spec);
     this.specs.set(panel.id, spec);
+    this.parts.get(panel.id).svg.hidden = false;
     this.layouts.set(panel.id, layout);
     this.shown.set(panel.id, { values, key });
     canvas.dataset.layout = JSON.stringify({
@@ -358,7 +360,10 @@ export class AttentionFigure {
   // The long view: the panel in offset space (offset-panel.js), rows × (2k′ + 1).
   drawOffsetSpace(panel, values, key, { width, colours, labelSpace, pixelRatio: ratio }) {
     const { view } = this;
-    const { canvas, caption } = this.parts.get(panel.id);
+    const { canvas, caption, svg } = this.parts.get(panel.id);
+    svg.hidden = true;
+    // What figure-export.js draws the PNG with (drawOffsetPanel at the file's scale).
+    this.specs.set(panel.id, { offsetSpace: true, width, labelSpace, maxSide: this.maxSide });
     const layout = drawOffsetPanel(canvas, panel, view, {
       width,
       colours,
