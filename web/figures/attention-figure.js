@@ -205,8 +205,11 @@ export class AttentionFigure {
     const colours = themeColours(canvas);
     const ratio = pixelRatio(wrap); // sharp inside a scaled slide and in print
     if (this.presenting === panel.id && wrap.isConnected && this.view) {
+      // The long view: its rows labelled by position (the widest, n − 1's), its columns horizontal.
+      const { long, n } = this.view;
+      const labels = long ? [String(n - 1)] : this.view.labels;
       return {
-        ...presentSize(wrap.clientWidth, wrap.clientHeight, this.view.labels, colours.font || 'sans-serif'),
+        ...presentSize(wrap.clientWidth, wrap.clientHeight, labels, colours.font || 'sans-serif', Boolean(long)),
         colours,
         pixelRatio: ratio,
       };
@@ -289,7 +292,7 @@ export class AttentionFigure {
     this.deferred.delete(panel.id);
     this.drawCount += 1;
     if (view.offsetSpace) {
-      this.drawOffsetSpace(panel, values, key, { width, colours, labelSpace });
+      this.drawOffsetSpace(panel, values, key, { width, colours, labelSpace, maxSide, fontScale });
       return;
     }
     const masked = panel.masked?.(view) ?? null;
@@ -358,17 +361,18 @@ export class AttentionFigure {
   }
 
   // The long view: the panel in offset space (offset-panel.js), rows × (2k′ + 1).
-  drawOffsetSpace(panel, values, key, { width, colours, labelSpace, pixelRatio: ratio }) {
+  drawOffsetSpace(panel, values, key, { width, colours, labelSpace, maxSide, fontScale, pixelRatio: ratio }) {
     const { view } = this;
     const { canvas, caption, svg } = this.parts.get(panel.id);
     svg.hidden = true;
     // What figure-export.js draws the PNG with (drawOffsetPanel at the file's scale).
-    this.specs.set(panel.id, { offsetSpace: true, width, labelSpace, maxSide: this.maxSide });
+    this.specs.set(panel.id, { offsetSpace: true, width, labelSpace, maxSide, fontScale });
     const layout = drawOffsetPanel(canvas, panel, view, {
       width,
       colours,
       labelSpace,
-      maxSide: this.maxSide,
+      maxSide,
+      fontScale, // larger in the present view
       pixelRatio: ratio,
       selection: this.selection,
     });
@@ -383,6 +387,7 @@ export class AttentionFigure {
       rows: layout.rows,
       cols: layout.cols,
       reach: view.offsetSpace.reach,
+      fontScale: layout.fontScale,
       gRows: layout.gRows,
       gCols: layout.gCols,
       min: scale.min,

@@ -237,7 +237,7 @@ export function heatmapLayout(spec, ratio = 1) {
     fontScale,
     edgeMarks,
   }).noteY;
-  const noteHeight = spec.noteLines ? (spec.noteLines - 1) * NOTE_LINE + NOTE_FONT : 0;
+  const noteHeight = spec.noteLines ? ((spec.noteLines - 1) * NOTE_LINE + NOTE_FONT) * fontScale : 0;
   const height =
     labelling === LABELLINGS.tokens
       ? heatmapHeight(spec.width, spec.maxSide, fontScale, labelSpace)
@@ -474,15 +474,15 @@ const COL_LABEL_EDGE = 2;
 // already placed (the always-labelled first). Returns { labelsCut: 0, colLabels: each column
 // label's box as drawn, { text, left, right } (CSS px) }.
 function drawIndexLabels(g, spec, layout, font) {
-  const { rows, cols, cellW, cellH, x0, y0, margin, width } = layout;
-  g.font = `${LABEL_FONT}px ${font}`;
+  const { rows, cols, cellW, cellH, x0, y0, margin, width, fontScale } = layout;
+  g.font = `${LABEL_FONT * fontScale}px ${font}`;
   g.fillStyle = spec.colours.fg;
-  const everyRow = NICE_STEPS.find((step) => step * cellH >= ROW_LABEL_GAP) ?? rows;
+  const everyRow = NICE_STEPS.find((step) => step * cellH >= ROW_LABEL_GAP * fontScale) ?? rows;
   g.textAlign = 'right';
   g.textBaseline = 'middle';
   for (let i = 0; i < rows; i += everyRow)
     g.fillText(fitLabel(g, spec.rowLabel(i), margin.labels), x0 - 6, y0 + (i + 0.5) * cellH);
-  const everyCol = NICE_STEPS.find((step) => step * cellW >= COL_LABEL_GAP) ?? cols;
+  const everyCol = NICE_STEPS.find((step) => step * cellW >= COL_LABEL_GAP * fontScale) ?? cols;
   const always = [];
   const stepped = [];
   for (let j = 0; j < cols; j += 1) {
@@ -498,11 +498,12 @@ function drawIndexLabels(g, spec, layout, font) {
     const centre = x0 + (j + 0.5) * cellW;
     const left = Math.max(COL_LABEL_EDGE, Math.min(centre - ink / 2, width - COL_LABEL_EDGE - ink));
     const right = left + ink;
-    if (placed.some((box) => left < box.right + COL_LABEL_SPACING && right > box.left - COL_LABEL_SPACING)) continue;
+    const spacing = COL_LABEL_SPACING * fontScale;
+    if (placed.some((box) => left < box.right + spacing && right > box.left - spacing)) continue;
     placed.push({ text, left, right });
     g.fillText(text, left, y0 - 6);
   }
-  const xTitle = drawAxisTitles(g, spec, layout, y0 - 44);
+  const xTitle = drawAxisTitles(g, spec, layout, y0 - 44 * fontScale);
   return { labelsCut: 0, colLabels: placed, xTitle };
 }
 
@@ -653,8 +654,8 @@ function noteWords(note) {
 
 // The note as plain text (the long view's, a user's own): wrapped between words onto as many
 // lines as it needs, in the canvas's width (a word wider than that is cut with "…").
-function plainNoteLines(g, note, width, font) {
-  g.font = `italic ${NOTE_FONT}px ${font}`;
+function plainNoteLines(g, note, width, font, fontScale = 1) {
+  g.font = `italic ${NOTE_FONT * fontScale}px ${font}`;
   const room = width - 8;
   const lines = [''];
   for (const word of noteWords(note)) {
@@ -668,11 +669,11 @@ function plainNoteLines(g, note, width, font) {
 // The note's lines (layout.noteText, plainNoteLines'); true when one was cut short.
 function drawPlainNote(g, spec, layout, font, noteY) {
   const lines = layout.noteText;
-  g.font = `italic ${NOTE_FONT}px ${font}`;
+  g.font = `italic ${NOTE_FONT * layout.fontScale}px ${font}`;
   g.fillStyle = spec.colours.muted;
   g.textAlign = 'left';
   g.textBaseline = 'top';
-  lines.forEach((line, index) => g.fillText(line, 4, noteY + index * NOTE_LINE));
+  lines.forEach((line, index) => g.fillText(line, 4, noteY + index * NOTE_LINE * layout.fontScale));
   return lines.join(' ') !== spec.note;
 }
 
@@ -791,7 +792,7 @@ export function drawHeatmap(canvas, spec) {
   // Labels by index: the canvas is as tall as the note's lines need.
   const noteText =
     labelling === LABELLINGS.indices && spec.note
-      ? plainNoteLines(canvas.getContext('2d'), spec.note, spec.width, font)
+      ? plainNoteLines(canvas.getContext('2d'), spec.note, spec.width, font, spec.fontScale ?? 1)
       : [];
   const layout = { ...heatmapLayout({ ...spec, noteLines: noteText.length }, ratio), noteText };
   const { x0, y0, across, down, width, height, fontScale, rows, cols } = layout;
@@ -839,6 +840,6 @@ export function drawHeatmap(canvas, spec) {
     barLabel,
     bar,
     noteLines: noteText, // labelled by index: the note's lines as drawn, in noteFont
-    noteFont: `italic ${NOTE_FONT}px ${font}`,
+    noteFont: `italic ${NOTE_FONT * fontScale}px ${font}`,
   };
 }
