@@ -191,13 +191,13 @@ test('the address keeps the section’s task, size and seed; a link opens it on 
     await page.evaluate(() => {
       // (A task and a size in any case are those choices.)
       // autostart="false" and "0" do not start it (they did: the attribute's presence did); "maybe" is said.
-      for (const [id, seed, task, size, autostart] of [
+      for (const [id, seed, task, size, autostart, workers = '1'] of [
         ['seven', '7', 'Copy', 'TINY', 'false'],
-        ['bad', 'x', 'copy', 'tiny', 'maybe'],
+        ['bad', 'x', 'copy', 'tiny', 'maybe', '3'],
       ]) {
         const element = document.createElement('relpos-train');
         element.id = id;
-        for (const [name, value] of Object.entries({ task, size, seed, workers: '1', autostart }))
+        for (const [name, value] of Object.entries({ task, size, seed, workers, autostart }))
           element.setAttribute(name, value);
         document.querySelector('main').append(element);
       }
@@ -223,9 +223,10 @@ test('the address keeps the section’s task, size and seed; a link opens it on 
       message: '',
     });
     await expect.poll(async () => (await modelOf('bad')).seed, { timeout: 60_000 }).toBe('1');
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
     expect((await modelOf('bad')).running).toBe('false');
     expect((await modelOf('bad')).message).toBe(
-      'seed must be an integer from 0 to 4294967295; using 1. autostart: expected on or off, got maybe; using off',
+      `seed must be an integer from 0 to 4294967295; using 1. workers: unknown "3"; choose 1 or 2 (using ${cores >= 2 ? 2 : 1}, this machine's default). autostart: expected on or off, got maybe; using off`,
     );
     expect(problems).toEqual([]);
   } finally {

@@ -11,7 +11,7 @@
 // once the model is ready and after each reading of what it learned.
 import { adoptFigureCss } from '../figures/figure-css.js';
 import { parseSeed } from '../train/train-link.js';
-import { mountTrainSection } from '../train/train-section.js';
+import { defaultTrainWorkers, mountTrainSection } from '../train/train-section.js';
 import { PRESETS, TASKS, DEFAULT_RUN } from '../train/train-session.js';
 import { matchChoice } from '../settings/link-values.js';
 import { parseSwitch } from '../views/fit-options.js';
@@ -50,7 +50,9 @@ export class RelposTrainElement extends ElementBase {
     // workers="1": one training worker (default: two where the machine has two cores; the same numbers).
     const workers = this.getAttribute('workers');
     if (workers !== null && workers !== '1' && workers !== '2')
-      notes.push(`workers: unknown "${workers}"; choose 1 or 2 (using the default)`);
+      notes.push(
+        `workers: unknown "${workers}"; choose 1 or 2 (using ${defaultTrainWorkers()}, this machine's default)`,
+      );
     // A switch as the other elements read one: bare, 1, true, on or yes starts; 0, false, off or no does not.
     const autostart = parseSwitch('autostart', this.getAttribute('autostart'), false, notes);
     message.textContent = notes.join('. ');
