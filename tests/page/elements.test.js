@@ -169,6 +169,36 @@ describe('custom elements', () => {
     await context.close();
   });
 
+  test('in a 300 px column the profile’s axis title under the plot is whole: no ink in the canvas’s outer 2 px along it', async () => {
+    const { page, context, problems } = await openExamples();
+    const ink = await page.evaluate(async () => {
+      const el = document.getElementById('profile');
+      el.style.display = 'block';
+      el.style.width = '300px';
+      const drawn = new Promise((done) => el.addEventListener('relpos-render', done, { once: true }));
+      el.setAttribute('seed', '3'); // a redraw at the new width
+      await drawn;
+      const canvas = el.shadowRoot.querySelector('canvas');
+      const ratio = canvas.width / canvas.getBoundingClientRect().width;
+      // The band of the x axis title: the canvas's last 18 CSS px (the title's 13 px type and 3 px under it).
+      const band = Math.round(18 * ratio);
+      const { data } = canvas.getContext('2d').getImageData(0, canvas.height - band, canvas.width, band);
+      const columns = [];
+      for (let x = 0; x < canvas.width; x += 1)
+        for (let y = 0; y < band; y += 1)
+          if (data[(y * canvas.width + x) * 4 + 3] > 0) {
+            columns.push(x);
+            break;
+          }
+      return { width: canvas.width, edge: Math.ceil(2 * ratio), first: columns[0], last: columns.at(-1) };
+    });
+    // "offset j − i  (< 0: key before the query)" ran past the right edge ("…before the quer").
+    expect(ink.first).toBeGreaterThanOrEqual(ink.edge - 1);
+    expect(ink.last).toBeLessThan(ink.width - ink.edge + 1);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   test('styled from outside: custom properties, ::part, theme, and sized to the container', async () => {
     const { page, context } = await openExamples();
     const styled = await page.$eval('#styled', (el) => {

@@ -443,6 +443,30 @@ describe('the long-sequence view, in offset space', () => {
     expect(numberDifferences(json.output.data, ex.output.data, 'output')).toEqual([]);
   });
 
+  test('a long-view panel’s Download PNG saves it (at 2× its CSS size, in its colours); it has no SVG button', async () => {
+    const { page, problems } = await openAndWait('?long=1&n=400&k=20&seed=8');
+    const figure = '#figure-combinedWeights';
+    expect(await page.isVisible(`${figure} button[data-svg]`)).toBe(false);
+    const cssWidth = await page.$eval(`${figure} canvas`, (c) => parseFloat(c.style.width));
+    // The click threw ("the long view exports as PNG from its canvas only") and nothing was saved.
+    const [file] = await Promise.all([page.waitForEvent('download'), page.click(`${figure} button[data-png]`)]);
+    expect(file.suggestedFilename()).toBe('relpos-combinedWeights.png');
+    const bytes = await downloadedBytes(file);
+    const image = await page.evaluate(async (base64) => {
+      const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${base64}`)).blob());
+      const g = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d');
+      g.drawImage(bitmap, 0, 0);
+      const { data } = g.getImageData(0, 0, bitmap.width, bitmap.height);
+      const colours = new Set();
+      for (let i = 0; i < data.length; i += 4) colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+      return { width: bitmap.width, height: bitmap.height, colours: colours.size };
+    }, bytes.toString('base64'));
+    expect(image.width).toBe(cssWidth * 2);
+    expect(image.colours).toBeGreaterThan(50); // the weights' viridis, not an empty panel
+    unchangedAt = '?long=1&n=400&k=20&seed=8';
+    expect(problems).toEqual([]);
+  });
+
   test('n = 400, k = 20 at 360, 1920 and 1280 px, k = 40 at 360 px: the edge columns’ lines or marks never overlap the colour bar’s label', async () => {
     // The first four panels (open at first); each is drawn at a new width once it is in view.
     const ids = ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights'];
@@ -526,6 +550,26 @@ describe('the long-sequence view, in offset space', () => {
       };
     });
   }
+
+  test('the iframe view in a 480 × 700 frame, n = 400: the matrices narrow, the axis title over the offsets and the colour bar’s label stay whole inside the canvas', async () => {
+    await (await atLink('')).page.setViewportSize({ width: 480, height: 700 });
+    const { page, problems } = await openAndWait('?embed=1&long=1&n=400&panels=positionBiases,combinedWeights');
+    await page.waitForFunction(() => document.body.dataset.fit === '480x700');
+    await whenDrawn(page);
+    for (const id of ['combinedWeights', 'positionBiases']) {
+      const layout = await layoutOf(page, id);
+      // The fit narrowed the canvas below the title's own width ("clipped offset c = clip(j − i,
+      // ±k) →" ran past both edges, "total weight at offset c" past the right one).
+      expect(layout.width, id).toBeLessThan(250);
+      expect(layout.barLabel.left, id).toBeGreaterThanOrEqual(0);
+      expect(layout.barLabel.right, id).toBeLessThanOrEqual(layout.width);
+      expect(layout.xTitle, id).toBeTruthy();
+      expect(layout.xTitle.left, id).toBeGreaterThanOrEqual(0);
+      expect(layout.xTitle.right, id).toBeLessThanOrEqual(layout.width);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect(problems).toEqual([]);
+  });
 
   test('n = 400 (and k = 0, causal) at 1280 px light and 360 px dark: each figure ends a few px under what its canvas draws', async () => {
     for (const query of ['?long=1&n=400', '?long=1&n=400&k=0&causal=1']) {

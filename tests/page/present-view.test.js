@@ -134,4 +134,23 @@ describe('the present view', () => {
     expect(await wrong.page.$$eval('.relpos-presenting', (list) => list.length)).toBe(0);
     await wrong.context.close();
   });
+
+  test('the long view presented at 1920 × 1080: its type as large as the sentence view’s, its matrix wider than the page’s 560 px', async () => {
+    const { page, context, problems } = await env.open('?long=1&n=400&k=3&present=difference', {
+      viewport: { width: 1920, height: 1080 },
+    });
+    await page.waitForFunction(() => !document.body.dataset.busy);
+    const layout = await layoutOf(page, 'difference');
+    expect(layout.rows).toBe(400);
+    // The sentence view's scale at this size (the test above: 1.7 or more); it was 1 (12 px notes,
+    // 13 px labels, the matrix at most 560 px, as on the page).
+    const size = Number(/(\d+(\.\d+)?)px/.exec(layout.noteFont)[1]);
+    expect(size).toBeGreaterThanOrEqual(12 * 1.7);
+    expect(layout.cellW * layout.cols).toBeGreaterThan(560);
+    // Still inside the window: the canvas ends above its bottom.
+    const bottom = await page.$eval('#figure-difference canvas', (canvas) => canvas.getBoundingClientRect().bottom);
+    expect(bottom).toBeLessThanOrEqual(1080);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });

@@ -190,13 +190,14 @@ test('the address keeps the section’s task, size and seed; a link opens it on 
     await page.goto(`${env.server.url}examples/train.html`);
     await page.evaluate(() => {
       // (A task and a size in any case are those choices.)
-      for (const [id, seed, task, size] of [
-        ['seven', '7', 'Copy', 'TINY'],
-        ['bad', 'x', 'copy', 'tiny'],
+      // autostart="false" and "0" do not start it (they did: the attribute's presence did); "maybe" is said.
+      for (const [id, seed, task, size, autostart, workers = '1'] of [
+        ['seven', '7', 'Copy', 'TINY', 'false'],
+        ['bad', 'x', 'copy', 'tiny', 'maybe', '3'],
       ]) {
         const element = document.createElement('relpos-train');
         element.id = id;
-        for (const [name, value] of Object.entries({ task, size, seed, workers: '1' }))
+        for (const [name, value] of Object.entries({ task, size, seed, workers, autostart }))
           element.setAttribute(name, value);
         document.querySelector('main').append(element);
       }
@@ -206,15 +207,27 @@ test('the address keeps the section’s task, size and seed; a link opens it on 
         const root = document.getElementById(which).shadowRoot;
         return {
           seed: root.querySelector('.relpos-train')?.dataset.seed,
+          running: root.querySelector('.relpos-train')?.dataset.running,
           box: root.querySelector('#train-seed')?.value,
           set: [root.querySelector('#train-task')?.value, root.querySelector('#train-preset')?.value],
           message: root.querySelector('[part="message"]').textContent,
         };
       }, id);
     await expect.poll(async () => (await modelOf('seven')).seed, { timeout: 60_000 }).toBe('7');
-    expect(await modelOf('seven')).toEqual({ seed: '7', box: '7', set: ['copy', 'tiny'], message: '' });
+    // Ready (its seed shown) and not training: an autostart would have pressed Train in the same task.
+    expect(await modelOf('seven')).toEqual({
+      seed: '7',
+      running: 'false',
+      box: '7',
+      set: ['copy', 'tiny'],
+      message: '',
+    });
     await expect.poll(async () => (await modelOf('bad')).seed, { timeout: 60_000 }).toBe('1');
-    expect((await modelOf('bad')).message).toBe('seed must be an integer from 0 to 4294967295; using 1');
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    expect((await modelOf('bad')).running).toBe('false');
+    expect((await modelOf('bad')).message).toBe(
+      `seed must be an integer from 0 to 4294967295; using 1. workers: unknown "3"; choose 1 or 2 (using ${cores >= 2 ? 2 : 1}, this machine's default). autostart: expected on or off, got maybe; using off`,
+    );
     expect(problems).toEqual([]);
   } finally {
     await context.close();

@@ -3,7 +3,7 @@
 // or its one-file bundle: it brings a worker, a second WebAssembly instance and a corpus).
 // Attributes (all optional): task (masked, default; next; copy), size (small, default; tiny;
 // large), seed (an integer from 0 to 2³² − 1, default 1: the model's initial weights and, on the
-// corpus tasks, its batches), autostart (boolean: start training once loaded), corpus (the URL of training-corpus.bin,
+// corpus tasks, its batches), autostart (a switch: bare, 1, true, on or yes start training once loaded; 0, false, off or no do not), corpus (the URL of training-corpus.bin,
 // which `npm run build` writes to dist/; default: the file next to this module, as in build/site),
 // workers (1, or 2: a second worker computes half of each step; default 2 where the machine has
 // two cores; the numbers are the same).
@@ -11,9 +11,10 @@
 // once the model is ready and after each reading of what it learned.
 import { adoptFigureCss } from '../figures/figure-css.js';
 import { parseSeed } from '../train/train-link.js';
-import { mountTrainSection } from '../train/train-section.js';
+import { defaultTrainWorkers, mountTrainSection } from '../train/train-section.js';
 import { PRESETS, TASKS, DEFAULT_RUN } from '../train/train-session.js';
 import { matchChoice } from '../settings/link-values.js';
+import { parseSwitch } from '../views/fit-options.js';
 
 // Outside a browser (server-side rendering, Node) there is no HTMLElement: importing is safe and
 // defines nothing.
@@ -49,11 +50,15 @@ export class RelposTrainElement extends ElementBase {
     // workers="1": one training worker (default: two where the machine has two cores; the same numbers).
     const workers = this.getAttribute('workers');
     if (workers !== null && workers !== '1' && workers !== '2')
-      notes.push(`workers: unknown "${workers}"; choose 1 or 2 (using the default)`);
+      notes.push(
+        `workers: unknown "${workers}"; choose 1 or 2 (using ${defaultTrainWorkers()}, this machine's default)`,
+      );
+    // A switch as the other elements read one: bare, 1, true, on or yes starts; 0, false, off or no does not.
+    const autostart = parseSwitch('autostart', this.getAttribute('autostart'), false, notes);
     message.textContent = notes.join('. ');
     message.hidden = notes.length === 0;
     shadow.append(message);
-    const options = { task, preset, seed: seed.value, autostart: this.hasAttribute('autostart') };
+    const options = { task, preset, seed: seed.value, autostart };
     if (workers === '1' || workers === '2') options.workers = Number(workers);
     const corpus = this.getAttribute('corpus');
     if (corpus) options.corpusUrl = new URL(corpus, document.baseURI).href;

@@ -73,6 +73,7 @@ export class AttentionFigure {
       svg.setAttribute('aria-label', `Download SVG: ${panel.title}`);
       svg.addEventListener('click', () => this.download(panel.id, 'svg'));
       parts.png.after(svg);
+      parts.svg = svg; // hidden in the long view, which exports as PNG only (figure-export.js)
       wirePanel({
         panelId: panel.id,
         canvas: parts.canvas,
@@ -204,8 +205,11 @@ export class AttentionFigure {
     const colours = themeColours(canvas);
     const ratio = pixelRatio(wrap); // sharp inside a scaled slide and in print
     if (this.presenting === panel.id && wrap.isConnected && this.view) {
+      // The long view: its rows labelled by position (the widest, n − 1's), its columns horizontal.
+      const { long, n } = this.view;
+      const labels = long ? [String(n - 1)] : this.view.labels;
       return {
-        ...presentSize(wrap.clientWidth, wrap.clientHeight, this.view.labels, colours.font || 'sans-serif'),
+        ...presentSize(wrap.clientWidth, wrap.clientHeight, labels, colours.font || 'sans-serif', Boolean(long)),
         colours,
         pixelRatio: ratio,
       };
@@ -288,7 +292,7 @@ export class AttentionFigure {
     this.deferred.delete(panel.id);
     this.drawCount += 1;
     if (view.offsetSpace) {
-      this.drawOffsetSpace(panel, values, key, { width, colours, labelSpace });
+      this.drawOffsetSpace(panel, values, key, { width, colours, labelSpace, maxSide, fontScale });
       return;
     }
     const masked = panel.masked?.(view) ?? null;
@@ -324,6 +328,7 @@ export class AttentionFigure {
     };
     const layout = drawHeatmap(canvas, spec);
     this.specs.set(panel.id, spec);
+    this.parts.get(panel.id).svg.hidden = false;
     this.layouts.set(panel.id, layout);
     this.shown.set(panel.id, { values, key });
     canvas.dataset.layout = JSON.stringify({
@@ -356,14 +361,18 @@ export class AttentionFigure {
   }
 
   // The long view: the panel in offset space (offset-panel.js), rows × (2k′ + 1).
-  drawOffsetSpace(panel, values, key, { width, colours, labelSpace, pixelRatio: ratio }) {
+  drawOffsetSpace(panel, values, key, { width, colours, labelSpace, maxSide, fontScale, pixelRatio: ratio }) {
     const { view } = this;
-    const { canvas, caption } = this.parts.get(panel.id);
+    const { canvas, caption, svg } = this.parts.get(panel.id);
+    svg.hidden = true;
+    // What figure-export.js draws the PNG with (drawOffsetPanel at the file's scale).
+    this.specs.set(panel.id, { offsetSpace: true, width, labelSpace, maxSide, fontScale });
     const layout = drawOffsetPanel(canvas, panel, view, {
       width,
       colours,
       labelSpace,
-      maxSide: this.maxSide,
+      maxSide,
+      fontScale, // larger in the present view
       pixelRatio: ratio,
       selection: this.selection,
     });
@@ -378,6 +387,7 @@ export class AttentionFigure {
       rows: layout.rows,
       cols: layout.cols,
       reach: view.offsetSpace.reach,
+      fontScale: layout.fontScale,
       gRows: layout.gRows,
       gCols: layout.gCols,
       min: scale.min,
@@ -386,6 +396,7 @@ export class AttentionFigure {
       width: layout.width,
       edgeLines: layout.edgeLines, // the edge columns' lines or marks, and the colour bar's label: never overlapping
       barLabel: layout.barLabel,
+      xTitle: layout.xTitle, // the axis title over the columns as drawn: whole, inside the canvas
       colLabels: layout.colLabels, // the column labels as drawn: inside the canvas, never overlapping
       noteLines: layout.noteLines, // the note, whole, wrapped onto as many lines as it needs
       noteFont: layout.noteFont,

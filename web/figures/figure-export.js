@@ -1,9 +1,11 @@
 // A matrix panel as a file for slides and papers: SVG (each cell a rect, every text as text) or
 // PNG at a chosen scale (1×, 2×, 4×: the image is the panel's CSS size times the scale, whatever
 // the screen's pixel density), on an opaque background in the chosen theme (as shown, light or
-// dark), optionally with the title and caption above and a settings line below.
+// dark), optionally with the title and caption above and a settings line below. The long view's
+// panels (offset space) as PNG only.
 import { drawHeatmap } from '../render/heatmap.js';
 import { heatmapSvg } from '../render/heatmap-svg.js';
+import { drawOffsetPanel } from './offset-panel.js';
 import { plainMath } from '../render/math-text.js';
 import { themeColours } from './theme-colours.js';
 import { themeVariables } from './figure-css.js';
@@ -60,7 +62,9 @@ export async function exportPanel(figure, panelId, options = {}) {
   const shown = figure.layouts.get(panelId);
   if (!panel || !spec || !shown)
     throw new RangeError(`panel ${panelId} is not drawn here (drawn: ${[...figure.specs.keys()].join(', ')})`);
-  if (figure.view?.offsetSpace) throw new RangeError('the long view exports as PNG from its canvas only');
+  // The long view (offset space): a PNG, drawn by drawOffsetPanel as on screen; no SVG.
+  const offset = Boolean(spec.offsetSpace);
+  if (offset && format !== 'png') throw new RangeError(`the long view exports as PNG only, not ${format}`);
   const element = figure.canvasOf(panelId);
   const colours = exportColours(theme, element);
   const family = colours.font || 'sans-serif';
@@ -76,13 +80,15 @@ export async function exportPanel(figure, panelId, options = {}) {
     );
   if (caption)
     header.push(
-      ...wrap(plainMath(panel.caption(figure.view, figure.captionContext)), width - 8, `${TEXT_SIZE}px ${family}`).map(
-        (text) => ({
-          text,
-          size: TEXT_SIZE,
-          colour: colours.muted,
-        }),
-      ),
+      ...wrap(
+        plainMath(offset ? panel.offsetSpace.caption(figure.view) : panel.caption(figure.view, figure.captionContext)),
+        width - 8,
+        `${TEXT_SIZE}px ${family}`,
+      ).map((text) => ({
+        text,
+        size: TEXT_SIZE,
+        colour: colours.muted,
+      })),
     );
   const footer = settings
     ? wrap(settings, width - 8, `${TEXT_SIZE}px ${family}`).map((text) => ({
@@ -101,7 +107,9 @@ export async function exportPanel(figure, panelId, options = {}) {
   // The heatmap at `scale` device pixels per CSS pixel, then composed with the text on an
   // opaque background of the same CSS size times the scale.
   const plot = document.createElement('canvas');
-  const layout = drawHeatmap(plot, { ...exportSpec, pixelRatio: Number(scale) });
+  const layout = offset
+    ? drawOffsetPanel(plot, panel, figure.view, { ...spec, colours, pixelRatio: Number(scale), selection: null })
+    : drawHeatmap(plot, { ...exportSpec, pixelRatio: Number(scale) });
   const headerHeight = header.reduce((sum, line) => sum + lineHeight(line), header.length ? 8 : 0);
   const footerHeight = footer.reduce((sum, line) => sum + lineHeight(line), footer.length ? 8 : 0);
   const cssHeight = headerHeight + layout.height + footerHeight;

@@ -90,7 +90,12 @@ function noteFor(panel, view, gRows, gCols) {
 }
 
 /** Draws a panel of a view with `offsetSpace`; returns the layout for reading cells. */
-export function drawOffsetPanel(canvas, panel, view, { width, colours, labelSpace, maxSide, pixelRatio, selection }) {
+export function drawOffsetPanel(
+  canvas,
+  panel,
+  view,
+  { width, colours, labelSpace, maxSide, fontScale = 1, pixelRatio, selection },
+) {
   const { n } = view;
   const { reach, cols, panels } = view.offsetSpace;
   const values = panels[panel.id];
@@ -126,6 +131,7 @@ export function drawOffsetPanel(canvas, panel, view, { width, colours, labelSpac
     width,
     labelSpace, // the row labels' room (positions: label-room.js's positionRoom)
     maxSide,
+    fontScale,
     pixelRatio,
     colours,
   };

@@ -11,16 +11,17 @@ const PRESENT_CLASS = 'relpos-presenting';
  * CSS px with axis labels `labels` in font `family`: type up to twice the usual size as the
  * window allows (never smaller than usual), the label room as wide as the widest label needs,
  * the matrix as large as the height allows, and the canvas no wider than that (centred).
+ * `horizontal`: the column labels are horizontal (the long view's, labelled by index).
  */
-export function presentSize(width, height, labels, family) {
+export function presentSize(width, height, labels, family, horizontal = false) {
   const fontScale = Math.min(2, Math.max(1, Math.min(height / 560, width / 600)));
   const g = new OffscreenCanvas(1, 1).getContext('2d');
   g.font = `${13 * fontScale}px ${family}`;
   const widest = Math.max(0, ...labels.map((label) => g.measureText(label).width));
   const labelSpace = Math.min(130 * fontScale, Math.max(30 * fontScale, Math.ceil(widest) + 4));
-  const margin = heatmapMargins(width, fontScale, labelSpace);
+  const margin = heatmapMargins(width, fontScale, labelSpace, horizontal);
   const maxSide = Math.max(120, Math.floor(height - margin.top - margin.bottom));
-  return { width: heatmapWidth(width, maxSide, fontScale, labelSpace), maxSide, fontScale, labelSpace };
+  return { width: heatmapWidth(width, maxSide, fontScale, labelSpace, horizontal), maxSide, fontScale, labelSpace };
 }
 
 export class PresentView {

@@ -20,18 +20,31 @@ export function settingsText(state) {
 }
 
 /**
+ * Rows of a file put together in a Blob, a block at a time: one string of the whole file would
+ * pass V8's longest string (about 2²⁹ characters) in the long view (the CSV at n = 1500: 15.75
+ * million rows), and the Blob holds the text outside the JavaScript heap.
+ */
+const BLOCK_ROWS = 65536;
+
+/**
  * One row per panel and cell: panel, i, j, the two tokens, the offset, its clipped value, the
  * value; above the column names, two "#" lines state the settings and the page's link to them
- * (`state`, `query`: optional).
+ * (`state`, `query`: optional). A Blob (text/csv).
  */
 export function matricesCsv(view, state = null, query = '') {
-  const lines = [];
+  const head = [];
   if (state) {
-    lines.push(`# relpos matrices; settings: ${settingsText(state).replace(/[\r\n]/g, ' ')}`);
-    lines.push(`# link query: ${query || '(the defaults)'}`);
+    head.push(`# relpos matrices; settings: ${settingsText(state).replace(/[\r\n]/g, ' ')}`);
+    head.push(`# link query: ${query || '(the defaults)'}`);
   }
-  lines.push('panel,i,j,query_token,key_token,offset,clipped_offset,value');
+  head.push('panel,i,j,query_token,key_token,offset,clipped_offset,value');
+  const parts = [`${head.join('\n')}\n`];
   const { n, tokens } = view;
+  let lines = [];
+  const flush = () => {
+    if (lines.length) parts.push(new Blob([`${lines.join('\n')}\n`]));
+    lines = [];
+  };
   for (const panel of PANELS) {
     const values = panel.values(view);
     for (let i = 0; i < n; i += 1) {
@@ -48,9 +61,11 @@ export function matricesCsv(view, state = null, query = '') {
         ];
         lines.push(row.map(field).join(','));
       }
+      if (lines.length >= BLOCK_ROWS) flush();
     }
   }
-  return `${lines.join('\n')}\n`;
+  flush();
+  return new Blob(parts, { type: 'text/csv' });
 }
 
 /**
@@ -65,10 +80,15 @@ export async function exportableView(view) {
 
 const plain = (m) => ({ rows: m.rows, cols: m.cols, data: Array.from(m.data) });
 
-/** Everything on the page: the settings, the tokens, the inputs, every panel, the profile. */
+/**
+ * Everything on the page: the settings, the tokens, the inputs, every panel, the profile. A Blob
+ * (application/json), each panel's numbers a part of it (the seven n × n panels at n = 2048 are
+ * 29 million numbers, more text than one string holds).
+ */
 export function viewJson(view, profile, state) {
   const { result } = view;
-  return JSON.stringify(
+  const PANELS_HERE = 'relpos: the panels go here';
+  const text = JSON.stringify(
     {
       generator: 'relpos',
       settings: state,
@@ -79,9 +99,7 @@ export function viewJson(view, profile, state) {
           .map(([k, m]) => [k, plain(m)]),
       ),
       weights: Object.fromEntries(Object.entries(result.weights).map(([k, m]) => [k, plain(m)])),
-      panels: Object.fromEntries(
-        PANELS.map((panel) => [panel.id, { rows: view.n, cols: view.n, data: Array.from(panel.values(view)) }]),
-      ),
+      panels: PANELS_HERE,
       output: plain(result.output),
       // The uniform query's bias per offset on the panels' own table (inputs.relKeys).
       profile: { offsets: Array.from(profile.offsets), profile: Array.from(profile.profile) },
@@ -89,4 +107,12 @@ export function viewJson(view, profile, state) {
     null,
     1,
   );
+  const [before, after] = text.split(JSON.stringify(PANELS_HERE));
+  // Each panel as JSON.stringify(…, null, 1) writes it two levels in.
+  const panels = PANELS.map((panel, index) => {
+    const matrix = { rows: view.n, cols: view.n, data: Array.from(panel.values(view)) };
+    const json = JSON.stringify(matrix, null, 1).replaceAll('\n', '\n  ');
+    return new Blob([`  ${JSON.stringify(panel.id)}: ${json}${index < PANELS.length - 1 ? ',' : ''}\n`]);
+  });
+  return new Blob([before, '{\n', ...panels, ' }', after], { type: 'application/json' });
 }

@@ -55,16 +55,14 @@ function wireEmbedCodeBox(getState) {
 export function wireExports({ figure, getState, getView }) {
   $('export-csv').addEventListener('click', async () => {
     const state = getState();
-    const csv = matricesCsv(await exportableView(getView()), state, queryFromState(state));
-    download('relpos-matrices.csv', new Blob([csv], { type: 'text/csv' }));
+    download('relpos-matrices.csv', matricesCsv(await exportableView(getView()), state, queryFromState(state)));
   });
   wireImageOptions(figure, getState);
   const viewChanged = wireEmbedCodeBox(getState);
   $('export-json').addEventListener('click', async () => {
     const state = getState();
     const view = await exportableView(getView());
-    const json = viewJson(view, view.profile, state);
-    download('relpos-view.json', new Blob([json], { type: 'application/json' }));
+    download('relpos-view.json', viewJson(view, view.profile, state));
   });
   return { viewChanged };
 }

@@ -1,6 +1,7 @@
 // The line chart's fitted axes (line-chart.js): the y axis fitted to the data or fixed, x ticks at
 // round numbers, at the integers or where given, the labels in plain text. The training section's
 // loss curves and profiles, the languages' profiles, the losses against length.
+import { fillTextWithin } from './fit-label.js';
 import { drawXTicks, drawYTicks, fillTurnedText, paddedRange, plotLeft } from './plot-axes.js';
 import { formatTick, niceTicks } from './ticks.js';
 
@@ -66,7 +67,7 @@ export function fittedAxes({
         label,
         right: width,
       });
-      g.fillText(xLabel, left + plotW / 2, top + plotH + 22);
+      fillTextWithin(g, xLabel, left + plotW / 2, top + plotH + 22, 2, width - 2);
       fillTurnedText(g, yLabel, 12, top + plotH / 2);
       return { px, py, left, top, plotW, plotH, xMin, xMax, yMin, yMax, integer: xInteger };
     },

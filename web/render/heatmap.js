@@ -23,7 +23,7 @@
 // pixels that will be drawn and a sample of its values, the caller chooses the scale and the
 // note, and drawHeatmap() draws with them (spec.grid).
 import { fitCanvas, pixelRatio } from './canvas-size.js';
-import { fitLabel } from './fit-label.js';
+import { fillTextWithin, fitLabel } from './fit-label.js';
 import { colourTable, luminance } from './colormaps.js';
 import { drawColourBar } from './colour-bar.js';
 import { forgetHeatmapImage, heatmapGrid, heatmapPicture } from './heatmap-image.js';
@@ -237,7 +237,7 @@ export function heatmapLayout(spec, ratio = 1) {
     fontScale,
     edgeMarks,
   }).noteY;
-  const noteHeight = spec.noteLines ? (spec.noteLines - 1) * NOTE_LINE + NOTE_FONT : 0;
+  const noteHeight = spec.noteLines ? ((spec.noteLines - 1) * NOTE_LINE + NOTE_FONT) * fontScale : 0;
   const height =
     labelling === LABELLINGS.tokens
       ? heatmapHeight(spec.width, spec.maxSide, fontScale, labelSpace)
@@ -399,19 +399,23 @@ export function colourBarBox({ x0, y0, side, sideDown = side, width, margin, fon
   return { x: x0, y, width: barWidth, height: 10 * fontScale, noteY: y + 30 * fontScale };
 }
 
-// The axis titles: x over the column labels (at titleY), y turned along the rows.
+// The axis titles: x over the column labels (at titleY), y turned along the rows. Returns the x
+// title's range, { left, right } (CSS px).
 function drawAxisTitles(g, spec, layout, titleY) {
-  const { x0, y0, side, sideDown } = layout;
+  const { x0, y0, side, sideDown, width } = layout;
   g.fillStyle = spec.colours.muted;
-  g.textAlign = 'center';
   g.textBaseline = 'top';
-  g.fillText(spec.xTitle, x0 + side / 2, titleY);
+  // Over the matrix, whole: inside the canvas however narrow the matrix (the long view's
+  // "clipped offset c = clip(j − i, ±k) →" over 7 columns in a small frame).
+  const xTitle = fillTextWithin(g, spec.xTitle, x0 + side / 2, titleY, 2, width - 2);
+  g.textAlign = 'center';
   g.save();
   g.translate(4, y0 + sideDown / 2);
   g.rotate(-Math.PI / 2);
   g.textBaseline = 'top';
   g.fillText(spec.yTitle, 0, 0);
   g.restore();
+  return xTitle;
 }
 
 // Labels by token: each row and column its token while the cells are tall enough, else every
@@ -455,8 +459,8 @@ function drawTokenLabels(g, spec, layout, font) {
     g.fillText(fit(labelOf(spec.colLabels, j), room), 0, 0);
     g.restore();
   }
-  drawAxisTitles(g, spec, layout, 2);
-  return { labelsCut };
+  const xTitle = drawAxisTitles(g, spec, layout, 2);
+  return { labelsCut, xTitle };
 }
 
 /** CSS px kept between two column labels by index (and between a label and the canvas's edge: COL_LABEL_EDGE). */
@@ -470,15 +474,15 @@ const COL_LABEL_EDGE = 2;
 // already placed (the always-labelled first). Returns { labelsCut: 0, colLabels: each column
 // label's box as drawn, { text, left, right } (CSS px) }.
 function drawIndexLabels(g, spec, layout, font) {
-  const { rows, cols, cellW, cellH, x0, y0, margin, width } = layout;
-  g.font = `${LABEL_FONT}px ${font}`;
+  const { rows, cols, cellW, cellH, x0, y0, margin, width, fontScale } = layout;
+  g.font = `${LABEL_FONT * fontScale}px ${font}`;
   g.fillStyle = spec.colours.fg;
-  const everyRow = NICE_STEPS.find((step) => step * cellH >= ROW_LABEL_GAP) ?? rows;
+  const everyRow = NICE_STEPS.find((step) => step * cellH >= ROW_LABEL_GAP * fontScale) ?? rows;
   g.textAlign = 'right';
   g.textBaseline = 'middle';
   for (let i = 0; i < rows; i += everyRow)
     g.fillText(fitLabel(g, spec.rowLabel(i), margin.labels), x0 - 6, y0 + (i + 0.5) * cellH);
-  const everyCol = NICE_STEPS.find((step) => step * cellW >= COL_LABEL_GAP) ?? cols;
+  const everyCol = NICE_STEPS.find((step) => step * cellW >= COL_LABEL_GAP * fontScale) ?? cols;
   const always = [];
   const stepped = [];
   for (let j = 0; j < cols; j += 1) {
@@ -494,12 +498,13 @@ function drawIndexLabels(g, spec, layout, font) {
     const centre = x0 + (j + 0.5) * cellW;
     const left = Math.max(COL_LABEL_EDGE, Math.min(centre - ink / 2, width - COL_LABEL_EDGE - ink));
     const right = left + ink;
-    if (placed.some((box) => left < box.right + COL_LABEL_SPACING && right > box.left - COL_LABEL_SPACING)) continue;
+    const spacing = COL_LABEL_SPACING * fontScale;
+    if (placed.some((box) => left < box.right + spacing && right > box.left - spacing)) continue;
     placed.push({ text, left, right });
     g.fillText(text, left, y0 - 6);
   }
-  drawAxisTitles(g, spec, layout, y0 - 44);
-  return { labelsCut: 0, colLabels: placed };
+  const xTitle = drawAxisTitles(g, spec, layout, y0 - 44 * fontScale);
+  return { labelsCut: 0, colLabels: placed, xTitle };
 }
 
 // A region of cells (highlight.region): one line around it, along every edge between a cell of
@@ -649,8 +654,8 @@ function noteWords(note) {
 
 // The note as plain text (the long view's, a user's own): wrapped between words onto as many
 // lines as it needs, in the canvas's width (a word wider than that is cut with "…").
-function plainNoteLines(g, note, width, font) {
-  g.font = `italic ${NOTE_FONT}px ${font}`;
+function plainNoteLines(g, note, width, font, fontScale = 1) {
+  g.font = `italic ${NOTE_FONT * fontScale}px ${font}`;
   const room = width - 8;
   const lines = [''];
   for (const word of noteWords(note)) {
@@ -664,11 +669,11 @@ function plainNoteLines(g, note, width, font) {
 // The note's lines (layout.noteText, plainNoteLines'); true when one was cut short.
 function drawPlainNote(g, spec, layout, font, noteY) {
   const lines = layout.noteText;
-  g.font = `italic ${NOTE_FONT}px ${font}`;
+  g.font = `italic ${NOTE_FONT * layout.fontScale}px ${font}`;
   g.fillStyle = spec.colours.muted;
   g.textAlign = 'left';
   g.textBaseline = 'top';
-  lines.forEach((line, index) => g.fillText(line, 4, noteY + index * NOTE_LINE));
+  lines.forEach((line, index) => g.fillText(line, 4, noteY + index * NOTE_LINE * layout.fontScale));
   return lines.join(' ') !== spec.note;
 }
 
@@ -677,7 +682,7 @@ function drawPlainNote(g, spec, layout, font, noteY) {
 // ticks: each tick as drawn, [{ value, text, x }] } (drawColourBar) }.
 function drawScaleAndNote(g, spec, layout, scale, font, labelling) {
   const { x, y, width: barWidth, height, noteY } = colourBarBox(layout);
-  const labelRoom = labelling.barLabelRoom ? layout.width - x - 4 : Infinity; // to the canvas's right edge
+  const labelRoom = layout.width - x - 4; // to the canvas's right edge
   const { label: barLabel, ticks } = drawColourBar(g, {
     x,
     y,
@@ -700,7 +705,6 @@ const LABELLINGS = {
     labelSpace: null,
     blank: 'masked',
     minusInfinityMasked: false,
-    barLabelRoom: true,
     drawLabels: drawTokenLabels,
     drawNote: drawMathNote,
   },
@@ -708,7 +712,6 @@ const LABELLINGS = {
     labelSpace: INDEX_LABEL_SPACE,
     blank: 0,
     minusInfinityMasked: true,
-    barLabelRoom: false,
     drawLabels: drawIndexLabels,
     drawNote: drawPlainNote,
   },
@@ -777,7 +780,7 @@ export function heatmapGridSize(rows, cols, width, maxSide, ratio, labelSpace = 
  *           cells), { group, region: true } (a region: one line around its cells, none marked) or { i, j, rows: [first, last] | undefined } (a cell, and its column's rows) | null }
  * Returns the layout in CSS px: { x0, y0, cell, cellW, cellH, n, rows, cols, width, height,
  * fontScale, labelsCut, colLabels (labelled by index: each column label's box as drawn, { text,
- * left, right }), noteCut, scale, gRows, gCols, edgeLines (each edge line or mark as drawn:
+ * left, right }), xTitle (the x axis title's range as drawn, { left, right }), noteCut, scale, gRows, gCols, edgeLines (each edge line or mark as drawn:
  * [{ x, top, bottom }]), bandEdgeLines (how many dashed clipping-band lines it drew), barLabel (the colour bar's label's ink: { left, right, top, bottom } |
  * null), bar (the colour bar's ends and its ticks as drawn: { left, right, ticks: [{ value, text,
  * x }] }), noteLines (labelled by index: the note's lines as drawn), noteFont }.
@@ -789,7 +792,7 @@ export function drawHeatmap(canvas, spec) {
   // Labels by index: the canvas is as tall as the note's lines need.
   const noteText =
     labelling === LABELLINGS.indices && spec.note
-      ? plainNoteLines(canvas.getContext('2d'), spec.note, spec.width, font)
+      ? plainNoteLines(canvas.getContext('2d'), spec.note, spec.width, font, spec.fontScale ?? 1)
       : [];
   const layout = { ...heatmapLayout({ ...spec, noteLines: noteText.length }, ratio), noteText };
   const { x0, y0, across, down, width, height, fontScale, rows, cols } = layout;
@@ -808,7 +811,7 @@ export function drawHeatmap(canvas, spec) {
   drawCellValues(g, spec, layout, font);
   const bandEdgeLines = drawBandEdgeLayer(canvas, g, spec, layout);
   const edgeLines = drawEdgeLines(g, spec, layout);
-  const { labelsCut, colLabels = null } = labelling.drawLabels(g, spec, layout, font);
+  const { labelsCut, colLabels = null, xTitle } = labelling.drawLabels(g, spec, layout, font);
   if (spec.highlight?.group) drawGroupHighlight(g, spec, layout);
   else if (spec.highlight) drawColumnHighlight(g, spec, layout);
   const { noteCut, barLabel, bar } = drawScaleAndNote(g, spec, layout, scale, font, labelling);
@@ -827,6 +830,7 @@ export function drawHeatmap(canvas, spec) {
     fontScale,
     labelsCut,
     colLabels,
+    xTitle,
     noteCut,
     scale,
     gRows,
@@ -836,6 +840,6 @@ export function drawHeatmap(canvas, spec) {
     barLabel,
     bar,
     noteLines: noteText, // labelled by index: the note's lines as drawn, in noteFont
-    noteFont: `italic ${NOTE_FONT}px ${font}`,
+    noteFont: `italic ${NOTE_FONT * fontScale}px ${font}`,
   };
 }

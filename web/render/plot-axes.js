@@ -5,6 +5,7 @@
 // 8 %), x ticks at the integer x (every one while they fit, else a nice subset), the zero line and
 // the two labels (the y label in math notation). The sizes are the caller's (AxesStyle); the
 // colours come from the canvas's CSS custom properties.
+import { fillTextWithin } from './fit-label.js';
 import { fillMath, measureMath } from './math-text.js';
 import { withMinus } from './number-text.js';
 import { formatTick, niceStep, niceTicks } from './ticks.js';
@@ -39,7 +40,7 @@ export function plotScales({ width, height, margin, x, ys }) {
   const plotH = height - margin.top - margin.bottom;
   const px = (value) => margin.left + (xMax === xMin ? plotW / 2 : ((value - xMin) / (xMax - xMin)) * plotW);
   const py = (value) => margin.top + (1 - (value - yMin) / (yMax - yMin)) * plotH;
-  return { px, py, plotW, plotH, yMin, yMax, margin, height };
+  return { px, py, plotW, plotH, yMin, yMax, margin, width, height };
 }
 
 /**
@@ -165,8 +166,9 @@ export function fillTurnedText(g, text, x, y) {
 }
 
 function drawLabels(g, scales, { xLabel, yLabel }, { size, family }) {
-  const { margin, plotW, plotH, height } = scales;
-  g.fillText(xLabel, margin.left + plotW / 2, height - (size + 3));
+  const { margin, plotW, plotH, width, height } = scales;
+  // Under the plot, whole: moved, then condensed, to stay inside the canvas (a 300 px element).
+  fillTextWithin(g, xLabel, margin.left + plotW / 2, height - (size + 3), 2, width - 2);
   g.save();
   g.translate(size + 1, margin.top + plotH / 2);
   g.rotate(-Math.PI / 2);

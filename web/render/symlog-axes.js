@@ -2,6 +2,7 @@
 // reach, so offsets 0, ±1, ±2 … stay apart while ±256 still fits, and T5's log-spaced buckets show
 // as steps of growing width; ticks at 0 and ±2ⁿ, dashed marks at chosen offsets (a table's reach);
 // the y axis fitted to the data, with its zero line. The checkpoint figure's plots.
+import { fillTextWithin } from './fit-label.js';
 import { drawXTicks, drawYTicks, fillTurnedText, paddedRange, plotLeft, rule } from './plot-axes.js';
 import { withMinus } from './number-text.js';
 import { niceTicks } from './ticks.js';
@@ -57,7 +58,7 @@ export function symlogAxes({ reach, marks = [] }) {
       drawXTicks(g, { ticks, px, top, bottom, grid: fg, lines: 'across', snap: true, label: () => null });
       g.setLineDash([]);
       g.textBaseline = 'bottom';
-      g.fillText(xLabel, left + plotW / 2, height - 2);
+      fillTextWithin(g, xLabel, left + plotW / 2, height - 2, 2, width - 2);
       fillTurnedText(g, yLabel, 14, top + plotH / 2);
       return { px, py, left, top, plotW, plotH, xMin: -reach, xMax: reach, yMin: lo, yMax: hi, integer: false };
     },
