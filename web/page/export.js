@@ -24,7 +24,7 @@ export function settingsText(state) {
  * pass V8's longest string (about 2²⁹ characters) in the long view (the CSV at n = 1500: 15.75
  * million rows), and the Blob holds the text outside the JavaScript heap.
  */
-const BLOCK_ROWS = 65536;
+const BLOCK_ROWS = 50_000; // a few MiB of text a block
 
 /**
  * One row per panel and cell: panel, i, j, the two tokens, the offset, its clipped value, the
