@@ -44,6 +44,15 @@ const tooltipRows = (page) =>
     rows.map((row) => [row.children[0].textContent, row.children[1].textContent]),
   );
 
+/** The cell the tooltip reads: [i, j] from its "(i, j)" row. */
+const tooltipCell = async (page) =>
+  JSON.parse(
+    (await tooltipRows(page))
+      .find(([name]) => name === '(i, j)')[1]
+      .replace('(', '[')
+      .replace(')', ']'),
+  );
+
 describe('reading a cell', () => {
   test('hover shows (i, j), both tokens, the offset, the value to three significant digits and how it adds up', async () => {
     const { page, context, problems } = await env.open('', { viewport: { width: 1280, height: 900 } });
@@ -350,12 +359,7 @@ describe('the keyboard’s tooltip on a phone', () => {
         ];
         for (const key of moves) {
           await page.keyboard.press(key);
-          const [i, j] = JSON.parse(
-            (await tooltipRows(page))
-              .find(([name]) => name === '(i, j)')[1]
-              .replace('(', '[')
-              .replace(')', ']'),
-          );
+          const [i, j] = await tooltipCell(page);
           const where = `${panel} (${i}, ${j})`;
           const layout = await layoutOf(page, panel);
           const boxes = await page.evaluate((id) => {
@@ -429,12 +433,7 @@ describe('the keyboard’s tooltip on a wide screen', () => {
       'ArrowDown',
     ]) {
       await page.keyboard.press(key);
-      const [i, j] = JSON.parse(
-        (await tooltipRows(page))
-          .find(([name]) => name === '(i, j)')[1]
-          .replace('(', '[')
-          .replace(')', ']'),
-      );
+      const [i, j] = await tooltipCell(page);
       const { tip, canvas } = await page.evaluate((id) => {
         const rect = (el) => el.getBoundingClientRect().toJSON();
         return {
