@@ -111,6 +111,19 @@ describe('band edges', () => {
       );
       expect(cut, `${viewport.width}`).toEqual([]);
     }
+    // Where a canvas must cut its note short (the iframe view at 390 px, twenty words), the caption
+    // under it begins with the whole note.
+    const words = Array.from({ length: 20 }, (_, i) => String.fromCharCode(97 + i)).join('+');
+    await page.goto(`${env.server.url}?embed=1&panels=positionBiases,combinedWeights&causal=1&tokens=${words}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    const biases = await page.$eval('#figure-positionBiases', (figure) => ({
+      cut: JSON.parse(figure.querySelector('canvas').dataset.layout).noteCut,
+      caption: figure.querySelector('.relpos-caption').textContent,
+    }));
+    expect(biases.cut).toBe(true);
+    expect(biases.caption).toMatch(
+      /^Unmasked \(the mask acts in the softmax\)\. A decoder never uses offsets 1…k: only the lower edge is drawn\. q/,
+    );
     await context.close();
   });
 

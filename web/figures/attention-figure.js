@@ -348,7 +348,9 @@ export class AttentionFigure {
     });
     // A cell selected from outside the panels (a story step) stays outlined: the caption says what the outline is.
     const outlined = selection && !selection.panelId ? ` ${outlinedGroupText(selection.i, selection.j, k)}` : '';
-    setMathText(caption, `${panel.caption(view, this.captionContext)}${outlined}`);
+    // A note the canvas had to cut short ("…") is read whole at the caption's start.
+    const cutNote = layout.noteCut ? `${spec.note} ` : '';
+    setMathText(caption, `${cutNote}${panel.caption(view, this.captionContext)}${outlined}`);
     if (canvas.describedValues !== values) {
       // Once per new matrix (not on every hover): the label reads all n² values.
       const format = formatters.readout(panel);
