@@ -31,6 +31,10 @@ export default defineConfig({
           include: ['tests/page/**/*.test.js', 'tests/package/**/*.test.js'],
           // One Chromium for these files, which they connect to (tests/page/browser.js).
           globalSetup: ['tests/page/shared-chromium.js'],
+          // A worker runs file after file with its modules (Playwright, the fixtures) loaded once:
+          // each file makes its own server, pages and contexts and changes no global, and a fresh
+          // process per file cost about 1.2 CPU s each (docs/testing.md).
+          isolate: false,
         },
       },
     ],
