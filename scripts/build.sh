@@ -71,9 +71,9 @@ if [ ! -f build/wasm/CMakeCache.txt ]; then
 else
   cmake -S . -B build/wasm -DRELPOS_STRICT="$wasm_strict" >/dev/null
 fi
-targets=(--target relpos_wasm --target relpos_wasm_lite)
-[ "$mode" = test ] || [ "$mode" = all ] && targets+=(--target relpos_tests_wasm)
-cmake --build build/wasm -j "$jobs" "${targets[@]}"
+target=relpos_modules  # the two modules (CMakeLists.txt), and with test or all the suite
+[ "$mode" = test ] || [ "$mode" = all ] && target=relpos_modules_and_suite
+cmake --build build/wasm -j "$jobs" --target "$target"
 
 echo "build: the API's defaults from the core's structs (web/api/core-defaults.js)"
 node scripts/make-defaults.mjs
