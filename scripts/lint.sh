@@ -12,11 +12,20 @@ source scripts/setup.sh
 echo "lint: imports (docs/architecture.md: no arrow upward, no circle)"
 node scripts/check-imports.mjs
 
-echo "lint: ESLint"
-npx eslint .
-
-echo "lint: Prettier (npm run format fixes this)"
-npx prettier --check . --log-level warn
+# ESLint and Prettier at once (each keeps one core busy): about 13 s against 16 one after the other.
+echo "lint: ESLint and Prettier (npm run format fixes what Prettier finds)"
+mkdir -p build/lint
+npx eslint . >build/lint/eslint.log 2>&1 &
+eslint_pid=$!
+prettier_status=0
+npx prettier --check . --log-level warn || prettier_status=$?
+eslint_status=0
+wait "$eslint_pid" || eslint_status=$?
+cat build/lint/eslint.log
+if [ "$eslint_status" -ne 0 ] || [ "$prettier_status" -ne 0 ]; then
+  echo "lint: ESLint or Prettier found problems (above)" >&2
+  exit 1
+fi
 
 echo "lint: clang-format (npm run format fixes this)"
 mapfile -t cxx_files < <(find cpp bench tests -name '*.cpp' -o -name '*.hpp' | sort)
