@@ -46,15 +46,15 @@ describe('a link’s set-up of the training section', () => {
   test('a value that is not a choice: the default, and a note naming the choices; the rest applies', () => {
     expect(read('?train=poetry&train-size=tiny&train-seed=3')).toEqual({
       setup: { task: 'masked', preset: 'tiny', seed: 3 },
-      notes: ['train: unknown poetry; choose from masked, next, copy (using masked)'],
+      notes: ['train: unknown poetry; choose from masked, next, copy; using masked'],
     });
     expect(read('?train=copy&train-size=huge')).toEqual({
       setup: { task: 'copy', preset: 'small', seed: 1 },
-      notes: ['train-size: unknown huge; choose from tiny, small, large (using small)'],
+      notes: ['train-size: unknown huge; choose from tiny, small, large; using small'],
     });
     // An option's label is not its id (an id in any case is: below).
     expect(read('?train=copy-offset (synthetic)').notes).toEqual([
-      'train: unknown copy-offset (synthetic); choose from masked, next, copy (using masked)',
+      'train: unknown copy-offset (synthetic); choose from masked, next, copy; using masked',
     ]);
   });
 
@@ -84,7 +84,7 @@ describe('a link’s set-up of the training section', () => {
     // The first is read even where it is not a choice or is empty (the default): said after.
     expect(read('?train=poetry&train=copy').notes).toEqual([
       'train is given 2 times (poetry, copy); the first is read',
-      'train: unknown poetry; choose from masked, next, copy (using masked)',
+      'train: unknown poetry; choose from masked, next, copy; using masked',
     ]);
     expect(read('?train=&train=copy')).toEqual({
       setup: { task: 'masked', preset: 'small', seed: 1 },

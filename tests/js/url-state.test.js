@@ -3,6 +3,7 @@
 // set of choices is read in any case and written back in the page's, and a parameter given more
 // than once is read from its first, with a note (web/settings/link-values.js).
 import { describe, expect, test } from 'vitest';
+import { settingsText } from '../../web/page/export.js';
 import { queryFromState, stateFromQuery } from '../../web/page/url-state.js';
 import { CONTROLS, defaultState } from '../../web/settings/settings.js';
 import { fitOptions } from '../../web/views/fit-options.js';
@@ -114,5 +115,22 @@ describe('a link’s choices and repeated parameters', () => {
         'actions: expected on or off, got nope; using off',
       ],
     });
+  });
+});
+
+describe('the settings line of an export (web/page/export.js settingsText)', () => {
+  // Each name=value of the line, against what the link set.
+  const pairs = (text) => Object.fromEntries(text.split(', ').map((pair) => pair.split('=')));
+  test('the sentence view names its sentence; the long view names itself and leaves the sentence out', () => {
+    const sentence = pairs(settingsText(stateFromQuery('?tokens=the+cat+sat&k=2').state));
+    expect(sentence.tokens).toBe('"the cat sat"');
+    expect(sentence.k).toBe('2');
+    expect(sentence.n).toBe('3');
+    expect(sentence.long).toBeUndefined();
+    const long = pairs(settingsText(stateFromQuery('?long=1&n=400&k=20&tokens=the+cat+sat').state));
+    expect(long.long).toBe('1');
+    expect(long.n).toBe('400');
+    expect(long.k).toBe('20');
+    expect(long.tokens).toBeUndefined();
   });
 });

@@ -158,7 +158,7 @@ test('the address keeps the section’s task, size and seed; a link opens it on 
           'Link corrected: k must be an integer from 0 to 63; using 63.',
           'Link corrected: train-sise: not a parameter of the training section; use train, train-size, train-seed.',
           'Link corrected: train is given 2 times (COPY, next); the first is read.',
-          'Link corrected: train-size: unknown huge; choose from tiny, small, large (using small).',
+          'Link corrected: train-size: unknown huge; choose from tiny, small, large; using small.',
           'Link corrected: train-seed must be an integer from 0 to 4294967295; using 1.',
         ].join(' · '),
       );
@@ -168,7 +168,7 @@ test('the address keeps the section’s task, size and seed; a link opens it on 
       [
         'Link corrected: train-sise: not a parameter of the training section; use train, train-size, train-seed.',
         'Link corrected: train is given 2 times (COPY, next); the first is read.',
-        'Link corrected: train-size: unknown huge; choose from tiny, small, large (using small).',
+        'Link corrected: train-size: unknown huge; choose from tiny, small, large; using small.',
         'Link corrected: train-seed must be an integer from 0 to 4294967295; using 1.',
       ].join(' '),
     );
@@ -226,7 +226,7 @@ test('the address keeps the section’s task, size and seed; a link opens it on 
     const cores = await page.evaluate(() => navigator.hardwareConcurrency);
     expect((await modelOf('bad')).running).toBe('false');
     expect((await modelOf('bad')).message).toBe(
-      `seed must be an integer from 0 to 4294967295; using 1. workers: unknown "3"; choose 1 or 2 (using ${cores >= 2 ? 2 : 1}, this machine's default). autostart: expected on or off, got maybe; using off`,
+      `seed must be an integer from 0 to 4294967295; using 1. workers: unknown "3"; choose 1 or 2; using ${cores >= 2 ? 2 : 1}, this machine's default. autostart: expected on or off, got maybe; using off`,
     );
     expect(problems).toEqual([]);
   } finally {

@@ -179,7 +179,9 @@ describe('the training section', () => {
       const plots = {
         'Loss curves': 'lossTexts',
         'Each claim’s effect and its 95 % interval over training': 'movedTexts',
+        'Learned profile of each head over training': 'historyTexts',
       };
+      for (const name of Object.values(plots)) window[name] = [];
       const record = (g) => plots[g.canvas.getAttribute('aria-label')];
       P.clearRect = function (...args) {
         if (record(this)) window[record(this)] = [];
@@ -240,6 +242,11 @@ describe('the training section', () => {
     const startLead = await page.textContent('#train-profile .train-caption');
     expect(startLead).toContain('Before training (step 0)');
     expect(startLead).not.toContain('learned bias');
+    // …and the title and the history's step axis say so: before training, one step (not "0 → 0").
+    expect(await page.textContent('#train-profile h3')).toBe('Each head’s bias for each offset, before training');
+    const historyTexts = (await page.evaluate(() => window.historyTexts)).map(([text]) => text);
+    expect(historyTexts).toContain('step 0');
+    expect(historyTexts.filter((text) => text.includes('→'))).toEqual([]);
     // The verdicts' history has its one reading, at step 0: one tick there (no fractions of a step),
     // and its caption says the claims were read once, not "the same at every reading".
     expect(ticksUnder(await page.evaluate(() => window.movedTexts))).toEqual(['0']);
@@ -315,6 +322,11 @@ describe('the training section', () => {
     const status = await page.textContent('#train-status');
     const heldOutNow = Number(/held-out loss ([\d.]+)/.exec(status)[1]);
     expect(heldOutNow).toBeLessThan(Math.log(502) - 0.5);
+    // Trained: the profiles' title says what they are now, and the history's axis spans its steps.
+    expect(await page.textContent('#train-profile h3')).toBe('What each head learned about offsets, now');
+    expect((await page.evaluate(() => window.historyTexts)).map(([text]) => text)).toContainEqual(
+      expect.stringMatching(/^step 0 → [1-9]\d*$/),
+    );
 
     // Everything drew.
     for (const id of [
@@ -811,7 +823,7 @@ describe('<relpos-train>', () => {
     const message = page.locator('#invalid [part="message"]');
     await expect
       .poll(() => message.textContent())
-      .toMatch(/task: unknown "poetry"; choose from masked, next, copy \(using masked\)/);
+      .toMatch(/task: unknown "poetry"; choose from masked, next, copy; using masked/);
     expect(await page.locator('#train [part="message"]').isHidden()).toBe(true);
     // The reading at step 0 is drawn before the count starts.
     await page.waitForFunction(

@@ -40,7 +40,7 @@ export class RelposTrainElement extends ElementBase {
       if (value === null) return fallback;
       const choice = matchChoice(value, Object.keys(known));
       if (choice !== null) return choice;
-      notes.push(`${name}: unknown "${value}"; choose from ${Object.keys(known).join(', ')} (using ${fallback})`);
+      notes.push(`${name}: unknown "${value}"; choose from ${Object.keys(known).join(', ')}; using ${fallback}`);
       return fallback;
     };
     const task = choose('task', TASKS, DEFAULT_RUN.task);
@@ -51,7 +51,7 @@ export class RelposTrainElement extends ElementBase {
     const workers = this.getAttribute('workers');
     if (workers !== null && workers !== '1' && workers !== '2')
       notes.push(
-        `workers: unknown "${workers}"; choose 1 or 2 (using ${defaultTrainWorkers()}, this machine's default)`,
+        `workers: unknown "${workers}"; choose 1 or 2; using ${defaultTrainWorkers()}, this machine's default`,
       );
     // A switch as the other elements read one: bare, 1, true, on or yes starts; 0, false, off or no does not.
     const autostart = parseSwitch('autostart', this.getAttribute('autostart'), false, notes);

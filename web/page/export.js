@@ -12,11 +12,15 @@ function field(value) {
 
 /** The settings the matrices were computed with, as the page's link names them: "seed=42, n=6, …". */
 export function settingsText(state) {
-  return ATTENTION_SETTINGS.map((name) => {
-    const value = state[name];
-    const text = CONTROLS[name].kind === 'bool' ? (value ? '1' : '0') : String(value);
-    return `${CONTROLS[name].param}=${CONTROLS[name].kind === 'text' ? JSON.stringify(text) : text}`;
-  }).join(', ');
+  // The long view draws positions, not words: it says so, and leaves out the sentence it does not use.
+  const names = state.long ? ['long', ...ATTENTION_SETTINGS.filter((name) => name !== 'tokens')] : ATTENTION_SETTINGS;
+  return names
+    .map((name) => {
+      const value = state[name];
+      const text = CONTROLS[name].kind === 'bool' ? (value ? '1' : '0') : String(value);
+      return `${CONTROLS[name].param}=${CONTROLS[name].kind === 'text' ? JSON.stringify(text) : text}`;
+    })
+    .join(', ');
 }
 
 /**

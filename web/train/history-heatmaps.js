@@ -68,7 +68,8 @@ export function drawHistory(canvas, { history, heads, maxDistance, titles, heigh
   g.translate(10, top + plotH / 2);
   g.rotate(-Math.PI / 2);
   g.textBaseline = 'middle';
-  g.fillText(rows ? `step ${history[0].step} → ${history[rows - 1].step}` : 'steps', 0, 0);
+  const [first, last] = rows ? [history[0].step, history[rows - 1].step] : [];
+  g.fillText(!rows ? 'steps' : first === last ? `step ${first}` : `step ${first} → ${last}`, 0, 0);
   g.restore();
   return scale.max;
 }

@@ -25,6 +25,8 @@ import { acrossSeedsText, claimsAgainstReference, convergenceText, runVerdict } 
 import { CRITERION, LEARNED, OVERFIT_RISE } from './run-end.js';
 import { HELD_OUT_WINDOWS, PROFILE_POS, READINGS, SCHEDULE, SEQ_LEN } from './train-session.js';
 
+const PROFILE_TITLE = 'What each head learned about offsets, now';
+
 /** The columns of the shown head's table of the handbook's claims. */
 /** The most words of the reader's sentence the model reads (the rest are left out, which is said). */
 export const SENTENCE_WORDS = 32;
@@ -89,7 +91,7 @@ export function buildFigures(doc) {
       wrap,
       caption,
     ]);
-    return { figure: f, wrap, caption };
+    return { figure: f, wrap, caption, heading: f.querySelector('h3') };
   };
   // A caption that leads with what to see (a sentence), the rest one click away ("How to read it").
   const leadAndRest = (caption, lead, rest) => leadWithRest(doc, caption, lead, rest);
@@ -138,7 +140,7 @@ export function buildFigures(doc) {
     chosen,
   ]);
 
-  const profile = figure('train-profile', 'What each head learned about offsets, now');
+  const profile = figure('train-profile', PROFILE_TITLE);
   const profileCanvas = canvasIn(profile.wrap, 'Learned position profile per head: mean and spread over queries');
   const handbook = figure('train-handbook', 'The handbook’s simulated profile');
   const handbookCanvas = canvasIn(handbook.wrap, 'The handbook’s simulated profile');
@@ -281,6 +283,9 @@ export function buildFigures(doc) {
       yLabel: 'q·aᴷ / √dₖ',
       axes: fittedAxes({ xInteger: true }),
     });
+    // At step 0 nothing is learned yet: the title says what the lines are then.
+    profile.heading.textContent =
+      state.analysis.step === 0 ? 'Each head’s bias for each offset, before training' : PROFILE_TITLE;
     leadAndRest(
       profile.caption,
       state.analysis.step === 0

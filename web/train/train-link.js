@@ -45,7 +45,7 @@ export function setupFromLink(params, correct) {
     if (!given) return fallback;
     const choice = matchChoice(given, Object.keys(known));
     if (choice !== null) return choice;
-    correct(`${name}: unknown ${given}; choose from ${Object.keys(known).join(', ')} (using ${fallback})`);
+    correct(`${name}: unknown ${given}; choose from ${Object.keys(known).join(', ')}; using ${fallback}`);
     return fallback;
   };
   const task = choose(TRAIN_PARAMS.task, TASKS, DEFAULT_RUN.task);
