@@ -56,10 +56,6 @@ if [ "$node_major" -lt 20 ]; then
   echo "setup: relpos needs Node.js 20.19 or newer (found $(node --version))" >&2
   exit 1
 fi
-# RELPOS_DEBIAN_ONLY=1 (test.sh, before the sanitizers start beside the build): the Debian packages only.
-if [ "${RELPOS_DEBIAN_ONLY:-}" = 1 ]; then
-  return 0 2>/dev/null || exit 0
-fi
 
 # RELPOS_NPM_CI_BESIDE=1 (build.sh): npm ci runs in the background while the caller builds the
 # C++, which needs no npm package; the caller calls npm_packages_ready before its first use of one.

@@ -3,10 +3,9 @@
 # natively under AddressSanitizer + UndefinedBehaviorSanitizer with the allocation test, a bounded
 # libFuzzer run of every fuzz target (scripts/sanitize.sh); the type check of the published
 # .d.ts; and Vitest (the JS API on the real WASM module in Node, the page in headless Chromium,
-# the npm package); then the style checks (scripts/lint.sh). The sanitizers run beside the build
-# (compilers both, each filling the other's idle moments: a link, a precompiled header); Vitest
-# and the style checks alone: beside Vitest, even at nice 19, the sanitizers and clang-tidy slowed
-# it by half (docs/testing.md). Exits non-zero if anything fails.
+# the npm package); then the style checks (scripts/lint.sh). One stage at a time: run beside Vitest,
+# even at nice 19, the sanitizers and clang-tidy slowed it by half (docs/testing.md). Exits non-zero
+# if anything fails.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # The compilers' heaps in 2 MiB pages (docs/testing.md: 7 % less CPU for a build), as setup.sh.
@@ -22,16 +21,6 @@ print_stage_times() {
   echo "  total                                        $SECONDS s"
 }
 
-# The Debian packages first (what both builds compile with), then the sanitizers beside the build.
-RELPOS_DEBIAN_ONLY=1 bash scripts/setup.sh
-echo "test: the core's suite natively under the sanitizers, and the fuzzers (scripts/sanitize.sh), beside the build; its report follows the build's"
-mkdir -p build
-sanitize_log=build/sanitize.log
-# In a session of its own, so that a failed build stops it with its compilers (its group).
-RELPOS_STRICT=ON setsid bash scripts/sanitize.sh >"$sanitize_log" 2>&1 &
-sanitize_pid=$!
-trap '[ -z "$sanitize_pid" ] || kill -- -"$sanitize_pid" 2>/dev/null || true' EXIT
-
 RELPOS_STRICT=ON bash scripts/build.sh test
 stage_done "setup and build (scripts/build.sh test)"
 
@@ -39,13 +28,9 @@ echo "test: the core's suite compiled to WASM SIMD, run by Node (ctest)"
 ctest --test-dir build/wasm --output-on-failure
 stage_done "the core's suite in WASM (ctest)"
 
-echo "test: the sanitizers' report (scripts/sanitize.sh, $sanitize_log)"
-sanitize_status=0
-wait "$sanitize_pid" || sanitize_status=$?
-sanitize_pid=""
-cat "$sanitize_log"
-[ "$sanitize_status" -eq 0 ] || exit "$sanitize_status"
-stage_done "sanitizers: the rest after the build"
+echo "test: the core's suite natively under the sanitizers, and the fuzzers (scripts/sanitize.sh)"
+RELPOS_STRICT=ON bash scripts/sanitize.sh
+stage_done "sanitizers and fuzzers (scripts/sanitize.sh)"
 
 echo "test: TypeScript declarations (tsc)"
 npx tsc -p tests/types
