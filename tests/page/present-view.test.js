@@ -116,6 +116,19 @@ describe('the present view', () => {
     const layout = await layoutOf(page, 'offsets');
     expect(layout.fontScale).toBeGreaterThanOrEqual(1.7);
     expect(layout.cell * 14).toBeGreaterThanOrEqual(600);
+    // A link opening the view focuses the presented matrix, not its Leave button (Enter there
+    // would leave): the arrow keys read its cells at once.
+    const focused = await page.evaluate(() => ({
+      figure: document.activeElement?.closest('figure')?.id,
+      role: document.activeElement?.getAttribute('role'),
+    }));
+    expect(focused).toEqual({ figure: 'figure-offsets', role: 'application' });
+    const readout = () => page.textContent('.relpos-visually-hidden[aria-live]');
+    expect(await readout()).toMatch(/, row 0 [^,]*, column 0 /);
+    await page.keyboard.press('ArrowRight');
+    expect(await readout()).toMatch(/, row 0 [^,]*, column 1 /);
+    await page.keyboard.press('Enter'); // a cell's key, not the button's: still presenting
+    expect(await page.$$eval('.relpos-presenting', (list) => list.length)).toBe(1);
     // Written back as the panel's id.
     await page.waitForFunction(() => new URLSearchParams(location.search).get('present') === 'offsets');
     await page.click('#figure-offsets button[data-present]'); // "Leave" as a button too
@@ -150,6 +163,12 @@ describe('the present view', () => {
     // Still inside the window: the canvas ends above its bottom.
     const bottom = await page.$eval('#figure-difference canvas', (canvas) => canvas.getBoundingClientRect().bottom);
     expect(bottom).toBeLessThanOrEqual(1080);
+    // Focused by the link before the workers had computed it (nothing to read then): once drawn,
+    // the arrow keys read its cells.
+    expect(await page.evaluate(() => document.activeElement?.closest('figure')?.id)).toBe('figure-difference');
+    await page.keyboard.press('ArrowRight');
+    // Column 1 of the offset space at k = 3 is clipped offset c = 1 − 3 = −2.
+    expect(await page.textContent('.relpos-visually-hidden[aria-live]')).toMatch(/, query 0, clipped offset −2\b/);
     expect(problems).toEqual([]);
     await context.close();
   });

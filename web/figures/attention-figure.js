@@ -243,8 +243,8 @@ export class AttentionFigure {
   }
 
   /** Shows one panel filling the window with large type (present-view.js); null: back. */
-  present(panelId) {
-    return this.presentView.show(panelId);
+  present(panelId, options) {
+    return this.presentView.show(panelId, options);
   }
 
   // The selected cell's group: the cells that share its clipped offset c, by rows.

@@ -95,6 +95,7 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
     const fromPress = pressed;
     pressed = null;
     if (fromPress && !getSelection()) return; // pressed beside the cells: nothing to read
+    if (!getLayout()) return; // not drawn yet (a long view computing): the first key after reads
     const cell = resumeFrom();
     const touch = Boolean(fromPress) && fromPress !== 'mouse';
     select(cell, { panelId, anchor: { ...clientPoint(cell), touch }, announce: true });
@@ -102,6 +103,7 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
   wrap.addEventListener('blur', () => select(null, { panelId }));
   wrap.addEventListener('keydown', (event) => {
     const layout = getLayout();
+    if (!layout) return;
     const current = resumeFrom();
     let next = null;
     if (KEY_MOVES[event.key]) {

@@ -78,8 +78,13 @@ export class PresentView {
     );
   }
 
-  /** Presents panel `panelId` (null: back to the page). Returns false for an unknown panel. */
-  show(panelId) {
+  /**
+   * Presents panel `panelId` (null: back to the page). Returns false for an unknown panel. Focus
+   * goes to the panel's button (now "Leave"), as after a click on it; with `focusPanel` (a link
+   * opening the view) to the panel's matrix, where the arrow keys read cells and Enter leaves
+   * nothing by accident.
+   */
+  show(panelId, { focusPanel = false } = {}) {
     if (panelId === this.panelId) return true;
     if (panelId !== null && !this.buttons.has(panelId)) return false;
     const previous = this.panelId;
@@ -114,7 +119,7 @@ export class PresentView {
       document.addEventListener('keydown', this.onKey, true);
     }
     this.figure.draw();
-    if (panelId) this.buttons.get(panelId).focus();
+    if (panelId) (focusPanel ? this.figure.parts.get(panelId).wrap : this.buttons.get(panelId)).focus();
     else if (previous) this.buttons.get(previous).focus();
     this.onChange(panelId);
     return true;

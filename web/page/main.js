@@ -201,7 +201,7 @@ class Page {
     if (moreAsked || (presentAsked && DRAWER_FIGURES.has(presentAsked))) $('more-panels').open = true; // drawn by update()
     this.update();
     this.followHash?.();
-    if (presentAsked && !this.figure.present(presentAsked)) {
+    if (presentAsked && !this.figure.present(presentAsked, { focusPanel: true })) {
       // Beside the link's other corrections, not instead of them.
       this.notes.set([...notes, `Link corrected: present: unknown ${presentAsked}; choose from ${ids.join(', ')}.`]);
     }
