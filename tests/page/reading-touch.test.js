@@ -102,7 +102,17 @@ describe('touch', () => {
       return top + y0 >= 0 && top + y0 + 6 * side <= 360;
     };
     await expect.poll(matrixInWindow).toBe(true);
-    expect(problems).toEqual([]);
+    // A height-only change (the browser's toolbar hidden, the window made taller): the matrices
+    // take the size a page opened at the new height gives them.
+    const sideAt360 = (await layoutOf(page, 'positionBiases')).cell;
+    await page.setViewportSize({ width: 640, height: 480 });
+    const opened = await env.open('', { ...PHONE, viewport: { width: 640, height: 480 } });
+    await whenDrawn(opened.page);
+    const sideAt480 = (await layoutOf(opened.page, 'positionBiases')).cell;
+    expect(sideAt480).toBeGreaterThan(sideAt360);
+    await expect.poll(async () => (await layoutOf(page, 'positionBiases')).cell).toBe(sideAt480);
+    expect([...problems, ...opened.problems]).toEqual([]);
+    await opened.context.close();
     await context.close();
   });
 

@@ -207,6 +207,9 @@ class Page {
     }
     const redraw = () => this.compute.view && this.draw(true); // a new size or theme
     new ResizeObserver(redraw).observe(document.querySelector('main'));
+    // The matrices' side follows the window's height too (#maxSide), which a height-only change
+    // (a toolbar hidden, a window made taller) does without resizing <main>.
+    addEventListener('resize', () => this.figure.maxSide !== this.#maxSide() && redraw());
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', redraw);
     // Sharp in print, and every panel on paper: "More panels" opens while printing, and closes
     // again after if it was closed.
