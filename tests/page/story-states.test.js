@@ -1353,6 +1353,32 @@ describe('every reveal, drawn', () => {
             expect(Math.abs(got[channel] - want[channel]), `output table ${index} (${i}, ${c})`).toBeLessThanOrEqual(2);
         }
     }
+    // Under them, the colour bar of that one scale: ±m, its numbers round values inside it, 0
+    // among them, each number's colour on the bar the colour of its value.
+    const bar = JSON.parse(
+      await page.$eval('[data-figure="output"] .reveal-vectors canvas', (c) => c.dataset.bar ?? 'null'),
+    );
+    expect(bar?.label).toBe('output value: blue < 0 < red');
+    const values = bar.ticks.map((tick) => tick.value);
+    expect(values).toContain(0);
+    expect(values.length).toBeGreaterThanOrEqual(3);
+    for (const tick of bar.ticks) {
+      expect(Math.abs(tick.value)).toBeLessThanOrEqual(m);
+      expect(Number(tick.text.replace('−', '-'))).toBe(tick.value);
+      expect(tick.x).toBeCloseTo(bar.x + ((tick.value + m) / (2 * m)) * bar.width, 6);
+    }
+    const inside = (x) => Math.min(Math.max(x, bar.x + 2), bar.x + bar.width - 3);
+    const barPixels = await pixelsOf(
+      page,
+      '[data-figure="output"] .reveal-vectors canvas',
+      0,
+      bar.ticks.map((tick) => [inside(tick.x), bar.y + 5]),
+    );
+    bar.ticks.forEach((tick, index) => {
+      const want = colourOf(tick.value, { scale: 'diverging', min: -m, max: m });
+      for (let channel = 0; channel < 3; channel += 1)
+        expect(Math.abs(barPixels[index][channel] - want[channel]), `bar at ${tick.text}`).toBeLessThanOrEqual(8);
+    });
   }
 
   /** The reveal's figure inside the window after `opener` is clicked (its summary): the maps whole, drawn. */

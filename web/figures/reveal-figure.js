@@ -193,8 +193,10 @@ export class RevealFigure {
         format: (v) => formatSignificant(v, 2),
         colours: themeColours(vectors),
         shared: true,
+        bar: 'output value: blue < 0 < red',
       });
-      vectors.dataset.layout = JSON.stringify(drawn);
+      vectors.dataset.layout = JSON.stringify(drawn.columns);
+      vectors.dataset.bar = JSON.stringify(drawn.bar);
       vectors.setAttribute('aria-label', plainMath(figure.vectors.label));
     }
   }

@@ -73,7 +73,7 @@ export function drawTablesFigure(parts, view, cell, colours) {
   const width = parts.wrap.clientWidth;
   if (!width || !view?.result.output) return null;
   const shown = cell ?? { i: 0, j: 0 };
-  const scales = drawVectorBlocks(parts.canvas, {
+  const { columns: scales } = drawVectorBlocks(parts.canvas, {
     columns: tableBlocks(view, shown),
     width,
     format: (v) => formatSignificant(v, 2),

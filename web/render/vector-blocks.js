@@ -2,8 +2,10 @@
 // notation of math-text.js) and rows of
 // numbers (a table such as aᴷ, or a single vector such as qᵢ), each row with a label; one row
 // of a block may be outlined. Cells are coloured on a diverging scale per column of blocks
-// (blue below 0, red above, symmetric around 0) and show their value while it fits.
+// (blue below 0, red above, symmetric around 0) and show their value while it fits; with one
+// scale for every column, a colour bar under them can say what a colour is.
 import { fitCanvas } from './canvas-size.js';
+import { drawColourBar } from './colour-bar.js';
 import { colourTable, entryFor, luminance } from './colormaps.js';
 import { fitLabel } from './fit-label.js';
 import { fillMath, wrapMath } from './math-text.js';
@@ -16,6 +18,8 @@ const LABEL = 44; // px of row labels, at least
 const LABEL_GAP = 6; // px between a row's label and its cells
 const LABEL_SHARE = 0.65; // of a column's width, at most, for its labels (longer ones end in "…")
 const COLUMN_GAP = 22;
+const BAR = { top: 22, height: 10, width: 240, below: 22 }; // px: label room above, the bar, its numbers
+const barSpace = (bar) => (bar ? BAR.top + BAR.height + BAR.below : 0);
 
 /** The largest |value| over a column's blocks (1 when all are zero), for its colour scale. */
 const spanOf = (blocks) => {
@@ -39,21 +43,24 @@ const titleSpace = (columnWidth) => 4 + TITLE_LINE * (columnWidth < NARROW_COLUM
  * the height does not change with the table or the titles (nothing below the figure moves); put
  * tables last.
  */
-export function vectorBlocksHeight(columns, width = Infinity) {
+export function vectorBlocksHeight(columns, width = Infinity, bar = null) {
   const title = titleSpace(columnWidthOf(width, columns.length));
   const blockHeight = (b) => title + (b.rows.length > 1 ? TABLE_SPACE : rowHeight(b)) + GAP;
-  return Math.max(...columns.map((blocks) => blocks.reduce((h, b) => h + blockHeight(b), 0))) + 4;
+  return Math.max(...columns.map((blocks) => blocks.reduce((h, b) => h + blockHeight(b), 0))) + 4 + barSpace(bar);
 }
 
 /**
  * columns: [[{ title, rows: [{ label, values }], highlight: row index | -1 }]], drawn side by side
  * at `width` CSS px; format(v) writes a value (a block's own format(v, index), where it has one); colours { fg, muted, outline, outlineHalo, font };
- * `shared`: one colour scale for every column (else one per column).
- * Returns per column its scale's { max } and where each block's cells are ({ x, y, cellWidth,
- * rowHeight }, CSS px), for captions and tests.
+ * `shared`: one colour scale for every column (else one per column); `bar` (with `shared`): the
+ * label of a colour bar drawn under the blocks for that scale.
+ * Returns { columns: per column its scale's { max } and where each block's cells are ({ x, y,
+ * cellWidth, rowHeight }, CSS px), bar: the bar's { x, y, width, label, ticks: [{ value, text,
+ * x }] } or null }, for captions and tests.
  */
-export function drawVectorBlocks(canvas, { columns, width, format, colours, shared = false }) {
-  const height = vectorBlocksHeight(columns, width);
+export function drawVectorBlocks(canvas, { columns, width, format, colours, shared = false, bar = null }) {
+  const withBar = shared ? bar : null;
+  const height = vectorBlocksHeight(columns, width, withBar);
   const { context: g } = fitCanvas(canvas, width, height);
   g.clearRect(0, 0, width, height);
   const table = colourTable('rdbu-reversed');
@@ -62,6 +69,7 @@ export function drawVectorBlocks(canvas, { columns, width, format, colours, shar
   const titleLines = (title - 4) / TITLE_LINE;
   const titleFont = { size: TITLE_FONT, family: colours.font, style: '600' };
   const sharedSpan = shared ? spanOf(columns.flat()) : null;
+  let bottom = 0; // the lowest block's end
   const scales = columns.map((blocks, c) => {
     const m = sharedSpan ?? spanOf(blocks);
     const placed = [];
@@ -124,7 +132,24 @@ export function drawVectorBlocks(canvas, { columns, width, format, colours, shar
       }
       y += block.rows.length * h + GAP;
     }
+    bottom = Math.max(bottom, y);
     return { max: scale.max, blocks: placed };
   });
-  return scales;
+  if (!withBar) return { columns: scales, bar: null };
+  const x = 1;
+  const y = bottom + BAR.top; // under the rows drawn (the canvas keeps its height: nothing below moves)
+  const barWidth = Math.min(BAR.width, width - 2);
+  g.font = `11px ${colours.font}`;
+  const { ticks } = drawColourBar(g, {
+    x,
+    y,
+    width: barWidth,
+    height: BAR.height,
+    scale: { map: 'rdbu-reversed', min: -sharedSpan, max: sharedSpan },
+    fg: colours.fg,
+    label: withBar,
+    labelRoom: width - x - 2,
+    numbersRight: width - 1,
+  });
+  return { columns: scales, bar: { x, y, width: barWidth, label: withBar, ticks } };
 }
