@@ -19,6 +19,7 @@ const page = (name, head, body) =>
   );
 beforeAll(async () => {
   copyFileSync(join(SITE, 'relpos-elements.js'), join(folder, 'relpos-elements.js'));
+  copyFileSync(join(SITE, 'relpos-train.js'), join(folder, 'relpos-train.js'));
   page(
     'fit',
     // The script comes late (as a slow network would): the space is reserved before it.
@@ -39,6 +40,13 @@ beforeAll(async () => {
     `<relpos-attention id="a" theme="inherit" panels="combined-weights"></relpos-attention>
      <div data-theme="light"><relpos-profile id="p" theme="inherit"></relpos-profile></div>
      <div style="background: #101010"><relpos-attention id="bg" theme="inherit" panels="offsets"></relpos-attention></div>`,
+  );
+  // A dark course page by its background only (no class, no attribute), the system light.
+  page(
+    'train-theme',
+    `<style>body { background: #111; color: #eee } body.light { background: #fff; color: #222 }</style>
+     <script type="module" src="relpos-train.js"></script>`,
+    '<relpos-train id="t" theme="inherit" size="tiny"></relpos-train>',
   );
   server = await serveFolder(folder);
   browser = await launchBrowser();
@@ -174,6 +182,63 @@ describe('theme="inherit"', () => {
     expect(await labelPixels(p, '#a', LIGHT_FG)).toBeGreaterThan(20);
     for (const id of ['#a', '#p', '#bg'])
       expect(await p.$eval(id, (el) => el.shadowRoot.querySelector('.relpos-message').hidden)).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('<relpos-train theme="inherit">', () => {
+  // The section's panel (the handbook's claims), its text, and its menus' color-scheme.
+  const trainColours = (p) =>
+    p.evaluate(() => {
+      const root = document.querySelector('#t').shadowRoot;
+      const figure = getComputedStyle(root.querySelector('.relpos-train figure'));
+      return {
+        panel: figure.backgroundColor,
+        text: figure.color,
+        menus: getComputedStyle(root.querySelector('.relpos-train select')).colorScheme,
+      };
+    });
+  const DARK = { panel: 'rgb(28, 28, 33)', text: 'rgb(236, 236, 241)', menus: 'dark' }; // #1c1c21, #ececf1
+  const LIGHT = { panel: 'rgb(255, 255, 255)', text: 'rgb(27, 27, 31)', menus: 'light' }; // #ffffff, #1b1b1f
+
+  test('follows a dark page on a light system, then the page switched to light and back, as the other elements', async () => {
+    const {
+      page: p,
+      context,
+      problems,
+    } = await openPage(browser, `${server.url}train-theme.html`, {
+      viewport: { width: 900, height: 900 },
+      colorScheme: 'light',
+    });
+    await p.waitForFunction(() => document.querySelector('#t')?.shadowRoot?.querySelector('.relpos-train figure'));
+    expect(await trainColours(p)).toEqual(DARK);
+    await screenshot(p, 'train-theme-inherit-dark.png');
+    await p.evaluate(() => document.body.classList.add('light'));
+    await p.waitForFunction(
+      (panel) =>
+        getComputedStyle(document.querySelector('#t').shadowRoot.querySelector('.relpos-train figure'))
+          .backgroundColor === panel,
+      LIGHT.panel,
+    );
+    expect(await trainColours(p)).toEqual(LIGHT);
+    await p.evaluate(() => document.body.classList.remove('light'));
+    await p.waitForFunction(
+      (panel) =>
+        getComputedStyle(document.querySelector('#t').shadowRoot.querySelector('.relpos-train figure'))
+          .backgroundColor === panel,
+      DARK.panel,
+    );
+    expect(await trainColours(p)).toEqual(DARK);
+    // theme="light" on the dark page: light whatever the page.
+    await p.evaluate(() => document.querySelector('#t').setAttribute('theme', 'light'));
+    await p.waitForFunction(
+      (panel) =>
+        getComputedStyle(document.querySelector('#t').shadowRoot.querySelector('.relpos-train figure'))
+          .backgroundColor === panel,
+      LIGHT.panel,
+    );
+    expect(await trainColours(p)).toEqual(LIGHT);
     expect(problems).toEqual([]);
     await context.close();
   });

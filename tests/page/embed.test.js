@@ -194,3 +194,81 @@ describe('weight', () => {
     await context.close();
   });
 });
+
+// ?theme=: a course page forces the view's scheme, whatever the reader's system.
+describe('?theme=', () => {
+  const LIGHT = { bg: 'rgb(246, 246, 244)', panel: 'rgb(255, 255, 255)', fg: [0x1b, 0x1b, 0x1f] }; // figure-css.js
+  const DARK = { bg: 'rgb(19, 19, 22)', panel: 'rgb(28, 28, 33)', fg: [0xec, 0xec, 0xf1] };
+  // The page's colours, and how many pixels under the matrix (the colour bar's numbers and title)
+  // are drawn in text colour `rgb` (within 10 of it on each axis together).
+  const drawn = (page, rgb) =>
+    page.evaluate((fg) => {
+      const canvas = document.querySelector('#figure-combinedWeights canvas');
+      const layout = JSON.parse(canvas.dataset.layout);
+      const ratio = canvas.width / parseFloat(canvas.style.width);
+      const top = Math.ceil((layout.y0 + layout.cell * layout.n) * ratio) + 2;
+      const { data } = canvas.getContext('2d').getImageData(0, top, canvas.width, canvas.height - top);
+      let text = 0;
+      for (let i = 0; i < data.length; i += 4)
+        if (data[i + 3] > 200 && Math.hypot(data[i] - fg[0], data[i + 1] - fg[1], data[i + 2] - fg[2]) < 10) text += 1;
+      return {
+        bg: getComputedStyle(document.body).backgroundColor,
+        panel: getComputedStyle(document.querySelector('#figure-combinedWeights')).backgroundColor,
+        text,
+        notes: document.querySelector('#notes')?.textContent ?? '',
+      };
+    }, rgb);
+  const open = async (query, colorScheme) => {
+    const opened = await openPage(browser, `${plain.url}${query}`, {
+      viewport: { width: 700, height: 700 },
+      colorScheme,
+    });
+    await opened.page.waitForSelector('body[data-ready="true"]');
+    return opened;
+  };
+
+  test('theme=dark draws dark under a light system, theme=light light under a dark one', async () => {
+    for (const [theme, system, colours] of [
+      ['dark', 'light', DARK],
+      ['light', 'dark', LIGHT],
+    ]) {
+      const { page, context, problems } = await open(`?embed=1&panels=combinedWeights&theme=${theme}`, system);
+      const m = await drawn(page, colours.fg);
+      expect(m.bg, theme).toBe(colours.bg);
+      expect(m.panel, theme).toBe(colours.panel);
+      expect(m.text, theme).toBeGreaterThan(20); // the colour bar's numbers in the theme's text colour
+      expect(m.notes, theme).toBe('');
+      if (theme === 'dark') await screenshot(page, 'iframe-view-theme-dark.png');
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+  });
+
+  test('an unknown theme is reported and auto (the system’s) is used', async () => {
+    const { page, context, problems } = await open('?embed=1&panels=combinedWeights&theme=purple', 'dark');
+    const m = await drawn(page, DARK.fg);
+    expect(m.notes).toContain('Link corrected: theme: unknown purple; choose from light, dark, auto; using auto.');
+    expect(m.bg).toBe(DARK.bg);
+    expect(m.text).toBeGreaterThan(20);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test('the page keeps theme=dark in the address it writes, and its embed code offers it', async () => {
+    const { page, context, problems } = await open('?draw=HANDBOOK&theme=dark', 'light');
+    // The writer rewrites the address (draw as the page writes it) and keeps the theme.
+    await page.waitForFunction(() => location.search.includes('draw=handbook'));
+    expect(new URLSearchParams(await page.evaluate(() => location.search)).get('theme')).toBe('dark');
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(DARK.bg);
+    await page.click('#embed-code summary');
+    await page.waitForFunction(() => document.querySelector('#embed-iframe')?.textContent);
+    expect(await page.$eval('#embed-theme', (select) => select.value)).toBe('dark');
+    expect(await page.textContent('#embed-iframe')).toMatch(/&amp;theme=dark"/);
+    expect(await page.textContent('#embed-element')).toContain(' theme="dark"');
+    await page.selectOption('#embed-theme', 'auto');
+    expect(await page.textContent('#embed-iframe')).not.toContain('theme=');
+    expect(await page.textContent('#embed-element')).not.toContain('theme=');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});

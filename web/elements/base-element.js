@@ -1,11 +1,10 @@
 // What both custom elements share: a shadow root with the figure CSS, a visible message line
 // for invalid attributes and errors, batching of attribute changes into one render, redrawing
 // on resize and on a change of the system theme, and a 'relpos-render' event after each render.
-import { adoptFigureCss } from '../figures/figure-css.js';
 import { onPrintChange } from '../figures/print-sharp.js';
 import { sharedRelPos } from '../figures/shared-relpos.js';
 import { upgradeProperties } from './reflect.js';
-import { hostScheme, hostVariables, watchHost } from './host-theme.js';
+import { ElementTheme } from './element-theme.js';
 
 const HOST_CSS = `
 :host { display: block; font-family: inherit; color: var(--relpos-fg); }
@@ -25,18 +24,17 @@ const HOST_CSS = `
 const ElementBase = globalThis.HTMLElement ?? class {};
 
 export class RelposBaseElement extends ElementBase {
+  /** The theme attribute's colours (not `theme`: that is the attribute's reflecting property). */
+  #theme;
+
   constructor() {
     super();
     this.shadow = this.attachShadow({ mode: 'open' });
-    adoptFigureCss(this.shadow, ':host');
+    // The figure CSS and the theme attribute, inherit included (element-theme.js).
+    this.#theme = new ElementTheme(this, this.shadow, () => this.redraw());
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(HOST_CSS);
     this.shadow.adoptedStyleSheets = [...this.shadow.adoptedStyleSheets, sheet];
-    // theme="inherit" (host-theme.js): a dark state for the CSS, and the page's own variables.
-    this.internals = this.attachInternals();
-    this.hostSheet = new CSSStyleSheet();
-    this.shadow.adoptedStyleSheets = [...this.shadow.adoptedStyleSheets, this.hostSheet];
-    this.stopWatching = null;
     this.message = document.createElement('p');
     this.message.className = 'relpos-message';
     this.message.setAttribute('part', 'message');
@@ -69,29 +67,7 @@ export class RelposBaseElement extends ElementBase {
     this.resizeObserver?.disconnect();
     matchMedia('(prefers-color-scheme: dark)').removeEventListener('change', this.onSchemeChange);
     this.stopPrint?.();
-    this.stopWatching?.();
-    this.stopWatching = null;
-  }
-
-  /** theme="inherit": takes the page's scheme and variables, and watches them (else stops). */
-  followHost() {
-    const inherit = this.getAttribute('theme') === 'inherit';
-    if (!inherit) {
-      this.stopWatching?.();
-      this.stopWatching = null;
-      this.hostSheet.replaceSync('');
-      this.internals.states.delete('dark');
-      return;
-    }
-    const dark = hostScheme(this) === 'dark';
-    if (dark) this.internals.states.add('dark');
-    else this.internals.states.delete('dark');
-    const variables = hostVariables(this);
-    this.hostSheet.replaceSync(variables ? `:host([theme='inherit'][theme][theme]) { ${variables} }` : '');
-    this.stopWatching ??= watchHost(this, () => {
-      this.followHost();
-      this.redraw(); // the canvases' labels and colours too
-    });
+    this.#theme.stop();
   }
 
   attributeChangedCallback() {
@@ -111,7 +87,7 @@ export class RelposBaseElement extends ElementBase {
   async renderSafely() {
     let notes;
     try {
-      this.followHost();
+      this.#theme.follow();
       const rp = await sharedRelPos();
       if (!this.isConnected) return;
       notes = await this.render(rp);

@@ -19,6 +19,8 @@ export interface RelposTrainAttributes {
   autostart?: boolean | '';
   /** The URL of training-corpus.bin (default: the package's, next to the module; inside dist/relpos-train.js). */
   corpus?: string;
+  /** 'light', 'dark', 'auto' (default: the reader's system) or 'inherit' (the page around it), as the other elements. */
+  theme?: 'light' | 'dark' | 'auto' | 'inherit';
   id?: string;
   class?: string;
   className?: string;

@@ -6,29 +6,40 @@
 // corpus tasks, its batches), autostart (a switch: bare, 1, true, on or yes start training once loaded; 0, false, off or no do not), corpus (the URL of training-corpus.bin,
 // which `npm run build` writes to dist/; default: the file next to this module, as in build/site),
 // workers (1, or 2: a second worker computes half of each step; default 2 where the machine has
-// two cores; the numbers are the same).
+// two cores; the numbers are the same), theme (light, dark, auto: the system's, default; inherit:
+// the page around it, as the other elements: element-theme.js).
 // Task and size match whatever their case; an invalid value shows a message and the default is used; nothing throws. Fires 'relpos-render'
 // once the model is ready and after each reading of what it learned.
-import { adoptFigureCss } from '../figures/figure-css.js';
 import { parseSeed } from '../train/train-link.js';
 import { defaultTrainWorkers, mountTrainSection } from '../train/train-section.js';
 import { PRESETS, TASKS, DEFAULT_RUN } from '../train/train-session.js';
 import { matchChoice } from '../settings/link-values.js';
 import { parseSwitch } from '../views/fit-options.js';
+import { ElementTheme } from './element-theme.js';
 
 // Outside a browser (server-side rendering, Node) there is no HTMLElement: importing is safe and
 // defines nothing.
 const ElementBase = globalThis.HTMLElement ?? class {};
 
 export class RelposTrainElement extends ElementBase {
+  /** The theme attribute's colours (not `theme`: that is the attribute's reflecting property). */
+  #theme;
+
   static get observedAttributes() {
-    return ['task', 'size', 'seed', 'corpus', 'autostart', 'workers'];
+    return ['task', 'size', 'seed', 'corpus', 'autostart', 'workers', 'theme'];
+  }
+
+  constructor() {
+    super();
+    // The figure CSS and the theme attribute, inherit included, as every element (element-theme.js);
+    // the section's figures draw again on its SCHEME_CHANGE.
+    this.#theme = new ElementTheme(this, this.attachShadow({ mode: 'open' }));
   }
 
   connectedCallback() {
     if (this.mounted) return;
-    const shadow = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
-    adoptFigureCss(shadow, ':host');
+    const shadow = this.shadowRoot;
+    this.#theme.follow();
     const message = document.createElement('p');
     message.setAttribute('part', 'message');
     message.setAttribute('role', 'status');
@@ -71,6 +82,12 @@ export class RelposTrainElement extends ElementBase {
 
   attributeChangedCallback(name, before, after) {
     if (!this.mounted || before === after) return;
+    if (name === 'theme') {
+      // Another theme: the same model, in the other colours.
+      this.#theme.follow();
+      this.#theme.changed();
+      return;
+    }
     // A new task, size or seed: start again with it (the section's own menus do the same).
     this.section.dispose();
     this.shadowRoot.replaceChildren();
@@ -79,6 +96,7 @@ export class RelposTrainElement extends ElementBase {
   }
 
   disconnectedCallback() {
+    this.#theme.stop();
     this.section?.dispose();
     this.shadowRoot?.replaceChildren();
     this.mounted = false;

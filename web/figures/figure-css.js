@@ -94,7 +94,10 @@ const FIGURES = `
   clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 
-/** The CSS for figures in a document (scope ':root') or in a custom element (scope ':host'). */
+/**
+ * The CSS for figures in a document (scope ':root'; data-theme="light" or "dark" on <html>, as the
+ * page's ?theme= sets it, wins over the system's scheme) or in a custom element (scope ':host').
+ */
 export function figureCss(scope) {
   const theme =
     scope === ':host'
@@ -103,7 +106,8 @@ export function figureCss(scope) {
 @media (prefers-color-scheme: dark) { :host(:not([theme='light']):not([theme='inherit'])) { ${DARK} } }
 :host([theme='inherit']:state(dark)) { ${DARK} }`
       : `:root { ${LIGHT} }
-@media (prefers-color-scheme: dark) { :root { ${DARK} } }`;
+@media (prefers-color-scheme: dark) { :root:not([data-theme='light']) { ${DARK} } }
+:root[data-theme='dark'] { ${DARK} }`;
   return `${theme}\n${FIGURES}`;
 }
 

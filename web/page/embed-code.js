@@ -1,18 +1,23 @@
 // "Embed this view": the code that shows the page's current view elsewhere — a custom element,
 // an iframe of the iframe view (with a height that fits at the README's 700 px column), and the
-// Jupyter one-liner — each with a Copy button.
+// Jupyter one-liner — each with a Copy button; the panels and the theme (auto: the reader's
+// system; light or dark: whatever it is; first the page's own ?theme=) are chosen above them.
 import { heatmapHeight } from '../render/heatmap.js';
 import { ATTENTION_SETTINGS, CONTROLS, MAX_TOKENS, splitTokens } from '../settings/settings.js';
 import { PANEL_IDS } from '../views/panels.js';
 import { queryFromState } from './url-state.js';
+import { THEME_PARAM } from './page-theme.js';
 import { panelLabels } from '../figures/label-room.js';
 
 const SCRIPT = 'script'; // spelt apart: no script tag in this file's text (relpos.html inlines it)
 const kebab = (id) => id.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 const attr = (text) => String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-/** The element's attributes for `state` (those that differ from the defaults; tokens always). */
-export function elementAttributes(state, panelIds) {
+/**
+ * The element's attributes for `state` (those that differ from the defaults; tokens always), and
+ * `theme` unless auto (the element's default).
+ */
+export function elementAttributes(state, panelIds, theme = 'auto') {
   const parts = [];
   for (const name of ATTENTION_SETTINGS) {
     const c = CONTROLS[name];
@@ -26,13 +31,14 @@ export function elementAttributes(state, panelIds) {
   }
   const matrices = panelIds.filter((id) => id !== 'profile' && id !== 'tables');
   parts.push(`panels="${matrices.map(kebab).join(' ')}"`);
+  if (theme !== 'auto') parts.push(`theme="${theme}"`);
   return parts.filter(Boolean).join(' ');
 }
 
-export function elementSnippet(state, panelIds) {
+export function elementSnippet(state, panelIds, theme = 'auto') {
   if (state.long || state.seqLen > MAX_TOKENS)
     return `<!-- the elements draw up to ${MAX_TOKENS} positions: use the iframe -->`;
-  return `<${SCRIPT} type="module" src="relpos-elements.js"></${SCRIPT}>\n<relpos-attention ${elementAttributes(state, panelIds)}></relpos-attention>`;
+  return `<${SCRIPT} type="module" src="relpos-elements.js"></${SCRIPT}>\n<relpos-attention ${elementAttributes(state, panelIds, theme)}></relpos-attention>`;
 }
 
 // How many lines `text` takes in `width` px of `font`.
@@ -88,25 +94,26 @@ export function embedHeight(panelIds, width = 700, doc = globalThis.document, la
   return Math.ceil(total + 8);
 }
 
-export function embedQuery(state, panelIds) {
+export function embedQuery(state, panelIds, theme = 'auto') {
   const query = queryFromState(state).replace(/^\?/, '');
-  return `embed=1&fit=width&panels=${panelIds.join(',')}${query ? `&${query}` : ''}`;
+  const themed = theme === 'auto' ? '' : `&${THEME_PARAM}=${theme}`;
+  return `embed=1&fit=width&panels=${panelIds.join(',')}${query ? `&${query}` : ''}${themed}`;
 }
 
 /** The panels' axis labels for the state's tokens ("0 the", …), as the view writes them. */
 const tokenLabels = (state) => splitTokens(state.tokens ?? '').map((token, i) => `${i} ${token}`);
 
-export function iframeSnippet(state, panelIds, page = 'index.html') {
+export function iframeSnippet(state, panelIds, page = 'index.html', theme = 'auto') {
   return (
-    `<iframe src="${attr(`${page}?${embedQuery(state, panelIds)}`)}"\n` +
+    `<iframe src="${attr(`${page}?${embedQuery(state, panelIds, theme)}`)}"\n` +
     `        title="Relative position encoding: ${attr(panelIds.join(', '))}"\n` +
     `        width="100%" height="${embedHeight(panelIds, 700, globalThis.document, tokenLabels(state))}" loading="lazy" style="border: 0"></iframe>`
   );
 }
 
 /** Jupyter: the classic-script bundle inlined into an HTML output, then the element. */
-export function jupyterSnippet(state, panelIds) {
-  const element = `<relpos-attention ${elementAttributes(state, panelIds)}></relpos-attention>`;
+export function jupyterSnippet(state, panelIds, theme = 'auto') {
+  const element = `<relpos-attention ${elementAttributes(state, panelIds, theme)}></relpos-attention>`;
   return `from IPython.display import HTML; HTML('<${SCRIPT}>' + open('relpos-elements.iife.js').read() + '</${SCRIPT}>' + ${JSON.stringify(element)})`;
 }
 
@@ -114,6 +121,11 @@ const CHOICES = [
   ['combinedWeights,offsets', 'combined weights and offsets'],
   ['combinedWeights,profile', 'combined weights and the profile'],
   ...PANEL_IDS.map((id) => [id, kebab(id).replace(/-/g, ' ')]),
+];
+const THEME_CHOICES = [
+  ['auto', 'auto (the reader’s system)'],
+  ['light', 'light'],
+  ['dark', 'dark'],
 ];
 const BOXES = [
   ['element', 'Custom element'],
@@ -131,8 +143,18 @@ function build(root) {
   };
   const select = el('select', { id: 'embed-panels' });
   for (const [value, text] of CHOICES) select.append(el('option', { value, textContent: text }));
+  const theme = el('select', { id: 'embed-theme' });
+  for (const [value, text] of THEME_CHOICES) theme.append(el('option', { value, textContent: text }));
+  theme.value = doc.documentElement.dataset.theme ?? 'auto'; // the page's own ?theme=
   root.append(
-    el('p', {}, el('label', {}, 'Panels ', select), ' The same numbers as here, in your page (README, “Recipes”).'),
+    el(
+      'p',
+      {},
+      el('label', {}, 'Panels ', select),
+      ' ',
+      el('label', {}, 'Theme ', theme),
+      ' The same numbers as here, in your page (README, “Recipes”).',
+    ),
   );
   for (const [name, title] of BOXES) {
     const button = el('button', { type: 'button', textContent: 'Copy' });
@@ -141,10 +163,11 @@ function build(root) {
   }
 }
 
-/** Fills the three code boxes from the state and wires their Copy buttons. */
+/** Fills the three code boxes from the state, the panels and the theme chosen, and wires their Copy buttons. */
 export function wireEmbedCode(root, getState) {
   build(root);
   const choice = root.querySelector('#embed-panels');
+  const themeChoice = root.querySelector('#embed-theme');
   const boxes = {
     element: root.querySelector('#embed-element'),
     iframe: root.querySelector('#embed-iframe'),
@@ -153,11 +176,13 @@ export function wireEmbedCode(root, getState) {
   const update = () => {
     const state = getState();
     const panels = choice.value.split(',');
-    boxes.element.textContent = elementSnippet(state, panels);
-    boxes.iframe.textContent = iframeSnippet(state, panels);
-    boxes.jupyter.textContent = jupyterSnippet(state, panels);
+    const theme = themeChoice.value;
+    boxes.element.textContent = elementSnippet(state, panels, theme);
+    boxes.iframe.textContent = iframeSnippet(state, panels, 'index.html', theme);
+    boxes.jupyter.textContent = jupyterSnippet(state, panels, theme);
   };
   choice.addEventListener('change', update);
+  themeChoice.addEventListener('change', update);
   for (const button of root.querySelectorAll('button[data-copy]')) {
     button.addEventListener('click', async () => {
       const box = boxes[button.dataset.copy];

@@ -19,6 +19,7 @@ import { startSchemesSection } from './schemes-section.js';
 import { SideFigures } from './side-figures.js';
 import { wireSkipLink } from './skip-link.js';
 import { wireStory } from './story.js';
+import { applyPageTheme } from './page-theme.js';
 import { MORE_PANELS_PARAM, startUrlWriter } from './url-writer.js';
 import { stateFromQuery } from './url-state.js';
 import { followLinkSections } from '../settings/link-sections.js';
@@ -70,7 +71,7 @@ class Page {
   #frame = 0; // the animation frame that draws the edits read since the last draw
   #openedToPrint = false; // "More panels" opened for paper, closed again after
 
-  constructor({ rp, embed, shown, fit, state }) {
+  constructor({ rp, embed, shown, fit, state, theme }) {
     this.state = state;
     this.rp = rp;
     this.embed = embed;
@@ -93,6 +94,7 @@ class Page {
     this.#wireSections(new URLSearchParams(location.search).has('panels') ? shown.ids : []);
     this.url = startUrlWriter({
       embed,
+      theme,
       getState: () => this.state,
       presenting: () => this.figure.presenting,
       morePanelsOpen: () => $('more-panels').open && !this.#openedToPrint, // not what printing opened
@@ -364,11 +366,14 @@ class Page {
 async function start() {
   document.getElementById('no-script')?.remove(); // the script runs
   adoptFigureCss(document, ':root');
+  const themeNotes = [];
+  const theme = applyPageTheme(new URLSearchParams(location.search), (note) => themeNotes.push(note));
   const { embed, shown, fit } = await viewOptions(location.search);
   const loaded = stateFromQuery(location.search);
   const rp = await sharedRelPos();
-  const page = new Page({ rp, embed, shown, fit, state: loaded.state });
-  page.start([...shown.notes, ...loaded.notes.map((note) => `Link corrected: ${note}.`)]);
+  const page = new Page({ rp, embed, shown, fit, state: loaded.state, theme });
+  const corrected = [...loaded.notes, ...themeNotes].map((note) => `Link corrected: ${note}.`);
+  page.start([...shown.notes, ...corrected]);
   // The sections loaded apart (the training section): their parameters in the address, their
   // notes on the link (made when they open) beside the page's.
   followLinkSections(page.url.schedule, page.notes.add);

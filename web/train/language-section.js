@@ -10,6 +10,7 @@ import { drawLineChart, SERIES_COLOURS } from '../render/line-chart.js';
 import { fittedAxes } from '../render/fitted-axes.js';
 import { drawShares } from './language-plots.js';
 import { LANGUAGE_READINGS } from './language-readings.js';
+import { onSchemeChange } from '../figures/scheme-change.js';
 import {
   COMPARISONS,
   LANGUAGES,
@@ -271,15 +272,13 @@ export function mountLanguageSection(container) {
     pick(picker.value);
   });
   resize.observe(root);
-  const scheme = doc.defaultView?.matchMedia?.('(prefers-color-scheme: dark)');
-  const redraw = () => pick(picker.value);
-  scheme?.addEventListener('change', redraw);
+  const stopScheme = onSchemeChange(container, () => pick(picker.value));
   return {
     root,
     pick,
     dispose: () => {
       resize.disconnect();
-      scheme?.removeEventListener('change', redraw);
+      stopScheme();
       root.remove();
     },
   };

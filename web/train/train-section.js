@@ -6,6 +6,7 @@
 // workers' pool (train-pool.js) together and holds the state they share.
 import { download } from '../files/download.js';
 import { TRAIN_CSS } from './train-css.js';
+import { onSchemeChange } from '../figures/scheme-change.js';
 import { buildControls, resetText, seedText } from './train-controls.js';
 import { SENTENCE_WORDS, beforeTraining, buildFigures } from './train-figures.js';
 import { Latest, isAbort } from '../api/task-pool.js';
@@ -584,7 +585,7 @@ export function mountTrainSection(
     command('import', [bytes, file.name], newModel, [bytes]);
   });
   // A new width, or a new colour scheme (light ↔ dark: the plots' text, grid and label colours
-  // are read from the theme when drawn), draws every figure again.
+  // are read from the theme when drawn; ../figures/scheme-change.js), draws every figure again.
   const redraw = () => {
     if (!state.config) return;
     figures.drawLoss(state);
@@ -593,8 +594,7 @@ export function mountTrainSection(
   };
   const resize = new ResizeObserver(redraw);
   resize.observe(lab);
-  const scheme = doc.defaultView?.matchMedia?.('(prefers-color-scheme: dark)');
-  scheme?.addEventListener('change', redraw);
+  const stopScheme = onSchemeChange(lab, redraw); // the system's, or <relpos-train>'s theme
   figures.more.addEventListener('toggle', () => figures.more.open && redraw());
 
   command('init', [{ corpusUrl, task, preset, seed }], newModel);
@@ -606,7 +606,7 @@ export function mountTrainSection(
       checkpoints.dispose();
       languages.then((part) => part.dispose());
       resize.disconnect();
-      scheme?.removeEventListener('change', redraw);
+      stopScheme();
       disposed = true;
       pool.terminate();
     },
