@@ -188,4 +188,59 @@ describe('captions and notes', () => {
     expect(box.height).toBeGreaterThan(100); // three rows, two of them fractions
     await context.close();
   });
+
+  test('from 320 to 1280 px a formula clip(…) and a range a–b (1–6, 44.4 %–55.6 %) are never broken across lines: every text of the page and of the long view', async () => {
+    const { page, context } = await env.open('', { viewport: { width: 360, height: 800 } });
+    // Each match of a formula or a range in the page's text, with the lines its characters lie on
+    // (rectangles that share no height are on different lines); hidden text (no boxes) is left out.
+    const broken = () =>
+      page.evaluate(() => {
+        const nodes = [];
+        let all = '';
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          nodes.push({ node, from: all.length });
+          all += node.data;
+        }
+        const at = (offset) => {
+          let index = nodes.length - 1;
+          while (nodes[index].from > offset) index -= 1;
+          return [nodes[index].node, offset - nodes[index].from];
+        };
+        const seen = [];
+        const found = [];
+        for (const match of all.matchAll(/clip\([^()]*\)|\d[\d.]*(?:\u00a0%)?–\d[\d.]*(?:\u00a0%)?/g)) {
+          const range = document.createRange();
+          range.setStart(...at(match.index));
+          const end = at(match.index + match[0].length - 1);
+          range.setEnd(end[0], end[1] + 1);
+          const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+          if (!rects.length) continue;
+          seen.push(match[0]);
+          const lines = [];
+          for (const r of rects) if (!lines.some((l) => r.top < l.bottom && r.bottom > l.top)) lines.push(r);
+          if (lines.length > 1)
+            found.push(
+              `${match[0]} (${lines.length} lines) in “${range.commonAncestorContainer.textContent.slice(0, 80)}”`,
+            );
+        }
+        return { seen, found };
+      });
+    // Where a line would break inside one (the page as built before: clip(j − i) in the story at
+    // 320 and 1280 px, clip(j − i, ±k) in panel 2's long-view caption at 320 and 520 px, in a
+    // reading at 390 px), and the phones' widths.
+    for (const link of ['', '?long=1&n=400']) {
+      if (link) await env.load(page, link);
+      for (const width of [320, 360, 390, 520, 1280]) {
+        await page.setViewportSize({ width, height: 800 });
+        await page.waitForFunction(() => !document.body.dataset.busy);
+        const { seen, found } = await broken();
+        const where = `${link || 'the defaults'} at ${width} px`;
+        // Panel 2’s and panel 6’s captions and the story’s equation name clip(j − i…), every panel’s caption in the long view.
+        expect(seen.filter((m) => m.startsWith('clip(')).length, where).toBeGreaterThanOrEqual(link ? 6 : 3);
+        expect(found, where).toEqual([]);
+      }
+    }
+    await context.close();
+  });
 });

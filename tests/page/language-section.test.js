@@ -160,6 +160,26 @@ describe('the comparison of languages', () => {
         return found;
       });
       expect(alone, `at ${width} px`).toEqual([]);
+      // No range of percentages broken at its dash ("44.4 %–" on one line, "55.6 %" on the next):
+      // each range's characters on one line.
+      const ranges = await page.$eval('#language-section', (section) => {
+        const found = [];
+        let count = 0;
+        const walker = document.createTreeWalker(section, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode())
+          for (const match of node.data.matchAll(/\d[\d.]*\u00a0%–\d[\d.]*\u00a0%/g)) {
+            const range = document.createRange();
+            range.setStart(node, match.index);
+            range.setEnd(node, match.index + match[0].length);
+            const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+            if (!rects.length) continue; // hidden (the numbers in words, closed)
+            count += 1;
+            if (rects.some((r) => r.top >= rects[0].bottom || r.bottom <= rects[0].top)) found.push(match[0]);
+          }
+        return { count, found };
+      });
+      expect(ranges.count, `at ${width} px`).toBeGreaterThan(0);
+      expect(ranges.found, `at ${width} px`).toEqual([]);
       const overflow = await page.$eval('#language-section', (s) => s.scrollWidth - s.clientWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       mkdirSync(ARTIFACTS, { recursive: true });

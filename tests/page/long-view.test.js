@@ -8,6 +8,7 @@ import { ATTENTION_PANEL_IDS, PANEL_IDS as PANELS } from '../../web/views/panels
 import { numberDifferences } from '../js/helpers.js';
 import { downloadedBytes } from './browser.js';
 import {
+  changeAtOnce,
   layoutOf,
   pageExample,
   pixelAt,
@@ -464,6 +465,53 @@ describe('the long-sequence view, in offset space', () => {
     expect(image.width).toBe(cssWidth * 2);
     expect(image.colours).toBeGreaterThan(50); // the weights' viridis, not an empty panel
     unchangedAt = '?long=1&n=400&k=20&seed=8';
+    expect(problems).toEqual([]);
+  });
+
+  test('a panel a progressive redraw left undrawn (far off screen) saves the picture of the view it will show, not its last one', async () => {
+    // n = 400 to 1200 (the position labels a digit wider): computed in the workers, drawn
+    // progressively, the panels far below the viewport left until they scroll in.
+    // Loaded at 500 px high (a resize alone is drawn at the next change, every panel at once).
+    await (await atLink('')).page.setViewportSize({ width: 1280, height: 500 });
+    const { page, problems } = await openAndWait('?long=1&n=400&k=20&seed=8');
+    const id = PANELS.at(-1);
+    const figure = `#figure-${id}`;
+    const rowsDrawn = () => layoutOf(page, id).then((layout) => layout.rows);
+    expect(await rowsDrawn()).toBe(400);
+    await page.waitForFunction(
+      (selector) => document.querySelector(selector).getBoundingClientRect().top > innerHeight + 400,
+      figure,
+    );
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await changeAtOnce(page, [['#seqLen', '1200']]);
+    await whenDrawn(page);
+    expect(await page.evaluate(() => window.relposPage.state().seqLen)).toBe(1200);
+    expect(await rowsDrawn()).toBe(400); // not drawn yet: its canvas shows the last view
+    const save = async (press) => {
+      const [file] = await Promise.all([page.waitForEvent('download'), press()]);
+      return downloadedBytes(file);
+    };
+    // Its Download PNG pressed without scrolling to it (a keyboard user's Enter, a script's click()).
+    const early = await save(() =>
+      page.evaluate((selector) => document.querySelector(`${selector} button[data-png]`).click(), figure),
+    );
+    // Scrolled to, drawn, and saved again: the same file.
+    await page.evaluate((selector) => document.querySelector(selector).scrollIntoView(), figure);
+    await expect.poll(rowsDrawn).toBe(1200);
+    const late = await save(() => page.click(`${figure} button[data-png]`));
+    const sizes = await page.evaluate(
+      (files) =>
+        Promise.all(
+          files.map(async (base64) => {
+            const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${base64}`)).blob());
+            return [bitmap.width, bitmap.height];
+          }),
+        ),
+      [early.toString('base64'), late.toString('base64')],
+    );
+    expect(sizes[0]).toEqual(sizes[1]);
+    expect(early.equals(late)).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 900 });
     expect(problems).toEqual([]);
   });
 

@@ -13,7 +13,7 @@ import { offsetReach } from '../views/offset-space.js';
 import { createPanelFigure } from './panel-figure.js';
 import { extentFor, longViewColours } from '../views/panel-extents.js';
 import { plainMath } from '../render/math-text.js';
-import { setMathText } from './math-dom.js';
+import { setKeptText, setMathText } from './math-dom.js';
 import { withMinus } from '../render/number-text.js';
 import { PANELS, formatters } from '../views/panels.js';
 import { PresentView, presentSize } from './present-view.js';
@@ -174,6 +174,11 @@ export class AttentionFigure {
   /** Saves panel `panelId` as a PNG or SVG file, with this.exportOptions (figure-export.js). */
   async download(panelId, format) {
     const { exportPanel } = await import('./figure-export.js'); // loaded when first used
+    // The file shows the view its caption names: a panel a progressive draw has not reached (off
+    // screen, or later in its tasks) is drawn first, in the same task as its export reads it
+    // (drawPanel skips a panel that already shows the view).
+    const panel = this.panels.find((p) => p.id === panelId);
+    if (panel && this.view) this.drawPanel(panel);
     const blob = await exportPanel(this, panelId, { ...this.exportOptions, format });
     download(`relpos-${panelId}.${format}`, blob);
   }
@@ -404,7 +409,7 @@ export class AttentionFigure {
       noteFont: layout.noteFont,
     });
     const captionText = panel.offsetSpace.caption(view);
-    if (caption.textContent !== captionText) caption.textContent = captionText;
+    setKeptText(caption, captionText);
     const label = offsetAriaLabel(panel, view, layout);
     if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);
     canvas.describedValues = null;

@@ -90,6 +90,8 @@ const FIGURES = `
   .relpos-presenting .relpos-canvas-wrap > canvas { margin: 0 0 0 auto; } /* the matrix beside its caption */
 }
 .relpos-caption sub, .relpos-caption sup { line-height: 0; }
+/* A formula or a range, on one line (math-dom.js). */
+.relpos-nowrap { white-space: nowrap; }
 .relpos-visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden;
   clip: rect(0 0 0 0); white-space: nowrap; }
 `;

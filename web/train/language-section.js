@@ -6,6 +6,7 @@
 // the readings of four reference runs); draws the shipped readings only.
 import { formatPercent } from '../render/number-text.js';
 import { el, fmt, signed } from './train-dom.js';
+import { setKeptText } from '../figures/math-dom.js';
 import { drawLineChart, SERIES_COLOURS } from '../render/line-chart.js';
 import { fittedAxes } from '../render/fitted-axes.js';
 import { drawShares } from './language-plots.js';
@@ -130,7 +131,11 @@ export function mountLanguageSection(container) {
       doc,
       'tr',
       {},
-      cells.map(([label, text]) => el(doc, 'td', label ? { text, 'data-label': `${label}:` } : { text })),
+      cells.map(([label, text]) => {
+        const cell = el(doc, 'td', label ? { 'data-label': `${label}:` } : {});
+        setKeptText(cell, text); // a range of percentages on one line
+        return cell;
+      }),
     );
 
   const drawProfiles = () => {
@@ -164,10 +169,10 @@ export function mountLanguageSection(container) {
     result = compareLanguages(comparison, LANGUAGE_READINGS);
     root.dataset.comparison = comparison.id;
     pair.textContent = `${comparison.label}.`;
-    answer.textContent = comparisonAnswer(result);
-    caveat.textContent = comparisonCaveat(result);
+    setKeptText(answer, comparisonAnswer(result));
+    setKeptText(caveat, comparisonCaveat(result));
     caveat.hidden = !caveat.textContent;
-    statement.textContent = comparisonStatement(result);
+    setKeptText(statement, comparisonStatement(result));
     const en = languageOf(result.english);
     const ot = languageOf(result.other);
     const columns = [
@@ -214,7 +219,10 @@ export function mountLanguageSection(container) {
     }
     const drawn = drawShares(sharesCanvas, { rows, seeds: result.english.seeds.length });
     const counts = (c) => `${c.back} look back, ${c.ahead} ahead, ${c.symmetric} neither`;
-    sharesCaption.textContent = `Each dot is one head of one seed (${result.english.seeds.length} seeds, one shade each), placed at its share of off-diagonal attention on earlier words, left / (left + right), on held-out text; its whisker spans the bound that the 95 % intervals of its left and right masses over the held-out windows give. The band is the symmetric one (left/right from 0.8 to 1.25, shares ${formatPercent(SYMMETRIC_SHARES.low)}–${formatPercent(SYMMETRIC_SHARES.high)}). Of ${result.sides.english.of} heads, ${en.name}: ${counts(result.sides.english)}; ${ot.name}: ${counts(result.sides.other)}.`;
+    setKeptText(
+      sharesCaption,
+      `Each dot is one head of one seed (${result.english.seeds.length} seeds, one shade each), placed at its share of off-diagonal attention on earlier words, left / (left + right), on held-out text; its whisker spans the bound that the 95 % intervals of its left and right masses over the held-out windows give. The band is the symmetric one (left/right from 0.8 to 1.25, shares ${formatPercent(SYMMETRIC_SHARES.low)}–${formatPercent(SYMMETRIC_SHARES.high)}). Of ${result.sides.english.of} heads, ${en.name}: ${counts(result.sides.english)}; ${ot.name}: ${counts(result.sides.other)}.`,
+    );
     root.dataset.sharesFrom = String(drawn.min);
     const layers = [...new Set(result.english.seeds[0].heads.map((h) => h.layer))];
     const chosen = layerPick.value;
