@@ -164,8 +164,10 @@ describe('weight', () => {
   // two to a row), the training section's link in the address (train=, train-size=, train-seed=) and
   // the schemes' maps read on hover (their reading code loads on the first pointer or focus). The
   // story's steps (web/page/story-steps.js, 4.5 KiB) load when the reader first comes near the
-  // story: 159.0 measured with a reveal marked out of date and the way back from a step's panel on a phone.
-  test('what the page loads first is at most 161 KiB gzipped, the core a .wasm file and no base64 copy', async () => {
+  // story: 159.0 measured with a reveal marked out of date and the way back from a step's panel on a phone;
+  // 161.6 with the page's ?theme= (web/page/page-theme.js) and formulas and ranges kept on one line
+  // (web/render/kept-together.js).
+  test('what the page loads first is at most 162 KiB gzipped, the core a .wasm file and no base64 copy', async () => {
     const { page, context, problems } = await openPage(browser, 'about:blank', {
       viewport: { width: 1280, height: 900 },
     });
@@ -189,7 +191,7 @@ describe('weight', () => {
     expect(files.some((file) => file.endsWith('.js'))).toBe(true);
     // The checkpoint reader (web/api/checkpoint-file.js, one of its messages) loads with the checkpoint section.
     expect(rows.filter((row) => row.text.includes('a safetensors header may have')).map((row) => row.file)).toEqual([]);
-    expect(total).toBeLessThanOrEqual(161 * 1024);
+    expect(total).toBeLessThanOrEqual(162 * 1024);
     expect(problems).toEqual([]);
     await context.close();
   });
