@@ -1160,7 +1160,34 @@ describe('step 4’s reveal, drawn', () => {
         'locality table: 100\u00a0% within one position',
         'random table: 100\u00a0% within one position',
       ]);
-      expect(figure.caption).toContain('every key is within one position: every share is 100 %');
+      expect(figure.caption).toContain('every key is within one position: every share is 100\u00a0%');
+      // The reveal's sentence says so too, its "%" held to its number (no line between them).
+      expect(await revealOf(page, 'locality')).toContain(
+        `With ${tokens.split(' ').length} word${tokens === 'one' ? '' : 's'} every key is within one position of every query, so every share is 100\u00a0%: type a longer sentence`,
+      );
+    }
+    // A word a small map has room for is drawn whole: one word of five letters ("h…" in a fixed
+    // 26 px), and five words whose longest is five letters.
+    await page.evaluate(() => {
+      const P = CanvasRenderingContext2D.prototype;
+      const { fillText } = P;
+      window.mapRowLabels = [];
+      P.fillText = function (label, x, ...rest) {
+        if (this.canvas.closest('.reveal-map') && this.textAlign === 'right') window.mapRowLabels.push(String(label));
+        return fillText.call(this, label, x, ...rest);
+      };
+    });
+    for (const tokens of ['hello', 'my dog likes long walks']) {
+      await page.evaluate(() => (window.mapRowLabels = []));
+      await page.fill('#tokens', tokens);
+      await press(page, 'locality', true);
+      await expectTrueFigure(page, tokens);
+      const drawn = await page.evaluate(() => window.mapRowLabels);
+      for (const word of tokens.split(' ')) expect(drawn, tokens).toContain(word);
+      expect(
+        drawn.filter((label) => label.endsWith('…')),
+        tokens,
+      ).toEqual([]);
     }
     expect(problems).toEqual([]);
     await context.close();

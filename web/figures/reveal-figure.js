@@ -5,7 +5,7 @@
 // the step's own (`figure`, computed once with the API for the reveal's text), never computed
 // again here. One heatmap implementation: web/render/heatmap.js, as the panels use.
 import { extentOf, makeScale } from '../render/colormaps.js';
-import { drawHeatmap } from '../render/heatmap.js';
+import { axisLabelStep, drawHeatmap, heatmapMargins, LABEL_FONT } from '../render/heatmap.js';
 import { pixelRatio } from '../render/canvas-size.js';
 import { drawShareBars } from '../render/share-bars.js';
 import { drawVectorBlocks } from '../render/vector-blocks.js';
@@ -17,7 +17,22 @@ import { themeColours } from './theme-colours.js';
 const GAP = 10; // CSS px between two maps
 /** Type at 0.92 of the panels' size: labels 12 px, the note and colour-bar numbers at least 11 px. */
 export const REVEAL_FONT_SCALE = 0.92;
-const LABEL_SPACE = 26; // CSS px for the word labels of a small map (longer words end in “…”)
+const LABEL_SPACE = 26; // CSS px at least for the word labels of a small map
+const LABEL_SHARE = 0.25; // of a map's width at most for them (longer words end in “…”)
+
+/**
+ * A small map's label room: its widest word in the maps' type, within LABEL_SPACE … LABEL_SHARE of
+ * its width, where its cells stay large enough for words (else it labels indices: LABEL_SPACE).
+ */
+function labelSpaceFor(labels, mapWidth, family) {
+  const g = new OffscreenCanvas(1, 1).getContext('2d');
+  g.font = `${LABEL_FONT * REVEAL_FONT_SCALE}px ${family}`;
+  const widest = Math.max(0, ...labels.map((label) => g.measureText(label).width));
+  const wide = Math.max(LABEL_SPACE, Math.min(Math.ceil(widest) + 4, Math.floor(mapWidth * LABEL_SHARE)));
+  const margin = heatmapMargins(mapWidth, REVEAL_FONT_SCALE, wide);
+  const cell = (mapWidth - margin.left - margin.right) / labels.length;
+  return axisLabelStep({ cell, fontScale: REVEAL_FONT_SCALE }).tokens ? wide : LABEL_SPACE;
+}
 
 /**
  * The colour scale of each group of maps: weights from 0 to the group's largest weight (over the
@@ -127,6 +142,9 @@ export class RevealFigure {
     const columns = Number(row.style.getPropertyValue('--columns'));
     const mapWidth = Math.floor((width - GAP * (columns - 1)) / columns);
     const labels = tokens.map((token, i) => token || String(i));
+    const labelSpace = maps.length
+      ? labelSpaceFor(labels, mapWidth, themeColours(maps[0].canvas).font || 'sans-serif')
+      : 0;
     const scales = groupScales(figure.maps, n, causal);
     for (const { map, box, canvas } of maps) {
       const scale = scales.get(map.group ?? map.kind);
@@ -155,7 +173,7 @@ export class RevealFigure {
         width: mapWidth,
         maxSide: mapWidth,
         fontScale: REVEAL_FONT_SCALE,
-        labelSpace: LABEL_SPACE,
+        labelSpace,
         pixelRatio: pixelRatio(box),
         colours: themeColours(canvas),
       });

@@ -476,7 +476,7 @@ export const STEPS = {
 
 /** What step 4's caption says about the dashed lines, true for n (drawn only from n = 4, heatmap.js). */
 function nearBandText(n) {
-  if (n <= 2) return `With ${n} word${n === 1 ? '' : 's'} every key is within one position: every share is 100 %.`;
+  if (n <= 2) return `With ${n} word${n === 1 ? '' : 's'} every key is within one position: every share is 100\u00a0%.`;
   if (n === 3) return 'Only the two corner cells, (0, 2) and (2, 0), are farther than one position.';
   return 'Between the dashed lines: the keys within one position of the query, |j − i| ≤ 1.';
 }
@@ -487,7 +487,7 @@ function nearBandText(n) {
  */
 function localityText(shares, n) {
   if (n <= 2)
-    return `With ${n} word${n === 1 ? '' : 's'} every key is within one position of every query, so every share is 100 %: type a longer sentence to see the bump at work.`;
+    return `With ${n} word${n === 1 ? '' : 's'} every key is within one position of every query, so every share is 100\u00a0%: type a longer sentence to see the bump at work.`;
   const kept =
     shares.locality > 0.5
       ? `most of the weight (${percent(shares.locality)})`
