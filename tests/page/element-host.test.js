@@ -201,6 +201,17 @@ describe('<relpos-train theme="inherit">', () => {
     });
   const DARK = { panel: 'rgb(28, 28, 33)', text: 'rgb(236, 236, 241)', menus: 'dark' }; // #1c1c21, #ececf1
   const LIGHT = { panel: 'rgb(255, 255, 255)', text: 'rgb(27, 27, 31)', menus: 'light' }; // #ffffff, #1b1b1f
+  /** Runs `change` in the page, waits for the widget's panel to take `want`'s colour, and checks all of `want`. */
+  const switchTo = async (p, change, want) => {
+    await p.evaluate(change);
+    await p.waitForFunction(
+      (panel) =>
+        getComputedStyle(document.querySelector('#t').shadowRoot.querySelector('.relpos-train figure'))
+          .backgroundColor === panel,
+      want.panel,
+    );
+    expect(await trainColours(p)).toEqual(want);
+  };
 
   test('follows a dark page on a light system, then the page switched to light and back, as the other elements', async () => {
     const {
@@ -214,31 +225,10 @@ describe('<relpos-train theme="inherit">', () => {
     await p.waitForFunction(() => document.querySelector('#t')?.shadowRoot?.querySelector('.relpos-train figure'));
     expect(await trainColours(p)).toEqual(DARK);
     await screenshot(p, 'train-theme-inherit-dark.png');
-    await p.evaluate(() => document.body.classList.add('light'));
-    await p.waitForFunction(
-      (panel) =>
-        getComputedStyle(document.querySelector('#t').shadowRoot.querySelector('.relpos-train figure'))
-          .backgroundColor === panel,
-      LIGHT.panel,
-    );
-    expect(await trainColours(p)).toEqual(LIGHT);
-    await p.evaluate(() => document.body.classList.remove('light'));
-    await p.waitForFunction(
-      (panel) =>
-        getComputedStyle(document.querySelector('#t').shadowRoot.querySelector('.relpos-train figure'))
-          .backgroundColor === panel,
-      DARK.panel,
-    );
-    expect(await trainColours(p)).toEqual(DARK);
+    await switchTo(p, () => document.body.classList.add('light'), LIGHT);
+    await switchTo(p, () => document.body.classList.remove('light'), DARK);
     // theme="light" on the dark page: light whatever the page.
-    await p.evaluate(() => document.querySelector('#t').setAttribute('theme', 'light'));
-    await p.waitForFunction(
-      (panel) =>
-        getComputedStyle(document.querySelector('#t').shadowRoot.querySelector('.relpos-train figure'))
-          .backgroundColor === panel,
-      LIGHT.panel,
-    );
-    expect(await trainColours(p)).toEqual(LIGHT);
+    await switchTo(p, () => document.querySelector('#t').setAttribute('theme', 'light'), LIGHT);
     expect(problems).toEqual([]);
     await context.close();
   });
