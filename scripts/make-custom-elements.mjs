@@ -1,10 +1,14 @@
 // Writes dist/custom-elements.json (the Custom Elements Manifest, schema 2.0.0, package.json
 // "customElements"), which editors and documentation tools read: each element's tag, attributes
 // (type, default, range), reflecting properties, event, CSS custom properties and parts. Made
-// from the element classes themselves (importing them is safe in Node) and web/settings/settings.js.
+// from the element classes themselves (importing them is safe in Node), web/settings/settings.js
+// and, for <relpos-train>, the training section's own tables (web/train/train-session.js). Every
+// attribute an element observes (its observedAttributes) must be listed, or this throws.
 import { writeFileSync } from 'node:fs';
 import { CONTROLS, MAX_TOKENS } from '../web/settings/settings.js';
 import { RelposAttentionElement, RelposProfileElement } from '../web/elements/index.js';
+import { RelposTrainElement } from '../web/elements/relpos-train.js';
+import { DEFAULT_RUN, PRESETS, TASKS } from '../web/train/train-session.js';
 
 const out = process.argv[2] ?? 'dist/custom-elements.json';
 
@@ -30,6 +34,10 @@ const PARTS = ['panel', 'title', 'caption', 'canvas', 'actions', 'message', 'gri
 const TYPES = { int: 'number', number: 'number', bool: 'boolean', text: 'string' };
 const typeOf = (control) =>
   control.kind === 'choice' ? control.choices.map((c) => `'${c}'`).join(' | ') : TYPES[control.kind];
+const choices = (table) =>
+  Object.keys(table)
+    .map((c) => `'${c}'`)
+    .join(' | ');
 const camel = (attribute) => attribute.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
 
 function describeControl(control, max) {
@@ -38,9 +46,15 @@ function describeControl(control, max) {
   return '';
 }
 
-function declaration(Element, tagName, description, extra) {
+/**
+ * The declaration of one element: its settings' attributes (Element.settingNames, none for
+ * <relpos-train>) and `extra`, [attribute, description, type, default?] for each of the others.
+ * With `reflects` false (<relpos-train>) no property reflects an attribute, and its
+ * 'relpos-render' is a plain Event.
+ */
+function declaration(Element, tagName, description, extra, { reflects = true } = {}) {
   const attributes = [];
-  for (const name of Element.settingNames) {
+  for (const name of Element.settingNames ?? []) {
     const control = CONTROLS[name];
     const max = name === 'seqLen' ? MAX_TOKENS : control.max; // as element-settings.js
     attributes.push({
@@ -51,8 +65,14 @@ function declaration(Element, tagName, description, extra) {
       description: describeControl(control, max),
     });
   }
-  for (const [attribute, text, type] of extra) {
-    attributes.push({ name: attribute, fieldName: camel(attribute), type: { text: type }, description: text });
+  for (const [attribute, text, type, fallback] of extra) {
+    attributes.push({
+      name: attribute,
+      ...(reflects ? { fieldName: camel(attribute) } : {}),
+      type: { text: type },
+      ...(fallback === undefined ? {} : { default: JSON.stringify(fallback) }),
+      description: text,
+    });
   }
   const observed = [...Element.observedAttributes].sort();
   const listed = attributes.map((a) => a.name).sort();
@@ -67,50 +87,62 @@ function declaration(Element, tagName, description, extra) {
     description,
     superclass: { name: 'HTMLElement' },
     attributes,
-    members: [
-      ...attributes.map((a) => ({
-        kind: 'field',
-        name: a.fieldName,
-        type: a.type,
-        ...(a.default === undefined ? {} : { default: a.default }),
-        attribute: a.name,
-        reflects: true,
-      })),
-      ...(Element === RelposAttentionElement
-        ? [
-            {
-              kind: 'field',
-              name: 'result',
-              type: { text: 'AttentionResult | null' },
-              description:
-                'A result of rp.attention() (n ≤ 64) drawn instead of the seeded example; null: the example.',
-            },
-            {
-              kind: 'field',
-              name: 'matrix',
-              type: { text: 'RelposMatrix | null' },
-              description:
-                "One matrix of your own, any rows × cols up to 2048 × 2048 cells in all: { data, rows, cols } or { data, dims } (an onnxruntime Tensor) or { data, shape }, with kind ('weights', 'scores', 'biases', 'difference'), title, caption, rowLabels, colLabels, max; drawn as one panel instead of the example; null: the example.",
-            },
-          ]
-        : []),
-      {
-        kind: 'field',
-        name: 'view',
-        readonly: true,
-        description: 'The numbers last drawn (null before the first render, and while a matrix of your own is drawn).',
-      },
-    ],
+    members: reflects ? reflectingMembers(Element, attributes) : [],
     events: [
-      {
-        name: 'relpos-render',
-        type: { text: 'CustomEvent<{ notes: string[] }>' },
-        description: 'After every render (bubbles, composed); notes lists invalid attribute values that were replaced.',
-      },
+      reflects
+        ? {
+            name: 'relpos-render',
+            type: { text: 'CustomEvent<{ notes: string[] }>' },
+            description:
+              'After every render (bubbles, composed); notes lists invalid attribute values that were replaced.',
+          }
+        : {
+            name: 'relpos-render',
+            type: { text: 'Event' },
+            description:
+              'Once the model is ready and after each reading of what it learned; invalid attribute values are shown in the message part.',
+          },
     ],
     cssProperties: CSS_PROPERTIES.map(([name, text]) => ({ name, description: text })),
-    cssParts: PARTS.map((name) => ({ name })),
+    cssParts: (reflects ? PARTS : ['message']).map((name) => ({ name })),
   };
+}
+
+/** The properties of an element whose every attribute a property reflects (reflect.js). */
+function reflectingMembers(Element, attributes) {
+  return [
+    ...attributes.map((a) => ({
+      kind: 'field',
+      name: a.fieldName,
+      type: a.type,
+      ...(a.default === undefined ? {} : { default: a.default }),
+      attribute: a.name,
+      reflects: true,
+    })),
+    ...(Element === RelposAttentionElement
+      ? [
+          {
+            kind: 'field',
+            name: 'result',
+            type: { text: 'AttentionResult | null' },
+            description: 'A result of rp.attention() (n ≤ 64) drawn instead of the seeded example; null: the example.',
+          },
+          {
+            kind: 'field',
+            name: 'matrix',
+            type: { text: 'RelposMatrix | null' },
+            description:
+              "One matrix of your own, any rows × cols up to 2048 × 2048 cells in all: { data, rows, cols } or { data, dims } (an onnxruntime Tensor) or { data, shape }, with kind ('weights', 'scores', 'biases', 'difference'), title, caption, rowLabels, colLabels, max; drawn as one panel instead of the example; null: the example.",
+          },
+        ]
+      : []),
+    {
+      kind: 'field',
+      name: 'view',
+      readonly: true,
+      description: 'The numbers last drawn (null before the first render, and while a matrix of your own is drawn).',
+    },
+  ];
 }
 
 const THEME = [
@@ -158,25 +190,64 @@ const elements = [
       ],
     ],
   ],
+  [
+    RelposTrainElement,
+    'relpos-train',
+    'web/elements/relpos-train.js',
+    'The "Learned position patterns" section: trains a small relative-attention model in a worker and draws what it learned (its own entry point, relpos-wasm/elements/train; it defines itself).',
+    [
+      ['task', 'the training task (any case)', choices(TASKS), DEFAULT_RUN.task],
+      ['size', 'the model size (any case)', choices(PRESETS), DEFAULT_RUN.preset],
+      [
+        'seed',
+        "0–4294967295: the model's initial weights and, on the corpus tasks, its batches",
+        'number',
+        DEFAULT_RUN.seed,
+      ],
+      [
+        'autostart',
+        'a switch: bare, 1, true, on or yes start training once loaded; 0, false, off or no do not',
+        'boolean',
+        false,
+      ],
+      ['corpus', "the URL of a training-corpus.bin (default: the package's, next to the module)", 'string'],
+      [
+        'workers',
+        '1, or 2: a second worker computes half of each step (default 2 where the machine has two cores; the same numbers)',
+        "'1' | '2'",
+      ],
+      THEME,
+    ],
+    { reflects: false, definesItself: true },
+  ],
 ];
 
+const inIndex = elements.filter(([, , , , , options]) => !options?.definesItself);
+const definition = (Element, tagName, path) => ({
+  kind: 'custom-element-definition',
+  name: tagName,
+  declaration: { name: Element.name, module: path },
+});
 const manifest = {
   schemaVersion: '2.0.0',
   readme: 'README.md',
   modules: [
-    ...elements.map(([Element, tagName, path, description, extra]) => ({
+    ...elements.map(([Element, tagName, path, description, extra, options]) => ({
       kind: 'javascript-module',
       path,
-      declarations: [declaration(Element, tagName, description, extra)],
-      exports: [{ kind: 'js', name: Element.name, declaration: { name: Element.name, module: path } }],
+      declarations: [declaration(Element, tagName, description, extra, options)],
+      exports: [
+        { kind: 'js', name: Element.name, declaration: { name: Element.name, module: path } },
+        ...(options?.definesItself ? [definition(Element, tagName, path)] : []),
+      ],
     })),
     {
       kind: 'javascript-module',
       path: 'web/elements/index.js',
       declarations: [],
-      exports: elements.flatMap(([Element, tagName, path]) => [
+      exports: inIndex.flatMap(([Element, tagName, path]) => [
         { kind: 'js', name: Element.name, declaration: { name: Element.name, module: path } },
-        { kind: 'custom-element-definition', name: tagName, declaration: { name: Element.name, module: path } },
+        definition(Element, tagName, path),
       ]),
     },
   ],

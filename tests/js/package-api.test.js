@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import vm from 'node:vm';
+import ts from 'typescript';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { ENGINE_BASELINE, createRelPos, version } from 'relpos-wasm';
 
@@ -262,6 +263,41 @@ describe('calling conventions', () => {
   });
 });
 
+// Every element class the package exports: relpos-wasm/elements's and relpos-wasm/elements/train's.
+async function allElements() {
+  const modules = [await import('relpos-wasm/elements'), await import('relpos-wasm/elements/train')];
+  return modules.flatMap((exported) =>
+    Object.values(exported).filter((value) => Array.isArray(value?.observedAttributes)),
+  );
+}
+
+// What the .d.ts files declare, read by TypeScript's checker: `tags`, { class name: its tag }
+// (HTMLElementTagNameMap), and `attributes`, { tag: the names of its JSX IntrinsicElements
+// entry's properties, inherited ones too }.
+function typedElements(files) {
+  const program = ts.createProgram(
+    files.map((file) => `${ROOT}${file}`),
+    { strict: true, noEmit: true, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: [] },
+  );
+  const checker = program.getTypeChecker();
+  const tags = {};
+  const attributes = {};
+  const visit = (node) => {
+    if (ts.isInterfaceDeclaration(node) && node.name.text === 'HTMLElementTagNameMap') {
+      for (const member of node.members) tags[member.type.getText()] = member.name.text;
+    }
+    if (ts.isInterfaceDeclaration(node) && node.name.text === 'IntrinsicElements') {
+      for (const member of node.members) {
+        const type = checker.getTypeAtLocation(member.type);
+        attributes[member.name.text] = checker.getPropertiesOfType(type).map((p) => p.name);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  for (const file of files) visit(program.getSourceFile(`${ROOT}${file}`));
+  return { tags, attributes };
+}
+
 describe('the elements without a DOM (server-side rendering, plain Node)', () => {
   for (const entry of ['relpos-wasm/elements', 'relpos-wasm/elements/bundle']) {
     test(`import('${entry}') works and defines nothing`, () => {
@@ -285,34 +321,61 @@ console.log(JSON.stringify({ exports: Object.keys(m).sort(), dom: typeof HTMLEle
     });
   }
 
-  test('custom-elements.json lists every observed attribute of both elements, each with its reflecting property', async () => {
-    const { RelposAttentionElement, RelposProfileElement } = await import('relpos-wasm/elements');
+  test('custom-elements.json lists every element and every attribute it observes, each with its reflecting property where it has one', async () => {
+    const elements = await allElements();
     const manifest = JSON.parse(readFileSync(`${ROOT}dist/custom-elements.json`, 'utf8'));
     const declarations = manifest.modules.flatMap((module) => module.declarations);
-    for (const [tag, Element] of [
-      ['relpos-attention', RelposAttentionElement],
-      ['relpos-profile', RelposProfileElement],
-    ]) {
-      const declaration = declarations.find((d) => d.tagName === tag);
-      expect(declaration.attributes.map((a) => a.name).sort()).toEqual([...Element.observedAttributes].sort());
-      for (const attribute of declaration.attributes) {
-        expect(Object.getOwnPropertyDescriptor(Element.prototype, attribute.fieldName)?.set, attribute.name).toBeTypeOf(
-          'function',
-        );
+    expect(declarations.map((d) => d.name).sort()).toEqual(elements.map((Element) => Element.name).sort());
+    for (const Element of elements) {
+      const declaration = declarations.find((d) => d.name === Element.name);
+      expect(declaration.attributes.map((a) => a.name).sort(), declaration.tagName).toEqual(
+        [...Element.observedAttributes].sort(),
+      );
+      // A field the manifest says reflects an attribute, and every writable field (result, matrix
+      // too), is a property of the class; an attribute with a fieldName has its reflecting field.
+      for (const attribute of declaration.attributes.filter((a) => a.fieldName)) {
+        expect(
+          declaration.members.find(
+            (member) => member.name === attribute.fieldName && member.attribute === attribute.name,
+          ),
+          attribute.name,
+        ).toBeDefined();
       }
-      // Every writable field the manifest lists (result, matrix too) is a property of the class.
       for (const member of declaration.members.filter((entry) => entry.kind === 'field' && !entry.readonly)) {
         expect(Object.getOwnPropertyDescriptor(Element.prototype, member.name)?.set, member.name).toBeTypeOf(
           'function',
         );
       }
+      // …and no writable property the class has (reflect.js's, result and matrix: the class's
+      // `reflected`, which it upgrades) is left out.
+      const fields = declaration.members.filter((member) => member.kind === 'field' && !member.readonly);
+      expect(fields.map((member) => member.name).sort(), declaration.tagName).toEqual(
+        [...(Element.reflected ?? [])].sort(),
+      );
     }
     expect(declarations.find((d) => d.tagName === 'relpos-attention').members.map((entry) => entry.name)).toContain(
       'matrix',
     );
-    const definitions = manifest.modules
-      .flatMap((module) => module.exports)
-      .filter((e) => e.kind === 'custom-element-definition');
-    expect(definitions.map((d) => d.name)).toEqual(['relpos-attention', 'relpos-profile']);
+    // Each element defined where it is defined: the two by index.js, <relpos-train> by its own module.
+    const definitions = manifest.modules.flatMap((module) =>
+      module.exports.filter((e) => e.kind === 'custom-element-definition').map((e) => [module.path, e.name]),
+    );
+    expect(definitions).toEqual([
+      ['web/elements/relpos-train.js', 'relpos-train'],
+      ['web/elements/index.js', 'relpos-attention'],
+      ['web/elements/index.js', 'relpos-profile'],
+    ]);
+  });
+
+  test('the .d.ts types every attribute each element observes, for JSX (its IntrinsicElements entry)', async () => {
+    const elements = await allElements();
+    const { tags, attributes: typed } = typedElements(['web/elements/index.d.ts', 'web/elements/relpos-train.d.ts']);
+    expect(Object.keys(tags).sort()).toEqual(elements.map((Element) => Element.name).sort());
+    for (const Element of elements) {
+      const tag = tags[Element.name];
+      expect(typed[tag], tag).toBeDefined();
+      for (const attribute of Element.observedAttributes)
+        expect(typed[tag], `${tag} ${attribute}`).toContain(attribute);
+    }
   });
 });

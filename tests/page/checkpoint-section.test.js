@@ -29,6 +29,33 @@ const shot = (name) => {
   return new URL(name, ARTIFACTS).pathname;
 };
 
+// The opaque pixels of a canvas exactly of colour [r, g, b].
+const pixelsOfColour = (page, selector, rgb) =>
+  page.$eval(
+    selector,
+    (canvas, [r, g, b]) => {
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      let count = 0;
+      for (let i = 0; i < data.length; i += 4)
+        if (data[i + 3] === 255 && data[i] === r && data[i + 1] === g && data[i + 2] === b) count += 1;
+      return count;
+    },
+    rgb,
+  );
+
+// The theme's text colour where the canvas is (its --relpos-fg now, as [r, g, b] and as text) and
+// how many of the canvas's opaque pixels are exactly that colour.
+async function fgPixels(page, selector) {
+  const { fg, rgb } = await page.$eval(selector, (canvas) => {
+    const value = getComputedStyle(canvas).getPropertyValue('--relpos-fg').trim();
+    const probe = document.createElement('canvas').getContext('2d');
+    probe.fillStyle = value;
+    probe.fillRect(0, 0, 1, 1);
+    return { fg: value, rgb: Array.from(probe.getImageData(0, 0, 1, 1).data.slice(0, 3)) };
+  });
+  return { fg, rgb, own: await pixelsOfColour(page, selector, rgb) };
+}
+
 async function expectedCaption() {
   const rp = await createRelPos();
   const checkpoint = await openCheckpoint(new Uint8Array(readFileSync(at('t5-tiny.safetensors'))));
@@ -129,8 +156,16 @@ describe('the checkpoint part of the learned-patterns section', () => {
     expect(saved.length).toBeLessThan(12_000);
     expect(JSON.parse(saved)).toMatchObject({ format: 'relpos-position-tables', version: 1 });
 
+    // The system's scheme flips to dark: the plots draw again, their text and axes in the dark
+    // theme's --relpos-fg (the colour bar's and axes' labels are drawn on the canvas).
+    const light = await fgPixels(page, '#checkpoint-encoder canvas');
+    expect(light.own).toBeGreaterThan(0);
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.waitForTimeout(200);
+    await expect
+      .poll(async () => (await fgPixels(page, '#checkpoint-encoder canvas')).own, { timeout: 10_000 })
+      .toBeGreaterThan(0); // drawn in the dark theme's text colour…
+    expect((await fgPixels(page, '#checkpoint-encoder canvas')).fg).not.toBe(light.fg);
+    expect(await pixelsOfColour(page, '#checkpoint-encoder canvas', light.rgb)).toBe(0); // …none left in the light one's
     await page.locator('#checkpoint-section').screenshot({ path: shot('checkpoint-dark.png') });
 
     await context.route('**/course/t5-tiny.position-tables.json', (route) =>

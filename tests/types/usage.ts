@@ -240,3 +240,18 @@ async function checkpointUsage(file: Blob, index: Blob): Promise<void> {
   void rp.checkpointPositions(checkpoint, { tensor: 'x', rule: 'alibi' });
 }
 void checkpointUsage;
+
+// <relpos-train>'s attributes (its own subpath export): every one the element observes.
+import type { RelposTrainAttributes } from 'relpos-wasm/elements/train';
+const oneWorker: RelposTrainAttributes = {
+  task: 'next',
+  size: 'tiny',
+  seed: 3,
+  autostart: true,
+  workers: 1,
+  corpus: 'course.bin',
+  theme: 'inherit',
+};
+// @ts-expect-error one or two workers
+const threeWorkers: RelposTrainAttributes = { workers: 3 };
+export const train = [oneWorker, threeWorkers];

@@ -2,6 +2,7 @@
 // for invalid attributes and errors, batching of attribute changes into one render, redrawing
 // on resize and on a change of the system theme, and a 'relpos-render' event after each render.
 import { onPrintChange } from '../figures/print-sharp.js';
+import { onSchemeChange } from '../figures/scheme-change.js';
 import { sharedRelPos } from '../figures/shared-relpos.js';
 import { upgradeProperties } from './reflect.js';
 import { ElementTheme } from './element-theme.js';
@@ -30,8 +31,9 @@ export class RelposBaseElement extends ElementBase {
   constructor() {
     super();
     this.shadow = this.attachShadow({ mode: 'open' });
-    // The figure CSS and the theme attribute, inherit included (element-theme.js).
-    this.#theme = new ElementTheme(this, this.shadow, () => this.redraw());
+    // The figure CSS and the theme attribute, inherit included (element-theme.js); a change of
+    // scheme reaches redraw() through onSchemeChange (connectedCallback).
+    this.#theme = new ElementTheme(this, this.shadow);
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(HOST_CSS);
     this.shadow.adoptedStyleSheets = [...this.shadow.adoptedStyleSheets, sheet];
@@ -43,7 +45,6 @@ export class RelposBaseElement extends ElementBase {
     this.shadow.append(this.message);
     this.pending = false;
     this.lastWidth = 0;
-    this.onSchemeChange = () => this.redraw();
   }
 
   connectedCallback() {
@@ -58,14 +59,16 @@ export class RelposBaseElement extends ElementBase {
       }
     });
     this.resizeObserver.observe(this);
-    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', this.onSchemeChange);
+    this.stopScheme?.();
+    this.stopScheme = onSchemeChange(this.shadow, () => this.redraw()); // the system's, or the theme attribute's
     this.stopPrint = onPrintChange(() => this.redraw()); // sharp in print
     this.scheduleRender();
   }
 
   disconnectedCallback() {
     this.resizeObserver?.disconnect();
-    matchMedia('(prefers-color-scheme: dark)').removeEventListener('change', this.onSchemeChange);
+    this.stopScheme?.();
+    this.stopScheme = null;
     this.stopPrint?.();
     this.#theme.stop();
   }

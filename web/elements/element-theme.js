@@ -2,8 +2,8 @@
 // its light and dark variables (theme="light", "dark", "auto": the system's), and with
 // theme="inherit" the page's scheme (a `dark` custom state the CSS selects on) and the page's own
 // --relpos-* variables (host-theme.js), watched while inherit lasts. When the scheme may have
-// changed, the element's shadow root gets SCHEME_CHANGE (../figures/scheme-change.js), and
-// `onChange()` is called: the figures draw again in the new colours.
+// changed, the element's shadow root gets SCHEME_CHANGE: its figures, listening with
+// onSchemeChange (../figures/scheme-change.js), draw again in the new colours.
 import { adoptFigureCss } from '../figures/figure-css.js';
 import { SCHEME_CHANGE } from '../figures/scheme-change.js';
 import { hostScheme, hostVariables, watchHost } from './host-theme.js';
@@ -14,13 +14,11 @@ export class ElementTheme {
   #internals;
   #hostSheet = new CSSStyleSheet();
   #stopWatching = null;
-  #onChange;
 
   /** For `element` (in its constructor), whose figures are in `shadow`. */
-  constructor(element, shadow, onChange = () => {}) {
+  constructor(element, shadow) {
     this.#element = element;
     this.#shadow = shadow;
-    this.#onChange = onChange;
     adoptFigureCss(shadow, ':host');
     this.#internals = element.attachInternals();
     shadow.adoptedStyleSheets = [...shadow.adoptedStyleSheets, this.#hostSheet];
@@ -48,7 +46,6 @@ export class ElementTheme {
   /** The scheme may have changed (the page around, or the theme attribute): the figures draw again. */
   changed() {
     this.#shadow.dispatchEvent(new Event(SCHEME_CHANGE));
-    this.#onChange();
   }
 
   /** Stops watching the page (disconnected, or no longer inherit). */

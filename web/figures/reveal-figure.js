@@ -12,6 +12,7 @@ import { drawVectorBlocks } from '../render/vector-blocks.js';
 import { formatSignificant } from '../render/number-text.js';
 import { plainMath } from '../render/math-text.js';
 import { setMathText } from './math-dom.js';
+import { onSchemeChange } from './scheme-change.js';
 import { themeColours } from './theme-colours.js';
 
 const GAP = 10; // CSS px between two maps
@@ -72,7 +73,7 @@ export class RevealFigure {
     this.#root = root;
     const redraw = () => this.draw();
     new ResizeObserver(redraw).observe(root);
-    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', redraw);
+    onSchemeChange(root, redraw);
   }
 
   /**

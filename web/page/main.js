@@ -8,6 +8,7 @@
 import { AttentionFigure } from '../figures/attention-figure.js';
 import { adoptFigureCss } from '../figures/figure-css.js';
 import { onPrintChange } from '../figures/print-sharp.js';
+import { onSchemeChange } from '../figures/scheme-change.js';
 import { sharedRelPos } from '../figures/shared-relpos.js';
 import { ViewCompute, attentionSettings } from './compute.js';
 import { wireControls } from './controls.js';
@@ -212,7 +213,7 @@ class Page {
     // The matrices' side follows the window's height too (#maxSide), which a height-only change
     // (a toolbar hidden, a window made taller) does without resizing <main>.
     addEventListener('resize', () => this.figure.maxSide !== this.#maxSide() && redraw());
-    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', redraw);
+    onSchemeChange(document, redraw);
     // Sharp in print, and every panel on paper: "More panels" opens while printing, and closes
     // again after if it was closed.
     onPrintChange((printing) => {

@@ -4,6 +4,7 @@
 // shift and RoPE-layout inputs are wired by controls.js like every control. In the iframe view
 // (?embed=1) the section shows only when ?panels= names `schemes`.
 import { onPrintChange } from '../figures/print-sharp.js';
+import { onSchemeChange } from '../figures/scheme-change.js';
 import { createSchemesFigure, drawSchemesFigure } from '../figures/schemes-figure.js';
 import { CONTROLS } from '../settings/settings.js';
 import { MAX_SCHEMES, SCHEME_IDS, SCHEME_INFO, computeSchemesView, parseSchemes } from '../views/schemes-view.js';
@@ -142,7 +143,7 @@ export function startSchemesSection({ rp, embed, panelsAsked, getState, setState
 
   // The key holds the width: a resize redraws only when the width changed.
   new ResizeObserver(() => update(getState())).observe(section);
-  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+  onSchemeChange(section, () => {
     shown = null;
     update(getState());
   });

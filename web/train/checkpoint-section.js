@@ -3,6 +3,7 @@
 // position-tables file saved here), and the page draws the position tables it holds
 // (web/figures/checkpoint-figure.js). The file is read in this page, by byte ranges: nothing
 // is uploaded. "Save the position tables" writes the small JSON <relpos-profile src> draws.
+import { onSchemeChange } from '../figures/scheme-change.js';
 import { sharedRelPos } from '../figures/shared-relpos.js';
 import { download } from '../files/download.js';
 import { corpusName } from './corpus-format.js';
@@ -210,7 +211,18 @@ export function mountCheckpointSection(section, { training = () => ({ state: {},
     const stem = (state.files.find((f) => !isJsonName(f)) ?? 'model').replace(/\.[^.]*$/, '');
     download(`${stem}.position-tables.json`, new Blob([json], { type: 'application/json' }));
   });
+  // A new width, or a new colour scheme (the system's, or <relpos-train>'s theme: the plots' text
+  // and grid colours are read from the theme when drawn), draws the figure again.
   const resize = new ResizeObserver(() => refresh());
   resize.observe(section);
-  return { refresh, openFiles, state, dispose: () => resize.disconnect() };
+  const stopScheme = onSchemeChange(section, refresh);
+  return {
+    refresh,
+    openFiles,
+    state,
+    dispose: () => {
+      resize.disconnect();
+      stopScheme();
+    },
+  };
 }

@@ -20,7 +20,11 @@ import {
   lossChange,
 } from './length-extrapolation.js';
 import { SCHEME_INFO } from '../views/schemes-view.js';
+import { onSchemeChange } from '../figures/scheme-change.js';
 import { formatSignificant } from '../render/number-text.js';
+
+// The scheme listener of each box's last run (onSchemeChange's stop()).
+const stopSchemeOf = new WeakMap();
 
 /** A scheme's name on the page (the schemes' one table). */
 const nameOf = (scheme) => SCHEME_INFO[scheme].name;
@@ -468,7 +472,12 @@ export function runLongerThanTrained(box, settings = {}, corpusUrl = CORPUS_URL)
     width = out.clientWidth;
     draw();
   }).observe(out);
-  doc.defaultView?.matchMedia?.('(prefers-color-scheme: dark)').addEventListener('change', () => rows.length && draw());
+  // One listener per box: a second run's replaces the first's (whose canvases are gone).
+  stopSchemeOf.get(box)?.();
+  stopSchemeOf.set(
+    box,
+    onSchemeChange(out, () => rows.length && draw()),
+  );
   const count = EXTRAPOLATION_SCHEMES.length;
   status.textContent = `Training ${count} small models (next word, ${s.steps} steps at length ${s.length}) in a background worker…`;
   const pool = openTrainPool({
