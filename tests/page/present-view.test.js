@@ -117,16 +117,18 @@ describe('the present view', () => {
     expect(layout.fontScale).toBeGreaterThanOrEqual(1.7);
     expect(layout.cell * 14).toBeGreaterThanOrEqual(600);
     // A link opening the view focuses the presented matrix, not its Leave button (Enter there
-    // would leave): the arrow keys read its cells at once.
+    // would leave), reading no cell: no tooltip over the projected matrix until a key asks.
     const focused = await page.evaluate(() => ({
       figure: document.activeElement?.closest('figure')?.id,
       role: document.activeElement?.getAttribute('role'),
     }));
     expect(focused).toEqual({ figure: 'figure-offsets', role: 'application' });
+    expect(await page.isVisible('.relpos-tooltip')).toBe(false);
     const readout = () => page.textContent('.relpos-visually-hidden[aria-live]');
-    expect(await readout()).toMatch(/, row 0 [^,]*, column 0 /);
+    expect(await readout()).not.toMatch(/row \d/);
     await page.keyboard.press('ArrowRight');
     expect(await readout()).toMatch(/, row 0 [^,]*, column 1 /);
+    expect(await page.isVisible('.relpos-tooltip')).toBe(true);
     await page.keyboard.press('Enter'); // a cell's key, not the button's: still presenting
     expect(await page.$$eval('.relpos-presenting', (list) => list.length)).toBe(1);
     // Written back as the panel's id.

@@ -21,6 +21,19 @@ export function canvasScale(canvas, box = canvas.getBoundingClientRect()) {
   return { x: width ? box.width / width : 1, y: height ? box.height / height : 1 };
 }
 
+// Panels focused by focusWithoutReading: their next focus selects nothing (no tooltip yet).
+const quietlyFocused = new WeakSet();
+
+/**
+ * Focuses a panel's wrapper without reading a cell (a link that opens the present view: no tooltip
+ * over the projected matrix until a key or the pointer asks for one).
+ */
+export function focusWithoutReading(wrap) {
+  if (wrap.ownerDocument.activeElement === wrap) return;
+  quietlyFocused.add(wrap); // until its focus event, which a page without focus sends later
+  wrap.focus();
+}
+
 const KEY_MOVES = {
   ArrowUp: [-1, 0],
   ArrowDown: [1, 0],
@@ -94,6 +107,7 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
   wrap.addEventListener('focus', () => {
     const fromPress = pressed;
     pressed = null;
+    if (quietlyFocused.delete(wrap)) return;
     if (fromPress && !getSelection()) return; // pressed beside the cells: nothing to read
     if (!getLayout()) return; // not drawn yet (a long view computing): the first key after reads
     const cell = resumeFrom();

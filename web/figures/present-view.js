@@ -3,6 +3,7 @@
 // type scaled up with the window, and Escape (or the panel's "Leave" button) goes back. Each
 // panel gets a "Present" button; the page also opens it from ?present=<panel id>.
 import { heatmapMargins, heatmapWidth } from '../render/heatmap.js';
+import { focusWithoutReading } from './interaction.js';
 
 const PRESENT_CLASS = 'relpos-presenting';
 
@@ -81,8 +82,8 @@ export class PresentView {
   /**
    * Presents panel `panelId` (null: back to the page). Returns false for an unknown panel. Focus
    * goes to the panel's button (now "Leave"), as after a click on it; with `focusPanel` (a link
-   * opening the view) to the panel's matrix, where the arrow keys read cells and Enter leaves
-   * nothing by accident.
+   * opening the view) to the panel's matrix, reading no cell (no tooltip over the projected
+   * matrix), where the arrow keys read cells and Enter leaves nothing by accident.
    */
   show(panelId, { focusPanel = false } = {}) {
     if (panelId === this.panelId) return true;
@@ -119,7 +120,8 @@ export class PresentView {
       document.addEventListener('keydown', this.onKey, true);
     }
     this.figure.draw();
-    if (panelId) (focusPanel ? this.figure.parts.get(panelId).wrap : this.buttons.get(panelId)).focus();
+    if (panelId && focusPanel) focusWithoutReading(this.figure.parts.get(panelId).wrap);
+    else if (panelId) this.buttons.get(panelId).focus();
     else if (previous) this.buttons.get(previous).focus();
     this.onChange(panelId);
     return true;
