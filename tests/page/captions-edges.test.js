@@ -187,6 +187,27 @@ describe('captions and notes', () => {
     const box = await page.$eval('.page-header math', (m) => m.getBoundingClientRect().toJSON());
     expect(box.height).toBeGreaterThan(100); // three rows, two of them fractions
     await context.close();
+    // Enlarged text (a reader's 24 px) on a 320 px phone: wider than its box, the equation scrolls
+    // sideways to its end; the page never cuts it.
+    const phone = await env.open('', { viewport: { width: 320, height: 700 }, isMobile: true, hasTouch: true });
+    await phone.page.evaluate(() => (document.documentElement.style.fontSize = '24px'));
+    const reach = await phone.page.$eval('.equation', (equation) => {
+      const math = equation.querySelector('math');
+      const wide = math.getBoundingClientRect().width;
+      equation.scrollLeft = equation.scrollWidth;
+      const end = math.getBoundingClientRect().right;
+      return {
+        wide,
+        room: equation.clientWidth,
+        end,
+        right: equation.getBoundingClientRect().right,
+        window: innerWidth,
+      };
+    });
+    expect(reach.wide).toBeGreaterThan(reach.room); // the case: wider than its box
+    expect(reach.end).toBeLessThanOrEqual(Math.min(reach.right, reach.window) + 1); // its end scrolled into view
+    expect(phone.problems).toEqual([]);
+    await phone.context.close();
   });
 
   test('from 320 to 1280 px a formula clip(…) and a range a–b (1–6, 44.4 %–55.6 %) are never broken across lines: every text of the page and of the long view', async () => {
