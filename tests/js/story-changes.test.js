@@ -6,17 +6,22 @@ import { outlinedGroupText } from '../../web/views/offset-group.js';
 import { PANELS } from '../../web/views/panels.js';
 
 describe('changedSettings', () => {
+  test("a reader's words are isolated (a right-to-left sentence keeps its order and the line's) and their ^ and _ are not scripts", () => {
+    expect(changedSettings({ tokens: 'x_1 y^2', seqLen: 2 }, { tokens: 'القط جلس', seqLen: 2 })).toBe(
+      'the words “\u2068القط جلس\u2069” (was “\u2068xˍ1 yˆ2\u2069”)',
+    );
+  });
   test('n is said with the words when the page showed fewer words than it held', () => {
     expect(
       changedSettings({ tokens: 'the cat sat on the mat', seqLen: 1 }, { tokens: 'the on cat the mat sat', seqLen: 6 }),
-    ).toBe('the words “the on cat the mat sat” (was “the cat sat on the mat”), n = 6 (was 1)');
+    ).toBe('the words “\u2068the on cat the mat sat\u2069” (was “\u2068the cat sat on the mat\u2069”), n = 6 (was 1)');
   });
   test('n follows the words when both states show all of theirs', () => {
     expect(changedSettings({ tokens: 'a b c', seqLen: 3 }, { tokens: 'the cat sat', seqLen: 3 })).toBe(
-      'the words “the cat sat” (was “a b c”)',
+      'the words “\u2068the cat sat\u2069” (was “\u2068a b c\u2069”)',
     );
     expect(changedSettings({ tokens: 'a b', seqLen: 2 }, { tokens: 'a b c', seqLen: 3 })).toBe(
-      'the words “a b c” (was “a b”)',
+      'the words “\u2068a b c\u2069” (was “\u2068a b\u2069”)',
     );
   });
   test('nothing changed: an empty line', () => {

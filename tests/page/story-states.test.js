@@ -417,7 +417,7 @@ async function expectStale(page, names, made, now, when) {
       true,
     );
     const said = {
-      tokens: (a, b) => `the words “${b}” (was “${a}”)`,
+      tokens: (a, b) => `the words “\u2068${b}\u2069” (was “\u2068${a}\u2069”)`,
       maxDistance: (a, b) => `k = ${b} (was ${a})`,
       sameQuery: (a, b) => `same query in every row ${onOff(b)} (was ${onOff(a)})`,
       seqLen: (a, b) => (made[name].tokens !== now.tokens ? '' : `n = ${b} (was ${a})`),
@@ -797,7 +797,7 @@ describe.concurrent('every story step, from every starting state', () => {
     await whenDrawn(page);
     states = await expectStale(page, ['softmax'], mades, await settingsOf(page), 'a sentence typed');
     expect(states.softmax.notice).toBe(
-      'Out of date: this Reveal is for the step’s settings, and you have changed the words “my dog likes long walks” (was “the cat sat on the mat”) since. Press “Find such a key” again to see it on the panels.',
+      'Out of date: this Reveal is for the step’s settings, and you have changed the words “\u2068my dog likes long walks\u2069” (was “\u2068the cat sat on the mat\u2069”) since. Press “Find such a key” again to see it on the panels.',
     );
     await press(page, 'softmax');
     await expectStale(page, ['softmax'], mades, await settingsOf(page), 'pressed again');

@@ -5,7 +5,7 @@
 import { drawVectorBlocks } from '../render/vector-blocks.js';
 import { downloadCanvas } from '../files/download.js';
 import { createFigureShell } from './figure-shell.js';
-import { plainMath } from '../render/math-text.js';
+import { literalMath, plainMath } from '../render/math-text.js';
 import { setMathText } from './math-dom.js';
 import { addingDecimals, formatFixed, formatSignificant, withMinus as minus } from '../render/number-text.js';
 import { clippedOffset, outputParts } from '../views/view.js';
@@ -43,9 +43,12 @@ export function tableBlocks(view, { i, j }) {
   const adding = (v, d) => formatFixed(v, decimals[d]);
   return [
     [
-      vector(`query q_{${i}} (${literal(view.tokens[i] || `#${i}`)})`, q.data.subarray(i * q.cols, (i + 1) * q.cols)),
       vector(
-        `key k_{${j}} (${literal(view.tokens[j] || `#${j}`)})`,
+        `query q_{${i}} (${literalMath(view.tokens[i] || `#${i}`)})`,
+        q.data.subarray(i * q.cols, (i + 1) * q.cols),
+      ),
+      vector(
+        `key k_{${j}} (${literalMath(view.tokens[j] || `#${j}`)})`,
         keys.data.subarray(j * keys.cols, (j + 1) * keys.cols),
       ),
       vector('', new Float64Array(0)),
@@ -63,10 +66,6 @@ export function tableBlocks(view, { i, j }) {
     ],
   ];
 }
-
-// A word inside math-notation text: its own ^ and _ must not become scripts, so they are shown
-// as look-alikes (ˆ, ＿).
-const literal = (word) => word.replace(/\^/g, 'ˆ').replace(/_/g, '＿');
 
 /** Draws the figure for the selected cell (or (0, 0) when none is), with a caption to match. */
 export function drawTablesFigure(parts, view, cell, colours) {

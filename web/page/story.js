@@ -9,10 +9,13 @@
 // reveal says it is the step's, not the panels' (staleText). Where the story is not beside the
 // panels (a phone, a tablet), the panel a step scrolls to gets a button back to the step and its reveal.
 import { setMathText } from '../figures/math-dom.js';
+import { literalMath } from '../render/math-text.js';
 import { ATTENTION_SETTINGS, defaultState, splitTokens } from '../settings/settings.js';
 
 const onOff = (v) => (v ? 'on' : 'off');
-const quoted = (v) => `“${v}”`;
+// A reader's words, quoted: isolated from the text around them (U+2068 … U+2069: a right-to-left
+// sentence keeps its order and leaves the line's), their ^ and _ not read as scripts.
+const quoted = (v) => `“\u2068${literalMath(v)}\u2069”`;
 const plain = (v) => String(v);
 /** How each setting a step may change is named in the line that says what it changed: [name, value]. */
 const SETTING_TEXT = {

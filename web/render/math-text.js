@@ -4,6 +4,12 @@
 // under the colour bars) draws the same sub- and superscripts smaller and shifted; labels for
 // screen readers get the Unicode sub- and superscripts where they exist.
 
+/**
+ * A reader's words inside text in this notation: their own ^ and _ shown as look-alikes (ˆ, ˍ:
+ * glyphs the page's fonts have), never read as scripts.
+ */
+export const literalMath = (word) => word.replace(/\^/g, 'ˆ').replace(/_/g, 'ˍ');
+
 /** text -> [{ text, level }], level 0 (normal), 1 (superscript) or −1 (subscript). */
 export function parseMath(text) {
   const parts = [];
