@@ -35,14 +35,126 @@ export const BENCH_CHROMIUM_OPTIONS = { executablePath: '/usr/bin/chromium', arg
  */
 export const WAIT_TIMEOUT_MS = 120_000;
 
-// Every context and page the browser makes gets WAIT_TIMEOUT_MS.
-function withWaitTimeout(browser) {
+// What a test may change on a context or its page that a later test must not inherit: a context
+// where one of these was called is closed, not kept (see keptContexts).
+const CONTEXT_CHANGES = [
+  'route',
+  'routeFromHAR',
+  'routeWebSocket',
+  'addInitScript',
+  'exposeBinding',
+  'exposeFunction',
+  'grantPermissions',
+  'setGeolocation',
+  'setOffline',
+  'setExtraHTTPHeaders',
+  'setHTTPCredentials',
+  'addCookies',
+  'setDefaultTimeout',
+  'setDefaultNavigationTimeout',
+];
+const PAGE_CHANGES = [
+  'route',
+  'routeFromHAR',
+  'routeWebSocket',
+  'addInitScript',
+  'exposeBinding',
+  'exposeFunction',
+  'setExtraHTTPHeaders',
+  'setDefaultTimeout',
+  'setDefaultNavigationTimeout',
+];
+
+// The listeners an emitter has now, to remove every one added later.
+const listenersOf = (emitter) => new Map(emitter.eventNames().map((name) => [name, emitter.listeners(name)]));
+function removeListenersSince(emitter, before) {
+  for (const name of emitter.eventNames())
+    for (const listener of emitter.listeners(name))
+      if (!before.get(name)?.includes(listener)) emitter.removeListener(name, listener);
+}
+
+/**
+ * Every context and page the browser makes gets WAIT_TIMEOUT_MS, and a context a test closes is
+ * kept for the next `newContext` with the same options: its page, back at about:blank, is the
+ * next `context.newPage()`. A new context costs a new renderer process: the page loaded in one
+ * took about 0.8 CPU s of Chromium, in a kept page about 0.46 (docs/testing.md); loading a link in
+ * a kept page is what a reader following a link does. Kept only when nothing else carries over: the test's listeners
+ * are removed, a changed viewport or emulated media is put back, other pages are closed, and a
+ * context whose routes, scripts, permissions, cookies or timeouts a test changed is closed instead.
+ */
+function keptContexts(browser) {
   const newContext = browser.newContext.bind(browser);
   const newPage = browser.newPage.bind(browser);
-  browser.newContext = async (options) => {
+  const kept = new Map(); // options as JSON → contexts ready to lend
+  async function open(options) {
     const context = await newContext(options);
     context.setDefaultTimeout(WAIT_TIMEOUT_MS);
-    return context;
+    const page = await context.newPage();
+    const state = { context, page, options, changed: false, viewport: false, media: false, lent: false, taken: false };
+    const close = context.close.bind(context);
+    const createPage = context.newPage.bind(context);
+    for (const name of CONTEXT_CHANGES) {
+      const method = context[name].bind(context);
+      context[name] = (...args) => ((state.changed = true), method(...args));
+    }
+    for (const name of PAGE_CHANGES) {
+      const method = page[name].bind(page);
+      page[name] = (...args) => ((state.changed = true), method(...args));
+    }
+    for (const [name, flag] of [
+      ['setViewportSize', 'viewport'],
+      ['emulateMedia', 'media'],
+    ]) {
+      const method = page[name].bind(page);
+      page[name] = (...args) => ((state[flag] = true), method(...args));
+    }
+    context.newPage = async () => {
+      if (state.lent && !state.taken && !page.isClosed()) {
+        state.taken = true;
+        return page;
+      }
+      return createPage();
+    };
+    context.close = async (closeOptions) => {
+      if (state.kept) return undefined; // closed again after it was given back
+      if (!state.lent) return close(closeOptions);
+      state.lent = false;
+      try {
+        await giveBack(state);
+      } catch {
+        await close(closeOptions).catch(() => {});
+      }
+    };
+    return state;
+  }
+  async function giveBack(state) {
+    const { context, page, options } = state;
+    for (const other of context.pages()) if (other !== page) await other.close();
+    if (state.changed || page.isClosed()) throw new Error('not kept');
+    removeListenersSince(context, state.contextListeners);
+    removeListenersSince(page, state.pageListeners);
+    await page.goto('about:blank', { timeout: 10_000 });
+    if (state.viewport) await page.setViewportSize(options.viewport ?? { width: 1280, height: 720 });
+    if (state.media)
+      await page.emulateMedia({
+        media: options.media ?? null,
+        colorScheme: options.colorScheme ?? 'light',
+        reducedMotion: options.reducedMotion ?? 'no-preference',
+        forcedColors: options.forcedColors ?? 'none',
+        contrast: options.contrast ?? 'no-preference',
+      });
+    state.viewport = state.media = state.taken = false;
+    const key = JSON.stringify(options ?? {});
+    kept.set(key, [...(kept.get(key) ?? []), state]);
+    state.kept = true;
+  }
+  browser.newContext = async (options) => {
+    const state = kept.get(JSON.stringify(options ?? {}))?.pop() ?? (await open(options));
+    state.lent = true;
+    state.kept = false;
+    state.contextListeners = listenersOf(state.context);
+    state.pageListeners = listenersOf(state.page);
+    return state.context;
   };
   browser.newPage = async (options) => {
     const page = await newPage(options);
@@ -59,7 +171,7 @@ function withWaitTimeout(browser) {
  */
 export async function launchBrowser() {
   const endpoint = process.env.VITEST ? (await import('vitest')).inject('chromiumEndpoint') : undefined;
-  return withWaitTimeout(
+  return keptContexts(
     await (endpoint
       ? chromium.connect(endpoint, { timeout: WAIT_TIMEOUT_MS })
       : chromium.launch(BENCH_CHROMIUM_OPTIONS)),
