@@ -35,8 +35,9 @@ export const BENCH_CHROMIUM_OPTIONS = { executablePath: '/usr/bin/chromium', arg
  */
 export const WAIT_TIMEOUT_MS = 120_000;
 
-// What a test may change on a context or its page that a later test must not inherit: a context
-// where one of these was called is closed, not kept (see keptContexts).
+// What a test may change on a context or its page that a later test must not inherit (a CDP
+// session can change anything): a context where one of these was called is closed, not kept (see
+// keptContexts).
 const CONTEXT_CHANGES = [
   'route',
   'routeFromHAR',
@@ -52,6 +53,7 @@ const CONTEXT_CHANGES = [
   'addCookies',
   'setDefaultTimeout',
   'setDefaultNavigationTimeout',
+  'newCDPSession',
 ];
 const PAGE_CHANGES = [
   'route',
@@ -80,9 +82,11 @@ function removeListenersSince(emitter, before) {
  * took about 0.8 CPU s of Chromium, in a kept page about 0.46 (docs/testing.md); loading a link in
  * a kept page is what a reader following a link does. Kept only when nothing else carries over: the test's listeners
  * are removed, a changed viewport or emulated media is put back, other pages are closed, and a
- * context whose routes, scripts, permissions, cookies or timeouts a test changed is closed instead.
+ * context whose routes, scripts, permissions, cookies, timeouts or CDP sessions a test touched is
+ * closed instead.
  */
 function keptContexts(browser) {
+  const KEPT_PER_OPTIONS = 4; // at most this many idle renderers for one set of options
   const newContext = browser.newContext.bind(browser);
   const newPage = browser.newPage.bind(browser);
   const kept = new Map(); // options as JSON → contexts ready to lend
@@ -145,6 +149,7 @@ function keptContexts(browser) {
       });
     state.viewport = state.media = state.taken = false;
     const key = JSON.stringify(options ?? {});
+    if ((kept.get(key)?.length ?? 0) >= KEPT_PER_OPTIONS) throw new Error('enough kept');
     kept.set(key, [...(kept.get(key) ?? []), state]);
     state.kept = true;
   }
@@ -164,18 +169,35 @@ function keptContexts(browser) {
   return browser;
 }
 
+// Under Vitest, this test worker's one connection to the run's headless shell, kept across its
+// files (vitest.config.js: a worker's modules stay loaded), so that a context one file closes
+// serves the next file too.
+let workerConnection = null;
+
 /**
- * A browser to open pages in: under Vitest, a connection to the run's one headless shell
- * (tests/page/shared-chromium.js); elsewhere (the benchmarks), a Chromium of its own. Either way
- * `close()` ends what this call started.
+ * A browser to open pages in: under Vitest, a lease on the test worker's connection to the run's
+ * one headless shell (tests/page/shared-chromium.js), whose `close()` closes or gives back every
+ * context and page it opened and keeps the connection; elsewhere (the benchmarks), a Chromium of
+ * its own, which `close()` ends.
  */
 export async function launchBrowser() {
-  const endpoint = process.env.VITEST ? (await import('vitest')).inject('chromiumEndpoint') : undefined;
-  return keptContexts(
-    await (endpoint
-      ? chromium.connect(endpoint, { timeout: WAIT_TIMEOUT_MS })
-      : chromium.launch(BENCH_CHROMIUM_OPTIONS)),
-  );
+  if (!process.env.VITEST) return keptContexts(await chromium.launch(BENCH_CHROMIUM_OPTIONS));
+  workerConnection ??= (async () => {
+    const endpoint = (await import('vitest')).inject('chromiumEndpoint');
+    return keptContexts(await chromium.connect(endpoint, { timeout: WAIT_TIMEOUT_MS }));
+  })();
+  const connection = await workerConnection;
+  const opened = new Set();
+  const track = (closable) => (opened.add(closable), closable);
+  return {
+    newContext: async (options) => track(await connection.newContext(options)),
+    newPage: async (options) => track(await connection.newPage(options)),
+    close: async () => {
+      const all = [...opened];
+      opened.clear();
+      await Promise.all(all.map((closable) => closable.close().catch(() => {})));
+    },
+  };
 }
 
 /** A new page whose console errors, page errors and failed requests are recorded in `problems`. */

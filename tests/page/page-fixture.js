@@ -1,4 +1,5 @@
-// One static server and one Chromium per test file, and helpers that read the page's canvases.
+// One static server per test file and its lease on the run's Chromium (tests/page/browser.js), and
+// helpers that read the page's canvases.
 import { afterAll, beforeAll } from 'vitest';
 import { PANEL_IDS } from '../../web/views/panels.js';
 import { launchBrowser, openPage } from './browser.js';
@@ -8,8 +9,9 @@ export const SITE = new URL('../../build/site/', import.meta.url).pathname;
 
 /**
  * Starts the server and browser for the calling test file; `env.open(query, options)` opens the
- * page in a new browser context (options: the context's, `closedSettings: true` to leave "More
- * settings" and `closedPanels: true` to leave "More panels" closed, as a reader first sees them;
+ * page in a browser context of its own, new or one a finished test closed (tests/page/browser.js)
+ * (options: the context's, `closedSettings: true` to leave "More settings" and
+ * `closedPanels: true` to leave "More panels" closed, as a reader first sees them;
  * by default the tests open both, as a reader does with one click each, to reach the controls and
  * panels 5–8); `env.load(page, query, options)` loads a link in a page already open.
  */
