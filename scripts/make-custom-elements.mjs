@@ -50,7 +50,7 @@ function describeControl(control, max) {
  * The declaration of one element: its settings' attributes (Element.settingNames, none for
  * <relpos-train>) and `extra`, [attribute, description, type, default?] for each of the others.
  * With `reflects` false (<relpos-train>) no property reflects an attribute, and its
- * 'relpos-render' is a plain Event.
+ * 'relpos-render' comes once the model is ready and after each reading of what it learned.
  */
 function declaration(Element, tagName, description, extra, { reflects = true } = {}) {
   const attributes = [];
@@ -98,9 +98,9 @@ function declaration(Element, tagName, description, extra, { reflects = true } =
           }
         : {
             name: 'relpos-render',
-            type: { text: 'Event' },
+            type: { text: 'CustomEvent<{ notes: string[] }>' },
             description:
-              'Once the model is ready and after each reading of what it learned; invalid attribute values are shown in the message part.',
+              'Once the model is ready and after each reading of what it learned (bubbles, composed); notes lists invalid attribute values that were replaced, as the message part shows them.',
           },
     ],
     cssProperties: CSS_PROPERTIES.map(([name, text]) => ({ name, description: text })),

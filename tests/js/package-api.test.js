@@ -367,6 +367,28 @@ console.log(JSON.stringify({ exports: Object.keys(m).sort(), dom: typeof HTMLEle
     ]);
   });
 
+  test('custom-elements.json and both .d.ts files type every element’s relpos-render as index.d.ts’s RelposRenderEvent', async () => {
+    const elements = await allElements();
+    const manifest = JSON.parse(readFileSync(`${ROOT}dist/custom-elements.json`, 'utf8'));
+    const declarations = manifest.modules.flatMap((module) => module.declarations);
+    const renderEvent = /export type RelposRenderEvent = (.+);/.exec(
+      readFileSync(`${ROOT}web/elements/index.d.ts`, 'utf8'),
+    )[1];
+    expect(renderEvent).toBe('CustomEvent<{ notes: string[] }>');
+    for (const Element of elements) {
+      const declaration = declarations.find((d) => d.name === Element.name);
+      expect(
+        declaration.events.map((event) => [event.name, event.type.text]),
+        declaration.tagName,
+      ).toEqual([['relpos-render', renderEvent]]);
+    }
+    // relpos-wasm/elements/train alone types the event as the other entry point does.
+    for (const file of ['index.d.ts', 'relpos-train.d.ts'])
+      expect(readFileSync(`${ROOT}web/elements/${file}`, 'utf8'), file).toMatch(
+        /interface HTMLElementEventMap \{\s*'relpos-render': RelposRenderEvent;\s*\}/,
+      );
+  });
+
   test('the .d.ts types every attribute each element observes, for JSX (its IntrinsicElements entry)', async () => {
     const elements = await allElements();
     const { tags, attributes: typed } = typedElements(['web/elements/index.d.ts', 'web/elements/relpos-train.d.ts']);

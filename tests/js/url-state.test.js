@@ -57,9 +57,11 @@ describe('a link’s choices and repeated parameters', () => {
     expect(queryFromState(state)).toBe('?draw=handbook&table=random&sameq=1&causal=1&wscale=panel&rope=half');
     // What is no choice in any case is still corrected, with the choices named.
     expect(stateFromQuery('?draw=handbooks&causal=yes').notes).toEqual([
-      'draw must be handbook or stable; using stable',
-      'causal must be 0 or 1; using 0',
+      'draw: unknown handbooks; choose from handbook, stable; using stable',
+      'causal: unknown yes; choose from 0, 1; using 0',
     ]);
+    // An empty value is named as such, not as "unknown ".
+    expect(stateFromQuery('?table=%20').notes).toEqual(['table: empty; choose from random, locality; using locality']);
   });
 
   test('a parameter given more than once: the first is read, a note says so, and the address keeps it alone', () => {
@@ -109,10 +111,10 @@ describe('a link’s choices and repeated parameters', () => {
       captions: true,
       actions: false,
       notes: [
-        'fit: expected frame or width, got sideways; using frame',
+        'fit: unknown sideways; choose from frame, width; using frame',
         'max-height: expected a number of px ≥ 100, got 50; using no maximum',
-        'captions: expected on or off, got maybe; using on',
-        'actions: expected on or off, got nope; using off',
+        'captions: unknown maybe; choose from on, off; using on',
+        'actions: unknown nope; choose from on, off; using off',
       ],
     });
   });

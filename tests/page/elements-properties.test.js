@@ -123,6 +123,43 @@ describe('custom element properties', () => {
     await context.close();
   });
 
+  // What index.d.ts promises of relpos-render (RelposRenderEvent): a CustomEvent, bubbling and
+  // composed, whose detail.notes are the notes the message part shows (here one invalid value).
+  test('relpos-render is the RelposRenderEvent of index.d.ts: a CustomEvent with detail.notes, the message part’s notes', async () => {
+    const { page, context } = await openExamples();
+    for (const tag of ['relpos-attention', 'relpos-profile']) {
+      const heard = await page.evaluate(
+        (name) =>
+          new Promise((done) => {
+            const el = document.createElement(name);
+            el.setAttribute('noise', 'lots');
+            el.addEventListener(
+              'relpos-render',
+              (event) =>
+                done({
+                  custom: event instanceof CustomEvent,
+                  bubbles: event.bubbles,
+                  composed: event.composed,
+                  notes: event.detail?.notes,
+                  message: el.shadowRoot.querySelector('[part="message"]').textContent,
+                }),
+              { once: true },
+            );
+            document.body.append(el);
+          }),
+        tag,
+      );
+      expect(heard, tag).toEqual({
+        custom: true,
+        bubbles: true,
+        composed: true,
+        notes: [expect.stringMatching(/^noise must be a number from 0 to 2; using \d/)],
+        message: heard.notes.join(' · '),
+      });
+    }
+    await context.close();
+  });
+
   test('the panels note names the ids in kebab-case, as the attribute takes them', async () => {
     const { page, context } = await openExamples();
     const notes = await afterRender(page, 'attention', "el.panels = 'heat combined-weights';");

@@ -140,7 +140,7 @@ describe('the iframe view fits its frame (fit=frame, the default)', () => {
     await page.waitForSelector('body[data-ready="true"]');
     expect(await page.isVisible('#figure-offsets .relpos-caption')).toBe(true);
     expect(await page.isVisible('#figure-offsets .relpos-actions')).toBe(false);
-    expect(await page.textContent('#notes')).toContain('captions: expected on or off, got maybe; using on');
+    expect(await page.textContent('#notes')).toContain('captions: unknown maybe; choose from on, off; using on');
     await context.close();
   });
 });

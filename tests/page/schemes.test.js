@@ -701,6 +701,39 @@ describe('position schemes side by side', () => {
     await context.close();
   });
 
+  test('Longer than trained, run three times: one resize redraws its plots once, not once per run', async () => {
+    // One step per model: what is counted is the draws, not what was learned.
+    const { page, context, problems } = await env.open('?longer-steps=1', { viewport: { width: 1280, height: 900 } });
+    // Every draw of a "Longer than trained" full panel, the current run's or an earlier run's
+    // (whose canvases are out of the page but still in their .longer-plot): line-chart.js clears
+    // the canvas once per draw.
+    await page.evaluate(() => {
+      window.longerDraws = 0;
+      const { clearRect } = CanvasRenderingContext2D.prototype;
+      CanvasRenderingContext2D.prototype.clearRect = function (...args) {
+        const wrap = this.canvas.closest?.('.longer-plot');
+        if (wrap && wrap === wrap.parentElement.firstElementChild) window.longerDraws += 1;
+        return clearRect.apply(this, args);
+      };
+    });
+    const runs = 3;
+    for (let run = 1; run <= runs; run += 1) {
+      await page.click('#schemes-longer-run');
+      await page.waitForSelector(`#schemes-longer[data-done="${run}"]`, { timeout: 400_000 });
+    }
+    const frames = () =>
+      page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await frames();
+    await page.evaluate(() => (window.longerDraws = 0));
+    await page.setViewportSize({ width: 1000, height: 900 });
+    await frames();
+    await page.waitForTimeout(300);
+    await frames();
+    expect(await page.evaluate(() => window.longerDraws)).toBe(1);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 400_000);
+
   test('a phone: odd d_k leaves RoPE a message, nothing overflows, a tap reads a map’s cell; the longer run’s budget without ?longer-steps', async () => {
     const { page, context, problems } = await env.open('?schemes=t5,rope&dk=5', {
       viewport: { width: 360, height: 800 },

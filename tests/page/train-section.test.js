@@ -823,7 +823,7 @@ describe('<relpos-train>', () => {
     const message = page.locator('#invalid [part="message"]');
     await expect
       .poll(() => message.textContent())
-      .toMatch(/task: unknown "poetry"; choose from masked, next, copy; using masked/);
+      .toMatch(/task: unknown poetry; choose from masked, next, copy; using masked/);
     expect(await page.locator('#train [part="message"]').isHidden()).toBe(true);
     // The reading at step 0 is drawn before the count starts.
     await page.waitForFunction(
@@ -895,6 +895,54 @@ describe('<relpos-train>', () => {
     expect(problems).toEqual([]);
     await context.close();
   }, 240_000);
+
+  // What index.d.ts and relpos-train.d.ts promise of relpos-render (RelposRenderEvent), as the other
+  // elements fire it: a CustomEvent, heard by the document from inside another shadow root, whose
+  // detail.notes are the invalid attribute values the message part shows.
+  test('relpos-render is the RelposRenderEvent of the types: a CustomEvent, bubbling and composed, with detail.notes', async () => {
+    const { page, context, problems } = await openPage(browser, `${server.url}examples/train.html`, {
+      viewport: { width: 1000, height: 800 },
+    });
+    const heard = await page.evaluate(
+      () =>
+        new Promise((done) => {
+          const host = document.createElement('div');
+          document.body.append(host);
+          const el = document.createElement('relpos-train');
+          el.setAttribute('size', 'tiny');
+          el.setAttribute('task', 'poetry');
+          el.setAttribute('workers', '3');
+          let heardByDocument = false;
+          document.addEventListener('relpos-render', (event) => {
+            heardByDocument ||= event.target === host && event.composedPath()[0] === el;
+          });
+          el.addEventListener(
+            'relpos-render',
+            (event) =>
+              // After the document's listener, when the event reaches it (bubbles, composed).
+              setTimeout(() =>
+                done({
+                  custom: event instanceof CustomEvent,
+                  bubbles: event.bubbles,
+                  composed: event.composed,
+                  heardByDocument,
+                  notes: event.detail?.notes,
+                  message: el.shadowRoot.querySelector('[part="message"]').textContent,
+                }),
+              ),
+            { once: true },
+          );
+          host.attachShadow({ mode: 'open' }).append(el);
+        }),
+    );
+    expect([heard.custom, heard.bubbles, heard.composed, heard.heardByDocument]).toEqual([true, true, true, true]);
+    expect(heard.notes).toHaveLength(2);
+    expect(heard.notes[0]).toMatch(/^task: unknown poetry; choose from masked, next, copy; using masked$/);
+    expect(heard.notes[1]).toMatch(/^workers: unknown 3; choose from 1, 2; using [12], this machine’s default$/);
+    expect(heard.message).toBe(heard.notes.join(' · '));
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
 });
 
 async function screenshotPath(name) {

@@ -255,3 +255,9 @@ const oneWorker: RelposTrainAttributes = {
 // @ts-expect-error one or two workers
 const threeWorkers: RelposTrainAttributes = { workers: 3 };
 export const train = [oneWorker, threeWorkers];
+// <relpos-train> fires the same relpos-render as the other elements (a CustomEvent with notes).
+const trainElement = document.createElement('relpos-train');
+trainElement.addEventListener('relpos-render', (event) => {
+  const notes: string[] = event.detail.notes;
+  return notes;
+});

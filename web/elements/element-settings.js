@@ -2,6 +2,7 @@
 // parameter (web/settings/settings.js); what is wrong becomes a note shown in the element, and
 // the default or clamped value is used. Nothing here throws.
 import { CONTROLS, defaultState, parseControl, splitTokens } from '../settings/settings.js';
+import { unknownChoice } from '../settings/link-values.js';
 
 export const THEMES = ['light', 'dark', 'auto', 'inherit'];
 
@@ -30,7 +31,7 @@ export function settingsFromAttributes(element, names) {
     settings.seqLen = Math.max(1, Math.min(MAX_ELEMENT_TOKENS, splitTokens(settings.tokens).length));
   }
   const theme = element.getAttribute('theme');
-  if (theme !== null && !THEMES.includes(theme)) notes.push('theme must be light, dark, auto or inherit; using auto');
+  if (theme !== null && !THEMES.includes(theme)) notes.push(unknownChoice('theme', theme, THEMES, 'auto'));
   return { settings, notes };
 }
 

@@ -1,9 +1,12 @@
 // Types for relpos-wasm/elements/train (hand-written; see relpos-train.js).
+import type { RelposRenderEvent } from './index.js';
 
 /**
  * <relpos-train>: the "Learned position patterns" section (train a small relative-attention
  * model on English text in a worker, and read what it learned). Importing it outside a
- * browser defines nothing.
+ * browser defines nothing. No property reflects an attribute: set them with setAttribute. Fires
+ * 'relpos-render' (RelposRenderEvent: bubbles, composed, detail.notes the invalid attribute
+ * values replaced) once the model is ready and after each reading of what it learned.
  */
 export declare class RelposTrainElement extends HTMLElement {}
 
@@ -35,6 +38,9 @@ export interface RelposTrainAttributes {
 declare global {
   interface HTMLElementTagNameMap {
     'relpos-train': RelposTrainElement;
+  }
+  interface HTMLElementEventMap {
+    'relpos-render': RelposRenderEvent;
   }
   namespace JSX {
     interface IntrinsicElements {

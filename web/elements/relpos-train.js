@@ -9,11 +9,14 @@
 // two cores; the numbers are the same), theme (light, dark, auto: the system's, default; inherit:
 // the page around it, as the other elements: element-theme.js).
 // Task and size match whatever their case; an invalid value shows a message and the default is used; nothing throws. Fires 'relpos-render'
-// once the model is ready and after each reading of what it learned.
+// once the model is ready and after each reading of what it learned: a CustomEvent, as the other
+// elements' (bubbles, composed), whose detail.notes lists the invalid attribute values replaced (the
+// message part's text).
+// No property reflects an attribute (set them with setAttribute).
 import { parseSeed } from '../train/train-link.js';
 import { defaultTrainWorkers, mountTrainSection } from '../train/train-section.js';
 import { PRESETS, TASKS, DEFAULT_RUN } from '../train/train-session.js';
-import { matchChoice } from '../settings/link-values.js';
+import { matchChoice, unknownChoice } from '../settings/link-values.js';
 import { parseSwitch } from '../views/fit-options.js';
 import { ElementTheme } from './element-theme.js';
 
@@ -22,7 +25,7 @@ import { ElementTheme } from './element-theme.js';
 const ElementBase = globalThis.HTMLElement ?? class {};
 
 export class RelposTrainElement extends ElementBase {
-  /** The theme attribute's colours (not `theme`: that is the attribute's reflecting property). */
+  /** The theme attribute's colours (private; the attribute itself is read with getAttribute('theme')). */
   #theme;
 
   static get observedAttributes() {
@@ -51,7 +54,7 @@ export class RelposTrainElement extends ElementBase {
       if (value === null) return fallback;
       const choice = matchChoice(value, Object.keys(known));
       if (choice !== null) return choice;
-      notes.push(`${name}: unknown "${value}"; choose from ${Object.keys(known).join(', ')}; using ${fallback}`);
+      notes.push(unknownChoice(name, value, Object.keys(known), fallback));
       return fallback;
     };
     const task = choose('task', TASKS, DEFAULT_RUN.task);
@@ -61,12 +64,10 @@ export class RelposTrainElement extends ElementBase {
     // workers="1": one training worker (default: two where the machine has two cores; the same numbers).
     const workers = this.getAttribute('workers');
     if (workers !== null && workers !== '1' && workers !== '2')
-      notes.push(
-        `workers: unknown "${workers}"; choose 1 or 2; using ${defaultTrainWorkers()}, this machine's default`,
-      );
+      notes.push(unknownChoice('workers', workers, ['1', '2'], `${defaultTrainWorkers()}, this machine’s default`));
     // A switch as the other elements read one: bare, 1, true, on or yes starts; 0, false, off or no does not.
     const autostart = parseSwitch('autostart', this.getAttribute('autostart'), false, notes);
-    message.textContent = notes.join('. ');
+    message.textContent = notes.join(' · '); // as the other elements' message part
     message.hidden = notes.length === 0;
     shadow.append(message);
     const options = { task, preset, seed: seed.value, autostart };
@@ -75,7 +76,10 @@ export class RelposTrainElement extends ElementBase {
     if (corpus) options.corpusUrl = new URL(corpus, document.baseURI).href;
     this.section = mountTrainSection(shadow, {
       ...options,
-      onRender: () => this.dispatchEvent(new Event('relpos-render')),
+      onRender: () =>
+        this.dispatchEvent(
+          new CustomEvent('relpos-render', { detail: { notes: [...notes] }, bubbles: true, composed: true }),
+        ),
     });
     this.mounted = true;
   }

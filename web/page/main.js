@@ -24,7 +24,7 @@ import { applyPageTheme } from './page-theme.js';
 import { MORE_PANELS_PARAM, startUrlWriter } from './url-writer.js';
 import { stateFromQuery } from './url-state.js';
 import { followLinkSections } from '../settings/link-sections.js';
-import { linkValue, matchChoice } from '../settings/link-values.js';
+import { linkValue, matchChoice, unknownChoice } from '../settings/link-values.js';
 import { DRAWER_PANEL_IDS } from '../views/panels.js';
 
 const $ = (id) => document.getElementById(id);
@@ -206,7 +206,7 @@ class Page {
     this.followHash?.();
     if (presentAsked && !this.figure.present(presentAsked, { focusPanel: true })) {
       // Beside the link's other corrections, not instead of them.
-      this.notes.set([...notes, `Link corrected: present: unknown ${presentAsked}; choose from ${ids.join(', ')}.`]);
+      this.notes.set([...notes, `Link corrected: ${unknownChoice('present', presentAsked, ids)}.`]);
     }
     const redraw = () => this.compute.view && this.draw(true); // a new size or theme
     new ResizeObserver(redraw).observe(document.querySelector('main'));

@@ -3,7 +3,7 @@
 // preference (prefers-color-scheme). Read once, at load: light or dark is set as data-theme on
 // <html>, which the figure CSS selects on (../figures/figure-css.js); the address keeps it
 // (url-writer.js) unless it is auto.
-import { linkValue, matchChoice } from '../settings/link-values.js';
+import { linkValue, matchChoice, unknownChoice } from '../settings/link-values.js';
 
 export const THEME_PARAM = 'theme';
 export const THEMES = ['light', 'dark', 'auto'];
@@ -17,7 +17,7 @@ export function applyPageTheme(params, note) {
   const given = linkValue(params, THEME_PARAM, note)?.trim();
   let theme = given ? matchChoice(given, THEMES) : DEFAULT_THEME;
   if (theme === null) {
-    note(`${THEME_PARAM}: unknown ${given}; choose from ${THEMES.join(', ')}; using ${DEFAULT_THEME}`);
+    note(unknownChoice(THEME_PARAM, given, THEMES, DEFAULT_THEME));
     theme = DEFAULT_THEME;
   }
   if (theme === DEFAULT_THEME) delete document.documentElement.dataset.theme;

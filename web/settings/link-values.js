@@ -5,6 +5,17 @@
 // iframe view's ?panels= and ?fit=, the training section's ?train= and ?train-size=
 // (web/train/train-link.js).
 
+/**
+ * The note for a value that is none of a fixed set of choices, one wording for every link
+ * parameter and attribute: "name: unknown value; choose from a, b, c; using fallback" (`value`
+ * may list several, "heat, warmth"; an empty value reads "name: empty; …"; no "using" part when
+ * `using` is null).
+ */
+export function unknownChoice(name, value, choices, using = null) {
+  const given = String(value ?? '').trim() === '' ? 'empty' : `unknown ${value}`;
+  return `${name}: ${given}; choose from ${choices.join(', ')}${using === null ? '' : `; using ${using}`}`;
+}
+
 /** `text` as one of `choices` whatever its case and the spaces around it: that choice as written, or null. */
 export function matchChoice(text, choices) {
   const asked = String(text ?? '')

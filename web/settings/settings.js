@@ -12,7 +12,7 @@ import {
 } from '../api/defaults.js';
 import { MAX_SEED } from '../api/limits.js';
 import { withMinus } from '../render/number-text.js';
-import { matchChoice } from './link-values.js';
+import { matchChoice, unknownChoice } from './link-values.js';
 
 /**
  * Where the page departs from the API's defaults (the handbook's settings), on purpose: the
@@ -132,12 +132,12 @@ export function parseControl(name, text, label = CONTROLS[name].param, max = CON
   if (c.kind === 'choice') {
     const choice = matchChoice(text, c.choices);
     if (choice !== null) return { value: choice };
-    return { value: c.default, note: `${c.param} must be ${c.choices.join(' or ')}; using ${c.default}` };
+    return { value: c.default, note: unknownChoice(c.param, text, c.choices, c.default) };
   }
   if (c.kind === 'bool') {
     const flag = matchChoice(text, ['1', 'true', '0', 'false']);
     if (flag !== null) return { value: flag === '1' || flag === 'true' };
-    return { value: c.default, note: `${c.param} must be 0 or 1; using ${c.default ? 1 : 0}` };
+    return { value: c.default, note: unknownChoice(c.param, text, ['0', '1'], c.default ? 1 : 0) };
   }
   const number = Number(String(text).trim());
   if (String(text).trim() === '' || !Number.isFinite(number)) {

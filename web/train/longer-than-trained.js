@@ -23,8 +23,9 @@ import { SCHEME_INFO } from '../views/schemes-view.js';
 import { onSchemeChange } from '../figures/scheme-change.js';
 import { formatSignificant } from '../render/number-text.js';
 
-// The scheme listener of each box's last run (onSchemeChange's stop()).
-const stopSchemeOf = new WeakMap();
+// What each box's last run listens to (its result's size and the theme): stop() ends both, so a
+// new run's listeners replace the last run's (whose canvases are gone) instead of adding to them.
+const stopListeningOf = new WeakMap();
 
 /** A scheme's name on the page (the schemes' one table). */
 const nameOf = (scheme) => SCHEME_INFO[scheme].name;
@@ -465,19 +466,20 @@ export function runLongerThanTrained(box, settings = {}, corpusUrl = CORPUS_URL)
     for (const [i, tr] of [...table.tBodies[0].rows].entries()) tr.dataset.scheme = rows[i].scheme;
   };
   // Redrawn at the new width when the page's width changes (the canvases have a fixed size), and
-  // in the new colours when the theme changes.
+  // in the new colours when the theme changes; one observer and one listener per box, this run's.
+  stopListeningOf.get(box)?.();
   let width = out.clientWidth;
-  new ResizeObserver(() => {
+  const resize = new ResizeObserver(() => {
     if (out.clientWidth === width || !rows.length) return;
     width = out.clientWidth;
     draw();
-  }).observe(out);
-  // One listener per box: a second run's replaces the first's (whose canvases are gone).
-  stopSchemeOf.get(box)?.();
-  stopSchemeOf.set(
-    box,
-    onSchemeChange(out, () => rows.length && draw()),
-  );
+  });
+  resize.observe(out);
+  const stopScheme = onSchemeChange(out, () => rows.length && draw());
+  stopListeningOf.set(box, () => {
+    resize.disconnect();
+    stopScheme();
+  });
   const count = EXTRAPOLATION_SCHEMES.length;
   status.textContent = `Training ${count} small models (next word, ${s.steps} steps at length ${s.length}) in a background worker…`;
   const pool = openTrainPool({

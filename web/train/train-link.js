@@ -5,7 +5,7 @@
 // corrected, with a note; an empty one is the default; a parameter given more than once is read
 // from its first, with a note (../settings/link-values.js, as every parameter of the page). Pure.
 import { MAX_SEED } from '../api/limits.js';
-import { linkValue, matchChoice } from '../settings/link-values.js';
+import { linkValue, matchChoice, unknownChoice } from '../settings/link-values.js';
 import { DEFAULT_RUN, PRESETS, TASKS } from './train-session.js';
 import { LOADER_PARAMS } from './loader-params.js';
 
@@ -45,7 +45,7 @@ export function setupFromLink(params, correct) {
     if (!given) return fallback;
     const choice = matchChoice(given, Object.keys(known));
     if (choice !== null) return choice;
-    correct(`${name}: unknown ${given}; choose from ${Object.keys(known).join(', ')}; using ${fallback}`);
+    correct(unknownChoice(name, given, Object.keys(known), fallback));
     return fallback;
   };
   const task = choose(TRAIN_PARAMS.task, TASKS, DEFAULT_RUN.task);

@@ -5,7 +5,7 @@
 //   max-height: CSS px the figures may take at most (with fit = width).
 //   captions, actions: show the captions, the buttons (on/off, 1/0, true/false, yes/no).
 // Each whatever its case.
-import { matchChoice } from '../settings/link-values.js';
+import { matchChoice, unknownChoice } from '../settings/link-values.js';
 
 const ON = new Set(['', '1', 'true', 'on', 'yes']);
 const OFF = new Set(['0', 'false', 'off', 'no']);
@@ -16,7 +16,7 @@ export function parseSwitch(name, text, fallback, notes) {
   const value = String(text).trim().toLowerCase();
   if (ON.has(value)) return true;
   if (OFF.has(value)) return false;
-  notes.push(`${name}: expected on or off, got ${text}; using ${fallback ? 'on' : 'off'}`);
+  notes.push(unknownChoice(name, text, ['on', 'off'], fallback ? 'on' : 'off'));
   return fallback;
 }
 
@@ -29,7 +29,7 @@ export function fitOptions(get, { fits, captions = true, actions = true }) {
   const fitGiven = get('fit');
   let fit = fitGiven === null || fitGiven === undefined ? fits[0] : matchChoice(fitGiven, fits);
   if (fit === null) {
-    notes.push(`fit: expected ${fits.join(' or ')}, got ${fitGiven}; using ${fits[0]}`);
+    notes.push(unknownChoice('fit', fitGiven, fits, fits[0]));
     fit = fits[0];
   }
   let maxHeight = null;

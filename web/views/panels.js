@@ -7,7 +7,7 @@
 // picture says (bar, caption). Captions and notes are written in the math notation of
 // web/render/math-text.js (q_i, a^K, √d_k).
 import { formatFixed, formatSignificant, withMinus } from '../render/number-text.js';
-import { matchChoice } from '../settings/link-values.js';
+import { matchChoice, unknownChoice } from '../settings/link-values.js';
 import { sharedWeightScale, weightTop } from './weight-scale.js';
 
 // Captions are fixed texts (so the layout never moves); what depends on the settings is a
@@ -291,7 +291,7 @@ export function parsePanelList(text, known, label = 'panels', spell = (id) => id
   const ids = known.filter((name) => asked.includes(name));
   const note =
     unknown.length || !ids.length
-      ? `${label}: ${unknown.length ? `unknown ${unknown.join(', ')}; ` : ''}choose from ${known.map(spell).join(', ')}${ids.length ? '' : '; using all'}`
+      ? unknownChoice(label, unknown.join(', '), known.map(spell), ids.length ? null : 'all')
       : null;
   return { ids: ids.length ? ids : known, note };
 }
