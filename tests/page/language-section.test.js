@@ -6,7 +6,8 @@
 // presuming a lean, no "%" starts a line, and at 390 and 360 px nothing runs past the screen's
 // edge: the tables stack, every cell inside its box; screenshots of each
 // (tests/artifacts/languages-<id>-<width>-<scheme>.png), 1280 px light and dark, 390 px light,
-// 360 px dark.
+// 360 px dark. At 320, 360 and 390 px the shares chart's tick labels, as drawn, do not touch and
+// its axis title stays inside the canvas, whole (tests/artifacts/languages-shares-*.png).
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -198,4 +199,86 @@ describe('the comparison of languages', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  // The shares chart's axis on a phone: the tick labels as drawn (their boxes in the canvas's
+  // font, measured in the page as each is drawn) apart, and its title inside the canvas, whole.
+  test.each([
+    [320, 'light'],
+    [360, 'dark'],
+    [390, 'dark'],
+  ])(
+    'at %i px (%s): the shares chart’s tick labels do not touch, its axis title is inside it',
+    async (width, colorScheme) => {
+      const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme });
+      await context.addInitScript(() => {
+        const P = CanvasRenderingContext2D.prototype;
+        const { clearRect, fillText } = P;
+        window.sharesTexts = [];
+        const shares = (g) => g.canvas.closest?.('#language-shares');
+        P.clearRect = function (...args) {
+          if (shares(this)) window.sharesTexts = [];
+          return clearRect.apply(this, args);
+        };
+        P.fillText = function (text, x, y, maxWidth) {
+          if (shares(this)) {
+            const measured = this.measureText(String(text)).width;
+            const w = maxWidth === undefined ? measured : Math.min(measured, maxWidth);
+            const left = { center: x - w / 2, right: x - w, end: x - w }[this.textAlign] ?? x;
+            window.sharesTexts.push({ text: String(text), left, right: left + w, y, baseline: this.textBaseline });
+          }
+          return fillText.call(this, text, x, y, maxWidth);
+        };
+      });
+      const page = await context.newPage();
+      await page.goto(server.url);
+      await page.waitForSelector('body[data-ready="true"]');
+      await page.click('#train-open');
+      await page.waitForSelector('#language-section[data-drawn="ja"]', { timeout: 120_000 });
+      for (const c of COMPARISONS) {
+        await page.selectOption('#language-pick', c.id);
+        await page.waitForSelector(`#language-section[data-drawn="${c.id}"]`);
+        const { texts, canvasWidth, canvasHeight } = await page.$eval('#language-shares canvas', (canvas) => ({
+          texts: window.sharesTexts,
+          canvasWidth: canvas.clientWidth,
+          canvasHeight: canvas.clientHeight,
+        }));
+        expect(canvasWidth).toBeLessThanOrEqual(width);
+        const ticks = texts.filter((t) => /^\d+ %$/.test(t.text));
+        const values = ticks.map((t) => parseInt(t.text, 10));
+        // At least three ticks, evenly spaced, in order.
+        expect(ticks.length, `${c.id} at ${width} px`).toBeGreaterThanOrEqual(3);
+        for (let i = 2; i < values.length; i += 1) expect(values[i] - values[i - 1]).toBe(values[1] - values[0]);
+        for (let i = 1; i < ticks.length; i += 1)
+          expect(ticks[i].left - ticks[i - 1].right, `${ticks[i - 1].text} | ${ticks[i].text}`).toBeGreaterThanOrEqual(
+            4,
+          );
+        for (const t of ticks) {
+          expect(t.left).toBeGreaterThanOrEqual(0);
+          expect(t.right).toBeLessThanOrEqual(canvasWidth);
+        }
+        // The title: every line inside the canvas (2 px from its sides), under the tick labels (12 px
+        // type), and together it says the axis whole.
+        const title = texts.filter((t) => t.y > ticks[0].y && !/ L\d+$/.test(t.text));
+        expect(title.map((t) => t.text).join(' ')).toMatch(
+          /^share (of off-diagonal attention )?on earlier words \(← ahead · back →\)$/,
+        );
+        for (const t of title) {
+          expect(t.left, t.text).toBeGreaterThanOrEqual(2);
+          expect(t.right, t.text).toBeLessThanOrEqual(canvasWidth - 2);
+          expect(t.baseline).toBe('top');
+          expect(t.y + 12, t.text).toBeLessThanOrEqual(canvasHeight);
+        }
+        expect(title[0].y).toBeGreaterThanOrEqual(ticks[0].y + 12);
+        for (let i = 1; i < title.length; i += 1) expect(title[i].y).toBeGreaterThanOrEqual(title[i - 1].y + 12);
+        console.log(
+          `shares chart, ${c.id} at ${width} px: ticks ${ticks.map((t) => t.text).join(', ')} (least gap ${Math.min(...ticks.slice(1).map((t, i) => t.left - ticks[i].right)).toFixed(1)} px); title ${title.map((t) => `“${t.text}” ${t.left.toFixed(1)}–${t.right.toFixed(1)}`).join(' / ')} in ${canvasWidth} px`,
+        );
+        mkdirSync(ARTIFACTS, { recursive: true });
+        await page
+          .locator('#language-shares')
+          .screenshot({ path: new URL(`languages-shares-${c.id}-${width}-${colorScheme}.png`, ARTIFACTS).pathname });
+      }
+      await context.close();
+    },
+  );
 });

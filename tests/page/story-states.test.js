@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
 import { colourOf } from 'relpos-wasm/render';
+import { heatmapLayout, MIN_LABELLED_CELL } from '../../web/render/heatmap.js';
 import { formatSignificant } from '../../web/render/number-text.js';
 import { ATTENTION_SETTINGS } from '../../web/settings/settings.js';
 import { ATTENTION_PANEL_IDS, DRAWER_PANEL_IDS, PANEL_IDS } from '../../web/views/panels.js';
@@ -1217,6 +1218,60 @@ describe('step 4’s reveal, drawn', () => {
     expect(opened.problems).toEqual([]);
     await opened.context.close();
   });
+
+  test('on a 360 px phone the maps give words the widest room their cells allow (“likes” whole, not “lik…”)', async () => {
+    const tokens = 'my dog likes long walks';
+    const { page, context, problems } = await env.open(`?tokens=${tokens.replaceAll(' ', '+')}`, NARROW_PHONE);
+    await page.evaluate(() => {
+      const P = CanvasRenderingContext2D.prototype;
+      const { clearRect, fillText } = P;
+      window.rowLabels = new Map();
+      P.clearRect = function (...args) {
+        if (this.canvas.closest('.reveal-map')) window.rowLabels.set(this.canvas, []);
+        return clearRect.apply(this, args);
+      };
+      P.fillText = function (label, x, ...rest) {
+        if (this.canvas.closest('.reveal-map') && this.textAlign === 'right')
+          window.rowLabels
+            .get(this.canvas)
+            ?.push({ label: String(label), width: this.measureText(String(label)).width });
+        return fillText.call(this, label, x, ...rest);
+      };
+    });
+    await press(page, 'locality', true);
+    await openReveal(page);
+    await drawnFigure(page, tokens);
+    const maps = await page.$$eval('[data-figure="locality"] .reveal-map canvas', (canvases) =>
+      canvases.map((c) => ({ layout: JSON.parse(c.dataset.layout), labels: window.rowLabels.get(c) ?? [] })),
+    );
+    const ratio = await page.evaluate(() => devicePixelRatio);
+    expect(maps.length).toBe(2);
+    for (const { layout, labels } of maps) {
+      const { labelSpace: room, width, fontScale } = layout;
+      // Words, not indices: the cells at least MIN_LABELLED_CELL (13 px at fontScale 1), each row
+      // its word, whole or a prefix of it ending in "…", no wider than the room.
+      expect(labels.map((l) => l.label)).toContain('likes');
+      expect(layout.cell).toBeGreaterThanOrEqual(MIN_LABELLED_CELL * fontScale);
+      const words = tokens.split(' ');
+      expect(labels.length).toBe(words.length);
+      labels.forEach((l, i) => {
+        expect(l.label === words[i] || (l.label.endsWith('…') && words[i].startsWith(l.label.slice(0, -1)))).toBe(true);
+        expect(l.width).toBeLessThanOrEqual(room);
+      });
+      // The room is the widest the cells allow where a word is cut: a px more and the map (the
+      // heatmap's own layout at this width and pixel ratio) would have cells too small for words.
+      const wider = heatmapLayout({ n: words.length, width, maxSide: width, fontScale, labelSpace: room + 1 }, ratio);
+      if (labels.some((l) => l.label.endsWith('…'))) expect(wider.cell).toBeLessThan(MIN_LABELLED_CELL * fontScale);
+      console.log(
+        `360 px reveal map: word room ${room} px, cells ${layout.cell} px (${wider.cell} px at ${room + 1}), labels ${labels.map((l) => l.label).join(' ')}`,
+      );
+    }
+    await page
+      .locator('details.reveal:has([data-reveal="locality"])')
+      .screenshot({ path: shot('locality-words-360.png') });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
 
 describe('every reveal, drawn', () => {
@@ -1406,6 +1461,14 @@ describe('every reveal, drawn', () => {
       for (let channel = 0; channel < 3; channel += 1)
         expect(Math.abs(barPixels[index][channel] - want[channel]), `bar at ${tick.text}`).toBeLessThanOrEqual(8);
     });
+    // The canvas ends under what it draws: each table's six rows above the bar, and under the bar
+    // (10 px) its numbers (11 px type, 5 px below it) with at most 12 px to spare (it kept a
+    // 160 px table’s room for six rows of 20 px: 50 px of nothing under the numbers).
+    const height = await page.$eval('[data-figure="output"] .reveal-vectors canvas', (c) => c.clientHeight);
+    for (const { blocks } of layout) expect(blocks[0].y + 6 * blocks[0].rowHeight).toBeLessThan(bar.y);
+    const numbersBottom = bar.y + 10 + 5 + 11;
+    expect(height).toBeGreaterThanOrEqual(numbersBottom);
+    expect(height - numbersBottom).toBeLessThanOrEqual(12);
   }
 
   /** The reveal's figure inside the window after `opener` is clicked (its summary): the maps whole, drawn. */

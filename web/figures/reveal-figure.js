@@ -5,7 +5,7 @@
 // the step's own (`figure`, computed once with the API for the reveal's text), never computed
 // again here. One heatmap implementation: web/render/heatmap.js, as the panels use.
 import { extentOf, makeScale } from '../render/colormaps.js';
-import { axisLabelStep, drawHeatmap, heatmapMargins, LABEL_FONT } from '../render/heatmap.js';
+import { axisLabelStep, drawHeatmap, heatmapLayout, LABEL_FONT } from '../render/heatmap.js';
 import { pixelRatio } from '../render/canvas-size.js';
 import { drawShareBars } from '../render/share-bars.js';
 import { drawVectorBlocks } from '../render/vector-blocks.js';
@@ -23,16 +23,25 @@ const LABEL_SHARE = 0.25; // of a map's width at most for them (longer words end
 
 /**
  * A small map's label room: its widest word in the maps' type, within LABEL_SPACE … LABEL_SHARE of
- * its width, where its cells stay large enough for words (else it labels indices: LABEL_SPACE).
+ * its width, and no wider than keeps its cells large enough for words (axisLabelStep): the largest
+ * such room from LABEL_SPACE up (words that still do not fit end in “…”); LABEL_SPACE where even
+ * that leaves the cells too small for words (they label indices).
  */
-function labelSpaceFor(labels, mapWidth, family) {
+function labelSpaceFor(labels, mapWidth, family, ratio) {
   const g = new OffscreenCanvas(1, 1).getContext('2d');
   g.font = `${LABEL_FONT * REVEAL_FONT_SCALE}px ${family}`;
   const widest = Math.max(0, ...labels.map((label) => g.measureText(label).width));
   const wide = Math.max(LABEL_SPACE, Math.min(Math.ceil(widest) + 4, Math.floor(mapWidth * LABEL_SHARE)));
-  const margin = heatmapMargins(mapWidth, REVEAL_FONT_SCALE, wide);
-  const cell = (mapWidth - margin.left - margin.right) / labels.length;
-  return axisLabelStep({ cell, fontScale: REVEAL_FONT_SCALE }).tokens ? wide : LABEL_SPACE;
+  // The cells as the map will draw them at that room (whole device pixels each) and its rule.
+  const wordCells = (labelSpace) =>
+    axisLabelStep(
+      heatmapLayout(
+        { n: labels.length, width: mapWidth, maxSide: mapWidth, fontScale: REVEAL_FONT_SCALE, labelSpace },
+        ratio,
+      ),
+    ).tokens;
+  for (let room = wide; room > LABEL_SPACE; room -= 1) if (wordCells(room)) return room;
+  return LABEL_SPACE;
 }
 
 /**
@@ -144,7 +153,7 @@ export class RevealFigure {
     const mapWidth = Math.floor((width - GAP * (columns - 1)) / columns);
     const labels = tokens.map((token, i) => token || String(i));
     const labelSpace = maps.length
-      ? labelSpaceFor(labels, mapWidth, themeColours(maps[0].canvas).font || 'sans-serif')
+      ? labelSpaceFor(labels, mapWidth, themeColours(maps[0].canvas).font || 'sans-serif', pixelRatio(maps[0].box))
       : 0;
     const scales = groupScales(figure.maps, n, causal);
     for (const { map, box, canvas } of maps) {
@@ -185,6 +194,7 @@ export class RevealFigure {
         n,
         width: layout.width,
         fontScale: layout.fontScale,
+        labelSpace, // the word labels' room (CSS px, labelSpaceFor)
         kind: scale.kind,
         min: scale.min,
         max: scale.max,

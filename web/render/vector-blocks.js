@@ -39,13 +39,13 @@ const columnWidthOf = (width, count) => (width - COLUMN_GAP * (count - 1)) / cou
 const titleSpace = (columnWidth) => 4 + TITLE_LINE * (columnWidth < NARROW_COLUMN ? 2 : 1);
 
 /**
- * The canvas height (CSS px) at `width`: a table block is given TABLE_SPACE whatever its rows, so
- * the height does not change with the table or the titles (nothing below the figure moves); put
- * tables last.
+ * The canvas height (CSS px) at `width`: the tallest column's blocks as drawn (each its title room,
+ * its rows and GAP) and the colour bar, no more. It depends on the blocks' row counts and the
+ * width, not on the titles' text or the values (hovering another cell moves nothing below).
  */
 export function vectorBlocksHeight(columns, width = Infinity, bar = null) {
   const title = titleSpace(columnWidthOf(width, columns.length));
-  const blockHeight = (b) => title + (b.rows.length > 1 ? TABLE_SPACE : rowHeight(b)) + GAP;
+  const blockHeight = (b) => title + b.rows.length * rowHeight(b) + GAP;
   return Math.max(...columns.map((blocks) => blocks.reduce((h, b) => h + blockHeight(b), 0))) + 4 + barSpace(bar);
 }
 
@@ -137,7 +137,7 @@ export function drawVectorBlocks(canvas, { columns, width, format, colours, shar
   });
   if (!withBar) return { columns: scales, bar: null };
   const x = 1;
-  const y = bottom + BAR.top; // under the rows drawn (the canvas keeps its height: nothing below moves)
+  const y = bottom + BAR.top; // under the rows drawn
   const barWidth = Math.min(BAR.width, width - 2);
   g.font = `11px ${colours.font}`;
   const { ticks } = drawColourBar(g, {
