@@ -415,6 +415,15 @@ export class AttentionFigure {
     canvas.describedValues = null;
   }
 
+  /**
+   * The tooltip's options (CellTip's show) for panel `panelId`: in the present view, its type
+   * scaled as the panel's labels are, and its buttons kept clear.
+   */
+  tipOptions(panelId) {
+    if (this.presenting !== panelId) return {};
+    return { scale: this.layouts.get(panelId)?.fontScale ?? 1, footer: this.parts.get(panelId)?.actions ?? null };
+  }
+
   /** Selects a cell (or null), redraws the highlight, shows the tooltip and the readout. */
   select(cell, { panelId, anchor, announce } = {}) {
     if (!cell) {
@@ -433,7 +442,7 @@ export class AttentionFigure {
         this.draw();
         this.onSelect(reading.offset, null);
       }
-      this.tip.show(reading.lines, anchor, this.canvasOf(panelId));
+      this.tip.show(reading.lines, anchor, this.canvasOf(panelId), this.tipOptions(panelId));
       if (announce) this.tip.announce(reading.sentence);
       return;
     }
@@ -460,6 +469,7 @@ export class AttentionFigure {
       ],
       anchor,
       this.canvasOf(panelId),
+      this.tipOptions(panelId),
     );
     if (announce) {
       this.tip.announce(
