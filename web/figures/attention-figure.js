@@ -8,7 +8,7 @@ import { drawHeatmap, forgetHeatmapImage, heatmapMargins, heatmapGridSize, heatm
 import { CellTip, clearSelection } from './cell-tip.js';
 import { wirePanel } from './interaction.js';
 import { download } from '../files/download.js';
-import { drawOffsetPanel, offsetAriaLabel, offsetReading } from './offset-panel.js';
+import { drawOffsetPanel, offsetAriaLabel, offsetCaption, offsetReading } from './offset-panel.js';
 import { offsetReach } from '../views/offset-space.js';
 import { createPanelFigure } from './panel-figure.js';
 import { extentFor, longViewColours } from '../views/panel-extents.js';
@@ -408,7 +408,7 @@ export class AttentionFigure {
       noteLines: layout.noteLines, // the note, whole, wrapped onto as many lines as it needs
       noteFont: layout.noteFont,
     });
-    const captionText = panel.offsetSpace.caption(view);
+    const captionText = offsetCaption(panel, view, layout);
     setKeptText(caption, captionText);
     const label = offsetAriaLabel(panel, view, layout);
     if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);

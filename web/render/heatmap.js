@@ -471,8 +471,10 @@ const COL_LABEL_EDGE = 2;
 // multiple of a round step (and the always-labelled columns), horizontal, over the matrix,
 // each centred over its column but kept inside the canvas (the last column's, where the
 // matrix reaches the canvas's right margin), and drawn only where it clears the labels
-// already placed (the always-labelled first). Returns { labelsCut: 0, colLabels: each column
-// label's box as drawn, { text, left, right } (CSS px) }.
+// already placed (the always-labelled first). The step is the finest round one whose labels
+// all clear each other and the always-labelled ones (short labels on wide columns: −1 and 1
+// beside 0), else the one COL_LABEL_GAP asks for, its labels drawn where they clear. Returns
+// { labelsCut: 0, colLabels: each column label's box as drawn, { text, left, right } (CSS px) }.
 function drawIndexLabels(g, spec, layout, font) {
   const { rows, cols, cellW, cellH, x0, y0, margin, width, fontScale } = layout;
   g.font = `${LABEL_FONT * fontScale}px ${font}`;
@@ -483,26 +485,53 @@ function drawIndexLabels(g, spec, layout, font) {
   for (let i = 0; i < rows; i += everyRow)
     g.fillText(fitLabel(g, spec.rowLabel(i), margin.labels), x0 - 6, y0 + (i + 0.5) * cellH);
   const everyCol = NICE_STEPS.find((step) => step * cellW >= COL_LABEL_GAP * fontScale) ?? cols;
-  const always = [];
-  const stepped = [];
-  for (let j = 0; j < cols; j += 1) {
-    if (spec.colLabelAlways?.(j)) always.push(j);
-    else if ((spec.colValue ? spec.colValue(j) : j) % everyCol === 0) stepped.push(j);
-  }
-  g.textAlign = 'left';
-  g.textBaseline = 'bottom';
-  const placed = [];
-  for (const j of [...always, ...stepped]) {
+  const valueOf = (j) => (spec.colValue ? spec.colValue(j) : j);
+  const spacing = COL_LABEL_SPACING * fontScale;
+  const boxOf = (j) => {
     const text = spec.colLabel(j);
     const ink = g.measureText(text).width;
     const centre = x0 + (j + 0.5) * cellW;
     const left = Math.max(COL_LABEL_EDGE, Math.min(centre - ink / 2, width - COL_LABEL_EDGE - ink));
-    const right = left + ink;
-    const spacing = COL_LABEL_SPACING * fontScale;
-    if (placed.some((box) => left < box.right + spacing && right > box.left - spacing)) continue;
-    placed.push({ text, left, right });
-    g.fillText(text, left, y0 - 6);
+    return { text, left, right: left + ink };
+  };
+  const clears = (box, boxes) =>
+    !boxes.some((other) => box.left < other.right + spacing && box.right > other.left - spacing);
+  const placed = [];
+  const always = [];
+  for (let j = 0; j < cols; j += 1) if (spec.colLabelAlways?.(j)) always.push(j);
+  for (const j of always) {
+    const box = boxOf(j);
+    if (clears(box, placed)) placed.push(box);
   }
+  const labelled = (step) => {
+    const list = [];
+    for (let j = 0; j < cols; j += 1) if (!spec.colLabelAlways?.(j) && valueOf(j) % step === 0) list.push(j);
+    return list;
+  };
+  let stepped = null;
+  for (const step of NICE_STEPS) {
+    if (step >= everyCol) break;
+    const columns = labelled(step);
+    const boxes = [];
+    for (const j of columns) {
+      const box = boxOf(j);
+      if (!clears(box, placed) || !clears(box, boxes)) break;
+      boxes.push(box);
+    }
+    if (boxes.length === columns.length) {
+      stepped = boxes;
+      break;
+    }
+  }
+  if (stepped) placed.push(...stepped);
+  else
+    for (const j of labelled(everyCol)) {
+      const box = boxOf(j);
+      if (clears(box, placed)) placed.push(box);
+    }
+  g.textAlign = 'left';
+  g.textBaseline = 'bottom';
+  for (const { text, left } of placed) g.fillText(text, left, y0 - 6);
   const xTitle = drawAxisTitles(g, spec, layout, y0 - 44 * fontScale);
   return { labelsCut: 0, colLabels: placed, xTitle };
 }

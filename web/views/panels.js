@@ -6,6 +6,7 @@
 // `offsetSpace` how the long view makes its cells (cell: 'key', 'sum' or 'offset') and what its
 // picture says (bar, caption). Captions and notes are written in the math notation of
 // web/render/math-text.js (q_i, a^K, √d_k).
+import { bounds } from '../render/block-means.js';
 import { formatFixed, formatSignificant, withMinus } from '../render/number-text.js';
 import { matchChoice } from '../settings/link-values.js';
 import { sharedWeightScale, weightTop } from './weight-scale.js';
@@ -72,9 +73,39 @@ export const bandEdgesDrawn = (view) => !view || (view.maxDistance > 0 && view.m
 export const BAND_EDGES_TEXT =
   'From the dashed lines outward (|j − i| ≥ k) a row reuses one edge embedding, so its values there are equal.';
 
+/**
+ * The long view's sentence on its cells with no key at their offset (j = i + c outside 0…n − 1):
+ * the top |c| rows of a column c < 0 and, unless c > 0 is masked, the bottom c rows of c > 0, at
+ * most k′ rows (none at k = 0: ''). True for what is drawn (`drawn`: { gRows, cellH (CSS px),
+ * masked }, the panel's layout; none: the rows only): how high the blank is, in CSS px: k′ cells
+ * where a row is a cell or more; where a pixel is the mean of several queries (gRows < n), which
+ * leaves them out, the pixels whose queries have no key at all (none: "under a pixel"). With a
+ * leading space.
+ */
+export function blankText(view, drawn = null) {
+  const { n } = view;
+  const { reach } = view.offsetSpace;
+  if (reach === 0) return '';
+  const what = 'no key at that offset (j = i + c outside 0…n − 1)';
+  const where = `the top |c| rows of c < 0${drawn?.masked ? '' : ', bottom c of c > 0'}: at most ${reach} rows`;
+  if (!drawn) return ` Blank: ${what}, ${where}.`;
+  const { gRows, cellH } = drawn;
+  let high = reach * cellH; // CSS px, a row a cell or more
+  if (gRows < n) {
+    // A pixel covers the queries by[p]…by[p + 1] − 1 (render/block-means.js): blank where none has a key.
+    const by = bounds(n, gRows);
+    let top = 0;
+    while (top < gRows && by[top + 1] <= reach) top += 1;
+    let bottom = 0;
+    while (!drawn.masked && bottom < gRows && by[gRows - 1 - bottom] >= n - reach) bottom += 1;
+    high = Math.max(top, bottom) * ((cellH * n) / gRows);
+  }
+  if (high === 0) return ` No key at that offset (j = i + c outside 0…n − 1) in ${where}, under a pixel here.`;
+  return ` Blank: ${what}, ${where}, ${formatSignificant(high, 2)} px here.`;
+}
+
 // The long view's panels in offset space (offset-space.js): row i the query, column c the
 // clipped offset; each panel's `offsetSpace` says how its cell is made and what it shows.
-const BLANK = 'Blank: no key at that offset (j = i + c outside 0…n − 1).';
 const HEAD = 'Offset space: row i is the query, column c the clipped offset clip(j − i, ±k).';
 // How the long view marks its edge columns (render/heatmap.js): dashed lines down the matrix, or
 // ⋮ under it where the columns are too narrow for a line between them.
@@ -101,14 +132,14 @@ export const PANELS = [
     offsetSpace: {
       cell: 'key',
       bar: 'score of key j = i + c',
-      caption: (view) =>
+      caption: (view, drawn = null) =>
         `${HEAD} Cell (i, c) is qᵢ · kⱼ / √dₖ for the key j = i + c${
           {
             clipped: `; in the edge columns c = ±k (${EDGE_MARKS}) the key at exactly |j − i| = k (the nearest of the clipped keys)`,
             zero: ' = i (k = 0: the one column stands for every key; the score shown is the query’s own key’s)',
             none: ' (k ≥ n − 1: nothing is clipped, each column is one key)',
           }[edgeCase(view)]
-        }. ${BLANK}`,
+        }.${blankText(view, drawn)}`,
     },
   },
   {
@@ -138,14 +169,14 @@ export const PANELS = [
     offsetSpace: {
       cell: 'key',
       bar: 'bias qᵢ · aᴷ[c] / √dₖ',
-      caption: (view) =>
+      caption: (view, drawn = null) =>
         `${HEAD} Cell (i, c) is qᵢ · aᴷ[c] / √dₖ, exactly the bias of every key at clipped offset c${
           {
             clipped: `: in an edge column (c = ±k, ${EDGE_MARKS}) the one bias that all keys with |j − i| ≥ k share`,
             zero: ' (k = 0: one bias per row, shared by every key)',
             none: ' (k ≥ n − 1: nothing is clipped, one key per cell)',
           }[edgeCase(view)]
-        }. ${BLANK}`,
+        }.${blankText(view, drawn)}`,
     },
   },
   {
@@ -170,14 +201,14 @@ export const PANELS = [
     offsetSpace: {
       cell: 'sum',
       bar: 'total weight at offset c',
-      caption: (view) =>
+      caption: (view, drawn = null) =>
         `${HEAD} Cell (i, c) is the total content-only weight (softmax of the content scores, no positions) of the keys whose clipped offset is c${
           {
             clipped: ': the one key j = i + c for |c| < k, every key with j − i ≥ k (or ≤ −k) in the edge columns',
             zero: ' (k = 0: all keys, so 1)',
             none: ' (k ≥ n − 1: nothing is clipped, the one key j = i + c)',
           }[edgeCase(view)]
-        }. These totals are what the value term multiplies by aⱽ[c]; each row sums to 1. ${BLANK}`,
+        }. These totals are what the value term multiplies by aⱽ[c]; each row sums to 1.${blankText(view, drawn)}`,
     },
   },
   {
@@ -193,14 +224,14 @@ export const PANELS = [
     offsetSpace: {
       cell: 'sum',
       bar: 'total weight at offset c',
-      caption: (view) =>
+      caption: (view, drawn = null) =>
         `${HEAD} Cell (i, c) is the total combined weight (softmax of content scores + position biases) of the keys whose clipped offset is c${
           {
             clipped: ': one key for |c| < k, all clipped keys in the edge columns c = ±k',
             zero: ' (k = 0: all keys, so 1)',
             none: ' (k ≥ n − 1: nothing is clipped, one key)',
           }[edgeCase(view)]
-        }. Each row sums to 1. ${BLANK}`,
+        }. Each row sums to 1.${blankText(view, drawn)}`,
     },
   },
   {
@@ -220,8 +251,8 @@ export const PANELS = [
     offsetSpace: {
       cell: 'sum',
       bar: 'change in total weight at c',
-      caption: () =>
-        `${HEAD} Cell (i, c) is the combined total minus the content-only total of the keys at clipped offset c: red where position moves query i’s attention to offset c, blue where it moves it away. Each row sums to 0. ${BLANK}`,
+      caption: (view, drawn = null) =>
+        `${HEAD} Cell (i, c) is the combined total minus the content-only total of the keys at clipped offset c: red where position moves query i’s attention to offset c, blue where it moves it away. Each row sums to 0.${blankText(view, drawn)}`,
     },
   },
   {
@@ -247,14 +278,14 @@ export const PANELS = [
     offsetSpace: {
       cell: 'offset',
       bar: 'clipped offset c',
-      caption: (view) =>
+      caption: (view, drawn = null) =>
         `${HEAD} Cell (i, c) is c itself, the row of aᴷ and aⱽ its keys use${
           {
             clipped: `; an edge column c = ±k (${EDGE_MARKS}) stands for every key with |j − i| ≥ k`,
             zero: ' (k = 0: one row for every key)',
             none: ' (k ≥ n − 1: nothing is clipped)',
           }[edgeCase(view)]
-        }. ${BLANK}`,
+        }.${blankText(view, drawn)}`,
     },
   },
 ];
