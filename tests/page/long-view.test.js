@@ -807,7 +807,7 @@ describe('the long-sequence view, in offset space', () => {
       const bottom = await blankRows(page, id, layout, false);
       const caption = await page.textContent(`#figure-${id} .relpos-caption`);
       const blankPx = Math.max(top.count, bottom.count) / top.ratio; // CSS px
-      const rows = `at most ${reach} rows`;
+      const rows = reach === 1 ? 'at most 1 row' : `at most ${reach} rows`;
       if (blankPx > 0)
         expect(caption, where).toContain(
           `Blank: no key at that offset (j = i + c outside 0…n − 1), the top |c| rows of c < 0, bottom c of c > 0: ${rows}, ${blankPx} px here.`,

@@ -485,50 +485,33 @@ function drawIndexLabels(g, spec, layout, font) {
   for (let i = 0; i < rows; i += everyRow)
     g.fillText(fitLabel(g, spec.rowLabel(i), margin.labels), x0 - 6, y0 + (i + 0.5) * cellH);
   const everyCol = NICE_STEPS.find((step) => step * cellW >= COL_LABEL_GAP * fontScale) ?? cols;
-  const valueOf = (j) => (spec.colValue ? spec.colValue(j) : j);
   const spacing = COL_LABEL_SPACING * fontScale;
-  const boxOf = (j) => {
-    const text = spec.colLabel(j);
-    const ink = g.measureText(text).width;
-    const centre = x0 + (j + 0.5) * cellW;
-    const left = Math.max(COL_LABEL_EDGE, Math.min(centre - ink / 2, width - COL_LABEL_EDGE - ink));
-    return { text, left, right: left + ink };
+  // The boxes of columns `list` added to `boxes` where each clears those before it; `strict`:
+  // null unless all do.
+  const place = (list, boxes, strict) => {
+    for (const j of list) {
+      const text = spec.colLabel(j);
+      const ink = g.measureText(text).width;
+      const left = Math.max(COL_LABEL_EDGE, Math.min(x0 + (j + 0.5) * cellW - ink / 2, width - COL_LABEL_EDGE - ink));
+      const right = left + ink;
+      if (!boxes.some((box) => left < box.right + spacing && right > box.left - spacing))
+        boxes.push({ text, left, right });
+      else if (strict) return null;
+    }
+    return boxes;
   };
-  const clears = (box, boxes) =>
-    !boxes.some((other) => box.left < other.right + spacing && box.right > other.left - spacing);
-  const placed = [];
-  const always = [];
-  for (let j = 0; j < cols; j += 1) if (spec.colLabelAlways?.(j)) always.push(j);
-  for (const j of always) {
-    const box = boxOf(j);
-    if (clears(box, placed)) placed.push(box);
-  }
-  const labelled = (step) => {
-    const list = [];
-    for (let j = 0; j < cols; j += 1) if (!spec.colLabelAlways?.(j) && valueOf(j) % step === 0) list.push(j);
-    return list;
-  };
-  let stepped = null;
-  for (const step of NICE_STEPS) {
-    if (step >= everyCol) break;
-    const columns = labelled(step);
-    const boxes = [];
-    for (const j of columns) {
-      const box = boxOf(j);
-      if (!clears(box, placed) || !clears(box, boxes)) break;
-      boxes.push(box);
-    }
-    if (boxes.length === columns.length) {
-      stepped = boxes;
-      break;
-    }
-  }
-  if (stepped) placed.push(...stepped);
-  else
-    for (const j of labelled(everyCol)) {
-      const box = boxOf(j);
-      if (clears(box, placed)) placed.push(box);
-    }
+  const columns = [...Array(cols).keys()];
+  const always = place(
+    columns.filter((j) => spec.colLabelAlways?.(j)),
+    [],
+  );
+  const stepped = (step) =>
+    columns.filter((j) => !spec.colLabelAlways?.(j) && (spec.colValue ? spec.colValue(j) : j) % step === 0);
+  const placed =
+    NICE_STEPS.filter((step) => step < everyCol).reduce(
+      (found, step) => found ?? place(stepped(step), [...always], true),
+      null,
+    ) ?? place(stepped(everyCol), always);
   g.textAlign = 'left';
   g.textBaseline = 'bottom';
   for (const { text, left } of placed) g.fillText(text, left, y0 - 6);

@@ -6,7 +6,6 @@
 // `offsetSpace` how the long view makes its cells (cell: 'key', 'sum' or 'offset') and what its
 // picture says (bar, caption). Captions and notes are written in the math notation of
 // web/render/math-text.js (q_i, a^K, √d_k).
-import { bounds } from '../render/block-means.js';
 import { formatFixed, formatSignificant, withMinus } from '../render/number-text.js';
 import { matchChoice } from '../settings/link-values.js';
 import { sharedWeightScale, weightTop } from './weight-scale.js';
@@ -87,19 +86,13 @@ export function blankText(view, drawn = null) {
   const { reach } = view.offsetSpace;
   if (reach === 0) return '';
   const what = 'no key at that offset (j = i + c outside 0…n − 1)';
-  const where = `the top |c| rows of c < 0${drawn?.masked ? '' : ', bottom c of c > 0'}: at most ${reach} rows`;
+  const where = `the top |c| rows of c < 0${drawn?.masked ? '' : ', bottom c of c > 0'}: at most ${reach} row${reach > 1 ? 's' : ''}`;
   if (!drawn) return ` Blank: ${what}, ${where}.`;
-  const { gRows, cellH } = drawn;
-  let high = reach * cellH; // CSS px, a row a cell or more
-  if (gRows < n) {
-    // A pixel covers the queries by[p]…by[p + 1] − 1 (render/block-means.js): blank where none has a key.
-    const by = bounds(n, gRows);
-    let top = 0;
-    while (top < gRows && by[top + 1] <= reach) top += 1;
-    let bottom = 0;
-    while (!drawn.masked && bottom < gRows && by[gRows - 1 - bottom] >= n - reach) bottom += 1;
-    high = Math.max(top, bottom) * ((cellH * n) / gRows);
-  }
+  // Pixel p covers queries ⌊p·n/g⌋ … ⌊(p + 1)·n/g⌋ − 1 (render/block-means.js; g = n: one each):
+  // blank where none has a key, the first ⌈(k′ + 1)·g/n⌉ − 1 pixels and the last ⌊k′·g/n⌋.
+  const { gRows: g, cellH } = drawn;
+  const pixels = Math.max(Math.ceil(((reach + 1) * g) / n) - 1, drawn.masked ? 0 : Math.floor((reach * g) / n));
+  const high = (pixels * cellH * n) / g; // CSS px
   if (high === 0) return ` No key at that offset (j = i + c outside 0…n − 1) in ${where}, under a pixel here.`;
   return ` Blank: ${what}, ${where}, ${formatSignificant(high, 2)} px here.`;
 }
