@@ -472,8 +472,8 @@ const COL_LABEL_EDGE = 2;
 // each centred over its column but kept inside the canvas (the last column's, where the
 // matrix reaches the canvas's right margin), and drawn only where it clears the labels
 // already placed (the always-labelled first). The step is the finest round one whose labels
-// all clear each other and the always-labelled ones (short labels on wide columns: −1 and 1
-// beside 0), else the one COL_LABEL_GAP asks for, its labels drawn where they clear. Returns
+// all clear one another (short labels on wide columns: −1 and 1 beside 0), else the one
+// COL_LABEL_GAP asks for. Returns
 // { labelsCut: 0, colLabels: each column label's box as drawn, { text, left, right } (CSS px) }.
 function drawIndexLabels(g, spec, layout, font) {
   const { rows, cols, cellW, cellH, x0, y0, margin, width, fontScale } = layout;
@@ -507,11 +507,10 @@ function drawIndexLabels(g, spec, layout, font) {
   );
   const stepped = (step) =>
     columns.filter((j) => !spec.colLabelAlways?.(j) && (spec.colValue ? spec.colValue(j) : j) % step === 0);
-  const placed =
-    NICE_STEPS.filter((step) => step < everyCol).reduce(
-      (found, step) => found ?? place(stepped(step), [...always], true),
-      null,
-    ) ?? place(stepped(everyCol), always);
+  // The finest round step whose labels clear one another (else COL_LABEL_GAP's), each drawn where
+  // it clears the always-labelled ones.
+  const step = NICE_STEPS.find((every) => every < everyCol && place(stepped(every), [], true)) ?? everyCol;
+  const placed = place(stepped(step), always);
   g.textAlign = 'left';
   g.textBaseline = 'bottom';
   for (const { text, left } of placed) g.fillText(text, left, y0 - 6);
