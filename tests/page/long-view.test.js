@@ -774,6 +774,66 @@ describe('the long-sequence view, in offset space', () => {
     }
   });
 
+  test('the caption says where the cells with no key are and how high they are drawn, the pixel note comes when a cell is under a device pixel, and the offsets’ labels take ±1 where they fit', async () => {
+    // Leading rows (from the matrix's top in column 0, c = −k′, or from its foot in the last
+    // column, c = k′) whose device pixels are the canvas's background (its corner's): no key there.
+    const blankRows = (page, id, layout, fromTop) =>
+      page.$eval(
+        `#figure-${id} canvas`,
+        (canvas, [L, top]) => {
+          const ratio = canvas.width / canvas.getBoundingClientRect().width;
+          const g = canvas.getContext('2d');
+          const at = (x, y) => Array.from(g.getImageData(Math.floor(x * ratio), y, 1, 1).data).join();
+          const background = at(0.5, 1);
+          const x = L.x0 + (top ? 0.5 : L.cols - 0.5) * L.cellW;
+          const first = Math.round(L.y0 * ratio);
+          const last = Math.round((L.y0 + L.rows * L.cellH) * ratio) - 1;
+          let count = 0;
+          while (count < 50 && at(x, top ? first + count : last - count) === background) count += 1;
+          return { count, ratio };
+        },
+        [layout, fromTop],
+      );
+    for (const [query, viewport, id, n, reach] of [
+      ['?long=1&n=700&present=offsets', { width: 1920, height: 1080 }, 'offsets', 700, 3],
+      ['?long=1&n=700', { width: 390, height: 844 }, 'contentScores', 700, 3],
+      ['?long=1&n=2048&k=1', { width: 390, height: 844 }, 'contentScores', 2048, 1],
+    ]) {
+      const where = `${query} at ${viewport.width} px, ${id}`;
+      const { page, context, problems } = await env.open(query, { viewport });
+      await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 120_000 });
+      const { layout } = await drawnPanel(page, id);
+      const top = await blankRows(page, id, layout, true);
+      const bottom = await blankRows(page, id, layout, false);
+      const caption = await page.textContent(`#figure-${id} .relpos-caption`);
+      const blankPx = Math.max(top.count, bottom.count) / top.ratio; // CSS px
+      const rows = reach === 1 ? 'at most 1 row' : `at most ${reach} rows`;
+      if (blankPx > 0)
+        expect(caption, where).toContain(
+          `Blank: no key at that offset (j = i + c outside 0…n − 1), the top |c| rows of c < 0, bottom c of c > 0: ${rows}, ${blankPx} px here.`,
+        );
+      else
+        expect(caption, where).toContain(
+          `in the top |c| rows of c < 0, bottom c of c > 0: ${rows}, under a pixel here.`,
+        );
+      // The note on pixels comes exactly when a drawn cell is under a device pixel.
+      const note = await noteOf(page, id);
+      const under = n * layout.cellH * top.ratio < n - 0.5; // the matrix's device rows fewer than its queries
+      expect(note.includes('A pixel: mean of'), where).toBe(under);
+      // The columns' labels: c = −1 and 1 too where they fit (each apart from the next; at k = 1 they are ≤−1 and ≥1).
+      const labels = [...layout.colLabels].sort((a, b) => a.left - b.left);
+      if (reach > 1 && layout.cellW >= 20)
+        expect(
+          labels.map((label) => label.text),
+          where,
+        ).toEqual(expect.arrayContaining(['−1', '1']));
+      for (const [index, label] of labels.entries())
+        if (index) expect(label.left, where).toBeGreaterThan(labels[index - 1].right);
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+  });
+
   test('turning the long view off brings n back to 64 at most, with words and square panels again', async () => {
     const { page } = await openAndWait('?long=1&n=100');
     await page.uncheck('#long');

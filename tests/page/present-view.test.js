@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, test } from 'vitest';
+import { LABEL_FONT } from '../../web/render/heatmap.js';
 import { layoutOf, MATRIX_PANELS, usePage } from './page-fixture.js';
 
 const env = usePage();
@@ -173,5 +174,84 @@ describe('the present view', () => {
     expect(await page.textContent('.relpos-visually-hidden[aria-live]')).toMatch(/, query 0, clipped offset −2\b/);
     expect(problems).toEqual([]);
     await context.close();
+  });
+
+  test('its tooltip’s type grows with the panel’s labels; on a phone the tooltip keeps off the buttons and a tap beside the matrix closes it', async () => {
+    // 1920 × 1080: the panel's labels are LABEL_FONT px times its type scale; the tooltip's
+    // type, 0.85 rem on the page, grows by the same scale (it was 0.85 rem there too).
+    const { page, context, problems } = await env.open(`${SENTENCE}&present=combinedWeights`, {
+      viewport: { width: 1920, height: 1080 },
+    });
+    const tipFont = () =>
+      page.evaluate(() => ({
+        tip: parseFloat(getComputedStyle(document.querySelector('.relpos-tooltip')).fontSize),
+        rem: parseFloat(getComputedStyle(document.documentElement).fontSize),
+      }));
+    const layout = await layoutOf(page, 'combinedWeights');
+    expect(layout.fontScale).toBeGreaterThanOrEqual(1.7);
+    await page.keyboard.press('ArrowRight');
+    expect(await page.isVisible('.relpos-tooltip')).toBe(true);
+    const presented = await tipFont();
+    expect(presented.tip).toBeGreaterThanOrEqual(LABEL_FONT * layout.fontScale);
+    expect(presented.tip).toBeCloseTo(0.85 * presented.rem * layout.fontScale, 1);
+    // Back on the page, the usual size.
+    await page.keyboard.press('Escape'); // the cell
+    await page.keyboard.press('Escape'); // the view
+    await page.focus('#figure-combinedWeights .relpos-canvas-wrap');
+    expect(await page.isVisible('.relpos-tooltip')).toBe(true);
+    expect((await tipFont()).tip).toBeCloseTo(0.85 * presented.rem, 1);
+    expect(problems).toEqual([]);
+    await context.close();
+
+    // A phone (no Escape key): the long view's combined weights presented, cells tapped near
+    // its top and its foot, towards the right (where a tooltip under the matrix reached over
+    // "Leave"). The tooltip's box meets none of the panel's buttons, and Leave, at its centre,
+    // is the button a finger meets.
+    const phone = await env.open('?long=1&n=700&present=combinedWeights', {
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+    });
+    await phone.page.waitForFunction(() => !document.body.dataset.busy);
+    const long = await layoutOf(phone.page, 'combinedWeights');
+    const canvas = await (await phone.page.$('#figure-combinedWeights canvas')).boundingBox();
+    const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    for (const [across, down] of [
+      [0.75, 0.97],
+      [0.75, 0.03],
+      [0.25, 0.97],
+      [0.25, 0.03],
+    ]) {
+      await phone.page.touchscreen.tap(
+        canvas.x + long.x0 + long.cols * long.cellW * across,
+        canvas.y + long.y0 + long.rows * long.cellH * down,
+      );
+      expect(await phone.page.isVisible('.relpos-tooltip')).toBe(true);
+      const { tip, buttons, leave, atLeave } = await phone.page.evaluate(() => {
+        const box = (element) => element.getBoundingClientRect().toJSON();
+        const button = document.querySelector('#figure-combinedWeights button[data-present]');
+        const centre = box(button);
+        return {
+          tip: box(document.querySelector('.relpos-tooltip')),
+          buttons: [...document.querySelectorAll('#figure-combinedWeights .relpos-actions button')].map(box),
+          leave: centre,
+          atLeave: document.elementFromPoint(centre.x + centre.width / 2, centre.y + centre.height / 2) === button,
+        };
+      });
+      expect(meets(tip, leave), `${across}, ${down}: ${JSON.stringify([tip, leave])}`).toBe(false);
+      for (const button of buttons) expect(meets(tip, button), `${across}, ${down}`).toBe(false);
+      expect(atLeave).toBe(true);
+    }
+    // A tap beside the matrix (on the caption) closes the tooltip; the view stays.
+    const caption = await (await phone.page.$('#figure-combinedWeights .relpos-caption')).boundingBox();
+    await phone.page.touchscreen.tap(caption.x + caption.width / 2, caption.y + caption.height - 6);
+    expect(await phone.page.isVisible('.relpos-tooltip')).toBe(false);
+    expect(await phone.page.$$eval('.relpos-presenting', (list) => list.length)).toBe(1);
+    // Leave, tapped, leaves.
+    await phone.page.tap('#figure-combinedWeights button[data-present]');
+    expect(await phone.page.$$eval('.relpos-presenting', (list) => list.length)).toBe(0);
+    expect(phone.problems).toEqual([]);
+    await phone.context.close();
   });
 });

@@ -8,7 +8,7 @@ import { drawHeatmap, forgetHeatmapImage, heatmapMargins, heatmapGridSize, heatm
 import { CellTip, clearSelection } from './cell-tip.js';
 import { wirePanel } from './interaction.js';
 import { download } from '../files/download.js';
-import { drawOffsetPanel, offsetAriaLabel, offsetReading } from './offset-panel.js';
+import { drawOffsetPanel, offsetAriaLabel, offsetCaption, offsetReading } from './offset-panel.js';
 import { offsetReach } from '../views/offset-space.js';
 import { createPanelFigure } from './panel-figure.js';
 import { extentFor, longViewColours } from '../views/panel-extents.js';
@@ -408,11 +408,20 @@ export class AttentionFigure {
       noteLines: layout.noteLines, // the note, whole, wrapped onto as many lines as it needs
       noteFont: layout.noteFont,
     });
-    const captionText = panel.offsetSpace.caption(view);
+    const captionText = offsetCaption(panel, view, layout);
     setKeptText(caption, captionText);
     const label = offsetAriaLabel(panel, view, layout);
     if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);
     canvas.describedValues = null;
+  }
+
+  /**
+   * The tooltip's options (CellTip's show) for panel `panelId`: in the present view, its type
+   * scaled as the panel's labels are, and its buttons kept clear.
+   */
+  tipOptions(panelId) {
+    if (this.presenting !== panelId) return {};
+    return { scale: this.layouts.get(panelId)?.fontScale ?? 1, footer: this.parts.get(panelId)?.actions ?? null };
   }
 
   /** Selects a cell (or null), redraws the highlight, shows the tooltip and the readout. */
@@ -433,7 +442,7 @@ export class AttentionFigure {
         this.draw();
         this.onSelect(reading.offset, null);
       }
-      this.tip.show(reading.lines, anchor, this.canvasOf(panelId));
+      this.tip.show(reading.lines, anchor, this.canvasOf(panelId), this.tipOptions(panelId));
       if (announce) this.tip.announce(reading.sentence);
       return;
     }
@@ -460,6 +469,7 @@ export class AttentionFigure {
       ],
       anchor,
       this.canvasOf(panelId),
+      this.tipOptions(panelId),
     );
     if (announce) {
       this.tip.announce(

@@ -17,12 +17,24 @@ export class CellTip {
     this.stopFollow = null; // removes the scroll listener (while no tooltip is shown)
   }
 
-  /** Shows `lines` ([label, value] pairs) at `anchor` (client px; default the corner) over `canvas`. */
-  show(lines, anchor, canvas) {
+  /**
+   * Shows `lines` ([label, value] pairs) at `anchor` (client px; default the corner) over `canvas`.
+   * In the present view, `scale` is the panel's type scale (the tooltip's type grows with its
+   * labels') and `footer` its buttons, which a phone's tooltip never covers (placeTooltip).
+   */
+  show(lines, anchor, canvas, { scale = 1, footer = null } = {}) {
+    if (scale === 1) this.tooltip.style.removeProperty('--relpos-tip-scale');
+    else this.tooltip.style.setProperty('--relpos-tip-scale', String(scale));
     const box = anchor && canvas ? canvas.getBoundingClientRect() : null;
     // The canvas's top (a wide screen's tooltip flips below the cell rather than pass it) and
-    // the panel's title (a phone's tooltip keeps off it where it can: placeTooltip).
-    const placed = anchor && { ...anchor, clearAbove: box?.top, title: box ? titleOf(canvas) : null };
+    // the panel's title (a phone's tooltip keeps off it where it can: placeTooltip); in the
+    // present view the buttons, and the canvas (its colour bar, kept clear where it can).
+    const placed = anchor && {
+      ...anchor,
+      clearAbove: box?.top,
+      title: box ? titleOf(canvas) : null,
+      ...(footer && box ? { footer, below: canvas } : {}),
+    };
     showTooltip(this.tooltip, lines, placed ?? { x: 16, y: 16 });
     this.spot = box ? { canvas, anchor: shiftAnchor(placed, -box.left, -box.top) } : null;
     this.stopFollow ??= followScroll(this.tooltip, () => this.spot);

@@ -1,6 +1,7 @@
 // The figures' look, shared by the page (on :root) and the custom elements (on :host): theme
 // colours as CSS custom properties (--relpos-*), light and dark, and the styles of a panel, its
-// caption, buttons, tooltip and readout. Override any --relpos-* property to restyle.
+// caption, buttons, tooltip and readout. Override any --relpos-* property to restyle
+// (--relpos-tip-scale, the tooltip's type scale, is the present view's: cell-tip.js).
 
 const LIGHT = `
   --relpos-bg: #f6f6f4;
@@ -64,9 +65,9 @@ const FIGURES = `
   color: var(--relpos-fg); background: var(--relpos-bg); border: 1px solid var(--relpos-border); }
 .relpos-actions button:hover { border-color: var(--relpos-accent); }
 .relpos-actions button:focus-visible { outline: 3px solid var(--relpos-accent); outline-offset: 1px; }
-.relpos-tooltip { position: fixed; left: 0; top: 0; z-index: 20; pointer-events: none; width: max-content; max-width: min(380px, 92vw);
+.relpos-tooltip { position: fixed; left: 0; top: 0; z-index: 20; pointer-events: none; width: max-content; max-width: min(28em, 92vw);
   background: var(--relpos-panel); color: var(--relpos-fg); border: 1px solid var(--relpos-border); border-radius: 8px;
-  padding: 8px 10px; font-size: 0.85rem; box-shadow: 0 4px 18px rgb(0 0 0 / 0.18); display: grid; gap: 2px; }
+  padding: 8px 10px; font-size: calc(0.85rem * var(--relpos-tip-scale, 1)); box-shadow: 0 4px 18px rgb(0 0 0 / 0.18); display: grid; gap: 2px; }
 .relpos-tooltip[hidden] { display: none; }
 .relpos-tooltip div { display: flex; justify-content: space-between; gap: 14px; }
 .relpos-tip-label { color: var(--relpos-muted); white-space: nowrap; }

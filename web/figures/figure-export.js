@@ -5,7 +5,7 @@
 // panels (offset space) as PNG only.
 import { drawHeatmap } from '../render/heatmap.js';
 import { heatmapSvg } from '../render/heatmap-svg.js';
-import { drawOffsetPanel } from './offset-panel.js';
+import { drawOffsetPanel, offsetCaption } from './offset-panel.js';
 import { plainMath } from '../render/math-text.js';
 import { themeColours } from './theme-colours.js';
 import { themeVariables } from './figure-css.js';
@@ -69,6 +69,11 @@ export async function exportPanel(figure, panelId, options = {}) {
   const colours = exportColours(theme, element);
   const family = colours.font || 'sans-serif';
   const width = shown.width;
+  // The long view's plot first: its caption says how its cells with no key show at the file's scale.
+  const plot = document.createElement('canvas');
+  const offsetLayout = offset
+    ? drawOffsetPanel(plot, panel, figure.view, { ...spec, colours, pixelRatio: Number(scale), selection: null })
+    : null;
   const header = [];
   if (title)
     header.push(
@@ -81,7 +86,9 @@ export async function exportPanel(figure, panelId, options = {}) {
   if (caption)
     header.push(
       ...wrap(
-        plainMath(offset ? panel.offsetSpace.caption(figure.view) : panel.caption(figure.view, figure.captionContext)),
+        plainMath(
+          offset ? offsetCaption(panel, figure.view, offsetLayout) : panel.caption(figure.view, figure.captionContext),
+        ),
         width - 8,
         `${TEXT_SIZE}px ${family}`,
       ).map((text) => ({
@@ -106,10 +113,7 @@ export async function exportPanel(figure, panelId, options = {}) {
   if (format !== 'png') throw new RangeError(`format must be png or svg, got ${format}`);
   // The heatmap at `scale` device pixels per CSS pixel, then composed with the text on an
   // opaque background of the same CSS size times the scale.
-  const plot = document.createElement('canvas');
-  const layout = offset
-    ? drawOffsetPanel(plot, panel, figure.view, { ...spec, colours, pixelRatio: Number(scale), selection: null })
-    : drawHeatmap(plot, { ...exportSpec, pixelRatio: Number(scale) });
+  const layout = offsetLayout ?? drawHeatmap(plot, { ...exportSpec, pixelRatio: Number(scale) });
   const headerHeight = header.reduce((sum, line) => sum + lineHeight(line), header.length ? 8 : 0);
   const footerHeight = footer.reduce((sum, line) => sum + lineHeight(line), footer.length ? 8 : 0);
   const cssHeight = headerHeight + layout.height + footerHeight;

@@ -187,22 +187,36 @@ const PHONE_WIDTH = 600;
 
 /**
  * The tooltip's top (client px) on a phone, where it is about as wide as the matrix: `h` its
- * height; from the anchor, the cell's edges (top, bottom), the matrix's (matrixTop, matrixBottom)
- * and the panel's title (an element, or none). The places tried, in this order: under the matrix,
- * above the cell, the window's foot, its top; each where it fits in the window clear of the cell
- * (none: under the cell). Over the column labels, the tooltip says what they would: its rows name
- * the cell's row and column.
+ * height; from the anchor, the cell's edges (top, bottom), the matrix's (matrixTop, matrixBottom),
+ * the panel's title (an element, or none), and in the present view its buttons (`footer`, an
+ * element: the tooltip stays above them, as there is no Escape key on a phone to leave) and its
+ * canvas (`below`: what the canvas draws under the matrix, the colour bar and its note, is
+ * kept clear where the tooltip can go elsewhere). The places tried, in this order: under the
+ * matrix, under the canvas, above the cell, the foot (the window's, or above the buttons), the
+ * window's top; each where it fits there clear of the cell (none: under the cell, above the
+ * buttons). Over the column labels, the tooltip says what they would: its rows name the cell's
+ * row and column.
  */
-function phoneTop({ top, bottom, matrixTop = top, matrixBottom = bottom, title = null }, h) {
-  const foot = innerHeight - 8;
+function phoneTop(
+  { top, bottom, matrixTop = top, matrixBottom = bottom, title = null, footer = null, below = null },
+  h,
+) {
+  const foot = Math.min(innerHeight, footer?.getBoundingClientRect().top ?? innerHeight) - 8;
   const heading = title?.getBoundingClientRect() ?? { top: 0, bottom: 0 };
+  const barBottom = Math.max(matrixBottom, below?.getBoundingClientRect().bottom ?? matrixBottom);
   const over = (y, from, to) => Math.max(0, Math.min(y + h, to) - Math.max(y, from));
-  const places = [matrixBottom + 4, top - 4 - h, foot - h, 8]
+  const places = [matrixBottom + 4, barBottom + 4, top - 4 - h, foot - h, 8]
     .filter((y) => y >= 8 && y + h <= foot && (y >= bottom + 4 || y + h <= top - 4))
-    .map((y) => ({ y, cells: over(y, matrixTop, matrixBottom), title: over(y, heading.top, heading.bottom) }));
-  // Never over the cell; of the places that fit, the first hiding least of the matrix, then of the title.
-  places.sort((a, b) => a.cells - b.cells || a.title - b.title);
-  return places[0]?.y ?? bottom + 4;
+    .map((y) => ({
+      y,
+      cells: over(y, matrixTop, matrixBottom),
+      bar: over(y, matrixBottom, barBottom),
+      title: over(y, heading.top, heading.bottom),
+    }));
+  // Never over the cell; of the places that fit, the first hiding least of the matrix, then of
+  // what is drawn under it (the present view's), then of the title.
+  places.sort((a, b) => a.cells - b.cells || a.bar - b.bar || a.title - b.title);
+  return places[0]?.y ?? (footer ? Math.max(8, Math.min(bottom + 4, foot - h)) : bottom + 4);
 }
 
 /**

@@ -189,8 +189,18 @@ export function offsetReading(view, panel, { i, j }) {
   return { lines, sentence, offset: c };
 }
 
+/**
+ * A long-view panel's caption for what `layout` (drawOffsetPanel's) draws: its sentence on the
+ * cells with no key says how they show at that size (panels.js's blankText).
+ */
+export function offsetCaption(panel, view, layout) {
+  const masked = Boolean(maskFromOf(panel.id, view));
+  return panel.offsetSpace.caption(view, layout && { gRows: layout.gRows, cellH: layout.cellH, masked });
+}
+
 /** The canvas's accessible name in offset space. */
-export function offsetAriaLabel(panel, view, { extent, scale, note }) {
+export function offsetAriaLabel(panel, view, layout) {
+  const { extent, scale, note } = layout;
   const { reach, cols } = view.offsetSpace;
-  return `${panel.title}: ${view.n} by ${cols} heatmap in offset space, query positions i down, clipped offsets c from ${minus(-reach)} to ${reach} across; values from ${significant(extent.min)} to ${significant(extent.max)}; colour scale ${significant(scale.min)} to ${significant(scale.max)}. ${panel.offsetSpace.caption(view)} ${note}`;
+  return `${panel.title}: ${view.n} by ${cols} heatmap in offset space, query positions i down, clipped offsets c from ${minus(-reach)} to ${reach} across; values from ${significant(extent.min)} to ${significant(extent.max)}; colour scale ${significant(scale.min)} to ${significant(scale.max)}. ${offsetCaption(panel, view, layout)} ${note}`;
 }

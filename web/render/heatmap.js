@@ -471,8 +471,10 @@ const COL_LABEL_EDGE = 2;
 // multiple of a round step (and the always-labelled columns), horizontal, over the matrix,
 // each centred over its column but kept inside the canvas (the last column's, where the
 // matrix reaches the canvas's right margin), and drawn only where it clears the labels
-// already placed (the always-labelled first). Returns { labelsCut: 0, colLabels: each column
-// label's box as drawn, { text, left, right } (CSS px) }.
+// already placed (the always-labelled first). The step is the finest round one whose labels
+// all clear one another (short labels on wide columns: −1 and 1 beside 0), else the one
+// COL_LABEL_GAP asks for. Returns
+// { labelsCut: 0, colLabels: each column label's box as drawn, { text, left, right } (CSS px) }.
 function drawIndexLabels(g, spec, layout, font) {
   const { rows, cols, cellW, cellH, x0, y0, margin, width, fontScale } = layout;
   g.font = `${LABEL_FONT * fontScale}px ${font}`;
@@ -483,26 +485,35 @@ function drawIndexLabels(g, spec, layout, font) {
   for (let i = 0; i < rows; i += everyRow)
     g.fillText(fitLabel(g, spec.rowLabel(i), margin.labels), x0 - 6, y0 + (i + 0.5) * cellH);
   const everyCol = NICE_STEPS.find((step) => step * cellW >= COL_LABEL_GAP * fontScale) ?? cols;
-  const always = [];
-  const stepped = [];
-  for (let j = 0; j < cols; j += 1) {
-    if (spec.colLabelAlways?.(j)) always.push(j);
-    else if ((spec.colValue ? spec.colValue(j) : j) % everyCol === 0) stepped.push(j);
-  }
+  const spacing = COL_LABEL_SPACING * fontScale;
+  // The boxes of columns `list` added to `boxes` where each clears those before it; `strict`:
+  // null unless all do.
+  const place = (list, boxes, strict) => {
+    for (const j of list) {
+      const text = spec.colLabel(j);
+      const ink = g.measureText(text).width;
+      const left = Math.max(COL_LABEL_EDGE, Math.min(x0 + (j + 0.5) * cellW - ink / 2, width - COL_LABEL_EDGE - ink));
+      const right = left + ink;
+      if (!boxes.some((box) => left < box.right + spacing && right > box.left - spacing))
+        boxes.push({ text, left, right });
+      else if (strict) return null;
+    }
+    return boxes;
+  };
+  const columns = [...Array(cols).keys()];
+  const always = place(
+    columns.filter((j) => spec.colLabelAlways?.(j)),
+    [],
+  );
+  const stepped = (step) =>
+    columns.filter((j) => !spec.colLabelAlways?.(j) && (spec.colValue ? spec.colValue(j) : j) % step === 0);
+  // The finest round step whose labels clear one another (else COL_LABEL_GAP's), each drawn where
+  // it clears the always-labelled ones.
+  const step = NICE_STEPS.find((every) => every < everyCol && place(stepped(every), [], true)) ?? everyCol;
+  const placed = place(stepped(step), always);
   g.textAlign = 'left';
   g.textBaseline = 'bottom';
-  const placed = [];
-  for (const j of [...always, ...stepped]) {
-    const text = spec.colLabel(j);
-    const ink = g.measureText(text).width;
-    const centre = x0 + (j + 0.5) * cellW;
-    const left = Math.max(COL_LABEL_EDGE, Math.min(centre - ink / 2, width - COL_LABEL_EDGE - ink));
-    const right = left + ink;
-    const spacing = COL_LABEL_SPACING * fontScale;
-    if (placed.some((box) => left < box.right + spacing && right > box.left - spacing)) continue;
-    placed.push({ text, left, right });
-    g.fillText(text, left, y0 - 6);
-  }
+  for (const { text, left } of placed) g.fillText(text, left, y0 - 6);
   const xTitle = drawAxisTitles(g, spec, layout, y0 - 44 * fontScale);
   return { labelsCut: 0, colLabels: placed, xTitle };
 }

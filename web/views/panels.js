@@ -72,9 +72,33 @@ export const bandEdgesDrawn = (view) => !view || (view.maxDistance > 0 && view.m
 export const BAND_EDGES_TEXT =
   'From the dashed lines outward (|j − i| ≥ k) a row reuses one edge embedding, so its values there are equal.';
 
+/**
+ * The long view's sentence on its cells with no key at their offset (j = i + c outside 0…n − 1):
+ * the top |c| rows of a column c < 0 and, unless c > 0 is masked, the bottom c rows of c > 0, at
+ * most k′ rows (none at k = 0: ''). True for what is drawn (`drawn`: { gRows, cellH (CSS px),
+ * masked }, the panel's layout; none: the rows only): how high the blank is, in CSS px: k′ cells
+ * where a row is a cell or more; where a pixel is the mean of several queries (gRows < n), which
+ * leaves them out, the pixels whose queries have no key at all (none: "under a pixel"). With a
+ * leading space.
+ */
+export function blankText(view, drawn = null) {
+  const { n } = view;
+  const { reach } = view.offsetSpace;
+  if (reach === 0) return '';
+  const what = 'no key at that offset (j = i + c outside 0…n − 1)';
+  const where = `the top |c| rows of c < 0${drawn?.masked ? '' : ', bottom c of c > 0'}: at most ${reach} row${reach > 1 ? 's' : ''}`;
+  if (!drawn) return ` Blank: ${what}, ${where}.`;
+  // Pixel p covers queries ⌊p·n/g⌋ … ⌊(p + 1)·n/g⌋ − 1 (render/block-means.js; g = n: one each):
+  // blank where none has a key, the first ⌈(k′ + 1)·g/n⌉ − 1 pixels and the last ⌊k′·g/n⌋.
+  const { gRows: g, cellH } = drawn;
+  const pixels = Math.max(Math.ceil(((reach + 1) * g) / n) - 1, drawn.masked ? 0 : Math.floor((reach * g) / n));
+  const high = (pixels * cellH * n) / g; // CSS px
+  if (high === 0) return ` No key at that offset (j = i + c outside 0…n − 1) in ${where}, under a pixel here.`;
+  return ` Blank: ${what}, ${where}, ${formatSignificant(high, 2)} px here.`;
+}
+
 // The long view's panels in offset space (offset-space.js): row i the query, column c the
 // clipped offset; each panel's `offsetSpace` says how its cell is made and what it shows.
-const BLANK = 'Blank: no key at that offset (j = i + c outside 0…n − 1).';
 const HEAD = 'Offset space: row i is the query, column c the clipped offset clip(j − i, ±k).';
 // How the long view marks its edge columns (render/heatmap.js): dashed lines down the matrix, or
 // ⋮ under it where the columns are too narrow for a line between them.
@@ -101,14 +125,14 @@ export const PANELS = [
     offsetSpace: {
       cell: 'key',
       bar: 'score of key j = i + c',
-      caption: (view) =>
+      caption: (view, drawn = null) =>
         `${HEAD} Cell (i, c) is qᵢ · kⱼ / √dₖ for the key j = i + c${
           {
             clipped: `; in the edge columns c = ±k (${EDGE_MARKS}) the key at exactly |j − i| = k (the nearest of the clipped keys)`,
             zero: ' = i (k = 0: the one column stands for every key; the score shown is the query’s own key’s)',
             none: ' (k ≥ n − 1: nothing is clipped, each column is one key)',
           }[edgeCase(view)]
-        }. ${BLANK}`,
+        }.${blankText(view, drawn)}`,
     },
   },
   {
@@ -138,14 +162,14 @@ export const PANELS = [
     offsetSpace: {
       cell: 'key',
       bar: 'bias qᵢ · aᴷ[c] / √dₖ',
-      caption: (view) =>
+      caption: (view, drawn = null) =>
         `${HEAD} Cell (i, c) is qᵢ · aᴷ[c] / √dₖ, exactly the bias of every key at clipped offset c${
           {
             clipped: `: in an edge column (c = ±k, ${EDGE_MARKS}) the one bias that all keys with |j − i| ≥ k share`,
             zero: ' (k = 0: one bias per row, shared by every key)',
             none: ' (k ≥ n − 1: nothing is clipped, one key per cell)',
           }[edgeCase(view)]
-        }. ${BLANK}`,
+        }.${blankText(view, drawn)}`,
     },
   },
   {
@@ -170,14 +194,14 @@ export const PANELS = [
     offsetSpace: {
       cell: 'sum',
       bar: 'total weight at offset c',
-      caption: (view) =>
+      caption: (view, drawn = null) =>
         `${HEAD} Cell (i, c) is the total content-only weight (softmax of the content scores, no positions) of the keys whose clipped offset is c${
           {
             clipped: ': the one key j = i + c for |c| < k, every key with j − i ≥ k (or ≤ −k) in the edge columns',
             zero: ' (k = 0: all keys, so 1)',
             none: ' (k ≥ n − 1: nothing is clipped, the one key j = i + c)',
           }[edgeCase(view)]
-        }. These totals are what the value term multiplies by aⱽ[c]; each row sums to 1. ${BLANK}`,
+        }. These totals are what the value term multiplies by aⱽ[c]; each row sums to 1.${blankText(view, drawn)}`,
     },
   },
   {
@@ -193,14 +217,14 @@ export const PANELS = [
     offsetSpace: {
       cell: 'sum',
       bar: 'total weight at offset c',
-      caption: (view) =>
+      caption: (view, drawn = null) =>
         `${HEAD} Cell (i, c) is the total combined weight (softmax of content scores + position biases) of the keys whose clipped offset is c${
           {
             clipped: ': one key for |c| < k, all clipped keys in the edge columns c = ±k',
             zero: ' (k = 0: all keys, so 1)',
             none: ' (k ≥ n − 1: nothing is clipped, one key)',
           }[edgeCase(view)]
-        }. Each row sums to 1. ${BLANK}`,
+        }. Each row sums to 1.${blankText(view, drawn)}`,
     },
   },
   {
@@ -220,8 +244,8 @@ export const PANELS = [
     offsetSpace: {
       cell: 'sum',
       bar: 'change in total weight at c',
-      caption: () =>
-        `${HEAD} Cell (i, c) is the combined total minus the content-only total of the keys at clipped offset c: red where position moves query i’s attention to offset c, blue where it moves it away. Each row sums to 0. ${BLANK}`,
+      caption: (view, drawn = null) =>
+        `${HEAD} Cell (i, c) is the combined total minus the content-only total of the keys at clipped offset c: red where position moves query i’s attention to offset c, blue where it moves it away. Each row sums to 0.${blankText(view, drawn)}`,
     },
   },
   {
@@ -247,14 +271,14 @@ export const PANELS = [
     offsetSpace: {
       cell: 'offset',
       bar: 'clipped offset c',
-      caption: (view) =>
+      caption: (view, drawn = null) =>
         `${HEAD} Cell (i, c) is c itself, the row of aᴷ and aⱽ its keys use${
           {
             clipped: `; an edge column c = ±k (${EDGE_MARKS}) stands for every key with |j − i| ≥ k`,
             zero: ' (k = 0: one row for every key)',
             none: ' (k ≥ n − 1: nothing is clipped)',
           }[edgeCase(view)]
-        }. ${BLANK}`,
+        }.${blankText(view, drawn)}`,
     },
   },
 ];
