@@ -139,7 +139,13 @@ describe.concurrent('controls, the URL and shared links', () => {
         expect(await controlValue(page, 'maxDistance')).toBe('0');
         expect(await controlValue(page, 'seed')).toBe('42');
         const notes = await page.textContent('#notes');
-        for (const param of ['n must be', 'k must be', 'seed must be', 'causal must be', 'width must be'])
+        for (const param of [
+          'n must be',
+          'k must be',
+          'seed must be',
+          'causal: unknown maybe; choose from 0, 1',
+          'width must be',
+        ])
           expect(notes).toContain(param);
         expect(await page.getAttribute('#figure-offsets canvas', 'aria-label')).toContain('1 by 1 heatmap');
         expect(problems).toEqual([]);
