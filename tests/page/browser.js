@@ -38,23 +38,6 @@ export const WAIT_TIMEOUT_MS = 120_000;
 // What a test may change on a context or its page that a later test must not inherit (a CDP
 // session can change anything): a context where one of these was called is closed, not kept (see
 // keptContexts).
-const CONTEXT_CHANGES = [
-  'route',
-  'routeFromHAR',
-  'routeWebSocket',
-  'addInitScript',
-  'exposeBinding',
-  'exposeFunction',
-  'grantPermissions',
-  'setGeolocation',
-  'setOffline',
-  'setExtraHTTPHeaders',
-  'setHTTPCredentials',
-  'addCookies',
-  'setDefaultTimeout',
-  'setDefaultNavigationTimeout',
-  'newCDPSession',
-];
 const PAGE_CHANGES = [
   'route',
   'routeFromHAR',
@@ -65,6 +48,15 @@ const PAGE_CHANGES = [
   'setExtraHTTPHeaders',
   'setDefaultTimeout',
   'setDefaultNavigationTimeout',
+];
+const CONTEXT_CHANGES = [
+  ...PAGE_CHANGES,
+  'grantPermissions',
+  'setGeolocation',
+  'setOffline',
+  'setHTTPCredentials',
+  'addCookies',
+  'newCDPSession',
 ];
 
 // The listeners an emitter has now, to remove every one added later.

@@ -77,6 +77,7 @@ export function drawTablesFigure(parts, view, cell, colours) {
     width,
     format: (v) => formatSignificant(v, 2),
     colours,
+    reserveTables: true, // k changes the tables' rows: the page below must not move
   });
   const k = view.maxDistance;
   const c = clippedOffset(shown.i, shown.j, k);

@@ -41,11 +41,14 @@ const titleSpace = (columnWidth) => 4 + TITLE_LINE * (columnWidth < NARROW_COLUM
 /**
  * The canvas height (CSS px) at `width`: the tallest column's blocks as drawn (each its title room,
  * its rows and GAP) and the colour bar, no more. It depends on the blocks' row counts and the
- * width, not on the titles' text or the values (hovering another cell moves nothing below).
+ * width, not on the titles' text or the values (hovering another cell moves nothing below). With
+ * `reserveTables`, a table block (more than one row) takes TABLE_SPACE whatever its rows, so a
+ * figure whose tables grow and shrink with a setting (k) moves nothing below it.
  */
-export function vectorBlocksHeight(columns, width = Infinity, bar = null) {
+export function vectorBlocksHeight(columns, width = Infinity, bar = null, reserveTables = false) {
   const title = titleSpace(columnWidthOf(width, columns.length));
-  const blockHeight = (b) => title + b.rows.length * rowHeight(b) + GAP;
+  const rowsHeight = (b) => (reserveTables && b.rows.length > 1 ? TABLE_SPACE : b.rows.length * rowHeight(b));
+  const blockHeight = (b) => title + rowsHeight(b) + GAP;
   return Math.max(...columns.map((blocks) => blocks.reduce((h, b) => h + blockHeight(b), 0))) + 4 + barSpace(bar);
 }
 
@@ -53,14 +56,18 @@ export function vectorBlocksHeight(columns, width = Infinity, bar = null) {
  * columns: [[{ title, rows: [{ label, values }], highlight: row index | -1 }]], drawn side by side
  * at `width` CSS px; format(v) writes a value (a block's own format(v, index), where it has one); colours { fg, muted, outline, outlineHalo, font };
  * `shared`: one colour scale for every column (else one per column); `bar` (with `shared`): the
- * label of a colour bar drawn under the blocks for that scale.
+ * label of a colour bar drawn under the blocks for that scale; `reserveTables`: as
+ * vectorBlocksHeight's.
  * Returns { columns: per column its scale's { max } and where each block's cells are ({ x, y,
  * cellWidth, rowHeight }, CSS px), bar: the bar's { x, y, width, label, ticks: [{ value, text,
  * x }] } or null }, for captions and tests.
  */
-export function drawVectorBlocks(canvas, { columns, width, format, colours, shared = false, bar = null }) {
+export function drawVectorBlocks(
+  canvas,
+  { columns, width, format, colours, shared = false, bar = null, reserveTables = false },
+) {
   const withBar = shared ? bar : null;
-  const height = vectorBlocksHeight(columns, width, withBar);
+  const height = vectorBlocksHeight(columns, width, withBar, reserveTables);
   const { context: g } = fitCanvas(canvas, width, height);
   g.clearRect(0, 0, width, height);
   const table = colourTable('rdbu-reversed');
