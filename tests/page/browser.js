@@ -161,35 +161,19 @@ function keptContexts(browser) {
   return browser;
 }
 
-// Under Vitest, this test worker's one connection to the run's headless shell, kept across its
-// files (vitest.config.js: a worker's modules stay loaded), so that a context one file closes
-// serves the next file too.
-let workerConnection = null;
-
 /**
- * A browser to open pages in: under Vitest, a lease on the test worker's connection to the run's
- * one headless shell (tests/page/shared-chromium.js), whose `close()` closes or gives back every
- * context and page it opened and keeps the connection; elsewhere (the benchmarks), a Chromium of
- * its own, which `close()` ends.
+ * A browser to open pages in: under Vitest, a connection to the run's one headless shell
+ * (tests/page/shared-chromium.js); elsewhere (the benchmarks), a Chromium of its own. Either way
+ * `close()` ends what this call started, the contexts it kept too: a test file's kept contexts
+ * live as long as its connection (docs/testing.md: kept across files, not measured to help).
  */
 export async function launchBrowser() {
-  if (!process.env.VITEST) return keptContexts(await chromium.launch(BENCH_CHROMIUM_OPTIONS));
-  workerConnection ??= (async () => {
-    const endpoint = (await import('vitest')).inject('chromiumEndpoint');
-    return keptContexts(await chromium.connect(endpoint, { timeout: WAIT_TIMEOUT_MS }));
-  })();
-  const connection = await workerConnection;
-  const opened = new Set();
-  const track = (closable) => (opened.add(closable), closable);
-  return {
-    newContext: async (options) => track(await connection.newContext(options)),
-    newPage: async (options) => track(await connection.newPage(options)),
-    close: async () => {
-      const all = [...opened];
-      opened.clear();
-      await Promise.all(all.map((closable) => closable.close().catch(() => {})));
-    },
-  };
+  const endpoint = process.env.VITEST ? (await import('vitest')).inject('chromiumEndpoint') : undefined;
+  return keptContexts(
+    await (endpoint
+      ? chromium.connect(endpoint, { timeout: WAIT_TIMEOUT_MS })
+      : chromium.launch(BENCH_CHROMIUM_OPTIONS)),
+  );
 }
 
 /** A new page whose console errors, page errors and failed requests are recorded in `problems`. */
