@@ -214,6 +214,12 @@ describe('the present view', () => {
       hasTouch: true,
     });
     await phone.page.waitForFunction(() => !document.body.dataset.busy);
+    // The panel covers the window to its foot: no strip of the page under its buttons.
+    const covered = await phone.page.evaluate(() => {
+      const box = document.querySelector('.relpos-presenting').getBoundingClientRect();
+      return [box.left, box.top, box.right, box.bottom, innerWidth, innerHeight];
+    });
+    expect(covered).toEqual([0, 0, 390, 844, 390, 844]);
     const long = await layoutOf(phone.page, 'combinedWeights');
     const canvas = await (await phone.page.$('#figure-combinedWeights canvas')).boundingBox();
     const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;

@@ -166,6 +166,33 @@ const press = async (page, name, own = false) => {
   await whenDrawn(page); // the steps' module loaded (on the first press at the latest), the step's state drawn
 };
 const number = (text) => Number(text.replace('−', '-'));
+/**
+ * Each shown occurrence of "blue < 0 < red" (with plain or no-break spaces) in the text under
+ * `selector`: { where: its figure, lines: the lines it is laid out on }. A caption that wraps must
+ * never start a line with "< red)" (step 6's did at 360 px).
+ */
+const signColourLines = (page, selector) =>
+  page.$eval(selector, (root) => {
+    const phrase = 'blue < 0 < red';
+    const found = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.data.replace(/\u00a0/g, ' ');
+      for (let at = text.indexOf(phrase); at >= 0; at = text.indexOf(phrase, at + 1)) {
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + phrase.length);
+        const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+        if (!rects.length) continue; // not shown
+        const figure = node.parentElement.closest('figure, [data-figure]');
+        found.push({
+          where: figure?.id || figure?.dataset.figure,
+          lines: new Set(rects.map((r) => Math.round(r.top))).size,
+        });
+      }
+    }
+    return found;
+  });
 const f2 = (v) => formatSignificant(v, 2);
 // A whole percentage's number; the page writes its "%" after a no-break space (U+00A0).
 const percent = (v) => (100 * v).toFixed(0);
@@ -1520,6 +1547,10 @@ describe('every reveal, drawn', () => {
         if (options !== VIEW) expect(await page.$('.story-back'), name).toBeNull(); // used: gone
         if (name !== 'locality') await expectTrueMaps(page, name, s); // step 4: its own tests above
         if (name === 'output') await expectTrueOutputs(page);
+        // Where the reveal's text names the colours, "blue < 0 < red" sits on one line.
+        const signs = await signColourLines(page, `[data-figure="${name}"]`);
+        if (name === 'output') expect(signs.length, name).toBeGreaterThan(0);
+        for (const { lines } of signs) expect(lines, `${name} at ${label}`).toBe(1);
         // Closed again, so the next step starts as a reader finds it.
         await page.click(`details.reveal:has([data-reveal="${name}"]) > summary`);
       }
@@ -1575,6 +1606,11 @@ describe('every reveal, drawn', () => {
       return found;
     });
     expect(small).toEqual([]);
+    // Every text naming the diverging colours keeps "blue < 0 < red" on one line: step 6's caption
+    // and panel 7's ("What one cell is made of", opened by step 6).
+    const signs = await signColourLines(page, 'body');
+    expect(signs.map((sign) => sign.where)).toEqual(expect.arrayContaining(['output', 'figure-tables']));
+    for (const sign of signs) expect(sign.lines, sign.where).toBe(1);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -74,7 +74,9 @@ const FIGURES = `
 .relpos-tip-value { font-variant-numeric: tabular-nums; font-weight: 600; overflow-wrap: break-word; text-align: right; }
 /* The present view (present-view.js): one panel over the whole window, large type; on a
    landscape screen the caption beside the matrix, so that the matrix gets the full height. */
-.relpos-panel.relpos-presenting { position: fixed; inset: 0; z-index: 15; margin: 0; border: 0; border-radius: 0;
+/* Its height said, not left to inset: on a phone (Chromium's, emulated) the fixed box stopped 16 px
+   short of the window's foot, the page showing under Leave. */
+.relpos-panel.relpos-presenting { position: fixed; inset: 0; height: 100vh; height: 100dvh; z-index: 15; margin: 0; border: 0; border-radius: 0;
   padding: clamp(8px, 2vh, 24px) clamp(10px, 2.5vw, 40px); overflow: hidden; display: grid; gap: 4px 28px;
   grid-template-columns: minmax(0, 1fr); grid-template-rows: auto auto minmax(0, 1fr) auto;
   grid-template-areas: 'title' 'text' 'plot' 'actions'; }

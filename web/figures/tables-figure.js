@@ -2,6 +2,7 @@
 // table a^K with the row clip(j − i) that the cell's position bias reads; right: a^V with the same
 // row, and query i's output split as z_i = Σ_j w_ij v_j + Σ_j w_ij a^V[clip(j − i)] (docs/maths.md).
 // Titles and the caption are in the math notation of render/math-text.js.
+import { SIGN_COLOURS } from '../render/colormaps.js';
 import { drawVectorBlocks } from '../render/vector-blocks.js';
 import { downloadCanvas } from '../files/download.js';
 import { createFigureShell } from './figure-shell.js';
@@ -84,7 +85,7 @@ export function drawTablesFigure(parts, view, cell, colours) {
   const caption =
     `${cell ? 'The selected cell' : 'No cell selected (hover or focus one): cell'} (${shown.i}, ${shown.j}), offset ${minus(shown.j - shown.i)}` +
     `${c !== shown.j - shown.i ? `, clipped to ${minus(c)}` : ''}: its bias is q_{${shown.i}} · a^K[${minus(c)}]/√d_k, and every cell at that clipped offset reads the same outlined rows. ` +
-    `Colours: blue < 0 < red, left up to ±${formatSignificant(scales[0].max, 2)}, right up to ±${formatSignificant(scales[1].max, 2)}.`;
+    `Colours: ${SIGN_COLOURS}, left up to ±${formatSignificant(scales[0].max, 2)}, right up to ±${formatSignificant(scales[1].max, 2)}.`;
   setMathText(parts.caption, caption);
   parts.canvas.setAttribute(
     'aria-label',

@@ -3,6 +3,7 @@
 // or two sentences, and the numbers behind them. Every number is computed with the API the panels
 // use: for the state the step leaves on screen, or for a contrast the reveal names.
 import { seededRandom } from '../api/seeded-random.js';
+import { SIGN_COLOURS } from '../render/colormaps.js';
 import { bandEdgePaths } from '../render/heatmap.js';
 import { formatSignificant } from '../render/number-text.js';
 import { ATTENTION_SETTINGS, MAX_TOKENS, defaultState, splitTokens } from '../settings/settings.js';
@@ -466,8 +467,7 @@ export const STEPS = {
             ],
             label: `Each query's output z_i (one row per word, ${output.cols} numbers) with a^V, with a^V = 0, and their difference, on one colour scale.`,
           },
-          caption:
-            'Top: the combined weights (panel 4) with a^V and with a^V = 0: the same. Below: each query’s output z_i (a row per word) with a^V, without it, and the difference, on one colour scale (blue < 0 < red).',
+          caption: `Top: the combined weights (panel 4) with a^V and with a^V = 0: the same. Below: each query’s output z_i (a row per word) with a^V, without it, and the difference, on one colour scale (${SIGN_COLOURS}).`,
         },
       };
     },

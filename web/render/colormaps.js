@@ -6,6 +6,9 @@ import { COLOUR_TABLES_HEX } from './colour-tables.js';
 
 export const TABLE_SIZE = 256;
 
+/** How text names the diverging map's colours, kept on one line (no-break spaces): a caption that wraps never starts a line with "< red". */
+export const SIGN_COLOURS = 'blue\u00a0<\u00a00\u00a0<\u00a0red';
+
 /** [r, g, b] of a CSS colour as d3 writes them: "#rrggbb" or "rgb(r, g, b)". */
 export function parseColour(css) {
   if (css.startsWith('#')) return [1, 3, 5].map((at) => parseInt(css.slice(at, at + 2), 16));
