@@ -78,7 +78,7 @@ export function drawTablesFigure(parts, view, cell, colours) {
     width,
     format: (v) => formatSignificant(v, 2),
     colours,
-    reserveTables: true, // k changes the tables' rows: the page below must not move
+    reserveTables: true, // k (≥ 1) changes the tables' rows: the page below must not move (k = 0's one row does)
   });
   const k = view.maxDistance;
   const c = clippedOffset(shown.i, shown.j, k);

@@ -43,7 +43,8 @@ const titleSpace = (columnWidth) => 4 + TITLE_LINE * (columnWidth < NARROW_COLUM
  * its rows and GAP) and the colour bar, no more. It depends on the blocks' row counts and the
  * width, not on the titles' text or the values (hovering another cell moves nothing below). With
  * `reserveTables`, a table block (more than one row) takes TABLE_SPACE whatever its rows, so a
- * figure whose tables grow and shrink with a setting (k) moves nothing below it.
+ * figure whose tables grow and shrink with a setting (k ≥ 1) moves nothing below it; a one-row
+ * table (k = 0) takes one row, so k = 0 ↔ 1 does move it (by TABLE_SPACE less a row).
  */
 export function vectorBlocksHeight(columns, width = Infinity, bar = null, reserveTables = false) {
   const title = titleSpace(columnWidthOf(width, columns.length));
