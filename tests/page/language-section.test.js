@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ARTIFACTS, launchBrowser } from './browser.js';
-import { SITE, artifactShot, canvasDrawn as drawn } from './page-fixture.js';
+import { SITE, artifactShot, canvasDrawn as drawn, eachLanguageComparison } from './page-fixture.js';
 import { serveFolder } from './static-server.js';
 import { LANGUAGE_READINGS } from '../../web/train/language-readings.js';
 import {
@@ -231,12 +231,7 @@ describe('the comparison of languages', () => {
       });
       const page = await context.newPage();
       await page.goto(server.url);
-      await page.waitForSelector('body[data-ready="true"]');
-      await page.click('#train-open');
-      await page.waitForSelector('#language-section[data-drawn="ja"]', { timeout: 120_000 });
-      for (const c of COMPARISONS) {
-        await page.selectOption('#language-pick', c.id);
-        await page.waitForSelector(`#language-section[data-drawn="${c.id}"]`);
+      for await (const c of eachLanguageComparison(page)) {
         const { texts, canvasWidth, canvasHeight } = await page.$eval('#language-shares canvas', (canvas) => ({
           texts: window.sharesTexts,
           canvasWidth: canvas.clientWidth,

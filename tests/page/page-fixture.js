@@ -1,6 +1,7 @@
 // One static server per test file and its lease on the run's Chromium (tests/page/browser.js), and
 // helpers that read the page's canvases.
 import { afterAll, beforeAll } from 'vitest';
+import { COMPARISONS } from '../../web/train/language-comparison.js';
 import { PANEL_IDS } from '../../web/views/panels.js';
 import { launchBrowser, openPage } from './browser.js';
 import { serveFolder } from './static-server.js';
@@ -83,6 +84,21 @@ export async function openTrainingSection(env) {
   await opened.page.click('#train-open');
   await trainReady(opened.page);
   return opened;
+}
+
+/**
+ * On a page loaded (not yet ready): opens the training section, then yields each language
+ * comparison (COMPARISONS, in order) once the section has drawn it.
+ */
+export async function* eachLanguageComparison(page) {
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.click('#train-open');
+  await page.waitForSelector('#language-section[data-drawn="ja"]', { timeout: 120_000 });
+  for (const comparison of COMPARISONS) {
+    await page.selectOption('#language-pick', comparison.id);
+    await page.waitForSelector(`#language-section[data-drawn="${comparison.id}"]`);
+    yield comparison;
+  }
 }
 
 /**

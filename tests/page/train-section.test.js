@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchBrowser, openPage, screenshot } from './browser.js';
-import { SITE, canvasDrawn as drawn, canvasHash, changeAtOnce } from './page-fixture.js';
+import { SITE, canvasDrawn as drawn, canvasHash, changeAtOnce, eachLanguageComparison } from './page-fixture.js';
 import { serveFolder } from './static-server.js';
 import { REFERENCE_RUN, acrossSeedsText, convergenceText, referenceAnalysis } from '../../web/train/reference.js';
 import { CRITERION } from '../../web/train/run-end.js';
@@ -723,12 +723,7 @@ describe('the training section', () => {
         isMobile: true,
         hasTouch: true,
       });
-      await page.waitForSelector('body[data-ready="true"]');
-      await page.click('#train-open');
-      await page.waitForSelector('#language-section[data-drawn="ja"]', { timeout: 120_000 });
-      for (const c of COMPARISONS) {
-        await page.selectOption('#language-pick', c.id);
-        await page.waitForSelector(`#language-section[data-drawn="${c.id}"]`);
+      for await (const c of eachLanguageComparison(page)) {
         // A menu shows its chosen option on one line and cuts what does not fit: as laid out, each
         // is as wide as a copy of it (same options, same font) that nothing constrains. A text box
         // shows its text whole: nothing of it scrolled out of sight, across or down.
