@@ -186,9 +186,34 @@ export function usePagePool(env, size, contextOptions) {
   return { withPage };
 }
 
+/**
+ * What a page that never became ready shows: its address, document state, the message of a failed
+ * start (web/page/main.js), and the resources it fetched with their sizes (a fetch still pending
+ * is missing), so that a timeout says where the start stopped.
+ */
+async function pageStartNote(page) {
+  const state = await page
+    .evaluate(() => ({
+      href: location.href,
+      readyState: document.readyState,
+      fatal: document.querySelector('.fatal')?.textContent ?? null,
+      fetched: performance
+        .getEntriesByType('resource')
+        .map((r) => `${r.name.split('/').pop()} ${r.transferSize} B in ${Math.round(r.duration)} ms`),
+      since: Math.round(performance.now()),
+    }))
+    .catch((error) => ({ unreadable: error.message }));
+  return `The page when the wait ended: ${JSON.stringify(state)}`;
+}
+
 /** Waits until a loaded page is ready, then opens "More settings" and "More panels" unless told not to. */
 async function whenReady(page, { closedSettings, closedPanels }) {
-  await page.waitForSelector('body[data-ready="true"]');
+  try {
+    await page.waitForSelector('body[data-ready="true"]');
+  } catch (error) {
+    error.message += `\n${await pageStartNote(page)}`;
+    throw error;
+  }
   if (!closedSettings) await page.evaluate(() => document.getElementById('more-settings')?.setAttribute('open', ''));
   if (!closedPanels) await openMorePanels(page);
 }
