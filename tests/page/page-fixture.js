@@ -189,10 +189,17 @@ export function usePagePool(env, size, contextOptions) {
 /**
  * What a page that never became ready shows: its address, document state, the message of a failed
  * start (web/page/main.js), and the resources it fetched with their sizes (a fetch still pending
- * is missing), so that a timeout says where the start stopped.
+ * is missing), so that a timeout says where the start stopped; or that the page did not answer.
  */
 async function pageStartNote(page) {
-  const state = await page
+  let timer;
+  const silent = new Promise((done) => {
+    timer = setTimeout(
+      () => done({ unreadable: 'the page did not answer within 5 s (its main thread busy or hung)' }),
+      5000,
+    );
+  });
+  const read = page
     .evaluate(() => ({
       href: location.href,
       readyState: document.readyState,
@@ -203,6 +210,7 @@ async function pageStartNote(page) {
       since: Math.round(performance.now()),
     }))
     .catch((error) => ({ unreadable: error.message }));
+  const state = await Promise.race([read, silent]).finally(() => clearTimeout(timer));
   return `The page when the wait ended: ${JSON.stringify(state)}`;
 }
 
