@@ -179,6 +179,39 @@ describe('relpos-wasm/render', () => {
     });
   });
 
+  test('wrapMath (titles in canvases): a word wider than the room is cut to end in “…” inside it; more text than lines ends in “…”', async () => {
+    // Plain words, measured here with the canvas's own measureText in the same font.
+    const cases = [
+      ['difference', 40, 2],
+      ['a verylongwordindeed b', 60, 2],
+      ['output value blue below zero red above', 90, 2],
+      ['fits in one line', 400, 2],
+    ];
+    await page.addScriptTag({
+      type: 'module',
+      content: "import { wrapMath } from '/web/render/math-text.js'; window.wrapMath = wrapMath;",
+    });
+    await page.waitForFunction(() => window.wrapMath);
+    const got = await page.evaluate((list) => {
+      const { wrapMath } = window;
+      const g = document.createElement('canvas').getContext('2d');
+      const font = { size: 13, family: 'sans-serif', style: '600' };
+      g.font = '600 13px sans-serif';
+      return list.map(([text, width, lines]) =>
+        wrapMath(g, text, width, font, lines).map((line) => ({ line, width: g.measureText(line).width })),
+      );
+    }, cases);
+    cases.forEach(([text, width, lines], c) => {
+      expect(got[c].length, text).toBeLessThanOrEqual(lines);
+      for (const { line, width: drawn } of got[c]) expect(drawn, `${text}: “${line}”`).toBeLessThanOrEqual(width);
+    });
+    expect(got[0].map((l) => l.line)).toHaveLength(1);
+    expect(got[0][0].line).toMatch(/^diff.*…$/);
+    expect(got[1].map((l) => l.line).join(' ')).toMatch(/^a .*… b$|^a .*…$/);
+    expect(got[2].at(-1).line.endsWith('…')).toBe(true);
+    expect(got[3].map((l) => l.line)).toEqual(['fits in one line']);
+  });
+
   test('colour bar and line plot draw; wrong input is refused with a named error', async () => {
     const result = await page.evaluate(() => {
       const inked = (canvas) => {

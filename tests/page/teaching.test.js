@@ -220,6 +220,42 @@ describe('the tables figure follows the hovered cell', () => {
     expect(await page.getAttribute('#tables-canvas', 'aria-label')).toContain('row \u22123 outlined');
   });
 
+  test('at 1280 and 360 px the outlined row of the right-hand table is drawn whole: its right side inside the canvas, right of the cells', async () => {
+    const { page } = await atDefaults();
+    // The canvas's last 3 CSS px columns: the longest vertical run of the outline's opaque dark grey
+    // (#111114, blended with its white halo; the cells' diverging colours are never grey, and the
+    // canvas is transparent where nothing is drawn).
+    const outlineRun = () =>
+      page.$eval('#tables-canvas', (canvas) => {
+        const ratio = canvas.width / canvas.getBoundingClientRect().width;
+        const { data, width, height } = canvas
+          .getContext('2d')
+          .getImageData(canvas.width - Math.round(3 * ratio), 0, Math.round(3 * ratio), canvas.height);
+        let longest = 0;
+        for (let x = 0; x < width; x += 1) {
+          let run = 0;
+          for (let y = 0; y < height; y += 1) {
+            const [r, g, b, a] = data.slice((y * width + x) * 4, (y * width + x) * 4 + 4);
+            const darkGrey = a > 200 && Math.max(r, g, b) < 130 && Math.max(r, g, b) - Math.min(r, g, b) < 12;
+            run = darkGrey ? run + 1 : 0;
+            longest = Math.max(longest, run / ratio);
+          }
+        }
+        return longest;
+      });
+    try {
+      for (const width of [1280, 360]) {
+        await page.setViewportSize({ width, height: 900 });
+        await whenDrawn(page);
+        await page.locator('#tables-canvas').scrollIntoViewIfNeeded();
+        expect(await outlineRun(), `${width} px`).toBeGreaterThanOrEqual(20); // a 20 px row, outlined
+      }
+    } finally {
+      await page.setViewportSize(VIEW.viewport);
+      await whenDrawn(page);
+    }
+  });
+
   test('is not shown in the long view', async () => {
     const { page } = await atLink('?long=1&n=100');
     expect(await page.isVisible('#figure-tables')).toBe(false);

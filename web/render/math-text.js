@@ -104,7 +104,7 @@ export function fillMath(g, text, x, y, font) {
 
 /**
  * `text` (math notation) broken at spaces into at most `maxLines` lines of at most `width` px;
- * a last line that is still too long ends in "…".
+ * a line still too long (more text than lines, or one word wider than `width`) ends in "…".
  */
 export function wrapMath(g, text, width, font, maxLines = 2) {
   const words = text.split(' ');
@@ -119,10 +119,19 @@ export function wrapMath(g, text, width, font, maxLines = 2) {
     }
   }
   if (line) lines.push(line);
-  if (lines.length <= maxLines && lines.every((l) => measureMath(g, l, font) <= width)) return lines;
-  const kept = lines.slice(0, maxLines);
-  let last = lines.slice(maxLines - 1).join(' ');
-  while (last.length > 1 && measureMath(g, `${last}…`, font) > width) last = last.slice(0, -1);
-  kept[maxLines - 1] = `${last.trimEnd()}…`;
-  return kept;
+  const fits = (l) => measureMath(g, l, font) <= width;
+  if (lines.length <= maxLines && lines.every(fits)) return lines;
+  // A line too wide (one long word) is cut to end in "…" within `width`; the last line kept (the
+  // last there is, if fewer) takes the rest of the text.
+  const cut = (l) => {
+    let kept = l;
+    while (kept.length > 1 && measureMath(g, `${kept}…`, font) > width) kept = kept.slice(0, -1);
+    return `${kept.trimEnd()}…`;
+  };
+  const end = Math.min(maxLines, lines.length) - 1;
+  const last = lines.slice(end).join(' ');
+  return [
+    ...lines.slice(0, end).map((l) => (fits(l) ? l : cut(l))),
+    lines.length <= maxLines && fits(last) ? last : cut(last),
+  ];
 }

@@ -18,6 +18,9 @@ const LABEL = 44; // px of row labels, at least
 const LABEL_GAP = 6; // px between a row's label and its cells
 const LABEL_SHARE = 0.65; // of a column's width, at most, for its labels (longer ones end in "…")
 const COLUMN_GAP = 22;
+// px kept free right of the last column when one of its rows is outlined: the outline's halo (3 px
+// wide, its middle 1 px outside the cells) ends 2.5 px right of them, inside the canvas.
+const OUTLINE_ROOM = 3;
 const BAR = { top: 22, height: 10, width: 240, below: 22 }; // px: label room above, the bar, its numbers
 const barSpace = (bar) => (bar ? BAR.top + BAR.height + BAR.below : 0);
 
@@ -33,7 +36,10 @@ const TABLE_SPACE = 160; // px a table may take: 8 rows of 20 px, thinner rows b
 /** A block's row height: 20 px, less for tables of many rows. */
 const rowHeight = (block) => Math.max(1, Math.min(20, Math.floor(TABLE_SPACE / Math.max(1, block.rows.length))));
 
-const columnWidthOf = (width, count) => (width - COLUMN_GAP * (count - 1)) / count;
+/** A column's width: `width` shared by the columns, their gaps, and the outline's room if the last has one. */
+const columnWidthOf = (width, columns) =>
+  (width - (columns.at(-1)?.some((b) => b.highlight >= 0) ? OUTLINE_ROOM : 0) - COLUMN_GAP * (columns.length - 1)) /
+  columns.length;
 
 /** px above a block's rows: one title line, or two in a narrow column (the same for every block). */
 const titleSpace = (columnWidth) => 4 + TITLE_LINE * (columnWidth < NARROW_COLUMN ? 2 : 1);
@@ -47,7 +53,7 @@ const titleSpace = (columnWidth) => 4 + TITLE_LINE * (columnWidth < NARROW_COLUM
  * table (k = 0) takes one row, so k = 0 ↔ 1 does move it (by TABLE_SPACE less a row).
  */
 export function vectorBlocksHeight(columns, width = Infinity, bar = null, reserveTables = false) {
-  const title = titleSpace(columnWidthOf(width, columns.length));
+  const title = titleSpace(columnWidthOf(width, columns));
   const rowsHeight = (b) => (reserveTables && b.rows.length > 1 ? TABLE_SPACE : b.rows.length * rowHeight(b));
   const blockHeight = (b) => title + rowsHeight(b) + GAP;
   return Math.max(...columns.map((blocks) => blocks.reduce((h, b) => h + blockHeight(b), 0))) + 4 + barSpace(bar);
@@ -72,7 +78,7 @@ export function drawVectorBlocks(
   const { context: g } = fitCanvas(canvas, width, height);
   g.clearRect(0, 0, width, height);
   const table = colourTable('rdbu-reversed');
-  const columnWidth = columnWidthOf(width, columns.length);
+  const columnWidth = columnWidthOf(width, columns);
   const title = titleSpace(columnWidth);
   const titleLines = (title - 4) / TITLE_LINE;
   const titleFont = { size: TITLE_FONT, family: colours.font, style: '600' };
