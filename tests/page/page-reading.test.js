@@ -342,8 +342,8 @@ describe('the tooltip keeps the figure readable', () => {
 });
 
 describe('the keyboard’s tooltip on a phone', () => {
-  for (const width of [360, 390]) {
-    test(`at ${width} px, reading cells from the keyboard: the tooltip never hides the panel’s title, its column labels or the cell it reads`, async () => {
+  for (const width of [320, 360, 390]) {
+    test(`at ${width} px, reading cells from the keyboard: the tooltip never hides the panel’s title, its column labels or the cell it reads, and holds its values whole`, async () => {
       const phone = { viewport: { width, height: 780 }, isMobile: true, hasTouch: true };
       const { page, context, problems } = await env.open('', phone);
       const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
@@ -403,6 +403,12 @@ describe('the keyboard’s tooltip on a phone', () => {
               .map((match) => match[0]),
           );
           expect(split, where).toEqual([]);
+          // Every value inside the box (at 320 px the labels wrap to leave them room).
+          const outside = await page.$$eval('.relpos-tooltip .relpos-tip-value', (values) => {
+            const box = values[0].closest('.relpos-tooltip').getBoundingClientRect();
+            return values.filter((value) => value.getBoundingClientRect().right > box.right).map((v) => v.textContent);
+          });
+          expect(outside, where).toEqual([]);
         }
       }
       expect(problems).toEqual([]);

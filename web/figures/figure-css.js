@@ -70,8 +70,10 @@ const FIGURES = `
   padding: 8px 10px; font-size: calc(0.85rem * var(--relpos-tip-scale, 1)); box-shadow: 0 4px 18px rgb(0 0 0 / 0.18); display: grid; gap: 2px; }
 .relpos-tooltip[hidden] { display: none; }
 .relpos-tooltip div { display: flex; justify-content: space-between; gap: 14px; }
-.relpos-tip-label { color: var(--relpos-muted); white-space: nowrap; }
-.relpos-tip-value { font-variant-numeric: tabular-nums; font-weight: 600; overflow-wrap: break-word; text-align: right; }
+/* Where the tooltip is narrower than its rows (a 320 px phone), the labels wrap first: a value stays
+   on one line while it can (it may still wrap between words, never past the box). */
+.relpos-tip-label { color: var(--relpos-muted); flex: 1 1 0; }
+.relpos-tip-value { font-variant-numeric: tabular-nums; font-weight: 600; overflow-wrap: break-word; text-align: right; flex: 0 1 auto; }
 /* The present view (present-view.js): one panel over the whole window, large type; on a
    landscape screen the caption beside the matrix, so that the matrix gets the full height. */
 /* Its height said, not left to inset: on a phone (Chromium's, emulated) the fixed box stopped 16 px
