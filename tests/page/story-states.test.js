@@ -363,7 +363,7 @@ const CHECK = {
     const [i, j] = [Math.floor(best / 6), best % 6];
     const row = Array.from({ length: 6 }, (_, l) => b[i * 6 + l]);
     const top = row.indexOf(Math.max(...row));
-    const plus = (v) => `+${f2(v)}`;
+    const plus = (v) => `+${formatSignificant(v, 3)}`; // as panel 2's tooltip gives a bias
     expect(text).toContain(
       `Key “${words[j]}” gets a bias of ${plus(b[best])} from query “${words[i]}”, yet its weight falls: “${words[top]}” gets a larger one (${plus(row[top])})`,
     );
@@ -867,7 +867,7 @@ describe.concurrent('every story step, from every starting state', () => {
     // The numbers the path quotes are the reveals' own (docs/story.md's spaces where the reveals
     // hold a "%" to its number with a no-break space).
     const expected = await lesson.value;
-    for (const quoted of ['by up to 18', '74 %', '47 %', '38 %', '+6.9', '(+12)', 'by up to 1.3'])
+    for (const quoted of ['by up to 18', '74 %', '47 %', '38 %', '+6.92', '(+11.7)', 'by up to 1.3'])
       expect(
         Object.values(expected).some(({ text }) =>
           text.replaceAll('\u00a0', ' ').includes(quoted.replace(/^by up to /, 'up to ')),

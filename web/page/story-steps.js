@@ -12,7 +12,8 @@ import { computeAttentionView } from '../views/view.js';
 import { offsetGroupText } from '../views/offset-group.js';
 
 const f = (v) => formatSignificant(v, 2);
-const signed = (v) => (v > 0 ? `+${f(v)}` : f(v));
+// A bias as the tooltips and panel 2 give it (3 significant digits: +11.7, not +12 beside 11.71).
+const signed = (v) => (v > 0 ? `+${formatSignificant(v, 3)}` : formatSignificant(v, 3));
 
 /**
  * The settings every step starts from: the page's defaults for everything that shapes the panels
