@@ -1558,6 +1558,43 @@ describe('every reveal, drawn', () => {
       revealPages.set(options, opened); // for the tests below, which need no fresh page
     });
 
+  test('on a 320 px phone a reveal’s two maps are drawn one under the other, each the reveal’s width; at 360 px side by side', async () => {
+    const { page, context, problems } = await env.open('', {
+      ...NARROW_PHONE,
+      viewport: { width: 320, height: 640 },
+      closedPanels: true,
+      reducedMotion: 'reduce',
+    });
+    const maps = () =>
+      page.$$eval('[data-figure="clip"] .reveal-map canvas', (canvases) =>
+        canvases.map((canvas) => {
+          const box = canvas.getBoundingClientRect();
+          const row = canvas.closest('.reveal-maps').getBoundingClientRect();
+          return {
+            top: box.top,
+            bottom: box.bottom,
+            width: box.width,
+            row: row.width,
+            ...JSON.parse(canvas.dataset.layout),
+          };
+        }),
+      );
+    await press(page, 'clip');
+    await page.evaluate(() => (document.querySelector('[data-reveal="clip"]').closest('details.reveal').open = true));
+    await expect.poll(async () => (await maps()).every((m) => m.cell > 0)).toBe(true);
+    const narrow = await maps();
+    expect(narrow).toHaveLength(2);
+    expect(narrow[1].top).toBeGreaterThanOrEqual(narrow[0].bottom); // one under the other
+    for (const map of narrow) {
+      expect(map.width).toBeGreaterThan(0.9 * map.row);
+      expect(map.cell).toBeGreaterThanOrEqual(20); // side by side they were 109 px maps of 12 px cells
+    }
+    await page.setViewportSize({ width: 360, height: 780 });
+    await expect.poll(async () => (await maps())[1].top).toBe((await maps())[0].top); // side by side again
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   test('no text or canvas label under 11 CSS px on a 360 px phone, with every reveal drawn', async () => {
     const { page, context, problems } = await pageAfterReveals(NARROW_PHONE);
     for (const name of STEPS) {

@@ -16,6 +16,16 @@ import { onSchemeChange } from './scheme-change.js';
 import { themeColours } from './theme-colours.js';
 
 const GAP = 10; // CSS px between two maps
+// CSS px: maps narrower than this side by side (two in a 320 px phone's reveal: 109 px, cells of
+// 12 px and squeezed colour-bar labels) are drawn fewer a row, one under another if need be.
+const MIN_MAP_WIDTH = 120;
+
+/** How many of `asked` maps a row fit `width` at MIN_MAP_WIDTH each (at least one). */
+const columnsThatFit = (width, asked) => {
+  let columns = asked;
+  while (columns > 1 && (width - GAP * (columns - 1)) / columns < MIN_MAP_WIDTH) columns -= 1;
+  return columns;
+};
 /** Type at 0.92 of the panels' size: labels 12 px, the note and colour-bar numbers at least 11 px. */
 export const REVEAL_FONT_SCALE = 0.92;
 const LABEL_SPACE = 26; // CSS px at least for the word labels of a small map
@@ -99,7 +109,7 @@ export class RevealFigure {
     const doc = this.#root.ownerDocument;
     const row = doc.createElement('div');
     row.className = 'reveal-maps';
-    row.style.setProperty('--columns', String(Math.min(figure.columns ?? 2, figure.maps.length) || 1));
+    row.dataset.columns = String(Math.min(figure.columns ?? 2, figure.maps.length) || 1); // asked; draw() fits them
     const maps = figure.maps.map((map) => {
       const box = doc.createElement('figure');
       box.className = 'reveal-map';
@@ -149,7 +159,8 @@ export class RevealFigure {
     if (!figure || !this.#root.isConnected || width === 0) return;
     const { n, tokens, causal } = figure;
     const { maps, bars, vectors, row } = this.#parts;
-    const columns = Number(row.style.getPropertyValue('--columns'));
+    const columns = columnsThatFit(width, Number(row.dataset.columns));
+    row.style.setProperty('--columns', String(columns));
     const mapWidth = Math.floor((width - GAP * (columns - 1)) / columns);
     const labels = tokens.map((token, i) => token || String(i));
     const labelSpace = maps.length
