@@ -169,11 +169,58 @@ function keptContexts(browser) {
  */
 export async function launchBrowser() {
   const endpoint = process.env.VITEST ? (await import('vitest')).inject('chromiumEndpoint') : undefined;
-  return keptContexts(
+  const browser = keptContexts(
     await (endpoint
       ? chromium.connect(endpoint, { timeout: WAIT_TIMEOUT_MS })
       : chromium.launch(BENCH_CHROMIUM_OPTIONS)),
   );
+  connections.add(browser);
+  browser.on('disconnected', () => connections.delete(browser));
+  return browser;
+}
+
+/** The browsers launchBrowser gave this process, while connected (for describeOpenPages). */
+const connections = new Set();
+
+/** `promise`'s value, or `late` if it has not settled within `ms`. */
+const within = (ms, promise, late) => {
+  let timer;
+  return Promise.race([
+    promise.catch((error) => `failed: ${error.message.split('\n')[0]}`),
+    new Promise((done) => (timer = setTimeout(() => done(late), ms))),
+  ]).finally(() => clearTimeout(timer));
+};
+
+/**
+ * One line for each page this process has open: its address, and what its document says (ready,
+ * busy) through Playwright; where Playwright gets no answer within 3 s, whether the page answers
+ * Chromium's own protocol (yes: Playwright lost the page's context; no: its main thread is busy
+ * or hung). Printed when a page test fails (tests/page/failure-note.js), so that a wait that timed
+ * out says which it was.
+ */
+export async function describeOpenPages() {
+  const lines = [];
+  for (const browser of connections)
+    for (const context of browser.contexts())
+      for (const page of context.pages()) {
+        const read = () => ({ ready: document.body?.dataset.ready ?? null, busy: document.body?.dataset.busy ?? null });
+        let state = await within(3000, page.evaluate(read).then(JSON.stringify), null);
+        if (state === null) {
+          const session = await within(3000, context.newCDPSession(page), null);
+          const answer =
+            session &&
+            (await within(
+              3000,
+              session.send('Runtime.evaluate', { expression: 'document.readyState', returnByValue: true }),
+              null,
+            ));
+          state = answer
+            ? `no answer through Playwright; the page answers Chromium (readyState ${answer.result?.value})`
+            : 'no answer through Playwright nor Chromium: its main thread busy or hung';
+        }
+        lines.push(`${page.url()}: ${state}`);
+      }
+  return lines;
 }
 
 /** A new page whose console errors, page errors and failed requests are recorded in `problems`. */
