@@ -117,7 +117,15 @@ export function useSharedPage(env, contextOptions) {
     if (!shared) shared = await env.open(query, contextOptions);
     else {
       shared.problems.length = 0;
-      await env.load(shared.page, query);
+      try {
+        await env.load(shared.page, query);
+      } catch (error) {
+        // A page that failed to load is closed: the next test (or the retry) starts in a new one.
+        const failed = shared;
+        shared = null;
+        await failed.context.close().catch(() => {});
+        throw error;
+      }
     }
     return shared;
   }
@@ -162,7 +170,10 @@ export function usePagePool(env, size, contextOptions) {
       try {
         await env.load(kept.page, query, options);
       } catch (error) {
-        giveBack(kept);
+        // Closed, not given back: the next test to ask opens a new page in its place.
+        all.splice(all.indexOf(kept), 1);
+        await kept.context.close().catch(() => {});
+        waiting.shift()?.();
         throw error;
       }
       return kept;
