@@ -928,6 +928,13 @@ describe.concurrent('every story step, from every starting state', () => {
     expect(await revealOf(page, 'clip')).toBe(
       'On your sentence: With 2 words no offset |j − i| is larger than 1: nothing is clipped. Compared with k = 3, the lesson’s k, none of the 4 cells of panel 2 changed at k = 1. aK and aV have 2k + 1 rows each: 7 at k = 3, 3 at k = 1.',
     );
+    // One word: one cell, said in the singular.
+    await page.fill('#tokens', 'hello');
+    await press(page, 'clip', true);
+    expect(await revealOf(page, 'clip')).toBe(
+      'On your sentence: With 1 word no offset |j − i| is larger than 1: nothing is clipped. Compared with k = 3, the lesson’s k, the one cell of panel 2 did not change at k = 1. aK and aV have 2k + 1 rows each: 7 at k = 3, 3 at k = 1.',
+    );
+    await page.fill('#tokens', two);
     // Of these two words' own queries exactly one has a positive first component: "the other one is".
     const q = pageExample(rp, { tokens: two }).inputs.q.data;
     expect([q[0], q[4]].filter((v) => v > 0).length).toBe(1);

@@ -262,7 +262,7 @@ export const STEPS = {
           state,
           figure,
           text: `With ${n} word${n === 1 ? '' : 's'} no offset |j − i| is larger than 1: nothing is clipped.`,
-          numbers: `Compared with k = ${k}, the lesson’s k, none of the ${n * n} cells of panel 2 changed at k = 1. ${tables}`,
+          numbers: `Compared with k = ${k}, the lesson’s k, ${n === 1 ? 'the one cell of panel 2 did not change' : `none of the ${n * n} cells of panel 2 changed`} at k = 1. ${tables}`,
         };
       // Two distances the model no longer tells apart at k = 1, both in this sentence (changed
       // cells need n ≥ 3): offsets 1 and 2 and beyond all read a^K[±1].
