@@ -182,8 +182,8 @@ export async function launchBrowser() {
 /** The browsers launchBrowser gave this process, while connected (for describeOpenPages). */
 const connections = new Set();
 
-/** `promise`'s value, or `late` if it has not settled within `ms`. */
-const within = (ms, promise, late) => {
+/** `promise`'s value (a rejection as "failed: …"), or `late` if it has not settled within `ms`. */
+export const within = (ms, promise, late) => {
   let timer;
   return Promise.race([
     promise.catch((error) => `failed: ${error.message.split('\n')[0]}`),

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { COMPARISONS } from '../../web/train/language-comparison.js';
 import { PANEL_IDS } from '../../web/views/panels.js';
-import { launchBrowser, openPage } from './browser.js';
+import { launchBrowser, openPage, within } from './browser.js';
 import { serveFolder } from './static-server.js';
 
 export const SITE = new URL('../../build/site/', import.meta.url).pathname;
@@ -203,15 +203,9 @@ export function usePagePool(env, size, contextOptions) {
  * is missing), so that a timeout says where the start stopped; or that the page did not answer.
  */
 async function pageStartNote(page) {
-  let timer;
-  const silent = new Promise((done) => {
-    timer = setTimeout(
-      () => done({ unreadable: 'the page did not answer within 5 s (its main thread busy or hung)' }),
-      5000,
-    );
-  });
-  const read = page
-    .evaluate(() => ({
+  const state = await within(
+    5000,
+    page.evaluate(() => ({
       href: location.href,
       readyState: document.readyState,
       fatal: document.querySelector('.fatal')?.textContent ?? null,
@@ -219,9 +213,9 @@ async function pageStartNote(page) {
         .getEntriesByType('resource')
         .map((r) => `${r.name.split('/').pop()} ${r.transferSize} B in ${Math.round(r.duration)} ms`),
       since: Math.round(performance.now()),
-    }))
-    .catch((error) => ({ unreadable: error.message }));
-  const state = await Promise.race([read, silent]).finally(() => clearTimeout(timer));
+    })),
+    { unreadable: 'the page did not answer within 5 s (its main thread busy or hung)' },
+  );
   return `The page when the wait ended: ${JSON.stringify(state)}`;
 }
 
