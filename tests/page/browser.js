@@ -240,11 +240,23 @@ export async function openPage(browser, url, contextOptions = {}) {
   return { page, context, problems };
 }
 
-export async function screenshot(page, name) {
+/**
+ * Whether the tests write their screenshots to tests/artifacts/: only when asked
+ * (`RELPOS_ARTIFACTS=1 npm test`). No assertion reads them; they are for a person to open, and
+ * they cost about 25 CPU s of a run (docs/testing.md).
+ */
+export const ARTIFACTS_WANTED = process.env.RELPOS_ARTIFACTS === '1';
+
+/**
+ * tests/artifacts/<name>, with RELPOS_ARTIFACTS=1: a screenshot of `target`, a page (the whole
+ * page unless `options` say otherwise) or a locator (its box); never compared.
+ */
+export async function screenshot(target, name, options = {}) {
+  if (!ARTIFACTS_WANTED) return;
   mkdirSync(ARTIFACTS, { recursive: true });
   const path = new URL(name, ARTIFACTS).pathname;
-  await page.screenshot({ path, fullPage: true });
-  return path;
+  const wholePage = typeof target.goto === 'function' ? { fullPage: true } : {};
+  await target.screenshot({ path, ...wholePage, ...options });
 }
 
 /** The bytes of a finished download (read through Playwright: the browser may be a shared one). */

@@ -4,7 +4,7 @@
 // drawing as it was; the sharded pair opens; "Save the position tables" writes a small JSON that
 // <relpos-profile src> draws with the same caption. Screenshots light and dark.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -12,7 +12,7 @@ import { createRelPos, openCheckpoint } from 'relpos-wasm';
 import { checkpointCaption } from '../../web/views/checkpoint-view.js';
 import { corpusName } from '../../web/train/corpus-format.js';
 import { trainingCorpus } from '../js/helpers.js';
-import { ARTIFACTS, downloadedBytes } from './browser.js';
+import { downloadedBytes, screenshot } from './browser.js';
 import { canvasDrawn as drawn, usePage } from './page-fixture.js';
 
 const env = usePage();
@@ -24,10 +24,6 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const at = (name) => join(dir, name);
-const shot = (name) => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  return new URL(name, ARTIFACTS).pathname;
-};
 
 // The opaque pixels of a canvas exactly of colour [r, g, b].
 const pixelsOfColour = (page, selector, rgb) =>
@@ -123,11 +119,11 @@ describe('the checkpoint part of the learned-patterns section', () => {
     expect(await page.textContent('#checkpoint-compare h4')).toBe(
       'Beside it: the model above and the handbook’s simulation',
     );
-    await page.locator('#checkpoint-section').screenshot({ path: shot('checkpoint-light.png') });
+    await screenshot(page.locator('#checkpoint-section'), 'checkpoint-light.png');
     // A phone: nothing wider than the screen once the figure has redrawn.
     await page.setViewportSize({ width: 360, height: 800 });
     await page.waitForFunction(() => document.documentElement.scrollWidth <= 360, null, { timeout: 120_000 });
-    await page.locator('#checkpoint-section').screenshot({ path: shot('checkpoint-phone.png') });
+    await screenshot(page.locator('#checkpoint-section'), 'checkpoint-phone.png');
     await page.setViewportSize({ width: 1280, height: 900 });
 
     // A bad file: a message naming it, the drawing unchanged.
@@ -166,7 +162,7 @@ describe('the checkpoint part of the learned-patterns section', () => {
       .toBeGreaterThan(0); // drawn in the dark theme's text colour…
     expect((await fgPixels(page, '#checkpoint-encoder canvas')).fg).not.toBe(light.fg);
     expect(await pixelsOfColour(page, '#checkpoint-encoder canvas', light.rgb)).toBe(0); // …none left in the light one's
-    await page.locator('#checkpoint-section').screenshot({ path: shot('checkpoint-dark.png') });
+    await screenshot(page.locator('#checkpoint-section'), 'checkpoint-dark.png');
 
     await context.route('**/course/t5-tiny.position-tables.json', (route) =>
       route.fulfill({ body: saved, contentType: 'application/json' }),
@@ -195,7 +191,7 @@ describe('the checkpoint part of the learned-patterns section', () => {
     expect(layout.simulated).toBe('none');
     expect(layout.beside).toBe(true);
     expect(layout.overflow.every((px) => px <= 1)).toBe(true);
-    await page.locator('#from-file').screenshot({ path: shot('checkpoint-element.png') });
+    await screenshot(page.locator('#from-file'), 'checkpoint-element.png');
     // A src that is missing or not a position-tables file: a message naming it, nothing thrown.
     await context.route('**/course/other.json', (route) =>
       route.fulfill({ body: '{"format":"x"}', contentType: 'application/json' }),

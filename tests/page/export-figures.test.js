@@ -2,7 +2,7 @@
 // canvas's colours, its text is text; the PNG is the panel's CSS size times the chosen scale
 // whatever the screen's pixel density, opaque, in the chosen theme.
 import { writeFileSync } from 'node:fs';
-import { downloadedBytes } from './browser.js';
+import { downloadedBytes, screenshot } from './browser.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -213,7 +213,7 @@ describe('SVG', () => {
       expect(
         await doc.evaluate(() => [document.documentElement.localName, document.querySelectorAll('parsererror').length]),
       ).toEqual(['svg', 0]);
-      await doc.screenshot({ path: new URL(`../artifacts/export-${panel}-svg.png`, import.meta.url).pathname });
+      await screenshot(doc, `export-${panel}-svg.png`, { fullPage: false });
       await doc.close();
       // Words slant (60°) to fit their length.
       expect(text).toMatch(/<text transform="translate\([\d.]+ [\d.]+\) rotate\(-60\)">0 the<\/text>/);

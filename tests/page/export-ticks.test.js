@@ -2,9 +2,8 @@
 // (colourBarNumbers, web/render/colour-bar.js): on a narrow panel (a phone's, 360 px) no two of
 // its numbers' boxes, measured with getBBox as Chromium lays the SVG's text out, overlap or touch
 // (at least 3 px between them), and its numbers are the canvas's. Screenshots of each SVG (tests/artifacts/export-ticks-<panel>-<scheme>.png).
-import { mkdirSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { ARTIFACTS, downloadedBytes } from './browser.js';
+import { downloadedBytes, screenshot } from './browser.js';
 import { usePage } from './page-fixture.js';
 
 const env = usePage();
@@ -48,13 +47,12 @@ describe('the colour bar of an exported SVG', () => {
       expect(panels).toContain('offsets');
       expect(panels.length).toBeGreaterThanOrEqual(6);
       const viewer = await context.newPage();
-      mkdirSync(ARTIFACTS, { recursive: true });
       for (const panel of panels) {
         const svg = await save(page, `#figure-${panel} button[data-svg]`);
         const { bar } = JSON.parse(await page.$eval(`#figure-${panel} canvas`, (c) => c.dataset.layout));
         await viewer.setContent(`<!doctype html><body style="margin: 0">${svg}</body>`);
         const numbers = await barNumbers(viewer);
-        await viewer.screenshot({ path: new URL(`export-ticks-${panel}-${colorScheme}.png`, ARTIFACTS).pathname });
+        await screenshot(viewer, `export-ticks-${panel}-${colorScheme}.png`, { fullPage: false });
         expect(numbers.length, panel).toBeGreaterThanOrEqual(2);
         const sorted = numbers.toSorted((a, b) => a.left - b.left);
         // The rule keeps 4 px between neighbours' widths as the canvas measures them; 1 px of it

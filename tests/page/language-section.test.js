@@ -8,10 +8,10 @@
 // (tests/artifacts/languages-<id>-<width>-<scheme>.png), 1280 px light and dark, 390 px light,
 // 360 px dark. At 320, 360 and 390 px the shares chart's tick labels, as drawn, do not touch and
 // its axis title stays inside the canvas, whole (tests/artifacts/languages-shares-*.png).
-import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ARTIFACTS, launchBrowser } from './browser.js';
+import { ARTIFACTS_WANTED, launchBrowser, screenshot } from './browser.js';
 import { SITE, artifactShot, canvasDrawn as drawn, eachLanguageComparison } from './page-fixture.js';
 import { serveFolder } from './static-server.js';
 import { LANGUAGE_READINGS } from '../../web/train/language-readings.js';
@@ -183,18 +183,13 @@ describe('the comparison of languages', () => {
       expect(ranges.found, `at ${width} px`).toEqual([]);
       const overflow = await page.$eval('#language-section', (s) => s.scrollWidth - s.clientWidth);
       expect(overflow).toBeLessThanOrEqual(0);
-      mkdirSync(ARTIFACTS, { recursive: true });
       // The section above draws its figures in tasks of their own: the capture waits until the
       // page's height stops changing, so that it finds the part where it is.
-      for (let last = -1, height = 0; height !== last; await page.waitForTimeout(500)) {
+      for (let last = -1, height = 0; ARTIFACTS_WANTED && height !== last; await page.waitForTimeout(500)) {
         last = height;
         height = await page.evaluate(() => document.documentElement.scrollHeight);
       }
-      await artifactShot(
-        page,
-        '#language-section',
-        new URL(`languages-${c.id}-${width}-${colorScheme}.png`, ARTIFACTS).pathname,
-      );
+      await artifactShot(page, '#language-section', `languages-${c.id}-${width}-${colorScheme}.png`);
     }
     expect(problems).toEqual([]);
     await context.close();
@@ -268,10 +263,7 @@ describe('the comparison of languages', () => {
         console.log(
           `shares chart, ${c.id} at ${width} px: ticks ${ticks.map((t) => t.text).join(', ')} (least gap ${Math.min(...ticks.slice(1).map((t, i) => t.left - ticks[i].right)).toFixed(1)} px); title ${title.map((t) => `“${t.text}” ${t.left.toFixed(1)}–${t.right.toFixed(1)}`).join(' / ')} in ${canvasWidth} px`,
         );
-        mkdirSync(ARTIFACTS, { recursive: true });
-        await page
-          .locator('#language-shares')
-          .screenshot({ path: new URL(`languages-shares-${c.id}-${width}-${colorScheme}.png`, ARTIFACTS).pathname });
+        await screenshot(page.locator('#language-shares'), `languages-shares-${c.id}-${width}-${colorScheme}.png`);
       }
       await context.close();
     },

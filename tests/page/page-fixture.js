@@ -3,7 +3,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { COMPARISONS } from '../../web/train/language-comparison.js';
 import { PANEL_IDS } from '../../web/views/panels.js';
-import { launchBrowser, openPage, within } from './browser.js';
+import { ARTIFACTS_WANTED, launchBrowser, openPage, screenshot, within } from './browser.js';
 import { serveFolder } from './static-server.js';
 
 export const SITE = new URL('../../build/site/', import.meta.url).pathname;
@@ -369,15 +369,16 @@ export const canvasDrawn = (page, selector) =>
   );
 
 /**
- * A screenshot of `selector`'s box as it is now, for tests/artifacts/ (never compared): a
- * locator's screenshot first waits for the element to stay still over two frames, which a page
- * on a loaded machine once did not give it in two minutes.
+ * tests/artifacts/<name>, with RELPOS_ARTIFACTS=1: a screenshot of `selector`'s box as it is now
+ * (never compared). A locator's screenshot first waits for the element to stay still over two
+ * frames, which a page on a loaded machine once did not give it in two minutes.
  */
-export async function artifactShot(page, selector, path) {
+export async function artifactShot(page, selector, name) {
+  if (!ARTIFACTS_WANTED) return;
   const clip = await page.$eval(selector, (element) => {
     element.scrollIntoView({ block: 'start' });
     const box = element.getBoundingClientRect();
     return { x: box.left + scrollX, y: box.top + scrollY, width: box.width, height: box.height };
   });
-  await page.screenshot({ path, fullPage: true, clip });
+  await screenshot(page, name, { clip });
 }

@@ -4,6 +4,7 @@
 // hides no cell and not the panel's title where the window has room; Escape then an arrow key
 // resumes from the last cell instead of jumping to (0, 0).
 import { describe, expect, test } from 'vitest';
+import { screenshot } from './browser.js';
 import { layoutOf, usePage, significant, whenDrawn } from './page-fixture.js';
 
 const env = usePage();
@@ -206,7 +207,7 @@ describe('the tooltip on a phone', () => {
         }
       }
       expect(tapped).toBeGreaterThanOrEqual(12);
-      await page.screenshot({ path: new URL(`../artifacts/tooltip-phone-${height}.png`, import.meta.url).pathname });
+      await screenshot(page, `tooltip-phone-${height}.png`, { fullPage: false });
       expect(problems).toEqual([]);
       await context.close();
     },

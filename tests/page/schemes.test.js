@@ -285,7 +285,7 @@ describe('position schemes side by side', () => {
       );
       expect(new Set(tops).size, panel).toBe(1);
     }
-    await page.locator('#schemes-section').screenshot({ path: await artifact('schemes-1920.png') });
+    await screenshot(page.locator('#schemes-section'), 'schemes-1920.png');
     // Its button is styled as the page's other buttons (readable in both themes).
     const look = (selector) =>
       page.$eval(selector, (b) => {
@@ -544,7 +544,7 @@ describe('position schemes side by side', () => {
     await page.waitForTimeout(600);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
     await checkPlots(1280);
-    await page.locator('#schemes-section').screenshot({ path: await artifact('schemes-1280.png') });
+    await screenshot(page.locator('#schemes-section'), 'schemes-1280.png');
     // A phone: the lines still come apart in the zoomed panel, named at their ends; the table fits,
     // its last column (ppl) inside the box, not cut off.
     await page.setViewportSize({ width: 360, height: 800 });
@@ -563,7 +563,7 @@ describe('position schemes side by side', () => {
     });
     expect(fit.scroll).toBeLessThanOrEqual(fit.width);
     expect(fit.right).toBeLessThanOrEqual(fit.edge + 0.5);
-    await page.locator('#schemes-longer').screenshot({ path: await artifact('schemes-longer-360.png') });
+    await screenshot(page.locator('#schemes-longer'), 'schemes-longer-360.png');
     expect(problems).toEqual([]);
     await context.close();
   }, 500_000);
@@ -783,10 +783,3 @@ describe('position schemes side by side', () => {
     await context.close();
   });
 });
-
-async function artifact(name) {
-  const { ARTIFACTS } = await import('./browser.js');
-  const { mkdirSync } = await import('node:fs');
-  mkdirSync(ARTIFACTS, { recursive: true });
-  return new URL(name, ARTIFACTS).pathname;
-}

@@ -2,7 +2,7 @@
 // the page into the same settings from a fresh page, from a perturbed one and right after every
 // other step, leaves the panel it names drawn on screen, and every number in its reveal equals
 // the API's value for the state shown (recomputed here with rp.example, not the page's code).
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
 import { colourOf } from 'relpos-wasm/render';
@@ -10,7 +10,7 @@ import { heatmapLayout, MIN_LABELLED_CELL } from '../../web/render/heatmap.js';
 import { formatSignificant } from '../../web/render/number-text.js';
 import { ATTENTION_SETTINGS } from '../../web/settings/settings.js';
 import { ATTENTION_PANEL_IDS, DRAWER_PANEL_IDS, PANEL_IDS } from '../../web/views/panels.js';
-import { ARTIFACTS } from './browser.js';
+import { screenshot } from './browser.js';
 import { canvasHash, openMorePanels, pageExample, usePage, whenDrawn } from './page-fixture.js';
 
 const env = usePage();
@@ -1035,10 +1035,6 @@ describe.concurrent('every story step, from every starting state', () => {
 });
 
 describe('step 4’s reveal, drawn', () => {
-  const shot = (name) => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    return new URL(name, ARTIFACTS).pathname;
-  };
   const openReveal = (page) =>
     page.evaluate(() => {
       document.querySelector('[data-reveal="locality"]').closest('details.reveal').open = true;
@@ -1173,13 +1169,13 @@ describe('step 4’s reveal, drawn', () => {
     await press(page, 'locality'); // the lesson's sentence again: redrawn
     await expectTrueFigure(page);
     const step = page.locator('details.reveal:has([data-reveal="locality"])');
-    await step.screenshot({ path: shot('locality-contrast-light.png') });
-    await page.screenshot({ path: shot('locality-contrast-1280.png') }); // beside the panels
+    await screenshot(step, 'locality-contrast-light.png');
+    await screenshot(page, 'locality-contrast-1280.png', { fullPage: false }); // beside the panels
     const light = await hashes(page);
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect.poll(async () => (await hashes(page)).every((hash, index) => hash !== light[index])).toBe(true);
     await expectTrueFigure(page); // the same numbers and cell colours on the dark theme
-    await step.screenshot({ path: shot('locality-contrast-dark.png') });
+    await screenshot(step, 'locality-contrast-dark.png');
     await page.emulateMedia({ colorScheme: 'light' });
     await expect.poll(() => hashes(page)).toEqual(light);
     await page.fill('#tokens', 'three short words');
@@ -1245,9 +1241,8 @@ describe('step 4’s reveal, drawn', () => {
       // Each bar's name within its own room (on two lines where one is too wide): no two names run together.
       for (const bar of drawn.bars.bars) expect(bar.name.width, bar.label).toBeLessThanOrEqual(bar.slot - 4);
       expect(drawn.bars.bars.at(-1).name.lines).toEqual(['own', 'queries']);
-      await opened.page
-        .locator('details.reveal:has([data-reveal="locality"])')
-        .screenshot({ path: shot(`locality-contrast-phone-${colorScheme}.png`) });
+      const reveal = opened.page.locator('details.reveal:has([data-reveal="locality"])');
+      await screenshot(reveal, `locality-contrast-phone-${colorScheme}.png`);
     }
     expect(opened.problems).toEqual([]);
     await opened.context.close();
@@ -1300,9 +1295,7 @@ describe('step 4’s reveal, drawn', () => {
         `360 px reveal map: word room ${room} px, cells ${layout.cell} px (${wider.cell} px at ${room + 1}), labels ${labels.map((l) => l.label).join(' ')}`,
       );
     }
-    await page
-      .locator('details.reveal:has([data-reveal="locality"])')
-      .screenshot({ path: shot('locality-words-360.png') });
+    await screenshot(page.locator('details.reveal:has([data-reveal="locality"])'), 'locality-words-360.png');
     expect(problems).toEqual([]);
     await context.close();
   });

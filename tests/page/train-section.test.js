@@ -108,7 +108,7 @@ describe('the training section', () => {
     );
     expect(requests.filter((u) => /assets\/train-section-/.test(u)).length).toBe(1);
     expect(requests.filter((u) => /assets\/training-corpus-/.test(u)).length).toBe(1);
-    await page.locator('#train-section').screenshot({ path: await screenshotPath('train-start.png') });
+    await screenshot(page.locator('#train-section'), 'train-start.png');
 
     // It opens on the reference run's readings (seed 1 of 3): the summary of its numbers and
     // the claims' tally across seeds, counted here from the shipped file.
@@ -298,7 +298,7 @@ describe('the training section', () => {
       null,
       { timeout: 180_000, polling: 'raf' },
     );
-    await page.locator('#train-section').screenshot({ path: await screenshotPath('train-mid.png') });
+    await screenshot(page.locator('#train-section'), 'train-mid.png');
     // "pausing…" until the worker says where it stopped: the step then shown is where it stays.
     await page.waitForFunction(() => / · paused$/.test(document.querySelector('#train-status').textContent));
     const paused = await steps(page);
@@ -433,7 +433,7 @@ describe('the training section', () => {
     expect(await page.textContent('#train-figure-positionBiases .relpos-caption')).not.toContain('tick it');
     expect(await page.textContent('#train-figure-contentWeights .relpos-caption')).toContain('Every row sums to 1');
     expect(await page.textContent('#train-figure-contentWeights .relpos-caption')).not.toContain('causal mask');
-    await page.locator('#train-section').screenshot({ path: await screenshotPath('train-trained.png') });
+    await screenshot(page.locator('#train-section'), 'train-trained.png');
 
     // The sentence panels follow the typed words.
     const before = await canvasHash(page, '#train-figure-combinedWeights canvas');
@@ -707,7 +707,7 @@ describe('the training section', () => {
       const fits = await page.$eval(selector, (t) => t.parentElement.scrollWidth <= t.parentElement.clientWidth + 1);
       expect(fits, `${selector} fits a 360 px screen`).toBe(true);
     }
-    await page.locator('#train-section').screenshot({ path: await screenshotPath('train-phone.png') });
+    await screenshot(page.locator('#train-section'), 'train-phone.png');
   }, 420_000);
 
   test('at 360 and 390 px, light and dark, every menu shows its longest option and every text box its text', async () => {
@@ -762,7 +762,7 @@ describe('the training section', () => {
       }
       await page.selectOption('#language-pick', COMPARISONS[0].id);
       await page.$eval('#language-pick', (menu) => menu.scrollIntoView({ block: 'center' }));
-      await page.screenshot({ path: await screenshotPath(`train-menus-${width}-${colorScheme}.png`) });
+      await screenshot(page, `train-menus-${width}-${colorScheme}.png`, { fullPage: false });
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       expect(problems).toEqual([]);
       await context.close();
@@ -939,10 +939,3 @@ describe('<relpos-train>', () => {
     await context.close();
   }, 120_000);
 });
-
-async function screenshotPath(name) {
-  const { ARTIFACTS } = await import('./browser.js');
-  const { mkdirSync } = await import('node:fs');
-  mkdirSync(ARTIFACTS, { recursive: true });
-  return new URL(name, ARTIFACTS).pathname;
-}
