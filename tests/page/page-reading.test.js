@@ -500,3 +500,56 @@ describe('axis labels on a phone', () => {
     await wide.context.close();
   });
 });
+
+describe('the values printed in the cells', () => {
+  // The four main panels print their six-word lesson's values in the cells at 1280 px (two panels a
+  // row, 48 px cells) and at 1920 px (four a row, 37 px cells), each value's ink inside its own cell:
+  // the cell's first and last device columns, across the text's rows, are the cell's fill alone.
+  test('at 1280 and 1920 px every main panel prints its values, each inside its cell', async () => {
+    const { page, context, problems } = await env.open('', { viewport: { width: 1920, height: 1080 } });
+    for (const width of [1920, 1280]) {
+      await page.setViewportSize({ width, height: 1080 });
+      await whenDrawn(page);
+      for (const panel of ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights']) {
+        const layout = await layoutOf(page, panel);
+        expect(layout.valueFont, `${panel} at ${width} px: the values' size`).toBeGreaterThanOrEqual(11);
+        const cells = await page.$eval(
+          `#figure-${panel} canvas`,
+          (canvas, { x0, y0, cell, n, valueFont }) => {
+            const ratio = canvas.width / canvas.getBoundingClientRect().width;
+            const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+            const at = (x, y) => Array.from(data.slice((y * canvas.width + x) * 4, (y * canvas.width + x) * 4 + 3));
+            const same = (a, b) => a.every((v, i) => Math.abs(v - b[i]) <= 2);
+            const out = [];
+            for (let i = 0; i < n; i += 1)
+              for (let j = 0; j < n; j += 1) {
+                const left = Math.ceil((x0 + j * cell) * ratio) + 1;
+                const right = Math.floor((x0 + (j + 1) * cell) * ratio) - 2;
+                const top = Math.ceil((y0 + i * cell) * ratio) + 1;
+                const middle = Math.round((y0 + (i + 0.5) * cell) * ratio);
+                const fill = at(left, top);
+                const half = Math.ceil((valueFont / 2) * ratio);
+                let edgesClear = true;
+                let ink = 0;
+                for (let y = middle - half; y <= middle + half; y += 1) {
+                  edgesClear &&= same(at(left, y), fill) && same(at(right, y), fill);
+                  for (let x = left; x <= right; x += 1) if (!same(at(x, y), fill)) ink += 1;
+                }
+                out.push({ i, j, edgesClear, ink });
+              }
+            return out;
+          },
+          layout,
+        );
+        for (const { i, j, edgesClear, ink } of cells) {
+          expect(ink, `${panel} (${i}, ${j}) at ${width} px: its value's ink`).toBeGreaterThan(10);
+          // Panel 2's dashed band edges run along cell edges: its values' ink is counted only.
+          if (panel !== 'positionBiases')
+            expect(edgesClear, `${panel} (${i}, ${j}) at ${width} px: ink at the cell's edge`).toBe(true);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});

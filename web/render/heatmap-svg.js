@@ -7,12 +7,12 @@ import { colourBarNumbers } from './colour-bar.js';
 import { colourTable, luminance, TABLE_SIZE } from './colormaps.js';
 import {
   LABEL_FONT,
-  MIN_VALUE_FONT,
   NOTE_FONT,
   axisLabelStep,
   uprightColumnLabels,
   uprightColumnStep,
   bandEdgePaths,
+  cellValueFont,
   colourBarBox,
   heatmapLayout,
 } from './heatmap.js';
@@ -69,9 +69,13 @@ export function heatmapSvg(spec, { background = null, header = [], footer = [] }
     }
   }
   out.push('</g>');
-  // Values in the cells, as the canvas prints them (while legible).
-  const valueFont = Math.min(labelFont, cell * 0.3);
-  if (spec.showValues && valueFont >= MIN_VALUE_FONT) {
+  // Values in the cells, as the canvas prints them (cellValueFont: while legible, at its size).
+  const valueMeasurer = new OffscreenCanvas(1, 1).getContext('2d');
+  valueMeasurer.font = `100px ${colours.font || 'sans-serif'}`;
+  const valueTexts = spec.showValues ? Array.from(values, (value) => spec.formatValue(value)) : [];
+  const valueFont =
+    spec.showValues && cellValueFont(valueTexts, layout, (text) => valueMeasurer.measureText(text).width / 100);
+  if (valueFont) {
     out.push(`<g font-size="${round(valueFont)}" text-anchor="middle" dominant-baseline="central">`);
     for (let i = 0; i < n; i += 1)
       for (let j = 0; j < n; j += 1) {

@@ -265,16 +265,30 @@ export function heatmapLayout(spec, ratio = 1) {
   };
 }
 
+/**
+ * The font size (CSS px) of the values printed in a heatmap's cells, or 0 where they are not
+ * printed: 0.3 of a cell and no larger than the labels, shrunk to fit the widest of `texts` in the
+ * cell's width less 2 px (`measure(text)` at 1 px), and not printed below MIN_VALUE_FONT. The canvas
+ * and the SVG export print by this one rule.
+ */
+export function cellValueFont(texts, { cellW, cellH, fontScale }, measure) {
+  const size = Math.min(LABEL_FONT * fontScale, Math.min(cellW, cellH) * 0.3);
+  const widest = Math.max(...texts.map(measure));
+  const fitted = Math.min(size, (cellW - 2) / widest);
+  return fitted >= MIN_VALUE_FONT ? fitted : 0;
+}
+
 // The values printed in the cells, while they fit (dark text on light cells, light on dark).
+// Returns their font size (CSS px), 0 where none are printed.
 function drawCellValues(g, spec, layout, font) {
   const { values, scale, masked } = spec;
-  const { rows, cols, cellW, cellH, x0, y0, fontScale } = layout;
-  const valueFont = Math.min(LABEL_FONT * fontScale, Math.min(cellW, cellH) * 0.3);
-  if (!spec.showValues || valueFont < MIN_VALUE_FONT) return;
-  g.font = `${valueFont}px ${font}`;
+  const { rows, cols, cellW, cellH, x0, y0 } = layout;
+  if (!spec.showValues) return 0;
   const texts = Array.from(values, (value) => spec.formatValue(value));
-  const widest = Math.max(...texts.map((text) => g.measureText(text).width));
-  if (widest > cellW - 4) return;
+  g.font = `100px ${font}`;
+  const valueFont = cellValueFont(texts, layout, (text) => g.measureText(text).width / 100);
+  if (!valueFont) return 0;
+  g.font = `${valueFont}px ${font}`;
   const table = colourTable(scale.map);
   g.textAlign = 'center';
   g.textBaseline = 'middle';
@@ -285,6 +299,7 @@ function drawCellValues(g, spec, layout, font) {
     g.fillStyle = luminance(table, scale.entry(values[index])) > 0.36 ? '#111' : '#fff';
     g.fillText(texts[index], x0 + (j + 0.5) * cellW, y0 + (i + 0.5) * cellH);
   }
+  return valueFont;
 }
 
 // The clipping band's dashed edges, from a layer cached per canvas (bandEdgeLayer). Returns how
@@ -790,7 +805,8 @@ export function heatmapGridSize(rows, cols, width, maxSide, ratio, labelSpace = 
  *           run of the group's cells a row, outlined as one polygon on small cells) } (a group of
  *           cells), { group, region: true } (a region: one line around its cells, none marked) or { i, j, rows: [first, last] | undefined } (a cell, and its column's rows) | null }
  * Returns the layout in CSS px: { x0, y0, cell, cellW, cellH, n, rows, cols, width, height,
- * fontScale, labelsCut, colLabels (labelled by index: each column label's box as drawn, { text,
+ * fontScale, labelsCut, valueFont (the values' size in the cells, cellValueFont: 0 where none are
+ * printed), colLabels (labelled by index: each column label's box as drawn, { text,
  * left, right }), xTitle (the x axis title's range as drawn, { left, right }), noteCut, scale, gRows, gCols, edgeLines (each edge line or mark as drawn:
  * [{ x, top, bottom }]), bandEdgeLines (how many dashed clipping-band lines it drew), barLabel (the colour bar's label's ink: { left, right, top, bottom } |
  * null), bar (the colour bar's ends and its ticks as drawn: { left, right, ticks: [{ value, text,
@@ -819,7 +835,7 @@ export function drawHeatmap(canvas, spec) {
   };
   const { picture, scale, gRows, gCols } = heatmapPicture(canvas, made, style, across.device, down.device);
   g.drawImage(picture, x0, y0, across.side, down.side);
-  drawCellValues(g, spec, layout, font);
+  const valueFont = drawCellValues(g, spec, layout, font);
   const bandEdgeLines = drawBandEdgeLayer(canvas, g, spec, layout);
   const edgeLines = drawEdgeLines(g, spec, layout);
   const { labelsCut, colLabels = null, xTitle } = labelling.drawLabels(g, spec, layout, font);
@@ -840,6 +856,7 @@ export function drawHeatmap(canvas, spec) {
     height,
     fontScale,
     labelsCut,
+    valueFont,
     colLabels,
     xTitle,
     noteCut,
