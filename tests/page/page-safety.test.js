@@ -78,6 +78,9 @@ describe('accessibility (axe-core)', () => {
   ]) {
     test(`no violations: ${name}`, async () => {
       const { page, context } = await env.open('', options);
+      // The schemes' section is drawn when near the view: its maps and summary table checked too.
+      await page.locator('#schemes-section').scrollIntoViewIfNeeded();
+      await page.waitForSelector('#schemes-section[data-drawn]');
       await page.focus('#figure-combinedWeights .relpos-canvas-wrap'); // with the tooltip and readout showing
       await page.addScriptTag({ content: AXE });
       const violations = await page.evaluate(async () => {

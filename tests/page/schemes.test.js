@@ -35,7 +35,12 @@ async function schemesDrawn(page) {
 const columnIds = (page) => page.$$eval('.schemes-column', (list) => list.map((c) => c.dataset.scheme));
 const tableCells = (page) =>
   page.$$eval('.schemes-table tbody tr', (rows) =>
-    Object.fromEntries(rows.map((r) => [r.dataset.scheme, [...r.querySelectorAll('td')].map((td) => td.textContent)])),
+    Object.fromEntries(
+      rows.map((r) => [
+        r.dataset.scheme,
+        [...r.querySelectorAll('td')].map((td) => (td.querySelector('.schemes-fact') ?? td).textContent),
+      ]),
+    ),
   );
 // A canvas has something drawn: more than one distinct colour among its pixels.
 const drawnColours = (page, selector) =>
@@ -143,6 +148,13 @@ describe('position schemes side by side', () => {
     expect(await visible('.schemes-shift')).toEqual(Array(5).fill(true));
     expect(await visible('.schemes-shift-block .schemes-caption')).toEqual(Array(5).fill(false));
     expect(await page.getAttribute('#schemes-more', 'aria-expanded')).toBe('false');
+    // The summary table: one row per scheme, its cells side by side, the column names only in its
+    // head (on a phone, one block per scheme with each fact under its column's name: the phone's test).
+    const cellTops = await page.$$eval('.schemes-table tbody tr', (rows) =>
+      rows.map((row) => new Set([...row.children].map((cell) => Math.round(cell.getBoundingClientRect().top))).size),
+    );
+    expect(cellTops).toEqual(Array(5).fill(1));
+    expect(await visible('.schemes-fact-name')).toEqual(Array(20).fill(false));
     const drawnBefore = Number(await page.getAttribute('#schemes-section', 'data-drawn'));
     await page.click('#schemes-more');
     await page.waitForFunction(
@@ -755,6 +767,25 @@ describe('position schemes side by side', () => {
     expect(section).toContain('θt = 10000−2t/d (d = dk)');
     expect(section).not.toContain('_');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    // The summary table: one block per scheme, every fact under its column's name, nothing to
+    // scroll sideways and its caption whole (on a wider screen, one row per scheme: below).
+    const table = await page.$eval('.schemes-table-wrap', (wrap) => ({
+      scroll: wrap.scrollWidth - wrap.clientWidth,
+      caption: wrap.querySelector('caption').scrollWidth - wrap.clientWidth,
+      headers: [...wrap.querySelectorAll('thead th')].slice(1).map((th) => th.textContent),
+      rows: [...wrap.querySelectorAll('tbody tr')].map((row) => ({
+        scheme: row.dataset.scheme,
+        names: [...row.querySelectorAll('.schemes-fact-name')]
+          .filter((name) => name.getBoundingClientRect().height > 0)
+          .map((name) => name.textContent),
+        right: Math.max(...[...row.querySelectorAll('th, td')].map((cell) => cell.getBoundingClientRect().right)),
+      })),
+      right: wrap.getBoundingClientRect().right,
+    }));
+    expect(table.scroll).toBeLessThanOrEqual(0);
+    expect(table.caption).toBeLessThanOrEqual(0);
+    expect(table.rows.find((row) => row.scheme === 't5').names).toEqual(table.headers);
+    for (const row of table.rows) expect(row.right, row.scheme).toBeLessThanOrEqual(table.right);
     await screenshot(page, 'schemes-phone.png');
     // Without ?longer-steps, "Longer than trained" trains each model the experiment's budget.
     await page.click('#schemes-longer-run');

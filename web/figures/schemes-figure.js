@@ -63,18 +63,14 @@ export function createSchemesFigure(container) {
   const caption = el(doc, 'caption', '', 'What each scheme does, as computed above');
   const head = el(doc, 'thead');
   const headRow = el(doc, 'tr');
-  for (const text of [
-    'scheme',
-    'depends on the query?',
-    'translation-invariant?',
-    'learned position parameters',
-    'extrapolates? (what it does past these offsets)',
-  ])
+  for (const text of ['scheme', ...FACT_COLUMNS])
     headRow.append(Object.assign(el(doc, 'th', '', text), { scope: 'col' }));
   head.append(headRow);
   const body = el(doc, 'tbody');
   table.append(caption, head, body);
-  // Scrolls sideways on a phone: focusable, so that the keyboard can scroll it too.
+  // Where it is wider than its room (larger text) it scrolls sideways: focusable, so that the
+  // keyboard can scroll it too. On a phone each scheme is a block of its own (style.css), each fact
+  // under its column's name.
   const tableWrap = el(doc, 'div', 'schemes-table-wrap');
   tableWrap.tabIndex = 0;
   tableWrap.setAttribute('role', 'region');
@@ -401,6 +397,14 @@ function drawFacts(parts, view, colours) {
   }
 }
 
+// The summary table's columns after the scheme's name: what each row says of its scheme.
+const FACT_COLUMNS = [
+  'depends on the query?',
+  'translation-invariant?',
+  'learned position parameters',
+  'extrapolates? (what it does past these offsets)',
+];
+
 function tableRow(doc, view, entry) {
   const row = el(doc, 'tr');
   row.dataset.scheme = entry.id;
@@ -422,9 +426,15 @@ function tableRow(doc, view, entry) {
     entry.shiftDifference <= 1e-12
       ? `yes: max |Δ score| ${fmt(entry.shiftDifference)} after the shift`
       : `no: max |Δ score| ${fmt(entry.shiftDifference)} after the shift`;
-  const cells = [query, invariant, entry.learned, entry.beyond].map((text) => {
+  const cells = [query, invariant, entry.learned, entry.beyond].map((text, index) => {
     const cell = el(doc, 'td');
-    setMathText(cell, text);
+    const fact = el(doc, 'span', 'schemes-fact');
+    setMathText(fact, text);
+    // The column's name above the fact where the table stands as one block per scheme (a phone);
+    // hidden from screen readers, which name the column themselves.
+    const label = el(doc, 'span', 'schemes-fact-name', FACT_COLUMNS[index]);
+    label.setAttribute('aria-hidden', 'true');
+    cell.append(label, fact);
     return cell;
   });
   cells[0].dataset.fact = 'query';
