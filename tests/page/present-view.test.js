@@ -222,6 +222,14 @@ describe('the present view', () => {
     expect(covered).toEqual([0, 0, 390, 844, 390, 844]);
     const long = await layoutOf(phone.page, 'combinedWeights');
     const canvas = await (await phone.page.$('#figure-combinedWeights canvas')).boundingBox();
+    // The picture first: the matrix under its title, the caption under the matrix; "Leave" without
+    // "Esc" on a phone, which has no Escape key.
+    const title = await (await phone.page.$('#figure-combinedWeights h2')).boundingBox();
+    const under = await (await phone.page.$('#figure-combinedWeights .relpos-caption')).boundingBox();
+    expect(canvas.y).toBeGreaterThanOrEqual(title.y + title.height);
+    expect(canvas.y - (title.y + title.height)).toBeLessThan(40);
+    expect(under.y).toBeGreaterThanOrEqual(canvas.y + canvas.height);
+    expect(await phone.page.textContent('#figure-combinedWeights button[data-present]')).toBe('Leave');
     const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
     for (const [across, down] of [
       [0.75, 0.97],

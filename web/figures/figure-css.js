@@ -50,7 +50,7 @@ const FIGURES = `
   background: var(--relpos-panel); color: var(--relpos-fg); border: 1px solid var(--relpos-border); border-radius: 10px; }
 .relpos-panel h2 { display: flex; align-items: baseline; gap: 8px; font-size: 1.05rem; margin: 0 0 4px; }
 .relpos-number { display: inline-grid; place-items: center; min-width: 1.5em; height: 1.5em; border-radius: 50%;
-  background: var(--relpos-accent); color: var(--relpos-accent-fg); font-size: 0.8rem; }
+  background: var(--relpos-accent); color: var(--relpos-accent-fg); font-size: 0.76em; } /* of its title: large with it in the present view */
 /* The title, then the figure, then its caption: the matrices of one row start level below their
    one-line titles, whatever their captions' lengths (the caption's length only moves what is under it). */
 .relpos-panel > figcaption { display: contents; }
@@ -74,14 +74,15 @@ const FIGURES = `
    on one line while it can (it may still wrap between words, never past the box). */
 .relpos-tip-label { color: var(--relpos-muted); flex: 1 1 0; }
 .relpos-tip-value { font-variant-numeric: tabular-nums; font-weight: 600; overflow-wrap: break-word; text-align: right; flex: 0 1 auto; }
-/* The present view (present-view.js): one panel over the whole window, large type; on a
-   landscape screen the caption beside the matrix, so that the matrix gets the full height. */
+/* The present view (present-view.js): one panel over the whole window, large type: the matrix
+   under its title, the caption under the matrix (on a landscape screen beside it, so that the
+   matrix gets the full height). */
 /* Its height said, not left to inset: on a phone (Chromium's, emulated) the fixed box stopped 16 px
    short of the window's foot, the page showing under Leave. */
 .relpos-panel.relpos-presenting { position: fixed; inset: 0; height: 100vh; height: 100dvh; z-index: 15; margin: 0; border: 0; border-radius: 0;
   padding: clamp(8px, 2vh, 24px) clamp(10px, 2.5vw, 40px); overflow: hidden; display: grid; gap: 4px 28px;
-  grid-template-columns: minmax(0, 1fr); grid-template-rows: auto auto minmax(0, 1fr) auto;
-  grid-template-areas: 'title' 'text' 'plot' 'actions'; }
+  grid-template-columns: minmax(0, 1fr); grid-template-rows: auto minmax(0, 1fr) auto auto;
+  grid-template-areas: 'title' 'plot' 'text' 'actions'; }
 .relpos-presenting figcaption { display: contents; }
 .relpos-presenting h2 { grid-area: title; font-size: clamp(1.2rem, 3.4vh, 2.2rem); margin: 0; }
 .relpos-presenting .relpos-caption { grid-area: text; font-size: clamp(0.95rem, 2.3vh, 1.5rem); min-height: 0; line-height: 1.4; margin: 0; }

@@ -70,7 +70,9 @@ export class PresentView {
 
   label(panel, on) {
     const button = this.buttons.get(panel.id);
-    button.textContent = on ? 'Leave (Esc)' : 'Present';
+    // "Esc" named where there is a keyboard to press it (a fine pointer that hovers), not on a phone.
+    const keyboard = globalThis.matchMedia?.('(hover: hover) and (pointer: fine)').matches ?? true;
+    button.textContent = on ? (keyboard ? 'Leave (Esc)' : 'Leave') : 'Present';
     button.setAttribute(
       'aria-label',
       on
