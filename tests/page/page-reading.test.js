@@ -501,6 +501,54 @@ describe('axis labels on a phone', () => {
   });
 });
 
+describe('column labels in narrow cells', () => {
+  // 38 words at 1280 px: cells of about 14 px, where labels slanted at 60° ran into each other
+  // ("3 let" over "4 attention"). Each pair of neighbours is read across: from a point on one's
+  // line, the segment to the other's line, perpendicular to both, crosses at least one pixel of
+  // background (no ink of the one meets ink of the other), all along the labels' room.
+  const WORDS =
+    'relative position representations let attention see how far apart two words stand so attention weights depend on distance and content together while the clipping window keeps the number of learned vectors small for long sentences in practice today';
+  test('38 words at 1280 px: no two column labels touch', async () => {
+    const { page, context, problems } = await env.open(`?tokens=${WORDS.replaceAll(' ', '+')}`, {
+      viewport: { width: 1280, height: 900 },
+    });
+    const layout = await layoutOf(page, 'contentScores');
+    expect(layout.n).toBe(38);
+    expect(layout.axisLabels).toBe('words');
+    expect(layout.cell).toBeLessThan(16);
+    const touching = await page.$eval(
+      '#figure-contentScores canvas',
+      (canvas, { x0, y0, cell, n, labels, labelSlant }) => {
+        const ratio = canvas.width / canvas.getBoundingClientRect().width;
+        const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+        const ink = (x, y) => data[(Math.round(y * ratio) * canvas.width + Math.round(x * ratio)) * 4 + 3] > 40;
+        const slant = (labelSlant * Math.PI) / 180;
+        const along = [Math.cos(slant), -Math.sin(slant)]; // a label's line, from its column up
+        const across = [Math.sin(slant), Math.cos(slant)]; // towards the next column's label
+        const gap = cell * Math.sin(slant); // between two neighbours' lines
+        const found = [];
+        for (let j = 0; j + 1 < n; j += 1) {
+          for (let t = 6; t < labels * 0.8; t += 0.5) {
+            const start = [x0 + (j + 0.5) * cell + t * along[0], y0 - 6 + t * along[1]];
+            let clear = false;
+            for (let s = 0.5; s < gap && !clear; s += 0.5)
+              clear = !ink(start[0] + s * across[0], start[1] + s * across[1]);
+            if (!clear) {
+              found.push(`${j}|${j + 1} at ${t} px`);
+              break;
+            }
+          }
+        }
+        return found;
+      },
+      layout,
+    );
+    expect(touching).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('the values printed in the cells', () => {
   // The four main panels print their six-word lesson's values in the cells at 1280 px (two panels a
   // row, 48 px cells) and at 1920 px (four a row, 37 px cells), each value's ink inside its own cell:

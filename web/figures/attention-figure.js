@@ -348,6 +348,7 @@ export class AttentionFigure {
       labels: heatmapMargins(width, fontScale, labelSpace).labels, // the room given the row and column labels
       axisLabels, // positions where the words would leave the cells too small (label-room.js)
       labelsCut: layout.labelsCut,
+      labelSlant: layout.labelSlant, // the column labels' slant (degrees up from the horizontal)
       valueFont: layout.valueFont, // the size of the values printed in the cells, 0 where none are
       noteCut: layout.noteCut,
       bar: layout.bar, // the colour bar's ends and its ticks as drawn

@@ -13,6 +13,7 @@ import {
   uprightColumnStep,
   bandEdgePaths,
   cellValueFont,
+  columnLabelSlant,
   colourBarBox,
   heatmapLayout,
 } from './heatmap.js';
@@ -122,13 +123,14 @@ export function heatmapSvg(spec, { background = null, header = [], footer = [] }
         (text) => measurer.measureText(text).width,
       )
     : every;
+  const slant = columnLabelSlant(layout); // the canvas's: steeper than 60° where neighbours would touch
   for (let j = 0; j < n; j += colEvery) {
     const text = columnText(j);
     const x = round(x0 + (j + 0.5) * cell);
     out.push(
       upright
         ? `<text x="${x}" y="${round(y0 - 6)}" text-anchor="middle">${escapeXml(text.trim())}</text>`
-        : `<text transform="translate(${x} ${round(y0 - 6)}) rotate(-60)">${escapeXml(text)}</text>`,
+        : `<text transform="translate(${x} ${round(y0 - 6)}) rotate(${-round(slant)})">${escapeXml(text)}</text>`,
     );
   }
   out.push('</g>');

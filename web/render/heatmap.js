@@ -367,7 +367,7 @@ function drawEdgeLines(g, spec, layout) {
 /**
  * Whether the column labels stand upright: when they are indices (cells too small for tokens) or
  * every token is a bare number (a sentence without words), a slanted digit reads badly ("2" as
- * "~"); words slant (at 60°) to fit their length.
+ * "~"); words slant (at 60°, steeper in narrow cells: columnLabelSlant) to fit their length.
  */
 export const uprightColumnLabels = (spec, tokens) =>
   !tokens || spec.colLabels.every((label) => /^\s*\d+\s*$/.test(label));
@@ -376,6 +376,16 @@ export function axisLabelStep({ cell, fontScale }) {
   const minLabelled = MIN_LABELLED_CELL * fontScale;
   const tokens = cell >= minLabelled;
   return { tokens, every: tokens ? 1 : niceStep((minLabelled * 1.8) / cell) };
+}
+
+/**
+ * The slant of column labels by token, in degrees up from the horizontal: 60°, steeper where two
+ * neighbours would touch (their lines cellW · sin θ apart; a label's ink, ascenders to
+ * descenders, about 1 em, and 1 px between), vertical (90°) in cells of one em and 1 px or less.
+ */
+export function columnLabelSlant({ cellW, fontScale }) {
+  const needed = (LABEL_FONT * fontScale + 1) / cellW;
+  return needed >= 1 ? 90 : Math.max(60, (Math.asin(needed) * 180) / Math.PI);
 }
 
 /** CSS px kept between two upright column labels (at fontScale 1; the digits' own side bearings add about as much ink-free room). */
@@ -460,6 +470,7 @@ function drawTokenLabels(g, spec, layout, font) {
   g.textBaseline = upright ? 'alphabetic' : 'middle';
   const uprightLabel = (j) => labelOf(spec.colLabels, j).trim();
   const colEvery = upright ? uprightColumnStep(layout, uprightLabel, every, (t) => g.measureText(t).width) : every;
+  const slant = (columnLabelSlant(layout) * Math.PI) / 180;
   for (let j = 0; j < cols; j += 1) {
     if (j % colEvery !== 0) continue;
     if (upright) {
@@ -468,14 +479,16 @@ function drawTokenLabels(g, spec, layout, font) {
     }
     g.save();
     g.translate(x0 + (j + 0.5) * cellW, y0 - 6);
-    g.rotate(-Math.PI / 3);
-    // Slanted up and to the right at 60°: no longer than the canvas's right edge allows.
-    const room = Math.min(margin.labels, (width - 2 - (x0 + (j + 0.5) * cellW)) / Math.cos(Math.PI / 3));
+    g.rotate(-slant);
+    // Slanted up and to the right: no higher than the margin made for 60° allows, no longer than
+    // the canvas's right edge allows.
+    const high = (margin.labels * Math.sin(Math.PI / 3)) / Math.sin(slant);
+    const room = Math.min(high, (width - 2 - (x0 + (j + 0.5) * cellW)) / Math.cos(slant));
     g.fillText(fit(labelOf(spec.colLabels, j), room), 0, 0);
     g.restore();
   }
   const xTitle = drawAxisTitles(g, spec, layout, 2);
-  return { labelsCut, xTitle };
+  return { labelsCut, xTitle, labelSlant: upright ? 0 : (slant * 180) / Math.PI };
 }
 
 /** CSS px kept between two column labels by index (and between a label and the canvas's edge: COL_LABEL_EDGE). */
@@ -805,7 +818,8 @@ export function heatmapGridSize(rows, cols, width, maxSide, ratio, labelSpace = 
  *           run of the group's cells a row, outlined as one polygon on small cells) } (a group of
  *           cells), { group, region: true } (a region: one line around its cells, none marked) or { i, j, rows: [first, last] | undefined } (a cell, and its column's rows) | null }
  * Returns the layout in CSS px: { x0, y0, cell, cellW, cellH, n, rows, cols, width, height,
- * fontScale, labelsCut, valueFont (the values' size in the cells, cellValueFont: 0 where none are
+ * fontScale, labelsCut, labelSlant (labelled by token: the column labels' slant in degrees, columnLabelSlant,
+ * 0 where they stand upright, as by index), valueFont (the values' size in the cells, cellValueFont: 0 where none are
  * printed), colLabels (labelled by index: each column label's box as drawn, { text,
  * left, right }), xTitle (the x axis title's range as drawn, { left, right }), noteCut, scale, gRows, gCols, edgeLines (each edge line or mark as drawn:
  * [{ x, top, bottom }]), bandEdgeLines (how many dashed clipping-band lines it drew), barLabel (the colour bar's label's ink: { left, right, top, bottom } |
@@ -838,7 +852,7 @@ export function drawHeatmap(canvas, spec) {
   const valueFont = drawCellValues(g, spec, layout, font);
   const bandEdgeLines = drawBandEdgeLayer(canvas, g, spec, layout);
   const edgeLines = drawEdgeLines(g, spec, layout);
-  const { labelsCut, colLabels = null, xTitle } = labelling.drawLabels(g, spec, layout, font);
+  const { labelsCut, colLabels = null, xTitle, labelSlant = 0 } = labelling.drawLabels(g, spec, layout, font);
   if (spec.highlight?.group) drawGroupHighlight(g, spec, layout);
   else if (spec.highlight) drawColumnHighlight(g, spec, layout);
   const { noteCut, barLabel, bar } = drawScaleAndNote(g, spec, layout, scale, font, labelling);
@@ -856,6 +870,7 @@ export function drawHeatmap(canvas, spec) {
     height,
     fontScale,
     labelsCut,
+    labelSlant,
     valueFont,
     colLabels,
     xTitle,
