@@ -555,13 +555,17 @@ describe('the values printed in the cells', () => {
   // the cell's first and last device columns, across the text's rows, are the cell's fill alone.
   test('at 1280 and 1920 px every main panel prints its values, each inside its cell', async () => {
     const { page, context, problems } = await env.open('', { viewport: { width: 1920, height: 1080 } });
+    const cells = { 1920: 37, 1280: 48 }; // four panels a row, then two
     for (const width of [1920, 1280]) {
       await page.setViewportSize({ width, height: 1080 });
+      // Redrawn at the new width (the resize reaches the panels a frame or two later).
+      for (const panel of ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights'])
+        await expect.poll(async () => (await layoutOf(page, panel)).cell).toBe(cells[width]);
       await whenDrawn(page);
       for (const panel of ['contentScores', 'positionBiases', 'contentWeights', 'combinedWeights']) {
         const layout = await layoutOf(page, panel);
         expect(layout.valueFont, `${panel} at ${width} px: the values' size`).toBeGreaterThanOrEqual(11);
-        const cells = await page.$eval(
+        const drawn = await page.$eval(
           `#figure-${panel} canvas`,
           (canvas, { x0, y0, cell, n, valueFont }) => {
             const ratio = canvas.width / canvas.getBoundingClientRect().width;
@@ -589,7 +593,7 @@ describe('the values printed in the cells', () => {
           },
           layout,
         );
-        for (const { i, j, edgesClear, ink } of cells) {
+        for (const { i, j, edgesClear, ink } of drawn) {
           expect(ink, `${panel} (${i}, ${j}) at ${width} px: its value's ink`).toBeGreaterThan(10);
           // Panel 2's dashed band edges run along cell edges: its values' ink is counted only.
           if (panel !== 'positionBiases')

@@ -16,9 +16,10 @@ import { onSchemeChange } from './scheme-change.js';
 import { themeColours } from './theme-colours.js';
 
 const GAP = 10; // CSS px between two maps
-// CSS px: maps narrower than this side by side (two in a 320 px phone's reveal: 109 px, cells of
-// 12 px and squeezed colour-bar labels) are drawn fewer a row, one under another if need be.
-const MIN_MAP_WIDTH = 120;
+// CSS px: maps narrower than this side by side (two in a 320 px phone's reveal: 120 px, cells of
+// 12 px and squeezed colour-bar labels) are drawn fewer a row, one under another if need be; at
+// 360 px two stand side by side (140 px each).
+const MIN_MAP_WIDTH = 130;
 
 /** How many of `asked` maps a row fit `width` at MIN_MAP_WIDTH each (at least one). */
 const columnsThatFit = (width, asked) => {
