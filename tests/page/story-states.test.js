@@ -1196,6 +1196,11 @@ describe('step 4’s reveal, drawn', () => {
       expect(await revealOf(page, 'locality')).toContain(
         `With ${tokens.split(' ').length} word${tokens === 'one' ? '' : 's'} every key is within one position of every query, so every share is 100\u00a0%: type a longer sentence`,
       );
+      // "The numbers" say why the bars are equal, not "uniform attention: about 100 %".
+      const numbers = await page.textContent('[data-numbers="locality"]');
+      expect(numbers).toBe(
+        `With ${tokens.split(' ').length} word${tokens === 'one' ? '' : 's'}, all of every row’s weight is within one position whatever the table and the queries (100\u00a0%): the bars cannot differ.`,
+      );
     }
     // A word a small map has room for is drawn whole: one word of five letters ("h…" in a fixed
     // 26 px), and five words whose longest is five letters.

@@ -318,10 +318,12 @@ export const STEPS = {
         state,
         text: localityText(shares, n),
         numbers:
-          `With one query for every row, ${percent(shares.locality)} of the weight stays within one position with the locality table, ` +
-          `${percent(shares.random)} with a random table (uniform attention: about ${percent(shares.uniform)}). ` +
-          `With the words’ own queries it is ${percent(shares.own)}: the bias is q_i · a^K/√d_k, so the bump draws a query to its neighbours only if the query’s first component is positive, ` +
-          `${pointingText(pointing, n)} Untick “same query in every row” and read panel 5 row by row.`,
+          n <= 2
+            ? `With ${n} word${n === 1 ? '' : 's'}, all of every row’s weight is within one position whatever the table and the queries (${percent(shares.locality)}): the bars cannot differ.`
+            : `With one query for every row, ${percent(shares.locality)} of the weight stays within one position with the locality table, ` +
+              `${percent(shares.random)} with a random table (uniform attention: about ${percent(shares.uniform)}). ` +
+              `With the words’ own queries it is ${percent(shares.own)}: the bias is q_i · a^K/√d_k, so the bump draws a query to its neighbours only if the query’s first component is positive, ` +
+              `${pointingText(pointing, n)} Untick “same query in every row” and read panel 5 row by row.`,
         figure: {
           n,
           tokens: same.tokens,
@@ -510,7 +512,6 @@ function localityText(shares, n) {
 
 /** How many of the words' own queries the bump draws to their neighbours, in words. */
 function pointingText(pointing, n) {
-  if (n === 1) return pointing ? 'as it is for this one query.' : 'as it is not for this one query.';
   if (pointing === n) return `as it is for all ${n} of these queries.`;
   if (pointing === 0) return `as it is for none of these ${n} queries: each is pushed away.`;
   const others = n - pointing === 1 ? 'the other one is' : `the other ${n - pointing} are`;
