@@ -601,6 +601,41 @@ describe('the values printed in the cells', () => {
         }
       }
     }
+    // A cell read at 1920 px outlines every cell of its offset, up to the cells' edges where the
+    // numbers now reach: the outlines are drawn first and the numbers over them (each haloed in
+    // its cell's colour), so that an outline passes under a number, never through it. Read from
+    // the canvas's own calls while panel 2 redraws with (4, 4) read.
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await expect.poll(async () => (await layoutOf(page, 'positionBiases')).cell).toBe(37);
+    await whenDrawn(page);
+    await page.evaluate(() => {
+      const canvas = document.querySelector('#figure-positionBiases canvas');
+      window.panel2Calls = [];
+      for (const name of ['clearRect', 'strokeRect', 'fillText']) {
+        const method = CanvasRenderingContext2D.prototype[name];
+        CanvasRenderingContext2D.prototype[name] = function (...args) {
+          if (this.canvas === canvas) window.panel2Calls.push(name === 'fillText' ? args[0] : [name, args[1]]);
+          return method.apply(this, args);
+        };
+      }
+    });
+    const layout = await layoutOf(page, 'positionBiases');
+    await page.click('#figure-positionBiases canvas', {
+      position: { x: layout.x0 + 4.5 * layout.cell, y: layout.y0 + 4.5 * layout.cell },
+    });
+    // The outlines: strokeRect calls over the matrix (the colour bar's frame is below it).
+    const matrixBottom = layout.y0 + layout.n * layout.cell;
+    const outline = (call) => Array.isArray(call) && call[0] === 'strokeRect' && call[1] < matrixBottom;
+    await expect.poll(() => page.evaluate(() => window.panel2Calls.length)).toBeGreaterThan(0);
+    await whenDrawn(page);
+    // The last draw with outlines, from its clearRect on.
+    const all = await page.evaluate(() => window.panel2Calls);
+    const lastOutline = all.findLastIndex(outline);
+    expect(lastOutline).toBeGreaterThanOrEqual(0);
+    const calls = all.slice(all.findLastIndex((call, index) => index < lastOutline && call[0] === 'clearRect'));
+    const numbers = calls.flatMap((call, index) => (/^[−+]?\d+\.\d\d$/.test(call) ? [index] : []));
+    expect(numbers).toHaveLength(36);
+    expect(calls.findLastIndex(outline)).toBeLessThan(Math.min(...numbers));
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -279,8 +279,17 @@ export function cellValueFont(texts, { cellW, cellH, fontScale }, measure) {
 }
 
 // The values printed in the cells, while they fit (dark text on light cells, light on dark).
-// Returns their font size (CSS px), 0 where none are printed.
+// Returns their font size (CSS px), 0 where none are printed. Leaves the context's state as it was.
 function drawCellValues(g, spec, layout, font) {
+  g.save();
+  try {
+    return drawCellValuesIn(g, spec, layout, font);
+  } finally {
+    g.restore();
+  }
+}
+
+function drawCellValuesIn(g, spec, layout, font) {
   const { values, scale, masked } = spec;
   const { rows, cols, cellW, cellH, x0, y0 } = layout;
   if (!spec.showValues) return 0;
@@ -292,12 +301,19 @@ function drawCellValues(g, spec, layout, font) {
   const table = colourTable(scale.map);
   g.textAlign = 'center';
   g.textBaseline = 'middle';
+  g.lineJoin = 'round';
+  g.lineWidth = 3;
   for (let index = 0; index < rows * cols; index += 1) {
     const i = Math.floor(index / cols);
     const j = index % cols;
     if (masked && masked(i, j)) continue;
-    g.fillStyle = luminance(table, scale.entry(values[index])) > 0.36 ? '#111' : '#fff';
-    g.fillText(texts[index], x0 + (j + 0.5) * cellW, y0 + (i + 0.5) * cellH);
+    const entry = scale.entry(values[index]);
+    const x = x0 + (j + 0.5) * cellW;
+    const y = y0 + (i + 0.5) * cellH;
+    g.strokeStyle = `rgb(${table[entry * 4]}, ${table[entry * 4 + 1]}, ${table[entry * 4 + 2]})`;
+    g.strokeText(texts[index], x, y); // the halo, in the cell's own colour
+    g.fillStyle = luminance(table, entry) > 0.36 ? '#111' : '#fff';
+    g.fillText(texts[index], x, y);
   }
   return valueFont;
 }
@@ -849,12 +865,14 @@ export function drawHeatmap(canvas, spec) {
   };
   const { picture, scale, gRows, gCols } = heatmapPicture(canvas, made, style, across.device, down.device);
   g.drawImage(picture, x0, y0, across.side, down.side);
-  const valueFont = drawCellValues(g, spec, layout, font);
   const bandEdgeLines = drawBandEdgeLayer(canvas, g, spec, layout);
   const edgeLines = drawEdgeLines(g, spec, layout);
   const { labelsCut, colLabels = null, xTitle, labelSlant = 0 } = labelling.drawLabels(g, spec, layout, font);
   if (spec.highlight?.group) drawGroupHighlight(g, spec, layout);
-  else if (spec.highlight) drawColumnHighlight(g, spec, layout);
+  // The values over the band's dashed edges and a group's outlines, each haloed in its cell's
+  // colour: an outline or a dash passes under a number, never through it.
+  const valueFont = drawCellValues(g, spec, layout, font);
+  if (spec.highlight && !spec.highlight.group) drawColumnHighlight(g, spec, layout);
   const { noteCut, barLabel, bar } = drawScaleAndNote(g, spec, layout, scale, font, labelling);
   const { n, cell, cellW, cellH } = layout;
   return {
