@@ -17,12 +17,12 @@ const panelBoxes = (page) =>
   );
 
 describe('the width of the screen is used', () => {
-  // Beside the story: a sentence of 14 words two a row at 1280 px, three at 1920 px (up to 8 words:
+  // Beside the story: a sentence of 14 words two a row at 1280 px and at 1920 px (up to 8 words:
   // four); 30 positions get panels at least 580 px wide. Panels 1–4, then 5–6 under "More panels"
   // (opened).
   for (const [width, height, query, n, rows, side] of [
     [1280, 800, SENTENCE, 14, 3, 220],
-    [1920, 1080, SENTENCE, 14, 3, 270], // panels 1–3, panel 4, then 5–6
+    [1920, 1080, SENTENCE, 14, 3, 400], // panels 1–2, 3–4 (one colour scale, side by side), 5–6
     [1920, 1080, '?n=6', 6, 2, 200], // the lesson's sentence: panels 1–4 in one row, then 5–6
     [1280, 800, '?n=30', 30, 6, 520],
     [1920, 1080, '?n=30', 30, 3, 520],
@@ -31,6 +31,9 @@ describe('the width of the screen is used', () => {
       const { page, context, problems } = await env.open(query, { viewport: { width, height } });
       const boxes = await panelBoxes(page);
       expect(new Set(boxes.map((box) => Math.round(box.y))).size).toBe(rows);
+      // The two weight panels (one colour scale) side by side, wherever two fit a row.
+      const top = (id) => Math.round(boxes.find((box) => box.id === id).y);
+      if (width === 1920) expect(top('combinedWeights')).toBe(top('contentWeights'));
       for (const id of MATRIX_PANELS) {
         const layout = await layoutOf(page, id);
         expect(layout.n).toBe(n);
