@@ -168,8 +168,11 @@ describe('weight', () => {
   // 161.6 with the page's ?theme= (web/page/page-theme.js) and formulas and ranges kept on one line
   // (web/render/kept-together.js); 162.3 (161.8 before) with the present view's tooltip in the panel's
   // type and clear of its buttons on a phone, the long view's caption saying how high its cells
-  // with no key are drawn, and column labels by index at the finest round step that fits.
-  test('what the page loads first is at most 163 KiB gzipped, the core a .wasm file and no base64 copy', async () => {
+  // with no key are drawn, and column labels by index at the finest round step that fits; 163.2
+  // with the schemes' summary table as blocks on a phone, the cells' values sized to fit and
+  // drawn over a read cell's outlines, column labels steeper in narrow cells, and a read cell's
+  // tooltip following its cell when the window is resized or turned.
+  test('what the page loads first is at most 164 KiB gzipped, the core a .wasm file and no base64 copy', async () => {
     const { page, context, problems } = await openPage(browser, 'about:blank', {
       viewport: { width: 1280, height: 900 },
     });
@@ -193,7 +196,7 @@ describe('weight', () => {
     expect(files.some((file) => file.endsWith('.js'))).toBe(true);
     // The checkpoint reader (web/api/checkpoint-file.js, one of its messages) loads with the checkpoint section.
     expect(rows.filter((row) => row.text.includes('a safetensors header may have')).map((row) => row.file)).toEqual([]);
-    expect(total).toBeLessThanOrEqual(163 * 1024);
+    expect(total).toBeLessThanOrEqual(164 * 1024);
     expect(problems).toEqual([]);
     await context.close();
   });

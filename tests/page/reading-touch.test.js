@@ -138,6 +138,57 @@ describe('touch', () => {
     expect((await tooltipRows(page))['(i, j)']).toBe('(5, 2)');
     await context.close();
   });
+
+  test('a phone turned sideways, or a window resized, with a cell read: its tooltip moves beside the cell where it now stands', async () => {
+    const { page, context, problems } = await env.open('', { ...PHONE, viewport: { width: 390, height: 844 } });
+    // The tooltip in the window (once it stayed where it was, below a turned phone's window, or
+    // over the page's title after a resize), beside the matrix (over it, or within a cell of its edges; a
+    // phone's placement is under or over the matrix, about its width).
+    const near = async () => {
+      const tip = await tooltipBox(page);
+      const matrix = await page.$eval('#figure-positionBiases canvas', (canvas) => {
+        const { x0, y0, cell, n } = JSON.parse(canvas.dataset.layout);
+        const box = canvas.getBoundingClientRect();
+        return {
+          left: box.left + x0,
+          top: box.top + y0,
+          right: box.left + x0 + n * cell,
+          bottom: box.top + y0 + n * cell,
+          cell,
+        };
+      });
+      if (!tip) return 'no tooltip';
+      const { width, height } = page.viewportSize();
+      // (A tooltip taller than a turned phone's window may run past its foot: most of it in sight.)
+      const inWindow = tip.x >= 0 && tip.x + tip.width <= width + 1 && tip.y >= 0 && tip.y + tip.height / 2 <= height;
+      const across = tip.x < matrix.right + matrix.cell && tip.x + tip.width > matrix.left - matrix.cell;
+      const down = Math.max(tip.y - matrix.bottom, matrix.top - (tip.y + tip.height), 0) <= matrix.cell;
+      return (inWindow && across && down) || JSON.stringify({ tip, matrix, width, height });
+    };
+    const first = await cellCentre(page, 'positionBiases', 3, 2);
+    await page.touchscreen.tap(first.x, first.y);
+    await expect.poll(() => tooltipBox(page)).not.toBeNull();
+    expect(await near()).toBe(true);
+    // Turned (844 × 390), upright again, then a desktop's window: the panel's cell keeps being
+    // read; at once its tooltip is beside it, or hidden while the cell is out of sight; with the
+    // panel scrolled to, beside it.
+    for (const [width, height] of [
+      [844, 390],
+      [390, 844],
+      [1920, 1080],
+    ]) {
+      await page.setViewportSize({ width, height });
+      await whenDrawn(page);
+      await expect.poll(async () => (await tooltipBox(page)) === null || (await near()) === true).toBe(true);
+      await page
+        .locator('#figure-positionBiases canvas')
+        .evaluate((canvas) => canvas.scrollIntoView({ block: 'center' }));
+      await expect.poll(near).toBe(true);
+      expect((await tooltipRows(page))['(i, j)']).toBe('(3, 2)');
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
 
 describe('the tooltip on a phone', () => {

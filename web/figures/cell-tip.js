@@ -36,6 +36,11 @@ export class CellTip {
       ...(footer && box ? { footer, below: canvas } : {}),
     };
     showTooltip(this.tooltip, lines, placed ?? { x: 16, y: 16 });
+    // A cell out of sight (the window resized or turned under it) has its tooltip hidden until
+    // the cell scrolls back (followScroll), not left where the cell was.
+    const view = this.tooltip.ownerDocument.defaultView;
+    if (anchor && (anchor.x < 0 || anchor.y < 0 || anchor.x > view.innerWidth || anchor.y > view.innerHeight))
+      this.tooltip.hidden = true;
     this.spot = box ? { canvas, anchor: shiftAnchor(placed, -box.left, -box.top) } : null;
     this.stopFollow ??= followScroll(this.tooltip, () => this.spot);
   }

@@ -85,8 +85,24 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
     const cell = cellAt(layout, (event.clientX - box.left) / scale.x, (event.clientY - box.top) / scale.y);
     const edges = cell ? cellEdges(cell, layout, box, scale) : {};
     const touch = event.pointerType !== 'mouse'; // placed as on a phone, whatever the width (placeTooltip)
+    read = cell ? { touch } : null;
     select(cell, { panelId, anchor: { x: event.clientX, y: event.clientY, pointer: true, touch, ...edges } });
   };
+  // The window resized or turned (a phone rotated): once the panels have redrawn, a cell read in
+  // this panel has its tooltip placed again beside the cell, where the cell now stands.
+  let read = null; // { touch }: this panel read the selected cell last, by touch or not
+  const view = canvas.ownerDocument.defaultView;
+  view?.addEventListener('resize', () =>
+    view.requestAnimationFrame(() =>
+      view.requestAnimationFrame(() => {
+        const selection = getSelection();
+        if (!read || !selection || (selection.panelId ?? panelId) !== panelId) return;
+        if (!canvas.isConnected || !getLayout()) return;
+        const cell = { i: selection.i, j: selection.j };
+        select(cell, { panelId, anchor: { ...clientPoint(cell), touch: read.touch } });
+      }),
+    ),
+  );
   // A press (mouse or tap) focuses the panel after it has selected what it pressed: a press beside
   // the cells (on the labels) selects none, and its focus none either (from the keyboard, focus
   // resumes from the last cell, or (0, 0)). Cleared by the focus, or by a press that ends without
@@ -112,9 +128,13 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
     if (!getLayout()) return; // not drawn yet (a long view computing): the first key after reads
     const cell = resumeFrom();
     const touch = Boolean(fromPress) && fromPress !== 'mouse';
+    read = { touch };
     select(cell, { panelId, anchor: { ...clientPoint(cell), touch }, announce: true });
   });
-  wrap.addEventListener('blur', () => select(null, { panelId }));
+  wrap.addEventListener('blur', () => {
+    read = null;
+    select(null, { panelId });
+  });
   wrap.addEventListener('keydown', (event) => {
     const layout = getLayout();
     if (!layout) return;
@@ -140,6 +160,7 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
     // Handled here: not also the host's (reveal.js would change slide on an arrow key).
     event.preventDefault();
     event.stopPropagation();
+    read = { touch: false };
     select(next, { panelId, anchor: clientPoint(next), announce: true });
   });
 }
