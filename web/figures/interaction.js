@@ -78,6 +78,24 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
       ...cellEdges(cell, layout, box, scale),
     };
   };
+  // The window resized or turned (a phone rotated): once the panels have redrawn, a cell read in
+  // this panel has its tooltip placed again beside the cell, where the cell now stands. The window
+  // is listened to only while this panel reads a cell (and not after its canvas left the page).
+  let read = null; // { touch }: this panel read the selected cell last, by touch or not
+  const view = canvas.ownerDocument.defaultView;
+  const followCell = () => {
+    if (!canvas.isConnected) return setRead(null);
+    const selection = getSelection();
+    if (!read || !selection || (selection.panelId ?? panelId) !== panelId || !getLayout()) return;
+    const cell = { i: selection.i, j: selection.j };
+    return select(cell, { panelId, anchor: { ...clientPoint(cell), touch: read.touch } });
+  };
+  const onResize = () => view.requestAnimationFrame(() => view.requestAnimationFrame(followCell));
+  const setRead = (value) => {
+    if (value && !read) view?.addEventListener('resize', onResize);
+    if (!value && read) view?.removeEventListener('resize', onResize);
+    read = value;
+  };
   const fromPointer = (event) => {
     const box = canvas.getBoundingClientRect();
     const scale = canvasScale(canvas, box);
@@ -85,24 +103,9 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
     const cell = cellAt(layout, (event.clientX - box.left) / scale.x, (event.clientY - box.top) / scale.y);
     const edges = cell ? cellEdges(cell, layout, box, scale) : {};
     const touch = event.pointerType !== 'mouse'; // placed as on a phone, whatever the width (placeTooltip)
-    read = cell ? { touch } : null;
+    setRead(cell ? { touch } : null);
     select(cell, { panelId, anchor: { x: event.clientX, y: event.clientY, pointer: true, touch, ...edges } });
   };
-  // The window resized or turned (a phone rotated): once the panels have redrawn, a cell read in
-  // this panel has its tooltip placed again beside the cell, where the cell now stands.
-  let read = null; // { touch }: this panel read the selected cell last, by touch or not
-  const view = canvas.ownerDocument.defaultView;
-  view?.addEventListener('resize', () =>
-    view.requestAnimationFrame(() =>
-      view.requestAnimationFrame(() => {
-        const selection = getSelection();
-        if (!read || !selection || (selection.panelId ?? panelId) !== panelId) return;
-        if (!canvas.isConnected || !getLayout()) return;
-        const cell = { i: selection.i, j: selection.j };
-        select(cell, { panelId, anchor: { ...clientPoint(cell), touch: read.touch } });
-      }),
-    ),
-  );
   // A press (mouse or tap) focuses the panel after it has selected what it pressed: a press beside
   // the cells (on the labels) selects none, and its focus none either (from the keyboard, focus
   // resumes from the last cell, or (0, 0)). Cleared by the focus, or by a press that ends without
@@ -118,7 +121,9 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
   // Only a mouse leaving ends a hover: a touch (or pen) pointer "leaves" on every lift, before
   // the tap focuses the panel, and the tapped cell must stay selected (blur clears it).
   canvas.addEventListener('pointerleave', (event) => {
-    if (event.pointerType === 'mouse' && document.activeElement !== wrap) select(null, { panelId });
+    if (event.pointerType !== 'mouse' || document.activeElement === wrap) return;
+    setRead(null);
+    select(null, { panelId });
   });
   wrap.addEventListener('focus', () => {
     const fromPress = pressed;
@@ -128,11 +133,11 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
     if (!getLayout()) return; // not drawn yet (a long view computing): the first key after reads
     const cell = resumeFrom();
     const touch = Boolean(fromPress) && fromPress !== 'mouse';
-    read = { touch };
+    setRead({ touch });
     select(cell, { panelId, anchor: { ...clientPoint(cell), touch }, announce: true });
   });
   wrap.addEventListener('blur', () => {
-    read = null;
+    setRead(null);
     select(null, { panelId });
   });
   wrap.addEventListener('keydown', (event) => {
@@ -160,7 +165,7 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
     // Handled here: not also the host's (reveal.js would change slide on an arrow key).
     event.preventDefault();
     event.stopPropagation();
-    read = { touch: false };
+    setRead({ touch: false });
     select(next, { panelId, anchor: clientPoint(next), announce: true });
   });
 }
