@@ -1,6 +1,6 @@
 // The "tables" figure: what one cell (i, j) is made of. Left: the query q_i, the key k_j and the
-// table a^K with the row clip(j − i) that the cell's position bias reads; right: a^V with the same
-// row, and query i's output split as z_i = Σ_j w_ij v_j + Σ_j w_ij a^V[clip(j − i)] (docs/maths.md).
+// table a^K with the row clip(j − i, ±k) that the cell's position bias reads; right: a^V with the same
+// row, and query i's output split as z_i = Σ_j w_ij v_j + Σ_j w_ij a^V[clip(j − i, ±k)] (docs/maths.md).
 // Titles and the caption are in the math notation of render/math-text.js.
 import { SIGN_COLOURS } from '../render/colormaps.js';
 import { drawVectorBlocks } from '../render/vector-blocks.js';
@@ -61,7 +61,7 @@ export function tableBlocks(view, { i, j }) {
     ],
     [
       vector(`Σ_j w_{${i}j} v_j (from the values)`, parts.fromValues, adding),
-      vector(`Σ_j w_{${i}j} a^V[clip(j − ${i})] (from positions)`, parts.fromPositions, adding),
+      vector(`Σ_j w_{${i}j} a^V[clip(j − ${i}, ±${k})] (from positions)`, parts.fromPositions, adding),
       vector(`output z_{${i}}, their sum`, parts.output, adding),
       { title: `a^V by offset; row ${minus(c - k)} for this cell`, rows: rowsOf(relValues, offsetLabel), highlight: c },
     ],

@@ -450,7 +450,7 @@ export const STEPS = {
         cell,
         text:
           'Setting a^V to zero changes only the output: a^V enters after the softmax, so panels 1–6 stay as they are. ' +
-          'The part it adds, Σ_j w_{ij} a^V[clip(j − i)], mixes the table’s rows with the query’s weights: it depends on the words through those weights, and on their places through the rows read.',
+          'The part it adds, Σ_j w_{ij} a^V[clip(j − i, ±k)], mixes the table’s rows with the query’s weights: it depends on the words through those weights, and on their places through the rows read.',
         numbers:
           `With a^V = 0, panels 1–6 are unchanged (largest difference ${f(unchanged)}) and the outputs change by up to ${f(largestDifference(output.data, without))}. ` +
           `The step selected cell (${cell.i}, ${cell.j}), so the figure “What one cell is made of” (panel 7) shows query ${cell.i}: its output split in two.`,
