@@ -61,7 +61,7 @@ export function tableBlocks(view, { i, j }) {
     ],
     [
       vector(`Σ_j w_{${i}j} v_j (from the values)`, parts.fromValues, adding),
-      vector(`Σ_j w_{${i}j} a^V[clip(j − ${i}, ±${k})] (from positions)`, parts.fromPositions, adding),
+      vector(`Σ_j w_{${i}j} a^V[clip(j − ${i})] (from positions)`, parts.fromPositions, adding), // ±k left out: two lines at 360 px
       vector(`output z_{${i}}, their sum`, parts.output, adding),
       { title: `a^V by offset; row ${minus(c - k)} for this cell`, rows: rowsOf(relValues, offsetLabel), highlight: c },
     ],
