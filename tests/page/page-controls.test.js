@@ -1,6 +1,6 @@
 // Each control changes the drawing and the URL, and loading that URL restores the view.
 import { describe, test } from 'vitest';
-import { allHashes, layoutOf, usePage, usePagePool, whenDrawn } from './page-fixture.js';
+import { allHashes, usePage, usePagePool, whenDrawn } from './page-fixture.js';
 
 const env = usePage();
 
@@ -150,30 +150,6 @@ describe.concurrent('controls, the URL and shared links', () => {
         expect(await page.getAttribute('#figure-offsets canvas', 'aria-label')).toContain('1 by 1 heatmap');
         expect(problems).toEqual([]);
       }),
-    TIMEOUT,
-  );
-
-  test(
-    'an n unlike the number of words is said under the words: the first n drawn, or positions without a word',
-    ({ expect }) =>
-      links.withPage('?n=2', async ({ page }) =>
-        links.withPage('?n=9', async (more) => {
-          const words = (await controlValue(page, 'tokens')).trim().split(/\s+/).length; // the lesson's 6
-          expect((await layoutOf(page, 'contentScores')).n).toBe(2);
-          expect(await page.textContent('#tokens-n-note')).toBe(
-            `The panels draw the first 2 words of these ${words} (n = 2, under More settings).`,
-          );
-          expect((await layoutOf(more.page, 'contentScores')).n).toBe(9);
-          expect(await more.page.textContent('#tokens-n-note')).toBe(
-            `The panels draw 9 positions, ${9 - words} more than these ${words} words (n = 9, under More settings).`,
-          );
-          // Words typed set n to their count: nothing to say.
-          await page.fill('#tokens', 'one two three');
-          await whenDrawn(page);
-          expect((await layoutOf(page, 'contentScores')).n).toBe(3);
-          expect(await page.isVisible('#tokens-n-note')).toBe(false);
-        }),
-      ),
     TIMEOUT,
   );
 

@@ -110,24 +110,6 @@ function syncLimits(state) {
   }
   const random = state.table === 'random';
   for (const name of LOCALITY_CONTROLS) if ($(name).disabled !== random) $(name).disabled = random;
-  // n and the words disagree (a link's ?n=, or the n control): said under the words themselves.
-  const note = $('tokens-n-note');
-  const text = seqLenNote(state);
-  if (note.dataset.text !== text) {
-    note.dataset.text = text;
-    note.textContent = text;
-    note.hidden = !text;
-  }
-}
-
-/** What the panels draw of the typed words when n is not their count ('' when it is, or in the long view). */
-function seqLenNote({ long, seqLen: n, tokens }) {
-  const count = splitTokens(tokens).length;
-  if (long || n === Math.min(MAX_TOKENS, count)) return '';
-  const words = (m) => `${m} word${m === 1 ? '' : 's'}`;
-  return n < count
-    ? `The panels draw the first ${n === 1 ? 'word' : words(n)} of these ${count} (n = ${n}, under More settings).`
-    : `The panels draw ${n} positions, ${n - count} more than these ${words(count)} (n = ${n}, under More settings).`;
 }
 
 /** Each input's value (not the one being typed in) and its printed value. */
