@@ -70,12 +70,11 @@ export function heatmapSvg(spec, { background = null, header = [], footer = [] }
     }
   }
   out.push('</g>');
-  // Values in the cells, as the canvas prints them (cellValueFont: while legible, at its size).
-  const valueMeasurer = new OffscreenCanvas(1, 1).getContext('2d');
-  valueMeasurer.font = `100px ${colours.font || 'sans-serif'}`;
+  // Values in the cells, as the canvas prints them (cellValueFont: while legible, at its size);
+  // measured on a canvas in the canvas's font, as the labels below.
+  const measurer = new OffscreenCanvas(1, 1).getContext('2d');
   const valueTexts = spec.showValues ? Array.from(values, (value) => spec.formatValue(value)) : [];
-  const valueFont =
-    spec.showValues && cellValueFont(valueTexts, layout, (text) => valueMeasurer.measureText(text).width / 100);
+  const valueFont = spec.showValues ? cellValueFont(measurer, valueTexts, layout, colours.font || 'sans-serif') : 0;
   if (valueFont) {
     out.push(`<g font-size="${round(valueFont)}" text-anchor="middle" dominant-baseline="central">`);
     for (let i = 0; i < n; i += 1)
@@ -84,7 +83,7 @@ export function heatmapSvg(spec, { background = null, header = [], footer = [] }
         const value = values[i * n + j];
         const fill = luminance(table, scale.entry(value)) > 0.36 ? '#111' : '#fff';
         out.push(
-          `<text x="${round(x0 + (j + 0.5) * cell)}" y="${round(y0 + (i + 0.5) * cell)}" fill="${fill}">${escapeXml(spec.formatValue(value))}</text>`,
+          `<text x="${round(x0 + (j + 0.5) * cell)}" y="${round(y0 + (i + 0.5) * cell)}" fill="${fill}">${escapeXml(valueTexts[i * n + j])}</text>`,
         );
       }
     out.push('</g>');
@@ -111,8 +110,7 @@ export function heatmapSvg(spec, { background = null, header = [], footer = [] }
     );
   }
   const upright = uprightColumnLabels(spec, tokens);
-  // Measured on a canvas in the canvas's font: the same labels stand as on the canvas.
-  const measurer = new OffscreenCanvas(1, 1).getContext('2d');
+  // Measured in the canvas's font: the same labels stand as on the canvas.
   measurer.font = `${labelFont}px ${colours.font || 'sans-serif'}`;
   const columnText = (j) => (tokens ? spec.colLabels[j] : String(j));
   const colEvery = upright

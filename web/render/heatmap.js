@@ -268,12 +268,13 @@ export function heatmapLayout(spec, ratio = 1) {
 /**
  * The font size (CSS px) of the values printed in a heatmap's cells, or 0 where they are not
  * printed: 0.3 of a cell and no larger than the labels, shrunk to fit the widest of `texts` in the
- * cell's width less 2 px (`measure(text)` at 1 px), and not printed below MIN_VALUE_FONT. The canvas
- * and the SVG export print by this one rule.
+ * cell's width less 2 px (measured with the context `g` in `family`; it sets g's font), and not
+ * printed below MIN_VALUE_FONT. The canvas and the SVG export print by this one rule.
  */
-export function cellValueFont(texts, { cellW, cellH, fontScale }, measure) {
+export function cellValueFont(g, texts, { cellW, cellH, fontScale }, family) {
   const size = Math.min(LABEL_FONT * fontScale, Math.min(cellW, cellH) * 0.3);
-  const widest = Math.max(...texts.map(measure));
+  g.font = `100px ${family}`;
+  const widest = Math.max(...texts.map((text) => g.measureText(text).width)) / 100;
   const fitted = Math.min(size, (cellW - 2) / widest);
   return fitted >= MIN_VALUE_FONT ? fitted : 0;
 }
@@ -294,8 +295,7 @@ function drawCellValuesIn(g, spec, layout, font) {
   const { rows, cols, cellW, cellH, x0, y0 } = layout;
   if (!spec.showValues) return 0;
   const texts = Array.from(values, (value) => spec.formatValue(value));
-  g.font = `100px ${font}`;
-  const valueFont = cellValueFont(texts, layout, (text) => g.measureText(text).width / 100);
+  const valueFont = cellValueFont(g, texts, layout, font);
   if (!valueFont) return 0;
   g.font = `${valueFont}px ${font}`;
   const table = colourTable(scale.map);
