@@ -1,6 +1,6 @@
 // Each control changes the drawing and the URL, and loading that URL restores the view.
 import { describe, test } from 'vitest';
-import { allHashes, usePage, usePagePool, whenDrawn } from './page-fixture.js';
+import { allHashes, layoutOf, usePage, usePagePool, whenDrawn } from './page-fixture.js';
 
 const env = usePage();
 
@@ -150,6 +150,32 @@ describe.concurrent('controls, the URL and shared links', () => {
         expect(await page.getAttribute('#figure-offsets canvas', 'aria-label')).toContain('1 by 1 heatmap');
         expect(problems).toEqual([]);
       }),
+    TIMEOUT,
+  );
+
+  test(
+    'under the words, what the panels draw of them: all, the first n, or n places some without a word',
+    ({ expect }) =>
+      links.withPage('?n=2', async ({ page }) =>
+        links.withPage('?n=9', async (more) => {
+          const words = (await controlValue(page, 'tokens')).trim().split(/\s+/).length; // the lesson's 6
+          expect(words).toBe(6);
+          expect((await layoutOf(page, 'contentScores')).n).toBe(2);
+          expect(await page.textContent('#tokens-n')).toBe('n = 2: the panels draw the first 2 of these 6 words.');
+          expect((await layoutOf(more.page, 'contentScores')).n).toBe(9);
+          expect(await more.page.textContent('#tokens-n')).toBe(
+            'n = 9: the panels draw these 6 words and 3 empty places.',
+          );
+          // Words typed set n to their count.
+          await page.fill('#tokens', 'one two three');
+          await whenDrawn(page);
+          expect((await layoutOf(page, 'contentScores')).n).toBe(3);
+          expect(await page.textContent('#tokens-n')).toBe('n = 3: the panels draw these 3 words.');
+          // The input names the sentence as its description; the room kept for longer sentences is not read.
+          expect(await page.getAttribute('#tokens', 'aria-describedby')).toBe('tokens-n');
+          expect(await page.$$eval('.tokens-n > [aria-hidden="true"]', (rooms) => rooms.length)).toBeGreaterThan(0);
+        }),
+      ),
     TIMEOUT,
   );
 

@@ -35,6 +35,7 @@ describe('the page loads', () => {
       expect(await inked(page, '#profile-canvas')).toBeGreaterThan(0.02);
       expect(await inked(page, '#tables-canvas')).toBeGreaterThan(0.05);
       expect(await page.$$eval('figure.relpos-panel', (list) => list.length)).toBe(8);
+      expect(await page.isHidden('#link-note'), 'a link with nothing to correct: no note at the top').toBe(true);
       // The six matrix panels in this order, then the tables and the profile: written out here
       // (the other tests read the page's table of panels, MATRIX_PANELS).
       const figures = await page.$$eval('figure.relpos-panel', (list) => list.map((figure) => figure.id));

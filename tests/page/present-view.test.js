@@ -10,6 +10,7 @@ import { layoutOf, MATRIX_PANELS, usePage } from './page-fixture.js';
 const env = usePage();
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SENTENCE = '?tokens=the+cat+sat+on+the+mat+and+then+it+saw+the+big+brown+waterfall&k=2'; // n = 14
+const TWENTY = `?tokens=${'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty'.replaceAll(' ', '+')}`;
 
 const panelBoxes = (page) =>
   page.$$eval('#panels > figure, #more-panels-grid > figure', (list) =>
@@ -18,10 +19,12 @@ const panelBoxes = (page) =>
 
 describe('the width of the screen is used', () => {
   // Beside the story: a sentence of 14 words two a row at 1280 px and at 1920 px (up to 8 words:
-  // four); 30 positions get panels at least 580 px wide. Panels 1–4, then 5–6 under "More panels"
-  // (opened).
+  // four); 30 positions get panels at least 580 px wide; 20 words at 1280 px, whose cells two a row
+  // would be too small for words (positions instead), one a row. Words on the axes in each. Panels
+  // 1–4, then 5–6 under "More panels" (opened).
   for (const [width, height, query, n, rows, side] of [
     [1280, 800, SENTENCE, 14, 3, 220],
+    [1280, 800, TWENTY, 20, 6, 520],
     [1920, 1080, SENTENCE, 14, 3, 400], // panels 1–2, 3–4 (one colour scale, side by side), 5–6
     [1920, 1080, '?n=6', 6, 2, 200], // the lesson's sentence: panels 1–4 in one row, then 5–6
     [1280, 800, '?n=30', 30, 6, 520],
@@ -39,6 +42,7 @@ describe('the width of the screen is used', () => {
         expect(layout.n).toBe(n);
         expect(layout.cell * layout.n, id).toBeGreaterThanOrEqual(side);
         expect(layout.labelsCut, `${id}: labels shortened with …`).toBe(0);
+        expect(layout.axisLabels, `${id}: the axes labelled by word`).toBe('words');
       }
       expect(problems).toEqual([]);
       await context.close();
@@ -151,6 +155,16 @@ describe('the present view', () => {
     expect(notes).toContain('k must be an integer from 0 to 63');
     expect(await wrong.page.evaluate(() => window.relposPage.state().maxDistance)).toBe(63);
     expect(await wrong.page.$$eval('.relpos-presenting', (list) => list.length)).toBe(0);
+    // Said at the top of the page as well, where a phone's reader sees it without scrolling down to
+    // the inputs' notes (below the panel and the story there); Close puts it away.
+    expect(await wrong.page.textContent('#link-note p')).toBe(notes);
+    await wrong.page.setViewportSize({ width: 390, height: 844 });
+    const top = (selector) => wrong.page.$eval(selector, (el) => el.getBoundingClientRect().top + scrollY);
+    expect(await top('#notes')).toBeGreaterThan(844);
+    expect(await wrong.page.$eval('#link-note', (el) => el.getBoundingClientRect().bottom + scrollY)).toBeLessThan(400);
+    await wrong.page.click('#link-note button');
+    expect(await wrong.page.isHidden('#link-note')).toBe(true);
+    expect(await wrong.page.textContent('#notes')).toBe(notes);
     await wrong.context.close();
   });
 

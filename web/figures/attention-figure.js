@@ -247,6 +247,12 @@ export class AttentionFigure {
     };
   }
 
+  /** How the first panel, at its width now, labels the axes of `view`: 'words' or 'positions' (label-room.js). */
+  axisLabelKind(view) {
+    const { canvas, wrap } = this.parts.get(this.panels[0].id);
+    return panelLabels(view.labels, themeColours(canvas).font || 'sans-serif', wrap.clientWidth, this.maxSide).kind;
+  }
+
   /** Shows one panel filling the window with large type (present-view.js); null: back. */
   present(panelId, options) {
     return this.presentView.show(panelId, options);

@@ -110,6 +110,35 @@ function syncLimits(state) {
   }
   const random = state.table === 'random';
   for (const name of LOCALITY_CONTROLS) if ($(name).disabled !== random) $(name).disabled = random;
+  const drawn = drawnWordsText(state);
+  if ($('tokens-n').textContent !== drawn) $('tokens-n').textContent = drawn;
+}
+
+/** What the panels draw of the typed words: all of them, the first n, or n places, some without a word. */
+export function drawnWordsText({ long, seqLen: n, tokens }) {
+  const count = splitTokens(tokens).length;
+  const these = (m) => (m === 1 ? 'this one word' : `these ${m} words`);
+  if (long) return `n = ${n}: the long view draws positions, not words.`;
+  if (n === count) return `n = ${n}: the panels draw ${these(n)}.`;
+  if (n < count) return `n = ${n}: the panels draw the first ${n === 1 ? 'word' : n} of ${these(count)}.`;
+  if (count === 0) return `n = ${n}: the panels draw ${n} places without a word.`;
+  return `n = ${n}: the panels draw ${these(count)} and ${n - count} empty place${n - count === 1 ? '' : 's'}.`;
+}
+
+/** Room for the longest of drawnWordsText's sentences (hidden, stacked under the one shown). */
+function reserveDrawnWordsRoom() {
+  const longest = [
+    { long: false, seqLen: MAX_TOKENS - 1, tokens: 'w '.repeat(888) },
+    { long: false, seqLen: MAX_TOKENS, tokens: 'w '.repeat(MAX_TOKENS - 10) },
+    { long: false, seqLen: MAX_TOKENS, tokens: '' },
+    { long: true, seqLen: MAX_LONG, tokens: '' },
+  ];
+  for (const state of longest) {
+    const room = document.createElement('span');
+    room.setAttribute('aria-hidden', 'true');
+    room.textContent = drawnWordsText(state);
+    $('tokens-n').after(room);
+  }
 }
 
 /** Each input's value (not the one being typed in) and its printed value. */
@@ -131,6 +160,7 @@ function syncValues(inputs, state) {
  */
 export function wireControls({ getState, onEdit }) {
   const inputs = controlInputs();
+  reserveDrawnWordsRoom();
   for (const input of inputs) {
     setLimits(input);
     const edited = () => {

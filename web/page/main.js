@@ -23,6 +23,7 @@ import { wireStory } from './story.js';
 import { applyPageTheme } from './page-theme.js';
 import { MORE_PANELS_PARAM, startUrlWriter } from './url-writer.js';
 import { stateFromQuery } from './url-state.js';
+import { showLinkNote } from './link-note.js';
 import { followLinkSections } from '../settings/link-sections.js';
 import { linkValue, matchChoice, unknownChoice } from '../settings/link-values.js';
 import { DRAWER_PANEL_IDS } from '../views/panels.js';
@@ -38,6 +39,13 @@ const FOUR_UP_TO = 8;
  * story step or ?present= that names one opens the drawer.
  */
 const DRAWER_FIGURES = new Set([...DRAWER_PANEL_IDS, 'tables', 'profile']);
+
+/** The panel grids' classes (style.css): roomy (at least 580 px), four (a row from 1800 px), single (one a row). */
+function setPanelClasses(classes) {
+  for (const panels of [$('panels'), $('more-panels-grid')])
+    for (const [name, on] of Object.entries(classes))
+      if (panels.classList.contains(name) !== on) panels.classList.toggle(name, on);
+}
 /**
  * In a short window (a phone turned sideways, 360 px tall), the matrices' side leaves this much
  * of the window's height to the rest of a panel shown at its top (a story step's way back, the
@@ -206,8 +214,10 @@ class Page {
     this.followHash?.();
     if (presentAsked && !this.figure.present(presentAsked, { focusPanel: true })) {
       // Beside the link's other corrections, not instead of them.
-      this.notes.set([...notes, `Link corrected: ${unknownChoice('present', presentAsked, ids)}.`]);
+      notes.push(`Link corrected: ${unknownChoice('present', presentAsked, ids)}.`);
+      this.notes.set(notes);
     }
+    showLinkNote($('link-note'), notes);
     const redraw = () => this.compute.view && this.draw(true); // a new size or theme
     new ResizeObserver(redraw).observe(document.querySelector('main'));
     // The matrices' side follows the window's height too (#maxSide), which a height-only change
@@ -347,10 +357,13 @@ class Page {
   #sizePanels(view) {
     const roomy = !this.embed && (view.long || view.n > ROOMY_FROM); // the iframe view has its own grid
     const four = !this.embed && !view.long && view.n <= FOUR_UP_TO;
-    for (const panels of [$('panels'), $('more-panels-grid')]) {
-      if (panels.classList.contains('roomy') !== roomy) panels.classList.toggle('roomy', roomy);
-      if (panels.classList.contains('four') !== four) panels.classList.toggle('four', four);
-    }
+    const classes = { roomy, four, single: false };
+    setPanelClasses(classes);
+    // Panels whose words would give way to positions at their width, and would keep them one a
+    // row: one a row (label-room.js decides, at the widths laid out).
+    if (this.embed || view.long || four || this.figure.axisLabelKind(view) === 'words') return;
+    setPanelClasses({ ...classes, single: true });
+    if (this.figure.axisLabelKind(view) === 'positions') setPanelClasses(classes);
   }
 
   #maxSide() {
