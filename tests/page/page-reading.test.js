@@ -244,6 +244,10 @@ describe('exports', () => {
   test('CSV, JSON and PNG carry the numbers on screen', async () => {
     const { page, context } = await env.open('?seed=5', { acceptDownloads: true });
     const ex = pageExample(rp, { seed: 5 });
+    // The schemes section above the exports is drawn when it nears the view, and grows by about
+    // 2 600 px: drawn before the clicks, so that no click lands where a button was a moment before.
+    await page.$eval('#export-csv', (button) => button.scrollIntoView({ block: 'center' }));
+    await page.waitForSelector('#schemes-section[data-drawn]');
     const save = async (selector) => {
       const [file] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
       return { name: file.suggestedFilename(), bytes: await downloadedBytes(file) };
