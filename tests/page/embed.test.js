@@ -171,8 +171,11 @@ describe('weight', () => {
   // with no key are drawn, and column labels by index at the finest round step that fits; 163.2
   // with the schemes' summary table as blocks on a phone, the cells' values sized to fit and
   // drawn over a read cell's outlines, column labels steeper in narrow cells, and a read cell's
-  // tooltip following its cell when the window is resized or turned.
-  test('what the page loads first is at most 164 KiB gzipped, the core a .wasm file and no base64 copy', async () => {
+  // tooltip following its cell when the window is resized or turned; 164.3 with the line under
+  // the words (what the panels draw of them, in the room of its longest sentence), a link's
+  // corrections at the top, one panel a row where two would lose the words, captions keeping
+  // their room while a value changes, and a tooltip's sentence under its label.
+  test('what the page loads first is at most 165 KiB gzipped, the core a .wasm file and no base64 copy', async () => {
     const { page, context, problems } = await openPage(browser, 'about:blank', {
       viewport: { width: 1280, height: 900 },
     });
@@ -196,7 +199,7 @@ describe('weight', () => {
     expect(files.some((file) => file.endsWith('.js'))).toBe(true);
     // The checkpoint reader (web/api/checkpoint-file.js, one of its messages) loads with the checkpoint section.
     expect(rows.filter((row) => row.text.includes('a safetensors header may have')).map((row) => row.file)).toEqual([]);
-    expect(total).toBeLessThanOrEqual(164 * 1024);
+    expect(total).toBeLessThanOrEqual(165 * 1024);
     expect(problems).toEqual([]);
     await context.close();
   });

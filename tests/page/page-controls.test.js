@@ -154,7 +154,7 @@ describe.concurrent('controls, the URL and shared links', () => {
   );
 
   test(
-    'under the words, what the panels draw of them: all, the first n, or n places some without a word',
+    'under the words, what the panels draw of them: all, the first n, or them and positions #i of their own',
     ({ expect }) =>
       links.withPage('?n=2', async ({ page }) =>
         links.withPage('?n=9', async (more) => {
@@ -164,8 +164,14 @@ describe.concurrent('controls, the URL and shared links', () => {
           expect(await page.textContent('#tokens-n')).toBe('n = 2: the panels draw the first 2 of these 6 words.');
           expect((await layoutOf(more.page, 'contentScores')).n).toBe(9);
           expect(await more.page.textContent('#tokens-n')).toBe(
-            'n = 9: the panels draw these 6 words and 3 empty places.',
+            'n = 9: the panels draw these 6 words, then positions #6–#8 with vectors of their own.',
           );
+          // A position past the words is the word "#i": the tooltip names it so.
+          const scores = await layoutOf(more.page, 'contentScores');
+          await more.page.click('#figure-contentScores canvas', {
+            position: { x: scores.x0 + 6.5 * scores.cell, y: scores.y0 + 7.5 * scores.cell },
+          });
+          expect(await more.page.textContent('.relpos-tooltip')).toContain('query → key#7 → #6');
           // Words typed set n to their count.
           await page.fill('#tokens', 'one two three');
           await whenDrawn(page);

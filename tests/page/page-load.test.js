@@ -106,6 +106,8 @@ describe('the page loads', () => {
     for (const [selector, value] of [
       ['#seed', '123'],
       ['#dK', '8'], // an even d_k: an odd one replaces RoPE's scheme panels by a message
+      ['#maxDistance', '5'], // k ≥ n − 1: panel 2's caption has no clipped edges to explain
+      ['#maxDistance', '0'],
       ['#maxDistance', '1'],
       ['#seqLen', '9'],
       ['#tokens', 'a dog ran to the big red car and sat'],

@@ -413,6 +413,17 @@ describe('the keyboard’s tooltip on a phone', () => {
             return values.filter((value) => value.getBoundingClientRect().right > box.right).map((v) => v.textContent);
           });
           expect(outside, where).toEqual([]);
+          // A sentence ("why it fell") goes under its label: no label squeezed to a word a line.
+          const squeezed = await page.$$eval('.relpos-tooltip .relpos-tip-label', (names) =>
+            names
+              .filter((label) => {
+                const range = document.createRange();
+                range.selectNodeContents(label);
+                return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 2;
+              })
+              .map((label) => label.textContent),
+          );
+          expect(squeezed, where).toEqual([]);
         }
       }
       expect(problems).toEqual([]);

@@ -157,7 +157,11 @@ describe('the present view', () => {
     expect(await wrong.page.$$eval('.relpos-presenting', (list) => list.length)).toBe(0);
     // Said at the top of the page as well, where a phone's reader sees it without scrolling down to
     // the inputs' notes (below the panel and the story there); Close puts it away.
-    expect(await wrong.page.textContent('#link-note p')).toBe(notes);
+    // Several, as a list under "Link corrected:" (the notes say each as its own sentence).
+    expect(await wrong.page.textContent('#link-note p')).toBe('Link corrected:');
+    const items = await wrong.page.$$eval('#link-note li', (list) => list.map((item) => item.textContent));
+    expect(items.map((item) => `Link corrected: ${item}`).join(' · ')).toBe(notes);
+    expect(items.length).toBe(3);
     await wrong.page.setViewportSize({ width: 390, height: 844 });
     const top = (selector) => wrong.page.$eval(selector, (el) => el.getBoundingClientRect().top + scrollY);
     expect(await top('#notes')).toBeGreaterThan(844);
@@ -165,6 +169,12 @@ describe('the present view', () => {
     await wrong.page.click('#link-note button');
     expect(await wrong.page.isHidden('#link-note')).toBe(true);
     expect(await wrong.page.textContent('#notes')).toBe(notes);
+    // A figure of the drawer without a Present view (the tables): corrected, the drawer left as it was.
+    await env.load(wrong.page, '?present=tables', { closedPanels: true });
+    expect(await wrong.page.textContent('#notes')).toContain('present: unknown tables');
+    expect(await wrong.page.textContent('#link-note p')).toBe(await wrong.page.textContent('#notes')); // one: its sentence
+    expect(await wrong.page.$eval('#more-panels', (drawer) => drawer.open)).toBe(false);
+    await expect.poll(() => wrong.page.evaluate(() => location.search), { timeout: 5_000 }).toBe('');
     await wrong.context.close();
   });
 

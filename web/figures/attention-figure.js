@@ -41,12 +41,14 @@ export class AttentionFigure {
     numbered = true,
     controls = true,
     onlyRendered = false,
+    keepCaptionRoom = false,
     onSelect = () => {},
     onPresent = () => {},
   }) {
     this.panels = PANELS.filter((panel) => panelIds.includes(panel.id));
     this.captionContext = { controls }; // what panel.caption(view, context) may name
     this.onlyRendered = onlyRendered;
+    this.keepCaptionRoom = keepCaptionRoom;
     this.onSelect = onSelect;
     this.maxSide = 560; // the largest matrix side, in CSS px
     this.view = null;
@@ -203,6 +205,29 @@ export class AttentionFigure {
     // Read every size and colour first, then write: one layout for all panels, not one each.
     const reads = this.panels.map((panel) => this.measure(panel));
     this.panels.forEach((panel, index) => this.drawPanel(panel, reads[index]));
+    if (this.keepCaptionRoom) this.#keepCaptionRoom();
+  }
+
+  /**
+   * A caption keeps the tallest height it has had at this width and n (min-height), so that a
+   * shorter one (k dragged to n − 1 drops the clipped edges' sentence) never moves the panels
+   * below; a new width, n or the long view starts afresh. All heights read, then all written.
+   */
+  #keepCaptionRoom() {
+    const { n, long } = this.view;
+    const captions = this.panels.map((panel) => {
+      const { caption, wrap } = this.parts.get(panel.id);
+      return { caption, room: `${wrap.clientWidth}|${n}|${Boolean(long)}` };
+    });
+    for (const { caption, room } of captions)
+      if (caption.dataset.room !== room) {
+        caption.dataset.room = room;
+        caption.style.minHeight = '';
+      }
+    const heights = captions.map(({ caption }) => caption.getBoundingClientRect().height);
+    captions.forEach(({ caption }, index) => {
+      if (heights[index] > parseFloat(caption.style.minHeight || '0')) caption.style.minHeight = `${heights[index]}px`;
+    });
   }
 
   measure(panel) {

@@ -72,8 +72,12 @@ const FIGURES = `
 .relpos-tooltip div { display: flex; justify-content: space-between; gap: 14px; }
 /* Where the tooltip is narrower than its rows (a 320 px phone), the labels wrap first: a value stays
    on one line while it can (it may still wrap between words, never past the box). */
-.relpos-tip-label { color: var(--relpos-muted); flex: 1 1 0; }
+.relpos-tip-label { color: var(--relpos-muted); flex: 1 1 0; min-width: 50%; }
 .relpos-tip-value { font-variant-numeric: tabular-nums; font-weight: 600; overflow-wrap: break-word; text-align: right; flex: 0 1 auto; }
+/* A sentence (why a weight fell) under its label, across the tooltip, rather than beside a label
+   squeezed to a word a line. */
+.relpos-tooltip div.relpos-tip-prose { display: block; }
+.relpos-tip-prose .relpos-tip-value { display: block; text-align: left; }
 /* The present view (present-view.js): one panel over the whole window, large type: the matrix
    under its title, the caption under the matrix (on a landscape screen beside it, so that the
    matrix gets the full height). */

@@ -187,6 +187,9 @@ export function createTooltip(doc, overlay) {
   return { tooltip, readout };
 }
 
+/** A tooltip value longer than this (characters) is a sentence: it goes under its label. */
+const PROSE_LENGTH = 36;
+
 /**
  * Fills the tooltip (text only) and places it by `anchor` (placeTooltip): beside the cell it
  * reads, never over it.
@@ -202,6 +205,7 @@ export function showTooltip(tooltip, lines, anchor) {
       text.className = 'relpos-tip-value';
       text.textContent = value;
       row.append(name, text);
+      if (String(value).length > PROSE_LENGTH) row.className = 'relpos-tip-prose'; // under its label, not beside it
       return row;
     }),
   );

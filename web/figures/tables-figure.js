@@ -57,13 +57,19 @@ export function tableBlocks(view, { i, j }) {
         title: `a^K by offset; row ${minus(c - k)} for this cell`,
         rows: rowsOf(relKeys, offsetLabel),
         highlight: c,
+        table: true,
       },
     ],
     [
       vector(`Σ_j w_{${i}j} v_j (from the values)`, parts.fromValues, adding),
       vector(`Σ_j w_{${i}j} a^V[clip(j − ${i})] (from positions)`, parts.fromPositions, adding), // ±k left out: two lines at 360 px
       vector(`output z_{${i}}, their sum`, parts.output, adding),
-      { title: `a^V by offset; row ${minus(c - k)} for this cell`, rows: rowsOf(relValues, offsetLabel), highlight: c },
+      {
+        title: `a^V by offset; row ${minus(c - k)} for this cell`,
+        rows: rowsOf(relValues, offsetLabel),
+        highlight: c,
+        table: true,
+      },
     ],
   ];
 }
@@ -78,7 +84,7 @@ export function drawTablesFigure(parts, view, cell, colours) {
     width,
     format: (v) => formatSignificant(v, 2),
     colours,
-    reserveTables: true, // k (≥ 1) changes the tables' rows: the page below must not move (k = 0's one row does)
+    reserveTables: true, // k changes the tables' rows: the page below must not move
   });
   const k = view.maxDistance;
   const c = clippedOffset(shown.i, shown.j, k);

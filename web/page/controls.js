@@ -114,15 +114,17 @@ function syncLimits(state) {
   if ($('tokens-n').textContent !== drawn) $('tokens-n').textContent = drawn;
 }
 
-/** What the panels draw of the typed words: all of them, the first n, or n places, some without a word. */
+/** What the panels draw of the typed words: all of them, the first n, or them and positions #i without a word. */
 export function drawnWordsText({ long, seqLen: n, tokens }) {
   const count = splitTokens(tokens).length;
   const these = (m) => (m === 1 ? 'this one word' : `these ${m} words`);
   if (long) return `n = ${n}: the long view draws positions, not words.`;
   if (n === count) return `n = ${n}: the panels draw ${these(n)}.`;
   if (n < count) return `n = ${n}: the panels draw the first ${n === 1 ? 'word' : n} of ${these(count)}.`;
-  if (count === 0) return `n = ${n}: the panels draw ${n} places without a word.`;
-  return `n = ${n}: the panels draw ${these(count)} and ${n - count} empty place${n - count === 1 ? '' : 's'}.`;
+  // A position without a typed word is the word "#i", with vectors of its own.
+  const made = (from) => (n - from === 1 ? `position #${from}` : `positions #${from}–#${n - 1}`);
+  if (count === 0) return `n = ${n}: the panels draw ${made(0)}, each with vectors of its own.`;
+  return `n = ${n}: the panels draw ${these(count)}, then ${made(count)} with vectors of ${n - count === 1 ? 'its' : 'their'} own.`;
 }
 
 /** Room for the longest of drawnWordsText's sentences (hidden, stacked under the one shown). */

@@ -94,6 +94,7 @@ class Page {
       numbered: !embed,
       controls: !embed, // the iframe view hides the controls: its captions do not name them
       onlyRendered: !embed, // panels 5–6 wait, closed, under "More panels"
+      keepCaptionRoom: !embed, // a caption that shortens (a k dragged) never moves the panels below
       onSelect: (offset, cell) => this.#select(offset, cell),
       onPresent: () => this.url.schedule(), // ?present=<panel> keeps the present view
     });
@@ -209,7 +210,10 @@ class Page {
     const presentAsked = presentGiven === null ? null : (matchChoice(presentGiven, ids) ?? presentGiven);
     this.notes.set(notes);
     const moreAsked = !this.embed && params.get(MORE_PANELS_PARAM) === '1'; // the iframe view has no drawer
-    if (moreAsked || (presentAsked && DRAWER_FIGURES.has(presentAsked))) $('more-panels').open = true; // drawn by update()
+    // A panel that can be presented and lives in the drawer opens it (the tables, which have no
+    // Present view, do not: the link is corrected instead).
+    const presentable = presentAsked !== null && ids.includes(presentAsked);
+    if (moreAsked || (presentable && DRAWER_FIGURES.has(presentAsked))) $('more-panels').open = true; // drawn by update()
     this.update();
     this.followHash?.();
     if (presentAsked && !this.figure.present(presentAsked, { focusPanel: true })) {

@@ -48,13 +48,12 @@ const titleSpace = (columnWidth) => 4 + TITLE_LINE * (columnWidth < NARROW_COLUM
  * The canvas height (CSS px) at `width`: the tallest column's blocks as drawn (each its title room,
  * its rows and GAP) and the colour bar, no more. It depends on the blocks' row counts and the
  * width, not on the titles' text or the values (hovering another cell moves nothing below). With
- * `reserveTables`, a table block (more than one row) takes TABLE_SPACE whatever its rows, so a
- * figure whose tables grow and shrink with a setting (k ≥ 1) moves nothing below it; a one-row
- * table (k = 0) takes one row, so k = 0 ↔ 1 does move it (by TABLE_SPACE less a row).
+ * `reserveTables`, a table block (`table: true`) takes TABLE_SPACE whatever its rows, so a
+ * figure whose tables grow and shrink with a setting (k, one row at k = 0) moves nothing below it.
  */
 export function vectorBlocksHeight(columns, width = Infinity, bar = null, reserveTables = false) {
   const title = titleSpace(columnWidthOf(width, columns));
-  const rowsHeight = (b) => (reserveTables && b.rows.length > 1 ? TABLE_SPACE : b.rows.length * rowHeight(b));
+  const rowsHeight = (b) => (reserveTables && b.table ? TABLE_SPACE : b.rows.length * rowHeight(b));
   const blockHeight = (b) => title + rowsHeight(b) + GAP;
   return Math.max(...columns.map((blocks) => blocks.reduce((h, b) => h + blockHeight(b), 0))) + 4 + barSpace(bar);
 }
