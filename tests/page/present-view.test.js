@@ -10,6 +10,7 @@ import { layoutOf, MATRIX_PANELS, usePage } from './page-fixture.js';
 const env = usePage();
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SENTENCE = '?tokens=the+cat+sat+on+the+mat+and+then+it+saw+the+big+brown+waterfall&k=2'; // n = 14
+const EIGHTEEN = `?tokens=${'the quick brown fox jumps over lazy dogs while seven small birds sing above green hills near quiet'.replaceAll(' ', '+')}`;
 const TWENTY = `?tokens=${'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty'.replaceAll(' ', '+')}`;
 
 const panelBoxes = (page) =>
@@ -19,12 +20,14 @@ const panelBoxes = (page) =>
 
 describe('the width of the screen is used', () => {
   // Beside the story: a sentence of 14 words two a row at 1280 px and at 1920 px (up to 8 words:
-  // four); 30 positions get panels at least 580 px wide; 20 words at 1280 px, whose cells two a row
-  // would be too small for words (positions instead), one a row. Words on the axes in each. Panels
-  // 1–4, then 5–6 under "More panels" (opened).
+  // four); 30 positions get panels at least 580 px wide; 18 and 20 words at 1280 px, whose cells two
+  // a row would be too small for words (positions instead) or stand them nearly upright, one a row.
+  // Words on the axes in each, slanted 70° at most. Panels 1–4, then 5–6 under "More panels"
+  // (opened).
   for (const [width, height, query, n, rows, side] of [
     [1280, 800, SENTENCE, 14, 3, 220],
     [1280, 800, TWENTY, 20, 6, 520],
+    [1280, 800, EIGHTEEN, 18, 6, 520], // two a row would stand its words nearly upright in 14 px cells
     [1920, 1080, SENTENCE, 14, 3, 400], // panels 1–2, 3–4 (one colour scale, side by side), 5–6
     [1920, 1080, '?n=6', 6, 2, 200], // the lesson's sentence: panels 1–4 in one row, then 5–6
     [1280, 800, '?n=30', 30, 6, 520],
@@ -43,6 +46,7 @@ describe('the width of the screen is used', () => {
         expect(layout.cell * layout.n, id).toBeGreaterThanOrEqual(side);
         expect(layout.labelsCut, `${id}: labels shortened with …`).toBe(0);
         expect(layout.axisLabels, `${id}: the axes labelled by word`).toBe('words');
+        expect(layout.labelSlant, `${id}: the column labels' slant`).toBeLessThanOrEqual(70);
       }
       expect(problems).toEqual([]);
       await context.close();

@@ -272,10 +272,13 @@ export class AttentionFigure {
     };
   }
 
-  /** How the first panel, at its width now, labels the axes of `view`: 'words' or 'positions' (label-room.js). */
-  axisLabelKind(view) {
+  /**
+   * How the first panel, at its width now, labels the axes of `view`: { kind: 'words' or
+   * 'positions', cell: the words' cells' side } (label-room.js).
+   */
+  axisLabelFit(view) {
     const { canvas, wrap } = this.parts.get(this.panels[0].id);
-    return panelLabels(view.labels, themeColours(canvas).font || 'sans-serif', wrap.clientWidth, this.maxSide).kind;
+    return panelLabels(view.labels, themeColours(canvas).font || 'sans-serif', wrap.clientWidth, this.maxSide);
   }
 
   /** Shows one panel filling the window with large type (present-view.js); null: back. */

@@ -31,13 +31,13 @@ const positionLabels = (n) => Array.from({ length: n }, (_, i) => String(i));
 /**
  * The labels a panel `width` px wide (matrix no wider than `maxSide`) shows for `labels`, their
  * room (CSS px) and their kind ('words' or 'positions'): the words where their room leaves cells tall enough to label them, else
- * the positions, in the room the widest position takes (at least 24 px).
+ * the positions, in the room the widest position takes (at least 24 px); with the words, their cells' side (CSS px).
  */
 export function panelLabels(labels, family, width, maxSide = Infinity) {
   const room = labelRoom(labels, family, width);
   const n = labels.length;
-  if (heatmapLayout({ n, width, maxSide, labelSpace: room }).cell >= MIN_LABELLED_CELL)
-    return { labels, labelSpace: room, kind: 'words' };
+  const { cell } = heatmapLayout({ n, width, maxSide, labelSpace: room });
+  if (cell >= MIN_LABELLED_CELL) return { labels, labelSpace: room, kind: 'words', cell };
   const positions = positionLabels(n);
   return {
     labels: positions,

@@ -24,6 +24,7 @@ import { applyPageTheme } from './page-theme.js';
 import { MORE_PANELS_PARAM, startUrlWriter } from './url-writer.js';
 import { stateFromQuery } from './url-state.js';
 import { showLinkNote } from './link-note.js';
+import { columnLabelSlant } from '../render/heatmap.js';
 import { followLinkSections } from '../settings/link-sections.js';
 import { linkValue, matchChoice, unknownChoice } from '../settings/link-values.js';
 import { DRAWER_PANEL_IDS } from '../views/panels.js';
@@ -39,6 +40,10 @@ const FOUR_UP_TO = 8;
  * story step or ?present= that names one opens the drawer.
  */
 const DRAWER_FIGURES = new Set([...DRAWER_PANEL_IDS, 'tables', 'profile']);
+
+/** How well a panel labels its axes: 0 by position, 1 by words steeper than 60°, 2 by words at 60°. */
+const labelFitRank = ({ kind, cell }) =>
+  kind === 'positions' ? 0 : columnLabelSlant({ cellW: cell, fontScale: 1 }) > 70 ? 1 : 2;
 
 /** The panel grids' classes (style.css): roomy (at least 580 px), four (a row from 1800 px), single (one a row). */
 function setPanelClasses(classes) {
@@ -363,11 +368,14 @@ class Page {
     const four = !this.embed && !view.long && view.n <= FOUR_UP_TO;
     const classes = { roomy, four, single: false };
     setPanelClasses(classes);
-    // Panels whose words would give way to positions at their width, and would keep them one a
-    // row: one a row (label-room.js decides, at the widths laid out).
-    if (this.embed || view.long || four || this.figure.axisLabelKind(view) === 'words') return;
+    // Panels whose words would give way to positions at their width, or stand steeper than 60° in
+    // cells of under about 16 px: one a row where that labels them better (label-room.js decides,
+    // at the widths laid out).
+    if (this.embed || view.long || four) return;
+    const two = labelFitRank(this.figure.axisLabelFit(view));
+    if (two === 2) return;
     setPanelClasses({ ...classes, single: true });
-    if (this.figure.axisLabelKind(view) === 'positions') setPanelClasses(classes);
+    if (labelFitRank(this.figure.axisLabelFit(view)) <= two) setPanelClasses(classes);
   }
 
   #maxSide() {
