@@ -64,6 +64,17 @@ describe('a link’s choices and repeated parameters', () => {
     expect(stateFromQuery('?table=%20').notes).toEqual(['table: empty; choose from random, locality; using locality']);
   });
 
+  test('a control named in another case (?dK=8, ?K=2) is left out, and said', () => {
+    const { state, notes } = stateFromQuery('?dK=8&K=2&Seed=7&seed=5');
+    expect([state.dK, state.maxDistance, state.seed]).toEqual([4, 3, 5]); // the defaults; seed as written
+    expect(notes).toEqual([
+      'dK: not a parameter, names are read as written (did you mean dk?); it is left out',
+      'K: not a parameter, names are read as written (did you mean k?); it is left out',
+      'Seed: not a parameter, names are read as written (did you mean seed?); it is left out',
+    ]);
+    expect(stateFromQuery('?dk=8&k=2').notes).toEqual([]);
+  });
+
   test('a parameter given more than once: the first is read, a note says so, and the address keeps it alone', () => {
     expect(stateFromQuery('?n=4&n=8')).toMatchObject({
       state: { seqLen: 4 },

@@ -19,6 +19,13 @@ export function stateFromQuery(search) {
   const state = defaultState();
   const notes = [];
   const given = (param) => linkValue(params, param, (note) => notes.push(note));
+  // A control's name in another case (?dK=8) is not read as it (names are read as written): said.
+  const names = new Map(Object.values(CONTROLS).map((c) => [c.param.toLowerCase(), c.param]));
+  for (const name of new Set(params.keys())) {
+    const meant = names.get(name.toLowerCase());
+    if (meant && meant !== name)
+      notes.push(`${name}: not a parameter, names are read as written (did you mean ${meant}?); it is left out`);
+  }
   for (const [name, c] of Object.entries(CONTROLS)) {
     if (!params.has(c.param) || name === 'maxDistance') continue; // k: below, its limit depends on n
     const { value, note } = parseControl(name, given(c.param));
