@@ -218,6 +218,10 @@ describe('the tables figure follows the hovered cell', () => {
       '(5, 1), offset \u22124, clipped to \u22123',
     );
     expect(await page.getAttribute('#tables-canvas', 'aria-label')).toContain('row \u22123 outlined');
+    // Why the right column mixes decimals (−1.154 beside −0.44): each element to those at which it adds up.
+    expect(await page.textContent('#figure-tables .relpos-caption')).toContain(
+      'each element of the two parts and of the output is written to the decimals at which the parts add up to the output as written',
+    );
   });
 
   test('at 1280 and 360 px the outlined row of the right-hand table is drawn whole: its right side inside the canvas, right of the cells', async () => {

@@ -91,6 +91,7 @@ export function drawTablesFigure(parts, view, cell, colours) {
   const caption =
     `${cell ? 'The selected cell' : 'No cell selected (hover or focus one): cell'} (${shown.i}, ${shown.j}), offset ${minus(shown.j - shown.i)}` +
     `${c !== shown.j - shown.i ? `, clipped to ${minus(c)}` : ''}: its bias is q_{${shown.i}} · a^K[${minus(c)}]/√d_k, and every cell at that clipped offset reads the same outlined rows. ` +
+    'On the right, each element of the two parts and of the output is written to the decimals at which the parts add up to the output as written. ' +
     `Colours: ${SIGN_COLOURS}, left up to ±${formatSignificant(scales[0].max, 2)}, right up to ±${formatSignificant(scales[1].max, 2)}.`;
   setMathText(parts.caption, caption);
   parts.canvas.setAttribute(
