@@ -123,7 +123,14 @@ class ModelHandle {
     std::string error = checkBatch(tokens, targets);
     if (error.empty()) error = relpos::outOfRangeText(relpos::outOfRange(options));
     if (!error.empty()) return refusal(error);
-    return loss(model_.trainStep(view(tokens, targets), options));
+    const double value = model_.trainStep(view(tokens, targets), options);
+    const Index bad = relpos::firstNonFinite(model_.gradients(), model_.parameterCount());
+    if (!std::isfinite(value) || bad >= 0)
+      return refusal(std::string(!std::isfinite(value) ? "the loss"
+                                                       : "gradients[" + std::to_string(bad) + "]") +
+                     " is not finite (parameters too large for the forward pass?): no step was "
+                     "taken, the parameters are unchanged");
+    return loss(value);
   }
 
   emscripten::val evaluate(const MatrixBuffer& tokens, const MatrixBuffer& targets) {

@@ -60,7 +60,8 @@ class TransformerModel {
   void gatherGradients(const T* shard, bool first);
   // One Adam step on the current gradients().
   void adamStep(const AdamOptions& options);
-  // lossAndGradients, then adamStep; returns the loss before the step.
+  // lossAndGradients, then adamStep while the loss and every gradient are finite (else no step:
+  // the parameters as they were); returns the loss before the step.
   double trainStep(const BatchView& batch, const AdamOptions& options);
   // Loss and accuracy, no gradients.
   Evaluation evaluate(const BatchView& batch);

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "relpos/exp_kernels.hpp"
+#include "relpos/finite_entries.hpp"
 #include "relpos/layer_norm.hpp"
 #include "relpos/simd_vectors.hpp"
 
@@ -239,7 +240,10 @@ void TransformerModel<T>::gatherGradients(const T* shard, bool first) {
 template <typename T>
 double TransformerModel<T>::trainStep(const BatchView& batch, const AdamOptions& options) {
   const double loss = lossAndGradients(batch);
-  adamStep(options);
+  // A loss or gradient beyond T (parameters too large for the forward pass) would make Adam's
+  // parameters NaN: no step then, the parameters as they were (the caller reads the loss).
+  if (std::isfinite(loss) && firstNonFinite(gradients_.data(), gradients_.size()) < 0)
+    adamStep(options);
   return loss;
 }
 

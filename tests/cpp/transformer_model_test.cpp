@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -237,6 +238,25 @@ TEST(Model, AdamStepMatchesHandComputation) {
     }
   }
   EXPECT_EQ(model.adamSteps(), 2);
+}
+
+// Parameters finite but too large for the forward pass (1e19 in float32): the loss overflows,
+// and a step would make Adam's parameters NaN. trainStep takes none: parameters, moments and the
+// step count as they were.
+TEST(Model, TrainStepTakesNoStepOnALossOrGradientBeyondItsType) {
+  ModelConfig c = smallConfig();
+  TransformerModel<float> model(c);
+  const Index count = model.parameterCount();
+  std::fill(model.parameters(), model.parameters() + count, 1e19f);
+  const Batch batch = randomBatch(c.vocabSize, 2, 5, 9);
+  AdamOptions o;
+  o.learningRate = 0.01;
+  const double loss = model.trainStep(batch.view(), o);
+  const bool gradientsFinite = std::all_of(model.gradients(), model.gradients() + count,
+                                           [](float g) { return std::isfinite(g); });
+  EXPECT_FALSE(std::isfinite(loss) && gradientsFinite);
+  EXPECT_EQ(model.adamSteps(), 0);
+  for (Index i = 0; i < count; ++i) ASSERT_EQ(model.parameters()[i], 1e19f) << "parameter " << i;
 }
 
 template <typename T>

@@ -210,6 +210,30 @@ describe('the step in shards under attack (float32 and float64)', () => {
       twin.dispose();
     });
 
+    test(`${precision}: trainStep on parameters too large for the forward pass refuses the step and keeps them`, () => {
+      // Every parameter 1e19 (float32) or 1e150 (float64): finite, so setParameters takes them, but
+      // the forward pass overflows; a step would make Adam's parameters NaN (984 of 1 016 were).
+      const model = rp.createModel({ ...CONFIG, precision });
+      const huge = model.parameterVector().fill(precision === 'float32' ? 1e19 : 1e150);
+      model.setParameters(huge);
+      const batch = batchOf(4, 3);
+      const step = () => model.trainStep(batch, { learningRate: 0.01, maxGradNorm: 1 });
+      expect(step).toThrow(RangeError);
+      expect(step).toThrow(
+        /^model\.trainStep: the core refused the call: (the loss|gradients\[\d+\]) is not finite \(parameters too large for the forward pass\?\): no step was taken, the parameters are unchanged$/,
+      );
+      expect(Array.from(model.parameterVector())).toEqual(Array.from(huge));
+      // Ordinary parameters again: the model trains as a fresh one does.
+      const fresh = rp.createModel({ ...CONFIG, precision });
+      model.setParameters(fresh.parameterVector());
+      expect(model.trainStep(batch, { learningRate: 0.01 }).loss).toBe(
+        fresh.trainStep(batch, { learningRate: 0.01 }).loss,
+      );
+      expect(Array.from(model.parameterVector())).toEqual(Array.from(fresh.parameterVector()));
+      model.dispose();
+      fresh.dispose();
+    });
+
     test(`${precision}: a shard whose norm overflows is clipped to maxGradNorm as its scaled-down twin is`, () => {
       // Every entry `big`: squared, beyond a double; the clipped gradient is that of every entry 1.
       const { model, twin, good } = pairOf(precision);
