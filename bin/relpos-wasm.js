@@ -6,7 +6,7 @@
 // dependency, so the package itself needs nothing). `--language ja` (Japanese, cut into words and
 // tagged by kuromoji, another optional peer dependency) and `--language es` (Spanish, closed word
 // classes from word lists) build corpora in the languages the comparison of languages reads.
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
@@ -71,8 +71,10 @@ function parseArguments(args) {
     if (arg === '-o' || arg === '--out') {
       out = rest[(i += 1)];
       if (out === undefined || out === '') throw new UsageError(`${arg} needs a file name`);
-    } else if (arg.startsWith('--out=')) out = arg.slice(6);
-    else if (arg === '-l' || arg === '--language' || arg.startsWith('--language=')) {
+    } else if (arg.startsWith('--out=')) {
+      out = arg.slice(6);
+      if (out === '') throw new UsageError('--out= needs a file name');
+    } else if (arg === '-l' || arg === '--language' || arg.startsWith('--language=')) {
       language = arg.startsWith('--language=') ? arg.slice(11) : rest[(i += 1)];
       if (!Object.hasOwn(CORPUS_LANGUAGES, language ?? ''))
         throw new UsageError(
@@ -89,6 +91,25 @@ function parseArguments(args) {
   return { files, out, language };
 }
 
+/** The bytes of `file`, at most `budget` of them (an Error with code EFBIG past that). */
+function readAtMost(file, budget) {
+  const fd = openSync(file, 'r');
+  try {
+    const chunks = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, budget + 1 - total));
+      const got = readSync(fd, chunk, 0, chunk.length, null);
+      if (got === 0) return Buffer.concat(chunks, total);
+      total += got;
+      if (total > budget) throw Object.assign(new Error(), { code: 'EFBIG', size: `more than ${budget}` });
+      chunks.push(chunk.subarray(0, got));
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The text of `file`, or an Error naming the file and what is wrong with it. */
 function readText(file, budget = MAX_TEXT_BYTES) {
   let bytes;
@@ -96,7 +117,7 @@ function readText(file, budget = MAX_TEXT_BYTES) {
     const stats = statSync(file);
     if (stats.isDirectory()) throw Object.assign(new Error(), { code: 'EISDIR' });
     if (stats.size > budget) throw Object.assign(new Error(), { code: 'EFBIG', size: stats.size });
-    bytes = readFileSync(file);
+    bytes = readAtMost(file, budget); // a device or a pipe says size 0: read no more than the budget either way
   } catch (error) {
     const why = {
       ENOENT: ': no such file',

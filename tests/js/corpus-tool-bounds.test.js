@@ -81,3 +81,24 @@ test('a file over the text bound is refused before it is read, naming it', () =>
     `big.txt is ${MAX_TEXT_BYTES + 1} bytes; the text read may be at most ${MAX_TEXT_BYTES} bytes`,
   );
 });
+
+test('a device or a pipe, whose size says 0, is read no further than the text bound; an empty --out= is refused at once', () => {
+  const tool = new URL('../../bin/relpos-wasm.js', import.meta.url).pathname;
+  const run = (args) => {
+    try {
+      execFileSync(process.execPath, [tool, ...args], { cwd: dir, stdio: 'pipe', timeout: 60_000 });
+      return { status: 0, stderr: '' };
+    } catch (error) {
+      return { status: error.status, stderr: String(error.stderr) };
+    }
+  };
+  // /dev/zero never ends: it grew past 1.4 GB before; now it stops at the bound.
+  const zero = run(['corpus', '/dev/zero']);
+  expect(zero.status).toBe(1);
+  expect(zero.stderr).toContain(
+    `/dev/zero is more than ${MAX_TEXT_BYTES} bytes; the text read may be at most ${MAX_TEXT_BYTES} bytes`,
+  );
+  const out = run(['corpus', '--out=', '/dev/zero']);
+  expect(out.status).toBe(2);
+  expect(out.stderr).toContain('--out= needs a file name');
+});
