@@ -128,6 +128,39 @@ describe('openCheckpoint', () => {
     );
   });
 
+  test('options are read once, each, and no other is taken', async () => {
+    // A getter that answers differently the second time cannot pass one value and use another.
+    let reads = 0;
+    const name = {
+      get name() {
+        reads += 1;
+        return reads === 1 ? undefined : 12345;
+      },
+    };
+    expect((await openCheckpoint(bytes('t5-tiny.safetensors'), name)).files).toEqual(['the checkpoint']);
+    expect(reads).toBe(1);
+    await expect(openCheckpoint(bytes('t5-tiny.safetensors'), { nmae: 'x' })).rejects.toThrow(
+      /^openCheckpoint: unknown option "nmae"; expected name$/,
+    );
+    const checkpoint = await openCheckpoint(bytes('t5-tiny.safetensors'));
+    let distanceReads = 0;
+    const distance = {
+      config: config(),
+      get maxDistance() {
+        distanceReads += 1;
+        return distanceReads === 1 ? undefined : -3;
+      },
+    };
+    const tables = await rp.checkpointPositions(checkpoint, distance);
+    expect(distanceReads).toBe(1);
+    expect(tables.map((t) => t.maxDistance)).toEqual(
+      (await rp.checkpointPositions(checkpoint, { config: config() })).map((t) => t.maxDistance),
+    );
+    await expect(rp.checkpointPositions(checkpoint, { ofsets: [1] })).rejects.toThrow(
+      /^checkpointPositions: unknown option "ofsets"; expected config, offsets, tensor, rule, bidirectional, maxDistance, tokens$/,
+    );
+  });
+
   test('a 3 GB file opens by reading its header, and reading the tables reads only their bytes', async () => {
     const blob = await file('large.safetensors');
     expect(blob.size).toBe(expected.large.size);

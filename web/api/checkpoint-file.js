@@ -5,7 +5,7 @@
 // file before anything is returned; a bad file is an Error naming the file and what is wrong.
 // Pure code: no DOM, so it runs in workers and in Node.
 import { BYTES_KINDS, isBlob, isBytesInMemory, ownBytes } from './own-bytes.js';
-import { describe } from './validate.js';
+import { checkOptions, describe } from './validate.js';
 
 /**
  * The largest header read, 16 MiB (the reference reader allows 100 MB): the largest real headers
@@ -298,9 +298,11 @@ const looksLikeIndex = (name) => /\.json$/i.test(name);
  * `source` is a Blob or File, a Uint8Array or ArrayBuffer, or an array of them; `name` names
  * bytes in memory in messages (a File's own name is used otherwise).
  */
-export async function openCheckpoint(source, options = {}) {
+export async function openCheckpoint(source, optionsGiven = {}) {
   const where = 'openCheckpoint';
-  if (!isPlainObject(options)) throw new TypeError(`${where}: options must be an object, got ${describe(options)}`);
+  if (!isPlainObject(optionsGiven))
+    throw new TypeError(`${where}: options must be an object, got ${describe(optionsGiven)}`);
+  const options = checkOptions(where, 'options', optionsGiven, { name: undefined }); // each read once; no other
   if (options.name !== undefined && typeof options.name !== 'string')
     throw new TypeError(`${where}: options.name must be a string, got ${describe(options.name)}`);
   const list = Array.isArray(source) ? source : [source];

@@ -5,7 +5,7 @@
 // rule the caller names.
 import { CheckpointError } from './checkpoint-file.js';
 import { T5_BUCKET_DEFAULTS } from './schemes.js';
-import { describe } from './validate.js';
+import { checkOptions, describe } from './validate.js';
 
 /** The `format` of a model the training section saves (JSON, or model.json inside a .npz). */
 export const SAVED_MODEL_FORMAT = 'relpos-train-model';
@@ -231,13 +231,25 @@ function savedModelTables(rp, saved, offsets, options, where) {
   }
 }
 
+const POSITIONS_OPTIONS = {
+  config: undefined,
+  offsets: undefined,
+  tensor: undefined,
+  rule: undefined,
+  bidirectional: undefined,
+  maxDistance: undefined,
+  tokens: undefined,
+};
+
 /**
  * rp.checkpointPositions(checkpoint, { config, offsets, tensor, rule, bidirectional, maxDistance,
  * tokens }): one entry per position table found (see index.d.ts, CheckpointPositions).
  */
-export async function checkpointPositions(rp, checkpoint, options = {}) {
+export async function checkpointPositions(rp, checkpoint, given = {}) {
   const where = 'checkpointPositions';
-  if (!isPlainObject(options)) throw new TypeError(`${where}: options must be an object, got ${describe(options)}`);
+  if (!isPlainObject(given)) throw new TypeError(`${where}: options must be an object, got ${describe(given)}`);
+  // Each option read once (what is checked is what is used), and no other.
+  const options = checkOptions(where, 'options', given, POSITIONS_OPTIONS);
   const { config } = options;
   if (config !== undefined && !isPlainObject(config))
     throw new TypeError(
