@@ -33,6 +33,20 @@ describe('edge cases', () => {
     expect(allFinite(r.output)).toBe(true);
   });
 
+  test('overflowed terms of opposite signs make a NaN score: that row NaN, the others as they would be', () => {
+    const m = (rows, cols, values) => ({ rows, cols, data: new Float64Array(values) });
+    const q = m(2, 2, [1e200, 1e200, 1, 1]);
+    const k = m(2, 2, [1e200, -1e200, 1, 1]); // q0 · k0 = 1e400 − 1e400: inf − inf
+    const r = rp.attention({ q, k, relKeys: m(3, 2, [0, 0, 0, 0, 0, 0]), v: m(2, 2, [1, 2, 3, 4]) });
+    expect(Number.isNaN(r.contentScores.data[0])).toBe(true);
+    expect(Array.from(r.combinedWeights.data.slice(0, 2)).every(Number.isNaN)).toBe(true);
+    expect(Array.from(r.output.data.slice(0, 2)).every(Number.isNaN)).toBe(true);
+    // Row 1: q1 · k0 = 0, q1 · k1 = 2, over √2: the softmax of (0, √2), the output its mix of v.
+    const w = 1 / (1 + Math.exp(Math.SQRT2));
+    expect(r.combinedWeights.data[2]).toBeCloseTo(w, 14);
+    expect(r.output.data[2]).toBeCloseTo(w + (1 - w) * 3, 13); // w · 1 + (1 − w) · 3
+  });
+
   test('n = 1, k = 0, d_k = 1: one token attends to itself', () => {
     const r = rp.attention({
       q: filled(1, 1, 3, Float64Array),
