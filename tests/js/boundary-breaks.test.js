@@ -308,3 +308,35 @@ test('a views: true result given as the next call’s input is a TypeError namin
   const copied = { rows: 4, cols: 2, data: again.output.data.slice() };
   expect(() => rp.attention({ ...inputs, v: copied })).not.toThrow();
 });
+
+test('a position table that is not of floats, or a Shaw table without a width, is refused naming it', async () => {
+  // T5's encoder table stored as I64 (the reader gives BigInt64Array): it threw a bare TypeError.
+  const ints = new BigInt64Array([1n, 2n, 3n, 4n]);
+  const t5Name = 'encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight';
+  const t5 = await openCheckpoint(
+    safetensors({ [t5Name]: { dtype: 'I64', shape: [2, 2], data_offsets: [0, 32] } }, new Uint8Array(ints.buffer)),
+    { name: 'ints.safetensors' },
+  );
+  const error = await refusal(rp.checkpointPositions(t5));
+  expect(error).toBeInstanceOf(CheckpointError);
+  expect(error.message).toBe(`ints.safetensors: tensor "${t5Name}" is I64; a position table holds floats`);
+  // Two buckets, which T5's rule cannot take: said of the file's tensor, not of rp.t5Buckets.
+  const two = await openCheckpoint(
+    safetensors({ [t5Name]: { dtype: 'F32', shape: [2, 2], data_offsets: [0, 16] } }, new Uint8Array(16)),
+    { name: 'two.safetensors' },
+  );
+  const bucketError = await refusal(rp.checkpointPositions(two));
+  expect(bucketError).toBeInstanceOf(CheckpointError);
+  expect(bucketError.message).toMatch(
+    new RegExp(
+      `^two\\.safetensors: tensor "${t5Name.replaceAll('.', '\\.')}" cannot be read by T5's bucket rule: numBuckets`,
+    ),
+  );
+  // A [3, 0] Shaw table: no width to read it by (its biases came out NaN).
+  const empty = await openCheckpoint(safetensors({ rel: { dtype: 'F32', shape: [3, 0], data_offsets: [0, 0] } }, []), {
+    name: 'empty.safetensors',
+  });
+  await expect(rp.checkpointPositions(empty, { tensor: 'rel', rule: 'shaw' })).rejects.toThrow(
+    /^checkpointPositions: tensor "rel" has shape \[3,0\]; a Shaw table's rows need a width d ≥ 1$/,
+  );
+});

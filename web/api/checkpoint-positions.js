@@ -107,8 +107,19 @@ async function t5Tables(rp, checkpoint, config, offsets, options) {
       );
     const bidirectional = part === 'encoder';
     const table = await checkpoint.read(t.name);
+    if (!(table.data instanceof Float32Array || table.data instanceof Float64Array))
+      throw new CheckpointError(t.file, `tensor "${t.name}" is ${table.dtype}; a position table holds floats`);
     const rule = T5_RULE(bidirectional, t.shape[0], params.maxDistance, found.length <= 2 ? part : '');
-    out.push(t5Entry(rp, table, part, layer, params, offsets, bidirectional, rule));
+    try {
+      out.push(t5Entry(rp, table, part, layer, params, offsets, bidirectional, rule));
+    } catch (error) {
+      // The bucket rule's own refusal (rp.t5Buckets: its bucket count or max distance), said of this file's tensor.
+      if (!(error instanceof RangeError) || !error.message.startsWith('t5Buckets: ')) throw error;
+      throw new CheckpointError(
+        t.file,
+        `tensor "${t.name}" cannot be read by T5's bucket rule: ${error.message.slice('t5Buckets: '.length)}`,
+      );
+    }
   }
   return out;
 }
@@ -120,6 +131,10 @@ function shawUniformEntry(table, offsets) {
   const [heads, rows, d] = perHead ? table.shape : [1, ...table.shape];
   if (rows % 2 !== 1)
     throw new RangeError(`checkpointPositions: tensor "${table.name}" has ${rows} rows; a Shaw table has 2k + 1`);
+  if (d < 1 || heads < 1)
+    throw new RangeError(
+      `checkpointPositions: tensor "${table.name}" has shape [${table.shape}]; a Shaw table's rows need a width d ≥ 1`,
+    );
   const k = (rows - 1) / 2;
   const bias = new Float64Array(heads * offsets.length);
   const scale = 1 / Math.sqrt(d);
