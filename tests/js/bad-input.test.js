@@ -229,6 +229,12 @@ const CASES = [
   ],
   ['localityProfile dK = 0', (rp) => rp.localityProfile({ dK: 0 }), RangeError, /^localityProfile: dK .* got 0$/],
   [
+    'localityProfile maxDistance past a table of 2^24 rows (its range says whole numbers)',
+    (rp) => rp.localityProfile({ maxDistance: 1e9 }),
+    RangeError,
+    /^localityProfile: maxDistance must be an integer from 0 to 8388607, got 1000000000$/,
+  ],
+  [
     'localityProfile width = 0',
     (rp) => rp.localityProfile({ width: 0 }),
     RangeError,

@@ -30,8 +30,10 @@ describe('kernels', () => {
     await expect(createRelPos({ kernels: 'relaxed' })).rejects.toThrow(
       /^createRelPos: this engine has no WebAssembly relaxed SIMD \(Node\.js 20 needs --experimental-wasm-relaxed-simd/,
     );
-    await expect(createRelPos({ kernels: 'fma' })).rejects.toThrow(TypeError);
+    // A word not one of the two is a RangeError, a value not a word a TypeError (as precision's).
+    await expect(createRelPos({ kernels: 'fma' })).rejects.toThrow(RangeError);
     await expect(createRelPos({ kernels: 'fma' })).rejects.toThrow(/options\.kernels must be 'relaxed' or 'plain'/);
+    await expect(createRelPos({ kernels: 5 })).rejects.toThrow(TypeError);
   });
 
   test('with relaxed SIMD it is the default; both builds give the same bits where the maths is exact', () => {

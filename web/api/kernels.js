@@ -32,7 +32,8 @@ function kernelsModule(build) {
 export function chooseKernels(where, requested) {
   if (requested === undefined) return hasRelaxedSimd() ? 'relaxed' : 'plain';
   if (!KERNEL_BUILDS.includes(requested)) {
-    throw new TypeError(`${where}: options.kernels must be 'relaxed' or 'plain', got ${String(requested)}`);
+    const Kind = typeof requested === 'string' ? RangeError : TypeError; // a wrong word, or not a word
+    throw new Kind(`${where}: options.kernels must be 'relaxed' or 'plain', got ${String(requested)}`);
   }
   if (requested === 'relaxed' && !hasRelaxedSimd()) {
     throw new Error(

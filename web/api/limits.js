@@ -16,7 +16,7 @@ export const MAX_MAIN_THREAD_WORK = 2 ** 33;
 export const MAX_DIMENSION = 2 ** 24;
 
 /** The largest clipping distance k of a relative table the API draws: its 2k + 1 rows stay within MAX_DIMENSION. */
-export const MAX_TABLE_DISTANCE = (MAX_DIMENSION - 1) / 2;
+export const MAX_TABLE_DISTANCE = Math.floor((MAX_DIMENSION - 1) / 2);
 
 /**
  * Query rows of one block of the core's attention (its contract): rows computed on their own
