@@ -4,7 +4,11 @@
 //    bundlers, file:// pages and under a strict Content-Security-Policy (connect-src);
 // 2. removes `import.meta.url` from the Emscripten glue (it only served to locate the .wasm
 //    file, which is never fetched): otherwise bundlers copy or inline the .wasm a second time,
-//    and `import.meta` does not exist in the classic script of dist/relpos.html.
+//    and `import.meta` does not exist in the classic script of dist/relpos.html;
+// 3. makes embind's table of a value object's fields an object without a prototype: its
+//    `for (… in fields)` loops otherwise met any enumerable property a page's script added to
+//    Object.prototype, and every call taking an options struct threw "fields[fieldName].write is
+//    not a function".
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const [gluePath, wasmPath, outPath] = process.argv.slice(2);
@@ -17,6 +21,7 @@ writeFileSync(
 const patches = [
   ['var _scriptDir = import.meta.url;', 'var _scriptDir = undefined;'],
   [/new URL\("([\w.-]+\.wasm)",import\.meta\.url\)\.toString\(\)/, '"$1"'],
+  ['var fields={};', 'var fields=Object.create(null);'],
 ];
 let glue = readFileSync(gluePath, 'utf8');
 for (const [from, to] of patches) {

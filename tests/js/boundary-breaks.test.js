@@ -340,3 +340,30 @@ test('a position table that is not of floats, or a Shaw table without a width, i
     /^checkpointPositions: tensor "rel" has shape \[3,0\]; a Shaw table's rows need a width d ≥ 1$/,
   );
 });
+
+test('a property a page adds to Object.prototype leaves every call working', () => {
+  // A page's script (an old library, a polyfill) adding an enumerable property: embind's struct
+  // arguments met it and every call taking one threw "fields[fieldName].write is not a function".
+  const before = rp.example({ seed: 3 });
+  Object.prototype.pollution = 1;
+  try {
+    const after = rp.example({ seed: 3 });
+    expect(Array.from(after.combinedWeights.data)).toEqual(Array.from(before.combinedWeights.data));
+    expect(Array.from(rp.randn(7, 4))).toEqual(Array.from(rp.randn(7, 4)));
+    const model = rp.createModel({
+      vocabSize: 9,
+      dModel: 8,
+      heads: 2,
+      layers: 1,
+      ffnWidth: 8,
+      maxDistance: 2,
+      seqLen: 4,
+      maxBatchSize: 2,
+    });
+    const batch = rp.syntheticBatch({ task: 'copy-offset', offset: 1, vocabSize: 9, seqLen: 4, batchSize: 2, seed: 1 });
+    expect(Number.isFinite(model.trainStep(batch).loss)).toBe(true);
+    model.dispose();
+  } finally {
+    delete Object.prototype.pollution;
+  }
+});
