@@ -18,6 +18,7 @@ import { withMinus } from '../render/number-text.js';
 import { PANELS, formatters } from '../views/panels.js';
 import { PresentView, presentSize } from './present-view.js';
 import { panelLabels, positionRoom } from './label-room.js';
+import { keepCaptionHeights } from './caption-room.js';
 import { themeColours } from './theme-colours.js';
 import { clippedOffset } from '../views/view.js';
 import { outlinedGroupText } from '../views/offset-group.js';
@@ -208,26 +209,15 @@ export class AttentionFigure {
     if (this.keepCaptionRoom) this.#keepCaptionRoom();
   }
 
-  /**
-   * A caption keeps the tallest height it has had at this width and n (min-height), so that a
-   * shorter one (k dragged to n − 1 drops the clipped edges' sentence) never moves the panels
-   * below; a new width, n or the long view starts afresh. All heights read, then all written.
-   */
+  /** Each caption keeps its room at this width (caption-room.js): n, k and the rest never move the page. */
   #keepCaptionRoom() {
-    const { n, long } = this.view;
-    const captions = this.panels.map((panel) => {
-      const { caption, wrap } = this.parts.get(panel.id);
-      return { caption, room: `${wrap.clientWidth}|${n}|${Boolean(long)}` };
-    });
-    for (const { caption, room } of captions)
-      if (caption.dataset.room !== room) {
-        caption.dataset.room = room;
-        caption.style.minHeight = '';
-      }
-    const heights = captions.map(({ caption }) => caption.getBoundingClientRect().height);
-    captions.forEach(({ caption }, index) => {
-      if (heights[index] > parseFloat(caption.style.minHeight || '0')) caption.style.minHeight = `${heights[index]}px`;
-    });
+    const { long } = this.view;
+    keepCaptionHeights(
+      this.panels.map((panel) => {
+        const { caption, wrap } = this.parts.get(panel.id);
+        return { caption, room: `${wrap.clientWidth}|${Boolean(long)}` };
+      }),
+    );
   }
 
   measure(panel) {

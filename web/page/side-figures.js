@@ -6,6 +6,7 @@ import { setMathText } from '../figures/math-dom.js';
 import { PANELS } from '../views/panels.js';
 import { createProfileFigure, drawProfile, tableProfileCaption } from '../figures/profile-figure.js';
 import { createTablesFigure, drawTablesFigure } from '../figures/tables-figure.js';
+import { keepCaptionHeights } from '../figures/caption-room.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -52,5 +53,7 @@ export class SideFigures {
     const tables = this.#tables;
     if (!this.#showTables || !view || view.long || tables.figure.hidden) return;
     drawTablesFigure(tables, view, cell, themeColours(tables.canvas));
+    // Its caption's numbers (the colour scales) wrap on more or fewer lines: its room is kept.
+    keepCaptionHeights([{ caption: tables.caption, room: String(tables.wrap.clientWidth) }]);
   }
 }
