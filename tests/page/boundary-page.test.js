@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { createGzip, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchBrowser, openPage } from './browser.js';
-import { SITE, changeAtOnce, whenDrawn } from './page-fixture.js';
+import { SITE, changeAtOnce, clickTrainOpen, whenDrawn } from './page-fixture.js';
 import { serveFolder } from './static-server.js';
 import { encodeCorpus } from '../../web/train/corpus-format.js';
 
@@ -174,7 +174,7 @@ test('10. a saved model is named after the model it holds, even when the menus c
     acceptDownloads: true,
   });
   await page.waitForSelector('body[data-ready="true"]');
-  await page.click('#train-open');
+  await clickTrainOpen(page);
   const ready = () =>
     page.waitForFunction(() => !document.querySelector('#train-start')?.disabled, null, { timeout: 120_000 });
   await ready();

@@ -13,7 +13,7 @@ import { checkpointCaption } from '../../web/views/checkpoint-view.js';
 import { corpusName } from '../../web/train/corpus-format.js';
 import { trainingCorpus } from '../js/helpers.js';
 import { downloadedBytes, screenshot } from './browser.js';
-import { canvasDrawn as drawn, usePage } from './page-fixture.js';
+import { canvasDrawn as drawn, clickTrainOpen, usePage } from './page-fixture.js';
 
 const env = usePage();
 let dir;
@@ -66,7 +66,7 @@ describe('the checkpoint part of the learned-patterns section', () => {
       viewport: { width: 1280, height: 900 },
       acceptDownloads: true,
     });
-    await page.click('#train-open');
+    await clickTrainOpen(page);
     await page.waitForSelector('#checkpoint-files');
     expect(await page.textContent('#checkpoint-section')).toContain('Nothing leaves your machine');
     // The label and the file button stand apart on screen: the button under the label's words

@@ -12,7 +12,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ARTIFACTS_WANTED, launchBrowser, screenshot } from './browser.js';
-import { SITE, artifactShot, canvasDrawn as drawn, eachLanguageComparison } from './page-fixture.js';
+import { SITE, artifactShot, canvasDrawn as drawn, clickTrainOpen, eachLanguageComparison } from './page-fixture.js';
 import { serveFolder } from './static-server.js';
 import { LANGUAGE_READINGS } from '../../web/train/language-readings.js';
 import {
@@ -64,7 +64,7 @@ describe('the comparison of languages', () => {
     await page.goto(server.url);
     await page.waitForSelector('body[data-ready="true"]');
     expect(requests.filter((u) => CHUNK.test(u))).toEqual([]);
-    await page.click('#train-open');
+    await clickTrainOpen(page);
     await page.waitForSelector('#language-section[data-drawn="ja"]', { timeout: 120_000 });
     expect(requests.filter((u) => CHUNK.test(u)).length).toBe(1);
     const options = await page.$$eval('#language-pick option', (list) => list.map((o) => [o.value, o.textContent]));

@@ -72,6 +72,19 @@ export const changeAtOnce = (page, changes, { click = null, read = null, propert
 export const choose = (page, selector, value, options) => changeAtOnce(page, [[selector, value]], options);
 
 /**
+ * Clicks "Open the training section" as a reader does, once the schemes section above it has
+ * drawn: that section grows by about 2 600 px when it first nears the view, and a click made
+ * just then could land where the button had been (the sentence view; the long view draws none).
+ */
+export async function clickTrainOpen(page) {
+  await page.$eval('#train-open', (button) => button.scrollIntoView({ block: 'center' }));
+  await page.waitForFunction(
+    () => document.querySelector('#schemes-section').dataset.drawn || window.relposPage?.state().long,
+  );
+  await page.click('#train-open');
+}
+
+/**
  * A page at 1280 × 900, opened as a reader first sees it, with the training section opened and
  * its first model ready: { page, context, problems } (usePage's env).
  */
@@ -81,7 +94,7 @@ export async function openTrainingSection(env) {
     closedSettings: true,
     closedPanels: true,
   });
-  await opened.page.click('#train-open');
+  await clickTrainOpen(opened.page);
   await trainReady(opened.page);
   return opened;
 }
@@ -92,7 +105,7 @@ export async function openTrainingSection(env) {
  */
 export async function* eachLanguageComparison(page) {
   await page.waitForSelector('body[data-ready="true"]');
-  await page.click('#train-open');
+  await clickTrainOpen(page);
   await page.waitForSelector('#language-section[data-drawn="ja"]', { timeout: 120_000 });
   for (const comparison of COMPARISONS) {
     await page.selectOption('#language-pick', comparison.id);

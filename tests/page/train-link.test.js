@@ -8,7 +8,7 @@
 // with a note beside the page's own and the rest of the link applies; the iframe view keeps its
 // own address; <relpos-train seed> sets the model's seed. Copy-offset on the tiny model: no corpus, a few steps.
 import { expect, test } from 'vitest';
-import { choose, trainReady, usePage } from './page-fixture.js';
+import { choose, clickTrainOpen, trainReady, usePage } from './page-fixture.js';
 import { resetText, seedText } from '../../web/train/train-controls.js';
 
 const env = usePage();
@@ -70,7 +70,7 @@ test('the address keeps the section’s task, size and seed; a link opens it on 
     );
 
     // Opened: its task (the default run's sizes and seed are not written).
-    await page.click('#train-open');
+    await clickTrainOpen(page);
     await trainReady(page);
     await addressIs(page, '?k=2&train-workers=1&train=masked');
     expect(await shown(page)).toEqual({ task: 'masked', preset: 'small', seed: '1' });

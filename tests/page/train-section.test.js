@@ -12,7 +12,14 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchBrowser, openPage, screenshot } from './browser.js';
-import { SITE, canvasDrawn as drawn, canvasHash, changeAtOnce, eachLanguageComparison } from './page-fixture.js';
+import {
+  SITE,
+  canvasDrawn as drawn,
+  canvasHash,
+  changeAtOnce,
+  clickTrainOpen,
+  eachLanguageComparison,
+} from './page-fixture.js';
 import { serveFolder } from './static-server.js';
 import { REFERENCE_RUN, acrossSeedsText, convergenceText, referenceAnalysis } from '../../web/train/reference.js';
 import { CRITERION } from '../../web/train/run-end.js';
@@ -101,7 +108,7 @@ describe('the training section', () => {
     expect(requests.filter((u) => LAZY.test(u))).toEqual([]);
     expect(await page.isVisible('#train-open')).toBe(true);
 
-    await page.click('#train-open');
+    await clickTrainOpen(page);
     await page.waitForFunction(
       () => document.querySelector('#train-start') && !document.querySelector('#train-start').disabled,
       null,
