@@ -41,9 +41,12 @@ const FOUR_UP_TO = 8;
  */
 const DRAWER_FIGURES = new Set([...DRAWER_PANEL_IDS, 'tables', 'profile']);
 
-/** How well a panel labels its axes: 0 by position, 1 by words steeper than 60°, 2 by words at 60°. */
+/** Column labels steeper than this (degrees; cells under about 15 px) stand nearly upright, hard to read. */
+const NEARLY_UPRIGHT = 70;
+
+/** How well a panel labels its axes: 0 by position, 1 by words nearly upright, 2 by words slanted less. */
 const labelFitRank = ({ kind, cell }) =>
-  kind === 'positions' ? 0 : columnLabelSlant({ cellW: cell, fontScale: 1 }) > 70 ? 1 : 2;
+  kind === 'positions' ? 0 : columnLabelSlant({ cellW: cell, fontScale: 1 }) > NEARLY_UPRIGHT ? 1 : 2;
 
 /** The panel grids' classes (style.css): roomy (at least 580 px), four (a row from 1800 px), single (one a row). */
 function setPanelClasses(classes) {
@@ -368,9 +371,9 @@ class Page {
     const four = !this.embed && !view.long && view.n <= FOUR_UP_TO;
     const classes = { roomy, four, single: false };
     setPanelClasses(classes);
-    // Panels whose words would give way to positions at their width, or stand steeper than 60° in
-    // cells of under about 16 px: one a row where that labels them better (label-room.js decides,
-    // at the widths laid out).
+    // Panels whose words would give way to positions at their width, or stand nearly upright
+    // (NEARLY_UPRIGHT): one a row where that labels them better (label-room.js decides, at the
+    // widths laid out).
     if (this.embed || view.long || four) return;
     const two = labelFitRank(this.figure.axisLabelFit(view));
     if (two === 2) return;
