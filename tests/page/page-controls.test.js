@@ -132,6 +132,47 @@ describe.concurrent('controls, the URL and shared links', () => {
   );
 
   test(
+    "k's slider ends at n − 1, or at a larger k in force, and is not shortened under the reader's keys",
+    ({ expect }) =>
+      links.withPage('?k=10', async ({ page }) => {
+        const k = async () => ({
+          value: await controlValue(page, 'maxDistance'),
+          max: await page.getAttribute('#maxDistance', 'max'),
+        });
+        // The lesson's 6 words with a link's k = 10: the track ends at the k in force.
+        expect(await k()).toEqual({ value: '10', max: '10' });
+        // Down by keys: the end stays under the thumb while the slider has the focus.
+        await page.focus('#maxDistance');
+        for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowLeft');
+        await whenDrawn(page);
+        expect(await k()).toEqual({ value: '4', max: '10' });
+        // Another input's edit: the track ends at n − 1 = 5 (k = 5 clips no offset of 6 words).
+        await page.fill('#tokens', 'my dog ate the homework today');
+        await whenDrawn(page);
+        expect(await k()).toEqual({ value: '4', max: '5' });
+        await page.focus('#maxDistance');
+        await page.keyboard.press('End');
+        await whenDrawn(page);
+        expect(await k()).toEqual({ value: '5', max: '5' });
+        expect(await page.getAttribute('#figure-positionBiases canvas', 'aria-label')).toContain(
+          'k = 5 ≥ n − 1: no cell is clipped.',
+        );
+        // A longer n lengthens it at once; one word keeps a track of 0 and 1.
+        await page.fill('#seqLen', '20');
+        await whenDrawn(page);
+        expect(await k()).toEqual({ value: '5', max: '19' });
+        await page.fill('#tokens', 'one');
+        await whenDrawn(page);
+        expect(await k()).toEqual({ value: '5', max: '5' });
+        await page.fill('#maxDistance', '0');
+        await page.fill('#seed', '7');
+        await whenDrawn(page);
+        expect(await k()).toEqual({ value: '0', max: '1' });
+      }),
+    TIMEOUT,
+  );
+
+  test(
     'a link with bad values is corrected, says so, and still draws',
     ({ expect }) =>
       links.withPage('?n=-4&k=-3&seed=abc&causal=maybe&width=0', async ({ page, problems }) => {

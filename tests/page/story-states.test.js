@@ -375,12 +375,41 @@ const CHECK = {
     // The softmax's factor, from the definition: w1 = w0 · exp(b) / Σ_l w0_l exp(b_l).
     const mean = row.reduce((sum, v, l) => sum + w0[i * 6 + l] * Math.exp(v), 0);
     expect(w1[best]).toBeCloseTo((w0[best] * Math.exp(b[best])) / mean, 12);
-    expect(text).toContain(
-      `Cell (${i}, ${j}): bias ${plus(b[best])}, weight ${f2(w0[best])} without positions, ${f2(w1[best])} with them.`,
+    const figure = '([0-9.]+)';
+    const cellText = text.match(
+      new RegExp(
+        `Cell \\(${i}, ${j}\\): bias \\+${figure}, weight ${figure} without positions, ${figure} with them\\.`,
+      ),
     );
-    // exp of the bias as written (3 significant digits), so that a reader's calculator agrees.
-    const written = Number(b[best].toPrecision(3));
-    expect(text).toContain(`exp(${formatSignificant(written, 3)}) = ${f2(Math.exp(written))} against ${f2(mean)}.`);
+    expect(cellText, text).not.toBeNull();
+    const [, biasText, beforeText, afterText] = cellText;
+    expect(biasText).toBe(formatSignificant(b[best], 3));
+    // Each number is the API's (or the definition's) to the digits it is written with; the weight
+    // is seen to fall, and the working written out gives the weight after on a reader's calculator.
+    const unit = (written) => 10 ** -(written.split('.')[1] ?? '').length;
+    const writtenAs = (written, value) =>
+      expect(Math.abs(Number(written) - value), `${written} for ${value}`).toBeLessThanOrEqual(
+        unit(written) / 2 + 1e-12,
+      );
+    writtenAs(beforeText, w0[best]);
+    writtenAs(afterText, w1[best]);
+    expect(Number(afterText)).toBeLessThan(Number(beforeText));
+    const working = text.match(
+      new RegExp(
+        `exp\\(${figure}\\) = ${figure} against ${figure}, and ${figure} × ${figure} / ${figure} = ${figure}\\.`,
+      ),
+    );
+    expect(working, text).not.toBeNull();
+    const [, x, e, m, p, e2, m2, result] = working;
+    expect([e2, m2, result]).toEqual([e, m, afterText]);
+    writtenAs(x, b[best]);
+    writtenAs(e, Math.exp(Number(x)));
+    writtenAs(m, mean);
+    writtenAs(p, w0[best]);
+    writtenAs(result, (Number(p) * Number(e)) / Number(m));
+    // A few significant digits each, not a dump of the float.
+    for (const written of [x, e, m, p, beforeText, afterText])
+      expect(written.replace('.', '').replace(/^0+/, '').length, written).toBeLessThanOrEqual(6);
   },
   output(text) {
     expect(text).toContain(
@@ -872,7 +901,16 @@ describe.concurrent('every story step, from every starting state', () => {
     // The numbers the path quotes are the reveals' own (docs/story.md's spaces where the reveals
     // hold a "%" to its number with a no-break space).
     const expected = await lesson.value;
-    for (const quoted of ['by up to 18', '74 %', '47 %', '38 %', '+6.92', '(+11.7)', 'by up to 1.3'])
+    for (const quoted of [
+      'by up to 18',
+      '74 %',
+      '47 %',
+      '38 %',
+      '+6.92',
+      '(+11.7)',
+      '0.16007 × 1016.6 / 10495 = 0.0155',
+      'by up to 1.3',
+    ])
       expect(
         Object.values(expected).some(({ text }) =>
           text.replaceAll('\u00a0', ' ').includes(quoted.replace(/^by up to /, 'up to ')),

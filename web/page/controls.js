@@ -95,8 +95,10 @@ export function stateAfterEdit(input, state) {
 function syncLimits(state) {
   const max = String(state.long ? MAX_LONG : MAX_TOKENS);
   if ($('seqLen').max !== max) $('seqLen').max = max;
-  const maxK = String(maxDistanceLimit(state)); // the long view: up to n − 1
-  if ($('maxDistance').max !== maxK) $('maxDistance').max = maxK;
+  const k = $('maxDistance');
+  const end = kTrackEnd(state);
+  // Never shortened under the reader's drag or keys (the thumb would jump): shortened at the next edit of another input.
+  if (k.max !== String(end) && (document.activeElement !== k || end > Number(k.max))) k.max = String(end);
   if ($('tokens').disabled !== state.long) $('tokens').disabled = state.long;
   if ($('long-explain').hidden === state.long) $('long-explain').hidden = !state.long;
   if ($('long-orientation').hidden === state.long) $('long-orientation').hidden = !state.long;
@@ -112,6 +114,16 @@ function syncLimits(state) {
   for (const name of LOCALITY_CONTROLS) if ($(name).disabled !== random) $(name).disabled = random;
   const drawn = drawnWordsText(state);
   if ($('tokens-n').textContent !== drawn) $('tokens-n').textContent = drawn;
+}
+
+/**
+ * Where k's slider ends: in the sentence view at n − 1 (a larger k clips no offset, so the whole
+ * track changes the panels), or at the k in force when it is larger (kept from a longer sentence,
+ * or a link's); in the long view at its limit, n − 1 or 63. A link may still ask for up to 63.
+ */
+export function kTrackEnd(state) {
+  if (state.long) return maxDistanceLimit(state);
+  return Math.min(maxDistanceLimit(state), Math.max(1, state.seqLen - 1, state.maxDistance));
 }
 
 /** What the panels draw of the typed words: all of them, the first n, or them and positions #i without a word. */

@@ -5,7 +5,7 @@
 import { seededRandom } from '../api/seeded-random.js';
 import { SIGN_COLOURS } from '../render/colormaps.js';
 import { bandEdgePaths } from '../render/heatmap.js';
-import { formatSignificant } from '../render/number-text.js';
+import { formatFixed, formatSignificant } from '../render/number-text.js';
 import { ATTENTION_SETTINGS, MAX_TOKENS, defaultState, splitTokens } from '../settings/settings.js';
 import { nearShare, sharePercent as percent, uniformNearShare } from '../views/near-share.js';
 import { computeAttentionView } from '../views/view.js';
@@ -14,6 +14,31 @@ import { offsetGroupText } from '../views/offset-group.js';
 const f = (v) => formatSignificant(v, 2);
 // A bias as the tooltips and panel 2 give it (3 significant digits: +11.7, not +12 beside 11.71).
 const signed = (v) => (v > 0 ? `+${formatSignificant(v, 3)}` : formatSignificant(v, 3));
+
+/**
+ * Step 5's numbers as written, so that a reader's calculator agrees (w' = w · exp(b) / Σ_l w_l
+ * exp(b_l), docs/maths.md): the weights to the fewest significant digits d (2 to 5) at which they
+ * differ and at which the working, carried to two digits more (the bias to d + 1 decimals), gives
+ * the weight after as written: `before × exp / mean = after`.
+ */
+export function byHandDigits(bias, before, after, mean) {
+  const read = (text) => Number(text.replace(/−/g, '-'));
+  let written = null;
+  for (let digits = 2; digits <= 5; digits += 1) {
+    const at = (v, d = digits) => formatSignificant(v, d);
+    const b = formatFixed(bias, digits + 1);
+    const working = {
+      bias: b,
+      exp: at(Math.exp(read(b)), digits + 2),
+      mean: at(mean, digits + 2),
+      before: at(before, digits + 2),
+    };
+    written = { ...working, weightBefore: at(before), weightAfter: at(after) };
+    const byHand = at((read(working.before) * read(working.exp)) / read(working.mean));
+    if (written.weightBefore !== written.weightAfter && byHand === written.weightAfter) break;
+  }
+  return written;
+}
 
 /**
  * The settings every step starts from: the page's defaults for everything that shapes the panels
@@ -395,8 +420,7 @@ export const STEPS = {
       let mean = 0;
       for (let l = 0; l < n; l += 1) mean += before[i * n + l] * Math.exp(bias[i * n + l]);
       const at = i * n + j;
-      // The bias to 3 significant digits, and exp of that very number: checkable by hand.
-      const shown = Number(bias[at].toPrecision(3));
+      const hand = byHandDigits(bias[at], before[at], after[at], mean);
       return {
         state: lesson,
         cell,
@@ -404,8 +428,8 @@ export const STEPS = {
           `Key “${label[j]}” gets a bias of ${signed(bias[at])} from query “${label[i]}”, yet its weight falls: “${label[top]}” gets a larger one (${signed(bias[i * n + top])}), and the softmax shares out each row’s weight, which sums to 1. ` +
           'A weight rises only if its bias beats the row’s average, taken as the softmax takes it (the numbers).',
         numbers:
-          `Cell (${i}, ${j}): bias ${signed(bias[at])}, weight ${f(before[at])} without positions, ${f(after[at])} with them. ` +
-          `A weight is multiplied by exp(bias) over the row’s mean of exp(bias) weighted by the content-only weights: exp(${formatSignificant(shown, 3)}) = ${f(Math.exp(shown))} against ${f(mean)}.`,
+          `Cell (${i}, ${j}): bias ${signed(bias[at])}, weight ${hand.weightBefore} without positions, ${hand.weightAfter} with them. ` +
+          `A weight is multiplied by exp(bias) over the row’s mean of exp(bias) weighted by the content-only weights: exp(${hand.bias}) = ${hand.exp} against ${hand.mean}, and ${hand.before} × ${hand.exp} / ${hand.mean} = ${hand.weightAfter}.`,
         figure: {
           n,
           tokens: v.tokens,
