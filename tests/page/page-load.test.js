@@ -127,4 +127,29 @@ describe('the page loads', () => {
     expect(longer.y0).toBeGreaterThan(short.y0);
     await context.close();
   });
+
+  // The schemes section draws when it nears the view and grows by ~2 600 px (7 000 on a phone):
+  // a reader a link took below it (the training section, the exports) must not be thrown back up.
+  // Chromium keeps the view by scroll anchoring; Safari has none, so the tests turn it off.
+  for (const [width, anchoring] of [
+    [1280, false],
+    [390, false],
+    [390, true],
+  ])
+    test(`at ${width} px ${anchoring ? 'with' : 'without'} scroll anchoring, the schemes section's first draw above a reader moves nothing in view`, async () => {
+      const { page, context } = await env.open('', { viewport: { width, height: 800 }, closedPanels: true });
+      if (!anchoring) await page.addStyleTag({ content: '* { overflow-anchor: none !important; }' });
+      const top = () => page.$eval('#export-title', (title) => title.getBoundingClientRect().top);
+      expect(await page.$eval('#schemes-section', (section) => section.dataset.drawn)).toBeUndefined();
+      // In one turn: nothing is drawn between the scroll and these readings.
+      const [height, before] = await page.$eval('#export-title', (title) => {
+        title.scrollIntoView();
+        return [document.documentElement.scrollHeight, title.getBoundingClientRect().top];
+      });
+      await page.waitForFunction(() => document.getElementById('schemes-section').dataset.drawn);
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      expect((await page.evaluate(() => document.documentElement.scrollHeight)) - height).toBeGreaterThan(2000);
+      expect(Math.abs((await top()) - before)).toBeLessThan(1);
+      await context.close();
+    });
 });

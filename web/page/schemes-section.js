@@ -13,6 +13,21 @@ import { withMinus } from '../render/number-text.js';
 const $ = (id) => document.getElementById(id);
 
 /**
+ * Runs `change`, which may grow or shrink `figure`, so that a reader below the figure sees no jump:
+ * its first draw adds about 2 600 px (7 000 on a phone) above a reader whom a link took to the
+ * training section. Browsers with scroll anchoring (Chromium, Firefox) keep the view themselves;
+ * where they did not (Safari), the page scrolls by what the figure's end moved.
+ */
+function keepingViewBelow(figure, change) {
+  const end = () => figure.getBoundingClientRect().bottom;
+  const before = end() <= 0 ? end() : null; // the figure's place is above the view
+  change();
+  if (before === null) return;
+  const moved = end() - before;
+  if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+}
+
+/**
  * Wires the section. `getState()` is the page's state, `setState(partial)` changes it and
  * redraws, `addNote(text)` shows a note. Returns { update(state) }.
  */
@@ -137,7 +152,7 @@ export function startSchemesSection({ rp, embed, panelsAsked, getState, setState
     if (shown === key) return;
     shown = key;
     const view = computeSchemesView(rp, state, { schemes: ids, ropeLayout: state.ropeLayout, shift: state.shift });
-    drawSchemesFigure(parts, view);
+    keepingViewBelow($('schemes-figure'), () => drawSchemesFigure(parts, view));
     section.dataset.drawn = String(Number(section.dataset.drawn ?? 0) + 1);
   }
 
