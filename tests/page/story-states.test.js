@@ -975,7 +975,7 @@ describe.concurrent('every story step, from every starting state', () => {
     await page.fill('#tokens', 'hello');
     await press(page, 'clip', true);
     expect(await revealOf(page, 'clip')).toBe(
-      'On your sentence: With 1 word no offset |j − i| is larger than 1: nothing is clipped. Compared with k = 3, the lesson’s k, the one cell of panel 2 did not change at k = 1. aK and aV have 2k + 1 rows each: 7 at k = 3, 3 at k = 1.',
+      'On your sentence: With one word the only offset is 0: nothing is clipped. Compared with k = 3, the lesson’s k, the one cell of panel 2 did not change at k = 1. aK and aV have 2k + 1 rows each: 7 at k = 3, 3 at k = 1.',
     );
     await page.fill('#tokens', two);
     // Of these two words' own queries exactly one has a positive first component: "the other one is".

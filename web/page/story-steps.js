@@ -286,7 +286,10 @@ export const STEPS = {
         return {
           state,
           figure,
-          text: `With ${n} word${n === 1 ? '' : 's'} no offset |j − i| is larger than 1: nothing is clipped.`,
+          text:
+            n === 1
+              ? 'With one word the only offset is 0: nothing is clipped.'
+              : `With ${n} words no offset |j − i| is larger than 1: nothing is clipped.`,
           numbers: `Compared with k = ${k}, the lesson’s k, ${n === 1 ? 'the one cell of panel 2 did not change' : `none of the ${n * n} cells of panel 2 changed`} at k = 1. ${tables}`,
         };
       // Two distances the model no longer tells apart at k = 1, both in this sentence (changed
