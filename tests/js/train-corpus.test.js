@@ -436,7 +436,8 @@ describe('model files', () => {
       [bad((m) => delete m.parameters.embedding), /parameter "embedding" is missing/],
       [bad((m) => (m.parameters.embedding.shape = [3, 3])), /has shape \[3,3\], expected \[502,32\]/],
       [bad((m) => m.parameters['output.bias'].data.pop()), /"output.bias" must hold 502 numbers/],
-      [bad((m) => (m.parameters['output.bias'].data[7] = 'x')), /"output.bias"\[7\] is not a finite number/],
+      [bad((m) => (m.parameters['output.bias'].data[7] = 'x')), /"output.bias"\[7\] is a string \("x"\), not a number/],
+      [bad((m) => (m.parameters['output.bias'].data[7] = 1e39)), /"output.bias"\[7\] is not a finite number/],
       [bad((m) => (m.parameters.extra = { shape: [1], data: [0] })), /unknown parameter "extra"/],
     ];
     for (const [data, message] of cases) expect(() => sessionFromExport(rp, corpus, data)).toThrow(message);

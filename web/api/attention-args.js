@@ -1,9 +1,16 @@
 // attention()'s arguments, checked before any WASM runs (by the instance and by the worker
 // pool, which splits the call): the matrices, the options and each output's shape.
 import { checkBoolean, checkMatrix, checkOptions, checkShape, floatArrayType } from './validate.js';
-import { OUTPUT_NAMES, checkReusableResult, outputShapes, resolveAttentionOptions } from './attention-options.js';
+import {
+  OUTPUT_NAMES,
+  checkReusableResult,
+  checkSettableFields,
+  outputShapes,
+  readSettableFields,
+  resolveAttentionOptions,
+} from './attention-options.js';
 import { checkAllowed, checkHeads, checkKeyPadding, checkScale } from './attention-masks.js';
-import { Snapshot } from './snapshot.js';
+import { Snapshot, isPlainObject } from './snapshot.js';
 import { INPUT_MATRICES, attentionShape } from './attention-regions.js';
 import { checkPosition, checkSchemeHeads, checkSchemeTables, needsEvenWidth, sinusoidalInputs } from './schemes.js';
 
@@ -87,8 +94,10 @@ function readOut(snapshot, out) {
 
 /**
  * attention()'s arguments read once, before anything is checked (web/api/snapshot.js): { inputs,
- * second, outTarget }, inputs and second (the options) as objects of our
- * own holding primitives, copied lists and fresh views; outTarget the caller's `out` object.
+ * second, outTarget, settable }, inputs and second (the options) as objects of our
+ * own holding primitives, copied lists and fresh views; outTarget the caller's `out` object (a
+ * plain object; anything else is left in second, for the checks to refuse) and settable how
+ * each field the call sets on it could be set (readSettableFields).
  */
 export function readAttentionArgs(where, inputs, options) {
   const snapshot = new Snapshot(where);
@@ -112,13 +121,15 @@ export function readAttentionArgs(where, inputs, options) {
   if (options !== null && typeof options === 'object' && !Array.isArray(options)) {
     second = snapshot.fields(options, (key, value) => {
       if (key === 'outputs') return snapshot.list('outputs', value);
-      if (key !== 'out' || value === null || typeof value !== 'object') return value;
+      if (key !== 'out' || !isPlainObject(value)) return value;
       outTarget = value;
       return readOut(snapshot, value);
     });
   }
+  // Last, after every getter of the arguments has run (one could freeze `out`).
+  const settable = outTarget && readSettableFields(outTarget);
   snapshot.seal();
-  const read = { inputs: given, second, outTarget };
+  const read = { inputs: given, second, outTarget, settable };
   READ.add(read);
   return read;
 }
@@ -129,8 +140,7 @@ export function readAttentionArgs(where, inputs, options) {
  */
 export function checkReadAttentionArgs(where, read) {
   if (!READ.has(read)) throw new TypeError(`${where}: arguments must come from readAttentionArgs`);
-  const a = checkAttentionArgs(where, read.inputs, read.second, true);
-  return { ...a, outTarget: read.outTarget };
+  return checkRead(where, read);
 }
 
 /**
@@ -143,10 +153,13 @@ export function checkReadAttentionArgs(where, read) {
  * output's view (`data`) and array (`original`); outTarget is the caller's out object, which
  * results are returned in.
  */
-export function checkAttentionArgs(where, inputsGiven, optionsGiven, alreadyRead = false) {
-  const read = alreadyRead ? null : readAttentionArgs(where, inputsGiven, optionsGiven);
-  const inputs = read ? read.inputs : inputsGiven;
-  const options = read ? read.second : optionsGiven;
+export function checkAttentionArgs(where, inputs, options) {
+  return checkRead(where, readAttentionArgs(where, inputs, options));
+}
+
+// checkAttentionArgs on what readAttentionArgs read.
+function checkRead(where, read) {
+  const { inputs, second: options } = read;
   const scheme = inputs?.position === undefined ? { scheme: 'shaw' } : checkPosition(where, inputs.position);
   const { required, defaults } = INPUTS[scheme.scheme] ?? INPUTS.other;
   if (inputs !== null && typeof inputs === 'object') checkSchemeTables(where, scheme.scheme, inputs);
@@ -209,6 +222,8 @@ export function checkAttentionArgs(where, inputsGiven, optionsGiven, alreadyRead
       );
     }
     checkReusableResult(where, chosen.out, floatArrayType(q.data), shapes);
+    const setFields = ['maxDistance', ...(scheme.scheme === 'shaw' ? [] : ['position']), ...Object.keys(shapes)];
+    checkSettableFields(where, read.settable, setFields);
   }
   if (needsEvenWidth(scheme.scheme) && headDK % 2 !== 0) {
     throw new RangeError(
@@ -241,7 +256,7 @@ export function checkAttentionArgs(where, inputsGiven, optionsGiven, alreadyRead
     queryOffset,
     shapes,
     out: chosen.out,
-    outTarget: read?.outTarget,
+    outTarget: read.outTarget,
     views: chosen.views,
   };
 }

@@ -3,6 +3,7 @@
 // (`queryOffset`); and empty results to reuse as `out`.
 import { CORE_CONTRACT } from './core-contract.js';
 import { checkBoolean, checkInteger, describe, floatArrayType } from './validate.js';
+import { isPlainObject } from './snapshot.js';
 
 /** attention()'s outputs in the core's shape table, in the order the core computes them. */
 const OUTPUT_SHAPES = CORE_CONTRACT.attentionShapes.filter((shape) => shape.role === 'output');
@@ -24,7 +25,7 @@ const OPTION_NAMES = ['outputs', 'out', 'queryOffset', 'views'];
  */
 export function resolveAttentionOptions(where, second, hasValues) {
   const options = second ?? {};
-  if (options === null || typeof options !== 'object' || Array.isArray(options) || ArrayBuffer.isView(options)) {
+  if (!isPlainObject(options)) {
     throw new TypeError(`${where}: options must be an object { outputs, out, queryOffset }, got ${describe(second)}`);
   }
   if ('maxDistance' in options) {
@@ -82,7 +83,7 @@ export function outputShapes(outputs, queryRows, keyRows, dV, heads = 1) {
 
 /** `out`: an earlier result (or allocateAttention()) whose arrays match this call's outputs. */
 export function checkReusableResult(where, out, ArrayType, shapes) {
-  if (out === null || typeof out !== 'object') {
+  if (!isPlainObject(out)) {
     throw new TypeError(`${where}: out must be an earlier result of attention(), got ${describe(out)}`);
   }
   if ('output' in shapes && (out.output === null || out.output === undefined)) {
@@ -99,6 +100,39 @@ export function checkReusableResult(where, out, ArrayType, shapes) {
     if (data.length !== rows * cols) {
       throw new RangeError(
         `${where}: out.${name}.data must hold ${rows * cols} numbers for these inputs, got ${data.length}`,
+      );
+    }
+  }
+}
+
+/** The fields attention() sets on `out`: maxDistance, position (a scheme other than Shaw's), the outputs. */
+const SET_FIELDS = ['maxDistance', 'position', ...OUTPUT_NAMES];
+
+/**
+ * Whether attention() could set each field it may set on `out` (SET_FIELDS) as a plain value,
+ * read once with the other arguments: a writable field, or a new one on an extensible object
+ * (not a read-only field, a getter or setter, or a frozen, sealed or non-extensible object's).
+ */
+export function readSettableFields(out) {
+  const extensible = Object.isExtensible(out);
+  const settable = Object.create(null);
+  for (const key of SET_FIELDS) {
+    const field = Object.getOwnPropertyDescriptor(out, key);
+    settable[key] = field ? field.writable === true : extensible;
+  }
+  return settable;
+}
+
+/**
+ * Refuses, before anything is computed or written, an `out` on which the call could not set
+ * each of `keys` (readSettableFields): a frozen out, or one with a setter, would otherwise be
+ * refused, or run the caller's code, after its arrays were written.
+ */
+export function checkSettableFields(where, settable, keys) {
+  for (const key of keys) {
+    if (!settable[key]) {
+      throw new TypeError(
+        `${where}: out.${key} cannot be set (out is frozen or sealed, or ${key} is read-only or a setter); pass an earlier result the call can write into`,
       );
     }
   }

@@ -4,7 +4,8 @@
 // Blob or File, a view for bytes in memory). Every number in the header is checked against the
 // file before anything is returned; a bad file is an Error naming the file and what is wrong.
 // Pure code: no DOM, so it runs in workers and in Node.
-import { BYTES_KINDS, isBlob, isBytesInMemory, ownBytes } from './own-bytes.js';
+import { BYTES_KINDS, blobSize, isBlob, isBytesInMemory, ownBytes } from './own-bytes.js';
+import { isPlainObject } from './snapshot.js';
 import { checkOptions, describe } from './validate.js';
 
 /**
@@ -37,7 +38,6 @@ export const CHECKPOINT_DTYPES = Object.freeze({
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const own = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
-const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The error a bad file gets: its name, then what is wrong. */
 export class CheckpointError extends Error {
@@ -50,15 +50,15 @@ export class CheckpointError extends Error {
 
 // One file as byte ranges: { name, size, read(begin, end) → Promise<Uint8Array> }.
 function byteSource(where, value, index, fallbackName) {
+  const at = index === null ? 'source' : `source[${index}]`;
   if (isBlob(value)) {
     const name = typeof value.name === 'string' && value.name ? value.name : fallbackName;
     return {
       name,
-      size: value.size,
+      size: blobSize(where, at, value),
       read: async (begin, end) => new Uint8Array(await value.slice(begin, end).arrayBuffer()),
     };
   }
-  const at = index === null ? 'source' : `source[${index}]`;
   if (isBytesInMemory(value)) {
     // Exactly the caller's bytes, copied once (own-bytes.js): a Buffer's pool is never read.
     const bytes = ownBytes(where, at, value);

@@ -5,7 +5,8 @@
 // rule the caller names.
 import { CheckpointError } from './checkpoint-file.js';
 import { T5_BUCKET_DEFAULTS } from './schemes.js';
-import { checkOptions, describe } from './validate.js';
+import { checkOptions, describe, numberArray } from './validate.js';
+import { isPlainObject, typedArrayTag } from './snapshot.js';
 
 /** The `format` of a model the training section saves (JSON, or model.json inside a .npz). */
 export const SAVED_MODEL_FORMAT = 'relpos-train-model';
@@ -18,8 +19,6 @@ export const MAX_CHECKPOINT_OFFSET = 2048;
 // (block 0 holds it and every layer uses it; UMT5 has one in every block). Any prefix.
 const T5_TABLE =
   /(?:^|\.)(encoder|decoder)\.block\.(\d+)\.layer\.0\.[A-Za-z]*SelfAttention\.relative_attention_bias\.weight$/;
-
-const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 function checkOffsets(where, offsets) {
   if (offsets === undefined)
@@ -201,6 +200,23 @@ async function namedTable(rp, checkpoint, config, offsets, options, where) {
   ];
 }
 
+// A saved model's parameters ({ [name]: { shape, data: an Array of numbers } }) as Float32Arrays
+// for model.setParameters, which checks their names, sizes and values; an entry that is not a
+// number (null: JSON's NaN) is refused, naming it.
+function savedParameters(where, parameters) {
+  const values = {};
+  for (const [name, parameter] of Object.entries(parameters)) {
+    const at = `parameters[${JSON.stringify(name)}].data`;
+    const data = isPlainObject(parameter) ? parameter.data : undefined;
+    if (!Array.isArray(data) && typedArrayTag(data) === undefined)
+      throw new TypeError(`${where}: ${at} must be an array of numbers, got ${describe(data)}`);
+    values[name] = numberArray(data, Float32Array, (index, what) => {
+      throw new TypeError(`${where}: ${at}[${index}] must be a number, got ${what}`);
+    });
+  }
+  return values;
+}
+
 // The page's saved models: per layer (and head), model.positionProfile's mean over queries of
 // q_i·aᴷ[c]/√d_k (docs/maths.md), on the given token sequences or the model's default ones.
 function savedModelTables(rp, saved, offsets, options, where) {
@@ -210,9 +226,7 @@ function savedModelTables(rp, saved, offsets, options, where) {
   if (scheme !== 'shaw') return [];
   const model = rp.createModel(saved.config);
   try {
-    const values = {};
-    for (const [name, { data }] of Object.entries(saved.parameters)) values[name] = Float32Array.from(data);
-    model.setParameters(values);
+    model.setParameters(savedParameters(where, saved.parameters));
     const { layers, heads, maxDistance: k, causal } = model.config;
     const out = [];
     for (let layer = 0; layer < layers; layer += 1) {

@@ -1,7 +1,7 @@
 // model.headInputs(tokens, { out }): an earlier result whose arrays this call writes into (no new
 // memory: docs/performance.md, "Where a fresh result goes"). Read once (snapshot.js), then every
 // array checked before the first is written, so a refused call changes none.
-import { Snapshot } from './snapshot.js';
+import { Snapshot, isPlainObject } from './snapshot.js';
 import { checkOptions, describe, floatArrayType } from './validate.js';
 
 /** The matrices of one head's entry in headInputs()' result. */
@@ -43,7 +43,8 @@ export function checkHeadInputsOut(where, out, { count, sizes, ArrayType }) {
   }
   out.forEach((entry, index) => {
     for (const name of HEAD_INPUT_MATRICES) {
-      const data = entry?.[name]?.view;
+      // An entry that is not a plain object was not read (snapshot.js): it holds no views.
+      const data = isPlainObject(entry) ? entry[name]?.view : undefined;
       const at = `options.out[${index}].${name}.data`;
       if (floatArrayType(data) !== ArrayType) {
         throw new TypeError(`${where}: ${at} must be a ${ArrayType.name} like this model's, got ${describe(data)}`);

@@ -7,7 +7,7 @@ import { MODEL_DEFAULTS, MODEL_POSITION_DEFAULTS, SYNTHETIC_DEFAULTS } from './d
 import { CORE_CONTRACT } from './core-contract.js';
 import { MAX_DIMENSION, MAX_SEED } from './limits.js';
 import { SCHEMES, t5ExactBuckets } from './schemes.js';
-import { Snapshot } from './snapshot.js';
+import { Snapshot, isPlainObject } from './snapshot.js';
 import {
   checkBoolean,
   checkBudget,
@@ -180,7 +180,7 @@ export function readBatch(snapshot, given) {
 
 /** A batch read by readBatch, checked against the configuration: its fields, sizes, work and ids. */
 export function checkReadBatch(where, batch, config, withTargets = true) {
-  if (batch === null || typeof batch !== 'object' || Array.isArray(batch) || ArrayBuffer.isView(batch)) {
+  if (!isPlainObject(batch)) {
     throw new TypeError(
       `${where}: batch must be an object { tokens, targets, batchSize, seqLen }, got ${describe(batch)}`,
     );

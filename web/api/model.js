@@ -15,7 +15,7 @@ import {
   floatArrayType,
   typedArrayType,
 } from './validate.js';
-import { Snapshot } from './snapshot.js';
+import { Snapshot, isPlainObject } from './snapshot.js';
 import { throwIfRefused } from './wasm-arena.js';
 import { checkBatch, checkReadBatch, coreModelConfig, modelBytes, readBatch } from './model-checks.js';
 import { headAttention, headInputs, positionProfile } from './model-heads.js';
@@ -125,7 +125,7 @@ export class Model {
     }
     const values = snapshot.fields(given, (name, data) => snapshot.typedArray(name, data));
     snapshot.seal();
-    if (values === null || typeof values !== 'object' || Array.isArray(values)) {
+    if (!isPlainObject(values)) {
       throw new TypeError(
         `${where}: values must be an object { [name]: Float32Array | Float64Array } or one array of every parameter (parameterVector()), got ${describe(values)}`,
       );

@@ -4,7 +4,7 @@
 // copies exactly the bytes it was given, once, into an ArrayBuffer of its own: a Buffer from
 // Node's shared pool or a view at an offset never lets a reader see its neighbours' bytes, and a
 // caller who changes the array afterwards changes nothing already read.
-import { describe } from './validate.js';
+import { checkInteger, describe } from './validate.js';
 import { typedArrayTag } from './snapshot.js';
 
 const TypedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype);
@@ -30,6 +30,13 @@ export const byteLengthOf = (value) =>
 
 /** Whether `value` is a Blob (a File is one), read only through Blob's own methods. */
 export const isBlob = (value) => typeof Blob !== 'undefined' && value instanceof Blob;
+
+/**
+ * A Blob's size, read once: a whole number of bytes (a subclass's or a look-alike's `size` may say
+ * otherwise: NaN, -1, a string), else a TypeError or RangeError naming `name`.
+ */
+export const blobSize = (where, name, blob) =>
+  checkInteger(where, `${name}.size`, blob.size, 0, Number.MAX_SAFE_INTEGER);
 
 /** Whether `value` is bytes in memory: a Uint8Array (a Buffer is one) or an ArrayBuffer. */
 export const isBytesInMemory = (value) => typedArrayTag(value) === 'Uint8Array' || isArrayBuffer(value);

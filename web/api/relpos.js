@@ -245,18 +245,17 @@ export class BaseRelPos {
       const run = ArrayType === Float64Array ? this.#core.attentionIntoFloat64 : this.#core.attentionIntoFloat32;
       const refused = run(request);
       throwIfRefused(where, refused);
-      // Every result copied out first (into the views of `out` read at the start), then handed over.
+      // Every result copied out first (into the views of `out` read at the start), then handed
+      // over: `out`'s fields are set (checked settable) only after its last array is written.
+      const matrices = Object.entries(shapes).map(([name, [rows, cols]]) => {
+        if (a.views) return [name, matrix(rows, cols, this.#arena.view(request[name].address, ArrayType, rows * cols))];
+        const data = this.#arena.read(request[name].address, ArrayType, rows * cols, out?.[name].data);
+        return [name, matrix(rows, cols, out ? out[name].original : data)];
+      });
       const result = a.outTarget ?? {};
       result.maxDistance = scheme === 'shaw' ? (tableRows - 1) / 2 : null;
       if (scheme !== 'shaw') result.position = schemes.describePosition(position);
-      for (const [name, [rows, cols]] of Object.entries(shapes)) {
-        if (a.views) {
-          result[name] = matrix(rows, cols, this.#arena.view(request[name].address, ArrayType, rows * cols));
-          continue;
-        }
-        const data = this.#arena.read(request[name].address, ArrayType, rows * cols, out?.[name].data);
-        result[name] = matrix(rows, cols, out ? out[name].original : data);
-      }
+      for (const [name, panel] of matrices) result[name] = panel;
       if (a.views) this.#viewsOut = true;
       return result;
     });

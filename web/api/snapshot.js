@@ -36,6 +36,20 @@ const TYPED_ARRAY_TYPES = Object.freeze(
   ),
 );
 
+/**
+ * Whether `value` is a plain object, from any realm: its prototype null or an Object.prototype (an
+ * object literal, JSON.parse's, Object.create(null), a Proxy of one). A Map, a Date, an Array, a
+ * typed array or a class's instance is not: their own enumerable fields are not what they hold.
+ */
+export function isPlainObject(value) {
+  if (value === null || typeof value !== 'object') return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === null || Object.getPrototypeOf(prototype) === null;
+}
+
+/** Whether `name` is the name of a kind of typed array ('Float64Array', …). */
+export const isTypedArrayName = (name) => Object.hasOwn(TYPED_ARRAY_TYPES, name);
+
 /** The longest list (an Array of flags, names, numbers or tokens) any argument may be. */
 export const MAX_LIST_LENGTH = 2 ** 24;
 
@@ -135,14 +149,13 @@ export class Snapshot {
   }
 
   /**
-   * An object's own enumerable fields, each read once, into an object with no prototype (so a
-   * "__proto__" or "constructor" key is a field like any other); `each(key, value)` snapshots a
-   * field's value. Anything not a plain object (null, an Array, a typed array) is returned as it is.
+   * A plain object's own enumerable fields (isPlainObject), each read once, into an object with no
+   * prototype (so a "__proto__" or "constructor" key is a field like any other); `each(key, value)`
+   * snapshots a field's value. Anything else (null, an Array, a typed array, a Map) is returned as
+   * it is, for the caller's check to refuse.
    */
   fields(value, each = (key, item) => item) {
-    if (value === null || typeof value !== 'object' || Array.isArray(value) || tagOf.call(value) !== undefined) {
-      return value;
-    }
+    if (!isPlainObject(value)) return value;
     const copy = Object.create(null);
     for (const key of Object.keys(value)) copy[key] = each(key, value[key]);
     return copy;

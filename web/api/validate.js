@@ -2,7 +2,7 @@
 // a wrong type is a TypeError, a wrong value or shape a RangeError, and each message starts
 // with the function and names the argument, what was expected and what was given.
 import { MAX_CALL_BYTES, MAX_DIMENSION, MAX_MAIN_THREAD_WORK, formatBytes } from './limits.js';
-import { Snapshot, typedArrayTag } from './snapshot.js';
+import { Snapshot, isPlainObject, isTypedArrayName, typedArrayTag } from './snapshot.js';
 
 /** A short description of a value for messages: `a string ("abc")`, `NaN`, `an Array`, ... */
 export function describe(value) {
@@ -19,6 +19,11 @@ export function describe(value) {
   if (typeof value === 'symbol') return 'a symbol';
   if (Array.isArray(value)) return 'an Array';
   const name = Object.getPrototypeOf(value)?.constructor?.name;
+  // A Proxy of a typed array, or Object.create(Float64Array.prototype), holds no typed array's
+  // memory (no [[TypedArrayName]]): named as what it is, not as what it imitates.
+  if (isTypedArrayName(name) && typedArrayTag(value) === undefined) {
+    return `a Proxy or look-alike of ${article(name)} ${name}, not a typed array`;
+  }
   return name && name !== 'Object' ? `${article(name)} ${name}` : 'an object';
 }
 
@@ -85,12 +90,15 @@ export function checkChoice(where, name, value, choices) {
 }
 
 /**
- * An options object (undefined means {}), with every key known: a misspelt option is an error,
- * not silently ignored. Returns the options with the defaults filled in.
+ * An options object (undefined means {}), a plain object (isPlainObject: a Map's entries or a
+ * class's getters are not its fields), with every key known: a misspelt option is an error, not
+ * silently ignored. Returns the options with the defaults filled in.
  */
 export function checkOptions(where, name, value, defaults, required = []) {
   if (value === null || typeof value !== 'object' || Array.isArray(value) || typedArrayTag(value) !== undefined) {
     if (value !== undefined) throw new TypeError(`${where}: ${name} must be an object, got ${describe(value)}`);
+  } else if (!isPlainObject(value)) {
+    throw new TypeError(`${where}: ${name} must be a plain object { … }, got ${describe(value)}`);
   }
   // Each field read once (a getter runs once, a Proxy is asked once), into an object of our own.
   const given = value === undefined ? {} : new Snapshot(where).fields(value);
@@ -110,6 +118,25 @@ export function checkOptions(where, name, value, defaults, required = []) {
     if (given[key] !== undefined) filled[key] = given[key];
   }
   return filled;
+}
+
+/**
+ * The numbers of `list` (an Array, as JSON.parse gives one, or a typed array) as a new ArrayType,
+ * each entry read once. An entry that is not a number is not converted (ArrayType.from would make
+ * null 0, "2" 2 and true 1; JSON.stringify writes NaN and ±Infinity as null): `refuse(index,
+ * what)` throws, `what` describing the entry: 'null (as JSON writes NaN and ±Infinity)',
+ * 'a string ("x")'.
+ */
+export function numberArray(list, ArrayType, refuse) {
+  const { length } = list;
+  const numbers = new ArrayType(length);
+  for (let index = 0; index < length; index += 1) {
+    const value = list[index];
+    if (typeof value !== 'number')
+      refuse(index, value === null ? 'null (as JSON writes NaN and ±Infinity)' : describe(value));
+    numbers[index] = value;
+  }
+  return numbers;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { POS_NAMES, UNK_ID } from './corpus-format.js';
 import { seededRandom } from '../api/seeded-random.js';
 import { MAX_SEED } from '../api/limits.js';
+import { numberArray } from '../api/validate.js';
 import { evenStarts, maskedBatch, nextWordBatch } from './batches.js';
 import { claimTally, headVerdicts, quantileOfUnsorted } from './pos-verdicts.js';
 
@@ -592,7 +593,9 @@ export function sessionFromExport(rp, corpus, data, { shards = 1 } = {}) {
       const numbers = given.data; // read once (a .npz parameter parses its bytes on this read)
       if (!(Array.isArray(numbers) || ArrayBuffer.isView(numbers)) || numbers.length !== size)
         fail(`parameter "${name}" must hold ${size} numbers`);
-      const array = Float32Array.from(numbers);
+      const array = numberArray(numbers, Float32Array, (i, what) =>
+        fail(`parameter "${name}"[${i}] is ${what}, not a number`),
+      );
       for (let i = 0; i < size; i += 1)
         if (!Number.isFinite(array[i])) fail(`parameter "${name}"[${i}] is not a finite number`);
       values[name] = array;

@@ -3,7 +3,7 @@
 // (onnxruntime-web's Tensor, given as is) and { data, shape: [rows, cols] }, data any array of
 // numbers or typed array, row-major; with what to draw it as (kind), a title, a caption and
 // labels. A wrong type is a TypeError, a wrong value a RangeError, each naming the field.
-import { Snapshot } from '../api/snapshot.js';
+import { Snapshot, isPlainObject } from '../api/snapshot.js';
 import { describe } from '../api/validate.js';
 import { MATRIX_KINDS } from './matrix-panels.js';
 
@@ -15,11 +15,6 @@ const FIELDS = ['data', 'rows', 'cols', 'dims', 'shape', 'kind', 'title', 'capti
 // Softmax weights in float32 can exceed 1 by a rounding step.
 const WEIGHT_SLACK = 1e-6;
 
-// An object literal, from this realm or another (an iframe): its prototype is an Object.prototype.
-const isPlain = (value) => {
-  const proto = Object.getPrototypeOf(value);
-  return proto === null || Object.getPrototypeOf(proto) === null;
-};
 const group = (n) => n.toLocaleString('en-US');
 
 function sidesOf(where, value) {
@@ -133,13 +128,13 @@ export function checkMatrixInput(where, value) {
   }
   // A plain object is the user's own spelling: a misspelt field is an error. Anything else (an
   // onnxruntime Tensor) has fields of its own; only data and dims/shape are read from it.
-  if (isPlain(value)) {
+  if (isPlainObject(value)) {
     for (const key of Object.keys(value))
       if (!FIELDS.includes(key))
         throw new TypeError(`${where}: matrix has no field ${JSON.stringify(key)}; expected ${FIELDS.join(', ')}`);
   }
   // Each field read once (a getter runs once), into a copy of our own.
-  const own = isPlain(value)
+  const own = isPlainObject(value)
     ? { ...value }
     : { data: value.data, dims: value.dims, shape: value.shape, rows: value.rows, cols: value.cols };
   const [rows, cols] = sidesOf(where, own);
