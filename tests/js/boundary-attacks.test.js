@@ -5,30 +5,12 @@
 // second model on it is untouched (docs/api-boundary.md).
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos } from 'relpos-wasm';
+import { bits, matrix, plainInputs, witnessOf } from './witness.js';
 
 let rp;
-let witness; // a second model on the same instance, which no attack may touch
-let witnessParameters;
-
-const matrix = (rows, cols, seed = 1, ArrayType = Float64Array) => ({
-  rows,
-  cols,
-  data: ArrayType.from({ length: rows * cols }, (_, i) => Math.sin(seed * 7 + i)),
-});
-const plainInputs = () => ({ q: matrix(6, 4, 1), k: matrix(6, 4, 2), relKeys: matrix(5, 4, 3), v: matrix(6, 3, 4) });
-const bits = (data) => Array.from(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+let witness; // a second model on the same instance (witness.js)
+let expectIntact;
 let fixed;
-
-function expectIntact() {
-  const again = rp.attention(plainInputs());
-  for (const name of Object.keys(fixed)) {
-    if (name === 'maxDistance') continue;
-    expect(bits(again[name].data), name).toEqual(bits(fixed[name].data));
-  }
-  const now = witness.parameters();
-  for (const [name, { data }] of Object.entries(witnessParameters))
-    expect(bits(now[name].data), name).toEqual(bits(data));
-}
 
 // An object whose `name` reads `first` once and `later` on every read after.
 function changing(object, name, first, later) {
@@ -42,9 +24,7 @@ function changing(object, name, first, later) {
 
 beforeAll(async () => {
   rp = await createRelPos();
-  witness = rp.createModel({ vocabSize: 12, dModel: 8, heads: 2, seqLen: 8, maxBatchSize: 4, seed: 3 });
-  witnessParameters = witness.parameters();
-  fixed = rp.attention(plainInputs());
+  ({ model: witness, fixed, expectIntact } = witnessOf(rp));
 });
 
 describe('shadowed lengths', () => {

@@ -8,19 +8,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRelPos, openCheckpoint } from 'relpos-wasm';
 import { TrainSession, sessionFromExport } from '../../web/train/train-session.js';
 import { startNodePool } from './pool/node-pool.js';
+import { matrix, plainInputs, witnessOf } from './witness.js';
 
 let rp;
-let witness; // a second model on the same instance, which no refused call may touch
-let witnessParameters;
-let fixed;
+let witness; // a second model on the same instance (witness.js)
+let expectIntact;
 
-const matrix = (rows, cols, seed = 1, ArrayType = Float64Array) => ({
-  rows,
-  cols,
-  data: ArrayType.from({ length: rows * cols }, (_, i) => Math.sin(seed * 7 + i)),
-});
-const plainInputs = () => ({ q: matrix(6, 4, 1), k: matrix(6, 4, 2), relKeys: matrix(5, 4, 3), v: matrix(6, 3, 4) });
-const bits = (data) => Array.from(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
 const refusal = (call) => {
   try {
     call();
@@ -30,26 +23,13 @@ const refusal = (call) => {
   return null;
 };
 
-function expectIntact() {
-  const again = rp.attention(plainInputs());
-  for (const name of Object.keys(fixed)) {
-    if (name === 'maxDistance') continue;
-    expect(bits(again[name].data), name).toEqual(bits(fixed[name].data));
-  }
-  const now = witness.parameters();
-  for (const [name, { data }] of Object.entries(witnessParameters))
-    expect(bits(now[name].data), name).toEqual(bits(data));
-}
-
 // Every array of an allocateAttention() result still all zeros: nothing was written into it.
 const untouched = (out) =>
   Object.entries(out).every(([name, panel]) => name === 'maxDistance' || panel.data.every((x) => x === 0));
 
 beforeAll(async () => {
   rp = await createRelPos();
-  witness = rp.createModel({ vocabSize: 12, dModel: 8, heads: 2, seqLen: 8, maxBatchSize: 4, seed: 3 });
-  witnessParameters = witness.parameters();
-  fixed = rp.attention(plainInputs());
+  ({ model: witness, expectIntact } = witnessOf(rp));
 });
 afterAll(() => rp.dispose());
 
