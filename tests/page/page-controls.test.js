@@ -132,42 +132,44 @@ describe.concurrent('controls, the URL and shared links', () => {
   );
 
   test(
-    "k's slider ends at n − 1, or at a larger k in force, and is not shortened under the reader's keys",
+    "k's slider ends at n − 1; a larger k in force stays, said by its number, the thumb at the end",
     ({ expect }) =>
       links.withPage('?k=10', async ({ page }) => {
-        const k = async () => ({
-          value: await controlValue(page, 'maxDistance'),
-          max: await page.getAttribute('#maxDistance', 'max'),
-        });
-        // The lesson's 6 words with a link's k = 10: the track ends at the k in force.
-        expect(await k()).toEqual({ value: '10', max: '10' });
-        // Down by keys: the end stays under the thumb while the slider has the focus.
+        const k = () =>
+          page.$eval('#maxDistance', (input) => ({
+            thumb: input.value,
+            max: input.max,
+            said: input.getAttribute('aria-valuetext'),
+            shown: document.getElementById('maxDistance-out').textContent,
+            state: window.relposPage.state().maxDistance,
+          }));
+        // The lesson's 6 words with a link's k = 10: the track ends at n − 1 = 5, k = 10 stays in force.
+        expect(await k()).toEqual({ thumb: '5', max: '5', said: '10', shown: '10', state: 10 });
+        expect(await page.getAttribute('#figure-positionBiases canvas', 'aria-label')).toContain(
+          'k = 10 ≥ n − 1: no cell is clipped.',
+        );
+        // The reader's first key moves from the track's end: k = 4.
         await page.focus('#maxDistance');
-        for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowLeft');
+        await page.keyboard.press('ArrowLeft');
         await whenDrawn(page);
-        expect(await k()).toEqual({ value: '4', max: '10' });
-        // Another input's edit: the track ends at n − 1 = 5 (k = 5 clips no offset of 6 words).
-        await page.fill('#tokens', 'my dog ate the homework today');
-        await whenDrawn(page);
-        expect(await k()).toEqual({ value: '4', max: '5' });
-        await page.focus('#maxDistance');
+        expect(await k()).toEqual({ thumb: '4', max: '5', said: '4', shown: '4', state: 4 });
         await page.keyboard.press('End');
         await whenDrawn(page);
-        expect(await k()).toEqual({ value: '5', max: '5' });
-        expect(await page.getAttribute('#figure-positionBiases canvas', 'aria-label')).toContain(
-          'k = 5 ≥ n − 1: no cell is clipped.',
-        );
-        // A longer n lengthens it at once; one word keeps a track of 0 and 1.
+        expect(await k()).toEqual({ thumb: '5', max: '5', said: '5', shown: '5', state: 5 });
+        // A longer n lengthens the track, a shorter one shortens it, k kept; one word keeps 0 and 1.
         await page.fill('#seqLen', '20');
         await whenDrawn(page);
-        expect(await k()).toEqual({ value: '5', max: '19' });
+        expect(await k()).toEqual({ thumb: '5', max: '19', said: '5', shown: '5', state: 5 });
+        await page.fill('#tokens', 'the cat sat');
+        await whenDrawn(page);
+        expect(await k()).toEqual({ thumb: '2', max: '2', said: '5', shown: '5', state: 5 });
         await page.fill('#tokens', 'one');
         await whenDrawn(page);
-        expect(await k()).toEqual({ value: '5', max: '5' });
-        await page.fill('#maxDistance', '0');
-        await page.fill('#seed', '7');
+        expect(await k()).toEqual({ thumb: '1', max: '1', said: '5', shown: '5', state: 5 });
+        await page.focus('#maxDistance');
+        await page.keyboard.press('Home');
         await whenDrawn(page);
-        expect(await k()).toEqual({ value: '0', max: '1' });
+        expect(await k()).toEqual({ thumb: '0', max: '1', said: '0', shown: '0', state: 0 });
       }),
     TIMEOUT,
   );

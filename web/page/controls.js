@@ -95,10 +95,8 @@ export function stateAfterEdit(input, state) {
 function syncLimits(state) {
   const max = String(state.long ? MAX_LONG : MAX_TOKENS);
   if ($('seqLen').max !== max) $('seqLen').max = max;
-  const k = $('maxDistance');
-  const end = kTrackEnd(state);
-  // Never shortened under the reader's drag or keys (the thumb would jump): shortened at the next edit of another input.
-  if (k.max !== String(end) && (document.activeElement !== k || end > Number(k.max))) k.max = String(end);
+  const end = String(kTrackEnd(state));
+  if ($('maxDistance').max !== end) $('maxDistance').max = end;
   if ($('tokens').disabled !== state.long) $('tokens').disabled = state.long;
   if ($('long-explain').hidden === state.long) $('long-explain').hidden = !state.long;
   if ($('long-orientation').hidden === state.long) $('long-orientation').hidden = !state.long;
@@ -117,13 +115,14 @@ function syncLimits(state) {
 }
 
 /**
- * Where k's slider ends: in the sentence view at n − 1 (a larger k clips no offset, so the whole
- * track changes the panels), or at the k in force when it is larger (kept from a longer sentence,
- * or a link's); in the long view at its limit, n − 1 or 63. A link may still ask for up to 63.
+ * Where k's slider ends: in the sentence view at n − 1 (a larger k clips no offset, so every
+ * step of the track changes the panels), at least 1; in the long view at its limit, n − 1 or 63.
+ * A larger k in force (kept from a longer sentence, or a link's, up to 63) stays in force and is
+ * what the slider's number and its spoken value say, the thumb at the track's end.
  */
 export function kTrackEnd(state) {
   if (state.long) return maxDistanceLimit(state);
-  return Math.min(maxDistanceLimit(state), Math.max(1, state.seqLen - 1, state.maxDistance));
+  return Math.min(maxDistanceLimit(state), Math.max(1, state.seqLen - 1));
 }
 
 /** What the panels draw of the typed words: all of them, the first n, or them and positions #i without a word. */
@@ -165,6 +164,9 @@ function syncValues(inputs, state) {
       input.value = String(value);
     const out = $(`${input.name}-out`);
     if (out && out.textContent !== String(value)) out.textContent = String(value);
+    // A range whose value is past its track's end (k above n − 1) says the value in force.
+    if (input.type === 'range' && input.getAttribute('aria-valuetext') !== String(value))
+      input.setAttribute('aria-valuetext', String(value));
   }
 }
 
