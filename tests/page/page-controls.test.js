@@ -1,6 +1,6 @@
 // Each control changes the drawing and the URL, and loading that URL restores the view.
 import { describe, test } from 'vitest';
-import { allHashes, layoutOf, usePage, usePagePool, whenDrawn } from './page-fixture.js';
+import { allHashes, choose, layoutOf, usePage, usePagePool, whenDrawn } from './page-fixture.js';
 
 const env = usePage();
 
@@ -170,6 +170,30 @@ describe.concurrent('controls, the URL and shared links', () => {
         await page.keyboard.press('Home');
         await whenDrawn(page);
         expect(await k()).toEqual({ thumb: '0', max: '1', said: '0', shown: '0', state: 0 });
+      }),
+    TIMEOUT,
+  );
+
+  test(
+    'the Tokens box says what its words are under each draw: their own vectors, or names of positions',
+    ({ expect }) =>
+      links.withPage('?draw=handbook&tokens=the+cat+saw+the+dog', async ({ page }) => {
+        expect(await page.textContent('label[for="tokens"]')).toContain(
+          '(with the handbook’s numbers, the words only name the positions)',
+        );
+        // True for what is drawn: the two "the" rows of panel 1 (rows 0 and 3) differ; with stable numbers, the same.
+        const row = (i) =>
+          page.evaluate(
+            (r) => Array.from({ length: 5 }, (_, j) => window.relposPage.valueAt('contentScores', r, j)),
+            i,
+          );
+        expect(await row(0)).not.toEqual(await row(3));
+        await choose(page, '#draw', 'stable');
+        await whenDrawn(page);
+        expect(await page.textContent('label[for="tokens"]')).toContain(
+          '(with stable numbers, each word has its own vectors)',
+        );
+        expect(await row(0)).toEqual(await row(3));
       }),
     TIMEOUT,
   );

@@ -23,6 +23,12 @@ const DRAW_EXPLAIN = {
     'The handbook’s numbers: X, W_Q, W_K, W_V, a^K and a^V are drawn in that order from np.random.seed(seed) (d_{model} = 8), exactly as the handbook does, so any change re-draws every number; the words only name the positions. (With the locality table, a^K is the handbook’s simulated table, from its own np.random.seed(seed).) Rows are query positions i, columns key positions j; offsets are j − i, so negative offsets look back.',
 };
 
+/** What the Tokens box's words are under each draw (the label's note). */
+const TOKENS_DRAW = {
+  stable: '(with stable numbers, each word has its own vectors)',
+  handbook: '(with the handbook’s numbers, the words only name the positions)',
+};
+
 /** The controls under "More settings", and how the summary line names a value that is not the default. */
 const MORE_SETTINGS = {
   seqLen: (v) => `n = ${v}`,
@@ -102,6 +108,7 @@ function syncLimits(state) {
   if ($('long-orientation').hidden === state.long) $('long-orientation').hidden = !state.long;
   if ($('computing').hidden === state.long) $('computing').hidden = !state.long;
   setMathText($('draw-explain'), DRAW_EXPLAIN[state.draw]);
+  if ($('tokens-draw').textContent !== TOKENS_DRAW[state.draw]) $('tokens-draw').textContent = TOKENS_DRAW[state.draw];
   const summary = moreSettingsSummary(state);
   const summaryLine = $('more-settings-summary');
   if (summaryLine.dataset.text !== summary) {
