@@ -152,4 +152,23 @@ describe('the page loads', () => {
       expect(Math.abs((await top()) - before)).toBeLessThan(1);
       await context.close();
     });
+
+  test('from 1100 to 1799 px the four main panels stand one or two a row, never three: panels 3 and 4 (one colour scale) in one row or one under the other', async () => {
+    const { page, context } = await env.open('', { viewport: { width: 1100, height: 900 }, closedPanels: true });
+    const rows = {};
+    for (const width of [1100, 1280, 1440, 1540, 1600, 1680, 1790, 1799]) {
+      await page.setViewportSize({ width, height: 900 });
+      await whenDrawn(page);
+      const tops = await page.$$eval('#panels > figure.relpos-panel', (figures) =>
+        figures.filter((f) => !f.hidden).map((f) => Math.round(f.getBoundingClientRect().top)),
+      );
+      expect(tops.length, String(width)).toBe(4);
+      rows[width] = tops.map((top) => tops.filter((other) => other === top).length);
+    }
+    // Each panel's row holds 1 or 2 panels, the same in every row: no panel left alone under three.
+    for (const [width, sizes] of Object.entries(rows))
+      expect([Array(4).fill(1), Array(4).fill(2)], width).toContainEqual(sizes);
+    expect(rows[1600]).toEqual([2, 2, 2, 2]);
+    await context.close();
+  });
 });
