@@ -108,6 +108,11 @@ describe('the training section', () => {
     await page.waitForTimeout(300);
     expect(requests.filter((u) => LAZY.test(u))).toEqual([]);
     expect(await page.isVisible('#train-open')).toBe(true);
+    // The lead's corpus size is the reference corpus's training tokens, to the thousand.
+    const thousands = Math.round(REFERENCE_RUN.corpus.train / 1000);
+    expect((await page.textContent('#train-section > p')).replace(/\s+/g, ' ')).toContain(
+      `from real English by default (${thousands} 000 words of public-domain text, from the World English Bible), or from random symbols (the copy-offset task`,
+    );
 
     await clickTrainOpen(page);
     await page.waitForFunction(
