@@ -171,4 +171,22 @@ describe('the page loads', () => {
     expect(rows[1600]).toEqual([2, 2, 2, 2]);
     await context.close();
   });
+
+  test('the schemes section keeps still while k changes: its table never moves (Shaw’s caption drops a sentence at k = 0 and k ≥ n − 1)', async () => {
+    const { page, context } = await env.open('', { viewport: { width: 1280, height: 900 }, closedPanels: true });
+    await page.$eval('#schemes-section', (section) => section.scrollIntoView());
+    await page.waitForFunction(() => document.getElementById('schemes-section').dataset.drawn);
+    const where = () =>
+      page.$eval('#schemes-figure .schemes-table', (table) => table.getBoundingClientRect().top + scrollY);
+    const drawnCount = () => page.$eval('#schemes-section', (section) => Number(section.dataset.drawn));
+    const before = await where();
+    for (const k of ['4', '5', '0', '1', '2', '3']) {
+      const count = await drawnCount();
+      await page.fill('#maxDistance', k);
+      await whenDrawn(page);
+      await expect.poll(drawnCount).toBeGreaterThan(count);
+      expect(await where(), `k = ${k}`).toBe(before);
+    }
+    await context.close();
+  });
 });

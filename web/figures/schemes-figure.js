@@ -9,6 +9,7 @@ import { drawHeatmap } from '../render/heatmap.js';
 import { drawLinePlot } from '../render/line-plot.js';
 import { drawScatterPlot } from '../render/scatter-plot.js';
 import { fitCanvas } from '../render/canvas-size.js';
+import { keepCaptionHeights } from './caption-room.js';
 import { colourTable, extentOf, makeScale } from '../render/colormaps.js';
 import { themeColours } from './theme-colours.js';
 import { setMathText } from './math-dom.js';
@@ -483,4 +484,18 @@ export function drawSchemesFigure(parts, view) {
   });
   drawFacts(parts, view, colours);
   parts.body.replaceChildren(...view.columns.map((entry) => tableRow(parts.doc, view, entry)));
+  // Each column's sentences keep their room at its width (caption-room.js): k dragged to 0 or to
+  // n − 1 drops a sentence of Shaw's caption, and moved what is below by 44 px.
+  keepCaptionHeights(
+    shown.flatMap((column) =>
+      [
+        column.what,
+        column.bias.caption,
+        column.weights.caption,
+        column.profile.caption,
+        column.shiftCaption,
+        column.shift,
+      ].map((caption) => ({ caption, room: String(column.article.clientWidth) })),
+    ),
+  );
 }
