@@ -2,7 +2,14 @@
 // with, its numbers recomputed here from the readings they come from.
 import { describe, expect, test } from 'vitest';
 import { REFERENCE_RUN, referenceAnalysis } from '../../web/train/reference.js';
-import { historyCaption, lossCaption, lossLead, lossZoom, posLead } from '../../web/train/train-figures.js';
+import {
+  historyCaption,
+  lossCaption,
+  lossLead,
+  lossZoom,
+  lossZoomText,
+  posLead,
+} from '../../web/train/train-figures.js';
 import { CRITERION } from '../../web/train/run-end.js';
 import { learningRateAt } from '../../web/train/train-session.js';
 
@@ -58,6 +65,24 @@ describe('caption leads', () => {
     expect(over.high).toBeCloseTo(4.8 + 0.02 * (4.8 - 3.0), 12);
     expect(over.last).toBe(4.8);
     expect(own.last).toBeNull();
+  });
+
+  test('the zoomed plot says when only the reference run’s curve is in it: this run’s readings all above its top', () => {
+    const top = REFERENCE_RUN.heldOut * (1 + CRITERION.within) * 1.1;
+    const early = [{ step: 100, train: top + 1, heldOut: top + 0.9 }];
+    const state = { losses: early, reference: REFERENCE_RUN };
+    const zoom = lossZoom(state);
+    expect(lossZoomText(state, zoom)).toBe(
+      `Zoomed: from ${zoom.low.toFixed(2)} to ${top.toFixed(2)} nats (10.0\u00a0% above the line where the run ends), where only the reference run’s curve is yet: this run’s come in once its loss falls below ${top.toFixed(2)}.`,
+    );
+    // One training reading inside the window: the same curves, as before the run (no readings).
+    const later = {
+      losses: [...early, { step: 200, train: top - 0.01, heldOut: top + 0.2 }],
+      reference: REFERENCE_RUN,
+    };
+    expect(lossZoomText(later, lossZoom(later))).toMatch(/^Zoomed: the same curves from /);
+    const none = { losses: [], reference: REFERENCE_RUN };
+    expect(lossZoomText(none, lossZoom(none))).toMatch(/^Zoomed: the same curves from /);
   });
 
   test('a held-out loss more than 5 % above its lowest reading is said to over-fit, with both numbers', () => {

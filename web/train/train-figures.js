@@ -253,10 +253,7 @@ export function buildFigures(doc) {
     const zoom = lossZoom(state);
     zoomLabel.hidden = zoomWrap.hidden = !zoom;
     if (zoom) {
-      zoomLabel.textContent =
-        zoom.last === null
-          ? `Zoomed: the same curves from ${fmt(zoom.low, 2)} to ${fmt(zoom.high, 2)} nats (${pct(LOSS_ZOOM_ABOVE)} above ${zoom.of}).`
-          : `Zoomed: the same curves from ${fmt(zoom.low, 2)} to ${fmt(zoom.high, 2)} nats (up to the last held-out loss, ${fmt(zoom.last)}, more than ${pct(LOSS_ZOOM_ABOVE)} above ${zoom.of}).`;
+      zoomLabel.textContent = lossZoomText(state, zoom);
       drawLineChart(zoomCanvas, {
         series,
         xLabel: 'step',
@@ -597,6 +594,22 @@ export function lossZoom(state) {
     of: ref ? 'the line where the run ends' : 'the run’s lowest held-out loss',
     last: top > high ? last : null,
   };
+}
+
+/**
+ * The zoomed loss plot's line: its range and why; while this run's curves are all above the
+ * range (early in a run beside the reference), that only the reference's curve is in it yet.
+ */
+export function lossZoomText(state, zoom) {
+  const range = `from ${fmt(zoom.low, 2)} to ${fmt(zoom.high, 2)} nats`;
+  const why =
+    zoom.last === null
+      ? `${pct(LOSS_ZOOM_ABOVE)} above ${zoom.of}`
+      : `up to the last held-out loss, ${fmt(zoom.last)}, more than ${pct(LOSS_ZOOM_ABOVE)} above ${zoom.of}`;
+  const inRange = (value) => Number.isFinite(value) && value <= zoom.high;
+  if (state.reference && state.losses.length && !state.losses.some((p) => inRange(p.train) || inRange(p.heldOut)))
+    return `Zoomed: ${range} (${why}), where only the reference run’s curve is yet: this run’s come in once its loss falls below ${fmt(zoom.high, 2)}.`;
+  return `Zoomed: the same curves ${range} (${why}).`;
 }
 
 /** The lowest held-out reading and how far the last is above it, where more than OVERFIT_RISE: { lowest, step, rise } or null. */
