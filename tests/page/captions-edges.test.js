@@ -143,6 +143,25 @@ describe('band edges', () => {
       // No dashed line drawn, none named in the captions.
       for (const id of ['positionBiases', 'offsets'])
         expect(await page.textContent(`#figure-${id} .relpos-caption`), `${query} ${id}`).not.toMatch(/dashed/);
+      // At k = 0 panel 4 says why it is panel 3, and is: each row's one bias cancels in the softmax.
+      const note = 'k = 0: each row’s bias is one number, which the softmax cancels: these are panel 3’s weights.';
+      expect(await page.getAttribute('#figure-combinedWeights canvas', 'aria-label'), query).toContain(
+        k === 0 ? note : 'Combined weights',
+      );
+      if (k === 0) {
+        const largest = await page.evaluate(async () => {
+          let most = 0;
+          for (let i = 0; i < 8; i += 1)
+            for (let j = 0; j < 8; j += 1) {
+              const [a, b] = await Promise.all(
+                ['contentWeights', 'combinedWeights'].map((id) => window.relposPage.valueAt(id, i, j)),
+              );
+              most = Math.max(most, Math.abs(a - b));
+            }
+          return most;
+        });
+        expect(largest).toBeLessThan(1e-12);
+      } else expect(await page.getAttribute('#figure-combinedWeights canvas', 'aria-label'), query).not.toContain(note);
       await context.close();
     }
   });

@@ -213,7 +213,11 @@ export const PANELS = [
     masked: causalMask,
     caption: (view) =>
       `softmax of content scores + position biases: each content weight times exp(bias), then renormalised per row, so a large bias can lift a weak key, a positive bias still lowers a weight when the row’s other keys get larger ones, and a row-wide bias changes nothing. ${weightColours(view)}`,
-    note: (view) => (view.causal ? 'Grey: keys after the query, masked.' : ''),
+    note: (view) => {
+      const masked = view.causal ? 'Grey: keys after the query, masked.' : '';
+      if (!rowConstantBias(view)) return masked;
+      return `k = 0: each row’s bias is one number, which the softmax cancels: these are panel 3’s weights.${masked ? ` ${masked}` : ''}`;
+    },
     offsetSpace: {
       cell: 'sum',
       bar: 'total weight at offset c',
