@@ -189,4 +189,22 @@ describe('the page loads', () => {
     }
     await context.close();
   });
+
+  test('the page’s text follows the reader’s own font size (the browser’s setting), 16 px unless they chose another', async () => {
+    const { page, context } = await env.open('', { viewport: { width: 1280, height: 900 }, closedPanels: true });
+    const sizes = () =>
+      page.evaluate(() =>
+        ['html', '.story-lead', '#figure-contentScores .relpos-caption'].map((selector) =>
+          parseFloat(getComputedStyle(document.querySelector(selector)).fontSize),
+        ),
+      );
+    const usual = await sizes();
+    expect(usual[0]).toBe(16);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Page.setFontSizes', { fontSizes: { standard: 24 } });
+    const larger = await sizes();
+    expect(larger[0]).toBe(24);
+    larger.forEach((size, index) => expect(size / usual[index]).toBeCloseTo(1.5, 5));
+    await context.close();
+  });
 });
