@@ -144,7 +144,7 @@ describe('band edges', () => {
       for (const id of ['positionBiases', 'offsets'])
         expect(await page.textContent(`#figure-${id} .relpos-caption`), `${query} ${id}`).not.toMatch(/dashed/);
       // At k = 0 panel 4 says why it is panel 3, and is: each row's one bias cancels in the softmax.
-      const note = 'k = 0: each row’s bias is one number, which the softmax cancels: these are panel 3’s weights.';
+      const note = 'k = 0: one bias per row, which the softmax cancels: panel 3’s weights.';
       expect(await page.getAttribute('#figure-combinedWeights canvas', 'aria-label'), query).toContain(
         k === 0 ? note : 'Combined weights',
       );

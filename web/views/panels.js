@@ -216,7 +216,7 @@ export const PANELS = [
     note: (view) => {
       const masked = view.causal ? 'Grey: keys after the query, masked.' : '';
       if (!rowConstantBias(view)) return masked;
-      return `k = 0: each row’s bias is one number, which the softmax cancels: these are panel 3’s weights.${masked ? ` ${masked}` : ''}`;
+      return `k = 0: one bias per row, which the softmax cancels: panel 3’s weights.${view.causal ? ' Grey: masked.' : ''}`;
     },
     offsetSpace: {
       cell: 'sum',
