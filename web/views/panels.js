@@ -214,9 +214,9 @@ export const PANELS = [
     caption: (view) =>
       `softmax of content scores + position biases: each content weight times exp(bias), then renormalised per row, so a large bias can lift a weak key, a positive bias still lowers a weight when the row’s other keys get larger ones, and a row-wide bias changes nothing. ${weightColours(view)}`,
     note: (view) => {
-      const masked = view.causal ? 'Grey: keys after the query, masked.' : '';
-      if (!rowConstantBias(view)) return masked;
-      return `k = 0: one bias per row, which the softmax cancels: panel 3’s weights.${view.causal ? ' Grey: masked.' : ''}`;
+      if (rowConstantBias(view))
+        return `k = 0: one bias per row, which the softmax cancels: panel 3’s weights.${view.causal ? ' Grey: masked.' : ''}`;
+      return view.causal ? 'Grey: keys after the query, masked.' : '';
     },
     offsetSpace: {
       cell: 'sum',
