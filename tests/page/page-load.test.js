@@ -153,9 +153,29 @@ describe('the page loads', () => {
       await context.close();
     });
 
-  test('from 1100 to 1799 px the four main panels stand one or two a row, never three: panels 3 and 4 (one colour scale) in one row or one under the other', async () => {
+  test('from 688 to 1799 px the four main panels stand one or two a row, never three: panels 3 and 4 (one colour scale) in one row or one under the other; on a tablet two a row, the story right under them', async () => {
     const { page, context } = await env.open('', { viewport: { width: 1100, height: 900 }, closedPanels: true });
     const rows = {};
+    // A tablet (688–1099 px): the panels two a row, then the story and the inputs (at 768 px the
+    // story started 3 935 px down, under four full-width panels).
+    for (const width of [688, 768, 900, 1024, 1099]) {
+      await page.setViewportSize({ width, height: 1024 });
+      await whenDrawn(page);
+      const [tops, panelsEnd, storyTop] = await page.evaluate(() => [
+        [...document.querySelectorAll('#panels > figure.relpos-panel')]
+          .filter((f) => !f.hidden)
+          .map((f) => Math.round(f.getBoundingClientRect().top + scrollY)),
+        document.getElementById('panels').getBoundingClientRect().bottom + scrollY,
+        document.getElementById('story').getBoundingClientRect().top + scrollY,
+      ]);
+      expect(
+        tops.map((top) => tops.filter((other) => other === top).length),
+        String(width),
+      ).toEqual([2, 2, 2, 2]);
+      expect(storyTop - panelsEnd, String(width)).toBeGreaterThanOrEqual(0);
+      expect(storyTop - panelsEnd, String(width)).toBeLessThan(40);
+      if (width === 768) expect(storyTop).toBeLessThan(1800);
+    }
     for (const width of [1100, 1280, 1440, 1540, 1600, 1680, 1790, 1799]) {
       await page.setViewportSize({ width, height: 900 });
       await whenDrawn(page);
