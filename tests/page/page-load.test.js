@@ -47,7 +47,9 @@ describe('the page loads', () => {
         'difference',
         'offsets',
       ];
-      expect(figures).toEqual([...matrices.map((id) => `figure-${id}`), 'figure-tables', 'figure-profile']);
+      // (On a phone panel 2 comes first in the document as on screen, above the story: phone-order.js.)
+      const inOrder = name.startsWith('phone') ? [matrices[1], matrices[0], ...matrices.slice(2)] : matrices;
+      expect(figures).toEqual([...inOrder.map((id) => `figure-${id}`), 'figure-tables', 'figure-profile']);
       expect(MATRIX_PANELS).toEqual(matrices);
       // Captions are filled in, and the heatmaps say what they show.
       for (const id of MATRIX_PANELS) {
@@ -190,6 +192,75 @@ describe('the page loads', () => {
       expect([Array(4).fill(1), Array(4).fill(2)], width).toContainEqual(sizes);
     expect(rows[1600]).toEqual([2, 2, 2, 2]);
     await context.close();
+  });
+
+  test('on a phone (390 px, and a desktop zoomed to 400 %: 320 px) the keyboard’s order is the order seen: panel 2 above the story is also first in Tab order; wider, panel 2 is back between panels 1 and 3', async () => {
+    const { page, context, problems } = await env.open('', {
+      viewport: { width: 390, height: 800 },
+      closedPanels: true,
+    });
+    const panelOrder = () =>
+      page.$$eval('.page-header > figure, #panels > figure', (figures) => figures.map((f) => f.id));
+    const main = ['figure-positionBiases', 'figure-contentScores', 'figure-contentWeights', 'figure-combinedWeights'];
+    for (const width of [390, 320, 1280, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      await whenDrawn(page);
+      if (width === 1280) {
+        expect(await panelOrder()).toEqual([main[1], main[0], main[2], main[3]]);
+        continue;
+      }
+      expect(await panelOrder(), String(width)).toEqual(main);
+      // Tab from the skip link, the first stop: every stop (panel 2's heatmap and buttons, the
+      // story's steps, the inputs, panels 1, 3 and 4) stands at or below the one before.
+      await page.focus('a.skip');
+      const stops = [];
+      for (let stop = 0; stop < 48; stop += 1) {
+        if (stop) await page.keyboard.press('Tab');
+        stops.push(
+          await page.evaluate(() => {
+            const focused = document.activeElement;
+            return {
+              top: Math.round(focused.getBoundingClientRect().top + scrollY),
+              figure: focused.closest('figure')?.id ?? null,
+              id: focused.id || focused.tagName,
+            };
+          }),
+        );
+      }
+      stops.forEach((stop, index) => {
+        if (index)
+          expect(stop.top, `${width} px, stop ${index}: ${stop.id}`).toBeGreaterThanOrEqual(stops[index - 1].top);
+      });
+      const figures = [...new Set(stops.map((stop) => stop.figure).filter(Boolean))];
+      expect(figures.slice(0, 4), String(width)).toEqual(main);
+      const at = (id) => stops.findIndex((stop) => stop.id === id);
+      expect(at('tokens'), String(width)).toBeGreaterThan(stops.findIndex((stop) => stop.figure === main[0]));
+      expect(at('tokens'), String(width)).toBeLessThan(stops.findIndex((stop) => stop.figure === main[1]));
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test('panel 2’s heatmap, focused, keeps its focus as the window crosses 640 px and the figure moves (by moveBefore, and where a browser has none)', async () => {
+    for (const moveBefore of [true, false]) {
+      const { page, context, problems } = await env.open('', {
+        viewport: { width: 390, height: 800 },
+        closedPanels: true,
+      });
+      if (!moveBefore) await page.evaluate(() => delete Element.prototype.moveBefore);
+      expect(await page.evaluate(() => 'moveBefore' in Element.prototype)).toBe(moveBefore);
+      await page.focus('#figure-positionBiases [role="application"]');
+      for (const width of [1280, 390, 700]) {
+        await page.setViewportSize({ width, height: 800 });
+        await whenDrawn(page);
+        expect(
+          await page.evaluate(() => document.activeElement.closest('figure')?.id),
+          `${width} px, moveBefore ${moveBefore}`,
+        ).toBe('figure-positionBiases');
+      }
+      expect(problems).toEqual([]);
+      await context.close();
+    }
   });
 
   test('the schemes section keeps still while k changes: its table never moves (Shaw’s caption drops a sentence at k = 0 and k ≥ n − 1)', async () => {
