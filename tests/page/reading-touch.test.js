@@ -43,10 +43,16 @@ describe('touch', () => {
       significant(await page.evaluate(() => window.relposPage.valueAt('combinedWeights', 3, 4))),
     );
     expect(await page.textContent('.relpos-visually-hidden[aria-live]')).toContain('row 3 “on”, column 4 “the”');
-    // A second tap on another cell of another panel moves the reading there.
+    // A second tap on another cell of another panel moves the reading there, the tooltip shown
+    // (the first panel's focus leaving once hid it: a second tap was needed).
     const next = await cellCentre(page, 'positionBiases', 5, 1);
     await page.touchscreen.tap(next.x, next.y);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.closest('figure')?.id))
+      .toBe('figure-positionBiases');
     await expect.poll(async () => (await tooltipRows(page))['(i, j)']).toBe('(5, 1)');
+    expect(await page.isVisible('.relpos-tooltip')).toBe(true);
+    expect(await page.textContent('.relpos-visually-hidden[aria-live]')).toContain('row 5 “mat”, column 1 “cat”');
     expect(problems).toEqual([]);
     await context.close();
   });

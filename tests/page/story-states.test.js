@@ -559,7 +559,7 @@ describe.concurrent('every story step, from every starting state', () => {
   test('the lesson on the first screen: at 1280 × 800, 1920 × 1080 and a 1024 × 768 tablet, unscrolled, panel 2 (the biases) and panel 1 (at 1920 panel 3) are drawn in view; on a phone the idea, then panel 2 drawn, then the controls', async () => {
     // The four first screens loaded at once, each its own page.
     const desktop = async (viewport) => {
-      const opened = await env.open('', { viewport, closedPanels: true });
+      const opened = await env.open('', { viewport, closedPanels: true, closedSettings: true });
       const { page, context, problems } = opened;
       expect(await page.evaluate(() => scrollY)).toBe(0);
       await expectDrawnOnScreen(page, 'positionBiases');

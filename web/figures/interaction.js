@@ -138,6 +138,9 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
   });
   wrap.addEventListener('blur', () => {
     setRead(null);
+    // A press in another panel has read its cell before this panel loses the focus: that reading stays.
+    const selection = getSelection();
+    if (selection && (selection.panelId ?? panelId) !== panelId) return;
     select(null, { panelId });
   });
   wrap.addEventListener('keydown', (event) => {

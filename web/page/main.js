@@ -19,7 +19,7 @@ import { exposePageProbe } from './page-probe.js';
 import { startSchemesSection } from './schemes-section.js';
 import { SideFigures } from './side-figures.js';
 import { wireSkipLink } from './skip-link.js';
-import { followPhoneOrder } from './phone-order.js';
+import { followLayoutOrder } from './layout-order.js';
 import { wireStory } from './story.js';
 import { applyPageTheme } from './page-theme.js';
 import { MORE_PANELS_PARAM, startUrlWriter } from './url-writer.js';
@@ -110,7 +110,7 @@ class Page {
     this.sides = new SideFigures({ embed, ids: shown.ids });
     if (!embed) this.#wireDrawer();
     if (!embed) {
-      followPhoneOrder($('figure-positionBiases'), document.querySelector('.page-header .idea'));
+      followLayoutOrder();
       wireSkipLink(document.querySelector('a.skip'), () => [
         ...document.querySelectorAll('.page-header > figure, #panels > figure'),
       ]);

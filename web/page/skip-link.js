@@ -1,6 +1,6 @@
 // The skip link ("Skip to the figures") goes to the first figure on screen at every width: on a
 // phone the panels' section has no box of its own (display: contents, style.css) and panel 2
-// comes first, above the story (phone-order.js), so a jump to #panels would not move at all. It
+// comes first, above the story (layout-order.js), so a jump to #panels would not move at all. It
 // focuses that figure's heatmap (the canvas wrapper in the Tab order, panel-figure.js), so that
 // the arrow keys read its cells at once.
 
