@@ -767,6 +767,20 @@ describe('position schemes side by side', () => {
     expect(section).toContain('θt = 10000−2t/d (d = dk)');
     expect(section).not.toContain('_');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    // Every map inside its column's content box (they were drawn 9 px wider, across its border).
+    const outside = await page.$$eval('#schemes-figure .schemes-column canvas', (canvases) =>
+      canvases
+        .filter((canvas) => canvas.offsetWidth > 0 && getComputedStyle(canvas).visibility !== 'hidden') // (RoPE's, hidden under its message, keep their place)
+        .map((canvas) => {
+          const column = canvas.closest('.schemes-column');
+          const style = getComputedStyle(column);
+          const right =
+            column.getBoundingClientRect().right - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight);
+          return canvas.getBoundingClientRect().right - right;
+        })
+        .filter((over) => over > 0.5),
+    );
+    expect(outside).toEqual([]);
     // The summary table: one block per scheme, every fact under its column's name, nothing to
     // scroll sideways and its caption whole (on a wider screen, one row per scheme: below).
     const table = await page.$eval('.schemes-table-wrap', (wrap) => ({

@@ -220,7 +220,7 @@ function heatmap(parts, canvas, view, values, { scale, note, masked, bandEdges, 
 }
 
 function drawColumn(parts, column, view, entry, colours, sharedExtent) {
-  const width = column.article.clientWidth || 280;
+  const width = column.bias.canvas.parentElement.clientWidth || 280; // the column's content box (its article has padding)
   const causalMask = view.causal ? (i, j) => j > i : null;
   const bias = entry.result.positionBiases.data;
   const extent = extentOf(bias, view.n);
