@@ -1562,6 +1562,54 @@ describe('every reveal, drawn', () => {
       .toBe(true);
   }
 
+  test('on a tablet (768 × 1024, the story under the panels) the way back to a step sits on its panel’s top edge, in view, and leaves the panel level with the one beside it', async () => {
+    const { page, context, problems } = await env.open('', {
+      viewport: { width: 768, height: 1024 },
+      closedPanels: true,
+      closedSettings: true,
+      reducedMotion: 'reduce', // the scroll to the panel at once
+    });
+    const besides = { shuffle: 'combinedWeights', 'same-query': 'contentScores', locality: 'contentWeights' };
+    for (const [index, name] of STEPS.entries()) {
+      if (!besides[name]) continue;
+      await press(page, name);
+      const seen = await page.evaluate(
+        ([target, beside]) => {
+          const button = document.querySelector('.story-back');
+          const box = button.getBoundingClientRect();
+          const card = button.closest('figure');
+          const canvasTop = (id) => document.querySelector(`#figure-${id} canvas`).getBoundingClientRect().top;
+          return {
+            figure: card.id,
+            text: button.textContent,
+            inView: box.top >= 0 && box.bottom <= innerHeight,
+            onEdge: box.top < card.getBoundingClientRect().top && box.bottom > card.getBoundingClientRect().top,
+            level: Math.abs(canvasTop(target) - canvasTop(beside)) < 1,
+          };
+        },
+        [PANEL[name], besides[name]],
+      );
+      expect(seen, name).toEqual({
+        figure: `figure-${PANEL[name]}`,
+        text: `↑ Back to step ${index + 1} and its Reveal`,
+        inView: true,
+        onEdge: true,
+        level: true,
+      });
+      await page.click('.story-back');
+      await expect.poll(() => page.$('.story-back'), name).toBeNull();
+      expect(
+        await page.$eval(
+          `[data-story="${name}"]`,
+          (button) => button.closest('details.step').querySelector('details.reveal').open,
+        ),
+        name,
+      ).toBe(true);
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   for (const [label, options] of [
     ['1280 × 800', VIEW],
     ['a 360 × 780 phone', NARROW_PHONE],
