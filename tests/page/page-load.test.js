@@ -165,7 +165,7 @@ describe('the page loads', () => {
     for (const width of [688, 768, 900, 1024, 1099]) {
       await page.setViewportSize({ width, height: 1024 });
       await whenDrawn(page);
-      const [tops, inputsEnd, panelsEnd, storyTop, sliderTop, matrixTops] = await page.evaluate(() => {
+      const [tops, inputsEnd, panelsEnd, storyTop, sliderTop, matrixTops, tokensShare] = await page.evaluate(() => {
         const top = (element) => element.getBoundingClientRect().top + scrollY;
         const matrixTop = (id) => {
           const canvas = document.querySelector(`#figure-${id} canvas`);
@@ -180,8 +180,11 @@ describe('the page loads', () => {
           top(document.getElementById('story')),
           top(document.getElementById('maxDistance')),
           ['contentScores', 'positionBiases'].map(matrixTop),
+          document.getElementById('tokens').offsetWidth / document.querySelector('section.controls').clientWidth,
         ];
       });
+      // The sentence's box across the inputs below 900 px (a sentence of ten words in view as typed).
+      expect(tokensShare, String(width)).toBeGreaterThan(width < 900 ? 0.9 : 0.35);
       expect(
         tops.map((top) => tops.filter((other) => other === top).length),
         String(width),
