@@ -123,6 +123,39 @@ describe('touch', () => {
     await context.close();
   });
 
+  test('a phone turned sideways (740 × 360, 844 × 390): a tooltip too tall for above or below its cell stands beside it, whole in the window', async () => {
+    for (const [[width, height], panel, [i, j]] of [
+      [[740, 360], 'combinedWeights', [4, 5]],
+      [[740, 360], 'contentScores', [4, 1]],
+      [[844, 390], 'positionBiases', [0, 5]],
+    ]) {
+      const where = `${width} × ${height}, ${panel} (${i}, ${j})`;
+      const { page, context, problems } = await env.open('', { ...PHONE, viewport: { width, height } });
+      const point = await cellCentre(page, panel, i, j);
+      await page.touchscreen.tap(point.x, point.y);
+      await expect.poll(async () => (await tooltipRows(page))['(i, j)'], where).toBe(`(${i}, ${j})`);
+      await page.waitForTimeout(200); // the focus after the tap places it again
+      const layout = await layoutOf(page, panel);
+      const canvas = await page.$eval(`#figure-${panel} canvas`, (c) => c.getBoundingClientRect().toJSON());
+      const cell = {
+        left: canvas.left + layout.x0 + j * layout.cell,
+        right: canvas.left + layout.x0 + (j + 1) * layout.cell,
+        top: canvas.top + layout.y0 + i * layout.cell,
+        bottom: canvas.top + layout.y0 + (i + 1) * layout.cell,
+      };
+      const tip = await tooltipBox(page);
+      // Its last row is the one that says why the weight moved: the whole tooltip in the window.
+      expect(tip.top, where).toBeGreaterThanOrEqual(0);
+      expect(tip.bottom, where).toBeLessThanOrEqual(height);
+      expect(tip.left, where).toBeGreaterThanOrEqual(0);
+      expect(tip.right, where).toBeLessThanOrEqual(width);
+      const overlaps = tip.left < cell.right && cell.left < tip.right && tip.top < cell.bottom && cell.top < tip.bottom;
+      expect(overlaps, JSON.stringify({ where, tip, cell })).toBe(false);
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+  });
+
   test('the tooltip follows its cell when the page scrolls, and hides once the cell is out of sight', async () => {
     const { page, context } = await env.open('', PHONE);
     // The cell (on the matrix's last row) high enough in the window that the tooltip (about 230 px

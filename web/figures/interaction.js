@@ -60,9 +60,12 @@ export function wirePanel({ panelId, canvas, wrap, getLayout, getSelection, getL
   // clear of the cell).
   const cellEdges = (cell, layout, box, scale) => {
     const cellH = layout.cellH ?? layout.cell;
+    const cellW = layout.cellW ?? layout.cell;
     return {
       top: box.top + scale.y * (layout.y0 + cell.i * cellH),
       bottom: box.top + scale.y * (layout.y0 + (cell.i + 1) * cellH),
+      left: box.left + scale.x * (layout.x0 + cell.j * cellW),
+      right: box.left + scale.x * (layout.x0 + (cell.j + 1) * cellW),
       matrixTop: box.top + scale.y * layout.y0,
       matrixBottom: box.top + scale.y * (layout.y0 + (layout.rows ?? layout.n) * cellH),
     };
@@ -274,8 +277,20 @@ export function placeTooltip(tooltip, anchor) {
   let x = anchor.x + gap;
   if (x + box.width > innerWidth - 8) x = anchor.x - gap - box.width;
   let y;
-  if ((innerWidth < PHONE_WIDTH || anchor.touch) && anchor.bottom !== undefined) y = phoneTop(anchor, box.height);
-  else {
+  if ((innerWidth < PHONE_WIDTH || anchor.touch) && anchor.bottom !== undefined) {
+    y = phoneTop(anchor, box.height);
+    // No place above or below the cell holds it whole (a phone turned sideways, 360 px tall):
+    // beside the cell where the window has the room, as high as the window lets it stand.
+    const foot = window.innerHeight - 8;
+    if (y + box.height > foot && anchor.right !== undefined) {
+      const right = anchor.right + 8;
+      const left = anchor.left - 8 - box.width;
+      if (right + box.width <= innerWidth - 8 || left >= 8) {
+        x = right + box.width <= innerWidth - 8 ? right : left;
+        y = Math.max(8, Math.min(anchor.top, foot - box.height));
+      }
+    }
+  } else {
     // Above the cell: clear of its upper edge from the keyboard, else `gap` above the pointer.
     const cellTop = anchor.top !== undefined && !anchor.pointer ? anchor.top : anchor.y - gap + 4;
     y = cellTop - 4 - box.height;
@@ -310,10 +325,11 @@ export function followScroll(tooltip, getSpot) {
   return () => document.removeEventListener('scroll', onScroll, { capture: true });
 }
 
-/** An anchor moved by (dx, dy): its point and its edges (top, bottom, matrixTop, matrixBottom). */
+/** An anchor moved by (dx, dy): its point and its edges (top, bottom, matrixTop, matrixBottom; left, right). */
 export function shiftAnchor(anchor, dx, dy) {
   const moved = { ...anchor, x: anchor.x + dx, y: anchor.y + dy };
   for (const edge of ['top', 'bottom', 'matrixTop', 'matrixBottom'])
     if (anchor[edge] !== undefined) moved[edge] = anchor[edge] + dy;
+  for (const edge of ['left', 'right']) if (anchor[edge] !== undefined) moved[edge] = anchor[edge] + dx;
   return moved;
 }
