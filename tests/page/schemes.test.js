@@ -606,8 +606,18 @@ describe('position schemes side by side', () => {
     expect(await columnIds(page)).toEqual(['shaw', 'sinusoidal', 'none']);
     // The shift button runs the experiment again and marks the table.
     const before = await canvasHash(page, '#schemes-column-none canvas[data-panel="weights"]');
+    await page.evaluate(() => scrollTo(0, 0)); // the button's result far below the view
     await page.click('#schemes-run-shift');
     await page.waitForSelector('.schemes-table.schemes-flash');
+    // The first column's shift block, the result, is brought into view.
+    await expect
+      .poll(() =>
+        page.$eval('#schemes-figure .schemes-shift-block', (block) => {
+          const { top } = block.getBoundingClientRect();
+          return top >= 0 && top < innerHeight - 100;
+        }),
+      )
+      .toBe(true);
     expect(await canvasHash(page, '#schemes-column-none canvas[data-panel="weights"]')).toBe(before);
     // A link with wrong values is corrected, with a note.
     await page.goto(url.replace('schemes=shaw%2Csinusoidal%2Cnone', 'schemes=xpos'));

@@ -65,8 +65,12 @@ export function startSchemesSection({ rp, embed, panelsAsked, getState, setState
     showMore(more.getAttribute('aria-expanded') !== 'true');
     update(getState());
   });
+  // The experiment's result, far below the button (5 columns of charts at 768 px): the first
+  // column's shift block is brought into view once drawn.
+  let showShift = false;
   $('schemes-run-shift').addEventListener('click', () => {
     showMore(true); // the experiment's matrices are among the charts it opens
+    showShift = true;
     setState({});
     const result = $('schemes-figure').querySelector('.schemes-table');
     result.classList.remove('schemes-flash');
@@ -154,6 +158,11 @@ export function startSchemesSection({ rp, embed, panelsAsked, getState, setState
     const view = computeSchemesView(rp, state, { schemes: ids, ropeLayout: state.ropeLayout, shift: state.shift });
     keepingViewBelow($('schemes-figure'), () => drawSchemesFigure(parts, view));
     section.dataset.drawn = String(Number(section.dataset.drawn ?? 0) + 1);
+    if (showShift) {
+      showShift = false;
+      const behavior = matchMedia('(prefers-reduced-motion: reduce)').matches ? 'instant' : 'smooth';
+      $('schemes-figure').querySelector('.schemes-shift-block')?.scrollIntoView({ block: 'nearest', behavior });
+    }
   }
 
   // The key holds the width: a resize redraws only when the width changed.
