@@ -158,6 +158,41 @@ describe('reading a cell', () => {
     await context.close();
   });
 
+  test('panel 7’s printed numbers never run into their neighbours (a half-width card at 1024 px, and 1280 px): smaller type where the widest needs it', async () => {
+    for (const width of [1024, 1280]) {
+      const { page, context, problems } = await env.open('?more=1', { viewport: { width, height: 900 } });
+      // The numbers as drawn: text, centre, width at the font drawn, and row.
+      await page.evaluate(() => {
+        const proto = CanvasRenderingContext2D.prototype;
+        const { clearRect, fillText } = proto;
+        proto.clearRect = function (...args) {
+          if (this.canvas.id === 'tables-canvas') window.tablesDrawn = [];
+          return clearRect.apply(this, args);
+        };
+        proto.fillText = function (text, x, y, ...rest) {
+          if (this.canvas.id === 'tables-canvas' && this.textAlign === 'center')
+            window.tablesDrawn.push({ text, x, y, width: this.measureText(text).width });
+          return fillText.call(this, text, x, y, ...rest);
+        };
+      });
+      await hoverCell(page, 'combinedWeights', 0, 3);
+      const drawn = await page.evaluate(() => window.tablesDrawn);
+      expect(drawn.length, String(width)).toBeGreaterThan(40);
+      const rows = new Map();
+      for (const text of drawn) rows.set(Math.round(text.y), [...(rows.get(Math.round(text.y)) ?? []), text]);
+      for (const row of rows.values()) {
+        const sorted = row.sort((a, b) => a.x - b.x);
+        for (let at = 1; at < sorted.length; at += 1) {
+          const [left, right] = [sorted[at - 1], sorted[at]];
+          const gap = right.x - right.width / 2 - (left.x + left.width / 2);
+          expect(gap, `${width} px: ${left.text} then ${right.text}`).toBeGreaterThanOrEqual(3);
+        }
+      }
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+  });
+
   test('panel 7’s output split adds up by hand: each element’s two parts and their sum to the same decimals, the API’s numbers', async () => {
     const { page, context, problems } = await env.open('', { viewport: { width: 1280, height: 900 } });
     // The numbers the figure prints (centred in their cells), as it draws them: each draw starts with a clear.

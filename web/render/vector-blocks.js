@@ -110,7 +110,16 @@ export function drawVectorBlocks(
       });
       const label = Math.max(LABEL, Math.min(Math.ceil(widest) + LABEL_GAP + 1, Math.floor(columnWidth * LABEL_SHARE)));
       const cellWidth = (columnWidth - label) / Math.max(1, d);
-      const printValues = h >= 16 && cellWidth >= 40;
+      // Values at 11 px, smaller where the widest of the block's would not fit its cell with 2 px
+      // each side ("−0.0083" ran into its neighbour in a 43 px cell); none below 9 px.
+      const texts = block.rows.map((row) => Array.from(row.values, (v, k) => (block.format ?? format)(v, k)));
+      let valueFont = 0;
+      if (h >= 16 && cellWidth >= 40) {
+        g.font = `11px ${colours.font}`;
+        const widestValue = Math.max(0, ...texts.flat().map((text) => g.measureText(text).width));
+        valueFont = Math.min(11, widestValue ? (11 * (cellWidth - 4)) / widestValue : 11);
+        if (valueFont < 9) valueFont = 0;
+      }
       placed.push({ x: x0 + label, y, cellWidth, rowHeight: h });
       block.rows.forEach((row, r) => {
         const top = y + r * h;
@@ -126,11 +135,11 @@ export function drawVectorBlocks(
           g.fillStyle = `rgb(${table[entry * 4]}, ${table[entry * 4 + 1]}, ${table[entry * 4 + 2]})`;
           const left = x0 + label + k * cellWidth;
           g.fillRect(left, top, Math.ceil(cellWidth), h);
-          if (printValues) {
+          if (valueFont) {
             g.fillStyle = luminance(table, entry) > 0.4 ? '#111' : '#fff';
-            g.font = `11px ${colours.font}`;
+            g.font = `${valueFont}px ${colours.font}`;
             g.textAlign = 'center';
-            g.fillText((block.format ?? format)(v, k), left + cellWidth / 2, top + h / 2 + 0.5);
+            g.fillText(texts[r][k], left + cellWidth / 2, top + h / 2 + 0.5);
           }
         });
       });
