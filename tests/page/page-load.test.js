@@ -258,6 +258,51 @@ describe('the page loads', () => {
     await context.close();
   });
 
+  test('beside the figures (1280 × 800), where the side column’s inputs are out of sight, a button at the window’s foot under the column brings them into view; none where they are seen (1920 × 1080) or on a tablet', async () => {
+    const { page, context, problems } = await env.open('', {
+      viewport: { width: 1280, height: 800 },
+      closedPanels: true,
+      closedSettings: true,
+    });
+    const cue = () =>
+      page.evaluate(() => {
+        const button = document.getElementById('inputs-cue');
+        if (button.hidden) return null;
+        const box = button.getBoundingClientRect();
+        const side = document.querySelector('main > .side').getBoundingClientRect();
+        return {
+          inWindow: box.top >= 0 && box.bottom <= innerHeight,
+          underColumn: box.left >= side.left - 0.5 && box.right <= side.right + 0.5,
+        };
+      });
+    const headingSeen = () =>
+      page.evaluate(() => {
+        const box = document.getElementById('controls-title').getBoundingClientRect();
+        const side = document.querySelector('main > .side').getBoundingClientRect();
+        return box.top >= Math.max(0, side.top) && box.bottom <= Math.min(innerHeight, side.bottom);
+      });
+    expect(await headingSeen()).toBe(false);
+    await expect.poll(cue).toEqual({ inWindow: true, underColumn: true });
+    await page.click('#inputs-cue');
+    await expect.poll(headingSeen).toBe(true);
+    await expect.poll(cue).toBeNull();
+    expect(await page.evaluate(() => document.activeElement.id)).toBe('tokens');
+    for (const [width, height] of [
+      [1920, 1080],
+      [768, 1024],
+    ]) {
+      await page.setViewportSize({ width, height });
+      await page.evaluate(() => {
+        scrollTo(0, 0);
+        document.querySelector('main > .side').scrollTop = 0;
+      });
+      await whenDrawn(page);
+      await expect.poll(cue, `${width} × ${height}`).toBeNull();
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   test('panel 2’s heatmap, focused, keeps its focus as the window crosses 640 px and the figure moves (by moveBefore, and where a browser has none)', async () => {
     for (const moveBefore of [true, false]) {
       const { page, context, problems } = await env.open('', {

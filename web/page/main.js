@@ -20,6 +20,7 @@ import { startSchemesSection } from './schemes-section.js';
 import { SideFigures } from './side-figures.js';
 import { wireSkipLink } from './skip-link.js';
 import { followLayoutOrder } from './layout-order.js';
+import { wireInputsCue } from './inputs-cue.js';
 import { wireStory } from './story.js';
 import { applyPageTheme } from './page-theme.js';
 import { MORE_PANELS_PARAM, startUrlWriter } from './url-writer.js';
@@ -111,6 +112,11 @@ class Page {
     if (!embed) this.#wireDrawer();
     if (!embed) {
       followLayoutOrder();
+      wireInputsCue(
+        $('inputs-cue'),
+        document.querySelector('main > .side'),
+        document.querySelector('section.controls'),
+      );
       wireSkipLink(document.querySelector('a.skip'), () => [
         ...document.querySelectorAll('.page-header > figure, #panels > figure'),
       ]);
