@@ -53,6 +53,26 @@ const tooltipCell = async (page) =>
       .replace(')', ']'),
   );
 
+/**
+ * Records the numbers panel 7 prints (centred in their cells) as it draws them, in
+ * window.tablesNumbers: { text, x, y (its centre), width (at the font drawn) }; each draw starts
+ * with a clear, which empties the list.
+ */
+const recordTablesNumbers = (page) =>
+  page.evaluate(() => {
+    const proto = CanvasRenderingContext2D.prototype;
+    const { clearRect, fillText } = proto;
+    proto.clearRect = function (...args) {
+      if (this.canvas.id === 'tables-canvas') window.tablesNumbers = [];
+      return clearRect.apply(this, args);
+    };
+    proto.fillText = function (text, x, y, ...rest) {
+      if (this.canvas.id === 'tables-canvas' && this.textAlign === 'center')
+        window.tablesNumbers.push({ text, x, y, width: this.measureText(text).width });
+      return fillText.call(this, text, x, y, ...rest);
+    };
+  });
+
 describe('reading a cell', () => {
   test('hover shows (i, j), both tokens, the offset, the value to three significant digits and how it adds up', async () => {
     const { page, context, problems } = await env.open('', { viewport: { width: 1280, height: 900 } });
@@ -161,22 +181,9 @@ describe('reading a cell', () => {
   test('panel 7’s printed numbers never run into their neighbours (a half-width card at 1024 px, and 1280 px): smaller type where the widest needs it', async () => {
     for (const width of [1024, 1280]) {
       const { page, context, problems } = await env.open('?more=1', { viewport: { width, height: 900 } });
-      // The numbers as drawn: text, centre, width at the font drawn, and row.
-      await page.evaluate(() => {
-        const proto = CanvasRenderingContext2D.prototype;
-        const { clearRect, fillText } = proto;
-        proto.clearRect = function (...args) {
-          if (this.canvas.id === 'tables-canvas') window.tablesDrawn = [];
-          return clearRect.apply(this, args);
-        };
-        proto.fillText = function (text, x, y, ...rest) {
-          if (this.canvas.id === 'tables-canvas' && this.textAlign === 'center')
-            window.tablesDrawn.push({ text, x, y, width: this.measureText(text).width });
-          return fillText.call(this, text, x, y, ...rest);
-        };
-      });
+      await recordTablesNumbers(page);
       await hoverCell(page, 'combinedWeights', 0, 3);
-      const drawn = await page.evaluate(() => window.tablesDrawn);
+      const drawn = await page.evaluate(() => window.tablesNumbers);
       expect(drawn.length, String(width)).toBeGreaterThan(40);
       const rows = new Map();
       for (const text of drawn) rows.set(Math.round(text.y), [...(rows.get(Math.round(text.y)) ?? []), text]);
@@ -195,19 +202,7 @@ describe('reading a cell', () => {
 
   test('panel 7’s output split adds up by hand: each element’s two parts and their sum to the same decimals, the API’s numbers', async () => {
     const { page, context, problems } = await env.open('', { viewport: { width: 1280, height: 900 } });
-    // The numbers the figure prints (centred in their cells), as it draws them: each draw starts with a clear.
-    await page.evaluate(() => {
-      const proto = CanvasRenderingContext2D.prototype;
-      const { clearRect, fillText } = proto;
-      proto.clearRect = function (...args) {
-        if (this.canvas.id === 'tables-canvas') window.tablesNumbers = [];
-        return clearRect.apply(this, args);
-      };
-      proto.fillText = function (text, ...args) {
-        if (this.canvas.id === 'tables-canvas' && this.textAlign === 'center') window.tablesNumbers.push(text);
-        return fillText.call(this, text, ...args);
-      };
-    });
+    await recordTablesNumbers(page);
     const ex = pageExample(rp);
     const { v, relValues } = ex.inputs;
     const [n, k, dK, dV] = [6, 3, ex.inputs.q.cols, v.cols];
@@ -220,7 +215,7 @@ describe('reading a cell', () => {
       [3, 3],
     ]) {
       await hoverCell(page, 'combinedWeights', i, j);
-      const shown = await page.evaluate(() => window.tablesNumbers);
+      const shown = await page.evaluate(() => window.tablesNumbers.map(({ text }) => text));
       // After q_i, k_j (d_k each) and aᴷ ((2k + 1) × d_k): the part from the values, from the positions, the output.
       const first = 2 * dK + (2 * k + 1) * dK;
       const [fromValues, fromPositions, output] = [0, 1, 2].map((b) =>

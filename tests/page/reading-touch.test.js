@@ -156,6 +156,39 @@ describe('touch', () => {
     }
   });
 
+  test('what a finger taps outside the panels is at least 24 px tall (WCAG 2.5.8): the story’s summaries and buttons, the sliders, the switches, the selects, the schemes’ picks', async () => {
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 768, height: 1024 },
+    ]) {
+      const { page, context, problems } = await env.open('?more=1', { ...PHONE, viewport });
+      await page.$eval('#schemes-section', (section) => section.scrollIntoView());
+      await page.waitForFunction(() => document.getElementById('schemes-section').dataset.drawn);
+      const small = await page.evaluate(() => {
+        const selector = [
+          '.story-steps summary',
+          '.story .handbook > summary',
+          '.story-steps button',
+          'input[type="range"]',
+          'label:has(> input[type="checkbox"])',
+          'label.check',
+          'select',
+          '.schemes-pick',
+        ].join(', ');
+        return [...document.querySelectorAll(selector)]
+          .filter((element) => element.getClientRects().length > 0 && !element.closest('.train-section'))
+          .map((element) => ({
+            what: element.id || element.textContent.trim().slice(0, 30) || element.className,
+            height: element.getBoundingClientRect().height,
+          }))
+          .filter(({ height }) => height < 24);
+      });
+      expect(small, `${viewport.width} px`).toEqual([]);
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+  });
+
   test('the tooltip follows its cell when the page scrolls, and hides once the cell is out of sight', async () => {
     const { page, context } = await env.open('', PHONE);
     // The cell (on the matrix's last row) high enough in the window that the tooltip (about 230 px
