@@ -196,7 +196,7 @@ describe('the page loads', () => {
       expect(sliderTop, String(width)).toBeLessThan(1024 - 40);
       for (const matrixTop of matrixTops) expect(matrixTop, String(width)).toBeLessThan(1024 - 120);
     }
-    for (const width of [1100, 1280, 1440, 1540, 1600, 1680, 1790, 1799]) {
+    for (const width of [1100, 1180, 1280, 1440, 1540, 1600, 1680, 1790, 1799]) {
       await page.setViewportSize({ width, height: 900 });
       await whenDrawn(page);
       const tops = await page.$$eval('#panels > figure.relpos-panel', (figures) =>
@@ -209,6 +209,10 @@ describe('the page loads', () => {
     for (const [width, sizes] of Object.entries(rows))
       expect([Array(4).fill(1), Array(4).fill(2)], width).toContainEqual(sizes);
     expect(rows[1600]).toEqual([2, 2, 2, 2]);
+    // Beside the side column from 1100 px (a landscape iPad at 1180): panels 1 and 2 side by side
+    // (they stood one a row, 672 px wide at 1100, until 1240 px).
+    expect(rows[1100]).toEqual([2, 2, 2, 2]);
+    expect(rows[1180]).toEqual([2, 2, 2, 2]);
     await context.close();
   });
 
