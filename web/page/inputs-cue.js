@@ -4,10 +4,13 @@
 // to say so. A button at the window's foot, under the column, says where they are and brings them
 // into view; it shows only while the inputs' heading is out of sight.
 
+import { SIDE_COLUMN_LAYOUT } from './layout-order.js';
+import { scrollBehavior } from './scroll-motion.js';
+
 /** Wires `cue` (a hidden button in `side`, before `controls`). */
 export function wireInputsCue(cue, side, controls) {
   if (!cue || !side || !controls || typeof IntersectionObserver !== 'function') return;
-  const column = matchMedia('(min-width: 1100px)');
+  const column = matchMedia(SIDE_COLUMN_LAYOUT);
   let inView = true;
   const show = () => {
     cue.hidden = !column.matches || inView;
@@ -28,8 +31,7 @@ export function wireInputsCue(cue, side, controls) {
   column.addEventListener('change', show);
   new ResizeObserver(show).observe(side);
   cue.addEventListener('click', () => {
-    const behavior = matchMedia('(prefers-reduced-motion: reduce)').matches ? 'instant' : 'smooth';
-    controls.scrollIntoView({ block: 'nearest', behavior });
+    controls.scrollIntoView({ block: 'nearest', behavior: scrollBehavior() });
     controls.querySelector('input, select, button')?.focus({ preventScroll: true });
   });
 }

@@ -7,6 +7,8 @@
 /** The layouts' media queries (style.css's). */
 export const PHONE_LAYOUT = '(max-width: 640px)';
 export const TABLET_LAYOUT = '(min-width: 641px) and (max-width: 1099px)';
+/** From 1100 px: the story and the inputs in a column of their own beside the figures. */
+export const SIDE_COLUMN_LAYOUT = '(min-width: 1100px)';
 
 /**
  * Puts `node` into `parent` before `next` (null: at the end) keeping its state: moveBefore keeps

@@ -21,6 +21,7 @@ import { SideFigures } from './side-figures.js';
 import { wireSkipLink } from './skip-link.js';
 import { followLayoutOrder } from './layout-order.js';
 import { wireInputsCue } from './inputs-cue.js';
+import { scrollBehavior } from './scroll-motion.js';
 import { wireStory } from './story.js';
 import { applyPageTheme } from './page-theme.js';
 import { MORE_PANELS_PARAM, startUrlWriter } from './url-writer.js';
@@ -71,8 +72,7 @@ const SHORT_SIDE_LEAST = 160;
  */
 function showStoryTarget(figure, { block = 'nearest' } = {}) {
   if (!figure) return;
-  const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
-  figure.scrollIntoView({ block, behavior: still ? 'auto' : 'smooth' });
+  figure.scrollIntoView({ block, behavior: scrollBehavior() });
   showStoryTarget.last?.classList.remove('story-target');
   void figure.offsetWidth; // restart the outline's fade
   figure.classList.add('story-target');

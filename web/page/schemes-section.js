@@ -9,6 +9,7 @@ import { createSchemesFigure, drawSchemesFigure } from '../figures/schemes-figur
 import { CONTROLS } from '../settings/settings.js';
 import { MAX_SCHEMES, SCHEME_IDS, SCHEME_INFO, computeSchemesView, parseSchemes } from '../views/schemes-view.js';
 import { withMinus } from '../render/number-text.js';
+import { scrollBehavior } from './scroll-motion.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -160,8 +161,9 @@ export function startSchemesSection({ rp, embed, panelsAsked, getState, setState
     section.dataset.drawn = String(Number(section.dataset.drawn ?? 0) + 1);
     if (showShift) {
       showShift = false;
-      const behavior = matchMedia('(prefers-reduced-motion: reduce)').matches ? 'instant' : 'smooth';
-      $('schemes-figure').querySelector('.schemes-shift-block')?.scrollIntoView({ block: 'nearest', behavior });
+      $('schemes-figure')
+        .querySelector('.schemes-shift-block')
+        ?.scrollIntoView({ block: 'nearest', behavior: scrollBehavior() });
     }
   }
 

@@ -11,6 +11,7 @@
 import { setMathText } from '../figures/math-dom.js';
 import { literalMath } from '../render/math-text.js';
 import { ATTENTION_SETTINGS, defaultState, splitTokens } from '../settings/settings.js';
+import { scrollBehavior } from './scroll-motion.js';
 
 const onOff = (v) => (v ? 'on' : 'off');
 // A reader's words, quoted: isolated from the text around them (U+2068 … U+2069: a right-to-left
@@ -80,9 +81,8 @@ function showWithin(element) {
  * the window, its top in view, and as much of it below as fits.
  */
 function showReveal(reveal) {
-  const behavior = matchMedia('(prefers-reduced-motion: reduce)').matches ? 'instant' : 'smooth';
   const tall = reveal.getBoundingClientRect().height > innerHeight - 16;
-  reveal.scrollIntoView({ block: tall ? 'start' : 'nearest', behavior });
+  reveal.scrollIntoView({ block: tall ? 'start' : 'nearest', behavior: scrollBehavior() });
 }
 
 /** showReveal once the reveal's figure has its size (a ResizeObserver draws it before the next paint). */
