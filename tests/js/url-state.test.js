@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { settingsText } from '../../web/page/export.js';
 import { queryFromState, stateFromQuery } from '../../web/page/url-state.js';
 import { CONTROLS, defaultState } from '../../web/settings/settings.js';
+import { settingsFromAttributes } from '../../web/elements/element-settings.js';
 import { fitOptions } from '../../web/views/fit-options.js';
 import { parsePanelList } from '../../web/views/panels.js';
 
@@ -56,14 +57,43 @@ describe('a link’s choices and repeated parameters', () => {
     });
     expect(queryFromState(state)).toBe('?draw=handbook&table=random&sameq=1&causal=1&wscale=panel&rope=half');
     // What is no choice in any case is still corrected, with the choices named.
-    expect(stateFromQuery('?draw=handbooks&causal=yes').notes).toEqual([
+    expect(stateFromQuery('?draw=handbooks&causal=maybe').notes).toEqual([
       'draw: unknown handbooks; choose from handbook, stable; using stable',
-      'causal: unknown yes; choose from 0, 1; using 0',
+      'causal: unknown maybe; choose from 1, true, on, yes, 0, false, off, no; using off',
     ]);
     // An empty value is named as such, not as "unknown ".
     expect(stateFromQuery('?table=%20').notes).toEqual(['table: empty; choose from random, locality; using locality']);
   });
 
+  test('one switch rule: a link, an element’s attribute and the fit options read the same words alike', () => {
+    // Written out here, not taken from link-values.js: what a reader may type.
+    const words = {
+      '': true,
+      1: true,
+      true: true,
+      ON: true,
+      ' Yes ': true,
+      0: false,
+      False: false,
+      off: false,
+      NO: false,
+    };
+    for (const [word, on] of Object.entries(words)) {
+      const link = stateFromQuery(`?causal=${encodeURIComponent(word)}&sameq=${encodeURIComponent(word)}`);
+      expect([link.state.causal, link.state.sameQuery, link.notes], word).toEqual([on, on, []]);
+      const attributes = { causal: word, 'same-query': word };
+      const element = { hasAttribute: (a) => a in attributes, getAttribute: (a) => attributes[a] ?? null };
+      const read = settingsFromAttributes(element, ['causal', 'sameQuery']);
+      expect([read.settings.causal, read.settings.sameQuery, read.notes], word).toEqual([on, on, []]);
+      const fit = fitOptions((a) => (a === 'captions' || a === 'actions' ? word : null), { fits: ['width'] });
+      expect([fit.captions, fit.actions, fit.notes], word).toEqual([on, on, []]);
+    }
+    // ?causal with no value is on, as a bare attribute is; a word that is none is the default, said.
+    expect(stateFromQuery('?causal').state.causal).toBe(true);
+    expect(stateFromQuery('?causal=y').notes).toEqual([
+      'causal: unknown y; choose from 1, true, on, yes, 0, false, off, no; using off',
+    ]);
+  });
   test('a control named in another case (?dK=8, ?K=2) is left out, and said', () => {
     const { state, notes } = stateFromQuery('?dK=8&K=2&Seed=7&seed=5');
     expect([state.dK, state.maxDistance, state.seed]).toEqual([4, 3, 5]); // the defaults; seed as written
@@ -124,8 +154,8 @@ describe('a link’s choices and repeated parameters', () => {
       notes: [
         'fit: unknown sideways; choose from frame, width; using frame',
         'max-height: expected a number of px ≥ 100, got 50; using no maximum',
-        'captions: unknown maybe; choose from on, off; using on',
-        'actions: unknown nope; choose from on, off; using off',
+        'captions: unknown maybe; choose from 1, true, on, yes, 0, false, off, no; using on',
+        'actions: unknown nope; choose from 1, true, on, yes, 0, false, off, no; using off',
       ],
     });
   });

@@ -139,7 +139,12 @@ describe('custom elements', () => {
       ['attention', 'd-k', '-5', /^d-k must be an integer from 1 to 64; using 1$/],
       ['attention', 'seed', 'NaN', /^seed must be a number/],
       ['attention', 'max-distance', '1e9', /^max-distance must be an integer from 0 to 63; using 63$/],
-      ['attention', 'causal', 'perhaps', /^causal: unknown perhaps; choose from 0, 1; using 0$/],
+      [
+        'attention',
+        'causal',
+        'perhaps',
+        /^causal: unknown perhaps; choose from 1, true, on, yes, 0, false, off, no; using off$/,
+      ],
       ['attention', 'panels', 'heat', /^panels: unknown heat; choose from/],
       ['attention', 'theme', 'neon', /^theme: unknown neon; choose from light, dark, auto, inherit; using auto$/],
       ['attention', 'panels', 'heat warmth', /^panels: unknown heat, warmth; choose from .*offsets; using all$/],

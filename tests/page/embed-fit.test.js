@@ -140,7 +140,9 @@ describe('the iframe view fits its frame (fit=frame, the default)', () => {
     await page.waitForSelector('body[data-ready="true"]');
     expect(await page.isVisible('#figure-offsets .relpos-caption')).toBe(true);
     expect(await page.isVisible('#figure-offsets .relpos-actions')).toBe(false);
-    expect(await page.textContent('#notes')).toContain('captions: unknown maybe; choose from on, off; using on');
+    expect(await page.textContent('#notes')).toContain(
+      'captions: unknown maybe; choose from 1, true, on, yes, 0, false, off, no; using on',
+    );
     await context.close();
   });
 });

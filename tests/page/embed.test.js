@@ -57,8 +57,8 @@ describe('the iframe view', () => {
     await context.close();
   });
 
-  test('kebab-case names work, unknown names are reported', async () => {
-    const { page, context } = await openPage(browser, `${plain.url}?embed=1&panels=position-biases,heat`);
+  test('kebab-case names work, unknown names are reported; embed is a switch like any other (Yes)', async () => {
+    const { page, context } = await openPage(browser, `${plain.url}?embed=Yes&panels=position-biases,heat`);
     await page.waitForSelector('body[data-ready="true"]');
     expect(await figuresShown(page)).toEqual(['figure-positionBiases']);
     expect(await page.textContent('#notes')).toContain('panels: unknown heat');

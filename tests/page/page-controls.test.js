@@ -210,7 +210,7 @@ describe.concurrent('controls, the URL and shared links', () => {
           'n must be',
           'k must be',
           'seed must be',
-          'causal: unknown maybe; choose from 0, 1',
+          'causal: unknown maybe; choose from 1, true, on, yes, 0, false, off, no; using off',
           'width must be',
         ])
           expect(notes).toContain(param);

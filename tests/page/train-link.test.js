@@ -226,7 +226,7 @@ test('the address keeps the section’s task, size and seed; a link opens it on 
     const cores = await page.evaluate(() => navigator.hardwareConcurrency);
     expect((await modelOf('bad')).running).toBe('false');
     expect((await modelOf('bad')).message).toBe(
-      `seed must be an integer from 0 to 4294967295; using 1 · workers: unknown 3; choose from 1, 2; using ${cores >= 2 ? 2 : 1}, this machine’s default · autostart: unknown maybe; choose from on, off; using off`,
+      `seed must be an integer from 0 to 4294967295; using 1 · workers: unknown 3; choose from 1, 2; using ${cores >= 2 ? 2 : 1}, this machine’s default · autostart: unknown maybe; choose from 1, true, on, yes, 0, false, off, no; using off`,
     );
     expect(problems).toEqual([]);
   } finally {

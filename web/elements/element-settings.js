@@ -18,10 +18,9 @@ export function settingsFromAttributes(element, names) {
   const settings = defaultState();
   const notes = [];
   for (const name of names) {
-    const { attribute, kind } = CONTROLS[name];
+    const { attribute } = CONTROLS[name];
     if (!element.hasAttribute(attribute)) continue;
-    let text = element.getAttribute(attribute);
-    if (kind === 'bool' && text === '') text = '1'; // a bare boolean attribute means true
+    const text = element.getAttribute(attribute); // a bare boolean attribute, '', is on
     const max = name === 'seqLen' ? MAX_ELEMENT_TOKENS : CONTROLS[name].max;
     const { value, note } = parseControl(name, text, attribute, max);
     settings[name] = value;

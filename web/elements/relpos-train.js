@@ -16,8 +16,7 @@
 import { parseSeed } from '../train/train-link.js';
 import { defaultTrainWorkers, mountTrainSection } from '../train/train-section.js';
 import { PRESETS, TASKS, DEFAULT_RUN } from '../train/train-session.js';
-import { matchChoice, unknownChoice } from '../settings/link-values.js';
-import { parseSwitch } from '../views/fit-options.js';
+import { matchChoice, parseSwitch, unknownChoice } from '../settings/link-values.js';
 import { ElementTheme } from './element-theme.js';
 
 // Outside a browser (server-side rendering, Node) there is no HTMLElement: importing is safe and

@@ -2,7 +2,7 @@
 // largest matrices that fit the frame (fit=frame, the default) or max-height, and the content's
 // height told to the host page ({ type: 'relpos:height', height }, README).
 import { PANELS, parsePanelList } from '../views/panels.js';
-import { linkValue } from '../settings/link-values.js';
+import { linkValue, switchFromText } from '../settings/link-values.js';
 
 // 'train': the training section (web/train/train-loader.js opens it in the iframe view);
 // 'schemes': the position schemes side by side (web/page/schemes-section.js).
@@ -29,7 +29,7 @@ function chosenPanels(params) {
  */
 export async function viewOptions(search) {
   const params = new URLSearchParams(search);
-  const embed = params.get('embed') === '1';
+  const embed = switchFromText(params.get('embed')) === true;
   document.body.classList.toggle('embed', embed);
   const shown = embed ? chosenPanels(params) : { ids: PANEL_NAMES, notes: [] };
   if (!embed) return { embed, shown, fit: null };

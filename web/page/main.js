@@ -29,7 +29,7 @@ import { stateFromQuery } from './url-state.js';
 import { showLinkNote } from './link-note.js';
 import { columnLabelSlant } from '../render/heatmap.js';
 import { followLinkSections } from '../settings/link-sections.js';
-import { linkValue, matchChoice, unknownChoice } from '../settings/link-values.js';
+import { linkValue, matchChoice, switchFromText, unknownChoice } from '../settings/link-values.js';
 import { DRAWER_PANEL_IDS } from '../views/panels.js';
 
 const $ = (id) => document.getElementById(id);
@@ -229,7 +229,7 @@ class Page {
     const presentGiven = linkValue(params, 'present', (note) => notes.push(`Link corrected: ${note}.`));
     const presentAsked = presentGiven === null ? null : (matchChoice(presentGiven, ids) ?? presentGiven);
     this.notes.set(notes);
-    const moreAsked = !this.embed && params.get(MORE_PANELS_PARAM) === '1'; // the iframe view has no drawer
+    const moreAsked = !this.embed && switchFromText(params.get(MORE_PANELS_PARAM)) === true; // the iframe view has no drawer
     // A panel that can be presented and lives in the drawer opens it (the tables, which have no
     // Present view, do not: the link is corrected instead).
     const presentable = presentAsked !== null && ids.includes(presentAsked);

@@ -16,6 +16,33 @@ export function unknownChoice(name, value, choices, using = null) {
   return `${name}: ${given}; choose from ${choices.join(', ')}${using === null ? '' : `; using ${using}`}`;
 }
 
+/** A switch's words, whatever their case: these turn it on (the empty text too: a bare attribute or `?name`)… */
+const SWITCH_ON = ['1', 'true', 'on', 'yes'];
+/** …and these off. One rule for every switch: the page's address, the elements' attributes, fit-options. */
+const SWITCH_OFF = ['0', 'false', 'off', 'no'];
+/** The words a note offers for a switch, on first then off. */
+export const SWITCH_WORDS = Object.freeze([...SWITCH_ON, ...SWITCH_OFF]);
+
+/** A switch from its text: true, false, or null when the text is neither (or null: absent). */
+export function switchFromText(text) {
+  if (text === null || text === undefined) return null;
+  const word = String(text).trim().toLowerCase();
+  if (word === '' || SWITCH_ON.includes(word)) return true;
+  return SWITCH_OFF.includes(word) ? false : null;
+}
+
+/**
+ * A boolean setting named `name`: `fallback` when absent (null or undefined), else its text by
+ * switchFromText; unreadable text gives `fallback` and pushes a note onto `notes` that says so.
+ */
+export function parseSwitch(name, text, fallback, notes) {
+  if (text === null || text === undefined) return fallback;
+  const value = switchFromText(text);
+  if (value !== null) return value;
+  notes.push(unknownChoice(name, text, SWITCH_WORDS, fallback ? 'on' : 'off'));
+  return fallback;
+}
+
 /** `text` as one of `choices` whatever its case and the spaces around it: that choice as written, or null. */
 export function matchChoice(text, choices) {
   const asked = String(text ?? '')

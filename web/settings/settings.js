@@ -12,7 +12,7 @@ import {
 } from '../api/defaults.js';
 import { MAX_SEED } from '../api/limits.js';
 import { withMinus } from '../render/number-text.js';
-import { matchChoice, unknownChoice } from './link-values.js';
+import { matchChoice, parseSwitch, unknownChoice } from './link-values.js';
 
 /**
  * Where the page departs from the API's defaults (the handbook's settings), on purpose: the
@@ -121,7 +121,7 @@ export function defaultState() {
 /**
  * A control's value from text (a URL parameter or an input): returns { value, note }, where note
  * says what was wrong when the text was not a valid value (the value is then clamped or the
- * default). A choice, and a switch's 0, 1, true or false, match whatever their case.
+ * default). A choice matches whatever its case; a switch is read by link-values.js's switchFromText.
  */
 export function parseControl(name, text, label = CONTROLS[name].param, max = CONTROLS[name].max) {
   const c = { ...CONTROLS[name], param: label, max };
@@ -135,9 +135,9 @@ export function parseControl(name, text, label = CONTROLS[name].param, max = CON
     return { value: c.default, note: unknownChoice(c.param, text, c.choices, c.default) };
   }
   if (c.kind === 'bool') {
-    const flag = matchChoice(text, ['1', 'true', '0', 'false']);
-    if (flag !== null) return { value: flag === '1' || flag === 'true' };
-    return { value: c.default, note: unknownChoice(c.param, text, ['0', '1'], c.default ? 1 : 0) };
+    const notes = [];
+    const value = parseSwitch(c.param, text, c.default, notes);
+    return notes.length ? { value, note: notes[0] } : { value };
   }
   const number = Number(String(text).trim());
   if (String(text).trim() === '' || !Number.isFinite(number)) {

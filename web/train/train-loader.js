@@ -5,7 +5,7 @@
 // train-seed=2: every train… parameter but this loader's own, loader-params.js; train-link.js).
 // While it is open, the page's address keeps its set-up (../settings/link-sections.js).
 import { correctLink, setLinkParams } from '../settings/link-sections.js';
-import { linkValue } from '../settings/link-values.js';
+import { linkValue, switchFromText } from '../settings/link-values.js';
 import { LOADER_PARAMS, LONGER_STEPS, TRAIN_WORKERS } from './loader-params.js';
 
 const section = document.getElementById('train-section');
@@ -86,9 +86,9 @@ addLongerThanTrained();
 
 if (section && button && root) {
   const panels = (params.get('panels') ?? '').toLowerCase().split(/[\s,]+/); // any case, as the page reads it
-  if (params.get('embed') === '1') {
+  if (switchFromText(params.get('embed')) === true) {
     section.hidden = !panels.includes('train');
-    if (!section.hidden) open({ autostart: params.get('autostart') === '1' });
+    if (!section.hidden) open({ autostart: switchFromText(params.get('autostart')) === true });
   } else {
     section.hidden = false; // hidden in the HTML: the self-contained page (no loader) never shows it
     button.addEventListener('click', () => open());

@@ -3,22 +3,9 @@
 //   fit: 'frame' (iframe; its default) or 'box' (element): fit the frame's or the element's own
 //        height exactly; 'width' (the elements' default): the width decides the height.
 //   max-height: CSS px the figures may take at most (with fit = width).
-//   captions, actions: show the captions, the buttons (on/off, 1/0, true/false, yes/no).
+//   captions, actions: show the captions, the buttons (a switch: link-values.js's switchFromText).
 // Each whatever its case.
-import { matchChoice, unknownChoice } from '../settings/link-values.js';
-
-const ON = new Set(['', '1', 'true', 'on', 'yes']);
-const OFF = new Set(['0', 'false', 'off', 'no']);
-
-/** A boolean setting: `fallback` when absent, and when unreadable with a note that says so. */
-export function parseSwitch(name, text, fallback, notes) {
-  if (text === null || text === undefined) return fallback;
-  const value = String(text).trim().toLowerCase();
-  if (ON.has(value)) return true;
-  if (OFF.has(value)) return false;
-  notes.push(unknownChoice(name, text, ['on', 'off'], fallback ? 'on' : 'off'));
-  return fallback;
-}
+import { matchChoice, parseSwitch, unknownChoice } from '../settings/link-values.js';
 
 /**
  * The fit settings from a getter (name -> text | null): { fit, maxHeight, captions, actions,
