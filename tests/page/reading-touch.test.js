@@ -189,6 +189,55 @@ describe('touch', () => {
     }
   });
 
+  test('a vertical swipe that starts on the k slider scrolls the page and leaves k as it was; a tap and a sideways drag set k', async () => {
+    const { page, context, problems } = await env.open('?k=2', {
+      ...PHONE,
+      viewport: { width: 390, height: 844 },
+      closedSettings: true,
+    });
+    const cdp = await context.newCDPSession(page);
+    const touch = (type, points) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points });
+    // The slider in the middle of the window, and a point on it (fraction fx of its width).
+    const onSlider = async (fx) => {
+      await page.evaluate(() => document.getElementById('maxDistance').scrollIntoView({ block: 'center' }));
+      const box = await page.locator('#maxDistance').boundingBox();
+      return { x: box.x + box.width * fx, y: box.y + box.height / 2 };
+    };
+    const k = () =>
+      page.evaluate(() => [window.relposPage.state().maxDistance, document.getElementById('maxDistance').value]);
+    for (const fx of [0.9, 0.1]) {
+      const start = await onSlider(fx);
+      const scrolled = await page.evaluate(() => scrollY);
+      await touch('touchStart', [start]);
+      for (let step = 1; step <= 12; step++) {
+        await touch('touchMove', [{ x: start.x, y: start.y - 20 * step }]);
+        await page.waitForTimeout(16);
+      }
+      await touch('touchEnd', []);
+      await expect.poll(() => page.evaluate(() => scrollY)).toBeGreaterThan(scrolled + 100);
+      await whenDrawn(page);
+      expect(await k(), `a swipe from ${fx} of the slider's width`).toEqual([2, '2']);
+    }
+    expect(new URL(page.url()).searchParams.get('k')).toBe('2');
+    // A tap at the far right sets k to its largest value; a drag sideways from there to the left end sets 0.
+    const right = await onSlider(0.99);
+    await page.touchscreen.tap(right.x, right.y);
+    await whenDrawn(page);
+    const largest = Number(await page.getAttribute('#maxDistance', 'max'));
+    expect(await k()).toEqual([largest, String(largest)]);
+    const left = await onSlider(0.01);
+    await touch('touchStart', [right]);
+    for (let step = 1; step <= 12; step++) {
+      await touch('touchMove', [{ x: right.x + ((left.x - right.x) * step) / 12, y: right.y }]);
+      await page.waitForTimeout(16);
+    }
+    await touch('touchEnd', []);
+    await whenDrawn(page);
+    expect(await k()).toEqual([0, '0']);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   test('the tooltip follows its cell when the page scrolls, and hides once the cell is out of sight', async () => {
     const { page, context } = await env.open('', PHONE);
     // The cell (on the matrix's last row) high enough in the window that the tooltip (about 230 px

@@ -12,6 +12,7 @@ import {
 } from '../settings/settings.js';
 import { setMathText } from '../figures/math-dom.js';
 import { withMinus } from '../render/number-text.js';
+import { keepRangeWhenScrolled } from './range-touch.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -192,6 +193,7 @@ export function wireControls({ getState, onEdit }) {
     };
     input.addEventListener('input', edited);
     input.addEventListener('change', edited);
+    if (input.type === 'range') keepRangeWhenScrolled(input);
   }
   $('reset').addEventListener('click', () => onEdit({ state: defaultState(), notes: [] }));
   return (state) => {
