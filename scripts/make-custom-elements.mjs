@@ -48,11 +48,12 @@ function describeControl(control, max) {
 
 /**
  * The declaration of one element: its settings' attributes (Element.settingNames, none for
- * <relpos-train>) and `extra`, [attribute, description, type, default?] for each of the others.
- * With `reflects` false (<relpos-train>) no property reflects an attribute, and its
- * 'relpos-render' comes once the model is ready and after each reading of what it learned.
+ * <relpos-train>) and `extra`, [attribute, description, type, default?] for each of the others,
+ * each with its reflecting property. With `section` (<relpos-train>) it has no view, its only
+ * part is the message, and its 'relpos-render' comes once the model is ready and after each
+ * reading of what it learned.
  */
-function declaration(Element, tagName, description, extra, { reflects = true } = {}) {
+function declaration(Element, tagName, description, extra, { section = false } = {}) {
   const attributes = [];
   for (const name of Element.settingNames ?? []) {
     const control = CONTROLS[name];
@@ -68,7 +69,7 @@ function declaration(Element, tagName, description, extra, { reflects = true } =
   for (const [attribute, text, type, fallback] of extra) {
     attributes.push({
       name: attribute,
-      ...(reflects ? { fieldName: camel(attribute) } : {}),
+      fieldName: camel(attribute),
       type: { text: type },
       ...(fallback === undefined ? {} : { default: JSON.stringify(fallback) }),
       description: text,
@@ -87,29 +88,29 @@ function declaration(Element, tagName, description, extra, { reflects = true } =
     description,
     superclass: { name: 'HTMLElement' },
     attributes,
-    members: reflects ? reflectingMembers(Element, attributes) : [],
+    members: reflectingMembers(Element, attributes, section),
     events: [
-      reflects
+      section
         ? {
             name: 'relpos-render',
             type: { text: 'CustomEvent<{ notes: string[] }>' },
             description:
-              'After every render (bubbles, composed); notes lists invalid attribute values that were replaced.',
+              'Once the model is ready and after each reading of what it learned (bubbles, composed); notes lists invalid attribute values that were replaced, as the message part shows them.',
           }
         : {
             name: 'relpos-render',
             type: { text: 'CustomEvent<{ notes: string[] }>' },
             description:
-              'Once the model is ready and after each reading of what it learned (bubbles, composed); notes lists invalid attribute values that were replaced, as the message part shows them.',
+              'After every render (bubbles, composed); notes lists invalid attribute values that were replaced.',
           },
     ],
     cssProperties: CSS_PROPERTIES.map(([name, text]) => ({ name, description: text })),
-    cssParts: (reflects ? PARTS : ['message']).map((name) => ({ name })),
+    cssParts: (section ? ['message'] : PARTS).map((name) => ({ name })),
   };
 }
 
-/** The properties of an element whose every attribute a property reflects (reflect.js). */
-function reflectingMembers(Element, attributes) {
+/** An element's properties: one reflecting each attribute (reflect.js), and its own (none for a `section`). */
+function reflectingMembers(Element, attributes, section) {
   return [
     ...attributes.map((a) => ({
       kind: 'field',
@@ -136,12 +137,17 @@ function reflectingMembers(Element, attributes) {
           },
         ]
       : []),
-    {
-      kind: 'field',
-      name: 'view',
-      readonly: true,
-      description: 'The numbers last drawn (null before the first render, and while a matrix of your own is drawn).',
-    },
+    ...(section
+      ? []
+      : [
+          {
+            kind: 'field',
+            name: 'view',
+            readonly: true,
+            description:
+              'The numbers last drawn (null before the first render, and while a matrix of your own is drawn).',
+          },
+        ]),
   ];
 }
 
@@ -210,15 +216,19 @@ const elements = [
         'boolean',
         false,
       ],
-      ['corpus', "the URL of a training-corpus.bin (default: the package's, next to the module)", 'string'],
+      [
+        'corpus',
+        "the URL of a training-corpus.bin (default: the package's, next to the module); the property reads it resolved against the document's base URL, '' where absent",
+        'string',
+      ],
       [
         'workers',
         '1, or 2: a second worker computes half of each step (default 2 where the machine has two cores; the same numbers)',
-        "'1' | '2'",
+        '1 | 2',
       ],
       THEME,
     ],
-    { reflects: false, definesItself: true },
+    { section: true, definesItself: true },
   ],
 ];
 

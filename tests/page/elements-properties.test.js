@@ -77,6 +77,9 @@ describe('custom element properties', () => {
     // Reading gives the value drawn with: an invalid attribute reads as what replaced it.
     await afterRender(page, 'profile', "el.setAttribute('width', '0');");
     expect(await page.$eval('#profile', (el) => [el.width, el.theme, el.dK])).toEqual([0.1, 'auto', 4]);
+    // A theme that is none of light, dark, auto, inherit draws as auto, and reads so.
+    await afterRender(page, 'profile', "el.theme = 'banana';");
+    expect(await page.$eval('#profile', (el) => [el.getAttribute('theme'), el.theme])).toEqual(['banana', 'auto']);
     expect(await page.$eval('#attention', (el) => el.panels)).toBe('combined-weights offsets');
     expect(problems).toEqual([]);
     await context.close();

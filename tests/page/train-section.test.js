@@ -905,6 +905,140 @@ describe('<relpos-train>', () => {
     await context.close();
   }, 240_000);
 
+  // Its properties, as the other elements' (reflect.js; elements-properties.test.js): each reads its
+  // default on a bare element, writes its attribute, reads an invalid attribute as the default it
+  // is replaced by; one set before the element is upgraded counts; a new task starts it again.
+  test('every attribute is a property: defaults, writes, invalid values, before upgrade, and el.task starting again', async () => {
+    const { page, context, problems } = await openPage(browser, `${server.url}examples/train.html`, {
+      viewport: { width: 1000, height: 800 },
+    });
+    const bare = await page.evaluate(
+      (names) => {
+        const readProperties = (el) => Object.fromEntries(names.map((name) => [name, el[name]]));
+        const el = document.createElement('relpos-train');
+        const defaults = readProperties(el);
+        el.task = 'next';
+        el.size = 'tiny';
+        el.seed = 7;
+        el.autostart = true;
+        el.corpus = 'course.bin';
+        el.workers = 1;
+        el.theme = 'dark';
+        const attributes = Object.fromEntries([...el.attributes].map((a) => [a.name, a.value]));
+        const set = readProperties(el);
+        el.autostart = false;
+        el.seed = null;
+        el.corpus = undefined;
+        const removed = [el.hasAttribute('autostart'), el.hasAttribute('seed'), el.hasAttribute('corpus'), el.seed];
+        const invalid = document.createElement('relpos-train');
+        for (const [name, value] of Object.entries({
+          task: 'banana',
+          size: 'huge',
+          seed: 'lots',
+          autostart: 'maybe',
+          corpus: '',
+          workers: '3',
+          theme: 'banana',
+        }))
+          invalid.setAttribute(name, value);
+        const any = document.createElement('relpos-train');
+        any.setAttribute('task', ' COPY ');
+        any.setAttribute('size', 'Large');
+        any.setAttribute('autostart', 'yes');
+        return {
+          defaults,
+          attributes,
+          set,
+          removed,
+          invalid: readProperties(invalid),
+          any: [any.task, any.size, any.autostart],
+          cores: navigator.hardwareConcurrency,
+          base: document.baseURI,
+        };
+      },
+      ['task', 'size', 'seed', 'autostart', 'corpus', 'workers', 'theme'],
+    );
+    const machine = bare.cores >= 2 ? 2 : 1;
+    const defaults = { task: 'masked', size: 'small', seed: 1, autostart: false, corpus: '', workers: machine };
+    expect(bare.defaults).toEqual({ ...defaults, theme: 'auto' });
+    expect(bare.attributes).toEqual({
+      task: 'next',
+      size: 'tiny',
+      seed: '7',
+      autostart: '',
+      corpus: 'course.bin',
+      workers: '1',
+      theme: 'dark',
+    });
+    expect(bare.set).toEqual({
+      task: 'next',
+      size: 'tiny',
+      seed: 7,
+      autostart: true,
+      corpus: new URL('course.bin', bare.base).href,
+      workers: 1,
+      theme: 'dark',
+    });
+    expect(bare.removed).toEqual([false, false, false, 1]);
+    expect(bare.invalid).toEqual({ ...defaults, theme: 'auto' });
+    expect(bare.any).toEqual(['copy', 'large', true]);
+
+    // Set before the element is upgraded (inert in a template): applied once it is.
+    const upgraded = await page.evaluate(() => {
+      const template = document.createElement('template');
+      template.innerHTML = '<relpos-train id="early" size="tiny"></relpos-train>';
+      const el = template.content.firstElementChild;
+      el.task = 'copy';
+      el.seed = 5;
+      document.body.append(document.adoptNode(el));
+      return {
+        own: Object.hasOwn(el, 'task') || Object.hasOwn(el, 'seed'),
+        attributes: [el.getAttribute('task'), el.getAttribute('seed')],
+        read: [el.task, el.seed],
+        menus: ['#train-task', '#train-seed'].map((id) => el.shadowRoot.querySelector(id)?.value),
+      };
+    });
+    expect(upgraded).toEqual({
+      own: false,
+      attributes: ['copy', '5'],
+      read: ['copy', 5],
+      menus: ['copy', '5'],
+    });
+
+    // A new task on a mounted element: the section starts again on it, as its own menu does.
+    await page.waitForFunction(
+      () => {
+        const start = document.querySelector('#train').shadowRoot?.querySelector('#train-start');
+        return start && !start.disabled;
+      },
+      null,
+      { timeout: 120_000 },
+    );
+    const restarted = await page.evaluate(() => {
+      const el = document.querySelector('#train');
+      const before = el.shadowRoot.querySelector('.relpos-train');
+      el.task = 'next';
+      const lab = el.shadowRoot.querySelector('.relpos-train');
+      return {
+        attribute: el.getAttribute('task'),
+        task: el.task,
+        replaced: lab !== before && before.isConnected === false,
+        menus: ['#train-task', '#train-preset'].map((id) => el.shadowRoot.querySelector(id).value),
+      };
+    });
+    expect(restarted).toEqual({ attribute: 'next', task: 'next', replaced: true, menus: ['next', 'tiny'] });
+    await page.waitForFunction(
+      () => {
+        const start = document.querySelector('#train').shadowRoot.querySelector('#train-start');
+        return start && !start.disabled;
+      },
+      null,
+      { timeout: 120_000 },
+    );
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 240_000);
+
   // What index.d.ts and relpos-train.d.ts promise of relpos-render (RelposRenderEvent), as the other
   // elements fire it: a CustomEvent, heard by the document from inside another shadow root, whose
   // detail.notes are the invalid attribute values the message part shows.

@@ -261,3 +261,25 @@ trainElement.addEventListener('relpos-render', (event) => {
   const notes: string[] = event.detail.notes;
   return notes;
 });
+// Its properties reflect the attributes, typed as they read (the value in force).
+trainElement.task = 'next';
+trainElement.size = 'tiny';
+trainElement.seed = 7;
+trainElement.autostart = true;
+trainElement.workers = 1;
+trainElement.corpus = 'course.bin';
+trainElement.theme = 'dark';
+const trainSetup: [string, string, number, boolean, 1 | 2, string, string] = [
+  trainElement.task,
+  trainElement.size,
+  trainElement.seed,
+  trainElement.autostart,
+  trainElement.workers,
+  trainElement.corpus,
+  trainElement.theme,
+];
+// @ts-expect-error a task the element does not know
+trainElement.task = 'poetry';
+// @ts-expect-error autostart is a boolean
+trainElement.autostart = 'yes';
+export { trainSetup };

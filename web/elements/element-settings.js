@@ -6,6 +6,12 @@ import { unknownChoice } from '../settings/link-values.js';
 
 export const THEMES = ['light', 'dark', 'auto', 'inherit'];
 
+/** The theme an element draws in: its theme attribute, as written; 'auto' where absent or not one of THEMES. */
+export const themeOf = (element) => {
+  const theme = element.getAttribute('theme');
+  return THEMES.includes(theme) ? theme : 'auto';
+};
+
 /**
  * The longest sequence an element draws: up to MAIN_THREAD_POSITIONS (settings.js) it computes
  * on the main thread, above on the page's worker pool. Its square panels have n² cells: 512² is as fine as a

@@ -1,52 +1,54 @@
 // Element properties that reflect attributes: el.seed = 9 sets seed="9", el.causal = true sets
 // the bare causal attribute (false removes it), null or undefined removes the attribute. Reading
-// gives the value the element draws with: the attribute parsed (web/settings/settings.js), or the
-// default when it is absent or invalid.
+// gives the value the element uses: the attribute parsed by the element's own rule (for the
+// settings, web/settings/settings.js), or the default when it is absent or invalid.
 import { CONTROLS } from '../settings/settings.js';
 import { settingsFromAttributes } from './element-settings.js';
 
 const camel = (attribute) => attribute.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
 
 /**
- * Defines one property per setting in `names` (named after its attribute in camelCase: seq-len
- * → seqLen) and per entry of `extra` ({ attribute: defaultValue }, plain text) on the class's
- * prototype; returns the property names.
+ * Defines one property per entry of `readers` ({ attribute: read(element) }) on the class's
+ * prototype, named after its attribute in camelCase (seq-len → seqLen): reading gives
+ * read(element); setting writes the attribute (an array joined with spaces), or for an attribute
+ * in `switches` adds it bare (true) or removes it (false). Returns the property names.
+ */
+export function reflectProperties(ElementClass, readers, switches = []) {
+  return Object.entries(readers).map(([attribute, read]) => {
+    const property = camel(attribute);
+    Object.defineProperty(ElementClass.prototype, property, {
+      get() {
+        return read(this);
+      },
+      set(value) {
+        if (value === null || value === undefined) this.removeAttribute(attribute);
+        else if (switches.includes(attribute)) this.toggleAttribute(attribute, Boolean(value));
+        else this.setAttribute(attribute, Array.isArray(value) ? value.join(' ') : String(value));
+      },
+      configurable: true,
+      enumerable: true,
+    });
+    return property;
+  });
+}
+
+/**
+ * The properties of the settings in `names` (CONTROLS: read as settingsFromAttributes reads them
+ * for the class's settingNames) and of each entry of `extra` ({ attribute: read(element) }, or
+ * { attribute: defaultValue }: the attribute as written). Returns the property names.
  */
 export function reflectAttributes(ElementClass, names, extra = {}) {
-  const properties = [];
+  const readers = {};
+  const switches = [];
   for (const name of names) {
     const { attribute, kind } = CONTROLS[name];
-    const property = camel(attribute);
-    Object.defineProperty(ElementClass.prototype, property, {
-      get() {
-        return settingsFromAttributes(this, this.constructor.settingNames).settings[name];
-      },
-      set(value) {
-        if (value === null || value === undefined) this.removeAttribute(attribute);
-        else if (kind === 'bool') this.toggleAttribute(attribute, Boolean(value));
-        else this.setAttribute(attribute, Array.isArray(value) ? value.join(' ') : String(value));
-      },
-      configurable: true,
-      enumerable: true,
-    });
-    properties.push(property);
+    readers[attribute] = (element) => settingsFromAttributes(element, element.constructor.settingNames).settings[name];
+    if (kind === 'bool') switches.push(attribute);
   }
-  for (const [attribute, fallback] of Object.entries(extra)) {
-    const property = camel(attribute);
-    Object.defineProperty(ElementClass.prototype, property, {
-      get() {
-        return this.getAttribute(attribute) ?? fallback;
-      },
-      set(value) {
-        if (value === null || value === undefined) this.removeAttribute(attribute);
-        else this.setAttribute(attribute, Array.isArray(value) ? value.join(' ') : String(value));
-      },
-      configurable: true,
-      enumerable: true,
-    });
-    properties.push(property);
-  }
-  return properties;
+  for (const [attribute, fallback] of Object.entries(extra))
+    readers[attribute] =
+      typeof fallback === 'function' ? fallback : (element) => element.getAttribute(attribute) ?? fallback;
+  return reflectProperties(ElementClass, readers, switches);
 }
 
 /**

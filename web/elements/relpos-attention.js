@@ -16,7 +16,7 @@ import { isAbort, Latest } from '../api/task-pool.js';
 import { readyPagePool } from '../workers/page-pool.js';
 import { computeAttentionView, computeAttentionViewInWorkers } from '../views/view.js';
 import { RelposBaseElement } from './base-element.js';
-import { attributesOf, settingsFromAttributes } from './element-settings.js';
+import { attributesOf, settingsFromAttributes, themeOf } from './element-settings.js';
 import { reflectAttributes } from './reflect.js';
 
 const kebab = (id) => id.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -198,7 +198,7 @@ export class RelposAttentionElement extends RelposBaseElement {
 RelposAttentionElement.reflected = [
   ...reflectAttributes(RelposAttentionElement, ATTENTION_SETTINGS, {
     panels: PANEL_IDS.map(kebab).join(' '),
-    theme: 'auto',
+    theme: themeOf,
     fit: 'width',
     'max-height': null,
     captions: 'on',

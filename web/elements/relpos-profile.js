@@ -11,7 +11,7 @@ import { tablesFromJson } from '../views/checkpoint-view.js';
 import { PROFILE_SETTINGS } from '../settings/settings.js';
 import { computeProfile } from '../views/view.js';
 import { RelposBaseElement } from './base-element.js';
-import { attributesOf, settingsFromAttributes } from './element-settings.js';
+import { attributesOf, settingsFromAttributes, themeOf } from './element-settings.js';
 import { reflectAttributes } from './reflect.js';
 
 /** The tables of a src file: fetched and checked (an Error names the file). */
@@ -91,4 +91,4 @@ export class RelposProfileElement extends RelposBaseElement {
   }
 }
 
-RelposProfileElement.reflected = reflectAttributes(RelposProfileElement, PROFILE_SETTINGS, { theme: 'auto', src: '' });
+RelposProfileElement.reflected = reflectAttributes(RelposProfileElement, PROFILE_SETTINGS, { theme: themeOf, src: '' });

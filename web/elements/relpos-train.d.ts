@@ -1,21 +1,47 @@
 // Types for relpos-wasm/elements/train (hand-written; see relpos-train.js).
-import type { RelposRenderEvent } from './index.js';
+import type { RelposRenderEvent, RelposTheme } from './index.js';
 
 /**
  * <relpos-train>: the "Learned position patterns" section (train a small relative-attention
  * model on English text in a worker, and read what it learned). Importing it outside a
- * browser defines nothing. No property reflects an attribute: set them with setAttribute. Fires
- * 'relpos-render' (RelposRenderEvent: bubbles, composed, detail.notes the invalid attribute
- * values replaced) once the model is ready and after each reading of what it learned.
+ * browser defines nothing. Every attribute is also a property that reflects it, as on the other
+ * elements: `el.task = 'next'` sets task="next" and starts again with it, `el.autostart = true`
+ * adds the bare attribute (false removes it), null removes one; reading gives the value in force
+ * (the default where the attribute is absent or invalid). Fires 'relpos-render'
+ * (RelposRenderEvent: bubbles, composed, detail.notes the invalid attribute values replaced) once
+ * the model is ready and after each reading of what it learned.
  */
-export declare class RelposTrainElement extends HTMLElement {}
+export declare class RelposTrainElement extends HTMLElement {
+  /** task: 'masked' (default), 'next' or 'copy'. */
+  task: RelposTrainTask;
+  /** size: 'small' (default), 'tiny' or 'large'. */
+  size: RelposTrainSize;
+  /** seed: an integer from 0 to 2³² − 1 (default 1). */
+  seed: number;
+  /** autostart: train once loaded (true adds the bare attribute, false removes it). */
+  autostart: boolean;
+  /**
+   * corpus: the URL the corpus is fetched from, the attribute resolved against the document's
+   * base URL; '' where the attribute is absent or empty (the package's own corpus).
+   */
+  corpus: string;
+  /** workers: 1 or 2 (default 2 where the machine has two cores, else 1). */
+  workers: 1 | 2;
+  /** theme: as the other elements' ('auto' where absent or invalid). */
+  theme: RelposTheme;
+}
+
+/** The tasks of <relpos-train>. */
+export type RelposTrainTask = 'masked' | 'next' | 'copy';
+/** The model sizes of <relpos-train>. */
+export type RelposTrainSize = 'tiny' | 'small' | 'large';
 
 /** The attributes of <relpos-train>, for JSX (TSX). */
 export interface RelposTrainAttributes {
   /** 'masked' (default), 'next' or 'copy'. */
-  task?: 'masked' | 'next' | 'copy';
+  task?: RelposTrainTask;
   /** 'small' (default), 'tiny' or 'large'. */
-  size?: 'tiny' | 'small' | 'large';
+  size?: RelposTrainSize;
   /** The seed, an integer from 0 to 2³² − 1 (default 1): the model's initial weights and, on the corpus tasks, its batches. */
   seed?: number | string;
   /** Start training once loaded: bare, 1, true, on or yes; 0, false, off or no do not. */
@@ -28,7 +54,7 @@ export interface RelposTrainAttributes {
    */
   workers?: 1 | 2 | '1' | '2';
   /** 'light', 'dark', 'auto' (default: the reader's system) or 'inherit' (the page around it), as the other elements. */
-  theme?: 'light' | 'dark' | 'auto' | 'inherit';
+  theme?: RelposTheme;
   id?: string;
   class?: string;
   className?: string;
