@@ -1027,6 +1027,19 @@ describe('<relpos-train>', () => {
       };
     });
     expect(restarted).toEqual({ attribute: 'next', task: 'next', replaced: true, menus: ['next', 'tiny'] });
+    // A wrong theme is said in the message part, as the other elements say it, and unsaid once right.
+    const themes = await page.evaluate(() => {
+      const el = document.querySelector('#train');
+      const message = () => el.shadowRoot.querySelector('[part="message"]');
+      el.theme = 'Banana';
+      const wrong = [message().hidden, message().textContent, el.theme];
+      el.theme = 'dark';
+      return { wrong, right: [message().hidden, message().textContent, el.theme] };
+    });
+    expect(themes).toEqual({
+      wrong: [false, 'theme: unknown Banana; choose from light, dark, auto, inherit; using auto', 'auto'],
+      right: [true, '', 'dark'],
+    });
     await page.waitForFunction(
       () => {
         const start = document.querySelector('#train').shadowRoot.querySelector('#train-start');

@@ -6,10 +6,15 @@ import { unknownChoice } from '../settings/link-values.js';
 
 export const THEMES = ['light', 'dark', 'auto', 'inherit'];
 
-/** The theme an element draws in: its theme attribute, as written; 'auto' where absent or not one of THEMES. */
-export const themeOf = (element) => {
+/**
+ * The theme an element draws in: its theme attribute, as written; 'auto' where absent or not one
+ * of THEMES (then, given `notes`, a note says so).
+ */
+export const themeOf = (element, notes = null) => {
   const theme = element.getAttribute('theme');
-  return THEMES.includes(theme) ? theme : 'auto';
+  if (theme === null || THEMES.includes(theme)) return theme ?? 'auto';
+  notes?.push(unknownChoice('theme', theme, THEMES, 'auto'));
+  return 'auto';
 };
 
 /**
@@ -35,8 +40,7 @@ export function settingsFromAttributes(element, names) {
   if (names.includes('tokens') && element.hasAttribute('tokens') && !element.hasAttribute('seq-len')) {
     settings.seqLen = Math.max(1, Math.min(MAX_ELEMENT_TOKENS, splitTokens(settings.tokens).length));
   }
-  const theme = element.getAttribute('theme');
-  if (theme !== null && !THEMES.includes(theme)) notes.push(unknownChoice('theme', theme, THEMES, 'auto'));
+  themeOf(element, notes);
   return { settings, notes };
 }
 

@@ -72,6 +72,7 @@ function setupOf(element) {
   const autostart = parseSwitch('autostart', element.getAttribute('autostart'), false, notes);
   const corpus = element.getAttribute('corpus');
   const corpusUrl = corpus ? resolved(corpus) : undefined;
+  themeOf(element, notes); // the theme itself is ElementTheme's
   return { task, preset, seed: seed.value, autostart, workers, corpusUrl, notes };
 }
 
@@ -117,9 +118,12 @@ export class RelposTrainElement extends ElementBase {
   attributeChangedCallback(name, before, after) {
     if (!this.mounted || before === after) return;
     if (name === 'theme') {
-      // Another theme: the same model, in the other colours.
+      // Another theme: the same model, in the other colours, and the message says what is wrong now.
       this.#theme.follow();
       this.#theme.changed();
+      const message = this.shadowRoot.querySelector('[part="message"]');
+      message.textContent = setupOf(this).notes.join(' · ');
+      message.hidden = message.textContent === '';
       return;
     }
     // A new task, size, seed, autostart, corpus or workers: start again with it (the section's own
