@@ -163,8 +163,18 @@ const FIT = [
     "'width' | 'box'",
   ],
   ['max-height', 'at most this many px tall (with fit="width"; at least 100)', 'number'],
-  ['captions', 'on (default) or off: the captions under the panels', "'on' | 'off'"],
-  ['actions', 'on (default) or off: the buttons (present, downloads)', "'on' | 'off'"],
+  [
+    'captions',
+    'a switch, on by default (off, 0, false or no hides them): the captions under the panels',
+    'boolean',
+    true,
+  ],
+  [
+    'actions',
+    'a switch, on by default (off, 0, false or no hides them): the buttons (present, downloads)',
+    'boolean',
+    true,
+  ],
 ];
 const elements = [
   [
@@ -194,6 +204,8 @@ const elements = [
         'a position-tables JSON saved by the page (docs/checkpoints.md), drawn instead of the simulation',
         'string',
       ],
+      FIT.find(([name]) => name === 'captions'),
+      FIT.find(([name]) => name === 'actions'),
     ],
   ],
   [

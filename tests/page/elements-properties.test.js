@@ -85,6 +85,66 @@ describe('custom element properties', () => {
     await context.close();
   });
 
+  test('captions, actions, fit and max-height are properties of what is drawn; captions and actions are switches by the one rule, on both elements', async () => {
+    const { page, context, problems } = await openExamples();
+    // What each element shows: its captions and its buttons, laid out or not.
+    const shown = (id) =>
+      page.$eval(`#${id}`, (el) =>
+        ['.relpos-caption', '.relpos-actions'].map((selector) =>
+          [...el.shadowRoot.querySelectorAll(selector)].some((part) => part.getClientRects().length > 0),
+        ),
+      );
+    const read = (id) =>
+      page.$eval(`#${id}`, (el) => ({
+        captions: el.captions,
+        actions: el.actions,
+        attributes: [el.getAttribute('captions'), el.getAttribute('actions')],
+        fit: el.fit,
+        maxHeight: el.maxHeight,
+      }));
+    for (const id of ['attention', 'profile']) {
+      expect(await shown(id), id).toEqual([true, true]);
+      expect(await read(id), id).toMatchObject({ captions: true, actions: true, attributes: [null, null] });
+      // Words the one rule reads as off, in any case: hidden (the style sheet once matched off, 0, false only).
+      for (const [captions, actions] of [
+        ['no', 'OFF'],
+        ['False', '0'],
+      ]) {
+        const notes = await afterRender(
+          page,
+          id,
+          `el.setAttribute('captions', '${captions}'); el.setAttribute('actions', '${actions}');`,
+        );
+        expect(notes, `${id} ${captions} ${actions}`).toEqual([]);
+        expect(await shown(id), `${id} ${captions} ${actions}`).toEqual([false, false]);
+        expect(await read(id), id).toMatchObject({ captions: false, actions: false });
+      }
+      // Properties: true is the default, so the attribute goes; false writes "off".
+      await afterRender(page, id, 'el.captions = true; el.actions = true;');
+      expect(await read(id), id).toMatchObject({ captions: true, actions: true, attributes: [null, null] });
+      expect(await shown(id), id).toEqual([true, true]);
+      await afterRender(page, id, 'el.actions = false;');
+      expect(await read(id), id).toMatchObject({ captions: true, actions: false, attributes: [null, 'off'] });
+      expect(await shown(id), id).toEqual([true, false]);
+      // A word that is none: the default, and the message says so.
+      const notes = await afterRender(page, id, "el.setAttribute('actions', 'maybe');");
+      expect(notes, id).toEqual(['actions: unknown maybe; choose from 1, true, on, yes, 0, false, off, no; using on']);
+      expect(await shown(id), id).toEqual([true, true]);
+      await afterRender(page, id, 'el.actions = null;');
+    }
+    // fit and max-height read as drawn with: a choice in any case, a number of px or null.
+    await afterRender(page, 'attention', "el.setAttribute('fit', 'BOX'); el.maxHeight = 400;");
+    expect(await read('attention')).toMatchObject({ fit: 'box', maxHeight: 400 });
+    const notes = await afterRender(page, 'attention', "el.fit = 'sideways'; el.setAttribute('max-height', '50');");
+    expect(notes).toEqual([
+      'fit: unknown sideways; choose from width, box; using width',
+      'max-height: expected a number of px ≥ 100, got 50; using no maximum',
+    ]);
+    expect(await read('attention')).toMatchObject({ fit: 'width', maxHeight: null });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   test('a property set before upgrade is kept', async () => {
     const { page, context } = await openExamples();
     const state = await page.evaluate(

@@ -65,10 +65,10 @@ export interface RelposMatrix {
 
 /**
  * <relpos-attention>: the matrix panels. Every attribute is also a property that reflects it
- * (el.seed = 9 sets seed="9"; a boolean property sets or removes the bare attribute; null
- * removes it); reading a property gives the value drawn with (the default if absent or invalid).
+ * (el.seed = 9 sets seed="9"; a switch set to its default removes its attribute, otherwise
+ * el.causal = true adds it bare and el.captions = false writes captions="off"; null removes it); reading a property gives the value drawn with (the default if absent or invalid).
  * Attributes beyond the settings: panels, theme ("light" | "dark" | "auto" | "inherit"), fit
- * ("width" | "box"), max-height (px), captions and actions ("on" | "off").
+ * ("width" | "box"), max-height (px), captions and actions (switches: on by default).
  */
 export declare class RelposAttentionElement extends HTMLElement {
   /** The numbers last drawn (null before the first render, and while a matrix of your own is drawn). */
@@ -119,12 +119,12 @@ export declare class RelposAttentionElement extends HTMLElement {
   theme: RelposTheme;
   /** 'width' (default: the width decides the height) or 'box' (fit the element's own height). */
   fit: 'width' | 'box';
-  /** At most this many px tall (with fit="width"); null: no limit. */
-  maxHeight: string | null;
-  /** 'on' (default) or 'off'. */
-  captions: string;
-  /** 'on' (default) or 'off'. */
-  actions: string;
+  /** At most this many px tall (with fit="width"; at least 100); null: no limit. */
+  maxHeight: number | null;
+  /** The captions shown (default): false writes captions="off". */
+  captions: boolean;
+  /** The buttons shown (default): false writes actions="off". */
+  actions: boolean;
 }
 
 /** <relpos-profile>: the locality profile; attributes reflected by properties as for <relpos-attention>. */
@@ -139,12 +139,23 @@ export declare class RelposProfileElement extends HTMLElement {
   width: number;
   asymmetry: number;
   theme: RelposTheme;
+  /** A position-tables JSON drawn instead of the simulation ('' : none). */
+  src: string;
+  /** The caption shown (default): false writes captions="off". */
+  captions: boolean;
+  /** The buttons shown (default): false writes actions="off". */
+  actions: boolean;
 }
 
 /** Fired after every render (bubbles, composed); `notes` lists attribute values that were invalid and replaced. */
 export type RelposRenderEvent = CustomEvent<{ notes: string[] }>;
 
 type Attribute = string | number | boolean | undefined;
+/**
+ * A switch attribute, read by one rule whatever its case: bare (''), 1, true, on or yes is on; 0,
+ * false, off or no is off. In JSX a boolean works too.
+ */
+export type SwitchAttribute = boolean | '' | 0 | 1 | '0' | '1' | 'true' | 'false' | 'on' | 'off' | 'yes' | 'no';
 /**
  * A numeric attribute: a number, or a number's text ("2", "0.4", "1e-3"). Other text ("wide") is
  * a type error here; at run time the element notes it and uses the default.
@@ -170,11 +181,11 @@ export interface RelposAttentionAttributes extends ElementAttributes {
   'd-k'?: NumberAttribute;
   'max-distance'?: NumberAttribute;
   seed?: NumberAttribute;
-  causal?: Attribute;
+  causal?: SwitchAttribute;
   tokens?: string;
   draw?: ScenarioDrawName;
   table?: PositionTableName;
-  'same-query'?: Attribute;
+  'same-query'?: SwitchAttribute;
   strength?: NumberAttribute;
   noise?: NumberAttribute;
   width?: NumberAttribute;
@@ -183,8 +194,8 @@ export interface RelposAttentionAttributes extends ElementAttributes {
   theme?: RelposTheme;
   fit?: 'width' | 'box';
   'max-height'?: NumberAttribute;
-  captions?: 'on' | 'off';
-  actions?: 'on' | 'off';
+  captions?: SwitchAttribute;
+  actions?: SwitchAttribute;
   /**
    * Properties, not attributes: frameworks that set properties on custom elements (React 19,
    * Preact, Vue with .prop, Lit with .matrix=) pass these objects through.
@@ -203,6 +214,8 @@ export interface RelposProfileAttributes extends ElementAttributes {
   asymmetry?: NumberAttribute;
   theme?: RelposTheme;
   src?: string;
+  captions?: SwitchAttribute;
+  actions?: SwitchAttribute;
 }
 
 declare global {

@@ -10,10 +10,11 @@ const camel = (attribute) => attribute.replace(/-([a-z])/g, (_, c) => c.toUpperC
 /**
  * Defines one property per entry of `readers` ({ attribute: read(element) }) on the class's
  * prototype, named after its attribute in camelCase (seq-len → seqLen): reading gives
- * read(element); setting writes the attribute (an array joined with spaces), or for an attribute
- * in `switches` adds it bare (true) or removes it (false). Returns the property names.
+ * read(element); setting writes the attribute (an array joined with spaces), or for a switch
+ * (`switches`: { attribute: its default }) removes it when set to its default and otherwise adds
+ * it bare (on) or as "off". Returns the property names.
  */
-export function reflectProperties(ElementClass, readers, switches = []) {
+export function reflectProperties(ElementClass, readers, switches = {}) {
   return Object.entries(readers).map(([attribute, read]) => {
     const property = camel(attribute);
     Object.defineProperty(ElementClass.prototype, property, {
@@ -22,8 +23,10 @@ export function reflectProperties(ElementClass, readers, switches = []) {
       },
       set(value) {
         if (value === null || value === undefined) this.removeAttribute(attribute);
-        else if (switches.includes(attribute)) this.toggleAttribute(attribute, Boolean(value));
-        else this.setAttribute(attribute, Array.isArray(value) ? value.join(' ') : String(value));
+        else if (attribute in switches) {
+          if (Boolean(value) === switches[attribute]) this.removeAttribute(attribute);
+          else this.setAttribute(attribute, value ? '' : 'off');
+        } else this.setAttribute(attribute, Array.isArray(value) ? value.join(' ') : String(value));
       },
       configurable: true,
       enumerable: true,
@@ -35,15 +38,16 @@ export function reflectProperties(ElementClass, readers, switches = []) {
 /**
  * The properties of the settings in `names` (CONTROLS: read as settingsFromAttributes reads them
  * for the class's settingNames) and of each entry of `extra` ({ attribute: read(element) }, or
- * { attribute: defaultValue }: the attribute as written). Returns the property names.
+ * { attribute: defaultValue }: the attribute as written), `switches` among them as for
+ * reflectProperties. Returns the property names.
  */
-export function reflectAttributes(ElementClass, names, extra = {}) {
+export function reflectAttributes(ElementClass, names, extra = {}, extraSwitches = {}) {
   const readers = {};
-  const switches = [];
+  const switches = { ...extraSwitches };
   for (const name of names) {
     const { attribute, kind } = CONTROLS[name];
     readers[attribute] = (element) => settingsFromAttributes(element, element.constructor.settingNames).settings[name];
-    if (kind === 'bool') switches.push(attribute);
+    if (kind === 'bool') switches[attribute] = CONTROLS[name].default;
   }
   for (const [attribute, fallback] of Object.entries(extra))
     readers[attribute] =

@@ -4,7 +4,6 @@
 //                     theme="auto"></relpos-attention>
 import { AttentionFigure } from '../figures/attention-figure.js';
 import { fitHeight, rowsOf } from '../figures/fit-height.js';
-import { fitOptions } from '../views/fit-options.js';
 import { screenScale } from '../render/canvas-size.js';
 import { PANEL_IDS, parsePanelList } from '../views/panels.js';
 import { checkResult, viewFromResult } from '../views/result-view.js';
@@ -15,7 +14,7 @@ import { ATTENTION_SETTINGS, MAIN_THREAD_POSITIONS, tokenLabels } from '../setti
 import { isAbort, Latest } from '../api/task-pool.js';
 import { readyPagePool } from '../workers/page-pool.js';
 import { computeAttentionView, computeAttentionViewInWorkers } from '../views/view.js';
-import { RelposBaseElement } from './base-element.js';
+import { FIT_READERS, FIT_SWITCHES, RelposBaseElement } from './base-element.js';
 import { attributesOf, settingsFromAttributes, themeOf } from './element-settings.js';
 import { reflectAttributes } from './reflect.js';
 
@@ -32,6 +31,7 @@ export class RelposAttentionElement extends RelposBaseElement {
     'actions',
   ];
   static settingNames = ATTENTION_SETTINGS;
+  static fits = ['width', 'box'];
 
   #given = null;
   #matrix = null; // a checked matrix of one's own (matrix-input.js), or null
@@ -126,7 +126,7 @@ export class RelposAttentionElement extends RelposBaseElement {
       this.view = null;
       this.computedBy = 'main';
       this.figure.setView({ ...matrix, rowLabels: matrix.rowLabels ?? labels, colLabels: matrix.colLabels ?? labels });
-      notes.push(...this.fitFigures());
+      this.fitFigures();
       return notes;
     }
     // Numbers of your own (el.result) are drawn as given. Above MAIN_THREAD_POSITIONS (the
@@ -154,7 +154,7 @@ export class RelposAttentionElement extends RelposBaseElement {
     this.view = view;
     this.computedBy = pool ? 'workers' : 'main';
     this.figure.setView(this.view);
-    notes.push(...this.fitFigures());
+    this.fitFigures();
     return notes;
   }
 
@@ -164,7 +164,7 @@ export class RelposAttentionElement extends RelposBaseElement {
    * many px tall. Anything else: the width decides (fit-options.js, fit-height.js).
    */
   fitFigures() {
-    const options = fitOptions((name) => this.getAttribute(name), { fits: ['width', 'box'] });
+    const options = this.readFit();
     const target = options.fit === 'box' ? this.clientHeight : options.maxHeight;
     if (!this.figure || !(target > 0)) {
       if (this.figure && this.figure.maxSide !== 560) {
@@ -172,7 +172,7 @@ export class RelposAttentionElement extends RelposBaseElement {
         this.grid.style.zoom = '';
         this.figure.draw();
       }
-      return options.notes;
+      return;
     }
     const messageHeight = () => (this.message.hidden ? 0 : this.message.offsetHeight + 8);
     fitHeight({
@@ -186,24 +186,26 @@ export class RelposAttentionElement extends RelposBaseElement {
       rows: () => rowsOf(this.grid),
       zoomTarget: this.grid,
     });
-    return options.notes;
   }
 
   redraw() {
-    if (this.getAttribute('fit') === 'box' || this.hasAttribute('max-height')) this.fitFigures();
+    const { fit, maxHeight } = this.readFit();
+    if (fit === 'box' || maxHeight !== null) this.fitFigures();
     else this.figure?.draw();
   }
 }
 
 RelposAttentionElement.reflected = [
-  ...reflectAttributes(RelposAttentionElement, ATTENTION_SETTINGS, {
-    panels: PANEL_IDS.map(kebab).join(' '),
-    theme: themeOf,
-    fit: 'width',
-    'max-height': null,
-    captions: 'on',
-    actions: 'on',
-  }),
+  ...reflectAttributes(
+    RelposAttentionElement,
+    ATTENTION_SETTINGS,
+    {
+      panels: PANEL_IDS.map(kebab).join(' '),
+      theme: themeOf,
+      ...FIT_READERS,
+    },
+    FIT_SWITCHES,
+  ),
   'result', // set before the element is defined: set again once it is
   'matrix',
 ];

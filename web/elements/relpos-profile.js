@@ -10,7 +10,7 @@ import { CHECKPOINT_CSS, createCheckpointFigure, drawCheckpointFigure } from '..
 import { tablesFromJson } from '../views/checkpoint-view.js';
 import { PROFILE_SETTINGS } from '../settings/settings.js';
 import { computeProfile } from '../views/view.js';
-import { RelposBaseElement } from './base-element.js';
+import { FIT_READERS, FIT_SWITCHES, RelposBaseElement } from './base-element.js';
 import { attributesOf, settingsFromAttributes, themeOf } from './element-settings.js';
 import { reflectAttributes } from './reflect.js';
 
@@ -28,7 +28,7 @@ async function fetchTables(src) {
 }
 
 export class RelposProfileElement extends RelposBaseElement {
-  static observedAttributes = [...attributesOf(PROFILE_SETTINGS), 'theme', 'src'];
+  static observedAttributes = [...attributesOf(PROFILE_SETTINGS), 'theme', 'src', 'captions', 'actions'];
   static settingNames = PROFILE_SETTINGS;
 
   constructor() {
@@ -91,4 +91,9 @@ export class RelposProfileElement extends RelposBaseElement {
   }
 }
 
-RelposProfileElement.reflected = reflectAttributes(RelposProfileElement, PROFILE_SETTINGS, { theme: themeOf, src: '' });
+RelposProfileElement.reflected = reflectAttributes(
+  RelposProfileElement,
+  PROFILE_SETTINGS,
+  { theme: themeOf, src: '', captions: FIT_READERS.captions, actions: FIT_READERS.actions },
+  FIT_SWITCHES,
+);

@@ -1,5 +1,5 @@
 // Types for relpos-wasm/elements/train (hand-written; see relpos-train.js).
-import type { RelposRenderEvent, RelposTheme } from './index.js';
+import type { RelposRenderEvent, RelposTheme, SwitchAttribute } from './index.js';
 
 /**
  * <relpos-train>: the "Learned position patterns" section (train a small relative-attention
@@ -45,7 +45,7 @@ export interface RelposTrainAttributes {
   /** The seed, an integer from 0 to 2³² − 1 (default 1): the model's initial weights and, on the corpus tasks, its batches. */
   seed?: number | string;
   /** Start training once loaded: bare, 1, true, on or yes; 0, false, off or no do not. */
-  autostart?: boolean | '' | 0 | 1 | '0' | '1' | 'true' | 'false' | 'on' | 'off' | 'yes' | 'no';
+  autostart?: SwitchAttribute;
   /** The URL of training-corpus.bin (default: the package's, next to the module; inside dist/relpos-train.js). */
   corpus?: string;
   /**

@@ -153,7 +153,7 @@ RelposTrainElement.reflected = reflectProperties(
     workers: (element) => setupOf(element).workers,
     theme: themeOf,
   },
-  ['autostart'],
+  { autostart: false },
 );
 
 if (typeof customElements !== 'undefined' && !customElements.get('relpos-train'))

@@ -9,10 +9,16 @@ import { matchChoice, parseSwitch, unknownChoice } from '../settings/link-values
 
 /**
  * The fit settings from a getter (name -> text | null): { fit, maxHeight, captions, actions,
- * notes }. `fits` lists the allowed fits, the first the default.
+ * notes }. `fits` lists the allowed fits, the first the default; null: captions and actions only
+ * (fit and maxHeight null).
  */
 export function fitOptions(get, { fits, captions = true, actions = true }) {
   const notes = [];
+  const switches = () => ({
+    captions: parseSwitch('captions', get('captions'), captions, notes),
+    actions: parseSwitch('actions', get('actions'), actions, notes),
+  });
+  if (!fits) return { fit: null, maxHeight: null, ...switches(), notes }; // no fit to choose (<relpos-profile>)
   const fitGiven = get('fit');
   let fit = fitGiven === null || fitGiven === undefined ? fits[0] : matchChoice(fitGiven, fits);
   if (fit === null) {
@@ -26,11 +32,5 @@ export function fitOptions(get, { fits, captions = true, actions = true }) {
     if (Number.isFinite(value) && value >= 100) maxHeight = value;
     else notes.push(`max-height: expected a number of px ≥ 100, got ${rawMax}; using no maximum`);
   }
-  return {
-    fit,
-    maxHeight,
-    captions: parseSwitch('captions', get('captions'), captions, notes),
-    actions: parseSwitch('actions', get('actions'), actions, notes),
-    notes,
-  };
+  return { fit, maxHeight, ...switches(), notes };
 }
