@@ -163,7 +163,13 @@ elif command -v emcc >/dev/null; then
   export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"  # Debian's emcc (see build.sh)
   wasm="$build-wasm"
   fresh_build_dir "$wasm"
-  if { emcmake cmake -S "$source_dir" -B "$wasm" -DEigen3_DIR=/usr/share/eigen3/cmake \
+  # Ninja where there is one: its one build graph keeps both cores busy through the fuzz targets'
+  # links (32 s against 38–42 s with Makefiles here). A folder made by the other starts afresh.
+  generator=$(command -v ninja >/dev/null && echo Ninja || echo "Unix Makefiles")
+  if [ -f "$wasm/CMakeCache.txt" ] && ! grep -qx "CMAKE_GENERATOR:INTERNAL=$generator" "$wasm/CMakeCache.txt"; then
+    rm -rf "$wasm" && mkdir -p "$wasm"
+  fi
+  if { emcmake cmake -G "$generator" -S "$source_dir" -B "$wasm" -DEigen3_DIR=/usr/share/eigen3/cmake \
     -DRELPOS_FUZZ=ON && cmake --build "$wasm" -j "$jobs"; } >"$wasm/build.log" 2>&1; then
     wasm_result=ok
   else

@@ -18,6 +18,8 @@ command -v emcc >/dev/null || missing+=(emscripten)
 # The tests' browser (tests/page/browser.js): Chromium's headless shell.
 [ -x /usr/bin/chromium-headless-shell ] || missing+=(chromium-headless-shell)
 command -v cmake >/dev/null || missing+=(cmake)
+# Ninja for the wasm32 fuzz replay's build (scripts/sanitize.sh): one build graph, both cores busy.
+command -v ninja >/dev/null || missing+=(ninja-build)
 # The GEMM kernels' relaxed-SIMD module (Emscripten 3.1.6's clang emits pre-standard opcodes).
 command -v clang-19 >/dev/null || missing+=(clang-19)
 command -v wasm-ld-19 >/dev/null || missing+=(lld-19)
