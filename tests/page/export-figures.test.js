@@ -80,13 +80,15 @@ describe('SVG', () => {
       expect(box.left, box.text).toBeGreaterThanOrEqual(0);
       expect(box.right, box.text).toBeLessThanOrEqual(boxes.width);
     }
-    // The note (italic, under the bar): two lines at this width, its words all there (on the old
-    // code one line, running past the right edge).
+    // The note (italic, under the bar): two lines at this width, its words all there, q_i and a^K
+    // set as the canvas sets them (a smaller i and K, lowered and raised: their own <tspan>s).
     const note = boxes.out.filter((b) => b.italic).map((b) => b.text);
     expect(note.length).toBe(2);
     expect(note.join(' ')).toMatch(
-      /^Offset 0 is negative in rows [\d, ]+: qᵢ points away from the bump aᴷ\[0\] there\.$/,
+      /^Offset 0 is negative in rows [\d, ]+: qi points away from the bump aK\[0\] there\.$/,
     );
+    expect(text).toMatch(/q<\/tspan><tspan y="[\d.]+" font-size="[\d.]+">i<\/tspan>/);
+    expect(text).toMatch(/a<\/tspan><tspan y="[\d.]+" font-size="[\d.]+">K<\/tspan>/);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -1,7 +1,8 @@
 // The colour bar of an exported SVG draws the ticks the canvas draws, by one rule
-// (colourBarNumbers, web/render/colour-bar.js): on a narrow panel (a phone's, 360 px) no two of
+// (colourBarShapes, web/render/colour-bar.js): on a narrow panel (a phone's, 360 px) no two of
 // its numbers' boxes, measured with getBBox as Chromium lays the SVG's text out, overlap or touch
-// (at least 3 px between them), and its numbers are the canvas's. Screenshots of each SVG (tests/artifacts/export-ticks-<panel>-<scheme>.png).
+// (at least 3 px between them), its numbers are the canvas's, and so are its tick marks.
+// Screenshots of each SVG (tests/artifacts/export-ticks-<panel>-<scheme>.png).
 import { describe, expect, test } from 'vitest';
 import { downloadedBytes, screenshot } from './browser.js';
 import { usePage } from './page-fixture.js';
@@ -13,22 +14,15 @@ const save = async (page, selector) => {
   return (await downloadedBytes(file)).toString('utf8');
 };
 
-// The numbers under the colour bar of the SVG shown in `page`: the texts hung 5 px under its
-// outline (its one rect without fill), each with its box as laid out.
+// The numbers under the colour bar of the SVG shown in `page` (its group data-bar="numbers"), each
+// with its box as laid out.
 const barNumbers = (page) =>
-  page.evaluate(() => {
-    const outline = document.querySelector('rect[fill="none"]');
-    const under = Number(outline.getAttribute('y')) + Number(outline.getAttribute('height'));
-    return [...document.querySelectorAll('text')]
-      .filter(
-        (t) =>
-          t.getAttribute('dominant-baseline') === 'hanging' && Math.abs(Number(t.getAttribute('y')) - under - 5) < 0.01,
-      )
-      .map((t) => {
-        const box = t.getBBox();
-        return { text: t.textContent, left: box.x, right: box.x + box.width };
-      });
-  });
+  page.evaluate(() =>
+    [...document.querySelectorAll('g[data-bar="numbers"] text')].map((t) => {
+      const box = t.getBBox();
+      return { text: t.textContent, left: box.x, right: box.x + box.width, top: box.y };
+    }),
+  );
 
 describe('the colour bar of an exported SVG', () => {
   test.each(['dark', 'light'])(
@@ -49,7 +43,8 @@ describe('the colour bar of an exported SVG', () => {
       const viewer = await context.newPage();
       for (const panel of panels) {
         const svg = await save(page, `#figure-${panel} button[data-svg]`);
-        const { bar } = JSON.parse(await page.$eval(`#figure-${panel} canvas`, (c) => c.dataset.layout));
+        const layout = JSON.parse(await page.$eval(`#figure-${panel} canvas`, (c) => c.dataset.layout));
+        const { bar } = layout;
         await viewer.setContent(`<!doctype html><body style="margin: 0">${svg}</body>`);
         const numbers = await barNumbers(viewer);
         await screenshot(viewer, `export-ticks-${panel}-${colorScheme}.png`, { fullPage: false });
@@ -67,6 +62,25 @@ describe('the colour bar of an exported SVG', () => {
           numbers.map((n) => n.text),
           panel,
         ).toEqual(bar.ticks.map((t) => t.text));
+        // A tick mark under each of the canvas's ticks, within a pixel of it, hanging from the
+        // bar's bottom (the canvas's layout; the SVG's cells stand as far down as its header reaches).
+        const { marks, header } = await viewer.evaluate((y0) => {
+          const number = (element, name) => Number(element.getAttribute(name));
+          const first = document.querySelector('rect[data-i="0"][data-j="0"]');
+          return {
+            header: number(first, 'y') - y0,
+            marks: [...document.querySelectorAll('g[data-bar="ticks"] rect')].map((r) => ({
+              centre: number(r, 'x') + number(r, 'width') / 2,
+              top: number(r, 'y'),
+            })),
+          };
+        }, layout.y0);
+        expect(marks.length, panel).toBe(bar.ticks.length);
+        for (const [index, tick] of bar.ticks.entries()) {
+          expect(Math.abs(marks[index].centre - tick.x), `${panel}: ${tick.text}`).toBeLessThanOrEqual(1);
+          expect(marks[index].top - header, `${panel}: ${tick.text}`).toBeCloseTo(bar.bottom, 1);
+          expect(numbers[index].top - header, `${panel}: ${tick.text}`).toBeGreaterThan(bar.bottom); // under the bar
+        }
       }
       expect(problems).toEqual([]);
       await context.close();

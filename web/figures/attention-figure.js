@@ -375,7 +375,8 @@ export class AttentionFigure {
       labelSlant: layout.labelSlant, // the column labels' slant (degrees up from the horizontal)
       valueFont: layout.valueFont, // the size of the values printed in the cells, 0 where none are
       noteCut: layout.noteCut,
-      bar: layout.bar, // the colour bar's ends and its ticks as drawn
+      noteLines: layout.noteLines, // the note's lines as drawn, in math notation
+      bar: layout.bar, // the colour bar's box and its ticks as drawn
     });
     // A cell selected from outside the panels (a story step) stays outlined: the caption says what the outline is.
     const outlined = selection && !selection.panelId ? ` ${outlinedGroupText(selection.i, selection.j, k)}` : '';

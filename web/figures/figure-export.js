@@ -7,6 +7,7 @@ import { drawHeatmap } from '../render/heatmap.js';
 import { heatmapSvg } from '../render/heatmap-svg.js';
 import { drawOffsetPanel, offsetCaption } from './offset-panel.js';
 import { plainMath } from '../render/math-text.js';
+import { measuringContext } from '../render/placed-text.js';
 import { themeColours } from './theme-colours.js';
 import { themeVariables } from './figure-css.js';
 
@@ -30,7 +31,7 @@ export function exportColours(theme, element) {
 
 // Text broken into lines no wider than `width` CSS px in `font`.
 function wrap(text, width, font) {
-  const g = new OffscreenCanvas(1, 1).getContext('2d');
+  const g = measuringContext();
   g.font = font;
   const lines = [];
   let line = '';

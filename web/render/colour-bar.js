@@ -3,6 +3,7 @@
 // beyond the scale (scale.beyond: { low, high }).
 import { colourTable, TABLE_SIZE } from './colormaps.js';
 import { withMinus } from './number-text.js';
+import { fillPlacedText } from './placed-text.js';
 import { formatTick, niceTicks } from './ticks.js';
 
 // One strip per colour table, written once: drawing a bar only stretches it.
@@ -59,59 +60,114 @@ export function colourBarNumbers(scale, { x, width, numbersRight = Infinity, mea
   });
 }
 
+/** The tick marks' length under the bar, where the numbers' tops stand under it, and the label's bottom over it (px). */
+const TICK_LENGTH = 4;
+const NUMBERS_BELOW = 5;
+const LABEL_ABOVE = 3;
+
 /**
- * `labelRoom`: the width the label may take from x (CSS px); a longer label is condensed to fit,
- * never cut. `numbersRight`: the x no number under the bar passes (the canvas's right edge): a
- * number centred on its tick that would is moved left to end there. Returns { label: the box of
- * the label's ink above the bar ({ left, right, top, bottom }, CSS px), or null without a label;
- * ticks: each tick as drawn, [{ value, text, x }] }.
+ * What a colour bar from (x, y), `width` × `height` px, is drawn with: the one geometry by which
+ * the canvas (drawColourBar) and the SVG export (heatmap-svg.js) draw it. `measure(text)`: a
+ * text's width in the numbers' and the label's font. `labelRoom`: the width the label may take
+ * from x; a longer label is condensed to fit, never cut. `numbersRight`: the x no number passes
+ * (colourBarNumbers). Returns { outline: the 1 px frame's stroke, { x, y, width, height }, on
+ * pixel centres inside the bar; ends: the pointed ends where values lie beyond the scale
+ * (scale.beyond), [{ entry: the colour table's, points: [[x, y], …] }]; ticks: colourBarNumbers',
+ * each with its tick mark, mark: { x, y, width, height }, and its number as a placed text
+ * (placed-text.js), number; label: the label as a placed text, or null }.
+ */
+export function colourBarShapes(
+  scale,
+  { x, y, width, height, label = '', labelRoom = Infinity, numbersRight = Infinity, measure },
+) {
+  const left = Math.round(x);
+  const right = Math.round(x + width);
+  const end = (entry, tip, base) => ({
+    entry,
+    points: [
+      [base, y + 0.5],
+      [tip, y + height / 2],
+      [base, y + height - 0.5],
+    ],
+  });
+  const ends = [];
+  if (scale.beyond?.low) ends.push(end(0, left - height + 0.5, left + 0.5));
+  if (scale.beyond?.high) ends.push(end(TABLE_SIZE - 1, right + height - 0.5, right - 0.5));
+  const ticks = colourBarNumbers(scale, { x, width, numbersRight, measure }).map((tick) => ({
+    ...tick,
+    mark: { x: Math.round(tick.x), y: y + height, width: 1, height: TICK_LENGTH },
+    number: { text: tick.text, x: tick.centre, y: y + height + NUMBERS_BELOW, align: 'center', baseline: 'top' },
+  }));
+  const labelText = label
+    ? {
+        text: label,
+        x,
+        y: y - LABEL_ABOVE,
+        align: 'left',
+        baseline: 'bottom',
+        maxWidth: measure(label) > labelRoom ? labelRoom : undefined,
+      }
+    : null;
+  return {
+    outline: { x: left + 0.5, y: Math.round(y) + 0.5, width: Math.round(width) - 1, height: Math.round(height) - 1 },
+    ends,
+    ticks,
+    label: labelText,
+  };
+}
+
+/**
+ * Draws a colour bar (colourBarShapes: `labelRoom`, `numbersRight`) in `fg`, with the context's
+ * font. Returns { label: the box of the label's ink above the bar ({ left, right, top, bottom },
+ * CSS px), or null without a label; ticks: each tick as drawn, [{ value, text, x }] }.
  */
 export function drawColourBar(
   g,
   { x, y, width, height, scale, fg, label, labelRoom = Infinity, numbersRight = Infinity },
 ) {
+  const shapes = colourBarShapes(scale, {
+    x,
+    y,
+    width,
+    height,
+    label,
+    labelRoom,
+    numbersRight,
+    measure: (text) => g.measureText(text).width,
+  });
   g.save();
   g.imageSmoothingEnabled = false;
   g.drawImage(stripFor(colourTable(scale.map)), x, y, width, height);
   g.restore();
   g.strokeStyle = fg;
   g.lineWidth = 1;
-  g.strokeRect(Math.round(x) + 0.5, Math.round(y) + 0.5, Math.round(width) - 1, Math.round(height) - 1);
+  const { outline } = shapes;
+  g.strokeRect(outline.x, outline.y, outline.width, outline.height);
   // Values beyond the scale saturate: a pointed end in the end colour says so.
   const table = colourTable(scale.map);
-  const end = (entry, tip, base) => {
+  for (const { entry, points } of shapes.ends) {
     g.fillStyle = `rgb(${table[entry * 4]}, ${table[entry * 4 + 1]}, ${table[entry * 4 + 2]})`;
     g.beginPath();
-    g.moveTo(base, y + 0.5);
-    g.lineTo(tip, y + height / 2);
-    g.lineTo(base, y + height - 0.5);
+    points.forEach(([px, py], index) => (index ? g.lineTo(px, py) : g.moveTo(px, py)));
     g.closePath();
     g.fill();
     g.stroke();
-  };
-  if (scale.beyond?.low) end(0, Math.round(x) - height + 0.5, Math.round(x) + 0.5);
-  if (scale.beyond?.high) end(TABLE_SIZE - 1, Math.round(x + width) + height - 0.5, Math.round(x + width) - 0.5);
-  const numbers = colourBarNumbers(scale, { x, width, numbersRight, measure: (text) => g.measureText(text).width });
-  g.fillStyle = fg;
-  g.textAlign = 'center';
-  g.textBaseline = 'top';
-  for (const { x: tx, text, centre } of numbers) {
-    g.fillRect(Math.round(tx), y + height, 1, 4);
-    g.fillText(text, centre, y + height + 5);
   }
-  const drawn = numbers.map(({ value, text, x: tx }) => ({ value, text, x: tx }));
-  if (!label) return { label: null, ticks: drawn };
-  g.textAlign = 'left';
-  g.textBaseline = 'bottom';
+  g.fillStyle = fg;
+  for (const { mark, number } of shapes.ticks) {
+    g.fillRect(mark.x, mark.y, mark.width, mark.height);
+    fillPlacedText(g, number);
+  }
+  const drawn = shapes.ticks.map(({ value, text, x: tx }) => ({ value, text, x: tx }));
+  if (!shapes.label) return { label: null, ticks: drawn };
+  fillPlacedText(g, shapes.label);
   const ink = g.measureText(label);
-  if (ink.width > labelRoom) g.fillText(label, x, y - 3, labelRoom);
-  else g.fillText(label, x, y - 3);
-  const shrink = ink.width > labelRoom ? labelRoom / ink.width : 1;
+  const shrink = shapes.label.maxWidth === undefined ? 1 : labelRoom / ink.width;
   const box = {
     left: x - ink.actualBoundingBoxLeft * shrink,
     right: x + ink.actualBoundingBoxRight * shrink,
-    top: y - 3 - ink.actualBoundingBoxAscent,
-    bottom: y - 3 + ink.actualBoundingBoxDescent,
+    top: shapes.label.y - ink.actualBoundingBoxAscent,
+    bottom: shapes.label.y + ink.actualBoundingBoxDescent,
   };
   return { label: box, ticks: drawn };
 }

@@ -1,31 +1,43 @@
-// A heatmap as SVG, for papers and slides: the same picture drawHeatmap puts on a canvas, with
-// each cell a <rect> in the colour the canvas shows (the same table entry), and every label,
-// title, colour-bar number and note as <text>. Takes drawHeatmap's spec; the geometry is the
-// canvas's own (heatmapLayout at the spec's pixelRatio, colourBarBox, axisLabelStep), and so are
-// the colour bar's numbers (colourBarNumbers, measured on a canvas in the canvas's font).
-import { colourBarNumbers } from './colour-bar.js';
-import { colourTable, luminance, TABLE_SIZE } from './colormaps.js';
+// A heatmap as SVG, for papers and slides: the picture drawHeatmap puts on a canvas, by the
+// canvas's own rules. Each cell a <rect> in the colour the canvas shows (the same table entry);
+// every label, title, number and the note a <text> placed where the canvas places it (the
+// placed texts of tokenLabelTexts, axisTitleTexts, cellValueTexts and colourBarShapes, on the
+// alphabetic baseline the canvas's font puts them on: placed-text.js), the note on the canvas's
+// lines with its sub- and superscripts as <tspan>s (mathNoteLines, mathPieces); the colour bar's
+// outline, pointed ends and tick marks the canvas's (colourBarShapes). Takes drawHeatmap's spec
+// of a heatmap labelled by token; the geometry is heatmapLayout's at the spec's pixelRatio, and
+// text is measured on a canvas in the canvas's font (measuringContext).
+import { colourBarShapes } from './colour-bar.js';
+import { colourTable, TABLE_SIZE } from './colormaps.js';
 import {
   LABEL_FONT,
-  NOTE_FONT,
-  axisLabelStep,
-  uprightColumnLabels,
-  uprightColumnStep,
+  axisTitleTexts,
   bandEdgePaths,
-  cellValueFont,
-  columnLabelSlant,
+  cellValueTexts,
   colourBarBox,
   heatmapLayout,
+  mathNoteLines,
+  tokenLabelTexts,
 } from './heatmap.js';
-import { plainMath, wrapMath } from './math-text.js';
+import { mathPieces } from './math-text.js';
+import { escapeXml, measuringContext, placedTextSvg, svgNumber as round } from './placed-text.js';
 
-const escapeXml = (text) =>
-  String(text).replace(
-    /[<>&"']/g,
-    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c],
-  );
-const round = (v) => Math.round(v * 1000) / 1000;
 const rgbOf = (table, entry) => `rgb(${table[entry * 4]},${table[entry * 4 + 1]},${table[entry * 4 + 2]})`;
+
+// A line of the note (math notation) with its top at `top`: one <text>, each piece a <tspan> on
+// its own baseline and, where a script, in its own size; x given where a piece does not start
+// where the one before it ends (a subscript stacked under a superscript, and the piece after).
+function mathLineSvg(g, text, x, top, font, attributes) {
+  const pieces = mathPieces(g, text, font);
+  const spans = pieces.map((piece, index) => {
+    const previous = pieces[index - 1];
+    const flows = previous && Math.abs(previous.x + previous.width - piece.x) < 1e-6;
+    const at = index === 0 || flows ? '' : ` x="${round(x + piece.x)}"`;
+    const size = piece.level ? ` font-size="${piece.size}"` : '';
+    return `<tspan${at} y="${round(top + piece.baseline)}"${size}>${escapeXml(piece.text)}</tspan>`;
+  });
+  return `<text x="${round(x)}" ${attributes}>${spans.join('')}</text>`;
+}
 
 /**
  * The SVG text of a heatmap. spec: drawHeatmap's (its pixelRatio, default 1, places the cells
@@ -35,8 +47,8 @@ const rgbOf = (table, entry) => `rgb(${table[entry * 4]},${table[entry * 4 + 1]}
 export function heatmapSvg(spec, { background = null, header = [], footer = [] } = {}) {
   const { n, values, scale, colours } = spec;
   const layout = heatmapLayout(spec, spec.pixelRatio ?? 1);
-  const { x0, cell, side, fontScale } = layout;
-  const font = escapeXml(colours.font || 'sans-serif');
+  const { x0, cell, fontScale } = layout;
+  const family = colours.font || 'sans-serif';
   const labelFont = LABEL_FONT * fontScale;
   const lineHeight = (line) => Math.round(line.size * 1.35);
   const headerHeight = header.reduce((sum, line) => sum + lineHeight(line), header.length ? 8 : 0);
@@ -45,9 +57,12 @@ export function heatmapSvg(spec, { background = null, header = [], footer = [] }
   const width = layout.width;
   const height = layout.height + headerHeight + footerHeight;
   const table = colourTable(scale.map);
+  const g = measuringContext();
+  // Placed texts (in g's font), as far down as the header reaches, text-anchor as `align` unless told.
+  const texts = (list, align) => list.map((placed) => placedTextSvg(g, placed, { dy: headerHeight, align }));
   const out = [];
   out.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${font}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${escapeXml(family)}">`,
   );
   if (background) out.push(`<rect width="${width}" height="${height}" fill="${escapeXml(background)}"/>`);
   let y = 4;
@@ -70,24 +85,6 @@ export function heatmapSvg(spec, { background = null, header = [], footer = [] }
     }
   }
   out.push('</g>');
-  // Values in the cells, as the canvas prints them (cellValueFont: while legible, at its size);
-  // measured on a canvas in the canvas's font, as the labels below.
-  const measurer = new OffscreenCanvas(1, 1).getContext('2d');
-  const valueTexts = spec.showValues ? Array.from(values, (value) => spec.formatValue(value)) : [];
-  const valueFont = spec.showValues ? cellValueFont(measurer, valueTexts, layout, colours.font || 'sans-serif') : 0;
-  if (valueFont) {
-    out.push(`<g font-size="${round(valueFont)}" text-anchor="middle" dominant-baseline="central">`);
-    for (let i = 0; i < n; i += 1)
-      for (let j = 0; j < n; j += 1) {
-        if (spec.masked?.(i, j)) continue;
-        const value = values[i * n + j];
-        const fill = luminance(table, scale.entry(value)) > 0.36 ? '#111' : '#fff';
-        out.push(
-          `<text x="${round(x0 + (j + 0.5) * cell)}" y="${round(y0 + (i + 0.5) * cell)}" fill="${fill}">${escapeXml(valueTexts[i * n + j])}</text>`,
-        );
-      }
-    out.push('</g>');
-  }
   // The clipping-band edges: a halo and a dashed line over it.
   if (spec.bandEdges !== null && spec.bandEdges !== undefined) {
     for (const path of bandEdgePaths(n, spec.bandEdges, spec.bandEdgeSides ?? 'both')) {
@@ -101,77 +98,63 @@ export function heatmapSvg(spec, { background = null, header = [], footer = [] }
     }
   }
   // Row and column labels, axis titles.
-  const { tokens, every } = axisLabelStep(layout);
-  out.push(`<g font-size="${labelFont}" fill="${escapeXml(colours.fg)}">`);
-  for (let i = 0; i < n; i += every) {
-    const text = tokens ? spec.rowLabels[i] : String(i);
-    out.push(
-      `<text x="${round(x0 - 6)}" y="${round(y0 + (i + 0.5) * cell)}" text-anchor="end" dominant-baseline="central">${escapeXml(text)}</text>`,
-    );
+  g.font = `${labelFont}px ${family}`;
+  const labels = tokenLabelTexts(g, spec, layout);
+  const titles = axisTitleTexts(g, spec, layout, 2);
+  out.push(`<g font-size="${labelFont}" fill="${escapeXml(colours.fg)}">`, ...texts(labels.texts), '</g>');
+  out.push(`<g font-size="${labelFont}" fill="${escapeXml(colours.muted)}">`, ...texts(titles.texts), '</g>');
+  // Values in the cells, over the band's edges, as on the canvas; without its halo, a stroke that
+  // an SVG reader without paint-order (SVG 2) would paint over the digits.
+  const printed = cellValueTexts(g, spec, layout, family);
+  if (printed.size) {
+    g.font = `${printed.size}px ${family}`;
+    out.push(`<g font-size="${round(printed.size)}" text-anchor="middle">`);
+    for (const placed of printed.texts)
+      out.push(placedTextSvg(g, placed, { dy: headerHeight, align: 'center', attributes: `fill="${placed.fill}"` }));
+    out.push('</g>');
   }
-  const upright = uprightColumnLabels(spec, tokens);
-  // Measured in the canvas's font: the same labels stand as on the canvas.
-  measurer.font = `${labelFont}px ${colours.font || 'sans-serif'}`;
-  const columnText = (j) => (tokens ? spec.colLabels[j] : String(j));
-  const colEvery = upright
-    ? uprightColumnStep(
-        layout,
-        (j) => columnText(j).trim(),
-        every,
-        (text) => measurer.measureText(text).width,
-      )
-    : every;
-  const slant = columnLabelSlant(layout); // the canvas's: steeper than 60° where neighbours would touch
-  for (let j = 0; j < n; j += colEvery) {
-    const text = columnText(j);
-    const x = round(x0 + (j + 0.5) * cell);
-    out.push(
-      upright
-        ? `<text x="${x}" y="${round(y0 - 6)}" text-anchor="middle">${escapeXml(text.trim())}</text>`
-        : `<text transform="translate(${x} ${round(y0 - 6)}) rotate(${-round(slant)})">${escapeXml(text)}</text>`,
-    );
-  }
-  out.push('</g>');
-  out.push(
-    `<g font-size="${labelFont}" fill="${escapeXml(colours.muted)}"><text x="${round(x0 + side / 2)}" y="${round(headerHeight + 2)}" text-anchor="middle" dominant-baseline="hanging">${escapeXml(spec.xTitle)}</text>`,
-    `<text transform="translate(4 ${round(y0 + side / 2)}) rotate(-90)" text-anchor="middle" dominant-baseline="hanging">${escapeXml(spec.yTitle)}</text></g>`,
-  );
-  // The colour bar: 256 rects of the table, its numbers and label.
-  const bar = colourBarBox(layout);
-  const { width: barWidth, height: barHeight } = bar;
-  const barY = bar.y + headerHeight;
+  // The colour bar: 256 rects of the table, its outline, pointed ends, tick marks, numbers and label.
+  g.font = `${labelFont}px ${family}`;
+  const box = colourBarBox(layout);
+  const bar = colourBarShapes(scale, { ...box, label: scale.label, measure: (text) => g.measureText(text).width });
+  const barY = box.y + headerHeight;
   out.push('<g shape-rendering="crispEdges">');
   for (let entry = 0; entry < TABLE_SIZE; entry += 1) {
     out.push(
-      `<rect x="${round(x0 + (entry * barWidth) / TABLE_SIZE)}" y="${round(barY)}" width="${round(barWidth / TABLE_SIZE + 0.05)}" height="${round(barHeight)}" fill="${rgbOf(table, entry)}"/>`,
+      `<rect x="${round(x0 + (entry * box.width) / TABLE_SIZE)}" y="${round(barY)}" width="${round(box.width / TABLE_SIZE + 0.05)}" height="${round(box.height)}" fill="${rgbOf(table, entry)}"/>`,
     );
   }
-  out.push(
-    `<rect x="${round(x0)}" y="${round(barY)}" width="${round(barWidth)}" height="${round(barHeight)}" fill="none" stroke="${escapeXml(colours.fg)}"/></g>`,
-  );
-  // The canvas's numbers (colourBarNumbers, measured in the canvas's font): those that would touch dropped.
-  const numbers = colourBarNumbers(scale, {
-    x: x0,
-    width: barWidth,
-    numbersRight: width - 1,
-    measure: (text) => measurer.measureText(text).width,
-  });
-  out.push(`<g font-size="${labelFont}" fill="${escapeXml(colours.fg)}" text-anchor="middle">`);
-  for (const { text, centre } of numbers)
-    out.push(
-      `<text x="${round(centre)}" y="${round(barY + barHeight + 5)}" dominant-baseline="hanging">${escapeXml(text)}</text>`,
-    );
-  if (scale.label)
-    out.push(`<text x="${round(x0)}" y="${round(barY - 3)}" text-anchor="start">${escapeXml(scale.label)}</text>`);
   out.push('</g>');
-  // The note on the canvas's lines (wrapMath, measured in the canvas's font): at most two, in the width.
-  if (spec.note) {
-    const noteFont = { size: NOTE_FONT * fontScale, family: colours.font || 'sans-serif', style: 'italic' };
-    wrapMath(measurer, spec.note, width - 8, noteFont).forEach((line, index) =>
-      out.push(
-        `<text x="4" y="${round(bar.noteY + headerHeight + index * noteFont.size * 1.25)}" font-size="${noteFont.size}" font-style="italic" fill="${escapeXml(colours.muted)}" dominant-baseline="hanging">${escapeXml(plainMath(line))}</text>`,
-      ),
+  const { outline } = bar;
+  const fg = escapeXml(colours.fg);
+  out.push(
+    `<rect x="${round(outline.x)}" y="${round(outline.y + headerHeight)}" width="${round(outline.width)}" height="${round(outline.height)}" fill="none" stroke="${fg}"/>`,
+  );
+  for (const { entry, points } of bar.ends) {
+    const corners = points.map(([x, yy]) => `${round(x)},${round(yy + headerHeight)}`).join(' ');
+    out.push(`<polygon points="${corners}" fill="${rgbOf(table, entry)}" stroke="${fg}"/>`);
+  }
+  out.push(`<g data-bar="ticks" fill="${fg}" shape-rendering="crispEdges">`);
+  for (const { mark } of bar.ticks)
+    out.push(
+      `<rect x="${round(mark.x)}" y="${round(mark.y + headerHeight)}" width="${mark.width}" height="${mark.height}"/>`,
     );
+  out.push('</g>');
+  out.push(
+    `<g data-bar="numbers" font-size="${labelFont}" fill="${fg}" text-anchor="middle">`,
+    ...texts(
+      bar.ticks.map((tick) => tick.number),
+      'center',
+    ),
+    '</g>',
+  );
+  if (bar.label) out.push(`<g font-size="${labelFont}" fill="${fg}">`, ...texts([bar.label]), '</g>');
+  // The note on the canvas's lines.
+  if (spec.note) {
+    const note = mathNoteLines(g, spec, layout, family);
+    const attributes = `font-size="${note.font.size}" font-style="italic" fill="${escapeXml(colours.muted)}"`;
+    for (const line of note.lines)
+      out.push(mathLineSvg(g, line.text, line.x, line.top + headerHeight, note.font, attributes));
   }
   y = layout.height + headerHeight;
   for (const line of footer) {

@@ -23,11 +23,12 @@
 // pixels that will be drawn and a sample of its values, the caller chooses the scale and the
 // note, and drawHeatmap() draws with them (spec.grid).
 import { fitCanvas, pixelRatio } from './canvas-size.js';
-import { fillTextWithin, fitLabel } from './fit-label.js';
+import { fitLabel, textWithin } from './fit-label.js';
 import { colourTable, luminance } from './colormaps.js';
 import { drawColourBar } from './colour-bar.js';
 import { forgetHeatmapImage, heatmapGrid, heatmapPicture } from './heatmap-image.js';
 import { fillMath, wrapMath } from './math-text.js';
+import { fillPlacedText } from './placed-text.js';
 import { niceStep } from './ticks.js';
 
 export { forgetHeatmapImage };
@@ -279,43 +280,61 @@ export function cellValueFont(g, texts, { cellW, cellH, fontScale }, family) {
   return fitted >= MIN_VALUE_FONT ? fitted : 0;
 }
 
-// The values printed in the cells, while they fit (dark text on light cells, light on dark).
-// Returns their font size (CSS px), 0 where none are printed. Leaves the context's state as it was.
-function drawCellValues(g, spec, layout, font) {
-  g.save();
-  try {
-    return drawCellValuesIn(g, spec, layout, font);
-  } finally {
-    g.restore();
-  }
-}
-
-function drawCellValuesIn(g, spec, layout, font) {
+/**
+ * The values printed in the cells, by which the canvas and the SVG export print them: { size
+ * (cellValueFont's, measured with g in `family`: 0 where none are printed), texts: each unmasked
+ * cell's value as a placed text (placed-text.js) centred in it, with fill (dark on light cells,
+ * light on dark) and halo (the cell's own colour, around the text: an outline or a dash passes
+ * under a number, never through it) }.
+ */
+export function cellValueTexts(g, spec, layout, family) {
   const { values, scale, masked } = spec;
   const { rows, cols, cellW, cellH, x0, y0 } = layout;
-  if (!spec.showValues) return 0;
-  const texts = Array.from(values, (value) => spec.formatValue(value));
-  const valueFont = cellValueFont(g, texts, layout, font);
-  if (!valueFont) return 0;
-  g.font = `${valueFont}px ${font}`;
+  if (!spec.showValues) return { size: 0, texts: [] };
+  const formatted = Array.from(values, (value) => spec.formatValue(value));
+  const size = cellValueFont(g, formatted, layout, family);
+  if (!size) return { size: 0, texts: [] };
   const table = colourTable(scale.map);
-  g.textAlign = 'center';
-  g.textBaseline = 'middle';
-  g.lineJoin = 'round';
-  g.lineWidth = 3;
+  const texts = [];
   for (let index = 0; index < rows * cols; index += 1) {
     const i = Math.floor(index / cols);
     const j = index % cols;
     if (masked && masked(i, j)) continue;
     const entry = scale.entry(values[index]);
-    const x = x0 + (j + 0.5) * cellW;
-    const y = y0 + (i + 0.5) * cellH;
-    g.strokeStyle = `rgb(${table[entry * 4]}, ${table[entry * 4 + 1]}, ${table[entry * 4 + 2]})`;
-    g.strokeText(texts[index], x, y); // the halo, in the cell's own colour
-    g.fillStyle = luminance(table, entry) > 0.36 ? '#111' : '#fff';
-    g.fillText(texts[index], x, y);
+    texts.push({
+      text: formatted[index],
+      x: x0 + (j + 0.5) * cellW,
+      y: y0 + (i + 0.5) * cellH,
+      align: 'center',
+      baseline: 'middle',
+      fill: luminance(table, entry) > 0.36 ? '#111' : '#fff',
+      halo: `rgb(${table[entry * 4]}, ${table[entry * 4 + 1]}, ${table[entry * 4 + 2]})`,
+    });
   }
-  return valueFont;
+  return { size, texts };
+}
+
+// The values printed in the cells (cellValueTexts), each over its halo. Returns their font size
+// (CSS px), 0 where none are printed. Leaves the context's state as it was.
+function drawCellValues(g, spec, layout, font) {
+  g.save();
+  try {
+    const { size, texts } = cellValueTexts(g, spec, layout, font);
+    g.font = `${size}px ${font}`;
+    g.lineJoin = 'round';
+    g.lineWidth = 3;
+    for (const placed of texts) {
+      g.strokeStyle = placed.halo;
+      g.textAlign = placed.align;
+      g.textBaseline = placed.baseline;
+      g.strokeText(placed.text, placed.x, placed.y);
+      g.fillStyle = placed.fill;
+      fillPlacedText(g, placed);
+    }
+    return size;
+  } finally {
+    g.restore();
+  }
 }
 
 // The clipping band's dashed edges, from a layer cached per canvas (bandEdgeLayer). Returns how
@@ -429,82 +448,105 @@ export function uprightColumnStep({ cols, cellW, fontScale }, label, every, meas
 
 /**
  * The colour bar's box under the matrix (side: its width, sideDown: its height, default side),
- * as wide as the matrix (at least 160 px where the width allows), and the top of the note under it;
- * lower by the edge columns' marks where they are drawn under the matrix (edgeMarks: 'below'), so
- * that the bar's label stays clear of them.
+ * as wide as the matrix (at least 160 px where the width allows), the room its label and numbers
+ * have (labelRoom: the label's width from x; numbersRight: the x no number passes, the canvas's
+ * right edge: colourBarShapes), and the top of the note under it; lower by the edge columns'
+ * marks where they are drawn under the matrix (edgeMarks: 'below'), so that the bar's label stays
+ * clear of them.
  */
 export function colourBarBox({ x0, y0, side, sideDown = side, width, margin, fontScale, edgeMarks = null }) {
   const marks = edgeMarks === 'below' ? EDGE_MARK + EDGE_MARK_GAP : 0;
   const y = y0 + sideDown + marks + 26 * fontScale;
   const barWidth = Math.max(side, Math.min(160 * fontScale, width - x0 - margin.right));
-  return { x: x0, y, width: barWidth, height: 10 * fontScale, noteY: y + 30 * fontScale };
+  return {
+    x: x0,
+    y,
+    width: barWidth,
+    height: 10 * fontScale,
+    labelRoom: width - x0 - 4,
+    numbersRight: width - 1,
+    noteY: y + 30 * fontScale,
+  };
 }
 
-// The axis titles: x over the column labels (at titleY), y turned along the rows. Returns the x
-// title's range, { left, right } (CSS px).
-function drawAxisTitles(g, spec, layout, titleY) {
+/**
+ * The axis titles as placed texts (placed-text.js) in g's font: x over the column labels (its top
+ * at titleY), whole and inside the canvas (textWithin: the long view's "clipped offset c =
+ * clip(j − i, ±k) →" over 7 columns in a small frame), and y turned along the rows. Returns
+ * { texts: [x title, y title], xTitle: the x title's range, { left, right } (CSS px) }.
+ */
+export function axisTitleTexts(g, spec, layout, titleY) {
   const { x0, y0, side, sideDown, width } = layout;
+  const x = textWithin(g, spec.xTitle, x0 + side / 2, 2, width - 2);
+  return {
+    texts: [
+      { text: spec.xTitle, x: x.x, y: titleY, align: 'center', baseline: 'top', maxWidth: x.maxWidth },
+      { text: spec.yTitle, x: 4, y: y0 + sideDown / 2, align: 'center', baseline: 'top', rotate: Math.PI / 2 },
+    ],
+    xTitle: { left: x.left, right: x.right },
+  };
+}
+
+// The axis titles (axisTitleTexts) in the muted colour. Returns the x title's range, { left, right }.
+function drawAxisTitles(g, spec, layout, titleY) {
   g.fillStyle = spec.colours.muted;
-  g.textBaseline = 'top';
-  // Over the matrix, whole: inside the canvas however narrow the matrix (the long view's
-  // "clipped offset c = clip(j − i, ±k) →" over 7 columns in a small frame).
-  const xTitle = fillTextWithin(g, spec.xTitle, x0 + side / 2, titleY, 2, width - 2);
-  g.textAlign = 'center';
-  g.save();
-  g.translate(4, y0 + sideDown / 2);
-  g.rotate(-Math.PI / 2);
-  g.textBaseline = 'top';
-  g.fillText(spec.yTitle, 0, 0);
-  g.restore();
+  const { texts, xTitle } = axisTitleTexts(g, spec, layout, titleY);
+  for (const placed of texts) fillPlacedText(g, placed);
   return xTitle;
 }
 
-// Labels by token: each row and column its token while the cells are tall enough, else every
-// few round indices; column labels slanted. Returns { labelsCut: how many labels were shortened
-// with "…" for want of room }.
-function drawTokenLabels(g, spec, layout, font) {
-  const { colours } = spec;
-  const { rows, cols, cellW, cellH, x0, y0, margin, width, fontScale } = layout;
-  g.font = `${LABEL_FONT * fontScale}px ${font}`;
-  g.fillStyle = colours.fg;
+/**
+ * The labels of a heatmap labelled by token as placed texts (placed-text.js), measured in g's
+ * font (the labels'), by which the canvas and the SVG export draw them: each row and column its
+ * token while the cells are tall enough, else every few round indices; row labels cut with "…"
+ * to their room (fitLabel); column labels upright where they are numbers (every few:
+ * uprightColumnStep), else slanted (columnLabelSlant) and cut to the room the margin and the
+ * canvas's right edge leave. Returns { texts, labelsCut: how many were shortened with "…",
+ * labelSlant: the column labels' slant in degrees, 0 upright }.
+ */
+export function tokenLabelTexts(g, spec, layout) {
+  const { rows, cols, cellW, cellH, x0, y0, margin, width } = layout;
   const { tokens, every } = axisLabelStep(layout);
   const labelOf = (labels, index) => (tokens ? labels[index] : String(index));
-  const labelled = (index) => index % every === 0;
   let labelsCut = 0;
   const fit = (text, room) => {
     const shown = fitLabel(g, text, room);
     if (shown !== text) labelsCut += 1;
     return shown;
   };
-  g.textAlign = 'right';
-  g.textBaseline = 'middle';
-  for (let i = 0; i < rows; i += 1) {
-    if (labelled(i)) g.fillText(fit(labelOf(spec.rowLabels, i), margin.labels), x0 - 6, y0 + (i + 0.5) * cellH);
+  const texts = [];
+  for (let i = 0; i < rows; i += every) {
+    const text = fit(labelOf(spec.rowLabels, i), margin.labels);
+    texts.push({ text, x: x0 - 6, y: y0 + (i + 0.5) * cellH, align: 'right', baseline: 'middle' });
   }
   const upright = uprightColumnLabels(spec, tokens);
-  g.textAlign = upright ? 'center' : 'left';
-  g.textBaseline = upright ? 'alphabetic' : 'middle';
   const uprightLabel = (j) => labelOf(spec.colLabels, j).trim();
   const colEvery = upright ? uprightColumnStep(layout, uprightLabel, every, (t) => g.measureText(t).width) : every;
   const slant = (columnLabelSlant(layout) * Math.PI) / 180;
-  for (let j = 0; j < cols; j += 1) {
-    if (j % colEvery !== 0) continue;
+  for (let j = 0; j < cols; j += colEvery) {
+    const x = x0 + (j + 0.5) * cellW;
     if (upright) {
-      g.fillText(uprightLabel(j), x0 + (j + 0.5) * cellW, y0 - 6);
+      texts.push({ text: uprightLabel(j), x, y: y0 - 6, align: 'center', baseline: 'alphabetic' });
       continue;
     }
-    g.save();
-    g.translate(x0 + (j + 0.5) * cellW, y0 - 6);
-    g.rotate(-slant);
     // Slanted up and to the right: no higher than the margin made for 60° allows, no longer than
     // the canvas's right edge allows.
     const high = (margin.labels * Math.sin(Math.PI / 3)) / Math.sin(slant);
-    const room = Math.min(high, (width - 2 - (x0 + (j + 0.5) * cellW)) / Math.cos(slant));
-    g.fillText(fit(labelOf(spec.colLabels, j), room), 0, 0);
-    g.restore();
+    const room = Math.min(high, (width - 2 - x) / Math.cos(slant));
+    const text = fit(labelOf(spec.colLabels, j), room);
+    texts.push({ text, x, y: y0 - 6, align: 'left', baseline: 'middle', rotate: slant });
   }
+  return { texts, labelsCut, labelSlant: upright ? 0 : (slant * 180) / Math.PI };
+}
+
+// Labels by token (tokenLabelTexts) and the axis titles. Returns { labelsCut, xTitle, labelSlant }.
+function drawTokenLabels(g, spec, layout, font) {
+  g.font = `${LABEL_FONT * layout.fontScale}px ${font}`;
+  g.fillStyle = spec.colours.fg;
+  const { texts, labelsCut, labelSlant } = tokenLabelTexts(g, spec, layout);
+  for (const placed of texts) fillPlacedText(g, placed);
   const xTitle = drawAxisTitles(g, spec, layout, 2);
-  return { labelsCut, xTitle, labelSlant: upright ? 0 : (slant * 180) / Math.PI };
+  return { labelsCut, xTitle, labelSlant };
 }
 
 /** CSS px kept between two column labels by index (and between a label and the canvas's edge: COL_LABEL_EDGE). */
@@ -683,13 +725,25 @@ function drawColumnHighlight(g, spec, layout) {
   g.strokeRect(x0 + j * cellW - pad, y0 + i * cellH - pad, cellW + 2 * pad, cellH + 2 * pad);
 }
 
-// The note in math notation (up to two lines, cut with "…"); true when cut short.
-function drawMathNote(g, spec, layout, font, noteY) {
-  const noteFont = { size: NOTE_FONT * layout.fontScale, family: font, style: 'italic' };
+/**
+ * The note of a heatmap labelled by token, by which the canvas and the SVG export draw it: in
+ * math notation, NOTE_FONT · fontScale px italic in `family`, on wrapMath's lines (measured with
+ * g: at most two in the canvas's width, cut with "…"), the first's top at the colour bar's noteY,
+ * 1.25 lines apart. Returns { font: { size, family, style }, lines: [{ text, x, top }] }.
+ */
+export function mathNoteLines(g, spec, layout, family) {
+  const font = { size: NOTE_FONT * layout.fontScale, family, style: 'italic' };
+  const { noteY } = colourBarBox(layout);
+  const lines = wrapMath(g, spec.note, layout.width - 8, font);
+  return { font, lines: lines.map((text, index) => ({ text, x: 4, top: noteY + index * font.size * 1.25 })) };
+}
+
+// The note in math notation (mathNoteLines). Returns its lines as drawn.
+function drawMathNote(g, spec, layout, font) {
   g.fillStyle = spec.colours.muted;
-  const lines = wrapMath(g, spec.note, layout.width - 8, noteFont);
-  lines.forEach((line, index) => fillMath(g, line, 4, noteY + index * noteFont.size * 1.25, noteFont));
-  return lines.join(' ') !== spec.note;
+  const note = mathNoteLines(g, spec, layout, font);
+  for (const { text, x, top } of note.lines) fillMath(g, text, x, top, note.font);
+  return note.lines.map((line) => line.text);
 }
 
 /** A word of a note that is a relation or an operator: kept on one line with the words either side ("|c| < k"). */
@@ -721,7 +775,7 @@ function plainNoteLines(g, note, width, font, fontScale = 1) {
   return lines.map((line) => fitLabel(g, line, room));
 }
 
-// The note's lines (layout.noteText, plainNoteLines'); true when one was cut short.
+// The note's lines (layout.noteText, plainNoteLines'), from noteY. Returns them.
 function drawPlainNote(g, spec, layout, font, noteY) {
   const lines = layout.noteText;
   g.font = `italic ${NOTE_FONT * layout.fontScale}px ${font}`;
@@ -729,28 +783,20 @@ function drawPlainNote(g, spec, layout, font, noteY) {
   g.textAlign = 'left';
   g.textBaseline = 'top';
   lines.forEach((line, index) => g.fillText(line, 4, noteY + index * NOTE_LINE * layout.fontScale));
-  return lines.join(' ') !== spec.note;
+  return lines;
 }
 
-// The colour bar, as wide as the matrix (at least 160 px), and the note under it. Returns
-// { noteCut: whether the note was cut short, barLabel: the bar's label's ink, bar: { left, right,
-// ticks: each tick as drawn, [{ value, text, x }] } (drawColourBar) }.
+// The colour bar, as wide as the matrix (at least 160 px: colourBarBox), and the note under it.
+// Returns { noteLines: the note's lines as drawn, noteCut: whether one was cut short, barLabel:
+// the bar's label's ink, bar: { left, right, top, bottom, ticks: each tick as drawn, [{ value,
+// text, x }] } (drawColourBar) }.
 function drawScaleAndNote(g, spec, layout, scale, font, labelling) {
-  const { x, y, width: barWidth, height, noteY } = colourBarBox(layout);
-  const labelRoom = layout.width - x - 4; // to the canvas's right edge
-  const { label: barLabel, ticks } = drawColourBar(g, {
-    x,
-    y,
-    width: barWidth,
-    height,
-    scale,
-    fg: spec.colours.fg,
-    label: scale.label,
-    labelRoom,
-    numbersRight: layout.width - 1,
-  });
-  const noteCut = spec.note ? labelling.drawNote(g, spec, layout, font, noteY) : false;
-  return { noteCut, barLabel, bar: { left: x, right: x + barWidth, ticks } };
+  const box = colourBarBox(layout);
+  const { label: barLabel, ticks } = drawColourBar(g, { ...box, scale, fg: spec.colours.fg, label: scale.label });
+  const noteLines = spec.note ? labelling.drawNote(g, spec, layout, font, box.noteY) : [];
+  const noteCut = spec.note ? noteLines.join(' ') !== spec.note : false;
+  const bar = { left: box.x, right: box.x + box.width, top: box.y, bottom: box.y + box.height, ticks };
+  return { noteLines, noteCut, barLabel, bar };
 }
 
 // What goes with each kind of labels (the file's header): the labels' default room, the note's
@@ -839,8 +885,9 @@ export function heatmapGridSize(rows, cols, width, maxSide, ratio, labelSpace = 
  * printed), colLabels (labelled by index: each column label's box as drawn, { text,
  * left, right }), xTitle (the x axis title's range as drawn, { left, right }), noteCut, scale, gRows, gCols, edgeLines (each edge line or mark as drawn:
  * [{ x, top, bottom }]), bandEdgeLines (how many dashed clipping-band lines it drew), barLabel (the colour bar's label's ink: { left, right, top, bottom } |
- * null), bar (the colour bar's ends and its ticks as drawn: { left, right, ticks: [{ value, text,
- * x }] }), noteLines (labelled by index: the note's lines as drawn), noteFont }.
+ * null), bar (the colour bar's box and its ticks as drawn: { left, right, top, bottom, ticks: [{
+ * value, text, x }] }), noteLines (the note's lines as drawn: labelled by index plain text in
+ * noteFont, labelled by token in math notation, math-text.js), noteFont }.
  */
 export function drawHeatmap(canvas, spec) {
   const ratio = heatmapRatio(canvas, spec);
@@ -873,7 +920,7 @@ export function drawHeatmap(canvas, spec) {
   // colour: an outline or a dash passes under a number, never through it.
   const valueFont = drawCellValues(g, spec, layout, font);
   if (spec.highlight && !spec.highlight.group) drawColumnHighlight(g, spec, layout);
-  const { noteCut, barLabel, bar } = drawScaleAndNote(g, spec, layout, scale, font, labelling);
+  const { noteLines, noteCut, barLabel, bar } = drawScaleAndNote(g, spec, layout, scale, font, labelling);
   const { n, cell, cellW, cellH } = layout;
   return {
     x0,
@@ -900,7 +947,7 @@ export function drawHeatmap(canvas, spec) {
     bandEdgeLines,
     barLabel,
     bar,
-    noteLines: noteText, // labelled by index: the note's lines as drawn, in noteFont
+    noteLines,
     noteFont: `italic ${NOTE_FONT * fontScale}px ${font}`,
   };
 }

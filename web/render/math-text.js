@@ -56,12 +56,14 @@ export function plainMath(text) {
 
 const SCRIPT_SIZE = 0.72;
 
-/** { size (px), family, style ('' or 'italic') } -> the canvas font of a level. */
-const fontOf = ({ size, family, style = '' }, level) =>
-  `${style} ${level ? Math.round(size * SCRIPT_SIZE * 10) / 10 : size}px ${family}`.trim();
+/** The size (px) of a level's type in `font` ({ size (px), family, style ('' or 'italic') }). */
+const sizeOf = ({ size }, level) => (level ? Math.round(size * SCRIPT_SIZE * 10) / 10 : size);
 
-// The pieces of `text` with their x offsets: a superscript followed by a subscript (a^K_1)
-// stack, both starting at the same x, as typeset maths does.
+/** The canvas font of a level. */
+const fontOf = (font, level) => `${font.style ?? ''} ${sizeOf(font, level)}px ${font.family}`.trim();
+
+// The pieces of `text` with their x offsets and widths: a superscript followed by a subscript
+// (a^K_1) stack, both starting at the same x, as typeset maths does.
 function layoutMath(g, text, font) {
   const placed = [];
   let x = 0;
@@ -71,13 +73,13 @@ function layoutMath(g, text, font) {
     const width = g.measureText(piece).width;
     const previous = placed[placed.length - 1];
     if (level === -1 && previous?.level === 1 && stackStart !== null) {
-      placed.push({ piece, level, x: stackStart });
+      placed.push({ piece, level, x: stackStart, width });
       x = Math.max(x, stackStart + width);
       stackStart = null;
       continue;
     }
     stackStart = level === 1 ? x : null;
-    placed.push({ piece, level, x });
+    placed.push({ piece, level, x, width });
     x += width;
   }
   g.font = fontOf(font, 0);
@@ -89,15 +91,33 @@ export function measureMath(g, text, font) {
   return layoutMath(g, text, font).width;
 }
 
-/** Draws `text` (math notation) with its left end at x and its top at y. */
+/**
+ * The pieces of `text` (math notation) as fillMath draws them with its left end at 0 and its top
+ * at 0, measured with g: [{ text, level, font (the canvas font), size (px), x, width, baseline:
+ * the y of its alphabetic baseline }]; superscripts raised, subscripts lowered, both smaller.
+ * The canvas and the SVG export set a note by them.
+ */
+export function mathPieces(g, text, font) {
+  const base = font.size * 0.9; // the normal text's baseline
+  return layoutMath(g, text, font).placed.map(({ piece, level, x, width }) => ({
+    text: piece,
+    level,
+    font: fontOf(font, level),
+    size: sizeOf(font, level),
+    x,
+    width,
+    baseline: base - level * font.size * (level > 0 ? 0.38 : 0.22),
+  }));
+}
+
+/** Draws `text` (math notation) with its left end at x and its top at y (mathPieces). */
 export function fillMath(g, text, x, y, font) {
   g.save();
   g.textAlign = 'left';
   g.textBaseline = 'alphabetic';
-  const baseline = y + font.size * 0.9;
-  for (const { piece, level, x: at } of layoutMath(g, text, font).placed) {
-    g.font = fontOf(font, level);
-    g.fillText(piece, x + at, baseline - level * font.size * (level > 0 ? 0.38 : 0.22));
+  for (const piece of mathPieces(g, text, font)) {
+    g.font = piece.font;
+    g.fillText(piece.text, x + piece.x, y + piece.baseline);
   }
   g.restore();
 }
