@@ -20,7 +20,8 @@ import {
   tokenLabelTexts,
 } from './heatmap.js';
 import { mathPieces } from './math-text.js';
-import { escapeXml, measuringContext, placedTextSvg, svgNumber as round } from './placed-text.js';
+import { measuringContext } from './placed-text.js';
+import { escapeXml, placedTextSvg, svgNumber as round } from './placed-text-svg.js';
 
 const rgbOf = (table, entry) => `rgb(${table[entry * 4]},${table[entry * 4 + 1]},${table[entry * 4 + 2]})`;
 
