@@ -119,6 +119,40 @@ describe('the present view', () => {
     await context.close();
   });
 
+  test('an element’s Present fills the window and keeps its buttons inside it (1280 × 720, 1920 × 1080 dark)', async () => {
+    for (const [width, height, colorScheme] of [
+      [1280, 720, 'light'],
+      [1920, 1080, 'dark'],
+    ]) {
+      const context = await env.browser.newContext({ viewport: { width, height }, colorScheme });
+      const page = await context.newPage();
+      const problems = [];
+      page.on('pageerror', (error) => problems.push(error.message));
+      await page.goto(`${env.server.url}examples/elements.html`);
+      await page.waitForFunction(() => document.getElementById('attention')?.view);
+      const figure = page.locator('#attention figure').first();
+      await figure.locator('button[data-present]').click();
+      const boxes = await figure.evaluate((panel) => ({
+        panel: panel.getBoundingClientRect().toJSON(),
+        parts: [...panel.querySelectorAll('button, canvas, h2, h3')].map((part) =>
+          part.getBoundingClientRect().toJSON(),
+        ),
+      }));
+      expect([boxes.panel.x, boxes.panel.y, boxes.panel.width, boxes.panel.height], `${width}`).toEqual([
+        0,
+        0,
+        width,
+        height,
+      ]);
+      for (const part of boxes.parts) {
+        expect(part.bottom, `${width}`).toBeLessThanOrEqual(height);
+        expect(part.right, `${width}`).toBeLessThanOrEqual(width);
+      }
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+  });
+
   test('?present=offsets (in any case) opens it, at 1920 × 1080 with type up to twice the usual size; an unknown panel is a note', async () => {
     const { page, context, problems } = await env.open(`${SENTENCE}&present=Offsets`, {
       viewport: { width: 1920, height: 1080 },

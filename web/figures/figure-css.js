@@ -82,8 +82,9 @@ const FIGURES = `
    under its title, the caption under the matrix (on a landscape screen beside it, so that the
    matrix gets the full height). */
 /* Its height said, not left to inset: on a phone (Chromium's, emulated) the fixed box stopped 16 px
-   short of the window's foot, the page showing under Leave. */
-.relpos-panel.relpos-presenting { position: fixed; inset: 0; height: 100vh; height: 100dvh; z-index: 15; margin: 0; border: 0; border-radius: 0;
+   short of the window's foot, the page showing under Leave. Its padding inside that height, in an
+   element's shadow root too (where no page style sets border-box: Leave stood 29 px below 720). */
+.relpos-panel.relpos-presenting { position: fixed; inset: 0; height: 100vh; height: 100dvh; box-sizing: border-box; z-index: 15; margin: 0; border: 0; border-radius: 0;
   padding: clamp(8px, 2vh, 24px) clamp(10px, 2.5vw, 40px); overflow: hidden; display: grid; gap: 4px 28px;
   grid-template-columns: minmax(0, 1fr); grid-template-rows: auto minmax(0, 1fr) auto auto;
   grid-template-areas: 'title' 'plot' 'text' 'actions'; }
