@@ -81,6 +81,13 @@ describe('custom element properties', () => {
     await afterRender(page, 'profile', "el.theme = 'banana';");
     expect(await page.$eval('#profile', (el) => [el.getAttribute('theme'), el.theme])).toEqual(['banana', 'auto']);
     expect(await page.$eval('#attention', (el) => el.panels)).toBe('combined-weights offsets');
+    // Read as drawn: in the page's order, the unknown left out.
+    await afterRender(page, 'attention', "el.panels = 'offsets banana Combined-Weights';");
+    expect(await page.$eval('#attention', (el) => [el.getAttribute('panels'), el.panels])).toEqual([
+      'offsets banana Combined-Weights',
+      'combined-weights offsets',
+    ]);
+    await afterRender(page, 'attention', "el.panels = 'combined-weights offsets';");
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -114,7 +114,10 @@ export declare class RelposAttentionElement extends HTMLElement {
   noise: number;
   width: number;
   asymmetry: number;
-  /** Space-separated panel ids (RelposPanelId). */
+  /**
+   * Space-separated panel ids (RelposPanelId). Reading gives the panels drawn, in the page's
+   * order, unknown ids left out (all where none is known).
+   */
   panels: string;
   theme: RelposTheme;
   /** 'width' (default: the width decides the height) or 'box' (fit the element's own height). */

@@ -19,6 +19,11 @@ import { attributesOf, settingsFromAttributes, themeOf } from './element-setting
 import { reflectAttributes } from './reflect.js';
 
 const kebab = (id) => id.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+/** The panels attribute read: { ids drawn, in the page's order; note on what is unknown, or null }. */
+const panelsOf = (element) =>
+  element.hasAttribute('panels')
+    ? parsePanelList(element.getAttribute('panels'), PANEL_IDS, 'panels', kebab)
+    : { ids: PANEL_IDS, note: null };
 
 export class RelposAttentionElement extends RelposBaseElement {
   static observedAttributes = [
@@ -92,9 +97,7 @@ export class RelposAttentionElement extends RelposBaseElement {
 
   async render(rp) {
     const { settings, notes } = settingsFromAttributes(this, ATTENTION_SETTINGS);
-    const { ids, note } = this.hasAttribute('panels')
-      ? parsePanelList(this.getAttribute('panels'), PANEL_IDS, 'panels', kebab)
-      : { ids: PANEL_IDS, note: null };
+    const { ids, note } = panelsOf(this);
     if (note && !this.#matrix) notes.push(note);
     const matrix = this.#matrix;
     const key = matrix ? 'matrix' : ids.join(' ');
@@ -200,7 +203,7 @@ RelposAttentionElement.reflected = [
     RelposAttentionElement,
     ATTENTION_SETTINGS,
     {
-      panels: PANEL_IDS.map(kebab).join(' '),
+      panels: (element) => panelsOf(element).ids.map(kebab).join(' '),
       theme: themeOf,
       ...FIT_READERS,
     },
