@@ -136,20 +136,36 @@ describe('<relpos-attention> el.matrix: a matrix of your own', () => {
       await page.keyboard.press(key);
     const readout = await page.$eval('#own', (el) => el.shadowRoot.querySelector('[aria-live]').textContent);
     expect(readout).toBe(`Layer 2, head 3, row 2, column 6: ${Number(stored[2 * 7 + 6].toPrecision(3))}.`);
-    // Download PNG: the canvas as drawn, on the panel's background.
+    // Download PNG: by the matrix panels' exporter, as theirs: named after its title, 2× the
+    // panel's CSS width whatever the screen's density, taller than the matrix by its title and
+    // caption above, opaque (the panel's background in a corner).
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.locator('#own').getByRole('button', { name: 'Download PNG: Layer 2, head 3' }).click(),
     ]);
-    expect(download.suggestedFilename()).toBe('relpos-matrix.png');
+    expect(download.suggestedFilename()).toBe('relpos-layer-2-head-3.png');
     const png = await downloadedBytes(download);
     expect(png.subarray(1, 4).toString()).toBe('PNG');
-    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual(
-      await page.$eval('#own', (el) => {
-        const canvas = el.shadowRoot.querySelector('canvas');
-        return [canvas.width, canvas.height];
-      }),
-    );
+    const css = await page.$eval('#own', (el) => {
+      const canvas = el.shadowRoot.querySelector('canvas');
+      return { width: parseFloat(canvas.style.width), height: parseFloat(canvas.style.height) };
+    });
+    expect(png.readUInt32BE(16)).toBe(2 * css.width);
+    expect(png.readUInt32BE(20)).toBeGreaterThan(2 * css.height + 2 * 30);
+    const corner = await page.evaluate(async (bytes) => {
+      const image = await createImageBitmap(new Blob([new Uint8Array(bytes)], { type: 'image/png' }));
+      const g = new OffscreenCanvas(image.width, image.height).getContext('2d');
+      g.drawImage(image, 0, 0);
+      return Array.from(g.getImageData(1, 1, 1, 1).data);
+    }, Array.from(png));
+    expect(corner[3]).toBe(255);
+    // No SVG: its writer draws square n × n panels only.
+    expect(
+      await page
+        .locator('#own')
+        .getByRole('button', { name: /^Download SVG/ })
+        .count(),
+    ).toBe(0);
     expect(problems).toEqual([]);
     await context.close();
   });

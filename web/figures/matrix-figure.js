@@ -1,8 +1,10 @@
 // One matrix of the user's own (<relpos-attention>'s `matrix` property), rows × cols, n_q ≠ n_k
 // allowed: a panel with its title, a caption true for its kind and numbers (matrix-panels.js),
 // the heatmap with square cells (render/heatmap.js's drawHeatmap), hover and arrow keys to read a cell,
-// and a PNG of what is drawn. The same outside interface as AttentionFigure where the element
-// uses it: maxSide, draw(), tooltip, readout.
+// and its PNG file by the matrix panels' one exporter (figure-export.js: at a scale, opaque,
+// with title and caption as theirs; no SVG, whose writer draws square n × n panels only). The same outside interface as AttentionFigure where the
+// element and the exporter use it: maxSide, draw(), tooltip, readout; panels, specs, layouts,
+// canvasOf, exportOptions.
 import { makeScale } from '../render/colormaps.js';
 import { INDEX_LABEL_SPACE, drawHeatmap, heatmapDrawnGrid } from '../render/heatmap.js';
 import { download } from '../files/download.js';
@@ -39,7 +41,8 @@ export class MatrixFigure {
     this.tip = new CellTip(doc, overlay);
     ({ tooltip: this.tooltip, readout: this.readout } = this.tip);
     const { canvas, wrap, png } = this.parts;
-    png.addEventListener('click', () => this.downloadPng());
+    this.exportOptions = {}; // figure-export.js: scale, theme, title, caption, settings
+    png.addEventListener('click', () => this.download('png'));
     wirePanel({
       panelId: 'matrix',
       canvas,
@@ -97,8 +100,10 @@ export class MatrixFigure {
     };
     // The grid it is drawn with (block means past a pixel per cell); the note says which.
     const grid = heatmapDrawnGrid(canvas, spec);
-    this.layout = drawHeatmap(canvas, { ...spec, grid, note: noteFor(view, grid.gRows, grid.gCols) });
+    this.spec = { ...spec, grid, note: noteFor(view, grid.gRows, grid.gCols) };
+    this.layout = drawHeatmap(canvas, this.spec);
     const text = view.caption ?? kind.caption(view, scale);
+    this.captionText = text;
     if (caption.textContent !== text) caption.textContent = text;
     const format = (v) => formatSignificant(v, 3);
     canvas.setAttribute(
@@ -142,14 +147,32 @@ export class MatrixFigure {
     if (announce) this.tip.announce(`${this.title}, row ${i}, column ${j}: ${value}.`);
   }
 
-  /** The canvas as drawn, on the panel's background (opaque), as a PNG file. */
-  downloadPng() {
-    const { canvas } = this;
-    const page = new OffscreenCanvas(canvas.width, canvas.height);
-    const g = page.getContext('2d');
-    g.fillStyle = themeColours(canvas).panel || '#ffffff';
-    g.fillRect(0, 0, page.width, page.height);
-    g.drawImage(canvas, 0, 0);
-    page.convertToBlob({ type: 'image/png' }).then((blob) => download('relpos-matrix.png', blob));
+  // What the exporter reads (figure-export.js), as AttentionFigure gives it for its panels.
+  get panels() {
+    return this.view ? [{ id: 'matrix', title: this.title, caption: () => this.captionText }] : [];
+  }
+
+  get specs() {
+    return new Map(this.spec ? [['matrix', this.spec]] : []);
+  }
+
+  get layouts() {
+    return new Map(this.layout ? [['matrix', this.layout]] : []);
+  }
+
+  canvasOf() {
+    return this.canvas;
+  }
+
+  /** Saves the matrix as a PNG file named after its title, with this.exportOptions. */
+  async download(format) {
+    const { exportPanel } = await import('./figure-export.js'); // loaded when first used
+    const blob = await exportPanel(this, 'matrix', { ...this.exportOptions, format });
+    const name =
+      this.title
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '') || 'matrix';
+    download(`relpos-${name}.${format}`, blob);
   }
 }
