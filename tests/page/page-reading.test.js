@@ -308,6 +308,24 @@ describe('exports', () => {
     expect(png.bytes.readUInt32BE(16)).toBe(2 * width);
     const profile = await save('#figure-profile button');
     expect(profile.name).toBe('relpos-profile.png');
+    // As drawn, on the panel's opaque background, its title and caption above (the canvas alone
+    // was transparent: dark axis text on a dark slide vanished).
+    const canvasSize = await page.$eval('#profile-canvas', (canvas) => [canvas.width, canvas.height]);
+    expect(profile.bytes.readUInt32BE(16)).toBe(canvasSize[0]);
+    expect(profile.bytes.readUInt32BE(20)).toBeGreaterThan(canvasSize[1] + 40);
+    const pixels = await page.evaluate(async (bytes) => {
+      const image = await createImageBitmap(new Blob([new Uint8Array(bytes)], { type: 'image/png' }));
+      const g = new OffscreenCanvas(image.width, image.height).getContext('2d');
+      g.drawImage(image, 0, 0);
+      const alpha = g.getImageData(0, 0, image.width, image.height).data.filter((_, at) => at % 4 === 3);
+      // The title's ink: dark pixels in the first 24 rows.
+      const top = g.getImageData(0, 0, image.width, 24).data;
+      let ink = 0;
+      for (let at = 0; at < top.length; at += 4) if (top[at] + top[at + 1] + top[at + 2] < 300) ink += 1;
+      return { transparent: alpha.filter((a) => a < 255).length, ink };
+    }, Array.from(profile.bytes));
+    expect(pixels.transparent).toBe(0);
+    expect(pixels.ink).toBeGreaterThan(20);
     await context.close();
   });
 });

@@ -112,17 +112,25 @@ export async function exportPanel(figure, panelId, options = {}) {
     return new Blob([svg], { type: 'image/svg+xml' });
   }
   if (format !== 'png') throw new RangeError(`format must be png or svg, got ${format}`);
-  // The heatmap at `scale` device pixels per CSS pixel, then composed with the text on an
-  // opaque background of the same CSS size times the scale.
+  // The heatmap at `scale` device pixels per CSS pixel, then composed with the text.
   const layout = offsetLayout ?? drawHeatmap(plot, { ...exportSpec, pixelRatio: Number(scale) });
+  return pngWithText(plot, layout, Number(scale), { header, footer, colours });
+}
+
+/**
+ * `plot` (a canvas of `size` CSS px, { width, height }, at `scale` pixels per CSS px) under the
+ * `header` lines and over the `footer` ones, on an opaque background in `colours`, as a PNG Blob.
+ */
+function pngWithText(plot, size, scale, { header, footer = [], colours }) {
+  const family = colours.font || 'sans-serif';
   const headerHeight = header.reduce((sum, line) => sum + lineHeight(line), header.length ? 8 : 0);
   const footerHeight = footer.reduce((sum, line) => sum + lineHeight(line), footer.length ? 8 : 0);
-  const cssHeight = headerHeight + layout.height + footerHeight;
-  const out = new OffscreenCanvas(layout.width * scale, cssHeight * scale);
+  const cssHeight = headerHeight + size.height + footerHeight;
+  const out = new OffscreenCanvas(Math.round(size.width * scale), Math.round(cssHeight * scale));
   const g = out.getContext('2d', { alpha: false });
   g.scale(scale, scale);
-  g.fillStyle = colours.panel;
-  g.fillRect(0, 0, layout.width, cssHeight);
+  g.fillStyle = colours.panel || '#ffffff';
+  g.fillRect(0, 0, size.width, cssHeight);
   g.textBaseline = 'alphabetic';
   let y = 4;
   const text = (line, fallback) => {
@@ -132,8 +140,34 @@ export async function exportPanel(figure, panelId, options = {}) {
     g.fillText(line.text, 4, y - 4);
   };
   for (const line of header) text(line, colours.fg);
-  g.drawImage(plot, 0, headerHeight, layout.width, layout.height);
-  y = headerHeight + layout.height;
+  g.drawImage(plot, 0, headerHeight, size.width, size.height);
+  y = headerHeight + size.height;
   for (const line of footer) text(line, colours.muted);
   return out.convertToBlob({ type: 'image/png' });
+}
+
+/**
+ * A figure drawn on one canvas (the locality profile, the tables) as a PNG Blob: its pixels as
+ * drawn (the screen's density), on the panel's opaque background, its title and caption above
+ * as the matrix panels' files have them.
+ */
+export function canvasFigurePng(canvas, { title, caption }) {
+  // caption: plain text (math-text.js's plainMath of a caption in its notation)
+  const colours = themeColours(canvas);
+  const family = colours.font || 'sans-serif';
+  const width = canvas.clientWidth || canvas.width;
+  const size = { width, height: (canvas.height * width) / canvas.width };
+  const header = [
+    ...wrap(title, width - 8, `bold ${TITLE_SIZE}px ${family}`).map((text) => ({
+      text,
+      size: TITLE_SIZE,
+      weight: 'bold',
+    })),
+    ...wrap(caption, width - 8, `${TEXT_SIZE}px ${family}`).map((text) => ({
+      text,
+      size: TEXT_SIZE,
+      colour: colours.muted,
+    })),
+  ];
+  return pngWithText(canvas, size, canvas.width / width, { header, colours });
 }

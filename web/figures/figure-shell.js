@@ -2,6 +2,8 @@
 // role="img" in a wrapper, and a "Download PNG" button. Built with DOM calls and textContent
 // only: nothing here parses HTML. Parts for ::part() styling: panel, title, caption, canvas,
 // actions.
+import { download } from '../files/download.js';
+import { plainMath } from '../render/math-text.js';
 
 export function createFigureShell({ id, title, number = null, pngLabel }) {
   const figure = document.createElement('figure');
@@ -42,4 +44,17 @@ export function createFigureShell({ id, title, number = null, pngLabel }) {
 
   figure.append(caption, wrap, actions);
   return { figure, caption: text, wrap, canvas, actions, png };
+}
+
+/**
+ * Wires the shell's PNG button to save its canvas as `filename`: what is drawn, on the panel's
+ * opaque background, with `title` and the caption shown above (figure-export.js, loaded then).
+ */
+export function savesCanvasFigure(parts, title, filename) {
+  parts.png.addEventListener('click', async () => {
+    const { canvasFigurePng } = await import('./figure-export.js');
+    const shows = parts.caption.dataset.shows ?? ''; // math-dom.js: 'math:' or 'text:' and the text
+    const caption = shows.startsWith('math:') ? plainMath(shows.slice(5)) : shows.slice(5);
+    download(filename, await canvasFigurePng(parts.canvas, { title, caption }));
+  });
 }

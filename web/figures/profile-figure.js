@@ -7,14 +7,13 @@
 //     the uniform query as the handbook prints it (u · a^K, without the 1/√d_k).
 import { drawLinePlot } from '../render/line-plot.js';
 import { formatFixed, withMinus } from '../render/number-text.js';
-import { downloadCanvas } from '../files/download.js';
-import { createFigureShell } from './figure-shell.js';
+import { createFigureShell, savesCanvasFigure } from './figure-shell.js';
 
 /** The figure's DOM: the figure shell, with its PNG button wired. */
 export function createProfileFigure(number, title = 'A simulated learned locality profile') {
   const parts = createFigureShell({ id: 'figure-profile', title, number, pngLabel: 'profile' });
   parts.canvas.id = 'profile-canvas';
-  parts.png.addEventListener('click', () => downloadCanvas(parts.canvas, 'relpos-profile.png'));
+  savesCanvasFigure(parts, title, 'relpos-profile.png');
   return parts;
 }
 

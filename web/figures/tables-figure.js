@@ -4,8 +4,7 @@
 // Titles and the caption are in the math notation of render/math-text.js.
 import { SIGN_COLOURS } from '../render/colormaps.js';
 import { drawVectorBlocks } from '../render/vector-blocks.js';
-import { downloadCanvas } from '../files/download.js';
-import { createFigureShell } from './figure-shell.js';
+import { createFigureShell, savesCanvasFigure } from './figure-shell.js';
 import { literalMath, plainMath } from '../render/math-text.js';
 import { setMathText } from './math-dom.js';
 import { addingDecimals, formatFixed, formatSignificant, withMinus as minus } from '../render/number-text.js';
@@ -25,7 +24,7 @@ export function createTablesFigure(number) {
     pngLabel: 'tables',
   });
   parts.canvas.id = 'tables-canvas';
-  parts.png.addEventListener('click', () => downloadCanvas(parts.canvas, 'relpos-tables.png'));
+  savesCanvasFigure(parts, 'What one cell is made of', 'relpos-tables.png');
   return parts;
 }
 

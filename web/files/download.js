@@ -18,7 +18,3 @@ export function download(filename, blob) {
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), DOWNLOAD_URL_LIFETIME_MS);
 }
-
-export function downloadCanvas(canvas, filename) {
-  canvas.toBlob((blob) => download(filename, blob), 'image/png');
-}
