@@ -372,6 +372,15 @@ describe('<relpos-attention> el.matrix: a matrix of your own', () => {
         () => ({ data: [1, 2, 3, 4], rows: 2, cols: 2, max: -1 }),
         () => ({ data: [1, 2, 3, 4], rows: 2, cols: 2, rowlabels: ['a', 'b'] }),
         () => ({ data: new Float32Array(1), rows: 2049, cols: 2049 }),
+        () => ({ data: [[1, 2], [3]] }),
+        () => ({ data: [[1, 2], 'ab'] }),
+        () => ({
+          data: [
+            [1, 2],
+            [3, 4],
+          ],
+          dims: [3, 2],
+        }),
       ].map((make) => {
         try {
           el.matrix = make();
@@ -403,6 +412,9 @@ describe('<relpos-attention> el.matrix: a matrix of your own', () => {
       `RangeError: ${where}: matrix.max must be a positive finite number, got -1`,
       `TypeError: ${where}: matrix has no field "rowlabels"; expected data, rows, cols, dims, shape, kind, title, caption, rowLabels, colLabels, max`,
       `RangeError: ${where}: matrix must have at most 4,194,304 cells (2048 × 2048), got 2,049 × 2,049 = 4,198,401; draw a part of it, or relpos-wasm/render's heatmap on a canvas of your own`,
+      `RangeError: ${where}: matrix.data[1] has 1 number; every row must have as many as the first, 2`,
+      `TypeError: ${where}: matrix.data[1] must be a row (an array of numbers), as data[0] is, got a string ("ab")`,
+      `RangeError: ${where}: matrix.data must hold rows × cols = 6 numbers, got 4`,
     ]);
     // Nothing changed: the same matrix, the same pixels, after a redraw.
     await page.$eval('#own', (el) => el.redraw());
@@ -411,6 +423,13 @@ describe('<relpos-attention> el.matrix: a matrix of your own', () => {
       Array.from(el.matrix.data),
     ]);
     expect(after).toEqual(before);
+    // Rows as arrays (JSON of a 2-D array, PyTorch's .tolist()): the sides are the rows', null masked.
+    await setMatrix(page, 'return { data: [[0.5, -1, null], [2, 0, 1.5]], kind: "scores" };');
+    expect(await page.$eval('#own', (el) => [el.matrix.rows, el.matrix.cols, Array.from(el.matrix.data)])).toEqual([
+      2,
+      3,
+      [0.5, -1, -Infinity, 2, 0, 1.5],
+    ]);
     // null: the example again (its six panels).
     await setMatrix(page, 'return null;');
     expect(

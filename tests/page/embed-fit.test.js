@@ -109,6 +109,27 @@ describe('the iframe view fits its frame (fit=frame, the default)', () => {
     });
   }
 
+  test('with the training or schemes section the frame scrolls at the page’s size: nothing scaled down, the matrices 560 px at most as on the page', async () => {
+    for (const panels of ['train', 'offsets,schemes']) {
+      const { page, context, problems } = await openPage(browser, `${site.url}?embed=1&panels=${panels}&theme=dark`, {
+        viewport: { width: 700, height: 500 },
+      });
+      await page.waitForSelector('body[data-ready="true"]');
+      await page.waitForSelector('body[data-fit="700x500"]');
+      const m = await measure(page);
+      const shown = await page.evaluate(() => ({
+        text: parseFloat(getComputedStyle(document.querySelector('main p, main h2')).fontSize),
+        visible: [...document.querySelectorAll('#train-section, #schemes-section')].filter((s) => !s.hidden).length,
+      }));
+      expect([m.zoom, shown.visible], panels).toEqual([1, 1]);
+      expect(shown.text, panels).toBeGreaterThanOrEqual(14);
+      expect(m.scroll[1], panels).toBeGreaterThan(500); // it scrolls
+      for (const side of m.sides) expect(side, panels).toBeGreaterThan(300); // as on the page at 700 px
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+  });
+
   test('zoomed down to fit a tiny frame, hover still reads the cell under the pointer', async () => {
     const { page, context, problems } = await openPage(browser, `${site.url}?embed=1&panels=combinedWeights,offsets`, {
       viewport: { width: 320, height: 300 },

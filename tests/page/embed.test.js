@@ -174,8 +174,12 @@ describe('weight', () => {
   // tooltip following its cell when the window is resized or turned; 164.3 with the line under
   // the words (what the panels draw of them, in the room of its longest sentence), a link's
   // corrections at the top, one panel a row where two would lose the words, captions keeping
-  // their room while a value changes, and a tooltip's sentence under its label.
-  test('what the page loads first is at most 167 KiB gzipped, the core a .wasm file and no base64 copy', async () => {
+  // their room while a value changes, and a tooltip's sentence under its label; 167.1 with the
+  // SVG export drawn by the canvas's own layout (the figures' shared text placement and colour-bar
+  // shapes; the SVG writer itself loads with the export), one switch rule, a swipe on a slider
+  // scrolling, and the profile's and tables' files with their title (the way under it: the
+  // schemes section and the long view's code loaded when first needed, as the story's steps are).
+  test('what the page loads first is at most 168 KiB gzipped, the core a .wasm file and no base64 copy', async () => {
     const { page, context, problems } = await openPage(browser, 'about:blank', {
       viewport: { width: 1280, height: 900 },
     });
@@ -199,7 +203,7 @@ describe('weight', () => {
     expect(files.some((file) => file.endsWith('.js'))).toBe(true);
     // The checkpoint reader (web/api/checkpoint-file.js, one of its messages) loads with the checkpoint section.
     expect(rows.filter((row) => row.text.includes('a safetensors header may have')).map((row) => row.file)).toEqual([]);
-    expect(total).toBeLessThanOrEqual(167 * 1024);
+    expect(total).toBeLessThanOrEqual(168 * 1024);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -118,6 +118,13 @@ element.matrix = {
 };
 element.matrix = { data: [0.5, null, 1, -2], rows: 2, cols: 2, kind: 'scores', max: 2 };
 element.matrix = null;
+element.matrix = {
+  data: [
+    [0.9, 0.1],
+    [0.4, null],
+  ],
+  kind: 'scores',
+}; // rows as arrays: the sides are theirs
 const drawnData = (el: RelposAttentionElement): Float64Array | undefined => el.matrix?.data;
 void drawnData;
 // @ts-expect-error kind is weights, scores, biases or difference

@@ -41,11 +41,14 @@ type MatrixData = ArrayLike<number | null>;
 
 /**
  * One matrix of your own for <relpos-attention>'s `matrix`: { data, rows, cols }, { data, dims:
- * [rows, cols] } (an onnxruntime-web Tensor can be given as is) or { data, shape: [rows, cols] };
+ * [rows, cols] } (an onnxruntime-web Tensor can be given as is), { data, shape: [rows, cols] } or
+ * { data } with data an array of rows;
  * at most 2048 × 2048 = 4,194,304 cells.
  */
 export type RelposMatrixInput =
   | (RelposMatrixOptions & { data: MatrixData; rows: number; cols: number })
+  /** Rows as arrays (a 2-D array as JSON or PyTorch's .tolist() give it): the sides are theirs. */
+  | (RelposMatrixOptions & { data: ReadonlyArray<ReadonlyArray<number | null>> })
   | (RelposMatrixOptions & { data: MatrixData; dims: readonly number[] })
   | (RelposMatrixOptions & { data: MatrixData; shape: readonly number[] });
 

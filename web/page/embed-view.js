@@ -7,6 +7,8 @@ import { linkValue, switchFromText } from '../settings/link-values.js';
 // 'train': the training section (web/train/train-loader.js opens it in the iframe view);
 // 'schemes': the position schemes side by side (web/page/schemes-section.js).
 const PANEL_NAMES = [...PANELS.map((panel) => panel.id), 'tables', 'profile', 'schemes', 'train'];
+/** The iframe view's sections that keep their size in any frame: the frame scrolls (EmbedFit). */
+const SECTIONS_THAT_SCROLL = ['train', 'schemes'];
 
 /** The matrices' side on the page, and the iframe view's first try. */
 export const PAGE_SIDE = 560;
@@ -43,7 +45,11 @@ export async function viewOptions(search) {
   document.body.classList.toggle('embed-actions', options.actions);
   document.body.classList.toggle('embed-no-captions', !options.captions);
   shown.notes.push(...repeated, ...options.notes);
-  return { embed, shown, fit: { fitHeight, rowsOf, options } };
+  // The training and schemes sections have no matrix side to shrink: scaled down to a frame their
+  // text would be unreadable (the training section at 700 × 500 came to a quarter of its size
+  // and still overflowed). With either, the frame scrolls and the matrices keep the page's side.
+  const scrolls = shown.ids.some((id) => SECTIONS_THAT_SCROLL.includes(id));
+  return { embed, shown, fit: { fitHeight, rowsOf, options, scrolls } };
 }
 
 /** Fits the iframe view's matrices to the frame; `draw(force)` draws the view at `side`. */
@@ -60,9 +66,9 @@ export class EmbedFit {
   }
 
   refit() {
-    const { fitHeight, rowsOf, options } = this.#fit;
+    const { fitHeight, rowsOf, options, scrolls } = this.#fit;
     const main = document.querySelector('main');
-    const target = options.fit === 'frame' ? innerHeight : options.maxHeight;
+    const target = scrolls ? null : options.fit === 'frame' ? innerHeight : options.maxHeight;
     fitHeight({
       target,
       startSide: Math.min(PAGE_SIDE, target ?? PAGE_SIDE),

@@ -1,7 +1,8 @@
 // A matrix of the user's own (<relpos-attention>'s `matrix` property): checked and copied into
 // the form MatrixFigure draws. Accepts { rows, cols, data }, { data, dims: [rows, cols] }
 // (onnxruntime-web's Tensor, given as is) and { data, shape: [rows, cols] }, data any array of
-// numbers or typed array, row-major; with what to draw it as (kind), a title, a caption and
+// numbers or typed array, row-major, or { data } alone with data an array of rows (a 2-D array
+// as JSON or PyTorch's .tolist() give it); with what to draw it as (kind), a title, a caption and
 // labels. A wrong type is a TypeError, a wrong value a RangeError, each naming the field.
 import { Snapshot, isPlainObject } from '../api/snapshot.js';
 import { describe } from '../api/validate.js';
@@ -48,6 +49,31 @@ function sidesOf(where, value) {
       throw new RangeError(`${where}: matrix.${sidesName}[${index}] must be a positive integer, got ${size}`);
   });
   return list;
+}
+
+/**
+ * `own` with data given as an array of rows (arrays) flattened row by row, each row read once;
+ * its sides are the rows' unless given. Anything else as it is.
+ */
+function flattenRows(where, own) {
+  const { data } = own;
+  if (!Array.isArray(data) || !Array.isArray(data[0])) return own;
+  const rows = data.map((row, r) => {
+    if (!Array.isArray(row))
+      throw new TypeError(
+        `${where}: matrix.data[${r}] must be a row (an array of numbers), as data[0] is, got ${describe(row)}`,
+      );
+    return Array.from(row);
+  });
+  const cols = rows[0].length;
+  rows.forEach((row, r) => {
+    if (row.length !== cols)
+      throw new RangeError(
+        `${where}: matrix.data[${r}] has ${row.length} number${row.length === 1 ? '' : 's'}; every row must have as many as the first, ${cols}`,
+      );
+  });
+  const given = ['rows', 'cols', 'dims', 'shape'].some((key) => own[key] !== undefined);
+  return { ...own, data: rows.flat(), ...(given ? {} : { rows: rows.length, cols }) };
 }
 
 // The numbers as a Float64Array; −Infinity (null in a plain array: JSON's spelling) is a masked cell.
@@ -134,9 +160,12 @@ export function checkMatrixInput(where, value) {
         throw new TypeError(`${where}: matrix has no field ${JSON.stringify(key)}; expected ${FIELDS.join(', ')}`);
   }
   // Each field read once (a getter runs once), into a copy of our own.
-  const own = isPlainObject(value)
-    ? { ...value }
-    : { data: value.data, dims: value.dims, shape: value.shape, rows: value.rows, cols: value.cols };
+  const own = flattenRows(
+    where,
+    isPlainObject(value)
+      ? { ...value }
+      : { data: value.data, dims: value.dims, shape: value.shape, rows: value.rows, cols: value.cols },
+  );
   const [rows, cols] = sidesOf(where, own);
   if (rows * cols > MAX_MATRIX_CELLS) {
     throw new RangeError(
