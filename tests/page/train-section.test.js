@@ -815,19 +815,23 @@ describe('the training section', () => {
   });
 });
 
+/** Until #train's model is made: its Start button enabled (a new model after each restart too). */
+const whenTrainReady = (page) =>
+  page.waitForFunction(
+    () => {
+      const start = document.querySelector('#train').shadowRoot?.querySelector('#train-start');
+      return start && !start.disabled;
+    },
+    null,
+    { timeout: 120_000 },
+  );
+
 describe('<relpos-train>', () => {
   test('renders in its shadow root, trains when pressed, reports an invalid attribute, and trains the same with one worker or two', async () => {
     const { page, context, problems } = await openPage(browser, `${server.url}examples/train.html`, {
       viewport: { width: 1000, height: 800 },
     });
-    await page.waitForFunction(
-      () => {
-        const start = document.querySelector('#train').shadowRoot?.querySelector('#train-start');
-        return start && !start.disabled;
-      },
-      null,
-      { timeout: 120_000 },
-    );
+    await whenTrainReady(page);
     expect(await page.locator('#train #train-preset').inputValue()).toBe('tiny');
     const message = page.locator('#invalid [part="message"]');
     await expect
@@ -1006,14 +1010,7 @@ describe('<relpos-train>', () => {
     });
 
     // A new task on a mounted element: the section starts again on it, as its own menu does.
-    await page.waitForFunction(
-      () => {
-        const start = document.querySelector('#train').shadowRoot?.querySelector('#train-start');
-        return start && !start.disabled;
-      },
-      null,
-      { timeout: 120_000 },
-    );
+    await whenTrainReady(page);
     const restarted = await page.evaluate(() => {
       const el = document.querySelector('#train');
       const before = el.shadowRoot.querySelector('.relpos-train');
@@ -1040,14 +1037,7 @@ describe('<relpos-train>', () => {
       wrong: [false, 'theme: unknown Banana; choose from light, dark, auto, inherit; using auto', 'auto'],
       right: [true, '', 'dark'],
     });
-    await page.waitForFunction(
-      () => {
-        const start = document.querySelector('#train').shadowRoot.querySelector('#train-start');
-        return start && !start.disabled;
-      },
-      null,
-      { timeout: 120_000 },
-    );
+    await whenTrainReady(page);
     expect(problems).toEqual([]);
     await context.close();
   }, 240_000);
