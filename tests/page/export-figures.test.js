@@ -93,6 +93,32 @@ describe('SVG', () => {
     await context.close();
   });
 
+  test('a note the canvas cuts short is read whole at the start of the file’s caption, as under the panel; the file names no control of the page', async () => {
+    const { page, context, problems } = await env.open('?causal=1&tokens=my+dog+ate+the+big+red+apple', {
+      acceptDownloads: true,
+      viewport: { width: 360, height: 640 },
+    });
+    const shown = await page.$eval('#figure-positionBiases', (figure) => ({
+      cut: JSON.parse(figure.querySelector('canvas').dataset.layout).noteCut,
+      caption: figure.querySelector('.relpos-caption').textContent,
+    }));
+    expect(shown.cut).toBe(true);
+    expect(shown.caption).toContain('(tick it to see)'); // the page's checkbox, beside the panel
+    const svg = (await save(page, '#figure-positionBiases button[data-svg]')).bytes.toString('utf8');
+    // The caption's lines: the plain <text>s of the header (12 px, not bold), joined.
+    const caption = [
+      ...svg.matchAll(/<text x="4" y="[\d.]+" font-size="12" font-weight="normal"[^>]*>([^<]*)<\/text>/g),
+    ]
+      .map((m) => m[1])
+      .join(' ');
+    expect(caption).toMatch(
+      /^Unmasked \(the mask acts in the softmax\)\. A decoder never uses offsets 1…k: only the lower edge is drawn\. q/,
+    );
+    expect(caption).not.toContain('tick it');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   test('n = 20 at 390 px, labelled by position: the upright column numbers, as Chromium lays them out, never touch', async () => {
     const words = 'the quick brown fox jumps over the lazy dog while the cat sleeps on the warm mat near the door';
     const { page, context, problems } = await env.open(`?tokens=${words.replaceAll(' ', '+')}&causal=1`, {

@@ -88,7 +88,11 @@ export async function exportPanel(figure, panelId, options = {}) {
     header.push(
       ...wrap(
         plainMath(
-          offset ? offsetCaption(panel, figure.view, offsetLayout) : panel.caption(figure.view, figure.captionContext),
+          offset
+            ? offsetCaption(panel, figure.view, offsetLayout)
+            : // As on screen, a note the figure cuts short ("…") read whole first; no page control
+              // named ("tick it to see"): the file has none.
+              `${shown.noteCut && spec.note ? `${spec.note} ` : ''}${panel.caption(figure.view, { ...figure.captionContext, controls: false })}`,
         ),
         width - 8,
         `${TEXT_SIZE}px ${family}`,
