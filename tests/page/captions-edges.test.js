@@ -190,6 +190,28 @@ describe('captions and notes', () => {
     await context.close();
   });
 
+  test('a colour bar whose label does not fit draws its short form (the range alone), not a condensed long one', async () => {
+    const { page, context, problems } = await env.open('', VIEW);
+    const barLabel = (id) =>
+      page.$eval(`#figure-${id} canvas`, (c) => {
+        const layout = JSON.parse(c.dataset.layout);
+        return { ...layout.barLabel, max: layout.max, width: parseFloat(c.style.width) };
+      });
+    const wide = await barLabel('combinedWeights');
+    expect(wide.text).toMatch(/^weight, 0 to [\d.]+ \(both weight panels’ max\)$/);
+    // Four panels in a 700 × 500 frame: small panels, the long form would be squeezed unreadably.
+    await page.setViewportSize({ width: 700, height: 500 });
+    await page.goto(
+      `${env.server.url}?embed=1&panels=contentWeights,combinedWeights,positionBiases,offsets&captions=0`,
+    );
+    await page.waitForSelector('body[data-fit="700x500"]');
+    const narrow = await barLabel('combinedWeights');
+    expect(narrow.text).toBe(`weight, 0 to ${Number(narrow.max.toPrecision(3))}`);
+    expect(narrow.right).toBeLessThanOrEqual(narrow.width);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   test('maths: <sub>/<sup> in every text, no Unicode sub- or superscripts; the equation typeset once', async () => {
     const { page, context } = await env.open('', VIEW);
     const text = await page.evaluate(() => document.body.innerText);

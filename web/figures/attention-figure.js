@@ -332,7 +332,9 @@ export class AttentionFigure {
     scale.beyond = { low: extent.min < scale.min, high: extent.max > scale.max };
     scale.integer = panel.integer;
     const barLabel = colourRange ? (panel.barLabelLong ?? panel.barLabel) : panel.barLabel;
-    scale.label = typeof barLabel === 'function' ? barLabel(scale, view) : barLabel;
+    const label = typeof barLabel === 'function' ? barLabel(scale, view) : barLabel;
+    // Its forms longest first: the colour bar draws the first that fits (colour-bar.js).
+    scale.label = !colourRange && panel.barLabelShort ? [label, panel.barLabelShort(scale)] : label;
     const spec = {
       n: view.n,
       values,
@@ -377,6 +379,7 @@ export class AttentionFigure {
       noteCut: layout.noteCut,
       noteLines: layout.noteLines, // the note's lines as drawn, in math notation
       bar: layout.bar, // the colour bar's box and its ticks as drawn
+      barLabel: layout.barLabel, // its label as drawn: { text, left, right, top, bottom }
     });
     // A cell selected from outside the panels (a story step) stays outlined: the caption says what the outline is.
     const outlined = selection && !selection.panelId ? ` ${outlinedGroupText(selection.i, selection.j, k)}` : '';

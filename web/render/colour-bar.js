@@ -69,7 +69,8 @@ const LABEL_ABOVE = 3;
  * What a colour bar from (x, y), `width` × `height` px, is drawn with: the one geometry by which
  * the canvas (drawColourBar) and the SVG export (heatmap-svg.js) draw it. `measure(text)`: a
  * text's width in the numbers' and the label's font. `labelRoom`: the width the label may take
- * from x; a longer label is condensed to fit, never cut. `numbersRight`: the x no number passes
+ * from x; `label` a text, or its forms longest first (the first that fits is drawn); a label
+ * longer than the room (its shortest form) is condensed to fit, never cut. `numbersRight`: the x no number passes
  * (colourBarNumbers). Returns { outline: the 1 px frame's stroke, { x, y, width, height }, on
  * pixel centres inside the bar; ends: the pointed ends where values lie beyond the scale
  * (scale.beyond), [{ entry: the colour table's, points: [[x, y], …] }]; ticks: colourBarNumbers',
@@ -98,14 +99,16 @@ export function colourBarShapes(
     mark: { x: Math.round(tick.x), y: y + height, width: 1, height: TICK_LENGTH },
     number: { text: tick.text, x: tick.centre, y: y + height + NUMBERS_BELOW, align: 'center', baseline: 'top' },
   }));
-  const labelText = label
+  const forms = Array.isArray(label) ? label : [label];
+  const text = forms.find((form) => measure(form) <= labelRoom) ?? forms.at(-1);
+  const labelText = text
     ? {
-        text: label,
+        text,
         x,
         y: y - LABEL_ABOVE,
         align: 'left',
         baseline: 'bottom',
-        maxWidth: measure(label) > labelRoom ? labelRoom : undefined,
+        maxWidth: measure(text) > labelRoom ? labelRoom : undefined,
       }
     : null;
   return {
@@ -161,9 +164,10 @@ export function drawColourBar(
   const drawn = shapes.ticks.map(({ value, text, x: tx }) => ({ value, text, x: tx }));
   if (!shapes.label) return { label: null, ticks: drawn };
   fillPlacedText(g, shapes.label);
-  const ink = g.measureText(label);
+  const ink = g.measureText(shapes.label.text);
   const shrink = shapes.label.maxWidth === undefined ? 1 : labelRoom / ink.width;
   const box = {
+    text: shapes.label.text,
     left: x - ink.actualBoundingBoxLeft * shrink,
     right: x + ink.actualBoundingBoxRight * shrink,
     top: shapes.label.y - ink.actualBoundingBoxAscent,

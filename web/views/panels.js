@@ -27,6 +27,8 @@ const weightScale = (matrix) => ({
   range: (view) => [0, weightTop(view, matrix)],
   barLabel: (scale, view) =>
     `weight, 0 to ${formatSignificant(scale.max)} (${sharedWeightScale(view) ? 'both weight panels’ max' : 'this panel’s max'})`,
+  // Where the label above would be condensed: the range alone (the caption says whose maximum).
+  barLabelShort: (scale) => `weight, 0 to ${formatSignificant(scale.max)}`,
   barLabelLong: 'weight',
 });
 // The colour rule as the caption states it; the long view has its own (panel-extents.js).
