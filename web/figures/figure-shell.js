@@ -3,7 +3,7 @@
 // only: nothing here parses HTML. Parts for ::part() styling: panel, title, caption, canvas,
 // actions.
 import { download } from '../files/download.js';
-import { plainMath } from '../render/math-text.js';
+import { plainTextOf } from './math-dom.js';
 
 export function createFigureShell({ id, title, number = null, pngLabel }) {
   const figure = document.createElement('figure');
@@ -53,8 +53,7 @@ export function createFigureShell({ id, title, number = null, pngLabel }) {
 export function savesCanvasFigure(parts, title, filename) {
   parts.png.addEventListener('click', async () => {
     const { canvasFigurePng } = await import('./figure-export.js');
-    const shows = parts.caption.dataset.shows ?? ''; // math-dom.js: 'math:' or 'text:' and the text
-    const caption = shows.startsWith('math:') ? plainMath(shows.slice(5)) : shows.slice(5);
+    const caption = plainTextOf(parts.caption);
     download(filename, await canvasFigurePng(parts.canvas, { title, caption }));
   });
 }

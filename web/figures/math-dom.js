@@ -3,7 +3,7 @@
 // range (web/render/kept-together.js) is kept on one line: a span with white-space: nowrap
 // (.relpos-nowrap, figure-css.js), the text itself unchanged.
 import { keptTogether } from '../render/kept-together.js';
-import { parseMath } from '../render/math-text.js';
+import { parseMath, plainMath } from '../render/math-text.js';
 
 function typeset(doc, text, math) {
   if (!math) return [doc.createTextNode(text)];
@@ -30,6 +30,12 @@ function setText(element, text, math) {
       return [span];
     }),
   );
+}
+
+/** What `element` shows (set by setMathText or setKeptText) as plain text: sub- and superscripts as Unicode. */
+export function plainTextOf(element) {
+  const shows = element.dataset.shows ?? '';
+  return shows.startsWith('math:') ? plainMath(shows.slice(5)) : shows.slice(5);
 }
 
 /** Replaces the children of `element` with `text` typeset; nothing if it already shows it. */

@@ -2,9 +2,9 @@
 // allowed: a panel with its title, a caption true for its kind and numbers (matrix-panels.js),
 // the heatmap with square cells (render/heatmap.js's drawHeatmap), hover and arrow keys to read a cell,
 // and its PNG file by the matrix panels' one exporter (figure-export.js: at a scale, opaque,
-// with title and caption as theirs; no SVG, whose writer draws square n × n panels only). The same outside interface as AttentionFigure where the
-// element and the exporter use it: maxSide, draw(), tooltip, readout; panels, specs, layouts,
-// canvasOf, exportOptions.
+// with title and caption as theirs; no SVG, whose writer draws square n × n panels only). The
+// same outside interface as AttentionFigure where the element and the exporter use it: maxSide,
+// draw(), tooltip, readout; panels, specs, layouts, canvasOf, exportOptions.
 import { makeScale } from '../render/colormaps.js';
 import { INDEX_LABEL_SPACE, drawHeatmap, heatmapDrawnGrid } from '../render/heatmap.js';
 import { download } from '../files/download.js';
