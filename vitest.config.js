@@ -29,18 +29,17 @@ export default defineConfig({
         test: {
           name: 'page',
           include: ['tests/page/**/*.test.js', 'tests/package/**/*.test.js'],
-          // One Chromium for these files, which they connect to (tests/page/browser.js).
-          globalSetup: ['tests/page/shared-chromium.js'],
-          // A page test that fails is run once more: a wait in the shared Chromium has timed out
+          // A page test that fails is run once more: a wait in Chromium has timed out
           // now and then (a page never ready, a download never started: 2 of about 12 runs of
           // this project in a day) and not again in the same test's next runs. Every failed
           // attempt's error and its open pages (whether they answer) go to the log
           // (tests/page/failure-note.js), and the report marks the test "retry x1".
           retry: 1,
           setupFiles: ['tests/page/failure-note.js'],
-          // A worker runs file after file with its modules (Playwright, the fixtures) loaded once:
-          // each file makes its own server, pages and contexts and changes no global, and a fresh
-          // process per file cost about 1.2 CPU s each (docs/testing.md).
+          // A worker runs file after file with its modules (Playwright, the fixtures) and its own
+          // headless Chromium (tests/page/browser.js) loaded once: each file makes its own server,
+          // pages and contexts and changes no global, and a fresh process per file cost about
+          // 1.2 CPU s each (docs/testing.md).
           isolate: false,
         },
       },

@@ -162,17 +162,55 @@ function keptContexts(browser) {
 }
 
 /**
- * A browser to open pages in: under Vitest, a connection to the run's one headless shell
- * (tests/page/shared-chromium.js); elsewhere (the benchmarks), a Chromium of its own. Either way
- * `close()` ends what this call started, the contexts it kept too: a test file's kept contexts
- * live as long as its connection (docs/testing.md: kept across files, not measured to help).
+ * One test file's share of a browser: the contexts and pages it opens, and `close()` closing them
+ * (the real close, kept contexts too), while the browser itself stays for the worker's next file.
+ */
+function fileShare(browser) {
+  const closers = new Map(); // this file's contexts → their own close, taken before keptContexts wraps it
+  const own = (context) => {
+    closers.set(context, context.close.bind(context));
+    context.on('close', () => closers.delete(context));
+    return context;
+  };
+  const closed = [];
+  return {
+    newContext: async (options) => own(await browser.newContext(options)),
+    newPage: async (options) => {
+      const page = await browser.newPage(options);
+      own(page.context());
+      return page;
+    },
+    contexts: () => [...closers.keys()],
+    isConnected: () => browser.isConnected(),
+    on: (name, listener) => name === 'disconnected' && closed.push(listener),
+    close: async () => {
+      await Promise.all([...closers.values()].map((close) => close().catch(() => {})));
+      for (const listener of closed) listener();
+    },
+  };
+}
+
+// This worker's headless shell, launched by its first page test file: Vitest runs a worker's files
+// one after another (vitest.config.js), and each file's pages speak to it directly. Through one
+// shared Chromium's server in Vitest's own process, four page files took 145 and 140 busy CPU s
+// against 135 and 120 (docs/testing.md).
+let workerChromium;
+function chromiumOfThisWorker() {
+  workerChromium ??= chromium.launch(CHROMIUM_OPTIONS).then((browser) => {
+    browser.on('disconnected', () => (workerChromium = undefined));
+    return browser;
+  });
+  return workerChromium;
+}
+
+/**
+ * A browser to open pages in: under Vitest, this test file's share of its worker's headless shell
+ * (`close()` closes the file's contexts, kept ones too); elsewhere (the benchmarks), a Chromium of
+ * its own, which `close()` ends.
  */
 export async function launchBrowser() {
-  const endpoint = process.env.VITEST ? (await import('vitest')).inject('chromiumEndpoint') : undefined;
   const browser = keptContexts(
-    await (endpoint
-      ? chromium.connect(endpoint, { timeout: WAIT_TIMEOUT_MS })
-      : chromium.launch(BENCH_CHROMIUM_OPTIONS)),
+    process.env.VITEST ? fileShare(await chromiumOfThisWorker()) : await chromium.launch(BENCH_CHROMIUM_OPTIONS),
   );
   connections.add(browser);
   browser.on('disconnected', () => connections.delete(browser));

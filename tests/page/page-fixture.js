@@ -246,10 +246,13 @@ async function whenReady(page, { closedSettings, closedPanels }) {
 
 /**
  * Waits until the page shows its latest change: an edit of a control is drawn in the next
- * animation frame, a large view when its workers answer; until then body[data-busy] is set.
+ * animation frame, a large view when its workers answer; until then body[data-busy] is set. A
+ * change the page hears of only at a rendering update (a new viewport size: its media queries'
+ * events, its resize observers) is heard first: two frames pass before busy is read.
  */
 export async function whenDrawn(page, { timeout } = {}) {
   try {
+    await page.evaluate(() => new Promise((next) => requestAnimationFrame(() => requestAnimationFrame(next))));
     await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout });
   } catch (error) {
     // What the page said while it stayed busy, for the failure's message.

@@ -215,6 +215,21 @@ describe('touch', () => {
       }
       await touch('touchEnd', []);
       await expect.poll(() => page.evaluate(() => scrollY)).toBeGreaterThan(scrolled + 100);
+      // The swipe's fling ends before the next touch: a touch during a fling only stops it.
+      await page.evaluate(
+        () =>
+          new Promise((settled) => {
+            let last = scrollY;
+            let still = 0;
+            const frame = () => {
+              still = scrollY === last ? still + 1 : 0;
+              last = scrollY;
+              if (still >= 10) settled();
+              else requestAnimationFrame(frame);
+            };
+            requestAnimationFrame(frame);
+          }),
+      );
       await whenDrawn(page);
       expect(await k(), `a swipe from ${fx} of the slider's width`).toEqual([2, '2']);
     }
