@@ -33,6 +33,12 @@ beforeAll(async () => {
        await import('./relpos-elements.js');
      </script>`,
   );
+  // Five panels (and one the element does not draw) in a short, wide box.
+  page(
+    'six',
+    '<script type="module" src="relpos-elements.js"></script><style>body { margin: 0 } #six { display: block; width: 900px; height: 420px }</style>',
+    '<relpos-attention id="six" fit="box" panels="content-scores position-biases content-weights combined-weights offsets profile"></relpos-attention>',
+  );
   page(
     'theme',
     `<style>html.dark { --relpos-panel: rgb(1, 2, 3); } html.dark body { background: #1b1b1f }</style>
@@ -106,6 +112,40 @@ describe('fit, max-height, captions, actions', () => {
       return bottom <= 400.5 && bottom > 340;
     });
     await screenshot(p, 'element-fit.png');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test('fit="box" with five panels and a message in 900 × 420 px: one row, larger than the grid’s own columns allow, all inside the box', async () => {
+    const {
+      page: p,
+      context,
+      problems,
+    } = await openPage(browser, `${server.url}six.html`, {
+      viewport: { width: 960, height: 700 },
+    });
+    await rendered(p, '#six');
+    await p.waitForFunction(() => !document.querySelector('#six').shadowRoot.querySelector('.relpos-message').hidden);
+    const m = await p.evaluate(() => {
+      const box = document.querySelector('#six');
+      const grid = box.shadowRoot.querySelector('.relpos-grid');
+      const figures = [...grid.querySelectorAll('figure')];
+      return {
+        tops: figures.map((f) => Math.round(f.getBoundingClientRect().top)),
+        zoom: Number(grid.style.zoom || 1),
+        bottom: grid.getBoundingClientRect().bottom - box.getBoundingClientRect().top,
+        message: box.shadowRoot.querySelector('.relpos-message').textContent,
+      };
+    });
+    expect(m.message).toMatch(/^panels: unknown profile; choose from /);
+    expect(m.tops).toHaveLength(5);
+    expect(new Set(m.tops).size).toBe(1);
+    // The figures fit under the message, which takes its room after the first fit.
+    expect(m.bottom).toBeLessThanOrEqual(420.5);
+    // In the grid's own columns (320 px at least, 12 px apart) five stand in a row only when
+    // scaled to 900 / (5 × 320 + 4 × 12) = 0.546 or less.
+    expect(m.zoom).toBeGreaterThan(0.56);
+    await screenshot(p, 'element-fit-five.png');
     expect(problems).toEqual([]);
     await context.close();
   });

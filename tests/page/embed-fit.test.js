@@ -109,6 +109,26 @@ describe('the iframe view fits its frame (fit=frame, the default)', () => {
     });
   }
 
+  test('four panels without captions in a 1280 × 400 frame: one row, the matrices near the frame’s height, inside it', async () => {
+    const panels = 'contentScores,positionBiases,contentWeights,combinedWeights';
+    const { page, context, problems } = await openPage(browser, `${site.url}?embed=1&panels=${panels}&captions=0`, {
+      viewport: { width: 1280, height: 400 },
+    });
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForSelector('body[data-fit="1280x400"]');
+    const m = await measure(page);
+    expect(new Set(m.boxes.map((box) => Math.round(box.top))).size).toBe(1);
+    expect(m.boxes).toHaveLength(4);
+    expect(m.scroll).toEqual([1280, 400]);
+    for (const box of m.boxes) expect(box.bottom).toBeLessThanOrEqual(400.5);
+    // Each column is about 300 px wide and the frame 400 px tall; a panel's title, labels and
+    // colour bar take about 150. In the page's own grid (two a row at most, then scaled down to
+    // one row) they were 116 px.
+    for (const side of m.sides) expect(side * m.zoom).toBeGreaterThan(180);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   test('with the training or schemes section the frame scrolls at the page’s size: nothing scaled down, the matrices 560 px at most as on the page', async () => {
     for (const panels of ['train', 'offsets,schemes']) {
       const { page, context, problems } = await openPage(browser, `${site.url}?embed=1&panels=${panels}&theme=dark`, {

@@ -262,6 +262,20 @@ export async function whenDrawn(page, { timeout } = {}) {
   }
 }
 
+/**
+ * `locator`'s box once it stands still (the same over two frames): after a scroll into view, what
+ * the page draws as it nears the view can still move it, and a pointer sent there at once misses.
+ */
+export async function settledBox(page, locator) {
+  let box = await locator.boundingBox();
+  for (;;) {
+    await page.evaluate(() => new Promise((next) => requestAnimationFrame(() => requestAnimationFrame(next))));
+    const now = await locator.boundingBox();
+    if (JSON.stringify(now) === JSON.stringify(box)) return now;
+    box = now;
+  }
+}
+
 /** Opens "More panels" (panels 5–8), as a click on it does, and waits until they are drawn. */
 export async function openMorePanels(page) {
   const opened = await page.evaluate(() => {

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { screenshot } from './browser.js';
 import { createRelPos } from 'relpos-wasm';
 import { formatSignificant } from '../../web/render/number-text.js';
-import { canvasHash, pageExample, usePage } from './page-fixture.js';
+import { canvasHash, pageExample, settledBox, usePage } from './page-fixture.js';
 import { ALIBI_HEADS, SCHEME_INFO, T5_STAND_IN_TEXT } from '../../web/views/schemes-view.js';
 import { corpusName } from '../../web/train/corpus-format.js';
 import { trainingCorpus } from '../js/helpers.js';
@@ -255,7 +255,7 @@ describe('position schemes side by side', () => {
     await alibiBias.scrollIntoViewIfNeeded();
     const unread = await canvasHash(page, '#schemes-column-alibi canvas[data-panel="bias"]');
     const at = JSON.parse(await alibiBias.getAttribute('data-layout'));
-    const where = await alibiBias.boundingBox();
+    const where = await settledBox(page, alibiBias);
     await page.mouse.move(where.x + at.x0 + 4.5 * at.cell, where.y + at.y0 + 1.5 * at.cell);
     const tip = page.locator('#schemes-figure .relpos-tooltip');
     await expect.poll(() => tip.isVisible()).toBe(true);

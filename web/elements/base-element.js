@@ -134,8 +134,13 @@ export class RelposBaseElement extends ElementBase {
     } catch (error) {
       notes = [`relpos: ${error.message}`];
     }
-    this.message.textContent = notes.join(' · ');
+    const text = notes.join(' · ');
+    const moved = text !== this.message.textContent || this.message.hidden !== (notes.length === 0);
+    this.message.textContent = text;
     this.message.hidden = notes.length === 0;
+    // The figures were fitted to a height before the message took (or gave back) its room.
+    const { fit, maxHeight } = this.readFit();
+    if (moved && (fit === 'box' || maxHeight !== null)) this.redraw();
     this.dispatchEvent(new CustomEvent('relpos-render', { detail: { notes }, bubbles: true, composed: true }));
   }
 

@@ -3,7 +3,7 @@
 //                     tokens="the cat sat on the mat" panels="combined-weights offsets"
 //                     theme="auto"></relpos-attention>
 import { AttentionFigure } from '../figures/attention-figure.js';
-import { fitHeight, rowsOf } from '../figures/fit-height.js';
+import { fitGrid, rowsOf } from '../figures/fit-height.js';
 import { screenScale } from '../render/canvas-size.js';
 import { PANEL_IDS, parsePanelList } from '../views/panels.js';
 import { checkResult, viewFromResult } from '../views/result-view.js';
@@ -41,6 +41,7 @@ export class RelposAttentionElement extends RelposBaseElement {
   #given = null;
   #matrix = null; // a checked matrix of one's own (matrix-input.js), or null
   #latest = new Latest(); // the latest render wins: an older one's work in the pool is cancelled
+  #columns = {}; // the grid's columns fitGrid chose, and for what (fit-height.js)
 
   constructor() {
     super();
@@ -178,7 +179,8 @@ export class RelposAttentionElement extends RelposBaseElement {
       return;
     }
     const messageHeight = () => (this.message.hidden ? 0 : this.message.offsetHeight + 8);
-    fitHeight({
+    const key = `${target} ${this.clientWidth} ${panelsOf(this).ids} ${options.captions} ${options.actions}`;
+    fitGrid(this.grid, this.#columns, key, {
       target,
       startSide: Math.min(560, target),
       draw: (side) => {

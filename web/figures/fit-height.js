@@ -45,12 +45,58 @@ export function fitHeight({ target, startSide, minSide = 120, draw, contentHeigh
   return { side, zoom };
 }
 
+/** The visible children of a grid of panels. */
+const shownPanels = (grid) => [...grid.children].filter((child) => !child.hidden && child.offsetParent);
+
+/** How large the panels came out on screen: the area of their canvases, zoom included. */
+function drawnArea(grid) {
+  let area = 0;
+  for (const canvas of grid.querySelectorAll('canvas')) {
+    const { width, height } = canvas.getBoundingClientRect();
+    area += width * height;
+  }
+  return area;
+}
+
+/**
+ * fitHeight for a grid of panels whose number of columns is chosen too: for each number of rows
+ * its panels can stand in, the fewest columns that give it (six panels: 6, 3, 2 or 1 a row), and
+ * of those the one whose panels come out largest on screen (four panels without captions in a
+ * 700 × 500 frame: two rows of two; five with their captions in a 900 × 420 box: one row, where
+ * the grid's own columns of at least 320 px would have scaled them down to fit five in a row). `memo` (an object the caller keeps) remembers the choice for
+ * `key` (what the choice depends on: the target, the width, the panels), so that a redraw at the
+ * same size fits once. Without a target, or with one panel, the grid's own CSS columns stand.
+ */
+export function fitGrid(grid, memo, key, options) {
+  const setColumns = (columns) => {
+    grid.style.gridTemplateColumns = columns ? `repeat(${columns}, minmax(0, 1fr))` : '';
+  };
+  const count = shownPanels(grid).length;
+  if (!(options.target > 0) || count < 2) {
+    setColumns(0);
+    memo.key = null;
+    return fitHeight(options);
+  }
+  if (memo.key !== key) {
+    let best = null;
+    const tried = new Set();
+    for (let rows = 1; rows <= count; rows += 1) {
+      const columns = Math.ceil(count / rows);
+      if (tried.has(columns)) continue;
+      tried.add(columns);
+      setColumns(columns);
+      fitHeight(options);
+      const area = drawnArea(grid);
+      if (!best || area > best.area * 1.02) best = { columns, area }; // a tie keeps fewer rows
+    }
+    memo.key = key;
+    memo.columns = best.columns;
+  }
+  setColumns(memo.columns);
+  return fitHeight(options);
+}
+
 /** The number of rows in a grid of panels: the distinct tops of its visible children. */
 export function rowsOf(grid) {
-  const tops = new Set();
-  for (const child of grid.children) {
-    if (child.hidden || !child.offsetParent) continue;
-    tops.add(Math.round(child.getBoundingClientRect().top));
-  }
-  return tops.size;
+  return new Set(shownPanels(grid).map((child) => Math.round(child.getBoundingClientRect().top))).size;
 }

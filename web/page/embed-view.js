@@ -35,7 +35,7 @@ export async function viewOptions(search) {
   document.body.classList.toggle('embed', embed);
   const shown = embed ? chosenPanels(params) : { ids: PANEL_NAMES, notes: [] };
   if (!embed) return { embed, shown, fit: null };
-  const [{ fitHeight, rowsOf }, { fitOptions }] = await Promise.all([
+  const [{ fitGrid, rowsOf }, { fitOptions }] = await Promise.all([
     import('../figures/fit-height.js'),
     import('../views/fit-options.js'),
   ]);
@@ -49,7 +49,7 @@ export async function viewOptions(search) {
   // text would be unreadable (the training section at 700 × 500 came to a quarter of its size
   // and still overflowed). With either, the frame scrolls and the matrices keep the page's side.
   const scrolls = shown.ids.some((id) => SECTIONS_THAT_SCROLL.includes(id));
-  return { embed, shown, fit: { fitHeight, rowsOf, options, scrolls } };
+  return { embed, shown, fit: { fitGrid, rowsOf, options, scrolls } };
 }
 
 /** Fits the iframe view's matrices to the frame; `draw(force)` draws the view at `side`. */
@@ -59,6 +59,7 @@ export class EmbedFit {
   #fit;
   #draw;
   #reportedHeight = 0;
+  #columns = {}; // the panels' columns fitGrid chose, and for what (fit-height.js)
 
   constructor(fit, draw) {
     this.#fit = fit;
@@ -66,10 +67,11 @@ export class EmbedFit {
   }
 
   refit() {
-    const { fitHeight, rowsOf, options, scrolls } = this.#fit;
+    const { fitGrid, rowsOf, options, scrolls } = this.#fit;
     const main = document.querySelector('main');
+    const panels = document.getElementById('panels');
     const target = scrolls ? null : options.fit === 'frame' ? innerHeight : options.maxHeight;
-    fitHeight({
+    fitGrid(panels, this.#columns, `${target} ${innerWidth}`, {
       target,
       startSide: Math.min(PAGE_SIDE, target ?? PAGE_SIDE),
       draw: (side) => {
@@ -77,7 +79,7 @@ export class EmbedFit {
         this.#draw(true);
       },
       contentHeight: () => main.getBoundingClientRect().bottom + scrollY,
-      rows: () => rowsOf(document.getElementById('panels')),
+      rows: () => rowsOf(panels),
       zoomTarget: main,
     });
     document.body.dataset.fit = `${innerWidth}x${innerHeight}`; // for tests: fitted to this frame
