@@ -216,6 +216,25 @@ describe('custom elements', () => {
       };
     });
     expect(styled).toEqual({ captionStyle: 'italic', accent: '#d1495b', background: 'rgb(28, 28, 33)' }); // theme="dark"
+    // The theme in any case, as the other attributes: "DARK" is dark, "Light" light, and no message.
+    const cased = await page.$eval('#styled', async (el) => {
+      const read = () => [
+        getComputedStyle(el.shadowRoot.querySelector('[part="panel"]')).backgroundColor,
+        el.theme,
+        el.shadowRoot.querySelector('.relpos-message').hidden,
+      ];
+      const rendered = () => new Promise((done) => el.addEventListener('relpos-render', done, { once: true }));
+      const themed = async (theme) => {
+        const next = rendered();
+        el.setAttribute('theme', theme);
+        await next;
+        return read();
+      };
+      const result = { dark: await themed('DARK'), light: await themed('Light') };
+      await themed('dark');
+      return result;
+    });
+    expect(cased).toEqual({ dark: ['rgb(28, 28, 33)', 'dark', true], light: ['rgb(255, 255, 255)', 'light', true] });
     const light = await page.$eval(
       '#attention',
       (el) => getComputedStyle(el.shadowRoot.querySelector('[part="panel"]')).backgroundColor,

@@ -7,12 +7,13 @@ import { unknownChoice } from '../settings/link-values.js';
 export const THEMES = ['light', 'dark', 'auto', 'inherit'];
 
 /**
- * The theme an element draws in: its theme attribute, as written; 'auto' where absent or not one
- * of THEMES (then, given `notes`, a note says so).
+ * The theme an element draws in: its theme attribute, in any case (the figure CSS selects on it
+ * with the `i` flag); 'auto' where absent or not one of THEMES (then, given `notes`, a note says so).
  */
 export const themeOf = (element, notes = null) => {
   const theme = element.getAttribute('theme');
-  if (theme === null || THEMES.includes(theme)) return theme ?? 'auto';
+  if (theme === null) return 'auto';
+  if (THEMES.includes(theme.toLowerCase())) return theme.toLowerCase();
   notes?.push(unknownChoice('theme', theme, THEMES, 'auto'));
   return 'auto';
 };

@@ -26,7 +26,7 @@ export class ElementTheme {
 
   /** Reads the theme attribute: with inherit, takes the page's scheme and variables and watches them (else stops). */
   follow() {
-    const inherit = this.#element.getAttribute('theme') === 'inherit';
+    const inherit = this.#element.getAttribute('theme')?.toLowerCase() === 'inherit';
     if (!inherit) {
       this.stop();
       this.#hostSheet.replaceSync('');
@@ -36,7 +36,7 @@ export class ElementTheme {
     if (hostScheme(this.#element) === 'dark') this.#internals.states.add('dark');
     else this.#internals.states.delete('dark');
     const variables = hostVariables(this.#element);
-    this.#hostSheet.replaceSync(variables ? `:host([theme='inherit'][theme][theme]) { ${variables} }` : '');
+    this.#hostSheet.replaceSync(variables ? `:host([theme='inherit' i][theme][theme]) { ${variables} }` : '');
     this.#stopWatching ??= watchHost(this.#element, () => {
       this.follow();
       this.changed(); // the canvases' labels and colours too

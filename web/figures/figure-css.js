@@ -115,9 +115,9 @@ export function figureCss(scope) {
   const theme =
     scope === ':host'
       ? `:host { ${LIGHT} }
-:host([theme='dark']) { ${DARK} }
-@media (prefers-color-scheme: dark) { :host(:not([theme='light']):not([theme='inherit'])) { ${DARK} } }
-:host([theme='inherit']:state(dark)) { ${DARK} }`
+:host([theme='dark' i]) { ${DARK} }
+@media (prefers-color-scheme: dark) { :host(:not([theme='light' i]):not([theme='inherit' i])) { ${DARK} } }
+:host([theme='inherit' i]:state(dark)) { ${DARK} }`
       : `:root { ${LIGHT} }
 @media (prefers-color-scheme: dark) { :root:not([data-theme='light']) { ${DARK} } }
 :root[data-theme='dark'] { ${DARK} }`;
