@@ -146,6 +146,12 @@ describe('fit, max-height, captions, actions', () => {
     // scaled to 900 / (5 × 320 + 4 × 12) = 0.546 or less.
     expect(m.zoom).toBeGreaterThan(0.56);
     await screenshot(p, 'element-fit-five.png');
+    // Without fit, the grid's own columns again: at least 320 px each, two in 900 px.
+    await p.evaluate(() => document.querySelector('#six').removeAttribute('fit'));
+    await p.waitForFunction(() => {
+      const grid = document.querySelector('#six').shadowRoot.querySelector('.relpos-grid');
+      return !grid.style.gridTemplateColumns && getComputedStyle(grid).gridTemplateColumns.split(' ').length === 2;
+    });
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -171,6 +171,8 @@ export class RelposAttentionElement extends RelposBaseElement {
     const options = this.readFit();
     const target = options.fit === 'box' ? this.clientHeight : options.maxHeight;
     if (!this.figure || !(target > 0)) {
+      if (this.grid) this.grid.style.gridTemplateColumns = ''; // the grid's own columns (fitGrid set them)
+      this.#columns = {};
       if (this.figure && this.figure.maxSide !== 560) {
         this.figure.maxSide = 560;
         this.grid.style.zoom = '';

@@ -62,10 +62,10 @@ function drawnArea(grid) {
  * fitHeight for a grid of panels whose number of columns is chosen too: for each number of rows
  * its panels can stand in, the fewest columns that give it (six panels: 6, 3, 2 or 1 a row), and
  * of those the one whose panels come out largest on screen (four panels without captions in a
- * 700 × 500 frame: two rows of two; five with their captions in a 900 × 420 box: one row, where
- * the grid's own columns of at least 320 px would have scaled them down to fit five in a row). `memo` (an object the caller keeps) remembers the choice for
- * `key` (what the choice depends on: the target, the width, the panels), so that a redraw at the
- * same size fits once. Without a target, or with one panel, the grid's own CSS columns stand.
+ * 1280 × 400 frame: one row of 208 px matrices, where the grid's own columns gave 116). `memo`
+ * (an object the caller keeps) remembers the choice for `key` (what the choice depends on: the
+ * target, the width, the panels), so that a redraw at the same size fits once. Without a target,
+ * or with one panel, the grid's own CSS columns stand.
  */
 export function fitGrid(grid, memo, key, options) {
   const setColumns = (columns) => {
